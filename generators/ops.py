@@ -1,0 +1,706 @@
+"""The op registry: everything about one op in one place.
+
+Each OpSpec carries the op's typing rule (``infer``), its linalg emission (``emit``), a bound on
+the magnitude of its result (``bound``, so generated programs stay finite and well-conditioned)
+and how the generator proposes it (``propose``). The reference semantics of every op live in
+``ireefuzz.oracles.reference`` under the same name (a test keeps the two tables in step).
+Adding an op = one ``register(OpSpec(...))`` here plus its reference row.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable, Mapping, Sequence
+
+from .graph import FLOAT_DTYPES, Dim, TensorType
+
+MAX_SYMBOL_SIZE = 130  # symbolic dims are instantiated at most this large (bounds rely on it)
+
+
+@dataclasses.dataclass(frozen=True)
+class OpSpec:
+    name: str
+    infer: Callable[[Sequence[TensorType], Mapping[str, Any]], TensorType]
+    emit: Callable[["EmitContext", "Any", Sequence[str]], str]  # returns the result SSA name
+    bound: Callable[[Sequence[float], Mapping[str, Any], Sequence[TensorType]], float]
+    propose: Callable[[Callable, "Any"], tuple[tuple[str, ...], dict] | None]
+    has_init: bool = True  # takes a destination (outs) chosen by the DPS form
+    has_generic_form: bool = False  # a named op that may be emitted as its linalg.generic
+
+
+OPS: dict[str, OpSpec] = {}
+
+
+def register(spec: OpSpec) -> OpSpec:
+    if spec.name in OPS:
+        raise ValueError(f"op {spec.name!r} registered twice")
+    OPS[spec.name] = spec
+    return spec
+
+
+# ---------------------------------------------------------------------------------------------
+# MLIR text helpers (shared by every op)
+
+
+def tensor_type(t: TensorType) -> str:
+    dims = "".join(f"{d if isinstance(d, int) else '?'}x" for d in t.shape)
+    return f"tensor<{dims}{t.dtype}>"
+
+
+def identity_map(rank: int) -> str:
+    ds = ", ".join(f"d{i}" for i in range(rank))
+    return f"affine_map<({ds}) -> ({ds})>"
+
+
+def projected_map(rank: int, dims: Sequence[int]) -> str:
+    ds = ", ".join(f"d{i}" for i in range(rank))
+    return f"affine_map<({ds}) -> ({', '.join(f'd{i}' for i in dims)})>"
+
+
+def float_literal(value: float, dtype: str) -> str:
+    if dtype in FLOAT_DTYPES:
+        if value == float("-inf"):
+            return "0xFC00" if dtype == "f16" else "0xFF800000"
+        return f"{float(value):.6e}"
+    if dtype == "i1":
+        return "true" if value else "false"
+    return str(int(value))
+
+
+class Body:
+    """Builds a linalg.generic region body; names are local and never leak into signatures."""
+
+    def __init__(self, ctx: "EmitContext") -> None:
+        self.ctx = ctx
+        self.lines: list[str] = []
+
+    def op(self, text: str) -> str:
+        name = self.ctx.fresh("v")
+        self.lines.append(f"{name} = {text}")
+        return name
+
+    def const(self, value: float, dtype: str) -> str:
+        return self.op(f"arith.constant {float_literal(value, dtype)} : {dtype}")
+
+
+class EmitContext:
+    """Per-function emission state: fresh names, symbol dims, inits; filled in by emit.py."""
+
+    def __init__(self, graph: Any, syntax: Any) -> None:
+        self.graph = graph
+        self.syntax = syntax
+        self.lines: list[str] = []
+        self._counter = 0
+        self.dim_values: dict[str, str] = {}
+        self.inits: dict[int, str] = {}  # node index -> its fresh tensor.empty
+
+    def fresh(self, prefix: str) -> str:
+        self._counter += 1
+        return f"%{prefix}{self._counter}"
+
+    def line(self, text: str) -> None:
+        self.lines.append(text)
+
+    def empty(self, t: TensorType) -> str:
+        name = self.fresh("e")
+        dyn = ", ".join(self.dim_values[d] for d in t.shape if isinstance(d, str))
+        self.line(f"{name} = tensor.empty({dyn}) : {tensor_type(t)}")
+        return name
+
+    def init_for(self, index: int, node: Any, operands: Sequence[str]) -> str:
+        """The destination of node ``index`` according to its DPS form."""
+        init = node.attrs.get("init", "empty")
+        if init == "empty":
+            self.inits[index] = self.empty(node.type)
+            return self.inits[index]
+        kind, _, ref = init.partition(":")
+        if kind == "value":
+            return self.value(ref)
+        return self.inits[int(ref[1:])]  # init-of: the same tensor.empty as an earlier node
+
+    def value(self, ref: str) -> str:
+        return f"%arg{ref[1:]}" if ref[0] == "a" else f"%n{ref[1:]}"
+
+    def generic(self, result: str, ins: Sequence[tuple[str, TensorType]], out: tuple[str, TensorType],
+                maps: Sequence[str], iterators: Sequence[str], body: Callable[[Body, list[str]], str]) -> str:
+        """Emit a linalg.generic; ``body`` gets the block args (ins then out) and returns the yielded value."""
+        b = Body(self)
+        block_args = [self.fresh("b") for _ in range(len(ins) + 1)]
+        yielded = body(b, block_args)
+        elem_types = [t.dtype for _, t in ins] + [out[1].dtype]
+        ins_text = f"ins({', '.join(v for v, _ in ins)} : {', '.join(tensor_type(t) for _, t in ins)}) " if ins else ""
+        its = ", ".join(f'"{i}"' for i in iterators)
+        self.line(
+            f"{result} = linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{its}]}} "
+            f"{ins_text}outs({out[0]} : {tensor_type(out[1])}) {{"
+        )
+        self.line(f"^bb0({', '.join(f'{a}: {t}' for a, t in zip(block_args, elem_types))}):")
+        self.lines.extend(f"  {line}" for line in b.lines)
+        self.line(f"  linalg.yield {yielded} : {out[1].dtype}")
+        self.line(f"}} -> {tensor_type(out[1])}")
+        return result
+
+
+# ---------------------------------------------------------------------------------------------
+# Typing helpers
+
+
+def same_type(types: Sequence[TensorType]) -> TensorType:
+    first = types[0]
+    for t in types[1:]:
+        if (t.shape, t.dtype) != (first.shape, first.dtype):
+            raise ValueError(f"operands differ: {first!r} vs {t!r}")
+    return TensorType(first.shape, first.dtype)
+
+
+def is_float(t: TensorType) -> bool:
+    return t.dtype in FLOAT_DTYPES
+
+
+def result_name(ctx: EmitContext, node: Any) -> str:
+    return ctx.value(f"n{node.index}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Elementwise ops: one table row each. ``float_body`` / ``int_body`` map (Body, operands, dtype) to
+# the yielded value; ``None`` means the op is not defined for that dtype class.
+
+
+@dataclasses.dataclass(frozen=True)
+class Elementwise:
+    name: str
+    arity: int
+    float_body: Callable[[Body, list[str], str], str] | None
+    int_body: Callable[[Body, list[str], str], str] | None
+    bound: Callable[[Sequence[float]], float]
+    domain: float = float("inf")  # proposed only on values bounded by this (keeps exp finite)
+
+
+def _maxmin(which: str) -> Callable[[Body, list[str], str], str]:
+    def body(b: Body, xs: list[str], t: str) -> str:
+        name = f"{which}imumf" if b.ctx.syntax.maximumf else f"{which}f"
+        return b.op(f"arith.{name} {xs[0]}, {xs[1]} : {t}")
+
+    return body
+
+
+def _log_guarded(b: Body, xs: list[str], t: str) -> str:  # log(|x| + 1): defined everywhere
+    magnitude = b.op(f"math.absf {xs[0]} : {t}")
+    return b.op(f"math.log {b.op(f'arith.addf {magnitude}, {b.const(1.0, t)} : {t}')} : {t}")
+
+
+def _div_guarded(b: Body, xs: list[str], t: str) -> str:  # x / (|y| + 1): divisor kept away from zero
+    magnitude = b.op(f"math.absf {xs[1]} : {t}")
+    divisor = b.op(f"arith.addf {magnitude}, {b.const(1.0, t)} : {t}")
+    return b.op(f"arith.divf {xs[0]}, {divisor} : {t}")
+
+
+def _where_gt(b: Body, xs: list[str], t: str) -> str:  # where(x0 > x1, x2, x3)
+    cmp = "arith.cmpf ogt" if t in FLOAT_DTYPES else "arith.cmpi sgt"
+    return b.op(f"arith.select {b.op(f'{cmp}, {xs[0]}, {xs[1]} : {t}')}, {xs[2]}, {xs[3]} : {t}")
+
+
+ELEMENTWISE = (
+    Elementwise("exp", 1, lambda b, x, t: b.op(f"math.exp {x[0]} : {t}"), None, lambda bs: 2.72 ** bs[0], domain=6.0),
+    Elementwise("tanh", 1, lambda b, x, t: b.op(f"math.tanh {x[0]} : {t}"), None, lambda bs: min(bs[0], 1.0)),
+    Elementwise("negate", 1, lambda b, x, t: b.op(f"arith.negf {x[0]} : {t}"),
+                lambda b, x, t: b.op(f"arith.subi {b.const(0, t)}, {x[0]} : {t}"), lambda bs: bs[0]),
+    Elementwise("abs", 1, lambda b, x, t: b.op(f"math.absf {x[0]} : {t}"),
+                lambda b, x, t: b.op(f"math.absi {x[0]} : {t}"), lambda bs: bs[0]),
+    Elementwise("sqrt", 1, lambda b, x, t: b.op(f"math.sqrt {b.op('math.absf ' + x[0] + ' : ' + t)} : {t}"), None,
+                lambda bs: bs[0] ** 0.5 + 1),
+    Elementwise("log", 1, _log_guarded, None, lambda bs: bs[0]),
+    Elementwise("add", 2, lambda b, x, t: b.op(f"arith.addf {x[0]}, {x[1]} : {t}"),
+                lambda b, x, t: b.op(f"arith.addi {x[0]}, {x[1]} : {t}"), lambda bs: bs[0] + bs[1]),
+    Elementwise("sub", 2, lambda b, x, t: b.op(f"arith.subf {x[0]}, {x[1]} : {t}"),
+                lambda b, x, t: b.op(f"arith.subi {x[0]}, {x[1]} : {t}"), lambda bs: bs[0] + bs[1]),
+    Elementwise("mul", 2, lambda b, x, t: b.op(f"arith.mulf {x[0]}, {x[1]} : {t}"),
+                lambda b, x, t: b.op(f"arith.muli {x[0]}, {x[1]} : {t}"), lambda bs: bs[0] * bs[1]),
+    Elementwise("max", 2, _maxmin("max"), lambda b, x, t: b.op(f"arith.maxsi {x[0]}, {x[1]} : {t}"), max),
+    Elementwise("min", 2, _maxmin("min"), lambda b, x, t: b.op(f"arith.minsi {x[0]}, {x[1]} : {t}"), max),
+    Elementwise("div", 2, _div_guarded, None, lambda bs: bs[0]),
+    Elementwise("where_gt", 4, _where_gt, _where_gt, lambda bs: max(bs[2], bs[3])),
+)
+
+
+def _register_elementwise(ew: Elementwise) -> None:
+    def infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+        if len(types) != ew.arity:
+            raise ValueError(f"{ew.name} takes {ew.arity} operands, got {len(types)}")
+        t = same_type(types)
+        if (ew.float_body if is_float(t) else ew.int_body) is None or t.dtype not in ("f32", "f16", "i32"):
+            raise ValueError(f"{ew.name} is not defined on {t.dtype}")
+        return t
+
+    def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+        t = node.type
+        body_fn = ew.float_body if is_float(t) else ew.int_body
+        ins = [(v, ctx.graph.type_of(r)) for v, r in zip(operands, node.inputs)]
+        out = (ctx.init_for(node.index, node, operands), t)
+        rank = len(t.shape)
+        return ctx.generic(result_name(ctx, node), ins, out, [identity_map(rank)] * (len(ins) + 1),
+                           ["parallel"] * rank, lambda b, args: body_fn(b, args[: ew.arity], t.dtype))
+
+    def propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+        first = pool.pick(draw, lambda t, bound: t.dtype in ("f32", "f16", "i32") and bound <= ew.domain
+                          and (ew.float_body if is_float(t) else ew.int_body) is not None)
+        if first is None:
+            return None
+        t = pool.type(first)
+        rest = [pool.pick(draw, lambda u, _b: (u.shape, u.dtype) == (t.shape, t.dtype)) for _ in range(ew.arity - 1)]
+        return (first, *rest), {}
+
+    register(OpSpec(ew.name, infer, emit, lambda bs, attrs, types: ew.bound(bs), propose))
+
+
+for _ew in ELEMENTWISE:
+    _register_elementwise(_ew)
+
+
+# ---------------------------------------------------------------------------------------------
+# cast
+
+
+def _cast_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (t,) = types
+    if (t.dtype, attrs["to"]) not in CASTS:
+        raise ValueError(f"no cast {t.dtype} -> {attrs['to']}")
+    return TensorType(t.shape, attrs["to"])
+
+
+CASTS = {("f32", "f16"): "arith.truncf", ("f16", "f32"): "arith.extf", ("f32", "i32"): "arith.fptosi",
+         ("i32", "f32"): "arith.sitofp", ("f16", "i32"): "arith.fptosi", ("i32", "f16"): "arith.sitofp"}
+
+
+def _cast_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    src = ctx.graph.type_of(node.inputs[0])
+    op = CASTS[(src.dtype, node.type.dtype)]
+    rank = len(node.type.shape)
+    return ctx.generic(result_name(ctx, node), [(operands[0], src)], (ctx.init_for(node.index, node, operands), node.type),
+                       [identity_map(rank)] * 2, ["parallel"] * rank,
+                       lambda b, a: b.op(f"{op} {a[0]} : {src.dtype} to {node.type.dtype}"))
+
+
+def _cast_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    src = pool.pick(draw, lambda t, bound: t.dtype in ("f32", "f16", "i32") and bound <= 1000)
+    if src is None:
+        return None
+    targets = sorted(to for (frm, to) in CASTS if frm == pool.type(src).dtype)
+    return (src,), {"to": draw(pool.st.sampled_from(targets))}
+
+
+register(OpSpec("cast", _cast_infer, _cast_emit, lambda bs, a, ts: bs[0] + 1, _cast_propose))
+
+
+# ---------------------------------------------------------------------------------------------
+# fill and iota: producers with no tensor inputs
+
+
+def _fill_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    t = node.type
+    init = ctx.init_for(node.index, node, operands)
+    cst = ctx.fresh("c")
+    ctx.line(f"{cst} = arith.constant {float_literal(node.attrs['value'], t.dtype)} : {t.dtype}")
+    if node.attrs.get("generic"):
+        rank = len(t.shape)
+        return ctx.generic(result_name(ctx, node), [], (init, t), [identity_map(rank)], ["parallel"] * rank,
+                           lambda b, a: cst)
+    name = result_name(ctx, node)
+    ctx.line(f"{name} = linalg.fill ins({cst} : {t.dtype}) outs({init} : {tensor_type(t)}) -> {tensor_type(t)}")
+    return name
+
+
+def _producer_propose(kind: str) -> Callable:
+    def propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+        shape = pool.draw_shape(draw)
+        st = pool.st
+        dtype = draw(st.sampled_from(pool.dtypes_among(("f32", "f16", "i32"))))
+        if kind == "fill":
+            value = draw(st.sampled_from([0.0, 1.0, -1.0, 0.5, 2.0]))
+            return (), {"shape": list(shape), "dtype": dtype, "value": value if dtype != "i32" else int(value)}
+        if not shape:
+            return None
+        return (), {"shape": list(shape), "dtype": dtype, "dim": draw(st.integers(0, len(shape) - 1))}
+
+    return propose
+
+
+def _producer_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    if types:
+        raise ValueError("takes no tensor operands")
+    return TensorType(tuple(attrs["shape"]), attrs["dtype"])
+
+
+def _iota_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    t = _producer_infer(types, attrs)
+    if not 0 <= attrs["dim"] < len(t.shape) or t.dtype not in ("i32", "f32", "f16"):
+        raise ValueError(f"iota dim {attrs['dim']} out of range or dtype {t.dtype}")
+    return t
+
+
+def _iota_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    t = node.type
+    rank = len(t.shape)
+
+    def body(b: Body, args: list[str]) -> str:
+        index = b.op(f"linalg.index {node.attrs['dim']} : index")
+        i32 = b.op(f"arith.index_cast {index} : index to i32")
+        return i32 if t.dtype == "i32" else b.op(f"arith.sitofp {i32} : i32 to {t.dtype}")
+
+    return ctx.generic(result_name(ctx, node), [], (ctx.init_for(node.index, node, operands), t),
+                       [identity_map(rank)], ["parallel"] * rank, body)
+
+
+def _iota_bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[TensorType]) -> float:
+    d = attrs["shape"][attrs["dim"]]
+    return float(d if isinstance(d, int) else MAX_SYMBOL_SIZE)
+
+
+register(OpSpec("fill", _producer_infer, _fill_emit, lambda bs, a, ts: abs(a["value"]), _producer_propose("fill"),
+                has_generic_form=True))
+register(OpSpec("iota", _iota_infer, _iota_emit, _iota_bound, _producer_propose("iota")))
+
+
+# ---------------------------------------------------------------------------------------------
+# matmul / batch_matmul: inputs (lhs, rhs, acc); the acc is the destination (a fill, an argument...)
+
+MATMUL_TYPES = {("f32", "f32"): "f32", ("f16", "f16"): "f16", ("f16", "f32"): "f32", ("i32", "i32"): "i32",
+                ("i8", "i32"): "i32"}  # (operand dtype, acc dtype)
+
+
+def _matmul_infer(batch: bool) -> Callable:
+    def infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+        lhs, rhs, acc = types
+        r = 3 if batch else 2
+        if not (len(lhs.shape) == len(rhs.shape) == len(acc.shape) == r):
+            raise ValueError(f"matmul operands must have rank {r}")
+        if lhs.dtype != rhs.dtype or (lhs.dtype, acc.dtype) not in MATMUL_TYPES:
+            raise ValueError(f"no matmul {lhs.dtype} x {rhs.dtype} -> {acc.dtype}")
+        *b, m, k = lhs.shape
+        *b2, k2, n = rhs.shape
+        if k != k2 or b != b2 or tuple(acc.shape) != (*b, m, n):
+            raise ValueError(f"shapes {lhs!r} x {rhs!r} -> {acc!r} do not agree")
+        return TensorType(acc.shape, acc.dtype)
+
+    return infer
+
+
+def _matmul_emit(batch: bool) -> Callable:
+    def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+        lhs, rhs, acc = (ctx.graph.type_of(r) for r in node.inputs)
+        name = result_name(ctx, node)
+        if not node.attrs.get("generic"):
+            op = "linalg.batch_matmul" if batch else "linalg.matmul"
+            ctx.line(f"{name} = {op} ins({operands[0]}, {operands[1]} : {tensor_type(lhs)}, {tensor_type(rhs)}) "
+                     f"outs({operands[2]} : {tensor_type(acc)}) -> {tensor_type(acc)}")
+            return name
+        b0 = [0] if batch else []
+        o = len(b0)
+        maps = [projected_map(3 + o, b0 + [o, o + 2]), projected_map(3 + o, b0 + [o + 2, o + 1]),
+                projected_map(3 + o, b0 + [o, o + 1])]
+
+        def body(b: Body, a: list[str]) -> str:
+            x, y = a[0], a[1]
+            if lhs.dtype != acc.dtype:
+                ext = "arith.extsi" if acc.dtype == "i32" else "arith.extf"
+                x, y = (b.op(f"{ext} {v} : {lhs.dtype} to {acc.dtype}") for v in (x, y))
+            mul, add = ("arith.muli", "arith.addi") if acc.dtype == "i32" else ("arith.mulf", "arith.addf")
+            return b.op(f"{add} {a[2]}, {b.op(f'{mul} {x}, {y} : {acc.dtype}')} : {acc.dtype}")
+
+        return ctx.generic(name, [(operands[0], lhs), (operands[1], rhs)], (operands[2], acc), maps,
+                           ["parallel"] * (2 + o) + ["reduction"], body)
+
+    return emit
+
+
+def _matmul_bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[TensorType]) -> float:
+    k = types[0].shape[-1]
+    return bs[0] * bs[1] * (k if isinstance(k, int) else MAX_SYMBOL_SIZE) + bs[2]
+
+
+def _matmul_propose(batch: bool) -> Callable:
+    def propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+        r = 3 if batch else 2
+        lhs = pool.pick(draw, lambda t, bound: len(t.shape) == r and bound <= 4 and any(
+            frm == t.dtype for frm, _ in MATMUL_TYPES))
+        if lhs is None:
+            return None
+        lt = pool.type(lhs)
+        *b, m, k = lt.shape
+        n = pool.draw_dim(draw)
+        rhs = pool.pick_or_arg(draw, TensorType((*b, k, n), lt.dtype), max_bound=4)
+        acc_dtype = draw(pool.st.sampled_from(sorted({to for frm, to in MATMUL_TYPES if frm == lt.dtype})))
+        acc = pool.destination(draw, TensorType((*b, m, n), acc_dtype))
+        return (lhs, rhs, acc), {"generic": draw(pool.st.booleans())}
+
+    return propose
+
+
+register(OpSpec("matmul", _matmul_infer(False), _matmul_emit(False), _matmul_bound, _matmul_propose(False),
+                has_init=False, has_generic_form=True))
+register(OpSpec("batch_matmul", _matmul_infer(True), _matmul_emit(True), _matmul_bound, _matmul_propose(True),
+                has_init=False, has_generic_form=True))
+
+
+# ---------------------------------------------------------------------------------------------
+# broadcast / transpose
+
+
+def _broadcast_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (t,) = types
+    shape, added = tuple(attrs["shape"]), list(attrs["dimensions"])
+    kept = [shape[i] for i in range(len(shape)) if i not in added]
+    if sorted(set(added)) != added or any(not 0 <= d < len(shape) for d in added) or tuple(kept) != t.shape:
+        raise ValueError(f"broadcast of {t!r} to {shape} adding dims {added} does not fit")
+    return TensorType(shape, t.dtype)
+
+
+def _broadcast_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    src = ctx.graph.type_of(node.inputs[0])
+    init = ctx.init_for(node.index, node, operands)
+    t, added, rank = node.type, list(node.attrs["dimensions"]), len(node.type.shape)
+    name = result_name(ctx, node)
+    if node.attrs.get("generic"):
+        kept = [i for i in range(rank) if i not in added]
+        return ctx.generic(name, [(operands[0], src)], (init, t), [projected_map(rank, kept), identity_map(rank)],
+                           ["parallel"] * rank, lambda b, a: a[0])
+    ctx.line(f"{name} = linalg.broadcast ins({operands[0]} : {tensor_type(src)}) outs({init} : {tensor_type(t)}) "
+             f"dimensions = [{', '.join(map(str, added))}]")
+    return name
+
+
+def _broadcast_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    src = pool.pick(draw, lambda t, bound: len(t.shape) <= 2)
+    if src is None:
+        return None
+    shape = list(pool.type(src).shape)
+    pos = draw(pool.st.integers(0, len(shape)))
+    shape.insert(pos, pool.draw_dim(draw))
+    return (src,), {"shape": shape, "dimensions": [pos], "generic": draw(pool.st.booleans())}
+
+
+def _transpose_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (t,) = types
+    perm = list(attrs["permutation"])
+    if sorted(perm) != list(range(len(t.shape))):
+        raise ValueError(f"permutation {perm} of rank {len(t.shape)}")
+    return TensorType(tuple(t.shape[p] for p in perm), t.dtype)
+
+
+def _transpose_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    src = ctx.graph.type_of(node.inputs[0])
+    init = ctx.init_for(node.index, node, operands)
+    perm, t, name = list(node.attrs["permutation"]), node.type, result_name(ctx, node)
+    if node.attrs.get("generic"):
+        inverse = [perm.index(j) for j in range(len(perm))]
+        return ctx.generic(name, [(operands[0], src)], (init, t), [projected_map(len(perm), inverse),
+                           identity_map(len(perm))], ["parallel"] * len(perm), lambda b, a: a[0])
+    ctx.line(f"{name} = linalg.transpose ins({operands[0]} : {tensor_type(src)}) outs({init} : {tensor_type(t)}) "
+             f"permutation = [{', '.join(map(str, perm))}]")
+    return name
+
+
+def _transpose_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    src = pool.pick(draw, lambda t, bound: len(t.shape) >= 2)
+    if src is None:
+        return None
+    rank = len(pool.type(src).shape)
+    perm = draw(pool.st.permutations(list(range(rank))).filter(lambda p: list(p) != list(range(rank))))
+    return (src,), {"permutation": list(perm), "generic": draw(pool.st.booleans())}
+
+
+register(OpSpec("broadcast", _broadcast_infer, _broadcast_emit, lambda bs, a, ts: bs[0], _broadcast_propose,
+                has_generic_form=True))
+register(OpSpec("transpose", _transpose_infer, _transpose_emit, lambda bs, a, ts: bs[0], _transpose_propose,
+                has_generic_form=True))
+
+
+# ---------------------------------------------------------------------------------------------
+# reductions over one dim: the destination is a fresh init filled with the identity
+
+REDUCTIONS = {"reduce_sum": 0.0, "reduce_max": float("-inf")}
+
+
+def _reduce_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (t,) = types
+    dim = attrs["dim"]
+    if not 0 <= dim < len(t.shape) or t.dtype not in ("f32", "f16", "i32"):
+        raise ValueError(f"cannot reduce {t!r} over dim {dim}")
+    return TensorType(tuple(d for i, d in enumerate(t.shape) if i != dim), t.dtype)
+
+
+def _reduce_emit(kind: str) -> Callable:
+    def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+        src, t, dim = ctx.graph.type_of(node.inputs[0]), node.type, node.attrs["dim"]
+        identity = REDUCTIONS[kind]
+        if t.dtype == "i32" and identity == float("-inf"):
+            identity = -(2 ** 31)
+        init = ctx.init_for(node.index, node, operands)
+        cst, filled = ctx.fresh("c"), ctx.fresh("f")
+        ctx.line(f"{cst} = arith.constant {float_literal(identity, t.dtype)} : {t.dtype}")
+        ctx.line(f"{filled} = linalg.fill ins({cst} : {t.dtype}) outs({init} : {tensor_type(t)}) -> {tensor_type(t)}")
+        rank = len(src.shape)
+        kept = [i for i in range(rank) if i != dim]
+
+        def body(b: Body, a: list[str]) -> str:
+            if kind == "reduce_sum":
+                return b.op(f"arith.add{'i' if t.dtype == 'i32' else 'f'} {a[1]}, {a[0]} : {t.dtype}")
+            if t.dtype == "i32":
+                return b.op(f"arith.maxsi {a[1]}, {a[0]} : {t.dtype}")
+            return _maxmin("max")(b, [a[1], a[0]], t.dtype)
+
+        return ctx.generic(result_name(ctx, node), [(operands[0], src)], (filled, t),
+                           [identity_map(rank), projected_map(rank, kept)],
+                           ["reduction" if i == dim else "parallel" for i in range(rank)], body)
+
+    return emit
+
+
+def _reduce_bound(kind: str) -> Callable:
+    def bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[TensorType]) -> float:
+        d = types[0].shape[attrs["dim"]]
+        return bs[0] * (d if isinstance(d, int) else MAX_SYMBOL_SIZE) if kind == "reduce_sum" else bs[0]
+
+    return bound
+
+
+def _reduce_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    src = pool.pick(draw, lambda t, bound: len(t.shape) >= 1 and t.dtype in ("f32", "f16", "i32") and bound <= 50)
+    if src is None:
+        return None
+    return (src,), {"dim": draw(pool.st.integers(0, len(pool.type(src).shape) - 1))}
+
+
+for _kind in REDUCTIONS:
+    register(OpSpec(_kind, _reduce_infer, _reduce_emit(_kind), _reduce_bound(_kind), _reduce_propose))
+
+
+# ---------------------------------------------------------------------------------------------
+# gather: rows of a table (T x D) picked by an i32 index vector (N) whose values are in [0, T)
+
+
+def _gather_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    table, idx = types
+    if len(table.shape) != 2 or len(idx.shape) != 1 or idx.dtype != "i32":
+        raise ValueError("gather takes a rank-2 table and a rank-1 i32 index vector")
+    if idx.index_bound != table.shape[0]:
+        raise ValueError(f"index values must be bounded by the table's rows ({table.shape[0]}), not {idx.index_bound}")
+    return TensorType((idx.shape[0], table.shape[1]), table.dtype)
+
+
+def _gather_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    table, idx = (ctx.graph.type_of(r) for r in node.inputs)
+    init, t, name = ctx.init_for(node.index, node, operands), node.type, result_name(ctx, node)
+    if node.attrs.get("form") == "linalg_ext":
+        idx2 = TensorType((idx.shape[0], 1), "i32")
+        expanded = ctx.fresh("x")
+        ctx.line(f"{expanded} = tensor.expand_shape {operands[1]} [[0, 1]] output_shape "
+                 f"[{ctx.dim_values[idx.shape[0]] if isinstance(idx.shape[0], str) else idx.shape[0]}, 1] "
+                 f": {tensor_type(idx)} into {tensor_type(idx2)}")
+        ctx.line(f"{name} = iree_linalg_ext.gather dimension_map = [0] ins({operands[0]}, {expanded} : "
+                 f"{tensor_type(table)}, {tensor_type(idx2)}) outs({init} : {tensor_type(t)}) -> {tensor_type(t)}")
+        return name
+
+    def body(b: Body, a: list[str]) -> str:
+        row = b.op(f"arith.index_cast {a[0]} : i32 to index")
+        col = b.op("linalg.index 1 : index")
+        return b.op(f"tensor.extract {operands[0]}[{row}, {col}] : {tensor_type(table)}")
+
+    return ctx.generic(name, [(operands[1], idx)], (init, t), [projected_map(2, [0]), identity_map(2)],
+                       ["parallel", "parallel"], body)
+
+
+def _gather_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    table = pool.pick(draw, lambda t, bound: len(t.shape) == 2 and t.shape[0] != 0)
+    if table is None or not pool.nonzero(pool.type(table).shape[0]):
+        return None
+    rows = pool.type(table).shape[0]
+    idx = pool.new_arg(TensorType((pool.draw_dim(draw),), "i32", index_bound=rows))
+    forms = ["extract", "linalg_ext"] if pool.syntax.linalg_ext_gather else ["extract"]
+    return (table, idx), {"form": draw(pool.st.sampled_from(forms))}
+
+
+register(OpSpec("gather", _gather_infer, _gather_emit, lambda bs, a, ts: bs[0], _gather_propose))
+
+
+# ---------------------------------------------------------------------------------------------
+# extract_slice / pad: static offsets, sizes, strides and padding on static dims; symbolic dims kept whole
+
+
+def _slice_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (t,) = types
+    offs, sizes, strides = attrs["offsets"], attrs["sizes"], attrs["strides"]
+    if not len(offs) == len(sizes) == len(strides) == len(t.shape):
+        raise ValueError("offsets / sizes / strides must match the rank")
+    for d, o, s, st in zip(t.shape, offs, sizes, strides):
+        if isinstance(d, str):
+            if (o, s, st) != (0, d, 1):
+                raise ValueError(f"a symbolic dim {d} is kept whole (offset 0, size {d}, stride 1)")
+        elif st < 1 or o < 0 or s < 0 or (s > 0 and o + (s - 1) * st >= d):
+            raise ValueError(f"slice offset {o} size {s} stride {st} exceeds dim {d}")
+    return TensorType(tuple(sizes), t.dtype)
+
+
+def _slice_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    src, a = ctx.graph.type_of(node.inputs[0]), node.attrs
+    sizes = ", ".join(ctx.dim_values[s] if isinstance(s, str) else str(s) for s in a["sizes"])
+    name = result_name(ctx, node)
+    ctx.line(f"{name} = tensor.extract_slice {operands[0]}[{', '.join(map(str, a['offsets']))}] [{sizes}] "
+             f"[{', '.join(map(str, a['strides']))}] : {tensor_type(src)} to {tensor_type(node.type)}")
+    return name
+
+
+def _slice_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    src = pool.pick(draw, lambda t, bound: any(isinstance(d, int) and d >= 2 for d in t.shape))
+    if src is None:
+        return None
+    offs, sizes, strides = [], [], []
+    for d in pool.type(src).shape:
+        if isinstance(d, str) or d < 2:
+            offs.append(0), sizes.append(d), strides.append(1)
+            continue
+        st = draw(pool.st.integers(1, 3))
+        o = draw(pool.st.integers(0, d - 1))
+        s = draw(pool.st.integers(1, (d - 1 - o) // st + 1))
+        offs.append(o), sizes.append(s), strides.append(st)
+    return (src,), {"offsets": offs, "sizes": sizes, "strides": strides}
+
+
+def _pad_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (t,) = types
+    low, high = attrs["low"], attrs["high"]
+    if not len(low) == len(high) == len(t.shape) or min(low + high, default=0) < 0:
+        raise ValueError("low / high padding must match the rank and be non-negative")
+    if any(isinstance(d, str) and (lo or hi) for d, lo, hi in zip(t.shape, low, high)):
+        raise ValueError("symbolic dims are not padded")
+    return TensorType(tuple(d if isinstance(d, str) else d + lo + hi for d, lo, hi in zip(t.shape, low, high)), t.dtype)
+
+
+def _pad_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    src, t, a, name = ctx.graph.type_of(node.inputs[0]), node.type, node.attrs, result_name(ctx, node)
+    cst = ctx.fresh("c")
+    ctx.line(f"{cst} = arith.constant {float_literal(a['value'], t.dtype)} : {t.dtype}")
+    idx = ", ".join(f"{ctx.fresh('i')}: index" for _ in t.shape)
+    ctx.line(f"{name} = tensor.pad {operands[0]} low[{', '.join(map(str, a['low']))}] "
+             f"high[{', '.join(map(str, a['high']))}] {{")
+    ctx.line(f"^bb0({idx}):")
+    ctx.line(f"  tensor.yield {cst} : {t.dtype}")
+    ctx.line(f"}} : {tensor_type(src)} to {tensor_type(t)}")
+    return name
+
+
+def _pad_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    src = pool.pick(draw, lambda t, bound: any(isinstance(d, int) for d in t.shape) and t.dtype != "i1")
+    if src is None:
+        return None
+    t = pool.type(src)
+    low = [0 if isinstance(d, str) else draw(pool.st.integers(0, 3)) for d in t.shape]
+    high = [0 if isinstance(d, str) else draw(pool.st.integers(0, 3)) for d in t.shape]
+    value = draw(pool.st.sampled_from([0.0, 1.0, -0.5]))
+    return (src,), {"low": low, "high": high, "value": value if t.dtype != "i32" else int(value)}
+
+
+register(OpSpec("extract_slice", _slice_infer, _slice_emit, lambda bs, a, ts: bs[0], _slice_propose, has_init=False))
+register(OpSpec("pad", _pad_infer, _pad_emit, lambda bs, a, ts: max(bs[0], abs(a["value"])), _pad_propose,
+                has_init=False))
+
+OP_NAMES = tuple(sorted(OPS))

@@ -1,0 +1,73 @@
+"""Atomic, durable writes: nothing recorded is ever half-written or lost."""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
+    """Write to a temp file in the same directory, fsync, then rename over ``path``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def atomic_write_text(path: str | os.PathLike, text: str) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_json(path: str | os.PathLike, obj: Any) -> None:
+    atomic_write_text(path, json.dumps(obj, indent=2, sort_keys=True, default=_default) + "\n")
+
+
+def append_line(path: str | os.PathLike, line: str) -> None:
+    """Append one line durably (O_APPEND + fsync); a reader skips a torn last line."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = (line.rstrip("\n") + "\n").encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def read_jsonl(path: str | os.PathLike) -> list[dict]:
+    """Read JSON lines, ignoring a torn (partially written) final line."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    rows = []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            if i == len(lines) - 1:
+                break  # torn tail from a kill mid-write
+            raise
+    return rows
+
+
+def _default(obj: Any) -> Any:
+    if hasattr(obj, "tolist"):
+        return obj.tolist()
+    raise TypeError(f"not JSON-serializable: {type(obj).__name__}")

@@ -1,0 +1,416 @@
+"""The system under test: IREE's compiler (a subprocess) and runtime (in process).
+
+This is the only module that knows IREE flags, binaries and versions.
+Failures of IREE come back as values (CompileFailure, RunFailure), never as exceptions;
+exceptions raised from here are ireefuzz's own bugs or a broken installation (IreeNotFound).
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib.util
+import json
+import os
+import re
+import resource
+import shlex
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from ireefuzz._io import atomic_write_text
+
+TARGET_CPUS = ("host", "generic", "x86-64-v3", "x86-64-v4")
+
+
+class IreeNotFound(RuntimeError):
+    """The IREE compiler or runtime is missing; the message says how to install it."""
+
+
+@dataclasses.dataclass(frozen=True)
+class CompilerConfig:
+    iree_compile: str | None = None  # path to an external iree-compile; None = the installed wheel's
+    target_cpu: str = "host"
+    flags: tuple[str, ...] = ()  # extra flags, appended last
+    timeout_s: float = 120.0
+    memory_limit_mb: int = 6144
+    observe: bool = True  # capture per-dispatch IR and scheduling statistics
+
+
+@dataclasses.dataclass(frozen=True)
+class CpuInfo:
+    requested: str  # what the user asked for, e.g. "host"
+    name: str  # what LLVM resolved it to, e.g. "skylake-avx512"
+    features: str  # the resolved "+avx512f,..." string
+
+
+@dataclasses.dataclass(frozen=True)
+class DispatchIR:
+    """One dispatch's codegen, observed at the points the memory / fusion oracles read."""
+
+    name: str  # the dispatch entry point, e.g. "main_dispatch_0_matmul_DxDxD_f32"
+    pipeline: str  # translation_info pipeline, e.g. "CPUDoubleTilingExpert"
+    final_ir: str  # the function before iree-convert-to-llvm (allocas are read here)
+    bufferized_ir: str  # after bufferization and its cleanup, before vector lowering (copies are read here)
+    source: str  # the executable source as dumped by --iree-hal-dump-executable-sources-to
+
+
+@dataclasses.dataclass(frozen=True)
+class Artifact:
+    vmfb: bytes
+    dispatches: tuple[DispatchIR, ...]
+    statistics: Mapping[str, Any]  # scheduling statistics JSON (dispatch-count, transient-memory-size, ...)
+    cpu: CpuInfo
+    compiler_version: str
+    command: tuple[str, ...]
+    seconds: float
+
+
+@dataclasses.dataclass(frozen=True)
+class CompileFailure:
+    kind: str  # "error" | "crash" | "timeout" | "oom"
+    diagnostic: str  # the compiler's stderr, trimmed to the useful part
+    command: tuple[str, ...]
+    returncode: int | None
+    seconds: float
+
+
+@dataclasses.dataclass(frozen=True)
+class RunResult:
+    outputs: tuple[np.ndarray, ...]
+    inputs_after: tuple[np.ndarray, ...]  # every input buffer read back after the call
+    seconds: float
+
+
+@dataclasses.dataclass(frozen=True)
+class RunFailure:
+    kind: str  # "fault" (the runtime reported an error) | "crash" (the process died; set by the runner)
+    message: str
+
+
+# --------------------------------------------------------------------------- compiler
+
+_WHEEL_COMPILE = ("_mlir_libs", "iree-compile")  # the native binary inside iree/compiler/
+_INSTALL_HINT = "pip install iree-base-compiler (or pass CompilerConfig(iree_compile=/path/to/iree-compile))"
+
+# Observation points, printed per dispatch into --mlir-print-ir-tree-dir (one file per dump, so
+# multithreaded compilation cannot interleave them and no --mlir-disable-threading is needed):
+#  * final IR: before iree-convert-to-llvm (allocas, vector code, still MLIR).
+#  * bufferized IR: before the first iree-codegen-cleanup-buffer-alloc-view (CleanupBufferAllocViewPass).
+#    On 3.13 the CPU pipelines run IREEComprehensiveBufferizePass -> inject-assume-alignment ->
+#    resolve-shaped-type-result-dims -> iree-codegen-canonicalize -> cse -> iree-codegen-canonicalize
+#    -> CleanupBufferAllocViewPass -> ... -> LLVMCPUVirtualVectorLoweringPass. The self-copy
+#    linalg.generics bufferization leaves behind are folded by the second canonicalize, so the IR
+#    entering CleanupBufferAllocViewPass is the first point after those folds; vector.contract etc.
+#    are still unlowered there. The pass runs again late in the pipeline; the first dump is the one.
+_FINAL_PASS = "iree-convert-to-llvm"
+_BUFFERIZED_PASS = "iree-codegen-cleanup-buffer-alloc-view"
+
+_DIAGNOSTIC_LIMIT = 8192
+_STACK_LINES = 24
+_OOM_MARKERS = (  # under RLIMIT_AS: failed allocations, thread stacks, or even loading the compiler's .so
+    "std::bad_alloc", "LLVM ERROR: out of memory", "Allocation failed", "Cannot allocate memory",
+    "failed to map segment from shared object", "pthread_create failed",
+)
+_CRASH_MARKERS = ("PLEASE submit a bug report", "Stack dump:", "LLVM ERROR:", "Assertion `")
+_KEY_LINE = re.compile(r"error:|LLVM ERROR|Assertion `|terminate called|what\(\):|PLEASE submit")
+
+
+def find_iree_compile(config: CompilerConfig) -> str:
+    """The iree-compile executable: ``config.iree_compile`` if given, else the installed wheel's."""
+    if config.iree_compile is not None:
+        path = shutil.which(config.iree_compile) or config.iree_compile
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            raise IreeNotFound(
+                f"CompilerConfig.iree_compile={config.iree_compile!r} is not an executable file; "
+                f"point it at an iree-compile binary or leave it unset to use the wheel's ({_INSTALL_HINT})"
+            )
+        return os.path.abspath(path)
+    try:
+        spec = importlib.util.find_spec("iree.compiler")
+    except ModuleNotFoundError:
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        raise IreeNotFound(f"the IREE compiler is not installed: {_INSTALL_HINT}")
+    path = os.path.join(list(spec.submodule_search_locations)[0], *_WHEEL_COMPILE)
+    if not os.access(path, os.X_OK):
+        raise IreeNotFound(f"iree-base-compiler is installed but {path} is missing; reinstall: {_INSTALL_HINT}")
+    return path
+
+
+@functools.lru_cache(maxsize=None)
+def compiler_version(iree_compile: str) -> str:
+    """``iree-compile --version``, e.g. "3.13.0rc20261016 @ 89ece87b...", cached per binary."""
+    command = [iree_compile, "--version"]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    if proc.returncode != 0:
+        raise IreeNotFound(f"`{shlex.join(command)}` failed ({proc.returncode}): {proc.stderr.strip()[:500]}")
+    match = re.search(r"IREE compiler version (.+)", proc.stdout)
+    return match.group(1).strip() if match else proc.stdout.strip().splitlines()[0]
+
+
+def compile_mlir(
+    mlir_text: str, config: CompilerConfig, *, workdir: str | None = None
+) -> Artifact | CompileFailure:
+    """Compile ``mlir_text`` for llvm-cpu; IREE's failures come back as a CompileFailure.
+
+    ``workdir`` keeps the input, vmfb and dumps there (subdirectories are replaced); by default a
+    temporary directory is used and removed. Executable sources and scheduling statistics are
+    always dumped (they are free and give CpuInfo and ``statistics``); ``config.observe`` adds the
+    per-dispatch IR dumps (``pipeline``, ``final_ir``, ``bufferized_ir``).
+    """
+    binary = find_iree_compile(config)
+    if workdir is None:
+        with tempfile.TemporaryDirectory(prefix="ireefuzz-") as tmp:
+            return _compile_in(binary, mlir_text, config, Path(tmp))
+    return _compile_in(binary, mlir_text, config, Path(workdir))
+
+
+def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path) -> Artifact | CompileFailure:
+    source, vmfb = work / "input.mlir", work / "module.vmfb"
+    sources_dir, tree_dir, stats_file = work / "sources", work / "ir", work / "statistics.json"
+    for stale in (sources_dir, tree_dir):
+        shutil.rmtree(stale, ignore_errors=True)
+    for stale in (vmfb, stats_file):
+        stale.unlink(missing_ok=True)
+    atomic_write_text(source, mlir_text)
+    command = [
+        binary, str(source), "-o", str(vmfb),
+        "--iree-hal-target-backends=llvm-cpu",
+        f"--iree-llvmcpu-target-cpu={config.target_cpu}",
+        f"--iree-hal-dump-executable-sources-to={sources_dir}",
+        "--iree-scheduling-dump-statistics-format=json",
+        f"--iree-scheduling-dump-statistics-file={stats_file}",
+    ]
+    if config.observe:
+        command += [f"--mlir-print-ir-tree-dir={tree_dir}", f"--mlir-print-ir-before={_FINAL_PASS},{_BUFFERIZED_PASS}"]
+    command += config.flags
+    returncode, stderr, seconds = _run_limited(command, config)
+    kind = _failure_kind(returncode, stderr)
+    if kind is not None:
+        return CompileFailure(kind, _trim_diagnostic(stderr), tuple(command), returncode, seconds)
+    sources = _read_sources(sources_dir)
+    return Artifact(
+        vmfb=vmfb.read_bytes(),
+        dispatches=_read_dispatches(sources, tree_dir if config.observe else None),
+        statistics=json.loads(stats_file.read_text()) if stats_file.exists() else {},
+        cpu=_cpu_info(config.target_cpu, sources.values()),
+        compiler_version=compiler_version(binary),
+        command=tuple(command),
+        seconds=seconds,
+    )
+
+
+def _run_limited(command: list[str], config: CompilerConfig) -> tuple[int | None, str, float]:
+    """Run with rlimits in its own process group; returncode None means it timed out (and was killed)."""
+    memory = config.memory_limit_mb * 1024 * 1024
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if memory > 0:
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        preexec_fn=limit, start_new_session=True,
+    )
+    try:
+        _, stderr = proc.communicate(timeout=config.timeout_s)
+        returncode: int | None = proc.returncode
+    except subprocess.TimeoutExpired:
+        _kill_group(proc.pid)
+        _, stderr = proc.communicate()
+        returncode = None
+    _kill_group(proc.pid)  # reap stragglers the compiler may have spawned (e.g. a linker)
+    return returncode, stderr.decode("utf-8", "replace"), time.perf_counter() - start
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def _failure_kind(returncode: int | None, stderr: str) -> str | None:
+    if returncode is None:
+        return "timeout"
+    if returncode == 0:
+        return None
+    if returncode == -signal.SIGKILL or any(m in stderr for m in _OOM_MARKERS):
+        return "oom"
+    if returncode < 0 or any(m in stderr for m in _CRASH_MARKERS):
+        return "crash"
+    return "error"
+
+
+def _trim_diagnostic(stderr: str, limit: int = _DIAGNOSTIC_LIMIT) -> str:
+    """The error lines (with MLIR's two source-snippet lines) and the head of any stack dump."""
+    lines = stderr.splitlines()
+    keep: dict[int, None] = {}
+    for i, line in enumerate(lines):
+        if _KEY_LINE.search(line):
+            keep.update(dict.fromkeys(range(i, min(i + 3, len(lines)))))
+        elif line.startswith("Stack dump:"):
+            keep.update(dict.fromkeys(range(i, min(i + 1 + _STACK_LINES, len(lines)))))
+    if not keep:  # unrecognised output: its beginning and its end
+        return stderr if len(stderr) <= limit else f"{stderr[: limit // 2]}\n...\n{stderr[-limit // 2:]}"
+    text = "\n".join(lines[i][:500] for i in keep)
+    return text[:limit]
+
+
+def _read_sources(sources_dir: Path) -> dict[str, str]:
+    """Executable name -> its dumped source (files are named <module>_<executable>.mlir)."""
+    sources = {}
+    for path in sorted(sources_dir.glob("*.mlir")):
+        text = path.read_text()
+        match = re.search(r"hal\.executable (?:public |private )?@([\w$.-]+)", text)
+        if match:
+            sources[match.group(1)] = text
+    return sources
+
+
+_EXPORT = re.compile(r"hal\.executable\.export (?:public )?@([\w$.-]+)")
+_FUNC = re.compile(r"^([ \t]*)func\.func (?:public |private )?@([\w$.-]+)\(", re.M)
+_PIPELINE = re.compile(r"translation_info\s*=\s*#iree_codegen\.translation_info<\s*pipeline\s*=\s*(?:#[\w.]+<)?(\w+)")
+_TREE_FILE = re.compile(r"^((?:\d+_)+)(.+)\.mlir$")
+
+
+def _read_dispatches(sources: Mapping[str, str], tree_dir: Path | None) -> tuple[DispatchIR, ...]:
+    final_ir: dict[str, str] = {}
+    bufferized_ir: dict[str, str] = {}
+    if tree_dir is not None:
+        for path in sorted(tree_dir.rglob("*.mlir"), key=_tree_order):
+            dump = _TREE_FILE.match(path.name)
+            target = {_FINAL_PASS: final_ir, _BUFFERIZED_PASS: bufferized_ir}.get(dump.group(2) if dump else "")
+            if target is None:
+                continue
+            for name, text in _functions(path.read_text()).items():
+                target.setdefault(name, text)  # the first dump of a pass that runs twice
+    dispatches = []
+    for source in sources.values():
+        for name in _EXPORT.findall(source):
+            bufferized = bufferized_ir.get(name, "")
+            pipeline = _PIPELINE.search(bufferized) or _PIPELINE.search(final_ir.get(name, ""))
+            dispatches.append(DispatchIR(
+                name=name,
+                pipeline=pipeline.group(1) if pipeline else "",
+                final_ir=final_ir.get(name, ""),
+                bufferized_ir=bufferized,
+                source=source,
+            ))
+    return tuple(sorted(dispatches, key=lambda d: _natural_key(d.name)))
+
+
+def _tree_order(path: Path) -> tuple:
+    """Dump files in pass order: directories, then the numeric prefix (0_0_0_1_...) of the name."""
+    prefix = _TREE_FILE.match(path.name)
+    numbers = tuple(int(n) for n in prefix.group(1).rstrip("_").split("_")) if prefix else ()
+    return (path.parent.parts, numbers)
+
+
+def _natural_key(name: str) -> tuple:
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name))
+
+
+def _functions(text: str) -> dict[str, str]:
+    """``func.func`` blocks of printed IR by name (a function ends at the ``}`` at its own indent)."""
+    lines = text.splitlines()
+    functions = {}
+    for match in _FUNC.finditer(text):
+        indent, name = match.group(1), match.group(2)
+        first = text.count("\n", 0, match.start(2))
+        end = next((i for i in range(first + 1, len(lines)) if lines[i] == indent + "}"), len(lines) - 1)
+        functions[name] = "\n".join(line[len(indent):] for line in lines[first:end + 1]) + "\n"
+    return functions
+
+
+def _cpu_info(requested: str, sources: Iterable[str]) -> CpuInfo:
+    for source in sources:
+        cpu = re.search(r'\bcpu = "([^"]*)"', source)
+        if cpu:
+            features = re.search(r'\bcpu_features = "([^"]*)"', source)
+            return CpuInfo(requested, cpu.group(1), features.group(1) if features else "")
+    return CpuInfo(requested, "", "")  # a module without dispatches never names its target
+
+
+def dispatches_of(artifact: Artifact, function_name: str) -> tuple[DispatchIR, ...]:
+    """The dispatches outlined from ``function_name`` (IREE names them ``<function>_dispatch_<N>_...``).
+
+    IREE deduplicates identical executables across functions, so a dispatch that is identical to one
+    of an earlier function is listed under that earlier function only.
+    """
+    prefix = f"{function_name}_dispatch_"
+    return tuple(d for d in artifact.dispatches if d.name.startswith(prefix) and d.name[len(prefix):][:1].isdigit())
+
+
+# --------------------------------------------------------------------------- runtime
+
+_DRIVER = "local-sync"  # single-threaded, deterministic; one device per process
+
+
+@functools.lru_cache(maxsize=None)
+def _runtime() -> tuple[Any, Any, Any]:
+    """(iree.runtime, VmInstance, HalDevice), created once per process."""
+    try:
+        import iree.runtime as rt
+    except ImportError as e:
+        raise IreeNotFound(f"the IREE runtime is not installed: pip install iree-base-runtime ({e})") from e
+    return rt, rt.VmInstance(), rt.get_device(_DRIVER)
+
+
+class LoadedModule:
+    """A compiled module loaded into the process-wide IREE runtime, ready to call."""
+
+    def __init__(self, artifact: Artifact | bytes):
+        rt, instance, device = _runtime()
+        vmfb = artifact.vmfb if isinstance(artifact, Artifact) else artifact
+        self._module = rt.VmModule.copy_buffer(instance, vmfb)
+        self._context = rt.VmContext(instance, modules=[rt.create_hal_module(instance, device), self._module])
+        self._invokers: dict[str, Any] = {}
+
+    @property
+    def function_names(self) -> tuple[str, ...]:
+        return tuple(n for n in self._module.function_names if not n.startswith("__"))
+
+    def call(self, function: str, inputs: Sequence[np.ndarray]) -> RunResult | RunFailure:
+        """Call ``function``; every input is passed as a device buffer and read back after the call."""
+        rt, _, device = _runtime()
+        invoker = self._invoker(function)
+        buffers = [rt.asdevicearray(device, np.ascontiguousarray(x)) for x in inputs]
+        start = time.perf_counter()
+        try:
+            results = invoker(*buffers)
+        except (RuntimeError, ValueError) as e:  # the runtime reports any failed invocation this way
+            return RunFailure("fault", f"{function}: {e}")
+        seconds = time.perf_counter() - start
+        if results is None:
+            results = ()
+        elif not isinstance(results, (tuple, list)):
+            results = (results,)
+        return RunResult(
+            outputs=tuple(_to_numpy(r) for r in results),
+            inputs_after=tuple(_to_numpy(b) for b in buffers),
+            seconds=seconds,
+        )
+
+    def _invoker(self, function: str) -> Any:
+        if function not in self._invokers:
+            rt, _, device = _runtime()
+            vm_function = self._module.lookup_function(function)
+            if vm_function is None:
+                raise KeyError(f"no function {function!r} in the module; it has {self.function_names}")
+            self._invokers[function] = rt.FunctionInvoker(self._context, device, vm_function)
+        return self._invokers[function]
+
+
+def _to_numpy(value: Any) -> np.ndarray:
+    host = value.to_host() if hasattr(value, "to_host") else value
+    return np.array(host, copy=True)  # never a view of a device buffer the runtime may reuse

@@ -1,0 +1,77 @@
+"""Crash oracle: a valid program must compile, and its compiled module must run.
+
+Compile errors, compiler crashes, hangs (timeouts), out-of-memory, and runtime faults all become
+``crash`` findings. The signature names the op the diagnostic points at (read from the program
+text at the reported line) and the gist of the first error message, so one bug deduplicates to one
+signature whatever graph it was found in.
+"""
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from ireefuzz.generators.graph import Graph
+
+from .finding import Finding, dims_pattern, make_signature
+
+_LOCATION = re.compile(r"^[^\s:]+\.mlir:(\d+):\d+: error: (.*)$", re.M)
+_ERROR = re.compile(r"(?:error|LLVM ERROR|Assertion)[:` ]+(.*)", re.I)
+_OP_ON_LINE = re.compile(r"^\s*(?:%[\w.#]+(?::\d+)?(?:, *%[\w.#]+)* = )?\"?([a-z_]+\.[a-z_.]+)")
+_NODE_ON_LINE = re.compile(r"^\s*%n(\d+)\b")
+_FUNC = re.compile(r"func\.func @([\w$.-]+)")
+
+
+def gist(message: str, words: int = 6) -> str:
+    """Normalize a diagnostic line to a size- and name-free slug: 'op-failed-to-legalize-stablehlo.dynamic_reshape'."""
+    text = re.sub(r"'[^']*'|\"[^\"]*\"|%[\w#]+|@[\w$.-]+|<[^>]*>|\b\d+\b|0x[0-9a-f]+", " ", message.lower())
+    ops = re.findall(r"[a-z_]+\.[a-z_]+", message)
+    slug = "-".join(re.findall(r"[a-z]+", text)[:words])
+    return f"{slug}-{ops[0]}" if ops and ops[0] not in slug else slug
+
+
+def locate(program_text: str, diagnostic: str) -> tuple[str | None, str | None, int | None, str]:
+    """(function, op name, node index, error message) for the first located error in ``diagnostic``."""
+    m = _LOCATION.search(diagnostic)
+    message = m.group(2) if m else next((e.group(1) for e in _ERROR.finditer(diagnostic)), diagnostic.strip()[:200])
+    if not m:
+        return None, None, None, message
+    lines = program_text.splitlines()
+    line_no = int(m.group(1))
+    if not 1 <= line_no <= len(lines):
+        return None, None, None, message
+    line = lines[line_no - 1]
+    func = next((f.group(1) for l in reversed(lines[:line_no]) if (f := _FUNC.search(l))), None)
+    op = _OP_ON_LINE.match(line)
+    node = _NODE_ON_LINE.match(line)
+    return func, op.group(1) if op else None, int(node.group(1)) if node else None, message
+
+
+def check_compile_failure(failure, program_text: str, graphs: dict[str, Graph] | None = None) -> Finding:
+    """One finding for a CompileFailure; ``graphs`` maps function names to the graphs they were emitted from."""
+    func, op, node, message = locate(program_text, failure.diagnostic)
+    graph = (graphs or {}).get(func or "") if graphs else None
+    if graph is None and graphs and len(graphs) == 1:
+        graph = next(iter(graphs.values()))
+    dtype, dims, op_name = "-", "-", op or "-"
+    if graph is not None and node is not None and node < len(graph.nodes):
+        n = graph.nodes[node]
+        op_name, dtype, dims = n.op, n.type.dtype, dims_pattern([n.type.shape])
+    elif graph is not None:
+        dtype, dims = graph.dtype, graph.dims
+    kind = f"compile-{failure.kind}"
+    detail = f"{op_name}[{gist(message)}]" if failure.kind == "error" else op_name
+    return Finding("crash", kind, make_signature("crash", kind, detail, dtype, dims),
+                   f"iree-compile {failure.kind} on a valid program: {message[:300]}",
+                   {"diagnostic": failure.diagnostic, "command": list(failure.command), "returncode": failure.returncode,
+                    "function": func, "node": node, "op": op, "seconds": round(failure.seconds, 3)})
+
+
+def check_run_failure(failure, graph: Graph | None, function: str, sizes: dict | None = None) -> Finding:
+    kind = f"runtime-{failure.kind}"
+    ops = graph.op_pattern if graph is not None else function
+    dtype, dims = (graph.dtype, graph.dims) if graph is not None else ("-", "-")
+    return Finding("crash", kind, make_signature("crash", kind, f"{ops}[{gist(failure.message)}]", dtype, dims),
+                   f"running {function} failed ({failure.kind}): {failure.message[:300]}",
+                   {"function": function, "message": failure.message, "sizes": dict(sizes or {})})
+
+

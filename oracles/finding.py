@@ -1,0 +1,78 @@
+"""The one value every oracle returns: a Finding, with a stable signature.
+
+A signature names a bug class, not an instance: ``oracle/kind/op-pattern/dtype/dims``
+where ``dims`` marks which dimensions are dynamic (``?``) or static (``S``), e.g.
+``memory/alloca/fill>matmul>exp/f32/?x?``. It never contains SSA names or sizes,
+so the same bug found at 33x49 and at 7x5 deduplicates to one line.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from typing import Any, Iterable, Mapping
+
+ORACLES = ("numeric", "reference", "immutability", "crash", "memory", "fusion", "metamorphic")
+
+_SAFE = re.compile(r"[^A-Za-z0-9_.+>?:,=\-\[\]x]")
+
+
+def dims_pattern(shapes: Iterable[Iterable[int | None | str]]) -> str:
+    """``[(None, 16), (16, None)]`` -> ``?xS,Sx?`` (``None`` or a name = dynamic)."""
+    parts = []
+    for shape in shapes:
+        shape = list(shape)
+        parts.append("x".join("S" if isinstance(d, int) else "?" for d in shape) or "scalar")
+    return ",".join(parts) or "none"
+
+
+def make_signature(oracle: str, kind: str, ops: Iterable[str] | str, dtype: str, dims: str) -> str:
+    """Build ``oracle/kind/ops/dtype/dims``; every part is sanitized so it is path- and grep-safe."""
+    if oracle not in ORACLES:
+        raise ValueError(f"unknown oracle {oracle!r}; expected one of {ORACLES}")
+    op_part = ops if isinstance(ops, str) else ">".join(ops)
+    parts = [oracle, kind, op_part or "-", dtype or "-", dims or "-"]
+    return "/".join(_SAFE.sub("_", p) for p in parts)
+
+
+@dataclasses.dataclass(frozen=True)
+class Finding:
+    """One observed deviation. ``evidence`` is JSON-able; ``case`` is the case JSON (or None)."""
+
+    oracle: str
+    kind: str
+    signature: str
+    message: str
+    evidence: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    case: Mapping[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.oracle not in ORACLES:
+            raise ValueError(f"unknown oracle {self.oracle!r}; expected one of {ORACLES}")
+        if not self.signature.startswith(f"{self.oracle}/{self.kind}/"):
+            raise ValueError(f"signature {self.signature!r} does not start with {self.oracle}/{self.kind}/")
+
+    def __repr__(self) -> str:
+        return f"Finding({self.signature}: {self.message[:80]})"
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self) | {"evidence": dict(self.evidence), "case": self.case and dict(self.case)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Finding":
+        return cls(**{f.name: data.get(f.name) for f in dataclasses.fields(cls) if f.name in data})
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), sort_keys=True, default=_json_default)
+
+    def with_case(self, case: Mapping[str, Any] | None) -> "Finding":
+        return dataclasses.replace(self, case=case)
+
+
+def _json_default(obj: Any) -> Any:
+    # numpy scalars and arrays appear in evidence; keep them readable.
+    if hasattr(obj, "tolist"):
+        return obj.tolist()
+    if isinstance(obj, float):
+        return repr(obj)
+    raise TypeError(f"not JSON-serializable in a Finding: {type(obj).__name__}")

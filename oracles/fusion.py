@@ -1,0 +1,119 @@
+"""Fusion oracle: producers materialized into memory instead of being fused, and their cost.
+
+An iota (a ``linalg.generic`` of ``linalg.index`` with no inputs), its broadcast, a fill or a
+constant can always be recomputed inside its consumers. When IREE gives such a producer its
+own dispatch, the data is written to memory and read back (the "HLO iota should fuse" issue).
+This oracle reads each dispatch's executable source with the MLIR bindings, and the scheduling
+statistics of the whole program:
+
+* ``materialized-producer``: a dispatch that reads no tensor data (no
+  ``iree_tensor_ext``/``flow.dispatch.tensor.load``) and stores results computed only from
+  indices, constants and push constants. Only judged when the program has another dispatch
+  to consume it: the source alone cannot tell "returned to the caller" from "read by the
+  next dispatch", so a graph that *returns* an iota next to other work is a false positive
+  the generators must avoid.
+* ``extra-dispatches``: more dispatches than the graph's budget.
+* ``transient-memory``: transient memory above the graph's budget. The statistic is the static
+  transient size; with dynamic shapes it reads 0 (sizes are computed at run time), so this kind
+  is blind for dynamic graphs, and callers should give a budget only for static ones.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ireefuzz.oracles.finding import Finding, make_signature
+from ireefuzz.oracles.memory import compute_op_pattern, first_line, functions, parse_ir, walk
+
+_TENSOR_LOADS = frozenset({"iree_tensor_ext.dispatch.tensor.load", "flow.dispatch.tensor.load"})
+_TENSOR_STORES = frozenset({"iree_tensor_ext.dispatch.tensor.store", "flow.dispatch.tensor.store"})
+# Ops that only produce data from indices / constants (plus the empty destination they fill).
+_PRODUCER_ROOTS = ("linalg.", "arith.constant", "tensor.splat", "tensor.generate")
+
+
+def materializing_op(source: str) -> str | None:
+    """The excerpt of the op that a load-free, storing dispatch materializes, else None."""
+    module = parse_ir(source)  # keep the module alive: its ops are invalid once it is freed
+    for function in functions(module):
+        ops = list(walk(function))
+        names = {op.name for op in ops}
+        if names & _TENSOR_LOADS or not names & _TENSOR_STORES:
+            continue
+        stored = [op.operands[0].owner for op in ops if op.name in _TENSOR_STORES]
+        producers = [op for op in stored if hasattr(op, "name") and op.name.startswith(_PRODUCER_ROOTS)]
+        if producers:
+            return first_line(producers[0])
+    return None
+
+
+def statistic(statistics: Mapping[str, Any] | None, key: str) -> int | None:
+    """``key`` (e.g. ``dispatch-count``) anywhere in the nested scheduling statistics JSON."""
+    if not isinstance(statistics, Mapping):
+        return None
+    if key in statistics:
+        return int(statistics[key])
+    for value in statistics.values():
+        found = statistic(value, key)
+        if found is not None:
+            return found
+    return None
+
+
+def check_fusion(
+    dispatches: Sequence[Any],
+    statistics: Mapping[str, Any] | None,
+    *,
+    graph_dispatch_budget: int | None = None,
+    transient_budget_bytes: int | None = None,
+    graph_ops: str | None = None,
+    dtype: str = "-",
+    dims: str = "-",
+) -> list[Finding]:
+    """Findings for materialized producers, dispatches over budget and transient memory over budget.
+
+    ``dispatches`` are ``sut.DispatchIR``; ``statistics`` is ``Artifact.statistics``.
+    ``transient_budget_bytes=0`` says the graph needs no transient memory (static graphs only).
+    """
+    dispatch_count = statistic(statistics, "dispatch-count")
+    if dispatch_count is None:
+        dispatch_count = len(dispatches)
+    transient = statistic(statistics, "transient-memory-size")
+    common = {"dispatch_count": dispatch_count, "transient_memory_size": transient}
+
+    def finding(kind: str, ops: str, message: str, **evidence: Any) -> Finding:
+        return Finding(
+            oracle="fusion", kind=kind, signature=make_signature("fusion", kind, ops, dtype, dims),
+            message=message, evidence=common | evidence,
+        )
+
+    findings: list[Finding] = []
+    if len(dispatches) > 1:
+        for dispatch in dispatches:
+            excerpt = materializing_op(dispatch.source) if dispatch.source else None
+            if excerpt is None:
+                continue
+            ops = graph_ops or compute_op_pattern(parse_ir(dispatch.source))
+            findings.append(finding(
+                "materialized-producer", ops,
+                f"{dispatch.name} only materializes index/constant data into memory: {excerpt}",
+                dispatch=dispatch.name, pipeline=dispatch.pipeline, excerpt=excerpt,
+            ))
+    graph_pattern = graph_ops or _program_pattern(dispatches)
+    if graph_dispatch_budget is not None and dispatch_count > graph_dispatch_budget:
+        findings.append(finding(
+            "extra-dispatches", graph_pattern,
+            f"{dispatch_count} dispatches where the graph needs at most {graph_dispatch_budget}",
+            dispatches=[d.name for d in dispatches], budget=graph_dispatch_budget,
+        ))
+    if transient_budget_bytes is not None and transient is not None and transient > transient_budget_bytes:
+        findings.append(finding(
+            "transient-memory", graph_pattern,
+            f"{transient} bytes of transient memory where the graph needs at most {transient_budget_bytes}",
+            dispatches=[d.name for d in dispatches], budget=transient_budget_bytes,
+        ))
+    return findings
+
+
+def _program_pattern(dispatches: Sequence[Any]) -> str:
+    """The deduplicated compute ops of all dispatches, in dispatch order."""
+    patterns = [compute_op_pattern(parse_ir(d.source)) for d in dispatches if d.source]
+    return ">".join(dict.fromkeys(op for p in patterns for op in p.split(">") if op != "-")) or "-"

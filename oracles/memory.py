@@ -1,0 +1,362 @@
+"""Memory oracle: stack allocations, heap allocations and buffer copies in a dispatch's codegen.
+
+IREE's CPU pipeline should turn a fused fill -> matmul -> elementwise dispatch into code that
+writes straight into its output binding. When fusion hands bufferization the "wrong"
+destination-passing form, the IR grows ``memref.alloca`` scratch tiles and copies between
+buffers (iree-org/iree #8303). This module reads the per-dispatch IR captured by
+``ireefuzz.sut`` with the MLIR Python bindings shipped in IREE (never regexes) and reports:
+
+* allocas and heap ``memref.alloc`` in the IR right before ``iree-convert-to-llvm``;
+* copies (``memref.copy``, ``linalg.copy``, copy-like ``linalg.generic``) between *distinct*
+  buffers in the IR after bufferization and its cleanup. Bufferization emits many copies of a
+  buffer onto itself (the same view reached through casts, loop-carried values or an identical
+  subview); the following canonicalizations fold those, so they never count.
+
+Text that does not parse is an ireefuzz/infrastructure problem, not an IREE finding: it raises
+``IRParseError``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any, Hashable, Iterator, Sequence
+
+from iree.compiler import ir
+
+from ireefuzz.oracles.finding import Finding, make_signature
+
+SEEN_AT_FINAL = "before iree-convert-to-llvm"
+SEEN_AT_BUFFERIZED = "after bufferization cleanup"
+
+LOOP_OPS = frozenset({"scf.for", "scf.forall", "scf.while", "scf.parallel", "affine.for", "affine.parallel"})
+# Ops whose result is the same memory as their first operand.
+_ALIAS_OPS = frozenset({"memref.cast", "memref.assume_alignment", "memref.memory_space_cast"})
+MEMORY_KINDS = ("alloca", "alloca-dynamic", "alloca-in-loop", "alloc", "copy")
+
+
+class IRParseError(ValueError):
+    """Captured IR text that the MLIR bindings cannot parse (an infrastructure problem)."""
+
+    def __init__(self, diagnostic: str, text: str, head_lines: int = 8):
+        head = "\n".join(text.splitlines()[:head_lines])
+        super().__init__(f"{diagnostic.strip()}\n--- first {head_lines} lines of the IR ---\n{head}")
+        self.diagnostic = diagnostic
+        self.text = text
+
+
+@dataclasses.dataclass(frozen=True)
+class MemoryOp:
+    kind: str  # "alloca" | "alloc" | "copy"
+    op: str  # e.g. "memref.alloca", "linalg.copy", "memref.copy", "linalg.generic"
+    type: str  # the allocated memref type; for copies the target's type
+    bytes: int | None  # static size in bytes, None if dynamic
+    dynamic: bool
+    in_loop: bool  # nested in a loop op, or in a block on a CFG cycle (after scf -> cf lowering)
+    excerpt: str  # the op's first printed line, trimmed
+
+
+# --------------------------------------------------------------------------- parsing and walking
+
+
+def parse_ir(text: str) -> ir.Module:
+    """Parse printed IR (a bare ``func.func``, a ``module`` or a ``hal.executable``) into a module.
+
+    Top-level ops that are not a module are wrapped in an implicit module by the parser. The
+    returned module keeps its own ``ir.Context`` (which registers all IREE dialects) alive.
+    """
+    context = ir.Context()
+    context.allow_unregistered_dialects = True
+    try:
+        return ir.Module.parse(text, context)
+    except ir.MLIRError as error:
+        raise IRParseError(str(error), text) from None
+
+
+def walk(op: ir.Operation) -> Iterator[ir.Operation]:
+    """Every operation nested in ``op``, in program (pre-)order."""
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.operations:
+                child = child.operation
+                yield child
+                yield from walk(child)
+
+
+def functions(module: ir.Module) -> list[ir.Operation]:
+    return [op for op in walk(module.operation) if op.name == "func.func"]
+
+
+def first_line(op: ir.Operation, limit: int = 240) -> str:
+    line = op.get_asm(large_elements_limit=8).strip().splitlines()[0].strip()
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def compute_op_pattern(module: ir.Module) -> str:
+    """``fill>matmul>generic[exp]``: linalg / linalg_ext ops in program order, deduplicated.
+
+    A generic is annotated with the math ops and ``linalg.index`` of its body (sorted), so an
+    iota reads ``generic[index]`` (brackets, not parentheses: signatures keep brackets verbatim).
+    Never contains sizes or SSA names.
+    """
+    names: list[str] = []
+    for op in walk(module.operation):
+        dialect, _, short = op.name.partition(".")
+        if dialect not in ("linalg", "iree_linalg_ext") or short in ("yield", "index"):
+            continue
+        if short == "generic":
+            body = sorted({o.name.partition(".")[2] for o in walk(op) if o.name.startswith("math.")}
+                          | {"index" for o in walk(op) if o.name == "linalg.index"})
+            short = f"generic[{','.join(body)}]" if body else "generic"
+        if short not in names:
+            names.append(short)
+    return ">".join(names) or "-"
+
+
+def _in_loop(op: ir.Operation) -> bool:
+    parent = op.parent
+    while parent is not None and parent.name != "func.func":
+        if parent.name in LOOP_OPS:
+            return True
+        parent = parent.parent
+    return _on_cfg_cycle(op.block)
+
+
+def _on_cfg_cycle(block: ir.Block) -> bool:
+    """True when ``block`` can reach itself through branch successors (an unstructured loop)."""
+    seen: set[ir.Block] = set()
+    frontier = list(block.successors)
+    while frontier:
+        current = frontier.pop()
+        if current == block:
+            return True
+        if current not in seen:
+            seen.add(current)
+            frontier.extend(current.successors)
+    return False
+
+
+def _static_bytes(memref_type: ir.MemRefType) -> int | None:
+    if not memref_type.has_static_shape:
+        return None
+    element_bits = _element_bits(memref_type.element_type)
+    if element_bits is None:
+        return None
+    return math.prod(memref_type.shape) * math.ceil(element_bits / 8)
+
+
+def _element_bits(element: ir.Type) -> int | None:
+    if isinstance(element, ir.IndexType):
+        return 64  # the llvm-cpu targets ireefuzz drives are 64-bit
+    if isinstance(element, ir.VectorType):
+        inner = _element_bits(element.element_type)
+        return None if inner is None or not element.has_static_shape else inner * math.prod(element.shape)
+    if isinstance(element, ir.ComplexType):
+        inner = _element_bits(element.element_type)
+        return None if inner is None else 2 * inner
+    return getattr(element, "width", None)
+
+
+# --------------------------------------------------------------------------- buffer identity
+
+
+def _view_key(value: ir.Value, depth: int = 0) -> Hashable:
+    """A key equal for two values that denote the same memory view.
+
+    Sees through casts / assume_alignment, loop-carried memrefs (an ``scf.for`` iter_arg or
+    result is the same buffer as its init) and structurally identical ``memref.subview``s.
+    """
+    if depth > 64:
+        return ("value", value)
+    if isinstance(value, ir.BlockArgument):
+        loop = value.owner.owner
+        if loop is not None and loop.name == "scf.for" and value.arg_number >= 1:
+            # scf.for operands: lb, ub, step, inits...; block args: iv, iter_args...
+            return _view_key(loop.operands[2 + value.arg_number], depth + 1)
+        return ("value", value)
+    op = value.owner
+    if op.name in _ALIAS_OPS:
+        return _view_key(op.operands[0], depth + 1)
+    if op.name == "scf.for":
+        terminator = list(op.regions[0].blocks[0].operations)[-1]
+        return _view_key(terminator.operands[value.result_number], depth + 1)
+    if op.name == "memref.subview":
+        if _is_full_view(op):
+            return _view_key(op.operands[0], depth + 1)
+        attrs = op.attributes
+        return (
+            "subview",
+            _view_key(op.operands[0], depth + 1),
+            str(attrs["static_offsets"]),
+            str(attrs["static_sizes"]),
+            str(attrs["static_strides"]),
+            tuple(op.operands)[1:],  # dynamic offsets/sizes/strides: the same SSA values
+        )
+    return ("value", value)
+
+
+def _is_full_view(subview: ir.Operation) -> bool:
+    """``memref.subview %m[0, ..][<shape of %m>][1, ..]``: the whole source, a no-op view."""
+    attrs = subview.attributes
+    source_type = subview.operands[0].type
+    return (
+        len(subview.operands) == 1
+        and source_type.has_static_shape
+        and all(v == 0 for v in ir.DenseI64ArrayAttr(attrs["static_offsets"]))
+        and all(v == 1 for v in ir.DenseI64ArrayAttr(attrs["static_strides"]))
+        and list(ir.DenseI64ArrayAttr(attrs["static_sizes"])) == list(source_type.shape)
+    )
+
+
+def _copy_operands(op: ir.Operation) -> tuple[ir.Value, ir.Value] | None:
+    """(source, target) when ``op`` copies one memref into another, else None."""
+    if op.name == "memref.copy":
+        return op.operands[0], op.operands[1]
+    if op.name not in ("linalg.copy", "linalg.generic"):
+        return None
+    n_inputs, n_outputs = list(op.attributes["operandSegmentSizes"])
+    if (n_inputs, n_outputs) != (1, 1):
+        return None
+    source, target = op.operands[0], op.operands[1]
+    if not (isinstance(source.type, ir.MemRefType) and isinstance(target.type, ir.MemRefType)):
+        return None
+    if op.name == "linalg.generic" and not _is_copy_like_generic(op):
+        return None
+    return source, target
+
+
+def _is_copy_like_generic(op: ir.Operation) -> bool:
+    """Body is only ``linalg.yield %in``; the input map is a projected permutation, the output's a permutation."""
+    body = op.regions[0].blocks[0]
+    body_ops = list(body.operations)
+    if len(body_ops) != 1 or body_ops[0].name != "linalg.yield":
+        return False
+    yielded = body_ops[0].operands[0]
+    if not (isinstance(yielded, ir.BlockArgument) and yielded.owner == body and yielded.arg_number == 0):
+        return False
+    input_map, output_map = (ir.AffineMapAttr(attr).value for attr in op.attributes["indexing_maps"])
+    return input_map.is_projected_permutation and output_map.is_permutation
+
+
+# --------------------------------------------------------------------------- scan
+
+
+def scan(ir_text: str) -> list[MemoryOp]:
+    """Allocas, heap allocs and copies between distinct buffers in ``ir_text``, in program order."""
+    module = parse_ir(ir_text)  # keep the module alive while its ops are in use
+    found: list[MemoryOp] = []
+    for op in walk(module.operation):
+        if op.name in ("memref.alloca", "memref.alloc"):
+            memref_type = op.results[0].type
+            static = _static_bytes(memref_type)
+            found.append(MemoryOp(
+                kind=op.name.partition(".")[2], op=op.name, type=str(memref_type), bytes=static,
+                dynamic=not memref_type.has_static_shape, in_loop=_in_loop(op), excerpt=first_line(op),
+            ))
+            continue
+        operands = _copy_operands(op)
+        if operands is None or _view_key(operands[0]) == _view_key(operands[1]):
+            continue
+        target_type = operands[1].type
+        found.append(MemoryOp(
+            kind="copy", op=op.name, type=str(target_type), bytes=_static_bytes(target_type),
+            dynamic=not target_type.has_static_shape, in_loop=_in_loop(op), excerpt=first_line(op),
+        ))
+    return found
+
+
+def finding_kind(memory_op: MemoryOp) -> str:
+    """The finding kind an op falls under, ignoring any allowance."""
+    if memory_op.kind == "alloca":
+        if memory_op.dynamic:
+            return "alloca-dynamic"
+        if memory_op.in_loop:
+            return "alloca-in-loop"
+    return memory_op.kind
+
+
+def _is_allowed(memory_op: MemoryOp, max_static_alloca_bytes: int) -> bool:
+    # Only a static alloca outside loops may be tolerated; one in a loop grows the stack per iteration.
+    return (
+        finding_kind(memory_op) == "alloca"
+        and memory_op.bytes is not None
+        and memory_op.bytes <= max_static_alloca_bytes
+    )
+
+
+# --------------------------------------------------------------------------- oracle
+
+
+def _observations(dispatch: Any) -> Iterator[tuple[str, MemoryOp]]:
+    """(seen_at, op) for allocas/allocs in final_ir and copies in bufferized_ir. Missing IR is skipped."""
+    if dispatch.final_ir:
+        for memory_op in scan(dispatch.final_ir):
+            if memory_op.kind != "copy":
+                yield SEEN_AT_FINAL, memory_op
+    if dispatch.bufferized_ir:
+        for memory_op in scan(dispatch.bufferized_ir):
+            if memory_op.kind == "copy":
+                yield SEEN_AT_BUFFERIZED, memory_op
+
+
+def dispatch_op_pattern(dispatch: Any) -> str:
+    """The dispatch's compute-op pattern, from its executable source (else its bufferized IR)."""
+    text = dispatch.source or dispatch.bufferized_ir
+    return compute_op_pattern(parse_ir(text)) if text else "-"
+
+
+def check_memory(
+    dispatches: Sequence[Any],
+    *,
+    max_static_alloca_bytes: int = 0,
+    graph_ops: str | None = None,
+    dtype: str = "-",
+    dims: str = "-",
+) -> list[Finding]:
+    """One Finding per (dispatch, kind) for allocas / allocs / copies the policy does not allow.
+
+    Policy: every alloca, heap alloc and distinct-buffer copy is a finding, except static allocas
+    outside loops of at most ``max_static_alloca_bytes``. ``dispatches`` are ``sut.DispatchIR``.
+    """
+    findings: list[Finding] = []
+    for dispatch in dispatches:
+        grouped: dict[str, tuple[str, list[MemoryOp]]] = {}
+        for seen_at, memory_op in _observations(dispatch):
+            if not _is_allowed(memory_op, max_static_alloca_bytes):
+                grouped.setdefault(finding_kind(memory_op), (seen_at, []))[1].append(memory_op)
+        if not grouped:
+            continue
+        ops = graph_ops or dispatch_op_pattern(dispatch)
+        for kind, (seen_at, memory_ops) in grouped.items():
+            types = ", ".join(sorted({m.type for m in memory_ops}))
+            findings.append(Finding(
+                oracle="memory",
+                kind=kind,
+                signature=make_signature("memory", kind, ops, dtype, dims),
+                message=f"{len(memory_ops)} {kind} in {dispatch.name} ({dispatch.pipeline}) {seen_at}: {types}",
+                evidence={
+                    "dispatch": dispatch.name,
+                    "pipeline": dispatch.pipeline,
+                    "seen_at": seen_at,
+                    "max_static_alloca_bytes": max_static_alloca_bytes,
+                    "memory_ops": [
+                        {"op": m.op, "type": m.type, "bytes": m.bytes, "in_loop": m.in_loop, "excerpt": m.excerpt}
+                        for m in memory_ops
+                    ],
+                },
+            ))
+    return findings
+
+
+def profile(dispatches: Sequence[Any]) -> dict[str, int]:
+    """Counts per finding kind over all dispatches (no allowance), plus total static alloca bytes.
+
+    Used by metamorphic relations: the static and the dynamic variant of one graph should have
+    the same profile; a kind present in only one of them is a finding of its own.
+    """
+    counts = dict.fromkeys(MEMORY_KINDS, 0) | {"alloca_bytes": 0}
+    for dispatch in dispatches:
+        for _, memory_op in _observations(dispatch):
+            counts[finding_kind(memory_op)] += 1
+            if memory_op.kind == "alloca" and memory_op.bytes:
+                counts["alloca_bytes"] += memory_op.bytes
+    return counts

@@ -1,0 +1,161 @@
+"""Numeric oracle: IREE vs JAX, with the float64 NumPy evaluation deciding who is wrong.
+
+A disagreement beyond the tolerance is only reported when the float64 arbiter backs it up:
+  - IREE far from float64 while JAX is close  -> ``numeric`` finding (IREE is wrong);
+  - JAX far from float64 while IREE is close  -> ``reference`` finding (JAX is wrong);
+  - the float64 result itself moves that much when the inputs are perturbed by a few ulps, or
+    both sides are far -> ill-conditioned: discarded and counted, never reported.
+The tolerance follows the computation: the least precise float dtype in the graph, its depth, and
+the longest accumulation (matmul K, reduced dim) at this shape instance. Integers are exact.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+
+from ireefuzz.generators.graph import FLOAT_DTYPES, Graph
+
+from .finding import Finding, dims_pattern, make_signature
+
+EPS = {"f32": float(np.finfo(np.float32).eps), "f16": float(np.finfo(np.float16).eps)}
+ULPS_PER_OP = 4.0  # transcendental ops are accurate to a few ulps in both IREE and XLA
+CANCELLATION_FLOOR = 2.0 ** -6  # errors are measured against this fraction of the output's magnitude too
+CONDITIONING_MARGIN = 4.0
+
+
+@dataclasses.dataclass(frozen=True)
+class NumericResult:
+    findings: tuple[Finding, ...]
+    discarded: int  # disagreements the arbiter found ill-conditioned
+
+
+Reference = Callable[[Sequence[np.ndarray]], list[np.ndarray]]
+
+
+def tolerance(graph: Graph, sizes: Mapping[str, int]) -> float:
+    """Relative tolerance for this graph at this shape instance."""
+    floats = [n.type.dtype for n in graph.nodes if n.type.dtype in FLOAT_DTYPES]
+    floats += [t.dtype for t in graph.args if t.dtype in FLOAT_DTYPES]
+    eps = max((EPS[d] for d in floats), default=EPS["f32"])
+    accumulation = 1
+    for node in graph.nodes:
+        if node.op in ("matmul", "batch_matmul"):
+            accumulation = max(accumulation, graph.type_of(node.inputs[0]).concrete(sizes)[-1])
+        elif node.op == "reduce_sum":
+            accumulation = max(accumulation, graph.type_of(node.inputs[0]).concrete(sizes)[node.attrs["dim"]])
+    return ULPS_PER_OP * eps * (len(graph.nodes) + np.sqrt(accumulation) * 2)
+
+
+def cone_ops(graph: Graph, output: str) -> str:
+    """Ops feeding ``output`` in SSA order, each once: the signature's op pattern."""
+    needed, stack = set(), [output]
+    while stack:
+        ref = stack.pop()
+        if ref[0] == "n" and ref not in needed:
+            needed.add(ref)
+            node = graph.nodes[int(ref[1:])]
+            stack.extend(node.inputs)
+            init = node.attrs.get("init", "empty")
+            if ":" in init:
+                stack.append(init.partition(":")[2])
+    ops: dict[str, None] = {}
+    for i, node in enumerate(graph.nodes):
+        if f"n{i}" in needed:
+            ops[node.op] = None
+    return ">".join(ops)
+
+
+def check_numeric(graph: Graph, sizes: Mapping[str, int], inputs: Sequence[np.ndarray],
+                  actual: Sequence[np.ndarray], expected: Sequence[np.ndarray], arbiter: Reference,
+                  *, perturbed: Sequence[Reference] = ()) -> NumericResult:
+    """Compare IREE's ``actual`` outputs with JAX's ``expected``; ``arbiter`` is the float64 evaluation,
+    ``perturbed`` float64 evaluations on inputs moved by a few ulps (for the conditioning check)."""
+    findings: list[Finding] = []
+    discarded = 0
+    rtol = tolerance(graph, sizes)
+    f64 = None
+    for k, ref in enumerate(graph.outputs):
+        t = graph.type_of(ref)
+        want_shape = t.concrete(sizes)
+        sig = lambda kind, oracle="numeric": make_signature(oracle, kind, cone_ops(graph, ref), t.dtype,
+                                                            dims_pattern([t.shape]))
+        base = {"output": k, "sizes": dict(sizes)}
+        got = np.asarray(actual[k])
+        if tuple(got.shape) != want_shape:
+            findings.append(Finding("numeric", "wrong-shape", sig("wrong-shape"),
+                                    f"output {k} has shape {got.shape}, expected {want_shape}",
+                                    base | {"actual_shape": list(got.shape), "expected_shape": list(want_shape)}))
+            continue
+        want = np.asarray(expected[k])
+        if t.dtype not in FLOAT_DTYPES:
+            bad = got.astype(np.int64) != want.astype(np.int64)
+            tol = np.zeros(want.shape)
+        else:
+            g64, w64 = got.astype(np.float64), want.astype(np.float64)
+            scale = float(np.nanmax(np.abs(np.where(np.isfinite(w64), w64, 0)), initial=0.0))
+            tol = rtol * (np.abs(np.nan_to_num(w64, posinf=0, neginf=0)) + CANCELLATION_FLOOR * scale) + 1e-30
+            bad = ~_close(g64, w64, tol)
+        if not bad.any():
+            continue
+        if f64 is None:
+            f64 = arbiter(inputs)
+            moved = [p(inputs) for p in perturbed]
+        truth = np.asarray(f64[k], dtype=np.float64)
+        sensitivity = np.zeros(truth.shape)
+        for m in moved:
+            sensitivity = np.maximum(sensitivity, _distance(np.asarray(m[k], dtype=np.float64), truth))
+        margin = CONDITIONING_MARGIN * sensitivity + tol
+        iree_err = _distance(got.astype(np.float64), truth)
+        jax_err = _distance(want.astype(np.float64), truth)
+        iree_wrong = bad & (iree_err > margin)
+        jax_wrong = bad & (jax_err > margin)
+        iree_only = iree_wrong & ~jax_wrong
+        jax_only = jax_wrong & ~iree_wrong
+        discarded += int(np.count_nonzero(bad & ~iree_only & ~jax_only) > 0)
+        for mask, oracle, who in ((iree_only, "numeric", "IREE"), (jax_only, "reference", "JAX")):
+            if not mask.any():
+                continue
+            err = iree_err if oracle == "numeric" else jax_err
+            worst = np.unravel_index(int(np.argmax(np.where(mask, np.nan_to_num(err, posinf=1e300), -1))), mask.shape)
+            nan_case = bool(np.isnan(got[worst]) != np.isnan(truth[worst]) or np.isnan(want[worst]) != np.isnan(truth[worst]))
+            kind = "nan-mismatch" if nan_case else "wrong-value"
+            if oracle == "reference":
+                kind = f"jax-{kind}"
+            abs_err = float(np.nan_to_num(err[worst], posinf=np.inf))
+            evidence = base | {
+                "index": [int(i) for i in worst], "iree": _num(got[worst]), "jax": _num(want[worst]),
+                "float64": _num(truth[worst]), "max_abs_err": abs_err,
+                "max_rel_err": abs_err / max(abs(float(truth[worst])), 1e-30) if np.isfinite(truth[worst]) else None,
+                "tolerance": float(tol[worst]), "mismatches": int(np.count_nonzero(mask)), "elements": int(mask.size),
+            }
+            findings.append(Finding(oracle, kind, sig(kind, oracle),
+                                    f"{who} output {k} is wrong at {list(evidence['index'])}: IREE {evidence['iree']}, "
+                                    f"JAX {evidence['jax']}, float64 {evidence['float64']} "
+                                    f"({evidence['mismatches']} of {evidence['elements']} elements)", evidence))
+    return NumericResult(tuple(findings), discarded)
+
+
+def _close(a: np.ndarray, b: np.ndarray, tol: np.ndarray) -> np.ndarray:
+    """Elementwise agreement with NaN/Inf parity: NaN matches NaN, an infinity only the same infinity."""
+    both_nan = np.isnan(a) & np.isnan(b)
+    same_inf = np.isinf(a) & np.isinf(b) & (np.sign(a) == np.sign(b))
+    with np.errstate(invalid="ignore"):
+        finite_close = np.isfinite(a) & np.isfinite(b) & (np.abs(a - b) <= tol)
+    return both_nan | same_inf | finite_close
+
+
+def _distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """|a - b| with NaN/Inf parity: 0 where both are the same non-finite value, inf where parity breaks."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        d = np.abs(a - b)
+    same = (np.isnan(a) & np.isnan(b)) | (np.isinf(a) & np.isinf(b) & (np.sign(a) == np.sign(b)))
+    return np.where(same, 0.0, np.where(np.isfinite(d), d, np.inf))
+
+
+def _num(x: np.generic) -> float | int | str:
+    v = x.item()
+    if isinstance(v, float) and not np.isfinite(v):
+        return repr(v)
+    return v

@@ -1,0 +1,135 @@
+"""Reference semantics: every op of ``ireefuzz.generators.ops`` as one row, run two ways.
+
+``evaluate(graph, inputs, sizes, "jax")`` runs the graph eagerly in JAX on the CPU at the
+program's own dtypes (highest matmul precision) -- the reference IREE is compared with.
+``evaluate(..., "f64")`` runs the same rows with NumPy in float64 (casts to f16 still round
+through f16) -- the arbiter that decides who is wrong when the two disagree.
+Each row is written once against an array namespace, so the two cannot drift apart.
+"""
+from __future__ import annotations
+
+import functools
+import os
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from ireefuzz.generators.graph import FLOAT_DTYPES, Graph
+
+NUMPY_DTYPES = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i8": np.int8, "i1": np.bool_}
+BACKENDS = ("jax", "f64")
+
+
+class Evaluator:
+    """What a row needs besides its operands: the array namespace and dtype policy of one backend."""
+
+    def __init__(self, backend: str) -> None:
+        if backend not in BACKENDS:
+            raise ValueError(f"unknown reference backend {backend!r}; expected one of {BACKENDS}")
+        self.backend = backend
+        self.xp = _jnp() if backend == "jax" else np
+
+    def dtype(self, dtype: str) -> Any:
+        if self.backend == "f64":
+            return np.float64 if dtype in FLOAT_DTYPES else np.int64 if dtype in ("i32", "i8") else np.bool_
+        return NUMPY_DTYPES[dtype]
+
+    def cast(self, x: Any, dtype: str) -> Any:
+        """Convert with the rounding the program's dtype implies (float->int truncates toward zero)."""
+        xp = self.xp
+        if dtype in ("i32", "i8") and xp.issubdtype(x.dtype, xp.floating):
+            x = xp.trunc(x)
+        if self.backend == "f64" and dtype == "f16":
+            return x.astype(np.float16).astype(np.float64)
+        return x.astype(self.dtype(dtype))
+
+    def matmul(self, a: Any, b: Any, acc: Any, out_dtype: str) -> Any:
+        if self.backend == "f64":
+            return acc + np.matmul(a, b)
+        import jax
+
+        prod = self.xp.matmul(a, b, precision=jax.lax.Precision.HIGHEST, preferred_element_type=self.dtype(out_dtype))
+        return (acc + prod).astype(self.dtype(out_dtype))
+
+
+@functools.lru_cache(maxsize=1)
+def _jnp() -> Any:
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    import jax
+
+    jax.config.update("jax_default_matmul_precision", "highest")
+    import jax.numpy as jnp
+
+    return jnp
+
+
+Row = Callable[[Evaluator, Sequence[Any], Mapping[str, Any], tuple[int, ...], str], Any]
+
+
+def _iota(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], shape: tuple[int, ...], dtype: str) -> Any:
+    dim = a["dim"]
+    ramp = E.xp.arange(shape[dim]).reshape([-1 if i == dim else 1 for i in range(len(shape))])
+    return E.cast(E.xp.broadcast_to(ramp, shape), dtype)
+
+
+def _reduce_max(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], shape: tuple[int, ...], dtype: str) -> Any:
+    lowest = -np.inf if dtype in FLOAT_DTYPES else np.iinfo(np.int32).min
+    return E.xp.max(xs[0], axis=a["dim"], initial=lowest)
+
+
+def _slice(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], shape: tuple[int, ...], dtype: str) -> Any:
+    return xs[0][tuple(slice(o, o + (s - 1) * st + 1 if s else o, st) for o, s, st in zip(a["offsets"], shape, a["strides"]))]
+
+
+def _broadcast(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], shape: tuple[int, ...], dtype: str) -> Any:
+    return E.xp.broadcast_to(E.xp.expand_dims(xs[0], tuple(a["dimensions"])), shape)
+
+
+# One row per op, named exactly as in ireefuzz.generators.ops.OPS.
+REFERENCE: dict[str, Row] = {
+    "abs": lambda E, xs, a, s, t: E.xp.abs(xs[0]),
+    "add": lambda E, xs, a, s, t: xs[0] + xs[1],
+    "batch_matmul": lambda E, xs, a, s, t: E.matmul(E.cast(xs[0], t), E.cast(xs[1], t), xs[2], t),
+    "broadcast": _broadcast,
+    "cast": lambda E, xs, a, s, t: E.cast(xs[0], t),
+    "div": lambda E, xs, a, s, t: xs[0] / (E.xp.abs(xs[1]) + 1),
+    "exp": lambda E, xs, a, s, t: E.xp.exp(xs[0]),
+    "extract_slice": _slice,
+    "fill": lambda E, xs, a, s, t: E.xp.full(s, a["value"], dtype=E.dtype(t)),
+    "gather": lambda E, xs, a, s, t: E.xp.take(xs[0], xs[1].astype(np.int64) if E.backend == "f64" else xs[1], axis=0),
+    "iota": _iota,
+    "log": lambda E, xs, a, s, t: E.xp.log(E.xp.abs(xs[0]) + 1),
+    "matmul": lambda E, xs, a, s, t: E.matmul(E.cast(xs[0], t), E.cast(xs[1], t), xs[2], t),
+    "max": lambda E, xs, a, s, t: E.xp.maximum(xs[0], xs[1]),
+    "min": lambda E, xs, a, s, t: E.xp.minimum(xs[0], xs[1]),
+    "mul": lambda E, xs, a, s, t: xs[0] * xs[1],
+    "negate": lambda E, xs, a, s, t: -xs[0],
+    "pad": lambda E, xs, a, s, t: E.xp.pad(xs[0], list(zip(a["low"], a["high"])), constant_values=a["value"]),
+    "reduce_max": _reduce_max,
+    "reduce_sum": lambda E, xs, a, s, t: E.xp.sum(xs[0], axis=a["dim"], dtype=E.dtype(t)),
+    "sqrt": lambda E, xs, a, s, t: E.xp.sqrt(E.xp.abs(xs[0])),
+    "sub": lambda E, xs, a, s, t: xs[0] - xs[1],
+    "tanh": lambda E, xs, a, s, t: E.xp.tanh(xs[0]),
+    "transpose": lambda E, xs, a, s, t: E.xp.transpose(xs[0], tuple(a["permutation"])),
+    "where_gt": lambda E, xs, a, s, t: E.xp.where(xs[0] > xs[1], xs[2], xs[3]),
+}
+
+
+def evaluate(graph: Graph, inputs: Sequence[np.ndarray], sizes: Mapping[str, int], backend: str) -> list[np.ndarray]:
+    """Run ``graph`` on ``inputs`` (one concrete shape instance) and return its outputs as NumPy arrays."""
+    E = Evaluator(backend)
+    values: dict[str, Any] = {}
+    for i, x in enumerate(inputs):
+        values[f"a{i}"] = E.xp.asarray(x.astype(E.dtype(graph.args[i].dtype)) if backend == "f64" else x)
+    for i, node in enumerate(graph.nodes):
+        shape = node.type.concrete(sizes)
+        out = REFERENCE[node.op](E, [values[r] for r in node.inputs], node.attrs, shape, node.type.dtype)
+        out = E.xp.asarray(out)
+        if backend == "jax":
+            out = out.astype(E.dtype(node.type.dtype))
+        elif node.type.dtype == "f16":
+            out = out.astype(np.float16).astype(np.float64)  # f16 storage rounds every intermediate
+        if tuple(out.shape) != shape:
+            raise AssertionError(f"reference row {node.op!r} gave shape {tuple(out.shape)}, expected {shape}: ireefuzz bug")
+        values[f"n{i}"] = out
+    return [np.asarray(values[o]) for o in graph.outputs]

@@ -1,0 +1,83 @@
+"""The fusion oracle on executable sources and statistics recorded from iree-compile 3.13."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ireefuzz.oracles.fusion import check_fusion, materializing_op, statistic
+from ireefuzz.oracles.memory import IRParseError
+from ireefuzz.sut import DispatchIR
+
+IR = Path(__file__).parent / "data" / "ir"
+
+
+def read(name: str) -> str:
+    return (IR / name).read_text()
+
+
+def recorded(program: str, count: int) -> tuple[list[DispatchIR], dict]:
+    dispatches = [
+        DispatchIR(name=f"{program}_dispatch_{i}", pipeline="CPUDefault", final_ir="", bufferized_ir="",
+                   source=read(f"{program}.dispatch_{i}.source.mlir"))
+        for i in range(count)
+    ]
+    return dispatches, json.loads(read(f"{program}.statistics.json"))
+
+
+def test_materialized_iota_is_found_and_a_fused_iota_is_not():
+    assert materializing_op(read("iota_concat.dispatch_0.source.mlir")).startswith("%2 = linalg.generic")
+    assert materializing_op(read("argsort_dyn.dispatch_0.source.mlir")) is not None
+    for fused in ("iota_two_consumers.dispatch_0", "iota_two_consumers.dispatch_1", "iota_concat.dispatch_1",
+                  "argsort_dyn.dispatch_1", "fill_matmul_exp_dyn"):
+        assert materializing_op(read(f"{fused}.source.mlir")) is None, fused
+
+
+def test_check_fusion_on_the_iota_concat_program():
+    dispatches, stats = recorded("iota_concat", 2)
+    assert statistic(stats, "dispatch-count") == 3 and statistic(stats, "transient-memory-size") == 160
+    findings = check_fusion(dispatches, stats, graph_dispatch_budget=1, transient_budget_bytes=0,
+                            dtype="i32", dims="SxSxS")
+    by_kind = {f.kind: f for f in findings}
+    assert set(by_kind) == {"materialized-producer", "extra-dispatches", "transient-memory"}
+    producer = by_kind["materialized-producer"]
+    assert producer.signature == "fusion/materialized-producer/generic[index]/i32/SxSxS"
+    assert producer.evidence["dispatch"] == "iota_concat_dispatch_0"
+    assert producer.evidence["excerpt"].startswith("%2 = linalg.generic")
+    assert by_kind["extra-dispatches"].evidence["dispatch_count"] == 3
+    assert by_kind["transient-memory"].evidence["transient_memory_size"] == 160
+
+
+def test_fused_iota_program_is_clean_within_budget():
+    dispatches, stats = recorded("iota_two_consumers", 2)
+    assert check_fusion(dispatches, stats, graph_dispatch_budget=2, transient_budget_bytes=0) == []
+
+
+def test_no_budget_no_budget_findings_and_a_lone_producer_is_not_judged():
+    dispatches, stats = recorded("argsort_dyn", 2)
+    assert [f.kind for f in check_fusion(dispatches, stats)] == ["materialized-producer"]
+    assert check_fusion(dispatches[:1], {}) == []  # nothing else could consume it
+
+
+def test_dispatch_count_falls_back_to_the_dispatches():
+    dispatches, _ = recorded("iota_two_consumers", 2)
+    (finding,) = check_fusion(dispatches, {}, graph_dispatch_budget=1, graph_ops="iota>add", dtype="i32", dims="?xS")
+    assert finding.signature == "fusion/extra-dispatches/iota>add/i32/?xS"
+    assert finding.evidence["dispatch_count"] == 2
+
+
+def test_unparsable_source_raises():
+    broken = DispatchIR(name="d", pipeline="", final_ir="", bufferized_ir="", source="hal.executable @x {")
+    with pytest.raises(IRParseError):
+        check_fusion([broken, broken], {})
+
+
+@pytest.mark.iree
+def test_real_argsort_materializes_its_iota():
+    from ireefuzz import sut
+
+    artifact = sut.compile_mlir(read("inputs/argsort_dyn.mlir"), sut.CompilerConfig())
+    assert isinstance(artifact, sut.Artifact), artifact
+    kinds = [f.kind for f in check_fusion(artifact.dispatches, artifact.statistics)]
+    assert kinds == ["materialized-producer"]

@@ -1,0 +1,181 @@
+"""The memory oracle on IR recorded from iree-compile 3.13 (tests/data/ir) and handwritten IR."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ireefuzz.oracles.memory import IRParseError, check_memory, profile, scan
+from ireefuzz.sut import DispatchIR
+
+IR = Path(__file__).parent / "data" / "ir"
+
+
+def read(name: str) -> str:
+    return (IR / name).read_text()
+
+
+def dispatch(final_ir: str = "", bufferized_ir: str = "", source: str = "", name: str = "d0") -> DispatchIR:
+    return DispatchIR(name=name, pipeline="DoubleTilingExpert", final_ir=final_ir, bufferized_ir=bufferized_ir, source=source)
+
+
+def kinds(ir_text: str) -> list[str]:
+    return [m.kind for m in scan(ir_text)]
+
+
+# --------------------------------------------------------------------------- scan, recorded IR
+
+
+def test_unaligned_static_has_three_3x7_allocas_before_llvm():
+    ops = scan(read("fill_matmul_exp_33x16x49.final.mlir"))
+    assert [(m.kind, m.type, m.bytes, m.dynamic, m.in_loop) for m in ops] == [
+        ("alloca", "memref<3x7xf32>", 84, False, False)
+    ] * 3
+
+
+def test_unaligned_static_has_three_copies_between_allocas_after_bufferization():
+    copies = [m for m in scan(read("fill_matmul_exp_33x16x49.bufferized.mlir")) if m.kind == "copy"]
+    assert len(copies) == 3
+    assert all(m.op == "linalg.generic" and m.in_loop and m.dynamic for m in copies)
+
+
+def test_aligned_and_add_are_clean():
+    assert kinds(read("fill_matmul_exp_32x16x48.bufferized.mlir")) == []
+    assert kinds(read("add_32x48.final.mlir")) == []
+
+
+def test_dynamic_fill_matmul_exp_keeps_one_8x16_alloca_and_no_copy():
+    assert [(m.kind, m.type, m.bytes) for m in scan(read("fill_matmul_exp_dyn.bufferized.mlir"))] == [
+        ("alloca", "memref<8x16xf32>", 512)
+    ]
+
+
+def test_self_copies_right_after_bufferization_do_not_count():
+    # Five copy-like generics, every one a buffer onto itself (through loop-carried values,
+    # casts and identical subviews); the add has one full-view subview self-copy.
+    assert kinds(read("fill_matmul_exp_dyn.after_bufferize.mlir")) == ["alloca"]
+    assert kinds(read("add_32x48.after_bufferize.mlir")) == []
+
+
+# --------------------------------------------------------------------------- scan, handwritten IR
+
+
+def test_dynamic_alloca():
+    (op,) = scan(read("hand.alloca_dynamic.mlir"))
+    assert (op.kind, op.dynamic, op.bytes) == ("alloca", True, None)
+
+
+@pytest.mark.parametrize("name", ["hand.alloca_in_loop.mlir", "hand.alloca_in_cfg_loop.mlir"])
+def test_alloca_in_loop(name):
+    (op,) = scan(read(name))
+    assert op.in_loop and not op.dynamic
+
+
+def test_copies_between_distinct_buffers_count_and_self_copies_do_not():
+    ops = scan(read("hand.copies.mlir"))
+    assert [(m.kind, m.op) for m in ops] == [
+        ("alloc", "memref.alloc"),
+        ("copy", "memref.copy"),
+        ("copy", "linalg.copy"),
+        ("copy", "linalg.generic"),
+        ("copy", "memref.copy"),  # subviews at different offsets
+    ]
+    assert all("\n" not in m.excerpt for m in ops)
+
+
+def test_unparsable_text_raises_ir_parse_error():
+    with pytest.raises(IRParseError, match="first 8 lines"):
+        scan("func.func @broken( {\n  %0 = memref.alloca() :\n")
+
+
+# --------------------------------------------------------------------------- check_memory
+
+
+def test_check_memory_signature_and_evidence():
+    findings = check_memory(
+        [dispatch(final_ir=read("fill_matmul_exp_33x16x49.final.mlir"),
+                  bufferized_ir=read("fill_matmul_exp_33x16x49.bufferized.mlir"),
+                  name="fill_matmul_exp_dispatch_0_matmul_33x49x16_f32")],
+        dtype="f32", dims="SxS,SxS",
+    )
+    by_kind = {f.kind: f for f in findings}
+    assert set(by_kind) == {"alloca", "copy"}
+    alloca = by_kind["alloca"]
+    assert alloca.signature == "memory/alloca/generic/f32/SxS,SxS"  # no source: ops from the bufferized IR
+    assert alloca.evidence["seen_at"] == "before iree-convert-to-llvm"
+    assert alloca.evidence["pipeline"] == "DoubleTilingExpert"
+    assert len(alloca.evidence["memory_ops"]) == 3
+    assert by_kind["copy"].evidence["seen_at"] == "after bufferization cleanup"
+
+
+def test_ops_pattern_comes_from_the_source_or_graph_ops():
+    d = dispatch(final_ir=read("hand.alloca_dynamic.mlir"), source=read("fill_matmul_exp_dyn.source.mlir"))
+    (finding,) = check_memory([d], dtype="f32", dims="?x?")
+    assert finding.signature == "memory/alloca-dynamic/fill>matmul>generic[exp]/f32/?x?"
+    (finding,) = check_memory([d], graph_ops="fill>matmul>exp", dtype="f32", dims="?x?")
+    assert finding.signature == "memory/alloca-dynamic/fill>matmul>exp/f32/?x?"
+
+
+def test_static_allocas_within_the_allowance_pass_but_loops_never_do():
+    final = read("fill_matmul_exp_33x16x49.final.mlir")
+    assert check_memory([dispatch(final_ir=final)], max_static_alloca_bytes=84) == []
+    assert len(check_memory([dispatch(final_ir=final)], max_static_alloca_bytes=83)) == 1
+    in_loop = check_memory([dispatch(final_ir=read("hand.alloca_in_loop.mlir"))], max_static_alloca_bytes=1 << 20)
+    assert [f.kind for f in in_loop] == ["alloca-in-loop"]
+
+
+def test_copies_are_read_from_bufferized_ir_only():
+    copies_as_final = check_memory([dispatch(final_ir=read("hand.copies.mlir"))])
+    assert [f.kind for f in copies_as_final] == ["alloc"]
+    copies_as_bufferized = check_memory([dispatch(bufferized_ir=read("hand.copies.mlir"))])
+    assert [f.kind for f in copies_as_bufferized] == ["copy"]
+
+
+def test_fault_injection_alloca_and_copy_on_clean_ir():
+    clean_final, clean_buffers = read("add_32x48.final.mlir"), read("add_32x48.after_bufferize.mlir")
+    assert check_memory([dispatch(final_ir=clean_final, bufferized_ir=clean_buffers)]) == []
+
+    header = "func.func @add_dispatch_0_elementwise_1536_f32() {\n"
+    assert header in clean_final
+    with_alloca = clean_final.replace(header, header + "    %injected = memref.alloca() : memref<16xf32>\n", 1)
+    (finding,) = check_memory([dispatch(final_ir=with_alloca)])
+    assert finding.kind == "alloca" and finding.evidence["memory_ops"][0]["bytes"] == 64
+
+    tail = "  return\n}"
+    assert clean_buffers.count(tail) == 1
+    injected_copy = (
+        "  %injected = memref.alloca() : memref<1536xf32>\n"
+        "  memref.copy %3, %injected : memref<1536xf32, #hal.descriptor_type<storage_buffer>> to memref<1536xf32>\n"
+    )
+    (finding,) = check_memory([dispatch(bufferized_ir=clean_buffers.replace(tail, injected_copy + tail))])
+    assert finding.kind == "copy"
+
+
+def test_profile_counts_every_kind():
+    counts = profile([
+        dispatch(final_ir=read("fill_matmul_exp_33x16x49.final.mlir"),
+                 bufferized_ir=read("fill_matmul_exp_33x16x49.bufferized.mlir")),
+        dispatch(final_ir=read("hand.alloca_dynamic.mlir")),
+    ])
+    assert counts == {"alloca": 3, "alloca-dynamic": 1, "alloca-in-loop": 0, "alloc": 0, "copy": 3, "alloca_bytes": 252}
+
+
+# --------------------------------------------------------------------------- the real compiler
+
+
+def _compile(name: str):
+    from ireefuzz import sut
+
+    artifact = sut.compile_mlir(read(f"inputs/{name}"), sut.CompilerConfig())
+    assert isinstance(artifact, sut.Artifact), artifact
+    return artifact
+
+
+@pytest.mark.iree
+def test_real_dynamic_fill_matmul_exp_has_an_alloca_and_static_add_has_none():
+    dynamic = _compile("fill_matmul_exp_dyn.mlir")
+    findings = check_memory(dynamic.dispatches, dtype="f32", dims="?x?,?x?")
+    assert "memory/alloca/fill>matmul>generic[exp]/f32/?x?,?x?" in {f.signature for f in findings}
+    add = _compile("add_32x48.mlir")
+    assert add.dispatches and all(d.final_ir and d.bufferized_ir for d in add.dispatches)
+    assert check_memory(add.dispatches) == []
