@@ -84,4 +84,4 @@ def make_inputs(graph: Graph, sizes: Mapping[str, int], seed: int) -> list[np.nd
             out.append(rng.integers(0, 2, shape).astype(np.bool_))
         else:
             out.append(rng.integers(-8, 9, shape).astype(np.int32 if t.dtype == "i32" else np.int8))
-    return out
+    return [np.asarray(x) for x in out]

@@ -80,7 +80,7 @@ class Graph:
             object.__setattr__(self, name, tuple(getattr(self, name)))
 
     def __repr__(self) -> str:
-        body = "; ".join(f"n{i}={n.op}({','.join(n.inputs)}):{n.type!r}" for i, n in enumerate(self.nodes))
+        body = "; ".join(f"n{i}={n.op}({','.join(n.inputs)}{_outs(n)}):{n.type!r}" for i, n in enumerate(self.nodes))
         return f"Graph(args={list(self.args)}; {body}; -> {','.join(self.outputs)})"
 
     # -- queries ---------------------------------------------------------------------------
@@ -176,6 +176,11 @@ class Graph:
             if not _is_ref(ref) or not _defined_before(ref, len(self.nodes), len(self.args)) or ref[0] != "n":
                 raise GraphError(f"output {ref!r} is not a node")
         return self
+
+
+def _outs(node: Node) -> str:
+    init = node.attrs.get("init", "empty")
+    return "" if init == "empty" else f" outs={init}"
 
 
 def _check_init(graph: Graph, index: int, node: Node) -> None:

@@ -1,0 +1,53 @@
+"""The ``ireefuzz`` command. Each subcommand lives in its own module, imported only when used:
+the module defines ``configure(parser)`` (its options) and ``main(args) -> int`` (its exit status).
+
+Exit status everywhere: 0 = nothing (new) found, 1 = findings, 2 = usage or infrastructure error.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+COMMANDS = {
+    "fuzz": ("ireefuzz.campaign", "run a fuzzing campaign (the nightly job)"),
+    "check": ("ireefuzz.check", "run every applicable oracle on your own MLIR program"),
+    "repro": ("ireefuzz.repro", "shrink a finding and write a self-contained repro bundle"),
+    "bisect": ("ireefuzz.bisect", "find the IREE releases that show a bundle's bug"),
+    "promote": ("ireefuzz.corpus", "add a repro bundle to the corpus as a regression case"),
+}
+
+
+class UsageError(Exception):
+    """Bad input from the user; the message says what to do. Exit status 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ireefuzz", description="Differential fuzzing of IREE's CPU code generation.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        importlib.import_module(module).configure(p)
+        p.set_defaults(_module=module)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser()
+    args = parser.parse_args(argv)  # exits 2 with argparse's message on a bad option
+    from ireefuzz.sut import IreeNotFound
+    from ireefuzz.generators.graph import GraphError
+
+    try:
+        return importlib.import_module(args._module).main(args)
+    except (UsageError, IreeNotFound, GraphError) as e:
+        print(f"ireefuzz {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"ireefuzz {args.command}: interrupted", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

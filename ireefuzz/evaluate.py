@@ -1,0 +1,156 @@
+"""How one batch of cases is checked: emit -> compile once -> run every shape instance -> oracles.
+
+Several graphs share one module (one ``func.func`` each). A batch whose compile fails is split in
+halves until each failure is pinned to its own graph, so nothing is lost or misattributed.
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import time
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from ireefuzz.generators.case import Case
+from ireefuzz.generators.emit import emit_module
+from ireefuzz.generators.graph import FLOAT_DTYPES, Graph
+from ireefuzz.oracles import crash, fusion, immutability, memory, numeric, reference
+from ireefuzz.oracles.finding import Finding
+
+from . import sut
+
+ORACLE_NAMES = ("numeric", "immutability", "crash", "memory", "fusion")
+PERTURBATION = {"f32": 4 * 2.0 ** -23, "f16": 4 * 2.0 ** -10}
+CONSTANT_OPS = {"fill", "iota", "broadcast", "transpose", "extract_slice", "pad", "cast"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Policy:
+    """Which oracles run and what the memory oracle tolerates."""
+
+    oracles: frozenset[str] = frozenset(ORACLE_NAMES)
+    max_static_alloca_bytes: int = 0
+
+    def __post_init__(self) -> None:
+        unknown = set(self.oracles) - set(ORACLE_NAMES)
+        if unknown:
+            raise ValueError(f"unknown oracles {sorted(unknown)}; choose from {', '.join(ORACLE_NAMES)}")
+
+
+@dataclasses.dataclass(frozen=True)
+class CaseResult:
+    case: Case
+    findings: tuple[Finding, ...]
+    discarded: int = 0  # ill-conditioned disagreements
+    pipelines: tuple[str, ...] = ()  # translation_info pipelines of the case's dispatches
+    cpu: str = ""  # resolved CPU name
+    compiler_version: str = ""
+    compile_seconds: float = 0.0
+    run_seconds: float = 0.0
+
+    @property
+    def signatures(self) -> tuple[str, ...]:
+        return tuple(f.signature for f in self.findings)
+
+
+def config_for(case: Case, base: sut.CompilerConfig) -> sut.CompilerConfig:
+    return dataclasses.replace(base, target_cpu=case.target_cpu, flags=tuple(base.flags) + tuple(case.flags))
+
+
+def evaluate(cases: Sequence[Case], base: sut.CompilerConfig = sut.CompilerConfig(), policy: Policy = Policy()) -> list[CaseResult]:
+    """Check ``cases``, compiling each group of cases with the same configuration as one module."""
+    results: dict[int, CaseResult] = {}
+    key = lambda i: (cases[i].target_cpu, cases[i].flags)
+    for _, group in itertools.groupby(sorted(range(len(cases)), key=key), key=key):
+        indices = list(group)
+        for i, r in zip(indices, _evaluate_batch([cases[i] for i in indices], config_for(cases[indices[0]], base), policy)):
+            results[i] = r
+    return [results[i] for i in range(len(cases))]
+
+
+def _evaluate_batch(cases: Sequence[Case], config: sut.CompilerConfig, policy: Policy) -> list[CaseResult]:
+    graphs = {f"g{i}": c.graph for i, c in enumerate(cases)}
+    program = emit_module(graphs)
+    artifact = sut.compile_mlir(program.text, config)
+    if isinstance(artifact, sut.CompileFailure):
+        if len(cases) > 1:
+            half = len(cases) // 2
+            return _evaluate_batch(cases[:half], config, policy) + _evaluate_batch(cases[half:], config, policy)
+        finding = crash.check_compile_failure(artifact, program.text, graphs)
+        findings = (finding.with_case(cases[0].to_json()),) if "crash" in policy.oracles else ()
+        return [CaseResult(cases[0], findings, compile_seconds=artifact.seconds)]
+    module = sut.LoadedModule(artifact)
+    share = artifact.seconds / len(cases)
+    return [_check_case(case, name, module, artifact, policy, share, single=len(cases) == 1)
+            for case, name in zip(cases, graphs)]
+
+
+def _check_case(case: Case, function: str, module: sut.LoadedModule, artifact: sut.Artifact, policy: Policy,
+                compile_seconds: float, *, single: bool) -> CaseResult:
+    graph = case.graph
+    findings: list[Finding] = []
+    discarded = 0
+    dispatches = sut.dispatches_of(artifact, function)
+    started = time.perf_counter()
+    if "memory" in policy.oracles:
+        findings += memory.check_memory(dispatches, max_static_alloca_bytes=policy.max_static_alloca_bytes,
+                                        dtype=graph.dtype, dims=graph.dims)
+    if "fusion" in policy.oracles and not returns_constant_data(graph):
+        findings += fusion.check_fusion(dispatches, artifact.statistics if single else None, dtype=graph.dtype, dims=graph.dims)
+    for k, sizes in enumerate(case.instances):
+        inputs = case.inputs(k)
+        outcome = module.call(function, inputs)
+        if isinstance(outcome, sut.RunFailure):
+            if "crash" in policy.oracles:
+                findings.append(crash.check_run_failure(outcome, graph, function, sizes))
+            continue
+        if "immutability" in policy.oracles:
+            findings += immutability.check_inputs_unchanged(graph, inputs, outcome.inputs_after)
+        if "numeric" in policy.oracles:
+            result = check_numbers(graph, sizes, inputs, outcome.outputs, seed=case.seed + k)
+            findings += result.findings
+            discarded += result.discarded
+    return CaseResult(case, tuple(_first_per_signature(f.with_case(case.to_json()) for f in findings)), discarded,
+                      tuple(d.pipeline for d in dispatches), artifact.cpu.name, artifact.compiler_version,
+                      compile_seconds, time.perf_counter() - started)
+
+
+def check_numbers(graph: Graph, sizes: dict, inputs: Sequence[np.ndarray], actual: Sequence[np.ndarray],
+                  *, seed: int = 0) -> numeric.NumericResult:
+    """The numeric oracle wired to the references: JAX to compare with, float64 (plain and perturbed) to arbitrate."""
+    expected = reference.evaluate(graph, inputs, sizes, "jax")
+    arbiter = lambda xs: reference.evaluate(graph, xs, sizes, "f64")
+    perturbed = [lambda xs, s=s: reference.evaluate(graph, perturb(graph, xs, s), sizes, "f64") for s in (seed, seed + 1)]
+    return numeric.check_numeric(graph, sizes, inputs, actual, expected, arbiter, perturbed=perturbed)
+
+
+def perturb(graph: Graph, inputs: Sequence[np.ndarray], seed: int) -> list[np.ndarray]:
+    """Float inputs moved by a few ulps of their dtype (in float64): the conditioning probe."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for t, x in zip(graph.args, inputs):
+        if t.dtype in FLOAT_DTYPES:
+            x64 = x.astype(np.float64)
+            delta = PERTURBATION[t.dtype] * rng.uniform(-1, 1, x.shape)
+            out.append(x64 * (1 + delta) + delta * 2.0 ** -6)
+        else:
+            out.append(x)
+    return out
+
+
+def returns_constant_data(graph: Graph) -> bool:
+    """True if some output is computed from index/constant producers alone (so a dispatch that
+    materializes it is required, not a fusion failure)."""
+    constant: set[str] = set()
+    for i, node in enumerate(graph.nodes):
+        if node.op in CONSTANT_OPS and all(r in constant for r in node.inputs):
+            constant.add(f"n{i}")
+    return any(o in constant for o in graph.outputs)
+
+
+def _first_per_signature(findings: Iterable[Finding]) -> list[Finding]:
+    seen: dict[str, Finding] = {}
+    for f in findings:
+        seen.setdefault(f.signature, f)
+    return list(seen.values())
