@@ -195,8 +195,11 @@ def _check_init(graph: Graph, index: int, node: Node) -> None:
     if kind == "value" and graph.type_of(ref) != dataclasses.replace(node.type, index_bound=graph.type_of(ref).index_bound):
         raise GraphError(f"{where}: init {ref} has type {graph.type_of(ref)!r}, not {node.type!r}")
     if kind == "init-of":
+        from .ops import OPS
+
         other = graph.nodes[int(ref[1:])] if ref[0] == "n" else None
-        if other is None or other.attrs.get("init", "empty") != "empty" or other.type != node.type:
+        if (other is None or not OPS[other.op].has_init or other.attrs.get("init", "empty") != "empty"
+                or other.type != node.type):
             raise GraphError(f"{where}: init-of {ref} needs an earlier node of type {node.type!r} with a fresh tensor.empty")
 
 

@@ -1,1 +1,221 @@
-"""ireefuzz's pytest plugin (import-light: no IREE or JAX import at load)."""
+"""ireefuzz's pytest plugin (registered through the ``pytest11`` entry point).
+
+Import-light on purpose, like Hypothesis's ``_hypothesis_pytestplugin``: pytest loads this module in
+every session of every environment where ireefuzz is installed, so it imports nothing but the
+standard library and pytest at load. IREE, JAX, NumPy and Hypothesis are imported inside the hooks
+and fixtures that need them. A test (``tests/test_plugin.py``) keeps it that way.
+
+Options (one group, one prefix; ``--iree-compile`` / ``--iree-target-cpu`` name IREE's own things):
+
+  --iree-compile PATH          test this iree-compile build instead of the installed wheel's
+  --iree-target-cpu CPU        host, generic, x86-64-v3, x86-64-v4 or any LLVM CPU name
+  --ireefuzz-oracles a,b       which oracles run (numeric, immutability, crash, memory, fusion)
+  --ireefuzz-max-alloca BYTES  static allocas up to BYTES outside loops are not findings
+  --ireefuzz-baseline FILE     known signatures: reported as warnings, never failures
+  --ireefuzz-bundles DIR       where failing checks write repro bundles (default: pytest's tmp dir)
+  --ireefuzz-corpus DIR        collect each corpus case under DIR as a test
+  --ireefuzz-mlir              collect the repository's ``.mlir`` files as tests
+
+Hypothesis profiles: ``ireefuzz-ci`` (short, derandomized) and ``ireefuzz-nightly`` (long); pick
+one with ``--hypothesis-profile``.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+# Kept in step with ireefuzz.evaluate.ORACLE_NAMES by tests/test_plugin.py (importing evaluate here
+# would import IREE at plugin load).
+ORACLE_NAMES = ("numeric", "immutability", "crash", "memory", "fusion")
+NAMED_CPUS = ("host", "generic", "x86-64-v3", "x86-64-v4")
+_CPU_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
+
+PROFILES = {
+    # A pull-request budget: few examples, reproducible (derandomized), no deadline (compiles take seconds).
+    "ireefuzz-ci": dict(max_examples=10, derandomize=True, deadline=None, print_blob=True),
+    # The nightly budget: many examples, fresh randomness each night.
+    "ireefuzz-nightly": dict(max_examples=1000, deadline=None, print_blob=True),
+}
+
+
+# --------------------------------------------------------------------------- option types
+# argparse turns an ArgumentTypeError into a pytest.UsageError naming the option.
+
+
+def _executable(value: str) -> str:
+    import shutil
+
+    path = shutil.which(value) or value
+    if not os.path.isfile(path):
+        raise argparse.ArgumentTypeError(f"{value!r} does not exist; give the path of an iree-compile binary")
+    if not os.access(path, os.X_OK):
+        raise argparse.ArgumentTypeError(f"{value!r} is not executable (chmod +x it)")
+    return os.path.abspath(path)
+
+
+def _cpu(value: str) -> str:
+    if not _CPU_NAME.match(value):
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not a CPU name; use one of {', '.join(NAMED_CPUS)} or an LLVM CPU name such as skylake-avx512")
+    return value
+
+
+def _oracles(value: str) -> tuple[str, ...]:
+    names = tuple(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
+    unknown = [n for n in names if n not in ORACLE_NAMES]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown oracle(s) {', '.join(unknown) or '(none given)'}; choose a comma-separated subset of "
+            f"{','.join(ORACLE_NAMES)}")
+    return names
+
+
+def _existing_file(value: str) -> Path:
+    if not os.path.isfile(value):
+        raise argparse.ArgumentTypeError(f"{value!r} is not a file")
+    return Path(value).resolve()
+
+
+def _existing_dir(value: str) -> Path:
+    if not os.path.isdir(value):
+        raise argparse.ArgumentTypeError(f"{value!r} is not a directory")
+    return Path(value).resolve()
+
+
+def _bytes(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a non-negative number of bytes")
+    return n
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("ireefuzz", "ireefuzz: differential fuzzing of IREE's CPU code generation")
+    group.addoption("--iree-compile", dest="ireefuzz_iree_compile", metavar="PATH", type=_executable, default=None,
+                    help="iree-compile binary to test (e.g. your own build); default: the installed "
+                         "iree-base-compiler wheel's")
+    group.addoption("--iree-target-cpu", dest="ireefuzz_target_cpu", metavar="CPU", type=_cpu, default="host",
+                    help=f"--iree-llvmcpu-target-cpu to compile for: {', '.join(NAMED_CPUS)} or any LLVM CPU "
+                         "name (default: host)")
+    group.addoption("--ireefuzz-oracles", dest="ireefuzz_oracles", metavar="NAMES", type=_oracles,
+                    default=ORACLE_NAMES,
+                    help=f"comma-separated oracles to run, from {','.join(ORACLE_NAMES)} (default: all)")
+    group.addoption("--ireefuzz-max-alloca", dest="ireefuzz_max_alloca", metavar="BYTES", type=_bytes, default=0,
+                    help="static allocas outside loops up to BYTES are not memory findings (default: 0, every "
+                         "alloca is one)")
+    group.addoption("--ireefuzz-baseline", dest="ireefuzz_baseline", metavar="FILE", type=_existing_file,
+                    default=None,
+                    help="known-findings baseline: findings with these signatures are reported as warnings, "
+                         "not failures")
+    group.addoption("--ireefuzz-bundles", dest="ireefuzz_bundles", metavar="DIR", type=Path, default=None,
+                    help="directory where a failing check writes its repro bundle (default: under pytest's "
+                         "basetemp)")
+    group.addoption("--ireefuzz-corpus", dest="ireefuzz_corpus", metavar="DIR", type=_existing_dir, default=None,
+                    help="collect every corpus case under DIR (a directory holding case.json) as a test")
+    group.addoption("--ireefuzz-mlir", dest="ireefuzz_mlir", action="store_true", default=False,
+                    help="collect the .mlir files under the test paths as tests (crash, memory, fusion; "
+                         "immutability and numeric too with a <name>.inputs.json next to the file)")
+
+
+@pytest.hookimpl(tryfirst=True)  # before Hypothesis's plugin loads --hypothesis-profile
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "iree: compiles and runs with the real IREE compiler and runtime")
+    config.addinivalue_line("markers", "ireefuzz_known(signature): a finding with this signature is expected")
+    try:
+        from hypothesis import HealthCheck, settings
+    except ImportError:  # pragma: no cover - hypothesis is a dependency
+        pass
+    else:
+        slow = [HealthCheck.too_slow, HealthCheck.data_too_large]
+        for name, values in PROFILES.items():
+            settings.register_profile(name, suppress_health_check=slow, **values)
+    corpus = config.getoption("ireefuzz_corpus", None)
+    if corpus is not None and not any(_is_within(corpus, Path(a.split("::")[0]).resolve()) for a in config.args):
+        config.args.append(str(corpus))  # collect the corpus even when it is outside the test paths
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    compiler = config.getoption("ireefuzz_iree_compile") or "installed wheel"
+    lines = [f"ireefuzz: iree-compile={compiler}, target-cpu={config.getoption('ireefuzz_target_cpu')}, "
+             f"oracles={','.join(config.getoption('ireefuzz_oracles'))}"]
+    if config.getoption("ireefuzz_corpus"):
+        lines.append(f"ireefuzz: corpus={config.getoption('ireefuzz_corpus')}")
+    return lines
+
+
+# --------------------------------------------------------------------------- collection
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    config = parent.config
+    corpus = config.getoption("ireefuzz_corpus", None)
+    if file_path.name == "case.json" and corpus is not None and _is_within(file_path, corpus):
+        return CorpusFile.from_parent(parent, path=file_path)
+    if file_path.suffix == ".mlir" and config.getoption("ireefuzz_mlir", False):
+        if (file_path.parent / "case.json").exists():  # a corpus case's program: collected as the case
+            return None
+        return MlirFile.from_parent(parent, path=file_path)
+    return None
+
+
+class CorpusFile(pytest.File):
+    """One corpus case directory (its ``case.json``); the items come from ``ireefuzz.corpus.collect``."""
+
+    def collect(self):
+        from ireefuzz import corpus
+
+        return corpus.collect(self, self.path)
+
+
+class MlirFile(pytest.File):
+    """A ``.mlir`` file of the repository: one item that checks every public function in it."""
+
+    def collect(self):
+        yield MlirItem.from_parent(self, name=self.path.name)
+
+
+class MlirItem(pytest.Item):
+    def runtest(self) -> None:
+        from ireefuzz import testing
+
+        testing.check_mlir_file(self.path, sut=testing.sut_from_config(self.config), test_id=self.nodeid)
+
+    def reportinfo(self):
+        return self.path, None, f"ireefuzz mlir: {self.path.name}"
+
+
+def _is_within(path: Path, root: Path) -> bool:
+    try:
+        Path(path).resolve().relative_to(Path(root).resolve())
+        return True
+    except ValueError:
+        return False
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="session")
+def iree_sut(request: pytest.FixtureRequest):
+    """The system under test as configured on the command line: ``.config`` (a CompilerConfig),
+    ``.policy`` (the oracles that run), ``.known`` (baseline signatures), ``.bundle_dir``."""
+    from ireefuzz import testing
+
+    return testing.sut_from_config(request.config)
+
+
+@pytest.fixture(scope="session")
+def ireefuzz_check(iree_sut):
+    """``check(case_or_graph, *, instances=None, oracles=None)``: run every oracle; fail the test
+    with a repro (findings, program, iree-compile command, bundle path) on a new finding.
+    Session-scoped, so it works inside Hypothesis ``@given`` tests."""
+    from ireefuzz import testing
+
+    return testing.Checker(iree_sut)

@@ -22,7 +22,7 @@ from . import sut
 
 ORACLE_NAMES = ("numeric", "immutability", "crash", "memory", "fusion")
 PERTURBATION = {"f32": 4 * 2.0 ** -23, "f16": 4 * 2.0 ** -10}
-CONSTANT_OPS = {"fill", "iota", "broadcast", "transpose", "extract_slice", "pad", "cast"}
+PRODUCER_OPS = {"fill", "iota"}  # ops that make data from nothing but indices and constants
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,26 +64,27 @@ def evaluate(cases: Sequence[Case], base: sut.CompilerConfig = sut.CompilerConfi
     key = lambda i: (cases[i].target_cpu, cases[i].flags)
     for _, group in itertools.groupby(sorted(range(len(cases)), key=key), key=key):
         indices = list(group)
-        for i, r in zip(indices, _evaluate_batch([cases[i] for i in indices], config_for(cases[indices[0]], base), policy)):
+        named = [(f"g{i}", cases[i]) for i in indices]  # names survive batch splitting
+        for i, r in zip(indices, _evaluate_batch(named, config_for(cases[indices[0]], base), policy)):
             results[i] = r
     return [results[i] for i in range(len(cases))]
 
 
-def _evaluate_batch(cases: Sequence[Case], config: sut.CompilerConfig, policy: Policy) -> list[CaseResult]:
-    graphs = {f"g{i}": c.graph for i, c in enumerate(cases)}
+def _evaluate_batch(named: Sequence[tuple[str, Case]], config: sut.CompilerConfig, policy: Policy) -> list[CaseResult]:
+    graphs = {name: case.graph for name, case in named}
     program = emit_module(graphs)
     artifact = sut.compile_mlir(program.text, config)
     if isinstance(artifact, sut.CompileFailure):
-        if len(cases) > 1:
-            half = len(cases) // 2
-            return _evaluate_batch(cases[:half], config, policy) + _evaluate_batch(cases[half:], config, policy)
+        if len(named) > 1:
+            half = len(named) // 2
+            return _evaluate_batch(named[:half], config, policy) + _evaluate_batch(named[half:], config, policy)
+        case = named[0][1]
         finding = crash.check_compile_failure(artifact, program.text, graphs)
-        findings = (finding.with_case(cases[0].to_json()),) if "crash" in policy.oracles else ()
-        return [CaseResult(cases[0], findings, compile_seconds=artifact.seconds)]
+        findings = (finding.with_case(case.to_json()),) if "crash" in policy.oracles else ()
+        return [CaseResult(case, findings, compile_seconds=artifact.seconds)]
     module = sut.LoadedModule(artifact)
-    share = artifact.seconds / len(cases)
-    return [_check_case(case, name, module, artifact, policy, share, single=len(cases) == 1)
-            for case, name in zip(cases, graphs)]
+    share = artifact.seconds / len(named)
+    return [_check_case(case, name, module, artifact, policy, share, single=len(named) == 1) for name, case in named]
 
 
 def _check_case(case: Case, function: str, module: sut.LoadedModule, artifact: sut.Artifact, policy: Policy,
@@ -144,7 +145,7 @@ def returns_constant_data(graph: Graph) -> bool:
     materializes it is required, not a fusion failure)."""
     constant: set[str] = set()
     for i, node in enumerate(graph.nodes):
-        if node.op in CONSTANT_OPS and all(r in constant for r in node.inputs):
+        if all(r in constant for r in node.inputs) and (node.inputs or node.op in PRODUCER_OPS):
             constant.add(f"n{i}")
     return any(o in constant for o in graph.outputs)
 

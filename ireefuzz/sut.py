@@ -12,7 +12,6 @@ import importlib.util
 import json
 import os
 import re
-import resource
 import shlex
 import shutil
 import signal
@@ -209,17 +208,15 @@ def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path)
 
 def _run_limited(command: list[str], config: CompilerConfig) -> tuple[int | None, str, float]:
     """Run with rlimits in its own process group; returncode None means it timed out (and was killed)."""
-    memory = config.memory_limit_mb * 1024 * 1024
-
-    def limit() -> None:
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        if memory > 0:
-            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-
+    # Limits are set by a tiny sh wrapper rather than a preexec_fn: a Python preexec_fn forces a
+    # fork of this (JAX-multithreaded) interpreter, which can deadlock; sh then execs the compiler.
+    limits = "ulimit -c 0"
+    if config.memory_limit_mb > 0:
+        limits += f"; ulimit -v {config.memory_limit_mb * 1024}"
     start = time.perf_counter()
     proc = subprocess.Popen(
-        command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        preexec_fn=limit, start_new_session=True,
+        ["/bin/sh", "-c", f'{limits}; exec "$@"', "iree-compile", *command],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
     )
     try:
         _, stderr = proc.communicate(timeout=config.timeout_s)
@@ -384,7 +381,8 @@ class LoadedModule:
         """Call ``function``; every input is passed as a device buffer and read back after the call."""
         rt, _, device = _runtime()
         invoker = self._invoker(function)
-        buffers = [rt.asdevicearray(device, np.ascontiguousarray(x)) for x in inputs]
+        # np.asarray, not np.ascontiguousarray: the latter turns 0-d arrays into 1-d ones.
+        buffers = [rt.asdevicearray(device, np.asarray(x, order="C")) for x in inputs]
         start = time.perf_counter()
         try:
             results = invoker(*buffers)

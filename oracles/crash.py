@@ -19,30 +19,38 @@ _ERROR = re.compile(r"(?:error|LLVM ERROR|Assertion)[:` ]+(.*)", re.I)
 _OP_ON_LINE = re.compile(r"^\s*(?:%[\w.#]+(?::\d+)?(?:, *%[\w.#]+)* = )?\"?([a-z_]+\.[a-z_.]+)")
 _NODE_ON_LINE = re.compile(r"^\s*%n(\d+)\b")
 _FUNC = re.compile(r"func\.func @([\w$.-]+)")
+_DISPATCH = re.compile(r"@(\w+?)_dispatch_\d+")
 
 
 def gist(message: str, words: int = 6) -> str:
-    """Normalize a diagnostic line to a size- and name-free slug: 'op-failed-to-legalize-stablehlo.dynamic_reshape'."""
+    """A diagnostic line as a size- and name-free slug: 'failed-to-legalize-operation'."""
     text = re.sub(r"'[^']*'|\"[^\"]*\"|%[\w#]+|@[\w$.-]+|<[^>]*>|\b\d+\b|0x[0-9a-f]+", " ", message.lower())
-    ops = re.findall(r"[a-z_]+\.[a-z_]+", message)
-    slug = "-".join(re.findall(r"[a-z]+", text)[:words])
-    return f"{slug}-{ops[0]}" if ops and ops[0] not in slug else slug
+    return "-".join(re.findall(r"[a-z]+", text)[:words])
 
 
 def locate(program_text: str, diagnostic: str) -> tuple[str | None, str | None, int | None, str]:
-    """(function, op name, node index, error message) for the first located error in ``diagnostic``."""
+    """(function, op name, node index, error message) for the first located error in ``diagnostic``.
+
+    The location may point into ``program_text`` (then the node is known by its ``%n<i>`` name) or,
+    once codegen has started, into a dumped executable source; then the op is read from the source
+    line the diagnostic echoes, and the function from the dispatch name ``<func>_dispatch_<n>_...``.
+    """
     m = _LOCATION.search(diagnostic)
     message = m.group(2) if m else next((e.group(1) for e in _ERROR.finditer(diagnostic)), diagnostic.strip()[:200])
     if not m:
         return None, None, None, message
+    echoed = diagnostic[m.end():].lstrip("\n").split("\n", 1)[0]
+    dispatch = _DISPATCH.search(diagnostic)
     lines = program_text.splitlines()
     line_no = int(m.group(1))
-    if not 1 <= line_no <= len(lines):
-        return None, None, None, message
-    line = lines[line_no - 1]
-    func = next((f.group(1) for l in reversed(lines[:line_no]) if (f := _FUNC.search(l))), None)
+    in_program = 1 <= line_no <= len(lines) and lines[line_no - 1].strip() == echoed.strip()
+    line = lines[line_no - 1] if in_program else echoed
+    if in_program:
+        func = next((f.group(1) for l in reversed(lines[:line_no]) if (f := _FUNC.search(l))), None)
+    else:
+        func = dispatch.group(1) if dispatch else None
     op = _OP_ON_LINE.match(line)
-    node = _NODE_ON_LINE.match(line)
+    node = _NODE_ON_LINE.match(line) if in_program else None
     return func, op.group(1) if op else None, int(node.group(1)) if node else None, message
 
 

@@ -14,21 +14,20 @@ def check_inputs_unchanged(graph: Graph, before: Sequence[np.ndarray], after: Se
     findings = []
     for i, (b, a) in enumerate(zip(before, after)):
         b, a = np.asarray(b), np.asarray(a)
-        changed = b.shape != a.shape or b.tobytes() != a.tobytes()  # bitwise: NaN payloads and -0.0 count too
-        if not changed:
+        if b.shape == a.shape and b.dtype == a.dtype and b.tobytes() == a.tobytes():
             continue
-        users = [graph.nodes[j].op for j in graph.users(f"a{i}")]
-        users += [n.op for n in graph.nodes if n.attrs.get("init") == f"value:a{i}"]  # used as a destination
+        # The signature names the ops that write into the argument (it is their destination) if any,
+        # else the ops reading it: that is where the bug is, whatever else the graph does.
+        writers = [f"{n.op}[outs]" for n in graph.nodes if n.attrs.get("init") == f"value:a{i}"]
+        writers += [f"{n.op}[acc]" for n in graph.nodes if n.op.endswith("matmul") and n.inputs[2] == f"a{i}"]
+        users = writers or [graph.nodes[j].op for j in graph.users(f"a{i}")]
         t = graph.args[i]
-        evidence: dict = {"argument": i, "users": users}
-        if b.shape == a.shape:
-            diff = np.argwhere(b.view(np.uint8).reshape(b.shape + (-1,)).any(-1) != a.view(np.uint8).reshape(a.shape + (-1,)).any(-1)
-                               ) if b.ndim else np.zeros((0, 0))
-            mask = ~(b == a) & ~((b != b) & (a != a)) if b.dtype.kind == "f" else b != a
-            idx = np.argwhere(mask)
+        evidence: dict = {"argument": i, "ops": users}
+        if b.shape == a.shape and b.dtype == a.dtype:
+            idx = np.argwhere(_bitwise_differs(b, a))
             first = [int(v) for v in idx[0]] if len(idx) else []
-            evidence |= {"changed_elements": int(len(idx)) or len(diff), "first_index": first,
-                         "before": b[tuple(first)].item() if first else None, "after": a[tuple(first)].item() if first else None}
+            evidence |= {"changed_elements": int(len(idx)), "first_index": first,
+                         "before": b[tuple(first)].item(), "after": a[tuple(first)].item()}
         else:
             evidence |= {"before_shape": list(b.shape), "after_shape": list(a.shape)}
         findings.append(Finding(
@@ -37,3 +36,10 @@ def check_inputs_unchanged(graph: Graph, before: Sequence[np.ndarray], after: Se
             f"argument {i} ({t!r}) was modified by the call ({evidence.get('changed_elements', 'shape')} elements changed)",
             evidence))
     return findings
+
+
+def _bitwise_differs(b: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """Per-element bitwise inequality (so NaN payloads and -0.0 count, and NaN == NaN)."""
+    width = b.dtype.itemsize
+    rows = lambda x: np.ascontiguousarray(x).reshape(-1).view(np.uint8).reshape(-1, width)
+    return (rows(b) != rows(a)).any(axis=1).reshape(b.shape)

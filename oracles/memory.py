@@ -10,7 +10,9 @@ buffers (iree-org/iree #8303). This module reads the per-dispatch IR captured by
 * copies (``memref.copy``, ``linalg.copy``, copy-like ``linalg.generic``) between *distinct*
   buffers in the IR after bufferization and its cleanup. Bufferization emits many copies of a
   buffer onto itself (the same view reached through casts, loop-carried values or an identical
-  subview); the following canonicalizations fold those, so they never count.
+  subview); the following canonicalizations fold those, so they never count. Nor does the copy
+  of a pure data-movement dispatch (no compute op, e.g. ``*_slow_memcpy`` for a strided slice):
+  there the copy is the graph's own semantics.
 
 Text that does not parse is an ireefuzz/infrastructure problem, not an IREE finding: it raises
 ``IRParseError``.
@@ -286,13 +288,19 @@ def _is_allowed(memory_op: MemoryOp, max_static_alloca_bytes: int) -> bool:
 # --------------------------------------------------------------------------- oracle
 
 
+def _is_data_movement(dispatch: Any) -> bool:
+    """A dispatch with no compute op (IREE names them ``*_slow_memcpy``): a strided slice or a pad
+    the graph itself asks for. Its copy is its whole job, not a bufferization artifact."""
+    return dispatch_op_pattern(dispatch) == "-"
+
+
 def _observations(dispatch: Any) -> Iterator[tuple[str, MemoryOp]]:
     """(seen_at, op) for allocas/allocs in final_ir and copies in bufferized_ir. Missing IR is skipped."""
     if dispatch.final_ir:
         for memory_op in scan(dispatch.final_ir):
             if memory_op.kind != "copy":
                 yield SEEN_AT_FINAL, memory_op
-    if dispatch.bufferized_ir:
+    if dispatch.bufferized_ir and not _is_data_movement(dispatch):
         for memory_op in scan(dispatch.bufferized_ir):
             if memory_op.kind == "copy":
                 yield SEEN_AT_BUFFERIZED, memory_op

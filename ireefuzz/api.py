@@ -1,0 +1,83 @@
+"""ireefuzz's public API: everything another repository needs, and nothing else.
+
+``import ireefuzz`` gives the same names lazily (``ireefuzz.graphs`` imports only what it needs);
+this module imports them all eagerly, for readers, IDEs and type checkers. Everything else in the
+package is internal and may change.
+
+Generating programs
+    graphs(*, ops, min_nodes, max_nodes, dtypes, dynamic)   Hypothesis strategy of well-formed graphs
+    cases(*, max_instances, target_cpus, flags, **graph_kwargs)   graphs + shape instances + input seed
+    OP_NAMES, ELEMENTWISE_OPS, PRODUCER_OPS, CONTRACTION_OPS, REDUCTION_OPS, DATA_MOVEMENT_OPS
+    GraphBuilder, Graph, TensorType, Case, GraphError, emit
+
+Checking them
+    check_case(case_or_graph, *, instances, oracles, sut)   every oracle; fails the test with a repro
+        (the ``ireefuzz_check`` fixture is this, bound to the command line's configuration)
+    evaluate_cases(cases, config, policy) -> [CaseResult];  CompilerConfig, Policy, ORACLE_NAMES
+    IreeSut, KnownFinding, Finding, IreeNotFound
+
+``ireefuzz.check`` and ``ireefuzz.evaluate`` are modules (the ``ireefuzz check`` command, the
+evaluation pipeline); a public function of the same name would be replaced by the module as soon
+as anything imports it, hence ``check_case`` / ``evaluate_cases``.
+
+Each oracle on its own
+    check_numeric, check_inputs_unchanged, check_compile_failure, check_run_failure,
+    check_memory, check_fusion
+"""
+from __future__ import annotations
+
+from ireefuzz.evaluate import ORACLE_NAMES, CaseResult, Policy
+from ireefuzz.evaluate import evaluate as evaluate_cases
+from ireefuzz.generators.builder import GraphBuilder
+from ireefuzz.generators.case import Case
+from ireefuzz.generators.emit import emit
+from ireefuzz.generators.graph import Graph, GraphError, TensorType
+from ireefuzz.generators.ops import ELEMENTWISE, OP_NAMES, REDUCTIONS
+from ireefuzz.generators.strategies import cases, graphs
+from ireefuzz.oracles.crash import check_compile_failure, check_run_failure
+from ireefuzz.oracles.finding import Finding
+from ireefuzz.oracles.fusion import check_fusion
+from ireefuzz.oracles.immutability import check_inputs_unchanged
+from ireefuzz.oracles.memory import check_memory
+from ireefuzz.oracles.numeric import check_numeric
+from ireefuzz.sut import CompilerConfig, IreeNotFound
+from ireefuzz.testing import IreeSut, KnownFinding
+from ireefuzz.testing import check as check_case
+
+# Op subsets, for ``graphs(ops=...)`` / ``cases(ops=...)``; together they cover OP_NAMES (checked below).
+ELEMENTWISE_OPS: tuple[str, ...] = tuple(sorted([e.name for e in ELEMENTWISE] + ["cast"]))
+PRODUCER_OPS: tuple[str, ...] = ("fill", "iota")  # no tensor operands: what fusion should recompute
+CONTRACTION_OPS: tuple[str, ...] = ("batch_matmul", "matmul")
+REDUCTION_OPS: tuple[str, ...] = tuple(sorted(REDUCTIONS))
+DATA_MOVEMENT_OPS: tuple[str, ...] = ("broadcast", "extract_slice", "gather", "pad", "transpose")
+
+__all__ = [
+    # generating
+    "graphs", "cases", "OP_NAMES", "ELEMENTWISE_OPS", "PRODUCER_OPS", "CONTRACTION_OPS", "REDUCTION_OPS",
+    "DATA_MOVEMENT_OPS", "GraphBuilder", "Graph", "TensorType", "Case", "GraphError", "emit",
+    # checking
+    "check_case", "evaluate_cases", "CompilerConfig", "Policy", "ORACLE_NAMES", "CaseResult", "IreeSut", "KnownFinding",
+    "Finding", "IreeNotFound",
+    # oracles
+    "check_numeric", "check_inputs_unchanged", "check_compile_failure", "check_run_failure", "check_memory",
+    "check_fusion",
+]
+
+
+def _check_all() -> None:
+    """``__all__`` lists exactly the public names, each defined, and matches ``ireefuzz``'s lazy table."""
+    import ireefuzz
+
+    missing = [name for name in __all__ if name not in globals()]
+    if missing or len(set(__all__)) != len(__all__):
+        raise ImportError(f"ireefuzz.api.__all__ names undefined or duplicate entries: {missing}")
+    if set(__all__) != set(ireefuzz.__all__):
+        raise ImportError(f"ireefuzz.__all__ and ireefuzz.api.__all__ differ: "
+                          f"{sorted(set(__all__) ^ set(ireefuzz.__all__))}")
+    unknown = sorted(set(OP_NAMES) - set(ELEMENTWISE_OPS + PRODUCER_OPS + CONTRACTION_OPS + REDUCTION_OPS
+                                         + DATA_MOVEMENT_OPS))
+    if unknown:
+        raise ImportError(f"ops {unknown} belong to no op subset; add them to a subset in ireefuzz/api.py")
+
+
+_check_all()

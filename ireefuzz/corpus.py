@@ -1,0 +1,476 @@
+"""The corpus: cases as data, each one a pytest test. This docstring is THE description of the layout.
+
+Layout
+------
+One directory per case, anywhere under a corpus root (``corpus/seeds/<name>/``,
+``corpus/regressions/<name>/``)::
+
+    <name>/
+      case.json      the case (below); the file pytest collects
+      program.mlir   the MLIR program. For a raw-MLIR case it IS the case; for a graph case it is
+                     emitted from the graph (function ``@main``) so a human can run iree-compile on it
+
+``case.json`` is one JSON object, written atomically (temp file + fsync + rename), in one of two
+forms that share the trailing keys:
+
+* graph case: the keys of ``Case.to_json()`` -- ``graph``, ``instances`` (one ``{symbol: size}``
+  per shape instance), ``seed``, ``target_cpu``, ``flags``. A repro bundle's ``case.json`` is
+  therefore already a corpus case. Checked through ``ireefuzz.evaluate`` (numeric, immutability,
+  crash, memory, fusion), plus the metamorphic relations listed in ``relations``.
+* raw-MLIR case: ``"mlir": "program.mlir"`` (the program file, relative to the directory),
+  ``"functions": [...]`` (public functions to check; empty = all), ``"shapes": {"fn": [[33, 16],
+  [16, 49]]}`` (one concrete shape per argument for dynamic dims; default 33 each), ``seed``,
+  ``target_cpu``, ``flags``. Checked through ``ireefuzz.check.check_program`` (crash, memory,
+  fusion, immutability, numeric via the host-vs-generic CPU relation).
+
+Shared keys:
+
+* ``expected``: per-oracle verdict, the finding signatures that oracle is expected to report,
+  e.g. ``{"memory": ["memory/alloca/fill>matmul>generic[exp]/f32/?x?"], "numeric": []}``. An oracle
+  not listed is expected to report nothing.
+* ``compile_only`` (bool): compile and read the IR (memory, fusion, crash) but never run, for
+  cases whose inputs would be too large (a graph case is then checked as raw MLIR).
+* ``relations``: metamorphic relations to run on a graph case (``shape``, ``dps``, ``config``).
+* ``ireefuzz_version``, ``iree_version``: what the expectations were recorded with.
+* ``note``: free text (where the case comes from, what it shows).
+
+Under pytest every expected signature is its own item, a *strict xfail* keyed by the signature:
+while IREE still shows the finding the item xfails; when IREE is fixed it XPASSes, which strict
+mode turns into a failure, telling you to update the expectation. Another item per case fails on
+any *unexpected* finding, with a repro (the program path and the exact iree-compile command).
+
+The known-findings baseline (``corpus/known_findings.json``) is a JSON list of
+``{"signature", "status", "upstream", "note"}``; ``load_baseline`` reads it.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import shlex
+import shutil
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Sequence
+
+from ireefuzz._io import atomic_write_json, atomic_write_text
+from ireefuzz.generators.graph import GraphError
+
+CASE_FILE = "case.json"
+PROGRAM_FILE = "program.mlir"
+BASELINE_STATUSES = ("open", "fixed", "wontfix", "intended")
+_CASE_KEYS = ("graph", "instances", "seed", "target_cpu", "flags")
+
+
+class CorpusError(GraphError):
+    """A corpus file (case.json, known_findings.json, a bundle) is malformed; the message says which and why."""
+
+
+@dataclasses.dataclass(frozen=True)
+class CorpusCase:
+    """One corpus case. Exactly one of ``case`` (a graph ``Case``) and ``mlir`` (program text) is the case."""
+
+    name: str
+    case: Any = None  # ireefuzz.generators.case.Case
+    mlir: str | None = None
+    functions: tuple[str, ...] = ()
+    shapes: Mapping[str, Sequence[Sequence[int]]] = dataclasses.field(default_factory=dict)
+    seed: int = 0
+    target_cpu: str = "host"
+    flags: tuple[str, ...] = ()
+    expected: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    compile_only: bool = False
+    relations: tuple[str, ...] = ()
+    note: str = ""
+    ireefuzz_version: str = ""
+    iree_version: str = ""
+    path: Path | None = None  # the case directory, when loaded from disk
+
+    def __repr__(self) -> str:
+        kind = "graph" if self.case is not None else "mlir"
+        return f"CorpusCase({self.name}: {kind}, expected={sorted(self.expected_signatures)})"
+
+    @property
+    def is_graph(self) -> bool:
+        return self.case is not None
+
+    @property
+    def expected_signatures(self) -> frozenset[str]:
+        return frozenset(s for sigs in self.expected.values() for s in sigs)
+
+    def program_text(self) -> str:
+        """The MLIR program: the raw text, or the graph emitted as ``@main``."""
+        if self.mlir is not None:
+            return self.mlir
+        from ireefuzz.generators.emit import emit
+
+        return emit(self.case.graph).text
+
+    def to_json(self) -> dict[str, Any]:
+        if self.case is not None:
+            head: dict[str, Any] = self.case.to_json()
+        else:
+            head = {"mlir": PROGRAM_FILE, "functions": list(self.functions),
+                    "shapes": {k: [list(s) for s in v] for k, v in self.shapes.items()},
+                    "seed": self.seed, "target_cpu": self.target_cpu, "flags": list(self.flags)}
+        return head | {
+            "expected": {k: sorted(v) for k, v in sorted(self.expected.items())},
+            "compile_only": self.compile_only,
+            "relations": list(self.relations),
+            "ireefuzz_version": self.ireefuzz_version,
+            "iree_version": self.iree_version,
+            "note": self.note,
+        }
+
+
+# --------------------------------------------------------------------------- reading and writing
+
+
+def load_case(path: str | Path) -> CorpusCase:
+    """Load a case from its directory or its ``case.json``; raises CorpusError (a GraphError) if malformed."""
+    path = Path(path)
+    directory = path.parent if path.name == CASE_FILE else path
+    file = directory / CASE_FILE
+    try:
+        data = json.loads(file.read_text())
+    except OSError as e:
+        raise CorpusError(f"{file}: cannot read ({e.strerror})") from None
+    except json.JSONDecodeError as e:
+        raise CorpusError(f"{file}: not JSON ({e})") from None
+    try:
+        return _from_json(data, directory)
+    except CorpusError:
+        raise
+    except GraphError as e:
+        raise CorpusError(f"{file}: {e}") from None
+
+
+def _from_json(data: Any, directory: Path) -> CorpusCase:
+    from ireefuzz.generators.case import Case
+
+    file = directory / CASE_FILE
+    if not isinstance(data, dict):
+        raise CorpusError(f"{file}: expected a JSON object, got {type(data).__name__}")
+    expected = data.get("expected", {})
+    if not isinstance(expected, dict) or not all(
+            isinstance(k, str) and isinstance(v, list) and all(isinstance(s, str) for s in v) for k, v in expected.items()):
+        raise CorpusError(f"{file}: 'expected' must map an oracle name to a list of signatures, "
+                          f'e.g. {{"memory": ["memory/alloca/..."]}}')
+    for oracle, sigs in expected.items():
+        wrong = [s for s in sigs if s.split("/", 1)[0] != oracle and not (oracle == "numeric" and s.startswith("reference/"))]
+        if wrong:
+            raise CorpusError(f"{file}: expected[{oracle!r}] lists signatures of another oracle: {wrong}")
+    relations = data.get("relations", [])
+    from ireefuzz.oracles.metamorphic import RELATIONS
+
+    if not isinstance(relations, list) or set(relations) - set(RELATIONS):
+        raise CorpusError(f"{file}: 'relations' must be a list drawn from {list(RELATIONS)}")
+    common = dict(
+        name=directory.name,
+        expected={k: tuple(v) for k, v in expected.items()},
+        compile_only=bool(data.get("compile_only", False)),
+        relations=tuple(relations),
+        note=str(data.get("note", "")),
+        ireefuzz_version=str(data.get("ireefuzz_version", "")),
+        iree_version=str(data.get("iree_version", "")),
+        path=directory,
+    )
+    if "graph" in data:
+        case = Case.from_json(data)  # raises GraphError with the reason
+        return CorpusCase(case=case, seed=case.seed, target_cpu=case.target_cpu, flags=case.flags, **common)
+    if "mlir" not in data:
+        raise CorpusError(f"{file}: neither a graph case (key 'graph') nor a raw-MLIR case (key 'mlir')")
+    program = directory / str(data["mlir"])
+    try:
+        text = program.read_text()
+    except OSError as e:
+        raise CorpusError(f"{file}: its program {program} cannot be read ({e.strerror})") from None
+    shapes = data.get("shapes", {})
+    if not isinstance(shapes, dict) or not all(isinstance(v, list) and all(isinstance(s, list) for s in v)
+                                               for v in shapes.values()):
+        raise CorpusError(f"{file}: 'shapes' must map a function name to one shape (a list of ints) per argument")
+    try:
+        return CorpusCase(mlir=text, functions=tuple(data.get("functions", ())),
+                          shapes={k: [tuple(int(d) for d in s) for s in v] for k, v in shapes.items()},
+                          seed=int(data.get("seed", 0)), target_cpu=str(data.get("target_cpu", "host")),
+                          flags=tuple(data.get("flags", ())), **common)
+    except (TypeError, ValueError) as e:
+        raise CorpusError(f"{file}: malformed field ({e})") from None
+
+
+def write_case(directory: str | Path, corpus_case: CorpusCase) -> Path:
+    """Write ``program.mlir`` then ``case.json`` (each atomically; case.json last, so a directory
+    with a case.json always has its program). Returns the directory."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(directory / PROGRAM_FILE, corpus_case.program_text())
+    atomic_write_json(directory / CASE_FILE, corpus_case.to_json())
+    return directory
+
+
+def iter_cases(root: str | Path) -> Iterator[CorpusCase]:
+    """Every case under ``root`` (any depth), in path order."""
+    for file in sorted(Path(root).rglob(CASE_FILE)):
+        yield load_case(file.parent)
+
+
+def load_baseline(path: str | Path) -> dict[str, dict]:
+    """``known_findings.json`` -> {signature: entry}; raises CorpusError if malformed."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text())
+    except OSError as e:
+        raise CorpusError(f"{path}: cannot read ({e.strerror})") from None
+    except json.JSONDecodeError as e:
+        raise CorpusError(f"{path}: not JSON ({e})") from None
+    if not isinstance(data, list):
+        raise CorpusError(f"{path}: expected a JSON list of {{signature, status, upstream, note}} objects")
+    out: dict[str, dict] = {}
+    for i, entry in enumerate(data):
+        if not isinstance(entry, dict) or not isinstance(entry.get("signature"), str) or entry["signature"].count("/") < 4:
+            raise CorpusError(f"{path}: entry {i} needs a 'signature' like oracle/kind/ops/dtype/dims")
+        if entry.get("status") not in BASELINE_STATUSES:
+            raise CorpusError(f"{path}: entry {i} ({entry['signature']}): status must be one of {BASELINE_STATUSES}")
+        for key in ("upstream", "note"):
+            if not isinstance(entry.get(key, ""), str):
+                raise CorpusError(f"{path}: entry {i} ({entry['signature']}): {key!r} must be a string")
+        if entry["signature"] in out:
+            raise CorpusError(f"{path}: signature {entry['signature']} listed twice")
+        out[entry["signature"]] = {"upstream": "", "note": ""} | entry
+    return out
+
+
+# --------------------------------------------------------------------------- checking
+
+
+def check_case(corpus_case: CorpusCase, config: Any = None, policy: Any = None) -> list:
+    """Run the oracles on one corpus case; returns Findings (one per signature)."""
+    from ireefuzz import sut
+    from ireefuzz.evaluate import Policy, config_for, evaluate
+
+    config = config or sut.CompilerConfig()
+    policy = policy or Policy()
+    check = _check_module()
+    if corpus_case.case is None or corpus_case.compile_only:
+        if corpus_case.case is not None:
+            run_config = config_for(corpus_case.case, config)
+        else:
+            run_config = dataclasses.replace(config, target_cpu=corpus_case.target_cpu,
+                                             flags=tuple(config.flags) + corpus_case.flags)
+        findings = check.check_program(corpus_case.program_text(), run_config, policy,
+                                       functions=corpus_case.functions or None, shapes=dict(corpus_case.shapes),
+                                       seed=corpus_case.seed, compile_only=corpus_case.compile_only)
+    else:
+        (result,) = evaluate([corpus_case.case], config, policy)
+        findings = list(result.findings)
+    if corpus_case.case is not None and not corpus_case.compile_only:
+        from ireefuzz.oracles.metamorphic import check_relation
+
+        for relation in corpus_case.relations:
+            findings += check_relation(relation, corpus_case.case, config)
+    seen: dict[str, Any] = {}
+    for f in findings:
+        seen.setdefault(f.signature, f)
+    return list(seen.values())
+
+
+def _check_module() -> Any:
+    import importlib
+
+    return importlib.import_module("ireefuzz.check")  # not `from ireefuzz import check`: that is the API function
+
+
+def verdicts(findings: Sequence[Any]) -> dict[str, list[str]]:
+    """Findings -> the ``expected`` mapping (oracle -> sorted signatures)."""
+    out: dict[str, list[str]] = {}
+    for f in findings:
+        oracle = "numeric" if f.oracle == "reference" else f.oracle
+        out.setdefault(oracle, []).append(f.signature)
+    return {k: sorted(set(v)) for k, v in sorted(out.items())}
+
+
+def compile_command(corpus_case: CorpusCase, config: Any = None) -> str:
+    """The iree-compile command line that compiles the case's program (for repro messages)."""
+    from ireefuzz import sut
+
+    config = config or sut.CompilerConfig()
+    try:
+        binary = sut.find_iree_compile(config)
+    except sut.IreeNotFound:
+        binary = "iree-compile"
+    program = (corpus_case.path / PROGRAM_FILE) if corpus_case.path else Path(PROGRAM_FILE)
+    cpu = corpus_case.case.target_cpu if corpus_case.case is not None else corpus_case.target_cpu
+    flags = corpus_case.case.flags if corpus_case.case is not None else corpus_case.flags
+    return shlex.join([binary, str(program), "-o", "/tmp/out.vmfb", "--iree-hal-target-backends=llvm-cpu",
+                       f"--iree-llvmcpu-target-cpu={cpu}", *config.flags, *flags])
+
+
+def repro_message(corpus_case: CorpusCase, unexpected: Sequence[Any], config: Any = None) -> str:
+    lines = [f"corpus case {corpus_case.name}: {len(unexpected)} unexpected finding(s)"]
+    for f in unexpected:
+        lines.append(f"  {f.signature}\n      {f.message}")
+    program = (corpus_case.path / PROGRAM_FILE) if corpus_case.path else PROGRAM_FILE
+    lines += [f"program: {program}", f"repro:   {compile_command(corpus_case, config)}",
+              "(if the finding is real and triaged, add its signature to 'expected' in case.json, "
+              "or re-record with corpus/make_seeds.py --record)"]
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- pytest collection (pytest imported lazily)
+
+_RESULTS: dict[tuple, Any] = {}
+_POLICY_ORACLES = ("numeric", "immutability", "crash", "memory", "fusion")  # chosen by Policy.oracles
+_ITEM_CLASSES: dict[str, type] = {}
+
+
+def _result(corpus_case: CorpusCase, config: Any, policy: Any) -> list:
+    """check_case once per (case, config, policy) per process; an exception is re-raised to every item."""
+    key = (str(corpus_case.path), config, policy)
+    if key not in _RESULTS:
+        try:
+            _RESULTS[key] = check_case(corpus_case, config, policy)
+        except Exception as e:  # noqa: BLE001 - re-raised by each item of the case
+            _RESULTS[key] = e
+    outcome = _RESULTS[key]
+    if isinstance(outcome, Exception):
+        raise outcome
+    return outcome
+
+
+def _classes() -> dict[str, type]:
+    if _ITEM_CLASSES:
+        return _ITEM_CLASSES
+    import pytest
+
+    class CorpusItem(pytest.Item):
+        """One check of a corpus case: ``signature=None`` -> no unexpected finding; else the expected
+        ``signature`` must be absent (marked strict xfail, so it xfails while IREE shows it)."""
+
+        def __init__(self, *, corpus_case: CorpusCase, signature: str | None, config: Any, policy: Any, **kw: Any):
+            super().__init__(**kw)
+            self.corpus_case, self.signature, self.ireefuzz_config, self.ireefuzz_policy = (
+                corpus_case, signature, config, policy)
+            self.add_marker("iree")
+            if signature is not None:
+                self.add_marker(pytest.mark.xfail(strict=True, reason=f"known finding {signature}"))
+
+        def runtest(self) -> None:
+            findings = _result(self.corpus_case, self.ireefuzz_config, self.ireefuzz_policy)
+            found = {f.signature: f for f in findings}
+            if self.signature is not None:
+                oracle = self.signature.split("/", 1)[0]
+                oracle = "numeric" if oracle == "reference" else oracle
+                if oracle in _POLICY_ORACLES and oracle not in self.ireefuzz_policy.oracles:
+                    pytest.skip(f"oracle {oracle} is not selected")
+                if self.signature in found:
+                    raise CorpusFailure(f"{self.signature} still observed: {found[self.signature].message}")
+                return  # fixed in IREE: passes, and strict xfail reports XPASS(strict) as a failure
+            unexpected = [f for s, f in found.items() if s not in self.corpus_case.expected_signatures]
+            if unexpected:
+                raise CorpusFailure(repro_message(self.corpus_case, unexpected, self.ireefuzz_config))
+
+        def repr_failure(self, excinfo: Any, style: Any = None) -> str:
+            if isinstance(excinfo.value, CorpusFailure):
+                return str(excinfo.value)
+            return super().repr_failure(excinfo, style)
+
+        def reportinfo(self) -> tuple:
+            return self.path, None, f"corpus {self.corpus_case.name}" + (f" [{self.signature}]" if self.signature else "")
+
+    class CorpusFile(pytest.File):
+        def collect(self) -> list:
+            return collect(self, self.path)
+
+    _ITEM_CLASSES.update(CorpusItem=CorpusItem, CorpusFile=CorpusFile)
+    return _ITEM_CLASSES
+
+
+class CorpusFailure(AssertionError):
+    """A corpus check failed; the message is the repro."""
+
+
+def collect(parent: Any, path: str | Path, *, config: Any = None, policy: Any = None) -> list:
+    """pytest items for the case whose ``case.json`` is ``path``: one that fails on unexpected
+    findings, plus one strict xfail per expected signature. ``parent`` is a pytest Collector."""
+    from ireefuzz import sut
+    from ireefuzz.evaluate import Policy
+
+    item_cls = _classes()["CorpusItem"]
+    corpus_case = load_case(Path(path).parent)
+    options = parent.config.getoption
+    config = config or sut.CompilerConfig(iree_compile=options("ireefuzz_iree_compile", default=None))
+    if policy is None:
+        from ireefuzz.evaluate import ORACLE_NAMES
+
+        chosen = options("ireefuzz_oracles", default=None) or ORACLE_NAMES
+        policy = Policy(oracles=frozenset(o for o in chosen if o in ORACLE_NAMES),
+                        max_static_alloca_bytes=options("ireefuzz_max_alloca", default=0) or 0)
+    items = [item_cls.from_parent(parent, name=corpus_case.name, corpus_case=corpus_case, signature=None,
+                                  config=config, policy=policy)]
+    for sig in sorted(corpus_case.expected_signatures):
+        items.append(item_cls.from_parent(parent, name=f"{corpus_case.name}[{sig}]", corpus_case=corpus_case,
+                                          signature=sig, config=config, policy=policy))
+    return items
+
+
+def corpus_file(parent: Any, path: str | Path) -> Any:
+    """A pytest File collector for one ``case.json`` (for ``pytest_collect_file`` hooks)."""
+    return _classes()["CorpusFile"].from_parent(parent, path=Path(path))
+
+
+# --------------------------------------------------------------------------- ireefuzz promote BUNDLE
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("bundle", metavar="BUNDLE", help="a repro bundle directory (case.json, program.mlir, finding.json)")
+    parser.add_argument("--corpus", metavar="DIR", default="corpus", help="corpus root (default: ./corpus)")
+    parser.add_argument("--name", metavar="NAME", default=None, help="case name (default: the bundle's directory name)")
+    parser.add_argument("--note", metavar="TEXT", default="", help="a note recorded in case.json")
+    parser.add_argument("--force", action="store_true", help="replace an existing case of that name")
+
+
+def promote(bundle: str | Path, corpus_root: str | Path = "corpus", *, name: str | None = None, note: str = "",
+            force: bool = False) -> Path:
+    """Copy a repro bundle into ``<corpus_root>/regressions/<name>/`` with its finding as the expected verdict."""
+    from ireefuzz import __version__
+
+    bundle = Path(bundle)
+    for required in (CASE_FILE, "finding.json"):
+        if not (bundle / required).is_file():
+            raise CorpusError(f"{bundle} is not a repro bundle: {required} is missing")
+    try:
+        finding = json.loads((bundle / "finding.json").read_text())
+        case_data = json.loads((bundle / CASE_FILE).read_text())
+    except json.JSONDecodeError as e:
+        raise CorpusError(f"{bundle}: a bundle file is not JSON ({e})") from None
+    if not isinstance(finding, dict) or not isinstance(finding.get("signature"), str) or "/" not in finding["signature"]:
+        raise CorpusError(f"{bundle}/finding.json has no 'signature'")
+    signature = finding["signature"]
+    oracle = signature.split("/", 1)[0]
+    oracle = "numeric" if oracle == "reference" else oracle
+    target = Path(corpus_root) / "regressions" / (name or bundle.name)
+    if target.exists() and not force:
+        raise CorpusError(f"{target} exists; pass --force to replace it or --name to choose another")
+    staged = target.with_name(f".{target.name}.staging")
+    shutil.rmtree(staged, ignore_errors=True)
+    staged.mkdir(parents=True)
+    if "graph" not in case_data and (bundle / PROGRAM_FILE).is_file():
+        shutil.copyfile(bundle / PROGRAM_FILE, staged / PROGRAM_FILE)
+        case_data.setdefault("mlir", PROGRAM_FILE)
+    base = _from_json(case_data, staged)
+    promoted = dataclasses.replace(
+        base, name=target.name, path=None, expected={oracle: (signature,)},
+        ireefuzz_version=__version__, iree_version=str(finding.get("compiler_version", "") or base.iree_version),
+        note=note or f"promoted from {bundle.name}: {finding.get('message', '')[:200]}")
+    write_case(staged, promoted)
+    if (bundle / PROGRAM_FILE).is_file() and promoted.is_graph:
+        shutil.copyfile(bundle / PROGRAM_FILE, staged / "bundle_program.mlir")  # the bundle's own (shrunk) program
+    if target.exists():
+        shutil.rmtree(target)
+    staged.rename(target)  # the case appears whole or not at all
+    return target
+
+
+def main(args: argparse.Namespace) -> int:
+    target = promote(args.bundle, args.corpus, name=args.name, note=args.note, force=args.force)
+    print(f"promoted {args.bundle} -> {target}")
+    return 0

@@ -1,0 +1,136 @@
+"""Campaign reports, all written from ``summary.json`` and the recorded findings:
+
+- ``junit.xml``   one test case per signature: a failure for a new one, skipped for a known one;
+- ``summary.md``  a Markdown table of signatures with counts and example case indices;
+- ``report.html`` self-contained (inline SVG, no external assets): findings by class, cases/s over
+  time, lowering pipelines and ops / op pairs reached, and the signature table.
+"""
+from __future__ import annotations
+
+import collections
+import html
+import json
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+from xml.etree import ElementTree as ET
+
+from ireefuzz import _io
+
+
+def write_reports(out: Path, summary: Mapping[str, Any], findings: Sequence[Mapping[str, Any]]) -> None:
+    examples = first_examples(findings)
+    _io.atomic_write_text(out / "junit.xml", junit(summary, examples))
+    _io.atomic_write_text(out / "summary.md", markdown(summary))
+    _io.atomic_write_text(out / "report.html", html_report(summary))
+
+
+def first_examples(findings: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    """The first recorded finding of each signature."""
+    examples: dict[str, Mapping[str, Any]] = {}
+    for f in findings:
+        examples.setdefault(f["signature"], f)
+    return examples
+
+
+def junit(summary: Mapping[str, Any], examples: Mapping[str, Mapping[str, Any]]) -> str:
+    sigs = summary["signatures"]
+    root = ET.Element("testsuites")
+    suite = ET.SubElement(root, "testsuite", name="ireefuzz", tests=str(len(sigs)), failures=str(len(summary["new"])),
+                       skipped=str(len(summary["known"])), time=str(summary["seconds"]))
+    for sig, s in sigs.items():
+        oracle = sig.split("/", 1)[0]
+        case = ET.SubElement(suite, "testcase", classname=f"ireefuzz.{oracle}", name=sig, time="0")
+        example = examples.get(sig, {})
+        text = f"{s['count']} case(s); first case {s['first_case_index']}, smallest {s['smallest_case_index']}\n" \
+               f"{example.get('message', '')}\ncase: {json.dumps(example.get('case'), sort_keys=True)}"
+        if s["status"] == "new":
+            ET.SubElement(case, "failure", message=example.get("message", sig)[:500], type=oracle).text = text
+        else:
+            ET.SubElement(case, "skipped", message=f"known: {s.get('upstream') or s.get('note') or 'in the baseline'}")
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def markdown(summary: Mapping[str, Any]) -> str:
+    s = summary
+    lines = [
+        "# ireefuzz campaign", "",
+        f"- cases: {s['cases']} ({s['shape_runs']} shape runs) in {s['seconds']} s: {s['graphs_per_s']} graphs/s",
+        f"- compiler: {s['compiler_version'] or '?'} on cpu {s['cpu'] or '?'}",
+        f"- signatures: {len(s['new'])} new, {len(s['known'])} known; worker crashes: {s['crashes']}; "
+        f"discarded (ill-conditioned): {s['discarded']}",
+        f"- pipelines reached: {', '.join(f'{k} ({v})' for k, v in s['pipelines'].items()) or 'none'}", "",
+        "| status | signature | count | first case | smallest case | upstream |", "|---|---|---|---|---|---|",
+    ]
+    order = sorted(s["signatures"].items(), key=lambda kv: (kv[1]["status"] != "new", -kv[1]["count"], kv[0]))
+    for sig, v in order:
+        lines.append(f"| {v['status']} | `{sig}` | {v['count']} | {v['first_case_index']} | {v['smallest_case_index']} "
+                     f"| {v.get('upstream', '')} |")
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- inline SVG
+
+def bar_chart(title: str, items: Mapping[str, float], *, width: int = 640, limit: int = 20) -> str:
+    items = dict(sorted(items.items(), key=lambda kv: -kv[1])[:limit])
+    if not items:
+        return f"<h3>{html.escape(title)}</h3><p>none</p>"
+    row, label_w = 18, 260
+    top = max(items.values()) or 1
+    bars = []
+    for i, (name, value) in enumerate(items.items()):
+        w = (width - label_w - 60) * value / top
+        y = i * row
+        bars.append(f'<text x="{label_w - 6}" y="{y + 13}" text-anchor="end">{html.escape(name[:40])}</text>'
+                    f'<rect x="{label_w}" y="{y + 2}" width="{w:.1f}" height="{row - 4}" fill="#4a7bd0"/>'
+                    f'<text x="{label_w + w + 4:.1f}" y="{y + 13}">{value:g}</text>')
+    return (f'<h3>{html.escape(title)}</h3><svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
+            f'height="{row * len(items)}" font-size="11" font-family="sans-serif">{"".join(bars)}</svg>')
+
+
+def line_chart(title: str, points: Sequence[tuple[float, float]], *, width: int = 640, height: int = 200) -> str:
+    if len(points) < 2:
+        return f"<h3>{html.escape(title)}</h3><p>not enough data</p>"
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    x0, x1, y1 = min(xs), max(xs) or 1, max(ys) or 1
+    pad = 40
+    sx = lambda x: pad + (width - 2 * pad) * (x - x0) / ((x1 - x0) or 1)
+    sy = lambda y: height - pad + (2 * pad - height) * y / y1
+    path = " ".join(f"{sx(x):.1f},{sy(y):.1f}" for x, y in points)
+    return (f'<h3>{html.escape(title)}</h3><svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'font-size="11" font-family="sans-serif"><polyline fill="none" stroke="#d0584a" stroke-width="2" points="{path}"/>'
+            f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#888"/>'
+            f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#888"/>'
+            f'<text x="{pad}" y="{height - pad + 14}">{x0:.0f} s</text><text x="{width - pad}" y="{height - pad + 14}" '
+            f'text-anchor="end">{x1:.0f} s</text><text x="{pad - 4}" y="{pad}" text-anchor="end">{y1:.2f}</text></svg>')
+
+
+def rates(timeline: Sequence[Sequence[float]]) -> list[tuple[float, float]]:
+    """Cases/s between consecutive (seconds, cumulative cases) samples."""
+    return [(t1, (n1 - n0) / (t1 - t0)) for (t0, n0), (t1, n1) in zip(timeline, timeline[1:]) if t1 > t0]
+
+
+def html_report(summary: Mapping[str, Any]) -> str:
+    s = summary
+    by_class = collections.Counter()
+    for sig, v in s["signatures"].items():
+        by_class["/".join(sig.split("/")[:2]) + f" ({v['status']})"] += v["count"]
+    rows = "".join(f"<tr class='{v['status']}'><td>{v['status']}</td><td><code>{html.escape(sig)}</code></td><td>{v['count']}</td>"
+                   f"<td>{v['first_case_index']}</td><td>{v['smallest_case_index']}</td><td>{html.escape(v.get('upstream', ''))}</td></tr>"
+                   for sig, v in sorted(s["signatures"].items(), key=lambda kv: (kv[1]["status"] != "new", -kv[1]["count"])))
+    body = [
+        "<h1>ireefuzz campaign</h1>",
+        f"<p>{s['cases']} cases ({s['shape_runs']} shape runs) in {s['seconds']} s &mdash; {s['graphs_per_s']} graphs/s; "
+        f"{len(s['new'])} new and {len(s['known'])} known signatures; {s['crashes']} worker crashes. "
+        f"Compiler {html.escape(s['compiler_version'] or '?')}, cpu {html.escape(s['cpu'] or '?')}.</p>",
+        bar_chart("Findings by class (cases)", by_class),
+        line_chart("Cases/s over time", rates(s["timeline"])),
+        bar_chart("Lowering pipelines reached (dispatches)", s["pipelines"]),
+        bar_chart("Ops reached (cases)", s["ops"]),
+        bar_chart("Op pairs reached (producer>consumer, cases)", s["op_pairs"]),
+        "<h3>Signatures</h3><table><tr><th>status</th><th>signature</th><th>count</th><th>first case</th>"
+        f"<th>smallest case</th><th>upstream</th></tr>{rows}</table>",
+    ]
+    style = ("body{font-family:sans-serif;max-width:60em;margin:2em auto}table{border-collapse:collapse}"
+             "td,th{border:1px solid #ccc;padding:2px 6px;font-size:12px}tr.new td:first-child{color:#b00;font-weight:bold}")
+    return f"<!doctype html><html><head><meta charset='utf-8'><title>ireefuzz campaign</title><style>{style}</style></head>" \
+           f"<body>{''.join(body)}</body></html>\n"

@@ -1,0 +1,414 @@
+"""What the pytest plugin's fixtures and collectors run: checking a case, a graph or a ``.mlir`` file.
+
+``check(case_or_graph)`` runs every configured oracle through ``ireefuzz.evaluate`` and, on a
+finding whose signature is not in the baseline, fails the test with a message that is a repro:
+the findings with their signatures, the case, the exact ``iree-compile`` command, the program,
+and the directory of the repro bundle written for it (``program.mlir``, ``case.json``,
+``findings.json``, ``command.txt``, written atomically). Findings whose signature the baseline
+knows are reported as ``KnownFinding`` warnings instead.
+
+Inside a Hypothesis test each signature fails with its own exception class, so shrinking keeps
+the signature it started from instead of slipping to another bug; the bundle of a signature is
+rewritten by every failing example, so after shrinking it holds the minimal one.
+
+``.mlir`` files (``--ireefuzz-mlir``) are checked by ``ireefuzz.check.check_program`` (the one
+raw-MLIR implementation, shared with ``ireefuzz check`` and the corpus): every public function is
+compiled and checked by the crash, memory and fusion oracles. When ``<stem>.inputs.json`` sits next
+to the file, the functions it lists are also run on generated inputs (crash at run time,
+immutability of the caller's buffers, numeric as host-vs-generic CPU agreement) and, where
+expected outputs are given, compared with them (numeric). The spec format::
+
+    {
+      "seed": 0,                             # inputs: small exact values drawn from this seed
+      "functions": {
+        "main": {
+          "shapes": [[33, 16], [16, 49]],    # one concrete shape per argument (dynamic dims); optional
+          "expected": "main.expected.npz",   # optional: expected outputs, arrays out0, out1, ...
+          "rtol": 1e-5, "atol": 1e-6         # optional tolerances for float outputs
+        }
+      }
+    }
+
+Paths are relative to the spec file; ``.npz`` files are loaded without pickle. Without
+``"functions"``, the keys of one function spec apply to the file's only public function, so
+``{}`` just opts a single-function file into running.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import json
+import os
+import re
+import shlex
+import tempfile
+import warnings
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+import pytest
+
+from ireefuzz import sut as _sut
+from ireefuzz._io import atomic_write_json, atomic_write_text
+from ireefuzz.evaluate import ORACLE_NAMES, CaseResult, Policy, evaluate
+from ireefuzz.generators.case import Case
+from ireefuzz.generators.emit import emit_module
+from ireefuzz.generators.graph import Graph, GraphError
+from ireefuzz.oracles.finding import Finding, dims_pattern, make_signature
+
+__all__ = ["IreeSut", "Checker", "KnownFinding", "IreefuzzFailure", "check", "check_mlir_file", "load_baseline",
+           "sut_from_config", "load_inputs_spec", "current_test_id", "DEFAULT_SYMBOL_SIZE"]
+
+DEFAULT_SYMBOL_SIZE = 33  # a graph checked without instances runs every symbol at this (unaligned) size
+PROGRAM_LINES_SHOWN = 200
+
+
+class KnownFinding(UserWarning):
+    """A finding whose signature is in the known-findings baseline (not a test failure)."""
+
+
+class IreefuzzFailure(pytest.fail.Exception):  # type: ignore[misc,name-defined]
+    """A check found something new. Each signature gets its own subclass (see the module doc)."""
+
+
+@functools.lru_cache(maxsize=None)
+def _failure_class(signature: str) -> type[IreefuzzFailure]:
+    tag = hashlib.sha1(signature.encode()).hexdigest()[:10]
+    return type(f"IreefuzzFailure_{tag}", (IreefuzzFailure,), {"signature": signature, "__module__": __name__})
+
+
+@dataclasses.dataclass(frozen=True)
+class IreeSut:
+    """The configured system under test: how to compile, which oracles judge, what is already known."""
+
+    config: _sut.CompilerConfig = _sut.CompilerConfig()
+    policy: Policy = Policy()
+    known: Mapping[str, Mapping[str, Any]] = dataclasses.field(default_factory=dict)
+    bundle_dir: Path | None = None  # None: a fresh temporary directory per failing check
+
+    def __repr__(self) -> str:
+        return (f"IreeSut(iree_compile={self.config.iree_compile or 'wheel'}, cpu={self.config.target_cpu}, "
+                f"oracles={','.join(sorted(self.policy.oracles))}, known={len(self.known)})")
+
+
+def sut_from_config(config: pytest.Config) -> IreeSut:
+    """The IreeSut the command-line options describe (built once per pytest session)."""
+    cached = getattr(config, "_ireefuzz_sut", None)
+    if cached is not None:
+        return cached
+    baseline = config.getoption("ireefuzz_baseline")
+    bundles = config.getoption("ireefuzz_bundles")
+    if bundles is None:
+        factory = getattr(config, "_tmp_path_factory", None)
+        bundles = factory.getbasetemp() / "ireefuzz-bundles" if factory is not None else None
+    made = IreeSut(
+        config=_sut.CompilerConfig(iree_compile=config.getoption("ireefuzz_iree_compile"),
+                                   target_cpu=config.getoption("ireefuzz_target_cpu")),
+        policy=Policy(frozenset(config.getoption("ireefuzz_oracles")),
+                      max_static_alloca_bytes=config.getoption("ireefuzz_max_alloca")),
+        known=load_baseline(baseline) if baseline is not None else {},
+        bundle_dir=Path(bundles) if bundles is not None else None,
+    )
+    config._ireefuzz_sut = made  # type: ignore[attr-defined]
+    return made
+
+
+def load_baseline(path: str | Path) -> dict[str, dict]:
+    """Signature -> row of a known-findings baseline (the corpus module's format when present)."""
+    try:
+        from ireefuzz.corpus import load_baseline as corpus_load_baseline
+    except ImportError:
+        corpus_load_baseline = None
+    if corpus_load_baseline is not None:
+        return dict(corpus_load_baseline(path))
+    text = Path(path).read_text()
+    try:
+        data = json.loads(text)
+        rows = data if isinstance(data, list) else data.get("findings", data) if isinstance(data, dict) else []
+    except json.JSONDecodeError:  # JSON lines
+        rows = [json.loads(line) for line in text.splitlines() if line.strip()]
+    if isinstance(rows, dict):
+        return {sig: dict(row) if isinstance(row, Mapping) else {"status": row} for sig, row in rows.items()}
+    return {row["signature"]: dict(row) for row in rows}
+
+
+# --------------------------------------------------------------------------- cases and graphs
+
+
+class Checker:
+    """The ``ireefuzz_check`` fixture: ``check(case_or_graph, *, instances=None, oracles=None)``.
+
+    Session-scoped (so Hypothesis's ``@given`` tests may use it); the test it reports for and names
+    its bundles after is the one running when it is called.
+    """
+
+    def __init__(self, sut: IreeSut) -> None:
+        self.sut = sut
+
+    def __repr__(self) -> str:
+        return f"Checker({self.sut!r})"
+
+    def __call__(self, case_or_graph: Case | Graph, *, instances: Sequence[Mapping[str, int]] | None = None,
+                 oracles: Iterable[str] | None = None, seed: int | None = None) -> CaseResult:
+        return check(case_or_graph, instances=instances, oracles=oracles, seed=seed, sut=self.sut,
+                     test_id=current_test_id())
+
+
+def current_test_id() -> str:
+    """The node id of the running pytest test ("" outside pytest)."""
+    return os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
+
+
+def check(case_or_graph: Case | Graph, *, instances: Sequence[Mapping[str, int]] | None = None,
+          oracles: Iterable[str] | None = None, seed: int | None = None, sut: IreeSut | None = None,
+          test_id: str = "") -> CaseResult:
+    """Run every oracle on a Case or a Graph; fail the current test with a repro on a new finding.
+
+    ``instances``: shape instances (``{symbol: size}``) to run a graph or to replace a case's;
+    a graph with symbols and no instances runs them all at ``DEFAULT_SYMBOL_SIZE``.
+    ``oracles``: a subset of the configured oracles for this check. Returns the CaseResult
+    (known findings included) when nothing new was found.
+    """
+    sut = sut or IreeSut()
+    case = _as_case(case_or_graph, instances, seed, sut.config.target_cpu)
+    policy = sut.policy
+    if oracles is not None:
+        chosen = frozenset(oracles)
+        unknown = chosen - set(ORACLE_NAMES)
+        if unknown:
+            raise ValueError(f"unknown oracles {sorted(unknown)}; choose from {', '.join(ORACLE_NAMES)}")
+        policy = dataclasses.replace(policy, oracles=chosen & policy.oracles)
+    (result,) = evaluate([case], sut.config, policy)
+    program = emit_module({"g0": case.graph}).text  # the module evaluate compiled, byte for byte
+    _judge(list(result.findings), sut, test_id, program=program, case_json=case.to_json(), what=repr(case),
+           config=sut.config if not case.flags else dataclasses.replace(sut.config, flags=sut.config.flags + case.flags),
+           target_cpu=case.target_cpu, case=case)
+    return result
+
+
+def _as_case(case_or_graph: Case | Graph, instances: Sequence[Mapping[str, int]] | None, seed: int | None,
+             target_cpu: str) -> Case:
+    if isinstance(case_or_graph, Graph):
+        graph = case_or_graph.check()
+        if instances is None:
+            instances = ({s: DEFAULT_SYMBOL_SIZE for s in graph.symbols},)
+        return Case(graph, tuple(instances), seed or 0, target_cpu).check()
+    if isinstance(case_or_graph, Case):
+        case = case_or_graph
+        changes: dict[str, Any] = {}
+        if instances is not None:
+            changes["instances"] = tuple(instances)
+        if seed is not None:
+            changes["seed"] = seed
+        if case.target_cpu == "host" and target_cpu != "host":  # generated cases say "host": the option wins
+            changes["target_cpu"] = target_cpu
+        return dataclasses.replace(case, **changes).check() if changes else case.check()
+    raise TypeError(f"check() takes an ireefuzz Case or Graph, not {type(case_or_graph).__name__}")
+
+
+# --------------------------------------------------------------------------- judging and reporting
+
+
+def _judge(findings: list[Finding], sut: IreeSut, test_id: str, *, program: str, case_json: Mapping[str, Any],
+           what: str, config: _sut.CompilerConfig, target_cpu: str, case: Case | None = None) -> None:
+    new = [f for f in findings if f.signature not in sut.known]
+    for f in findings:
+        if f.signature in sut.known:
+            row = sut.known[f.signature]
+            note = " ".join(str(row[k]) for k in ("status", "upstream", "link", "note") if row.get(k))
+            warnings.warn(KnownFinding(f"known finding {f.signature}{f' ({note})' if note else ''}: {f.message}"),
+                          stacklevel=3)
+    if not new:
+        return
+    bundle = _bundle_dir(sut, test_id, new[0].signature)
+    command = _compile_command(config, target_cpu, bundle / "program.mlir", bundle / "module.vmfb")
+    written = _write_bundle(bundle, new, program, case_json, command, config, case)
+    lines = [f"ireefuzz: {len(new)} new finding(s){f' in {test_id}' if test_id else ''}"]
+    for f in new:
+        lines.append(f"  {f.signature}")
+        lines.append(f"      {f.message}")
+    known = [f.signature for f in findings if f.signature in sut.known]
+    if known:
+        lines.append(f"  (and {len(known)} known: {', '.join(known)})")
+    lines += [f"case: {what}", "reproduce:", f"  {command}", f"bundle: {bundle} ({', '.join(written)})"]
+    program_lines = program.splitlines()
+    lines.append(f"--- program.mlir ({len(program_lines)} lines) ---")
+    lines += program_lines[:PROGRAM_LINES_SHOWN]
+    if len(program_lines) > PROGRAM_LINES_SHOWN:
+        lines.append(f"... ({len(program_lines) - PROGRAM_LINES_SHOWN} more lines in {bundle / 'program.mlir'})")
+    raise _failure_class(new[0].signature)("\n".join(lines), pytrace=False)
+
+
+def _slug(text: str, limit: int = 80) -> str:
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_.")
+    if len(slug) > limit:
+        slug = f"{slug[: limit - 11]}-{hashlib.sha1(text.encode()).hexdigest()[:10]}"
+    return slug or "check"
+
+
+def _bundle_dir(sut: IreeSut, test_id: str, signature: str) -> Path:
+    root = sut.bundle_dir if sut.bundle_dir is not None else Path(tempfile.mkdtemp(prefix="ireefuzz-bundle-"))
+    return Path(root) / _slug(test_id or "check") / _slug(signature)
+
+
+def _compile_command(config: _sut.CompilerConfig, target_cpu: str, source: Path, output: Path) -> str:
+    try:
+        binary = _sut.find_iree_compile(config)
+    except _sut.IreeNotFound:
+        binary = config.iree_compile or "iree-compile"
+    return shlex.join([binary, str(source), "-o", str(output), "--iree-hal-target-backends=llvm-cpu",
+                       f"--iree-llvmcpu-target-cpu={target_cpu}", *config.flags])
+
+
+def _write_bundle(bundle: Path, findings: Sequence[Finding], program: str, case_json: Mapping[str, Any],
+                  command: str, config: _sut.CompilerConfig, case: Case | None) -> list[str]:
+    """program.mlir, case.json, findings.json, command.txt (each atomically); ireefuzz.repro's
+    full bundle (inputs, run.sh, ISSUE.md) too when that module is available."""
+    bundle.mkdir(parents=True, exist_ok=True)
+    write_bundle = None
+    if case is not None:
+        try:
+            from ireefuzz.repro import write_bundle
+        except ImportError:
+            write_bundle = None
+    if write_bundle is not None:
+        try:
+            write_bundle(findings[0], case, bundle, config)
+        except Exception as e:  # noqa: BLE001 - the minimal bundle below still gets written
+            warnings.warn(f"ireefuzz.repro.write_bundle failed ({e!r}); wrote the minimal bundle only", stacklevel=4)
+    atomic_write_text(bundle / "program.mlir", program)
+    atomic_write_json(bundle / "case.json", dict(case_json))
+    atomic_write_json(bundle / "findings.json", [f.to_json() for f in findings])
+    atomic_write_text(bundle / "command.txt", command + "\n")
+    return sorted(p.name for p in bundle.iterdir() if not p.name.startswith("."))
+
+
+# --------------------------------------------------------------------------- .mlir files
+
+
+def check_mlir_file(path: str | Path, *, sut: IreeSut | None = None, test_id: str = "") -> list[Finding]:
+    """Check a ``.mlir`` file (see the module docstring); fail the test with a repro on a new finding."""
+    from ireefuzz import check as raw  # the one raw-MLIR implementation (also used by the corpus)
+
+    sut = sut or IreeSut()
+    path = Path(path)
+    text = path.read_text()
+    spec_path = path.with_name(f"{path.stem}.inputs.json")
+    spec = load_inputs_spec(spec_path, [s.name for s in raw.signatures(text)]) if spec_path.exists() else None
+    if spec is None:
+        findings = raw.check_program(text, sut.config, sut.policy, compile_only=True)
+    else:
+        functions = spec["functions"]
+        shapes = {name: f["shapes"] for name, f in functions.items() if f.get("shapes") is not None}
+        findings = raw.check_program(text, sut.config, sut.policy, functions=list(functions), shapes=shapes,
+                                     seed=spec["seed"])
+        if "numeric" in sut.policy.oracles and any(f.get("expected") for f in functions.values()):
+            findings += _check_expected(text, spec, spec_path.parent, sut.config)
+    case_json = {"kind": "mlir", "source": str(path), "target_cpu": sut.config.target_cpu,
+                 "flags": list(sut.config.flags), "inputs_spec": spec}
+    findings = _first_per_signature(findings)
+    _judge(findings, sut, test_id, program=text, case_json=case_json, what=str(path), config=sut.config,
+           target_cpu=sut.config.target_cpu)
+    return findings
+
+
+def load_inputs_spec(path: str | Path, public_functions: Sequence[str]) -> dict[str, Any]:
+    """Read and normalize ``<stem>.inputs.json`` to ``{"seed": int, "functions": {name: {...}}}``."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text())
+    except json.JSONDecodeError as e:
+        raise GraphError(f"{path}: not valid JSON ({e})") from None
+    if not isinstance(data, dict):
+        raise GraphError(f"{path}: expected a JSON object (see ireefuzz.testing for the format)")
+    seed = data.get("seed", 0)
+    if "functions" in data:
+        functions = data["functions"]
+    else:  # shorthand: the keys of one function spec apply to the only public function
+        if len(public_functions) != 1:
+            raise GraphError(f"{path}: without 'functions' the file must have exactly one public function; it has "
+                             f"{list(public_functions)}")
+        functions = {public_functions[0]: {k: v for k, v in data.items() if k != "seed"}}
+    if not isinstance(functions, dict) or not isinstance(seed, int):
+        raise GraphError(f"{path}: expected {{'seed': int, 'functions': {{name: {{'shapes': [[...], ...]}}}}}}")
+    for name, fspec in functions.items():
+        if name not in public_functions:
+            raise GraphError(f"{path}: {name!r} is not a public function of the program (it has "
+                             f"{', '.join(public_functions)})")
+        unknown = set(fspec) - {"shapes", "expected", "rtol", "atol"}
+        shapes = fspec.get("shapes")
+        if unknown or shapes is not None and not (
+                isinstance(shapes, list) and all(isinstance(s, list) and all(isinstance(d, int) and d >= 0 for d in s)
+                                                 for s in shapes)):
+            raise GraphError(f"{path}: function {name!r}: expected keys shapes (a list of int lists), expected, "
+                             f"rtol, atol; got {fspec}")
+    return {"seed": seed, "functions": functions}
+
+
+def _check_expected(text: str, spec: Mapping[str, Any], base: Path, config: _sut.CompilerConfig) -> list[Finding]:
+    """Run the functions the spec gives expected outputs for and compare (the numeric oracle)."""
+    from ireefuzz import check as raw
+    from ireefuzz.oracles import memory
+
+    artifact = _sut.compile_mlir(text, config)
+    if isinstance(artifact, _sut.CompileFailure):
+        return []  # check_program already reported it
+    module = _sut.LoadedModule(artifact)
+    findings: list[Finding] = []
+    for sig in raw.signatures(text):
+        fspec = spec["functions"].get(sig.name) or {}
+        if not fspec.get("expected"):
+            continue
+        inputs = raw.make_inputs(sig, raw.concrete_shapes(sig, fspec.get("shapes")), spec["seed"])
+        outcome = module.call(sig.name, inputs)
+        if isinstance(outcome, _sut.RunFailure):
+            continue  # a crash finding from check_program
+        with np.load(base / fspec["expected"], allow_pickle=False) as npz:
+            expected = [np.asarray(npz[f"out{k}"]) for k in range(len(npz.files))]
+        dispatches = _sut.dispatches_of(artifact, sig.name)
+        ops = ">".join(dict.fromkeys(p for d in dispatches for p in memory.dispatch_op_pattern(d).split(">")
+                                     if p != "-")) or sig.name
+        findings += _compare(sig.name, ops, outcome.outputs, expected, float(fspec.get("rtol", 1e-5)),
+                             float(fspec.get("atol", 1e-6)))
+    return findings
+
+
+def _compare(name: str, ops: str, actual: Sequence[np.ndarray], expected: Sequence[np.ndarray], rtol: float,
+             atol: float) -> list[Finding]:
+    findings = []
+    for k, (got, want) in enumerate(zip(actual, expected)):
+        got, want = np.asarray(got), np.asarray(want)
+        dtype = {np.dtype(np.float32): "f32", np.dtype(np.float16): "f16", np.dtype(np.int32): "i32",
+                 np.dtype(np.int8): "i8", np.dtype(np.bool_): "i1"}.get(want.dtype, str(want.dtype))
+        sig = lambda kind: make_signature("numeric", kind, ops, dtype, dims_pattern([want.shape]))
+        if got.shape != want.shape:
+            findings.append(Finding("numeric", "wrong-shape", sig("wrong-shape"),
+                                    f"{name} output {k} has shape {got.shape}, expected {want.shape}",
+                                    {"function": name, "output": k, "actual_shape": list(got.shape),
+                                     "expected_shape": list(want.shape)}))
+            continue
+        if want.dtype.kind == "f":
+            bad = ~np.isclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True)
+        else:
+            bad = got != want
+        if not bad.any():
+            continue
+        worst = tuple(int(i) for i in np.argwhere(bad)[0])
+        nan = want.dtype.kind == "f" and bool(np.isnan(got[worst]) != np.isnan(want[worst]))
+        kind = "nan-mismatch" if nan else "wrong-value"
+        findings.append(Finding("numeric", kind, sig(kind),
+                                f"{name} output {k} is wrong at {list(worst)}: IREE {got[worst].item()}, expected "
+                                f"{want[worst].item()} ({int(bad.sum())} of {bad.size} elements)",
+                                {"function": name, "output": k, "index": list(worst), "iree": got[worst].item(),
+                                 "expected": want[worst].item(), "mismatches": int(bad.sum()), "rtol": rtol,
+                                 "atol": atol}))
+    return findings
+
+
+def _first_per_signature(findings: Iterable[Finding]) -> list[Finding]:
+    seen: dict[str, Finding] = {}
+    for f in findings:
+        seen.setdefault(f.signature, f)
+    return list(seen.values())

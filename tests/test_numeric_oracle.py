@@ -1,0 +1,116 @@
+"""Numeric oracle: fault injection on real reference outputs (no compiler needed).
+
+Each fault must be caught with the right signature; a correct output must pass; a disagreement
+the float64 arbiter does not back up must be discarded or blamed on JAX, never on IREE.
+"""
+import numpy as np
+import pytest
+
+from ireefuzz.evaluate import check_numbers
+from ireefuzz.generators.case import Case
+from ireefuzz.generators.graph import Graph, Node, TensorType
+from ireefuzz.oracles.reference import evaluate
+from tests.test_graph import fme_graph
+
+SIZES = {"M": 33, "N": 49}
+
+
+def fme_case():
+    case = Case(fme_graph(), (SIZES,), seed=3)
+    inputs = case.inputs(0)
+    return case.graph, inputs, evaluate(case.graph, inputs, SIZES, "jax")
+
+
+def signatures(result):
+    return [f.signature for f in result.findings]
+
+
+def test_correct_output_has_no_finding():
+    graph, inputs, good = fme_case()
+    result = check_numbers(graph, SIZES, inputs, good)
+    assert result.findings == () and result.discarded == 0
+
+
+def test_float64_result_rounded_to_f32_passes():
+    graph, inputs, _ = fme_case()
+    truth = evaluate(graph, inputs, SIZES, "f64")
+    assert check_numbers(graph, SIZES, inputs, [t.astype(np.float32) for t in truth]).findings == ()
+
+
+@pytest.mark.parametrize("fault", ["wrong-element", "transposed", "wrong-size-values", "spurious-nan", "zeroed-tail"])
+def test_injected_faults_are_caught_with_the_numeric_signature(fault):
+    graph, inputs, good = fme_case()
+    bad = good[0].copy()
+    if fault == "wrong-element":
+        bad[5, 7] *= 1.01
+    elif fault == "transposed":
+        square = {"M": 16, "N": 16}
+        case = Case(fme_graph(), (square,), seed=3)
+        inputs = case.inputs(0)
+        bad = evaluate(graph, inputs, square, "jax")[0].T.copy()
+        result = check_numbers(graph, square, inputs, [bad])
+        assert signatures(result) == ["numeric/wrong-value/fill>matmul>exp/f32/?x?"]
+        return
+    elif fault == "wrong-size-values":  # computed as if N were 48: the last column is garbage
+        bad[:, -1] = 0.0
+    elif fault == "spurious-nan":
+        bad[0, 0] = np.nan
+    elif fault == "zeroed-tail":
+        bad[32:, :] = 0.0
+    result = check_numbers(graph, SIZES, inputs, [bad])
+    kind = "nan-mismatch" if fault == "spurious-nan" else "wrong-value"
+    assert signatures(result) == [f"numeric/{kind}/fill>matmul>exp/f32/?x?"]
+    evidence = result.findings[0].evidence
+    assert {"index", "iree", "jax", "float64", "max_abs_err", "max_rel_err"} <= set(evidence)
+
+
+def test_wrong_shape_is_its_own_kind():
+    graph, inputs, good = fme_case()
+    result = check_numbers(graph, SIZES, inputs, [good[0][:, :48]])
+    assert signatures(result) == ["numeric/wrong-shape/fill>matmul>exp/f32/?x?"]
+
+
+def test_wrong_jax_is_a_reference_finding_not_an_iree_one():
+    graph, inputs, good = fme_case()
+    truth = evaluate(graph, inputs, SIZES, "f64")[0].astype(np.float32)
+    wrong_jax = good[0].copy()
+    wrong_jax[1, 1] += 1.0
+    from ireefuzz.oracles import numeric
+
+    result = numeric.check_numeric(graph, SIZES, inputs, [truth], [wrong_jax],
+                                   lambda xs: evaluate(graph, xs, SIZES, "f64"))
+    assert signatures(result) == ["reference/jax-wrong-value/fill>matmul>exp/f32/?x?"]
+
+
+def test_integers_are_exact():
+    g = Graph((TensorType((8,), "i32"), TensorType((8,), "i32")),
+              (Node("add", ("a0", "a1"), {}, TensorType((8,), "i32")),), ("n0",)).check()
+    inputs = Case(g, ({},)).inputs()
+    good = evaluate(g, inputs, {}, "jax")
+    assert check_numbers(g, {}, inputs, good).findings == ()
+    off_by_one = good[0] + np.array([0, 0, 0, 1, 0, 0, 0, 0], np.int32)
+    assert signatures(check_numbers(g, {}, inputs, [off_by_one])) == ["numeric/wrong-value/add/i32/S"]
+
+
+def test_ill_conditioned_disagreement_is_discarded_not_reported():
+    """where(x > y, 1, -1) with x and y a hair apart: either answer is defensible in f32."""
+    t = TensorType((4,), "f32")
+    g = Graph((t, t, t, t), (Node("where_gt", ("a0", "a1", "a2", "a3"), {}, t),), ("n0",)).check()
+    x = np.array([1.0, 2.0, 3.0, 4.0], np.float32)
+    y = np.nextafter(x, np.float32(0))  # one ulp below: the comparison hinges on rounding
+    ones, minus = np.ones(4, np.float32), -np.ones(4, np.float32)
+    inputs = [x, y, ones, minus]
+    flipped = [np.where(np.arange(4) == 0, -1.0, 1.0).astype(np.float32)]
+    result = check_numbers(g, {}, inputs, flipped)
+    assert result.findings == () and result.discarded == 1
+
+
+def test_inf_parity():
+    t = TensorType((3,), "f32")
+    g = Graph((t,), (Node("exp", ("a0",), {}, t),), ("n0",)).check()
+    inputs = [np.array([100.0, 0.0, 1.0], np.float32)]  # exp(100) overflows f32 in every implementation
+    good = evaluate(g, inputs, {}, "jax")
+    assert np.isinf(good[0][0]) and check_numbers(g, {}, inputs, good).findings == ()
+    finite = good[0].copy()
+    finite[0] = np.finfo(np.float32).max
+    assert check_numbers(g, {}, inputs, [finite]).findings[0].oracle == "numeric"

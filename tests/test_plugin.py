@@ -1,0 +1,363 @@
+"""The pytest plugin and public API, tested end to end on temporary repositories with ``pytester``.
+
+Fast tests (no compile): plugin load is import-light, options and their validation, Hypothesis
+profiles, the fixtures' configuration, corpus-collection wiring. Tests marked ``iree`` compile
+for real (about a second each): a passing and a failing check, a known finding from a baseline,
+a fake crashing ``iree-compile``, ``.mlir`` collection, a Hypothesis property, corpus cases.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+# A graph IREE 3.13 gets wrong: the reduction's destination is a function argument, and IREE writes
+# the partial sums into the caller's buffer (an immutability finding).
+MUTATING_GRAPH = """
+def mutating_graph():
+    b = ireefuzz.GraphBuilder()
+    x = b.arg((64, 64), "i32")
+    acc = b.arg((64,), "i32")
+    b.output(b.reduce_sum(x, dim=1, init=acc))
+    return b.build()
+"""
+MUTATING_SIGNATURE = "immutability/input-mutated/reduce_sum[outs]/i32/S"
+
+
+def _test_file(body: str) -> str:
+    return "import ireefuzz\n" + MUTATING_GRAPH + textwrap.dedent(body)
+
+
+# --------------------------------------------------------------------------- fast: no compile
+
+
+def test_plugin_and_package_import_neither_iree_nor_jax():
+    code = ("import sys, ireefuzz, ireefuzz._pytestplugin\n"
+            "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('jax', 'jaxlib', 'iree', 'numpy', 'hypothesis'))\n"
+            "print(heavy)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]", f"plugin load imported {out.strip()}"
+
+
+def test_plugin_oracle_names_match_the_evaluator():
+    from ireefuzz import _pytestplugin
+    from ireefuzz.evaluate import ORACLE_NAMES
+
+    assert _pytestplugin.ORACLE_NAMES == ORACLE_NAMES
+
+
+def test_public_api_all_resolves_and_matches():
+    import ireefuzz
+    from ireefuzz import api
+
+    assert sorted(ireefuzz.__all__) == sorted(api.__all__)
+    for name in ireefuzz.__all__:
+        assert getattr(ireefuzz, name) is getattr(api, name)
+    with pytest.raises(AttributeError):
+        ireefuzz.not_a_public_name  # noqa: B018
+    covered = set(api.ELEMENTWISE_OPS + api.PRODUCER_OPS + api.CONTRACTION_OPS + api.REDUCTION_OPS
+                  + api.DATA_MOVEMENT_OPS)
+    assert covered == set(api.OP_NAMES)
+
+
+def test_builder_infers_types_and_rejects_ill_typed_ops():
+    import ireefuzz
+
+    b = ireefuzz.GraphBuilder()
+    x = b.arg(("M", 16), "f32")
+    w = b.arg((16, "N"), "f32")
+    acc = b.fill(("M", "N"), 0.0)
+    y = b.matmul(x, w, acc)
+    b.output(b.exp(y))
+    graph = b.build()
+    assert graph.op_pattern == "fill>matmul>exp"
+    assert repr(graph.type_of("n2")) == "MxNxf32"
+    with pytest.raises(ireefuzz.GraphError, match="ill-typed"):
+        b.add(x, w)
+    with pytest.raises(ireefuzz.GraphError, match="not a value of this GraphBuilder"):
+        ireefuzz.GraphBuilder().exp(x)
+
+
+def test_entry_point_loads_the_plugin_and_lists_its_options(pytester: pytest.Pytester):
+    result = pytester.runpytest_subprocess("--help")  # a fresh process: the pytest11 entry point, not an import
+    result.stdout.fnmatch_lines(["ireefuzz: differential fuzzing of IREE's CPU code generation:"])
+    for option in ("--iree-compile=PATH", "--iree-target-cpu=CPU", "--ireefuzz-oracles=NAMES", "--ireefuzz-baseline=FILE",
+                   "--ireefuzz-bundles=DIR", "--ireefuzz-corpus=DIR", "--ireefuzz-mlir", "--ireefuzz-max-alloca=BYTES"):
+        assert option in result.stdout.str(), option
+
+
+@pytest.fixture
+def fake_compiler(pytester: pytest.Pytester) -> Path:
+    """An ``iree-compile`` that kills itself with SIGSEGV (a compiler crash)."""
+    path = pytester.path / "fake-iree-compile"
+    path.write_text("#!/bin/sh\nkill -SEGV $$\n")
+    path.chmod(0o755)
+    return path
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--ireefuzz-oracles=numeric,bogus"], "unknown oracle(s) bogus"),
+    (["--ireefuzz-oracles=,"], "(none given)"),
+    (["--iree-compile=/no/such/iree-compile"], "does not exist"),
+    (["--iree-compile=not-executable.txt"], "is not executable"),
+    (["--iree-target-cpu=not a cpu"], "is not a CPU name"),
+    (["--ireefuzz-corpus=/no/such/dir"], "is not a directory"),
+    (["--ireefuzz-baseline=/no/such/baseline.json"], "is not a file"),
+    (["--ireefuzz-max-alloca=-4"], "non-negative number of bytes"),
+])
+def test_bad_option_values_are_usage_errors(pytester: pytest.Pytester, args, message):
+    (pytester.path / "not-executable.txt").write_text("")
+    pytester.makepyfile("def test_nothing(): pass")
+    result = pytester.runpytest_inprocess(*args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert message in result.stderr.str()
+
+
+def test_options_configure_the_sut_fixture(pytester: pytest.Pytester, fake_compiler: Path):
+    (pytester.path / "baseline.json").write_text(json.dumps(
+        [{"signature": MUTATING_SIGNATURE, "status": "open", "note": "writes into the caller's buffer"}]))
+    pytester.makepyfile(f"""
+        from pathlib import Path
+
+        def test_sut(iree_sut, ireefuzz_check):
+            assert iree_sut.config.iree_compile == {str(fake_compiler)!r}
+            assert iree_sut.config.target_cpu == "x86-64-v3"
+            assert iree_sut.policy.oracles == {{"memory", "crash"}}
+            assert iree_sut.policy.max_static_alloca_bytes == 256
+            assert set(iree_sut.known) == {{{MUTATING_SIGNATURE!r}}}
+            assert iree_sut.bundle_dir == Path("bundles").resolve()
+            assert ireefuzz_check.sut is iree_sut
+    """)
+    result = pytester.runpytest_inprocess(
+        f"--iree-compile={fake_compiler}", "--iree-target-cpu=x86-64-v3", "--ireefuzz-oracles=memory,crash",
+        "--ireefuzz-max-alloca=256", "--ireefuzz-baseline=baseline.json", f"--ireefuzz-bundles={pytester.path / 'bundles'}")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["ireefuzz: iree-compile=*fake-iree-compile, target-cpu=x86-64-v3, oracles=memory,crash"])
+
+
+def test_default_bundle_dir_is_under_basetemp(pytester: pytest.Pytester):
+    pytester.makepyfile("""
+        def test_sut(iree_sut, tmp_path_factory):
+            assert iree_sut.bundle_dir == tmp_path_factory.getbasetemp() / "ireefuzz-bundles"
+            assert iree_sut.config.iree_compile is None and iree_sut.config.target_cpu == "host"
+    """)
+    pytester.runpytest_inprocess().assert_outcomes(passed=1)
+
+
+@pytest.mark.parametrize("profile, examples", [("ireefuzz-ci", 10), ("ireefuzz-nightly", 1000)])
+def test_hypothesis_profiles_are_registered(pytester: pytest.Pytester, profile, examples):
+    pytester.makepyfile(f"""
+        from hypothesis import settings
+
+        def test_profile():
+            assert settings.get_current_profile_name() == {profile!r}
+            assert settings.default.max_examples == {examples} and settings.default.deadline is None
+    """)
+    pytester.runpytest_inprocess(f"--hypothesis-profile={profile}").assert_outcomes(passed=1)
+
+
+def test_corpus_option_collects_case_directories_through_the_corpus_module(pytester: pytest.Pytester):
+    """The wiring alone: a stand-in ``ireefuzz.corpus.collect`` receives each case.json under the
+    corpus directory, even when that directory lies outside the test paths."""
+    corpus = pytester.mkdir("elsewhere")
+    for name in ("case_a", "case_b"):
+        (corpus / name).mkdir()
+        (corpus / name / "case.json").write_text("{}")
+        (corpus / name / "program.mlir").write_text("module {}")
+    (pytester.path / "tests").mkdir()
+    (pytester.path / "tests" / "test_x.py").write_text("def test_x(): pass\n")
+    pytester.makeconftest("""
+        import sys, types, pytest
+
+        class StandIn(pytest.Item):
+            def runtest(self):
+                pass
+
+        fake = types.ModuleType("ireefuzz.corpus")
+        fake.collect = lambda parent, path: [StandIn.from_parent(parent, name=path.parent.name)]
+        sys.modules["ireefuzz.corpus"] = fake
+    """)
+    result = pytester.runpytest_inprocess("tests", "--ireefuzz-corpus=elsewhere", "--ireefuzz-mlir", "-v")
+    result.assert_outcomes(passed=3)  # test_x and the two cases; the cases' program.mlir are not collected twice
+    result.stdout.fnmatch_lines(["*case_a/case.json::case_a PASSED*", "*case_b/case.json::case_b PASSED*"])
+    without = pytester.runpytest_inprocess("tests")
+    without.assert_outcomes(passed=1)
+
+
+# --------------------------------------------------------------------------- real compiles
+
+
+@pytest.mark.iree
+def test_passing_and_failing_check(pytester: pytest.Pytester):
+    pytester.makepyfile(test_repo=_test_file("""
+        def test_add_is_fine(ireefuzz_check):
+            b = ireefuzz.GraphBuilder()
+            x = b.arg(("M", 16), "f32")
+            y = b.arg(("M", 16), "f32")
+            b.output(b.add(x, y))
+            result = ireefuzz_check(b.build(), instances=[{"M": 1}, {"M": 33}])
+            assert result.findings == ()
+
+        def test_reduce_into_argument(ireefuzz_check):
+            ireefuzz_check(mutating_graph())
+    """))
+    bundles = pytester.path / "bundles"
+    result = pytester.runpytest_inprocess(f"--ireefuzz-bundles={bundles}", "--iree-target-cpu=generic")
+    result.assert_outcomes(passed=1, failed=1)
+    out = result.stdout.str()
+    bundle = bundles / "test_repo.py_test_reduce_into_argument" / MUTATING_SIGNATURE.replace("/", "_").replace("[", "_").replace("]", "_").strip("_")
+    assert f"ireefuzz: 1 new finding(s) in test_repo.py::test_reduce_into_argument" in out
+    assert MUTATING_SIGNATURE in out and "argument 1 (64xi32) was modified" in out
+    assert "--iree-hal-target-backends=llvm-cpu --iree-llvmcpu-target-cpu=generic" in out  # the command
+    assert "func.func @g0(%arg0: tensor<64x64xi32>, %arg1: tensor<64xi32>)" in out  # the program
+    assert "Traceback" not in out and "testing.py" not in out  # the message is the report, not our stack
+    assert bundle.is_dir(), sorted(p.relative_to(bundles) for p in bundles.rglob("*"))
+    assert f"bundle: {bundle}" in out
+    assert {"program.mlir", "case.json", "findings.json", "command.txt"} <= {p.name for p in bundle.iterdir()}
+    assert json.loads((bundle / "findings.json").read_text())[0]["signature"] == MUTATING_SIGNATURE
+    import ireefuzz
+
+    assert ireefuzz.Case.from_json(json.loads((bundle / "case.json").read_text())).target_cpu == "generic"
+    assert "--iree-llvmcpu-target-cpu=generic" in (bundle / "command.txt").read_text()
+
+
+@pytest.mark.iree
+def test_known_signature_from_the_baseline_warns_instead_of_failing(pytester: pytest.Pytester):
+    (pytester.path / "baseline.json").write_text(json.dumps({MUTATING_SIGNATURE: {"status": "open",
+                                                                                  "upstream": "iree-org/iree#0"}}))
+    pytester.makepyfile(_test_file("""
+        def test_known(ireefuzz_check):
+            result = ireefuzz_check(mutating_graph())
+            assert result.signatures == (""" + repr(MUTATING_SIGNATURE) + """,)
+    """))
+    result = pytester.runpytest_inprocess("--ireefuzz-baseline=baseline.json")
+    result.assert_outcomes(passed=1, warnings=1)
+    result.stdout.fnmatch_lines(["*KnownFinding: known finding " + MUTATING_SIGNATURE.replace("[", "[[]") + " (open iree-org/iree#0)*"])
+
+
+@pytest.mark.iree
+def test_oracles_option_and_argument_narrow_the_check(pytester: pytest.Pytester):
+    pytester.makepyfile(_test_file("""
+        def test_without_immutability(ireefuzz_check):
+            assert ireefuzz_check(mutating_graph(), oracles=["numeric", "crash"]).findings == ()
+    """))
+    pytester.runpytest_inprocess().assert_outcomes(passed=1)
+    pytester.makepyfile(_test_file("""
+        def test_option(ireefuzz_check):
+            assert ireefuzz_check(mutating_graph()).findings == ()
+    """))
+    pytester.runpytest_inprocess("--ireefuzz-oracles=numeric,memory,fusion").assert_outcomes(passed=1)
+
+
+@pytest.mark.iree
+def test_crashing_iree_compile_is_a_finding_not_a_plugin_error(pytester: pytest.Pytester, fake_compiler: Path):
+    pytester.makepyfile(_test_file("""
+        def test_exp(ireefuzz_check):
+            b = ireefuzz.GraphBuilder()
+            b.output(b.exp(b.arg((4, 4), "f32")))
+            ireefuzz_check(b.build())
+    """))
+    result = pytester.runpytest_inprocess(f"--iree-compile={fake_compiler}")
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert "crash/compile-crash/" in out and "iree-compile crash on a valid program" in out
+    assert f"{fake_compiler} " in out  # the command names the user's build
+    assert "INTERNALERROR" not in out and "Traceback" not in out
+
+
+@pytest.mark.iree
+def test_given_cases_with_the_check_fixture(pytester: pytest.Pytester):
+    pytester.makepyfile("""
+        import ireefuzz
+        from hypothesis import given, settings
+
+        @settings(max_examples=3)
+        @given(ireefuzz.cases(ops=["add", "mul", "exp", "negate"], max_nodes=2, dynamic=False,
+                              dtypes=["f32"]))
+        def test_elementwise(ireefuzz_check, case):
+            ireefuzz_check(case)
+    """)
+    pytester.runpytest_inprocess("--hypothesis-profile=ireefuzz-ci", "-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
+CLEAN_MLIR = """
+func.func @add(%a: tensor<8x4xf32>, %b: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %e = tensor.empty() : tensor<8x4xf32>
+  %r = linalg.add ins(%a, %b : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %r : tensor<8x4xf32>
+}
+func.func private @unused(%a: tensor<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
+"""
+
+MUTATING_MLIR = """
+func.func @rowsum(%x: tensor<64x64xi32>, %acc: tensor<64xi32>) -> tensor<64xi32> {
+  %zero = arith.constant 0 : i32
+  %f = linalg.fill ins(%zero : i32) outs(%acc : tensor<64xi32>) -> tensor<64xi32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]} ins(%x : tensor<64x64xi32>) outs(%f : tensor<64xi32>) {
+  ^bb0(%in: i32, %out: i32):
+    %s = arith.addi %out, %in : i32
+    linalg.yield %s : i32
+  } -> tensor<64xi32>
+  return %r : tensor<64xi32>
+}
+"""
+
+
+@pytest.mark.iree
+def test_mlir_files_are_collected_and_checked(pytester: pytest.Pytester):
+    import numpy as np
+
+    kernels = pytester.mkdir("kernels")
+    (kernels / "add.mlir").write_text(CLEAN_MLIR)
+    # numeric with an input spec: expected outputs from the same seeded inputs the plugin draws
+    from ireefuzz.generators.case import make_inputs
+    from ireefuzz.generators.graph import Graph, TensorType
+
+    args = [{"shape": [8, 4], "dtype": "f32"}] * 2
+    a, b = make_inputs(Graph(tuple(TensorType(tuple(x["shape"]), x["dtype"]) for x in args), (), ()), {}, 7)
+    np.savez(kernels / "add.expected.npz", out0=a + b)
+    (kernels / "add.inputs.json").write_text(json.dumps({"args": args, "seed": 7, "expected": "add.expected.npz"}))
+    (kernels / "wrong.mlir").write_text(CLEAN_MLIR)  # same program, a wrong expectation: a numeric finding
+    np.savez(kernels / "wrong.expected.npz", out0=a - b)
+    (kernels / "wrong.inputs.json").write_text(json.dumps({"functions": {"add": {"args": args, "seed": 7,
+                                                                                 "expected": "wrong.expected.npz"}}}))
+    (kernels / "rowsum.mlir").write_text(MUTATING_MLIR)
+    (kernels / "rowsum.inputs.json").write_text(json.dumps({"args": [{"shape": [64, 64], "dtype": "i32"},
+                                                                     {"shape": [64], "dtype": "i32"}]}))
+    assert pytester.runpytest_inprocess().ret == pytest.ExitCode.NO_TESTS_COLLECTED  # opt-in only
+    result = pytester.runpytest_inprocess("--ireefuzz-mlir", f"--ireefuzz-bundles={pytester.path / 'b'}", "-v")
+    result.assert_outcomes(passed=1, failed=2)
+    out = result.stdout.str()
+    assert "kernels/add.mlir::add.mlir PASSED" in out
+    assert "numeric/wrong-value/" in out and "add output 0 is wrong" in out
+    assert "immutability/input-mutated/" in out and "argument 1 (64xi32) was modified" in out
+    bundles = list((pytester.path / "b").rglob("findings.json"))
+    assert len(bundles) == 2
+
+
+@pytest.mark.iree
+def test_real_corpus_cases_are_collected(pytester: pytest.Pytester):
+    corpus = pytest.importorskip("ireefuzz.corpus")
+    root = Path(__file__).resolve().parents[1] / "corpus"
+    cases = sorted(Path(p) for p in corpus.iter_cases(root)) if root.is_dir() else []
+    if not cases:
+        pytest.skip("the repository's corpus has no cases yet")
+    import shutil
+
+    case_dir = cases[0] if cases[0].is_dir() else cases[0].parent
+    shutil.copytree(case_dir, pytester.path / "mycorpus" / case_dir.name)
+    result = pytester.runpytest_inprocess("--ireefuzz-corpus=mycorpus", "-v")
+    assert result.ret in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED)
+    outcomes = result.parseoutcomes()
+    assert sum(outcomes.get(k, 0) for k in ("passed", "failed", "xfailed", "xpassed")) >= 1, outcomes
+    assert "INTERNALERROR" not in result.stdout.str()
