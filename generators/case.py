@@ -9,7 +9,8 @@ import numpy as np
 
 from .graph import FLOAT_DTYPES, Graph, GraphError
 
-FLOAT_STEP = 8  # float inputs are multiples of 1/8 in [-2, 2]: exact in f16 and f32, so results round little
+FLOAT_STEP = 8  # float inputs are multiples of 1/8: exact in f16 and f32, so results round little
+MAX_MAGNITUDE = 16  # float inputs lie in [-16/8, 16/8] = [-2, 2]; ints in [-8, 8]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -19,6 +20,7 @@ class Case:
     seed: int = 0
     target_cpu: str = "host"
     flags: tuple[str, ...] = ()
+    magnitude: int = MAX_MAGNITUDE  # inputs lie in [-magnitude/8, magnitude/8]; shrinks towards all-zero inputs
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "instances", tuple(dict(i) for i in self.instances) or ({},))
@@ -39,7 +41,7 @@ class Case:
         return self
 
     def inputs(self, instance: int = 0) -> list[np.ndarray]:
-        return make_inputs(self.graph, self.instances[instance], self.seed + instance)
+        return make_inputs(self.graph, self.instances[instance], self.seed + instance, self.magnitude)
 
     @property
     def elements(self) -> int:
@@ -48,13 +50,14 @@ class Case:
 
     def to_json(self) -> dict[str, Any]:
         return {"graph": self.graph.to_json(), "instances": [dict(i) for i in self.instances], "seed": self.seed,
-                "target_cpu": self.target_cpu, "flags": list(self.flags)}
+                "target_cpu": self.target_cpu, "flags": list(self.flags), "magnitude": self.magnitude}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Case":
         try:
             case = cls(Graph.from_json(data["graph"]), tuple(data["instances"]), int(data.get("seed", 0)),
-                       data.get("target_cpu", "host"), tuple(data.get("flags", ())))
+                       data.get("target_cpu", "host"), tuple(data.get("flags", ())),
+                       int(data.get("magnitude", MAX_MAGNITUDE)))
         except (KeyError, TypeError, ValueError) as e:
             if isinstance(e, GraphError):
                 raise
@@ -69,9 +72,11 @@ def index_bounds(graph: Graph) -> list[Any]:
     return [t.index_bound for t in graph.args if t.index_bound is not None]
 
 
-def make_inputs(graph: Graph, sizes: Mapping[str, int], seed: int) -> list[np.ndarray]:
+def make_inputs(graph: Graph, sizes: Mapping[str, int], seed: int, magnitude: int = MAX_MAGNITUDE) -> list[np.ndarray]:
     """Deterministic inputs for one shape instance: small exact floats, small ints, in-bounds indices."""
     rng = np.random.default_rng(seed)
+    magnitude = max(0, min(magnitude, MAX_MAGNITUDE))
+    int_bound = min(8, magnitude)
     out = []
     for t in graph.args:
         shape = t.concrete(sizes)
@@ -79,9 +84,9 @@ def make_inputs(graph: Graph, sizes: Mapping[str, int], seed: int) -> list[np.nd
             bound = t.index_bound if isinstance(t.index_bound, int) else sizes[t.index_bound]
             out.append(rng.integers(0, max(bound, 1), shape).astype(np.int32))
         elif t.dtype in FLOAT_DTYPES:
-            out.append((rng.integers(-2 * FLOAT_STEP, 2 * FLOAT_STEP + 1, shape) / FLOAT_STEP).astype(t.dtype.replace("f", "float")))
+            out.append((rng.integers(-magnitude, magnitude + 1, shape) / FLOAT_STEP).astype(t.dtype.replace("f", "float")))
         elif t.dtype == "i1":
             out.append(rng.integers(0, 2, shape).astype(np.bool_))
         else:
-            out.append(rng.integers(-8, 9, shape).astype(np.int32 if t.dtype == "i32" else np.int8))
+            out.append(rng.integers(-int_bound, int_bound + 1, shape).astype(np.int32 if t.dtype == "i32" else np.int8))
     return [np.asarray(x) for x in out]

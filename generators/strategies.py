@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from hypothesis import strategies as st
 
-from .case import Case, index_bounds
+from .case import MAX_MAGNITUDE, Case, index_bounds
 from .emit import MODERN, Syntax
 from .graph import Graph, Node, TensorType
 from .ops import MAX_SYMBOL_SIZE, OP_NAMES, OPS
@@ -212,4 +212,7 @@ def cases(draw: Callable, *, graphs_strategy: st.SearchStrategy[Graph] | None = 
     n = draw(st.integers(1, max_instances)) if graph.symbols else 1
     insts = draw(st.lists(instances(graph), min_size=n, max_size=n))
     return Case(graph, tuple(insts), draw(st.integers(0, 2 ** 16)), draw(st.sampled_from(tuple(target_cpus))),
-                tuple(draw(st.sampled_from([tuple(f) for f in flags])))).check()
+                tuple(draw(st.sampled_from([tuple(f) for f in flags]))),
+                # input range: Hypothesis shrinks this towards the default (full) range, keeping the case
+                # comparable; ireefuzz.shrink lowers it explicitly when smaller values keep the bug.
+                MAX_MAGNITUDE - draw(st.integers(0, MAX_MAGNITUDE))).check()

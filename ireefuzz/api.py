@@ -74,6 +74,12 @@ def _check_all() -> None:
     if set(__all__) != set(ireefuzz.__all__):
         raise ImportError(f"ireefuzz.__all__ and ireefuzz.api.__all__ differ: "
                           f"{sorted(set(__all__) ^ set(ireefuzz.__all__))}")
+    import pkgutil
+
+    shadowed = sorted(set(__all__) & {m.name for m in pkgutil.iter_modules(ireefuzz.__path__)})
+    if shadowed:
+        raise ImportError(f"public names {shadowed} are also submodules of ireefuzz; importing the submodule "
+                          f"would replace the name")
     unknown = sorted(set(OP_NAMES) - set(ELEMENTWISE_OPS + PRODUCER_OPS + CONTRACTION_OPS + REDUCTION_OPS
                                          + DATA_MOVEMENT_OPS))
     if unknown:

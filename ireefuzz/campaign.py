@@ -56,8 +56,9 @@ from ireefuzz.generators.graph import Graph
 from ireefuzz.oracles.finding import Finding, make_signature
 
 BLOCK = 64  # cases per Hypothesis run; part of the campaign's identity (recorded)
+WARMUP_CALLS = 10  # Hypothesis opens every run with its simplest examples: they would repeat in every block
 DEFAULT_BASELINE = Path("corpus/known_findings.json")
-FAULT_ENV = "IREEFUZZ_TEST_FAULT"  # test-only: "3:segv,5:kill,7:hang" makes a worker fail on those case indices
+FAULT_ENV = "IREEFUZZ_TEST_FAULT"  # test-only: "3:segv,5:kill,7:hang,9:raise" makes a worker fail on those case indices
 SUMMARY_EVERY_S = 10.0
 
 
@@ -255,7 +256,7 @@ def draw_block(options: Options, block: int, coverage: Coverage) -> list[Case]:
         calls = []
 
         @seed(int.from_bytes(hashlib.sha256(f"{options.seed}/{block}/{attempt}".encode()).digest()[:8], "little"))
-        @settings(max_examples=2 * options.block, database=None, deadline=None, derandomize=False,
+        @settings(max_examples=2 * options.block + WARMUP_CALLS, database=None, deadline=None, derandomize=False,
                   suppress_health_check=list(HealthCheck), phases=(Phase.generate, Phase.target))
         @given(strategy)
         def run(case: Case) -> None:
@@ -265,7 +266,7 @@ def draw_block(options: Options, block: int, coverage: Coverage) -> list[Case]:
             calls.append(case)
 
         run()
-        for case in calls[1:]:  # the first call of every run is Hypothesis' simplest example: skip the repeat
+        for case in calls[WARMUP_CALLS:]:
             drawn.setdefault(case.dumps(), case)
         if len(drawn) >= options.block:
             return list(drawn.values())[: options.block]
@@ -327,7 +328,7 @@ def evaluate_task(task: Task, spec: EvalSpec) -> list:
 
 
 def _test_fault(indices: Sequence[int]) -> None:
-    """Test-only hook: with IREEFUZZ_TEST_FAULT="i:segv|kill|hang,..." a worker fails on a batch holding case i."""
+    """Test-only hook: with IREEFUZZ_TEST_FAULT="i:segv|kill|hang|raise,..." a worker fails on a batch holding case i."""
     faults = dict(item.split(":") for item in os.environ.get(FAULT_ENV, "").split(",") if ":" in item)
     for i in indices:
         fault = faults.get(str(i))
@@ -335,6 +336,8 @@ def _test_fault(indices: Sequence[int]) -> None:
             time.sleep(1e6)
         elif fault in ("segv", "kill"):
             os.kill(os.getpid(), signal.SIGSEGV if fault == "segv" else signal.SIGKILL)
+        elif fault == "raise":
+            raise RuntimeError(f"{FAULT_ENV}: injected failure on case {i}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -644,6 +647,8 @@ def run(options: Options, out: Path, pool: Any, baseline: Mapping[str, Known], d
     elapsed = lambda: offset + time.monotonic() - started
     failure = None
     last_summary = 0.0
+    rss: list[tuple[float, float]] = []  # the coordinator's own resident memory over this session
+    summarize = lambda: record.summary() | {"coordinator_rss_mb": [list(p) for p in rss]}
     try:
         while failure is None:
             time_left = options.time is None or elapsed() < options.time
@@ -663,11 +668,14 @@ def run(options: Options, out: Path, pool: Any, baseline: Mapping[str, Known], d
                     failure = f"cases {list(event.task.indices)}: {event.message}; this is an ireefuzz bug"
             display.update(record, elapsed())
             if time.monotonic() - last_summary > SUMMARY_EVERY_S:
-                _io.atomic_write_json(out / "summary.json", record.summary())
+                rss.append((round(elapsed(), 1), rss_mb()))
+                rss[:] = rss[::2] if len(rss) > 400 else rss
+                _io.atomic_write_json(out / "summary.json", summarize())
                 last_summary = time.monotonic()
     finally:
         pool.close()
-        summary = record.summary()
+        rss.append((round(elapsed(), 1), rss_mb()))
+        summary = summarize()
         _io.atomic_write_json(out / "summary.json", summary)
         from ireefuzz import report
 
@@ -677,6 +685,14 @@ def run(options: Options, out: Path, pool: Any, baseline: Mapping[str, Known], d
         print(f"ireefuzz fuzz: error: {failure}", file=sys.stderr)
         return 2
     return 1 if record.new_signatures() else 0
+
+
+def rss_mb() -> float:
+    """This process' resident set size in MB (Linux; 0 elsewhere)."""
+    try:
+        return round(int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2 ** 20, 1)
+    except OSError:
+        return 0.0
 
 
 class Display:

@@ -345,10 +345,11 @@ def _classes() -> dict[str, type]:
         """One check of a corpus case: ``signature=None`` -> no unexpected finding; else the expected
         ``signature`` must be absent (marked strict xfail, so it xfails while IREE shows it)."""
 
-        def __init__(self, *, corpus_case: CorpusCase, signature: str | None, config: Any, policy: Any, **kw: Any):
+        def __init__(self, *, corpus_case: CorpusCase, signature: str | None, ireefuzz_config: Any, ireefuzz_policy: Any,
+                     **kw: Any):
             super().__init__(**kw)
             self.corpus_case, self.signature, self.ireefuzz_config, self.ireefuzz_policy = (
-                corpus_case, signature, config, policy)
+                corpus_case, signature, ireefuzz_config, ireefuzz_policy)
             self.add_marker("iree")
             if signature is not None:
                 self.add_marker(pytest.mark.xfail(strict=True, reason=f"known finding {signature}"))
@@ -405,10 +406,10 @@ def collect(parent: Any, path: str | Path, *, config: Any = None, policy: Any = 
         policy = Policy(oracles=frozenset(o for o in chosen if o in ORACLE_NAMES),
                         max_static_alloca_bytes=options("ireefuzz_max_alloca", default=0) or 0)
     items = [item_cls.from_parent(parent, name=corpus_case.name, corpus_case=corpus_case, signature=None,
-                                  config=config, policy=policy)]
+                                  ireefuzz_config=config, ireefuzz_policy=policy)]
     for sig in sorted(corpus_case.expected_signatures):
         items.append(item_cls.from_parent(parent, name=f"{corpus_case.name}[{sig}]", corpus_case=corpus_case,
-                                          signature=sig, config=config, policy=policy))
+                                          signature=sig, ireefuzz_config=config, ireefuzz_policy=policy))
     return items
 
 

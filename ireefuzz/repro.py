@@ -220,13 +220,15 @@ def _facts(artifact: Any, config: Any) -> dict[str, str]:
 
     version = getattr(artifact, "compiler_version", "") or sut.compiler_version(sut.find_iree_compile(config))
     cpu = getattr(artifact, "cpu", None)
-    return {"version": version, "cpu": cpu.name if cpu else "", "features": cpu.features if cpu else ""}
+    features = ",".join(dict.fromkeys(f for f in (cpu.features if cpu else "").split(",") if f.startswith("+")))
+    return {"version": version, "cpu": cpu.name if cpu else "", "features": features}
 
 
 # --------------------------------------------------------------------------- first pass
 
 
-_DUMP_HEADER = re.compile(r"^// -----// IR Dump After (\S+)(?: \(([\w-]+)\))?.*//----- //$", re.M)
+# "// -----// IR Dump After Name: arg{options} //----- //" (3.x) or "... After Name (arg) ('op' operation) ..." (older)
+_DUMP_HEADER = re.compile(r"^// -----// IR Dump After (\w+):? ?\(?([\w.-]*).*//----- //$", re.M)
 
 
 def first_pass_with(program_text: str, marker: str, flags: Sequence[str], config: Any) -> str | None:
@@ -431,6 +433,8 @@ def issue_text(finding: Finding, case: Case, program_text: str, artifact: Any, f
                expected: Mapping[str, np.ndarray], sizes: Mapping[str, int]) -> str:
     ev = dict(finding.evidence)
     graph = case.graph
+    if "dispatch" in ev:  # the finding came from a batch module (functions g<i>); the bundle's function is @main
+        ev["dispatch"] = re.sub(r"^\w+?_dispatch_", "main_dispatch_", str(ev["dispatch"]))
     title = _title(finding, graph)
     what = _WHAT.get(finding.oracle, "{message}").format(kind=finding.kind, dispatch=ev.get("dispatch", "?"),
                                                          pipeline=ev.get("pipeline", "?"),
@@ -482,10 +486,14 @@ def _evidence_section(finding: Finding, ev: Mapping[str, Any], artifact: Any, in
                       expected: Mapping[str, np.ndarray]) -> list[str]:
     out = ["## Evidence", ""]
     if finding.oracle == "memory":
-        dispatch = next((d for d in getattr(artifact, "dispatches", ()) if d.name == ev.get("dispatch")), None)
-        text = (dispatch.final_ir if finding.kind != "copy" else dispatch.bufferized_ir) if dispatch else ""
         marker = MEMORY_MARKERS.get(finding.kind, "memref.alloca")
-        out += [f"Dispatch `{ev.get('dispatch')}`, pipeline `{ev.get('pipeline')}`, IR {ev.get('seen_at', '')}:", "",
+        ir_of = lambda d: d.final_ir if finding.kind != "copy" else d.bufferized_ir
+        suffix = str(ev.get("dispatch", "")).partition("_dispatch_")[2]  # the finding may name another function
+        candidates = [d for d in getattr(artifact, "dispatches", ()) if marker in ir_of(d)]
+        dispatch = next((d for d in candidates if d.name.endswith(suffix)), candidates[0] if candidates else None)
+        text = ir_of(dispatch) if dispatch else ""
+        name = dispatch.name if dispatch else ev.get("dispatch")
+        out += [f"Dispatch `{name}`, pipeline `{ev.get('pipeline')}`, IR {ev.get('seen_at', '')}:", "",
                 "```mlir", *_excerpt(text, marker), "```", ""]
     elif finding.oracle == "immutability":
         i = ev.get("argument")
@@ -501,16 +509,19 @@ def _evidence_section(finding: Finding, ev: Mapping[str, Any], artifact: Any, in
     return out
 
 
-def _excerpt(text: str, marker: str, context: int = 4, limit: int = 40) -> list[str]:
+def _excerpt(text: str, marker: str, limit: int = 40) -> list[str]:
     lines = text.splitlines()
     hits = [i for i, l in enumerate(lines) if marker in l]
+    names = {m.group(1) for i in hits if (m := re.match(r"\s*(%[\w.]+) = ", lines[i]))}
+    uses = [i for i, l in enumerate(lines) if i not in hits and any(re.search(re.escape(n) + r"\b", l) for n in names)]
+    hits = hits[:3] + uses[:4]
     if not hits:
         return lines[:limit]
     keep: dict[int, None] = {}
     head = next((i for i, l in enumerate(lines) if "func.func" in l), 0)
     keep[head] = None
-    for i in hits[:3]:
-        keep.update(dict.fromkeys(range(max(0, i - context), min(len(lines), i + context + 1))))
+    for i in hits:
+        keep.update(dict.fromkeys(range(max(0, i - 1), min(len(lines), i + 2))))
     out, last = [], None
     for i in sorted(keep):
         if last is not None and i != last + 1:

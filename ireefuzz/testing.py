@@ -54,7 +54,7 @@ from ireefuzz import sut as _sut
 from ireefuzz._io import atomic_write_json, atomic_write_text
 from ireefuzz.evaluate import ORACLE_NAMES, CaseResult, Policy, evaluate
 from ireefuzz.generators.case import Case
-from ireefuzz.generators.emit import emit_module
+from ireefuzz.generators.emit import emit
 from ireefuzz.generators.graph import Graph, GraphError
 from ireefuzz.oracles.finding import Finding, dims_pattern, make_signature
 
@@ -181,7 +181,7 @@ def check(case_or_graph: Case | Graph, *, instances: Sequence[Mapping[str, int]]
             raise ValueError(f"unknown oracles {sorted(unknown)}; choose from {', '.join(ORACLE_NAMES)}")
         policy = dataclasses.replace(policy, oracles=chosen & policy.oracles)
     (result,) = evaluate([case], sut.config, policy)
-    program = emit_module({"g0": case.graph}).text  # the module evaluate compiled, byte for byte
+    program = emit(case.graph, "main").text  # what evaluate compiled, with the function named @main
     _judge(list(result.findings), sut, test_id, program=program, case_json=case.to_json(), what=repr(case),
            config=sut.config if not case.flags else dataclasses.replace(sut.config, flags=sut.config.flags + case.flags),
            target_cpu=case.target_cpu, case=case)
@@ -224,7 +224,7 @@ def _judge(findings: list[Finding], sut: IreeSut, test_id: str, *, program: str,
         return
     bundle = _bundle_dir(sut, test_id, new[0].signature)
     command = _compile_command(config, target_cpu, bundle / "program.mlir", bundle / "module.vmfb")
-    written = _write_bundle(bundle, new, program, case_json, command, config, case)
+    written, program = _write_bundle(bundle, new, program, case_json, command, config, case)
     lines = [f"ireefuzz: {len(new)} new finding(s){f' in {test_id}' if test_id else ''}"]
     for f in new:
         lines.append(f"  {f.signature}")
@@ -263,26 +263,45 @@ def _compile_command(config: _sut.CompilerConfig, target_cpu: str, source: Path,
 
 
 def _write_bundle(bundle: Path, findings: Sequence[Finding], program: str, case_json: Mapping[str, Any],
-                  command: str, config: _sut.CompilerConfig, case: Case | None) -> list[str]:
-    """program.mlir, case.json, findings.json, command.txt (each atomically); ireefuzz.repro's
-    full bundle (inputs, run.sh, ISSUE.md) too when that module is available."""
+                  command: str, config: _sut.CompilerConfig, case: Case | None) -> tuple[list[str], str]:
+    """Write the bundle; returns (its file names, its program text).
+
+    Always (each file atomically): ``program.mlir``, ``case.json``, ``finding.json`` (the first new
+    finding, the input of ``ireefuzz repro``), ``findings.json`` (all new ones), ``command.txt``.
+    For a generated case outside a Hypothesis run, ``ireefuzz.repro.write_bundle`` adds the full
+    bundle (inputs, expected outputs, ``run.sh``, ``ISSUE.md``); inside one it is skipped, since
+    every failing example of the shrink would pay for it.
+    """
     bundle.mkdir(parents=True, exist_ok=True)
-    write_bundle = None
-    if case is not None:
+    full = False
+    if case is not None and not _in_hypothesis():
         try:
             from ireefuzz.repro import write_bundle
         except ImportError:
             write_bundle = None
-    if write_bundle is not None:
-        try:
-            write_bundle(findings[0], case, bundle, config)
-        except Exception as e:  # noqa: BLE001 - the minimal bundle below still gets written
-            warnings.warn(f"ireefuzz.repro.write_bundle failed ({e!r}); wrote the minimal bundle only", stacklevel=4)
-    atomic_write_text(bundle / "program.mlir", program)
-    atomic_write_json(bundle / "case.json", dict(case_json))
-    atomic_write_json(bundle / "findings.json", [f.to_json() for f in findings])
+        if write_bundle is not None:
+            try:
+                write_bundle(findings[0], case, bundle, config)
+                full = True
+            except Exception as e:  # noqa: BLE001 - the minimal bundle below still gets written
+                warnings.warn(f"ireefuzz.repro.write_bundle failed ({e!r}); wrote the minimal bundle only",
+                              stacklevel=4)
+    if full and (bundle / "program.mlir").exists():
+        program = (bundle / "program.mlir").read_text()
+    else:
+        atomic_write_text(bundle / "program.mlir", program)
+        atomic_write_json(bundle / "case.json", dict(case_json))
+        atomic_write_text(bundle / "finding.json", findings[0].dumps() + "\n")
+    atomic_write_text(bundle / "findings.json", "[\n" + ",\n".join(f.dumps() for f in findings) + "\n]\n")
     atomic_write_text(bundle / "command.txt", command + "\n")
-    return sorted(p.name for p in bundle.iterdir() if not p.name.startswith("."))
+    return sorted(p.name for p in bundle.iterdir() if not p.name.startswith(".")), program
+
+
+def _in_hypothesis() -> bool:
+    import sys
+
+    hypothesis = sys.modules.get("hypothesis")
+    return bool(hypothesis and hypothesis.currently_in_test_context())
 
 
 # --------------------------------------------------------------------------- .mlir files

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from typing import Any, Hashable, Iterator, Sequence
 
 from iree.compiler import ir
@@ -69,9 +70,23 @@ def parse_ir(text: str) -> ir.Module:
     context = ir.Context()
     context.allow_unregistered_dialects = True
     try:
-        return ir.Module.parse(text, context)
+        return ir.Module.parse(text + _callee_declarations(text), context)
     except ir.MLIRError as error:
         raise IRParseError(str(error), text) from None
+
+
+_CALL = re.compile(r"\bcall @([\w$.-]+)\([^)]*\)\s*:\s*(\([^)]*\))\s*->\s*(\([^)]*\)|[^\s{]+)")
+_DEFINED = re.compile(r"func\.func (?:private )?@([\w$.-]+)")
+
+
+def _callee_declarations(text: str) -> str:
+    """Declarations for functions a dumped dispatch calls but does not contain (e.g. the
+    ``iree_uk_mmt4d`` microkernel under data tiling): a per-function dump omits them, and the
+    verifier rejects a call to an undeclared symbol. Only their types are needed."""
+    defined = set(_DEFINED.findall(text))
+    decls = {name: f"func.func private @{name}{args} -> {results}"
+             for name, args, results in _CALL.findall(text) if name not in defined}
+    return "".join(f"\n{d}" for d in decls.values())
 
 
 def walk(op: ir.Operation) -> Iterator[ir.Operation]:

@@ -317,7 +317,10 @@ def observe_program(label: str, text: str, inputs: Mapping[str, Sequence[Sequenc
     module = sut.LoadedModule(artifact) if run else None
     observed = {}
     for fn, per_instance in inputs.items():
-        prof = memory.profile(sut.dispatches_of(artifact, fn))
+        try:
+            prof = memory.profile(sut.dispatches_of(artifact, fn))
+        except memory.IRParseError:  # e.g. final IR calling a ukernel declared outside the function
+            prof = None
         if module is None:
             observed[fn] = Observation(label, None, prof)
             continue
@@ -367,7 +370,12 @@ def compare_variants(relation: str, variants: Sequence[Variant], observations: S
     findings: list[Finding] = []
     for i in range(1, len(variants)):
         v = variants[i]
-        findings += compare(relation, reference, observations[i], ops=ops, dtype=dtype, dims=dims, numbers=False)
+        # configurations legitimately lower differently (another CPU, data tiling): only numbers must agree
+        if relation != "config":
+            findings += compare(relation, reference, observations[i], ops=ops, dtype=dtype, dims=dims, numbers=False)
+        elif observations[i].failure or reference.failure:
+            findings += compare(relation, reference, observations[i], ops=ops, dtype=dtype, dims=dims,
+                                numbers=False, profiles=False)
         if v.numbers and number_ref is not None and number_ref != i:
             ref_case = variants[number_ref].case
             rtols = [numeric.tolerance(ref_case.graph, s) for s in ref_case.instances]

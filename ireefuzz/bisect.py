@@ -1,0 +1,318 @@
+"""``ireefuzz bisect BUNDLE``: which published IREE releases show a repro bundle's bug.
+
+Each release is installed on demand into a cached virtual environment
+``~/.cache/ireefuzz/releases/<version>/`` (``python -m venv`` + pip install of the compiler and
+runtime wheels; the old runtimes need ``numpy<2``). A release is judged by running the bundle's own
+``run.sh`` with that release's ``iree-compile`` / ``iree-run-module`` / Python (exit 1 = shows the
+bug, 0 = does not, anything else = could not tell), after re-emitting ``program.mlir`` from
+``case.json`` in the syntax the release accepts (``emit.Syntax``). A binary search over the
+ordered release list (assuming one transition on each side of the release the bundle was made
+with) gives "present since X", "regressed between X and Y" and/or "fixed in Z", which is written
+into the bundle's ``ISSUE.md`` and ``bisect.json``.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable, Sequence
+
+from ireefuzz._io import atomic_write_json, atomic_write_text
+from ireefuzz.cli import UsageError
+
+# Published releases, oldest first: nightly-dated iree-compiler, then iree-base-compiler.
+OLD_RELEASES = ("20230209.425", "20230228.444", "20230404.479", "20230419.494", "20230524.529", "20230815.614",
+                "20231004.665", "20231113.707", "20231218.742", "20240129.785", "20240226.813", "20240410.859",
+                "20240621.931", "20240724.964", "20240828.999", "20241104.1068")
+BASE_RELEASES = ("2.9.0", "3.0.0", "3.1.0", "3.2.0", "3.3.0", "3.4.0", "3.5.0", "3.6.0", "3.7.0", "3.7.1", "3.8.0",
+                 "3.9.0", "3.10.0", "3.11.0", "3.12.0", "3.13.0")
+RELEASES = OLD_RELEASES + BASE_RELEASES
+DEFAULT_CACHE = Path(os.environ.get("IREEFUZZ_RELEASES", Path.home() / ".cache" / "ireefuzz" / "releases"))
+VERDICTS = ("present", "absent", "unknown")
+
+
+def order_key(version: str) -> tuple:
+    """Releases in time order: every dated release (2023-2024) precedes every 2.x/3.x release."""
+    parts = tuple(int(p) for p in version.split("."))
+    return (0, parts) if parts[0] > 10000 else (1, parts)
+
+
+def packages(version: str) -> tuple[str, str, str]:
+    """(compiler, runtime, numpy pin) pip requirements for ``version``."""
+    if order_key(version)[0] == 0:
+        return f"iree-compiler=={version}", f"iree-runtime=={version}", "numpy<2"
+    numpy = "numpy<2" if order_key(version) < order_key("3.2.0") else "numpy"
+    return f"iree-base-compiler=={version}", f"iree-base-runtime=={version}", numpy
+
+
+def syntax_for(version: str):
+    from ireefuzz.generators.emit import Syntax
+
+    return Syntax(maximumf=order_key(version) >= order_key("20240226.813"),
+                  linalg_ext_gather=order_key(version) >= order_key("3.9.0"))
+
+
+def compile_flags_for(version: str, flags: Sequence[str]) -> list[str]:
+    """The bundle's compile flags as this release spells them."""
+    out = []
+    for f in flags:
+        if f.startswith("--iree-llvmcpu-target-cpu="):
+            f = "--iree-llvmcpu-target-cpu=host"  # a CPU name newer than the release's LLVM is an error
+            if order_key(version) < order_key("20230404.479"):
+                f = f.replace("--iree-llvmcpu-", "--iree-llvm-")  # renamed in spring 2023
+        out.append(f)
+    return out
+
+
+# --------------------------------------------------------------------------- releases
+
+
+@dataclasses.dataclass(frozen=True)
+class Release:
+    version: str
+    python: str
+    iree_compile: str
+    iree_run_module: str
+
+
+def _tools_in(site: Path) -> tuple[Path, Path]:
+    return site / "iree" / "compiler" / "_mlir_libs" / "iree-compile", site / "iree" / "_runtime_libs" / "iree-run-module"
+
+
+def current_release() -> Release | None:
+    """The IREE installed next to ireefuzz (no download needed for its version)."""
+    from importlib import metadata
+
+    for dist in ("iree-base-compiler", "iree-compiler"):
+        try:
+            version = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            continue
+        import iree.compiler
+
+        site = Path(list(iree.compiler.__path__)[0]).parent.parent
+        compile_, run = _tools_in(site)
+        if compile_.exists() and run.exists():
+            return Release(version, sys.executable, str(compile_), str(run))
+    return None
+
+
+def release(version: str, cache: Path = DEFAULT_CACHE, *, install: bool = True,
+            log: Callable[[str], None] = lambda m: None) -> Release:
+    """The release ``version``, installed into ``cache/<version>`` on first use."""
+    current = current_release()
+    if current is not None and current.version == version:
+        return current
+    venv = cache / version
+    python = venv / "bin" / "python"
+    if not (venv / ".installed").exists():
+        if not install:
+            raise UsageError(f"IREE {version} is not installed in {venv} (drop --no-install to install it)")
+        log(f"installing IREE {version} into {venv}")
+        shutil.rmtree(venv, ignore_errors=True)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        reqs = packages(version)
+        proc = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *reqs],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise UsageError(f"pip could not install {' '.join(reqs)}: {proc.stderr.strip()[-800:]}")
+        atomic_write_text(venv / ".installed", " ".join(reqs) + "\n")
+    sites = sorted((venv / "lib").glob("python*/site-packages"))
+    if not sites:
+        raise UsageError(f"{venv} is not a virtual environment; remove it and retry")
+    compile_, run = _tools_in(sites[0])
+    return Release(version, str(python), str(compile_), str(run))
+
+
+def installed_versions(cache: Path = DEFAULT_CACHE) -> list[str]:
+    found = [p.name for p in cache.glob("*") if (p / ".installed").exists()] if cache.exists() else []
+    current = current_release()
+    if current is not None:
+        found.append(current.version)
+    return sorted(set(v for v in found if v in RELEASES), key=order_key)
+
+
+# --------------------------------------------------------------------------- judging one release
+
+
+@dataclasses.dataclass(frozen=True)
+class Trial:
+    version: str
+    verdict: str  # present | absent | unknown
+    detail: str  # the last lines run.sh printed
+    seconds: float
+
+
+def judge(bundle: Path, rel: Release, *, timeout: float = 600) -> Trial:
+    """Run the bundle's run.sh with ``rel``'s tools on a copy of the bundle."""
+    started = time.perf_counter()
+    finding = json.loads((bundle / "finding.json").read_text())
+    with tempfile.TemporaryDirectory(prefix=f"ireefuzz-bisect-{rel.version}-") as tmp:
+        work = Path(tmp) / "bundle"
+        shutil.copytree(bundle, work)
+        if (bundle / "case.json").exists():
+            from ireefuzz.generators.case import Case
+            from ireefuzz.generators.emit import emit
+
+            case = Case.from_json(json.loads((bundle / "case.json").read_text()))
+            (work / "program.mlir").write_text(emit(case.graph, "main", syntax_for(rel.version)).text)
+        flags = compile_flags_for(rel.version, finding.get("flags") or ["--iree-hal-target-backends=llvm-cpu",
+                                                                          "--iree-llvmcpu-target-cpu=host"])
+        env = {"PATH": f"{Path(rel.python).parent}:/usr/bin:/bin", "HOME": os.environ.get("HOME", "/tmp"),
+               "IREE_COMPILE": rel.iree_compile, "IREE_RUN_MODULE": rel.iree_run_module, "PYTHON": rel.python,
+               "IREE_COMPILE_FLAGS": " ".join(flags), "TMPDIR": tmp}
+        try:
+            proc = subprocess.run(["sh", str(work / "run.sh")], capture_output=True, text=True, env=env, timeout=timeout)
+            code, output = proc.returncode, proc.stdout + proc.stderr
+        except subprocess.TimeoutExpired:
+            code, output = None, "timed out"
+    verdict = {1: "present", 0: "absent"}.get(code, "unknown")
+    detail = "\n".join(output.strip().splitlines()[-4:])
+    return Trial(rel.version, verdict, detail, time.perf_counter() - started)
+
+
+# --------------------------------------------------------------------------- search
+
+
+@dataclasses.dataclass(frozen=True)
+class BisectResult:
+    versions: tuple[str, ...]  # the ordered versions searched
+    trials: tuple[Trial, ...]  # in the order they ran
+    first_present: str | None
+    last_present: str | None
+
+    def verdict_of(self, version: str) -> str | None:
+        return next((t.verdict for t in self.trials if t.version == version), None)
+
+    @property
+    def answer(self) -> str:
+        vs = list(self.versions)
+        if self.first_present is None:
+            return f"not reproduced on any release tested ({vs[0]} ... {vs[-1]})"
+        parts = []
+        i, j = vs.index(self.first_present), vs.index(self.last_present)
+        if i == 0:
+            parts.append(f"present since {self.first_present} (the oldest release tested)")
+        else:
+            parts.append(f"regressed between {vs[i - 1]} and {self.first_present}")
+        if j == len(vs) - 1:
+            parts.append(f"still present in {self.last_present} (the newest release tested)")
+        else:
+            parts.append(f"fixed in {vs[j + 1]} (last present: {self.last_present})")
+        return "; ".join(parts)
+
+
+def bisect(versions: Sequence[str], judge_version: Callable[[str], Trial], *, known_present: str | None = None
+           ) -> BisectResult:
+    """Binary-search ``versions`` (oldest first) for the first and last release showing the bug.
+
+    ``known_present``: a version known to show it (the bundle's own); else the newest is tried
+    first, then every version from newest to oldest until one shows it. "unknown" counts as absent.
+    """
+    vs = sorted(dict.fromkeys(versions), key=order_key)
+    trials: dict[str, Trial] = {}
+    order: list[Trial] = []
+
+    def present(v: str) -> bool:
+        if v not in trials:
+            trials[v] = judge_version(v)
+            order.append(trials[v])
+        return trials[v].verdict == "present"
+
+    anchor = known_present if known_present in vs and present(known_present) else None
+    if anchor is None:
+        anchor = next((v for v in reversed(vs) if present(v)), None)
+    if anchor is None:
+        return BisectResult(tuple(vs), tuple(order), None, None)
+    a = vs.index(anchor)
+    lo, hi = 0, a  # first present in [lo, hi]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if present(vs[mid]):
+            hi = mid
+        else:
+            lo = mid + 1
+    first = vs[lo]
+    lo, hi = a, len(vs) - 1  # last present in [lo, hi]
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if present(vs[mid]):
+            lo = mid
+        else:
+            hi = mid - 1
+    return BisectResult(tuple(vs), tuple(order), first, vs[lo])
+
+
+def bisect_bundle(bundle: str | Path, versions: Sequence[str] | None = None, *, cache: Path = DEFAULT_CACHE,
+                  install: bool = True, log: Callable[[str], None] = lambda m: None) -> BisectResult:
+    bundle = Path(bundle)
+    if not (bundle / "run.sh").exists() or not (bundle / "finding.json").exists():
+        raise UsageError(f"{bundle} is not a repro bundle (no run.sh / finding.json); make one with `ireefuzz repro`")
+    versions = list(versions) if versions else list(RELEASES)
+    unknown = [v for v in versions if v not in RELEASES]
+    if unknown:
+        raise UsageError(f"unknown IREE releases {unknown}; known: {', '.join(RELEASES)}")
+    own = json.loads((bundle / "finding.json").read_text()).get("compiler_version", "")
+    known = next((v for v in versions if own.startswith(v)), None)
+
+    def judge_version(v: str) -> Trial:
+        trial = judge(bundle, release(v, cache, install=install, log=log))
+        log(f"{v}: {trial.verdict} ({trial.seconds:.1f} s) {trial.detail.splitlines()[-1] if trial.detail else ''}")
+        return trial
+
+    result = bisect(versions, judge_version, known_present=known)
+    record_result(bundle, result)
+    return result
+
+
+def record_result(bundle: Path, result: BisectResult) -> None:
+    atomic_write_json(bundle / "bisect.json", {
+        "answer": result.answer, "first_present": result.first_present, "last_present": result.last_present,
+        "versions": list(result.versions),
+        "trials": [dataclasses.asdict(t) | {"seconds": round(t.seconds, 1)} for t in result.trials]})
+    issue = bundle / "ISSUE.md"
+    if not issue.exists():
+        return
+    rows = "\n".join(f"| {t.version} | {t.verdict} |" for t in sorted(result.trials, key=lambda t: order_key(t.version)))
+    section = (f"## Bisection\n\n**{result.answer}.**\n\nReleases tried (pip wheels, `run.sh` with each release's "
+               f"own `iree-compile` / `iree-run-module`):\n\n| release | bug |\n|---|---|\n{rows}\n")
+    text = issue.read_text()
+    text, n = re.subn(r"## Bisection\n.*?(?=\n---\n|\n## |\Z)", section.rstrip("\n") + "\n", text, count=1, flags=re.S)
+    if n == 0:
+        text = text.rstrip("\n") + "\n\n" + section
+    atomic_write_text(issue, text)
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("bundle", metavar="BUNDLE", help="a repro bundle directory written by `ireefuzz repro`")
+    parser.add_argument("--versions", dest="versions", metavar="V,V,...", default=None,
+                        help="comma-separated releases to search (default: all, "
+                             f"{RELEASES[0]} ... {RELEASES[-1]}); 'installed' = those already cached")
+    parser.add_argument("--cache", dest="cache", metavar="DIR", type=Path, default=DEFAULT_CACHE,
+                        help=f"where release virtual environments live (default {DEFAULT_CACHE})")
+    parser.add_argument("--no-install", dest="install", action="store_false",
+                        help="only use releases already installed in the cache")
+
+
+def main(args: argparse.Namespace) -> int:
+    if args.versions == "installed":
+        versions = installed_versions(args.cache)
+    elif args.versions:
+        versions = [v.strip() for v in args.versions.split(",") if v.strip()]
+    else:
+        versions = None
+    result = bisect_bundle(args.bundle, versions, cache=args.cache, install=args.install,
+                           log=lambda m: print(f"  {m}", flush=True))
+    print(result.answer)
+    return 1 if result.first_present else 0

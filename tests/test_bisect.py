@@ -1,0 +1,65 @@
+"""Release bisection: the search on fake verdicts (fast) and over three installed releases (slow)."""
+from __future__ import annotations
+
+import pytest
+
+from ireefuzz.bisect import RELEASES, Trial, bisect, compile_flags_for, order_key, packages, syntax_for
+
+VS = ["20230404.479", "20231004.665", "20240410.859", "20241104.1068", "3.0.0", "3.5.0", "3.9.0", "3.13.0"]
+
+
+def _judge(present: set[str], calls: list[str]):
+    def judge(v: str) -> Trial:
+        calls.append(v)
+        return Trial(v, "present" if v in present else "absent", "", 0.0)
+    return judge
+
+
+def test_order_and_packages():
+    assert sorted(RELEASES, key=order_key) == list(RELEASES)
+    assert order_key("20241104.1068") < order_key("2.9.0") < order_key("3.10.0")
+    assert packages("20240410.859")[0] == "iree-compiler==20240410.859" and packages("20240410.859")[2] == "numpy<2"
+    assert packages("3.13.0")[:2] == ("iree-base-compiler==3.13.0", "iree-base-runtime==3.13.0")
+    assert not syntax_for("20231218.742").maximumf and syntax_for("20240226.813").maximumf
+    assert not syntax_for("3.8.0").linalg_ext_gather and syntax_for("3.9.0").linalg_ext_gather
+    assert compile_flags_for("20230209.425", ["--iree-llvmcpu-target-cpu=znver5"]) == ["--iree-llvm-target-cpu=host"]
+
+
+def test_regressed_between():
+    calls: list[str] = []
+    result = bisect(VS, _judge(set(VS[3:]), calls), known_present="3.13.0")
+    assert (result.first_present, result.last_present) == ("20241104.1068", "3.13.0")
+    assert result.answer.startswith("regressed between 20240410.859 and 20241104.1068")
+    assert len(calls) <= 5
+
+
+def test_fixed_in_and_present_since():
+    result = bisect(VS, _judge(set(VS[:5]), []), known_present="20240410.859")
+    assert result.answer == "present since 20230404.479 (the oldest release tested); fixed in 3.5.0 (last present: 3.0.0)"
+    assert bisect(VS, _judge(set(), [])).answer.startswith("not reproduced")
+
+
+@pytest.mark.slow
+@pytest.mark.iree
+def test_bisect_over_three_installed_releases(tmp_path):
+    """Needs three releases in ~/.cache/ireefuzz/releases (e.g. 20240410.859, 3.0.0) plus the installed one."""
+    from ireefuzz.bisect import bisect_bundle, installed_versions
+    from ireefuzz.evaluate import evaluate
+    from ireefuzz.generators.case import Case
+    from ireefuzz.generators.graph import Graph, Node, TensorType as T
+    from ireefuzz.repro import shrink_and_bundle
+
+    versions = installed_versions()
+    if len(versions) < 3:
+        pytest.skip(f"needs three installed releases, found {versions}")
+    versions = [versions[0], versions[len(versions) // 2], versions[-1]]
+    i32 = lambda *s: T(s, "i32")
+    g = Graph((i32(8, 8), i32(8)), (Node("reduce_sum", ("a0",), {"dim": 1, "init": "value:a1"}, i32(8)),),
+              ("n0",)).check()
+    (finding,) = evaluate([Case(g, ({},))])[0].findings
+    bundle = shrink_and_bundle(finding, tmp_path / "bundle", shrink=False, confirm_runs=1).path
+    result = bisect_bundle(bundle, versions, install=False)
+    assert len(result.trials) == 3 and all(t.verdict in ("present", "absent", "unknown") for t in result.trials)
+    assert result.verdict_of(versions[-1]) == "present"  # the installed release is where the finding came from
+    assert result.answer in (bundle / "ISSUE.md").read_text()
+    assert (bundle / "bisect.json").exists()

@@ -1,0 +1,271 @@
+"""The campaign runner: determinism, dedup, resume, crash isolation, reports, Dask.
+
+Unit tests use recorded values; tests marked ``iree`` run real campaigns in a subprocess with a few
+cases, injecting worker faults through the test-only ``IREEFUZZ_TEST_FAULT`` hook.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ireefuzz import _io, campaign, report
+from ireefuzz.cli import UsageError
+from ireefuzz.evaluate import ORACLE_NAMES, CaseResult
+from ireefuzz.generators.case import Case
+from ireefuzz.generators.graph import Graph, Node, TensorType
+from ireefuzz.oracles.finding import Finding
+
+# The real CLI, restricted to `fuzz` so the test does not depend on the other subcommands' modules.
+DRIVER = "import sys; from ireefuzz import cli; cli.COMMANDS = {'fuzz': cli.COMMANDS['fuzz']}; sys.exit(cli.main(['fuzz'] + sys.argv[1:]))"
+
+
+def fuzz(out: Path, *argv: str, fault: str = "", wait: bool = True, timeout: float = 120):
+    env = dict(os.environ, **{campaign.FAULT_ENV: fault})
+    command = [sys.executable, "-c", DRIVER, "--out", str(out), "--workers", "2", *argv]
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if not wait:
+        return proc
+    stdout, stderr = proc.communicate(timeout=timeout)
+    return proc.returncode, stderr
+
+
+def progress_indices(out: Path) -> list[int]:
+    return [e["i"] for row in _io.read_jsonl(out / "progress.jsonl") for e in row["cases"]]
+
+
+def findings(out: Path) -> list[dict]:
+    return _io.read_jsonl(out / "findings.jsonl")
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    campaign.configure(parser)
+    return parser.parse_args(list(argv))
+
+
+# --------------------------------------------------------------------------- unit
+
+def test_oracle_names_are_the_evaluators():
+    assert campaign.ORACLE_NAMES is ORACLE_NAMES
+
+
+def test_blocks_are_deterministic_and_shards_disjoint():
+    options = campaign.Options(seed=7, block=16, cases=64)
+    a = campaign.draw_block(options, 3, campaign.Coverage())
+    b = campaign.draw_block(options, 3, campaign.Coverage())
+    assert [c.dumps() for c in a] == [c.dumps() for c in b] and len(a) == 16
+    other = campaign.draw_block(options, 4, campaign.Coverage())
+    assert len({c.dumps() for c in a} & {c.dumps() for c in other}) <= 1  # distinct runs; a tiny case may recur
+    shards = [campaign.Stream(campaign.Options(shard=(i, 3), block=16, cases=40)) for i in range(3)]
+    indices = [set(i for k in range(3) for i in s.indices(k)) for s in shards]
+    assert all(len(ix) == 40 for ix in indices) and not (indices[0] & indices[1] or indices[1] & indices[2] or indices[0] & indices[2])
+
+
+def test_guidance_prefers_rarely_reached_ops():
+    coverage = campaign.Coverage()
+    for _ in range(50):
+        coverage.add({"ops": "add", "dtype": "f32", "dims": "S", "pipelines": ["DoubleTilingExpert"]})
+    common = Graph((TensorType((4,), "f32"),), (Node("add", ("a0", "a0"), {}, TensorType((4,), "f32")),), ("n0",))
+    rare = Graph((TensorType((4,), "f32"),), (Node("exp", ("a0",), {}, TensorType((4,), "f32")),), ("n0",))
+    assert coverage.rarity(rare)[0] > coverage.rarity(common)[0]
+    assert coverage.rarity(rare)[1] == "op:exp"
+
+
+def test_options_are_validated():
+    with pytest.raises(UsageError, match="--time SECONDS or --cases N"):
+        campaign.options_from_args(parse(), None)
+    with pytest.raises(UsageError, match="choose from"):
+        campaign.options_from_args(parse("--cases", "3", "--oracles", "numeric,bogus"), None)
+    with pytest.raises(UsageError, match="i/n"):
+        campaign.options_from_args(parse("--cases", "3", "--shard", "2"), None)
+    with pytest.raises(UsageError, match="0 <= i < n"):
+        campaign.options_from_args(parse("--cases", "3", "--shard", "3/3"), None)
+    with pytest.raises(UsageError, match="auto"):
+        campaign.parse_workers("many")
+    options = campaign.options_from_args(parse("--cases", "3", "--flags", "--a='x y' --b", "--seed", "4"), None)
+    assert options.flags == ("--a=x y", "--b") and options.seed == 4
+    with pytest.raises(UsageError, match="--seed differ"):
+        campaign.options_from_args(parse("--seed", "5"), options)
+    assert campaign.options_from_args(parse("--seed", "4", "--cases", "9"), options).cases == 9
+
+
+def test_baseline_is_read_tolerantly_and_rejected_clearly(tmp_path):
+    good = tmp_path / "known.json"
+    good.write_text(json.dumps([{"signature": "memory/alloca/x/f32/S", "upstream": "https://x/1"}, {"signature": "a/b/c", "note": None}]))
+    baseline = campaign.load_baseline(good)
+    assert baseline["memory/alloca/x/f32/S"].upstream == "https://x/1" and baseline["a/b/c"].note == ""
+    for text, match in (("{", "not valid JSON"), ('{"signature": "x"}', "JSON list of objects"), ('[{"sig": 1}]', '"signature"')):
+        (tmp_path / "bad.json").write_text(text)
+        with pytest.raises(UsageError, match=match):
+            campaign.load_baseline(tmp_path / "bad.json")
+    with pytest.raises(UsageError, match="cannot read"):
+        campaign.load_baseline(tmp_path / "missing.json")
+
+
+def _case(size: int) -> Case:
+    t = TensorType((size,), "f32")
+    return Case(Graph((t,), (Node("exp", ("a0",), {}, t),), ("n0",)), ({},))
+
+
+def _result(case: Case, *sigs: str) -> CaseResult:
+    fs = tuple(Finding("memory", "alloca", s, "m", {}, case.to_json()) for s in sigs)
+    return CaseResult(case, fs, pipelines=("DoubleTilingExpert",), cpu="cpu", compiler_version="v")
+
+
+def test_record_keeps_first_and_smaller_examples_and_never_duplicates(tmp_path):
+    options = campaign.Options(cases=64, batch=4)
+    sig, known = "memory/alloca/exp/f32/S", "memory/alloca/known/f32/S"
+    record = campaign.Record(tmp_path, options, {known: campaign.Known(known, upstream="u")})
+    big, small, bigger = _case(64), _case(8), _case(128)
+    task = campaign.Task((0, 1, 2), (big, small, bigger))
+    record.record(task, [_result(big, sig, known), _result(small, sig), _result(bigger, sig)], 1.0)
+    # the coordinator was killed after the findings but before the progress line: the batch is redone
+    (tmp_path / "progress.jsonl").write_text("")
+    record = campaign.Record(tmp_path, options, {known: campaign.Known(known)})
+    record.record(task, [_result(big, sig, known), _result(small, sig), _result(bigger, sig)], 2.0)
+    rows = findings(tmp_path)
+    assert [(r["signature"], r["case_index"], r["example"]) for r in rows] == [
+        (sig, 0, "first"), (known, 0, "first"), (sig, 1, "smaller")]
+    assert [r["status"] for r in rows] == ["new", "known", "new"]
+    summary = campaign.Record(tmp_path, options, {known: campaign.Known(known)}).summary()
+    assert summary["signatures"][sig] == {"count": 3, "status": "new", "first_case_index": 0, "smallest_case_index": 1}
+    assert summary["new"] == [sig] and summary["known"] == [known] and summary["cases"] == 3
+    assert summary["pipelines"] == {"DoubleTilingExpert": 3}
+
+
+def test_reports(tmp_path):
+    options = campaign.Options(cases=64)
+    record = campaign.Record(tmp_path, options, {"memory/alloca/k/f32/S": campaign.Known("memory/alloca/k/f32/S")})
+    c = _case(4)
+    record.record(campaign.Task((0,), (c,)), [_result(c, "memory/alloca/exp/f32/S", "memory/alloca/k/f32/S")], 1.0)
+    record.record(campaign.Task((1,), (c,)), [_result(c)], 2.0)
+    record.record(campaign.Task((2,), (c,)), [_result(c)], 4.0)
+    report.write_reports(tmp_path, record.summary(), findings(tmp_path))
+    junit = (tmp_path / "junit.xml").read_text()
+    assert junit.count("<testcase") == 2 and junit.count("<failure") == 1 and junit.count("<skipped") == 1
+    assert "`memory/alloca/exp/f32/S`" in (tmp_path / "summary.md").read_text()
+    page = (tmp_path / "report.html").read_text()
+    assert page.count("<svg") >= 4 and "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+
+
+# --------------------------------------------------------------------------- real campaigns
+
+def crash_rows(out: Path) -> dict[int, str]:
+    return {r["case_index"]: r["kind"] for r in findings(out) if r["oracle"] == "crash"}
+
+
+@pytest.mark.iree
+def test_worker_segv_and_sigkill_are_bisected_to_their_culprits(tmp_path):
+    rc, err = fuzz(tmp_path, "--cases", "8", "--batch", "4", "--oracles", "crash", fault="2:segv,5:kill")
+    assert rc == 1, err
+    assert crash_rows(tmp_path) == {2: "runtime-crash", 5: "worker-killed"}
+    assert sorted(progress_indices(tmp_path)) == list(range(8))  # the bystanders were evaluated, once
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["cases"] == 8 and summary["crashes"] == 2 and len(summary["new"]) == 2
+
+
+@pytest.mark.iree
+def test_a_case_hanging_past_its_timeout_becomes_a_finding(tmp_path):
+    rc, err = fuzz(tmp_path, "--cases", "2", "--batch", "1", "--oracles", "crash", "--case-timeout", "2", fault="1:hang")
+    assert rc == 1, err
+    assert crash_rows(tmp_path) == {1: "worker-timeout"}
+    assert sorted(progress_indices(tmp_path)) == [0, 1]
+
+
+@pytest.mark.iree
+def test_exit_status(tmp_path):
+    rc, err = fuzz(tmp_path / "a", "--cases", "4", "--batch", "4", "--oracles", "crash", fault="1:segv")
+    assert rc == 1, err
+    known = [{"signature": s, "status": "open", "upstream": "", "note": ""}
+             for s in json.loads((tmp_path / "a" / "summary.json").read_text())["signatures"]]
+    (tmp_path / "known.json").write_text(json.dumps(known))
+    rc, err = fuzz(tmp_path / "b", "--cases", "4", "--batch", "4", "--oracles", "crash", "--baseline", str(tmp_path / "known.json"), fault="1:segv")
+    assert rc == 0, err
+    assert json.loads((tmp_path / "b" / "summary.json").read_text())["known"] == [k["signature"] for k in known]
+    rc, err = fuzz(tmp_path / "c", "--cases", "4", "--batch", "4", "--oracles", "crash", fault="2:raise")
+    assert rc == 2 and "ireefuzz bug" in err
+    rc, err = fuzz(tmp_path / "d", "--cases", "4", "--oracles", "bogus")
+    assert rc == 2 and "choose from" in err
+
+
+@pytest.mark.iree
+def test_coordinator_killed_then_resumed_loses_and_duplicates_nothing(tmp_path):
+    args = ("--cases", "16", "--batch", "2", "--oracles", "crash,memory,immutability")
+    faults = "3:segv,13:segv"
+    proc = fuzz(tmp_path / "run", *args, fault=faults, wait=False)
+    deadline = time.monotonic() + 60
+    while len(_io.read_jsonl(tmp_path / "run" / "progress.jsonl")) < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate()
+    before = findings(tmp_path / "run")
+    assert 0 < len(progress_indices(tmp_path / "run")) < 16
+    rc, err = fuzz(tmp_path / "run", "--resume", fault=faults)
+    assert rc == 1, err
+    after = findings(tmp_path / "run")
+    assert after[: len(before)] == before  # nothing recorded was lost
+    keys = [(r["signature"], r["case_index"]) for r in after]
+    assert len(keys) == len(set(keys))  # nor written twice
+    assert sorted(progress_indices(tmp_path / "run")) == list(range(16))
+    assert {3: "runtime-crash", 13: "runtime-crash"}.items() <= crash_rows(tmp_path / "run").items()
+    # the resumed campaign drew exactly the cases an uninterrupted one draws
+    rc, err = fuzz(tmp_path / "clean", *args, fault=faults)
+    hashes = lambda out: sorted((e["i"], e["h"]) for row in _io.read_jsonl(out / "progress.jsonl") for e in row["cases"])
+    assert hashes(tmp_path / "run") == hashes(tmp_path / "clean")
+    summary = lambda out: json.loads((out / "summary.json").read_text())
+    assert {s: v["count"] for s, v in summary(tmp_path / "run")["signatures"].items()} == \
+           {s: v["count"] for s, v in summary(tmp_path / "clean")["signatures"].items()}
+
+
+# --------------------------------------------------------------------------- Dask
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def dask_cluster(tmp_path):
+    pytest.importorskip("distributed")
+    dask = str(Path(sys.executable).with_name("dask"))
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    env = dict(os.environ, **{campaign.FAULT_ENV: "3:segv"})
+    log = open(tmp_path / "cluster.log", "w")
+    scheduler = subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1], "--no-dashboard"],
+                                 stdout=log, stderr=log, start_new_session=True)
+    worker = subprocess.Popen([dask, "worker", address, "--nthreads", "1", "--nworkers", "2", "--memory-limit", "0",
+                               "--no-dashboard"], env=env, stdout=log, stderr=log, start_new_session=True)
+    from distributed import Client
+
+    with Client(address, timeout=30) as client:
+        client.wait_for_workers(2, timeout=60)
+    yield address
+    for proc in (worker, scheduler):
+        os.killpg(proc.pid, signal.SIGTERM)
+    for proc in (worker, scheduler):
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    log.close()
+
+
+@pytest.mark.iree
+def test_dask_cluster_run_isolates_a_crash(tmp_path, dask_cluster):
+    rc, err = fuzz(tmp_path / "out", "--cases", "8", "--batch", "4", "--oracles", "crash", "--scheduler", dask_cluster)
+    assert rc == 1, err
+    assert crash_rows(tmp_path / "out") == {3: "runtime-crash"}
+    assert sorted(progress_indices(tmp_path / "out")) == list(range(8))

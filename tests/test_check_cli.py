@@ -1,0 +1,96 @@
+"""``ireefuzz check``: signature parsing, shapes, exit statuses and --json (real IREE where marked)."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+
+import pytest
+
+from ireefuzz.cli import UsageError
+
+check = importlib.import_module("ireefuzz.check")  # `from ireefuzz import check` is the API function
+
+ADD = """func.func @add(%a: tensor<32x48xf32>, %b: tensor<32x48xf32>) -> tensor<32x48xf32> {
+  %e = tensor.empty() : tensor<32x48xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : tensor<32x48xf32>, tensor<32x48xf32>) outs(%e : tensor<32x48xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<32x48xf32>
+  return %r : tensor<32x48xf32>
+}
+"""
+MATMUL_ACC_ARG = """func.func @mm(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+func.func private @helper(%a: tensor<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
+"""
+
+
+def run(argv: list[str]) -> int:
+    """What ``ireefuzz check ARGS`` does (cli.main maps UsageError to exit 2)."""
+    parser = argparse.ArgumentParser()
+    check.configure(parser)
+    try:
+        return check.main(parser.parse_args(argv))
+    except UsageError as e:
+        print(f"ireefuzz check: error: {e}")
+        return 2
+
+
+def test_signatures_list_public_functions_with_dynamic_dims():
+    (sig,) = check.signatures(MATMUL_ACC_ARG)
+    assert sig.name == "mm" and sig.args == (((None, None), "f32"),) * 3 and sig.dims == "?x?"
+    assert check.concrete_shapes(sig, None) == [(33, 33)] * 3
+    assert check.concrete_shapes(sig, check.parse_shapes("5x7,7x3,5x3")) == [(5, 7), (7, 3), (5, 3)]
+
+
+def test_bad_shapes_are_usage_errors():
+    (sig,) = check.signatures(ADD)
+    with pytest.raises(check.ProgramError, match="argument 0 is tensor<32x48>"):
+        check.concrete_shapes(sig, [(33, 48), (32, 48)])
+    with pytest.raises(check.ProgramError, match="takes 2 arguments"):
+        check.concrete_shapes(sig, [(32, 48)])
+    with pytest.raises(check.ProgramError, match="not a shape"):
+        check.parse_shapes("3xq")
+
+
+def test_unparsable_file_exits_2_with_one_clear_message(tmp_path, capsys):
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("func.func @f( {\n")
+    assert run([str(bad)]) == 2
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1 and "bad.mlir: not a valid MLIR program" in out[0]
+    assert run([str(tmp_path / "missing.mlir")]) == 2
+    assert run([str(bad), "--oracles", "vibes"]) == 2
+
+
+def test_inputs_follow_the_generator_rule():
+    (sig,) = check.signatures(ADD)
+    xs = check.make_inputs(sig, check.concrete_shapes(sig, None), seed=0)
+    assert [x.shape for x in xs] == [(32, 48)] * 2
+    assert all(((x * 8) == (x * 8).round()).all() and abs(x).max() <= 2 for x in xs)
+
+
+@pytest.mark.iree
+def test_clean_program_exits_0(tmp_path, capsys):
+    path = tmp_path / "add.mlir"
+    path.write_text(ADD)
+    assert run([str(path)]) == 0
+
+
+@pytest.mark.iree
+def test_findings_exit_1_and_json_lists_them(tmp_path, capsys):
+    path = tmp_path / "mm.mlir"
+    path.write_text(MATMUL_ACC_ARG)
+    assert run([str(path), "--json", "--shapes", "33x16,16x49,33x49"]) == 1
+    findings = json.loads(capsys.readouterr().out)
+    sigs = {f["signature"] for f in findings}
+    assert "immutability/input-mutated/matmul/f32/?x?" in sigs
+    assert all(f["oracle"] in ("immutability", "memory", "fusion", "crash", "metamorphic") for f in findings)

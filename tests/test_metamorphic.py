@@ -1,0 +1,161 @@
+"""Metamorphic relations: the comparison on recorded observations (fault injection), the graph
+transforms, and (marked iree) the relations on the real compiler."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ireefuzz.generators.case import Case
+from ireefuzz.generators.graph import Graph, GraphError, Node, TensorType as T
+from ireefuzz.oracles import metamorphic as mm
+from ireefuzz.oracles.memory import MEMORY_KINDS
+
+CLEAN = dict.fromkeys(MEMORY_KINDS, 0) | {"alloca_bytes": 0}
+
+
+def dot_exp(m="M", k="K", n="N") -> Graph:
+    return Graph((T((m, k), "f32"), T((k, n), "f32")), (
+        Node("fill", (), {"shape": [m, n], "dtype": "f32", "value": 0.0}, T((m, n), "f32")),
+        Node("matmul", ("a0", "a1", "n0"), {}, T((m, n), "f32")),
+        Node("exp", ("n1",), {"init": "init-of:n0"}, T((m, n), "f32")),
+    ), ("n2",)).check()
+
+
+def obs(label, outputs=None, **profile):
+    return mm.Observation(label, outputs, CLEAN | profile)
+
+
+def kinds(findings):
+    return sorted(f.kind for f in findings)
+
+
+# --------------------------------------------------------------------------- compare (fault injection)
+
+
+def test_alloca_in_only_one_variant_is_an_asymmetry():
+    findings = mm.compare("shape", obs("static-aligned"), obs("static", alloca=3, copy=3), ops="fill>matmul>exp",
+                          dtype="f32", dims="?x?")
+    assert kinds(findings) == ["alloca-asymmetry", "copy-asymmetry"]
+    assert findings[0].signature == "metamorphic/alloca-asymmetry/fill>matmul>exp[shape:static]/f32/?x?"
+    assert findings[0].evidence["profile_variant"]["alloca"] == 3
+
+
+def test_dynamic_alloca_counts_as_alloca_family_and_equal_profiles_are_clean():
+    assert kinds(mm.compare("shape", obs("a"), obs("b", **{"alloca-dynamic": 1}), ops="x", dtype="f32", dims="?")) == [
+        "alloca-asymmetry"]
+    # both have allocas (different counts): no asymmetry; identical profiles: nothing
+    assert mm.compare("shape", obs("a", alloca=1), obs("b", alloca=3), ops="x", dtype="f32", dims="?") == []
+    assert mm.compare("dps", obs("a"), obs("b"), ops="x", dtype="f32", dims="?") == []
+
+
+def test_alloca_only_in_the_reference_names_the_reference():
+    (f,) = mm.compare("dps", obs("as-given", alloca=1), obs("n2.outs=empty"), ops="x", dtype="f32", dims="?")
+    assert f.kind == "alloca-asymmetry" and "only in as-given" in f.message
+
+
+def test_perturbed_output_is_a_mismatch_and_rounding_is_not():
+    x = np.linspace(-2, 2, 60, dtype=np.float32).reshape(6, 10)
+    same = x * np.float32(1 + 2 ** -22)  # a couple of ulps
+    wrong = x.copy()
+    wrong[3, 4] += 0.25
+    rtol = 1e-5
+    assert mm.compare("config", obs("cpu=host", ((x,),)), obs("cpu=generic", ((same,),)), ops="add", dtype="f32",
+                      dims="SxS", rtols=[rtol]) == []
+    (f,) = mm.compare("config", obs("cpu=host", ((x,),)), obs("cpu=generic", ((wrong,),)), ops="add", dtype="f32",
+                      dims="SxS", rtols=[rtol])
+    assert f.kind == "output-mismatch" and f.evidence["index"] == [3, 4]
+    assert f.signature == "metamorphic/output-mismatch/add[config:cpu=generic]/f32/SxS"
+
+
+def test_integers_compare_exactly_and_nan_matches_nan():
+    a = np.arange(12, dtype=np.int32).reshape(3, 4)
+    b = a.copy()
+    b[2, 3] += 1
+    assert mm.first_mismatch([a], [a.copy()], 0.1) is None
+    assert mm.first_mismatch([a], [b], 0.1)["index"] == [2, 3]
+    n = np.array([np.nan, 1.0], dtype=np.float32)
+    assert mm.first_mismatch([n], [n.copy()], 1e-6) is None
+    assert mm.first_mismatch([n], [np.array([0.0, 1.0], np.float32)], 1e-6)["index"] == [0]
+
+
+def test_one_failed_variant_is_a_finding_two_are_not():
+    ok, bad = obs("cpu=host"), mm.Observation("data-tiling=true", failure="compile crash: boom")
+    (f,) = mm.compare("config", ok, bad, ops="matmul", dtype="f32", dims="?x?")
+    assert f.kind == "variant-failed" and "[config:data-tiling=true]" in f.signature
+    assert mm.compare("config", bad, bad, ops="matmul", dtype="f32", dims="?x?") == []
+
+
+def test_compare_variants_checks_numbers_only_between_comparable_variants():
+    g = dot_exp()
+    case = Case(g, ({"M": 33, "K": 16, "N": 49},))
+    variants = mm.shape_variants(case)
+    assert [v.label for v in variants] == ["static-aligned", "static", "dynamic"]
+    out = np.ones((33, 49), np.float32)
+    aligned = np.zeros((32, 48), np.float32)  # other sizes: never compared numerically
+    observations = [obs("static-aligned", ((aligned,),)), obs("static", ((out,),), alloca=3), obs("dynamic", ((out + 1,),))]
+    findings = mm.compare_variants("shape", variants, observations, g)
+    assert sorted(f.signature for f in findings) == [
+        "metamorphic/alloca-asymmetry/fill>matmul>exp[shape:static]/f32/?x?",
+        "metamorphic/output-mismatch/fill>matmul>exp[shape:dynamic]/f32/?x?",
+    ]
+
+
+# --------------------------------------------------------------------------- graph transforms
+
+
+def test_to_static_and_to_dynamic_round_trip():
+    static = mm.to_static(dot_exp(), {"M": 33, "K": 16, "N": 49})
+    assert static.symbols == () and static.args[0].shape == (33, 16) and static.nodes[0].attrs["shape"] == [33, 49]
+    dynamic, sizes = mm.to_dynamic(static)
+    assert sizes == {"D16": 16, "D33": 33, "D49": 49}
+    assert mm.to_static(dynamic, sizes) == static
+    with pytest.raises(GraphError, match="no size"):
+        mm.to_static(dot_exp(), {"M": 1})
+
+
+def test_to_dynamic_keeps_sliced_dims_static():
+    g = Graph((T((8, 5), "f32"),), (
+        Node("extract_slice", ("a0",), {"offsets": [2, 0], "sizes": [3, 5], "strides": [1, 1]}, T((3, 5), "f32")),
+    ), ("n0",)).check()
+    dynamic, sizes = mm.to_dynamic(g)
+    assert sizes == {} and dynamic == g
+
+
+def test_aligned_rounds_down_to_16():
+    assert mm.aligned({"M": 33, "K": 16, "N": 49, "B": 6}) == {"M": 32, "K": 16, "N": 48, "B": 6}
+
+
+def test_dps_variants_are_well_formed_and_distinct():
+    labels = dict(mm.dps_variants(dot_exp(), limit=20))
+    assert {"n2.outs=empty", "n2.outs=value:n1", "n0.generic=true", "n1.generic=true"} <= set(labels)
+    assert labels["n2.outs=value:n1"].nodes[2].attrs["init"] == "value:n1"
+    for g in labels.values():
+        g.check()
+    assert len({g.dumps() for g in labels.values()}) == len(labels)
+
+
+def test_config_variants():
+    case = Case(dot_exp(), ({"M": 3, "K": 4, "N": 5},), flags=("--iree-opt-data-tiling=true",))
+    vs = mm.config_variants(case)
+    assert [v.label for v in vs] == ["cpu=host", "cpu=generic", "data-tiling=true", "data-tiling=false"]
+    assert vs[3].case.flags == ("--iree-opt-data-tiling=false",)
+    with pytest.raises(ValueError, match="unknown relation"):
+        mm.variants_for("colour", case)
+
+
+# --------------------------------------------------------------------------- real IREE
+
+
+@pytest.mark.iree
+def test_shape_relation_reproduces_the_first_seed():
+    findings = mm.check_relation("shape", Case(dot_exp(), ({"M": 33, "K": 16, "N": 49},)))
+    assert {f.signature for f in findings} == {
+        "metamorphic/alloca-asymmetry/fill>matmul>exp[shape:static]/f32/?x?",
+        "metamorphic/copy-asymmetry/fill>matmul>exp[shape:static]/f32/?x?",
+        "metamorphic/alloca-asymmetry/fill>matmul>exp[shape:dynamic]/f32/?x?",
+    }
+
+
+@pytest.mark.iree
+def test_config_relation_agrees_on_the_unaligned_matmul():
+    assert mm.check_relation("config", Case(dot_exp(33, 16, 49), ({},))) == []
