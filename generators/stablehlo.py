@@ -17,7 +17,6 @@ the exported program's contract (``nonzero_instances``).
 from __future__ import annotations
 
 import functools
-import time
 from typing import Any, Mapping, Sequence
 
 from .emit import Program
@@ -136,8 +135,3 @@ def nonzero_instances(instances: Sequence[Mapping[str, int]]) -> list[dict[str, 
     """The shape instances an exported program accepts (every symbol >= 1)."""
     return [dict(s) for s in instances if all(v >= 1 for v in s.values())]
 
-
-def timed_export(graphs: Mapping[str, Graph]) -> tuple[Program, float]:
-    started = time.perf_counter()
-    program = export_module(graphs)
-    return program, time.perf_counter() - started

@@ -60,6 +60,7 @@ WARMUP_CALLS = 10  # Hypothesis opens every run with its simplest examples: they
 DEFAULT_BASELINE = Path("corpus/known_findings.json")
 FAULT_ENV = "IREEFUZZ_TEST_FAULT"  # test-only: "3:segv,5:kill,7:hang,9:raise" makes a worker fail on those case indices
 SUMMARY_EVERY_S = 10.0
+DEATH_KINDS = ("runtime-crash", "worker-killed", "worker-timeout")  # crash kinds the pool reports (a worker died)
 
 
 # --------------------------------------------------------------------------- options
@@ -513,7 +514,7 @@ class Record:
             self.totals["cases"] += 1
             self.totals["shape_runs"] += e["instances"]
             self.totals["discarded"] += e["discarded"]
-            self.totals["crashes"] += any(s.startswith("crash/") for s in e["sigs"])
+            self.totals["worker_deaths"] += any(s.startswith("crash/") and s.split("/")[1] in DEATH_KINDS for s in e["sigs"])
             self.pipelines.update(e["pipelines"])
             names = e["ops"].split(">")
             self.ops.update(names)
@@ -578,7 +579,7 @@ class Record:
             "cases": t["cases"], "graphs": t["cases"], "shape_runs": t["shape_runs"], "seconds": round(self.seconds, 2),
             "graphs_per_s": round(t["cases"] / seconds, 3), "shape_runs_per_s": round(t["shape_runs"] / seconds, 3),
             "compile_seconds": round(t["compile_s"], 2), "run_seconds": round(t["run_s"], 2),
-            "discarded": t["discarded"], "crashes": t["crashes"], "signatures": signatures,
+            "discarded": t["discarded"], "worker_deaths": t["worker_deaths"], "signatures": signatures,
             "new": self.new_signatures(), "known": sorted(s for s in signatures if signatures[s]["status"] == "known"),
             "pipelines": dict(self.pipelines.most_common()), "ops": dict(self.ops.most_common()),
             "op_pairs": dict(self.pairs.most_common(40)), "timeline": [list(p) for p in self.timeline],
@@ -708,7 +709,7 @@ class Display:
         new = len(record.new_signatures())
         known = sum(1 for s, st in record.sigs.items() if st.count and record.status(s) == "known")
         return (f"[{seconds:7.1f}s] {n} cases  {n / max(seconds, 1e-9):.2f} cases/s  findings: {new} new, {known} known  "
-                f"crashes: {record.totals['crashes']}")
+                f"worker deaths: {record.totals['worker_deaths']}")
 
     def update(self, record: Record, seconds: float) -> None:
         if time.monotonic() - self.last >= self.every_s:

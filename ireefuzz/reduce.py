@@ -106,7 +106,40 @@ def shrink_static_dims(text: str) -> Iterator[str]:
                     yield candidate
 
 
-PASSES: tuple[tuple[str, Candidate], ...] = (("drop-ops", drop_ops), ("shrink-static-dims", shrink_static_dims))
+def bypass_ops(text: str) -> Iterator[str]:
+    """Replace a one-result op by one of its operands of the same type (``tanh(x)`` -> ``x``)."""
+    module = _parse(text)
+    if module is None:
+        return
+    count = sum(len(list(f.regions[0].blocks[0].operations)) - 1 for f in _funcs(module))
+    for k in reversed(range(count)):
+        m = _parse(text)
+        ops = [o.operation for f in _funcs(m) for o in list(f.regions[0].blocks[0].operations)[:-1]]
+        op = ops[k]
+        block = op.parent.regions[0].blocks[0]
+        if len(op.results) != 1:
+            continue
+        for operand in op.operands:
+            if operand.type == op.results[0].type:
+                op.results[0].replace_all_uses_with(operand)
+                op.erase()
+                _erase_dead(block)
+                candidate = str(m)
+                if _parse(candidate) is not None:
+                    yield candidate
+                break
+
+
+def size_key(text: str) -> tuple[int, int, int]:
+    """(ops, sum of static tensor dims, characters): smaller is simpler."""
+    module = _parse(text)
+    ops = sum(len(list(f.regions[0].blocks[0].operations)) for f in _funcs(module)) if module is not None else 10 ** 9
+    dims = sum(int(d) for m in _TENSOR.finditer(text) for d in m.group(1).split("x") if d.isdigit())
+    return ops, dims, len(text)
+
+
+PASSES: tuple[tuple[str, Candidate], ...] = (("bypass-ops", bypass_ops), ("drop-ops", drop_ops),
+                                             ("shrink-static-dims", shrink_static_dims))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -116,6 +149,8 @@ class ReduceResult:
     steps: tuple[str, ...]
     before_chars: int
     after_chars: int
+    before: tuple[int, int, int] = (0, 0, 0)  # size_key
+    after: tuple[int, int, int] = (0, 0, 0)
 
 
 def reduce_mlir(text: str, signature: str | None = None, *, config: Any = None,
@@ -137,10 +172,10 @@ def reduce_mlir(text: str, signature: str | None = None, *, config: Any = None,
         for name, propose in passes:
             for candidate in propose(current):
                 tried += 1
-                if len(candidate) < len(current) and signature in signatures_of(candidate):
+                if size_key(candidate) < size_key(current) and signature in signatures_of(candidate):
                     current, progress = candidate, True
                     steps.append(name)
                     break
                 if tried >= max_candidates:
                     break
-    return ReduceResult(current, signature, tuple(steps), len(text), len(current))
+    return ReduceResult(current, signature, tuple(steps), len(text), len(current), size_key(text), size_key(current))

@@ -56,7 +56,7 @@ def markdown(summary: Mapping[str, Any]) -> str:
         "# ireefuzz campaign", "",
         f"- cases: {s['cases']} ({s['shape_runs']} shape runs) in {s['seconds']} s: {s['graphs_per_s']} graphs/s",
         f"- compiler: {s['compiler_version'] or '?'} on cpu {s['cpu'] or '?'}",
-        f"- signatures: {len(s['new'])} new, {len(s['known'])} known; worker crashes: {s['crashes']}; "
+        f"- signatures: {len(s['new'])} new, {len(s['known'])} known; worker crashes: {s['worker_deaths']}; "
         f"discarded (ill-conditioned): {s['discarded']}",
         f"- pipelines reached: {', '.join(f'{k} ({v})' for k, v in s['pipelines'].items()) or 'none'}", "",
         "| status | signature | count | first case | smallest case | upstream |", "|---|---|---|---|---|---|",
@@ -120,7 +120,7 @@ def html_report(summary: Mapping[str, Any]) -> str:
     body = [
         "<h1>ireefuzz campaign</h1>",
         f"<p>{s['cases']} cases ({s['shape_runs']} shape runs) in {s['seconds']} s &mdash; {s['graphs_per_s']} graphs/s; "
-        f"{len(s['new'])} new and {len(s['known'])} known signatures; {s['crashes']} worker crashes. "
+        f"{len(s['new'])} new and {len(s['known'])} known signatures; {s['worker_deaths']} worker crashes. "
         f"Compiler {html.escape(s['compiler_version'] or '?')}, cpu {html.escape(s['cpu'] or '?')}.</p>",
         bar_chart("Findings by class (cases)", by_class),
         line_chart("Cases/s over time", rates(s["timeline"])),

@@ -40,7 +40,7 @@ from ireefuzz.oracles.finding import Finding, dims_pattern, make_signature
 from ireefuzz.oracles.metamorphic import FAMILIES
 
 from . import sut
-from .evaluate import CaseResult, Policy, _check_case, check_numbers, config_for, perturb
+from .evaluate import CaseResult, Policy, _check_case, config_for, perturb
 
 FRONTENDS = ("linalg", "stablehlo")
 

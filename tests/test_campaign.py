@@ -170,7 +170,7 @@ def test_worker_segv_and_sigkill_are_bisected_to_their_culprits(tmp_path):
     assert crash_rows(tmp_path) == {2: "runtime-crash", 5: "worker-killed"}
     assert sorted(progress_indices(tmp_path)) == list(range(8))  # the bystanders were evaluated, once
     summary = json.loads((tmp_path / "summary.json").read_text())
-    assert summary["cases"] == 8 and summary["crashes"] == 2 and len(summary["new"]) == 2
+    assert summary["cases"] == 8 and summary["worker_deaths"] == 2 and len(summary["new"]) == 2
 
 
 @pytest.mark.iree

@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
-from ireefuzz import sut
 from ireefuzz.evaluate import evaluate
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, Node, TensorType
