@@ -50,7 +50,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ireefuzz import _io
 from ireefuzz.cli import UsageError
-from ireefuzz.evaluate import ORACLE_NAMES, CaseResult, Policy  # light: JAX and the IREE runtime load lazily
+from ireefuzz.evaluate import JAX_MODES, ORACLE_NAMES, CaseResult, Policy  # light: JAX and the IREE runtime load lazily
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph
 from ireefuzz.oracles.finding import Finding, make_signature
@@ -82,6 +82,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--flags", metavar='"..."', help="extra iree-compile flags (shell-quoted string)")
     g.add_argument("--batch", type=int, metavar="N", help="graphs per compiled module (default 8)")
     g.add_argument("--case-timeout", type=float, metavar="SECONDS", help="per-case time budget of a worker (default 60)")
+    g.add_argument("--jax", choices=JAX_MODES, help="when the JAX reference runs: always, or on-disagreement (default: "
+                   "only when IREE and the float64 arbiter disagree; much faster, but no reference findings)")
     g.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run batches on this Dask cluster instead of local workers")
 
 
@@ -97,6 +99,7 @@ class Options:
     target_cpu: str = "host"
     flags: tuple[str, ...] = ()
     case_timeout: float = 60.0
+    jax: str = "on-disagreement"  # JAX runs only when IREE and float64 disagree (eager JAX recompiles per shape)
     lag: int = 2  # a block is drawn from the coverage of blocks up to k - lag
     block: int = BLOCK
     cases: int | None = None
@@ -114,11 +117,12 @@ class Options:
     def task_spec(self) -> "EvalSpec":
         from ireefuzz.sut import CompilerConfig
 
-        config = CompilerConfig(iree_compile=self.iree_compile, target_cpu=self.target_cpu, timeout_s=self.case_timeout)
-        return EvalSpec(config, Policy(frozenset(self.oracles)), self.case_timeout)
+        config = CompilerConfig(iree_compile=self.iree_compile, target_cpu=self.target_cpu, flags=self.flags,
+                                timeout_s=self.case_timeout)
+        return EvalSpec(config, Policy(frozenset(self.oracles), jax=self.jax), self.case_timeout)
 
 
-_DEFINING = ("seed", "shard", "batch", "oracles", "iree_compile", "target_cpu", "flags", "case_timeout")
+_DEFINING = ("seed", "shard", "batch", "oracles", "iree_compile", "target_cpu", "flags", "case_timeout", "jax")
 
 
 def options_from_args(args: argparse.Namespace, recorded: Options | None) -> Options:
@@ -144,6 +148,8 @@ def options_from_args(args: argparse.Namespace, recorded: Options | None) -> Opt
         given["target_cpu"] = args.target_cpu
     if args.flags is not None:
         given["flags"] = tuple(shlex.split(args.flags))
+    if args.jax is not None:
+        given["jax"] = args.jax
     if args.case_timeout is not None:
         if args.case_timeout <= 0:
             raise UsageError(f"--case-timeout {args.case_timeout}: give a positive number of seconds")

@@ -21,6 +21,7 @@ from ireefuzz.oracles.finding import Finding
 from . import sut
 
 ORACLE_NAMES = ("numeric", "immutability", "crash", "memory", "fusion")
+JAX_MODES = ("always", "on-disagreement")
 PERTURBATION = {"f32": 4 * 2.0 ** -23, "f16": 4 * 2.0 ** -10}
 PRODUCER_OPS = {"fill", "iota"}  # ops that make data from nothing but indices and constants
 
@@ -31,8 +32,11 @@ class Policy:
 
     oracles: frozenset[str] = frozenset(ORACLE_NAMES)
     max_static_alloca_bytes: int = 0
+    jax: str = "always"  # or "on-disagreement": run JAX only when IREE and float64 disagree (campaign speed)
 
     def __post_init__(self) -> None:
+        if self.jax not in JAX_MODES:
+            raise ValueError(f"unknown JAX mode {self.jax!r}; choose from {', '.join(JAX_MODES)}")
         unknown = set(self.oracles) - set(ORACLE_NAMES)
         if unknown:
             raise ValueError(f"unknown oracles {sorted(unknown)}; choose from {', '.join(ORACLE_NAMES)}")
@@ -109,7 +113,7 @@ def _check_case(case: Case, function: str, module: sut.LoadedModule, artifact: s
         if "immutability" in policy.oracles:
             findings += immutability.check_inputs_unchanged(graph, inputs, outcome.inputs_after)
         if "numeric" in policy.oracles:
-            result = check_numbers(graph, sizes, inputs, outcome.outputs, seed=case.seed + k)
+            result = check_numbers(graph, sizes, inputs, outcome.outputs, seed=case.seed + k, jax=policy.jax)
             findings += result.findings
             discarded += result.discarded
     return CaseResult(case, tuple(_first_per_signature(f.with_case(case.to_json()) for f in findings)), discarded,
@@ -118,9 +122,10 @@ def _check_case(case: Case, function: str, module: sut.LoadedModule, artifact: s
 
 
 def check_numbers(graph: Graph, sizes: dict, inputs: Sequence[np.ndarray], actual: Sequence[np.ndarray],
-                  *, seed: int = 0) -> numeric.NumericResult:
+                  *, seed: int = 0, jax: str = "always") -> numeric.NumericResult:
     """The numeric oracle wired to the references: JAX to compare with, float64 (plain and perturbed) to arbitrate."""
-    expected = reference.evaluate(graph, inputs, sizes, "jax")
+    run_jax = lambda: reference.evaluate(graph, inputs, sizes, "jax")
+    expected = run_jax() if jax == "always" else run_jax
     arbiter = lambda xs: reference.evaluate(graph, xs, sizes, "f64")
     perturbed = [lambda xs, s=s: reference.evaluate(graph, perturb(graph, xs, s), sizes, "f64") for s in (seed, seed + 1)]
     return numeric.check_numeric(graph, sizes, inputs, actual, expected, arbiter, perturbed=perturbed)

@@ -114,3 +114,18 @@ def test_inf_parity():
     finite = good[0].copy()
     finite[0] = np.finfo(np.float32).max
     assert check_numbers(g, {}, inputs, [finite]).findings[0].oracle == "numeric"
+
+
+def test_lazy_jax_runs_only_on_disagreement_and_finds_the_same_bug(monkeypatch):
+    from ireefuzz.oracles import reference
+
+    graph, inputs, good = fme_case()
+    calls = []
+    real = reference.evaluate
+    monkeypatch.setattr(reference, "evaluate", lambda g, xs, s, b: calls.append(b) or real(g, xs, s, b))
+    assert check_numbers(graph, SIZES, inputs, good, jax="on-disagreement").findings == ()
+    assert "jax" not in calls
+    bad = good[0].copy()
+    bad[2, 3] += 1.0
+    result = check_numbers(graph, SIZES, inputs, [bad], jax="on-disagreement")
+    assert signatures(result) == ["numeric/wrong-value/fill>matmul>exp/f32/?x?"] and "jax" in calls
