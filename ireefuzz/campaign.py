@@ -46,7 +46,7 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ireefuzz import _io
 from ireefuzz.cli import UsageError

@@ -8,12 +8,12 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import time
-from typing import Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
 from ireefuzz.generators.case import Case
-from ireefuzz.generators.emit import emit_module
+from ireefuzz.generators.emit import Program, emit_module
 from ireefuzz.generators.graph import FLOAT_DTYPES, Graph
 from ireefuzz.oracles import crash, fusion, immutability, memory, numeric, reference
 from ireefuzz.oracles.finding import Finding
@@ -62,36 +62,56 @@ def config_for(case: Case, base: sut.CompilerConfig) -> sut.CompilerConfig:
     return dataclasses.replace(base, target_cpu=case.target_cpu, flags=tuple(base.flags) + tuple(case.flags))
 
 
-def evaluate(cases: Sequence[Case], base: sut.CompilerConfig = sut.CompilerConfig(), policy: Policy = Policy()) -> list[CaseResult]:
+@dataclasses.dataclass(frozen=True)
+class Frontend:
+    """How a batch becomes one program, and how its compile failure is signed."""
+
+    name: str
+    program: Callable[[dict[str, Any]], Program]  # {function name: payload} -> one module
+    payload: Callable[[Case, str], Any]  # what ``program`` takes for one case (e.g. its graph)
+    compile_failure: Callable[[sut.CompileFailure, str, dict[str, Graph]], Finding]
+
+
+LINALG = Frontend("linalg", emit_module, lambda case, name: case.graph, crash.check_compile_failure)
+
+
+def evaluate(cases: Sequence[Case], base: sut.CompilerConfig = sut.CompilerConfig(), policy: Policy = Policy(),
+             frontend: Frontend = LINALG) -> list[CaseResult]:
     """Check ``cases``, compiling each group of cases with the same configuration as one module."""
     results: dict[int, CaseResult] = {}
     key = lambda i: (cases[i].target_cpu, cases[i].flags)
     for _, group in itertools.groupby(sorted(range(len(cases)), key=key), key=key):
         indices = list(group)
         named = [(f"g{i}", cases[i]) for i in indices]  # names survive batch splitting
-        for i, r in zip(indices, _evaluate_batch(named, config_for(cases[indices[0]], base), policy)):
+        for i, r in zip(indices, evaluate_batch(named, config_for(cases[indices[0]], base), policy, frontend)):
             results[i] = r
     return [results[i] for i in range(len(cases))]
 
 
-def _evaluate_batch(named: Sequence[tuple[str, Case]], config: sut.CompilerConfig, policy: Policy) -> list[CaseResult]:
-    graphs = {name: case.graph for name, case in named}
-    program = emit_module(graphs)
+def evaluate_batch(named: Sequence[tuple[str, Case]], config: sut.CompilerConfig, policy: Policy,
+                   frontend: Frontend = LINALG) -> list[CaseResult]:
+    """One module for all of ``named`` (function name, case); a failing compile is split in halves until
+    each failure is pinned to its own case."""
+    if not named:
+        return []
+    program = frontend.program({name: frontend.payload(case, name) for name, case in named})
     artifact = sut.compile_mlir(program.text, config)
     if isinstance(artifact, sut.CompileFailure):
         if len(named) > 1:
             half = len(named) // 2
-            return _evaluate_batch(named[:half], config, policy) + _evaluate_batch(named[half:], config, policy)
-        case = named[0][1]
-        finding = crash.check_compile_failure(artifact, program.text, graphs)
+            return (evaluate_batch(named[:half], config, policy, frontend)
+                    + evaluate_batch(named[half:], config, policy, frontend))
+        name, case = named[0]
+        finding = frontend.compile_failure(artifact, program.text, {name: case.graph})
         findings = (finding.with_case(case.to_json()),) if "crash" in policy.oracles else ()
         return [CaseResult(case, findings, compile_seconds=artifact.seconds)]
     module = sut.LoadedModule(artifact)
     share = artifact.seconds / len(named)
-    return [_check_case(case, name, module, artifact, policy, share, single=len(named) == 1) for name, case in named]
+    return [check_compiled_case(case, name, module, artifact, policy, share, single=len(named) == 1)
+            for name, case in named]
 
 
-def _check_case(case: Case, function: str, module: sut.LoadedModule, artifact: sut.Artifact, policy: Policy,
+def check_compiled_case(case: Case, function: str, module: sut.LoadedModule, artifact: sut.Artifact, policy: Policy,
                 compile_seconds: float, *, single: bool) -> CaseResult:
     graph = case.graph
     findings: list[Finding] = []

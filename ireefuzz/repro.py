@@ -22,7 +22,6 @@ import argparse
 import dataclasses
 import json
 import re
-import shlex
 import subprocess
 import tempfile
 from pathlib import Path
@@ -33,7 +32,7 @@ import numpy as np
 from ireefuzz._io import atomic_write_bytes, atomic_write_json, atomic_write_text, read_jsonl
 from ireefuzz.cli import UsageError
 from ireefuzz.generators.case import Case
-from ireefuzz.generators.emit import MODERN, Syntax, emit
+from ireefuzz.generators.emit import emit
 from ireefuzz.oracles.finding import Finding
 
 CONFIRM_RUNS = 3

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import itertools
 import time
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
@@ -472,7 +471,7 @@ def raise_for(signature: str, case: Case) -> None:
     site = _SITES.get(signature)
     if site is None:
         namespace: dict[str, Any] = {}
-        exec(compile(f"def _raise(cls, case):\n    raise cls(case.dumps())\n", f"<signature {signature}>", "exec"), namespace)
+        exec(compile("def _raise(cls, case):\n    raise cls(case.dumps())\n", f"<signature {signature}>", "exec"), namespace)
         site = _SITES[signature] = namespace["_raise"]
     site(cls, case)
 

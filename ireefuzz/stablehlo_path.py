@@ -3,7 +3,7 @@
 
 ``evaluate_stablehlo(cases, config, policy)`` is ``evaluate.evaluate`` with the program exported
 instead of emitted: every oracle runs (numeric, immutability, crash, memory, fusion), through the
-same ``evaluate._check_case``. Differences from the linalg path:
+same ``evaluate.check_compiled_case``. Differences from the linalg path:
 
 * a shape instance with a 0-sized symbol is skipped (JAX symbolic dims are >= 1; such an instance
   violates the exported program's contract, not IREE's);
@@ -40,7 +40,7 @@ from ireefuzz.oracles.finding import Finding, dims_pattern, make_signature
 from ireefuzz.oracles.metamorphic import FAMILIES
 
 from . import sut
-from .evaluate import CaseResult, Policy, _check_case, config_for, perturb
+from .evaluate import CaseResult, Frontend, Policy, config_for, evaluate_batch, perturb
 
 FRONTENDS = ("linalg", "stablehlo")
 
@@ -88,38 +88,20 @@ def evaluate_stablehlo(cases: Sequence[Case], base: sut.CompilerConfig = sut.Com
         indices = list(group)
         config = stablehlo_config(config_for(cases[indices[0]], base))
         trimmed = [dataclasses.replace(cases[i], instances=tuple(nonzero_instances(cases[i].instances))) for i in indices]
-        exported: list[tuple[int, Case, str, tuple[str, ...]]] = []
+        exported: dict[str, tuple[str, ...]] = {}  # function name -> its func texts
+        named: list[tuple[int, Case, str]] = []
         for i, case in zip(indices, trimmed):
             try:  # each graph is exported once (tens of ms); its functions keep their name when a batch splits
-                exported.append((i, case, f"g{i}", export_functions(case.graph, f"g{i}")))
+                exported[f"g{i}"] = export_functions(case.graph, f"g{i}")
+                named.append((i, case, f"g{i}"))
             except ExportError:
                 results[i] = CaseResult(cases[i], (), discarded=1)
-        batch = _evaluate_batch([(c, n, fs) for _, c, n, fs in exported], config, policy)
-        for (i, *_), r in zip(exported, batch):
+        frontend = Frontend("stablehlo", module_of, lambda case, name: exported[name],
+                            lambda failure, text, graphs: compile_failure_finding(failure, text))
+        batch = evaluate_batch([(name, c) for _, c, name in named], config, policy, frontend)
+        for (i, *_), r in zip(named, batch):
             results[i] = dataclasses.replace(r, case=cases[i])
     return [results[i] for i in range(len(cases))]
-
-
-def _evaluate_batch(batch: Sequence[tuple[Case, str, tuple[str, ...]]], config: sut.CompilerConfig,
-                    policy: Policy) -> list[CaseResult]:
-    """``evaluate._evaluate_batch`` on exported functions (case, function name, its func texts), with the
-    op-signed crash finding."""
-    if not batch:
-        return []
-    program = module_of({name: funcs for _, name, funcs in batch})
-    artifact = sut.compile_mlir(program.text, config)
-    if isinstance(artifact, sut.CompileFailure):
-        if len(batch) > 1:
-            half = len(batch) // 2
-            return _evaluate_batch(batch[:half], config, policy) + _evaluate_batch(batch[half:], config, policy)
-        case = batch[0][0]
-        findings = ((compile_failure_finding(artifact, program.text).with_case(case.to_json()),)
-                    if "crash" in policy.oracles else ())
-        return [CaseResult(case, findings, compile_seconds=artifact.seconds)]
-    module = sut.LoadedModule(artifact)
-    share = artifact.seconds / len(batch)
-    return [_check_case(case, name, module, artifact, policy, share, single=len(batch) == 1)
-            for case, name, _ in batch]
 
 
 # --------------------------------------------------------------------------- cross-front-end relation

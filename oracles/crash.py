@@ -8,8 +8,6 @@ signature whatever graph it was found in.
 from __future__ import annotations
 
 import re
-from typing import Sequence
-
 from ireefuzz.generators.graph import Graph
 
 from .finding import Finding, dims_pattern, make_signature

@@ -19,10 +19,11 @@ statistics of the whole program:
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Mapping, Sequence
 
 from ireefuzz.oracles.finding import Finding, make_signature
-from ireefuzz.oracles.memory import compute_op_pattern, first_line, functions, parse_ir, walk
+from ireefuzz.oracles.memory import dispatch_op_pattern, first_line, functions, parse_ir, walk
 
 _TENSOR_LOADS = frozenset({"iree_tensor_ext.dispatch.tensor.load", "flow.dispatch.tensor.load"})
 _TENSOR_STORES = frozenset({"iree_tensor_ext.dispatch.tensor.store", "flow.dispatch.tensor.store"})
@@ -30,6 +31,7 @@ _TENSOR_STORES = frozenset({"iree_tensor_ext.dispatch.tensor.store", "flow.dispa
 _PRODUCER_ROOTS = ("linalg.", "arith.constant", "tensor.splat", "tensor.generate")
 
 
+@functools.lru_cache(maxsize=512)
 def materializing_op(source: str) -> str | None:
     """The excerpt of the op that a load-free, storing dispatch materializes, else None."""
     module = parse_ir(source)  # keep the module alive: its ops are invalid once it is freed
@@ -91,22 +93,22 @@ def check_fusion(
             excerpt = materializing_op(dispatch.source) if dispatch.source else None
             if excerpt is None:
                 continue
-            ops = graph_ops or compute_op_pattern(parse_ir(dispatch.source))
+            ops = graph_ops or dispatch_op_pattern(dispatch)
             findings.append(finding(
                 "materialized-producer", ops,
                 f"{dispatch.name} only materializes index/constant data into memory: {excerpt}",
                 dispatch=dispatch.name, pipeline=dispatch.pipeline, excerpt=excerpt,
             ))
-    graph_pattern = graph_ops or _program_pattern(dispatches)
+    graph_pattern = lambda: graph_ops or _program_pattern(dispatches)
     if graph_dispatch_budget is not None and dispatch_count > graph_dispatch_budget:
         findings.append(finding(
-            "extra-dispatches", graph_pattern,
+            "extra-dispatches", graph_pattern(),
             f"{dispatch_count} dispatches where the graph needs at most {graph_dispatch_budget}",
             dispatches=[d.name for d in dispatches], budget=graph_dispatch_budget,
         ))
     if transient_budget_bytes is not None and transient is not None and transient > transient_budget_bytes:
         findings.append(finding(
-            "transient-memory", graph_pattern,
+            "transient-memory", graph_pattern(),
             f"{transient} bytes of transient memory where the graph needs at most {transient_budget_bytes}",
             dispatches=[d.name for d in dispatches], budget=transient_budget_bytes,
         ))
@@ -115,5 +117,5 @@ def check_fusion(
 
 def _program_pattern(dispatches: Sequence[Any]) -> str:
     """The deduplicated compute ops of all dispatches, in dispatch order."""
-    patterns = [compute_op_pattern(parse_ir(d.source)) for d in dispatches if d.source]
+    patterns = [dispatch_op_pattern(d) for d in dispatches if d.source]
     return ">".join(dict.fromkeys(op for p in patterns for op in p.split(">") if op != "-")) or "-"

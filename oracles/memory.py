@@ -20,6 +20,7 @@ Text that does not parse is an ireefuzz/infrastructure problem, not an IREE find
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import re
 from typing import Any, Hashable, Iterator, Sequence
@@ -67,12 +68,24 @@ def parse_ir(text: str) -> ir.Module:
     Top-level ops that are not a module are wrapped in an implicit module by the parser. The
     returned module keeps its own ``ir.Context`` (which registers all IREE dialects) alive.
     """
-    context = ir.Context()
-    context.allow_unregistered_dialects = True
     try:
-        return ir.Module.parse(text + _callee_declarations(text), context)
+        return ir.Module.parse(text + _callee_declarations(text), _context())
     except ir.MLIRError as error:
         raise IRParseError(str(error), text) from None
+
+
+_CONTEXT_REUSE = 256  # parses per Context: creating one costs ~5 ms; a fresh one now and then bounds its uniquing tables
+_context_state: dict[str, Any] = {"context": None, "uses": 0}
+
+
+def _context() -> ir.Context:
+    state = _context_state
+    if state["context"] is None or state["uses"] >= _CONTEXT_REUSE:
+        state["context"] = ir.Context()
+        state["context"].allow_unregistered_dialects = True
+        state["uses"] = 0
+    state["uses"] += 1
+    return state["context"]
 
 
 _CALL = re.compile(r"\bcall @([\w$.-]+)\([^)]*\)\s*:\s*(\([^)]*\))\s*->\s*(\([^)]*\)|[^\s{]+)")
@@ -323,7 +336,11 @@ def _observations(dispatch: Any) -> Iterator[tuple[str, MemoryOp]]:
 
 def dispatch_op_pattern(dispatch: Any) -> str:
     """The dispatch's compute-op pattern, from its executable source (else its bufferized IR)."""
-    text = dispatch.source or dispatch.bufferized_ir
+    return _op_pattern_of(dispatch.source or dispatch.bufferized_ir)
+
+
+@functools.lru_cache(maxsize=512)
+def _op_pattern_of(text: str) -> str:
     return compute_op_pattern(parse_ir(text)) if text else "-"
 
 

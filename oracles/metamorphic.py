@@ -35,7 +35,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 
 from ireefuzz.generators.case import Case
-from ireefuzz.generators.graph import FLOAT_DTYPES, Graph, GraphError, Node, TensorType
+from ireefuzz.generators.graph import Graph, GraphError, Node, TensorType
 from ireefuzz.generators.ops import OPS
 
 from . import memory, numeric

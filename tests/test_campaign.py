@@ -6,7 +6,6 @@ cases, injecting worker faults through the test-only ``IREEFUZZ_TEST_FAULT`` hoo
 from __future__ import annotations
 
 import argparse
-import collections
 import json
 import os
 import signal

@@ -5,7 +5,6 @@ input buffers, the compiler binary), so each oracle is shown catching them throu
 pipeline with the right signature, while the clean run stays clean.
 """
 import json
-import os
 import stat
 
 import numpy as np
@@ -23,7 +22,7 @@ pytestmark = pytest.mark.iree
 
 FME = Case(fme_graph(), ({"M": 33, "N": 49}, {"M": 8, "N": 16}, {"M": 1, "N": 1}), seed=1)
 FME_SIG = "fill>matmul>exp/f32/?x?"
-NUMERIC_ONLY = dict()
+
 
 
 def run_with(monkeypatch, transform=None, mutate_inputs=None, case=FME, config=sut.CompilerConfig()):

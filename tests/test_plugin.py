@@ -8,7 +8,6 @@ a fake crashing ``iree-compile``, ``.mlir`` collection, a Hypothesis property, c
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import textwrap
@@ -243,7 +242,7 @@ def test_passing_and_failing_check(pytester: pytest.Pytester):
     from ireefuzz.testing import _slug
 
     bundle = bundles / _slug("test_repo.py::test_reduce_into_argument") / _slug(MUTATING_SIGNATURE)
-    assert f"ireefuzz: 1 new finding(s) in test_repo.py::test_reduce_into_argument" in out
+    assert "ireefuzz: 1 new finding(s) in test_repo.py::test_reduce_into_argument" in out
     assert MUTATING_SIGNATURE in out and "argument 1 (64xi32) was modified" in out
     assert "--iree-hal-target-backends=llvm-cpu --iree-llvmcpu-target-cpu=generic" in out  # the command
     assert "func.func @main(%arg0: tensor<64x64xi32>, %arg1: tensor<64xi32>)" in out  # the program

@@ -1,7 +1,6 @@
 """Shrinking under one signature: injected faults (fast, no IREE) and one real finding (iree)."""
 from __future__ import annotations
 
-import dataclasses
 
 import pytest
 
