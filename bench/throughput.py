@@ -8,7 +8,7 @@
 compile_share = seconds inside iree-compile (summed over workers) / (wall seconds x workers): how
 close the campaign is to the physical limit of compiling on every core all the time.
 
-    python bench/throughput.py [--cases 64] [--naive 12] [--workers auto] [--batch 8]
+    python bench/throughput.py [--cases 256] [--naive 12] [--workers auto] [--batch 16]
 
 Last line: ``speedup_vs_naive=X.XX compile_share=Y.YY graphs_per_s=Z.ZZ``.
 """
@@ -23,10 +23,10 @@ from pathlib import Path
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", type=int, default=64)
+    parser.add_argument("--cases", type=int, default=256)
     parser.add_argument("--naive", type=int, default=12)
     parser.add_argument("--workers", default="auto")
-    parser.add_argument("--batch", type=int, default=8)
+    parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 

@@ -80,7 +80,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--iree-compile", metavar="PATH", help="an external iree-compile binary (default: the installed wheel's)")
     g.add_argument("--target-cpu", metavar="CPU", help="host, generic, x86-64-v3, x86-64-v4 or any LLVM CPU name (default host)")
     g.add_argument("--flags", metavar='"..."', help="extra iree-compile flags (shell-quoted string)")
-    g.add_argument("--batch", type=int, metavar="N", help="graphs per compiled module (default 8)")
+    g.add_argument("--batch", type=int, metavar="N", help="graphs per compiled module (default 16)")
     g.add_argument("--case-timeout", type=float, metavar="SECONDS", help="per-case time budget of a worker (default 60)")
     g.add_argument("--jax", choices=JAX_MODES, help="when the JAX reference runs: always, or on-disagreement (default: "
                    "only when IREE and the float64 arbiter disagree; much faster, but no reference findings)")
@@ -93,7 +93,7 @@ class Options:
 
     seed: int = 0
     shard: tuple[int, int] = (0, 1)
-    batch: int = 8
+    batch: int = 16
     oracles: tuple[str, ...] = ORACLE_NAMES
     iree_compile: str | None = None
     target_cpu: str = "host"
