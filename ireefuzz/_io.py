@@ -1,8 +1,10 @@
 """Atomic, durable writes: nothing recorded is ever half-written or lost."""
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -71,3 +73,11 @@ def _default(obj: Any) -> Any:
     if hasattr(obj, "tolist"):
         return obj.tolist()
     raise TypeError(f"not JSON-serializable: {type(obj).__name__}")
+
+
+def slug(text: str, limit: int = 80) -> str:
+    """A file-name-safe, bounded, still-readable name for ``text`` (e.g. a signature)."""
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_.")
+    if len(name) > limit:
+        name = f"{name[: limit - 11]}-{hashlib.sha1(text.encode()).hexdigest()[:10]}"
+    return name or "check"

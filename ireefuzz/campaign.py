@@ -84,6 +84,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--case-timeout", type=float, metavar="SECONDS", help="per-case time budget of a worker (default 60)")
     g.add_argument("--jax", choices=JAX_MODES, help="when the JAX reference runs: always, or on-disagreement (default: "
                    "only when IREE and the float64 arbiter disagree; much faster, but no reference findings)")
+    g.add_argument("--bundles", type=int, default=5, metavar="N",
+                   help="after the campaign, shrink and bundle up to N new signatures into DIR/bundles (default 5; 0 = off)")
+    g.add_argument("--bundle-timeout", type=float, default=300.0, metavar="SECONDS",
+                   help="time allowed to shrink and bundle one signature (default 300)")
     g.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run batches on this Dask cluster instead of local workers")
 
 
@@ -758,4 +762,38 @@ def main(args: argparse.Namespace) -> int:
         options = dataclasses.replace(options, lag=max(2, math.ceil(2 * pool.capacity * options.batch / options.block)))
     _io.atomic_write_json(out / "campaign.json", options.to_json())
     print(f"ireefuzz fuzz: {'resuming' if args.resume else 'writing'} {out}", file=sys.stderr)
-    return run(options, out, pool, baseline, Display())
+    status = run(options, out, pool, baseline, Display())
+    if status == 1 and args.bundles > 0:
+        bundle_new_signatures(out, options, args.bundles, args.bundle_timeout)
+    return status
+
+
+def bundle_new_signatures(out: Path, options: Options, limit: int, timeout: float) -> None:
+    """Shrink each new signature's smallest example and write its repro bundle to ``out/bundles/<signature>``.
+
+    Each runs as its own ``ireefuzz repro`` process (a finding may crash whoever runs it); a bundle
+    already written (``finding.json`` present) is kept, so ``--resume`` does not redo it.
+    """
+    import subprocess
+
+    smallest: dict[str, dict] = {}
+    for row in _io.read_jsonl(out / "findings.jsonl"):  # later examples of a signature are smaller
+        if row.get("status") == "new" and row.get("case"):
+            smallest[row["signature"]] = row
+    for signature, row in list(smallest.items())[:limit]:
+        bundle = out / "bundles" / _io.slug(signature)
+        if (bundle / "finding.json").exists():
+            continue
+        finding_file = out / "bundles" / f".{_io.slug(signature)}.finding.json"
+        _io.atomic_write_text(finding_file, Finding.from_json(row).dumps())
+        command = [sys.executable, "-m", "ireefuzz.cli", "repro", str(finding_file), "--out", str(bundle)]
+        if options.iree_compile:
+            command += ["--iree-compile", options.iree_compile]
+        print(f"ireefuzz fuzz: shrinking {signature}", file=sys.stderr)
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+            tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
+            print("  " + "\n  ".join(tail), file=sys.stderr)
+        except subprocess.TimeoutExpired:
+            print(f"  gave up after {timeout:.0f} s (--bundle-timeout); the finding stays in findings.jsonl",
+                  file=sys.stderr)

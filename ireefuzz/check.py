@@ -202,11 +202,9 @@ def check_program(text: str, config: Any = None, policy: Any = None, *, function
     for sig in sigs:
         dispatches = sut.dispatches_of(artifact, sig.name)
         if "memory" in oracles:
-            findings += memory.check_memory(dispatches, max_static_alloca_bytes=policy.max_static_alloca_bytes,
-                                            dtype=sig.dtype, dims=sig.dims)
+            findings += memory.check_memory(dispatches, max_static_alloca_bytes=policy.max_static_alloca_bytes)
         if "fusion" in oracles:
-            findings += fusion.check_fusion(dispatches, artifact.statistics if len(sigs) == 1 else None,
-                                            dtype=sig.dtype, dims=sig.dims)
+            findings += fusion.check_fusion(dispatches, artifact.statistics if len(sigs) == 1 else None)
         if module is None:
             continue
         outcome = module.call(sig.name, inputs[sig.name])

@@ -119,10 +119,9 @@ def check_compiled_case(case: Case, function: str, module: sut.LoadedModule, art
     dispatches = sut.dispatches_of(artifact, function)
     started = time.perf_counter()
     if "memory" in policy.oracles:
-        findings += memory.check_memory(dispatches, max_static_alloca_bytes=policy.max_static_alloca_bytes,
-                                        dtype=graph.dtype, dims=graph.dims)
+        findings += memory.check_memory(dispatches, max_static_alloca_bytes=policy.max_static_alloca_bytes)
     if "fusion" in policy.oracles and not returns_constant_data(graph):
-        findings += fusion.check_fusion(dispatches, artifact.statistics if single else None, dtype=graph.dtype, dims=graph.dims)
+        findings += fusion.check_fusion(dispatches, artifact.statistics if single else None)
     for k, sizes in enumerate(case.instances):
         inputs = case.inputs(k)
         outcome = module.call(function, inputs)

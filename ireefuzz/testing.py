@@ -40,7 +40,6 @@ import functools
 import hashlib
 import json
 import os
-import re
 import shlex
 import tempfile
 import warnings
@@ -51,7 +50,7 @@ import numpy as np
 import pytest
 
 from ireefuzz import sut as _sut
-from ireefuzz._io import atomic_write_json, atomic_write_text
+from ireefuzz._io import atomic_write_json, atomic_write_text, slug
 from ireefuzz.evaluate import ORACLE_NAMES, CaseResult, Policy, evaluate
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
@@ -241,16 +240,9 @@ def _judge(findings: list[Finding], sut: IreeSut, test_id: str, *, program: str,
     raise _failure_class(new[0].signature)("\n".join(lines), pytrace=False)
 
 
-def _slug(text: str, limit: int = 80) -> str:
-    slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_.")
-    if len(slug) > limit:
-        slug = f"{slug[: limit - 11]}-{hashlib.sha1(text.encode()).hexdigest()[:10]}"
-    return slug or "check"
-
-
 def _bundle_dir(sut: IreeSut, test_id: str, signature: str) -> Path:
     root = sut.bundle_dir if sut.bundle_dir is not None else Path(tempfile.mkdtemp(prefix="ireefuzz-bundle-"))
-    return Path(root) / _slug(test_id or "check") / _slug(signature)
+    return Path(root) / slug(test_id or "check") / slug(signature)
 
 
 def _compile_command(config: _sut.CompilerConfig, target_cpu: str, source: Path, output: Path) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from ireefuzz.generators.graph import Graph
 
-from .finding import Finding, dims_pattern, make_signature
+from .finding import Finding, dims_pattern, dispatch_dtype_dims, make_signature
 
 _LOCATION = re.compile(r"^[^\s:]+\.mlir:(\d+):\d+: error: (.*)$", re.M)
 _ERROR = re.compile(r"(?:error|LLVM ERROR|Assertion)[:` ]+(.*)", re.I)
@@ -18,6 +18,7 @@ _OP_ON_LINE = re.compile(r"^\s*(?:%[\w.#]+(?::\d+)?(?:, *%[\w.#]+)* = )?\"?([a-z
 _NODE_ON_LINE = re.compile(r"^\s*%n(\d+)\b")
 _FUNC = re.compile(r"func\.func @([\w$.-]+)")
 _DISPATCH = re.compile(r"@(\w+?)_dispatch_\d+")
+_DISPATCH_NAME = re.compile(r"@(\w+_dispatch_\d+\w*)")
 
 
 def gist(message: str, words: int = 6) -> str:
@@ -59,9 +60,12 @@ def check_compile_failure(failure, program_text: str, graphs: dict[str, Graph] |
     if graph is None and graphs and len(graphs) == 1:
         graph = next(iter(graphs.values()))
     dtype, dims, op_name = "-", "-", op or "-"
+    dispatch = _DISPATCH_NAME.search(failure.diagnostic)
     if graph is not None and node is not None and node < len(graph.nodes):
         n = graph.nodes[node]
         op_name, dtype, dims = n.op, n.type.dtype, dims_pattern([n.type.shape])
+    elif dispatch is not None:  # failed inside codegen: the dispatch names its own element type and dims
+        dtype, dims = dispatch_dtype_dims(dispatch.group(1))
     elif graph is not None:
         dtype, dims = graph.dtype, graph.dims
     kind = f"compile-{failure.kind}"

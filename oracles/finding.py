@@ -26,6 +26,20 @@ def dims_pattern(shapes: Iterable[Iterable[int | None | str]]) -> str:
     return ",".join(parts) or "none"
 
 
+_DISPATCH_NAME = re.compile(r"_dispatch_\d+_(?P<op>.+?)(?:_(?P<dims>(?:\d+|D)(?:x(?:\d+|D))*))?_(?P<types>[a-z]+\d+(?:x[a-z]+\d+)*)$")
+
+
+def dispatch_dtype_dims(dispatch_name: str) -> tuple[str, str]:
+    """(dtype, dims) of a dispatch from IREE's name for it, e.g. ``g0_dispatch_0_matmul_DxDx16_f32`` ->
+    ``("f32", "?x?xS")`` (its iteration space: D is dynamic). ``("-", "-")`` when the name carries none."""
+    m = _DISPATCH_NAME.search(dispatch_name)
+    if not m:
+        return "-", "-"
+    dims = m.group("dims")
+    dims = "x".join("?" if d == "D" else "S" for d in dims.split("x")) if dims else "scalar"
+    return m.group("types").split("x")[-1], dims
+
+
 def make_signature(oracle: str, kind: str, ops: Iterable[str] | str, dtype: str, dims: str) -> str:
     """Build ``oracle/kind/ops/dtype/dims``; every part is sanitized so it is path- and grep-safe."""
     if oracle not in ORACLES:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Mapping, Sequence
 
-from ireefuzz.oracles.finding import Finding, make_signature
+from ireefuzz.oracles.finding import Finding, dispatch_dtype_dims, make_signature
 from ireefuzz.oracles.memory import dispatch_op_pattern, first_line, functions, parse_ir, walk
 
 _TENSOR_LOADS = frozenset({"iree_tensor_ext.dispatch.tensor.load", "flow.dispatch.tensor.load"})
@@ -67,8 +67,8 @@ def check_fusion(
     graph_dispatch_budget: int | None = None,
     transient_budget_bytes: int | None = None,
     graph_ops: str | None = None,
-    dtype: str = "-",
-    dims: str = "-",
+    dtype: str | None = None,
+    dims: str | None = None,
 ) -> list[Finding]:
     """Findings for materialized producers, dispatches over budget and transient memory over budget.
 
@@ -81,9 +81,10 @@ def check_fusion(
     transient = statistic(statistics, "transient-memory-size")
     common = {"dispatch_count": dispatch_count, "transient_memory_size": transient}
 
-    def finding(kind: str, ops: str, message: str, **evidence: Any) -> Finding:
+    def finding(kind: str, ops: str, message: str, dispatch_name: str = "", **evidence: Any) -> Finding:
+        own = dispatch_dtype_dims(dispatch_name)  # a per-dispatch finding is signed by its dispatch
         return Finding(
-            oracle="fusion", kind=kind, signature=make_signature("fusion", kind, ops, dtype, dims),
+            oracle="fusion", kind=kind, signature=make_signature("fusion", kind, ops, dtype or own[0], dims or own[1]),
             message=message, evidence=common | evidence,
         )
 
@@ -97,7 +98,7 @@ def check_fusion(
             findings.append(finding(
                 "materialized-producer", ops,
                 f"{dispatch.name} only materializes index/constant data into memory: {excerpt}",
-                dispatch=dispatch.name, pipeline=dispatch.pipeline, excerpt=excerpt,
+                dispatch_name=dispatch.name, dispatch=dispatch.name, pipeline=dispatch.pipeline, excerpt=excerpt,
             ))
     graph_pattern = lambda: graph_ops or _program_pattern(dispatches)
     if graph_dispatch_budget is not None and dispatch_count > graph_dispatch_budget:

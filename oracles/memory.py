@@ -27,7 +27,7 @@ from typing import Any, Hashable, Iterator, Sequence
 
 from iree.compiler import ir
 
-from ireefuzz.oracles.finding import Finding, make_signature
+from ireefuzz.oracles.finding import Finding, dispatch_dtype_dims, make_signature
 
 SEEN_AT_FINAL = "before iree-convert-to-llvm"
 SEEN_AT_BUFFERIZED = "after bufferization cleanup"
@@ -349,8 +349,8 @@ def check_memory(
     *,
     max_static_alloca_bytes: int = 0,
     graph_ops: str | None = None,
-    dtype: str = "-",
-    dims: str = "-",
+    dtype: str | None = None,
+    dims: str | None = None,
 ) -> list[Finding]:
     """One Finding per (dispatch, kind) for allocas / allocs / copies the policy does not allow.
 
@@ -371,7 +371,7 @@ def check_memory(
             findings.append(Finding(
                 oracle="memory",
                 kind=kind,
-                signature=make_signature("memory", kind, ops, dtype, dims),
+                signature=make_signature("memory", kind, ops, *_dtype_dims(dispatch, dtype, dims)),
                 message=f"{len(memory_ops)} {kind} in {dispatch.name} ({dispatch.pipeline}) {seen_at}: {types}",
                 evidence={
                     "dispatch": dispatch.name,
@@ -385,6 +385,13 @@ def check_memory(
                 },
             ))
     return findings
+
+
+def _dtype_dims(dispatch: Any, dtype: str | None, dims: str | None) -> tuple[str, str]:
+    """The given dtype / dims, else the dispatch's own (its element type and iteration space from its name):
+    a finding is about one dispatch, so the rest of the graph must not split its signature."""
+    own = dispatch_dtype_dims(dispatch.name)
+    return dtype or own[0], dims or own[1]
 
 
 def profile(dispatches: Sequence[Any]) -> dict[str, int]:

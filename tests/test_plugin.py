@@ -239,7 +239,7 @@ def test_passing_and_failing_check(pytester: pytest.Pytester):
     result = _run_iree(pytester, f"--ireefuzz-bundles={bundles}", "--iree-target-cpu=generic")
     result.assert_outcomes(passed=1, failed=1)
     out = result.stdout.str()
-    from ireefuzz.testing import _slug
+    from ireefuzz._io import slug as _slug
 
     bundle = bundles / _slug("test_repo.py::test_reduce_into_argument") / _slug(MUTATING_SIGNATURE)
     assert "ireefuzz: 1 new finding(s) in test_repo.py::test_reduce_into_argument" in out

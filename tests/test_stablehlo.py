@@ -122,7 +122,7 @@ def test_iota_seed_recorded_verdict():
 
     case = load_case(ROOT / "corpus" / "stablehlo" / "iota_multi_consumer")
     assert case.flags == INPUT_FLAGS
-    assert "fusion/materialized-producer/generic[index]/i32/?xS,?,?xS,?xS,?" in case.expected["fusion"]
+    assert "fusion/materialized-producer/generic[index]/i32/?" in case.expected["fusion"]  # the iota dispatch, dynamic B·51
     assert sorted(f.signature for f in check_case(case)) == sorted(case.expected_signatures)
 
 
