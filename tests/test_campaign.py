@@ -24,12 +24,13 @@ from ireefuzz.generators.graph import Graph, Node, TensorType
 from ireefuzz.oracles.finding import Finding
 
 # The real CLI, restricted to `fuzz` so the test does not depend on the other subcommands' modules.
-DRIVER = "import sys; from ireefuzz import cli; cli.COMMANDS = {'fuzz': cli.COMMANDS['fuzz']}; sys.exit(cli.main(['fuzz'] + sys.argv[1:]))"
+DRIVER = "import sys; from ireefuzz import cli; sys.exit(cli.main(['fuzz'] + sys.argv[1:]))"
 
 
 def fuzz(out: Path, *argv: str, fault: str = "", wait: bool = True, timeout: float = 120):
     env = dict(os.environ, **{campaign.FAULT_ENV: fault})
-    command = [sys.executable, "-c", DRIVER, "--out", str(out), "--workers", "2", *argv]
+    bundles = () if "--bundles" in argv else ("--bundles", "0")  # shrinking is tested on its own below
+    command = [sys.executable, "-c", DRIVER, "--out", str(out), "--workers", "2", *bundles, *argv]
     proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if not wait:
         return proc
@@ -268,3 +269,20 @@ def test_dask_cluster_run_isolates_a_crash(tmp_path, dask_cluster):
     assert rc == 1, err
     assert crash_rows(tmp_path / "out") == {3: "runtime-crash"}
     assert sorted(progress_indices(tmp_path / "out")) == list(range(8))
+
+
+@pytest.mark.iree
+def test_new_signatures_are_shrunk_and_bundled_after_the_campaign(tmp_path):
+    out = tmp_path / "out"
+    empty = tmp_path / "baseline.json"
+    empty.write_text("[]")
+    rc, err = fuzz(out, "--cases", "64", "--oracles", "immutability", "--baseline", str(empty), "--bundles", "1",
+                   timeout=400)
+    assert rc == 1, err
+    (bundle,) = [p for p in (out / "bundles").iterdir() if p.is_dir()]
+    finding = json.loads((bundle / "finding.json").read_text())
+    assert finding["signature"].startswith("immutability/") and (bundle / "run.sh").exists()
+    assert (bundle / "program.mlir").read_text().count("linalg.") <= 4  # shrunk to a handful of ops
+    stamp = (bundle / "finding.json").stat().st_mtime
+    rc, err = fuzz(out, "--resume", "--cases", "64", "--baseline", str(empty), "--bundles", "1", timeout=400)
+    assert rc == 1 and (bundle / "finding.json").stat().st_mtime == stamp  # kept, not redone
