@@ -84,6 +84,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--case-timeout", type=float, metavar="SECONDS", help="per-case time budget of a worker (default 60)")
     g.add_argument("--jax", choices=JAX_MODES, help="when the JAX reference runs: always, or on-disagreement (default: "
                    "only when IREE and the float64 arbiter disagree; much faster, but no reference findings)")
+    g.add_argument("--relations", metavar="a,b", help="metamorphic relations to run on a sample of the cases: "
+                   "shape (static vs dynamic/unaligned), dps (destination forms), config (host vs generic CPU, data "
+                   "tiling on/off); default shape; '' = none")
+    g.add_argument("--relations-every", type=int, metavar="N", help="run the relations on one case in N (default 64)")
     g.add_argument("--bundles", type=int, default=5, metavar="N",
                    help="after the campaign, shrink and bundle up to N new signatures into DIR/bundles (default 5; 0 = off)")
     g.add_argument("--bundle-timeout", type=float, default=300.0, metavar="SECONDS",
@@ -104,6 +108,8 @@ class Options:
     flags: tuple[str, ...] = ()
     case_timeout: float = 60.0
     jax: str = "on-disagreement"  # JAX runs only when IREE and float64 disagree (eager JAX recompiles per shape)
+    relations: tuple[str, ...] = ("shape",)  # metamorphic relations, on one case in relations_every
+    relations_every: int = 64
     lag: int = 2  # a block is drawn from the coverage of blocks up to k - lag
     block: int = BLOCK
     cases: int | None = None
@@ -123,10 +129,12 @@ class Options:
 
         config = CompilerConfig(iree_compile=self.iree_compile, target_cpu=self.target_cpu, flags=self.flags,
                                 timeout_s=self.case_timeout)
-        return EvalSpec(config, Policy(frozenset(self.oracles), jax=self.jax), self.case_timeout)
+        policy = Policy(frozenset(self.oracles), jax=self.jax, relations=self.relations, relations_every=self.relations_every)
+        return EvalSpec(config, policy, self.case_timeout)
 
 
-_DEFINING = ("seed", "shard", "batch", "oracles", "iree_compile", "target_cpu", "flags", "case_timeout", "jax")
+_DEFINING = ("seed", "shard", "batch", "oracles", "iree_compile", "target_cpu", "flags", "case_timeout", "jax",
+             "relations", "relations_every")
 
 
 def options_from_args(args: argparse.Namespace, recorded: Options | None) -> Options:
@@ -154,6 +162,17 @@ def options_from_args(args: argparse.Namespace, recorded: Options | None) -> Opt
         given["flags"] = tuple(shlex.split(args.flags))
     if args.jax is not None:
         given["jax"] = args.jax
+    if args.relations is not None:
+        from ireefuzz.oracles.metamorphic import RELATIONS
+
+        names = tuple(n.strip() for n in args.relations.split(",") if n.strip())
+        if set(names) - set(RELATIONS):
+            raise UsageError(f"--relations {args.relations!r}: choose from {','.join(RELATIONS)} (or '' for none)")
+        given["relations"] = names
+    if args.relations_every is not None:
+        if args.relations_every < 1:
+            raise UsageError(f"--relations-every {args.relations_every}: give a positive number of cases")
+        given["relations_every"] = args.relations_every
     if args.case_timeout is not None:
         if args.case_timeout <= 0:
             raise UsageError(f"--case-timeout {args.case_timeout}: give a positive number of seconds")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import time
+import zlib
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
@@ -33,8 +34,15 @@ class Policy:
     oracles: frozenset[str] = frozenset(ORACLE_NAMES)
     max_static_alloca_bytes: int = 0
     jax: str = "always"  # or "on-disagreement": run JAX only when IREE and float64 disagree (campaign speed)
+    relations: tuple[str, ...] = ()  # metamorphic relations (shape, dps, config) run on a sample of the cases
+    relations_every: int = 64  # ... on one case in this many (each relation compiles its variants separately)
 
     def __post_init__(self) -> None:
+        from ireefuzz.oracles.metamorphic import RELATIONS
+
+        if set(self.relations) - set(RELATIONS) or self.relations_every < 1:
+            raise ValueError(f"relations {self.relations} every {self.relations_every}: choose from {', '.join(RELATIONS)}"
+                             " and a positive sampling period")
         if self.jax not in JAX_MODES:
             raise ValueError(f"unknown JAX mode {self.jax!r}; choose from {', '.join(JAX_MODES)}")
         unknown = set(self.oracles) - set(ORACLE_NAMES)
@@ -107,8 +115,22 @@ def evaluate_batch(named: Sequence[tuple[str, Case]], config: sut.CompilerConfig
         return [CaseResult(case, findings, compile_seconds=artifact.seconds)]
     module = sut.LoadedModule(artifact)
     share = artifact.seconds / len(named)
-    return [check_compiled_case(case, name, module, artifact, policy, share, single=len(named) == 1)
-            for name, case in named]
+    results = [check_compiled_case(case, name, module, artifact, policy, share, single=len(named) == 1)
+               for name, case in named]
+    if policy.relations and frontend is LINALG:
+        results = [with_relations(r, config, policy) for r in results]
+    return results
+
+
+def with_relations(result: CaseResult, config: sut.CompilerConfig, policy: Policy) -> CaseResult:
+    """Add the metamorphic relations' findings for a deterministic sample of the cases (by case hash)."""
+    if zlib.crc32(result.case.dumps().encode()) % policy.relations_every:
+        return result
+    from ireefuzz.oracles import metamorphic
+
+    found = [f.with_case(result.case.to_json()) for rel in policy.relations
+             for f in metamorphic.check_relation(rel, result.case, config)]
+    return dataclasses.replace(result, findings=tuple(_first_per_signature([*result.findings, *found])))
 
 
 def check_compiled_case(case: Case, function: str, module: sut.LoadedModule, artifact: sut.Artifact, policy: Policy,

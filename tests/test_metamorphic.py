@@ -159,3 +159,34 @@ def test_shape_relation_reproduces_the_first_seed():
 @pytest.mark.iree
 def test_config_relation_agrees_on_the_unaligned_matmul():
     assert mm.check_relation("config", Case(dot_exp(33, 16, 49), ({},))) == []
+
+
+def test_relations_run_on_a_deterministic_sample_of_cases(monkeypatch):
+    import dataclasses as dc
+
+    from ireefuzz import evaluate as ev
+    from ireefuzz.generators.case import Case
+    from ireefuzz.oracles import metamorphic
+    from ireefuzz.oracles.finding import Finding
+    from tests.test_graph import fme_graph
+
+    calls = []
+    fake = Finding("metamorphic", "alloca-asymmetry", "metamorphic/alloca-asymmetry/x[shape:static]/f32/?x?", "injected")
+    monkeypatch.setattr(metamorphic, "check_relation", lambda rel, case, config: calls.append(rel) or [fake])
+    cases = [Case(fme_graph(), ({"M": m, "N": 3},), seed=m) for m in range(1, 13)]
+    base = [ev.CaseResult(c, ()) for c in cases]
+    every = ev.Policy(relations=("shape", "dps"), relations_every=1)
+    assert all(r.signatures == (fake.signature,) for r in (ev.with_relations(b, None, every) for b in base))
+    assert calls.count("shape") == calls.count("dps") == 12
+    sampled = [ev.with_relations(b, None, dc.replace(every, relations_every=4)) for b in base]
+    again = [ev.with_relations(b, None, dc.replace(every, relations_every=4)) for b in base]
+    assert 0 < sum(bool(r.findings) for r in sampled) < 12 and sampled == again  # a fixed, partial sample
+
+
+def test_unknown_relation_is_rejected():
+    import pytest
+
+    from ireefuzz.evaluate import Policy
+
+    with pytest.raises(ValueError, match="choose from"):
+        Policy(relations=("sideways",))
