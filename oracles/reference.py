@@ -115,16 +115,102 @@ REFERENCE: dict[str, Row] = {
 }
 
 
+# ---------------------------------------------------------------------------------------------
+# Error bounds: how far an implementation computing in the program's dtypes may legitimately land
+# from the float64 result. A first-order running error bound, one row per op (same names again):
+# from the operands' float64 values ``xs``, their bounds ``es`` and the result ``out``, with ``u`` the
+# result dtype's rounding unit (ROUNDING_ULPS ulps; 0 for integers). Error terms add in absolute
+# value, never cancel: ``x + |x|`` is 0 in float64 but not when an implementation computes x twice
+# with different roundings (fused into two consumers), and the bound says by how much.
+
+ROUNDING_ULPS = 4.0
+ErrorRow = Callable[[Evaluator, Sequence[Any], Sequence[Any], Any, Mapping[str, Any], tuple[int, ...], str, float], Any]
+
+
+def _where_gt_error(E, xs, es, out, a, s, t, u):
+    slack = es[0] + es[1]
+    ambiguous = (np.abs(xs[0] - xs[1]) <= slack) & (slack > 0)  # either branch is a legitimate answer
+    chosen = np.where(xs[0] > xs[1], es[2], es[3])
+    return np.where(ambiguous, np.abs(xs[2] - xs[3]) + np.maximum(es[2], es[3]), chosen)
+
+
+def _cast_error(E, xs, es, out, a, s, t, u):
+    if t in FLOAT_DTYPES:
+        return es[0] + u * np.abs(out)
+    if not np.issubdtype(np.asarray(xs[0]).dtype, np.floating):
+        return es[0]
+    to_boundary = np.abs(xs[0] - np.round(xs[0]))  # truncation jumps at integers
+    return np.where((to_boundary <= es[0]) & (es[0] > 0), 1.0 + es[0], 0.0)
+
+
+def _matmul_error(E, xs, es, out, a, s, t, u):
+    a_, b_ = np.abs(xs[0]), np.abs(xs[1])
+    k = np.shape(xs[0])[-1]
+    return a_ @ es[1] + es[0] @ b_ + es[2] + u * np.sqrt(max(k, 1)) * (a_ @ b_) + u * np.abs(out)
+
+
+def _reduce_sum_error(E, xs, es, out, a, s, t, u):
+    n = np.shape(xs[0])[a["dim"]]
+    return np.sum(es[0], axis=a["dim"]) + u * np.sqrt(max(n, 1)) * np.sum(np.abs(xs[0]), axis=a["dim"])
+
+
+def _rounded(rule: Callable[..., Any]) -> ErrorRow:
+    """An elementwise rule plus the rounding of its own result."""
+    return lambda E, xs, es, out, a, s, t, u: rule(xs, es, out) + u * np.abs(out)
+
+
+ERROR_BOUND: dict[str, ErrorRow] = {
+    "abs": lambda E, xs, es, out, a, s, t, u: es[0],
+    "add": _rounded(lambda xs, es, out: es[0] + es[1]),
+    "batch_matmul": _matmul_error,
+    "broadcast": lambda E, xs, es, out, a, s, t, u: REFERENCE["broadcast"](E, es, a, s, t),
+    "cast": _cast_error,
+    "div": _rounded(lambda xs, es, out: es[0] / (np.abs(xs[1]) + 1) + np.abs(xs[0]) * es[1] / (np.abs(xs[1]) + 1) ** 2),
+    "exp": _rounded(lambda xs, es, out: np.abs(out) * es[0]),
+    "extract_slice": lambda E, xs, es, out, a, s, t, u: REFERENCE["extract_slice"](E, es, a, s, t),
+    "fill": lambda E, xs, es, out, a, s, t, u: np.zeros(s),
+    "gather": lambda E, xs, es, out, a, s, t, u: np.take(es[0], xs[1].astype(np.int64), axis=0),
+    "iota": lambda E, xs, es, out, a, s, t, u: u * np.abs(out),
+    "log": _rounded(lambda xs, es, out: es[0] / (np.abs(xs[0]) + 1)),
+    "matmul": _matmul_error,
+    "max": lambda E, xs, es, out, a, s, t, u: np.maximum(es[0], es[1]),
+    "min": lambda E, xs, es, out, a, s, t, u: np.maximum(es[0], es[1]),
+    "mul": _rounded(lambda xs, es, out: np.abs(xs[1]) * es[0] + np.abs(xs[0]) * es[1]),
+    "negate": lambda E, xs, es, out, a, s, t, u: es[0],
+    "pad": lambda E, xs, es, out, a, s, t, u: REFERENCE["pad"](E, es, {**a, "value": 0.0}, s, t),
+    "reduce_max": lambda E, xs, es, out, a, s, t, u: np.max(es[0], axis=a["dim"], initial=0.0),
+    "reduce_sum": _reduce_sum_error,
+    "sqrt": _rounded(lambda xs, es, out: np.minimum(es[0] / (2 * np.maximum(out, 1e-300)), np.sqrt(es[0]))),
+    "sub": _rounded(lambda xs, es, out: es[0] + es[1]),
+    "tanh": _rounded(lambda xs, es, out: (1 - out ** 2) * es[0]),
+    "transpose": lambda E, xs, es, out, a, s, t, u: REFERENCE["transpose"](E, es, a, s, t),
+    "where_gt": _where_gt_error,
+}
+
+
 def evaluate(graph: Graph, inputs: Sequence[np.ndarray], sizes: Mapping[str, int], backend: str) -> list[np.ndarray]:
     """Run ``graph`` on ``inputs`` (one concrete shape instance) and return its outputs as NumPy arrays."""
+    return _run(graph, inputs, sizes, backend, bounds=False)[0]
+
+
+def evaluate_with_bounds(graph: Graph, inputs: Sequence[np.ndarray], sizes: Mapping[str, int]
+                         ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The float64 outputs and, per element, how far a correct implementation may land from them."""
+    return _run(graph, inputs, sizes, "f64", bounds=True)
+
+
+def _run(graph: Graph, inputs: Sequence[np.ndarray], sizes: Mapping[str, int], backend: str,
+         *, bounds: bool) -> tuple[list[np.ndarray], list[np.ndarray]]:
     E = Evaluator(backend)
     values: dict[str, Any] = {}
+    errors: dict[str, Any] = {}
     for i, x in enumerate(inputs):
         values[f"a{i}"] = E.xp.asarray(x.astype(E.dtype(graph.args[i].dtype)) if backend == "f64" else x)
+        errors[f"a{i}"] = np.zeros(np.shape(x))  # inputs are exact in their dtype
     for i, node in enumerate(graph.nodes):
         shape = node.type.concrete(sizes)
-        out = REFERENCE[node.op](E, [values[r] for r in node.inputs], node.attrs, shape, node.type.dtype)
-        out = E.xp.asarray(out)
+        operands = [values[r] for r in node.inputs]
+        out = E.xp.asarray(REFERENCE[node.op](E, operands, node.attrs, shape, node.type.dtype))
         if backend == "jax":
             out = out.astype(E.dtype(node.type.dtype))
         elif node.type.dtype == "f16":
@@ -132,4 +218,10 @@ def evaluate(graph: Graph, inputs: Sequence[np.ndarray], sizes: Mapping[str, int
         if tuple(out.shape) != shape:
             raise AssertionError(f"reference row {node.op!r} gave shape {tuple(out.shape)}, expected {shape}: ireefuzz bug")
         values[f"n{i}"] = out
-    return [np.asarray(values[o]) for o in graph.outputs]
+        if bounds:
+            u = ROUNDING_ULPS * float(np.finfo(NUMPY_DTYPES[node.type.dtype]).eps) if node.type.dtype in FLOAT_DTYPES else 0.0
+            with np.errstate(all="ignore"):
+                e = ERROR_BOUND[node.op](E, operands, [errors[r] for r in node.inputs], out, node.attrs, shape,
+                                         node.type.dtype, u)
+            errors[f"n{i}"] = np.nan_to_num(np.broadcast_to(np.asarray(e, dtype=np.float64), shape), nan=np.inf)
+    return [np.asarray(values[o]) for o in graph.outputs], [errors[o] for o in graph.outputs if bounds]

@@ -8,7 +8,7 @@ from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, GraphError, Node, TensorType
 from ireefuzz.generators.ops import OPS
 from ireefuzz.generators.strategies import cases, graphs
-from ireefuzz.oracles.reference import REFERENCE
+from ireefuzz.oracles.reference import ERROR_BOUND, REFERENCE
 
 FAST = settings(max_examples=150, suppress_health_check=list(HealthCheck), deadline=None, database=None)
 
@@ -25,8 +25,8 @@ def fme_graph() -> Graph:
     ).check()
 
 
-def test_registry_and_reference_table_mirror_each_other():
-    assert sorted(OPS) == sorted(REFERENCE)
+def test_registry_and_reference_tables_mirror_each_other():
+    assert sorted(OPS) == sorted(REFERENCE) == sorted(ERROR_BOUND)
 
 
 @FAST
