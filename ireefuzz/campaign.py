@@ -222,19 +222,16 @@ class Known:
 
 
 def load_baseline(path: Path | None) -> dict[str, Known]:
-    """The known-findings baseline: a JSON list of objects with ``signature`` (and ``status``, ``upstream``, ``note``)."""
+    """The known-findings baseline (format and checks: ``ireefuzz.corpus.load_baseline``)."""
     if path is None:
         return {}
+    from ireefuzz.corpus import CorpusError, load_baseline as read
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise UsageError(f"--baseline {path}: cannot read it ({e.strerror}); give an existing file") from None
-    except json.JSONDecodeError as e:
-        raise UsageError(f"--baseline {path}: not valid JSON (line {e.lineno}: {e.msg})") from None
-    if not isinstance(data, list) or not all(isinstance(o, dict) and isinstance(o.get("signature"), str) for o in data):
-        raise UsageError(f"--baseline {path}: expected a JSON list of objects, each with a string \"signature\" "
-                         "(and optional \"status\", \"upstream\", \"note\")")
-    return {o["signature"]: Known(o["signature"], *(str(o.get(k) or "") for k in ("status", "upstream", "note"))) for o in data}
+        entries = read(path)
+    except CorpusError as e:
+        raise UsageError(f"--baseline {e}") from None
+    return {sig: Known(sig, e["status"], e["upstream"], e["note"]) for sig, e in entries.items()}
 
 
 # --------------------------------------------------------------------------- generation and guidance

@@ -130,12 +130,7 @@ def load_case(path: str | Path) -> CorpusCase:
     path = Path(path)
     directory = path.parent if path.name == CASE_FILE else path
     file = directory / CASE_FILE
-    try:
-        data = json.loads(file.read_text())
-    except OSError as e:
-        raise CorpusError(f"{file}: cannot read ({e.strerror})") from None
-    except json.JSONDecodeError as e:
-        raise CorpusError(f"{file}: not JSON ({e})") from None
+    data = _read_json(file)
     try:
         return _from_json(data, directory)
     except CorpusError:
@@ -214,29 +209,39 @@ def iter_cases(root: str | Path) -> Iterator[CorpusCase]:
 
 
 def load_baseline(path: str | Path) -> dict[str, dict]:
-    """``known_findings.json`` -> {signature: entry}; raises CorpusError if malformed."""
+    """``known_findings.json`` -> {signature: entry}; raises CorpusError if malformed.
+
+    The one reader of the baseline format (campaign, plugin and corpus use it): a JSON list of
+    objects with a ``"signature"``; ``status`` (default ``open``), ``upstream`` and ``note`` optional.
+    """
     path = Path(path)
-    try:
-        data = json.loads(path.read_text())
-    except OSError as e:
-        raise CorpusError(f"{path}: cannot read ({e.strerror})") from None
-    except json.JSONDecodeError as e:
-        raise CorpusError(f"{path}: not JSON ({e})") from None
+    data = _read_json(path)
     if not isinstance(data, list):
-        raise CorpusError(f"{path}: expected a JSON list of {{signature, status, upstream, note}} objects")
+        raise CorpusError(f"{path}: expected a JSON list of objects, each with a string \"signature\" "
+                          "(and optional \"status\", \"upstream\", \"note\")")
     out: dict[str, dict] = {}
     for i, entry in enumerate(data):
         if not isinstance(entry, dict) or not isinstance(entry.get("signature"), str) or entry["signature"].count("/") < 4:
-            raise CorpusError(f"{path}: entry {i} needs a 'signature' like oracle/kind/ops/dtype/dims")
-        if entry.get("status") not in BASELINE_STATUSES:
+            raise CorpusError(f"{path}: entry {i} needs a \"signature\" like oracle/kind/ops/dtype/dims")
+        entry = {k: ("" if v is None else v) for k, v in entry.items()}
+        if entry.setdefault("status", "open") not in BASELINE_STATUSES:
             raise CorpusError(f"{path}: entry {i} ({entry['signature']}): status must be one of {BASELINE_STATUSES}")
         for key in ("upstream", "note"):
-            if not isinstance(entry.get(key, ""), str):
+            if not isinstance(entry.setdefault(key, ""), str):
                 raise CorpusError(f"{path}: entry {i} ({entry['signature']}): {key!r} must be a string")
         if entry["signature"] in out:
             raise CorpusError(f"{path}: signature {entry['signature']} listed twice")
-        out[entry["signature"]] = {"upstream": "", "note": ""} | entry
+        out[entry["signature"]] = entry
     return out
+
+
+def _read_json(file: Path) -> Any:
+    try:
+        return json.loads(file.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise CorpusError(f"{file}: cannot read it ({e.strerror})") from None
+    except json.JSONDecodeError as e:
+        raise CorpusError(f"{file}: not valid JSON (line {e.lineno}: {e.msg})") from None
 
 
 # --------------------------------------------------------------------------- checking

@@ -100,9 +100,11 @@ def test_options_are_validated():
 
 def test_baseline_is_read_tolerantly_and_rejected_clearly(tmp_path):
     good = tmp_path / "known.json"
-    good.write_text(json.dumps([{"signature": "memory/alloca/x/f32/S", "upstream": "https://x/1"}, {"signature": "a/b/c", "note": None}]))
+    good.write_text(json.dumps([{"signature": "memory/alloca/x/f32/S", "upstream": "https://x/1"},
+                                {"signature": "crash/compile-error/y/f16/?", "note": None}]))
     baseline = campaign.load_baseline(good)
-    assert baseline["memory/alloca/x/f32/S"].upstream == "https://x/1" and baseline["a/b/c"].note == ""
+    assert baseline["memory/alloca/x/f32/S"].upstream == "https://x/1" and baseline["crash/compile-error/y/f16/?"].note == ""
+    assert baseline["memory/alloca/x/f32/S"].status == "open"
     for text, match in (("{", "not valid JSON"), ('{"signature": "x"}', "JSON list of objects"), ('[{"sig": 1}]', '"signature"')):
         (tmp_path / "bad.json").write_text(text)
         with pytest.raises(UsageError, match=match):

@@ -60,7 +60,7 @@ def test_write_is_atomic(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("content, message", [
-    ("{not json", "not JSON"),
+    ("{not json", "not valid JSON"),
     ("[]", "expected a JSON object"),
     ('{"note": "x"}', "neither a graph case"),
     ('{"mlir": "missing.mlir"}', "cannot be read"),
