@@ -18,3 +18,15 @@ def pytest_collect_file(parent, file_path):
     from ireefuzz.corpus import corpus_file
 
     return corpus_file(parent, file_path)
+
+
+def pytest_configure(config):
+    """Under CI (CI=true) every Hypothesis test draws the same examples each run: a landing must not
+    hinge on which random graphs came up. Locally they explore afresh each run."""
+    import os
+
+    from hypothesis import settings
+
+    settings.register_profile("ireefuzz-repo-ci", derandomize=True, database=None)
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        settings.load_profile("ireefuzz-repo-ci")
