@@ -127,8 +127,9 @@ def find_iree_compile(config: CompilerConfig) -> str:
         path = shutil.which(config.iree_compile) or config.iree_compile
         if not (os.path.isfile(path) and os.access(path, os.X_OK)):
             raise IreeNotFound(
-                f"CompilerConfig.iree_compile={config.iree_compile!r} is not an executable file; "
-                f"point it at an iree-compile binary or leave it unset to use the wheel's ({_INSTALL_HINT})"
+                f"the iree-compile given ({config.iree_compile!r}, from --iree-compile or CompilerConfig.iree_compile) "
+                "is not an executable file: give the path of an iree-compile binary, or leave it out to use the "
+                "installed iree-base-compiler wheel's"
             )
         return os.path.abspath(path)
     try:
