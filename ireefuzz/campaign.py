@@ -50,7 +50,7 @@ from typing import Any, Mapping, Sequence
 
 from ireefuzz import _io
 from ireefuzz.cli import UsageError
-from ireefuzz.evaluate import JAX_MODES, ORACLE_NAMES, CaseResult, Policy  # light: JAX and the IREE runtime load lazily
+from ireefuzz.evaluate import JAX_MODES, ORACLE_NAMES, CaseResult, Policy, platform_of  # light: JAX and the IREE runtime load lazily
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph
 from ireefuzz.oracles.finding import Finding, make_signature
@@ -690,7 +690,9 @@ def run(options: Options, out: Path, pool: Any, baseline: Mapping[str, Known], d
                     planner.retry(event.task)
                 elif isinstance(event, Died):
                     case = event.task.cases[0]
-                    record.record(event.task, [CaseResult(case, (crash_finding(case, event.task.indices[0], event),))], elapsed())
+                    finding = crash_finding(case, event.task.indices[0], event)
+                    finding = finding.with_evidence(platform=platform_of(config=options.task_spec().config))
+                    record.record(event.task, [CaseResult(case, (finding,))], elapsed())
                 else:
                     failure = f"cases {list(event.task.indices)}: {event.message}; this is an ireefuzz bug"
             display.update(record, elapsed())

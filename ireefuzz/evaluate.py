@@ -110,7 +110,8 @@ def evaluate_batch(named: Sequence[tuple[str, Case]], config: sut.CompilerConfig
                     + evaluate_batch(named[half:], config, policy, frontend))
         name, case = named[0]
         finding = frontend.compile_failure(artifact, program.text, {name: case.graph})
-        findings = (finding.with_case(case.to_json()),) if "crash" in policy.oracles else ()
+        findings = (finding.with_case(case.to_json()).with_evidence(platform=platform_of(config=config)),
+                    ) if "crash" in policy.oracles else ()
         return [CaseResult(case, findings, compile_seconds=artifact.seconds)]
     module = sut.LoadedModule(artifact)
     share = artifact.seconds / len(named)
@@ -121,13 +122,22 @@ def evaluate_batch(named: Sequence[tuple[str, Case]], config: sut.CompilerConfig
     return results
 
 
+def platform_of(artifact: sut.Artifact | None = None, config: sut.CompilerConfig | None = None) -> dict[str, str]:
+    """What every finding records about where it was seen: the CPU as resolved (``host`` differs by
+    machine) with its features, and the compiler version -- from the artifact, or for a failed
+    compile from a probe compile with the same configuration (empty if even that fails)."""
+    cpu, version = (artifact.cpu, artifact.compiler_version) if artifact is not None else sut.resolve_platform(config)
+    return {"target_cpu": cpu.requested, "cpu": cpu.name, "cpu_features": cpu.features, "compiler_version": version}
+
+
 def with_relations(result: CaseResult, config: sut.CompilerConfig, policy: Policy) -> CaseResult:
     """Add the metamorphic relations' findings for a deterministic sample of the cases (by case hash)."""
     if zlib.crc32(result.case.dumps().encode()) % policy.relations_every:
         return result
     from ireefuzz.oracles import metamorphic
 
-    found = [f.with_case(result.case.to_json()) for rel in policy.relations
+    platform = platform_of(config=config)
+    found = [f.with_case(result.case.to_json()).with_evidence(platform=platform) for rel in policy.relations
              for f in metamorphic.check_relation(rel, result.case, config)]
     return dataclasses.replace(result, findings=tuple(_first_per_signature([*result.findings, *found])))
 
@@ -156,7 +166,9 @@ def check_compiled_case(case: Case, function: str, module: sut.LoadedModule, art
             result = check_numbers(graph, sizes, inputs, outcome.outputs, jax=policy.jax)
             findings += result.findings
             discarded += result.discarded
-    return CaseResult(case, tuple(_first_per_signature(f.with_case(case.to_json()) for f in findings)), discarded,
+    platform = platform_of(artifact)
+    findings = [f.with_case(case.to_json()).with_evidence(platform=platform) for f in findings]
+    return CaseResult(case, tuple(_first_per_signature(findings)), discarded,
                       tuple(d.pipeline for d in dispatches), artifact.cpu.name, artifact.compiler_version,
                       compile_seconds, time.perf_counter() - started)
 

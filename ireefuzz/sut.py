@@ -339,6 +339,35 @@ def _cpu_info(requested: str, sources: Iterable[str]) -> CpuInfo:
     return CpuInfo(requested, "", "")  # a module without dispatches never names its target
 
 
+_PROBE = """func.func @probe(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+"""
+
+
+@functools.lru_cache(maxsize=None)
+def _probe(binary: str, target_cpu: str, flags: tuple[str, ...], timeout_s: float) -> tuple[CpuInfo, str]:
+    config = CompilerConfig(iree_compile=binary, target_cpu=target_cpu, flags=flags, observe=False, timeout_s=timeout_s)
+    artifact = compile_mlir(_PROBE, config)
+    if isinstance(artifact, Artifact):
+        return artifact.cpu, artifact.compiler_version
+    return CpuInfo(target_cpu, "", ""), ""
+
+
+def resolve_platform(config: CompilerConfig) -> tuple[CpuInfo, str]:
+    """(the CPU ``config.target_cpu`` resolves to, e.g. host -> znver5 with its features; the compiler
+    version), once per process from a tiny probe compile -- so findings of failed compiles record them
+    too. Unknown (empty) if even the probe fails to compile."""
+    return _probe(find_iree_compile(config), config.target_cpu, tuple(config.flags), min(config.timeout_s, 60.0))
+
+
 def dispatches_of(artifact: Artifact, function_name: str) -> tuple[DispatchIR, ...]:
     """The dispatches outlined from ``function_name`` (IREE names them ``<function>_dispatch_<N>_...``).
 

@@ -82,6 +82,9 @@ class Finding:
     def with_case(self, case: Mapping[str, Any] | None) -> "Finding":
         return dataclasses.replace(self, case=case)
 
+    def with_evidence(self, **extra: Any) -> "Finding":
+        return dataclasses.replace(self, evidence={**self.evidence, **extra})
+
 
 def _json_default(obj: Any) -> Any:
     # numpy scalars and arrays appear in evidence; keep them readable.

@@ -70,6 +70,17 @@ def test_result_computed_at_the_wrong_dynamic_size_is_caught(monkeypatch):
     assert run_with(monkeypatch, wrong_size) == [f"numeric/wrong-value/{FME_SIG}"]
 
 
+def test_every_finding_records_the_resolved_cpu_and_compiler(monkeypatch):
+    real_call = sut.LoadedModule.call
+    monkeypatch.setattr(sut.LoadedModule, "call", lambda self, f, xs: sut.RunFailure("fault", "injected"))
+    (result,) = evaluate([FME])
+    platform = result.findings[0].evidence["platform"]
+    assert platform["target_cpu"] == "host" and platform["cpu"] not in ("", "host")  # e.g. znver5
+    assert platform["cpu_features"].startswith("+") and platform["compiler_version"]
+    assert all(f.evidence["platform"] == platform for f in result.findings)
+    monkeypatch.setattr(sut.LoadedModule, "call", real_call)
+
+
 def test_mutated_input_buffer_is_an_immutability_finding(monkeypatch):
     def scribble(x):
         x = x.copy()

@@ -176,10 +176,11 @@ def test_relations_run_on_a_deterministic_sample_of_cases(monkeypatch):
     cases = [Case(fme_graph(), ({"M": m, "N": 3},), seed=m) for m in range(1, 13)]
     base = [ev.CaseResult(c, ()) for c in cases]
     every = ev.Policy(relations=("shape", "dps"), relations_every=1)
-    assert all(r.signatures == (fake.signature,) for r in (ev.with_relations(b, None, every) for b in base))
+    config = ev.sut.CompilerConfig()
+    assert all(r.signatures == (fake.signature,) for r in (ev.with_relations(b, config, every) for b in base))
     assert calls.count("shape") == calls.count("dps") == 12
-    sampled = [ev.with_relations(b, None, dc.replace(every, relations_every=4)) for b in base]
-    again = [ev.with_relations(b, None, dc.replace(every, relations_every=4)) for b in base]
+    sampled = [ev.with_relations(b, config, dc.replace(every, relations_every=4)) for b in base]
+    again = [ev.with_relations(b, config, dc.replace(every, relations_every=4)) for b in base]
     assert 0 < sum(bool(r.findings) for r in sampled) < 12 and sampled == again  # a fixed, partial sample
 
 
