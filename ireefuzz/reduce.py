@@ -47,37 +47,44 @@ def _funcs(module: ir.Module) -> list[Any]:
     return [op.operation for op in module.body.operations if op.operation.name == "func.func"]
 
 
-def drop_ops(text: str) -> Iterator[str]:
-    """Replace one op's results by new function arguments (last op first), then drop dead ops."""
+def _body_ops(module: ir.Module) -> list[Any]:
+    """Every op of every function body but the terminators, in order (the reducer's op numbering)."""
+    return [o.operation for f in _funcs(module) for o in list(f.regions[0].blocks[0].operations)[:-1]]
+
+
+def _each_op(text: str) -> Iterator[tuple[ir.Module, Any]]:
+    """(a fresh parse of ``text``, its k-th body op) for k from the last op to the first."""
     module = _parse(text)
     if module is None:
         return
-    count = sum(len(list(f.regions[0].blocks[0].operations)) - 1 for f in _funcs(module))
-    for k in reversed(range(count)):
+    for k in reversed(range(len(_body_ops(module)))):
         m = _parse(text)
-        seen = -1
-        for f in _funcs(m):
-            block = f.regions[0].blocks[0]
-            ops = [o.operation for o in block.operations][:-1]
-            for op in ops:
-                seen += 1
-                if seen != k:
-                    continue
-                if any(not isinstance(r.type, ir.RankedTensorType) or not r.type.has_static_shape
-                       for r in op.results) or not op.results:
-                    break
-                with m.context, ir.Location.unknown():
-                    for r in op.results:
-                        r.replace_all_uses_with(block.add_argument(r.type, ir.Location.unknown()))
-                    op.erase()
-                    _erase_dead(block)
-                    ftype = ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value)
-                    f.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
-                        [a.type for a in block.arguments], list(ftype.results)))
-                candidate = str(m)
-                if _parse(candidate) is not None:
-                    yield candidate
-                break
+        yield m, _body_ops(m)[k]
+
+
+def _emit(m: ir.Module) -> Iterator[str]:
+    candidate = str(m)
+    if _parse(candidate) is not None:
+        yield candidate
+
+
+def drop_ops(text: str) -> Iterator[str]:
+    """Replace one op's results by new function arguments (last op first), then drop dead ops."""
+    for m, op in _each_op(text):
+        if not op.results or any(not isinstance(r.type, ir.RankedTensorType) or not r.type.has_static_shape
+                                 for r in op.results):
+            continue
+        f = op.parent
+        block = f.regions[0].blocks[0]
+        with m.context, ir.Location.unknown():
+            for r in op.results:
+                r.replace_all_uses_with(block.add_argument(r.type, ir.Location.unknown()))
+            op.erase()
+            _erase_dead(block)
+            ftype = ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value)
+            f.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
+                [a.type for a in block.arguments], list(ftype.results)))
+        yield from _emit(m)
 
 
 def _erase_dead(block: Any) -> None:
@@ -108,26 +115,16 @@ def shrink_static_dims(text: str) -> Iterator[str]:
 
 def bypass_ops(text: str) -> Iterator[str]:
     """Replace a one-result op by one of its operands of the same type (``tanh(x)`` -> ``x``)."""
-    module = _parse(text)
-    if module is None:
-        return
-    count = sum(len(list(f.regions[0].blocks[0].operations)) - 1 for f in _funcs(module))
-    for k in reversed(range(count)):
-        m = _parse(text)
-        ops = [o.operation for f in _funcs(m) for o in list(f.regions[0].blocks[0].operations)[:-1]]
-        op = ops[k]
-        block = op.parent.regions[0].blocks[0]
+    for m, op in _each_op(text):
         if len(op.results) != 1:
             continue
-        for operand in op.operands:
-            if operand.type == op.results[0].type:
-                op.results[0].replace_all_uses_with(operand)
-                op.erase()
-                _erase_dead(block)
-                candidate = str(m)
-                if _parse(candidate) is not None:
-                    yield candidate
-                break
+        block = op.parent.regions[0].blocks[0]
+        operand = next((v for v in op.operands if v.type == op.results[0].type), None)
+        if operand is not None:
+            op.results[0].replace_all_uses_with(operand)
+            op.erase()
+            _erase_dead(block)
+            yield from _emit(m)
 
 
 def size_key(text: str) -> tuple[int, int, int]:
