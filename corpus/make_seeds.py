@@ -162,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from ireefuzz import __version__, sut
 
-    version = sut.compiler_version(sut.find_iree_compile(sut.CompilerConfig())) if args.record else ""
+    cpu, version = sut.resolve_platform(sut.CompilerConfig()) if args.record else (None, "")
     table = []
     for seed in seeds():
         if args.only and seed.name not in args.only:
@@ -170,11 +170,12 @@ def main(argv: list[str] | None = None) -> int:
         directory = SEEDS / seed.name
         old = load_case(directory) if (directory / CASE_FILE).exists() else None
         case = dataclasses.replace(seed, ireefuzz_version=__version__,
-                                   iree_version=old.iree_version if old else "", expected=old.expected if old else {})
+                                   iree_version=old.iree_version if old else "", cpu=old.cpu if old else "",
+                                   expected=old.expected if old else {})
         if args.record:
             started = time.perf_counter()
             findings = check_case(dataclasses.replace(case, path=directory))
-            case = dataclasses.replace(case, expected=verdicts(findings), iree_version=version)
+            case = dataclasses.replace(case, expected=verdicts(findings), iree_version=version, cpu=cpu.name)
             table.append((seed.name, case.expected, time.perf_counter() - started))
             print(f"{seed.name}: {time.perf_counter() - started:.1f}s", file=sys.stderr)
             for f in findings:

@@ -31,7 +31,10 @@ Shared keys:
 * ``compile_only`` (bool): compile and read the IR (memory, fusion, crash) but never run, for
   cases whose inputs would be too large (a graph case is then checked as raw MLIR).
 * ``relations``: metamorphic relations to run on a graph case (``shape``, ``dps``, ``config``).
-* ``ireefuzz_version``, ``iree_version``: what the expectations were recorded with.
+* ``ireefuzz_version``, ``iree_version``, ``cpu``: what the expectations were recorded with (``cpu``
+  is what ``target_cpu`` resolved to, e.g. ``host`` -> ``znver5``). Codegen depends on the CPU: on a
+  machine where it resolves differently, a verdict that does not hold is *skipped* with the reason
+  (re-record there), never reported as an IREE change.
 * ``note``: free text (where the case comes from, what it shows).
 
 Under pytest every expected signature is its own item, a *strict xfail* keyed by the signature:
@@ -83,6 +86,7 @@ class CorpusCase:
     note: str = ""
     ireefuzz_version: str = ""
     iree_version: str = ""
+    cpu: str = ""  # what target_cpu resolved to when the expectations were recorded
     path: Path | None = None  # the case directory, when loaded from disk
 
     def __repr__(self) -> str:
@@ -118,6 +122,7 @@ class CorpusCase:
             "relations": list(self.relations),
             "ireefuzz_version": self.ireefuzz_version,
             "iree_version": self.iree_version,
+            "cpu": self.cpu,
             "note": self.note,
         }
 
@@ -167,6 +172,7 @@ def _from_json(data: Any, directory: Path) -> CorpusCase:
         note=str(data.get("note", "")),
         ireefuzz_version=str(data.get("ireefuzz_version", "")),
         iree_version=str(data.get("iree_version", "")),
+        cpu=str(data.get("cpu", "")),
         path=directory,
     )
     if "graph" in data:
@@ -362,6 +368,9 @@ def _classes() -> dict[str, type]:
         def runtest(self) -> None:
             findings = _result(self.corpus_case, self.ireefuzz_config, self.ireefuzz_policy)
             found = {f.signature: f for f in findings}
+            holds = (self.signature in found) if self.signature is not None else not (set(found) - self.corpus_case.expected_signatures)
+            if not holds:
+                _skip_if_other_cpu(self.corpus_case, self.ireefuzz_config)
             if self.signature is not None:
                 oracle = self.signature.split("/", 1)[0]
                 oracle = "numeric" if oracle == "reference" else oracle
@@ -388,6 +397,20 @@ def _classes() -> dict[str, type]:
 
     _ITEM_CLASSES.update(CorpusItem=CorpusItem, CorpusFile=CorpusFile)
     return _ITEM_CLASSES
+
+
+def _skip_if_other_cpu(corpus_case: CorpusCase, config: Any) -> None:
+    """Verdicts were recorded on another CPU: a mismatch here says nothing about IREE. Skip, saying so."""
+    import pytest
+
+    from ireefuzz import sut
+
+    config = dataclasses.replace(config, target_cpu=corpus_case.target_cpu)
+    here = sut.resolve_platform(config)[0].name
+    if corpus_case.cpu and here and here != corpus_case.cpu:
+        pytest.skip(f"verdicts of {corpus_case.name} were recorded where {corpus_case.target_cpu!r} is "
+                    f"{corpus_case.cpu}; here it is {here}: re-record them on this machine "
+                    "(python corpus/make_seeds.py --record)")
 
 
 class CorpusFailure(AssertionError):
@@ -466,6 +489,7 @@ def promote(bundle: str | Path, corpus_root: str | Path = "corpus", *, name: str
     promoted = dataclasses.replace(
         base, name=target.name, path=None, expected={oracle: (signature,)},
         ireefuzz_version=__version__, iree_version=str(finding.get("compiler_version", "") or base.iree_version),
+        cpu=str((finding.get("evidence") or {}).get("platform", {}).get("cpu", "") or base.cpu),
         note=note or f"promoted from {bundle.name}: {finding.get('message', '')[:200]}")
     write_case(staged, promoted)
     if (bundle / PROGRAM_FILE).is_file() and promoted.is_graph:

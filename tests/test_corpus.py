@@ -164,3 +164,16 @@ def test_seed_verdicts_hold_on_the_installed_iree():
     for name in ("dot_33x16x49_exp_static", "dot_32x16x48_exp_static", "matmul_bias_add_27x43x37_fill_into_argument_mlir"):
         case = load_case(SEEDS / name)
         assert {f.signature for f in corpus.check_case(case)} == case.expected_signatures, name
+
+
+@pytest.mark.iree
+def test_verdicts_recorded_on_another_cpu_are_skipped_with_the_reason_not_failed():
+    import dataclasses as dc
+
+    from ireefuzz import corpus, sut
+
+    case = corpus.load_case(Path(__file__).parent.parent / "corpus" / "seeds" / "add_32x48")
+    here = sut.resolve_platform(sut.CompilerConfig())[0].name
+    corpus._skip_if_other_cpu(dc.replace(case, cpu=here), sut.CompilerConfig())  # same CPU: no skip
+    with pytest.raises(pytest.skip.Exception, match="re-record"):
+        corpus._skip_if_other_cpu(dc.replace(case, cpu="some-other-cpu"), sut.CompilerConfig())

@@ -97,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         seed=0, target_cpu="host", flags=INPUT_FLAGS, expected={k: tuple(v) for k, v in expected.items()},
         note=note, ireefuzz_version=importlib.metadata.version("ireefuzz"),
         iree_version=sut.compiler_version(sut.find_iree_compile(sut.CompilerConfig())),
+        cpu=sut.resolve_platform(sut.CompilerConfig())[0].name,
     )
     write_case(CASE_DIR, case)
     print(f"wrote {CASE_DIR}")
