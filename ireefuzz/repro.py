@@ -198,7 +198,7 @@ def _npz(arrays: Mapping[str, np.ndarray]) -> bytes:
     import io
 
     buf = io.BytesIO()
-    np.savez(buf, **{k: np.ascontiguousarray(v) for k, v in arrays.items()})
+    np.savez(buf, **{k: np.asarray(v, order="C") for k, v in arrays.items()})  # keeps 0-d arrays 0-d
     return buf.getvalue()
 
 
@@ -206,7 +206,7 @@ def _npy(x: np.ndarray) -> bytes:
     import io
 
     buf = io.BytesIO()
-    np.save(buf, np.ascontiguousarray(x), allow_pickle=False)
+    np.save(buf, np.asarray(x, order="C"), allow_pickle=False)
     return buf.getvalue()
 
 
@@ -385,7 +385,7 @@ context = rt.SystemContext(config=config)
 context.add_vm_module(load(config.vm_instance, data))
 npz = np.load("inputs.npz", allow_pickle=False)
 inputs = [npz[f"a{i}"] for i in range(len(npz.files))]
-buffers = [rt.asdevicearray(config.device, np.ascontiguousarray(x)) for x in inputs]
+buffers = [rt.asdevicearray(config.device, np.asarray(x, order="C")) for x in inputs]
 context.modules.module["main"](*buffers)
 bad = 0
 for i, (x, b) in enumerate(zip(inputs, buffers)):

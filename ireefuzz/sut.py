@@ -156,7 +156,7 @@ def compiler_version(iree_compile: str) -> str:
 
 
 def compile_mlir(
-    mlir_text: str, config: CompilerConfig, *, workdir: str | None = None
+    mlir_text: str, config: CompilerConfig, *, workdir: str | None = None, resolve_cpu: bool = True
 ) -> Artifact | CompileFailure:
     """Compile ``mlir_text`` for llvm-cpu; IREE's failures come back as a CompileFailure.
 
@@ -168,11 +168,12 @@ def compile_mlir(
     binary = find_iree_compile(config)
     if workdir is None:
         with tempfile.TemporaryDirectory(prefix="ireefuzz-") as tmp:
-            return _compile_in(binary, mlir_text, config, Path(tmp))
-    return _compile_in(binary, mlir_text, config, Path(workdir))
+            return _compile_in(binary, mlir_text, config, Path(tmp), resolve_cpu)
+    return _compile_in(binary, mlir_text, config, Path(workdir), resolve_cpu)
 
 
-def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path) -> Artifact | CompileFailure:
+def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
+                resolve_cpu: bool = True) -> Artifact | CompileFailure:
     source, vmfb = work / "input.mlir", work / "module.vmfb"
     sources_dir, tree_dir, stats_file = work / "sources", work / "ir", work / "statistics.json"
     for stale in (sources_dir, tree_dir):
@@ -196,11 +197,14 @@ def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path)
     if kind is not None:
         return CompileFailure(kind, _trim_diagnostic(stderr), tuple(command), returncode, seconds)
     sources = _read_sources(sources_dir)
+    cpu = _cpu_info(config.target_cpu, sources.values())
+    if not cpu.name and resolve_cpu:  # no dispatch (everything folded): ask a probe module instead
+        cpu = resolve_platform(config)[0]
     return Artifact(
         vmfb=vmfb.read_bytes(),
         dispatches=_read_dispatches(sources, tree_dir if config.observe else None),
         statistics=json.loads(stats_file.read_text()) if stats_file.exists() else {},
-        cpu=_cpu_info(config.target_cpu, sources.values()),
+        cpu=cpu,
         compiler_version=compiler_version(binary),
         command=tuple(command),
         seconds=seconds,
@@ -355,7 +359,7 @@ _PROBE = """func.func @probe(%a: tensor<4xf32>) -> tensor<4xf32> {
 @functools.lru_cache(maxsize=None)
 def _probe(binary: str, target_cpu: str, flags: tuple[str, ...], timeout_s: float) -> tuple[CpuInfo, str]:
     config = CompilerConfig(iree_compile=binary, target_cpu=target_cpu, flags=flags, observe=False, timeout_s=timeout_s)
-    artifact = compile_mlir(_PROBE, config)
+    artifact = compile_mlir(_PROBE, config, resolve_cpu=False)
     if isinstance(artifact, Artifact):
         return artifact.cpu, artifact.compiler_version
     return CpuInfo(target_cpu, "", ""), ""
