@@ -24,8 +24,9 @@ pipelines. ``event()`` labels each example with its rarest feature (shown by Hyp
 
 Crash isolation. Batches run in worker processes (``LocalPool``) or on Dask (``ireefuzz.dask_backend``).
 A worker that dies (signal, OOM kill) or passes its deadline (``--case-timeout`` per case plus one for
-the compile) is replaced; its batch is split in halves and retried until the culprit case is alone,
-which becomes a ``crash/runtime-crash|worker-killed|worker-timeout`` finding. A worker that raises a
+the compile) is replaced; its batch is split in halves and retried until the culprit case is alone;
+a case that dies alone twice becomes a ``crash/runtime-crash|worker-killed|worker-timeout`` finding
+(twice: a dying Dask worker also fails the tasks queued on it, which must not be blamed). A worker that raises a
 Python exception is ireefuzz's own bug: the campaign stops with exit status 2 (never swallowed).
 
 Exit status: 0 = nothing new, 1 = new findings (not in the baseline), 2 = the campaign itself failed.
@@ -675,19 +676,35 @@ def run(options: Options, out: Path, pool: Any, baseline: Mapping[str, Known], d
     failure = None
     last_summary = 0.0
     rss: list[tuple[float, float]] = []  # the coordinator's own resident memory over this session
+    confirm: collections.deque[Task] = collections.deque()  # lone cases that died once: rerun them alone
+    confirming: set[int] = set()
+    alone = False  # a confirmation is running: nothing else is submitted until it ends
     summarize = lambda: record.summary() | {"coordinator_rss_mb": [list(p) for p in rss]}
     try:
         while failure is None:
             time_left = options.time is None or elapsed() < options.time
-            while pool.in_flight() < pool.capacity and (task := planner.next_task(time_left)) is not None:
+            # A lone case that died is the culprit only if it dies again with nothing else in flight:
+            # a dying worker (on Dask) also fails the tasks queued on it, which must not be blamed.
+            if confirm and not pool.in_flight():
+                pool.submit(confirm.popleft())
+                alone = True
+            while (not alone and not confirm and pool.in_flight() < pool.capacity
+                   and (task := planner.next_task(time_left)) is not None):
                 pool.submit(task)
             if not pool.in_flight():
+                if confirm:
+                    continue
                 break
-            for event in pool.poll(1.0):
+            events = pool.poll(1.0)
+            alone = alone and not events  # the lone task is the only one in flight: any event is its end
+            for event in events:
                 if isinstance(event, Done):
                     record.record(event.task, event.results, elapsed())
                 elif isinstance(event, Died) and len(event.task.indices) > 1:
                     planner.retry(event.task)
+                elif isinstance(event, Died) and event.task.indices[0] not in confirming:
+                    confirming.add(event.task.indices[0])
+                    confirm.append(event.task)
                 elif isinstance(event, Died):
                     case = event.task.cases[0]
                     finding = crash_finding(case, event.task.indices[0], event)
