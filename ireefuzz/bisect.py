@@ -199,14 +199,21 @@ class BisectResult:
             return f"not reproduced on any release tested ({vs[0]} ... {vs[-1]})"
         parts = []
         i, j = vs.index(self.first_present), vs.index(self.last_present)
-        if i == 0:
+        before = vs[i - 1] if i > 0 else None
+        after = vs[j + 1] if j < len(vs) - 1 else None
+        if before is None:
             parts.append(f"present since {self.first_present} (the oldest release tested)")
+        elif self.verdict_of(before) == "unknown":  # could not run there: not evidence of absence
+            parts.append(f"present since at least {self.first_present} ({before} could not run the repro, "
+                         "so when it appeared is open)")
         else:
-            parts.append(f"regressed between {vs[i - 1]} and {self.first_present}")
-        if j == len(vs) - 1:
+            parts.append(f"regressed between {before} and {self.first_present}")
+        if after is None:
             parts.append(f"still present in {self.last_present} (the newest release tested)")
+        elif self.verdict_of(after) == "unknown":
+            parts.append(f"present up to at least {self.last_present} ({after} could not run the repro)")
         else:
-            parts.append(f"fixed in {vs[j + 1]} (last present: {self.last_present})")
+            parts.append(f"fixed in {after} (last present: {self.last_present})")
         return "; ".join(parts)
 
 

@@ -63,3 +63,11 @@ def test_bisect_over_three_installed_releases(tmp_path):
     assert result.verdict_of(versions[-1]) == "present"  # the installed release is where the finding came from
     assert result.answer in (bundle / "ISSUE.md").read_text()
     assert (bundle / "bisect.json").exists()
+
+
+def test_a_release_that_cannot_run_the_repro_is_not_evidence_of_absence():
+    def judge(v: str) -> Trial:
+        return Trial(v, "present" if v in VS[3:] else "unknown", "", 0.0)
+
+    result = bisect(VS, judge, known_present="3.13.0")
+    assert result.answer.startswith(f"present since at least {VS[3]} ({VS[2]} could not run the repro")
