@@ -34,7 +34,7 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
 
 
 def atomic_write_json(path: str | os.PathLike, obj: Any) -> None:
-    atomic_write_text(path, json.dumps(obj, indent=2, sort_keys=True, default=_default) + "\n")
+    atomic_write_text(path, json.dumps(obj, indent=2, sort_keys=True, default=json_default) + "\n")
 
 
 def append_line(path: str | os.PathLike, line: str) -> None:
@@ -69,7 +69,8 @@ def read_jsonl(path: str | os.PathLike) -> list[dict]:
     return rows
 
 
-def _default(obj: Any) -> Any:
+def json_default(obj: Any) -> Any:
+    """``json.dumps(default=...)`` for what findings and records carry besides plain JSON: NumPy values."""
     if hasattr(obj, "tolist"):
         return obj.tolist()
     raise TypeError(f"not JSON-serializable: {type(obj).__name__}")

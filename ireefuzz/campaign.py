@@ -572,7 +572,7 @@ class Record:
                     continue
                 example = "first" if s is None or s.smallest is None else "smaller"
                 row = f.to_json() | {"case_index": index, "status": self.status(f.signature), "example": example, "size": list(size)}
-                _io.append_line(self.out / "findings.jsonl", json.dumps(row, sort_keys=True, default=_json_default))
+                _io.append_line(self.out / "findings.jsonl", json.dumps(row, sort_keys=True, default=_io.json_default))
                 self._note_finding(f.signature, index, size)
             g = r.case.graph
             entries.append({"i": index, "h": case_hash(r.case), "sigs": list(r.signatures), "pipelines": list(r.pipelines),
@@ -612,14 +612,6 @@ class Record:
             "op_pairs": dict(self.pairs.most_common(40)), "timeline": [list(p) for p in self.timeline],
             "cpu": self.cpu, "compiler_version": self.compiler_version, "options": self.options.to_json(),
         }
-
-
-def _json_default(obj: Any) -> Any:
-    if hasattr(obj, "tolist"):
-        return obj.tolist()
-    if isinstance(obj, float):
-        return repr(obj)
-    raise TypeError(f"not JSON-serializable: {type(obj).__name__}")
 
 
 # --------------------------------------------------------------------------- the coordinator

@@ -12,6 +12,8 @@ import json
 import re
 from typing import Any, Iterable, Mapping
 
+from ireefuzz._io import json_default
+
 ORACLES = ("numeric", "reference", "immutability", "crash", "memory", "fusion", "metamorphic")
 
 _SAFE = re.compile(r"[^A-Za-z0-9_.+>?:,=\-\[\]x]")
@@ -77,19 +79,10 @@ class Finding:
         return cls(**{f.name: data.get(f.name) for f in dataclasses.fields(cls) if f.name in data})
 
     def dumps(self) -> str:
-        return json.dumps(self.to_json(), sort_keys=True, default=_json_default)
+        return json.dumps(self.to_json(), sort_keys=True, default=json_default)
 
     def with_case(self, case: Mapping[str, Any] | None) -> "Finding":
         return dataclasses.replace(self, case=case)
 
     def with_evidence(self, **extra: Any) -> "Finding":
         return dataclasses.replace(self, evidence={**self.evidence, **extra})
-
-
-def _json_default(obj: Any) -> Any:
-    # numpy scalars and arrays appear in evidence; keep them readable.
-    if hasattr(obj, "tolist"):
-        return obj.tolist()
-    if isinstance(obj, float):
-        return repr(obj)
-    raise TypeError(f"not JSON-serializable in a Finding: {type(obj).__name__}")

@@ -131,13 +131,13 @@ def first_mismatch(reference: Sequence[np.ndarray], other: Sequence[np.ndarray],
             finite = np.where(np.isfinite(a64), a64, 0)
             scale = float(np.max(np.abs(finite), initial=0.0))
             tol = rtol * (np.abs(finite) + CANCELLATION_FLOOR * scale) + 1e-30
-            bad = ~numeric._close(b64, a64, tol)
+            bad = ~numeric.agree(b64, a64, tol)
         else:
             bad = a.astype(np.int64) != b.astype(np.int64)
         if bad.any():
             index = tuple(int(i) for i in np.argwhere(bad)[0])
-            return {"output": j, "index": list(index), "reference": numeric._num(a[index]),
-                    "variant": numeric._num(b[index]), "mismatches": int(np.count_nonzero(bad)), "elements": int(bad.size)}
+            return {"output": j, "index": list(index), "reference": numeric.plain_value(a[index]),
+                    "variant": numeric.plain_value(b[index]), "mismatches": int(np.count_nonzero(bad)), "elements": int(bad.size)}
     return None
 
 

@@ -104,8 +104,8 @@ def check_numeric(graph: Graph, sizes: Mapping[str, int], inputs: Sequence[np.nd
         truth = _representable(truths[k], t.dtype)
         g64, w64 = got.astype(np.float64), want.astype(np.float64)
         plain, tol = _tolerance(w64, bounds[k], t.dtype, rtol)
-        bad = ~_close(g64, w64, tol)
-        raw_bad = ~_close(g64, w64, plain)
+        bad = ~agree(g64, w64, tol)
+        raw_bad = ~agree(g64, w64, plain)
         iree_err, jax_err = _distance(g64, truth), _distance(w64, truth)
         iree_only = bad & (iree_err > tol) & ~(jax_err > tol)
         jax_only = bad & (jax_err > tol) & ~(iree_err > tol)
@@ -119,8 +119,8 @@ def check_numeric(graph: Graph, sizes: Mapping[str, int], inputs: Sequence[np.nd
             kind = ("jax-" if oracle == "reference" else "") + ("nan-mismatch" if nan_case else "wrong-value")
             abs_err = float(err[worst])
             evidence = base | {
-                "index": [int(i) for i in worst], "iree": _num(got[worst]), "jax": _num(want[worst]),
-                "float64": _num(truths[k][worst]), "max_abs_err": abs_err if np.isfinite(abs_err) else repr(abs_err),
+                "index": [int(i) for i in worst], "iree": plain_value(got[worst]), "jax": plain_value(want[worst]),
+                "float64": plain_value(truths[k][worst]), "max_abs_err": abs_err if np.isfinite(abs_err) else repr(abs_err),
                 "max_rel_err": abs_err / abs(float(truth[worst])) if np.isfinite(truth[worst]) and truth[worst] != 0 else None,
                 "tolerance": float(tol[worst]), "mismatches": int(np.count_nonzero(mask)), "elements": int(mask.size),
             }
@@ -141,7 +141,7 @@ def _agrees_with_float64(graph: Graph, sizes: Mapping[str, int], actual: Sequenc
             return False
         truth = _representable(truths[k], t.dtype)
         _, tol = _tolerance(truth, bounds[k], t.dtype, rtol)
-        if not _close(got.astype(np.float64), truth, tol).all():
+        if not agree(got.astype(np.float64), truth, tol).all():
             return False
     return True
 
@@ -160,7 +160,7 @@ def _representable(x: np.ndarray, dtype: str) -> np.ndarray:
     return x
 
 
-def _close(a: np.ndarray, b: np.ndarray, tol: np.ndarray) -> np.ndarray:
+def agree(a: np.ndarray, b: np.ndarray, tol: np.ndarray) -> np.ndarray:
     """Elementwise agreement with NaN/Inf parity: NaN matches NaN, an infinity only the same infinity."""
     both_nan = np.isnan(a) & np.isnan(b)
     same_inf = np.isinf(a) & np.isinf(b) & (np.sign(a) == np.sign(b))
@@ -177,7 +177,7 @@ def _distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(same, 0.0, np.where(np.isfinite(d), d, np.inf))
 
 
-def _num(x: np.generic) -> float | int | str:
+def plain_value(x: np.generic) -> float | int | str:
     v = x.item()
     if isinstance(v, float) and not np.isfinite(v):
         return repr(v)
