@@ -10,15 +10,13 @@ from __future__ import annotations
 import dataclasses
 import json
 from typing import Any, Iterable, Mapping, Sequence
+from ireefuzz.errors import GraphError
 
 Dim = int | str
 DTYPES = ("f32", "f16", "i32", "i8", "i1")
 FLOAT_DTYPES = ("f32", "f16")
 INT_DTYPES = ("i32", "i8")
 
-
-class GraphError(ValueError):
-    """A graph (or a graph JSON file) is not well-formed; the message says where."""
 
 
 @dataclasses.dataclass(frozen=True)

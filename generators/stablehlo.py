@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Mapping, Sequence
 
+from ireefuzz.errors import ExportError
 from .emit import Program
 from .graph import Graph, TensorType
 
@@ -31,9 +32,6 @@ EXPORTABLE_OPS = frozenset({
     "transpose", "where_gt",
 })
 
-
-class ExportError(RuntimeError):
-    """JAX could not trace or export a graph (a limit of the StableHLO path, never an IREE finding)."""
 
 
 @functools.lru_cache(maxsize=1)

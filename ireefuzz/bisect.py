@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ireefuzz._io import atomic_write_json, atomic_write_text
-from ireefuzz.cli import UsageError
+from ireefuzz.errors import UsageError
 
 # Published releases, oldest first: nightly-dated iree-compiler, then iree-base-compiler.
 OLD_RELEASES = ("20230209.425", "20230228.444", "20230404.479", "20230419.494", "20230524.529", "20230815.614",

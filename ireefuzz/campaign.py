@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ireefuzz import _io
-from ireefuzz.cli import UsageError
+from ireefuzz.errors import UsageError
 from ireefuzz.evaluate import JAX_MODES, ORACLE_NAMES, CaseResult, Policy, platform_of  # light: JAX and the IREE runtime load lazily
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import numpy as np
+from ireefuzz.errors import ProgramError
 
 DEFAULT_DYNAMIC_SIZE = 33
 ORACLE_CHOICES = ("crash", "memory", "fusion", "immutability", "numeric")
@@ -47,9 +48,6 @@ class FunctionSignature:
 
         return dims_pattern(shape for shape, _ in self.results)
 
-
-class ProgramError(ValueError):
-    """The program text cannot be parsed or has a signature ireefuzz cannot feed."""
 
 
 def signatures(text: str) -> list[FunctionSignature]:
@@ -267,7 +265,7 @@ def main(args: argparse.Namespace) -> int:
     import shlex
 
     from ireefuzz import sut
-    from ireefuzz.cli import UsageError
+    from ireefuzz.errors import UsageError
     from ireefuzz.evaluate import Policy
 
     path = Path(args.program)

@@ -9,6 +9,8 @@ import argparse
 import importlib
 import sys
 
+from ireefuzz.errors import USER_ERRORS
+
 COMMANDS = {
     "fuzz": ("ireefuzz.campaign", "run a fuzzing campaign (the nightly job)"),
     "check": ("ireefuzz.check", "run every applicable oracle on your own MLIR program"),
@@ -16,10 +18,6 @@ COMMANDS = {
     "bisect": ("ireefuzz.bisect", "find the IREE releases that show a bundle's bug"),
     "promote": ("ireefuzz.corpus", "add a repro bundle to the corpus as a regression case"),
 }
-
-
-class UsageError(Exception):
-    """Bad input from the user; the message says what to do. Exit status 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -36,12 +34,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser()
     args = parser.parse_args(argv)  # exits 2 with argparse's message on a bad option
-    from ireefuzz.sut import IreeNotFound
-    from ireefuzz.generators.graph import GraphError
-
     try:
         return importlib.import_module(args._module).main(args)
-    except (UsageError, IreeNotFound, GraphError) as e:
+    except USER_ERRORS as e:
         print(f"ireefuzz {args.command}: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -55,6 +55,7 @@ import shutil
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
+from ireefuzz.errors import CorpusError, CorpusFailure
 from ireefuzz._io import atomic_write_json, atomic_write_text
 from ireefuzz.generators.graph import GraphError
 
@@ -63,9 +64,6 @@ PROGRAM_FILE = "program.mlir"
 BASELINE_STATUSES = ("open", "fixed", "wontfix", "intended")
 _CASE_KEYS = ("graph", "instances", "seed", "target_cpu", "flags")
 
-
-class CorpusError(GraphError):
-    """A corpus file (case.json, known_findings.json, a bundle) is malformed; the message says which and why."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -412,9 +410,6 @@ def _skip_if_other_cpu(corpus_case: CorpusCase, config: Any) -> None:
                     f"{corpus_case.cpu}; here it is {here}: re-record them on this machine "
                     "(python corpus/make_seeds.py --record)")
 
-
-class CorpusFailure(AssertionError):
-    """A corpus check failed; the message is the repro."""
 
 
 def collect(parent: Any, path: str | Path, *, config: Any = None, policy: Any = None) -> list:

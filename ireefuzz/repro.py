@@ -30,7 +30,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ireefuzz._io import atomic_write_bytes, atomic_write_json, atomic_write_text, read_jsonl
-from ireefuzz.cli import UsageError
+from ireefuzz.errors import UsageError
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
 from ireefuzz.oracles.finding import Finding

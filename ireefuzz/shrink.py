@@ -23,6 +23,7 @@ import hashlib
 import time
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
+from ireefuzz.errors import NotInteresting
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, GraphError, Node, TensorType
 
@@ -351,9 +352,6 @@ PASSES: tuple[tuple[str, Pass], ...] = (
 
 # --------------------------------------------------------------------------- greedy driver
 
-
-class NotInteresting(ValueError):
-    """The starting case does not show the signature it is to be shrunk under."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -23,13 +23,11 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from ireefuzz.errors import IreeNotFound
 from ireefuzz._io import atomic_write_text
 
 TARGET_CPUS = ("host", "generic", "x86-64-v3", "x86-64-v4")
 
-
-class IreeNotFound(RuntimeError):
-    """The IREE compiler or runtime is missing; the message says how to install it."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -27,6 +27,7 @@ from typing import Any, Hashable, Iterator, Sequence
 
 from iree.compiler import ir
 
+from ireefuzz.errors import IRParseError
 from ireefuzz.oracles.finding import Finding, dispatch_dtype_dims, make_signature
 
 SEEN_AT_FINAL = "before iree-convert-to-llvm"
@@ -37,15 +38,6 @@ LOOP_OPS = frozenset({"scf.for", "scf.forall", "scf.while", "scf.parallel", "aff
 _ALIAS_OPS = frozenset({"memref.cast", "memref.assume_alignment", "memref.memory_space_cast"})
 MEMORY_KINDS = ("alloca", "alloca-dynamic", "alloca-in-loop", "alloc", "copy")
 
-
-class IRParseError(ValueError):
-    """Captured IR text that the MLIR bindings cannot parse (an infrastructure problem)."""
-
-    def __init__(self, diagnostic: str, text: str, head_lines: int = 8):
-        head = "\n".join(text.splitlines()[:head_lines])
-        super().__init__(f"{diagnostic.strip()}\n--- first {head_lines} lines of the IR ---\n{head}")
-        self.diagnostic = diagnostic
-        self.text = text
 
 
 @dataclasses.dataclass(frozen=True)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from ireefuzz import _io, campaign, report
-from ireefuzz.cli import UsageError
+from ireefuzz.errors import UsageError
 from ireefuzz.evaluate import ORACLE_NAMES, CaseResult
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, Node, TensorType

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from ireefuzz.cli import UsageError
+from ireefuzz.errors import UsageError
 
 check = importlib.import_module("ireefuzz.check")  # `from ireefuzz import check` is the API function
 

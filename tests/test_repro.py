@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ireefuzz.cli import UsageError
+from ireefuzz.errors import UsageError
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, Node, TensorType as T
 from ireefuzz.oracles.finding import Finding
