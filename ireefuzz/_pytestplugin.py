@@ -34,6 +34,8 @@ ORACLE_NAMES = ("numeric", "immutability", "crash", "memory", "fusion")
 NAMED_CPUS = ("host", "generic", "x86-64-v3", "x86-64-v4")
 _CPU_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 
+_HARNESS_FIXTURES = {"ireefuzz_check", "iree_sut"}
+
 PROFILES = {
     # A pull-request budget: few examples, reproducible (derandomized), no deadline (compiles take seconds).
     "ireefuzz-ci": dict(max_examples=10, derandomize=True, deadline=None, print_blob=True),
@@ -86,6 +88,18 @@ def _existing_dir(value: str) -> Path:
     return Path(value).resolve()
 
 
+def _writable_dir(value: str) -> Path:
+    """A directory that exists or can be made, and can be written: checked at start, not at the first finding."""
+    path = Path(value).resolve()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise argparse.ArgumentTypeError(f"{value!r} cannot be used as a directory ({e.strerror}); give a writable directory")
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"{value!r} is not writable; give a writable directory")
+    return path
+
+
 def _bytes(value: str) -> int:
     try:
         n = int(value)
@@ -114,7 +128,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     default=None,
                     help="known-findings baseline: findings with these signatures are reported as warnings, "
                          "not failures")
-    group.addoption("--ireefuzz-bundles", dest="ireefuzz_bundles", metavar="DIR", type=Path, default=None,
+    group.addoption("--ireefuzz-bundles", dest="ireefuzz_bundles", metavar="DIR", type=_writable_dir, default=None,
                     help="directory where a failing check writes its repro bundle (default: under pytest's "
                          "basetemp)")
     group.addoption("--ireefuzz-corpus", dest="ireefuzz_corpus", metavar="DIR", type=_existing_dir, default=None,
@@ -136,9 +150,43 @@ def pytest_configure(config: pytest.Config) -> None:
         slow = [HealthCheck.too_slow, HealthCheck.data_too_large]
         for name, values in PROFILES.items():
             settings.register_profile(name, suppress_health_check=slow, **values)
+    _check_baseline(config)
     corpus = config.getoption("ireefuzz_corpus", None)
     if corpus is not None and not any(_is_within(corpus, Path(a.split("::")[0]).resolve()) for a in config.args):
         config.args.append(str(corpus))  # collect the corpus even when it is outside the test paths
+
+
+def _check_baseline(config: pytest.Config) -> None:
+    """A malformed baseline stops pytest with one line, not an ERROR per test."""
+    path = config.getoption("ireefuzz_baseline", None)
+    if path is None:
+        return
+    from ireefuzz import testing
+    from ireefuzz.errors import IreefuzzError
+
+    try:
+        testing.load_baseline(path)
+    except (IreefuzzError, ValueError, KeyError, TypeError, UnicodeDecodeError) as e:
+        raise pytest.UsageError(f"--ireefuzz-baseline {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+                                "; give a known-findings JSON file (a list of {\"signature\"|\"cause\", ...} rows)")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Hypothesis tests that compile need no deadline: one example compiles for seconds, so Hypothesis'
+    default 200 ms would fail every such test with DeadlineExceeded. An explicit other deadline is kept."""
+    for item in items:
+        if not _HARNESS_FIXTURES & set(getattr(item, "fixturenames", ())):
+            continue
+        test = getattr(item, "obj", None)
+        current = getattr(test, "_hypothesis_internal_use_settings", None)
+        if current is None or not getattr(test, "is_hypothesis_test", False):
+            continue
+        from datetime import timedelta
+
+        from hypothesis import settings
+
+        if current.deadline == timedelta(milliseconds=200):  # Hypothesis' default, not the user's choice
+            test._hypothesis_internal_use_settings = settings(current, deadline=None)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
