@@ -66,10 +66,3 @@ def test_the_docs_example_runs_verbatim_under_plain_pytest(pytester: pytest.Pyte
                                           "--ireefuzz-baseline=known.json", "-k", "fill_matmul_exp", timeout=900)
     known.assert_outcomes(passed=1)
 
-
-def test_atomically_written_files_get_the_same_mode_as_appended_ones(tmp_path: Path):
-    from ireefuzz import _io
-
-    _io.atomic_write_text(tmp_path / "a.json", "{}")
-    _io.append_line(tmp_path / "b.jsonl", "{}")
-    assert (tmp_path / "a.json").stat().st_mode & 0o777 == (tmp_path / "b.jsonl").stat().st_mode & 0o777
