@@ -1,4 +1,4 @@
-"""Shrinking under one signature: injected faults (fast, no IREE) and one real finding (iree)."""
+"""Shrinking under a signature or a cause: injected faults (fast, no IREE) and real findings (iree)."""
 from __future__ import annotations
 
 
@@ -6,13 +6,20 @@ import pytest
 
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, Node, TensorType as T
-from ireefuzz.generators.strategies import cases
-from ireefuzz.shrink import (
-    PASSES, SignatureFailure, cone, confirm, hunt, rebuild, shrink, signature_exception, size_of,
-)
+from ireefuzz.oracles.finding import Finding
+from ireefuzz.shrink import PASSES, cone, confirm, rebuild, shrink, size_of
 
 EXP = "numeric/wrong-values/exp/f32/injected"
 RSUM = "immutability/input-mutated/reduce_sum/f32/injected"
+
+
+def finding(signature: str) -> Finding:
+    oracle, kind = signature.split("/")[:2]
+    return Finding(oracle, kind, signature, "injected")
+
+
+def signatures(findings) -> set[str]:
+    return {f.signature for f in findings}
 
 
 def injected(cases_):
@@ -25,7 +32,7 @@ def injected(cases_):
                 sigs.add(EXP)
             if n.op == "reduce_sum" and n.type.dtype == "f32":
                 sigs.add(RSUM)
-        out.append(frozenset(sigs))
+        out.append(tuple(finding(s) for s in sorted(sigs)))
     return out
 
 
@@ -51,7 +58,7 @@ def test_injected_fault_shrinks_to_one_node():
     assert [n.op for n in g.nodes] == ["exp"]
     assert g.nodes[0].attrs.get("init", "empty") == "empty"
     assert result.case.elements <= 2 and len(result.case.instances) == 1 and result.case.seed == 0
-    assert EXP in injected([result.case])[0]
+    assert EXP in signatures(injected([result.case])[0])
     assert size_of(case).ops == 7 and result.after.ops == 1
 
 
@@ -59,28 +66,10 @@ def test_injected_fault_shrinks_to_one_node():
 def test_two_bugs_do_not_slip(target, op):
     """The same big case shows two bugs; each shrinks to its own op and keeps its own signature."""
     result = shrink(big_case(), target, injected)
-    assert target in injected([result.case])[0]
+    assert target in signatures(injected([result.case])[0])
     assert op in [n.op for n in result.case.graph.nodes]
     other = RSUM if target == EXP else EXP
-    assert other not in injected([result.case])[0] or len(result.case.graph.nodes) > 1
-
-
-def test_hypothesis_hunt_keeps_signatures_apart():
-    found = hunt(cases(ops=["exp", "reduce_sum", "tanh", "add"], dtypes=["f32"], max_nodes=5), injected,
-                 rounds=2, max_examples=80, seed=3)
-    assert {h.signature for h in found} <= {EXP, RSUM} and found
-    for h in found:  # the minimal example Hypothesis reports for a signature shows that signature
-        assert h.signature in injected([h.case])[0]
-        assert len(h.case.graph.nodes) <= 2
-    # known signatures make the property return: nothing new to find
-    assert hunt(cases(ops=["exp"], dtypes=["f32"], max_nodes=2), injected, known={EXP}, rounds=1,
-                max_examples=20) == []
-
-
-def test_signature_exceptions_are_distinct_classes():
-    a, b = signature_exception(EXP), signature_exception(RSUM)
-    assert a is not b and issubclass(a, SignatureFailure) and a is signature_exception(EXP)
-    assert a.signature == EXP
+    assert other not in signatures(injected([result.case])[0]) or len(result.case.graph.nodes) > 1
 
 
 def test_rebuild_and_cone():
@@ -92,7 +81,7 @@ def test_rebuild_and_cone():
 
 
 def test_not_interesting_start_is_an_error():
-    from ireefuzz.shrink import NotInteresting
+    from ireefuzz.errors import NotInteresting
 
     with pytest.raises(NotInteresting):
         shrink(big_case(), "numeric/wrong-values/never/f32/x", injected)
@@ -100,7 +89,7 @@ def test_not_interesting_start_is_an_error():
 
 def test_confirm_marks_flaky():
     calls = iter(range(100))
-    flaky = lambda cs: [frozenset({EXP}) if next(calls) % 2 else frozenset() for _ in cs]
+    flaky = lambda cs: [(finding(EXP),) if next(calls) % 2 else () for _ in cs]
     assert confirm(big_case(), EXP, flaky, runs=3).status == "flaky"
     assert confirm(big_case(), EXP, injected, runs=3).fileable
 
@@ -135,10 +124,10 @@ MLIR = """func.func @main(%a: tensor<8x4xf32>, %b: tensor<4x6xf32>) -> tensor<8x
 
 
 def test_mlir_reduction_keeps_the_interesting_op():
+    from ireefuzz.errors import NotInteresting
     from ireefuzz.reduce import reduce_mlir
-    from ireefuzz.shrink import NotInteresting
 
-    fake = lambda text: frozenset({"memory/alloca/matmul/-/-"}) if "linalg.matmul" in text else frozenset()
+    fake = lambda text: (finding("memory/alloca/matmul/-/-"),) if "linalg.matmul" in text else ()
     result = reduce_mlir(MLIR, interesting=fake)
     assert "linalg.matmul" in result.text and "math.tanh" not in result.text and "linalg.fill" not in result.text
     assert "tensor<1x1xf32>" in result.text and result.after < result.before
