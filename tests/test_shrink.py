@@ -1,6 +1,7 @@
 """Shrinking under a signature or a cause: injected faults (fast, no IREE) and real findings (iree)."""
 from __future__ import annotations
 
+import dataclasses
 
 import pytest
 
@@ -134,3 +135,64 @@ def test_mlir_reduction_keeps_the_interesting_op():
     with pytest.raises(NotInteresting):
         reduce_mlir(MLIR.replace("linalg.matmul", "linalg.matmul_transpose_b") if False else "func.func @f() { return }",
                     interesting=fake)
+
+
+# --------------------------------------------------------------------------- shrinking under a cause
+
+
+def dims_injected(cases_):
+    """A fake oracle whose signature names the dims of every output (as crash signatures do) and whose
+    cause names only the defect: an f32 ``exp`` is 'miscompiled', worse when it reads a ``tanh``."""
+    from ireefuzz.oracles.finding import dims_pattern
+
+    out = []
+    for c in cases_:
+        g = c.graph
+        exps = [n for n in g.nodes if n.op == "exp" and n.type.dtype == "f32"]
+        dims = dims_pattern(g.type_of(o).shape for o in g.outputs)
+        cause = "exp-of-tanh" if any(g.nodes[int(r[1:])].op == "tanh" for n in exps for r in n.inputs if r[0] == "n") \
+            else "exp"
+        out.append(tuple(Finding("numeric", "wrong-values", f"numeric/wrong-values/exp/f32/{dims}", "injected",
+                                 {"cause": cause}) for _ in exps[:1]))
+    return out
+
+
+fake_cause = lambda f: f.evidence["cause"]
+
+
+def test_under_cause_dims_may_change_under_signature_they_may_not():
+    from ireefuzz.shrink import Target
+
+    case = big_case()
+    (start,) = dims_injected([case])[0]
+    assert start.signature.endswith("/?,Sx?")  # two outputs: (M) and (33, M)
+    by_sig = shrink(case, Target("signature", start.signature, "numeric", fake_cause), dims_injected)
+    by_cause = shrink(case, Target.by_cause("exp-of-tanh", "numeric", fake_cause), dims_injected)
+    assert by_sig.signature == start.signature and len(by_sig.case.graph.outputs) == 2
+    assert by_cause.signature != start.signature and by_cause.cause == "exp-of-tanh" and not by_cause.split_out
+    assert [n.op for n in by_cause.case.graph.nodes] == ["tanh", "exp"]
+    assert by_cause.after.ops < by_sig.after.ops
+
+
+def test_a_member_whose_minimized_program_has_another_cause_splits_out():
+    from ireefuzz.shrink import Target
+
+    case = big_case()
+    (start,) = dims_injected([case])[0]
+    loose = Target("signature", start.signature, "numeric", fake_cause)  # the signature does not need the tanh
+    result = shrink(case, loose, dims_injected)
+    assert fake_cause(result.start) == "exp-of-tanh" and result.cause == "exp" and result.split_out
+
+
+def test_canonical_key_ignores_function_and_value_names():
+    from ireefuzz.generators.emit import emit
+    from ireefuzz.shrink import canonical_key
+
+    case = big_case()
+    text = emit(case.graph, "main").text
+    renamed = text.replace("@main", "@other_name").replace("%", "%v_")
+    assert canonical_key(case) == canonical_key(text) == canonical_key(renamed)
+    assert canonical_key(MLIR) == canonical_key(MLIR.replace("%q", "%result").replace("@main", "@f"))
+    assert canonical_key(MLIR) != canonical_key(MLIR.replace("math.tanh", "math.exp"))
+    assert canonical_key(case) != canonical_key(dataclasses.replace(case, flags=("--iree-opt-level=O0",)))
+
