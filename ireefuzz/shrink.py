@@ -30,6 +30,7 @@ from ireefuzz.errors import NotInteresting
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
 from ireefuzz.generators.graph import Graph, GraphError, Node, TensorType
+from ireefuzz.oracles.cause import cause_of
 from ireefuzz.oracles.finding import Finding
 from ireefuzz.shrinking import shrink_greedily
 
@@ -50,10 +51,9 @@ def oracle_of(signature: str) -> str:
 
 
 def cause_id(finding: Finding) -> str:
-    """The finding's root-cause id (``ireefuzz.oracles.cause``)."""
-    from ireefuzz.oracles.cause import cause_of
-
-    return cause_of(finding).id
+    """The finding's root-cause id: as ``evaluate`` assigned it (a consequence takes the cause of what
+    it follows from), else derived from the finding alone (``ireefuzz.oracles.cause``)."""
+    return finding.cause or cause_of(finding).id
 
 
 @dataclasses.dataclass(frozen=True)

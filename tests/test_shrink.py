@@ -196,3 +196,57 @@ def test_canonical_key_ignores_function_and_value_names():
     assert canonical_key(MLIR) != canonical_key(MLIR.replace("math.tanh", "math.exp"))
     assert canonical_key(case) != canonical_key(dataclasses.replace(case, flags=("--iree-opt-level=O0",)))
 
+
+
+def strided_slice_case() -> Case:
+    """Issue 16 §2's shape: a strided ``extract_slice`` read by a gather's ``tensor.extract``, plus
+    neighbours, three static rank-2 outputs."""
+    i32 = lambda *s, **k: T(s, "i32", **k)
+    g = Graph((i32(16, 16), i32(5, index_bound=16), i32(16, 8)),
+              (Node("extract_slice", ("a0",), {"offsets": [0, 0], "sizes": [16, 8], "strides": [1, 2]}, i32(16, 8)),
+               Node("gather", ("n0", "a1"), {"form": "extract"}, i32(5, 8)),
+               Node("add", ("n0", "a2"), {}, i32(16, 8)),
+               Node("transpose", ("n2",), {"permutation": [1, 0]}, i32(8, 16)),
+               Node("abs", ("n1",), {}, i32(5, 8))),
+              ("n4", "n2", "n3")).check()
+    return Case(g, ({},), seed=7)
+
+
+LLVM_TRANSLATE = ("input.mlir:3:3: error: LLVM Translation failed for operation: builtin.unrealized_conversion_cast\n"
+                  "input.mlir:3:3: error: failed to translate the MLIR LLVM dialect to the native llvm::Module")
+
+
+def fake_compiler(cases_):
+    """A compiler that fails, as IREE 3.13 does, on a gather reading a slice with an inner stride (of at
+    least 2 elements); its findings are signed like the real crash oracle's (the dims of every output)."""
+    from ireefuzz.oracles.cause import assign_causes
+    from ireefuzz.oracles.finding import make_signature
+
+    out = []
+    for c in cases_:
+        g = c.graph
+        strided = lambda r: r[0] == "n" and g.nodes[int(r[1:])].op == "extract_slice" and \
+            g.nodes[int(r[1:])].attrs["strides"][-1] > 1 < g.nodes[int(r[1:])].attrs["sizes"][-1]
+        if any(n.op == "gather" and n.attrs.get("form") == "extract" and strided(n.inputs[0]) for n in g.nodes):
+            sig = make_signature("crash", "compile-error", "-[failed-to-translate-the-mlir-llvm]", g.dtype, g.dims)
+            found = Finding("crash", "compile-error", sig, "iree-compile error on a valid program: failed to translate",
+                            {"diagnostic": LLVM_TRANSLATE}, c.to_json())
+            out.append(tuple(assign_causes([found])))
+        else:
+            out.append(())
+    return out
+
+
+def test_fake_compile_error_shrinks_further_under_its_cause():
+    from ireefuzz.shrink import Target, canonical_key, cause_id
+
+    case = strided_slice_case()
+    (start,) = fake_compiler([case])[0]
+    assert start.signature.endswith("/i32/SxS,SxS,SxS") and start.cause == cause_id(start)
+    by_sig = shrink(case, start.signature, fake_compiler)
+    by_cause = shrink(case, Target.by_cause(start.cause, "crash"), fake_compiler)
+    assert by_sig.signature == start.signature and len(by_sig.case.graph.outputs) == 3  # dims of every output
+    assert [n.op for n in by_cause.case.graph.nodes] == ["extract_slice", "gather"]
+    assert by_cause.cause == start.cause and by_cause.signature.endswith("/i32/SxS") and not by_cause.split_out
+    assert by_cause.after.ops < by_sig.after.ops <= 4
+    assert canonical_key(by_cause.case) == canonical_key(shrink(by_sig.case, Target.by_cause(start.cause), fake_compiler).case)
