@@ -135,7 +135,7 @@ def shrink_and_bundle(finding: Finding, out_dir: Path, config: Any = None, *, sh
     case = Case.from_json(finding.case)
     target = shrinking.Target.by_signature(finding.signature)
     if (under or "cause") == "cause":
-        target = shrinking.Target.by_cause(shrinking.cause_id(finding), finding.oracle)
+        target = shrinking.Target.by_cause(shrinking.cause_id(finding))
     check = shrinking.EvaluateCheck(target, config, policy)
     before = shrinking.size_of(case)
     info: dict[str, Any] = {}

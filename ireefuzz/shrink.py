@@ -72,7 +72,9 @@ class Target:
     @classmethod
     def by_cause(cls, cause: str, oracle: str | None = None,
                  cause_of: Callable[[Finding], str] = cause_id) -> "Target":
-        return cls("cause", cause, oracle, cause_of)
+        """``oracle`` defaults to the cause's own (its id's first part): a wrong value that follows from
+        an argument mutation has the mutation's cause, seen by the immutability oracle."""
+        return cls("cause", cause, oracle or oracle_of(cause), cause_of)
 
     def matches(self, finding: Finding) -> bool:
         return (finding.signature if self.kind == "signature" else self.cause_of(finding)) == self.value
@@ -113,7 +115,7 @@ class EvaluateCheck:
         # IREE deduplicates identical executables across the functions of one module and lists a
         # shared dispatch under the first function only, which hides per-dispatch (memory, fusion)
         # findings of later candidates: check those one per module.
-        self.batchable = oracle is not None and oracle not in ("memory", "fusion")
+        self.batchable = oracle not in ("memory", "fusion")
 
     def __call__(self, cases: Sequence[Case]) -> list[tuple[Finding, ...]]:
         self.compiles += 1
