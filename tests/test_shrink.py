@@ -114,6 +114,29 @@ def test_real_input_mutation_shrinks_to_one_reduce_sum():
     assert result.after.elements < 100 < result.before.elements
 
 
+@pytest.mark.iree
+def test_real_compile_error_shrinks_under_its_cause_across_dims():
+    """Issue 16 §2 on IREE 3.13: a strided slice read by a gather's tensor.extract leaves an
+    unrealized_conversion_cast that LLVM translation rejects. Under its cause the neighbour and the
+    second output go (the signature's dims change); the cause stays."""
+    from ireefuzz.evaluate import evaluate
+    from ireefuzz.shrink import EvaluateCheck, Target
+
+    i32 = lambda *s, **k: T(s, "i32", **k)
+    g = Graph((i32(3, 3), i32(1, index_bound=3)),
+              (Node("extract_slice", ("a0",), {"offsets": [0, 0], "sizes": [3, 2], "strides": [1, 2]}, i32(3, 2)),
+               Node("gather", ("n0", "a1"), {"form": "extract"}, i32(1, 2)),
+               Node("abs", ("n1",), {}, i32(1, 2))),
+              ("n2", "n0")).check()
+    (start,) = [f for f in evaluate([Case(g, ({},))])[0].findings if f.kind == "compile-error"]
+    assert "unrealized_conversion_cast" in start.cause, start.cause
+    target = Target.by_cause(start.cause)
+    result = shrink(Case(g, ({},)), target, EvaluateCheck(target))
+    assert [n.op for n in result.case.graph.nodes] == ["extract_slice", "gather"]
+    assert result.cause == start.cause and not result.split_out
+    assert start.signature.endswith("/SxS,SxS") and result.signature.endswith("/SxS")
+
+
 MLIR = """func.func @main(%a: tensor<8x4xf32>, %b: tensor<4x6xf32>) -> tensor<8x6xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<8x6xf32>
@@ -250,3 +273,20 @@ def test_fake_compile_error_shrinks_further_under_its_cause():
     assert by_cause.cause == start.cause and by_cause.signature.endswith("/i32/SxS") and not by_cause.split_out
     assert by_cause.after.ops < by_sig.after.ops <= 4
     assert canonical_key(by_cause.case) == canonical_key(shrink(by_sig.case, Target.by_cause(start.cause), fake_compiler).case)
+
+
+def test_mlir_reduction_under_a_cause_lets_the_signature_change():
+    from ireefuzz.reduce import reduce_mlir
+    from ireefuzz.shrink import Target
+
+    def fake(text):  # the signature names the function's result type; the cause only the matmul
+        if "linalg.matmul" not in text:
+            return ()
+        result = text.split("->")[1].split("{")[0].strip()
+        return (Finding("memory", "alloca", f"memory/alloca/matmul/-/{result}", "injected", {"cause": "alloca-in-matmul"}),)
+
+    (start,) = fake(MLIR)
+    by_sig = reduce_mlir(MLIR, start.signature, interesting=fake)
+    by_cause = reduce_mlir(MLIR, Target.by_cause("alloca-in-matmul", "memory", fake_cause), interesting=fake)
+    assert by_sig.signature == start.signature and "tensor<8x6xf32>" in by_sig.text
+    assert by_cause.signature != start.signature and by_cause.after < by_sig.after
