@@ -61,9 +61,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="take line N (1-based) of a findings.jsonl")
     parser.add_argument("--out", dest="out", metavar="DIR", required=True, help="bundle directory (created)")
     parser.add_argument("--no-shrink", dest="shrink", action="store_false", help="bundle the case as found")
-    parser.add_argument("--under", dest="under", choices=UNDER, default=None,
+    parser.add_argument("--under", dest="under", choices=UNDER, default="cause",
                         help="what the shrunk case must keep: its root cause (ops, dtypes and dims around the "
-                             "defect may change) or its whole signature (default: cause)")
+                             "defect may change) or its whole signature (default: cause; a finding from an older run gets its cause derived)")
     parser.add_argument("--confirm-runs", dest="confirm_runs", metavar="N", type=int, default=CONFIRM_RUNS,
                         help=f"re-runs of the minimal case; flaky ones are not filed (default {CONFIRM_RUNS})")
     parser.add_argument("--iree-compile", dest="iree_compile", metavar="PATH", default=None,
@@ -125,7 +125,7 @@ class BundleResult:
 
 
 def shrink_and_bundle(finding: Finding, out_dir: Path, config: Any = None, *, shrink: bool = True,
-                      confirm_runs: int = CONFIRM_RUNS, policy: Any = None, under: str | None = None,
+                      confirm_runs: int = CONFIRM_RUNS, policy: Any = None, under: str = "cause",
                       log: Any = None) -> BundleResult:
     """Shrink ``finding``'s case under its cause or signature (``under``, default cause), confirm it,
     and write the bundle (the campaign calls this)."""
@@ -133,9 +133,8 @@ def shrink_and_bundle(finding: Finding, out_dir: Path, config: Any = None, *, sh
 
     config = config if config is not None else sut.CompilerConfig()
     case = Case.from_json(finding.case)
-    target = shrinking.Target.by_signature(finding.signature)
-    if (under or "cause") == "cause":
-        target = shrinking.Target.by_cause(shrinking.cause_id(finding))
+    target = (shrinking.Target.by_cause(shrinking.cause_id(finding)) if under == "cause"
+              else shrinking.Target.by_signature(finding.signature))
     check = shrinking.EvaluateCheck(target, config, policy)
     before = shrinking.size_of(case)
     info: dict[str, Any] = {}
