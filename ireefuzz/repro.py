@@ -36,6 +36,7 @@ from ireefuzz.generators.emit import emit
 from ireefuzz.oracles.finding import Finding
 
 CONFIRM_RUNS = 3
+UNDER = ("cause", "signature")
 # Ops whose appearance in the IR marks each memory finding kind (for run.sh and the first-pass search).
 MEMORY_MARKERS = {"alloca": "memref.alloca", "alloca-dynamic": "memref.alloca(%", "alloca-in-loop": "memref.alloca",
                   "alloc": "memref.alloc(", "copy": "memref.copy"}
@@ -60,6 +61,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="take line N (1-based) of a findings.jsonl")
     parser.add_argument("--out", dest="out", metavar="DIR", required=True, help="bundle directory (created)")
     parser.add_argument("--no-shrink", dest="shrink", action="store_false", help="bundle the case as found")
+    parser.add_argument("--under", dest="under", choices=UNDER, default="cause",
+                        help="what the shrunk case must keep: its root cause (ops, dtypes and dims around the "
+                             "defect may change) or its whole signature (default: cause; a finding from an older run gets its cause derived)")
     parser.add_argument("--confirm-runs", dest="confirm_runs", metavar="N", type=int, default=CONFIRM_RUNS,
                         help=f"re-runs of the minimal case; flaky ones are not filed (default {CONFIRM_RUNS})")
     parser.add_argument("--iree-compile", dest="iree_compile", metavar="PATH", default=None,
@@ -72,8 +76,12 @@ def main(args: argparse.Namespace) -> int:
 
     config = sut.CompilerConfig(iree_compile=args.iree_compile)
     result = shrink_and_bundle(finding, Path(args.out), config, shrink=args.shrink, confirm_runs=args.confirm_runs,
-                               log=lambda m: print(f"  {m}"))
+                               under=args.under, log=lambda m: print(f"  {m}"))
     print(f"{result.status}: {finding.signature}\n  {result.before} -> {result.after}\n  bundle: {result.path}")
+    if result.shrunk is not None:
+        shrunk = result.shrunk
+        split = " (splits out: the minimized program lands in another cause)" if shrunk.split_out else ""
+        print(f"  shrunk under {shrunk.target}\n  ends as cause {shrunk.cause}{split}\n  signature {shrunk.signature}")
     return 1 if result.status == "confirmed" else 0
 
 
@@ -113,28 +121,35 @@ class BundleResult:
     case: Case
     before: Any
     after: Any
+    shrunk: Any = None  # the ireefuzz.shrink.ShrinkResult (None with shrink=False)
 
 
 def shrink_and_bundle(finding: Finding, out_dir: Path, config: Any = None, *, shrink: bool = True,
-                      confirm_runs: int = CONFIRM_RUNS, policy: Any = None, log: Any = None) -> BundleResult:
-    """Shrink ``finding``'s case under its signature, confirm it, and write the bundle (the campaign calls this)."""
+                      confirm_runs: int = CONFIRM_RUNS, policy: Any = None, under: str = "cause",
+                      log: Any = None) -> BundleResult:
+    """Shrink ``finding``'s case under its cause or signature (``under``, default cause), confirm it,
+    and write the bundle (the campaign calls this)."""
     shrinking, sut = _mod("shrink"), _mod("sut")
 
     config = config if config is not None else sut.CompilerConfig()
     case = Case.from_json(finding.case)
-    check = shrinking.EvaluateCheck(finding.signature, config, policy)
+    target = (shrinking.Target.by_cause(shrinking.cause_id(finding)) if under == "cause"
+              else shrinking.Target.by_signature(finding.signature))
+    check = shrinking.EvaluateCheck(target, config, policy)
     before = shrinking.size_of(case)
     info: dict[str, Any] = {}
+    result, signature = None, finding.signature
     if shrink:
-        result = shrinking.shrink(case, finding.signature, check, log=log)
-        case = result.case
-        info = {"steps": list(result.steps), "evaluations": result.evaluations, "seconds": round(result.seconds, 2)}
-    confirmation = shrinking.confirm(case, finding.signature, check, confirm_runs)
-    minimal = _finding_for(case, finding.signature, config) or finding.with_case(case.to_json())
+        result = shrinking.shrink(case, target, check, log=log)
+        case, signature = result.case, result.signature
+        info = {"under": str(target), "cause": result.cause, "signature": signature, "split_out": result.split_out,
+                "steps": list(result.steps), "evaluations": result.evaluations, "seconds": round(result.seconds, 2)}
+    confirmation = shrinking.confirm(case, target, check, confirm_runs)
+    minimal = _finding_for(case, signature, config) or finding.with_case(case.to_json())
     extra = {"status": confirmation.status, "confirm": f"{confirmation.hits}/{confirmation.runs}",
              "original": {"case": finding.case, "size": str(before)}, "shrink": info}
     path = write_bundle(minimal, case, out_dir, config, extra=extra, issue=confirmation.fileable)
-    return BundleResult(path, confirmation.status, case, before, shrinking.size_of(case))
+    return BundleResult(path, confirmation.status, case, before, shrinking.size_of(case), result)
 
 
 def _finding_for(case: Case, signature: str, config: Any) -> Finding | None:
