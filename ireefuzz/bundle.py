@@ -214,7 +214,7 @@ command -v "$IREE_COMPILE" >/dev/null 2>&1 || cant "$IREE_COMPILE not found: put
 if [ -n "${{IREE_COMPILE_FLAGS:-}}" ]; then set -- $IREE_COMPILE_FLAGS; fi
 i=0
 while :; do  # work files created exclusively (noclobber), never a bare path
-  WORK=${{TMPDIR:-/tmp}}/ireefuzz-repro.$$.$i
+  WORK=${{TMPDIR:-/tmp}}/repro.$$.$i
   if (set -C; : > "$WORK.compile.log" && : > "$WORK.run.log" && : > "$WORK.vmfb") 2>/dev/null; then break; fi
   i=$((i + 1))
   [ $i -lt 50 ] || cant "cannot create work files under ${{TMPDIR:-/tmp}}"

@@ -151,7 +151,7 @@ def make_bundle(finding: Finding, case: Case, config: Any = None, *, extra: Mapp
     from ireefuzz.oracles import reference
 
     config = config if config is not None else sut.CompilerConfig()
-    config = dataclasses.replace(config, target_cpu=case.target_cpu, flags=tuple(config.flags) + tuple(case.flags))
+    config = dataclasses.replace(config, target_cpu=case.target_cpu, flags=tuple(dict.fromkeys((*config.flags, *case.flags))))
     bad = sut.unsafe_flags(config.flags)
     if bad:
         raise UsageError(f"{finding.signature}: refusing flags that write files or are malformed: {bad}")

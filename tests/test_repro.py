@@ -31,8 +31,8 @@ def _finding(oracle: str, kind: str) -> Finding:
 
 @pytest.mark.parametrize("oracle,kind,needle", [
     ("memory", "alloca", "--mlir-print-ir-before=iree-convert-to-llvm"),
-    ("immutability", "input-mutated", "check_inputs.py"),
-    ("numeric", "wrong-values", "expected.npz"),
+    ("immutability", "input-mutated", "--equality_mode=exact"),
+    ("numeric", "wrong-values", "--expected_output=@expected/out0.npy"),
     ("crash", "compile-error", "BUG REPRODUCED: iree-compile failed"),
     ("crash", "runtime-fault", "iree-run-module failed"),
     ("fusion", "materialized-producer", "--iree-hal-dump-executable-sources-to"),
