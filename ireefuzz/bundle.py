@@ -38,7 +38,7 @@ import numpy as np
 
 from ireefuzz import sut
 from ireefuzz._io import atomic_write_bytes, atomic_write_json, atomic_write_text, json_default
-from ireefuzz.errors import UsageError
+from ireefuzz.errors import CorpusError
 from ireefuzz.generators.ops import tensor_type
 
 PROGRAM, CASE, FINDING, FINDINGS, ISSUE, RUN, COMMAND = (
@@ -103,17 +103,17 @@ class Bundle:
 
     @classmethod
     def load(cls, root: str | Path) -> "Bundle":
-        """Read a bundle directory; a missing or malformed ``finding.json`` / ``case.json`` is a UsageError."""
+        """Read a bundle directory; a missing or malformed ``finding.json`` / ``case.json`` is a CorpusError (exit 2)."""
         root = Path(root)
         finding = _read_json(root / FINDING)
         if not isinstance(finding, dict) or not isinstance(finding.get("signature"), str) or "/" not in finding["signature"]:
-            raise UsageError(f"{root / FINDING}: not a finding (no 'signature')")
+            raise CorpusError(f"{root / FINDING}: not a finding (no 'signature')")
         case = _read_json(root / CASE) if (root / CASE).exists() else None
         if case is not None and not isinstance(case, dict):
-            raise UsageError(f"{root / CASE}: expected a JSON object")
+            raise CorpusError(f"{root / CASE}: expected a JSON object")
         bad = sut.unsafe_flags(list((case or {}).get("flags", ())) + list(finding.get("flags") or ()))
         if bad:
-            raise UsageError(f"{root}: refusing flags that write files or are malformed: {bad}")
+            raise CorpusError(f"{root}: refusing flags that write files or are malformed: {bad}")
         inputs: list[np.ndarray] = []
         expected: dict[str, np.ndarray] = {}
         if (root / "inputs.npz").exists():
@@ -133,9 +133,9 @@ def _read_json(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise UsageError(f"{path.parent} is not a repro bundle: {path.name} is missing") from None
+        raise CorpusError(f"{path.parent} is not a repro bundle: {path.name} is missing") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise UsageError(f"{path}: not a readable JSON file ({e})") from None
+        raise CorpusError(f"{path}: not a readable JSON file ({e})") from None
 
 
 def _npz(arrays: Mapping[str, np.ndarray]) -> bytes:
@@ -378,7 +378,7 @@ def run_script(finding: Any, graph: Any, flags: Sequence[str], *, rtol: float = 
     """
     bad = sut.unsafe_flags(flags)
     if bad:
-        raise UsageError(f"refusing flags that write files or are malformed: {bad}")
+        raise CorpusError(f"refusing flags that write files or are malformed: {bad}")
     oracle, kind = finding.oracle, finding.kind
     compile_only = oracle in ("memory", "fusion") or (oracle == "crash" and kind.startswith("compile"))
     n_in, n_out = len(graph.args), len(graph.outputs)
