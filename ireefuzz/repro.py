@@ -168,8 +168,8 @@ def make_bundle(finding: Finding, case: Case, config: Any = None, *, extra: Mapp
     if finding.oracle == "memory":
         first_pass = first_pass_with(program.text, MEMORY_MARKERS.get(finding.kind, "memref.alloca"), config)
     rtol, atol = _numeric_tolerance(graph, inputs, sizes) if finding.oracle in ("numeric", "reference") else (0.0, {})
-    script = run_script(finding, graph, flags, rtol=rtol, atol=atol,
-                        error_message=_crash_message(finding, program.text))
+    script = run_script(finding, graph, flags, rtol=rtol, atol=atol, error_message=_crash_message(finding, program.text),
+                        data_movement=_data_movement(artifact))
     record = finding.to_json() | dict(extra or {}) | {"compiler_version": facts["version"], "cpu": facts["cpu"],
                                                       "cpu_features": facts["features"], "flags": flags,
                                                       "first_pass": first_pass, "instance": dict(sizes)}
@@ -201,6 +201,13 @@ def _numeric_tolerance(graph: Any, inputs: Sequence[np.ndarray], sizes: Mapping[
             widest = float(np.max(np.nan_to_num(np.asarray(bound, dtype=np.float64)), initial=0.0))
             atol[dtype] = max(atol.get(dtype, 0.0), numeric.BOUND_MARGIN * widest + 1e-30)
     return numeric.tolerance(graph, sizes), atol
+
+
+def _data_movement(artifact: Any) -> list[str]:
+    """The dispatches the memory oracle does not judge for copies (no compute op: the copy is the program's)."""
+    from ireefuzz.oracles.memory import dispatch_op_pattern
+
+    return [d.name for d in getattr(artifact, "dispatches", ()) if dispatch_op_pattern(d) == "-"]
 
 
 def _crash_message(finding: Finding, program_text: str) -> str:

@@ -82,11 +82,13 @@ def _printing(text: str, status: int = 0) -> str:
     ("copy", COPY_IR.format(name="matmul", compute=MATMUL, target="subview_2"), 1),
     ("copy", COPY_IR.format(name="matmul", compute=MATMUL, target="subview"), 0),  # onto itself
     ("copy", COPY_IR.format(name="slow_memcpy", compute="", target="subview_2"), 0),  # data movement only
+    ("copy", COPY_IR.format(name="matmul", compute="", target="subview_2").replace("%in : f32", "%out : f32"), 0),
     ("copy", COPY_IR.format(name="matmul", compute=MATMUL, target="subview") + "\n"  # second dump: not read
      + COPY_IR.format(name="matmul", compute=MATMUL, target="subview_2"), 0),
 ])
 def test_memory_run_sh_decides_from_the_oracles_observation_point(tmp_path, kind, ir, status):
-    bundle = _write(tmp_path, run_script(_finding("memory", kind), GRAPH, FLAGS))
+    script = run_script(_finding("memory", kind), GRAPH, FLAGS, data_movement=["main_dispatch_0_slow_memcpy"])
+    bundle = _write(tmp_path, script)
     proc = _run(bundle, _tools(tmp_path, _printing(ir), run_body=None))
     assert proc.returncode == status, proc.stdout + proc.stderr
     assert not list(tmp_path.glob("repro.*")) or all(p.stat().st_size == 0 for p in tmp_path.glob("repro.*"))
