@@ -92,6 +92,10 @@ def load_finding(path: str, line: int | None = None) -> Finding:
     if not finding.case:
         raise UsageError(f"{finding.signature}: the finding carries no generated case; for your own .mlir use "
                          "ireefuzz.reduce.reduce_mlir")
+    flags = finding.case.get("flags", []) if isinstance(finding.case, dict) else []
+    bad = _mod("sut").unsafe_flags(flags if isinstance(flags, list) else [str(flags)])
+    if bad:
+        raise UsageError(f"{path}: refusing case flags that write files or are malformed: {bad}")
     return finding
 
 

@@ -237,3 +237,25 @@ def test_every_kind_of_bundle_reproduces_with_only_the_two_tools(tmp_path, seed,
     assert proc.returncode == 1 and "BUG REPRODUCED" in proc.stdout, proc.stdout + proc.stderr
     (tools / ("iree-compile" if prefix.startswith(("memory", "crash")) else "iree-run-module")).unlink()
     assert _run(bundle, tools).returncode == 2  # a tool missing: could not tell
+
+
+def test_repro_refuses_a_finding_whose_case_writes_files(tmp_path):
+    case = Case(GRAPH, ({},), flags=("--iree-hal-dump-executable-sources-to=" + str(tmp_path / "evil"),))
+    hostile = Finding("memory", "alloca", "memory/alloca/x\n;touch evil/f32/S", "m\n$(touch evil)", {}, case.to_json())
+    (tmp_path / "hostile.json").write_text(hostile.dumps())
+    proc = subprocess.run([sys.executable, "-m", "ireefuzz.cli", "repro", str(tmp_path / "hostile.json"), "--out",
+                           str(tmp_path / "out")], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 2 and "refusing" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "evil").exists() and not (tmp_path / "out").exists()
+
+
+def test_bisect_refuses_a_corrupt_or_hostile_bundle(tmp_path):
+    from ireefuzz.bisect import bisect_bundle
+
+    bundle = _write(tmp_path, "#!/bin/sh\nexit 1\n")
+    (bundle / "finding.json").write_text("{not json")
+    with pytest.raises(CorpusError, match="not a readable JSON"):
+        bisect_bundle(bundle, ["3.13.0"], install=False)
+    (bundle / "finding.json").write_text('{"signature": "memory/alloca/a/f32/S", "flags": ["-o", "/etc/x"]}')
+    with pytest.raises(CorpusError, match="refusing flags"):
+        bisect_bundle(bundle, ["3.13.0"], install=False)
