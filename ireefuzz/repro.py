@@ -31,10 +31,6 @@ MEMORY_MARKERS = {"alloca": "memref.alloca", "alloca-dynamic": "memref.alloca(%"
                   "alloc": "memref.alloc(", "copy": "memref.copy"}
 
 
-def sut_mod() -> Any:
-    return _mod("sut")
-
-
 def _mod(name: str) -> Any:
     """``ireefuzz.<name>`` the module (the package re-exports functions under some of these names)."""
     import importlib
@@ -299,8 +295,8 @@ def issue_text(finding: Finding, case: Case, program_text: str, artifact: Any, f
              f"- Flags: `{' '.join(flags)}`", "",
              "## Reproduce", "",
              "```sh",
-             shlex.join(sut_mod().compile_command(sut_mod().CompilerConfig(), "program.mlir", "module.vmfb",
-                                                  binary="iree-compile", flags=flags)),
+             shlex.join(_mod("sut").compile_command(_mod("sut").CompilerConfig(), "program.mlir", "module.vmfb",
+                                                    binary="iree-compile", flags=flags)),
              "./run.sh   # exit status 1 = reproduces, 0 = does not, 2 = could not tell; needs only "
              "iree-compile / iree-run-module",
              "```", ""]
