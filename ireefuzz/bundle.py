@@ -156,6 +156,25 @@ def copy_tree(bundle: str | Path, target: str | Path) -> Path:
     return Path(target)
 
 
+def run_bundle(root: str | Path, config: Any = None, *, timeout: float = 600) -> tuple[int | None, str]:
+    """(exit status, output) of the bundle's run.sh with ``config``'s iree-compile and the installed
+    iree-run-module, in a clean environment; the status is None if it timed out."""
+    import os
+    import subprocess
+    import tempfile
+
+    config = config if config is not None else sut.CompilerConfig()
+    with tempfile.TemporaryDirectory(prefix="ireefuzz-run-sh-") as tmp:
+        env = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", tmp), "TMPDIR": tmp,
+               "IREE_COMPILE": sut.find_iree_compile(config), "IREE_RUN_MODULE": sut.find_iree_run_module()}
+        try:
+            proc = subprocess.run(["/bin/sh", str(Path(root) / RUN)], capture_output=True, text=True, env=env,
+                                  timeout=timeout, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            return None, "timed out"
+    return proc.returncode, proc.stdout + proc.stderr
+
+
 # --------------------------------------------------------------------------- the immutability wrapper
 
 

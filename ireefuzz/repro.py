@@ -19,7 +19,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ireefuzz._io import json_default, read_jsonl
-from ireefuzz.bundle import INPUTS_AFTER, INPUTS_AFTER_FUNCTION, Bundle, inputs_after_module, run_script
+from ireefuzz.bundle import INPUTS_AFTER, INPUTS_AFTER_FUNCTION, Bundle, inputs_after_module, run_bundle, run_script
 from ireefuzz.errors import UsageError
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
@@ -125,7 +125,16 @@ def shrink_and_bundle(finding: Finding, out_dir: Path, config: Any = None, *, sh
     minimal = _finding_for(case, finding.signature, config) or finding.with_case(case.to_json())
     extra = {"status": confirmation.status, "confirm": f"{confirmation.hits}/{confirmation.runs}",
              "original": {"case": finding.case, "size": str(before)}, "shrink": info}
-    path = write_bundle(minimal, case, out_dir, config, extra=extra, issue=confirmation.fileable)
+    made = make_bundle(minimal, case, config, extra=extra, issue=confirmation.fileable)
+    path = made.dump(out_dir)
+    if confirmation.fileable:  # the bundle's own check, with the compiler that confirmed the finding
+        code, output = run_bundle(path, config)
+        made.finding["run_sh"] = {"exit": code, "output": output[-600:]}
+        if code != 1:  # run.sh cannot show it: not a report anyone can check
+            made.issue = None
+            if log:
+                log(f"run.sh exits {code}, not 1, on the compiler that confirmed the finding; no ISSUE.md")
+        made.dump(out_dir)
     return BundleResult(path, confirmation.status, case, before, shrinking.size_of(case))
 
 

@@ -144,6 +144,22 @@ def find_iree_compile(config: CompilerConfig) -> str:
     return path
 
 
+def find_iree_run_module() -> str:
+    """The iree-run-module executable of the installed iree-base-runtime wheel (else ``iree-run-module`` on PATH)."""
+    try:
+        spec = importlib.util.find_spec("iree._runtime_libs")
+    except ModuleNotFoundError:
+        spec = None
+    if spec is not None and spec.submodule_search_locations:
+        path = os.path.join(list(spec.submodule_search_locations)[0], "iree-run-module")
+        if os.access(path, os.X_OK):
+            return path
+    found = shutil.which("iree-run-module")
+    if found is None:
+        raise IreeNotFound("iree-run-module is not installed: pip install iree-base-runtime")
+    return found
+
+
 @functools.lru_cache(maxsize=None)
 def compiler_version(iree_compile: str) -> str:
     """``iree-compile --version``, e.g. "3.13.0rc20261016 @ 89ece87b...", cached per binary."""

@@ -90,6 +90,7 @@ def test_memory_bundle_reproduces_in_a_clean_shell(tmp_path):
     expected = np.load(bundle / "expected.npz", allow_pickle=False)
     assert {"jax_0", "f64_0"} <= set(expected.files)
     assert Case.from_json(json.loads((bundle / "case.json").read_text())) == result.case
+    assert json.loads((bundle / "finding.json").read_text())["run_sh"]["exit"] == 1  # checked when written
     issue = (bundle / "ISSUE.md").read_text()
     for section in ("## What happens", "## What was expected", "## Environment", "## Minimal program",
                     "## Evidence", "memref.alloca", "## First pass that introduces it"):
