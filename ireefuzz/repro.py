@@ -55,6 +55,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    if Path(args.out).exists() and not Path(args.out).is_dir():
+        raise UsageError(f"--out {args.out}: not a directory")
     finding = load_finding(args.finding, args.line)
     sut = _mod("sut")
 

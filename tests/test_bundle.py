@@ -194,6 +194,10 @@ def test_promote_refuses_a_name_outside_regressions(tmp_path):
                            str(tmp_path / "corpus"), "--name", "../../escaped"], capture_output=True, text=True)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert not (tmp_path / "escaped").exists() and not list(tmp_path.rglob("escaped"))
+    (tmp_path / "file").write_text("")
+    proc = subprocess.run([sys.executable, "-m", "ireefuzz.cli", "promote", str(bundle), "--corpus",
+                           str(tmp_path / "file")], capture_output=True, text=True)
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
 
 def test_the_corpus_is_addressable_without_a_checkout_path():
