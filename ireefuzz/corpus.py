@@ -44,6 +44,10 @@ any *unexpected* finding, with a repro (the program path and the exact iree-comp
 
 The known-findings baseline (``corpus/known_findings.json``) is a JSON list of
 ``{"signature", "status", "upstream", "note"}``; ``load_baseline`` reads it.
+
+The project's own corpus ships in the wheel as package data (``ireefuzz._corpus``):
+``default_root()`` and ``default_baseline()`` find it without a checkout. ``promote`` takes repro
+bundles (``ireefuzz.bundle``) and refuses case names that are not one path component.
 """
 from __future__ import annotations
 
