@@ -108,6 +108,7 @@ _INSTALL_HINT = "pip install iree-base-compiler (or pass CompilerConfig(iree_com
 #    are still unlowered there. The pass runs again late in the pipeline; the first dump is the one.
 _FINAL_PASS = "iree-convert-to-llvm"
 _BUFFERIZED_PASS = "iree-codegen-cleanup-buffer-alloc-view"
+OBSERVATION_PASSES = {"final": _FINAL_PASS, "bufferized": _BUFFERIZED_PASS}  # the IR is read *before* these
 
 _DIAGNOSTIC_LIMIT = 8192
 _STACK_LINES = 24
@@ -116,6 +117,7 @@ _OOM_MARKERS = (  # under RLIMIT_AS: failed allocations, thread stacks, or even 
     "failed to map segment from shared object", "pthread_create failed",
 )
 _CRASH_MARKERS = ("PLEASE submit a bug report", "Stack dump:", "LLVM ERROR:", "Assertion `")
+OOM_MARKERS, CRASH_MARKERS = _OOM_MARKERS, _CRASH_MARKERS  # what a repro's run.sh looks for, too
 _KEY_LINE = re.compile(r"error:|LLVM ERROR|Assertion `|terminate called|what\(\):|PLEASE submit")
 
 
@@ -142,6 +144,22 @@ def find_iree_compile(config: CompilerConfig) -> str:
     return path
 
 
+def find_iree_run_module() -> str:
+    """The iree-run-module executable of the installed iree-base-runtime wheel (else ``iree-run-module`` on PATH)."""
+    try:
+        spec = importlib.util.find_spec("iree._runtime_libs")
+    except ModuleNotFoundError:
+        spec = None
+    if spec is not None and spec.submodule_search_locations:
+        path = os.path.join(list(spec.submodule_search_locations)[0], "iree-run-module")
+        if os.access(path, os.X_OK):
+            return path
+    found = shutil.which("iree-run-module")
+    if found is None:
+        raise IreeNotFound("iree-run-module is not installed: pip install iree-base-runtime")
+    return found
+
+
 @functools.lru_cache(maxsize=None)
 def compiler_version(iree_compile: str) -> str:
     """``iree-compile --version``, e.g. "3.13.0rc20261016 @ 89ece87b...", cached per binary."""
@@ -151,6 +169,68 @@ def compiler_version(iree_compile: str) -> str:
         raise IreeNotFound(f"`{shlex.join(command)}` failed ({proc.returncode}): {proc.stderr.strip()[:500]}")
     match = re.search(r"IREE compiler version (.+)", proc.stdout)
     return match.group(1).strip() if match else proc.stdout.strip().splitlines()[0]
+
+
+def target_flags(target_cpu: str, flags: Sequence[str] = ()) -> list[str]:
+    """The flags that select the llvm-cpu target ``target_cpu``, then ``flags`` (the one spelling of them)."""
+    return ["--iree-hal-target-backends=llvm-cpu", f"--iree-llvmcpu-target-cpu={target_cpu}", *flags]
+
+
+def compile_command(config: CompilerConfig, source: str | Path, output: str | Path, extra: Sequence[str] = (),
+                    *, binary: str | None = None, flags: Sequence[str] | None = None) -> list[str]:
+    """``iree-compile SOURCE -o OUTPUT <target flags> <config.flags> <extra>``.
+
+    ``binary`` defaults to ``find_iree_compile(config)``, or the name ``iree-compile`` when it is
+    missing (a command shown to a user need not be runnable here). ``flags`` replaces the target
+    flags and ``config.flags`` (a run.sh passes its own, ``"$@"``)."""
+    if binary is None:
+        try:
+            binary = find_iree_compile(config)
+        except IreeNotFound:
+            binary = config.iree_compile or "iree-compile"
+    chosen = target_flags(config.target_cpu, config.flags) if flags is None else flags
+    return [binary, str(source), "-o", str(output), *chosen, *extra]
+
+
+def run_module_command(module: str | Sequence[str], function: str, inputs: Sequence[str] = (),
+                       extra: Sequence[str] = (), *, binary: str = "iree-run-module") -> list[str]:
+    """``iree-run-module --module=M... --device=local-sync --function=F --input=I... <extra>``.
+
+    ``module`` may be several (later ones may import functions of earlier ones)."""
+    modules = [module] if isinstance(module, (str, Path)) else list(module)
+    return [binary, *(f"--module={m}" for m in modules), f"--device={_DRIVER}", f"--function={function}",
+            *(f"--input={i}" for i in inputs), *extra]
+
+
+def expected_output_flags(expected: Sequence[str], *, exact: bool, rtol: float = 0.0,
+                          atol: Mapping[str, float] | None = None) -> list[str]:
+    """iree-run-module flags that compare the results with ``expected`` (files as ``@path.npy``):
+    bitwise when ``exact``, else ``|actual - expected| <= atol + rtol * |expected|`` per element."""
+    flags = [f"--expected_output={e}" for e in expected]
+    if exact:
+        return flags + ["--equality_mode=exact"]
+    flags += ["--equality_mode=approximate", f"--expected_rtol={rtol!r}"]
+    return flags + [f"--expected_{dtype}_threshold={value!r}" for dtype, value in sorted((atol or {}).items())]
+
+
+# Flags a case or finding file may not carry: they make iree-compile write files where the file says.
+_OUTPUT_FLAGS = ("-o", "--o", "--output", "--iree-hal-dump-", "--mlir-print-ir-tree-dir", "--dump-", "--iree-dump-",
+                 "--iree-scheduling-dump-", "--mlir-pass-statistics-", "--iree-hal-executable-object-search-path",
+                 "--iree-llvmcpu-embedded-linker-path", "--iree-llvmcpu-system-linker-path", "--iree-hal-list-",
+                 "--mlir-reproducer", "--mlir-pass-pipeline-crash-reproducer", "--iree-hal-preprocess-executables-with")
+
+
+def unsafe_flags(flags: Sequence[str]) -> list[str]:
+    """The flags in ``flags`` that name an output, dump or tool path (``*-to=``, ``*-file=``, ``*-dir=``,
+    ``-o``, ...) or are not ``--name[=value]`` at all: a case read from a file must not carry them."""
+    bad = []
+    for flag in flags:
+        name = str(flag).split("=", 1)[0]
+        if (not isinstance(flag, str) or not re.fullmatch(r"--[A-Za-z0-9][\w.-]*(=[^\s]*)?", flag)
+                or name.startswith(_OUTPUT_FLAGS) or name in ("-o", "--o")
+                or re.search(r"-(to|file|dir|path|directory|output|filename)$", name)):
+            bad.append(str(flag))
+    return bad
 
 
 def compile_mlir(
@@ -180,9 +260,7 @@ def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
         stale.unlink(missing_ok=True)
     atomic_write_text(source, mlir_text)
     command = [
-        binary, str(source), "-o", str(vmfb),
-        "--iree-hal-target-backends=llvm-cpu",
-        f"--iree-llvmcpu-target-cpu={config.target_cpu}",
+        binary, str(source), "-o", str(vmfb), *target_flags(config.target_cpu),
         f"--iree-hal-dump-executable-sources-to={sources_dir}",
         "--iree-scheduling-dump-statistics-format=json",
         f"--iree-scheduling-dump-statistics-file={stats_file}",
@@ -207,6 +285,25 @@ def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
         command=tuple(command),
         seconds=seconds,
     )
+
+
+_PRINT_CHANGES = ("--mlir-print-ir-after-all", "--mlir-print-ir-after-change", "--mlir-disable-threading",
+                  "--mlir-elide-elementsattrs-if-larger=8")
+
+
+def ir_after_each_change(mlir_text: str, config: CompilerConfig) -> str | CompileFailure:
+    """The IR printed after every pass that changed it (the compiler's stderr), compiled under the
+    same limits as ``compile_mlir``; a failed compile comes back as a CompileFailure."""
+    binary = find_iree_compile(config)
+    with tempfile.TemporaryDirectory(prefix="ireefuzz-passes-") as tmp:
+        source = Path(tmp) / "program.mlir"
+        atomic_write_text(source, mlir_text)
+        command = compile_command(config, source, Path(tmp) / "module.vmfb", _PRINT_CHANGES, binary=binary)
+        returncode, stderr, seconds = _run_limited(command, config)
+    kind = _failure_kind(returncode, stderr)
+    if kind is not None:
+        return CompileFailure(kind, _trim_diagnostic(stderr), tuple(command), returncode, seconds)
+    return stderr
 
 
 def _run_limited(command: list[str], config: CompilerConfig) -> tuple[int | None, str, float]:

@@ -246,47 +246,35 @@ def _bundle_dir(sut: IreeSut, test_id: str, signature: str) -> Path:
 
 
 def _compile_command(config: _sut.CompilerConfig, target_cpu: str, source: Path, output: Path) -> str:
-    try:
-        binary = _sut.find_iree_compile(config)
-    except _sut.IreeNotFound:
-        binary = config.iree_compile or "iree-compile"
-    return shlex.join([binary, str(source), "-o", str(output), "--iree-hal-target-backends=llvm-cpu",
-                       f"--iree-llvmcpu-target-cpu={target_cpu}", *config.flags])
+    return shlex.join(_sut.compile_command(dataclasses.replace(config, target_cpu=target_cpu), source, output))
 
 
 def _write_bundle(bundle: Path, findings: Sequence[Finding], program: str, case_json: Mapping[str, Any],
                   command: str, config: _sut.CompilerConfig, case: Case | None) -> tuple[list[str], str]:
-    """Write the bundle; returns (its file names, its program text).
+    """Write the bundle (``ireefuzz.bundle``); returns (its file names, its program text).
 
-    Always (each file atomically): ``program.mlir``, ``case.json``, ``finding.json`` (the first new
-    finding, the input of ``ireefuzz repro``), ``findings.json`` (all new ones), ``command.txt``.
-    For a generated case outside a Hypothesis run, ``ireefuzz.repro.write_bundle`` adds the full
-    bundle (inputs, expected outputs, ``run.sh``, ``ISSUE.md``); inside one it is skipped, since
-    every failing example of the shrink would pay for it.
+    Always: ``program.mlir``, ``case.json``, ``finding.json`` (the first new finding, the input of
+    ``ireefuzz repro``), ``findings.json`` (all new ones), ``command.txt``. For a generated case
+    outside a Hypothesis run, ``ireefuzz.repro.make_bundle`` makes the full bundle (inputs, expected
+    outputs, ``run.sh``, ``ISSUE.md``); inside one it is skipped, since every failing example of the
+    shrink would pay for it.
     """
-    bundle.mkdir(parents=True, exist_ok=True)
-    full = False
+    from ireefuzz.bundle import Bundle
+
+    made = None
     if case is not None and not _in_hypothesis():
+        from ireefuzz.repro import make_bundle
+
         try:
-            from ireefuzz.repro import write_bundle
-        except ImportError:
-            write_bundle = None
-        if write_bundle is not None:
-            try:
-                write_bundle(findings[0], case, bundle, config)
-                full = True
-            except Exception as e:  # noqa: BLE001 - the minimal bundle below still gets written
-                warnings.warn(f"ireefuzz.repro.write_bundle failed ({e!r}); wrote the minimal bundle only",
-                              stacklevel=4)
-    if full and (bundle / "program.mlir").exists():
-        program = (bundle / "program.mlir").read_text()
-    else:
-        atomic_write_text(bundle / "program.mlir", program)
-        atomic_write_json(bundle / "case.json", dict(case_json))
-        atomic_write_text(bundle / "finding.json", findings[0].dumps() + "\n")
-    atomic_write_text(bundle / "findings.json", "[\n" + ",\n".join(f.dumps() for f in findings) + "\n]\n")
-    atomic_write_text(bundle / "command.txt", command + "\n")
-    return sorted(p.name for p in bundle.iterdir() if not p.name.startswith(".")), program
+            made = make_bundle(findings[0], case, config)
+        except Exception as e:  # noqa: BLE001 - the minimal bundle below still gets written
+            warnings.warn(f"ireefuzz.repro.make_bundle failed ({e!r}); wrote the minimal bundle only", stacklevel=4)
+    if made is None:
+        made = Bundle(program=program, finding=findings[0].to_json(), case=dict(case_json))
+    made.findings = [f.to_json() for f in findings]
+    made.command = command
+    made.dump(bundle)
+    return sorted(p.name for p in bundle.iterdir() if not p.name.startswith(".")), made.program
 
 
 def _in_hypothesis() -> bool:
