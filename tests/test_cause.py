@@ -244,3 +244,14 @@ def test_cause_is_a_small_value_type():
     c = Cause("numeric/wrong-value/fill>reduce_sum", "t", "numeric")
     with pytest.raises(Exception):
         c.id = "x"  # frozen
+
+
+def test_splats_fold_into_the_fill_and_a_broadcast_of_the_wrong_sum_is_the_same_miscompile():
+    graph = regression_graph()
+    fill, reduce = graph.nodes
+    cast = Node("cast", ("n0",), {"to": "f32"}, TensorType(fill.type.shape, "f32"))
+    wider = Graph((), (fill, cast, Node("reduce_sum", ("n1",), {"dim": 0}, TensorType((), "f32")),
+                       Node("broadcast", ("n2",), {"shape": [3], "dimensions": [0]}, TensorType((3,), "f32"))), ("n3",)).check()
+    finding = wrong_value(wider, {}, [])
+    assert finding.signature == "numeric/wrong-value/fill>cast>reduce_sum>broadcast/f32/S"
+    assert cause_of(finding).id == cause_of(wrong_value(graph, {}, [])).id == "numeric/wrong-value/fill>reduce_sum"
