@@ -78,6 +78,8 @@ _LOCATED = re.compile(r"^(\S+?\.mlir):\d+:\d+: error: ", re.M)
 _FRAME = re.compile(r"^\s*#\d+\s+0x[0-9a-fA-F]+\s+(.*)$", re.M)
 _ASSERTION = re.compile(r"Assertion `(.*?)' failed")
 _LLVM_ERROR = re.compile(r"LLVM ERROR: (.*)")
+_RUNNING_PASS = re.compile(r"^\d+\.\s+Running pass '([^']+)'", re.M)
+_FAILED_FOR_OP = re.compile(r"failed for operation: ([a-z_]+\.[a-z_.]+)")
 _SIGNALS = {-4: "SIGILL", -6: "SIGABRT", -7: "SIGBUS", -8: "SIGFPE", -11: "SIGSEGV", 132: "SIGILL", 134: "SIGABRT",
             136: "SIGFPE", 139: "SIGSEGV"}
 # Frames of the crash machinery itself, never the defect (ClusterFuzz's ignore list, for LLVM).
@@ -139,7 +141,10 @@ def crash_state(diagnostic: str, returncode: Any = None, frames: int = 3) -> tup
     else:
         kind = "crash"
     names = [_frame_name(f) for f in _FRAME.findall(diagnostic)]
-    return kind, [n for n in names if n and not _NOISE_FRAMES.search(n)][:frames]
+    names = [n for n in names if n and not _NOISE_FRAMES.search(n)][:frames]
+    if not names:  # an unsymbolized build: the pass LLVM's pretty stack trace says was running, if any
+        names = [f"pass:{normalize_diagnostic(p, 8)}" for p in _RUNNING_PASS.findall(diagnostic)[-1:]]
+    return kind, names
 
 
 def _frame_name(frame: str) -> str:
@@ -165,6 +170,8 @@ def _crash_cause(finding: Finding) -> Cause:
     if kind == "compile-error":
         message = first_error(diagnostic, finding.message.partition(": ")[2] or finding.message)
         gist, stage = normalize_diagnostic(message), compile_error_stage(diagnostic)
+        if (failed_op := _FAILED_FOR_OP.search(diagnostic)) and failed_op.group(1) not in gist:
+            gist += f"[{failed_op.group(1)}]"  # LLVM translation names the op it could not translate
         return _cause("crash", [kind, f"{gist}@{stage}"], f"iree-compile error: {_short(message)} (at {stage})")
     if kind == "compile-crash":
         crash_type, frames = crash_state(diagnostic, ev.get("returncode"))

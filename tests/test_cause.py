@@ -255,3 +255,19 @@ def test_splats_fold_into_the_fill_and_a_broadcast_of_the_wrong_sum_is_the_same_
     finding = wrong_value(wider, {}, [])
     assert finding.signature == "numeric/wrong-value/fill>cast>reduce_sum>broadcast/f32/S"
     assert cause_of(finding).id == cause_of(wrong_value(graph, {}, [])).id == "numeric/wrong-value/fill>reduce_sum"
+
+
+def test_an_unsymbolized_crash_is_bucketed_by_the_running_pass():
+    dump = "Stack dump:\n0.\tProgram arguments: iree-compile x.mlir\n1.\tRunning pass 'X86 DAG->DAG Instruction Selection' on function '@g0_dispatch_0'\n" \
+           " #0 0x00007f00 (/a/libIREECompiler.so+0x1234)\n"
+    assert crash_state(dump, -11) == ("SIGSEGV", ["pass:x-dag-dag-instruction-selection"])
+
+
+def test_a_compile_error_names_the_op_llvm_translation_failed_for():
+    diagnostic = ("/tmp/s/sources/module_g0_dispatch_0.mlir:2:2: error: failed to translate the MLIR LLVM dialect to the native llvm::Module\n"
+                  "LLVM Translation failed for operation: builtin.unrealized_conversion_cast\n"
+                  "/tmp/s/sources/module_g0_dispatch_0.mlir:2:2: error: failed to serialize executable for target backend llvm-cpu\n")
+    failure = CompileFailure("error", diagnostic, ("iree-compile",), 1, 0.1)
+    finding = crash.check_compile_failure(failure, "", {"g0": GRAPHS[0]})
+    assert cause_of(finding).id == ("crash/compile-error/failed-to-translate-the-mlir-llvm-dialect-to-the-native-llvm-module"
+                                    "[builtin.unrealized_conversion_cast]@codegen")
