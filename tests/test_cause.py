@@ -271,3 +271,17 @@ def test_a_compile_error_names_the_op_llvm_translation_failed_for():
     finding = crash.check_compile_failure(failure, "", {"g0": GRAPHS[0]})
     assert cause_of(finding).id == ("crash/compile-error/failed-to-translate-the-mlir-llvm-dialect-to-the-native-llvm-module"
                                     "[builtin.unrealized_conversion_cast]@codegen")
+
+
+def test_the_shipped_baseline_names_a_cause_for_every_entry_and_keeps_the_fill_sum_apart():
+    entries = json.loads((CORPUS / "known_findings.json").read_text())
+    assert all(e["cause"] and e["cause"].split("/")[0] in ("crash", "fusion", "immutability", "memory", "metamorphic", "numeric")
+               for e in entries)
+    by_cause = collections.defaultdict(set)
+    for e in entries:
+        by_cause[e["cause"]].add(e["signature"])
+    assert by_cause["numeric/wrong-value/fill>reduce_sum"] == {
+        "numeric/wrong-value/fill>reduce_sum/i32/scalar", "numeric/wrong-value/fill>reduce_sum/f32/S",
+        "numeric/wrong-value/fill>reduce_sum/f16/scalar", "numeric/wrong-value/fill>cast>reduce_sum>broadcast/i32/SxSxS"}
+    assert "numeric/wrong-value/fill>reduce_sum>add/f16/scalar" in by_cause[ARGUMENT_MUTATION.id]  # a consequence
+    assert len(by_cause) * 3 <= len(entries)
