@@ -24,6 +24,7 @@ Pure: reads only the finding's own JSON (message, evidence, case), so older runs
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 import re
 from typing import Any, Mapping, Sequence
@@ -45,7 +46,7 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_.+>=,:@\-\[\]/]")
 
 def _cause(oracle: str, parts: Sequence[str], title: str) -> Cause:
     """A cause whose id is ``oracle/part/...``, each part path-safe (no '/' inside a part)."""
-    clean = [_UNSAFE.sub("_", p.replace("/", "_")) or "-" for p in parts]
+    clean = [_UNSAFE.sub("_", str(p).replace("/", "_")) or "-" for p in parts]
     return Cause("/".join([oracle, *clean]), title, oracle)
 
 
@@ -61,12 +62,11 @@ READ_ONLY_MUTATION = Cause(
 
 
 def _immutability_cause(finding: Finding) -> Cause:
-    ops = finding.evidence.get("ops") or []
-    graph = _graph(finding)
-    argument = finding.evidence.get("argument")
-    if any(op.endswith(("[outs]", "[acc]")) for op in ops):
+    ops = finding.evidence.get("ops")
+    if isinstance(ops, list) and any(str(op).endswith(("[outs]", "[acc]")) for op in ops):
         return ARGUMENT_MUTATION
-    if graph is not None and argument is not None and f"a{argument}" not in _written_arguments(graph):
+    written = _written_arguments(finding)
+    if written is not None and "argument" in finding.evidence and f"a{finding.evidence['argument']}" not in written:
         return READ_ONLY_MUTATION
     return ARGUMENT_MUTATION  # no graph (a raw MLIR program): the one known mechanism
 
@@ -235,7 +235,7 @@ def _signature_ops(finding: Finding) -> str:
 def _memory_cause(finding: Finding) -> Cause:
     ev = finding.evidence
     family = MEMORY_FAMILIES.get(finding.kind, finding.kind)
-    role = ev.get("role") or dispatch_role(str(ev.get("dispatch") or ""), _signature_ops(finding))
+    role = str(ev.get("role") or "") or dispatch_role(str(ev.get("dispatch") or ""), _signature_ops(finding))
     pipeline = _pipeline(ev.get("pipeline"))
     what = {"alloca": "a stack alloca", "alloc": "a heap allocation", "copy": "a buffer copy"}.get(family, family)
     return _cause("memory", [family, f"{role}@{pipeline}"],
@@ -273,104 +273,126 @@ def _fusion_cause(finding: Finding) -> Cause:
 # --------------------------------------------------------------------------- numeric
 
 
-def _graph(finding: Finding) -> Mapping[str, Any] | None:
-    graph = (finding.case or {}).get("graph")
-    return graph if isinstance(graph, Mapping) and "nodes" in graph else None
+@dataclasses.dataclass(frozen=True)
+class _Node:
+    op: str
+    inputs: tuple[str, ...]
+    init: str  # the ref of its destination when the program passes one (``init = value:<ref>``), else ""
+
+    @property
+    def destinations(self) -> tuple[str, ...]:
+        """What the node writes into: its ``init`` value, or a matmul's accumulator."""
+        acc = (self.inputs[2],) if self.op.endswith("matmul") and len(self.inputs) > 2 else ()
+        return ((self.init,) if self.init else ()) + acc
+
+    @property
+    def reads(self) -> tuple[str, ...]:
+        return self.inputs + ((self.init,) if self.init else ())
 
 
-def _destinations(node: Mapping[str, Any]) -> list[str]:
-    """The refs a node writes into (its DPS destination): ``init = value:<ref>``, or a matmul's acc."""
-    init = str((node.get("attrs") or {}).get("init", "empty"))
-    refs = [init.partition(":")[2]] if init.startswith("value:") else []
-    if str(node.get("op", "")).endswith("matmul") and len(node.get("inputs", ())) > 2:
-        refs.append(node["inputs"][2])
-    return refs
+@dataclasses.dataclass(frozen=True)
+class _Program:
+    """The recorded case graph (JSON) as far as causes need it; tolerant of old or partial records."""
+
+    nodes: tuple[_Node, ...]
+    outputs: tuple[str, ...]
+
+    @classmethod
+    def of(cls, finding: Finding) -> "_Program | None":
+        graph = (finding.case or {}).get("graph") if isinstance(finding.case, Mapping) else None
+        if not isinstance(graph, Mapping) or not isinstance(graph.get("nodes"), list):
+            return None
+        nodes = []
+        for n in graph["nodes"]:
+            n = n if isinstance(n, Mapping) else {}
+            init = str((n.get("attrs") if isinstance(n.get("attrs"), Mapping) else {}).get("init", "empty"))
+            nodes.append(_Node(str(n.get("op", "-")), tuple(str(r) for r in n.get("inputs") or ()),
+                               init.partition(":")[2] if init.startswith("value:") else ""))
+        return cls(tuple(nodes), tuple(str(r) for r in graph.get("outputs") or ()))
+
+    def node(self, ref: str) -> _Node | None:
+        return self.nodes[int(ref[1:])] if re.fullmatch(r"n\d+", ref) and int(ref[1:]) < len(self.nodes) else None
+
+    def output(self, index: Any) -> str | None:
+        return self.outputs[index] if isinstance(index, int) and 0 <= index < len(self.outputs) else None
+
+    def cone(self, ref: str | None) -> list[int]:
+        """Indices of the nodes ``ref`` depends on (inputs and destinations), in program order; all if ``ref`` is None."""
+        if ref is None:
+            return list(range(len(self.nodes)))
+        needed, stack = set(), [ref]
+        while stack:
+            ref = stack.pop()
+            node = self.node(ref)
+            if node is not None and int(ref[1:]) not in needed:
+                needed.add(int(ref[1:]))
+                stack += node.reads
+        return sorted(needed)
+
+    def argument_uses(self, nodes: Sequence[int]) -> collections.Counter:
+        return collections.Counter(r for i in nodes for r in self.nodes[i].reads if r.startswith("a"))
+
+    @property
+    def written_arguments(self) -> set[str]:
+        return {r for n in self.nodes for r in n.destinations if r.startswith("a")}
 
 
-def _written_arguments(graph: Mapping[str, Any]) -> set[str]:
-    return {r for node in graph["nodes"] for r in _destinations(node) if r.startswith("a")}
-
-
-def _cone(graph: Mapping[str, Any], output: int, ref: str | None = None) -> set[int]:
-    """Indices of the nodes ``graph.outputs[output]`` (or ``ref``) depends on (inputs and destinations)."""
-    outputs = graph.get("outputs") or []
-    if ref is None and not 0 <= output < len(outputs):
-        return set(range(len(graph["nodes"])))
-    needed, stack = set(), [ref or outputs[output]]
-    while stack:
-        ref = stack.pop()
-        if ref.startswith("n") and int(ref[1:]) not in needed:
-            needed.add(int(ref[1:]))
-            node = graph["nodes"][int(ref[1:])]
-            init = str((node.get("attrs") or {}).get("init", "empty"))
-            stack += list(node.get("inputs", ())) + ([init.partition(":")[2]] if ":" in init else [])
-    return needed
-
-
-def _arguments_read(graph: Mapping[str, Any], nodes: set[int]) -> dict[str, int]:
-    """Argument -> how many uses (as an input or a destination) ``nodes`` make of it."""
-    uses: dict[str, int] = {}
-    for i in nodes:
-        node = graph["nodes"][i]
-        init = str((node.get("attrs") or {}).get("init", "empty"))
-        for ref in [*node.get("inputs", ()), *([init.partition(":")[2]] if init.startswith("value:") else [])]:
-            if ref.startswith("a"):
-                uses[ref] = uses.get(ref, 0) + 1
-    return uses
+def _written_arguments(finding: Finding) -> set[str] | None:
+    program = _Program.of(finding)
+    return None if program is None else program.written_arguments
 
 
 def clobbered_arguments(finding: Finding) -> set[str]:
     """Arguments a numeric finding's output reads that the program also writes in place and uses again
     (a second destination or a reader): an in-place write there changes what the output reads."""
-    graph = _graph(finding)
-    if graph is None:
+    program = _Program.of(finding)
+    if program is None:
         return set()
-    everywhere = _arguments_read(graph, set(range(len(graph["nodes"]))))
-    read = _arguments_read(graph, _cone(graph, int(finding.evidence.get("output", -1))))
-    return {a for a in read if a in _written_arguments(graph) and everywhere[a] > 1}
+    everywhere = program.argument_uses(program.cone(None))
+    read = program.argument_uses(program.cone(program.output(finding.evidence.get("output"))))
+    return {a for a in read if a in program.written_arguments and everywhere[a] > 1}
 
 
-def reads_argument(finding: Finding, argument: int) -> bool:
-    graph = _graph(finding)
-    return graph is None or f"a{argument}" in _arguments_read(graph, _cone(graph, int(finding.evidence.get("output", -1))))
+def reads_argument(finding: Finding, argument: Any) -> bool:
+    """Whether the finding's output reads argument ``argument`` (True when the graph is unknown)."""
+    program = _Program.of(finding)
+    if program is None:
+        return True
+    return f"a{argument}" in program.argument_uses(program.cone(program.output(finding.evidence.get("output"))))
 
 
 # Ops whose result is a splat when every input is one: the compiler folds them into the fill.
 _SPLAT_PRESERVING = frozenset({"abs", "add", "broadcast", "cast", "div", "exp", "extract_slice", "log", "max", "min", "mul",
                                "negate", "sqrt", "sub", "tanh", "transpose", "where_gt"})
-
-
 _DATA_MOVEMENT = frozenset({"broadcast", "transpose", "extract_slice"})
 
 
-def cone_pattern(graph: Mapping[str, Any], output: int) -> str:
-    """The ops ``graph.outputs[output]`` depends on, in program order, with every splat (a fill and the
+def cone_pattern(program: _Program, output: Any) -> str:
+    """The ops output ``output`` depends on, in program order, with every splat (a fill and the
     elementwise ops and broadcasts of splats, which the compiler folds into one) shown as ``fill``, and
     without the data movement that only carries a wrong value out: ``fill>cast>reduce_sum>broadcast``
     -> ``fill>reduce_sum``."""
-    nodes, splat, ops = graph["nodes"], set(), {}
-    outputs = graph.get("outputs") or []
-    ref = outputs[output] if 0 <= output < len(outputs) else None
-    while ref and ref.startswith("n") and nodes[int(ref[1:])]["op"] in _DATA_MOVEMENT \
-            and str(nodes[int(ref[1:])]["inputs"][0]).startswith("n"):
-        ref = nodes[int(ref[1:])]["inputs"][0]
-    for i in sorted(_cone(graph, output, ref)):
-        node = nodes[i]
-        inputs = list(node.get("inputs", ()))
-        if node["op"] == "fill" or (node["op"] in _SPLAT_PRESERVING and inputs and all(r in splat for r in inputs)):
+    ref = program.output(output)
+    while ref is not None and (node := program.node(ref)) is not None and node.op in _DATA_MOVEMENT \
+            and node.inputs and program.node(node.inputs[0]) is not None:
+        ref = node.inputs[0]
+    splat: set[str] = set()
+    ops: dict[str, None] = {}
+    for i in program.cone(ref):
+        node = program.nodes[i]
+        if node.op == "fill" or (node.op in _SPLAT_PRESERVING and node.inputs and all(r in splat for r in node.inputs)):
             splat.add(f"n{i}")
             ops["fill"] = None
         else:
-            ops[node["op"]] = None
+            ops[node.op] = None
     return ">".join(ops) or "-"
 
 
 def _numeric_cause(finding: Finding) -> Cause:
     if clobbered_arguments(finding):
         return ARGUMENT_MUTATION
-    graph = _graph(finding)
-    output = finding.evidence.get("output")
-    ops = cone_pattern(graph, int(output)) if graph is not None and output is not None else _signature_ops(finding) or "-"
+    program = _Program.of(finding)
+    ops = cone_pattern(program, finding.evidence.get("output")) if program is not None else _signature_ops(finding) or "-"
     who = "IREE" if finding.oracle == "numeric" else "JAX (the reference)"
     return _cause(finding.oracle, [finding.kind, ops], f"{who} computes a {finding.kind.replace('-', ' ')} for {ops}")
 
@@ -405,6 +427,8 @@ _BY_ORACLE = {"immutability": _immutability_cause, "crash": _crash_cause, "memor
 
 def cause_of(finding: Finding) -> Cause:
     """The cause of one finding, from its own JSON (signature, message, evidence, case) only."""
+    if not isinstance(finding.evidence, Mapping):  # a record without evidence still has a cause
+        finding = dataclasses.replace(finding, evidence={})
     return _BY_ORACLE[finding.oracle](finding)
 
 
@@ -427,7 +451,7 @@ def _consequence_source(finding: Finding, findings: Sequence[Finding], causes: S
     """The index of the finding in the same case that ``finding`` follows from, if any."""
     if finding.oracle in ("numeric", "reference"):
         for i, other in enumerate(findings):
-            if other.oracle == "immutability" and reads_argument(finding, int(other.evidence.get("argument", -1))):
+            if other.oracle == "immutability" and reads_argument(finding, other.evidence.get("argument")):
                 return i
         return None
     if finding.oracle == "metamorphic" and finding.kind.endswith("-asymmetry"):

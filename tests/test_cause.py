@@ -6,6 +6,7 @@ by the real oracles from injected faults; no compiler needed.
 from __future__ import annotations
 
 import collections
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -285,3 +286,33 @@ def test_the_shipped_baseline_names_a_cause_for_every_entry_and_keeps_the_fill_s
         "numeric/wrong-value/fill>reduce_sum/f16/scalar", "numeric/wrong-value/fill>cast>reduce_sum>broadcast/i32/SxSxS"}
     assert "numeric/wrong-value/fill>reduce_sum>add/f16/scalar" in by_cause[ARGUMENT_MUTATION.id]  # a consequence
     assert len(by_cause) * 3 <= len(entries)
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_json = st.recursive(st.none() | st.booleans() | st.integers(-3, 3) | st.text(max_size=12),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                     max_leaves=8)
+_KEYS = ["argument", "ops", "output", "diagnostic", "returncode", "message", "detail", "dispatch", "pipeline", "excerpt",
+         "dispatches", "relation", "variant", "failure", "role"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(oracle_kind=st.sampled_from([("immutability", "input-mutated"), ("crash", "compile-error"), ("crash", "compile-crash"),
+                                    ("crash", "runtime-fault"), ("crash", "worker-killed"), ("memory", "alloca"),
+                                    ("memory", "copy"), ("fusion", "materialized-producer"), ("fusion", "extra-dispatches"),
+                                    ("numeric", "wrong-value"), ("reference", "jax-wrong-value"),
+                                    ("metamorphic", "variant-failed"), ("metamorphic", "alloca-asymmetry")]),
+       evidence=st.dictionaries(st.sampled_from(_KEYS), _json | st.integers(0, 2), max_size=6), ops=st.text(max_size=20),
+       graph=st.none() | st.fixed_dictionaries({"nodes": st.lists(st.fixed_dictionaries(
+           {"op": st.sampled_from(["fill", "cast", "matmul", "reduce_sum", "broadcast"]),
+            "inputs": st.lists(st.sampled_from(["a0", "a1", "n0", "n1"]), max_size=3),
+            "attrs": st.fixed_dictionaries({"init": st.sampled_from(["empty", "value:a0", "value:n0", "init-of:n0"])})}),
+           max_size=3), "outputs": st.lists(st.sampled_from(["n0", "n1", "n2"]), max_size=2)}))
+def test_any_recorded_finding_gets_a_path_safe_cause_and_never_raises(oracle_kind, evidence, ops, graph):
+    oracle, kind = oracle_kind
+    finding = Finding(oracle, kind, f"{oracle}/{kind}/{ops.replace('/', '_') or '-'}/f32/S", "m", evidence,
+                      {"graph": graph} if graph else None)
+    assert isinstance(cause_of(dataclasses.replace(finding, evidence=None)), Cause)
+    (assigned_finding,) = assign_causes([finding])
+    assert re.fullmatch(r"[A-Za-z0-9_.+>=,:@\-\[\]]+(/[A-Za-z0-9_.+>=,:@\-\[\]]+)+", assigned_finding.cause)
