@@ -31,9 +31,6 @@ from typing import Any, Mapping, Sequence
 
 from .finding import Finding
 
-IMMUTABILITY_UPSTREAM = "https://github.com/iree-org/iree/issues/16168"
-
-
 @dataclasses.dataclass(frozen=True)
 class Cause:
     id: str  # stable, path-safe, readable, e.g. "immutability/dps-init-written-in-place"
@@ -172,24 +169,24 @@ def _crash_cause(finding: Finding) -> Cause:
         gist, stage = normalize_diagnostic(message), compile_error_stage(diagnostic)
         if (failed_op := _FAILED_FOR_OP.search(diagnostic)) and failed_op.group(1) not in gist:
             gist += f"[{failed_op.group(1)}]"  # LLVM translation names the op it could not translate
-        return _cause("crash", [kind, f"{gist}@{stage}"], f"iree-compile error: {_short(message)} (at {stage})")
+        return _cause("crash", [kind, f"{gist}@{stage}"], f"iree-compile error: {_words(gist)} (at {_words(stage)})")
     if kind == "compile-crash":
         crash_type, frames = crash_state(diagnostic, ev.get("returncode"))
         state = ">".join(f.replace("::", ".") for f in frames) or "no-stack"
         shown = " < ".join(frames) if frames else "no stack frames"
         return _cause("crash", [kind, crash_type, state], f"iree-compile crashes ({crash_type}) in {shown}")
     if kind.startswith("runtime-") and "message" in ev:  # the runtime's own error, without the function name
-        message = re.sub(r"^[\w$.-]+: ", "", str(ev["message"]))
-        return _cause("crash", [kind, normalize_diagnostic(message, 10)], f"the compiled module fails at run time: {_short(message)}")
+        gist = normalize_diagnostic(re.sub(r"^[\w$.-]+: ", "", str(ev["message"])), 10)
+        return _cause("crash", [kind, gist], f"The compiled module fails at run time ({kind}): {_words(gist)}")
     if "detail" in ev:  # a campaign worker that died: by kind and signal (SIGSEGV, SIGKILL, exit status)
         detail = normalize_diagnostic(str(ev["detail"]), 3)
-        return _cause("crash", [kind, detail], f"{kind.replace('-', ' ')} ({ev['detail']}) on a valid program")
-    return _cause("crash", [kind], f"{kind.replace('-', ' ')} on a valid program")  # compile timeout, oom
+        return _cause("crash", [kind, detail], f"{_words(kind).capitalize()} ({detail}) on a valid program")
+    return _cause("crash", [kind], f"{_words(kind).capitalize()} on a valid program")  # compile timeout, oom
 
 
-def _short(text: str, limit: int = 120) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 3] + "..."
+def _words(slug: str) -> str:
+    """A title's words from an id part (titles are derived from ids, so one id has one title)."""
+    return slug.replace("-", " ")
 
 
 # --------------------------------------------------------------------------- memory and fusion
@@ -202,9 +199,7 @@ _ROLES = (("contraction", ("matmul", "mmt4d", "contract", "conv")), ("reduction"
 _GRAPH_ROLES = (("contraction", ("matmul",)), ("reduction", ("reduce_", "argmax")), ("gather", ("gather",)),
                 ("transpose", ("transpose",)), ("fill", ("fill", "iota")))
 MEMORY_FAMILIES = {"alloca": "alloca", "alloca-dynamic": "alloca", "alloca-in-loop": "alloca", "alloc": "alloc", "copy": "copy"}
-_SERVES = {"contraction": "the vector tile of a contraction", "reduction": "the accumulator of a reduction",
-           "gather": "a gather", "transpose": "a transpose", "data-movement": "a data-movement dispatch",
-           "fill": "a fill", "elementwise": "an elementwise dispatch"}
+_SERVES = {"contraction": "the vector tile of a contraction", "reduction": "the accumulator of a reduction"}
 
 
 def dispatch_role(dispatch_name: str, fallback_ops: str = "") -> str:
@@ -237,9 +232,12 @@ def _memory_cause(finding: Finding) -> Cause:
     family = MEMORY_FAMILIES.get(finding.kind, finding.kind)
     role = str(ev.get("role") or "") or dispatch_role(str(ev.get("dispatch") or ""), _signature_ops(finding))
     pipeline = _pipeline(ev.get("pipeline"))
-    what = {"alloca": "a stack alloca", "alloc": "a heap allocation", "copy": "a buffer copy"}.get(family, family)
-    return _cause("memory", [family, f"{role}@{pipeline}"],
-                  f"{what} for {_SERVES.get(role, role)} in {pipeline} codegen")
+    if family == "copy":
+        title = f"A buffer copy in the {pipeline} codegen of a {role} dispatch"
+    else:
+        what = "A stack alloca" if family == "alloca" else f"A heap {family}"
+        title = f"{what} for {_SERVES.get(role, f'a {role} dispatch')} in {pipeline} codegen"
+    return _cause("memory", [family, f"{role}@{pipeline}"], title)
 
 
 def _pipeline(value: Any) -> str:
@@ -263,11 +261,11 @@ def _fusion_cause(finding: Finding) -> Cause:
     if finding.kind != "materialized-producer":  # over a budget: by what the program's dispatches compute
         roles = sorted({dispatch_role(str(d)) for d in ev.get("dispatches") or []} - {"-"}) or [ops_role(_signature_ops(finding))]
         return _cause("fusion", [finding.kind, "+".join(roles)],
-                      f"{finding.kind.replace('-', ' ')} over the graph's budget in a {'+'.join(roles)} program")
+                      f"{_words(finding.kind).capitalize()} over the graph's budget in a {'+'.join(roles)} program")
     producer = producer_kind(str(ev.get("excerpt") or ""), _signature_ops(finding))
     pipeline = _pipeline(ev.get("pipeline"))
     return _cause("fusion", [finding.kind, f"{producer}@{pipeline}"],
-                  f"an {producer} producer gets its own dispatch ({pipeline}) instead of fusing into its consumers")
+                  f"A {producer} producer gets its own dispatch ({pipeline}) instead of fusing into its consumers")
 
 
 # --------------------------------------------------------------------------- numeric
@@ -394,7 +392,7 @@ def _numeric_cause(finding: Finding) -> Cause:
     program = _Program.of(finding)
     ops = cone_pattern(program, finding.evidence.get("output")) if program is not None else _signature_ops(finding) or "-"
     who = "IREE" if finding.oracle == "numeric" else "JAX (the reference)"
-    return _cause(finding.oracle, [finding.kind, ops], f"{who} computes a {finding.kind.replace('-', ' ')} for {ops}")
+    return _cause(finding.oracle, [finding.kind, ops], f"{who} computes a {_words(finding.kind)} for {ops}")
 
 
 # --------------------------------------------------------------------------- metamorphic
@@ -415,7 +413,7 @@ def _metamorphic_cause(finding: Finding) -> Cause:
     label = _INDEX.sub(r"\1", str(ev.get("variant") or "-"))
     role = ops_role(_signature_ops(finding).partition("[")[0])
     return _cause("metamorphic", [finding.kind, f"{role}[{relation}:{label}]"],
-                  f"{finding.kind.replace('-', ' ')} of a {role} graph under the {relation} relation ({label})")
+                  f"{_words(finding.kind).capitalize()} of a {role} graph under the {relation} relation ({label})")
 
 
 # --------------------------------------------------------------------------- entry points

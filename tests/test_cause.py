@@ -316,3 +316,10 @@ def test_any_recorded_finding_gets_a_path_safe_cause_and_never_raises(oracle_kin
     assert isinstance(cause_of(dataclasses.replace(finding, evidence=None)), Cause)
     (assigned_finding,) = assign_causes([finding])
     assert re.fullmatch(r"[A-Za-z0-9_.+>=,:@\-\[\]]+(/[A-Za-z0-9_.+>=,:@\-\[\]]+)+", assigned_finding.cause)
+
+
+def test_one_cause_id_has_one_title():
+    titles = collections.defaultdict(set)
+    for f in assigned(recorded()):
+        titles[f.cause].add(f.cause_title)
+    assert all(len(t) == 1 for t in titles.values()), titles
