@@ -259,7 +259,8 @@ def producer_kind(excerpt: str, ops: str = "") -> str:
 def _fusion_cause(finding: Finding) -> Cause:
     ev = finding.evidence
     if finding.kind != "materialized-producer":  # over a budget: by what the program's dispatches compute
-        roles = sorted({dispatch_role(str(d)) for d in ev.get("dispatches") or []} - {"-"}) or [ops_role(_signature_ops(finding))]
+        names = ev.get("dispatches") if isinstance(ev.get("dispatches"), list) else []
+        roles = sorted({dispatch_role(str(d)) for d in names} - {"-"}) or [ops_role(_signature_ops(finding))]
         return _cause("fusion", [finding.kind, "+".join(roles)],
                       f"{_words(finding.kind).capitalize()} over the graph's budget in a {'+'.join(roles)} program")
     producer = producer_kind(str(ev.get("excerpt") or ""), _signature_ops(finding))
@@ -398,6 +399,7 @@ def _numeric_cause(finding: Finding) -> Cause:
 # --------------------------------------------------------------------------- metamorphic
 
 _INDEX = re.compile(r"\b([an])\d+\b")
+_ASYMMETRIES = ("alloca-asymmetry", "alloc-asymmetry", "copy-asymmetry")
 _VARIANT_FAILURE = re.compile(r"(compile|run) (\w+): (.*)", re.S)
 
 
@@ -409,6 +411,10 @@ def _metamorphic_cause(finding: Finding) -> Cause:
         kind = f"{'compile' if failed.group(1) == 'compile' else 'runtime'}-{failed.group(2)}"
         text = failed.group(3)
         return _crash_cause(Finding("crash", kind, f"crash/{kind}/-/-/-", text, {"diagnostic": text, "message": text}))
+    carrier = ev.get("sites")
+    if finding.kind in _ASYMMETRIES and isinstance(carrier, list) and carrier and isinstance(carrier[0], Mapping):
+        family = finding.kind.removesuffix("-asymmetry")  # the variant's own memory op: its memory cause
+        return _memory_cause(Finding("memory", family, f"memory/{family}/-/-/-", "", dict(carrier[0])))
     relation = str(ev.get("relation") or "-")
     label = _INDEX.sub(r"\1", str(ev.get("variant") or "-"))
     role = ops_role(_signature_ops(finding).partition("[")[0])

@@ -294,7 +294,7 @@ _json = st.recursive(st.none() | st.booleans() | st.integers(-3, 3) | st.text(ma
                      lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
                      max_leaves=8)
 _KEYS = ["argument", "ops", "output", "diagnostic", "returncode", "message", "detail", "dispatch", "pipeline", "excerpt",
-         "dispatches", "relation", "variant", "failure", "role"]
+         "dispatches", "relation", "variant", "failure", "role", "sites"]
 
 
 @settings(max_examples=100, deadline=None)
@@ -323,3 +323,15 @@ def test_one_cause_id_has_one_title():
     for f in assigned(recorded()):
         titles[f.cause].add(f.cause_title)
     assert all(len(t) == 1 for t in titles.values()), titles
+
+
+def test_an_asymmetry_takes_the_memory_cause_of_the_dispatch_that_carries_it():
+    from ireefuzz.oracles.metamorphic import Observation, compare
+
+    clean = Observation("static-aligned", profile={"alloca": 0}, sites={})
+    carrier = Observation("dynamic", profile={"alloca": 1},
+                          sites={"alloca": [{"dispatch": "main_dispatch_0_reduction_DxD_f32", "pipeline": "CPUDoubleTilingExpert"}]})
+    (asym,) = compare("shape", clean, carrier, ops="reduce_max>add", dtype="f32", dims="?")
+    assert asym.kind == "alloca-asymmetry" and cause_of(asym).id == "memory/alloca/reduction@DoubleTilingExpert"
+    (reverse,) = compare("shape", carrier, clean, ops="reduce_max>add", dtype="f32", dims="?")
+    assert cause_of(reverse).id == cause_of(asym).id  # the reference carries it: still its dispatch
