@@ -67,7 +67,8 @@ def test_alloca_in_contraction_dispatches_is_one_cause_over_dtypes_and_dims():
     contraction = {c for sig, c in causes.items() if sig.startswith("memory/alloca/") and "matmul" in sig
                    or sig == "memory/alloca/fill>generic/f32/SxSxS"}  # the matmul_like dispatch, in generic form
     assert contraction == {"memory/alloca/contraction@DoubleTilingExpert"}
-    reduction = {c for sig, c in causes.items() if sig.startswith("memory/alloca/fill>generic") and sig != "memory/alloca/fill>generic/f32/SxSxS"}
+    reduction = {c for sig, c in causes.items()
+                 if sig.startswith("memory/alloca/fill>generic") and sig != "memory/alloca/fill>generic/f32/SxSxS"}
     assert reduction == {"memory/alloca/reduction@DoubleTilingExpert"}
 
 
@@ -259,15 +260,17 @@ def test_splats_fold_into_the_fill_and_a_broadcast_of_the_wrong_sum_is_the_same_
 
 
 def test_an_unsymbolized_crash_is_bucketed_by_the_running_pass():
-    dump = "Stack dump:\n0.\tProgram arguments: iree-compile x.mlir\n1.\tRunning pass 'X86 DAG->DAG Instruction Selection' on function '@g0_dispatch_0'\n" \
-           " #0 0x00007f00 (/a/libIREECompiler.so+0x1234)\n"
+    dump = ("Stack dump:\n0.\tProgram arguments: iree-compile x.mlir\n"
+            "1.\tRunning pass 'X86 DAG->DAG Instruction Selection' on function '@g0_dispatch_0'\n"
+            " #0 0x00007f00 (/a/libIREECompiler.so+0x1234)\n")
     assert crash_state(dump, -11) == ("SIGSEGV", ["pass:x-dag-dag-instruction-selection"])
 
 
 def test_a_compile_error_names_the_op_llvm_translation_failed_for():
-    diagnostic = ("/tmp/s/sources/module_g0_dispatch_0.mlir:2:2: error: failed to translate the MLIR LLVM dialect to the native llvm::Module\n"
+    where = "/tmp/s/sources/module_g0_dispatch_0.mlir:2:2: error:"
+    diagnostic = (f"{where} failed to translate the MLIR LLVM dialect to the native llvm::Module\n"
                   "LLVM Translation failed for operation: builtin.unrealized_conversion_cast\n"
-                  "/tmp/s/sources/module_g0_dispatch_0.mlir:2:2: error: failed to serialize executable for target backend llvm-cpu\n")
+                  f"{where} failed to serialize executable for target backend llvm-cpu\n")
     failure = CompileFailure("error", diagnostic, ("iree-compile",), 1, 0.1)
     finding = crash.check_compile_failure(failure, "", {"g0": GRAPHS[0]})
     assert cause_of(finding).id == ("crash/compile-error/failed-to-translate-the-mlir-llvm-dialect-to-the-native-llvm-module"
