@@ -437,29 +437,31 @@ def cause_of(finding: Finding) -> Cause:
 
 
 def assign_causes(findings: Sequence[Finding]) -> list[Finding]:
-    """One case's findings with ``cause`` / ``cause_title`` set; a finding that follows from another in the
-    same case (a wrong value read from a mutated argument, an asymmetry of a memory finding's family)
-    takes that finding's cause and records ``consequence_of`` (its signature) in its evidence."""
+    """One case's findings with ``cause`` / ``cause_title`` set. A finding that follows from another in the
+    same case records ``consequence_of`` (that finding's signature) in its evidence and shares its cause:
+    a wrong value read from a mutated argument; an asymmetry of a memory finding's family (its own cause
+    when its evidence names the dispatch that carries it, else the memory finding's)."""
+    findings = [f if isinstance(f.evidence, Mapping) else dataclasses.replace(f, evidence={}) for f in findings]
     own = [cause_of(f) for f in findings]
     out = []
-    for finding, cause in zip(findings, own):
-        source = _consequence_source(finding, findings, own)
+    for i, finding in enumerate(findings):
+        source = _consequence_source(i, findings, own)
+        cause = own[i] if source is None else own[source]
         if source is not None:
-            cause = own[source]
             finding = finding.with_evidence(consequence_of=findings[source].signature)
         out.append(finding.with_cause(cause))
     return out
 
 
-def _consequence_source(finding: Finding, findings: Sequence[Finding], causes: Sequence[Cause]) -> int | None:
-    """The index of the finding in the same case that ``finding`` follows from, if any."""
+def _consequence_source(index: int, findings: Sequence[Finding], causes: Sequence[Cause]) -> int | None:
+    """The index of the finding in the same case that ``findings[index]`` follows from, if any."""
+    finding = findings[index]
     if finding.oracle in ("numeric", "reference"):
-        for i, other in enumerate(findings):
-            if other.oracle == "immutability" and reads_argument(finding, other.evidence.get("argument")):
-                return i
-        return None
-    if finding.oracle == "metamorphic" and finding.kind.endswith("-asymmetry"):
-        family = finding.kind.removesuffix("-asymmetry")
         return next((i for i, other in enumerate(findings)
-                     if other.oracle == "memory" and MEMORY_FAMILIES.get(other.kind) == family), None)
+                     if other.oracle == "immutability" and reads_argument(finding, other.evidence.get("argument"))), None)
+    if finding.oracle == "metamorphic" and finding.kind in _ASYMMETRIES:
+        family = finding.kind.removesuffix("-asymmetry")
+        located = bool(finding.evidence.get("sites"))
+        return next((i for i, other in enumerate(findings) if other.oracle == "memory"
+                     and MEMORY_FAMILIES.get(other.kind) == family and (not located or causes[i] == causes[index])), None)
     return None

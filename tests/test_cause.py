@@ -338,3 +338,14 @@ def test_an_asymmetry_takes_the_memory_cause_of_the_dispatch_that_carries_it():
     assert asym.kind == "alloca-asymmetry" and cause_of(asym).id == "memory/alloca/reduction@DoubleTilingExpert"
     (reverse,) = compare("shape", carrier, clean, ops="reduce_max>add", dtype="f32", dims="?")
     assert cause_of(reverse).id == cause_of(asym).id  # the reference carries it: still its dispatch
+
+
+def test_a_located_asymmetry_keeps_its_carriers_cause_and_links_only_a_memory_finding_of_that_cause():
+    from ireefuzz.oracles.metamorphic import Observation, compare
+
+    carrier = Observation("dynamic", profile={"alloca": 1},
+                          sites={"alloca": [{"dispatch": "main_dispatch_0_reduction_DxD_f32", "pipeline": "CPUDoubleTilingExpert"}]})
+    (asym,) = compare("shape", Observation("static", profile={"alloca": 0}), carrier, ops="reduce_max", dtype="f32", dims="?")
+    contraction = injected_alloca("f32", "DxDx16", "8x16")  # the case's own alloca: another cause
+    linked = assign_causes([contraction, asym])
+    assert linked[1].cause == "memory/alloca/reduction@DoubleTilingExpert" and "consequence_of" not in linked[1].evidence
