@@ -245,15 +245,16 @@ def _pipeline(value: Any) -> str:
 
 
 def producer_kind(excerpt: str, ops: str = "") -> str:
-    """What a materialized producer is: an iota (reads ``linalg.index``), a fill (a splat, named or generic),
-    a constant."""
-    if "linalg.index" in excerpt or "generic[index" in ops or "iota" in ops:
-        return "iota"
-    if "linalg.fill" in excerpt or "tensor.splat" in excerpt or "fill" in ops:
+    """What a materialized producer is, from its op (the excerpt is its first line) and the dispatch's op
+    pattern (``generic[index]``: a generic reading ``linalg.index``): an iota, a fill (a splat, named or a
+    generic of no input and no index), a constant."""
+    if "linalg.fill" in excerpt or "tensor.splat" in excerpt:
         return "fill"
     if "arith.constant" in excerpt or "tensor.generate" in excerpt:
         return "constant"
-    return "fill" if "linalg.generic" in excerpt else "producer"  # a generic of no input and no index: a fill
+    if "linalg.generic" in excerpt or not excerpt:
+        return "iota" if "generic[index" in ops or "iota" in ops else "fill" if excerpt or "fill" in ops else "producer"
+    return "producer"
 
 
 def _fusion_cause(finding: Finding) -> Cause:

@@ -349,3 +349,15 @@ def test_a_located_asymmetry_keeps_its_carriers_cause_and_links_only_a_memory_fi
     contraction = injected_alloca("f32", "DxDx16", "8x16")  # the case's own alloca: another cause
     linked = assign_causes([contraction, asym])
     assert linked[1].cause == "memory/alloca/reduction@DoubleTilingExpert" and "consequence_of" not in linked[1].evidence
+
+
+@pytest.mark.parametrize("excerpt, ops, kind", [
+    ("%11 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>]} outs(%10 : tensor<?xf32>) {", "generic[index]", "iota"),
+    ("%11 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>]} outs(%10 : tensor<?xf32>) {", "generic", "fill"),
+    ("%3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<4xf32>) -> tensor<4xf32>", "fill", "fill"),
+    ("%cst = arith.constant dense<1.0> : tensor<4xf32>", "-", "constant"),
+])
+def test_a_materialized_producer_is_named_by_its_kind(excerpt, ops, kind):
+    from ireefuzz.oracles.cause import producer_kind
+
+    assert producer_kind(excerpt, ops) == kind
