@@ -56,7 +56,7 @@ class Policy:
 
 @dataclasses.dataclass(frozen=True)
 class CaseResult:
-    case: Case
+    case: Any  # a Case, or a raw program's ``frontends.ProgramCase``
     findings: tuple[Finding, ...]
     discarded: int = 0  # ill-conditioned disagreements
     pipelines: tuple[str, ...] = ()  # translation_info pipelines of the case's dispatches
@@ -70,7 +70,7 @@ class CaseResult:
         return tuple(f.signature for f in self.findings)
 
 
-def config_for(case: Case, base: sut.CompilerConfig) -> sut.CompilerConfig:
+def config_for(case: Any, base: sut.CompilerConfig) -> sut.CompilerConfig:
     return dataclasses.replace(base, target_cpu=case.target_cpu, flags=tuple(base.flags) + tuple(case.flags))
 
 

@@ -28,6 +28,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ireefuzz.errors import ProgramError
+from ireefuzz.generators.case import make_inputs
 from ireefuzz.generators.emit import Program
 from ireefuzz.generators.graph import DTYPES, Graph, TensorType
 from ireefuzz.generators.stablehlo import INPUT_FLAGS, export_functions, module_of, nonzero_instances
@@ -128,8 +129,7 @@ class ProgramCase:
         return ({},) if self.args is not None else ()
 
     def inputs(self, instance: int = 0) -> list[np.ndarray]:
-        from ireefuzz.generators.case import make_inputs
-
+        """Deterministic inputs: the graph generator's rule (floats k/8 in [-2, 2], small ints)."""
         return make_inputs(Graph(self.args or (), (), ()), {}, self.seed)
 
     def __repr__(self) -> str:
@@ -206,11 +206,6 @@ def argument_types(sig: FunctionSignature, shapes: Sequence[tuple[int, ...]]) ->
         if dtype not in DTYPES:
             raise ProgramError(f"@{sig.name}: cannot generate inputs of element type {dtype}; supported: {', '.join(DTYPES)}")
     return tuple(TensorType(tuple(shape), dtype) for (_, dtype), shape in zip(sig.args, shapes))
-
-
-def make_inputs(sig: FunctionSignature, shapes: Sequence[tuple[int, ...]], seed: int) -> list[np.ndarray]:
-    """Deterministic inputs: the graph generator's rule (floats k/8 in [-2, 2], small ints)."""
-    return ProgramCase("", sig, argument_types(sig, shapes), seed).inputs()
 
 
 def program_cases(text: str, *, functions: Sequence[str] | None = None,

@@ -73,8 +73,8 @@ def test_unparsable_file_exits_2_with_one_clear_message(tmp_path, capsys):
 
 
 def test_inputs_follow_the_generator_rule():
-    (sig,) = frontends.signatures(ADD)
-    xs = frontends.make_inputs(sig, frontends.concrete_shapes(sig, None), seed=0)
+    (case,) = frontends.program_cases(ADD, seed=0)
+    xs = case.inputs()
     assert [x.shape for x in xs] == [(32, 48)] * 2
     assert all(((x * 8) == (x * 8).round()).all() and abs(x).max() <= 2 for x in xs)
 
