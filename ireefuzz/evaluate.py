@@ -93,22 +93,43 @@ def _graph_mutated_inputs(case: Case, before: Sequence[np.ndarray], after: Seque
     return immutability.check_inputs_unchanged(case.graph, before, after)
 
 
+def _graph_compile_failure(failure: sut.CompileFailure, text: str, cases: Mapping[str, Case]) -> Finding:
+    return crash.check_compile_failure(failure, text, {name: case.graph for name, case in cases.items()})
+
+
+def _graph_of(case: Case, name: str) -> Graph:
+    return case.graph
+
+
+def _unchanged(value: Any) -> Any:
+    return value
+
+
+def _numbered(case: Any, index: int) -> str:
+    return f"g{index}"
+
+
+def _by_configuration(case: Any) -> Hashable:
+    return case.target_cpu, case.flags
+
+
 @dataclasses.dataclass(frozen=True)
 class Frontend:
     """How cases become one program and how the compiled program is judged.
 
     A case is anything with ``target_cpu``, ``flags``, ``instances``, ``inputs(k)`` and ``graph``
-    (None for a raw program): a ``Case``, or an ``ireefuzz.frontends.ProgramCase``.
+    (None for a raw program): a ``Case``, or an ``ireefuzz.frontends.ProgramCase``. Every field is a
+    module-level function, so a Frontend pickles (to Dask workers) by reference.
     """
 
     name: str
     program: Callable[[dict[str, Any]], Program]  # {function name: payload} -> one module
     payload: Callable[[Any, str], Any]  # what ``program`` takes for one case; ExportError: outside this path
     compile_failure: Callable[[sut.CompileFailure, str, dict[str, Any]], Finding]  # (failure, text, {function: case})
-    configure: Callable[[sut.CompilerConfig], sut.CompilerConfig] = lambda config: config  # flags the input needs
-    admit: Callable[[Any], Any] = lambda case: case  # the case as this path runs it; None: outside it (discarded)
-    function: Callable[[Any, int], str] = lambda case, index: f"g{index}"  # its name survives batch splitting
-    batch_key: Callable[[Any], Hashable] = lambda case: (case.target_cpu, case.flags)  # compiled together if equal
+    configure: Callable[[sut.CompilerConfig], sut.CompilerConfig] = _unchanged  # flags the input needs
+    admit: Callable[[Any], Any] = _unchanged  # the case as this path runs it; None: outside it (discarded)
+    function: Callable[[Any, int], str] = _numbered  # its function's name (survives batch splitting)
+    batch_key: Callable[[Any], Hashable] = _by_configuration  # cases with equal keys compile together
     splits: bool = True  # a failing batch is halved (False: the batch is one given program)
     mutated_inputs: Callable[..., list[Finding]] = _graph_mutated_inputs  # the immutability oracle
     numbers: Callable[..., numeric.NumericResult] = _graph_numbers  # the numeric oracle
@@ -117,9 +138,7 @@ class Frontend:
         return f"Frontend({self.name})"
 
 
-LINALG = Frontend("linalg", emit_module, lambda case, name: case.graph,
-                  lambda failure, text, cases: crash.check_compile_failure(
-                      failure, text, {name: case.graph for name, case in cases.items()}))
+LINALG = Frontend("linalg", emit_module, _graph_of, _graph_compile_failure)
 
 
 def evaluate(cases: Sequence[Any], base: sut.CompilerConfig = sut.CompilerConfig(), policy: Policy = Policy(),
@@ -173,7 +192,7 @@ def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerCo
     share = artifact.seconds / len(named)
     results = [check_compiled_case(case, name, module, artifact, config, policy, frontend, share,
                                    single=len(named) == 1) for name, case, _ in named]
-    if policy.relations and frontend is LINALG:
+    if policy.relations and frontend == LINALG:
         results = [with_relations(r, config, policy) for r in results]
     return results
 

@@ -49,7 +49,7 @@ def stablehlo_config(base: sut.CompilerConfig) -> sut.CompilerConfig:
     return dataclasses.replace(base, flags=flags + tuple(f for f in INPUT_FLAGS if f not in flags))
 
 
-def stablehlo_compile_failure(failure: sut.CompileFailure, program_text: str) -> Finding:
+def stablehlo_compile_failure(failure: sut.CompileFailure, program_text: str, cases: Any = None) -> Finding:
     """The crash oracle's finding for a StableHLO program, signed by the failing op: the op the diagnostic
     names (``failed to legalize operation 'stablehlo.dynamic_reshape'``, ``'stablehlo.constant' op result
     must be statically shaped``), else the op at the located line; no graph dtype or dims."""
@@ -73,9 +73,12 @@ def exportable_instances(case: Any) -> Any:
     return dataclasses.replace(case, instances=tuple(instances)) if instances else None
 
 
-STABLEHLO = Frontend("stablehlo", module_of, lambda case, name: export_functions(case.graph, name),
-                     lambda failure, text, cases: stablehlo_compile_failure(failure, text),
-                     configure=stablehlo_config, admit=exportable_instances)
+def _exported(case: Any, name: str) -> tuple[str, ...]:
+    return export_functions(case.graph, name)
+
+
+STABLEHLO = Frontend("stablehlo", module_of, _exported, stablehlo_compile_failure, configure=stablehlo_config,
+                     admit=exportable_instances)
 
 
 # --------------------------------------------------------------------------- raw MLIR: the case
@@ -339,11 +342,28 @@ def compare_with_expected(function: str, ops: str, actual: Sequence[np.ndarray],
     return findings
 
 
-MLIR = Frontend("mlir", lambda payloads: Program(next(iter(payloads.values())), tuple(payloads)),
-                lambda case, name: case.program,
-                lambda failure, text, cases: crash.check_compile_failure(failure, text),
-                function=lambda case, index: case.function,
-                batch_key=lambda case: (case.target_cpu, case.flags, case.program),
-                splits=False, mutated_inputs=_program_mutated_inputs, numbers=_program_numbers)
+def _given_program(texts: Mapping[str, str]) -> Program:
+    """All functions of a batch are one program (``batch_key`` groups by program text)."""
+    return Program(next(iter(texts.values())), tuple(texts))
+
+
+def _program_text(case: ProgramCase, name: str) -> str:
+    return case.program
+
+
+def _program_compile_failure(failure: sut.CompileFailure, text: str, cases: Any) -> Finding:
+    return crash.check_compile_failure(failure, text)
+
+
+def _function_of(case: ProgramCase, index: int) -> str:
+    return case.function
+
+
+def _by_program(case: ProgramCase) -> tuple[str, tuple[str, ...], str]:
+    return case.target_cpu, case.flags, case.program
+
+
+MLIR = Frontend("mlir", _given_program, _program_text, _program_compile_failure, function=_function_of,
+                batch_key=_by_program, splits=False, mutated_inputs=_program_mutated_inputs, numbers=_program_numbers)
 
 FRONTENDS: Mapping[str, Frontend] = {"linalg": LINALG, "stablehlo": STABLEHLO, "mlir": MLIR}

@@ -157,3 +157,11 @@ def test_host_vs_generic_stands_in_while_nothing_judges(monkeypatch, other_cpu_r
     monkeypatch.setattr(metamorphic, "observe_program", perturbed)
     (finding,) = check.check_program(ADD, policy=NUMERIC)
     assert finding.signature.startswith("metamorphic/output-mismatch/") and "[config:cpu=generic]" in finding.signature
+
+
+def test_frontends_pickle_by_reference():
+    import pickle
+
+    for name, frontend in frontends.FRONTENDS.items():
+        again = pickle.loads(pickle.dumps(frontend))
+        assert again == frontend and again.name == name  # a Dask worker gets the same frontend
