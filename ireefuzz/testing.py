@@ -11,12 +11,13 @@ Inside a Hypothesis test each signature fails with its own exception class, so s
 the signature it started from instead of slipping to another bug; the bundle of a signature is
 rewritten by every failing example, so after shrinking it holds the minimal one.
 
-``.mlir`` files (``--ireefuzz-mlir``) are checked by ``ireefuzz.check.check_program``, which goes
-through ``ireefuzz.evaluate`` with the MLIR frontend (as ``ireefuzz check`` and the corpus do): every public function is
-compiled and checked by the crash, memory and fusion oracles. When ``<stem>.inputs.json`` sits next
-to the file, the functions it lists are also run on generated inputs (crash at run time,
-immutability of the caller's buffers, numeric as host-vs-generic CPU agreement) and, where
-expected outputs are given, compared with them (numeric, in the same compile). The spec format::
+``.mlir`` files (``--ireefuzz-mlir``) are checked by ``ireefuzz.check.check_program``, through
+``ireefuzz.evaluate`` with the MLIR frontend as ``ireefuzz check`` and the corpus are: every public
+function is compiled and checked by the crash, memory and fusion oracles. When
+``<stem>.inputs.json`` sits next to the file, the functions it lists are also run on generated
+inputs (crash at run time, immutability of the caller's buffers, numeric as host-vs-generic CPU
+agreement) and, where expected outputs are given, compared with them (numeric, in the same
+compile). The spec format::
 
     {
       "seed": 0,                             # inputs: small exact values drawn from this seed
@@ -314,8 +315,9 @@ def check_mlir_file(path: str | Path, *, sut: IreeSut | None = None, test_id: st
     else:
         functions = spec["functions"]
         shapes = {name: f["shapes"] for name, f in functions.items() if f.get("shapes") is not None}
+        expected = _expected_outputs(functions, spec_path.parent) if "numeric" in sut.policy.oracles else None
         findings = raw.check_program(text, sut.config, sut.policy, functions=list(functions), shapes=shapes,
-                                     seed=spec["seed"], expected=_expected_outputs(functions, spec_path.parent))
+                                     seed=spec["seed"], expected=expected)
     case_json = {"kind": "mlir", "source": str(path), "target_cpu": sut.config.target_cpu,
                  "flags": list(sut.config.flags), "inputs_spec": spec}
     _judge(findings, sut, test_id, program=text, case_json=case_json, what=str(path), config=sut.config,
