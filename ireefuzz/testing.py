@@ -11,12 +11,13 @@ Inside a Hypothesis test each signature fails with its own exception class, so s
 the signature it started from instead of slipping to another bug; the bundle of a signature is
 rewritten by every failing example, so after shrinking it holds the minimal one.
 
-``.mlir`` files (``--ireefuzz-mlir``) are checked by ``ireefuzz.check.check_program`` (the one
-raw-MLIR implementation, shared with ``ireefuzz check`` and the corpus): every public function is
-compiled and checked by the crash, memory and fusion oracles. When ``<stem>.inputs.json`` sits next
-to the file, the functions it lists are also run on generated inputs (crash at run time,
-immutability of the caller's buffers, numeric as host-vs-generic CPU agreement) and, where
-expected outputs are given, compared with them (numeric). The spec format::
+``.mlir`` files (``--ireefuzz-mlir``) are checked by ``ireefuzz.check.check_program``, through
+``ireefuzz.evaluate`` with the MLIR frontend as ``ireefuzz check`` and the corpus are: every public
+function is compiled and checked by the crash, memory and fusion oracles. When
+``<stem>.inputs.json`` sits next to the file, the functions it lists are also run on generated
+inputs (crash at run time, immutability of the caller's buffers, numeric as host-vs-generic CPU
+agreement) and, where expected outputs are given, compared with them (numeric, in the same
+compile). The spec format::
 
     {
       "seed": 0,                             # inputs: small exact values drawn from this seed
@@ -55,7 +56,7 @@ from ireefuzz.evaluate import ORACLE_NAMES, CaseResult, Policy, evaluate
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
 from ireefuzz.generators.graph import Graph, GraphError
-from ireefuzz.oracles.finding import Finding, dims_pattern, make_signature
+from ireefuzz.oracles.finding import Finding
 
 __all__ = ["IreeSut", "Checker", "KnownFinding", "IreefuzzFailure", "check", "check_mlir_file", "load_baseline",
            "sut_from_config", "load_inputs_spec", "current_test_id", "DEFAULT_SYMBOL_SIZE"]
@@ -289,25 +290,24 @@ def _in_hypothesis() -> bool:
 
 def check_mlir_file(path: str | Path, *, sut: IreeSut | None = None, test_id: str = "") -> list[Finding]:
     """Check a ``.mlir`` file (see the module docstring); fail the test with a repro on a new finding."""
-    from ireefuzz import check as raw  # the one raw-MLIR implementation (also used by the corpus)
+    from ireefuzz import check as raw  # raw programs go through ``evaluate`` with the MLIR frontend
+    from ireefuzz.frontends import signatures
 
     sut = sut or IreeSut()
     path = Path(path)
     text = path.read_text()
     spec_path = path.with_name(f"{path.stem}.inputs.json")
-    spec = load_inputs_spec(spec_path, [s.name for s in raw.signatures(text)]) if spec_path.exists() else None
+    spec = load_inputs_spec(spec_path, [s.name for s in signatures(text)]) if spec_path.exists() else None
     if spec is None:
         findings = raw.check_program(text, sut.config, sut.policy, compile_only=True)
     else:
         functions = spec["functions"]
         shapes = {name: f["shapes"] for name, f in functions.items() if f.get("shapes") is not None}
+        expected = _expected_outputs(functions, spec_path.parent) if "numeric" in sut.policy.oracles else None
         findings = raw.check_program(text, sut.config, sut.policy, functions=list(functions), shapes=shapes,
-                                     seed=spec["seed"])
-        if "numeric" in sut.policy.oracles and any(f.get("expected") for f in functions.values()):
-            findings += _check_expected(text, spec, spec_path.parent, sut.config)
+                                     seed=spec["seed"], expected=expected)
     case_json = {"kind": "mlir", "source": str(path), "target_cpu": sut.config.target_cpu,
                  "flags": list(sut.config.flags), "inputs_spec": spec}
-    findings = _first_per_signature(findings)
     _judge(findings, sut, test_id, program=text, case_json=case_json, what=str(path), config=sut.config,
            target_cpu=sut.config.target_cpu)
     return findings
@@ -346,68 +346,14 @@ def load_inputs_spec(path: str | Path, public_functions: Sequence[str]) -> dict[
     return {"seed": seed, "functions": functions}
 
 
-def _check_expected(text: str, spec: Mapping[str, Any], base: Path, config: _sut.CompilerConfig) -> list[Finding]:
-    """Run the functions the spec gives expected outputs for and compare (the numeric oracle)."""
-    from ireefuzz import check as raw
-    from ireefuzz.oracles import memory
+def _expected_outputs(functions: Mapping[str, Mapping[str, Any]], base: Path) -> dict[str, Any]:
+    """Function -> its ``frontends.Expected`` outputs, for the functions whose spec names an ``.npz``."""
+    from ireefuzz.frontends import Expected
 
-    artifact = _sut.compile_mlir(text, config)
-    if isinstance(artifact, _sut.CompileFailure):
-        return []  # check_program already reported it
-    module = _sut.LoadedModule(artifact)
-    findings: list[Finding] = []
-    for sig in raw.signatures(text):
-        fspec = spec["functions"].get(sig.name) or {}
-        if not fspec.get("expected"):
-            continue
-        inputs = raw.make_inputs(sig, raw.concrete_shapes(sig, fspec.get("shapes")), spec["seed"])
-        outcome = module.call(sig.name, inputs)
-        if isinstance(outcome, _sut.RunFailure):
-            continue  # a crash finding from check_program
-        with np.load(base / fspec["expected"], allow_pickle=False) as npz:
-            expected = [np.asarray(npz[f"out{k}"]) for k in range(len(npz.files))]
-        dispatches = _sut.dispatches_of(artifact, sig.name)
-        ops = ">".join(dict.fromkeys(p for d in dispatches for p in memory.dispatch_op_pattern(d).split(">")
-                                     if p != "-")) or sig.name
-        findings += _compare(sig.name, ops, outcome.outputs, expected, float(fspec.get("rtol", 1e-5)),
-                             float(fspec.get("atol", 1e-6)))
-    return findings
-
-
-def _compare(name: str, ops: str, actual: Sequence[np.ndarray], expected: Sequence[np.ndarray], rtol: float,
-             atol: float) -> list[Finding]:
-    findings = []
-    for k, (got, want) in enumerate(zip(actual, expected)):
-        got, want = np.asarray(got), np.asarray(want)
-        dtype = {np.dtype(np.float32): "f32", np.dtype(np.float16): "f16", np.dtype(np.int32): "i32",
-                 np.dtype(np.int8): "i8", np.dtype(np.bool_): "i1"}.get(want.dtype, str(want.dtype))
-        sig = lambda kind: make_signature("numeric", kind, ops, dtype, dims_pattern([want.shape]))
-        if got.shape != want.shape:
-            findings.append(Finding("numeric", "wrong-shape", sig("wrong-shape"),
-                                    f"{name} output {k} has shape {got.shape}, expected {want.shape}",
-                                    {"function": name, "output": k, "actual_shape": list(got.shape),
-                                     "expected_shape": list(want.shape)}))
-            continue
-        if want.dtype.kind == "f":
-            bad = ~np.isclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True)
-        else:
-            bad = got != want
-        if not bad.any():
-            continue
-        worst = tuple(int(i) for i in np.argwhere(bad)[0])
-        nan = want.dtype.kind == "f" and bool(np.isnan(got[worst]) != np.isnan(want[worst]))
-        kind = "nan-mismatch" if nan else "wrong-value"
-        findings.append(Finding("numeric", kind, sig(kind),
-                                f"{name} output {k} is wrong at {list(worst)}: IREE {got[worst].item()}, expected "
-                                f"{want[worst].item()} ({int(bad.sum())} of {bad.size} elements)",
-                                {"function": name, "output": k, "index": list(worst), "iree": got[worst].item(),
-                                 "expected": want[worst].item(), "mismatches": int(bad.sum()), "rtol": rtol,
-                                 "atol": atol}))
-    return findings
-
-
-def _first_per_signature(findings: Iterable[Finding]) -> list[Finding]:
-    seen: dict[str, Finding] = {}
-    for f in findings:
-        seen.setdefault(f.signature, f)
-    return list(seen.values())
+    expected = {}
+    for name, fspec in functions.items():
+        if fspec.get("expected"):
+            with np.load(base / fspec["expected"], allow_pickle=False) as npz:
+                outputs = tuple(np.asarray(npz[f"out{k}"]) for k in range(len(npz.files)))
+            expected[name] = Expected(outputs, float(fspec.get("rtol", 1e-5)), float(fspec.get("atol", 1e-6)))
+    return expected
