@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
 from ireefuzz.errors import GraphError
 
 Dim = int | str
@@ -111,6 +112,24 @@ class Graph:
 
     def users(self, ref: str) -> list[int]:
         return [i for i, n in enumerate(self.nodes) if ref in n.inputs]
+
+    # -- transforms ------------------------------------------------------------------------
+    def map_dims(self, fn: Callable[[Dim], Dim]) -> "Graph":
+        """Every dim (of arguments, node types, index bounds and shape/size attributes) through ``fn``.
+        Unchecked: call ``check()`` on the result."""
+
+        def ttype(t: TensorType) -> TensorType:
+            bound = t.index_bound
+            return TensorType(tuple(fn(d) for d in t.shape), t.dtype, fn(bound) if bound is not None else None)
+
+        nodes = []
+        for n in self.nodes:
+            attrs = dict(n.attrs)
+            for key in ("shape", "sizes"):
+                if key in attrs:
+                    attrs[key] = [fn(d) for d in attrs[key]]
+            nodes.append(Node(n.op, n.inputs, attrs, ttype(n.type)))
+        return Graph(tuple(ttype(t) for t in self.args), tuple(nodes), self.outputs)
 
     # -- serialization ---------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

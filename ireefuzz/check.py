@@ -171,8 +171,9 @@ def check_program(text: str, config: Any = None, policy: Any = None, *, function
     """
     from ireefuzz import sut
     from ireefuzz.evaluate import Policy
+    from ireefuzz import relations
     from ireefuzz.oracles import crash, fusion, immutability, memory, metamorphic
-    from ireefuzz.oracles.finding import Finding, make_signature
+    from ireefuzz.oracles.finding import Finding, first_per_signature, make_signature
 
     config = config or sut.CompilerConfig()
     policy = policy or Policy()
@@ -220,7 +221,7 @@ def check_program(text: str, config: Any = None, policy: Any = None, *, function
     if "numeric" in oracles and base_obs:
         other_cpu = "generic" if config.target_cpu != "generic" else "host"
         other = dataclasses.replace(config, target_cpu=other_cpu, observe=False)
-        observed = metamorphic.observe_program(f"cpu={other_cpu}", text, {fn: [inputs[fn]] for fn in base_obs}, other)
+        observed = relations.observe_program(f"cpu={other_cpu}", text, {fn: [inputs[fn]] for fn in base_obs}, other)
         for sig in sigs:
             if sig.name not in base_obs:
                 continue
@@ -230,14 +231,7 @@ def check_program(text: str, config: Any = None, policy: Any = None, *, function
             findings += metamorphic.compare("config", base_obs[sig.name], observed[sig.name],
                                             ops=_program_ops(dispatches, sig.name), dtype=sig.dtype, dims=sig.dims,
                                             rtols=[rtol], profiles=False)
-    return _first_per_signature(findings)
-
-
-def _first_per_signature(findings: Sequence[Any]) -> list:
-    seen: dict[str, Any] = {}
-    for f in findings:
-        seen.setdefault(f.signature, f)
-    return list(seen.values())
+    return first_per_signature(findings)
 
 
 # --------------------------------------------------------------------------- CLI

@@ -255,6 +255,7 @@ def check_case(corpus_case: CorpusCase, config: Any = None, policy: Any = None) 
     """Run the oracles on one corpus case; returns Findings (one per signature)."""
     from ireefuzz import sut
     from ireefuzz.evaluate import Policy, config_for, evaluate
+    from ireefuzz.oracles.finding import first_per_signature
 
     config = config or sut.CompilerConfig()
     policy = policy or Policy()
@@ -272,14 +273,11 @@ def check_case(corpus_case: CorpusCase, config: Any = None, policy: Any = None) 
         (result,) = evaluate([corpus_case.case], config, policy)
         findings = list(result.findings)
     if corpus_case.case is not None and not corpus_case.compile_only:
-        from ireefuzz.oracles.metamorphic import check_relation
+        from ireefuzz.relations import check_relation
 
         for relation in corpus_case.relations:
             findings += check_relation(relation, corpus_case.case, config)
-    seen: dict[str, Any] = {}
-    for f in findings:
-        seen.setdefault(f.signature, f)
-    return list(seen.values())
+    return first_per_signature(findings)
 
 
 def _check_module() -> Any:

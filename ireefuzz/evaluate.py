@@ -9,7 +9,7 @@ import dataclasses
 import itertools
 import time
 import zlib
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -17,9 +17,10 @@ from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import Program, emit_module
 from ireefuzz.generators.graph import Graph
 from ireefuzz.oracles import crash, fusion, immutability, memory, numeric, reference
-from ireefuzz.oracles.finding import Finding
+from ireefuzz.oracles.finding import Finding, first_per_signature
 
 from . import sut
+from .sut import config_for  # beside CompilerConfig, so relations derive configs without evaluate
 
 ORACLE_NAMES = ("numeric", "immutability", "crash", "memory", "fusion")
 JAX_MODES = ("always", "on-disagreement")
@@ -63,10 +64,6 @@ class CaseResult:
     @property
     def signatures(self) -> tuple[str, ...]:
         return tuple(f.signature for f in self.findings)
-
-
-def config_for(case: Case, base: sut.CompilerConfig) -> sut.CompilerConfig:
-    return dataclasses.replace(base, target_cpu=case.target_cpu, flags=tuple(base.flags) + tuple(case.flags))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -134,12 +131,12 @@ def with_relations(result: CaseResult, config: sut.CompilerConfig, policy: Polic
     """Add the metamorphic relations' findings for a deterministic sample of the cases (by case hash)."""
     if zlib.crc32(result.case.dumps().encode()) % policy.relations_every:
         return result
-    from ireefuzz.oracles import metamorphic
+    from ireefuzz import relations
 
     platform = platform_of(config=config)
     found = [f.with_case(result.case.to_json()).with_evidence(platform=platform) for rel in policy.relations
-             for f in metamorphic.check_relation(rel, result.case, config)]
-    return dataclasses.replace(result, findings=tuple(_first_per_signature([*result.findings, *found])))
+             for f in relations.check_relation(rel, result.case, config)]
+    return dataclasses.replace(result, findings=tuple(first_per_signature([*result.findings, *found])))
 
 
 def check_compiled_case(case: Case, function: str, module: sut.LoadedModule, artifact: sut.Artifact, policy: Policy,
@@ -168,7 +165,7 @@ def check_compiled_case(case: Case, function: str, module: sut.LoadedModule, art
             discarded += result.discarded
     platform = platform_of(artifact)
     findings = [f.with_case(case.to_json()).with_evidence(platform=platform) for f in findings]
-    return CaseResult(case, tuple(_first_per_signature(findings)), discarded,
+    return CaseResult(case, tuple(first_per_signature(findings)), discarded,
                       tuple(d.pipeline for d in dispatches), artifact.cpu.name, artifact.compiler_version,
                       compile_seconds, time.perf_counter() - started)
 
@@ -190,10 +187,3 @@ def returns_constant_data(graph: Graph) -> bool:
         if all(r in constant for r in node.inputs) and (node.inputs or node.op in PRODUCER_OPS):
             constant.add(f"n{i}")
     return any(o in constant for o in graph.outputs)
-
-
-def _first_per_signature(findings: Iterable[Finding]) -> list[Finding]:
-    seen: dict[str, Finding] = {}
-    for f in findings:
-        seen.setdefault(f.signature, f)
-    return list(seen.values())

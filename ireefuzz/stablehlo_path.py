@@ -36,7 +36,7 @@ from ireefuzz.generators.emit import emit
 from ireefuzz.generators.graph import Graph
 from ireefuzz.generators.stablehlo import INPUT_FLAGS, ExportError, export_functions, export_graph, module_of, nonzero_instances
 from ireefuzz.oracles import crash, fusion, memory, numeric
-from ireefuzz.oracles.finding import Finding, dims_pattern, make_signature
+from ireefuzz.oracles.finding import Finding, dims_pattern, first_per_signature, make_signature
 from ireefuzz.oracles.metamorphic import FAMILIES
 
 from . import sut
@@ -164,10 +164,7 @@ def relate_frontends(case: Case, runs: Mapping[str, FrontendRun]) -> list[Findin
             continue  # the crash oracle of each path reports it
         findings += compare_outputs(graph, sizes, case.inputs(k), ours, theirs, seed=case.seed + k)
     findings += compare_profiles(graph, linalg.artifact, shlo.artifact)
-    seen: dict[str, Finding] = {}
-    for f in findings:
-        seen.setdefault(f.signature, f.with_case(case.to_json()))
-    return list(seen.values())
+    return [f.with_case(case.to_json()) for f in first_per_signature(findings)]
 
 
 def compare_outputs(graph: Graph, sizes: Mapping[str, int], inputs: Sequence[np.ndarray],

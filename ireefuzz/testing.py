@@ -55,7 +55,7 @@ from ireefuzz.evaluate import ORACLE_NAMES, CaseResult, Policy, evaluate
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
 from ireefuzz.generators.graph import Graph, GraphError
-from ireefuzz.oracles.finding import Finding, dims_pattern, make_signature
+from ireefuzz.oracles.finding import Finding, dims_pattern, first_per_signature, make_signature
 
 __all__ = ["IreeSut", "Checker", "KnownFinding", "IreefuzzFailure", "check", "check_mlir_file", "load_baseline",
            "sut_from_config", "load_inputs_spec", "current_test_id", "DEFAULT_SYMBOL_SIZE"]
@@ -319,7 +319,7 @@ def check_mlir_file(path: str | Path, *, sut: IreeSut | None = None, test_id: st
             findings += _check_expected(text, spec, spec_path.parent, sut.config)
     case_json = {"kind": "mlir", "source": str(path), "target_cpu": sut.config.target_cpu,
                  "flags": list(sut.config.flags), "inputs_spec": spec}
-    findings = _first_per_signature(findings)
+    findings = first_per_signature(findings)
     _judge(findings, sut, test_id, program=text, case_json=case_json, what=str(path), config=sut.config,
            target_cpu=sut.config.target_cpu)
     return findings
@@ -416,10 +416,3 @@ def _compare(name: str, ops: str, actual: Sequence[np.ndarray], expected: Sequen
                                  "expected": want[worst].item(), "mismatches": int(bad.sum()), "rtol": rtol,
                                  "atol": atol}))
     return findings
-
-
-def _first_per_signature(findings: Iterable[Finding]) -> list[Finding]:
-    seen: dict[str, Finding] = {}
-    for f in findings:
-        seen.setdefault(f.signature, f)
-    return list(seen.values())

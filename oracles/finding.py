@@ -86,3 +86,11 @@ class Finding:
 
     def with_evidence(self, **extra: Any) -> "Finding":
         return dataclasses.replace(self, evidence={**self.evidence, **extra})
+
+
+def first_per_signature(findings: Iterable[Finding]) -> list[Finding]:
+    """The first finding of each signature, in order (a signature is one bug class)."""
+    seen: dict[str, Finding] = {}
+    for f in findings:
+        seen.setdefault(f.signature, f)
+    return list(seen.values())
