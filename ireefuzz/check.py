@@ -54,6 +54,8 @@ def signatures(text: str) -> list[FunctionSignature]:
     """The public functions of ``text`` with their tensor argument and result types."""
     from iree.compiler import ir
 
+    from ireefuzz.oracles.ir import walk
+
     context = ir.Context()
     try:
         module = ir.Module.parse(text, context)
@@ -61,7 +63,7 @@ def signatures(text: str) -> list[FunctionSignature]:
         first = next((line.strip() for line in str(e).splitlines() if "error" in line.lower()), str(e).splitlines()[0])
         raise ProgramError(f"not a valid MLIR program: {first}") from None
     found = []
-    for op in _walk(module.operation):
+    for op in walk(module.operation):
         if op.name not in ("func.func", "util.func"):
             continue
         attrs = op.attributes
@@ -76,14 +78,6 @@ def signatures(text: str) -> list[FunctionSignature]:
     if not found:
         raise ProgramError("the program has no public function to call")
     return found
-
-
-def _walk(op: Any):
-    for region in op.regions:
-        for block in region.blocks:
-            for child in block.operations:
-                yield child.operation
-                yield from _walk(child.operation)
 
 
 def _tensor(function: str, t: Any, what: str) -> tuple[tuple[int | None, ...], str]:
@@ -148,18 +142,6 @@ def _stub_graph(sig: FunctionSignature):
                        for shape, dtype in sig.args), (), ())
 
 
-def _program_ops(dispatches: Sequence[Any], fallback: str) -> str:
-    from ireefuzz.oracles.memory import compute_op_pattern, parse_ir
-
-    ops: dict[str, None] = {}
-    for d in dispatches:
-        if d.source:
-            for op in compute_op_pattern(parse_ir(d.source)).split(">"):
-                if op != "-":
-                    ops[op] = None
-    return ">".join(ops) or fallback
-
-
 def check_program(text: str, config: Any = None, policy: Any = None, *, functions: Sequence[str] | None = None,
                   shapes: Mapping[str, Sequence[Sequence[int]]] | Sequence[Sequence[int]] | None = None,
                   seed: int = 0, compile_only: bool = False) -> list:
@@ -174,6 +156,7 @@ def check_program(text: str, config: Any = None, policy: Any = None, *, function
     from ireefuzz import relations
     from ireefuzz.oracles import crash, fusion, immutability, memory, metamorphic
     from ireefuzz.oracles.finding import Finding, first_per_signature, make_signature
+    from ireefuzz.oracles.ir import program_op_pattern
 
     config = config or sut.CompilerConfig()
     policy = policy or Policy()
@@ -212,7 +195,7 @@ def check_program(text: str, config: Any = None, policy: Any = None, *, function
                 findings.append(crash.check_run_failure(outcome, None, sig.name))
             continue
         if "immutability" in oracles:
-            ops = _program_ops(dispatches, sig.name)
+            ops = program_op_pattern(dispatches, sig.name)
             for f in immutability.check_inputs_unchanged(_stub_graph(sig), inputs[sig.name], outcome.inputs_after):
                 findings.append(dataclasses.replace(f, signature=make_signature(
                     "immutability", f.kind, ops, *f.signature.rsplit("/", 2)[1:])))
@@ -229,7 +212,7 @@ def check_program(text: str, config: Any = None, policy: Any = None, *, function
             rtol = metamorphic.default_tolerance(sig.dtype, accumulation)
             dispatches = sut.dispatches_of(artifact, sig.name)
             findings += metamorphic.compare("config", base_obs[sig.name], observed[sig.name],
-                                            ops=_program_ops(dispatches, sig.name), dtype=sig.dtype, dims=sig.dims,
+                                            ops=program_op_pattern(dispatches, sig.name), dtype=sig.dtype, dims=sig.dims,
                                             rtols=[rtol], profiles=False)
     return first_per_signature(findings)
 

@@ -361,7 +361,7 @@ def load_inputs_spec(path: str | Path, public_functions: Sequence[str]) -> dict[
 def _check_expected(text: str, spec: Mapping[str, Any], base: Path, config: _sut.CompilerConfig) -> list[Finding]:
     """Run the functions the spec gives expected outputs for and compare (the numeric oracle)."""
     from ireefuzz import check as raw
-    from ireefuzz.oracles import memory
+    from ireefuzz.oracles.ir import program_op_pattern
 
     artifact = _sut.compile_mlir(text, config)
     if isinstance(artifact, _sut.CompileFailure):
@@ -379,8 +379,7 @@ def _check_expected(text: str, spec: Mapping[str, Any], base: Path, config: _sut
         with np.load(base / fspec["expected"], allow_pickle=False) as npz:
             expected = [np.asarray(npz[f"out{k}"]) for k in range(len(npz.files))]
         dispatches = _sut.dispatches_of(artifact, sig.name)
-        ops = ">".join(dict.fromkeys(p for d in dispatches for p in memory.dispatch_op_pattern(d).split(">")
-                                     if p != "-")) or sig.name
+        ops = program_op_pattern(dispatches, sig.name)
         findings += _compare(sig.name, ops, outcome.outputs, expected, float(fspec.get("rtol", 1e-5)),
                              float(fspec.get("atol", 1e-6)))
     return findings

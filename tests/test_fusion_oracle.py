@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ireefuzz.oracles.fusion import check_fusion, materializing_op, statistic
-from ireefuzz.oracles.memory import IRParseError
+from ireefuzz.errors import IRParseError
 from ireefuzz.sut import DispatchIR
 
 IR = Path(__file__).parent / "data" / "ir"
