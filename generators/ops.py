@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, Mapping, Sequence
 
-from .graph import FLOAT_DTYPES, TensorType
+from .tensor import FLOAT_DTYPES, TensorType
 
 MAX_SYMBOL_SIZE = 130  # symbolic dims are instantiated at most this large (bounds rely on it)
 

@@ -44,7 +44,7 @@ class FunctionSignature:
 
     @property
     def dims(self) -> str:
-        from ireefuzz.oracles.finding import dims_pattern
+        from ireefuzz.generators.graph import dims_pattern
 
         return dims_pattern(shape for shape, _ in self.results)
 

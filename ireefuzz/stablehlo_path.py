@@ -33,10 +33,10 @@ import numpy as np
 
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
-from ireefuzz.generators.graph import Graph
+from ireefuzz.generators.graph import Graph, dims_pattern
 from ireefuzz.generators.stablehlo import INPUT_FLAGS, ExportError, export_functions, export_graph, module_of, nonzero_instances
 from ireefuzz.oracles import crash, fusion, memory, numeric
-from ireefuzz.oracles.finding import Finding, dims_pattern, first_per_signature, make_signature
+from ireefuzz.oracles.finding import Finding, first_per_signature, make_signature
 from ireefuzz.oracles.metamorphic import FAMILIES
 
 from . import sut

@@ -54,8 +54,8 @@ from ireefuzz._io import atomic_write_json, atomic_write_text, slug
 from ireefuzz.evaluate import ORACLE_NAMES, CaseResult, Policy, evaluate
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
-from ireefuzz.generators.graph import Graph, GraphError
-from ireefuzz.oracles.finding import Finding, dims_pattern, first_per_signature, make_signature
+from ireefuzz.generators.graph import Graph, GraphError, dims_pattern
+from ireefuzz.oracles.finding import Finding, first_per_signature, make_signature
 
 __all__ = ["IreeSut", "Checker", "KnownFinding", "IreefuzzFailure", "check", "check_mlir_file", "load_baseline",
            "sut_from_config", "load_inputs_spec", "current_test_id", "DEFAULT_SYMBOL_SIZE"]

@@ -19,15 +19,6 @@ ORACLES = ("numeric", "reference", "immutability", "crash", "memory", "fusion", 
 _SAFE = re.compile(r"[^A-Za-z0-9_.+>?:,=\-\[\]x]")
 
 
-def dims_pattern(shapes: Iterable[Iterable[int | None | str]]) -> str:
-    """``[(None, 16), (16, None)]`` -> ``?xS,Sx?`` (``None`` or a name = dynamic)."""
-    parts = []
-    for shape in shapes:
-        shape = list(shape)
-        parts.append("x".join("S" if isinstance(d, int) else "?" for d in shape) or "scalar")
-    return ",".join(parts) or "none"
-
-
 _DISPATCH_NAME = re.compile(r"_dispatch_\d+_(?P<op>.+?)(?:_(?P<dims>(?:\d+|D)(?:x(?:\d+|D))*))?_(?P<types>[a-z]+\d+(?:x[a-z]+\d+)*)$")
 
 
