@@ -27,9 +27,10 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 from ireefuzz.errors import ProgramError
+from ireefuzz.oracles.finding import ORACLE_NAMES
 
 DEFAULT_DYNAMIC_SIZE = 33
-ORACLE_CHOICES = ("crash", "memory", "fusion", "immutability", "numeric")
+ORACLE_CHOICES = ORACLE_NAMES
 
 
 @dataclasses.dataclass(frozen=True)

@@ -58,6 +58,7 @@ from typing import Any, Iterator, Mapping, Sequence
 from ireefuzz.errors import CorpusError, CorpusFailure
 from ireefuzz._io import atomic_write_json, atomic_write_text
 from ireefuzz.generators.graph import GraphError
+from ireefuzz.oracles.finding import ORACLE_NAMES  # chosen by Policy.oracles
 
 CASE_FILE = "case.json"
 PROGRAM_FILE = "program.mlir"
@@ -325,7 +326,6 @@ def repro_message(corpus_case: CorpusCase, unexpected: Sequence[Any], config: An
 # --------------------------------------------------------------------------- pytest collection (pytest imported lazily)
 
 _RESULTS: dict[tuple, Any] = {}
-_POLICY_ORACLES = ("numeric", "immutability", "crash", "memory", "fusion")  # chosen by Policy.oracles
 _ITEM_CLASSES: dict[str, type] = {}
 
 
@@ -370,7 +370,7 @@ def _classes() -> dict[str, type]:
             if self.signature is not None:
                 oracle = self.signature.split("/", 1)[0]
                 oracle = "numeric" if oracle == "reference" else oracle
-                if oracle in _POLICY_ORACLES and oracle not in self.ireefuzz_policy.oracles:
+                if oracle in ORACLE_NAMES and oracle not in self.ireefuzz_policy.oracles:
                     pytest.skip(f"oracle {oracle} is not selected")
                 if self.signature in found:
                     raise CorpusFailure(f"{self.signature} still observed: {found[self.signature].message}")
@@ -421,8 +421,6 @@ def collect(parent: Any, path: str | Path, *, config: Any = None, policy: Any = 
     options = parent.config.getoption
     config = config or sut.CompilerConfig(iree_compile=options("ireefuzz_iree_compile", default=None))
     if policy is None:
-        from ireefuzz.evaluate import ORACLE_NAMES
-
         chosen = options("ireefuzz_oracles", default=None) or ORACLE_NAMES
         policy = Policy(oracles=frozenset(o for o in chosen if o in ORACLE_NAMES),
                         max_static_alloca_bytes=options("ireefuzz_max_alloca", default=0) or 0)

@@ -16,15 +16,14 @@ import numpy as np
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import Program, emit_module
 from ireefuzz.generators.graph import Graph
+from ireefuzz.generators.ops import PRODUCER_OPS
 from ireefuzz.oracles import crash, fusion, immutability, memory, numeric, reference
-from ireefuzz.oracles.finding import Finding, first_per_signature
+from ireefuzz.oracles.finding import ORACLE_NAMES, Finding, first_per_signature
 
 from . import sut
 from .sut import config_for  # beside CompilerConfig, so relations derive configs without evaluate
 
-ORACLE_NAMES = ("numeric", "immutability", "crash", "memory", "fusion")
 JAX_MODES = ("always", "on-disagreement")
-PRODUCER_OPS = {"fill", "iota"}  # ops that make data from nothing but indices and constants
 
 
 @dataclasses.dataclass(frozen=True)

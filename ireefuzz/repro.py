@@ -29,7 +29,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ireefuzz._io import atomic_write_bytes, atomic_write_json, atomic_write_text, read_jsonl
+from ireefuzz._io import atomic_write_bytes, atomic_write_json, atomic_write_text, json_default, read_jsonl
 from ireefuzz.errors import UsageError
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
@@ -185,7 +185,7 @@ def write_bundle(finding: Finding, case: Case, out_dir: str | Path, config: Any 
     record = finding.to_json() | dict(extra or {}) | {"compiler_version": facts["version"], "cpu": facts["cpu"],
                                                       "cpu_features": facts["features"], "flags": flags,
                                                       "first_pass": first_pass, "instance": dict(sizes)}
-    atomic_write_text(out / "finding.json", json.dumps(record, indent=2, sort_keys=True, default=_jsonable) + "\n")
+    atomic_write_text(out / "finding.json", json.dumps(record, indent=2, sort_keys=True, default=json_default) + "\n")
     if issue:
         atomic_write_text(out / "ISSUE.md", issue_text(finding, case, program.text, artifact, facts, flags, first_pass,
                                                        inputs, expected, sizes))
@@ -208,10 +208,6 @@ def _npy(x: np.ndarray) -> bytes:
     buf = io.BytesIO()
     np.save(buf, np.asarray(x, order="C"), allow_pickle=False)
     return buf.getvalue()
-
-
-def _jsonable(obj: Any) -> Any:
-    return obj.tolist() if hasattr(obj, "tolist") else str(obj)
 
 
 def _facts(artifact: Any, config: Any) -> dict[str, str]:
@@ -501,7 +497,7 @@ def _evidence_section(finding: Finding, ev: Mapping[str, Any], artifact: Any, in
     elif finding.oracle == "crash":
         out += ["```", str(ev.get("diagnostic") or ev.get("message") or finding.message)[:3000], "```", ""]
     else:
-        out += ["```json", json.dumps(dict(ev), indent=1, sort_keys=True, default=_jsonable)[:3000], "```", ""]
+        out += ["```json", json.dumps(dict(ev), indent=1, sort_keys=True, default=json_default)[:3000], "```", ""]
         if expected:
             ref = {k: np.asarray(v).ravel()[:8].tolist() for k, v in expected.items()}
             out += [f"Reference outputs (first elements): `{ref}`", ""]

@@ -19,13 +19,13 @@ Two shrinkers, both checking the signature at every step:
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import time
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ireefuzz.errors import NotInteresting
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, GraphError, Node, TensorType
+from ireefuzz.oracles.finding import signature_class
 
 Check = Callable[[Sequence[Case]], list[frozenset[str]]]  # cases -> signatures of each
 Pass = Callable[[Case], Iterator[Case]]  # proposes candidates, most aggressive first
@@ -435,15 +435,9 @@ class SignatureFailure(Exception):
     signature: str = ""
 
 
-_EXCEPTIONS: dict[str, type[SignatureFailure]] = {}
-
-
 def signature_exception(signature: str) -> type[SignatureFailure]:
     """A distinct exception class per signature, so Hypothesis keeps failures apart while shrinking."""
-    if signature not in _EXCEPTIONS:
-        tag = hashlib.sha1(signature.encode()).hexdigest()[:10]
-        _EXCEPTIONS[signature] = type(f"Sig_{tag}", (SignatureFailure,), {"signature": signature, "__module__": __name__})
-    return _EXCEPTIONS[signature]
+    return signature_class(SignatureFailure, signature)
 
 
 def raise_for(signature: str, case: Case) -> None:

@@ -36,8 +36,6 @@ Paths are relative to the spec file; ``.npz`` files are loaded without pickle. W
 from __future__ import annotations
 
 import dataclasses
-import functools
-import hashlib
 import json
 import os
 import shlex
@@ -55,7 +53,7 @@ from ireefuzz.evaluate import ORACLE_NAMES, CaseResult, Policy, evaluate
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
 from ireefuzz.generators.graph import Graph, GraphError, dims_pattern
-from ireefuzz.oracles.finding import Finding, first_per_signature, make_signature
+from ireefuzz.oracles.finding import Finding, first_per_signature, make_signature, signature_class
 
 __all__ = ["IreeSut", "Checker", "KnownFinding", "IreefuzzFailure", "check", "check_mlir_file", "load_baseline",
            "sut_from_config", "load_inputs_spec", "current_test_id", "DEFAULT_SYMBOL_SIZE"]
@@ -70,12 +68,6 @@ class KnownFinding(UserWarning):
 
 class IreefuzzFailure(pytest.fail.Exception):  # type: ignore[misc,name-defined]
     """A check found something new. Each signature gets its own subclass (see the module doc)."""
-
-
-@functools.lru_cache(maxsize=None)
-def _failure_class(signature: str) -> type[IreefuzzFailure]:
-    tag = hashlib.sha1(signature.encode()).hexdigest()[:10]
-    return type(f"IreefuzzFailure_{tag}", (IreefuzzFailure,), {"signature": signature, "__module__": __name__})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -237,7 +229,7 @@ def _judge(findings: list[Finding], sut: IreeSut, test_id: str, *, program: str,
     lines += program_lines[:PROGRAM_LINES_SHOWN]
     if len(program_lines) > PROGRAM_LINES_SHOWN:
         lines.append(f"... ({len(program_lines) - PROGRAM_LINES_SHOWN} more lines in {bundle / 'program.mlir'})")
-    raise _failure_class(new[0].signature)("\n".join(lines), pytrace=False)
+    raise signature_class(IreefuzzFailure, new[0].signature)("\n".join(lines), pytrace=False)
 
 
 def _bundle_dir(sut: IreeSut, test_id: str, signature: str) -> Path:

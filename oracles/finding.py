@@ -8,13 +8,17 @@ so the same bug found at 33x49 and at 7x5 deduplicates to one line.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import hashlib
 import json
 import re
 from typing import Any, Iterable, Mapping
 
 from ireefuzz._io import json_default
 
-ORACLES = ("numeric", "reference", "immutability", "crash", "memory", "fusion", "metamorphic")
+# The oracles a Policy switches on and off (--oracles); the others run by request (relations, StableHLO).
+ORACLE_NAMES = ("numeric", "immutability", "crash", "memory", "fusion")
+ORACLES = ORACLE_NAMES + ("reference", "metamorphic")  # every oracle a Finding may come from
 
 _SAFE = re.compile(r"[^A-Za-z0-9_.+>?:,=\-\[\]x]")
 
@@ -85,3 +89,11 @@ def first_per_signature(findings: Iterable[Finding]) -> list[Finding]:
     for f in findings:
         seen.setdefault(f.signature, f)
     return list(seen.values())
+
+
+@functools.lru_cache(maxsize=None)
+def signature_class(base: type, signature: str) -> type:
+    """A subclass of ``base`` of its own per signature, the same one each time: Hypothesis and pytest
+    tell failures apart by exception type, so two bugs are never merged into one."""
+    tag = hashlib.sha1(signature.encode()).hexdigest()[:10]
+    return type(f"{base.__name__}_{tag}", (base,), {"signature": signature, "__module__": base.__module__})
