@@ -127,14 +127,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "iree: compiles and runs with the real IREE compiler and runtime")
     config.addinivalue_line("markers", "ireefuzz_known(signature): a finding with this signature is expected")
-    try:
-        from hypothesis import HealthCheck, settings
-    except ImportError:  # pragma: no cover - hypothesis is a dependency
-        pass
-    else:
-        slow = [HealthCheck.too_slow, HealthCheck.data_too_large]
-        for name, values in PROFILES.items():
-            settings.register_profile(name, suppress_health_check=slow, **values)
+    from hypothesis import HealthCheck, settings
+
+    slow = [HealthCheck.too_slow, HealthCheck.data_too_large]
+    for name, values in PROFILES.items():
+        settings.register_profile(name, suppress_health_check=slow, **values)
     corpus = config.getoption("ireefuzz_corpus", None)
     if corpus is not None and not any(_is_within(corpus, Path(a.split("::")[0]).resolve()) for a in config.args):
         config.args.append(str(corpus))  # collect the corpus even when it is outside the test paths

@@ -53,12 +53,15 @@ import json
 import shlex
 import shutil
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from ireefuzz.errors import CorpusError, CorpusFailure
 from ireefuzz._io import atomic_write_json, atomic_write_text
 from ireefuzz.generators.graph import GraphError
 from ireefuzz.oracles.finding import ORACLE_NAMES  # chosen by Policy.oracles
+
+if TYPE_CHECKING:
+    from ireefuzz.generators.case import Case
 
 CASE_FILE = "case.json"
 PROGRAM_FILE = "program.mlir"
@@ -72,7 +75,7 @@ class CorpusCase:
     """One corpus case. Exactly one of ``case`` (a graph ``Case``) and ``mlir`` (program text) is the case."""
 
     name: str
-    case: Any = None  # ireefuzz.generators.case.Case
+    case: Case | None = None
     mlir: str | None = None
     functions: tuple[str, ...] = ()
     shapes: Mapping[str, Sequence[Sequence[int]]] = dataclasses.field(default_factory=dict)

@@ -107,22 +107,10 @@ def sut_from_config(config: pytest.Config) -> IreeSut:
 
 
 def load_baseline(path: str | Path) -> dict[str, dict]:
-    """Signature -> row of a known-findings baseline (the corpus module's format when present)."""
-    try:
-        from ireefuzz.corpus import load_baseline as corpus_load_baseline
-    except ImportError:
-        corpus_load_baseline = None
-    if corpus_load_baseline is not None:
-        return dict(corpus_load_baseline(path))
-    text = Path(path).read_text()
-    try:
-        data = json.loads(text)
-        rows = data if isinstance(data, list) else data.get("findings", data) if isinstance(data, dict) else []
-    except json.JSONDecodeError:  # JSON lines
-        rows = [json.loads(line) for line in text.splitlines() if line.strip()]
-    if isinstance(rows, dict):
-        return {sig: dict(row) if isinstance(row, Mapping) else {"status": row} for sig, row in rows.items()}
-    return {row["signature"]: dict(row) for row in rows}
+    """Signature -> row of a known-findings baseline (format and checks: ``ireefuzz.corpus.load_baseline``)."""
+    from ireefuzz.corpus import load_baseline as read
+
+    return dict(read(path))
 
 
 # --------------------------------------------------------------------------- cases and graphs
@@ -259,17 +247,14 @@ def _write_bundle(bundle: Path, findings: Sequence[Finding], program: str, case_
     bundle.mkdir(parents=True, exist_ok=True)
     full = False
     if case is not None and not _in_hypothesis():
+        from ireefuzz.repro import write_bundle
+
         try:
-            from ireefuzz.repro import write_bundle
-        except ImportError:
-            write_bundle = None
-        if write_bundle is not None:
-            try:
-                write_bundle(findings[0], case, bundle, config)
-                full = True
-            except Exception as e:  # noqa: BLE001 - the minimal bundle below still gets written
-                warnings.warn(f"ireefuzz.repro.write_bundle failed ({e!r}); wrote the minimal bundle only",
-                              stacklevel=4)
+            write_bundle(findings[0], case, bundle, config)
+            full = True
+        except Exception as e:  # noqa: BLE001 - the minimal bundle below still gets written
+            warnings.warn(f"ireefuzz.repro.write_bundle failed ({e!r}); wrote the minimal bundle only",
+                          stacklevel=4)
     if full and (bundle / "program.mlir").exists():
         program = (bundle / "program.mlir").read_text()
     else:
