@@ -257,13 +257,12 @@ def _read_json(file: Path) -> Any:
 
 def check_case(corpus_case: CorpusCase, config: Any = None, policy: Any = None) -> list:
     """Run the oracles on one corpus case; returns Findings (one per signature)."""
-    from ireefuzz import sut
+    from ireefuzz import check, sut
     from ireefuzz.evaluate import Policy, config_for, evaluate
     from ireefuzz.oracles.finding import first_per_signature
 
     config = config or sut.CompilerConfig()
     policy = policy or Policy()
-    check = _check_module()
     if corpus_case.case is None or corpus_case.compile_only:
         if corpus_case.case is not None:
             run_config = config_for(corpus_case.case, config)
@@ -282,12 +281,6 @@ def check_case(corpus_case: CorpusCase, config: Any = None, policy: Any = None) 
         for relation in corpus_case.relations:
             findings += check_relation(relation, corpus_case.case, config)
     return first_per_signature(findings)
-
-
-def _check_module() -> Any:
-    import importlib
-
-    return importlib.import_module("ireefuzz.check")  # not `from ireefuzz import check`: that is the API function
 
 
 def verdicts(findings: Sequence[Any]) -> dict[str, list[str]]:

@@ -21,9 +21,7 @@ Candidate = Callable[[str], Iterator[str]]
 
 def program_signatures(text: str, config: Any = None) -> frozenset[str]:
     """Signatures of the compile-only oracles (crash, memory, fusion) on ``text``."""
-    import importlib
-
-    sut = importlib.import_module("ireefuzz.sut")
+    from ireefuzz import sut
     from ireefuzz.oracles import crash, fusion, memory
 
     config = config if config is not None else sut.CompilerConfig()

@@ -45,10 +45,7 @@ class EvaluateCheck:
     oracle that produced the signature (plus ``crash``, so a crashing candidate is recognised)."""
 
     def __init__(self, signature: str | None = None, config: Any = None, policy: Any = None) -> None:
-        import importlib
-
-        ev = importlib.import_module("ireefuzz.evaluate")  # the module (the package may re-export the function)
-        sut = importlib.import_module("ireefuzz.sut")
+        from ireefuzz import evaluate as ev, sut
 
         self._evaluate = ev.evaluate
         self.config = config if config is not None else sut.CompilerConfig()
