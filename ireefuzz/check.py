@@ -28,8 +28,9 @@ from typing import Any, Mapping, Sequence
 
 from ireefuzz import sut
 from ireefuzz.errors import ProgramError, UsageError
-from ireefuzz.evaluate import ORACLE_NAMES as ORACLE_CHOICES
-from ireefuzz.evaluate import Policy, evaluate, first_per_signature
+from ireefuzz.oracles.finding import ORACLE_NAMES as ORACLE_CHOICES
+from ireefuzz.evaluate import Policy, evaluate
+from ireefuzz.oracles.finding import first_per_signature
 from ireefuzz.frontends import DEFAULT_DYNAMIC_SIZE, MLIR, program_cases
 
 

@@ -58,11 +58,15 @@ import re
 import shlex
 import shutil
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from ireefuzz.errors import CorpusError, CorpusFailure, UsageError
 from ireefuzz._io import atomic_write_json, atomic_write_text
 from ireefuzz.generators.graph import GraphError
+from ireefuzz.oracles.finding import ORACLE_NAMES  # chosen by Policy.oracles
+
+if TYPE_CHECKING:
+    from ireefuzz.generators.case import Case
 
 CASE_FILE = "case.json"
 PROGRAM_FILE = "program.mlir"
@@ -76,7 +80,7 @@ class CorpusCase:
     """One corpus case. Exactly one of ``case`` (a graph ``Case``) and ``mlir`` (program text) is the case."""
 
     name: str
-    case: Any = None  # ireefuzz.generators.case.Case
+    case: Case | None = None
     mlir: str | None = None
     functions: tuple[str, ...] = ()
     shapes: Mapping[str, Sequence[Sequence[int]]] = dataclasses.field(default_factory=dict)
@@ -289,12 +293,12 @@ def _read_json(file: Path) -> Any:
 
 def check_case(corpus_case: CorpusCase, config: Any = None, policy: Any = None) -> list:
     """Run the oracles on one corpus case; returns Findings (one per signature)."""
-    from ireefuzz import sut
+    from ireefuzz import check, sut
     from ireefuzz.evaluate import Policy, config_for, evaluate
+    from ireefuzz.oracles.finding import first_per_signature
 
     config = config or sut.CompilerConfig()
     policy = policy or Policy()
-    check = _check_module()
     if corpus_case.case is None or corpus_case.compile_only:
         if corpus_case.case is not None:
             run_config = config_for(corpus_case.case, config)
@@ -308,20 +312,11 @@ def check_case(corpus_case: CorpusCase, config: Any = None, policy: Any = None) 
         (result,) = evaluate([corpus_case.case], config, policy)
         findings = list(result.findings)
     if corpus_case.case is not None and not corpus_case.compile_only:
-        from ireefuzz.oracles.metamorphic import check_relation
+        from ireefuzz.relations import check_relation
 
         for relation in corpus_case.relations:
             findings += check_relation(relation, corpus_case.case, config)
-    seen: dict[str, Any] = {}
-    for f in findings:
-        seen.setdefault(f.signature, f)
-    return list(seen.values())
-
-
-def _check_module() -> Any:
-    import importlib
-
-    return importlib.import_module("ireefuzz.check")  # not `from ireefuzz import check`: that is the API function
+    return first_per_signature(findings)
 
 
 def verdicts(findings: Sequence[Any]) -> dict[str, list[str]]:
@@ -359,7 +354,6 @@ def repro_message(corpus_case: CorpusCase, unexpected: Sequence[Any], config: An
 # --------------------------------------------------------------------------- pytest collection (pytest imported lazily)
 
 _RESULTS: dict[tuple, Any] = {}
-_POLICY_ORACLES = ("numeric", "immutability", "crash", "memory", "fusion")  # chosen by Policy.oracles
 _ITEM_CLASSES: dict[str, type] = {}
 
 
@@ -404,7 +398,7 @@ def _classes() -> dict[str, type]:
             if self.signature is not None:
                 oracle = self.signature.split("/", 1)[0]
                 oracle = "numeric" if oracle == "reference" else oracle
-                if oracle in _POLICY_ORACLES and oracle not in self.ireefuzz_policy.oracles:
+                if oracle in ORACLE_NAMES and oracle not in self.ireefuzz_policy.oracles:
                     pytest.skip(f"oracle {oracle} is not selected")
                 if self.signature in found:
                     raise CorpusFailure(f"{self.signature} still observed: {found[self.signature].message}")
@@ -455,8 +449,6 @@ def collect(parent: Any, path: str | Path, *, config: Any = None, policy: Any = 
     options = parent.config.getoption
     config = config or sut.CompilerConfig(iree_compile=options("ireefuzz_iree_compile", default=None))
     if policy is None:
-        from ireefuzz.evaluate import ORACLE_NAMES
-
         chosen = options("ireefuzz_oracles", default=None) or ORACLE_NAMES
         policy = Policy(oracles=frozenset(o for o in chosen if o in ORACLE_NAMES),
                         max_static_alloca_bytes=options("ireefuzz_max_alloca", default=0) or 0)

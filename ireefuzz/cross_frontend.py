@@ -19,9 +19,9 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ireefuzz.generators.case import Case
-from ireefuzz.generators.graph import Graph
+from ireefuzz.generators.graph import Graph, dims_pattern
 from ireefuzz.oracles import fusion, memory, numeric
-from ireefuzz.oracles.finding import Finding, dims_pattern, make_signature
+from ireefuzz.oracles.finding import Finding, first_per_signature, make_signature
 from ireefuzz.oracles.metamorphic import FAMILIES
 
 from . import sut
@@ -87,10 +87,7 @@ def relate_frontends(case: Case, runs: Mapping[str, FrontendRun]) -> list[Findin
             continue  # the crash oracle of each path reports it
         findings += compare_outputs(graph, sizes, case.inputs(k), ours, theirs, seed=case.seed + k)
     findings += compare_profiles(graph, linalg.artifact, shlo.artifact)
-    seen: dict[str, Finding] = {}
-    for f in findings:
-        seen.setdefault(f.signature, f.with_case(case.to_json()))
-    return list(seen.values())
+    return [f.with_case(case.to_json()) for f in first_per_signature(findings)]
 
 
 def compare_outputs(graph: Graph, sizes: Mapping[str, int], inputs: Sequence[np.ndarray],

@@ -13,7 +13,7 @@ import dataclasses
 import itertools
 import time
 import zlib
-from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Hashable, Mapping, Sequence
 
 import numpy as np
 
@@ -21,15 +21,15 @@ from ireefuzz.errors import ExportError
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import Program, emit_module
 from ireefuzz.generators.graph import Graph
+from ireefuzz.generators.ops import PRODUCER_OPS
 from ireefuzz.oracles import crash, fusion, immutability, memory, numeric, reference
 from ireefuzz.oracles.cause import assign_causes
-from ireefuzz.oracles.finding import Finding
+from ireefuzz.oracles.finding import ORACLE_NAMES, Finding, first_per_signature
 
 from . import sut
+from .sut import config_for  # beside CompilerConfig, so relations derive configs without evaluate
 
-ORACLE_NAMES = ("numeric", "immutability", "crash", "memory", "fusion")
 JAX_MODES = ("always", "on-disagreement")
-PRODUCER_OPS = {"fill", "iota"}  # ops that make data from nothing but indices and constants
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,10 +69,6 @@ class CaseResult:
     @property
     def signatures(self) -> tuple[str, ...]:
         return tuple(f.signature for f in self.findings)
-
-
-def config_for(case: Any, base: sut.CompilerConfig) -> sut.CompilerConfig:
-    return dataclasses.replace(base, target_cpu=case.target_cpu, flags=tuple(base.flags) + tuple(case.flags))
 
 
 def check_numbers(graph: Graph, sizes: dict, inputs: Sequence[np.ndarray], actual: Sequence[np.ndarray],
@@ -227,11 +223,11 @@ def with_relations(result: CaseResult, config: sut.CompilerConfig, policy: Polic
     """Add the metamorphic relations' findings for a deterministic sample of the cases (by case hash)."""
     if zlib.crc32(result.case.dumps().encode()) % policy.relations_every:
         return result
-    from ireefuzz.oracles import metamorphic
+    from ireefuzz import relations
 
     platform = platform_of(config=config)
     found = [f.with_case(result.case.to_json()).with_evidence(platform=platform) for rel in policy.relations
-             for f in metamorphic.check_relation(rel, result.case, config)]
+             for f in relations.check_relation(rel, result.case, config)]
     return dataclasses.replace(result, findings=tuple(assign_causes(first_per_signature([*result.findings, *found]))))
 
 
@@ -278,11 +274,3 @@ def returns_constant_data(graph: Graph) -> bool:
         if all(r in constant for r in node.inputs) and (node.inputs or node.op in PRODUCER_OPS):
             constant.add(f"n{i}")
     return any(o in constant for o in graph.outputs)
-
-
-def first_per_signature(findings: Iterable[Finding]) -> list[Finding]:
-    """One finding per signature, the first seen."""
-    seen: dict[str, Finding] = {}
-    for f in findings:
-        seen.setdefault(f.signature, f)
-    return list(seen.values())

@@ -26,9 +26,7 @@ Findings = Callable[[str], Sequence[Finding]]  # a program -> its findings
 
 def program_findings(text: str, config: Any = None) -> tuple[Finding, ...]:
     """Findings of the compile-only oracles (crash, memory, fusion) on ``text``."""
-    import importlib
-
-    sut = importlib.import_module("ireefuzz.sut")
+    from ireefuzz import sut
     from ireefuzz.oracles import crash, fusion, memory
 
     config = config if config is not None else sut.CompilerConfig()

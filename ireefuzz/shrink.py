@@ -99,10 +99,7 @@ class EvaluateCheck:
     oracle that produced the target (plus ``crash``, so a crashing candidate is recognised)."""
 
     def __init__(self, target: Target | str | None = None, config: Any = None, policy: Any = None) -> None:
-        import importlib
-
-        ev = importlib.import_module("ireefuzz.evaluate")  # the module (the package may re-export the function)
-        sut = importlib.import_module("ireefuzz.sut")
+        from ireefuzz import evaluate as ev, sut
 
         oracle = as_target(target).oracle if target is not None else None
         self._evaluate = ev.evaluate
@@ -333,23 +330,6 @@ def simplify_forms(case: Case) -> Iterator[Case]:
                     yield c
 
 
-def _map_dims(graph: Graph, f: Callable[[int], int]) -> Graph:
-    def shape(s: Sequence[Any]) -> list:
-        return [f(d) if isinstance(d, int) else d for d in s]
-
-    data = graph.to_json()
-    for t in data["args"]:
-        t["shape"] = shape(t["shape"])
-        if isinstance(t.get("index_bound"), int):
-            t["index_bound"] = f(t["index_bound"])
-    for n in data["nodes"]:
-        n["type"]["shape"] = shape(n["type"]["shape"])
-        for key in ("shape", "sizes"):
-            if key in n["attrs"]:
-                n["attrs"][key] = shape(n["attrs"][key])
-    return Graph.from_json(data)
-
-
 def shrink_static_sizes(case: Case) -> Iterator[Case]:
     """Every occurrence of one static size d at once (keeps matmul K etc. consistent) -> 1, d/2, d-1."""
     g = case.graph
@@ -358,7 +338,7 @@ def shrink_static_sizes(case: Case) -> Iterator[Case]:
     for d in values:
         for smaller in dict.fromkeys((1, d // 2, d - 1)):
             if 0 < smaller < d:
-                c = _attempt(lambda: with_graph(case, _map_dims(g, lambda x: smaller if x == d else x)))
+                c = _attempt(lambda: with_graph(case, g.map_dims(lambda x: smaller if x == d else x).check()))
                 if c is not None:
                     yield c
 

@@ -19,12 +19,15 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
 from ireefuzz.errors import IreeNotFound
 from ireefuzz._io import atomic_write_text
+
+if TYPE_CHECKING:
+    from ireefuzz.generators.case import Case
 
 TARGET_CPUS = ("host", "generic", "x86-64-v3", "x86-64-v4")
 
@@ -38,6 +41,11 @@ class CompilerConfig:
     timeout_s: float = 120.0
     memory_limit_mb: int = 6144
     observe: bool = True  # capture per-dispatch IR and scheduling statistics
+
+
+def config_for(case: Case, base: CompilerConfig) -> CompilerConfig:
+    """``base`` as ``case`` asks for it: the case's target CPU, its flags after ``base``'s."""
+    return dataclasses.replace(base, target_cpu=case.target_cpu, flags=tuple(base.flags) + tuple(case.flags))
 
 
 @dataclasses.dataclass(frozen=True)

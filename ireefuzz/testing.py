@@ -37,8 +37,6 @@ Paths are relative to the spec file; ``.npz`` files are loaded without pickle. W
 from __future__ import annotations
 
 import dataclasses
-import functools
-import hashlib
 import json
 import os
 import shlex
@@ -51,12 +49,12 @@ import numpy as np
 import pytest
 
 from ireefuzz import sut as _sut
-from ireefuzz._io import atomic_write_json, atomic_write_text, slug
+from ireefuzz._io import slug
 from ireefuzz.evaluate import ORACLE_NAMES, CaseResult, Policy, evaluate
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
 from ireefuzz.generators.graph import Graph, GraphError
-from ireefuzz.oracles.finding import Finding
+from ireefuzz.oracles.finding import Finding, signature_class
 
 __all__ = ["IreeSut", "Checker", "KnownFinding", "IreefuzzFailure", "check", "check_mlir_file", "load_baseline",
            "sut_from_config", "load_inputs_spec", "current_test_id", "DEFAULT_SYMBOL_SIZE"]
@@ -71,12 +69,6 @@ class KnownFinding(UserWarning):
 
 class IreefuzzFailure(pytest.fail.Exception):  # type: ignore[misc,name-defined]
     """A check found something new. Each signature gets its own subclass (see the module doc)."""
-
-
-@functools.lru_cache(maxsize=None)
-def _failure_class(signature: str) -> type[IreefuzzFailure]:
-    tag = hashlib.sha1(signature.encode()).hexdigest()[:10]
-    return type(f"IreefuzzFailure_{tag}", (IreefuzzFailure,), {"signature": signature, "__module__": __name__})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -116,22 +108,10 @@ def sut_from_config(config: pytest.Config) -> IreeSut:
 
 
 def load_baseline(path: str | Path) -> dict[str, dict]:
-    """Signature -> row of a known-findings baseline (the corpus module's format when present)."""
-    try:
-        from ireefuzz.corpus import load_baseline as corpus_load_baseline
-    except ImportError:
-        corpus_load_baseline = None
-    if corpus_load_baseline is not None:
-        return dict(corpus_load_baseline(path))
-    text = Path(path).read_text()
-    try:
-        data = json.loads(text)
-        rows = data if isinstance(data, list) else data.get("findings", data) if isinstance(data, dict) else []
-    except json.JSONDecodeError:  # JSON lines
-        rows = [json.loads(line) for line in text.splitlines() if line.strip()]
-    if isinstance(rows, dict):
-        return {sig: dict(row) if isinstance(row, Mapping) else {"status": row} for sig, row in rows.items()}
-    return {row["signature"]: dict(row) for row in rows}
+    """Signature -> row of a known-findings baseline (format and checks: ``ireefuzz.corpus.load_baseline``)."""
+    from ireefuzz.corpus import load_baseline as read
+
+    return dict(read(path))
 
 
 # --------------------------------------------------------------------------- cases and graphs
@@ -238,7 +218,7 @@ def _judge(findings: list[Finding], sut: IreeSut, test_id: str, *, program: str,
     lines += program_lines[:PROGRAM_LINES_SHOWN]
     if len(program_lines) > PROGRAM_LINES_SHOWN:
         lines.append(f"... ({len(program_lines) - PROGRAM_LINES_SHOWN} more lines in {bundle / 'program.mlir'})")
-    raise _failure_class(new[0].signature)("\n".join(lines), pytrace=False)
+    raise signature_class(IreefuzzFailure, new[0].signature)("\n".join(lines), pytrace=False)
 
 
 def _bundle_dir(sut: IreeSut, test_id: str, signature: str) -> Path:

@@ -2,15 +2,12 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 
 import pytest
 
+from ireefuzz import check, frontends
 from ireefuzz.errors import UsageError
-
-check = importlib.import_module("ireefuzz.check")  # `from ireefuzz import check` is the API function
-frontends = importlib.import_module("ireefuzz.frontends")
 
 ADD = """func.func @add(%a: tensor<32x48xf32>, %b: tensor<32x48xf32>) -> tensor<32x48xf32> {
   %e = tensor.empty() : tensor<32x48xf32>
