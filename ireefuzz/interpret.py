@@ -604,11 +604,16 @@ def _generic(interp: Interpreter, op: ir.Operation, args: list) -> list:
     dims: list[Any] = [None] * len(sizes)
     for axis, d in enumerate(parallel):
         dims[d] = np.arange(sizes[d]).reshape([-1 if k == axis else 1 for k in range(len(parallel))])
-    for point in itertools.product(*(range(sizes[d]) for d in reduction)):
+    for point in _reduction_points([sizes[d] for d in reduction]):
         for d, i in zip(reduction, point):
             dims[d] = i
         _generic_step(interp, block, steps, args, maps, dims, par_shape, outs, n_ins)
     return outs
+
+
+def _reduction_points(sizes: Sequence[int]) -> Iterable[tuple[int, ...]]:
+    """The reduction loop indices in iteration order (the innermost dim fastest)."""
+    return itertools.product(*(range(s) for s in sizes))
 
 
 def _bounds_probe(sizes: Sequence[int]) -> list[Array]:
@@ -995,3 +1000,111 @@ def _output(value: Array, e: Elem) -> np.ndarray:
     if e.is_float:
         return value.astype(np.float64)
     return value.astype(np.bool_) if e.width == 1 else value.astype(np.int64)
+
+
+# --------------------------------------------------------------------------- input domains
+
+
+@dataclasses.dataclass(frozen=True)
+class Domain:
+    """How one argument's values may be drawn: anything (``index`` False), or indices in [0, upper).
+
+    The exclusive upper bound is ``bound`` (static) or the size of argument ``bound_of[0]`` along
+    axis ``bound_of[1]`` (dynamic); neither means an index whose bound is unknown (draw small, >= 0).
+    """
+
+    argument: int
+    index: bool = False
+    bound: int | None = None
+    bound_of: tuple[int, int] | None = None
+
+    def upper(self, shapes: Sequence[Sequence[int]]) -> int | None:
+        if self.bound is not None:
+            return self.bound
+        return shapes[self.bound_of[0]][self.bound_of[1]] if self.bound_of is not None else None
+
+
+def infer_input_domains(module_text: str, function: str) -> list[Domain]:
+    """Which arguments of ``function`` hold indices (gather / scatter indices, values reaching
+    ``tensor.extract`` / ``tensor.insert`` indices or ``arith.index_cast``) and their in-bounds range."""
+    module = parse(module_text)
+    funcs = _functions(module)
+    if function not in funcs:
+        raise ProgramError(f"no function @{function}; the module has {', '.join(sorted(funcs)) or 'none'}")
+    func = funcs[function]
+    params = list(func.regions[0].blocks[0].arguments)
+    found: dict[int, Domain] = {}
+    for index_value, tensor, axis in _index_sinks(func):
+        for arg in _argument_sources(index_value, params):
+            found[arg] = _tighter(found.get(arg), _domain(arg, tensor, axis, params))
+    return [found.get(i, Domain(i)) for i in range(len(params))]
+
+
+def _index_sinks(func: ir.Operation) -> Iterable[tuple[ir.Value, ir.Value | None, int | None]]:
+    """(index value, the tensor it indexes or None, the axis it indexes)."""
+    for op in _walk(func):
+        if op.name in ("iree_linalg_ext.gather", "iree_linalg_ext.scatter"):
+            indexed = op.operands[0] if op.name.endswith("gather") else op.operands[2]
+            yield op.operands[1], indexed, _ints(op.attributes["dimension_map"])[0]
+        elif op.name == "tensor.extract":
+            for axis, value in enumerate(list(op.operands)[1:]):
+                yield value, op.operands[0], axis
+        elif op.name == "tensor.insert":
+            for axis, value in enumerate(list(op.operands)[2:]):
+                yield value, op.operands[1], axis
+        elif op.name in ("arith.index_cast", "arith.index_castui") and not _only_feeds_indices(op):
+            yield op.operands[0], None, None
+
+
+def _only_feeds_indices(op: ir.Operation) -> bool:
+    """An index_cast whose result is used only as an extract / insert index: that sink gives its bound."""
+    uses = list(op.results[0].uses)
+    return bool(uses) and all(u.owner.name in ("tensor.extract", "tensor.insert") for u in uses)
+
+
+TRANSPARENT = {"arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui", "arith.trunci",
+               "tensor.expand_shape", "tensor.collapse_shape", "tensor.extract_slice", "tensor.cast",
+               "tensor.extract", "tensor.reshape", "linalg.copy"}
+
+
+def _argument_sources(value: ir.Value, params: list[ir.Value], depth: int = 0) -> set[int]:
+    """The function arguments whose values flow (unchanged but for casts and reshapes) into ``value``."""
+    if depth > 32:
+        return set()
+    if isinstance(value, ir.BlockArgument):
+        if value in params:
+            return {params.index(value)}
+        owner = value.owner.owner
+        if owner.name == "linalg.generic" and value.arg_number < len(owner.operands):
+            return _argument_sources(owner.operands[value.arg_number], params, depth + 1)
+        return set()
+    producer = value.owner
+    if producer.name in TRANSPARENT:
+        return _argument_sources(producer.operands[0], params, depth + 1)
+    if producer.name == "linalg.generic":  # a copy-like generic: trace what its body yields
+        block = producer.regions[0].blocks[0]
+        yielded = list(block.operations)[-1].operands[value.result_number]
+        return _argument_sources(yielded, params, depth + 1)
+    return set()
+
+
+def _domain(arg: int, tensor: ir.Value | None, axis: int | None, params: list[ir.Value]) -> Domain:
+    if tensor is None:
+        return Domain(arg, index=True)
+    size = _shape(tensor)[axis]
+    if size != DYNAMIC:
+        return Domain(arg, index=True, bound=size)
+    while isinstance(tensor, ir.OpResult) and tensor.owner.name == "tensor.cast":
+        tensor = tensor.owner.operands[0]
+    if tensor in params:
+        return Domain(arg, index=True, bound_of=(params.index(tensor), axis))
+    return Domain(arg, index=True)
+
+
+def _tighter(old: Domain | None, new: Domain) -> Domain:
+    """Two uses bound the same argument: keep a static bound (the smaller), else a dynamic one."""
+    if old is None:
+        return new
+    if old.bound is not None and new.bound is not None:
+        return old if old.bound <= new.bound else new
+    return old if old.bound is not None or (old.bound_of is not None and new.bound is None) else new
