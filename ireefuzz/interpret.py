@@ -1094,11 +1094,30 @@ def _domain(arg: int, tensor: ir.Value | None, axis: int | None, params: list[ir
     size = _shape(tensor)[axis]
     if size != DYNAMIC:
         return Domain(arg, index=True, bound=size)
-    while isinstance(tensor, ir.OpResult) and tensor.owner.name == "tensor.cast":
-        tensor = tensor.owner.operands[0]
+    return Domain(arg, index=True, bound_of=_dim_source(tensor, axis, params))
+
+
+def _dim_source(tensor: ir.Value, axis: int, params: list[ir.Value], depth: int = 0) -> tuple[int, int] | None:
+    """The (argument, axis) whose size a dynamic dim of ``tensor`` is, if the IR says so plainly."""
     if tensor in params:
-        return Domain(arg, index=True, bound_of=(params.index(tensor), axis))
-    return Domain(arg, index=True)
+        return params.index(tensor), axis
+    if depth > 32 or not isinstance(tensor, ir.OpResult):
+        return None
+    producer = tensor.owner
+    if producer.name == "tensor.cast":
+        return _dim_source(producer.operands[0], axis, params, depth + 1)
+    if producer.name == "tensor.empty":  # its dynamic sizes, in order
+        dynamic_axes = [k for k, d in enumerate(_shape(tensor)) if d == DYNAMIC]
+        size = producer.operands[dynamic_axes.index(axis)]
+        if isinstance(size, ir.OpResult) and size.owner.name == "tensor.dim":
+            source, index = size.owner.operands
+            if isinstance(index, ir.OpResult) and index.owner.name == "arith.constant":
+                return _dim_source(source, ir.IntegerAttr(index.owner.attributes["value"]).value, params, depth + 1)
+        return None
+    if producer.name in ("linalg.generic", "iree_linalg_ext.gather", "iree_linalg_ext.scatter"):  # DPS: the outs operand
+        outs = list(producer.operands)[len(producer.operands) - len(producer.results):]
+        return _dim_source(outs[tensor.result_number], axis, params, depth + 1)
+    return None
 
 
 def _tighter(old: Domain | None, new: Domain) -> Domain:

@@ -45,20 +45,21 @@ def disagreements(case: Case) -> list[str]:
 
 
 def index_domains_agree(case: Case) -> bool:
-    """infer_input_domains finds exactly the graph's live index arguments, with the graph's bound."""
+    """infer_input_domains finds the index arguments of every live gather, with the graph's bound, and no others."""
     domains = infer_input_domains(emit(case.graph).text, "main")
     sizes = case.instances[0]
     shapes = [t.concrete(sizes) for t in case.graph.args]
     live = _live_refs(case.graph)
+    indexing = {r for i, n in enumerate(case.graph.nodes) if n.op == "gather" and f"n{i}" in live for r in n.inputs[1:]}
     for i, (t, d) in enumerate(zip(case.graph.args, domains)):
         want = None if t.index_bound is None else (t.index_bound if isinstance(t.index_bound, int) else sizes[t.index_bound])
-        if d.index and (want is None or d.upper(shapes) != want) or want is not None and f"a{i}" in live and not d.index:
+        if d.index and (want is None or d.upper(shapes) != want) or f"a{i}" in indexing and not d.index:
             return False
     return True
 
 
 def _live_refs(graph: Graph) -> set[str]:
-    """Refs an output depends on (a dead gather is folded away before its indices are looked for)."""
+    """Refs an output depends on (a dead gather is erased before its indices are looked for)."""
     live, todo = set(), list(graph.outputs)
     while todo:
         ref = todo.pop()
