@@ -31,7 +31,7 @@ from ireefuzz.errors import NotInterpretable, ProgramError
 
 Array = np.ndarray
 Handler = Callable[["Interpreter", ir.Operation, list], list]
-FUSED_STEPS = 1 << 23  # an associative reduction is vectorized over its whole space up to this many elements
+FUSED_STEPS = 1 << 21  # an associative reduction is vectorized over chunks of its space this large
 
 
 # --------------------------------------------------------------------------- element types
@@ -151,7 +151,7 @@ class Interpreter:
         self.module = module
         self.functions = _functions(module)
         self.env: dict[ir.Value, Any] = {}
-        self.indices: list[_Indices] = []  # linalg.index values of the generics being run (they nest)
+        self.indices: list[_Space] = []  # linalg.index values of the generics being run (they nest)
 
     def call(self, name: str, args: Sequence[Array]) -> list[Array]:
         if name not in self.functions:
@@ -563,16 +563,9 @@ def _check_in_bounds(index: tuple, shape: Sequence[int], what: str) -> None:
 # --------------------------------------------------------------------------- linalg.generic
 
 
-class _Indices:
-    """``linalg.index`` values during one evaluation of a generic body."""
-
-    def __init__(self, dims: Sequence[Any]) -> None:
-        self.dims = dims
-
-
 @handles("linalg.index")
 def _linalg_index(interp: Interpreter, op: ir.Operation, args: list) -> list:
-    return [np.asarray(interp.indices[-1].dims[ir.IntegerAttr(op.attributes["dim"]).value])]
+    return [np.asarray(interp.indices[-1].dim(ir.IntegerAttr(op.attributes["dim"]).value))]
 
 
 ASSOCIATIVE = {"arith.addf": np.add, "arith.addi": np.add, "arith.muli": np.multiply, "arith.mulf": np.multiply,
@@ -582,38 +575,105 @@ ASSOCIATIVE = {"arith.addf": np.add, "arith.addi": np.add, "arith.muli": np.mult
                "arith.ori": np.bitwise_or, "arith.xori": np.bitwise_xor}
 
 
+class _Space:
+    """The loop dims of one evaluation of a generic body: some are axes of the arrays the body runs on
+    (a range ``[low, high)`` of the dim), the others fixed at one index."""
+
+    def __init__(self, ranges: dict[int, tuple[int, int]], fixed: dict[int, int]) -> None:
+        self.axes = {d: axis for axis, d in enumerate(sorted(ranges))}
+        self.ranges, self.fixed = ranges, fixed
+        self.shape = tuple(high - low for low, high in (ranges[d] for d in sorted(ranges)))
+
+    def dim(self, d: int) -> Any:
+        """The value(s) of loop dim ``d``: an int, or an arange along its axis."""
+        if d in self.fixed:
+            return self.fixed[d]
+        low, high = self.ranges[d]
+        return np.arange(low, high).reshape([-1 if a == self.axes[d] else 1 for a in range(len(self.shape))])
+
+    def _view_index(self, amap: ir.AffineMap) -> tuple[tuple, list[int]] | None:
+        """For a projected permutation: the basic index into the operand and the axis each kept dim lands on."""
+        index, landing = [], []
+        for expr in amap.results:
+            if not isinstance(expr, ir.AffineDimExpr):
+                return None
+            d = expr.position
+            if d in self.fixed:
+                index.append(self.fixed[d])
+            else:
+                index.append(slice(*self.ranges[d]))
+                landing.append(self.axes[d])
+        return (tuple(index), landing) if len(set(landing)) == len(landing) else None
+
+    def read(self, value: Any, amap: ir.AffineMap) -> Array:
+        """The operand's elements at every point of the space (a view when the map allows)."""
+        if not np.ndim(value):
+            return np.asarray(value)
+        found = self._view_index(amap)
+        if found is None:
+            return np.asarray(value)[_element_index(amap, [self.dim(d) for d in range(amap.n_dims)])]
+        index, landing = found
+        view = np.asarray(value)[index].transpose(np.argsort(landing))
+        return np.expand_dims(view, tuple(a for a in range(len(self.shape)) if a not in landing))
+
+    def write(self, out: Array, amap: ir.AffineMap, value: Any) -> None:
+        found = self._view_index(amap)
+        if found is not None and len(found[1]) == len(self.shape):
+            index, landing = found
+            out[index] = np.broadcast_to(value, self.shape).transpose(landing)
+            return
+        index = _element_index(amap, [self.dim(d) for d in range(amap.n_dims)])
+        target = np.broadcast_shapes(*[np.shape(i) for i in index]) if index else ()
+        out[index] = np.broadcast_to(value, np.broadcast_shapes(np.shape(value), target))
+
+
 @handles("linalg.generic")
 def _generic(interp: Interpreter, op: ir.Operation, args: list) -> list:
     n_outs = len(op.results)
     n_ins = len(args) - n_outs
     maps, iterators = _maps(op), _iterators(op)
     sizes = _loop_sizes(maps, args, len(iterators))
-    parallel = [d for d, kind in enumerate(iterators) if kind == "parallel"]
-    reduction = [d for d, kind in enumerate(iterators) if kind != "parallel"]
-    block = op.regions[0].blocks[0]
-    steps = compile_block(block)
-    outs = [np.array(a, copy=True) for a in args[n_ins:]]
     for amap, value in zip(maps, args):
         if np.ndim(value):
             _check_in_bounds(_element_index(amap, _bounds_probe(sizes)), np.shape(value), "linalg.generic")
-    combiners = _associative_combiners(block, steps, n_ins, n_outs)
-    space = math.prod(sizes)
-    if reduction and combiners is not None and space <= FUSED_STEPS:
-        return _generic_fused(interp, op, args, maps, sizes, reduction, steps, combiners, outs, n_ins)
-    par_shape = [sizes[d] for d in parallel]
-    dims: list[Any] = [None] * len(sizes)
-    for axis, d in enumerate(parallel):
-        dims[d] = np.arange(sizes[d]).reshape([-1 if k == axis else 1 for k in range(len(parallel))])
+    outs = [np.array(a, copy=True) for a in args[n_ins:]]
+    if 0 in sizes:
+        return outs
+    block = op.regions[0].blocks[0]
+    steps = compile_block(block)
+    parallel = {d: (0, n) for d, (n, kind) in enumerate(zip(sizes, iterators)) if kind == "parallel"}
+    reduction = [d for d, kind in enumerate(iterators) if kind != "parallel"]
+    combiners = _associative_combiners(block, steps, n_ins)
+    if reduction and combiners is not None and not any(_reads_dims(m, reduction) for m in maps[n_ins:]):
+        whole = _Space({**parallel, **{d: (0, sizes[d]) for d in reduction}}, {})
+        contraction = _contraction(block, combiners, n_ins, maps, whole) is not None  # no big temporaries
+        for space in [whole] if contraction else _chunks(sizes, parallel, reduction):
+            _fused_step(interp, block, steps, args, maps, space, reduction, combiners, outs, n_ins)
+        return outs
     for point in _reduction_points([sizes[d] for d in reduction]):
-        for d, i in zip(reduction, point):
-            dims[d] = i
-        _generic_step(interp, block, steps, args, maps, dims, par_shape, outs, n_ins)
+        _step(interp, block, steps, args, maps, _Space(parallel, dict(zip(reduction, point))), outs, n_ins)
     return outs
+
+
+def _reads_dims(amap: ir.AffineMap, dims: Sequence[int]) -> bool:
+    """Whether ``amap`` may depend on any of ``dims`` (conservatively True for compound expressions)."""
+    return any(not isinstance(e, ir.AffineDimExpr) and not isinstance(e, ir.AffineConstantExpr)
+               or isinstance(e, ir.AffineDimExpr) and e.position in dims for e in amap.results)
 
 
 def _reduction_points(sizes: Sequence[int]) -> Iterable[tuple[int, ...]]:
     """The reduction loop indices in iteration order (the innermost dim fastest)."""
     return itertools.product(*(range(s) for s in sizes))
+
+
+def _chunks(sizes: list[int], parallel: dict, reduction: list[int]) -> Iterable[_Space]:
+    """The whole space in pieces of at most FUSED_STEPS points, split along the outermost reduction dim
+    (other reduction dims whole), in iteration order."""
+    first, rest = reduction[0], reduction[1:]
+    per_index = math.prod(sizes[d] for d in range(len(sizes)) if d != first)
+    step = max(1, FUSED_STEPS // max(per_index, 1))
+    for low in range(0, sizes[first], step):
+        yield _Space({**parallel, first: (low, min(low + step, sizes[first])), **{d: (0, sizes[d]) for d in rest}}, {})
 
 
 def _bounds_probe(sizes: Sequence[int]) -> list[Array]:
@@ -622,26 +682,22 @@ def _bounds_probe(sizes: Sequence[int]) -> list[Array]:
             np.zeros([0] * len(sizes), np.int64) for d, s in enumerate(sizes)]
 
 
-def _generic_step(interp: Interpreter, block: ir.Block, steps: list, args: list, maps: list, dims: list,
-                  par_shape: list[int], outs: list[Array], n_ins: int) -> None:
-    if 0 in par_shape:
-        return
-    block_args = [np.asarray(a)[_element_index(m, dims)] if np.ndim(a) else np.asarray(a)
-                  for a, m in zip(args[:n_ins], maps)]
-    out_index = [_element_index(m, dims) for m in maps[n_ins:]]
-    block_args += [out[i] for out, i in zip(outs, out_index)]
-    interp.indices.append(_Indices(dims))
+def _step(interp: Interpreter, block: ir.Block, steps: list, args: list, maps: list, space: _Space,
+          outs: list[Array], n_ins: int) -> None:
+    """One evaluation of the body over ``space`` (all parallel points at one reduction index)."""
+    block_args = [space.read(a, m) for a, m in zip(args[:n_ins], maps)]
+    block_args += [space.read(out, m) for out, m in zip(outs, maps[n_ins:])]
+    interp.indices.append(space)
     try:
         yielded = interp.run_block(block, block_args, steps)
     finally:
         interp.indices.pop()
-    for out, i, y, m in zip(outs, out_index, yielded, maps[n_ins:]):
-        target_shape = np.broadcast_shapes(*[np.shape(k) for k in i]) if i else ()
-        out[i] = np.broadcast_to(y, np.broadcast_shapes(np.shape(y), target_shape))
+    for out, y, m in zip(outs, yielded, maps[n_ins:]):
+        space.write(out, m, y)
 
 
-def _associative_combiners(block: ir.Block, steps: list, n_ins: int, n_outs: int) -> list | None:
-    """For a body ``out_k = combine_k(out_k, f_k(ins))``: the combine ufuncs and the values f_k, else None."""
+def _associative_combiners(block: ir.Block, steps: list, n_ins: int) -> list | None:
+    """For a body ``out_k = combine_k(out_k, f_k(ins))``: the combine ops, their ufuncs and the values f_k."""
     out_args = list(block.arguments)[n_ins:]
     yielded = steps[-1][2]
     found = []
@@ -661,38 +717,56 @@ def _associative_combiners(block: ir.Block, steps: list, n_ins: int, n_outs: int
     return found
 
 
-def _generic_fused(interp: Interpreter, op: ir.Operation, args: list, maps: list, sizes: list[int],
-                   reduction: list[int], steps: list, combiners: list, outs: list[Array], n_ins: int) -> list:
-    """All loop dims vectorized at once; the reduction dims are then folded by the combine ufunc."""
-    n = len(sizes)
-    dims = [np.arange(s).reshape([-1 if k == d else 1 for k in range(n)]) for d, s in enumerate(sizes)]
-    if 0 in sizes:
-        return outs
-    block = op.regions[0].blocks[0]
-    block_args = [np.asarray(a)[_element_index(m, dims)] if np.ndim(a) else np.asarray(a)
-                  for a, m in zip(args[:n_ins], maps)]
+def _fused_step(interp: Interpreter, block: ir.Block, steps: list, args: list, maps: list, space: _Space,
+                reduction: list[int], combiners: list, outs: list[Array], n_ins: int) -> None:
+    """f(ins) over a whole chunk of the space at once, folded over its reduction axes by the combine ufunc."""
+    folded_space = _Space({d: r for d, r in space.ranges.items() if d not in reduction}, {d: 0 for d in reduction})
+    product = _contraction(block, combiners, n_ins, maps, space)
+    if product is not None:  # acc + x * y: one einsum (BLAS for floats)
+        (a, la), (b, lb) = ((np.asarray(args[i])[index], labels) for i, index, labels in product)
+        with np.errstate(all="ignore"):
+            folded_values = [np.einsum(a, la, b, lb, sorted(folded_space.ranges), optimize=True)]
+    else:
+        folded_values = _fold(interp, block, steps, args, maps, space, reduction, combiners, n_ins)
+    for out, m, (producer, ufunc, value), folded in zip(outs, maps[n_ins:], combiners, folded_values):
+        with np.errstate(all="ignore"):
+            combined = ufunc(folded_space.read(out, m), folded)
+        folded_space.write(out, m, to_elem(combined, elem_of(producer.results[0])))
+
+
+def _fold(interp: Interpreter, block: ir.Block, steps: list, args: list, maps: list, space: _Space,
+          reduction: list[int], combiners: list, n_ins: int) -> list[Array]:
     env = interp.env
-    env.update(zip(block.arguments, block_args))
+    env.update(zip(block.arguments, [space.read(a, m) for a, m in zip(args[:n_ins], maps)]))
     combine_ops = {c[0] for c in combiners}
-    interp.indices.append(_Indices(dims))
+    interp.indices.append(space)
     try:
         interp.run_ops([s for s in steps[:-1] if s[1] not in combine_ops])
     finally:
         interp.indices.pop()
-    results = []
-    full = [sizes[d] for d in range(n)]
-    for out, m, (producer, ufunc, value) in zip(outs, maps[n_ins:], combiners):
-        contribution = np.broadcast_to(env[value], full)
-        with np.errstate(all="ignore"):
-            folded = ufunc.reduce(contribution, axis=tuple(reduction), keepdims=True)
-        index = _element_index(m, [d if k not in reduction else 0 for k, d in enumerate(dims)])
-        with np.errstate(all="ignore"):
-            combined = ufunc(out[index], folded.reshape(np.broadcast_shapes(np.shape(out[index]), folded.shape))
-                             if np.ndim(out[index]) else folded.reshape(()))
-        e = elem_of(producer.results[0])
-        out[index] = to_elem(combined, e)
-        results.append(out)
-    return results
+    axes = tuple(space.axes[d] for d in reduction)
+    with np.errstate(all="ignore"):
+        return [ufunc.reduce(np.broadcast_to(env[value], space.shape), axis=axes) for _, ufunc, value in combiners]
+
+
+def _contraction(block: ir.Block, combiners: list, n_ins: int, maps: list, space: _Space) -> list | None:
+    """A body ``yield acc + x * y`` (x, y inputs read through projected permutations): for each of x and y,
+    its input number, basic index and einsum labels; else None."""
+    if len(combiners) != 1 or combiners[0][0].name not in ("arith.addf", "arith.addi"):
+        return None
+    value = combiners[0][2]
+    if not isinstance(value, ir.OpResult) or value.owner.name not in ("arith.mulf", "arith.muli"):
+        return None
+    found = []
+    for operand in value.owner.operands:
+        if not isinstance(operand, ir.BlockArgument) or operand.owner != block or operand.arg_number >= n_ins:
+            return None
+        amap = maps[operand.arg_number]
+        view = space._view_index(amap)
+        if view is None:
+            return None
+        found.append((operand.arg_number, view[0], [e.position for e in amap.results]))
+    return found
 
 
 # --------------------------------------------------------------------------- tensor
