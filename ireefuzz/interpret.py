@@ -867,7 +867,7 @@ def _drop_unit_dims(region: Array, want: list[int]) -> Array:
     return region.reshape(kept)
 
 
-@handles("tensor.insert_slice", "tensor.parallel_insert_slice")
+@handles("tensor.insert_slice")
 def _insert_slice(interp: Interpreter, op: ir.Operation, args: list) -> list:
     source, dest, offs, sizes, strides = _segments(op, args)
     offsets, sizes, strides = (_mixed(op, n, v) for n, v in
