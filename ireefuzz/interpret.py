@@ -990,24 +990,18 @@ def _execute_region(interp: Interpreter, op: ir.Operation, args: list) -> list:
 # --------------------------------------------------------------------------- iree_linalg_ext
 
 
-def _gather_layout(op: ir.Operation, source: Array, indices: Array, out_shape: Sequence[int]) -> tuple[list[int], int]:
-    dim_map = _ints(op.attributes["dimension_map"])
-    batch_rank = len(out_shape) - (source.ndim - len(dim_map))
-    if indices.ndim == batch_rank:  # the index depth dim may be left out when it is 1
-        indices = indices[..., None]
-    return dim_map, batch_rank
-
-
 @handles("iree_linalg_ext.gather")
 def _gather(interp: Interpreter, op: ir.Operation, args: list) -> list:
+    """out[batch..., slice...] = source[indices[batch..., :] at dimension_map, slice...]."""
     source, indices, out = (np.asarray(a) for a in args)
-    dim_map, batch_rank = _gather_layout(op, source, indices, out.shape)
-    if indices.ndim == batch_rank:
+    dim_map = _ints(op.attributes["dimension_map"])
+    batch_rank = out.ndim - (source.ndim - len(dim_map))
+    if indices.ndim == batch_rank:  # the index depth dim may be left out when it is 1
         indices = indices[..., None]
-    coords = [indices[..., k].astype(np.int64) for k in range(len(dim_map))]
-    _check_in_bounds(tuple(coords), [source.shape[d] for d in dim_map], op.name)
+    coords = tuple(indices[..., k].astype(np.int64) for k in range(len(dim_map)))
+    _check_in_bounds(coords, [source.shape[d] for d in dim_map], op.name)
     moved = np.moveaxis(source, dim_map, list(range(len(dim_map))))  # indexed dims first, slice dims after
-    return [moved[tuple(coords)].reshape(out.shape)]
+    return [moved[coords].reshape(out.shape)]
 
 
 @handles("iree_linalg_ext.scatter")
@@ -1075,7 +1069,10 @@ def _output(value: Array, e: Elem) -> np.ndarray:
     value = np.array(value, copy=True)
     if e.is_float:
         return value.astype(np.float64)
-    return value.astype(np.bool_) if e.width == 1 else value.astype(np.int64)
+    if e.width == 1:
+        return value.astype(np.bool_)
+    return unsigned(value, e).astype(np.uint64 if e.width >= 64 else np.int64) if e.name.startswith("ui") \
+        else value.astype(np.int64)
 
 
 # --------------------------------------------------------------------------- input domains
@@ -1102,7 +1099,8 @@ class Domain:
 
 def infer_input_domains(module_text: str, function: str) -> list[Domain]:
     """Which arguments of ``function`` hold indices (gather / scatter indices, values reaching
-    ``tensor.extract`` / ``tensor.insert`` indices or ``arith.index_cast``) and their in-bounds range."""
+    ``tensor.extract`` / ``tensor.insert`` indices or ``arith.index_cast``, ``index``-typed arguments)
+    and their in-bounds range."""
     module = parse(module_text)
     funcs = _functions(module)
     if function not in funcs:
@@ -1113,7 +1111,7 @@ def infer_input_domains(module_text: str, function: str) -> list[Domain]:
     for index_value, tensor, axis in _index_sinks(func):
         for arg in _argument_sources(index_value, params):
             found[arg] = _tighter(found.get(arg), _domain(arg, tensor, axis, params))
-    return [found.get(i, Domain(i)) for i in range(len(params))]
+    return [found.get(i, Domain(i, index=elem_of(p).name == "index")) for i, p in enumerate(params)]
 
 
 def _index_sinks(func: ir.Operation) -> Iterable[tuple[ir.Value, ir.Value | None, int | None]]:

@@ -424,3 +424,25 @@ def test_integer_results_are_int64_and_bool():
     text = "func.func @main(%x: tensor<3xi8>) -> tensor<3xi8> {\n  return %x : tensor<3xi8>\n}"
     (out,) = interpret(text, "main", [np.array([-1, 2, 127], np.int8)])
     assert out.dtype == np.int64 and out.tolist() == [-1, 2, 127]
+
+
+def test_dynamic_slices_generate_splat_and_unsigned_results():
+    text = """
+func.func @main(%x: tensor<?xf32>, %o: index, %n: index, %c: tensor<3xui8>) -> (tensor<?xf32>, tensor<?xf32>, tensor<3xui8>, tensor<2xi1>) {
+  %s = tensor.extract_slice %x[%o] [%n] [2] : tensor<?xf32> to tensor<?xf32>
+  %g = tensor.generate %n {
+  ^bb0(%i: index):
+    %v = tensor.extract %s[%i] : tensor<?xf32>
+    %w = arith.mulf %v, %v : f32
+    tensor.yield %w : f32
+  } : tensor<?xf32>
+  %t = arith.constant true
+  %b = tensor.splat %t : tensor<2xi1>
+  return %s, %g, %c, %b : tensor<?xf32>, tensor<?xf32>, tensor<3xui8>, tensor<2xi1>
+}"""
+    x = np.arange(10, dtype=np.float32)
+    s, g, c, b = interpret(text, "main", [x, np.array(1), np.array(3), np.array([255, 1, 0], np.uint8)])
+    np.testing.assert_array_equal(s, [1.0, 3.0, 5.0])
+    np.testing.assert_array_equal(g, [1.0, 9.0, 25.0])
+    assert c.tolist() == [255, 1, 0] and b.dtype == np.bool_ and b.tolist() == [True, True]
+    assert [d.index for d in infer_input_domains(text, "main")] == [False, True, True, False]
