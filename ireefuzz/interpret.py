@@ -94,7 +94,12 @@ def signed(x: Array, e: Elem) -> Array:
 
 
 def round_to(x: Array, e: Elem) -> Array:
-    """Round a float64 value to what type ``e`` can hold (still held in float64)."""
+    """Round a float64 value to what type ``e`` can hold (still held in float64; overflow gives inf)."""
+    with np.errstate(over="ignore"):
+        return _round_to(x, e)
+
+
+def _round_to(x: Array, e: Elem) -> Array:
     if e.name == "f32":
         return np.asarray(x, np.float64).astype(np.float32).astype(np.float64)
     if e.name == "f16":
@@ -272,9 +277,26 @@ def _constant(interp: Interpreter, op: ir.Operation, args: list) -> list:
         shape = _shape(op.results[0])
         if dense.is_splat:
             return [np.full(shape, _scalar_constant(dense.get_splat_value(), e))]
-        values = ir.DenseFPElementsAttr(attr) if e.is_float else ir.DenseIntElementsAttr(attr)
-        return [to_elem(np.array([values[i] for i in range(len(values))], dtype=object).reshape(shape), e)]
+        return [to_elem(_dense_values(dense, e).reshape(shape), e)]
     return [_scalar_constant(attr, e)]
+
+
+def _dense_values(dense: ir.DenseElementsAttr, e: Elem) -> Array:
+    try:
+        values = np.array(dense)  # the buffer protocol: every width but bf16
+        if values.dtype != object:
+            return values
+    except (TypeError, ValueError, RuntimeError):
+        pass
+    body = str(dense)[len("dense<"):str(dense).rindex(">")].split(">")[0]
+    if e.name == "bf16" and body.startswith('"0x'):
+        import ml_dtypes
+
+        raw = bytes.fromhex(body.strip('"')[2:])
+        return np.frombuffer(raw, np.uint16).view(ml_dtypes.bfloat16).astype(np.float64)
+    if e.name == "bf16":
+        return np.array([float(v) for v in body.replace("[", " ").replace("]", " ").replace(",", " ").split()])
+    raise NotInterpretable(f"op arith.constant of {dense.type}")
 
 
 def _scalar_constant(attr: ir.Attribute, e: Elem) -> Array:

@@ -446,3 +446,35 @@ func.func @main(%x: tensor<?xf32>, %o: index, %n: index, %c: tensor<3xui8>) -> (
     np.testing.assert_array_equal(g, [1.0, 9.0, 25.0])
     assert c.tolist() == [255, 1, 0] and b.dtype == np.bool_ and b.tolist() == [True, True]
     assert [d.index for d in infer_input_domains(text, "main")] == [False, True, True, False]
+
+
+def test_every_width_bf16_f16_i16_i64_and_dense_constants():
+    import ml_dtypes
+
+    generic = """
+  %e{n} = tensor.empty() : tensor<2x{t}>
+  %r{n} = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+      iterator_types = ["parallel"]}} ins(%{a}, %{b} : tensor<2x{t}>, tensor<2x{t}>) outs(%e{n} : tensor<2x{t}>) {{
+  ^bb0(%x: {t}, %y: {t}, %o: {t}):
+    %z = {op} %x, %y : {t}
+    linalg.yield %z : {t}
+  }} -> tensor<2x{t}>"""
+    body = "\n".join([
+        "  %m = arith.constant dense<9223372036854775807> : tensor<2xi64>",
+        "  %third = arith.constant dense<[3.0, 3.0]> : tensor<2xbf16>",
+        "  %k = arith.constant dense<[1.5, -2.25]> : tensor<2xbf16>",
+        "  %f = arith.constant dense<[1.5, 65504.0]> : tensor<2xf16>",
+        generic.format(n=0, t="i64", a="b", b="m", op="arith.addi"),
+        generic.format(n=1, t="bf16", a="a", b="third", op="arith.divf"),
+        generic.format(n=2, t="i16", a="h", b="h", op="arith.muli"),
+        generic.format(n=3, t="f16", a="f", b="f", op="arith.addf"),
+        "  return %r0, %r1, %r2, %r3, %k : tensor<2xi64>, tensor<2xbf16>, tensor<2xi16>, tensor<2xf16>, tensor<2xbf16>"])
+    i64, bf16, i16, f16, k = run("%a: tensor<2xbf16>, %b: tensor<2xi64>, %h: tensor<2xi16>", body,
+                                 np.array([1, 2], ml_dtypes.bfloat16), np.array([1, -1], np.int64),
+                                 np.array([300, -2], np.int16),
+                                 results="tensor<2xi64>, tensor<2xbf16>, tensor<2xi16>, tensor<2xf16>, tensor<2xbf16>")
+    assert i64.tolist() == [-(2 ** 63), 2 ** 63 - 2]  # wraps at 64 bits
+    assert bf16.tolist() == [float(ml_dtypes.bfloat16(1 / 3)), float(ml_dtypes.bfloat16(2 / 3))]  # stored in bf16
+    assert i16.tolist() == [300 * 300 - 65536, 4]
+    assert f16.tolist() == [3.0, np.inf]  # 2 * 65504 overflows f16 storage
+    assert k.tolist() == [1.5, -2.25]
