@@ -53,7 +53,8 @@ class Elem:
 @functools.lru_cache(maxsize=None)
 def _elem(type_text: str) -> Elem:
     if type_text.startswith(("tensor<", "vector<")):
-        type_text = type_text[type_text.rfind("x") + 1:-1] if "x" in type_text else type_text[7:-1]
+        inner = type_text[7:-1]
+        type_text = "index" if inner.endswith("index") else inner.split("x")[-1]
     if type_text in ("f16", "bf16", "f32", "f64"):
         return Elem(type_text, True, int(type_text[-2:]))
     if type_text == "index":
