@@ -84,6 +84,14 @@ def test_interpreter_agrees_on_indexing_and_contraction_ops(case):
     assert index_domains_agree(case)
 
 
+@pytest.mark.slow
+@settings(max_examples=400, suppress_health_check=list(HealthCheck), deadline=None, database=None)
+@given(cases(dtypes=DTYPES))
+def test_interpreter_agrees_on_many_graphs(case):  # the acceptance run (issue 10: >= 300 graphs)
+    assert disagreements(case) == []
+    assert index_domains_agree(case)
+
+
 # --------------------------------------------------------------------------- fault injection
 
 STRIDED = Case(Graph((TensorType((9, 4), "f32"),),
