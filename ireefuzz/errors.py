@@ -52,3 +52,9 @@ class CorpusFailure(IreefuzzError, AssertionError):
 
 # What the faces report as one line and exit 2 (usage, missing IREE, malformed input files).
 USER_ERRORS = (UsageError, IreeNotFound, GraphError, ProgramError)
+
+
+class NotInterpretable(IreefuzzError):
+    """The reference interpreter meets an op (or undefined behaviour) it cannot judge: "op NAME".
+
+    The numeric oracle then says "not judged: op NAME"; never a finding, never a silent pass."""
