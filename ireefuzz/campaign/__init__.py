@@ -1,0 +1,93 @@
+"""``ireefuzz fuzz``: the nightly campaign. Parallel, crash-isolated, batched, deduplicated, resumable.
+
+Files in ``--out DIR`` (all written with ``ireefuzz._io``; a kill -9 at any moment loses nothing recorded):
+
+- ``campaign.json``  the options that define the campaign (``--resume`` reads them back);
+- ``progress.jsonl``, ``findings.jsonl``: the durable record (``record``);
+- ``summary.json``, ``summary.md``, ``junit.xml``, ``report.html`` (see ``ireefuzz.report``).
+
+Determinism. The case stream is cut in blocks of ``BLOCK`` cases. Global block ``b`` belongs to shard
+``b % n``; its cases have indices ``b*BLOCK .. b*BLOCK+BLOCK-1``, so shards are disjoint by construction.
+A block is a pure function of (seed, shard, index) and the coverage of the blocks before it
+(``guidance``), so ``--resume`` redraws exactly the cases it had.
+
+Modules, each one job (none imports the loop but ``__init__``):
+
+- ``options``    the command line, ``Options`` (campaign.json) and their checks;
+- ``baseline``   the known findings;
+- ``guidance``   the case stream, its blocks and the coverage that steers them;
+- ``pool``       the worker protocol (``Pool``, ``Task``, ``Done``/``Died``/``Failed``, ``evaluate_task``);
+- ``local_pool`` / ``dask_pool``  its two implementations (worker processes here; a Dask cluster);
+- ``record``     progress.jsonl + findings.jsonl and the counts recomputed from them;
+- ``loop``       the planner and the coordinator loop (crash bisection);
+- ``display``    the live line;
+- ``bundling``   shrinking and bundling new findings after the campaign.
+
+Exit status: 0 = nothing new, 1 = new findings (not in the baseline), 2 = the campaign itself failed.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+from ireefuzz import _io
+from ireefuzz.errors import UsageError
+
+from .baseline import load_baseline
+from .options import DEFAULT_BASELINE, Options, configure, options_from_args, parse_workers
+from .pool import Pool
+
+__all__ = ["configure", "main"]
+
+
+def main(args: argparse.Namespace) -> int:
+    out, options = _campaign_dir(args)
+    workers = parse_workers(args.workers)
+    baseline_path = Path(args.baseline) if args.baseline else (DEFAULT_BASELINE if DEFAULT_BASELINE.exists() else None)
+    baseline = load_baseline(baseline_path)
+    if options.iree_compile is not None:
+        from ireefuzz.sut import CompilerConfig, find_iree_compile
+
+        find_iree_compile(CompilerConfig(iree_compile=options.iree_compile))  # IreeNotFound (exit 2) up front
+    pool = _pool(args, workers, options)
+    if not args.resume:  # enough blocks in flight to keep every worker busy while guidance waits
+        options = dataclasses.replace(options, lag=max(2, math.ceil(2 * pool.capacity * options.batch / options.block)))
+    _io.atomic_write_json(out / "campaign.json", options.to_json())
+    print(f"ireefuzz fuzz: {'resuming' if args.resume else 'writing'} {out}", file=sys.stderr)
+    from .bundling import bundle_new_signatures
+    from .display import Display
+    from .loop import run
+
+    status = run(options, out, pool, baseline, Display())
+    if status == 1 and args.bundles > 0:
+        bundle_new_signatures(out, options, args.bundles, args.bundle_timeout)
+    return status
+
+
+def _campaign_dir(args: argparse.Namespace) -> tuple[Path, Options]:
+    """The output directory and the campaign's options (read back from it with --resume)."""
+    if args.resume:
+        if not args.out or not (Path(args.out) / "campaign.json").exists():
+            raise UsageError("--resume needs --out DIR of an earlier campaign (with DIR/campaign.json)")
+        out = Path(args.out)
+        return out, options_from_args(args, Options.from_json(json.loads((out / "campaign.json").read_text())))
+    out = Path(args.out or time.strftime("runs/%Y%m%d-%H%M%S"))
+    if (out / "campaign.json").exists():
+        raise UsageError(f"--out {out} already holds a campaign; add --resume to continue it, or choose another --out")
+    return out, options_from_args(args, None)
+
+
+def _pool(args: argparse.Namespace, workers: int, options: Options) -> Pool:
+    spec = options.task_spec()
+    if args.scheduler:
+        from .dask_pool import DaskPool
+
+        return DaskPool(args.scheduler, spec)
+    from .local_pool import LocalPool
+
+    return LocalPool(workers, spec)
