@@ -286,13 +286,13 @@ def _free_port() -> int:
 @pytest.fixture
 def dask_cluster(tmp_path):
     pytest.importorskip("distributed")
-    dask = str(Path(sys.executable).with_name("dask"))
+    dask = [sys.executable, "-m", "dask"]  # this interpreter, whatever venv the `dask` script was installed from
     address = f"tcp://127.0.0.1:{_free_port()}"
     env = dict(os.environ, **{pool.FAULT_ENV: "3:segv"})
     log = open(tmp_path / "cluster.log", "w")
-    scheduler = subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1], "--no-dashboard"],
+    scheduler = subprocess.Popen([*dask, "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1], "--no-dashboard"],
                                  stdout=log, stderr=log, start_new_session=True)
-    worker = subprocess.Popen([dask, "worker", address, "--nthreads", "1", "--nworkers", "2", "--memory-limit", "0",
+    worker = subprocess.Popen([*dask, "worker", address, "--nthreads", "1", "--nworkers", "2", "--memory-limit", "0",
                                "--no-dashboard"], env=env, stdout=log, stderr=log, start_new_session=True)
     from distributed import Client
 
