@@ -17,6 +17,7 @@ from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import Program, emit_module
 from ireefuzz.generators.graph import Graph
 from ireefuzz.oracles import crash, fusion, immutability, memory, numeric, reference
+from ireefuzz.oracles.cause import assign_causes
 from ireefuzz.oracles.finding import Finding
 
 from . import sut
@@ -110,8 +111,8 @@ def evaluate_batch(named: Sequence[tuple[str, Case]], config: sut.CompilerConfig
                     + evaluate_batch(named[half:], config, policy, frontend))
         name, case = named[0]
         finding = frontend.compile_failure(artifact, program.text, {name: case.graph})
-        findings = (finding.with_case(case.to_json()).with_evidence(platform=platform_of(config=config)),
-                    ) if "crash" in policy.oracles else ()
+        findings = tuple(assign_causes([finding.with_case(case.to_json()).with_evidence(platform=platform_of(config=config))])
+                         ) if "crash" in policy.oracles else ()
         return [CaseResult(case, findings, compile_seconds=artifact.seconds)]
     module = sut.LoadedModule(artifact)
     share = artifact.seconds / len(named)
@@ -139,7 +140,7 @@ def with_relations(result: CaseResult, config: sut.CompilerConfig, policy: Polic
     platform = platform_of(config=config)
     found = [f.with_case(result.case.to_json()).with_evidence(platform=platform) for rel in policy.relations
              for f in metamorphic.check_relation(rel, result.case, config)]
-    return dataclasses.replace(result, findings=tuple(_first_per_signature([*result.findings, *found])))
+    return dataclasses.replace(result, findings=tuple(assign_causes(_first_per_signature([*result.findings, *found]))))
 
 
 def check_compiled_case(case: Case, function: str, module: sut.LoadedModule, artifact: sut.Artifact, policy: Policy,
@@ -168,7 +169,7 @@ def check_compiled_case(case: Case, function: str, module: sut.LoadedModule, art
             discarded += result.discarded
     platform = platform_of(artifact)
     findings = [f.with_case(case.to_json()).with_evidence(platform=platform) for f in findings]
-    return CaseResult(case, tuple(_first_per_signature(findings)), discarded,
+    return CaseResult(case, tuple(assign_causes(_first_per_signature(findings))), discarded,
                       tuple(d.pipeline for d in dispatches), artifact.cpu.name, artifact.compiler_version,
                       compile_seconds, time.perf_counter() - started)
 

@@ -61,6 +61,8 @@ class Finding:
     message: str
     evidence: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     case: Mapping[str, Any] | None = None
+    cause: str = ""  # what one upstream issue would cover (``oracles.cause``); "" until assigned
+    cause_title: str = ""
 
     def __post_init__(self) -> None:
         if self.oracle not in ORACLES:
@@ -86,3 +88,7 @@ class Finding:
 
     def with_evidence(self, **extra: Any) -> "Finding":
         return dataclasses.replace(self, evidence={**self.evidence, **extra})
+
+    def with_cause(self, cause: Any) -> "Finding":
+        """This finding with ``cause`` (an ``oracles.cause.Cause``: its ``id`` and ``title``) assigned."""
+        return dataclasses.replace(self, cause=cause.id, cause_title=cause.title)

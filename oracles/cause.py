@@ -1,0 +1,390 @@
+"""The cause of a finding: what one upstream issue would cover, beside its fine-grained signature.
+
+A signature names a symptom (``oracle/kind/ops/dtype/dims``); one compiler bug shows up under many
+of them (every dtype, dims pattern and neighbouring op). A ``Cause`` is derived per oracle from what
+identifies the defect and nothing else, the way ClusterFuzz buckets crashes by their crash state:
+
+* immutability: the role of the overwritten argument. Every argument the program uses as a DPS
+  destination (``outs``/``acc`` of a contraction, reduction, fill, gather, elementwise op) is one
+  cause, iree-org/iree#16168: the fix (never write into a caller's buffer) is one, whatever op writes;
+  an argument the program only reads that is overwritten anyway is another.
+* crash: a compile error by its normalized first diagnostic plus the stage that reported it; a
+  compiler crash by its crash state (crash type + top 3 frames, addresses and arguments stripped);
+  timeouts, OOMs and dead workers by kind; runtime faults by their normalized message.
+* memory: alloca or copy, what the dispatch computes (IREE's own name for its root op: a contraction,
+  a reduction, a gather ...), and its pipeline -- never the ops around it, the dtype or the sizes.
+* fusion: the kind of producer materialized, and the pipeline.
+* numeric / reference: a wrong value whose output reads an argument written in place is a consequence
+  of that mutation (its cause is the mutation's); otherwise the op pattern of the output's cone
+  with dtype and dims dropped (``numeric/wrong-value/fill>reduce_sum``).
+* metamorphic: an asymmetry takes the cause of a memory finding of its family in the same case, a
+  failed variant the cause of its compile error; otherwise a relation-level cause.
+
+Pure: reads only the finding's own JSON (message, evidence, case), so older runs can be re-bucketed.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any, Mapping, Sequence
+
+from .finding import Finding
+
+IMMUTABILITY_UPSTREAM = "https://github.com/iree-org/iree/issues/16168"
+
+
+@dataclasses.dataclass(frozen=True)
+class Cause:
+    id: str  # stable, path-safe, readable, e.g. "immutability/dps-init-written-in-place"
+    title: str  # one readable line, what one upstream issue would be titled
+    oracle: str
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.+>=,:@\-\[\]/]")
+
+
+def _cause(oracle: str, parts: Sequence[str], title: str) -> Cause:
+    """A cause whose id is ``oracle/part/...``, each part path-safe (no '/' inside a part)."""
+    clean = [_UNSAFE.sub("_", p.replace("/", "_")) or "-" for p in parts]
+    return Cause("/".join([oracle, *clean]), title, oracle)
+
+
+# --------------------------------------------------------------------------- immutability
+
+ARGUMENT_MUTATION = Cause(
+    "immutability/dps-init-written-in-place",
+    "A function argument used as a DPS destination (outs/acc) is written in place (iree-org/iree#16168)",
+    "immutability")
+READ_ONLY_MUTATION = Cause(
+    "immutability/read-only-argument-written",
+    "A function argument the program only reads is overwritten by the call", "immutability")
+
+
+def _immutability_cause(finding: Finding) -> Cause:
+    ops = finding.evidence.get("ops") or []
+    graph = _graph(finding)
+    argument = finding.evidence.get("argument")
+    if any(op.endswith(("[outs]", "[acc]")) for op in ops):
+        return ARGUMENT_MUTATION
+    if graph is not None and argument is not None and f"a{argument}" not in _written_arguments(graph):
+        return READ_ONLY_MUTATION
+    return ARGUMENT_MUTATION  # no graph (a raw MLIR program): the one known mechanism
+
+
+# --------------------------------------------------------------------------- crash
+
+_ERROR_LINE = re.compile(r"error: (.*)$", re.M)
+_LOCATED = re.compile(r"^(\S+?\.mlir):\d+:\d+: error: ", re.M)
+_FRAME = re.compile(r"^\s*#\d+\s+0x[0-9a-fA-F]+\s+(.*)$", re.M)
+_ASSERTION = re.compile(r"Assertion `(.*?)' failed")
+_LLVM_ERROR = re.compile(r"LLVM ERROR: (.*)")
+_SIGNALS = {-4: "SIGILL", -6: "SIGABRT", -7: "SIGBUS", -8: "SIGFPE", -11: "SIGSEGV", 132: "SIGILL", 134: "SIGABRT",
+            136: "SIGFPE", 139: "SIGSEGV"}
+# Frames of the crash machinery itself, never the defect (ClusterFuzz's ignore list, for LLVM).
+_NOISE_FRAMES = re.compile(
+    r"PrintStackTrace|RunSignalHandlers|SignalHandler|CrashRecoveryContext|HandleCrash|CleanupOnSignal|"
+    r"report_fatal_error|llvm_unreachable_internal|__assert_fail|__assert_fail_base|\babort\b|\braise\b|"
+    r"pthread_kill|gsignal|__restore_rt|^\(?/lib|libc\.so|^\?\?|^0x")
+# Context errors that say where, not what: skipped when naming the stage.
+_GENERIC_STAGES = ("failed to run translation of source executable", "failed to serialize executable",
+                   "failed to translate executables", "failed to legalize operation")
+_TYPE = re.compile(r"\b(?:tensor|memref|vector|complex|!?[\w.]+)<[^<>]*(?:<[^<>]*>[^<>]*)*>|\b[iuf]\d+\b|\bindex\b|\bbf16\b")
+_OP_NAME = re.compile(r"'([a-z_]+\.[a-z_.0-9]+)'")
+
+
+def normalize_diagnostic(message: str, words: int = 12) -> str:
+    """A diagnostic line without SSA names, symbols, numbers, types, shapes or quoted values:
+    ``linalg.generic-op-write-affecting-operations-on-global-resources-...``. Quoted op names stay."""
+    ops = _OP_NAME.findall(message)
+    text = _OP_NAME.sub(" OPNAME ", message)
+    text = _TYPE.sub(" ", text)
+    text = re.sub(r"'[^']*'|\"[^\"]*\"|%[\w#.:]+|@[\w$.-]+|#[\w.]+|0x[0-9a-fA-F]+|\b\d+\b", " ", text)
+    tokens = re.findall(r"[A-Za-z_]+", text)
+    out, names = [], iter(ops)
+    for token in tokens:
+        out.append(next(names, "op") if token == "OPNAME" else token.lower())
+    return "-".join(out[:words]) or "-"
+
+
+def compile_error_stage(diagnostic: str) -> str:
+    """Where a compile error was reported: the specific context error after the first one
+    (``failed on workgroup distribution verification`` -> ``workgroup-distribution-verification``),
+    else ``codegen`` for a location in a dumped executable, ``input`` for one in the program."""
+    errors = _ERROR_LINE.findall(diagnostic)
+    for context in errors[1:]:
+        gist = re.sub(r"^'[^']*' op ", "", context.strip())
+        if gist.startswith("failed") and not gist.startswith(_GENERIC_STAGES):
+            return normalize_diagnostic(re.sub(r"^failed (?:on|to|in|during|while)? ?", "", gist), 6)
+    located = _LOCATED.search(diagnostic)
+    if located is None:
+        return "-"
+    return "codegen" if "/sources/" in located.group(1) or "_dispatch_" in diagnostic else "input"
+
+
+def first_error(diagnostic: str, fallback: str = "") -> str:
+    m = _ERROR_LINE.search(diagnostic)
+    return m.group(1) if m else fallback
+
+
+def crash_state(diagnostic: str, returncode: Any = None, frames: int = 3) -> tuple[str, list[str]]:
+    """(crash type, top frames) of a crash, each normalized: no addresses, offsets, paths or arguments."""
+    if (m := _ASSERTION.search(diagnostic)):
+        kind = f"assertion:{normalize_diagnostic(m.group(1), 8)}"
+    elif (m := _LLVM_ERROR.search(diagnostic)):
+        kind = f"llvm-error:{normalize_diagnostic(m.group(1), 8)}"
+    elif isinstance(returncode, int) and returncode in _SIGNALS:
+        kind = _SIGNALS[returncode]
+    elif isinstance(returncode, int) and returncode < 0:
+        kind = f"signal{-returncode}"
+    else:
+        kind = "crash"
+    names = [_frame_name(f) for f in _FRAME.findall(diagnostic)]
+    return kind, [n for n in names if n and not _NOISE_FRAMES.search(n)][:frames]
+
+
+def _frame_name(frame: str) -> str:
+    """``mlir::Foo::bar(mlir::Operation*) const (/x/libIREECompiler.so+0x1b2)`` -> ``mlir::Foo::bar``."""
+    frame = re.sub(r"\s*\([^()]*\+0x[0-9a-fA-F]+\)\s*$", "", frame.strip())  # (module+offset)
+    frame = re.sub(r"\s+(?:\+\s*\d+|\S+:\d+(?::\d+)?)$", "", frame)  # + offset, file:line:col
+    frame = frame.replace("(anonymous namespace)", "anon")
+    depth, name = 0, []
+    for ch in frame:  # drop template and parameter lists
+        if ch in "<(":
+            depth += 1
+        elif ch in ">)":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            name.append(ch)
+    text = "".join(name).replace(" const", "").strip()
+    return text.split(" ")[-1] if text else ""
+
+
+def _crash_cause(finding: Finding) -> Cause:
+    ev, kind = finding.evidence, finding.kind
+    diagnostic = str(ev.get("diagnostic") or "")
+    if kind == "compile-error":
+        message = first_error(diagnostic, finding.message.partition(": ")[2] or finding.message)
+        gist, stage = normalize_diagnostic(message), compile_error_stage(diagnostic)
+        return _cause("crash", [kind, f"{gist}@{stage}"], f"iree-compile error: {_short(message)} (at {stage})")
+    if kind == "compile-crash":
+        crash_type, frames = crash_state(diagnostic, ev.get("returncode"))
+        state = ">".join(f.replace("::", ".") for f in frames) or "no-stack"
+        shown = " < ".join(frames) if frames else "no stack frames"
+        return _cause("crash", [kind, crash_type, state], f"iree-compile crashes ({crash_type}) in {shown}")
+    if kind.startswith("runtime-"):
+        message = str(ev.get("message") or finding.message)
+        return _cause("crash", [kind, normalize_diagnostic(message, 10)], f"the compiled module fails at run time: {_short(message)}")
+    return _cause("crash", [kind], f"{kind.replace('-', ' ')} on a valid program")  # timeout, oom, dead worker
+
+
+def _short(text: str, limit: int = 120) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+# --------------------------------------------------------------------------- memory and fusion
+
+_DISPATCH_ROOT = re.compile(r"_dispatch_\d+_(?P<root>[a-z]+(?:_[a-z]+)*?)(?:_(?:\d|D[x_]|D$|[a-z]+\d)|$)")
+# IREE names a dispatch by its root op's category; the role it plays, coarsened.
+_ROLES = (("contraction", ("matmul", "mmt4d", "contract", "conv")), ("reduction", ("reduction", "argmax", "softmax")),
+          ("gather", ("gather", "scatter")), ("transpose", ("transpose",)), ("data-movement", ("slow_memcpy", "pack", "unpack")),
+          ("fill", ("fill",)), ("elementwise", ("elementwise", "broadcast", "generic")))
+_GRAPH_ROLES = (("contraction", ("matmul",)), ("reduction", ("reduce_", "argmax")), ("gather", ("gather",)),
+                ("transpose", ("transpose",)), ("fill", ("fill", "iota")))
+MEMORY_FAMILIES = {"alloca": "alloca", "alloca-dynamic": "alloca", "alloca-in-loop": "alloca", "alloc": "alloc", "copy": "copy"}
+_SERVES = {"contraction": "the vector tile of a contraction", "reduction": "the accumulator of a reduction",
+           "gather": "a gather", "transpose": "a transpose", "data-movement": "a data-movement dispatch",
+           "fill": "a fill", "elementwise": "an elementwise dispatch"}
+
+
+def dispatch_role(dispatch_name: str, fallback_ops: str = "") -> str:
+    """What a dispatch computes, from IREE's name for it (``g8_dispatch_0_matmul_like_65x65x16_f32`` ->
+    ``contraction``); else from an op pattern (``fill>matmul>generic`` -> ``contraction``)."""
+    m = _DISPATCH_ROOT.search(dispatch_name or "")
+    if m:
+        root = m.group("root")
+        for role, keys in _ROLES:
+            if any(k in root for k in keys):
+                return role
+        return root
+    return ops_role(fallback_ops)
+
+
+def ops_role(ops: str) -> str:
+    names = [o.partition("[")[0] for o in (ops or "").split(">")]
+    for role, keys in _GRAPH_ROLES:
+        if any(n.startswith(keys) for n in names):
+            return role
+    return "elementwise" if any(n and n != "-" for n in names) else "-"
+
+
+def _signature_ops(finding: Finding) -> str:
+    return finding.signature.split("/")[2] if finding.signature.count("/") >= 4 else ""
+
+
+def _memory_cause(finding: Finding) -> Cause:
+    ev = finding.evidence
+    family = MEMORY_FAMILIES.get(finding.kind, finding.kind)
+    role = ev.get("role") or dispatch_role(str(ev.get("dispatch") or ""), _signature_ops(finding))
+    pipeline = _pipeline(ev.get("pipeline"))
+    what = {"alloca": "a stack alloca", "alloc": "a heap allocation", "copy": "a buffer copy"}.get(family, family)
+    return _cause("memory", [family, f"{role}@{pipeline}"],
+                  f"{what} for {_SERVES.get(role, role)} in {pipeline} codegen")
+
+
+def _pipeline(value: Any) -> str:
+    return re.sub(r"^(?:CPU|LLVMCPU)", "", str(value or "-")) or "-"
+
+
+def producer_kind(excerpt: str, ops: str = "") -> str:
+    """What a materialized producer is: an iota, a fill/splat, a constant."""
+    if "linalg.index" in excerpt or "generic[index" in ops or "iota" in ops:
+        return "iota"
+    if "linalg.fill" in excerpt or "tensor.splat" in excerpt or "fill" in ops:
+        return "fill"
+    if "arith.constant" in excerpt or "tensor.generate" in excerpt:
+        return "constant"
+    return "index-free-generic" if "linalg.generic" in excerpt else "producer"
+
+
+def _fusion_cause(finding: Finding) -> Cause:
+    ev = finding.evidence
+    if finding.kind != "materialized-producer":
+        return _cause("fusion", [finding.kind], f"fusion: {finding.kind.replace('-', ' ')} over the graph's budget")
+    producer = producer_kind(str(ev.get("excerpt") or ""), _signature_ops(finding))
+    pipeline = _pipeline(ev.get("pipeline"))
+    return _cause("fusion", [finding.kind, f"{producer}@{pipeline}"],
+                  f"an {producer} producer gets its own dispatch ({pipeline}) instead of fusing into its consumers")
+
+
+# --------------------------------------------------------------------------- numeric
+
+
+def _graph(finding: Finding) -> Mapping[str, Any] | None:
+    graph = (finding.case or {}).get("graph")
+    return graph if isinstance(graph, Mapping) and "nodes" in graph else None
+
+
+def _destinations(node: Mapping[str, Any]) -> list[str]:
+    """The refs a node writes into (its DPS destination): ``init = value:<ref>``, or a matmul's acc."""
+    init = str((node.get("attrs") or {}).get("init", "empty"))
+    refs = [init.partition(":")[2]] if init.startswith("value:") else []
+    if str(node.get("op", "")).endswith("matmul") and len(node.get("inputs", ())) > 2:
+        refs.append(node["inputs"][2])
+    return refs
+
+
+def _written_arguments(graph: Mapping[str, Any]) -> set[str]:
+    return {r for node in graph["nodes"] for r in _destinations(node) if r.startswith("a")}
+
+
+def _cone(graph: Mapping[str, Any], output: int) -> set[int]:
+    """Indices of the nodes ``graph.outputs[output]`` depends on (inputs and destinations)."""
+    outputs = graph.get("outputs") or []
+    if not 0 <= output < len(outputs):
+        return set(range(len(graph["nodes"])))
+    needed, stack = set(), [outputs[output]]
+    while stack:
+        ref = stack.pop()
+        if ref.startswith("n") and int(ref[1:]) not in needed:
+            needed.add(int(ref[1:]))
+            node = graph["nodes"][int(ref[1:])]
+            init = str((node.get("attrs") or {}).get("init", "empty"))
+            stack += list(node.get("inputs", ())) + ([init.partition(":")[2]] if ":" in init else [])
+    return needed
+
+
+def _arguments_read(graph: Mapping[str, Any], nodes: set[int]) -> dict[str, int]:
+    """Argument -> how many uses (as an input or a destination) ``nodes`` make of it."""
+    uses: dict[str, int] = {}
+    for i in nodes:
+        node = graph["nodes"][i]
+        init = str((node.get("attrs") or {}).get("init", "empty"))
+        for ref in [*node.get("inputs", ()), *([init.partition(":")[2]] if init.startswith("value:") else [])]:
+            if ref.startswith("a"):
+                uses[ref] = uses.get(ref, 0) + 1
+    return uses
+
+
+def clobbered_arguments(finding: Finding) -> set[str]:
+    """Arguments a numeric finding's output reads that the program also writes in place and uses again
+    (a second destination or a reader): an in-place write there changes what the output reads."""
+    graph = _graph(finding)
+    if graph is None:
+        return set()
+    everywhere = _arguments_read(graph, set(range(len(graph["nodes"]))))
+    read = _arguments_read(graph, _cone(graph, int(finding.evidence.get("output", -1))))
+    return {a for a in read if a in _written_arguments(graph) and everywhere[a] > 1}
+
+
+def reads_argument(finding: Finding, argument: int) -> bool:
+    graph = _graph(finding)
+    return graph is None or f"a{argument}" in _arguments_read(graph, _cone(graph, int(finding.evidence.get("output", -1))))
+
+
+def _numeric_cause(finding: Finding) -> Cause:
+    if clobbered_arguments(finding):
+        return ARGUMENT_MUTATION
+    ops = _signature_ops(finding) or "-"
+    who = "IREE" if finding.oracle == "numeric" else "JAX (the reference)"
+    return _cause(finding.oracle, [finding.kind, ops], f"{who} computes a {finding.kind.replace('-', ' ')} for {ops}")
+
+
+# --------------------------------------------------------------------------- metamorphic
+
+_INDEX = re.compile(r"\b([an])\d+\b")
+
+
+def _metamorphic_cause(finding: Finding) -> Cause:
+    ev = finding.evidence
+    failure = str(ev.get("failure") or "")
+    if finding.kind == "variant-failed" and failure.startswith("compile error:"):
+        diagnostic = failure.partition(":")[2]
+        stand_in = Finding("crash", "compile-error", "crash/compile-error/-/-/-", diagnostic, {"diagnostic": diagnostic})
+        return _crash_cause(stand_in)
+    relation = str(ev.get("relation") or "-")
+    label = _INDEX.sub(r"\1", str(ev.get("variant") or "-"))
+    role = ops_role(_signature_ops(finding).partition("[")[0])
+    return _cause("metamorphic", [finding.kind, f"{role}[{relation}:{label}]"],
+                  f"{finding.kind.replace('-', ' ')} of a {role} graph under the {relation} relation ({label})")
+
+
+# --------------------------------------------------------------------------- entry points
+
+_BY_ORACLE = {"immutability": _immutability_cause, "crash": _crash_cause, "memory": _memory_cause,
+              "fusion": _fusion_cause, "numeric": _numeric_cause, "reference": _numeric_cause,
+              "metamorphic": _metamorphic_cause}
+
+
+def cause_of(finding: Finding) -> Cause:
+    """The cause of one finding, from its own JSON (signature, message, evidence, case) only."""
+    return _BY_ORACLE[finding.oracle](finding)
+
+
+def assign_causes(findings: Sequence[Finding]) -> list[Finding]:
+    """One case's findings with ``cause`` / ``cause_title`` set; a finding that follows from another in the
+    same case (a wrong value read from a mutated argument, an asymmetry of a memory finding's family)
+    takes that finding's cause and records ``consequence_of`` (its signature) in its evidence."""
+    own = [cause_of(f) for f in findings]
+    out = []
+    for finding, cause in zip(findings, own):
+        source = _consequence_source(finding, findings, own)
+        if source is not None:
+            cause = own[source]
+            finding = finding.with_evidence(consequence_of=findings[source].signature)
+        out.append(finding.with_cause(cause))
+    return out
+
+
+def _consequence_source(finding: Finding, findings: Sequence[Finding], causes: Sequence[Cause]) -> int | None:
+    """The index of the finding in the same case that ``finding`` follows from, if any."""
+    if finding.oracle in ("numeric", "reference"):
+        for i, other in enumerate(findings):
+            if other.oracle == "immutability" and reads_argument(finding, int(other.evidence.get("argument", -1))):
+                return i
+        return None
+    if finding.oracle == "metamorphic" and finding.kind.endswith("-asymmetry"):
+        family = finding.kind.removesuffix("-asymmetry")
+        return next((i for i, other in enumerate(findings)
+                     if other.oracle == "memory" and MEMORY_FAMILIES.get(other.kind) == family), None)
+    return None
