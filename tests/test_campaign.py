@@ -136,7 +136,7 @@ def test_baseline_is_read_tolerantly_and_rejected_clearly(tmp_path):
     good = tmp_path / "known.json"
     good.write_text(json.dumps([{"signature": "memory/alloca/x/f32/S", "upstream": "https://x/1"},
                                 {"signature": "crash/compile-error/y/f16/?", "note": None}]))
-    known_map = baseline.load_baseline(good)
+    known_map = baseline.load_baseline(good).signatures
     assert known_map["memory/alloca/x/f32/S"].upstream == "https://x/1" and known_map["crash/compile-error/y/f16/?"].note == ""
     assert known_map["memory/alloca/x/f32/S"].status == "open"
     for text, match in (("{", "not valid JSON"), ('{"signature": "x"}', "JSON list of objects"), ('[{"sig": 1}]', '"signature"')):
@@ -160,19 +160,19 @@ def _result(case: Case, *sigs: str) -> CaseResult:
 def test_record_keeps_first_and_smaller_examples_and_never_duplicates(tmp_path):
     opts = options.Options(cases=64, batch=4)
     sig, known = "memory/alloca/exp/f32/S", "memory/alloca/known/f32/S"
-    rec = record.Record(tmp_path, opts, {known: baseline.Known(known, upstream="u")})
+    rec = record.Record(tmp_path, opts, baseline.Baseline({known: baseline.Known(known, upstream="u")}))
     big, small, bigger = _case(64), _case(8), _case(128)
     task = pool.Task((0, 1, 2), (big, small, bigger))
     rec.record(task, [_result(big, sig, known), _result(small, sig), _result(bigger, sig)], 1.0)
     # the coordinator was killed after the findings but before the progress line: the batch is redone
     (tmp_path / "progress.jsonl").write_text("")
-    rec = record.Record(tmp_path, opts, {known: baseline.Known(known)})
+    rec = record.Record(tmp_path, opts, baseline.Baseline({known: baseline.Known(known)}))
     rec.record(task, [_result(big, sig, known), _result(small, sig), _result(bigger, sig)], 2.0)
     rows = findings(tmp_path)
     assert [(r["signature"], r["case_index"], r["example"]) for r in rows] == [
         (sig, 0, "first"), (known, 0, "first"), (sig, 1, "smaller")]
     assert [r["status"] for r in rows] == ["new", "known", "new"]
-    summary = record.Record(tmp_path, opts, {known: baseline.Known(known)}).summary()
+    summary = record.Record(tmp_path, opts, baseline.Baseline({known: baseline.Known(known)})).summary()
     assert summary["signatures"][sig] == {"count": 3, "status": "new", "first_case_index": 0, "smallest_case_index": 1}
     assert summary["new"] == [sig] and summary["known"] == [known] and summary["cases"] == 3
     assert summary["pipelines"] == {"DoubleTilingExpert": 3}
@@ -180,7 +180,7 @@ def test_record_keeps_first_and_smaller_examples_and_never_duplicates(tmp_path):
 
 def test_reports(tmp_path):
     opts = options.Options(cases=64)
-    rec = record.Record(tmp_path, opts, {"memory/alloca/k/f32/S": baseline.Known("memory/alloca/k/f32/S")})
+    rec = record.Record(tmp_path, opts, baseline.Baseline({"memory/alloca/k/f32/S": baseline.Known("memory/alloca/k/f32/S")}))
     c = _case(4)
     rec.record(pool.Task((0,), (c,)), [_result(c, "memory/alloca/exp/f32/S", "memory/alloca/k/f32/S")], 1.0)
     rec.record(pool.Task((1,), (c,)), [_result(c)], 2.0)

@@ -38,9 +38,11 @@ from pathlib import Path
 from ireefuzz import _io
 from ireefuzz.errors import UsageError
 
-from .baseline import load_baseline
-from .options import DEFAULT_BASELINE, Options, configure, options_from_args, parse_workers
+from .baseline import baseline_path, load_baseline
+from .options import Options, configure, options_from_args, parse_workers
 from .pool import Pool
+from .record import Record
+from .runs import previous_run, write_outputs
 
 __all__ = ["configure", "main"]
 
@@ -48,8 +50,8 @@ __all__ = ["configure", "main"]
 def main(args: argparse.Namespace) -> int:
     out, options = _campaign_dir(args)
     workers = parse_workers(args.workers)
-    baseline_path = Path(args.baseline) if args.baseline else (DEFAULT_BASELINE if DEFAULT_BASELINE.exists() else None)
-    baseline = load_baseline(baseline_path)
+    baseline = load_baseline(baseline_path(args.baseline))
+    previous = previous_run(Path(args.compare), baseline) if args.compare else None
     if options.iree_compile is not None:
         from ireefuzz.sut import CompilerConfig, find_iree_compile
 
@@ -59,14 +61,21 @@ def main(args: argparse.Namespace) -> int:
         options = dataclasses.replace(options, lag=max(2, math.ceil(2 * pool.capacity * options.batch / options.block)))
     _io.atomic_write_json(out / "campaign.json", options.to_json())
     print(f"ireefuzz fuzz: {'resuming' if args.resume else 'writing'} {out}", file=sys.stderr)
-    from .bundling import bundle_new_signatures
     from .display import Display
     from .loop import run
 
-    status = run(options, out, pool, baseline, Display())
-    if status == 1 and args.bundles > 0:
-        bundle_new_signatures(out, options, args.bundles, args.bundle_timeout)
+    status = run(options, out, pool, baseline, Display(), previous)
+    if status == 1 and args.bundles != 0:
+        bundle_causes(Record(out, options, baseline, previous), args.bundles, args.bundle_timeout)
     return status
+
+
+def bundle_causes(record: Record, limit: int | None, timeout: float) -> None:
+    """Bundle the new causes of ``record``'s run, then rewrite its summary and reports (they name the bundles)."""
+    from .bundling import bundle_new_causes
+
+    if bundle_new_causes(record, limit, timeout, record.options.iree_compile):
+        write_outputs(record.out, Record(record.out, record.options, record.baseline, record.previous))
 
 
 def _campaign_dir(args: argparse.Namespace) -> tuple[Path, Options]:

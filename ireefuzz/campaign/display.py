@@ -1,4 +1,4 @@
-"""The live line: cases/s, findings new/known, worker deaths (a terminal line, or plain periodic lines)."""
+"""The live line: cases/s, causes and signatures new/known, worker deaths (a terminal line, or plain periodic lines)."""
 from __future__ import annotations
 
 import sys
@@ -16,9 +16,10 @@ class Display:
 
     def line(self, record: Record, seconds: float) -> str:
         n = record.totals["cases"]
-        new, known = len(record.new_signatures()), len(record.known_signatures())
-        return (f"[{seconds:7.1f}s] {n} cases  {n / max(seconds, 1e-9):.2f} cases/s  findings: {new} new, {known} known  "
-                f"worker deaths: {record.totals['worker_deaths']}")
+        causes, new = len(record.present_causes()), len(record.new_causes())
+        sigs = len(record.new_signatures()) + len(record.known_signatures())
+        return (f"[{seconds:7.1f}s] {n} cases  {n / max(seconds, 1e-9):.2f} cases/s  causes: {new} new, {causes - new} known "
+                f"({sigs} signatures)  worker deaths: {record.totals['worker_deaths']}")
 
     def update(self, record: Record, seconds: float) -> None:
         if time.monotonic() - self.last >= self.every_s:

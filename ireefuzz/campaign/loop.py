@@ -13,19 +13,19 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Mapping
-
 from ireefuzz import _io
 from ireefuzz.evaluate import CaseResult, platform_of
 from ireefuzz.generators.case import Case
 from ireefuzz.oracles.finding import Finding, make_signature
 
-from .baseline import Known
+from .baseline import Baseline
+from .causes import Previous
 from .display import Display
 from .guidance import Coverage, draw_block
 from .options import Options
 from .pool import Died, Done, Pool, Task
 from .record import Record
+from .runs import write_outputs
 
 SUMMARY_EVERY_S = 10.0
 
@@ -74,9 +74,11 @@ class Planner:
         return True
 
 
-def run(options: Options, out: Path, pool: Pool, baseline: Mapping[str, Known], display: Display) -> int:
-    """Run (or continue) the campaign in ``out`` on ``pool``; the exit status."""
-    record = Record(out, options, baseline)
+def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Display,
+        previous: Previous | None = None) -> int:
+    """Run (or continue) the campaign in ``out`` on ``pool``; the exit status (1 = a new cause; ``previous``:
+    the run this one is compared with, see ``causes``)."""
+    record = Record(out, options, baseline, previous)
     planner = Planner(record)
     offset, started = record.seconds, time.monotonic()
     elapsed = lambda: offset + time.monotonic() - started
@@ -86,7 +88,7 @@ def run(options: Options, out: Path, pool: Pool, baseline: Mapping[str, Known], 
     confirm: collections.deque[Task] = collections.deque()  # lone cases that died once: rerun them alone
     confirming: set[int] = set()
     alone = False  # a confirmation is running: nothing else is submitted until it ends
-    summarize = lambda: record.summary() | {"coordinator_rss_mb": [list(p) for p in rss]}
+    memory = lambda: {"coordinator_rss_mb": [list(p) for p in rss]}
     try:
         while failure is None:
             time_left = options.time is None or elapsed() < options.time
@@ -123,21 +125,17 @@ def run(options: Options, out: Path, pool: Pool, baseline: Mapping[str, Known], 
             if time.monotonic() - last_summary > SUMMARY_EVERY_S:
                 rss.append((round(elapsed(), 1), rss_mb()))
                 rss[:] = rss[::2] if len(rss) > 400 else rss
-                _io.atomic_write_json(out / "summary.json", summarize())
+                _io.atomic_write_json(out / "summary.json", record.summary() | memory())
                 last_summary = time.monotonic()
     finally:
         pool.close()
         rss.append((round(elapsed(), 1), rss_mb()))
-        summary = summarize()
-        _io.atomic_write_json(out / "summary.json", summary)
-        from ireefuzz import report
-
-        report.write_reports(out, summary, _io.read_jsonl(out / "findings.jsonl"))
+        write_outputs(out, record, **memory())
         display.finish(record, elapsed())
     if failure:
         print(f"ireefuzz fuzz: error: {failure}", file=sys.stderr)
         return 2
-    return 1 if record.new_signatures() else 0
+    return 1 if record.new_causes() else 0
 
 
 def crash_finding(case: Case, index: int, died: Died) -> Finding:

@@ -9,18 +9,17 @@ import argparse
 import dataclasses
 import os
 import shlex
-from pathlib import Path
 from typing import Any, Mapping
 
 from ireefuzz.errors import UsageError
 from ireefuzz.evaluate import JAX_MODES, ORACLE_NAMES, Policy
 
+from .baseline import DEFAULT_BASELINE
 from .pool import EvalSpec
 
 BLOCK = 64  # cases per Hypothesis run; part of the campaign's identity (recorded)
 FRONTENDS = ("linalg", "stablehlo")  # how a batch's program reaches iree-compile
 FRONTEND_CHOICES = FRONTENDS + ("mixed",)  # mixed: local block k goes through FRONTENDS[k % 2]
-DEFAULT_BASELINE = Path("corpus/known_findings.json")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -46,14 +45,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
                    "shape (static vs dynamic/unaligned), dps (destination forms), config (host vs generic CPU, data "
                    "tiling on/off); default shape; '' = none")
     g.add_argument("--relations-every", type=int, metavar="N", help="run the relations on one case in N (default 64)")
-    g.add_argument("--bundles", type=int, default=5, metavar="N",
-                   help="after the campaign, shrink and bundle up to N new signatures into DIR/bundles (default 5; 0 = off)")
-    g.add_argument("--bundle-timeout", type=float, default=300.0, metavar="SECONDS",
-                   help="time allowed to shrink and bundle one signature (default 300)")
+    g.add_argument("--compare", metavar="PREV_RUN_DIR", help="compare with an earlier run (e.g. last night's): causes "
+                   "are new, still present, gone or back again, and only a new cause makes the exit status 1")
+    add_bundle_options(g)
     g.add_argument("--frontend", choices=FRONTEND_CHOICES, help="how programs reach iree-compile: linalg (emitted "
                    "linalg MLIR), stablehlo (jax.export, the path JAX models take; ops it exports only), or mixed "
                    "(blocks alternate between the two); default linalg")
     g.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run batches on this Dask cluster instead of local workers")
+
+
+def add_bundle_options(group: Any) -> None:
+    group.add_argument("--bundles", type=int, metavar="N", help="after the campaign, shrink the smallest member of each "
+                       "new cause and bundle it into DIR/bundles (default: every new cause; N = at most N; 0 = off)")
+    group.add_argument("--bundle-timeout", type=float, default=300.0, metavar="SECONDS",
+                       help="time allowed to shrink and bundle one cause (default 300)")
 
 
 @dataclasses.dataclass(frozen=True)
