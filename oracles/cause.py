@@ -78,6 +78,8 @@ _LOCATED = re.compile(r"^(\S+?\.mlir):\d+:\d+: error: ", re.M)
 _FRAME = re.compile(r"^\s*#\d+\s+0x[0-9a-fA-F]+\s+(.*)$", re.M)
 _ASSERTION = re.compile(r"Assertion `(.*?)' failed")
 _LLVM_ERROR = re.compile(r"LLVM ERROR: (.*)")
+_RUNNING_PASS = re.compile(r"^\d+\.\s+Running pass '([^']+)'", re.M)
+_FAILED_FOR_OP = re.compile(r"failed for operation: ([a-z_]+\.[a-z_.]+)")
 _SIGNALS = {-4: "SIGILL", -6: "SIGABRT", -7: "SIGBUS", -8: "SIGFPE", -11: "SIGSEGV", 132: "SIGILL", 134: "SIGABRT",
             136: "SIGFPE", 139: "SIGSEGV"}
 # Frames of the crash machinery itself, never the defect (ClusterFuzz's ignore list, for LLVM).
@@ -98,7 +100,7 @@ def normalize_diagnostic(message: str, words: int = 12) -> str:
     ops = _OP_NAME.findall(message)
     text = _OP_NAME.sub(" OPNAME ", message)
     text = _TYPE.sub(" ", text)
-    text = re.sub(r"'[^']*'|\"[^\"]*\"|%[\w#.:]+|@[\w$.-]+|#[\w.]+|0x[0-9a-fA-F]+|\b\d+\b", " ", text)
+    text = re.sub(r"'[^']*'|\"[^\"]*\"|%[\w#.:]+|@[\w$.-]+|#[\w.]+|\S*/\S*|0x[0-9a-fA-F]+|\b\d+\b", " ", text)
     tokens = re.findall(r"[A-Za-z_]+", text)
     out, names = [], iter(ops)
     for token in tokens:
@@ -139,7 +141,10 @@ def crash_state(diagnostic: str, returncode: Any = None, frames: int = 3) -> tup
     else:
         kind = "crash"
     names = [_frame_name(f) for f in _FRAME.findall(diagnostic)]
-    return kind, [n for n in names if n and not _NOISE_FRAMES.search(n)][:frames]
+    names = [n for n in names if n and not _NOISE_FRAMES.search(n)][:frames]
+    if not names:  # an unsymbolized build: the pass LLVM's pretty stack trace says was running, if any
+        names = [f"pass:{normalize_diagnostic(p, 8)}" for p in _RUNNING_PASS.findall(diagnostic)[-1:]]
+    return kind, names
 
 
 def _frame_name(frame: str) -> str:
@@ -165,16 +170,21 @@ def _crash_cause(finding: Finding) -> Cause:
     if kind == "compile-error":
         message = first_error(diagnostic, finding.message.partition(": ")[2] or finding.message)
         gist, stage = normalize_diagnostic(message), compile_error_stage(diagnostic)
+        if (failed_op := _FAILED_FOR_OP.search(diagnostic)) and failed_op.group(1) not in gist:
+            gist += f"[{failed_op.group(1)}]"  # LLVM translation names the op it could not translate
         return _cause("crash", [kind, f"{gist}@{stage}"], f"iree-compile error: {_short(message)} (at {stage})")
     if kind == "compile-crash":
         crash_type, frames = crash_state(diagnostic, ev.get("returncode"))
         state = ">".join(f.replace("::", ".") for f in frames) or "no-stack"
         shown = " < ".join(frames) if frames else "no stack frames"
         return _cause("crash", [kind, crash_type, state], f"iree-compile crashes ({crash_type}) in {shown}")
-    if kind.startswith("runtime-"):
-        message = str(ev.get("message") or finding.message)
+    if kind.startswith("runtime-") and "message" in ev:  # the runtime's own error, without the function name
+        message = re.sub(r"^[\w$.-]+: ", "", str(ev["message"]))
         return _cause("crash", [kind, normalize_diagnostic(message, 10)], f"the compiled module fails at run time: {_short(message)}")
-    return _cause("crash", [kind], f"{kind.replace('-', ' ')} on a valid program")  # timeout, oom, dead worker
+    if "detail" in ev:  # a campaign worker that died: by kind and signal (SIGSEGV, SIGKILL, exit status)
+        detail = normalize_diagnostic(str(ev["detail"]), 3)
+        return _cause("crash", [kind, detail], f"{kind.replace('-', ' ')} ({ev['detail']}) on a valid program")
+    return _cause("crash", [kind], f"{kind.replace('-', ' ')} on a valid program")  # compile timeout, oom
 
 
 def _short(text: str, limit: int = 120) -> str:
@@ -237,20 +247,23 @@ def _pipeline(value: Any) -> str:
 
 
 def producer_kind(excerpt: str, ops: str = "") -> str:
-    """What a materialized producer is: an iota, a fill/splat, a constant."""
+    """What a materialized producer is: an iota (reads ``linalg.index``), a fill (a splat, named or generic),
+    a constant."""
     if "linalg.index" in excerpt or "generic[index" in ops or "iota" in ops:
         return "iota"
     if "linalg.fill" in excerpt or "tensor.splat" in excerpt or "fill" in ops:
         return "fill"
     if "arith.constant" in excerpt or "tensor.generate" in excerpt:
         return "constant"
-    return "index-free-generic" if "linalg.generic" in excerpt else "producer"
+    return "fill" if "linalg.generic" in excerpt else "producer"  # a generic of no input and no index: a fill
 
 
 def _fusion_cause(finding: Finding) -> Cause:
     ev = finding.evidence
-    if finding.kind != "materialized-producer":
-        return _cause("fusion", [finding.kind], f"fusion: {finding.kind.replace('-', ' ')} over the graph's budget")
+    if finding.kind != "materialized-producer":  # over a budget: by what the program's dispatches compute
+        roles = sorted({dispatch_role(str(d)) for d in ev.get("dispatches") or []} - {"-"}) or [ops_role(_signature_ops(finding))]
+        return _cause("fusion", [finding.kind, "+".join(roles)],
+                      f"{finding.kind.replace('-', ' ')} over the graph's budget in a {'+'.join(roles)} program")
     producer = producer_kind(str(ev.get("excerpt") or ""), _signature_ops(finding))
     pipeline = _pipeline(ev.get("pipeline"))
     return _cause("fusion", [finding.kind, f"{producer}@{pipeline}"],
@@ -278,12 +291,12 @@ def _written_arguments(graph: Mapping[str, Any]) -> set[str]:
     return {r for node in graph["nodes"] for r in _destinations(node) if r.startswith("a")}
 
 
-def _cone(graph: Mapping[str, Any], output: int) -> set[int]:
-    """Indices of the nodes ``graph.outputs[output]`` depends on (inputs and destinations)."""
+def _cone(graph: Mapping[str, Any], output: int, ref: str | None = None) -> set[int]:
+    """Indices of the nodes ``graph.outputs[output]`` (or ``ref``) depends on (inputs and destinations)."""
     outputs = graph.get("outputs") or []
-    if not 0 <= output < len(outputs):
+    if ref is None and not 0 <= output < len(outputs):
         return set(range(len(graph["nodes"])))
-    needed, stack = set(), [outputs[output]]
+    needed, stack = set(), [ref or outputs[output]]
     while stack:
         ref = stack.pop()
         if ref.startswith("n") and int(ref[1:]) not in needed:
@@ -322,10 +335,42 @@ def reads_argument(finding: Finding, argument: int) -> bool:
     return graph is None or f"a{argument}" in _arguments_read(graph, _cone(graph, int(finding.evidence.get("output", -1))))
 
 
+# Ops whose result is a splat when every input is one: the compiler folds them into the fill.
+_SPLAT_PRESERVING = frozenset({"abs", "add", "broadcast", "cast", "div", "exp", "extract_slice", "log", "max", "min", "mul",
+                               "negate", "sqrt", "sub", "tanh", "transpose", "where_gt"})
+
+
+_DATA_MOVEMENT = frozenset({"broadcast", "transpose", "extract_slice"})
+
+
+def cone_pattern(graph: Mapping[str, Any], output: int) -> str:
+    """The ops ``graph.outputs[output]`` depends on, in program order, with every splat (a fill and the
+    elementwise ops and broadcasts of splats, which the compiler folds into one) shown as ``fill``, and
+    without the data movement that only carries a wrong value out: ``fill>cast>reduce_sum>broadcast``
+    -> ``fill>reduce_sum``."""
+    nodes, splat, ops = graph["nodes"], set(), {}
+    outputs = graph.get("outputs") or []
+    ref = outputs[output] if 0 <= output < len(outputs) else None
+    while ref and ref.startswith("n") and nodes[int(ref[1:])]["op"] in _DATA_MOVEMENT \
+            and str(nodes[int(ref[1:])]["inputs"][0]).startswith("n"):
+        ref = nodes[int(ref[1:])]["inputs"][0]
+    for i in sorted(_cone(graph, output, ref)):
+        node = nodes[i]
+        inputs = list(node.get("inputs", ()))
+        if node["op"] == "fill" or (node["op"] in _SPLAT_PRESERVING and inputs and all(r in splat for r in inputs)):
+            splat.add(f"n{i}")
+            ops["fill"] = None
+        else:
+            ops[node["op"]] = None
+    return ">".join(ops) or "-"
+
+
 def _numeric_cause(finding: Finding) -> Cause:
     if clobbered_arguments(finding):
         return ARGUMENT_MUTATION
-    ops = _signature_ops(finding) or "-"
+    graph = _graph(finding)
+    output = finding.evidence.get("output")
+    ops = cone_pattern(graph, int(output)) if graph is not None and output is not None else _signature_ops(finding) or "-"
     who = "IREE" if finding.oracle == "numeric" else "JAX (the reference)"
     return _cause(finding.oracle, [finding.kind, ops], f"{who} computes a {finding.kind.replace('-', ' ')} for {ops}")
 
@@ -333,15 +378,17 @@ def _numeric_cause(finding: Finding) -> Cause:
 # --------------------------------------------------------------------------- metamorphic
 
 _INDEX = re.compile(r"\b([an])\d+\b")
+_VARIANT_FAILURE = re.compile(r"(compile|run) (\w+): (.*)", re.S)
 
 
 def _metamorphic_cause(finding: Finding) -> Cause:
     ev = finding.evidence
     failure = str(ev.get("failure") or "")
-    if finding.kind == "variant-failed" and failure.startswith("compile error:"):
-        diagnostic = failure.partition(":")[2]
-        stand_in = Finding("crash", "compile-error", "crash/compile-error/-/-/-", diagnostic, {"diagnostic": diagnostic})
-        return _crash_cause(stand_in)
+    failed = _VARIANT_FAILURE.match(failure) if finding.kind == "variant-failed" else None
+    if failed:  # the variant's own crash: "compile error: <diagnostic>", "run fault: <message>"
+        kind = f"{'compile' if failed.group(1) == 'compile' else 'runtime'}-{failed.group(2)}"
+        text = failed.group(3)
+        return _crash_cause(Finding("crash", kind, f"crash/{kind}/-/-/-", text, {"diagnostic": text, "message": text}))
     relation = str(ev.get("relation") or "-")
     label = _INDEX.sub(r"\1", str(ev.get("variant") or "-"))
     role = ops_role(_signature_ops(finding).partition("[")[0])

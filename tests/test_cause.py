@@ -244,3 +244,44 @@ def test_cause_is_a_small_value_type():
     c = Cause("numeric/wrong-value/fill>reduce_sum", "t", "numeric")
     with pytest.raises(Exception):
         c.id = "x"  # frozen
+
+
+def test_splats_fold_into_the_fill_and_a_broadcast_of_the_wrong_sum_is_the_same_miscompile():
+    graph = regression_graph()
+    fill, reduce = graph.nodes
+    cast = Node("cast", ("n0",), {"to": "f32"}, TensorType(fill.type.shape, "f32"))
+    wider = Graph((), (fill, cast, Node("reduce_sum", ("n1",), {"dim": 0}, TensorType((), "f32")),
+                       Node("broadcast", ("n2",), {"shape": [3], "dimensions": [0]}, TensorType((3,), "f32"))), ("n3",)).check()
+    finding = wrong_value(wider, {}, [])
+    assert finding.signature == "numeric/wrong-value/fill>cast>reduce_sum>broadcast/f32/S"
+    assert cause_of(finding).id == cause_of(wrong_value(graph, {}, [])).id == "numeric/wrong-value/fill>reduce_sum"
+
+
+def test_an_unsymbolized_crash_is_bucketed_by_the_running_pass():
+    dump = "Stack dump:\n0.\tProgram arguments: iree-compile x.mlir\n1.\tRunning pass 'X86 DAG->DAG Instruction Selection' on function '@g0_dispatch_0'\n" \
+           " #0 0x00007f00 (/a/libIREECompiler.so+0x1234)\n"
+    assert crash_state(dump, -11) == ("SIGSEGV", ["pass:x-dag-dag-instruction-selection"])
+
+
+def test_a_compile_error_names_the_op_llvm_translation_failed_for():
+    diagnostic = ("/tmp/s/sources/module_g0_dispatch_0.mlir:2:2: error: failed to translate the MLIR LLVM dialect to the native llvm::Module\n"
+                  "LLVM Translation failed for operation: builtin.unrealized_conversion_cast\n"
+                  "/tmp/s/sources/module_g0_dispatch_0.mlir:2:2: error: failed to serialize executable for target backend llvm-cpu\n")
+    failure = CompileFailure("error", diagnostic, ("iree-compile",), 1, 0.1)
+    finding = crash.check_compile_failure(failure, "", {"g0": GRAPHS[0]})
+    assert cause_of(finding).id == ("crash/compile-error/failed-to-translate-the-mlir-llvm-dialect-to-the-native-llvm-module"
+                                    "[builtin.unrealized_conversion_cast]@codegen")
+
+
+def test_the_shipped_baseline_names_a_cause_for_every_entry_and_keeps_the_fill_sum_apart():
+    entries = json.loads((CORPUS / "known_findings.json").read_text())
+    assert all(e["cause"] and e["cause"].split("/")[0] in ("crash", "fusion", "immutability", "memory", "metamorphic", "numeric")
+               for e in entries)
+    by_cause = collections.defaultdict(set)
+    for e in entries:
+        by_cause[e["cause"]].add(e["signature"])
+    assert by_cause["numeric/wrong-value/fill>reduce_sum"] == {
+        "numeric/wrong-value/fill>reduce_sum/i32/scalar", "numeric/wrong-value/fill>reduce_sum/f32/S",
+        "numeric/wrong-value/fill>reduce_sum/f16/scalar", "numeric/wrong-value/fill>cast>reduce_sum>broadcast/i32/SxSxS"}
+    assert "numeric/wrong-value/fill>reduce_sum>add/f16/scalar" in by_cause[ARGUMENT_MUTATION.id]  # a consequence
+    assert len(by_cause) * 3 <= len(entries)
