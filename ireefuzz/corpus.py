@@ -236,10 +236,10 @@ def read_baseline(path: str | Path) -> list[dict]:
     entries, seen = [], set()
     for i, entry in enumerate(data):
         entry = _baseline_entry(path, i, entry)
-        for key in ("signature", "cause"):
-            if entry[key] and (key, entry[key]) in seen:
-                raise CorpusError(f"{path}: {key} {entry[key]} listed twice")
-            seen.add((key, entry[key]))
+        key = ("signature", entry["signature"]) if entry["signature"] else ("cause", entry["cause"])
+        if key in seen:  # a cause may stand beside each of its signatures, but alone only once
+            raise CorpusError(f"{path}: {key[0]} {key[1]} listed twice")
+        seen.add(key)
         entries.append(entry)
     return entries
 

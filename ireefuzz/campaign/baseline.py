@@ -53,4 +53,7 @@ def load_baseline(path: Path | None) -> Baseline:
     except CorpusError as e:
         raise UsageError(f"--baseline {e}") from None
     known = [Known(e["signature"], e["status"], e["upstream"], e["note"], e["cause"]) for e in entries]
-    return Baseline({k.signature: k for k in known if k.signature}, {k.cause: k for k in known if k.cause})
+    causes: dict[str, Known] = {}
+    for k in sorted((k for k in known if k.cause), key=lambda k: not k.upstream):  # a cause's entry with a link first
+        causes.setdefault(k.cause, k)
+    return Baseline({k.signature: k for k in known if k.signature}, causes)
