@@ -90,6 +90,9 @@ def test_new_findings_and_progress_carry_their_causes(tmp_path):
     (entry,) = _io.read_jsonl(tmp_path / "progress.jsonl")[0]["cases"]
     assert row["cause"] and row["cause_title"] and entry["causes"] == [row["cause"]]
     assert record.Record(tmp_path, options.Options(cases=64), baseline.Baseline()).new_causes() == [row["cause"]]
+    rec = record.Record(tmp_path / "known", options.Options(cases=64), known(causes=[row["cause"]]))
+    rec.record(record.Task((0,), (case,)), [CaseResult(case, (finding,))], 1.0)
+    assert _io.read_jsonl(tmp_path / "known" / "findings.jsonl")[0]["status"] == "known"  # known by its cause
 
 
 # --------------------------------------------------------------------------- baseline
@@ -206,3 +209,32 @@ def test_bundle_names_never_collide():
     names = ["memory/alloca/x", "memory_alloca/x", "memory_alloca_x", "a" * 100, "a" * 99 + "b"]
     assert len({_io.slug(n) for n in names}) == len(names)
     assert _io.slug("memory_alloca_x") == "memory_alloca_x"  # a safe name stays as it is
+
+
+# --------------------------------------------------------------------------- real campaigns
+
+DRIVER = "import sys; from ireefuzz import cli; sys.exit(cli.main(sys.argv[1:]))"
+
+
+def ireefuzz(*argv: str, fault: str = "", timeout: float = 300) -> tuple[int, str]:
+    from ireefuzz.campaign.pool import FAULT_ENV
+
+    done = subprocess.run([sys.executable, "-c", DRIVER, *argv], env=dict(os.environ, **{FAULT_ENV: fault}),
+                          capture_output=True, text=True, timeout=timeout)
+    return done.returncode, done.stderr
+
+
+@pytest.mark.iree
+def test_a_second_night_with_the_first_nights_causes_as_baseline_exits_0(tmp_path):
+    args = ("--cases", "16", "--batch", "8", "--oracles", "crash,immutability,memory", "--workers", "2", "--bundles", "0")
+    rc, err = ireefuzz("fuzz", "--out", str(tmp_path / "a"), "--baseline", str(empty_baseline(tmp_path)), *args, fault="3:segv")
+    assert rc == 1, err
+    first = json.loads((tmp_path / "a" / "summary.json").read_text())
+    assert first["new_causes"] and len(first["causes"]) <= len(first["signatures"])
+    assert all(r["cause"] for r in _io.read_jsonl(tmp_path / "a" / "findings.jsonl"))
+    (tmp_path / "causes.json").write_text(json.dumps([{"cause": c["id"]} for c in first["causes"]]))
+    rc, err = ireefuzz("fuzz", "--out", str(tmp_path / "b"), "--baseline", str(tmp_path / "causes.json"), *args, fault="3:segv")
+    assert rc == 0, err
+    assert json.loads((tmp_path / "b" / "summary.json").read_text())["new_causes"] == []
+    rc, err = ireefuzz("diff", str(tmp_path / "a"), str(tmp_path / "b"), "--baseline", str(empty_baseline(tmp_path)))
+    assert rc == 0, err  # the same causes both nights: still present, none new

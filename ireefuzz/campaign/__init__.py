@@ -18,12 +18,17 @@ Modules, each one job (none imports the loop but ``__init__``):
 - ``guidance``   the case stream, its blocks and the coverage that steers them;
 - ``pool``       the worker protocol (``Pool``, ``Task``, ``Done``/``Died``/``Failed``, ``evaluate_task``);
 - ``local_pool`` / ``dask_pool``  its two implementations (worker processes here; a Dask cluster);
-- ``record``     progress.jsonl + findings.jsonl and the counts recomputed from them;
+- ``record``     progress.jsonl + findings.jsonl and the counts, per signature and per cause, recomputed from them;
+- ``causes``     per-cause stats and the nightly diff (new / still present / gone / back again);
+- ``runs``       a run directory: open it, compare with it, write its summary and reports;
 - ``loop``       the planner and the coordinator loop (crash bisection);
 - ``display``    the live line;
-- ``bundling``   shrinking and bundling new findings after the campaign.
+- ``bundling``   one repro bundle per new cause after the campaign;
+- ``triage`` / ``diff``  the ``ireefuzz triage RUN_DIR`` and ``ireefuzz diff A B`` commands.
 
-Exit status: 0 = nothing new, 1 = new findings (not in the baseline), 2 = the campaign itself failed.
+Every finding has a cause (``oracles.cause``: what one upstream issue would cover) beside its
+signature. Exit status: 0 = no new cause, 1 = a new cause (not in the baseline, nor in the
+``--compare`` run or its history), 2 = the campaign itself failed.
 """
 from __future__ import annotations
 
