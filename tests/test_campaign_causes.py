@@ -6,7 +6,6 @@ arguments written in place (three ops and dtypes) and a contraction's stack allo
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
@@ -15,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from ireefuzz import _io, cli, report
-from ireefuzz.campaign import baseline, bundling, causes, options, record, runs
+from ireefuzz import _io, cli
+from ireefuzz.campaign import baseline, bundling, causes, options, pool, record, runs
 from ireefuzz.errors import UsageError
 
 MUTATED = "immutability/dps-init-written-in-place"
@@ -85,13 +84,13 @@ def test_new_findings_and_progress_carry_their_causes(tmp_path):
     case = Case(Graph((t,), (Node("exp", ("a0",), {}, t),), ("n0",)), ({},))
     rec = record.Record(tmp_path, options.Options(cases=64), baseline.Baseline())
     finding = Finding("crash", "runtime-crash", "crash/runtime-crash/exp/f32/S", "worker died", {"detail": "SIGSEGV"})
-    rec.record(record.Task((0,), (case,)), [CaseResult(case, (finding,))], 1.0)  # a coordinator finding: no cause yet
+    rec.record(pool.Task((0,), (case,)), [CaseResult(case, (finding,))], 1.0)  # a coordinator finding: no cause yet
     (row,) = _io.read_jsonl(tmp_path / "findings.jsonl")
     (entry,) = _io.read_jsonl(tmp_path / "progress.jsonl")[0]["cases"]
     assert row["cause"] and row["cause_title"] and entry["causes"] == [row["cause"]]
     assert record.Record(tmp_path, options.Options(cases=64), baseline.Baseline()).new_causes() == [row["cause"]]
     rec = record.Record(tmp_path / "known", options.Options(cases=64), known(causes=[row["cause"]]))
-    rec.record(record.Task((0,), (case,)), [CaseResult(case, (finding,))], 1.0)
+    rec.record(pool.Task((0,), (case,)), [CaseResult(case, (finding,))], 1.0)
     assert _io.read_jsonl(tmp_path / "known" / "findings.jsonl")[0]["status"] == "known"  # known by its cause
 
 
