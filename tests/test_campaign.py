@@ -93,6 +93,8 @@ def test_options_are_validated():
         options.options_from_args(parse("--cases", "3", "--shard", "3/3"), None)
     with pytest.raises(UsageError, match="auto"):
         options.parse_workers("many")
+    with pytest.raises(UsageError, match="--bundles -1"):
+        options.bundle_limit(-1)
     opts = options.options_from_args(parse("--cases", "3", "--flags", "--a='x y' --b", "--seed", "4"), None)
     assert opts.flags == ("--a=x y", "--b") and opts.seed == 4
     with pytest.raises(UsageError, match="--seed differ"):

@@ -44,7 +44,7 @@ from ireefuzz import _io
 from ireefuzz.errors import UsageError
 
 from .baseline import baseline_path, load_baseline
-from .options import Options, configure, options_from_args, parse_workers
+from .options import Options, bundle_limit, configure, options_from_args, parse_workers
 from .pool import Pool
 from .record import Record
 from .runs import previous_run, write_outputs
@@ -54,7 +54,7 @@ __all__ = ["configure", "main"]
 
 def main(args: argparse.Namespace) -> int:
     out, options = _campaign_dir(args)
-    workers = parse_workers(args.workers)
+    workers, bundles = parse_workers(args.workers), bundle_limit(args.bundles)
     baseline = load_baseline(baseline_path(args.baseline))
     previous = previous_run(Path(args.compare), baseline) if args.compare else None
     if options.iree_compile is not None:
@@ -70,8 +70,8 @@ def main(args: argparse.Namespace) -> int:
     from .loop import run
 
     status = run(options, out, pool, baseline, Display(), previous)
-    if status == 1 and args.bundles != 0:
-        bundle_causes(Record(out, options, baseline, previous), args.bundles, args.bundle_timeout)
+    if status == 1 and bundles != 0:
+        bundle_causes(Record(out, options, baseline, previous), bundles, args.bundle_timeout)
     return status
 
 

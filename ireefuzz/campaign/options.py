@@ -175,6 +175,13 @@ def parse_shard(text: str) -> tuple[int, int]:
     return i, n
 
 
+def bundle_limit(value: int | None) -> int | None:
+    """``--bundles``: None = every new cause, 0 = none, N = at most N."""
+    if value is not None and value < 0:
+        raise UsageError(f"--bundles {value}: give 0 (no bundles) or a positive number")
+    return value
+
+
 def parse_workers(text: str) -> int:
     if text == "auto":
         return os.cpu_count() or 1

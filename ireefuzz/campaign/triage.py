@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .baseline import baseline_path, load_baseline
 from .bundling import bundle_new_causes
-from .options import DEFAULT_BASELINE, add_bundle_options
+from .options import DEFAULT_BASELINE, add_bundle_options, bundle_limit
 from .runs import open_run, previous_run, read_summary, rewrite_causes, write_outputs
 
 
@@ -26,14 +26,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    run = Path(args.run)
+    run, bundles = Path(args.run), bundle_limit(args.bundles)
     baseline = load_baseline(baseline_path(args.baseline))
     compare = args.compare or read_summary(run).get("diff", {}).get("compared_with")
     previous = previous_run(Path(compare), baseline) if compare else None
     rewrite_causes(open_run(run, baseline, previous, rederive=True))
     record = open_run(run, baseline, previous)
-    if args.bundles != 0:
-        bundle_new_causes(record, args.bundles, args.bundle_timeout, record.options.iree_compile)
+    if bundles != 0:
+        bundle_new_causes(record, bundles, args.bundle_timeout, record.options.iree_compile)
     summary = write_outputs(run, open_run(run, baseline, previous))
     print_causes(summary)
     return 1 if summary["new_causes"] else 0
