@@ -24,14 +24,12 @@ Pure: reads only the finding's own JSON (message, evidence, case), so older runs
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 import re
 from typing import Any, Mapping, Sequence
 
 from .finding import Finding
-
-IMMUTABILITY_UPSTREAM = "https://github.com/iree-org/iree/issues/16168"
-
 
 @dataclasses.dataclass(frozen=True)
 class Cause:
@@ -45,7 +43,7 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_.+>=,:@\-\[\]/]")
 
 def _cause(oracle: str, parts: Sequence[str], title: str) -> Cause:
     """A cause whose id is ``oracle/part/...``, each part path-safe (no '/' inside a part)."""
-    clean = [_UNSAFE.sub("_", p.replace("/", "_")) or "-" for p in parts]
+    clean = [_UNSAFE.sub("_", str(p).replace("/", "_")) or "-" for p in parts]
     return Cause("/".join([oracle, *clean]), title, oracle)
 
 
@@ -61,12 +59,11 @@ READ_ONLY_MUTATION = Cause(
 
 
 def _immutability_cause(finding: Finding) -> Cause:
-    ops = finding.evidence.get("ops") or []
-    graph = _graph(finding)
-    argument = finding.evidence.get("argument")
-    if any(op.endswith(("[outs]", "[acc]")) for op in ops):
+    ops = finding.evidence.get("ops")
+    if isinstance(ops, list) and any(str(op).endswith(("[outs]", "[acc]")) for op in ops):
         return ARGUMENT_MUTATION
-    if graph is not None and argument is not None and f"a{argument}" not in _written_arguments(graph):
+    written = _written_arguments(finding)
+    if written is not None and "argument" in finding.evidence and f"a{finding.evidence['argument']}" not in written:
         return READ_ONLY_MUTATION
     return ARGUMENT_MUTATION  # no graph (a raw MLIR program): the one known mechanism
 
@@ -172,24 +169,24 @@ def _crash_cause(finding: Finding) -> Cause:
         gist, stage = normalize_diagnostic(message), compile_error_stage(diagnostic)
         if (failed_op := _FAILED_FOR_OP.search(diagnostic)) and failed_op.group(1) not in gist:
             gist += f"[{failed_op.group(1)}]"  # LLVM translation names the op it could not translate
-        return _cause("crash", [kind, f"{gist}@{stage}"], f"iree-compile error: {_short(message)} (at {stage})")
+        return _cause("crash", [kind, f"{gist}@{stage}"], f"iree-compile error: {_words(gist)} (at {_words(stage)})")
     if kind == "compile-crash":
         crash_type, frames = crash_state(diagnostic, ev.get("returncode"))
         state = ">".join(f.replace("::", ".") for f in frames) or "no-stack"
         shown = " < ".join(frames) if frames else "no stack frames"
         return _cause("crash", [kind, crash_type, state], f"iree-compile crashes ({crash_type}) in {shown}")
     if kind.startswith("runtime-") and "message" in ev:  # the runtime's own error, without the function name
-        message = re.sub(r"^[\w$.-]+: ", "", str(ev["message"]))
-        return _cause("crash", [kind, normalize_diagnostic(message, 10)], f"the compiled module fails at run time: {_short(message)}")
+        gist = normalize_diagnostic(re.sub(r"^[\w$.-]+: ", "", str(ev["message"])), 10)
+        return _cause("crash", [kind, gist], f"The compiled module fails at run time ({kind}): {_words(gist)}")
     if "detail" in ev:  # a campaign worker that died: by kind and signal (SIGSEGV, SIGKILL, exit status)
         detail = normalize_diagnostic(str(ev["detail"]), 3)
-        return _cause("crash", [kind, detail], f"{kind.replace('-', ' ')} ({ev['detail']}) on a valid program")
-    return _cause("crash", [kind], f"{kind.replace('-', ' ')} on a valid program")  # compile timeout, oom
+        return _cause("crash", [kind, detail], f"{_words(kind).capitalize()} ({detail}) on a valid program")
+    return _cause("crash", [kind], f"{_words(kind).capitalize()} on a valid program")  # compile timeout, oom
 
 
-def _short(text: str, limit: int = 120) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 3] + "..."
+def _words(slug: str) -> str:
+    """A title's words from an id part (titles are derived from ids, so one id has one title)."""
+    return slug.replace("-", " ")
 
 
 # --------------------------------------------------------------------------- memory and fusion
@@ -202,9 +199,7 @@ _ROLES = (("contraction", ("matmul", "mmt4d", "contract", "conv")), ("reduction"
 _GRAPH_ROLES = (("contraction", ("matmul",)), ("reduction", ("reduce_", "argmax")), ("gather", ("gather",)),
                 ("transpose", ("transpose",)), ("fill", ("fill", "iota")))
 MEMORY_FAMILIES = {"alloca": "alloca", "alloca-dynamic": "alloca", "alloca-in-loop": "alloca", "alloc": "alloc", "copy": "copy"}
-_SERVES = {"contraction": "the vector tile of a contraction", "reduction": "the accumulator of a reduction",
-           "gather": "a gather", "transpose": "a transpose", "data-movement": "a data-movement dispatch",
-           "fill": "a fill", "elementwise": "an elementwise dispatch"}
+_SERVES = {"contraction": "the vector tile of a contraction", "reduction": "the accumulator of a reduction"}
 
 
 def dispatch_role(dispatch_name: str, fallback_ops: str = "") -> str:
@@ -235,11 +230,14 @@ def _signature_ops(finding: Finding) -> str:
 def _memory_cause(finding: Finding) -> Cause:
     ev = finding.evidence
     family = MEMORY_FAMILIES.get(finding.kind, finding.kind)
-    role = ev.get("role") or dispatch_role(str(ev.get("dispatch") or ""), _signature_ops(finding))
+    role = str(ev.get("role") or "") or dispatch_role(str(ev.get("dispatch") or ""), _signature_ops(finding))
     pipeline = _pipeline(ev.get("pipeline"))
-    what = {"alloca": "a stack alloca", "alloc": "a heap allocation", "copy": "a buffer copy"}.get(family, family)
-    return _cause("memory", [family, f"{role}@{pipeline}"],
-                  f"{what} for {_SERVES.get(role, role)} in {pipeline} codegen")
+    if family == "copy":
+        title = f"A buffer copy in the {pipeline} codegen of a {role} dispatch"
+    else:
+        what = "A stack alloca" if family == "alloca" else f"A heap {family}"
+        title = f"{what} for {_SERVES.get(role, f'a {role} dispatch')} in {pipeline} codegen"
+    return _cause("memory", [family, f"{role}@{pipeline}"], title)
 
 
 def _pipeline(value: Any) -> str:
@@ -247,137 +245,162 @@ def _pipeline(value: Any) -> str:
 
 
 def producer_kind(excerpt: str, ops: str = "") -> str:
-    """What a materialized producer is: an iota (reads ``linalg.index``), a fill (a splat, named or generic),
-    a constant."""
-    if "linalg.index" in excerpt or "generic[index" in ops or "iota" in ops:
-        return "iota"
-    if "linalg.fill" in excerpt or "tensor.splat" in excerpt or "fill" in ops:
+    """What a materialized producer is, from its op (the excerpt is its first line) and the dispatch's op
+    pattern (``generic[index]``: a generic reading ``linalg.index``): an iota, a fill (a splat, named or a
+    generic of no input and no index), a constant."""
+    if "linalg.fill" in excerpt or "tensor.splat" in excerpt:
         return "fill"
     if "arith.constant" in excerpt or "tensor.generate" in excerpt:
         return "constant"
-    return "fill" if "linalg.generic" in excerpt else "producer"  # a generic of no input and no index: a fill
+    if "linalg.generic" in excerpt or not excerpt:
+        return "iota" if "generic[index" in ops or "iota" in ops else "fill" if excerpt or "fill" in ops else "producer"
+    return "producer"
 
 
 def _fusion_cause(finding: Finding) -> Cause:
     ev = finding.evidence
     if finding.kind != "materialized-producer":  # over a budget: by what the program's dispatches compute
-        roles = sorted({dispatch_role(str(d)) for d in ev.get("dispatches") or []} - {"-"}) or [ops_role(_signature_ops(finding))]
+        names = ev.get("dispatches") if isinstance(ev.get("dispatches"), list) else []
+        roles = sorted({dispatch_role(str(d)) for d in names} - {"-"}) or [ops_role(_signature_ops(finding))]
         return _cause("fusion", [finding.kind, "+".join(roles)],
-                      f"{finding.kind.replace('-', ' ')} over the graph's budget in a {'+'.join(roles)} program")
+                      f"{_words(finding.kind).capitalize()} over the graph's budget in a {'+'.join(roles)} program")
     producer = producer_kind(str(ev.get("excerpt") or ""), _signature_ops(finding))
     pipeline = _pipeline(ev.get("pipeline"))
     return _cause("fusion", [finding.kind, f"{producer}@{pipeline}"],
-                  f"an {producer} producer gets its own dispatch ({pipeline}) instead of fusing into its consumers")
+                  f"A {producer} producer gets its own dispatch ({pipeline}) instead of fusing into its consumers")
 
 
 # --------------------------------------------------------------------------- numeric
 
 
-def _graph(finding: Finding) -> Mapping[str, Any] | None:
-    graph = (finding.case or {}).get("graph")
-    return graph if isinstance(graph, Mapping) and "nodes" in graph else None
+@dataclasses.dataclass(frozen=True)
+class _Node:
+    op: str
+    inputs: tuple[str, ...]
+    init: str  # the ref of its destination when the program passes one (``init = value:<ref>``), else ""
+
+    @property
+    def destinations(self) -> tuple[str, ...]:
+        """What the node writes into: its ``init`` value, or a matmul's accumulator."""
+        acc = (self.inputs[2],) if self.op.endswith("matmul") and len(self.inputs) > 2 else ()
+        return ((self.init,) if self.init else ()) + acc
+
+    @property
+    def reads(self) -> tuple[str, ...]:
+        return self.inputs + ((self.init,) if self.init else ())
 
 
-def _destinations(node: Mapping[str, Any]) -> list[str]:
-    """The refs a node writes into (its DPS destination): ``init = value:<ref>``, or a matmul's acc."""
-    init = str((node.get("attrs") or {}).get("init", "empty"))
-    refs = [init.partition(":")[2]] if init.startswith("value:") else []
-    if str(node.get("op", "")).endswith("matmul") and len(node.get("inputs", ())) > 2:
-        refs.append(node["inputs"][2])
-    return refs
+@dataclasses.dataclass(frozen=True)
+class _Program:
+    """The recorded case graph (JSON) as far as causes need it; tolerant of old or partial records."""
+
+    nodes: tuple[_Node, ...]
+    outputs: tuple[str, ...]
+
+    @classmethod
+    def of(cls, finding: Finding) -> "_Program | None":
+        graph = (finding.case or {}).get("graph") if isinstance(finding.case, Mapping) else None
+        if not isinstance(graph, Mapping) or not isinstance(graph.get("nodes"), list):
+            return None
+        nodes = []
+        for n in graph["nodes"]:
+            n = n if isinstance(n, Mapping) else {}
+            init = str((n.get("attrs") if isinstance(n.get("attrs"), Mapping) else {}).get("init", "empty"))
+            nodes.append(_Node(str(n.get("op", "-")), tuple(str(r) for r in n.get("inputs") or ()),
+                               init.partition(":")[2] if init.startswith("value:") else ""))
+        return cls(tuple(nodes), tuple(str(r) for r in graph.get("outputs") or ()))
+
+    def node(self, ref: str) -> _Node | None:
+        return self.nodes[int(ref[1:])] if re.fullmatch(r"n\d+", ref) and int(ref[1:]) < len(self.nodes) else None
+
+    def output(self, index: Any) -> str | None:
+        return self.outputs[index] if isinstance(index, int) and 0 <= index < len(self.outputs) else None
+
+    def cone(self, ref: str | None) -> list[int]:
+        """Indices of the nodes ``ref`` depends on (inputs and destinations), in program order; all if ``ref`` is None."""
+        if ref is None:
+            return list(range(len(self.nodes)))
+        needed, stack = set(), [ref]
+        while stack:
+            ref = stack.pop()
+            node = self.node(ref)
+            if node is not None and int(ref[1:]) not in needed:
+                needed.add(int(ref[1:]))
+                stack += node.reads
+        return sorted(needed)
+
+    def argument_uses(self, nodes: Sequence[int]) -> collections.Counter:
+        return collections.Counter(r for i in nodes for r in self.nodes[i].reads if r.startswith("a"))
+
+    @property
+    def written_arguments(self) -> set[str]:
+        return {r for n in self.nodes for r in n.destinations if r.startswith("a")}
 
 
-def _written_arguments(graph: Mapping[str, Any]) -> set[str]:
-    return {r for node in graph["nodes"] for r in _destinations(node) if r.startswith("a")}
-
-
-def _cone(graph: Mapping[str, Any], output: int, ref: str | None = None) -> set[int]:
-    """Indices of the nodes ``graph.outputs[output]`` (or ``ref``) depends on (inputs and destinations)."""
-    outputs = graph.get("outputs") or []
-    if ref is None and not 0 <= output < len(outputs):
-        return set(range(len(graph["nodes"])))
-    needed, stack = set(), [ref or outputs[output]]
-    while stack:
-        ref = stack.pop()
-        if ref.startswith("n") and int(ref[1:]) not in needed:
-            needed.add(int(ref[1:]))
-            node = graph["nodes"][int(ref[1:])]
-            init = str((node.get("attrs") or {}).get("init", "empty"))
-            stack += list(node.get("inputs", ())) + ([init.partition(":")[2]] if ":" in init else [])
-    return needed
-
-
-def _arguments_read(graph: Mapping[str, Any], nodes: set[int]) -> dict[str, int]:
-    """Argument -> how many uses (as an input or a destination) ``nodes`` make of it."""
-    uses: dict[str, int] = {}
-    for i in nodes:
-        node = graph["nodes"][i]
-        init = str((node.get("attrs") or {}).get("init", "empty"))
-        for ref in [*node.get("inputs", ()), *([init.partition(":")[2]] if init.startswith("value:") else [])]:
-            if ref.startswith("a"):
-                uses[ref] = uses.get(ref, 0) + 1
-    return uses
+def _written_arguments(finding: Finding) -> set[str] | None:
+    program = _Program.of(finding)
+    return None if program is None else program.written_arguments
 
 
 def clobbered_arguments(finding: Finding) -> set[str]:
     """Arguments a numeric finding's output reads that the program also writes in place and uses again
     (a second destination or a reader): an in-place write there changes what the output reads."""
-    graph = _graph(finding)
-    if graph is None:
+    program = _Program.of(finding)
+    if program is None:
         return set()
-    everywhere = _arguments_read(graph, set(range(len(graph["nodes"]))))
-    read = _arguments_read(graph, _cone(graph, int(finding.evidence.get("output", -1))))
-    return {a for a in read if a in _written_arguments(graph) and everywhere[a] > 1}
+    everywhere = program.argument_uses(program.cone(None))
+    read = program.argument_uses(program.cone(program.output(finding.evidence.get("output"))))
+    return {a for a in read if a in program.written_arguments and everywhere[a] > 1}
 
 
-def reads_argument(finding: Finding, argument: int) -> bool:
-    graph = _graph(finding)
-    return graph is None or f"a{argument}" in _arguments_read(graph, _cone(graph, int(finding.evidence.get("output", -1))))
+def reads_argument(finding: Finding, argument: Any) -> bool:
+    """Whether the finding's output reads argument ``argument`` (True when the graph is unknown)."""
+    program = _Program.of(finding)
+    if program is None:
+        return True
+    return f"a{argument}" in program.argument_uses(program.cone(program.output(finding.evidence.get("output"))))
 
 
 # Ops whose result is a splat when every input is one: the compiler folds them into the fill.
 _SPLAT_PRESERVING = frozenset({"abs", "add", "broadcast", "cast", "div", "exp", "extract_slice", "log", "max", "min", "mul",
                                "negate", "sqrt", "sub", "tanh", "transpose", "where_gt"})
-
-
 _DATA_MOVEMENT = frozenset({"broadcast", "transpose", "extract_slice"})
 
 
-def cone_pattern(graph: Mapping[str, Any], output: int) -> str:
-    """The ops ``graph.outputs[output]`` depends on, in program order, with every splat (a fill and the
+def cone_pattern(program: _Program, output: Any) -> str:
+    """The ops output ``output`` depends on, in program order, with every splat (a fill and the
     elementwise ops and broadcasts of splats, which the compiler folds into one) shown as ``fill``, and
     without the data movement that only carries a wrong value out: ``fill>cast>reduce_sum>broadcast``
     -> ``fill>reduce_sum``."""
-    nodes, splat, ops = graph["nodes"], set(), {}
-    outputs = graph.get("outputs") or []
-    ref = outputs[output] if 0 <= output < len(outputs) else None
-    while ref and ref.startswith("n") and nodes[int(ref[1:])]["op"] in _DATA_MOVEMENT \
-            and str(nodes[int(ref[1:])]["inputs"][0]).startswith("n"):
-        ref = nodes[int(ref[1:])]["inputs"][0]
-    for i in sorted(_cone(graph, output, ref)):
-        node = nodes[i]
-        inputs = list(node.get("inputs", ()))
-        if node["op"] == "fill" or (node["op"] in _SPLAT_PRESERVING and inputs and all(r in splat for r in inputs)):
+    ref = program.output(output)
+    while ref is not None and (node := program.node(ref)) is not None and node.op in _DATA_MOVEMENT \
+            and node.inputs and program.node(node.inputs[0]) is not None:
+        ref = node.inputs[0]
+    splat: set[str] = set()
+    ops: dict[str, None] = {}
+    for i in program.cone(ref):
+        node = program.nodes[i]
+        if node.op == "fill" or (node.op in _SPLAT_PRESERVING and node.inputs and all(r in splat for r in node.inputs)):
             splat.add(f"n{i}")
             ops["fill"] = None
         else:
-            ops[node["op"]] = None
+            ops[node.op] = None
     return ">".join(ops) or "-"
 
 
 def _numeric_cause(finding: Finding) -> Cause:
     if clobbered_arguments(finding):
         return ARGUMENT_MUTATION
-    graph = _graph(finding)
-    output = finding.evidence.get("output")
-    ops = cone_pattern(graph, int(output)) if graph is not None and output is not None else _signature_ops(finding) or "-"
+    program = _Program.of(finding)
+    ops = cone_pattern(program, finding.evidence.get("output")) if program is not None else _signature_ops(finding) or "-"
     who = "IREE" if finding.oracle == "numeric" else "JAX (the reference)"
-    return _cause(finding.oracle, [finding.kind, ops], f"{who} computes a {finding.kind.replace('-', ' ')} for {ops}")
+    return _cause(finding.oracle, [finding.kind, ops], f"{who} computes a {_words(finding.kind)} for {ops}")
 
 
 # --------------------------------------------------------------------------- metamorphic
 
 _INDEX = re.compile(r"\b([an])\d+\b")
+_ASYMMETRIES = ("alloca-asymmetry", "alloc-asymmetry", "copy-asymmetry")
 _VARIANT_FAILURE = re.compile(r"(compile|run) (\w+): (.*)", re.S)
 
 
@@ -389,11 +412,15 @@ def _metamorphic_cause(finding: Finding) -> Cause:
         kind = f"{'compile' if failed.group(1) == 'compile' else 'runtime'}-{failed.group(2)}"
         text = failed.group(3)
         return _crash_cause(Finding("crash", kind, f"crash/{kind}/-/-/-", text, {"diagnostic": text, "message": text}))
+    carrier = ev.get("sites")
+    if finding.kind in _ASYMMETRIES and isinstance(carrier, list) and carrier and isinstance(carrier[0], Mapping):
+        family = finding.kind.removesuffix("-asymmetry")  # the variant's own memory op: its memory cause
+        return _memory_cause(Finding("memory", family, f"memory/{family}/-/-/-", "", dict(carrier[0])))
     relation = str(ev.get("relation") or "-")
     label = _INDEX.sub(r"\1", str(ev.get("variant") or "-"))
     role = ops_role(_signature_ops(finding).partition("[")[0])
     return _cause("metamorphic", [finding.kind, f"{role}[{relation}:{label}]"],
-                  f"{finding.kind.replace('-', ' ')} of a {role} graph under the {relation} relation ({label})")
+                  f"{_words(finding.kind).capitalize()} of a {role} graph under the {relation} relation ({label})")
 
 
 # --------------------------------------------------------------------------- entry points
@@ -405,33 +432,37 @@ _BY_ORACLE = {"immutability": _immutability_cause, "crash": _crash_cause, "memor
 
 def cause_of(finding: Finding) -> Cause:
     """The cause of one finding, from its own JSON (signature, message, evidence, case) only."""
+    if not isinstance(finding.evidence, Mapping):  # a record without evidence still has a cause
+        finding = dataclasses.replace(finding, evidence={})
     return _BY_ORACLE[finding.oracle](finding)
 
 
 def assign_causes(findings: Sequence[Finding]) -> list[Finding]:
-    """One case's findings with ``cause`` / ``cause_title`` set; a finding that follows from another in the
-    same case (a wrong value read from a mutated argument, an asymmetry of a memory finding's family)
-    takes that finding's cause and records ``consequence_of`` (its signature) in its evidence."""
+    """One case's findings with ``cause`` / ``cause_title`` set. A finding that follows from another in the
+    same case records ``consequence_of`` (that finding's signature) in its evidence and shares its cause:
+    a wrong value read from a mutated argument; an asymmetry of a memory finding's family (its own cause
+    when its evidence names the dispatch that carries it, else the memory finding's)."""
+    findings = [f if isinstance(f.evidence, Mapping) else dataclasses.replace(f, evidence={}) for f in findings]
     own = [cause_of(f) for f in findings]
     out = []
-    for finding, cause in zip(findings, own):
-        source = _consequence_source(finding, findings, own)
+    for i, finding in enumerate(findings):
+        source = _consequence_source(i, findings, own)
+        cause = own[i] if source is None else own[source]
         if source is not None:
-            cause = own[source]
             finding = finding.with_evidence(consequence_of=findings[source].signature)
         out.append(finding.with_cause(cause))
     return out
 
 
-def _consequence_source(finding: Finding, findings: Sequence[Finding], causes: Sequence[Cause]) -> int | None:
-    """The index of the finding in the same case that ``finding`` follows from, if any."""
+def _consequence_source(index: int, findings: Sequence[Finding], causes: Sequence[Cause]) -> int | None:
+    """The index of the finding in the same case that ``findings[index]`` follows from, if any."""
+    finding = findings[index]
     if finding.oracle in ("numeric", "reference"):
-        for i, other in enumerate(findings):
-            if other.oracle == "immutability" and reads_argument(finding, int(other.evidence.get("argument", -1))):
-                return i
-        return None
-    if finding.oracle == "metamorphic" and finding.kind.endswith("-asymmetry"):
-        family = finding.kind.removesuffix("-asymmetry")
         return next((i for i, other in enumerate(findings)
-                     if other.oracle == "memory" and MEMORY_FAMILIES.get(other.kind) == family), None)
+                     if other.oracle == "immutability" and reads_argument(finding, other.evidence.get("argument"))), None)
+    if finding.oracle == "metamorphic" and finding.kind in _ASYMMETRIES:
+        family = finding.kind.removesuffix("-asymmetry")
+        located = bool(finding.evidence.get("sites"))
+        return next((i for i, other in enumerate(findings) if other.oracle == "memory"
+                     and MEMORY_FAMILIES.get(other.kind) == family and (not located or causes[i] == causes[index])), None)
     return None

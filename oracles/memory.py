@@ -386,6 +386,17 @@ def _dtype_dims(dispatch: Any, dtype: str | None, dims: str | None) -> tuple[str
     return dtype or own[0], dims or own[1]
 
 
+def sites(dispatches: Sequence[Any]) -> dict[str, list[dict[str, str]]]:
+    """Per family (``alloca`` / ``alloc`` / ``copy``, no allowance): the dispatches that have one, as
+    ``{"dispatch", "pipeline"}``, so a finding that only compares ``profile`` counts (a metamorphic
+    asymmetry) can name what carries it."""
+    found: dict[str, list[dict[str, str]]] = {}
+    for dispatch in dispatches:
+        for family in dict.fromkeys(memory_op.kind for _, memory_op in _observations(dispatch)):
+            found.setdefault(family, []).append({"dispatch": dispatch.name, "pipeline": dispatch.pipeline})
+    return found
+
+
 def profile(dispatches: Sequence[Any]) -> dict[str, int]:
     """Counts per finding kind over all dispatches (no allowance), plus total static alloca bytes.
 

@@ -68,6 +68,7 @@ class Observation:
     outputs: tuple[tuple[np.ndarray, ...], ...] | None = None
     profile: Mapping[str, int] | None = None
     failure: str = ""
+    sites: Mapping[str, Sequence[Mapping[str, str]]] | None = None  # memory.sites: which dispatches carry each family
 
     def __repr__(self) -> str:
         return f"Observation({self.label}: profile={dict(self.profile or {})}, failure={self.failure[:60]!r})"
@@ -100,10 +101,12 @@ def compare(relation: str, reference: Observation, other: Observation, *, ops: s
             oth_n = sum(other.profile.get(k, 0) for k in kinds)
             if (ref_n == 0) != (oth_n == 0):
                 where = other.label if oth_n else reference.label
+                carrier = other if oth_n else reference
                 findings.append(finding(
                     f"{family}-asymmetry",
                     f"{family} present only in {where}: {reference.label} has {ref_n}, {other.label} has {oth_n}",
-                    profile_reference=dict(reference.profile), profile_variant=dict(other.profile)))
+                    profile_reference=dict(reference.profile), profile_variant=dict(other.profile),
+                    sites=list((carrier.sites or {}).get(family, []))))
     if numbers and reference.outputs is not None and other.outputs is not None:
         for k, (ref_outs, oth_outs) in enumerate(zip(reference.outputs, other.outputs)):
             rtol = rtols[min(k, len(rtols) - 1)] if rtols else default_tolerance(dtype)
@@ -318,11 +321,12 @@ def observe_program(label: str, text: str, inputs: Mapping[str, Sequence[Sequenc
     observed = {}
     for fn, per_instance in inputs.items():
         try:
-            prof = memory.profile(sut.dispatches_of(artifact, fn))
+            dispatches = sut.dispatches_of(artifact, fn)
+            prof, where = memory.profile(dispatches), memory.sites(dispatches)
         except memory.IRParseError:  # e.g. final IR calling a ukernel declared outside the function
-            prof = None
+            prof, where = None, None
         if module is None:
-            observed[fn] = Observation(label, None, prof)
+            observed[fn] = Observation(label, None, prof, sites=where)
             continue
         outputs, failure = [], ""
         for xs in per_instance:
@@ -331,7 +335,7 @@ def observe_program(label: str, text: str, inputs: Mapping[str, Sequence[Sequenc
                 failure = f"run {result.kind}: {result.message[:500]}"
                 break
             outputs.append(result.outputs)
-        observed[fn] = Observation(label, None if failure else tuple(outputs), prof, failure)
+        observed[fn] = Observation(label, None if failure else tuple(outputs), prof, failure, where)
     return observed
 
 

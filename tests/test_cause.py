@@ -6,6 +6,7 @@ by the real oracles from injected faults; no compiler needed.
 from __future__ import annotations
 
 import collections
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -66,7 +67,8 @@ def test_alloca_in_contraction_dispatches_is_one_cause_over_dtypes_and_dims():
     contraction = {c for sig, c in causes.items() if sig.startswith("memory/alloca/") and "matmul" in sig
                    or sig == "memory/alloca/fill>generic/f32/SxSxS"}  # the matmul_like dispatch, in generic form
     assert contraction == {"memory/alloca/contraction@DoubleTilingExpert"}
-    reduction = {c for sig, c in causes.items() if sig.startswith("memory/alloca/fill>generic") and sig != "memory/alloca/fill>generic/f32/SxSxS"}
+    reduction = {c for sig, c in causes.items()
+                 if sig.startswith("memory/alloca/fill>generic") and sig != "memory/alloca/fill>generic/f32/SxSxS"}
     assert reduction == {"memory/alloca/reduction@DoubleTilingExpert"}
 
 
@@ -258,15 +260,17 @@ def test_splats_fold_into_the_fill_and_a_broadcast_of_the_wrong_sum_is_the_same_
 
 
 def test_an_unsymbolized_crash_is_bucketed_by_the_running_pass():
-    dump = "Stack dump:\n0.\tProgram arguments: iree-compile x.mlir\n1.\tRunning pass 'X86 DAG->DAG Instruction Selection' on function '@g0_dispatch_0'\n" \
-           " #0 0x00007f00 (/a/libIREECompiler.so+0x1234)\n"
+    dump = ("Stack dump:\n0.\tProgram arguments: iree-compile x.mlir\n"
+            "1.\tRunning pass 'X86 DAG->DAG Instruction Selection' on function '@g0_dispatch_0'\n"
+            " #0 0x00007f00 (/a/libIREECompiler.so+0x1234)\n")
     assert crash_state(dump, -11) == ("SIGSEGV", ["pass:x-dag-dag-instruction-selection"])
 
 
 def test_a_compile_error_names_the_op_llvm_translation_failed_for():
-    diagnostic = ("/tmp/s/sources/module_g0_dispatch_0.mlir:2:2: error: failed to translate the MLIR LLVM dialect to the native llvm::Module\n"
+    where = "/tmp/s/sources/module_g0_dispatch_0.mlir:2:2: error:"
+    diagnostic = (f"{where} failed to translate the MLIR LLVM dialect to the native llvm::Module\n"
                   "LLVM Translation failed for operation: builtin.unrealized_conversion_cast\n"
-                  "/tmp/s/sources/module_g0_dispatch_0.mlir:2:2: error: failed to serialize executable for target backend llvm-cpu\n")
+                  f"{where} failed to serialize executable for target backend llvm-cpu\n")
     failure = CompileFailure("error", diagnostic, ("iree-compile",), 1, 0.1)
     finding = crash.check_compile_failure(failure, "", {"g0": GRAPHS[0]})
     assert cause_of(finding).id == ("crash/compile-error/failed-to-translate-the-mlir-llvm-dialect-to-the-native-llvm-module"
@@ -285,3 +289,75 @@ def test_the_shipped_baseline_names_a_cause_for_every_entry_and_keeps_the_fill_s
         "numeric/wrong-value/fill>reduce_sum/f16/scalar", "numeric/wrong-value/fill>cast>reduce_sum>broadcast/i32/SxSxS"}
     assert "numeric/wrong-value/fill>reduce_sum>add/f16/scalar" in by_cause[ARGUMENT_MUTATION.id]  # a consequence
     assert len(by_cause) * 3 <= len(entries)
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_json = st.recursive(st.none() | st.booleans() | st.integers(-3, 3) | st.text(max_size=12),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                     max_leaves=8)
+_KEYS = ["argument", "ops", "output", "diagnostic", "returncode", "message", "detail", "dispatch", "pipeline", "excerpt",
+         "dispatches", "relation", "variant", "failure", "role", "sites"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(oracle_kind=st.sampled_from([("immutability", "input-mutated"), ("crash", "compile-error"), ("crash", "compile-crash"),
+                                    ("crash", "runtime-fault"), ("crash", "worker-killed"), ("memory", "alloca"),
+                                    ("memory", "copy"), ("fusion", "materialized-producer"), ("fusion", "extra-dispatches"),
+                                    ("numeric", "wrong-value"), ("reference", "jax-wrong-value"),
+                                    ("metamorphic", "variant-failed"), ("metamorphic", "alloca-asymmetry")]),
+       evidence=st.dictionaries(st.sampled_from(_KEYS), _json | st.integers(0, 2), max_size=6), ops=st.text(max_size=20),
+       graph=st.none() | st.fixed_dictionaries({"nodes": st.lists(st.fixed_dictionaries(
+           {"op": st.sampled_from(["fill", "cast", "matmul", "reduce_sum", "broadcast"]),
+            "inputs": st.lists(st.sampled_from(["a0", "a1", "n0", "n1"]), max_size=3),
+            "attrs": st.fixed_dictionaries({"init": st.sampled_from(["empty", "value:a0", "value:n0", "init-of:n0"])})}),
+           max_size=3), "outputs": st.lists(st.sampled_from(["n0", "n1", "n2"]), max_size=2)}))
+def test_any_recorded_finding_gets_a_path_safe_cause_and_never_raises(oracle_kind, evidence, ops, graph):
+    oracle, kind = oracle_kind
+    finding = Finding(oracle, kind, f"{oracle}/{kind}/{ops.replace('/', '_') or '-'}/f32/S", "m", evidence,
+                      {"graph": graph} if graph else None)
+    assert isinstance(cause_of(dataclasses.replace(finding, evidence=None)), Cause)
+    (assigned_finding,) = assign_causes([finding])
+    assert re.fullmatch(r"[A-Za-z0-9_.+>=,:@\-\[\]]+(/[A-Za-z0-9_.+>=,:@\-\[\]]+)+", assigned_finding.cause)
+
+
+def test_one_cause_id_has_one_title():
+    titles = collections.defaultdict(set)
+    for f in assigned(recorded()):
+        titles[f.cause].add(f.cause_title)
+    assert all(len(t) == 1 for t in titles.values()), titles
+
+
+def test_an_asymmetry_takes_the_memory_cause_of_the_dispatch_that_carries_it():
+    from ireefuzz.oracles.metamorphic import Observation, compare
+
+    clean = Observation("static-aligned", profile={"alloca": 0}, sites={})
+    carrier = Observation("dynamic", profile={"alloca": 1},
+                          sites={"alloca": [{"dispatch": "main_dispatch_0_reduction_DxD_f32", "pipeline": "CPUDoubleTilingExpert"}]})
+    (asym,) = compare("shape", clean, carrier, ops="reduce_max>add", dtype="f32", dims="?")
+    assert asym.kind == "alloca-asymmetry" and cause_of(asym).id == "memory/alloca/reduction@DoubleTilingExpert"
+    (reverse,) = compare("shape", carrier, clean, ops="reduce_max>add", dtype="f32", dims="?")
+    assert cause_of(reverse).id == cause_of(asym).id  # the reference carries it: still its dispatch
+
+
+def test_a_located_asymmetry_keeps_its_carriers_cause_and_links_only_a_memory_finding_of_that_cause():
+    from ireefuzz.oracles.metamorphic import Observation, compare
+
+    carrier = Observation("dynamic", profile={"alloca": 1},
+                          sites={"alloca": [{"dispatch": "main_dispatch_0_reduction_DxD_f32", "pipeline": "CPUDoubleTilingExpert"}]})
+    (asym,) = compare("shape", Observation("static", profile={"alloca": 0}), carrier, ops="reduce_max", dtype="f32", dims="?")
+    contraction = injected_alloca("f32", "DxDx16", "8x16")  # the case's own alloca: another cause
+    linked = assign_causes([contraction, asym])
+    assert linked[1].cause == "memory/alloca/reduction@DoubleTilingExpert" and "consequence_of" not in linked[1].evidence
+
+
+@pytest.mark.parametrize("excerpt, ops, kind", [
+    ("%11 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>]} outs(%10 : tensor<?xf32>) {", "generic[index]", "iota"),
+    ("%11 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>]} outs(%10 : tensor<?xf32>) {", "generic", "fill"),
+    ("%3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<4xf32>) -> tensor<4xf32>", "fill", "fill"),
+    ("%cst = arith.constant dense<1.0> : tensor<4xf32>", "-", "constant"),
+])
+def test_a_materialized_producer_is_named_by_its_kind(excerpt, ops, kind):
+    from ireefuzz.oracles.cause import producer_kind
+
+    assert producer_kind(excerpt, ops) == kind
