@@ -30,6 +30,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
+    from ireefuzz.campaign.baseline import Baseline
     from ireefuzz.campaign.display import Display
     from ireefuzz.campaign.guidance import Coverage, draw_block
     from ireefuzz.campaign.local_pool import LocalPool
@@ -43,7 +44,7 @@ def main() -> None:
         out = Path(tmp)
         pool = LocalPool(workers, options.task_spec())
         started = time.perf_counter()
-        run(options, out, pool, {}, Display(every_s=1e9))
+        run(options, out, pool, Baseline(), Display(every_s=1e9))
         wall = time.perf_counter() - started
         summary = (out / "summary.json").read_text()
     import json
