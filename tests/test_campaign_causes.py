@@ -187,6 +187,15 @@ def test_triage_rebuckets_an_old_run(tmp_path, capsys):
     assert cli.main(["triage", str(run), "--bundles", "0", "--baseline", str(tmp_path / "causes.json")]) == 0
 
 
+def test_triage_keeps_a_consequence_linked_to_its_cause(tmp_path):
+    wrong = ("numeric/wrong-value/matmul>exp/f32/SxS", {"output": 0, "consequence_of": ROWS[0][1]})
+    rows = ROWS + [(4, *wrong, 7)]  # case 4's mutation row is not recorded (its signature was seen in case 0)
+    run = old_run(tmp_path / "run", rows, CASE_SIGS | {4: [ROWS[0][1], wrong[0]]})
+    assert cli.main(["triage", str(run), "--bundles", "0", "--baseline", str(empty_baseline(tmp_path))]) == 1
+    assert _io.read_jsonl(run / "findings.jsonl")[-1]["cause"] == MUTATED
+    assert sorted(by_id(json.loads((run / "summary.json").read_text()))) == [MUTATED, ALLOCA]
+
+
 def test_one_bundle_per_new_cause_from_its_smallest_member(tmp_path, monkeypatch):
     ran = []
 

@@ -56,7 +56,8 @@ class SignatureStats:
 
 def row_causes(rows: Sequence[Mapping[str, Any]], rederive: bool = False) -> list[tuple[str, str]]:
     """(cause id, title) of each findings.jsonl row: as recorded, else (or with ``rederive`` always)
-    assigned by ``oracles.cause`` over the rows of the same case."""
+    assigned by ``oracles.cause`` over the rows of the same case; a row recorded as the consequence of
+    another signature (``evidence.consequence_of``) keeps that signature's cause."""
     out = [(row.get("cause") or "", row.get("cause_title") or "") for row in rows]
     by_case: dict[int, list[int]] = collections.defaultdict(list)
     for n, row in enumerate(rows):
@@ -65,6 +66,14 @@ def row_causes(rows: Sequence[Mapping[str, Any]], rederive: bool = False) -> lis
     for lines in by_case.values():
         for n, f in zip(lines, assign_causes([Finding.from_json(rows[n]) for n in lines])):
             out[n] = (f.cause, f.cause_title)
+    first_row = {}
+    for n, row in enumerate(rows):
+        first_row.setdefault(row["signature"], n)
+    for lines in by_case.values():  # a consequence whose source's row was not recorded in its case keeps its link
+        for n in lines:
+            source = (rows[n].get("evidence") or {}).get("consequence_of")
+            if source in first_row and source != rows[n]["signature"]:
+                out[n] = out[first_row[source]]
     return out
 
 
