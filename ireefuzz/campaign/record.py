@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ireefuzz import _io
-from ireefuzz.generators.case import Case
 from ireefuzz.oracles.cause import assign_causes, cause_of
 from ireefuzz.oracles.finding import Finding
 
@@ -37,13 +36,6 @@ from .pool import DEATH_KINDS, Task
 
 if TYPE_CHECKING:
     from ireefuzz.evaluate import CaseResult
-
-
-def size_of(case: Mapping[str, Any] | None) -> tuple[int, int]:
-    if not case:
-        return (2 ** 62, 2 ** 62)
-    c = Case.from_json(case)
-    return c.elements, len(c.graph.nodes)
 
 
 @dataclasses.dataclass
