@@ -16,15 +16,19 @@ import shlex
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
 from ireefuzz.errors import IreeNotFound
 from ireefuzz._io import atomic_write_text
+
+if TYPE_CHECKING:
+    from ireefuzz.remote import RemoteModule
 
 TARGET_CPUS = ("host", "generic", "x86-64-v3", "x86-64-v4")
 
@@ -38,6 +42,8 @@ class CompilerConfig:
     timeout_s: float = 120.0
     memory_limit_mb: int = 6144
     observe: bool = True  # capture per-dispatch IR and scheduling statistics
+    release: str | None = None  # a published IREE release (ireefuzz.releases): its iree-compile, syntax and runtime
+    runtime_python: str | None = None  # a Python whose iree.runtime runs the modules; None = this process's
 
 
 @dataclasses.dataclass(frozen=True)
@@ -120,7 +126,12 @@ _KEY_LINE = re.compile(r"error:|LLVM ERROR|Assertion `|terminate called|what\(\)
 
 
 def find_iree_compile(config: CompilerConfig) -> str:
-    """The iree-compile executable: ``config.iree_compile`` if given, else the installed wheel's."""
+    """The iree-compile executable: ``config.iree_compile`` if given, else ``config.release``'s (installed
+    beforehand with ``releases.release``), else the installed wheel's."""
+    if config.iree_compile is None and config.release is not None:
+        from ireefuzz.releases import release
+
+        return release(config.release, install=False).iree_compile
     if config.iree_compile is not None:
         path = shutil.which(config.iree_compile) or config.iree_compile
         if not (os.path.isfile(path) and os.access(path, os.X_OK)):
@@ -190,6 +201,10 @@ def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
     if config.observe:
         command += [f"--mlir-print-ir-tree-dir={tree_dir}", f"--mlir-print-ir-before={_FINAL_PASS},{_BUFFERIZED_PASS}"]
     command += config.flags
+    if config.release is not None:
+        from ireefuzz.releases import spell_flags
+
+        command = [command[0], *spell_flags(config.release, command[1:])]
     returncode, stderr, seconds = _run_limited(command, config)
     kind = _failure_kind(returncode, stderr)
     if kind is not None:
@@ -444,3 +459,73 @@ class LoadedModule:
 def _to_numpy(value: Any) -> np.ndarray:
     host = value.to_host() if hasattr(value, "to_host") else value
     return np.array(host, copy=True)  # never a view of a device buffer the runtime may reuse
+
+
+# --------------------------------------------------------------------------- which runtime runs a module
+
+
+def runtime_python_for(config: CompilerConfig) -> str | None:
+    """The Python whose ``iree.runtime`` runs ``config``'s modules (in a ``runner.py`` process): the one
+    given, the release's, or the one installed with an external iree-compile; None = this process's."""
+    from ireefuzz import releases
+
+    if config.runtime_python is not None:
+        python = shutil.which(config.runtime_python) or config.runtime_python
+        if not (os.path.isfile(python) and os.access(python, os.X_OK)):
+            raise IreeNotFound(f"the runtime Python given ({config.runtime_python!r}, from --iree-runtime) is not an "
+                               "executable file: give a Python that can import the matching iree.runtime")
+    elif config.release is not None and config.iree_compile is None:
+        python = releases.release(config.release, install=False).python
+    elif config.iree_compile is not None:
+        python = releases.runtime_python_beside(find_iree_compile(config))
+    else:
+        return None
+    return None if python is None or _is_this_python(python) else os.path.abspath(python)
+
+
+def _is_this_python(python: str) -> bool:
+    """True if ``python`` is this interpreter in this environment (its iree.runtime is ours)."""
+    venv = Path(os.path.abspath(python)).parent.parent
+    home = venv if (venv / "pyvenv.cfg").exists() else Path(os.path.realpath(python)).parent.parent
+    return home.resolve() == Path(sys.prefix).resolve()
+
+
+def load_module(artifact: Artifact, config: CompilerConfig) -> "LoadedModule | RemoteModule":
+    """``artifact`` loaded into the runtime that matches ``config``'s compiler (see ``runtime_python_for``).
+    A runtime that cannot load the compiler's modules (another bytecode version) is IreeNotFound."""
+    python = runtime_python_for(config)
+    try:
+        if python is None:
+            return LoadedModule(artifact)
+        from ireefuzz.remote import RemoteModule
+
+        return RemoteModule(artifact.vmfb, python)
+    except (RuntimeError, ValueError) as e:  # e.g. "bytecode version mismatch; runtime supports 17.0, module has 15.0"
+        raise IreeNotFound(_mismatch(artifact, config, python, str(e))) from None
+
+
+def _mismatch(artifact: Artifact, config: CompilerConfig, python: str | None, reason: str) -> str:
+    runtime = f"the IREE runtime of {python}" if python else "the IREE runtime installed with ireefuzz"
+    reason = re.sub(r"\S+\.c:\d+: ", "", " ".join(reason.split()))[:300]  # without the runtime's source location
+    return (f"iree-compile {artifact.compiler_version} ({find_iree_compile(config)}) writes modules that {runtime} "
+            f"cannot load ({reason}); give --iree-runtime PYTHON (a Python whose iree.runtime comes from the same "
+            "build) or --release VERSION")
+
+
+_CHECKED: set[tuple[str, str | None]] = set()
+
+
+def check_runtime(config: CompilerConfig) -> None:
+    """Up front, once per (compiler, runtime): a tiny module compiled by ``config``'s iree-compile loads
+    and runs in the runtime ``load_module`` would use; IreeNotFound (one line) if not. A compiler that
+    cannot compile even the probe is left for the real compiles to report."""
+    key = (find_iree_compile(config), runtime_python_for(config))
+    if key in _CHECKED:
+        return
+    probe = dataclasses.replace(config, observe=False, timeout_s=min(config.timeout_s, 60.0))
+    artifact = compile_mlir(_PROBE, probe, resolve_cpu=False)
+    if isinstance(artifact, Artifact):
+        outcome = load_module(artifact, config).call("probe", [np.arange(4, dtype=np.float32)])
+        if isinstance(outcome, RunFailure) or not np.array_equal(outcome.outputs[0], 2 * np.arange(4, dtype=np.float32)):
+            raise IreeNotFound(_mismatch(artifact, config, key[1], f"the probe module ran wrong: {outcome}"))
+    _CHECKED.add(key)

@@ -1,0 +1,185 @@
+"""The IREE runtime in another Python: ``sut``'s runtime half for a release's (or a user's) runtime.
+
+``RunnerProcess`` keeps one ``ireefuzz/runner.py`` process per Python alive across batches and
+speaks its npz protocol; ``RemoteModule`` is a module loaded there, with ``LoadedModule``'s
+interface. A runner killed by a signal while calling is a ``RunFailure("crash")`` (the next
+request starts a new runner and reloads the module); a runner that stops any other way is
+ireefuzz's own bug and raises. Only ``sut`` uses this module (``sut.load_module``).
+"""
+from __future__ import annotations
+
+import atexit
+import os
+import subprocess
+import tempfile
+import threading
+import weakref
+from typing import Sequence
+
+import numpy as np
+
+from ireefuzz import runner
+from ireefuzz.errors import IreeNotFound
+from ireefuzz.releases import RUNNER
+from ireefuzz.sut import RunFailure, RunResult
+
+_TAIL = 2000  # characters of the runner's stderr kept in a failure message
+
+
+class RunnerDied(Exception):
+    """The runner process ended while serving a request (``signal``: the signal that killed it, or None)."""
+
+    def __init__(self, returncode: int | None, stderr: str) -> None:
+        self.signal = -returncode if returncode is not None and returncode < 0 else None
+        self.stderr = stderr
+        super().__init__(f"the runner exited ({returncode}): {stderr[-_TAIL:]}")
+
+
+class RunnerProcess:
+    """One ``runner.py`` served by ``python``; started on first use and again after it died."""
+
+    def __init__(self, python: str) -> None:
+        self.python = python
+        self.generation = 0  # bumped on every start: module ids of an older generation are gone
+        self._proc: subprocess.Popen | None = None
+        self._stderr = None
+        self._lock = threading.Lock()
+        self._to_free: list[int] = []
+
+    def request(self, entries: dict) -> dict:
+        """Send one request; the reply as {name: array}. Raises RunnerDied if the process ended."""
+        with self._lock:
+            proc = self._ensure_started()
+            if self._to_free:
+                entries = dict(entries, free=np.array(self._to_free, np.int64))
+                self._to_free = []
+            try:
+                runner.write_message(proc.stdin, entries)
+                reply = runner.read_message(proc.stdout)
+            except (BrokenPipeError, EOFError):
+                reply = None
+            if reply is None:
+                raise self._died()
+            return reply
+
+    def free_later(self, generation: int, module_id: int) -> None:
+        """Drop a module with the next request (a finalizer must not do I/O itself)."""
+        if generation == self.generation:
+            self._to_free.append(module_id)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._proc is not None:
+                self._proc.stdin.close()
+                try:
+                    self._proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    self._proc.kill()
+                    self._proc.wait()
+                self._proc = None
+
+    def _ensure_started(self) -> subprocess.Popen:
+        if self._proc is None:
+            self._stderr = tempfile.TemporaryFile()
+            env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+            self._proc = subprocess.Popen([self.python, "-I", str(RUNNER)], stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, stderr=self._stderr, env=env)
+            self.generation += 1
+            self._to_free = []
+        return self._proc
+
+    def _died(self) -> RunnerDied:
+        proc, self._proc = self._proc, None
+        proc.kill()
+        returncode = proc.wait()
+        self._stderr.seek(0)
+        stderr = self._stderr.read().decode("utf-8", "replace")
+        self._stderr.close()
+        return RunnerDied(returncode, stderr)
+
+
+_RUNNERS: dict[str, RunnerProcess] = {}
+_RUNNERS_LOCK = threading.Lock()
+
+
+def runner_for(python: str) -> RunnerProcess:
+    """The process-wide runner of ``python`` (closed at exit)."""
+    with _RUNNERS_LOCK:
+        if python not in _RUNNERS:
+            _RUNNERS[python] = RunnerProcess(python)
+        return _RUNNERS[python]
+
+
+@atexit.register
+def _close_runners() -> None:
+    for r in list(_RUNNERS.values()):
+        r.close()
+
+
+def runtime_version(python: str) -> str:
+    """The version of ``python``'s iree.runtime; IreeNotFound if it has none."""
+    reply = _checked(runner_for(python), {"op": "hello"}, "start the IREE runtime")
+    return str(reply["version"])
+
+
+def _checked(runner: RunnerProcess, entries: dict, doing: str) -> dict:
+    try:
+        reply = runner.request(entries)
+    except RunnerDied as e:
+        raise IreeNotFound(f"{runner.python} could not {doing}: {_last_line(e.stderr)}") from None
+    if str(reply["status"]) != "ok":
+        raise IreeNotFound(f"{runner.python} could not {doing}: {reply['message']}")
+    return reply
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else "(no output)"
+
+
+class RemoteModule:
+    """A compiled module loaded into ``python``'s runner; same interface as ``sut.LoadedModule``."""
+
+    def __init__(self, vmfb: bytes, python: str) -> None:
+        self._vmfb = vmfb
+        self._runner = runner_for(python)
+        self._id, self._generation = 0, -1
+        self._functions: tuple[str, ...] = ()
+        self._load()
+
+    @property
+    def function_names(self) -> tuple[str, ...]:
+        return self._functions
+
+    def call(self, function: str, inputs: Sequence[np.ndarray]) -> RunResult | RunFailure:
+        """Call ``function`` in the runner; inputs are read back after the call (``inputs_after``)."""
+        if self._generation != self._runner.generation:  # the runner was restarted since
+            self._load()
+        request = {"op": "call", "id": self._id, "function": function, "n": len(inputs)}
+        request.update({f"in{k}": np.asarray(x, order="C") for k, x in enumerate(inputs)})
+        try:
+            reply = self._runner.request(request)
+        except RunnerDied as e:
+            if e.signal is None:
+                raise
+            return RunFailure("crash", f"{function}: the runtime died of signal {e.signal}: {_last_line(e.stderr)}")
+        status = str(reply["status"])
+        if status == "fault":
+            return RunFailure("fault", str(reply["message"]))
+        if status != "ok":
+            raise KeyError(f"{reply['message']}; the module has {self._functions}")
+        outputs = tuple(reply[f"out{k}"] for k in range(sum(1 for n in reply if n.startswith("out"))))
+        after = tuple(reply[f"after{k}"] for k in range(len(inputs)))
+        return RunResult(outputs=outputs, inputs_after=after, seconds=float(reply["seconds"]))
+
+    def _load(self) -> None:
+        """Load the module; RuntimeError (as in-process loading) if this runtime rejects it."""
+        try:
+            reply = self._runner.request({"op": "load", "module": np.frombuffer(self._vmfb, np.uint8)})
+        except RunnerDied as e:
+            raise RuntimeError(f"the runtime died loading the module: {_last_line(e.stderr)}") from None
+        if str(reply["status"]) != "ok":
+            raise RuntimeError(str(reply["message"]))
+        self._id, self._generation = int(reply["id"]), self._runner.generation
+        self._functions = tuple(str(f) for f in reply["functions"])
+        weakref.finalize(self, self._runner.free_later, self._generation, self._id)
