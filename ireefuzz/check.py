@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import numpy as np
+from ireefuzz import releases
 from ireefuzz.errors import ProgramError
 
 DEFAULT_DYNAMIC_SIZE = 33
@@ -149,15 +150,30 @@ def _stub_graph(sig: FunctionSignature):
 
 
 def _program_ops(dispatches: Sequence[Any], fallback: str) -> str:
+    from ireefuzz.errors import IRParseError
     from ireefuzz.oracles.memory import compute_op_pattern, parse_ir
 
     ops: dict[str, None] = {}
-    for d in dispatches:
-        if d.source:
-            for op in compute_op_pattern(parse_ir(d.source)).split(">"):
-                if op != "-":
-                    ops[op] = None
+    try:
+        for d in dispatches:
+            if d.source:
+                for op in compute_op_pattern(parse_ir(d.source)).split(">"):
+                    if op != "-":
+                        ops[op] = None
+    except IRParseError:  # another release's IR syntax: name the function instead
+        return fallback
     return ">".join(ops) or fallback
+
+
+def _profile(dispatches: Sequence[Any]) -> Any:
+    """The memory profile, None where the IR does not parse (another release's syntax)."""
+    from ireefuzz.errors import IRParseError
+    from ireefuzz.oracles.memory import profile
+
+    try:
+        return profile(dispatches)
+    except IRParseError:
+        return None
 
 
 def check_program(text: str, config: Any = None, policy: Any = None, *, functions: Sequence[str] | None = None,
@@ -195,7 +211,7 @@ def check_program(text: str, config: Any = None, policy: Any = None, *, function
     if isinstance(artifact, sut.CompileFailure):
         return [crash.check_compile_failure(artifact, text)] if "crash" in oracles else []
     findings: list[Finding] = []
-    module = None if compile_only else sut.LoadedModule(artifact)
+    module = None if compile_only else sut.load_module(artifact, config)
     base_obs: dict[str, metamorphic.Observation] = {}
     for sig in sigs:
         dispatches = sut.dispatches_of(artifact, sig.name)
@@ -216,7 +232,7 @@ def check_program(text: str, config: Any = None, policy: Any = None, *, function
                 findings.append(dataclasses.replace(f, signature=make_signature(
                     "immutability", f.kind, ops, *f.signature.rsplit("/", 2)[1:])))
         base_obs[sig.name] = metamorphic.Observation(f"cpu={config.target_cpu}", (outcome.outputs,),
-                                                     memory.profile(dispatches))
+                                                     _profile(dispatches))
     if "numeric" in oracles and base_obs:
         other_cpu = "generic" if config.target_cpu != "generic" else "host"
         other = dataclasses.replace(config, target_cpu=other_cpu, observe=False)
@@ -253,6 +269,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target-cpu", metavar="CPU", default="host", help="--iree-llvmcpu-target-cpu (default: host)")
     parser.add_argument("--iree-compile", metavar="PATH", default=None,
                         help="an external iree-compile binary (default: the installed iree-base-compiler's)")
+    releases.add_arguments(parser)
     parser.add_argument("--oracles", metavar="LIST", default=",".join(ORACLE_CHOICES),
                         help=f"comma-separated oracles to run, from {', '.join(ORACLE_CHOICES)} (default: all)")
     parser.add_argument("--max-static-alloca-bytes", metavar="N", type=int, default=0,
@@ -278,8 +295,10 @@ def main(args: argparse.Namespace) -> int:
     if unknown:
         raise UsageError(f"--oracles: unknown {', '.join(sorted(unknown))}; choose from {', '.join(ORACLE_CHOICES)}")
     config = sut.CompilerConfig(iree_compile=args.iree_compile, target_cpu=args.target_cpu,
-                                flags=tuple(shlex.split(args.flags)))
-    policy = Policy(oracles=oracles, max_static_alloca_bytes=args.max_static_alloca_bytes)
+                                flags=tuple(shlex.split(args.flags)), release=args.release,
+                                runtime_python=args.iree_runtime)
+    unable = releases.prepare(config, log=lambda m: print(f"ireefuzz check: {m}", file=sys.stderr))
+    policy = Policy(oracles=oracles - unable, max_static_alloca_bytes=args.max_static_alloca_bytes)
     try:
         findings = check_program(text, config, policy, shapes=parse_shapes(args.shapes), seed=args.seed)
     except ProgramError as e:

@@ -20,6 +20,7 @@ from ireefuzz.oracles import crash, fusion, immutability, memory, numeric, refer
 from ireefuzz.oracles.finding import Finding
 
 from . import sut
+from .releases import syntax_of
 
 ORACLE_NAMES = ("numeric", "immutability", "crash", "memory", "fusion")
 JAX_MODES = ("always", "on-disagreement")
@@ -101,7 +102,9 @@ def evaluate_batch(named: Sequence[tuple[str, Case]], config: sut.CompilerConfig
     each failure is pinned to its own case."""
     if not named:
         return []
-    program = frontend.program({name: frontend.payload(case, name) for name, case in named})
+    payloads = {name: frontend.payload(case, name) for name, case in named}
+    # linalg is emitted in the syntax of the release compiling it (arith.maxf before 2024-02, ...)
+    program = emit_module(payloads, syntax_of(config)) if frontend is LINALG else frontend.program(payloads)
     artifact = sut.compile_mlir(program.text, config)
     if isinstance(artifact, sut.CompileFailure):
         if len(named) > 1:
@@ -113,7 +116,7 @@ def evaluate_batch(named: Sequence[tuple[str, Case]], config: sut.CompilerConfig
         findings = (finding.with_case(case.to_json()).with_evidence(platform=platform_of(config=config)),
                     ) if "crash" in policy.oracles else ()
         return [CaseResult(case, findings, compile_seconds=artifact.seconds)]
-    module = sut.LoadedModule(artifact)
+    module = sut.load_module(artifact, config)
     share = artifact.seconds / len(named)
     results = [check_compiled_case(case, name, module, artifact, policy, share, single=len(named) == 1)
                for name, case in named]

@@ -68,6 +68,34 @@ def syntax_for(version: str):
                   linalg_ext_gather=order_key(version) >= order_key("3.9.0"))
 
 
+def release_of(config) -> str | None:
+    """The published release a ``sut.CompilerConfig`` compiles with: ``config.release``, or the release
+    whose wheel holds an external iree-compile (None for a user's build or the installed wheel)."""
+    if config.release is not None or config.iree_compile is None:
+        return config.release
+    site = _site_packages_of(config.iree_compile)
+    if site is None:
+        return None
+    for info in site.glob("iree*compiler-*.dist-info"):
+        version = info.name[:-len(".dist-info")].rsplit("-", 1)[1]
+        if version in RELEASES:
+            return version
+    return None
+
+
+def _site_packages_of(binary: str) -> Path | None:
+    return next((p for p in Path(os.path.realpath(shutil.which(binary) or binary)).parents if p.name == "site-packages"),
+                None)
+
+
+def syntax_of(config):
+    """The emitter's ``Syntax`` for what ``config`` (a ``sut.CompilerConfig``) compiles with."""
+    from ireefuzz.generators.emit import MODERN
+
+    version = release_of(config)
+    return MODERN if version is None else syntax_for(version)
+
+
 def ops_for(version: str) -> tuple[str, ...]:
     """The graph ops ``version`` can express (the strategies' ``ops=`` restriction)."""
     from ireefuzz.generators.ops import OP_NAMES
@@ -162,14 +190,51 @@ def runtime_python_beside(iree_compile: str) -> str | None:
     """The Python whose ``iree.runtime`` belongs to the same install as ``iree_compile``: the venv of a
     wheel (``<venv>/lib/pythonX/site-packages/iree/compiler/_mlir_libs/iree-compile``) or the
     ``python`` next to a binary in ``<venv>/bin``; None if there is none."""
-    path = Path(os.path.realpath(iree_compile))
-    for site in path.parents:
-        if site.name == "site-packages":
-            break
-    else:
-        site = None
+    site = _site_packages_of(iree_compile)
     candidates = []
     if site is not None and (site / "iree" / "runtime").is_dir():
         candidates.append(site.parent.parent.parent / "bin" / "python")
     candidates.append(Path(os.path.abspath(iree_compile)).parent / "python")
     return next((str(c) for c in candidates if c.is_file() and os.access(c, os.X_OK)), None)
+
+
+# --------------------------------------------------------------------------- the options every command shares
+
+
+def add_arguments(group) -> None:
+    """``--release`` and ``--iree-runtime`` on an argparse parser or group."""
+    group.add_argument("--release", metavar="VERSION", default=None,
+                       help="compile with this published IREE release and run with its own runtime (installed into "
+                            f"{DEFAULT_CACHE} on first use; {RELEASES[0]} ... {RELEASES[-1]})")
+    group.add_argument("--iree-runtime", metavar="PYTHON", default=None,
+                       help="a Python whose iree.runtime matches --iree-compile (default: the runtime installed beside "
+                            "that iree-compile, else this one's)")
+
+
+IR_ORACLES = frozenset({"memory", "fusion"})  # they read dispatch IR with this ireefuzz's MLIR bindings
+
+
+def prepare(config, *, log: Callable[[str], None] = lambda m: None) -> frozenset[str]:
+    """Ready a ``sut.CompilerConfig`` before any work, or say in one line what is missing: its release
+    installed (downloaded on first use) and its runtime shown to load its compiler's modules.
+
+    Returns the oracles that cannot judge this compiler: ``IR_ORACLES`` if its dispatch IR does not
+    parse with the MLIR bindings installed with ireefuzz (an older release's syntax), said in ``log``."""
+    from ireefuzz import sut
+
+    if config.release is not None:
+        if config.iree_compile is not None:
+            raise UsageError("give --release or --iree-compile, not both")
+        release(known(config.release), log=log)
+    sut.check_runtime(config)
+    python = sut.runtime_python_for(config)
+    if python is not None:
+        from ireefuzz.remote import runtime_version
+
+        log(f"running modules with iree.runtime {runtime_version(python)} of {python}")
+    reason = sut.unreadable_ir(config)
+    if reason is None:
+        return frozenset()
+    log(f"the {' and '.join(sorted(IR_ORACLES))} oracles are off: this compiler's dispatch IR does not parse with "
+        f"the installed IREE's MLIR bindings ({reason})")
+    return IR_ORACLES

@@ -132,7 +132,7 @@ def run_frontends(case: Case, config: sut.CompilerConfig = sut.CompilerConfig())
         artifact = sut.compile_mlir(text, cfg)
         outputs: list[Any] = []
         if isinstance(artifact, sut.Artifact):
-            module = sut.LoadedModule(artifact)
+            module = sut.load_module(artifact, cfg)
             for k, sizes in enumerate(case.instances):
                 if sizes not in instances:
                     continue

@@ -529,3 +529,22 @@ def check_runtime(config: CompilerConfig) -> None:
         if isinstance(outcome, RunFailure) or not np.array_equal(outcome.outputs[0], 2 * np.arange(4, dtype=np.float32)):
             raise IreeNotFound(_mismatch(artifact, config, key[1], f"the probe module ran wrong: {outcome}"))
     _CHECKED.add(key)
+
+
+def unreadable_ir(config: CompilerConfig) -> str | None:
+    """Why the dispatch IR ``config``'s compiler prints cannot be read by the installed MLIR bindings
+    (an older release's attribute syntax), from the probe module; None if it can (or the probe fails)."""
+    from ireefuzz.errors import IRParseError
+    from ireefuzz.oracles.memory import parse_ir
+
+    artifact = compile_mlir(_PROBE, dataclasses.replace(config, timeout_s=min(config.timeout_s, 60.0)), resolve_cpu=False)
+    if isinstance(artifact, CompileFailure):
+        return None
+    try:
+        for dispatch in artifact.dispatches:
+            for text in (dispatch.final_ir, dispatch.bufferized_ir, dispatch.source):
+                if text:
+                    parse_ir(text)
+    except IRParseError as e:
+        return " ".join(str(e).split("---")[0].split())[:200]
+    return None

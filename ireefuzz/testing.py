@@ -366,7 +366,7 @@ def _check_expected(text: str, spec: Mapping[str, Any], base: Path, config: _sut
     artifact = _sut.compile_mlir(text, config)
     if isinstance(artifact, _sut.CompileFailure):
         return []  # check_program already reported it
-    module = _sut.LoadedModule(artifact)
+    module = _sut.load_module(artifact, config)
     findings: list[Finding] = []
     for sig in raw.signatures(text):
         fspec = spec["functions"].get(sig.name) or {}

@@ -314,7 +314,7 @@ def observe_program(label: str, text: str, inputs: Mapping[str, Sequence[Sequenc
     artifact = sut.compile_mlir(text, config)
     if isinstance(artifact, sut.CompileFailure):
         return {fn: Observation(label, failure=f"compile {artifact.kind}: {artifact.diagnostic[:500]}") for fn in inputs}
-    module = sut.LoadedModule(artifact) if run else None
+    module = sut.load_module(artifact, config) if run else None
     observed = {}
     for fn, per_instance in inputs.items():
         try:
@@ -340,10 +340,11 @@ def observe(variant: Variant, config: Any, *, run: bool = True) -> Observation:
     which would hide one variant's profile behind another's) and run one variant."""
     from ireefuzz.evaluate import config_for
     from ireefuzz.generators.emit import emit
+    from ireefuzz.releases import syntax_of
 
     case = variant.case
     inputs = [case.inputs(k) for k in range(len(case.instances))] if run else []
-    return observe_program(variant.label, emit(case.graph).text, {"main": inputs},
+    return observe_program(variant.label, emit(case.graph, "main", syntax_of(config)).text, {"main": inputs},
                            config_for(case, config), run=run)["main"]
 
 
