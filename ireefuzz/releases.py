@@ -110,6 +110,22 @@ def spell_flags(version: str, flags: Sequence[str]) -> list[str]:
     return [f.replace("--iree-llvmcpu-", "--iree-llvm-", 1) if f.startswith("--iree-llvmcpu-") else f for f in flags]
 
 
+# ireefuzz's own observation flags (sut), by name; a release without one simply observes less.
+OBSERVATION_FLAGS = ("--iree-hal-dump-executable-sources-to", "--iree-scheduling-dump-statistics-format",
+                     "--iree-scheduling-dump-statistics-file", "--mlir-print-ir-tree-dir", "--mlir-print-ir-before")
+
+
+def adapt_command(version: str, command: Sequence[str], supported: frozenset[str]) -> list[str]:
+    """An iree-compile command line for ``version``: flags spelled its way, and the observation flags
+    it lacks (``supported``: the flags its ``--help-list-hidden`` lists) dropped -- IR printed before a
+    pass goes to stderr without ``--mlir-print-ir-tree-dir``, so that pair goes together."""
+    dropped = {f for f in OBSERVATION_FLAGS if f not in supported}
+    if "--mlir-print-ir-tree-dir" in dropped:
+        dropped.add("--mlir-print-ir-before")
+    kept = [a for a in command[1:] if a.split("=", 1)[0] not in dropped]
+    return [command[0], *spell_flags(version, kept)]
+
+
 def compile_flags_for(version: str, flags: Sequence[str]) -> list[str]:
     """A bundle's compile flags for this release (``bisect``): its target CPU becomes ``host`` (a CPU name
     newer than the release's LLVM is an error), spelled as the release spells it."""
@@ -222,12 +238,14 @@ def prepare(config, *, log: Callable[[str], None] = lambda m: None) -> frozenset
     parse with the MLIR bindings installed with ireefuzz (an older release's syntax), said in ``log``."""
     from ireefuzz import sut
 
+    if config.release is None and config.iree_compile is None and config.runtime_python is None:
+        return frozenset()  # the installed wheels: compiler, runtime and bindings match by construction
     if config.release is not None:
         if config.iree_compile is not None:
             raise UsageError("give --release or --iree-compile, not both")
         release(known(config.release), log=log)
-    sut.check_runtime(config)
     python = sut.runtime_python_for(config)
+    sut.check_runtime(config)
     if python is not None:
         from ireefuzz.remote import runtime_version
 

@@ -62,6 +62,12 @@ class RunnerProcess:
                 raise self._died()
             return reply
 
+    def start(self) -> int:
+        """Start the process if it is not running; its generation."""
+        with self._lock:
+            self._ensure_started()
+            return self.generation
+
     def free_later(self, generation: int, module_id: int) -> None:
         """Drop a module with the next request (a finalizer must not do I/O itself)."""
         if generation == self.generation:
@@ -153,7 +159,7 @@ class RemoteModule:
 
     def call(self, function: str, inputs: Sequence[np.ndarray]) -> RunResult | RunFailure:
         """Call ``function`` in the runner; inputs are read back after the call (``inputs_after``)."""
-        if self._generation != self._runner.generation:  # the runner was restarted since
+        if self._generation != self._runner.start():  # a new runner since the module was loaded
             self._load()
         request = {"op": "call", "id": self._id, "function": function, "n": len(inputs)}
         request.update({f"in{k}": np.asarray(x, order="C") for k, x in enumerate(inputs)})

@@ -164,6 +164,13 @@ def compiler_version(iree_compile: str) -> str:
     return match.group(1).strip() if match else proc.stdout.strip().splitlines()[0]
 
 
+@functools.lru_cache(maxsize=None)
+def compiler_flags(iree_compile: str) -> frozenset[str]:
+    """Every flag ``iree-compile --help-list-hidden`` lists (e.g. "--iree-opt-data-tiling"), cached per binary."""
+    proc = subprocess.run([iree_compile, "--help-list-hidden"], capture_output=True, text=True, timeout=60)
+    return frozenset(re.findall(r"^\s+(--[\w.-]+)", proc.stdout, re.M))
+
+
 def compile_mlir(
     mlir_text: str, config: CompilerConfig, *, workdir: str | None = None, resolve_cpu: bool = True
 ) -> Artifact | CompileFailure:
@@ -201,10 +208,11 @@ def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
     if config.observe:
         command += [f"--mlir-print-ir-tree-dir={tree_dir}", f"--mlir-print-ir-before={_FINAL_PASS},{_BUFFERIZED_PASS}"]
     command += config.flags
-    if config.release is not None:
-        from ireefuzz.releases import spell_flags
+    from ireefuzz.releases import adapt_command, release_of
 
-        command = [command[0], *spell_flags(config.release, command[1:])]
+    version = release_of(config)
+    if version is not None:  # a published release: its spelling, and only the observation flags it has
+        command = adapt_command(version, command, compiler_flags(binary))
     returncode, stderr, seconds = _run_limited(command, config)
     kind = _failure_kind(returncode, stderr)
     if kind is not None:
@@ -512,23 +520,23 @@ def _mismatch(artifact: Artifact, config: CompilerConfig, python: str | None, re
             "build) or --release VERSION")
 
 
-_CHECKED: set[tuple[str, str | None]] = set()
+@functools.lru_cache(maxsize=None)
+def _probe_artifact(config: CompilerConfig) -> Artifact | CompileFailure:
+    """The probe module compiled (with the IR dumps) by ``config``'s compiler, once per configuration."""
+    return compile_mlir(_PROBE, dataclasses.replace(config, observe=True, timeout_s=min(config.timeout_s, 60.0)),
+                        resolve_cpu=False)
 
 
 def check_runtime(config: CompilerConfig) -> None:
-    """Up front, once per (compiler, runtime): a tiny module compiled by ``config``'s iree-compile loads
-    and runs in the runtime ``load_module`` would use; IreeNotFound (one line) if not. A compiler that
-    cannot compile even the probe is left for the real compiles to report."""
-    key = (find_iree_compile(config), runtime_python_for(config))
-    if key in _CHECKED:
+    """Up front: a tiny module compiled by ``config``'s iree-compile loads and runs in the runtime
+    ``load_module`` would use; IreeNotFound (one line) if not. A compiler that cannot compile even
+    the probe is left for the real compiles to report."""
+    artifact = _probe_artifact(config)
+    if isinstance(artifact, CompileFailure):
         return
-    probe = dataclasses.replace(config, observe=False, timeout_s=min(config.timeout_s, 60.0))
-    artifact = compile_mlir(_PROBE, probe, resolve_cpu=False)
-    if isinstance(artifact, Artifact):
-        outcome = load_module(artifact, config).call("probe", [np.arange(4, dtype=np.float32)])
-        if isinstance(outcome, RunFailure) or not np.array_equal(outcome.outputs[0], 2 * np.arange(4, dtype=np.float32)):
-            raise IreeNotFound(_mismatch(artifact, config, key[1], f"the probe module ran wrong: {outcome}"))
-    _CHECKED.add(key)
+    outcome = load_module(artifact, config).call("probe", [np.arange(4, dtype=np.float32)])
+    if isinstance(outcome, RunFailure) or not np.array_equal(outcome.outputs[0], 2 * np.arange(4, dtype=np.float32)):
+        raise IreeNotFound(_mismatch(artifact, config, runtime_python_for(config), f"the probe module ran wrong: {outcome}"))
 
 
 def unreadable_ir(config: CompilerConfig) -> str | None:
@@ -537,7 +545,7 @@ def unreadable_ir(config: CompilerConfig) -> str | None:
     from ireefuzz.errors import IRParseError
     from ireefuzz.oracles.memory import parse_ir
 
-    artifact = compile_mlir(_PROBE, dataclasses.replace(config, timeout_s=min(config.timeout_s, 60.0)), resolve_cpu=False)
+    artifact = _probe_artifact(config)
     if isinstance(artifact, CompileFailure):
         return None
     try:
