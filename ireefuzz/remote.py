@@ -96,8 +96,11 @@ class RunnerProcess:
 
     def _died(self) -> RunnerDied:
         proc, self._proc = self._proc, None
-        proc.kill()
-        returncode = proc.wait()
+        try:
+            returncode = proc.wait(timeout=10)  # it may still be writing its last words
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            returncode = proc.wait()
         self._stderr.seek(0)
         stderr = self._stderr.read().decode("utf-8", "replace")
         self._stderr.close()

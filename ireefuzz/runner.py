@@ -114,7 +114,10 @@ class Runtime:
             vm_function = module.lookup_function(function)
             if vm_function is None:
                 return {"status": "error", "message": f"no function {function!r} in the module"}
-            invokers[function] = self.rt.FunctionInvoker(context, self.device, vm_function)
+            try:
+                invokers[function] = self.rt.FunctionInvoker(context, self.device, vm_function)
+            except TypeError:  # runtimes before 2023-07 also take a tracer
+                invokers[function] = self.rt.FunctionInvoker(context, self.device, vm_function, None)
         buffers = [self.rt.asdevicearray(self.device, np.asarray(x, order="C")) for x in inputs]
         start = time.perf_counter()
         try:
