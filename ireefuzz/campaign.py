@@ -49,7 +49,7 @@ import time
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ireefuzz import _io
+from ireefuzz import _io, releases
 from ireefuzz.errors import UsageError
 from ireefuzz.evaluate import JAX_MODES, ORACLE_NAMES, CaseResult, Policy, platform_of  # light: JAX and the IREE runtime load lazily
 from ireefuzz.generators.case import Case
@@ -79,6 +79,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--baseline", metavar="FILE", help=f"known findings JSON (default {DEFAULT_BASELINE} if it exists)")
     g.add_argument("--oracles", metavar="a,b,c", help=f"oracles to run (default all: {','.join(ORACLE_NAMES)})")
     g.add_argument("--iree-compile", metavar="PATH", help="an external iree-compile binary (default: the installed wheel's)")
+    releases.add_arguments(g)
     g.add_argument("--target-cpu", metavar="CPU", help="host, generic, x86-64-v3, x86-64-v4 or any LLVM CPU name (default host)")
     g.add_argument("--flags", metavar='"..."', help="extra iree-compile flags (shell-quoted string)")
     g.add_argument("--batch", type=int, metavar="N", help="graphs per compiled module (default 16)")
@@ -105,6 +106,8 @@ class Options:
     batch: int = 16
     oracles: tuple[str, ...] = ORACLE_NAMES
     iree_compile: str | None = None
+    release: str | None = None  # a published IREE release: its compiler, syntax, ops and runtime
+    iree_runtime: str | None = None  # a Python whose iree.runtime runs the modules
     target_cpu: str = "host"
     flags: tuple[str, ...] = ()
     case_timeout: float = 60.0
@@ -129,13 +132,13 @@ class Options:
         from ireefuzz.sut import CompilerConfig
 
         config = CompilerConfig(iree_compile=self.iree_compile, target_cpu=self.target_cpu, flags=self.flags,
-                                timeout_s=self.case_timeout)
+                                timeout_s=self.case_timeout, release=self.release, runtime_python=self.iree_runtime)
         policy = Policy(frozenset(self.oracles), jax=self.jax, relations=self.relations, relations_every=self.relations_every)
         return EvalSpec(config, policy, self.case_timeout)
 
 
-_DEFINING = ("seed", "shard", "batch", "oracles", "iree_compile", "target_cpu", "flags", "case_timeout", "jax",
-             "relations", "relations_every")
+_DEFINING = ("seed", "shard", "batch", "oracles", "iree_compile", "release", "iree_runtime", "target_cpu", "flags",
+             "case_timeout", "jax", "relations", "relations_every")
 
 
 def options_from_args(args: argparse.Namespace, recorded: Options | None) -> Options:
@@ -157,6 +160,9 @@ def options_from_args(args: argparse.Namespace, recorded: Options | None) -> Opt
         given["oracles"] = names
     if args.iree_compile is not None:
         given["iree_compile"] = args.iree_compile
+    for name in ("release", "iree_runtime"):
+        if getattr(args, name, None) is not None:
+            given[name] = getattr(args, name)
     if args.target_cpu is not None:
         given["target_cpu"] = args.target_cpu
     if args.flags is not None:
@@ -278,7 +284,9 @@ def draw_block(options: Options, block: int, coverage: Coverage) -> list[Case]:
     from hypothesis import HealthCheck, Phase, event, given, seed, settings, target
     from ireefuzz.generators.strategies import cases
 
-    strategy = cases(target_cpus=(options.target_cpu,), flags=(options.flags,))
+    version = releases.release_of(options.task_spec().config)  # a release is never given an op it cannot express
+    strategy = cases(target_cpus=(options.target_cpu,), flags=(options.flags,),
+                     **({} if version is None else {"ops": releases.ops_for(version), "syntax": releases.syntax_for(version)}))
     drawn: dict[str, Case] = {}
     for attempt in range(100):
         calls = []
@@ -774,10 +782,10 @@ def main(args: argparse.Namespace) -> int:
     workers = parse_workers(args.workers)
     baseline_path = Path(args.baseline) if args.baseline else (DEFAULT_BASELINE if DEFAULT_BASELINE.exists() else None)
     baseline = load_baseline(baseline_path)
-    if options.iree_compile is not None:
-        from ireefuzz.sut import CompilerConfig, find_iree_compile
-
-        find_iree_compile(CompilerConfig(iree_compile=options.iree_compile))  # IreeNotFound (exit 2) up front
+    # the release installed, its runtime shown to load its modules (else one line, exit 2), and the
+    # oracles that cannot read its IR left out
+    unable = releases.prepare(options.task_spec().config, log=lambda m: print(f"ireefuzz fuzz: {m}", file=sys.stderr))
+    options = dataclasses.replace(options, oracles=tuple(o for o in options.oracles if o not in unable))
     spec = options.task_spec()
     if args.scheduler:
         from ireefuzz.dask_backend import DaskPool
@@ -816,6 +824,8 @@ def bundle_new_signatures(out: Path, options: Options, limit: int, timeout: floa
         command = [sys.executable, "-m", "ireefuzz.cli", "repro", str(finding_file), "--out", str(bundle)]
         if options.iree_compile:
             command += ["--iree-compile", options.iree_compile]
+        command += ["--release", options.release] if options.release else []
+        command += ["--iree-runtime", options.iree_runtime] if options.iree_runtime else []
         print(f"ireefuzz fuzz: shrinking {signature}", file=sys.stderr)
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
