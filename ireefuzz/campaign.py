@@ -80,6 +80,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--oracles", metavar="a,b,c", help=f"oracles to run (default all: {','.join(ORACLE_NAMES)})")
     g.add_argument("--iree-compile", metavar="PATH", help="an external iree-compile binary (default: the installed wheel's)")
     releases.add_arguments(g)
+    g.add_argument("--configs", action="store_true", default=None,
+                   help="draw a compiler configuration per block of cases (target CPU, data tiling, ukernels, opt "
+                        "level, const-eval, aggressive fusion, ...; the flags this iree-compile has, the CPUs this "
+                        "machine runs); each case records its configuration")
     g.add_argument("--target-cpu", metavar="CPU", help="host, generic, x86-64-v3, x86-64-v4 or any LLVM CPU name (default host)")
     g.add_argument("--flags", metavar='"..."', help="extra iree-compile flags (shell-quoted string)")
     g.add_argument("--batch", type=int, metavar="N", help="graphs per compiled module (default 16)")
@@ -108,6 +112,7 @@ class Options:
     iree_compile: str | None = None
     release: str | None = None  # a published IREE release: its compiler, syntax, ops and runtime
     iree_runtime: str | None = None  # a Python whose iree.runtime runs the modules
+    configs: bool = False  # a configuration from ireefuzz.configs per block (target CPU and flags)
     target_cpu: str = "host"
     flags: tuple[str, ...] = ()
     case_timeout: float = 60.0
@@ -137,8 +142,8 @@ class Options:
         return EvalSpec(config, policy, self.case_timeout)
 
 
-_DEFINING = ("seed", "shard", "batch", "oracles", "iree_compile", "release", "iree_runtime", "target_cpu", "flags",
-             "case_timeout", "jax", "relations", "relations_every")
+_DEFINING = ("seed", "shard", "batch", "oracles", "iree_compile", "release", "iree_runtime", "configs", "target_cpu",
+             "flags", "case_timeout", "jax", "relations", "relations_every")
 
 
 def options_from_args(args: argparse.Namespace, recorded: Options | None) -> Options:
@@ -160,7 +165,7 @@ def options_from_args(args: argparse.Namespace, recorded: Options | None) -> Opt
         given["oracles"] = names
     if args.iree_compile is not None:
         given["iree_compile"] = args.iree_compile
-    for name in ("release", "iree_runtime"):
+    for name in ("release", "iree_runtime", "configs"):
         if getattr(args, name, None) is not None:
             given[name] = getattr(args, name)
     if args.target_cpu is not None:
@@ -285,7 +290,13 @@ def draw_block(options: Options, block: int, coverage: Coverage) -> list[Case]:
     from ireefuzz.generators.strategies import cases
 
     version = releases.release_of(options.task_spec().config)  # a release is never given an op it cannot express
-    strategy = cases(target_cpus=(options.target_cpu,), flags=(options.flags,),
+    cpu, flags = options.target_cpu, options.flags
+    if options.configs:  # this block's configuration, deterministic in (seed, block)
+        from ireefuzz.configs import space_for
+
+        drawn_config = space_for(options.task_spec().config).draw(options.seed, block)
+        cpu, flags = drawn_config.target_cpu, options.flags + drawn_config.flags
+    strategy = cases(target_cpus=(cpu,), flags=(flags,),
                      **({} if version is None else {"ops": releases.ops_for(version), "syntax": releases.syntax_for(version)}))
     drawn: dict[str, Case] = {}
     for attempt in range(100):
@@ -786,6 +797,11 @@ def main(args: argparse.Namespace) -> int:
     # oracles that cannot read its IR left out
     unable = releases.prepare(options.task_spec().config, log=lambda m: print(f"ireefuzz fuzz: {m}", file=sys.stderr))
     options = dataclasses.replace(options, oracles=tuple(o for o in options.oracles if o not in unable))
+    if options.configs:
+        from ireefuzz.configs import space_for
+
+        print(f"ireefuzz fuzz: configuration space {json.dumps(space_for(options.task_spec().config).to_json())}",
+              file=sys.stderr)
     spec = options.task_spec()
     if args.scheduler:
         from ireefuzz.dask_backend import DaskPool
