@@ -238,3 +238,20 @@ def test_campaign_draws_only_the_ops_and_syntax_of_its_release(monkeypatch):
 
 def campaign_options(**kw):
     return campaign.Options(seed=11, block=32, cases=128, **kw)
+
+
+@pytest.mark.slow
+def test_a_campaign_on_a_release_compiles_and_runs_with_that_release(tmp_path, capsys):
+    version = "3.10.0"
+    if not (releases.DEFAULT_CACHE / version / ".installed").exists():
+        pytest.skip(f"IREE {version} is not installed")
+    out = tmp_path / "run"
+    status = cli.main(["fuzz", "--release", version, "--cases", "8", "--workers", "1", "--bundles", "0",
+                       "--relations", "", "--out", str(out)])
+    assert status in (0, 1)
+    import json
+
+    recorded = json.loads((out / "campaign.json").read_text())
+    assert recorded["release"] == version and not {"memory", "fusion"} & set(recorded["oracles"])
+    assert f"compiler: {version}" in (out / "summary.md").read_text()
+    assert f"running modules with iree.runtime {version}" in capsys.readouterr().err
