@@ -47,7 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from ireefuzz.generators.stablehlo import EXPORTABLE_OPS, export_functions
-    from ireefuzz.stablehlo_path import cross_frontend, evaluate_stablehlo
+    from ireefuzz.cross_frontend import cross_frontend
+    from ireefuzz.evaluate import evaluate
+    from ireefuzz.frontends import STABLEHLO
 
     ops = sorted(EXPORTABLE_OPS)
     started = time.perf_counter()
@@ -65,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
                 pass
         totals["export_s"] += time.perf_counter() - t0
         t0 = time.perf_counter()
-        results = evaluate_stablehlo(cases)
+        results = evaluate(cases, frontend=STABLEHLO)
         totals["evaluate_s"] += time.perf_counter() - t0
         totals["cases"] += len(cases)
         totals["discarded"] += sum(r.discarded for r in results)

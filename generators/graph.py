@@ -4,49 +4,31 @@ A Graph is a list of function arguments and a list of nodes in SSA order. Values
 ``a<i>`` (argument i) and ``n<i>`` (node i). Every dimension is either static (an int) or a
 symbol (a str such as ``"M"``), shared wherever the math requires it (a matmul's K).
 Sizes for the symbols are chosen per shape instance, not stored in the graph.
+The tensor types (``generators.tensor``) sit below the op registry, which sits below the graph:
+``Graph.check`` types each node with its op's rule.
 """
 from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
 from ireefuzz.errors import GraphError
 
-Dim = int | str
-DTYPES = ("f32", "f16", "i32", "i8", "i1")
-FLOAT_DTYPES = ("f32", "f16")
-INT_DTYPES = ("i32", "i8")
+from .ops import OPS
+from .tensor import DTYPES, FLOAT_DTYPES, INT_DTYPES, Dim, TensorType
+
+__all__ = ["Graph", "Node", "TensorType", "Dim", "DTYPES", "FLOAT_DTYPES", "INT_DTYPES", "GraphError", "dims_pattern",
+           "concrete_shapes"]
 
 
-
-@dataclasses.dataclass(frozen=True)
-class TensorType:
-    shape: tuple[Dim, ...]
-    dtype: str
-    index_bound: Dim | None = None  # for index arguments: values drawn in [0, index_bound)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "shape", tuple(self.shape))
-
-    def __repr__(self) -> str:
-        return f"{'x'.join(map(str, self.shape))}x{self.dtype}" if self.shape else self.dtype
-
-    @property
-    def symbols(self) -> tuple[str, ...]:
-        return tuple(d for d in self.shape if isinstance(d, str))
-
-    def concrete(self, sizes: Mapping[str, int]) -> tuple[int, ...]:
-        return tuple(d if isinstance(d, int) else sizes[d] for d in self.shape)
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"shape": list(self.shape), "dtype": self.dtype}
-        if self.index_bound is not None:
-            out["index_bound"] = self.index_bound
-        return out
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "TensorType":
-        return cls(tuple(data["shape"]), data["dtype"], data.get("index_bound"))
+def dims_pattern(shapes: Iterable[Iterable[int | None | str]]) -> str:
+    """``[(None, 16), (16, None)]`` -> ``?xS,Sx?`` (``None`` or a name = dynamic): the dims part of a signature."""
+    parts = []
+    for shape in shapes:
+        shape = list(shape)
+        parts.append("x".join("S" if isinstance(d, int) else "?" for d in shape) or "scalar")
+    return ",".join(parts) or "none"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -105,12 +87,28 @@ class Graph:
 
     @property
     def dims(self) -> str:
-        from ireefuzz.oracles.finding import dims_pattern
-
         return dims_pattern(self.type_of(o).shape for o in self.outputs)
 
     def users(self, ref: str) -> list[int]:
         return [i for i, n in enumerate(self.nodes) if ref in n.inputs]
+
+    # -- transforms ------------------------------------------------------------------------
+    def map_dims(self, fn: Callable[[Dim], Dim]) -> "Graph":
+        """Every dim (of arguments, node types, index bounds and shape/size attributes) through ``fn``.
+        Unchecked: call ``check()`` on the result."""
+
+        def ttype(t: TensorType) -> TensorType:
+            bound = t.index_bound
+            return TensorType(tuple(fn(d) for d in t.shape), t.dtype, fn(bound) if bound is not None else None)
+
+        nodes = []
+        for n in self.nodes:
+            attrs = dict(n.attrs)
+            for key in ("shape", "sizes"):
+                if key in attrs:
+                    attrs[key] = [fn(d) for d in attrs[key]]
+            nodes.append(Node(n.op, n.inputs, attrs, ttype(n.type)))
+        return Graph(tuple(ttype(t) for t in self.args), tuple(nodes), self.outputs)
 
     # -- serialization ---------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -139,8 +137,6 @@ class Graph:
     # -- well-formedness -------------------------------------------------------------------
     def check(self) -> "Graph":
         """Raise GraphError unless every reference, type and symbol is consistent."""
-        from .ops import OPS  # the registry knows each op's typing rule
-
         arg_symbols = set(self.symbols)
         for i, t in enumerate(self.args):
             if t.dtype not in DTYPES:
@@ -193,8 +189,6 @@ def _check_init(graph: Graph, index: int, node: Node) -> None:
     if kind == "value" and graph.type_of(ref) != dataclasses.replace(node.type, index_bound=graph.type_of(ref).index_bound):
         raise GraphError(f"{where}: init {ref} has type {graph.type_of(ref)!r}, not {node.type!r}")
     if kind == "init-of":
-        from .ops import OPS
-
         other = graph.nodes[int(ref[1:])] if ref[0] == "n" else None
         if (other is None or not OPS[other.op].has_init or other.attrs.get("init", "empty") != "empty"
                 or other.type != node.type):

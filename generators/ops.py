@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, Mapping, Sequence
 
-from .graph import FLOAT_DTYPES, TensorType
+from .tensor import FLOAT_DTYPES, TensorType
 
 MAX_SYMBOL_SIZE = 130  # symbolic dims are instantiated at most this large (bounds rely on it)
 
@@ -358,6 +358,7 @@ def _iota_bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[T
 register(OpSpec("fill", _producer_infer, _fill_emit, lambda bs, a, ts: abs(a["value"]), _producer_propose("fill"),
                 has_generic_form=True))
 register(OpSpec("iota", _iota_infer, _iota_emit, _iota_bound, _producer_propose("iota")))
+PRODUCER_OPS = ("fill", "iota")  # no tensor operands: data from indices and constants, what fusion should recompute
 
 
 # ---------------------------------------------------------------------------------------------

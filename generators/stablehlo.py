@@ -1,7 +1,7 @@
 """Graph -> StableHLO through ``jax.export``: the path real JAX users take, symbolic shapes included.
 
-The JAX function of a graph is built from the reference rows (``ireefuzz.oracles.reference.REFERENCE``,
-the "jax" Evaluator), so the ops are written once: what is exported is exactly what the numeric
+The JAX function of a graph is built from the reference rows (``ireefuzz.oracles.reference``'s
+"jax" ``Evaluator.apply``), so the ops are written once: what is exported is exactly what the numeric
 oracle compares against. Symbolic dims become ``jax.export`` symbolic shapes, all symbols of a graph
 in one scope (a matmul's shared K stays one symbol), and the concrete shapes of fill / iota /
 broadcast nodes are expressions in those symbols.
@@ -36,9 +36,9 @@ EXPORTABLE_OPS = frozenset({
 
 @functools.lru_cache(maxsize=1)
 def _jax() -> Any:
-    from ireefuzz.oracles.reference import _jnp
+    from ireefuzz.oracles.reference import jax_numpy
 
-    _jnp()  # the reference's JAX configuration (CPU, highest matmul precision)
+    jax_numpy()  # the reference's JAX configuration (CPU, highest matmul precision)
     import jax
     from jax import export
     from jax._src.interpreters import mlir as jax_mlir
@@ -59,7 +59,7 @@ def symbolic_dims(graph: Graph) -> dict[str, Any]:
 def jax_function(graph: Graph) -> tuple[Any, list[Any]]:
     """(fn, argument specs): ``fn(*args)`` returns the graph's outputs as a tuple of JAX arrays."""
     jax, _, _, _ = _jax()
-    from ireefuzz.oracles.reference import REFERENCE, Evaluator
+    from ireefuzz.oracles.reference import Evaluator
 
     E = Evaluator("jax")
     dims = symbolic_dims(graph)
@@ -70,8 +70,7 @@ def jax_function(graph: Graph) -> tuple[Any, list[Any]]:
     def fn(*args: Any) -> tuple[Any, ...]:
         values: dict[str, Any] = {f"a{i}": x for i, x in enumerate(args)}
         for i, node in enumerate(graph.nodes):
-            out = REFERENCE[node.op](E, [values[r] for r in node.inputs], node.attrs, shape(node.type), node.type.dtype)
-            values[f"n{i}"] = E.xp.asarray(out).astype(E.dtype(node.type.dtype))
+            values[f"n{i}"] = E.apply(node, [values[r] for r in node.inputs], shape(node.type))
         return tuple(values[o] for o in graph.outputs)
 
     specs = [jax.ShapeDtypeStruct(shape(t), E.dtype(t.dtype)) for t in graph.args]

@@ -30,9 +30,8 @@ from pathlib import Path
 
 import pytest
 
-# Kept in step with ireefuzz.evaluate.ORACLE_NAMES by tests/test_plugin.py (importing evaluate here
-# would import IREE at plugin load).
-ORACLE_NAMES = ("numeric", "immutability", "crash", "memory", "fusion")
+from ireefuzz.oracles.finding import ORACLE_NAMES  # light: no IREE, JAX or NumPy at plugin load
+
 NAMED_CPUS = ("host", "generic", "x86-64-v3", "x86-64-v4")
 _CPU_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 
@@ -167,14 +166,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "iree: compiles and runs with the real IREE compiler and runtime")
     config.addinivalue_line("markers", "ireefuzz_known(signature): a finding with this signature is expected")
-    try:
-        from hypothesis import HealthCheck, settings
-    except ImportError:  # pragma: no cover - hypothesis is a dependency
-        pass
-    else:
-        slow = [HealthCheck.too_slow, HealthCheck.data_too_large]
-        for name, values in PROFILES.items():
-            settings.register_profile(name, suppress_health_check=slow, **values)
+    from hypothesis import HealthCheck, settings
+
+    slow = [HealthCheck.too_slow, HealthCheck.data_too_large]
+    for name, values in PROFILES.items():
+        settings.register_profile(name, suppress_health_check=slow, **values)
     _check_baseline(config)
     corpus = config.getoption("ireefuzz_corpus", None)
     if corpus is not None and not any(_is_within(corpus, Path(a.split("::")[0]).resolve()) for a in config.args):

@@ -32,7 +32,7 @@ from ireefuzz.generators.builder import GraphBuilder
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
 from ireefuzz.generators.graph import Graph, GraphError, TensorType
-from ireefuzz.generators.ops import ELEMENTWISE, OP_NAMES, REDUCTIONS
+from ireefuzz.generators.ops import ELEMENTWISE, OP_NAMES, PRODUCER_OPS, REDUCTIONS
 from ireefuzz.generators.strategies import cases, graphs
 from ireefuzz.oracles.crash import check_compile_failure, check_run_failure
 from ireefuzz.oracles.finding import Finding
@@ -46,7 +46,6 @@ from ireefuzz.testing import check as check_case
 
 # Op subsets, for ``graphs(ops=...)`` / ``cases(ops=...)``; together they cover OP_NAMES (checked below).
 ELEMENTWISE_OPS: tuple[str, ...] = tuple(sorted([e.name for e in ELEMENTWISE] + ["cast"]))
-PRODUCER_OPS: tuple[str, ...] = ("fill", "iota")  # no tensor operands: what fusion should recompute
 CONTRACTION_OPS: tuple[str, ...] = ("batch_matmul", "matmul")
 REDUCTION_OPS: tuple[str, ...] = tuple(sorted(REDUCTIONS))
 DATA_MOVEMENT_OPS: tuple[str, ...] = ("broadcast", "extract_slice", "gather", "pad", "transpose")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import os
 import re
 import shutil
@@ -43,24 +42,26 @@ class Trial:
 
 def judge(bundle: Path, rel: Release, *, timeout: float = 600) -> Trial:
     """Run the bundle's run.sh with ``rel``'s tools on a copy of the bundle."""
+    from ireefuzz import sut
+    from ireefuzz.bundle import Bundle, copy_tree
+
     started = time.perf_counter()
-    finding = json.loads((bundle / "finding.json").read_text())
+    loaded = Bundle.load(bundle)  # refuses flags that write files
     with tempfile.TemporaryDirectory(prefix=f"ireefuzz-bisect-{rel.version}-") as tmp:
-        work = Path(tmp) / "bundle"
-        shutil.copytree(bundle, work)
-        if (bundle / "case.json").exists():
+        work = copy_tree(bundle, Path(tmp) / "bundle")
+        if loaded.case is not None:
             from ireefuzz.generators.case import Case
             from ireefuzz.generators.emit import emit
 
-            case = Case.from_json(json.loads((bundle / "case.json").read_text()))
+            case = Case.from_json(loaded.case)
             (work / "program.mlir").write_text(emit(case.graph, "main", syntax_for(rel.version)).text)
-        flags = compile_flags_for(rel.version, finding.get("flags") or ["--iree-hal-target-backends=llvm-cpu",
-                                                                          "--iree-llvmcpu-target-cpu=host"])
-        env = {"PATH": f"{Path(rel.python).parent}:/usr/bin:/bin", "HOME": os.environ.get("HOME", "/tmp"),
-               "IREE_COMPILE": rel.iree_compile, "IREE_RUN_MODULE": rel.iree_run_module, "PYTHON": rel.python,
-               "IREE_COMPILE_FLAGS": " ".join(flags), "TMPDIR": tmp}
+        own = str(loaded.finding.get("compiler_version", "")).startswith(rel.version)
+        flags = compile_flags_for(rel.version, loaded.finding.get("flags") or sut.target_flags("host"), own=own)
+        env = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", "/tmp"), "IREE_COMPILE": rel.iree_compile,
+               "IREE_RUN_MODULE": rel.iree_run_module, "IREE_COMPILE_FLAGS": " ".join(flags), "TMPDIR": tmp}
         try:
-            proc = subprocess.run(["sh", str(work / "run.sh")], capture_output=True, text=True, env=env, timeout=timeout)
+            proc = subprocess.run(["/bin/sh", str(work / "run.sh")], capture_output=True, text=True, env=env,
+                                  timeout=timeout)
             code, output = proc.returncode, proc.stdout + proc.stderr
         except subprocess.TimeoutExpired:
             code, output = None, "timed out"
@@ -157,7 +158,9 @@ def bisect_bundle(bundle: str | Path, versions: Sequence[str] | None = None, *, 
     unknown = [v for v in versions if v not in RELEASES]
     if unknown:
         raise UsageError(f"unknown IREE releases {unknown}; known: {', '.join(RELEASES)}")
-    own = json.loads((bundle / "finding.json").read_text()).get("compiler_version", "")
+    from ireefuzz.bundle import Bundle
+
+    own = str(Bundle.load(bundle).finding.get("compiler_version", ""))  # a corrupt bundle: UsageError, exit 2
     known = next((v for v in versions if own.startswith(v)), None)
 
     def judge_version(v: str) -> Trial:

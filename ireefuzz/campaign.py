@@ -795,7 +795,9 @@ def main(args: argparse.Namespace) -> int:
     baseline = load_baseline(baseline_path)
     # the release installed, its runtime shown to load its modules (else one line, exit 2), and the
     # oracles that cannot read its IR left out
-    unable = releases.prepare(options.task_spec().config, log=lambda m: print(f"ireefuzz fuzz: {m}", file=sys.stderr))
+    from ireefuzz.sut import prepare
+
+    unable = prepare(options.task_spec().config, log=lambda m: print(f"ireefuzz fuzz: {m}", file=sys.stderr))
     options = dataclasses.replace(options, oracles=tuple(o for o in options.oracles if o not in unable))
     if options.configs:
         from ireefuzz.configs import space_for

@@ -44,20 +44,29 @@ any *unexpected* finding, with a repro (the program path and the exact iree-comp
 
 The known-findings baseline (``corpus/known_findings.json``) is a JSON list of
 ``{"signature", "status", "upstream", "note"}``; ``load_baseline`` reads it.
+
+The project's own corpus ships in the wheel as package data (``ireefuzz._corpus``):
+``default_root()`` and ``default_baseline()`` find it without a checkout. ``promote`` takes repro
+bundles (``ireefuzz.bundle``) and refuses case names that are not one path component.
 """
 from __future__ import annotations
 
 import argparse
 import dataclasses
 import json
+import re
 import shlex
 import shutil
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
-from ireefuzz.errors import CorpusError, CorpusFailure
+from ireefuzz.errors import CorpusError, CorpusFailure, UsageError
 from ireefuzz._io import atomic_write_json, atomic_write_text
 from ireefuzz.generators.graph import GraphError
+from ireefuzz.oracles.finding import ORACLE_NAMES  # chosen by Policy.oracles
+
+if TYPE_CHECKING:
+    from ireefuzz.generators.case import Case
 
 CASE_FILE = "case.json"
 PROGRAM_FILE = "program.mlir"
@@ -71,7 +80,7 @@ class CorpusCase:
     """One corpus case. Exactly one of ``case`` (a graph ``Case``) and ``mlir`` (program text) is the case."""
 
     name: str
-    case: Any = None  # ireefuzz.generators.case.Case
+    case: Case | None = None
     mlir: str | None = None
     functions: tuple[str, ...] = ()
     shapes: Mapping[str, Sequence[Sequence[int]]] = dataclasses.field(default_factory=dict)
@@ -125,6 +134,25 @@ class CorpusCase:
         }
 
 
+def default_root() -> Path:
+    """The project's own corpus (``seeds/``, ``regressions/``, ``known_findings.json``): the copy shipped
+    in the wheel (package data ``ireefuzz._corpus``), else the checkout's ``corpus/``."""
+    from importlib import resources
+
+    try:
+        shipped = resources.files("ireefuzz._corpus")
+        if shipped.joinpath("known_findings.json").is_file():
+            return Path(str(shipped))
+    except (ModuleNotFoundError, TypeError):  # TypeError: a namespace package older importlib cannot read
+        pass
+    return Path(__file__).resolve().parent.parent / "corpus"
+
+
+def default_baseline() -> Path:
+    """The project's known-findings baseline (``known_findings.json`` of ``default_root()``)."""
+    return default_root() / "known_findings.json"
+
+
 # --------------------------------------------------------------------------- reading and writing
 
 
@@ -173,6 +201,7 @@ def _from_json(data: Any, directory: Path) -> CorpusCase:
         cpu=str(data.get("cpu", "")),
         path=directory,
     )
+    _check_flags(data.get("flags", ()), file)
     if "graph" in data:
         case = Case.from_json(data)  # raises GraphError with the reason
         return CorpusCase(case=case, seed=case.seed, target_cpu=case.target_cpu, flags=case.flags, **common)
@@ -194,6 +223,17 @@ def _from_json(data: Any, directory: Path) -> CorpusCase:
                           flags=tuple(data.get("flags", ())), **common)
     except (TypeError, ValueError) as e:
         raise CorpusError(f"{file}: malformed field ({e})") from None
+
+
+def _check_flags(flags: Any, file: Path) -> None:
+    """A case file's flags go to iree-compile: none may write files (``sut.unsafe_flags``)."""
+    from ireefuzz import sut
+
+    if not isinstance(flags, (list, tuple)) or not all(isinstance(f, str) for f in flags):
+        raise CorpusError(f"{file}: 'flags' must be a list of strings")
+    bad = sut.unsafe_flags(flags)
+    if bad:
+        raise CorpusError(f"{file}: refusing flags that write files or are malformed: {bad}")
 
 
 def write_case(directory: str | Path, corpus_case: CorpusCase) -> Path:
@@ -253,12 +293,12 @@ def _read_json(file: Path) -> Any:
 
 def check_case(corpus_case: CorpusCase, config: Any = None, policy: Any = None) -> list:
     """Run the oracles on one corpus case; returns Findings (one per signature)."""
-    from ireefuzz import sut
+    from ireefuzz import check, sut
     from ireefuzz.evaluate import Policy, config_for, evaluate
+    from ireefuzz.oracles.finding import first_per_signature
 
     config = config or sut.CompilerConfig()
     policy = policy or Policy()
-    check = _check_module()
     if corpus_case.case is None or corpus_case.compile_only:
         if corpus_case.case is not None:
             run_config = config_for(corpus_case.case, config)
@@ -272,20 +312,11 @@ def check_case(corpus_case: CorpusCase, config: Any = None, policy: Any = None) 
         (result,) = evaluate([corpus_case.case], config, policy)
         findings = list(result.findings)
     if corpus_case.case is not None and not corpus_case.compile_only:
-        from ireefuzz.oracles.metamorphic import check_relation
+        from ireefuzz.relations import check_relation
 
         for relation in corpus_case.relations:
             findings += check_relation(relation, corpus_case.case, config)
-    seen: dict[str, Any] = {}
-    for f in findings:
-        seen.setdefault(f.signature, f)
-    return list(seen.values())
-
-
-def _check_module() -> Any:
-    import importlib
-
-    return importlib.import_module("ireefuzz.check")  # not `from ireefuzz import check`: that is the API function
+    return first_per_signature(findings)
 
 
 def verdicts(findings: Sequence[Any]) -> dict[str, list[str]]:
@@ -302,15 +333,11 @@ def compile_command(corpus_case: CorpusCase, config: Any = None) -> str:
     from ireefuzz import sut
 
     config = config or sut.CompilerConfig()
-    try:
-        binary = sut.find_iree_compile(config)
-    except sut.IreeNotFound:
-        binary = "iree-compile"
     program = (corpus_case.path / PROGRAM_FILE) if corpus_case.path else Path(PROGRAM_FILE)
     cpu = corpus_case.case.target_cpu if corpus_case.case is not None else corpus_case.target_cpu
     flags = corpus_case.case.flags if corpus_case.case is not None else corpus_case.flags
-    return shlex.join([binary, str(program), "-o", "/tmp/out.vmfb", "--iree-hal-target-backends=llvm-cpu",
-                       f"--iree-llvmcpu-target-cpu={cpu}", *config.flags, *flags])
+    case_config = dataclasses.replace(config, target_cpu=cpu, flags=(*config.flags, *flags))
+    return shlex.join(sut.compile_command(case_config, program, "/tmp/out.vmfb"))
 
 
 def repro_message(corpus_case: CorpusCase, unexpected: Sequence[Any], config: Any = None) -> str:
@@ -327,7 +354,6 @@ def repro_message(corpus_case: CorpusCase, unexpected: Sequence[Any], config: An
 # --------------------------------------------------------------------------- pytest collection (pytest imported lazily)
 
 _RESULTS: dict[tuple, Any] = {}
-_POLICY_ORACLES = ("numeric", "immutability", "crash", "memory", "fusion")  # chosen by Policy.oracles
 _ITEM_CLASSES: dict[str, type] = {}
 
 
@@ -372,7 +398,7 @@ def _classes() -> dict[str, type]:
             if self.signature is not None:
                 oracle = self.signature.split("/", 1)[0]
                 oracle = "numeric" if oracle == "reference" else oracle
-                if oracle in _POLICY_ORACLES and oracle not in self.ireefuzz_policy.oracles:
+                if oracle in ORACLE_NAMES and oracle not in self.ireefuzz_policy.oracles:
                     pytest.skip(f"oracle {oracle} is not selected")
                 if self.signature in found:
                     raise CorpusFailure(f"{self.signature} still observed: {found[self.signature].message}")
@@ -423,8 +449,6 @@ def collect(parent: Any, path: str | Path, *, config: Any = None, policy: Any = 
     options = parent.config.getoption
     config = config or sut.CompilerConfig(iree_compile=options("ireefuzz_iree_compile", default=None))
     if policy is None:
-        from ireefuzz.evaluate import ORACLE_NAMES
-
         chosen = options("ireefuzz_oracles", default=None) or ORACLE_NAMES
         policy = Policy(oracles=frozenset(o for o in chosen if o in ORACLE_NAMES),
                         max_static_alloca_bytes=options("ireefuzz_max_alloca", default=0) or 0)
@@ -456,39 +480,39 @@ def promote(bundle: str | Path, corpus_root: str | Path = "corpus", *, name: str
             force: bool = False) -> Path:
     """Copy a repro bundle into ``<corpus_root>/regressions/<name>/`` with its finding as the expected verdict."""
     from ireefuzz import __version__
+    from ireefuzz.bundle import Bundle
 
     bundle = Path(bundle)
-    for required in (CASE_FILE, "finding.json"):
-        if not (bundle / required).is_file():
-            raise CorpusError(f"{bundle} is not a repro bundle: {required} is missing")
-    try:
-        finding = json.loads((bundle / "finding.json").read_text())
-        case_data = json.loads((bundle / CASE_FILE).read_text())
-    except json.JSONDecodeError as e:
-        raise CorpusError(f"{bundle}: a bundle file is not JSON ({e})") from None
-    if not isinstance(finding, dict) or not isinstance(finding.get("signature"), str) or "/" not in finding["signature"]:
-        raise CorpusError(f"{bundle}/finding.json has no 'signature'")
+    name = name or bundle.resolve().name
+    if not re.fullmatch(r"[A-Za-z0-9][\w.+-]*", name) or ".." in name:
+        raise UsageError(f"--name {name!r}: a case name is one path component of letters, digits, '_', '-', '.', '+'")
+    if Path(corpus_root).exists() and not Path(corpus_root).is_dir():
+        raise UsageError(f"--corpus {corpus_root}: not a directory")
+    loaded = Bundle.load(bundle)
+    if loaded.case is None:
+        raise CorpusError(f"{bundle} is not a repro bundle: {CASE_FILE} is missing")
+    finding, case_data = loaded.finding, dict(loaded.case)
     signature = finding["signature"]
     oracle = signature.split("/", 1)[0]
     oracle = "numeric" if oracle == "reference" else oracle
-    target = Path(corpus_root) / "regressions" / (name or bundle.name)
+    target = Path(corpus_root) / "regressions" / name
     if target.exists() and not force:
         raise CorpusError(f"{target} exists; pass --force to replace it or --name to choose another")
     staged = target.with_name(f".{target.name}.staging")
     shutil.rmtree(staged, ignore_errors=True)
     staged.mkdir(parents=True)
-    if "graph" not in case_data and (bundle / PROGRAM_FILE).is_file():
-        shutil.copyfile(bundle / PROGRAM_FILE, staged / PROGRAM_FILE)
+    if "graph" not in case_data and loaded.program:
+        atomic_write_text(staged / PROGRAM_FILE, loaded.program)
         case_data.setdefault("mlir", PROGRAM_FILE)
     base = _from_json(case_data, staged)
     promoted = dataclasses.replace(
         base, name=target.name, path=None, expected={oracle: (signature,)},
         ireefuzz_version=__version__, iree_version=str(finding.get("compiler_version", "") or base.iree_version),
         cpu=str((finding.get("evidence") or {}).get("platform", {}).get("cpu", "") or base.cpu),
-        note=note or f"promoted from {bundle.name}: {finding.get('message', '')[:200]}")
+        note=note or f"promoted from {bundle.name}: {str(finding.get('message', ''))[:200]}")
     write_case(staged, promoted)
-    if (bundle / PROGRAM_FILE).is_file() and promoted.is_graph:
-        shutil.copyfile(bundle / PROGRAM_FILE, staged / "bundle_program.mlir")  # the bundle's own (shrunk) program
+    if loaded.program and promoted.is_graph:
+        atomic_write_text(staged / "bundle_program.mlir", loaded.program)  # the bundle's own (shrunk) program
     if target.exists():
         shutil.rmtree(target)
     staged.rename(target)  # the case appears whole or not at all

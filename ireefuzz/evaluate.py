@@ -1,7 +1,11 @@
-"""How one batch of cases is checked: emit -> compile once -> run every shape instance -> oracles.
+"""The one evaluation pipeline: cases -> one program per batch -> compile once -> run every shape
+instance -> oracles.
 
-Several graphs share one module (one ``func.func`` each). A batch whose compile fails is split in
-halves until each failure is pinned to its own graph, so nothing is lost or misattributed.
+A ``Frontend`` says how cases become a program and how the compiled program is judged: ``LINALG``
+(graphs emitted as linalg, here), ``STABLEHLO`` (graphs exported by JAX) and ``MLIR`` (raw programs)
+in ``ireefuzz.frontends``, which maps each name to its Frontend (``FRONTENDS``). Several cases share
+one module (one ``func.func`` each). A batch whose compile fails is split in halves until each
+failure is pinned to its own case, so nothing is lost or misattributed.
 """
 from __future__ import annotations
 
@@ -9,22 +13,24 @@ import dataclasses
 import itertools
 import time
 import zlib
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Hashable, Mapping, Sequence
 
 import numpy as np
 
+from ireefuzz.errors import ExportError
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import Program, emit_module
 from ireefuzz.generators.graph import Graph
+from ireefuzz.generators.ops import PRODUCER_OPS
 from ireefuzz.oracles import crash, fusion, immutability, memory, numeric, reference
-from ireefuzz.oracles.finding import Finding
+from ireefuzz.oracles.cause import assign_causes
+from ireefuzz.oracles.finding import ORACLE_NAMES, Finding, first_per_signature
 
 from . import sut
 from .releases import syntax_of
+from .sut import config_for  # beside CompilerConfig, so relations derive configs without evaluate
 
-ORACLE_NAMES = ("numeric", "immutability", "crash", "memory", "fusion")
 JAX_MODES = ("always", "on-disagreement")
-PRODUCER_OPS = {"fill", "iota"}  # ops that make data from nothing but indices and constants
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,7 +58,7 @@ class Policy:
 
 @dataclasses.dataclass(frozen=True)
 class CaseResult:
-    case: Case
+    case: Any  # a Case, or a raw program's ``frontends.ProgramCase``
     findings: tuple[Finding, ...]
     discarded: int = 0  # ill-conditioned disagreements
     pipelines: tuple[str, ...] = ()  # translation_info pipelines of the case's dispatches
@@ -66,63 +72,146 @@ class CaseResult:
         return tuple(f.signature for f in self.findings)
 
 
-def config_for(case: Case, base: sut.CompilerConfig) -> sut.CompilerConfig:
-    return dataclasses.replace(base, target_cpu=case.target_cpu, flags=tuple(base.flags) + tuple(case.flags))
+def check_numbers(graph: Graph, sizes: dict, inputs: Sequence[np.ndarray], actual: Sequence[np.ndarray],
+                  *, jax: str = "always") -> numeric.NumericResult:
+    """The numeric oracle wired to the references: JAX to compare with, float64 (with error bounds) to arbitrate."""
+    run_jax = lambda: reference.evaluate(graph, inputs, sizes, "jax")
+    expected = run_jax() if jax == "always" else run_jax
+    return numeric.check_numeric(graph, sizes, inputs, actual, expected,
+                                 lambda xs: reference.evaluate_with_bounds(graph, xs, sizes))
+
+
+def _graph_numbers(case: Case, sizes: Mapping[str, int], inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray],
+                   *, policy: Policy, **_: Any) -> numeric.NumericResult:
+    return check_numbers(case.graph, dict(sizes), inputs, outputs, jax=policy.jax)
+
+
+def _graph_mutated_inputs(case: Case, before: Sequence[np.ndarray], after: Sequence[np.ndarray],
+                          dispatches: Sequence[sut.DispatchIR]) -> list[Finding]:
+    return immutability.check_inputs_unchanged(case.graph, before, after)
+
+
+def _graph_compile_failure(failure: sut.CompileFailure, text: str, cases: Mapping[str, Case]) -> Finding:
+    return crash.check_compile_failure(failure, text, {name: case.graph for name, case in cases.items()})
+
+
+def _graph_of(case: Case, name: str) -> Graph:
+    return case.graph
+
+
+def _unchanged(value: Any) -> Any:
+    return value
+
+
+def _numbered(case: Any, index: int) -> str:
+    return f"g{index}"
+
+
+def _by_configuration(case: Any) -> Hashable:
+    return case.target_cpu, case.flags
 
 
 @dataclasses.dataclass(frozen=True)
 class Frontend:
-    """How a batch becomes one program, and how its compile failure is signed."""
+    """How cases become one program and how the compiled program is judged.
+
+    A case is anything with ``target_cpu``, ``flags``, ``instances``, ``inputs(k)`` and ``graph``
+    (None for a raw program): a ``Case``, or an ``ireefuzz.frontends.ProgramCase``. Every field is a
+    module-level function, so a Frontend pickles (to Dask workers) by reference.
+    """
 
     name: str
     program: Callable[[dict[str, Any]], Program]  # {function name: payload} -> one module
-    payload: Callable[[Case, str], Any]  # what ``program`` takes for one case (e.g. its graph)
-    compile_failure: Callable[[sut.CompileFailure, str, dict[str, Graph]], Finding]
+    payload: Callable[[Any, str], Any]  # what ``program`` takes for one case; ExportError: outside this path
+    compile_failure: Callable[[sut.CompileFailure, str, dict[str, Any]], Finding]  # (failure, text, {function: case})
+    configure: Callable[[sut.CompilerConfig], sut.CompilerConfig] = _unchanged  # flags the input needs
+    admit: Callable[[Any], Any] = _unchanged  # the case as this path runs it; None: outside it (discarded)
+    function: Callable[[Any, int], str] = _numbered  # its function's name (survives batch splitting)
+    batch_key: Callable[[Any], Hashable] = _by_configuration  # cases with equal keys compile together
+    splits: bool = True  # a failing batch is halved (False: the batch is one given program)
+    mutated_inputs: Callable[..., list[Finding]] = _graph_mutated_inputs  # the immutability oracle
+    numbers: Callable[..., numeric.NumericResult] = _graph_numbers  # the numeric oracle
+
+    def __repr__(self) -> str:
+        return f"Frontend({self.name})"
 
 
-LINALG = Frontend("linalg", emit_module, lambda case, name: case.graph, crash.check_compile_failure)
+LINALG = Frontend("linalg", emit_module, _graph_of, _graph_compile_failure)
 
 
-def evaluate(cases: Sequence[Case], base: sut.CompilerConfig = sut.CompilerConfig(), policy: Policy = Policy(),
+def evaluate(cases: Sequence[Any], base: sut.CompilerConfig = sut.CompilerConfig(), policy: Policy = Policy(),
              frontend: Frontend = LINALG) -> list[CaseResult]:
-    """Check ``cases``, compiling each group of cases with the same configuration as one module."""
+    """Check ``cases`` through ``frontend``, each group of cases with the same configuration as one module.
+    A case outside the frontend (``admit`` or ``payload`` refuses it) has no findings and ``discarded=1``."""
     results: dict[int, CaseResult] = {}
-    key = lambda i: (cases[i].target_cpu, cases[i].flags)
-    for _, group in itertools.groupby(sorted(range(len(cases)), key=key), key=key):
+    admitted: dict[int, tuple[str, Any, Any]] = {}
+    for i, case in enumerate(cases):
+        entry = _admit(frontend, case, i)
+        if entry is None:
+            results[i] = CaseResult(case, (), discarded=1)
+        else:
+            admitted[i] = entry
+    key = lambda i: frontend.batch_key(admitted[i][1])
+    for _, group in itertools.groupby(sorted(admitted, key=key), key=key):
         indices = list(group)
-        named = [(f"g{i}", cases[i]) for i in indices]  # names survive batch splitting
-        for i, r in zip(indices, evaluate_batch(named, config_for(cases[indices[0]], base), policy, frontend)):
-            results[i] = r
+        config = frontend.configure(config_for(admitted[indices[0]][1], base))
+        for i, r in zip(indices, evaluate_batch([admitted[i] for i in indices], config, policy, frontend)):
+            results[i] = dataclasses.replace(r, case=cases[i])
     return [results[i] for i in range(len(cases))]
 
 
-def evaluate_batch(named: Sequence[tuple[str, Case]], config: sut.CompilerConfig, policy: Policy,
+def _admit(frontend: Frontend, case: Any, index: int) -> tuple[str, Any, Any] | None:
+    """(function name, the case as ``frontend`` runs it, its payload), or None for a case outside the frontend."""
+    ran = frontend.admit(case)
+    if ran is None:
+        return None
+    name = frontend.function(ran, index)
+    try:
+        return name, ran, frontend.payload(ran, name)
+    except ExportError:
+        return None
+
+
+def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerConfig, policy: Policy,
                    frontend: Frontend = LINALG) -> list[CaseResult]:
-    """One module for all of ``named`` (function name, case); a failing compile is split in halves until
-    each failure is pinned to its own case."""
+    """One module for all of ``named`` (function name, case, payload); a failing compile is split in halves
+    until each failure is pinned to its own case."""
     if not named:
         return []
-    payloads = {name: frontend.payload(case, name) for name, case in named}
+    payloads = {name: payload for name, _, payload in named}
     # linalg is emitted in the syntax of the release compiling it (arith.maxf before 2024-02, ...)
-    program = emit_module(payloads, syntax_of(config)) if frontend is LINALG else frontend.program(payloads)
+    program = emit_module(payloads, syntax_of(config)) if frontend == LINALG else frontend.program(payloads)
     artifact = sut.compile_mlir(program.text, config)
     if isinstance(artifact, sut.CompileFailure):
-        if len(named) > 1:
+        if len(named) > 1 and frontend.splits:
             half = len(named) // 2
             return (evaluate_batch(named[:half], config, policy, frontend)
                     + evaluate_batch(named[half:], config, policy, frontend))
-        name, case = named[0]
-        finding = frontend.compile_failure(artifact, program.text, {name: case.graph})
-        findings = (finding.with_case(case.to_json()).with_evidence(platform=platform_of(config=config)),
-                    ) if "crash" in policy.oracles else ()
-        return [CaseResult(case, findings, compile_seconds=artifact.seconds)]
-    module = sut.load_module(artifact, config)
+        return _compile_failed(named, artifact, program.text, config, policy, frontend)
+    module = sut.load_module(artifact, config) if any(case.instances for _, case, _ in named) else None
     share = artifact.seconds / len(named)
-    results = [check_compiled_case(case, name, module, artifact, policy, share, single=len(named) == 1)
-               for name, case in named]
-    if policy.relations and frontend is LINALG:
+    results = [check_compiled_case(case, name, module, artifact, config, policy, frontend, share,
+                                   single=len(named) == 1) for name, case, _ in named]
+    if policy.relations and frontend == LINALG:
         results = [with_relations(r, config, policy) for r in results]
     return results
+
+
+def _compile_failed(named: Sequence[tuple[str, Any, Any]], failure: sut.CompileFailure, text: str,
+                    config: sut.CompilerConfig, policy: Policy, frontend: Frontend) -> list[CaseResult]:
+    """The crash oracle's finding for every case of a batch that cannot be split further."""
+    share = failure.seconds / len(named)
+    if "crash" not in policy.oracles:
+        return [CaseResult(case, (), compile_seconds=share) for _, case, _ in named]
+    finding = frontend.compile_failure(failure, text, {name: case for name, case, _ in named})
+    finding = finding.with_evidence(platform=platform_of(config=config))
+    return [CaseResult(case, tuple(assign_causes([finding.with_case(case_json(case))])), compile_seconds=share)
+            for _, case, _ in named]
+
+
+def case_json(case: Any) -> dict[str, Any] | None:
+    """What a finding records as its case: a graph case's JSON; None for a raw program (``repro`` takes graph cases)."""
+    return case.to_json() if isinstance(case, Case) else None
 
 
 def platform_of(artifact: sut.Artifact | None = None, config: sut.CompilerConfig | None = None) -> dict[str, str]:
@@ -137,16 +226,19 @@ def with_relations(result: CaseResult, config: sut.CompilerConfig, policy: Polic
     """Add the metamorphic relations' findings for a deterministic sample of the cases (by case hash)."""
     if zlib.crc32(result.case.dumps().encode()) % policy.relations_every:
         return result
-    from ireefuzz.oracles import metamorphic
+    from ireefuzz import relations
 
     platform = platform_of(config=config)
     found = [f.with_case(result.case.to_json()).with_evidence(platform=platform) for rel in policy.relations
-             for f in metamorphic.check_relation(rel, result.case, config)]
-    return dataclasses.replace(result, findings=tuple(_first_per_signature([*result.findings, *found])))
+             for f in relations.check_relation(rel, result.case, config)]
+    return dataclasses.replace(result, findings=tuple(assign_causes(first_per_signature([*result.findings, *found]))))
 
 
-def check_compiled_case(case: Case, function: str, module: sut.LoadedModule, artifact: sut.Artifact, policy: Policy,
-                compile_seconds: float, *, single: bool) -> CaseResult:
+def check_compiled_case(case: Any, function: str, module: sut.LoadedModule | None, artifact: sut.Artifact,
+                        config: sut.CompilerConfig, policy: Policy, frontend: Frontend, compile_seconds: float, *,
+                        single: bool) -> CaseResult:
+    """Every oracle on one compiled case: memory and fusion on its dispatches, then per shape instance
+    crash at run time, immutability and numeric (the last two as ``frontend`` judges them)."""
     graph = case.graph
     findings: list[Finding] = []
     discarded = 0
@@ -154,7 +246,7 @@ def check_compiled_case(case: Case, function: str, module: sut.LoadedModule, art
     started = time.perf_counter()
     if "memory" in policy.oracles:
         findings += memory.check_memory(dispatches, max_static_alloca_bytes=policy.max_static_alloca_bytes)
-    if "fusion" in policy.oracles and not returns_constant_data(graph):
+    if "fusion" in policy.oracles and (graph is None or not returns_constant_data(graph)):
         findings += fusion.check_fusion(dispatches, artifact.statistics if single else None)
     for k, sizes in enumerate(case.instances):
         inputs = case.inputs(k)
@@ -164,25 +256,17 @@ def check_compiled_case(case: Case, function: str, module: sut.LoadedModule, art
                 findings.append(crash.check_run_failure(outcome, graph, function, sizes))
             continue
         if "immutability" in policy.oracles:
-            findings += immutability.check_inputs_unchanged(graph, inputs, outcome.inputs_after)
+            findings += frontend.mutated_inputs(case, inputs, outcome.inputs_after, dispatches)
         if "numeric" in policy.oracles:
-            result = check_numbers(graph, sizes, inputs, outcome.outputs, jax=policy.jax)
+            result = frontend.numbers(case, sizes, inputs, outcome.outputs, config=config, policy=policy,
+                                      dispatches=dispatches)
             findings += result.findings
             discarded += result.discarded
     platform = platform_of(artifact)
-    findings = [f.with_case(case.to_json()).with_evidence(platform=platform) for f in findings]
-    return CaseResult(case, tuple(_first_per_signature(findings)), discarded,
+    findings = [f.with_case(case_json(case)).with_evidence(platform=platform) for f in findings]
+    return CaseResult(case, tuple(assign_causes(first_per_signature(findings))), discarded,
                       tuple(d.pipeline for d in dispatches), artifact.cpu.name, artifact.compiler_version,
                       compile_seconds, time.perf_counter() - started)
-
-
-def check_numbers(graph: Graph, sizes: dict, inputs: Sequence[np.ndarray], actual: Sequence[np.ndarray],
-                  *, jax: str = "always") -> numeric.NumericResult:
-    """The numeric oracle wired to the references: JAX to compare with, float64 (with error bounds) to arbitrate."""
-    run_jax = lambda: reference.evaluate(graph, inputs, sizes, "jax")
-    expected = run_jax() if jax == "always" else run_jax
-    return numeric.check_numeric(graph, sizes, inputs, actual, expected,
-                                 lambda xs: reference.evaluate_with_bounds(graph, xs, sizes))
 
 
 def returns_constant_data(graph: Graph) -> bool:
@@ -193,10 +277,3 @@ def returns_constant_data(graph: Graph) -> bool:
         if all(r in constant for r in node.inputs) and (node.inputs or node.op in PRODUCER_OPS):
             constant.add(f"n{i}")
     return any(o in constant for o in graph.outputs)
-
-
-def _first_per_signature(findings: Iterable[Finding]) -> list[Finding]:
-    seen: dict[str, Finding] = {}
-    for f in findings:
-        seen.setdefault(f.signature, f)
-    return list(seen.values())

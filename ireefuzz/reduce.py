@@ -1,10 +1,11 @@
 """MLIR reduction for programs that did not come from the generator (a user's own ``.mlir``).
 
 Passes of our own over the parsed IR (``iree.compiler.ir``), each a small named callable that
-proposes smaller programs; pass order is data (``PASSES``). A candidate is kept when it still
-parses, verifies and shows the same signature. Interestingness runs the oracles that need only the
-compiled program (crash, memory, fusion); the starting program is checked first
-(``NotInteresting`` otherwise). Signatures here use ``-`` for dtype and dims (no graph is known).
+proposes smaller programs; pass order is data (``PASSES``). They run in the greedy loop shared with
+the graph shrinker (``ireefuzz.shrinking``). A candidate is kept when it still parses, verifies and
+hits the target (a signature or a cause, ``ireefuzz.shrink.Target``). Interestingness runs the
+oracles that need only the compiled program (crash, memory, fusion); the starting program is checked
+first (``NotInteresting`` otherwise). Signatures here use ``-`` for dtype and dims (no graph is known).
 """
 from __future__ import annotations
 
@@ -14,27 +15,29 @@ from typing import Any, Callable, Iterator, Sequence
 
 from iree.compiler import ir
 
-from ireefuzz.shrink import NotInteresting
+from ireefuzz.errors import NotInteresting
+from ireefuzz.oracles.finding import Finding
+from ireefuzz.shrink import Target, as_target
+from ireefuzz.shrinking import shrink_greedily
 
 Candidate = Callable[[str], Iterator[str]]
+Findings = Callable[[str], Sequence[Finding]]  # a program -> its findings
 
 
-def program_signatures(text: str, config: Any = None) -> frozenset[str]:
-    """Signatures of the compile-only oracles (crash, memory, fusion) on ``text``."""
-    import importlib
-
-    sut = importlib.import_module("ireefuzz.sut")
+def program_findings(text: str, config: Any = None) -> tuple[Finding, ...]:
+    """Findings of the compile-only oracles (crash, memory, fusion) on ``text``."""
+    from ireefuzz import sut
     from ireefuzz.oracles import crash, fusion, memory
 
     config = config if config is not None else sut.CompilerConfig()
     artifact = sut.compile_mlir(text, config)
     if isinstance(artifact, sut.CompileFailure):
-        return frozenset({crash.check_compile_failure(artifact, text).signature})
-    findings = memory.check_memory(artifact.dispatches) + fusion.check_fusion(artifact.dispatches, artifact.statistics)
-    return frozenset(f.signature for f in findings)
+        return (crash.check_compile_failure(artifact, text),)
+    return tuple(memory.check_memory(artifact.dispatches) + fusion.check_fusion(artifact.dispatches, artifact.statistics))
 
 
-def _parse(text: str) -> ir.Module | None:
+def parse(text: str) -> ir.Module | None:
+    """``text`` parsed and verified, or None."""
     ctx = ir.Context()
     try:
         module = ir.Module.parse(text, ctx)
@@ -54,17 +57,17 @@ def _body_ops(module: ir.Module) -> list[Any]:
 
 def _each_op(text: str) -> Iterator[tuple[ir.Module, Any]]:
     """(a fresh parse of ``text``, its k-th body op) for k from the last op to the first."""
-    module = _parse(text)
+    module = parse(text)
     if module is None:
         return
     for k in reversed(range(len(_body_ops(module)))):
-        m = _parse(text)
+        m = parse(text)
         yield m, _body_ops(m)[k]
 
 
 def _emit(m: ir.Module) -> Iterator[str]:
     candidate = str(m)
-    if _parse(candidate) is not None:
+    if parse(candidate) is not None:
         yield candidate
 
 
@@ -109,7 +112,7 @@ def shrink_static_dims(text: str) -> Iterator[str]:
             if 0 < smaller < d:
                 swap = lambda m: "tensor<" + "x".join(str(smaller) if p == str(d) else p for p in m.group(1).split("x")) + "x"
                 candidate = _TENSOR.sub(swap, text)
-                if _parse(candidate) is not None:
+                if parse(candidate) is not None:
                     yield candidate
 
 
@@ -129,7 +132,7 @@ def bypass_ops(text: str) -> Iterator[str]:
 
 def size_key(text: str) -> tuple[int, int, int]:
     """(ops, sum of static tensor dims, characters): smaller is simpler."""
-    module = _parse(text)
+    module = parse(text)
     ops = sum(len(list(f.regions[0].blocks[0].operations)) for f in _funcs(module)) if module is not None else 10 ** 9
     dims = sum(int(d) for m in _TENSOR.finditer(text) for d in m.group(1).split("x") if d.isdigit())
     return ops, dims, len(text)
@@ -142,37 +145,40 @@ PASSES: tuple[tuple[str, Candidate], ...] = (("bypass-ops", bypass_ops), ("drop-
 @dataclasses.dataclass(frozen=True)
 class ReduceResult:
     text: str
-    signature: str
+    target: Target
+    finding: Finding  # the finding the target matched on the reduced program
     steps: tuple[str, ...]
     before_chars: int
     after_chars: int
     before: tuple[int, int, int] = (0, 0, 0)  # size_key
     after: tuple[int, int, int] = (0, 0, 0)
 
+    @property
+    def signature(self) -> str:
+        return self.finding.signature
 
-def reduce_mlir(text: str, signature: str | None = None, *, config: Any = None,
-                interesting: Callable[[str], frozenset[str]] | None = None,
-                passes: Sequence[tuple[str, Candidate]] = PASSES, max_candidates: int = 200) -> ReduceResult:
-    """Shrink ``text`` while it keeps ``signature`` (default: the starting program's only / first one)."""
-    signatures_of = interesting or (lambda t: program_signatures(t, config))
-    start = signatures_of(text)
-    if signature is None:
-        if not start:
+
+def reduce_mlir(text: str, target: Target | str | None = None, *, config: Any = None,
+                interesting: Findings | None = None, passes: Sequence[tuple[str, Candidate]] = PASSES,
+                max_candidates: int = 200) -> ReduceResult:
+    """Shrink ``text`` while it hits ``target`` (default: the starting program's first signature).
+    ``interesting`` gives a program's findings (default: compile it, ``program_findings``)."""
+    findings_of = interesting or (lambda t: program_findings(t, config))
+    observed = {text: tuple(findings_of(text))}
+
+    def judge(texts: Sequence[str]) -> list[bool]:
+        for t in texts:
+            if t not in observed:
+                observed[t] = tuple(findings_of(t))
+        return [target(observed[t]) for t in texts]
+
+    if target is None:
+        if not observed[text]:
             raise NotInteresting("the starting program shows no crash / memory / fusion finding; nothing to reduce")
-        signature = sorted(start)[0]
-    elif signature not in start:
-        raise NotInteresting(f"the starting program does not show {signature} (it shows {sorted(start) or 'nothing'})")
-    current, steps, tried = text, [], 0
-    progress = True
-    while progress and tried < max_candidates:
-        progress = False
-        for name, propose in passes:
-            for candidate in propose(current):
-                tried += 1
-                if size_key(candidate) < size_key(current) and signature in signatures_of(candidate):
-                    current, progress = candidate, True
-                    steps.append(name)
-                    break
-                if tried >= max_candidates:
-                    break
-    return ReduceResult(current, signature, tuple(steps), len(text), len(current), size_key(text), size_key(current))
+        target = Target.by_signature(min(f.signature for f in observed[text]))
+    target = as_target(target)
+    shown = sorted(f.signature for f in observed[text]) or "nothing"
+    outcome = shrink_greedily(text, judge, passes, size_key, max_evaluations=max_candidates,
+                              not_interesting=f"the starting program does not show {target} (it shows {shown})")
+    return ReduceResult(outcome.value, target, target.hit(observed[outcome.value]), outcome.steps, len(text),
+                        len(outcome.value), size_key(text), size_key(outcome.value))

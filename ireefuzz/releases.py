@@ -3,11 +3,13 @@
 A release is installed on demand into a cached virtual environment
 ``~/.cache/ireefuzz/releases/<version>/`` (env ``IREEFUZZ_RELEASES``; ``python -m venv`` + pip
 install of the compiler and runtime wheels; the old runtimes need ``numpy<2``). Its Python runs
-``ireefuzz/runner.py`` (that release's own runtime); its ``iree-compile`` compiles.
+``ireefuzz/runner.py`` (that release's own runtime, ``sut.RemoteModule``); its ``iree-compile``
+compiles.
 
 What a release accepts is data here: ``syntax_for`` (the emitter's ``Syntax`` switches),
 ``ops_for`` (the graph ops it can express; strategies draw only those) and
-``compile_flags_for`` (flags as the release spells them). ``bisect`` and ``sut`` use this module.
+``spell_flags`` / ``adapt_command`` (flags as the release spells them, observation flags it lacks
+dropped). ``bisect``, ``sut`` and ``campaign`` use this module; it never imports ``sut``.
 """
 from __future__ import annotations
 
@@ -30,7 +32,6 @@ BASE_RELEASES = ("2.9.0", "3.0.0", "3.1.0", "3.2.0", "3.3.0", "3.4.0", "3.5.0", 
                  "3.9.0", "3.10.0", "3.11.0", "3.12.0", "3.13.0")
 RELEASES = OLD_RELEASES + BASE_RELEASES
 DEFAULT_CACHE = Path(os.environ.get("IREEFUZZ_RELEASES", Path.home() / ".cache" / "ireefuzz" / "releases"))
-RUNNER = Path(__file__).with_name("runner.py")  # run as a script by a release's Python (imports no ireefuzz)
 
 # Graph ops a release lacks (generators.ops names), by the first release that has them.
 OPS_SINCE: dict[str, str] = {}
@@ -126,9 +127,12 @@ def adapt_command(version: str, command: Sequence[str], supported: frozenset[str
     return [command[0], *spell_flags(version, kept)]
 
 
-def compile_flags_for(version: str, flags: Sequence[str]) -> list[str]:
+def compile_flags_for(version: str, flags: Sequence[str], *, own: bool = False) -> list[str]:
     """A bundle's compile flags for this release (``bisect``): its target CPU becomes ``host`` (a CPU name
-    newer than the release's LLVM is an error), spelled as the release spells it."""
+    newer than the release's LLVM is an error), spelled as the release spells it; unchanged for the
+    bundle's ``own`` release."""
+    if own:
+        return list(flags)
     return spell_flags(version, ["--iree-llvmcpu-target-cpu=host" if f.startswith("--iree-llvmcpu-target-cpu=") else f
                                  for f in flags])
 
@@ -139,7 +143,7 @@ def compile_flags_for(version: str, flags: Sequence[str]) -> list[str]:
 @dataclasses.dataclass(frozen=True)
 class Release:
     version: str
-    python: str  # the venv's Python: imports that release's iree.runtime (runs RUNNER)
+    python: str  # the venv's Python: imports that release's iree.runtime (runs ireefuzz/runner.py)
     iree_compile: str
     iree_run_module: str  # absent in the 2023-04/05 runtime wheels
 
@@ -225,34 +229,3 @@ def add_arguments(group) -> None:
     group.add_argument("--iree-runtime", metavar="PYTHON", default=None,
                        help="a Python whose iree.runtime matches --iree-compile (default: the runtime installed beside "
                             "that iree-compile, else this one's)")
-
-
-IR_ORACLES = frozenset({"memory", "fusion"})  # they read dispatch IR with this ireefuzz's MLIR bindings
-
-
-def prepare(config, *, log: Callable[[str], None] = lambda m: None) -> frozenset[str]:
-    """Ready a ``sut.CompilerConfig`` before any work, or say in one line what is missing: its release
-    installed (downloaded on first use) and its runtime shown to load its compiler's modules.
-
-    Returns the oracles that cannot judge this compiler: ``IR_ORACLES`` if its dispatch IR does not
-    parse with the MLIR bindings installed with ireefuzz (an older release's syntax), said in ``log``."""
-    from ireefuzz import sut
-
-    if config.release is None and config.iree_compile is None and config.runtime_python is None:
-        return frozenset()  # the installed wheels: compiler, runtime and bindings match by construction
-    if config.release is not None:
-        if config.iree_compile is not None:
-            raise UsageError("give --release or --iree-compile, not both")
-        release(known(config.release), log=log)
-    python = sut.runtime_python_for(config)
-    sut.check_runtime(config)
-    if python is not None:
-        from ireefuzz.remote import runtime_version
-
-        log(f"running modules with iree.runtime {runtime_version(python)} of {python}")
-    reason = sut.unreadable_ir(config)
-    if reason is None:
-        return frozenset()
-    log(f"the {' and '.join(sorted(IR_ORACLES))} oracles are off: this compiler's dispatch IR does not parse with "
-        f"the installed IREE's MLIR bindings ({reason})")
-    return IR_ORACLES

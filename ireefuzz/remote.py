@@ -1,10 +1,9 @@
-"""The IREE runtime in another Python: ``sut``'s runtime half for a release's (or a user's) runtime.
+"""The IREE runtime in another Python: the process half of ``sut.RemoteModule``.
 
 ``RunnerProcess`` keeps one ``ireefuzz/runner.py`` process per Python alive across batches and
-speaks its npz protocol; ``RemoteModule`` is a module loaded there, with ``LoadedModule``'s
-interface. A runner killed by a signal while calling is a ``RunFailure("crash")`` (the next
-request starts a new runner and reloads the module); a runner that stops any other way is
-ireefuzz's own bug and raises. Only ``sut`` uses this module (``sut.load_module``).
+speaks its npz protocol. A runner that ends while serving a request raises ``RunnerDied`` (with
+the signal that killed it, if one did); the next request starts a new runner (a new
+``generation``: modules loaded in the old one are gone). Only ``sut`` uses this module.
 """
 from __future__ import annotations
 
@@ -13,15 +12,14 @@ import os
 import subprocess
 import tempfile
 import threading
-import weakref
-from typing import Sequence
+from pathlib import Path
 
 import numpy as np
 
 from ireefuzz import runner
 from ireefuzz.errors import IreeNotFound
-from ireefuzz.releases import RUNNER
-from ireefuzz.sut import RunFailure, RunResult
+
+RUNNER = Path(__file__).with_name("runner.py")  # run as a script by the runtime's Python (imports no ireefuzz)
 
 _TAIL = 2000  # characters of the runner's stderr kept in a failure message
 
@@ -135,60 +133,13 @@ def _checked(runner: RunnerProcess, entries: dict, doing: str) -> dict:
     try:
         reply = runner.request(entries)
     except RunnerDied as e:
-        raise IreeNotFound(f"{runner.python} could not {doing}: {_last_line(e.stderr)}") from None
+        raise IreeNotFound(f"{runner.python} could not {doing}: {last_line(e.stderr)}") from None
     if str(reply["status"]) != "ok":
         raise IreeNotFound(f"{runner.python} could not {doing}: {reply['message']}")
     return reply
 
 
-def _last_line(text: str) -> str:
+def last_line(text: str) -> str:
+    """The last non-empty line of a runner's stderr (its dying words)."""
     lines = [line for line in text.strip().splitlines() if line.strip()]
     return lines[-1] if lines else "(no output)"
-
-
-class RemoteModule:
-    """A compiled module loaded into ``python``'s runner; same interface as ``sut.LoadedModule``."""
-
-    def __init__(self, vmfb: bytes, python: str) -> None:
-        self._vmfb = vmfb
-        self._runner = runner_for(python)
-        self._id, self._generation = 0, -1
-        self._functions: tuple[str, ...] = ()
-        self._load()
-
-    @property
-    def function_names(self) -> tuple[str, ...]:
-        return self._functions
-
-    def call(self, function: str, inputs: Sequence[np.ndarray]) -> RunResult | RunFailure:
-        """Call ``function`` in the runner; inputs are read back after the call (``inputs_after``)."""
-        if self._generation != self._runner.start():  # a new runner since the module was loaded
-            self._load()
-        request = {"op": "call", "id": self._id, "function": function, "n": len(inputs)}
-        request.update({f"in{k}": np.asarray(x, order="C") for k, x in enumerate(inputs)})
-        try:
-            reply = self._runner.request(request)
-        except RunnerDied as e:
-            if e.signal is None:
-                raise
-            return RunFailure("crash", f"{function}: the runtime died of signal {e.signal}: {_last_line(e.stderr)}")
-        status = str(reply["status"])
-        if status == "fault":
-            return RunFailure("fault", str(reply["message"]))
-        if status != "ok":
-            raise KeyError(f"{reply['message']}; the module has {self._functions}")
-        outputs = tuple(reply[f"out{k}"] for k in range(sum(1 for n in reply if n.startswith("out"))))
-        after = tuple(reply[f"after{k}"] for k in range(len(inputs)))
-        return RunResult(outputs=outputs, inputs_after=after, seconds=float(reply["seconds"]))
-
-    def _load(self) -> None:
-        """Load the module; RuntimeError (as in-process loading) if this runtime rejects it."""
-        try:
-            reply = self._runner.request({"op": "load", "module": np.frombuffer(self._vmfb, np.uint8)})
-        except RunnerDied as e:
-            raise RuntimeError(f"the runtime died loading the module: {_last_line(e.stderr)}") from None
-        if str(reply["status"]) != "ok":
-            raise RuntimeError(str(reply["message"]))
-        self._id, self._generation = int(reply["id"]), self._runner.generation
-        self._functions = tuple(str(f) for f in reply["functions"])
-        weakref.finalize(self, self._runner.free_later, self._generation, self._id)

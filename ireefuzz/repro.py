@@ -1,20 +1,9 @@
 """``ireefuzz repro FINDING --out DIR``: shrink a finding, confirm it, write a self-contained bundle.
 
-Bundle layout (every file written atomically):
-
-  program.mlir      the minimal program (one ``func.func @main``)
-  inputs.npz        its inputs ``a0, a1, ...`` (plain arrays: ``np.load(..., allow_pickle=False)``)
-  inputs/a<i>.npy   the same, one file each, for ``iree-run-module --input=@inputs/a0.npy``
-  expected.npz      reference outputs: ``jax_<k>`` (JAX at the program's dtypes), ``f64_<k>`` (NumPy float64)
-  run.sh            reproduces the bug with stock ``iree-compile`` / ``iree-run-module`` only;
-                    exit 1 = reproduces, 0 = does not, 2 = could not run. Honours IREE_COMPILE,
-                    IREE_RUN_MODULE, PYTHON and IREE_COMPILE_FLAGS (``ireefuzz bisect`` uses them).
-  check_inputs.py   (immutability findings) the input-mutation check with ``iree.runtime`` + numpy only
-  case.json         the minimal Case (``Case.from_json``)
-  finding.json      the finding on the minimal case, plus ``status`` / ``original`` / ``shrink``
-  ISSUE.md          the upstream bug report (``ireefuzz bisect`` appends its answer)
-
-A case that reproduces only some of the time is marked flaky: its bundle gets no ISSUE.md.
+The bundle's format (files, ``run.sh`` exit statuses) is ``ireefuzz.bundle``'s; this module decides
+what goes in it: the minimal case, the finding's own CPU and flags, the first pass that introduces
+a memory op, and the upstream report (``ISSUE.md``). A case that reproduces only some of the time
+is marked flaky: its bundle gets no ISSUE.md.
 """
 from __future__ import annotations
 
@@ -22,25 +11,25 @@ import argparse
 import dataclasses
 import json
 import re
-import subprocess
+import shlex
 import tempfile
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ireefuzz._io import atomic_write_bytes, atomic_write_json, atomic_write_text, read_jsonl
+from ireefuzz._io import json_default, read_jsonl
+from ireefuzz.bundle import INPUTS_AFTER, INPUTS_AFTER_FUNCTION, Bundle, inputs_after_module, run_bundle, run_script
 from ireefuzz.errors import UsageError
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
 from ireefuzz.oracles.finding import Finding
 
 CONFIRM_RUNS = 3
+UNDER = ("cause", "signature")
 # Ops whose appearance in the IR marks each memory finding kind (for run.sh and the first-pass search).
 MEMORY_MARKERS = {"alloca": "memref.alloca", "alloca-dynamic": "memref.alloca(%", "alloca-in-loop": "memref.alloca",
                   "alloc": "memref.alloc(", "copy": "memref.copy"}
-MEMORY_DUMP_BEFORE = {"copy": "iree-codegen-cleanup-buffer-alloc-view"}  # default: iree-convert-to-llvm
-TOLERANCE = {"f32": (1e-5, 1e-5), "f16": (1e-2, 1e-2)}  # (rtol, atol) for run.sh's comparison; ints exact
 
 
 def _mod(name: str) -> Any:
@@ -60,6 +49,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="take line N (1-based) of a findings.jsonl")
     parser.add_argument("--out", dest="out", metavar="DIR", required=True, help="bundle directory (created)")
     parser.add_argument("--no-shrink", dest="shrink", action="store_false", help="bundle the case as found")
+    parser.add_argument("--under", dest="under", choices=UNDER, default="cause",
+                        help="what the shrunk case must keep: its root cause (ops, dtypes and dims around the "
+                             "defect may change) or its whole signature (default: cause; a finding from an older run gets its cause derived)")
     parser.add_argument("--confirm-runs", dest="confirm_runs", metavar="N", type=int, default=CONFIRM_RUNS,
                         help=f"re-runs of the minimal case; flaky ones are not filed (default {CONFIRM_RUNS})")
     parser.add_argument("--iree-compile", dest="iree_compile", metavar="PATH", default=None,
@@ -68,14 +60,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    if Path(args.out).exists() and not Path(args.out).is_dir():
+        raise UsageError(f"--out {args.out}: not a directory")
     finding = load_finding(args.finding, args.line)
     sut = _mod("sut")
 
     config = sut.CompilerConfig(iree_compile=args.iree_compile, release=args.release, runtime_python=args.iree_runtime)
-    _mod("releases").prepare(config, log=lambda m: print(f"  {m}"))
+    sut.prepare(config, log=lambda m: print(f"  {m}"))
     result = shrink_and_bundle(finding, Path(args.out), config, shrink=args.shrink, confirm_runs=args.confirm_runs,
-                               log=lambda m: print(f"  {m}"))
+                               under=args.under, log=lambda m: print(f"  {m}"))
     print(f"{result.status}: {finding.signature}\n  {result.before} -> {result.after}\n  bundle: {result.path}")
+    if result.shrunk is not None:
+        shrunk = result.shrunk
+        split = " (splits out: the minimized program lands in another cause)" if shrunk.split_out else ""
+        print(f"  shrunk under {shrunk.target}\n  ends as cause {shrunk.cause}{split}\n  signature {shrunk.signature}")
     return 1 if result.status == "confirmed" else 0
 
 
@@ -102,6 +100,10 @@ def load_finding(path: str, line: int | None = None) -> Finding:
     if not finding.case:
         raise UsageError(f"{finding.signature}: the finding carries no generated case; for your own .mlir use "
                          "ireefuzz.reduce.reduce_mlir")
+    flags = finding.case.get("flags", []) if isinstance(finding.case, dict) else []
+    bad = _mod("sut").unsafe_flags(flags if isinstance(flags, list) else [str(flags)])
+    if bad:
+        raise UsageError(f"{path}: refusing case flags that write files or are malformed: {bad}")
     return finding
 
 
@@ -115,28 +117,44 @@ class BundleResult:
     case: Case
     before: Any
     after: Any
+    shrunk: Any = None  # the ireefuzz.shrink.ShrinkResult (None with shrink=False)
 
 
 def shrink_and_bundle(finding: Finding, out_dir: Path, config: Any = None, *, shrink: bool = True,
-                      confirm_runs: int = CONFIRM_RUNS, policy: Any = None, log: Any = None) -> BundleResult:
-    """Shrink ``finding``'s case under its signature, confirm it, and write the bundle (the campaign calls this)."""
+                      confirm_runs: int = CONFIRM_RUNS, policy: Any = None, under: str = "cause",
+                      log: Any = None) -> BundleResult:
+    """Shrink ``finding``'s case under its cause or signature (``under``, default cause), confirm it,
+    and write the bundle (the campaign calls this)."""
     shrinking, sut = _mod("shrink"), _mod("sut")
 
     config = config if config is not None else sut.CompilerConfig()
     case = Case.from_json(finding.case)
-    check = shrinking.EvaluateCheck(finding.signature, config, policy)
+    target = (shrinking.Target.by_cause(shrinking.cause_id(finding)) if under == "cause"
+              else shrinking.Target.by_signature(finding.signature))
+    check = shrinking.EvaluateCheck(target, config, policy)
     before = shrinking.size_of(case)
     info: dict[str, Any] = {}
+    result, signature = None, finding.signature
     if shrink:
-        result = shrinking.shrink(case, finding.signature, check, log=log)
-        case = result.case
-        info = {"steps": list(result.steps), "evaluations": result.evaluations, "seconds": round(result.seconds, 2)}
-    confirmation = shrinking.confirm(case, finding.signature, check, confirm_runs)
-    minimal = _finding_for(case, finding.signature, config) or finding.with_case(case.to_json())
+        result = shrinking.shrink(case, target, check, log=log)
+        case, signature = result.case, result.signature
+        info = {"under": str(target), "cause": result.cause, "signature": signature, "split_out": result.split_out,
+                "steps": list(result.steps), "evaluations": result.evaluations, "seconds": round(result.seconds, 2)}
+    confirmation = shrinking.confirm(case, target, check, confirm_runs)
+    minimal = _finding_for(case, signature, config) or finding.with_case(case.to_json())
     extra = {"status": confirmation.status, "confirm": f"{confirmation.hits}/{confirmation.runs}",
              "original": {"case": finding.case, "size": str(before)}, "shrink": info}
-    path = write_bundle(minimal, case, out_dir, config, extra=extra, issue=confirmation.fileable)
-    return BundleResult(path, confirmation.status, case, before, shrinking.size_of(case))
+    made = make_bundle(minimal, case, config, extra=extra, issue=confirmation.fileable)
+    path = made.dump(out_dir)
+    if confirmation.fileable:  # the bundle's own check, with the compiler that confirmed the finding
+        code, output = run_bundle(path, config)
+        made.finding["run_sh"] = {"exit": code, "output": output[-600:]}
+        if code != 1:  # run.sh cannot show it: not a report anyone can check
+            made.issue = None
+            if log:
+                log(f"run.sh exits {code}, not 1, on the compiler that confirmed the finding; no ISSUE.md")
+        made.dump(out_dir)
+    return BundleResult(path, confirmation.status, case, before, shrinking.size_of(case), result)
 
 
 def _finding_for(case: Case, signature: str, config: Any) -> Finding | None:
@@ -150,70 +168,82 @@ def _finding_for(case: Case, signature: str, config: Any) -> Finding | None:
 
 def write_bundle(finding: Finding, case: Case, out_dir: str | Path, config: Any = None, *,
                  extra: Mapping[str, Any] | None = None, issue: bool = True, instance: int = 0) -> Path:
-    """Write the repro bundle for ``finding`` on ``case`` (shape instance ``instance``) into ``out_dir``."""
+    """Write the repro bundle (``ireefuzz.bundle``) for ``finding`` on ``case`` (shape instance ``instance``)."""
+    return make_bundle(finding, case, config, extra=extra, issue=issue, instance=instance).dump(out_dir)
+
+
+def make_bundle(finding: Finding, case: Case, config: Any = None, *, extra: Mapping[str, Any] | None = None,
+                issue: bool = True, instance: int = 0) -> Bundle:
+    """The Bundle for ``finding`` on ``case``, compiled with the finding's own target CPU and flags."""
     sut = _mod("sut")
     from ireefuzz.oracles import reference
 
     config = config if config is not None else sut.CompilerConfig()
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    config = dataclasses.replace(config, target_cpu=case.target_cpu, flags=tuple(dict.fromkeys((*config.flags, *case.flags))))
+    bad = sut.unsafe_flags(config.flags)
+    if bad:
+        raise UsageError(f"{finding.signature}: refusing flags that write files or are malformed: {bad}")
     graph, sizes = case.graph, case.instances[instance]
     program = emit(graph, "main")
     inputs = case.inputs(instance)
-    atomic_write_text(out / "program.mlir", program.text)
-    atomic_write_bytes(out / "inputs.npz", _npz({f"a{i}": x for i, x in enumerate(inputs)}))
-    for i, x in enumerate(inputs):
-        atomic_write_bytes(out / "inputs" / f"a{i}.npy", _npy(x))
-    expected = {}
-    for backend in ("jax", "f64"):
-        for k, y in enumerate(reference.evaluate(graph, inputs, sizes, backend)):
-            expected[f"{backend}_{k}"] = np.asarray(y)
-    atomic_write_bytes(out / "expected.npz", _npz(expected))
-    atomic_write_json(out / "case.json", case.to_json())
-
+    expected = {f"{backend}_{k}": np.asarray(y) for backend in ("jax", "f64")
+                for k, y in enumerate(reference.evaluate(graph, inputs, sizes, backend))}
     with tempfile.TemporaryDirectory(prefix="ireefuzz-repro-") as tmp:
         artifact = sut.compile_mlir(program.text, config, workdir=tmp)
     facts = _facts(artifact, config)
-    cpu_flag = facts["cpu"] if finding.oracle in ("memory", "fusion", "crash") and facts["cpu"] else "host"
-    flags = ["--iree-hal-target-backends=llvm-cpu", f"--iree-llvmcpu-target-cpu={cpu_flag}", *case.flags]
-    atomic_write_text(out / "run.sh", run_script(finding, graph, flags))
-    (out / "run.sh").chmod(0o755)
-    if finding.oracle == "immutability":
-        atomic_write_text(out / "check_inputs.py", CHECK_INPUTS)
+    flags = sut.target_flags(_bundle_cpu(finding, case, facts), config.flags)
     first_pass = None
     if finding.oracle == "memory":
-        marker = MEMORY_MARKERS.get(finding.kind, "memref.alloca")
-        first_pass = first_pass_with(program.text, marker, flags, config)
+        first_pass = first_pass_with(program.text, MEMORY_MARKERS.get(finding.kind, "memref.alloca"), config)
+    rtol, atol = _numeric_tolerance(graph, inputs, sizes) if finding.oracle in ("numeric", "reference") else (0.0, {})
+    script = run_script(finding, graph, flags, rtol=rtol, atol=atol, error_message=_crash_message(finding, program.text),
+                        data_movement=_data_movement(artifact))
     record = finding.to_json() | dict(extra or {}) | {"compiler_version": facts["version"], "cpu": facts["cpu"],
                                                       "cpu_features": facts["features"], "flags": flags,
                                                       "first_pass": first_pass, "instance": dict(sizes)}
-    atomic_write_text(out / "finding.json", json.dumps(record, indent=2, sort_keys=True, default=_jsonable) + "\n")
-    if issue:
-        atomic_write_text(out / "ISSUE.md", issue_text(finding, case, program.text, artifact, facts, flags, first_pass,
-                                                       inputs, expected, sizes))
-    elif (out / "ISSUE.md").exists():
-        (out / "ISSUE.md").unlink()
-    return out
+    text = issue_text(finding, case, program.text, artifact, facts, flags, first_pass, inputs, expected, sizes) \
+        if issue else None
+    return Bundle(program=program.text, finding=record, case=case.to_json(), inputs=inputs, expected=expected,
+                  run_sh=script, inputs_after=inputs_after_module(graph) if finding.oracle == "immutability" else None,
+                  issue=text)
 
 
-def _npz(arrays: Mapping[str, np.ndarray]) -> bytes:
-    import io
-
-    buf = io.BytesIO()
-    np.savez(buf, **{k: np.asarray(v, order="C") for k, v in arrays.items()})  # keeps 0-d arrays 0-d
-    return buf.getvalue()
-
-
-def _npy(x: np.ndarray) -> bytes:
-    import io
-
-    buf = io.BytesIO()
-    np.save(buf, np.asarray(x, order="C"), allow_pickle=False)
-    return buf.getvalue()
+def _bundle_cpu(finding: Finding, case: Case, facts: Mapping[str, str]) -> str:
+    """The CPU run.sh compiles for: what ``host`` resolved to where the finding was made when only the IR
+    matters (memory, fusion, compile crashes), else the CPU the case asked for (the code must run here)."""
+    compile_only = finding.oracle in ("memory", "fusion") or finding.kind.startswith("compile")
+    return facts["cpu"] if compile_only and facts["cpu"] else case.target_cpu
 
 
-def _jsonable(obj: Any) -> Any:
-    return obj.tolist() if hasattr(obj, "tolist") else str(obj)
+def _numeric_tolerance(graph: Any, inputs: Sequence[np.ndarray], sizes: Mapping[str, int]
+                       ) -> tuple[float, dict[str, float]]:
+    """(rtol, atol per float dtype) for run.sh: the numeric oracle's rtol, and its error-bound term at the
+    widest element (iree-run-module takes one absolute tolerance per dtype)."""
+    from ireefuzz.oracles import numeric, reference
+
+    _, bounds = reference.evaluate_with_bounds(graph, inputs, sizes)
+    atol: dict[str, float] = {}
+    for ref, bound in zip(graph.outputs, bounds):
+        dtype = graph.type_of(ref).dtype
+        if dtype in ("f32", "f16", "f64", "bf16"):
+            widest = float(np.max(np.nan_to_num(np.asarray(bound, dtype=np.float64)), initial=0.0))
+            atol[dtype] = max(atol.get(dtype, 0.0), numeric.BOUND_MARGIN * widest + 1e-30)
+    return numeric.tolerance(graph, sizes), atol
+
+
+def _data_movement(artifact: Any) -> list[str]:
+    """The dispatches the memory oracle does not judge for copies (no compute op: the copy is the program's)."""
+    from ireefuzz.oracles.memory import dispatch_op_pattern
+
+    return [d.name for d in getattr(artifact, "dispatches", ()) if dispatch_op_pattern(d) == "-"]
+
+
+def _crash_message(finding: Finding, program_text: str) -> str:
+    if finding.oracle != "crash" or not finding.kind.startswith("compile"):
+        return ""
+    from ireefuzz.oracles.crash import locate
+
+    return locate(program_text, str(finding.evidence.get("diagnostic", "")))[3]
 
 
 def _facts(artifact: Any, config: Any) -> dict[str, str]:
@@ -221,8 +251,10 @@ def _facts(artifact: Any, config: Any) -> dict[str, str]:
 
     version = getattr(artifact, "compiler_version", "") or sut.compiler_version(sut.find_iree_compile(config))
     cpu = getattr(artifact, "cpu", None)
-    features = ",".join(dict.fromkeys(f for f in (cpu.features if cpu else "").split(",") if f.startswith("+")))
-    return {"version": version, "cpu": cpu.name if cpu else "", "features": features}
+    if cpu is None or not cpu.name:  # a failed compile names no CPU: the probe module does
+        cpu = sut.resolve_platform(config)[0]
+    features = ",".join(dict.fromkeys(f for f in (cpu.features or "").split(",") if f.startswith("+")))
+    return {"version": version, "cpu": cpu.name, "features": features}
 
 
 # --------------------------------------------------------------------------- first pass
@@ -232,21 +264,11 @@ def _facts(artifact: Any, config: Any) -> dict[str, str]:
 _DUMP_HEADER = re.compile(r"^// -----// IR Dump After (\w+):? ?\(?([\w.-]*).*//----- //$", re.M)
 
 
-def first_pass_with(program_text: str, marker: str, flags: Sequence[str], config: Any) -> str | None:
+def first_pass_with(program_text: str, marker: str, config: Any) -> str | None:
     """The first pass whose output contains ``marker`` (e.g. ``memref.alloca``), via --mlir-print-ir-after-change."""
-    sut = _mod("sut")
-
-    binary = sut.find_iree_compile(config)
-    with tempfile.TemporaryDirectory(prefix="ireefuzz-passes-") as tmp:
-        src = Path(tmp) / "program.mlir"
-        src.write_text(program_text)
-        command = [binary, str(src), *flags, "-o", str(Path(tmp) / "m.vmfb"), "--mlir-print-ir-after-all",
-                   "--mlir-print-ir-after-change", "--mlir-disable-threading", "--mlir-elide-elementsattrs-if-larger=8"]
-        try:
-            proc = subprocess.run(command, capture_output=True, text=True, timeout=config.timeout_s)
-        except subprocess.TimeoutExpired:
-            return None
-    text = proc.stderr
+    text = _mod("sut").ir_after_each_change(program_text, config)
+    if not isinstance(text, str):
+        return None
     headers = list(_DUMP_HEADER.finditer(text))
     for h, nxt in zip(headers, headers[1:] + [None]):
         body = text[h.end(): nxt.start() if nxt else len(text)]
@@ -254,154 +276,6 @@ def first_pass_with(program_text: str, marker: str, flags: Sequence[str], config
             name, arg = h.group(1), h.group(2)
             return f"{name} ({arg})" if arg else name
     return None
-
-
-# --------------------------------------------------------------------------- run.sh
-
-
-_HEAD = """#!/bin/sh
-# Reproduces: {signature}
-# {message}
-# Needs only stock IREE tools: iree-compile and iree-run-module on PATH (or set IREE_COMPILE / IREE_RUN_MODULE).
-# Exit status: 1 = the bug reproduces, 0 = it does not, 2 = could not run.
-set -u
-cd "$(dirname "$0")"
-IREE_COMPILE="${{IREE_COMPILE:-iree-compile}}"
-IREE_RUN_MODULE="${{IREE_RUN_MODULE:-iree-run-module}}"
-PYTHON="${{PYTHON:-python3}}"
-FLAGS="${{IREE_COMPILE_FLAGS:-{flags}}}"
-OUT="$(mktemp -d "${{TMPDIR:-/tmp}}/repro.XXXXXX")"
-trap 'rm -rf "$OUT"' EXIT
-"""
-
-_COMPILE = """echo "+ $IREE_COMPILE program.mlir $FLAGS {extra}-o $OUT/module.vmfb"
-if ! "$IREE_COMPILE" program.mlir $FLAGS {extra}-o "$OUT/module.vmfb" 2> "$OUT/compile.log"; then
-  {on_fail}
-fi
-"""
-
-_RUN = """echo "+ $IREE_RUN_MODULE --module=$OUT/module.vmfb --device=local-sync --function=main {inputs} {outputs}"
-"$IREE_RUN_MODULE" --module="$OUT/module.vmfb" --device=local-sync --function=main {inputs} {outputs_q} > "$OUT/run.log" 2>&1
-status=$?
-"""
-
-
-def run_script(finding: Finding, graph: Any, flags: Sequence[str]) -> str:
-    head = _HEAD.format(signature=finding.signature, message=finding.message.splitlines()[0][:200],
-                        flags=" ".join(flags))
-    compile_fail = 'echo "iree-compile failed:"; tail -n 20 "$OUT/compile.log"; exit 2'
-    inputs = " ".join(f"--input=@inputs/a{i}.npy" for i in range(len(graph.args)))
-    outputs = " ".join(f"--output=@$OUT/out{k}.npy" for k in range(len(graph.outputs)))
-    outputs_q = " ".join(f'--output=@"$OUT/out{k}.npy"' for k in range(len(graph.outputs)))
-    run = _RUN.format(inputs=inputs, outputs=outputs, outputs_q=outputs_q)
-    if finding.oracle == "memory":
-        marker = MEMORY_MARKERS.get(finding.kind, "memref.alloca")
-        before = MEMORY_DUMP_BEFORE.get(finding.kind, "iree-convert-to-llvm")
-        body = _COMPILE.format(extra=f"--mlir-print-ir-before={before} ", on_fail=compile_fail)
-        body += f"""count=$(grep -cF '{marker}' "$OUT/compile.log")
-if [ "$count" -gt 0 ]; then
-  echo "BUG REPRODUCED: $count line(s) with '{marker}' in the IR before {before}:"
-  grep -F '{marker}' "$OUT/compile.log" | head -n 5
-  exit 1
-fi
-echo "not reproduced: no '{marker}' before {before}"
-exit 0
-"""
-    elif finding.oracle == "crash" and finding.kind.startswith("compile"):
-        body = _COMPILE.format(extra="", on_fail='echo "BUG REPRODUCED: iree-compile failed on a valid program:"; '
-                                                 'tail -n 30 "$OUT/compile.log"; exit 1')
-        body += 'echo "not reproduced: iree-compile succeeded"\nexit 0\n'
-    elif finding.oracle == "crash":
-        body = _COMPILE.format(extra="", on_fail=compile_fail) + run + """if [ $status -ne 0 ]; then
-  echo "BUG REPRODUCED: iree-run-module failed ($status):"; tail -n 20 "$OUT/run.log"; exit 1
-fi
-echo "not reproduced: the module ran"
-exit 0
-"""
-    elif finding.oracle == "immutability":
-        body = _COMPILE.format(extra="", on_fail=compile_fail) + run + """if [ $status -ne 0 ]; then
-  echo "iree-run-module failed ($status):"; tail -n 20 "$OUT/run.log"; exit 2
-fi
-# iree-run-module copies --input files into fresh buffers and never shows them again, so it cannot
-# see a mutated argument; check_inputs.py calls the module through iree.runtime and reads them back.
-"$PYTHON" check_inputs.py "$OUT/module.vmfb"
-exit $?
-"""
-    elif finding.oracle in ("numeric", "reference", "metamorphic"):
-        dtypes = [graph.type_of(o).dtype for o in graph.outputs]
-        tols = [TOLERANCE.get(d, (0.0, 0.0)) for d in dtypes]
-        body = _COMPILE.format(extra="", on_fail=compile_fail) + run + f"""if [ $status -ne 0 ]; then
-  echo "iree-run-module failed ($status):"; tail -n 20 "$OUT/run.log"; exit 2
-fi
-"$PYTHON" - "$OUT" <<'EOF'
-import sys
-import numpy as np
-out, expected, bad = sys.argv[1], np.load("expected.npz", allow_pickle=False), 0
-for k, (rtol, atol) in enumerate({tols!r}):
-    got, want = np.load(f"{{out}}/out{{k}}.npy", allow_pickle=False), expected[f"jax_{{k}}"]
-    ok = np.isclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True)
-    if not ok.all():
-        i = tuple(int(v) for v in np.argwhere(~ok)[0])
-        print(f"BUG REPRODUCED: output {{k}}: {{int((~ok).sum())}} of {{ok.size}} elements differ; at {{i}}: "
-              f"IREE {{got[i]!r}}, expected {{want[i]!r}} (float64 reference {{expected[f'f64_{{k}}'][i]!r}})")
-        bad = 1
-sys.exit(bad)
-EOF
-status=$?
-[ $status -eq 0 ] && echo "not reproduced: outputs match the reference"
-exit $status
-"""
-    else:
-        body = _COMPILE.format(extra="--iree-hal-dump-executable-sources-to=\"$OUT/sources\" ", on_fail=compile_fail)
-        body += """n=$(ls "$OUT/sources" | wc -l)
-for f in "$OUT"/sources/*.mlir; do
-  if ! grep -q 'dispatch.tensor.load' "$f" && [ "$n" -gt 1 ]; then
-    echo "BUG REPRODUCED: $(basename "$f") reads no tensor and only materializes index/constant data:"
-    grep -E 'linalg\\.|arith.constant' "$f" | head -n 5; exit 1
-  fi
-done
-echo "not reproduced: every dispatch reads its inputs"
-exit 0
-"""
-    return head + body
-
-
-CHECK_INPUTS = '''"""Input-immutability check with iree.runtime + numpy only: call @main and read the argument buffers back.
-
-usage: python3 check_inputs.py module.vmfb     (exit 1 = an input was modified by the call)
-"""
-import sys
-
-import numpy as np
-
-try:
-    import iree.runtime as rt
-except ImportError:
-    print("needs the IREE runtime: pip install iree-base-runtime")
-    sys.exit(2)
-
-data = open(sys.argv[1], "rb").read()
-config = rt.Config("local-sync")
-load = getattr(rt.VmModule, "copy_buffer", None) or rt.VmModule.from_flatbuffer
-context = rt.SystemContext(config=config)
-context.add_vm_module(load(config.vm_instance, data))
-npz = np.load("inputs.npz", allow_pickle=False)
-inputs = [npz[f"a{i}"] for i in range(len(npz.files))]
-buffers = [rt.asdevicearray(config.device, np.asarray(x, order="C")) for x in inputs]
-context.modules.module["main"](*buffers)
-bad = 0
-for i, (x, b) in enumerate(zip(inputs, buffers)):
-    after = np.array(b.to_host(), copy=True)
-    if after.tobytes() != x.tobytes():
-        changed = np.argwhere(after != x)
-        first = tuple(int(v) for v in changed[0]) if len(changed) else ()
-        print(f"BUG REPRODUCED: argument {i} ({x.dtype}{list(x.shape)}) was modified by the call: "
-              f"{len(changed)} elements changed, e.g. at {first}: {x[first]!r} -> {after[first]!r}")
-        bad = 1
-if not bad:
-    print("not reproduced: every input buffer is unchanged")
-sys.exit(bad)
-'''
 
 
 # --------------------------------------------------------------------------- ISSUE.md
@@ -449,13 +323,17 @@ def issue_text(finding: Finding, case: Case, program_text: str, artifact: Any, f
              f"- Flags: `{' '.join(flags)}`", "",
              "## Reproduce", "",
              "```sh",
-             f"iree-compile program.mlir {' '.join(flags)} -o module.vmfb",
-             "./run.sh   # exit status 1 = reproduces; needs only iree-compile / iree-run-module",
+             shlex.join(_mod("sut").compile_command(_mod("sut").CompilerConfig(), "program.mlir", "module.vmfb",
+                                                    binary="iree-compile", flags=flags)),
+             "./run.sh   # exit status 1 = reproduces, 0 = does not, 2 = could not tell; needs only "
+             "iree-compile / iree-run-module",
              "```", ""]
     if finding.oracle == "immutability":
-        lines += ["`iree-run-module` copies `--input` files into fresh buffers and never shows them again, so it "
-                  "cannot show the mutation; `run.sh` therefore ends with `check_inputs.py`, which uses only "
-                  "`iree.runtime` + numpy: it passes device buffers to `@main` and reads them back.", ""]
+        lines += ["`iree-run-module` copies `--input` files into fresh buffers and never shows them again, so "
+                  f"`run.sh` also compiles `{INPUTS_AFTER}`: a second module whose `@{INPUTS_AFTER_FUNCTION}` calls "
+                  "`@main` across the module boundary (so the arguments are the caller's buffers) and returns the "
+                  "arguments after the call; `iree-run-module --expected_output=@inputs/a<i>.npy "
+                  "--equality_mode=exact` then shows the overwritten one.", ""]
     shapes = ", ".join(f"a{i}: {x.dtype}{list(x.shape)}" for i, x in enumerate(inputs))
     lines += ["## Minimal program", "", f"Inputs (`inputs.npz`, one `.npy` each under `inputs/`): {shapes}"
               + (f"; dynamic sizes {dict(sizes)}" if sizes else ""), "", "```mlir", program_text.rstrip(), "```", ""]
@@ -503,7 +381,7 @@ def _evidence_section(finding: Finding, ev: Mapping[str, Any], artifact: Any, in
     elif finding.oracle == "crash":
         out += ["```", str(ev.get("diagnostic") or ev.get("message") or finding.message)[:3000], "```", ""]
     else:
-        out += ["```json", json.dumps(dict(ev), indent=1, sort_keys=True, default=_jsonable)[:3000], "```", ""]
+        out += ["```json", json.dumps(dict(ev), indent=1, sort_keys=True, default=json_default)[:3000], "```", ""]
         if expected:
             ref = {k: np.asarray(v).ravel()[:8].tolist() for k, v in expected.items()}
             out += [f"Reference outputs (first elements): `{ref}`", ""]

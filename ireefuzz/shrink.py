@@ -1,70 +1,122 @@
-"""Shrinking a case under ONE signature: the shrunk case must still show exactly that bug.
+"""Shrinking a case under a target: the shrunk case must still show the same bug.
 
-Two shrinkers, both checking the signature at every step:
+``shrink(case, target, check)`` drives the shared greedy loop (``ireefuzz.shrinking``) over the
+Graph data: small named passes (``PASSES``, order as data) propose smaller candidates, checked in
+batches (one module compile for several candidates); the first that still hits the target and is
+smaller under ``size_key`` is taken. Works for any Case, including ones not drawn by the strategy.
 
-* ``shrink(case, signature, check)`` -- a greedy shrinker of our own over the Graph data: small
-  named passes (``PASSES``, order as data) propose smaller candidates; each round the candidates of
-  one pass are checked in batches (one module compile for several candidates), the first that keeps
-  the signature and is smaller under ``size_key`` is taken, and the rounds repeat until no pass
-  makes progress. Works for any Case, including ones that did not come from the strategy.
-* ``hunt(strategy, check, known=...)`` -- Hypothesis search + shrinking. Hypothesis tells failures
-  apart only by exception type and raise site, so every signature gets its own exception class
-  (``signature_exception``) raised from its own site; signatures already recorded make the
-  property *return*, so a campaign keeps going with fresh seeds instead of re-finding them.
+The target is a predicate over a candidate's findings:
 
-``check`` is an interestingness function: a batch of cases -> the set of signatures of each.
+* ``Target.by_signature(sig)`` keeps the whole symptom (``oracle/kind/ops/dtype/dims``): the op
+  pattern, dtype and the dims of every output must stay;
+* ``Target.by_cause(cause_id)`` keeps only the root cause (``ireefuzz.oracles.cause``), so ops,
+  dtypes and dims around the defect may change. The result reports the cause and signature it ends
+  with; a start whose minimized case lands in another cause *splits out* (``ShrinkResult.split_out``).
+
+``check`` is an interestingness function: a batch of cases -> the findings of each.
 ``EvaluateCheck`` wires it to ``ireefuzz.evaluate`` (the real compiler); tests inject fakes.
-``confirm`` re-runs a minimized case several times; a flaky one is not filed.
+``confirm`` re-runs a minimized case several times; a flaky one is not filed. ``canonical_key``
+names a program up to function names and SSA numbering, so two causes whose minimized programs
+are the same can be merged.
 """
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-import time
+import re
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ireefuzz.errors import NotInteresting
 from ireefuzz.generators.case import Case
+from ireefuzz.generators.emit import emit
 from ireefuzz.generators.graph import Graph, GraphError, Node, TensorType
+from ireefuzz.oracles.cause import cause_of
+from ireefuzz.oracles.finding import Finding
+from ireefuzz.shrinking import shrink_greedily
 
-Check = Callable[[Sequence[Case]], list[frozenset[str]]]  # cases -> signatures of each
+Check = Callable[[Sequence[Case]], list[Sequence[Finding]]]  # cases -> findings of each
 Pass = Callable[[Case], Iterator[Case]]  # proposes candidates, most aggressive first
 
 BATCH = 6  # candidates compiled together in one module
 
+__all__ = ["BATCH", "PASSES", "Check", "Confirmation", "EvaluateCheck", "NotInteresting", "ShrinkResult", "Size",
+           "Target", "canonical_key", "confirm", "shrink", "size_key", "size_of"]
 
-# --------------------------------------------------------------------------- interestingness
+
+# --------------------------------------------------------------------------- targets
 
 
 def oracle_of(signature: str) -> str:
     return signature.split("/", 1)[0]
 
 
+def cause_id(finding: Finding) -> str:
+    """The finding's root-cause id: as ``evaluate`` assigned it (a consequence takes the cause of what
+    it follows from), else derived from the finding alone (``ireefuzz.oracles.cause``)."""
+    return finding.cause or cause_of(finding).id
+
+
+@dataclasses.dataclass(frozen=True)
+class Target:
+    """What a candidate must still show: a finding with this signature, or with this cause."""
+
+    kind: str  # "signature" | "cause"
+    value: str
+    oracle: str | None = None  # the oracle that must run to see it (None: all)
+    cause_of: Callable[[Finding], str] = dataclasses.field(default=cause_id, compare=False, repr=False)
+
+    @classmethod
+    def by_signature(cls, signature: str) -> "Target":
+        return cls("signature", signature, oracle_of(signature))
+
+    @classmethod
+    def by_cause(cls, cause: str, oracle: str | None = None,
+                 cause_of: Callable[[Finding], str] = cause_id) -> "Target":
+        """``oracle`` defaults to the cause's own (its id's first part): a wrong value that follows from
+        an argument mutation has the mutation's cause, seen by the immutability oracle."""
+        return cls("cause", cause, oracle or oracle_of(cause), cause_of)
+
+    def matches(self, finding: Finding) -> bool:
+        return (finding.signature if self.kind == "signature" else self.cause_of(finding)) == self.value
+
+    def hit(self, findings: Iterable[Finding]) -> Finding | None:
+        """The first of ``findings`` this target matches."""
+        return next((f for f in findings if self.matches(f)), None)
+
+    def __call__(self, findings: Iterable[Finding]) -> bool:
+        return self.hit(findings) is not None
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.value}"
+
+
+def as_target(target: Target | str) -> Target:
+    return target if isinstance(target, Target) else Target.by_signature(target)
+
+
 class EvaluateCheck:
     """The real interestingness test: compile + run with ``ireefuzz.evaluate``, running only the
-    oracle that produced the signature (plus ``crash``, so a crashing candidate is recognised)."""
+    oracle that produced the target (plus ``crash``, so a crashing candidate is recognised)."""
 
-    def __init__(self, signature: str | None = None, config: Any = None, policy: Any = None) -> None:
-        import importlib
+    def __init__(self, target: Target | str | None = None, config: Any = None, policy: Any = None) -> None:
+        from ireefuzz import evaluate as ev, sut
 
-        ev = importlib.import_module("ireefuzz.evaluate")  # the module (the package may re-export the function)
-        sut = importlib.import_module("ireefuzz.sut")
-
+        oracle = as_target(target).oracle if target is not None else None
         self._evaluate = ev.evaluate
         self.config = config if config is not None else sut.CompilerConfig()
         if policy is None:
-            oracles = {oracle_of(signature), "crash"} & set(ev.ORACLE_NAMES) if signature else set(ev.ORACLE_NAMES)
+            oracles = {oracle, "crash"} & set(ev.ORACLE_NAMES) if oracle else set(ev.ORACLE_NAMES)
             policy = ev.Policy(oracles=frozenset(oracles or ev.ORACLE_NAMES))
         self.policy = policy
         self.compiles = 0
         # IREE deduplicates identical executables across the functions of one module and lists a
         # shared dispatch under the first function only, which hides per-dispatch (memory, fusion)
         # findings of later candidates: check those one per module.
-        self.batchable = not signature or oracle_of(signature) not in ("memory", "fusion")
+        self.batchable = oracle not in ("memory", "fusion")
 
-    def __call__(self, cases: Sequence[Case]) -> list[frozenset[str]]:
+    def __call__(self, cases: Sequence[Case]) -> list[tuple[Finding, ...]]:
         self.compiles += 1
-        return [frozenset(r.signatures) for r in self._evaluate(list(cases), self.config, self.policy)]
+        return [r.findings for r in self._evaluate(list(cases), self.config, self.policy)]
 
 
 # --------------------------------------------------------------------------- size
@@ -278,23 +330,6 @@ def simplify_forms(case: Case) -> Iterator[Case]:
                     yield c
 
 
-def _map_dims(graph: Graph, f: Callable[[int], int]) -> Graph:
-    def shape(s: Sequence[Any]) -> list:
-        return [f(d) if isinstance(d, int) else d for d in s]
-
-    data = graph.to_json()
-    for t in data["args"]:
-        t["shape"] = shape(t["shape"])
-        if isinstance(t.get("index_bound"), int):
-            t["index_bound"] = f(t["index_bound"])
-    for n in data["nodes"]:
-        n["type"]["shape"] = shape(n["type"]["shape"])
-        for key in ("shape", "sizes"):
-            if key in n["attrs"]:
-                n["attrs"][key] = shape(n["attrs"][key])
-    return Graph.from_json(data)
-
-
 def shrink_static_sizes(case: Case) -> Iterator[Case]:
     """Every occurrence of one static size d at once (keeps matmul K etc. consistent) -> 1, d/2, d-1."""
     g = case.graph
@@ -303,7 +338,7 @@ def shrink_static_sizes(case: Case) -> Iterator[Case]:
     for d in values:
         for smaller in dict.fromkeys((1, d // 2, d - 1)):
             if 0 < smaller < d:
-                c = _attempt(lambda: with_graph(case, _map_dims(g, lambda x: smaller if x == d else x)))
+                c = _attempt(lambda: with_graph(case, g.map_dims(lambda x: smaller if x == d else x).check()))
                 if c is not None:
                     yield c
 
@@ -350,74 +385,60 @@ PASSES: tuple[tuple[str, Pass], ...] = (
 )
 
 
-# --------------------------------------------------------------------------- greedy driver
-
+# --------------------------------------------------------------------------- driver
 
 
 @dataclasses.dataclass(frozen=True)
 class ShrinkResult:
     case: Case
-    signature: str
+    target: Target
+    start: Finding  # the finding the target matched on the starting case
+    finding: Finding  # ... and on the shrunk case
     before: Size
     after: Size
     steps: tuple[str, ...]  # names of the passes that made progress, in order
     evaluations: int  # candidate cases checked
     seconds: float
 
+    @property
+    def signature(self) -> str:
+        """The signature the shrunk case ends with (under a cause it may differ from the start's)."""
+        return self.finding.signature
+
+    @property
+    def cause(self) -> str:
+        """The cause the shrunk case ends with."""
+        return self.target.cause_of(self.finding)
+
+    @property
+    def split_out(self) -> bool:
+        """The minimized program lands in another cause than the start: a separate bug."""
+        return self.cause != self.target.cause_of(self.start)
+
     def __repr__(self) -> str:
-        return f"ShrinkResult({self.signature}: {self.before} -> {self.after} in {len(self.steps)} steps)"
+        return f"ShrinkResult({self.target}: {self.before} -> {self.after} in {len(self.steps)} steps)"
 
 
-def shrink(case: Case, signature: str, check: Check, *, passes: Sequence[tuple[str, Pass]] = PASSES,
+def shrink(case: Case, target: Target | str, check: Check, *, passes: Sequence[tuple[str, Pass]] = PASSES,
            batch: int = BATCH, max_evaluations: int = 400, verify_alone: bool = True,
            log: Callable[[str], None] | None = None) -> ShrinkResult:
-    """Greedily shrink ``case`` while ``signature`` stays among its signatures (see module doc)."""
-    started = time.perf_counter()
-    if not getattr(check, "batchable", True):
-        batch = 1
-    if signature not in check([case])[0]:
-        raise NotInteresting(f"the starting case does not show {signature}: {case!r}")
-    current, steps, evaluations = case, [], 1
-    seen = {case.dumps()}
-    progress = True
-    while progress and evaluations < max_evaluations:
-        progress = False
-        for name, propose in passes:
-            while evaluations < max_evaluations:
-                found, used = _first_interesting(current, propose, signature, check, seen, batch, verify_alone)
-                evaluations += used
-                if found is None:
-                    break
-                current = found
-                steps.append(name)
-                progress = True
-                if log:
-                    log(f"{name}: {size_of(current)} {current.graph!r}")
-            else:
-                break
-    return ShrinkResult(current, signature, size_of(case), size_of(current), tuple(steps), evaluations,
-                        time.perf_counter() - started)
+    """Greedily shrink ``case`` while it shows ``target`` (a signature string means ``Target.by_signature``)."""
+    target = as_target(target)
+    observed: dict[str, Sequence[Finding]] = {}
 
+    def interesting(cases: Sequence[Case]) -> list[bool]:
+        results = check(cases)
+        observed.update(zip((c.dumps() for c in cases), results))
+        return [target(findings) for findings in results]
 
-def _first_interesting(current: Case, propose: Pass, signature: str, check: Check, seen: set[str], batch: int,
-                       verify_alone: bool) -> tuple[Case | None, int]:
-    key = size_key(current)
-    fresh = []
-    for c in propose(current):
-        text = c.dumps()
-        if text not in seen and size_key(c) < key:
-            seen.add(text)
-            fresh.append(c)
-    used = 0
-    for start in range(0, len(fresh), batch):
-        chunk = fresh[start:start + batch]
-        used += len(chunk)
-        for c, sigs in zip(chunk, check(chunk)):
-            if signature in sigs:
-                if len(chunk) > 1 and verify_alone and signature not in check([c])[0]:
-                    continue  # only interesting next to its batch-mates (shared module): not taken
-                return c, used
-    return None, used
+    outcome = shrink_greedily(
+        case, interesting, passes, size_key, identity=Case.dumps,
+        batch=batch if getattr(check, "batchable", True) else 1, verify_alone=verify_alone,
+        max_evaluations=max_evaluations, not_interesting=f"the starting case does not show {target}: {case!r}",
+        log=log and (lambda name, c: log(f"{name}: {size_of(c)} {c.graph!r}")))
+    start, end = target.hit(observed[case.dumps()]), target.hit(observed[outcome.value.dumps()])
+    return ShrinkResult(outcome.value, target, start, end, size_of(case), size_of(outcome.value), outcome.steps,
+                        outcome.evaluations, outcome.seconds)
 
 
 # --------------------------------------------------------------------------- confirmation
@@ -437,89 +458,36 @@ class Confirmation:
         return self.status == "confirmed"
 
 
-def confirm(case: Case, signature: str, check: Check, runs: int = 3) -> Confirmation:
-    """Re-run ``case`` ``runs`` times (each its own compile); flaky if it shows ``signature`` only sometimes."""
-    hits = sum(signature in check([case])[0] for _ in range(runs))
+def confirm(case: Case, target: Target | str, check: Check, runs: int = 3) -> Confirmation:
+    """Re-run ``case`` ``runs`` times (each its own compile); flaky if it shows ``target`` only sometimes."""
+    target = as_target(target)
+    hits = sum(target(check([case])[0]) for _ in range(runs))
     return Confirmation(runs, hits)
 
 
-# --------------------------------------------------------------------------- Hypothesis
+# --------------------------------------------------------------------------- canonical program
 
 
-class SignatureFailure(Exception):
-    """Base of the per-signature exception classes raised from a property."""
-
-    signature: str = ""
+_FUNC = re.compile(r"func\.func\s+(?:(?:private|public|nested)\s+)?@([\w$.]+)")
 
 
-_EXCEPTIONS: dict[str, type[SignatureFailure]] = {}
+def canonical_key(program: Case | str) -> str:
+    """A hash of the program up to function names and SSA numbering (and with the case's target CPU
+    and flags when not the defaults): two minimized programs with the same key are the same program."""
+    text, context = program, ""
+    if isinstance(program, Case):
+        text = emit(program.graph, "main").text
+        if program.flags or program.target_cpu != "host":
+            context = f"\n// cpu={program.target_cpu} flags={list(program.flags)}"
+    text = _printed(text)
+    names = {name: f"@f{k}" for k, name in enumerate(dict.fromkeys(_FUNC.findall(text)))}
+    text = re.sub(r"@([\w$.]+)", lambda m: names.get(m.group(1), m.group(0)), text)
+    return hashlib.sha256((text + context).encode()).hexdigest()[:16]
 
 
-def signature_exception(signature: str) -> type[SignatureFailure]:
-    """A distinct exception class per signature, so Hypothesis keeps failures apart while shrinking."""
-    if signature not in _EXCEPTIONS:
-        tag = hashlib.sha1(signature.encode()).hexdigest()[:10]
-        _EXCEPTIONS[signature] = type(f"Sig_{tag}", (SignatureFailure,), {"signature": signature, "__module__": __name__})
-    return _EXCEPTIONS[signature]
+def _printed(text: str) -> str:
+    """``text`` as the MLIR printer writes it (SSA values renumbered), or stripped if it does not parse."""
+    from ireefuzz.reduce import parse
 
-
-def raise_for(signature: str, case: Case) -> None:
-    # Each signature gets its own site too: a tiny function compiled per signature.
-    cls = signature_exception(signature)
-    site = _SITES.get(signature)
-    if site is None:
-        namespace: dict[str, Any] = {}
-        exec(compile("def _raise(cls, case):\n    raise cls(case.dumps())\n", f"<signature {signature}>", "exec"), namespace)
-        site = _SITES[signature] = namespace["_raise"]
-    site(cls, case)
-
-
-_SITES: dict[str, Callable] = {}
-
-
-@dataclasses.dataclass(frozen=True)
-class Hunted:
-    signature: str
-    case: Case  # Hypothesis's minimal example for it
-
-
-def hunt(strategy: Any, check: Check, *, known: Iterable[str] = (), target: str | None = None, rounds: int = 3,
-         max_examples: int = 50, seed: int = 0, settings_kwargs: Mapping[str, Any] | None = None) -> list[Hunted]:
-    """Search ``strategy`` for new signatures and let Hypothesis shrink each under its own exception class.
-
-    Signatures in ``known`` (and those found in earlier rounds) make the property return; with
-    ``target`` only that signature raises. Each round uses a fresh seed.
-    """
-    from hypothesis import HealthCheck, Phase, given, settings
-    from hypothesis import seed as hseed
-
-    recorded = set(known)
-    found: list[Hunted] = []
-    for round_ in range(rounds):
-        def prop(case: Case) -> None:
-            for sig in sorted(check([case])[0]):
-                if sig in recorded or (target is not None and sig != target):
-                    continue
-                raise_for(sig, case)
-
-        options = dict(max_examples=max_examples, database=None, deadline=None, report_multiple_bugs=True,
-                       phases=(Phase.generate, Phase.shrink), suppress_health_check=list(HealthCheck))
-        options.update(settings_kwargs or {})
-        test = hseed(seed + round_)(settings(**options)(given(strategy)(prop)))
-        errors: list[BaseException] = []
-        try:
-            test()
-        except SignatureFailure as e:
-            errors = [e]
-        except BaseExceptionGroup as group:  # several distinct signatures in one run
-            errors = list(group.exceptions)
-        new = [e for e in errors if isinstance(e, SignatureFailure)]
-        others = [e for e in errors if not isinstance(e, SignatureFailure)]
-        if others:
-            raise others[0]
-        for e in new:
-            found.append(Hunted(e.signature, Case.from_json(__import__("json").loads(e.args[0]))))
-            recorded.add(e.signature)
-        if target is not None and any(h.signature == target for h in found):
-            break
-    return found
+    module = parse(text)
+    return str(module) if module is not None else "\n".join(line.strip() for line in text.strip().splitlines())

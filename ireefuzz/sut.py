@@ -19,16 +19,18 @@ import subprocess
 import sys
 import tempfile
 import time
+import weakref
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ireefuzz.errors import IreeNotFound
+from ireefuzz import releases, remote
+from ireefuzz.errors import IreeNotFound, UsageError
 from ireefuzz._io import atomic_write_text
 
 if TYPE_CHECKING:
-    from ireefuzz.remote import RemoteModule
+    from ireefuzz.generators.case import Case
 
 TARGET_CPUS = ("host", "generic", "x86-64-v3", "x86-64-v4")
 
@@ -44,6 +46,11 @@ class CompilerConfig:
     observe: bool = True  # capture per-dispatch IR and scheduling statistics
     release: str | None = None  # a published IREE release (ireefuzz.releases): its iree-compile, syntax and runtime
     runtime_python: str | None = None  # a Python whose iree.runtime runs the modules; None = this process's
+
+
+def config_for(case: Case, base: CompilerConfig) -> CompilerConfig:
+    """``base`` as ``case`` asks for it: the case's target CPU, its flags after ``base``'s."""
+    return dataclasses.replace(base, target_cpu=case.target_cpu, flags=tuple(base.flags) + tuple(case.flags))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -114,6 +121,7 @@ _INSTALL_HINT = "pip install iree-base-compiler (or pass CompilerConfig(iree_com
 #    are still unlowered there. The pass runs again late in the pipeline; the first dump is the one.
 _FINAL_PASS = "iree-convert-to-llvm"
 _BUFFERIZED_PASS = "iree-codegen-cleanup-buffer-alloc-view"
+OBSERVATION_PASSES = {"final": _FINAL_PASS, "bufferized": _BUFFERIZED_PASS}  # the IR is read *before* these
 
 _DIAGNOSTIC_LIMIT = 8192
 _STACK_LINES = 24
@@ -122,6 +130,7 @@ _OOM_MARKERS = (  # under RLIMIT_AS: failed allocations, thread stacks, or even 
     "failed to map segment from shared object", "pthread_create failed",
 )
 _CRASH_MARKERS = ("PLEASE submit a bug report", "Stack dump:", "LLVM ERROR:", "Assertion `")
+OOM_MARKERS, CRASH_MARKERS = _OOM_MARKERS, _CRASH_MARKERS  # what a repro's run.sh looks for, too
 _KEY_LINE = re.compile(r"error:|LLVM ERROR|Assertion `|terminate called|what\(\):|PLEASE submit")
 
 
@@ -129,9 +138,7 @@ def find_iree_compile(config: CompilerConfig) -> str:
     """The iree-compile executable: ``config.iree_compile`` if given, else ``config.release``'s (installed
     beforehand with ``releases.release``), else the installed wheel's."""
     if config.iree_compile is None and config.release is not None:
-        from ireefuzz.releases import release
-
-        return release(config.release, install=False).iree_compile
+        return releases.release(config.release, install=False).iree_compile
     if config.iree_compile is not None:
         path = shutil.which(config.iree_compile) or config.iree_compile
         if not (os.path.isfile(path) and os.access(path, os.X_OK)):
@@ -153,6 +160,22 @@ def find_iree_compile(config: CompilerConfig) -> str:
     return path
 
 
+def find_iree_run_module() -> str:
+    """The iree-run-module executable of the installed iree-base-runtime wheel (else ``iree-run-module`` on PATH)."""
+    try:
+        spec = importlib.util.find_spec("iree._runtime_libs")
+    except ModuleNotFoundError:
+        spec = None
+    if spec is not None and spec.submodule_search_locations:
+        path = os.path.join(list(spec.submodule_search_locations)[0], "iree-run-module")
+        if os.access(path, os.X_OK):
+            return path
+    found = shutil.which("iree-run-module")
+    if found is None:
+        raise IreeNotFound("iree-run-module is not installed: pip install iree-base-runtime")
+    return found
+
+
 @functools.lru_cache(maxsize=None)
 def compiler_version(iree_compile: str) -> str:
     """``iree-compile --version``, e.g. "3.13.0rc20261016 @ 89ece87b...", cached per binary."""
@@ -162,6 +185,68 @@ def compiler_version(iree_compile: str) -> str:
         raise IreeNotFound(f"`{shlex.join(command)}` failed ({proc.returncode}): {proc.stderr.strip()[:500]}")
     match = re.search(r"IREE compiler version (.+)", proc.stdout)
     return match.group(1).strip() if match else proc.stdout.strip().splitlines()[0]
+
+
+def target_flags(target_cpu: str, flags: Sequence[str] = ()) -> list[str]:
+    """The flags that select the llvm-cpu target ``target_cpu``, then ``flags`` (the one spelling of them)."""
+    return ["--iree-hal-target-backends=llvm-cpu", f"--iree-llvmcpu-target-cpu={target_cpu}", *flags]
+
+
+def compile_command(config: CompilerConfig, source: str | Path, output: str | Path, extra: Sequence[str] = (),
+                    *, binary: str | None = None, flags: Sequence[str] | None = None) -> list[str]:
+    """``iree-compile SOURCE -o OUTPUT <target flags> <config.flags> <extra>``.
+
+    ``binary`` defaults to ``find_iree_compile(config)``, or the name ``iree-compile`` when it is
+    missing (a command shown to a user need not be runnable here). ``flags`` replaces the target
+    flags and ``config.flags`` (a run.sh passes its own, ``"$@"``)."""
+    if binary is None:
+        try:
+            binary = find_iree_compile(config)
+        except IreeNotFound:
+            binary = config.iree_compile or "iree-compile"
+    chosen = target_flags(config.target_cpu, config.flags) if flags is None else flags
+    return [binary, str(source), "-o", str(output), *chosen, *extra]
+
+
+def run_module_command(module: str | Sequence[str], function: str, inputs: Sequence[str] = (),
+                       extra: Sequence[str] = (), *, binary: str = "iree-run-module") -> list[str]:
+    """``iree-run-module --module=M... --device=local-sync --function=F --input=I... <extra>``.
+
+    ``module`` may be several (later ones may import functions of earlier ones)."""
+    modules = [module] if isinstance(module, (str, Path)) else list(module)
+    return [binary, *(f"--module={m}" for m in modules), f"--device={_DRIVER}", f"--function={function}",
+            *(f"--input={i}" for i in inputs), *extra]
+
+
+def expected_output_flags(expected: Sequence[str], *, exact: bool, rtol: float = 0.0,
+                          atol: Mapping[str, float] | None = None) -> list[str]:
+    """iree-run-module flags that compare the results with ``expected`` (files as ``@path.npy``):
+    bitwise when ``exact``, else ``|actual - expected| <= atol + rtol * |expected|`` per element."""
+    flags = [f"--expected_output={e}" for e in expected]
+    if exact:
+        return flags + ["--equality_mode=exact"]
+    flags += ["--equality_mode=approximate", f"--expected_rtol={rtol!r}"]
+    return flags + [f"--expected_{dtype}_threshold={value!r}" for dtype, value in sorted((atol or {}).items())]
+
+
+# Flags a case or finding file may not carry: they make iree-compile write files where the file says.
+_OUTPUT_FLAGS = ("-o", "--o", "--output", "--iree-hal-dump-", "--mlir-print-ir-tree-dir", "--dump-", "--iree-dump-",
+                 "--iree-scheduling-dump-", "--mlir-pass-statistics-", "--iree-hal-executable-object-search-path",
+                 "--iree-llvmcpu-embedded-linker-path", "--iree-llvmcpu-system-linker-path", "--iree-hal-list-",
+                 "--mlir-reproducer", "--mlir-pass-pipeline-crash-reproducer", "--iree-hal-preprocess-executables-with")
+
+
+def unsafe_flags(flags: Sequence[str]) -> list[str]:
+    """The flags in ``flags`` that name an output, dump or tool path (``*-to=``, ``*-file=``, ``*-dir=``,
+    ``-o``, ...) or are not ``--name[=value]`` at all: a case read from a file must not carry them."""
+    bad = []
+    for flag in flags:
+        name = str(flag).split("=", 1)[0]
+        if (not isinstance(flag, str) or not re.fullmatch(r"--[A-Za-z0-9][\w.-]*(=[^\s]*)?", flag)
+                or name.startswith(_OUTPUT_FLAGS) or name in ("-o", "--o")
+                or re.search(r"-(to|file|dir|path|directory|output|filename)$", name)):
+            bad.append(str(flag))
+    return bad
 
 
 @functools.lru_cache(maxsize=None)
@@ -198,9 +283,7 @@ def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
         stale.unlink(missing_ok=True)
     atomic_write_text(source, mlir_text)
     command = [
-        binary, str(source), "-o", str(vmfb),
-        "--iree-hal-target-backends=llvm-cpu",
-        f"--iree-llvmcpu-target-cpu={config.target_cpu}",
+        binary, str(source), "-o", str(vmfb), *target_flags(config.target_cpu),
         f"--iree-hal-dump-executable-sources-to={sources_dir}",
         "--iree-scheduling-dump-statistics-format=json",
         f"--iree-scheduling-dump-statistics-file={stats_file}",
@@ -208,11 +291,9 @@ def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
     if config.observe:
         command += [f"--mlir-print-ir-tree-dir={tree_dir}", f"--mlir-print-ir-before={_FINAL_PASS},{_BUFFERIZED_PASS}"]
     command += config.flags
-    from ireefuzz.releases import adapt_command, release_of
-
-    version = release_of(config)
+    version = releases.release_of(config)
     if version is not None:  # a published release: its spelling, and only the observation flags it has
-        command = adapt_command(version, command, compiler_flags(binary))
+        command = releases.adapt_command(version, command, compiler_flags(binary))
     returncode, stderr, seconds = _run_limited(command, config)
     kind = _failure_kind(returncode, stderr)
     if kind is not None:
@@ -230,6 +311,25 @@ def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
         command=tuple(command),
         seconds=seconds,
     )
+
+
+_PRINT_CHANGES = ("--mlir-print-ir-after-all", "--mlir-print-ir-after-change", "--mlir-disable-threading",
+                  "--mlir-elide-elementsattrs-if-larger=8")
+
+
+def ir_after_each_change(mlir_text: str, config: CompilerConfig) -> str | CompileFailure:
+    """The IR printed after every pass that changed it (the compiler's stderr), compiled under the
+    same limits as ``compile_mlir``; a failed compile comes back as a CompileFailure."""
+    binary = find_iree_compile(config)
+    with tempfile.TemporaryDirectory(prefix="ireefuzz-passes-") as tmp:
+        source = Path(tmp) / "program.mlir"
+        atomic_write_text(source, mlir_text)
+        command = compile_command(config, source, Path(tmp) / "module.vmfb", _PRINT_CHANGES, binary=binary)
+        returncode, stderr, seconds = _run_limited(command, config)
+    kind = _failure_kind(returncode, stderr)
+    if kind is not None:
+        return CompileFailure(kind, _trim_diagnostic(stderr), tuple(command), returncode, seconds)
+    return stderr
 
 
 def _run_limited(command: list[str], config: CompilerConfig) -> tuple[int | None, str, float]:
@@ -469,14 +569,60 @@ def _to_numpy(value: Any) -> np.ndarray:
     return np.array(host, copy=True)  # never a view of a device buffer the runtime may reuse
 
 
+class RemoteModule:
+    """A compiled module loaded into ``python``'s runner; same interface as ``sut.LoadedModule``."""
+
+    def __init__(self, vmfb: bytes, python: str) -> None:
+        self._vmfb = vmfb
+        self._runner = remote.runner_for(python)
+        self._id, self._generation = 0, -1
+        self._functions: tuple[str, ...] = ()
+        self._load()
+
+    @property
+    def function_names(self) -> tuple[str, ...]:
+        return self._functions
+
+    def call(self, function: str, inputs: Sequence[np.ndarray]) -> RunResult | RunFailure:
+        """Call ``function`` in the runner; inputs are read back after the call (``inputs_after``)."""
+        if self._generation != self._runner.start():  # a new runner since the module was loaded
+            self._load()
+        request = {"op": "call", "id": self._id, "function": function, "n": len(inputs)}
+        request.update({f"in{k}": np.asarray(x, order="C") for k, x in enumerate(inputs)})
+        try:
+            reply = self._runner.request(request)
+        except remote.RunnerDied as e:
+            if e.signal is None:
+                raise
+            return RunFailure("crash", f"{function}: the runtime died of signal {e.signal}: {remote.last_line(e.stderr)}")
+        status = str(reply["status"])
+        if status == "fault":
+            return RunFailure("fault", str(reply["message"]))
+        if status != "ok":
+            raise KeyError(f"{reply['message']}; the module has {self._functions}")
+        outputs = tuple(reply[f"out{k}"] for k in range(sum(1 for n in reply if n.startswith("out"))))
+        after = tuple(reply[f"after{k}"] for k in range(len(inputs)))
+        return RunResult(outputs=outputs, inputs_after=after, seconds=float(reply["seconds"]))
+
+    def _load(self) -> None:
+        """Load the module; RuntimeError (as in-process loading) if this runtime rejects it."""
+        try:
+            reply = self._runner.request({"op": "load", "module": np.frombuffer(self._vmfb, np.uint8)})
+        except remote.RunnerDied as e:
+            raise RuntimeError(f"the runtime died loading the module: {remote.last_line(e.stderr)}") from None
+        if str(reply["status"]) != "ok":
+            raise RuntimeError(str(reply["message"]))
+        self._id, self._generation = int(reply["id"]), self._runner.generation
+        self._functions = tuple(str(f) for f in reply["functions"])
+        weakref.finalize(self, self._runner.free_later, self._generation, self._id)
+
+
 # --------------------------------------------------------------------------- which runtime runs a module
 
 
 def runtime_python_for(config: CompilerConfig) -> str | None:
     """The Python whose ``iree.runtime`` runs ``config``'s modules (in a ``runner.py`` process): the one
     given, the release's, or the one installed with an external iree-compile; None = this process's."""
-    from ireefuzz import releases
-
     if config.runtime_python is not None:
         python = shutil.which(config.runtime_python) or config.runtime_python
         if not (os.path.isfile(python) and os.access(python, os.X_OK)):
@@ -498,15 +644,13 @@ def _is_this_python(python: str) -> bool:
     return home.resolve() == Path(sys.prefix).resolve()
 
 
-def load_module(artifact: Artifact, config: CompilerConfig) -> "LoadedModule | RemoteModule":
+def load_module(artifact: Artifact, config: CompilerConfig) -> LoadedModule | RemoteModule:
     """``artifact`` loaded into the runtime that matches ``config``'s compiler (see ``runtime_python_for``).
     A runtime that cannot load the compiler's modules (another bytecode version) is IreeNotFound."""
     python = runtime_python_for(config)
     try:
         if python is None:
             return LoadedModule(artifact)
-        from ireefuzz.remote import RemoteModule
-
         return RemoteModule(artifact.vmfb, python)
     except (RuntimeError, ValueError) as e:  # e.g. "bytecode version mismatch; runtime supports 17.0, module has 15.0"
         raise IreeNotFound(_mismatch(artifact, config, python, str(e))) from None
@@ -543,7 +687,7 @@ def unreadable_ir(config: CompilerConfig) -> str | None:
     """Why the dispatch IR ``config``'s compiler prints cannot be read by the installed MLIR bindings
     (an older release's attribute syntax), from the probe module; None if it can (or the probe fails)."""
     from ireefuzz.errors import IRParseError
-    from ireefuzz.oracles.memory import parse_ir
+    from ireefuzz.oracles.ir import parse_ir
 
     artifact = _probe_artifact(config)
     if isinstance(artifact, CompileFailure):
@@ -556,3 +700,30 @@ def unreadable_ir(config: CompilerConfig) -> str | None:
     except IRParseError as e:
         return " ".join(str(e).split("---")[0].split())[:200]
     return None
+
+
+IR_ORACLES = frozenset({"memory", "fusion"})  # they read dispatch IR with this ireefuzz's MLIR bindings
+
+
+def prepare(config: CompilerConfig, *, log: Callable[[str], None] = lambda m: None) -> frozenset[str]:
+    """Ready ``config`` before any work, or say in one line what is missing: its release
+    installed (downloaded on first use) and its runtime shown to load its compiler's modules.
+
+    Returns the oracles that cannot judge this compiler: ``IR_ORACLES`` if its dispatch IR does not
+    parse with the MLIR bindings installed with ireefuzz (an older release's syntax), said in ``log``."""
+    if config.release is None and config.iree_compile is None and config.runtime_python is None:
+        return frozenset()  # the installed wheels: compiler, runtime and bindings match by construction
+    if config.release is not None:
+        if config.iree_compile is not None:
+            raise UsageError("give --release or --iree-compile, not both")
+        releases.release(releases.known(config.release), log=log)
+    python = runtime_python_for(config)
+    check_runtime(config)
+    if python is not None:
+        log(f"running modules with iree.runtime {remote.runtime_version(python)} of {python}")
+    reason = unreadable_ir(config)
+    if reason is None:
+        return frozenset()
+    log(f"the {' and '.join(sorted(IR_ORACLES))} oracles are off: this compiler's dispatch IR does not parse with "
+        f"the installed IREE's MLIR bindings ({reason})")
+    return IR_ORACLES

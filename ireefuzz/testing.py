@@ -11,12 +11,13 @@ Inside a Hypothesis test each signature fails with its own exception class, so s
 the signature it started from instead of slipping to another bug; the bundle of a signature is
 rewritten by every failing example, so after shrinking it holds the minimal one.
 
-``.mlir`` files (``--ireefuzz-mlir``) are checked by ``ireefuzz.check.check_program`` (the one
-raw-MLIR implementation, shared with ``ireefuzz check`` and the corpus): every public function is
-compiled and checked by the crash, memory and fusion oracles. When ``<stem>.inputs.json`` sits next
-to the file, the functions it lists are also run on generated inputs (crash at run time,
-immutability of the caller's buffers, numeric as host-vs-generic CPU agreement) and, where
-expected outputs are given, compared with them (numeric). The spec format::
+``.mlir`` files (``--ireefuzz-mlir``) are checked by ``ireefuzz.check.check_program``, through
+``ireefuzz.evaluate`` with the MLIR frontend as ``ireefuzz check`` and the corpus are: every public
+function is compiled and checked by the crash, memory and fusion oracles. When
+``<stem>.inputs.json`` sits next to the file, the functions it lists are also run on generated
+inputs (crash at run time, immutability of the caller's buffers, numeric as host-vs-generic CPU
+agreement) and, where expected outputs are given, compared with them (numeric, in the same
+compile). The spec format::
 
     {
       "seed": 0,                             # inputs: small exact values drawn from this seed
@@ -36,8 +37,6 @@ Paths are relative to the spec file; ``.npz`` files are loaded without pickle. W
 from __future__ import annotations
 
 import dataclasses
-import functools
-import hashlib
 import json
 import os
 import shlex
@@ -50,12 +49,13 @@ import numpy as np
 import pytest
 
 from ireefuzz import sut as _sut
-from ireefuzz._io import atomic_write_json, atomic_write_text, slug
+from ireefuzz._io import slug
+from ireefuzz.errors import IreefuzzError
 from ireefuzz.evaluate import ORACLE_NAMES, CaseResult, Policy, evaluate
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
 from ireefuzz.generators.graph import Graph, GraphError
-from ireefuzz.oracles.finding import Finding, dims_pattern, make_signature
+from ireefuzz.oracles.finding import Finding, signature_class
 
 __all__ = ["IreeSut", "Checker", "KnownFinding", "IreefuzzFailure", "check", "check_mlir_file", "load_baseline",
            "sut_from_config", "load_inputs_spec", "current_test_id", "DEFAULT_SYMBOL_SIZE"]
@@ -70,12 +70,6 @@ class KnownFinding(UserWarning):
 
 class IreefuzzFailure(pytest.fail.Exception):  # type: ignore[misc,name-defined]
     """A check found something new. Each signature gets its own subclass (see the module doc)."""
-
-
-@functools.lru_cache(maxsize=None)
-def _failure_class(signature: str) -> type[IreefuzzFailure]:
-    tag = hashlib.sha1(signature.encode()).hexdigest()[:10]
-    return type(f"IreefuzzFailure_{tag}", (IreefuzzFailure,), {"signature": signature, "__module__": __name__})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,11 +100,8 @@ def sut_from_config(config: pytest.Config) -> IreeSut:
                                    target_cpu=config.getoption("ireefuzz_target_cpu"),
                                    release=config.getoption("ireefuzz_release", default=None),
                                    runtime_python=config.getoption("ireefuzz_runtime", default=None))
-    from ireefuzz import releases
-    from ireefuzz.errors import IreefuzzError
-
     try:  # the release installed and its runtime checked, once per session
-        unable = releases.prepare(compiler, log=lambda m: warnings.warn(f"ireefuzz: {m}", stacklevel=2))
+        unable = _sut.prepare(compiler, log=lambda m: warnings.warn(f"ireefuzz: {m}", stacklevel=2))
     except IreefuzzError as e:
         raise pytest.UsageError(f"ireefuzz: {e}") from None
     made = IreeSut(
@@ -125,22 +116,10 @@ def sut_from_config(config: pytest.Config) -> IreeSut:
 
 
 def load_baseline(path: str | Path) -> dict[str, dict]:
-    """Signature -> row of a known-findings baseline (the corpus module's format when present)."""
-    try:
-        from ireefuzz.corpus import load_baseline as corpus_load_baseline
-    except ImportError:
-        corpus_load_baseline = None
-    if corpus_load_baseline is not None:
-        return dict(corpus_load_baseline(path))
-    text = Path(path).read_text()
-    try:
-        data = json.loads(text)
-        rows = data if isinstance(data, list) else data.get("findings", data) if isinstance(data, dict) else []
-    except json.JSONDecodeError:  # JSON lines
-        rows = [json.loads(line) for line in text.splitlines() if line.strip()]
-    if isinstance(rows, dict):
-        return {sig: dict(row) if isinstance(row, Mapping) else {"status": row} for sig, row in rows.items()}
-    return {row["signature"]: dict(row) for row in rows}
+    """Signature -> row of a known-findings baseline (format and checks: ``ireefuzz.corpus.load_baseline``)."""
+    from ireefuzz.corpus import load_baseline as read
+
+    return dict(read(path))
 
 
 # --------------------------------------------------------------------------- cases and graphs
@@ -247,7 +226,7 @@ def _judge(findings: list[Finding], sut: IreeSut, test_id: str, *, program: str,
     lines += program_lines[:PROGRAM_LINES_SHOWN]
     if len(program_lines) > PROGRAM_LINES_SHOWN:
         lines.append(f"... ({len(program_lines) - PROGRAM_LINES_SHOWN} more lines in {bundle / 'program.mlir'})")
-    raise _failure_class(new[0].signature)("\n".join(lines), pytrace=False)
+    raise signature_class(IreefuzzFailure, new[0].signature)("\n".join(lines), pytrace=False)
 
 
 def _bundle_dir(sut: IreeSut, test_id: str, signature: str) -> Path:
@@ -256,47 +235,35 @@ def _bundle_dir(sut: IreeSut, test_id: str, signature: str) -> Path:
 
 
 def _compile_command(config: _sut.CompilerConfig, target_cpu: str, source: Path, output: Path) -> str:
-    try:
-        binary = _sut.find_iree_compile(config)
-    except _sut.IreeNotFound:
-        binary = config.iree_compile or "iree-compile"
-    return shlex.join([binary, str(source), "-o", str(output), "--iree-hal-target-backends=llvm-cpu",
-                       f"--iree-llvmcpu-target-cpu={target_cpu}", *config.flags])
+    return shlex.join(_sut.compile_command(dataclasses.replace(config, target_cpu=target_cpu), source, output))
 
 
 def _write_bundle(bundle: Path, findings: Sequence[Finding], program: str, case_json: Mapping[str, Any],
                   command: str, config: _sut.CompilerConfig, case: Case | None) -> tuple[list[str], str]:
-    """Write the bundle; returns (its file names, its program text).
+    """Write the bundle (``ireefuzz.bundle``); returns (its file names, its program text).
 
-    Always (each file atomically): ``program.mlir``, ``case.json``, ``finding.json`` (the first new
-    finding, the input of ``ireefuzz repro``), ``findings.json`` (all new ones), ``command.txt``.
-    For a generated case outside a Hypothesis run, ``ireefuzz.repro.write_bundle`` adds the full
-    bundle (inputs, expected outputs, ``run.sh``, ``ISSUE.md``); inside one it is skipped, since
-    every failing example of the shrink would pay for it.
+    Always: ``program.mlir``, ``case.json``, ``finding.json`` (the first new finding, the input of
+    ``ireefuzz repro``), ``findings.json`` (all new ones), ``command.txt``. For a generated case
+    outside a Hypothesis run, ``ireefuzz.repro.make_bundle`` makes the full bundle (inputs, expected
+    outputs, ``run.sh``, ``ISSUE.md``); inside one it is skipped, since every failing example of the
+    shrink would pay for it.
     """
-    bundle.mkdir(parents=True, exist_ok=True)
-    full = False
+    from ireefuzz.bundle import Bundle
+
+    made = None
     if case is not None and not _in_hypothesis():
+        from ireefuzz.repro import make_bundle
+
         try:
-            from ireefuzz.repro import write_bundle
-        except ImportError:
-            write_bundle = None
-        if write_bundle is not None:
-            try:
-                write_bundle(findings[0], case, bundle, config)
-                full = True
-            except Exception as e:  # noqa: BLE001 - the minimal bundle below still gets written
-                warnings.warn(f"ireefuzz.repro.write_bundle failed ({e!r}); wrote the minimal bundle only",
-                              stacklevel=4)
-    if full and (bundle / "program.mlir").exists():
-        program = (bundle / "program.mlir").read_text()
-    else:
-        atomic_write_text(bundle / "program.mlir", program)
-        atomic_write_json(bundle / "case.json", dict(case_json))
-        atomic_write_text(bundle / "finding.json", findings[0].dumps() + "\n")
-    atomic_write_text(bundle / "findings.json", "[\n" + ",\n".join(f.dumps() for f in findings) + "\n]\n")
-    atomic_write_text(bundle / "command.txt", command + "\n")
-    return sorted(p.name for p in bundle.iterdir() if not p.name.startswith(".")), program
+            made = make_bundle(findings[0], case, config)
+        except Exception as e:  # noqa: BLE001 - the minimal bundle below still gets written
+            warnings.warn(f"ireefuzz.repro.make_bundle failed ({e!r}); wrote the minimal bundle only", stacklevel=4)
+    if made is None:
+        made = Bundle(program=program, finding=findings[0].to_json(), case=dict(case_json))
+    made.findings = [f.to_json() for f in findings]
+    made.command = command
+    made.dump(bundle)
+    return sorted(p.name for p in bundle.iterdir() if not p.name.startswith(".")), made.program
 
 
 def _in_hypothesis() -> bool:
@@ -311,25 +278,24 @@ def _in_hypothesis() -> bool:
 
 def check_mlir_file(path: str | Path, *, sut: IreeSut | None = None, test_id: str = "") -> list[Finding]:
     """Check a ``.mlir`` file (see the module docstring); fail the test with a repro on a new finding."""
-    from ireefuzz import check as raw  # the one raw-MLIR implementation (also used by the corpus)
+    from ireefuzz import check as raw  # raw programs go through ``evaluate`` with the MLIR frontend
+    from ireefuzz.frontends import signatures
 
     sut = sut or IreeSut()
     path = Path(path)
     text = path.read_text()
     spec_path = path.with_name(f"{path.stem}.inputs.json")
-    spec = load_inputs_spec(spec_path, [s.name for s in raw.signatures(text)]) if spec_path.exists() else None
+    spec = load_inputs_spec(spec_path, [s.name for s in signatures(text)]) if spec_path.exists() else None
     if spec is None:
         findings = raw.check_program(text, sut.config, sut.policy, compile_only=True)
     else:
         functions = spec["functions"]
         shapes = {name: f["shapes"] for name, f in functions.items() if f.get("shapes") is not None}
+        expected = _expected_outputs(functions, spec_path.parent) if "numeric" in sut.policy.oracles else None
         findings = raw.check_program(text, sut.config, sut.policy, functions=list(functions), shapes=shapes,
-                                     seed=spec["seed"])
-        if "numeric" in sut.policy.oracles and any(f.get("expected") for f in functions.values()):
-            findings += _check_expected(text, spec, spec_path.parent, sut.config)
+                                     seed=spec["seed"], expected=expected)
     case_json = {"kind": "mlir", "source": str(path), "target_cpu": sut.config.target_cpu,
                  "flags": list(sut.config.flags), "inputs_spec": spec}
-    findings = _first_per_signature(findings)
     _judge(findings, sut, test_id, program=text, case_json=case_json, what=str(path), config=sut.config,
            target_cpu=sut.config.target_cpu)
     return findings
@@ -368,68 +334,14 @@ def load_inputs_spec(path: str | Path, public_functions: Sequence[str]) -> dict[
     return {"seed": seed, "functions": functions}
 
 
-def _check_expected(text: str, spec: Mapping[str, Any], base: Path, config: _sut.CompilerConfig) -> list[Finding]:
-    """Run the functions the spec gives expected outputs for and compare (the numeric oracle)."""
-    from ireefuzz import check as raw
-    from ireefuzz.oracles import memory
+def _expected_outputs(functions: Mapping[str, Mapping[str, Any]], base: Path) -> dict[str, Any]:
+    """Function -> its ``frontends.Expected`` outputs, for the functions whose spec names an ``.npz``."""
+    from ireefuzz.frontends import Expected
 
-    artifact = _sut.compile_mlir(text, config)
-    if isinstance(artifact, _sut.CompileFailure):
-        return []  # check_program already reported it
-    module = _sut.load_module(artifact, config)
-    findings: list[Finding] = []
-    for sig in raw.signatures(text):
-        fspec = spec["functions"].get(sig.name) or {}
-        if not fspec.get("expected"):
-            continue
-        inputs = raw.make_inputs(sig, raw.concrete_shapes(sig, fspec.get("shapes")), spec["seed"])
-        outcome = module.call(sig.name, inputs)
-        if isinstance(outcome, _sut.RunFailure):
-            continue  # a crash finding from check_program
-        with np.load(base / fspec["expected"], allow_pickle=False) as npz:
-            expected = [np.asarray(npz[f"out{k}"]) for k in range(len(npz.files))]
-        dispatches = _sut.dispatches_of(artifact, sig.name)
-        ops = ">".join(dict.fromkeys(p for d in dispatches for p in memory.dispatch_op_pattern(d).split(">")
-                                     if p != "-")) or sig.name
-        findings += _compare(sig.name, ops, outcome.outputs, expected, float(fspec.get("rtol", 1e-5)),
-                             float(fspec.get("atol", 1e-6)))
-    return findings
-
-
-def _compare(name: str, ops: str, actual: Sequence[np.ndarray], expected: Sequence[np.ndarray], rtol: float,
-             atol: float) -> list[Finding]:
-    findings = []
-    for k, (got, want) in enumerate(zip(actual, expected)):
-        got, want = np.asarray(got), np.asarray(want)
-        dtype = {np.dtype(np.float32): "f32", np.dtype(np.float16): "f16", np.dtype(np.int32): "i32",
-                 np.dtype(np.int8): "i8", np.dtype(np.bool_): "i1"}.get(want.dtype, str(want.dtype))
-        sig = lambda kind: make_signature("numeric", kind, ops, dtype, dims_pattern([want.shape]))
-        if got.shape != want.shape:
-            findings.append(Finding("numeric", "wrong-shape", sig("wrong-shape"),
-                                    f"{name} output {k} has shape {got.shape}, expected {want.shape}",
-                                    {"function": name, "output": k, "actual_shape": list(got.shape),
-                                     "expected_shape": list(want.shape)}))
-            continue
-        if want.dtype.kind == "f":
-            bad = ~np.isclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True)
-        else:
-            bad = got != want
-        if not bad.any():
-            continue
-        worst = tuple(int(i) for i in np.argwhere(bad)[0])
-        nan = want.dtype.kind == "f" and bool(np.isnan(got[worst]) != np.isnan(want[worst]))
-        kind = "nan-mismatch" if nan else "wrong-value"
-        findings.append(Finding("numeric", kind, sig(kind),
-                                f"{name} output {k} is wrong at {list(worst)}: IREE {got[worst].item()}, expected "
-                                f"{want[worst].item()} ({int(bad.sum())} of {bad.size} elements)",
-                                {"function": name, "output": k, "index": list(worst), "iree": got[worst].item(),
-                                 "expected": want[worst].item(), "mismatches": int(bad.sum()), "rtol": rtol,
-                                 "atol": atol}))
-    return findings
-
-
-def _first_per_signature(findings: Iterable[Finding]) -> list[Finding]:
-    seen: dict[str, Finding] = {}
-    for f in findings:
-        seen.setdefault(f.signature, f)
-    return list(seen.values())
+    expected = {}
+    for name, fspec in functions.items():
+        if fspec.get("expected"):
+            with np.load(base / fspec["expected"], allow_pickle=False) as npz:
+                outputs = tuple(np.asarray(npz[f"out{k}"]) for k in range(len(npz.files)))
+            expected[name] = Expected(outputs, float(fspec.get("rtol", 1e-5)), float(fspec.get("atol", 1e-6)))
+    return expected

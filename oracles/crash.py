@@ -8,9 +8,9 @@ signature whatever graph it was found in.
 from __future__ import annotations
 
 import re
-from ireefuzz.generators.graph import Graph
+from ireefuzz.generators.graph import Graph, dims_pattern
 
-from .finding import Finding, dims_pattern, dispatch_dtype_dims, make_signature
+from .finding import Finding, dispatch_dtype_dims, make_signature
 
 _LOCATION = re.compile(r"^[^\s:]+\.mlir:(\d+):\d+: error: (.*)$", re.M)
 _ERROR = re.compile(r"(?:error|LLVM ERROR|Assertion)[:` ]+(.*)", re.I)

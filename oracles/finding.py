@@ -8,24 +8,19 @@ so the same bug found at 33x49 and at 7x5 deduplicates to one line.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import hashlib
 import json
 import re
 from typing import Any, Iterable, Mapping
 
 from ireefuzz._io import json_default
 
-ORACLES = ("numeric", "reference", "immutability", "crash", "memory", "fusion", "metamorphic")
+# The oracles a Policy switches on and off (--oracles); the others run by request (relations, StableHLO).
+ORACLE_NAMES = ("numeric", "immutability", "crash", "memory", "fusion")
+ORACLES = ORACLE_NAMES + ("reference", "metamorphic")  # every oracle a Finding may come from
 
 _SAFE = re.compile(r"[^A-Za-z0-9_.+>?:,=\-\[\]x]")
-
-
-def dims_pattern(shapes: Iterable[Iterable[int | None | str]]) -> str:
-    """``[(None, 16), (16, None)]`` -> ``?xS,Sx?`` (``None`` or a name = dynamic)."""
-    parts = []
-    for shape in shapes:
-        shape = list(shape)
-        parts.append("x".join("S" if isinstance(d, int) else "?" for d in shape) or "scalar")
-    return ",".join(parts) or "none"
 
 
 _DISPATCH_NAME = re.compile(r"_dispatch_\d+_(?P<op>.+?)(?:_(?P<dims>(?:\d+|D)(?:x(?:\d+|D))*))?_(?P<types>[a-z]+\d+(?:x[a-z]+\d+)*)$")
@@ -61,6 +56,8 @@ class Finding:
     message: str
     evidence: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     case: Mapping[str, Any] | None = None
+    cause: str = ""  # what one upstream issue would cover (``oracles.cause``); "" until assigned
+    cause_title: str = ""
 
     def __post_init__(self) -> None:
         if self.oracle not in ORACLES:
@@ -86,3 +83,22 @@ class Finding:
 
     def with_evidence(self, **extra: Any) -> "Finding":
         return dataclasses.replace(self, evidence={**self.evidence, **extra})
+
+    def with_cause(self, cause: Any) -> "Finding":
+        """This finding with ``cause`` (an ``oracles.cause.Cause``: its ``id`` and ``title``) assigned."""
+        return dataclasses.replace(self, cause=cause.id, cause_title=cause.title)
+
+def first_per_signature(findings: Iterable[Finding]) -> list[Finding]:
+    """The first finding of each signature, in order (a signature is one bug class)."""
+    seen: dict[str, Finding] = {}
+    for f in findings:
+        seen.setdefault(f.signature, f)
+    return list(seen.values())
+
+
+@functools.lru_cache(maxsize=None)
+def signature_class(base: type, signature: str) -> type:
+    """A subclass of ``base`` of its own per signature, the same one each time: Hypothesis and pytest
+    tell failures apart by exception type, so two bugs are never merged into one."""
+    tag = hashlib.sha1(signature.encode()).hexdigest()[:10]
+    return type(f"{base.__name__}_{tag}", (base,), {"signature": signature, "__module__": base.__module__})

@@ -23,7 +23,7 @@ import functools
 from typing import Any, Mapping, Sequence
 
 from ireefuzz.oracles.finding import Finding, dispatch_dtype_dims, make_signature
-from ireefuzz.oracles.memory import dispatch_op_pattern, first_line, functions, parse_ir, walk
+from ireefuzz.oracles.ir import dispatch_op_pattern, first_line, functions, parse_ir, program_op_pattern, walk
 
 _TENSOR_LOADS = frozenset({"iree_tensor_ext.dispatch.tensor.load", "flow.dispatch.tensor.load"})
 _TENSOR_STORES = frozenset({"iree_tensor_ext.dispatch.tensor.store", "flow.dispatch.tensor.store"})
@@ -100,7 +100,7 @@ def check_fusion(
                 f"{dispatch.name} only materializes index/constant data into memory: {excerpt}",
                 dispatch_name=dispatch.name, dispatch=dispatch.name, pipeline=dispatch.pipeline, excerpt=excerpt,
             ))
-    graph_pattern = lambda: graph_ops or _program_pattern(dispatches)
+    graph_pattern = lambda: graph_ops or program_op_pattern(dispatches)
     if graph_dispatch_budget is not None and dispatch_count > graph_dispatch_budget:
         findings.append(finding(
             "extra-dispatches", graph_pattern(),
@@ -114,9 +114,3 @@ def check_fusion(
             dispatches=[d.name for d in dispatches], budget=transient_budget_bytes,
         ))
     return findings
-
-
-def _program_pattern(dispatches: Sequence[Any]) -> str:
-    """The deduplicated compute ops of all dispatches, in dispatch order."""
-    patterns = [dispatch_op_pattern(d) for d in dispatches if d.source]
-    return ">".join(dict.fromkeys(op for p in patterns for op in p.split(">") if op != "-")) or "-"

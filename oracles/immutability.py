@@ -5,9 +5,9 @@ from typing import Sequence
 
 import numpy as np
 
-from ireefuzz.generators.graph import Graph
+from ireefuzz.generators.graph import Graph, dims_pattern
 
-from .finding import Finding, dims_pattern, make_signature
+from .finding import Finding, make_signature
 
 
 def check_inputs_unchanged(graph: Graph, before: Sequence[np.ndarray], after: Sequence[np.ndarray]) -> list[Finding]:

@@ -15,20 +15,18 @@ buffers (iree-org/iree #8303). This module reads the per-dispatch IR captured by
   there the copy is the graph's own semantics.
 
 Text that does not parse is an ireefuzz/infrastructure problem, not an IREE finding: it raises
-``IRParseError``.
+``ireefuzz.errors.IRParseError`` (see ``oracles.ir``).
 """
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
-import re
 from typing import Any, Hashable, Iterator, Sequence
 
 from iree.compiler import ir
 
-from ireefuzz.errors import IRParseError
 from ireefuzz.oracles.finding import Finding, dispatch_dtype_dims, make_signature
+from ireefuzz.oracles.ir import dispatch_op_pattern, first_line, parse_ir, walk
 
 SEEN_AT_FINAL = "before iree-convert-to-llvm"
 SEEN_AT_BUFFERIZED = "after bufferization cleanup"
@@ -37,7 +35,6 @@ LOOP_OPS = frozenset({"scf.for", "scf.forall", "scf.while", "scf.parallel", "aff
 # Ops whose result is the same memory as their first operand.
 _ALIAS_OPS = frozenset({"memref.cast", "memref.assume_alignment", "memref.memory_space_cast"})
 MEMORY_KINDS = ("alloca", "alloca-dynamic", "alloca-in-loop", "alloc", "copy")
-
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,87 +48,7 @@ class MemoryOp:
     excerpt: str  # the op's first printed line, trimmed
 
 
-# --------------------------------------------------------------------------- parsing and walking
-
-
-def parse_ir(text: str) -> ir.Module:
-    """Parse printed IR (a bare ``func.func``, a ``module`` or a ``hal.executable``) into a module.
-
-    Top-level ops that are not a module are wrapped in an implicit module by the parser. The
-    returned module keeps its own ``ir.Context`` (which registers all IREE dialects) alive.
-    """
-    try:
-        return ir.Module.parse(text + _callee_declarations(text), _context())
-    except ir.MLIRError as error:
-        raise IRParseError(str(error), text) from None
-
-
-_CONTEXT_REUSE = 256  # parses per Context: creating one costs ~5 ms; a fresh one now and then bounds its uniquing tables
-_context_state: dict[str, Any] = {"context": None, "uses": 0}
-
-
-def _context() -> ir.Context:
-    state = _context_state
-    if state["context"] is None or state["uses"] >= _CONTEXT_REUSE:
-        state["context"] = ir.Context()
-        state["context"].allow_unregistered_dialects = True
-        state["uses"] = 0
-    state["uses"] += 1
-    return state["context"]
-
-
-_CALL = re.compile(r"\bcall @([\w$.-]+)\([^)]*\)\s*:\s*(\([^)]*\))\s*->\s*(\([^)]*\)|[^\s{]+)")
-_DEFINED = re.compile(r"func\.func (?:private )?@([\w$.-]+)")
-
-
-def _callee_declarations(text: str) -> str:
-    """Declarations for functions a dumped dispatch calls but does not contain (e.g. the
-    ``iree_uk_mmt4d`` microkernel under data tiling): a per-function dump omits them, and the
-    verifier rejects a call to an undeclared symbol. Only their types are needed."""
-    defined = set(_DEFINED.findall(text))
-    decls = {name: f"func.func private @{name}{args} -> {results}"
-             for name, args, results in _CALL.findall(text) if name not in defined}
-    return "".join(f"\n{d}" for d in decls.values())
-
-
-def walk(op: ir.Operation) -> Iterator[ir.Operation]:
-    """Every operation nested in ``op``, in program (pre-)order."""
-    for region in op.regions:
-        for block in region.blocks:
-            for child in block.operations:
-                child = child.operation
-                yield child
-                yield from walk(child)
-
-
-def functions(module: ir.Module) -> list[ir.Operation]:
-    return [op for op in walk(module.operation) if op.name == "func.func"]
-
-
-def first_line(op: ir.Operation, limit: int = 240) -> str:
-    line = op.get_asm(large_elements_limit=8).strip().splitlines()[0].strip()
-    return line if len(line) <= limit else line[: limit - 3] + "..."
-
-
-def compute_op_pattern(module: ir.Module) -> str:
-    """``fill>matmul>generic[exp]``: linalg / linalg_ext ops in program order, deduplicated.
-
-    A generic is annotated with the math ops and ``linalg.index`` of its body (sorted), so an
-    iota reads ``generic[index]`` (brackets, not parentheses: signatures keep brackets verbatim).
-    Never contains sizes or SSA names.
-    """
-    names: list[str] = []
-    for op in walk(module.operation):
-        dialect, _, short = op.name.partition(".")
-        if dialect not in ("linalg", "iree_linalg_ext") or short in ("yield", "index"):
-            continue
-        if short == "generic":
-            body = sorted({o.name.partition(".")[2] for o in walk(op) if o.name.startswith("math.")}
-                          | {"index" for o in walk(op) if o.name == "linalg.index"})
-            short = f"generic[{','.join(body)}]" if body else "generic"
-        if short not in names:
-            names.append(short)
-    return ">".join(names) or "-"
+# --------------------------------------------------------------------------- location
 
 
 def _in_loop(op: ir.Operation) -> bool:
@@ -326,16 +243,6 @@ def _observations(dispatch: Any) -> Iterator[tuple[str, MemoryOp]]:
                 yield SEEN_AT_BUFFERIZED, memory_op
 
 
-def dispatch_op_pattern(dispatch: Any) -> str:
-    """The dispatch's compute-op pattern, from its executable source (else its bufferized IR)."""
-    return _op_pattern_of(dispatch.source or dispatch.bufferized_ir)
-
-
-@functools.lru_cache(maxsize=512)
-def _op_pattern_of(text: str) -> str:
-    return compute_op_pattern(parse_ir(text)) if text else "-"
-
-
 def check_memory(
     dispatches: Sequence[Any],
     *,
@@ -384,6 +291,17 @@ def _dtype_dims(dispatch: Any, dtype: str | None, dims: str | None) -> tuple[str
     a finding is about one dispatch, so the rest of the graph must not split its signature."""
     own = dispatch_dtype_dims(dispatch.name)
     return dtype or own[0], dims or own[1]
+
+
+def sites(dispatches: Sequence[Any]) -> dict[str, list[dict[str, str]]]:
+    """Per family (``alloca`` / ``alloc`` / ``copy``, no allowance): the dispatches that have one, as
+    ``{"dispatch", "pipeline"}``, so a finding that only compares ``profile`` counts (a metamorphic
+    asymmetry) can name what carries it."""
+    found: dict[str, list[dict[str, str]]] = {}
+    for dispatch in dispatches:
+        for family in dict.fromkeys(memory_op.kind for _, memory_op in _observations(dispatch)):
+            found.setdefault(family, []).append({"dispatch": dispatch.name, "pipeline": dispatch.pipeline})
+    return found
 
 
 def profile(dispatches: Sequence[Any]) -> dict[str, int]:

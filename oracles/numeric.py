@@ -18,9 +18,9 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
-from ireefuzz.generators.graph import FLOAT_DTYPES, Graph
+from ireefuzz.generators.graph import FLOAT_DTYPES, Graph, dims_pattern
 
-from .finding import Finding, dims_pattern, make_signature
+from .finding import Finding, make_signature
 
 EPS = {"f32": float(np.finfo(np.float32).eps), "f16": float(np.finfo(np.float16).eps)}
 ULPS_PER_OP = 4.0  # transcendental ops are accurate to a few ulps in both IREE and XLA

@@ -14,7 +14,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from ireefuzz.generators.graph import FLOAT_DTYPES, Graph
+from ireefuzz.generators.graph import FLOAT_DTYPES, Graph, Node
 
 NUMPY_DTYPES = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i8": np.int8, "i1": np.bool_}
 BACKENDS = ("jax", "f64")
@@ -27,7 +27,7 @@ class Evaluator:
         if backend not in BACKENDS:
             raise ValueError(f"unknown reference backend {backend!r}; expected one of {BACKENDS}")
         self.backend = backend
-        self.xp = _jnp() if backend == "jax" else np
+        self.xp = jax_numpy() if backend == "jax" else np
 
     def dtype(self, dtype: str) -> Any:
         if self.backend == "f64":
@@ -51,9 +51,20 @@ class Evaluator:
         prod = self.xp.matmul(a, b, precision=jax.lax.Precision.HIGHEST, preferred_element_type=self.dtype(out_dtype))
         return (acc + prod).astype(self.dtype(out_dtype))
 
+    def apply(self, node: Node, operands: Sequence[Any], shape: tuple[Any, ...]) -> Any:
+        """``node``'s reference row on ``operands`` at ``shape``, stored as this backend stores the
+        node's dtype (JAX: the program's dtype; float64: an f16 value still rounds through f16)."""
+        out = self.xp.asarray(REFERENCE[node.op](self, operands, node.attrs, shape, node.type.dtype))
+        if self.backend == "jax":
+            return out.astype(self.dtype(node.type.dtype))
+        if node.type.dtype == "f16":
+            return out.astype(np.float16).astype(np.float64)  # f16 storage rounds every intermediate
+        return out
+
 
 @functools.lru_cache(maxsize=1)
-def _jnp() -> Any:
+def jax_numpy() -> Any:
+    """``jax.numpy``, with the reference's JAX configuration: the CPU, highest matmul precision."""
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     import jax
 
@@ -210,11 +221,7 @@ def _run(graph: Graph, inputs: Sequence[np.ndarray], sizes: Mapping[str, int], b
     for i, node in enumerate(graph.nodes):
         shape = node.type.concrete(sizes)
         operands = [values[r] for r in node.inputs]
-        out = E.xp.asarray(REFERENCE[node.op](E, operands, node.attrs, shape, node.type.dtype))
-        if backend == "jax":
-            out = out.astype(E.dtype(node.type.dtype))
-        elif node.type.dtype == "f16":
-            out = out.astype(np.float16).astype(np.float64)  # f16 storage rounds every intermediate
+        out = E.apply(node, operands, shape)
         if tuple(out.shape) != shape:
             raise AssertionError(f"reference row {node.op!r} gave shape {tuple(out.shape)}, expected {shape}: ireefuzz bug")
         values[f"n{i}"] = out

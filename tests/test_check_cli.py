@@ -2,14 +2,12 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 
 import pytest
 
+from ireefuzz import check, frontends
 from ireefuzz.errors import UsageError
-
-check = importlib.import_module("ireefuzz.check")  # `from ireefuzz import check` is the API function
 
 ADD = """func.func @add(%a: tensor<32x48xf32>, %b: tensor<32x48xf32>) -> tensor<32x48xf32> {
   %e = tensor.empty() : tensor<32x48xf32>
@@ -45,18 +43,18 @@ def run(argv: list[str]) -> int:
 
 
 def test_signatures_list_public_functions_with_dynamic_dims():
-    (sig,) = check.signatures(MATMUL_ACC_ARG)
+    (sig,) = frontends.signatures(MATMUL_ACC_ARG)
     assert sig.name == "mm" and sig.args == (((None, None), "f32"),) * 3 and sig.dims == "?x?"
-    assert check.concrete_shapes(sig, None) == [(33, 33)] * 3
-    assert check.concrete_shapes(sig, check.parse_shapes("5x7,7x3,5x3")) == [(5, 7), (7, 3), (5, 3)]
+    assert frontends.concrete_shapes(sig, None) == [(33, 33)] * 3
+    assert frontends.concrete_shapes(sig, check.parse_shapes("5x7,7x3,5x3")) == [(5, 7), (7, 3), (5, 3)]
 
 
 def test_bad_shapes_are_usage_errors():
-    (sig,) = check.signatures(ADD)
+    (sig,) = frontends.signatures(ADD)
     with pytest.raises(check.ProgramError, match="argument 0 is tensor<32x48>"):
-        check.concrete_shapes(sig, [(33, 48), (32, 48)])
+        frontends.concrete_shapes(sig, [(33, 48), (32, 48)])
     with pytest.raises(check.ProgramError, match="takes 2 arguments"):
-        check.concrete_shapes(sig, [(32, 48)])
+        frontends.concrete_shapes(sig, [(32, 48)])
     with pytest.raises(check.ProgramError, match="not a shape"):
         check.parse_shapes("3xq")
 
@@ -72,8 +70,8 @@ def test_unparsable_file_exits_2_with_one_clear_message(tmp_path, capsys):
 
 
 def test_inputs_follow_the_generator_rule():
-    (sig,) = check.signatures(ADD)
-    xs = check.make_inputs(sig, check.concrete_shapes(sig, None), seed=0)
+    (case,) = frontends.program_cases(ADD, seed=0)
+    xs = case.inputs()
     assert [x.shape for x in xs] == [(32, 48)] * 2
     assert all(((x * 8) == (x * 8).round()).all() and abs(x).max() <= 2 for x in xs)
 

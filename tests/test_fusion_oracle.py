@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ireefuzz.oracles.fusion import check_fusion, materializing_op, statistic
-from ireefuzz.oracles.memory import IRParseError
+from ireefuzz.errors import IRParseError
 from ireefuzz.sut import DispatchIR
 
 IR = Path(__file__).parent / "data" / "ir"
@@ -81,3 +81,17 @@ def test_real_argsort_materializes_its_iota():
     assert isinstance(artifact, sut.Artifact), artifact
     kinds = [f.kind for f in check_fusion(artifact.dispatches, artifact.statistics)]
     assert kinds == ["materialized-producer"]
+
+
+def test_program_op_pattern_joins_the_dispatches_in_order_each_op_once():
+    import dataclasses
+
+    from ireefuzz.oracles.ir import program_op_pattern
+
+    argsort, _ = recorded("argsort_dyn", 2)
+    assert program_op_pattern(argsort) == "generic[index]>sort"
+    assert program_op_pattern(argsort[::-1]) == "sort>generic[index]"
+    twice, _ = recorded("iota_two_consumers", 2)
+    assert program_op_pattern(twice) == "generic[index]"  # deduplicated
+    sourceless = [dataclasses.replace(d, source="") for d in argsort]
+    assert program_op_pattern(sourceless) == "-" and program_op_pattern(sourceless, "main") == "main"

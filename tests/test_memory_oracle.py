@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from ireefuzz.oracles.memory import IRParseError, check_memory, profile, scan
+from ireefuzz.errors import IRParseError
+from ireefuzz.oracles.memory import check_memory, profile, scan
 from ireefuzz.sut import DispatchIR
 
 IR = Path(__file__).parent / "data" / "ir"

@@ -1,5 +1,5 @@
-"""Metamorphic relations: the comparison on recorded observations (fault injection), the graph
-transforms, and (marked iree) the relations on the real compiler."""
+"""Metamorphic relations: the oracle's comparison on recorded observations (fault injection), the
+graph transforms of ``ireefuzz.relations``, and (marked iree) the relations on the real compiler."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,6 +7,7 @@ import pytest
 
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, GraphError, Node, TensorType as T
+from ireefuzz import relations as rel
 from ireefuzz.oracles import metamorphic as mm
 from ireefuzz.oracles.memory import MEMORY_KINDS
 
@@ -88,12 +89,12 @@ def test_one_failed_variant_is_a_finding_two_are_not():
 def test_compare_variants_checks_numbers_only_between_comparable_variants():
     g = dot_exp()
     case = Case(g, ({"M": 33, "K": 16, "N": 49},))
-    variants = mm.shape_variants(case)
+    variants = rel.shape_variants(case)
     assert [v.label for v in variants] == ["static-aligned", "static", "dynamic"]
     out = np.ones((33, 49), np.float32)
     aligned = np.zeros((32, 48), np.float32)  # other sizes: never compared numerically
     observations = [obs("static-aligned", ((aligned,),)), obs("static", ((out,),), alloca=3), obs("dynamic", ((out + 1,),))]
-    findings = mm.compare_variants("shape", variants, observations, g)
+    findings = rel.compare_variants("shape", variants, observations, g)
     assert sorted(f.signature for f in findings) == [
         "metamorphic/alloca-asymmetry/fill>matmul>exp[shape:static]/f32/?x?",
         "metamorphic/output-mismatch/fill>matmul>exp[shape:dynamic]/f32/?x?",
@@ -104,29 +105,29 @@ def test_compare_variants_checks_numbers_only_between_comparable_variants():
 
 
 def test_to_static_and_to_dynamic_round_trip():
-    static = mm.to_static(dot_exp(), {"M": 33, "K": 16, "N": 49})
+    static = rel.to_static(dot_exp(), {"M": 33, "K": 16, "N": 49})
     assert static.symbols == () and static.args[0].shape == (33, 16) and static.nodes[0].attrs["shape"] == [33, 49]
-    dynamic, sizes = mm.to_dynamic(static)
+    dynamic, sizes = rel.to_dynamic(static)
     assert sizes == {"D16": 16, "D33": 33, "D49": 49}
-    assert mm.to_static(dynamic, sizes) == static
+    assert rel.to_static(dynamic, sizes) == static
     with pytest.raises(GraphError, match="no size"):
-        mm.to_static(dot_exp(), {"M": 1})
+        rel.to_static(dot_exp(), {"M": 1})
 
 
 def test_to_dynamic_keeps_sliced_dims_static():
     g = Graph((T((8, 5), "f32"),), (
         Node("extract_slice", ("a0",), {"offsets": [2, 0], "sizes": [3, 5], "strides": [1, 1]}, T((3, 5), "f32")),
     ), ("n0",)).check()
-    dynamic, sizes = mm.to_dynamic(g)
+    dynamic, sizes = rel.to_dynamic(g)
     assert sizes == {} and dynamic == g
 
 
 def test_aligned_rounds_down_to_16():
-    assert mm.aligned({"M": 33, "K": 16, "N": 49, "B": 6}) == {"M": 32, "K": 16, "N": 48, "B": 6}
+    assert rel.aligned({"M": 33, "K": 16, "N": 49, "B": 6}) == {"M": 32, "K": 16, "N": 48, "B": 6}
 
 
 def test_dps_variants_are_well_formed_and_distinct():
-    labels = dict(mm.dps_variants(dot_exp(), limit=20))
+    labels = dict(rel.dps_variants(dot_exp(), limit=20))
     assert {"n2.outs=empty", "n2.outs=value:n1", "n0.generic=true", "n1.generic=true"} <= set(labels)
     assert labels["n2.outs=value:n1"].nodes[2].attrs["init"] == "value:n1"
     for g in labels.values():
@@ -136,11 +137,11 @@ def test_dps_variants_are_well_formed_and_distinct():
 
 def test_config_variants():
     case = Case(dot_exp(), ({"M": 3, "K": 4, "N": 5},), flags=("--iree-opt-data-tiling=true",))
-    vs = mm.config_variants(case)
+    vs = rel.config_variants(case)
     assert [v.label for v in vs] == ["cpu=host", "cpu=generic", "data-tiling=true", "data-tiling=false"]
     assert vs[3].case.flags == ("--iree-opt-data-tiling=false",)
     with pytest.raises(ValueError, match="unknown relation"):
-        mm.variants_for("colour", case)
+        rel.variants_for("colour", case)
 
 
 # --------------------------------------------------------------------------- real IREE
@@ -148,7 +149,7 @@ def test_config_variants():
 
 @pytest.mark.iree
 def test_shape_relation_reproduces_the_first_seed():
-    findings = mm.check_relation("shape", Case(dot_exp(), ({"M": 33, "K": 16, "N": 49},)))
+    findings = rel.check_relation("shape", Case(dot_exp(), ({"M": 33, "K": 16, "N": 49},)))
     assert {f.signature for f in findings} == {
         "metamorphic/alloca-asymmetry/fill>matmul>exp[shape:static]/f32/?x?",
         "metamorphic/copy-asymmetry/fill>matmul>exp[shape:static]/f32/?x?",
@@ -158,21 +159,21 @@ def test_shape_relation_reproduces_the_first_seed():
 
 @pytest.mark.iree
 def test_config_relation_agrees_on_the_unaligned_matmul():
-    assert mm.check_relation("config", Case(dot_exp(33, 16, 49), ({},))) == []
+    assert rel.check_relation("config", Case(dot_exp(33, 16, 49), ({},))) == []
 
 
 def test_relations_run_on_a_deterministic_sample_of_cases(monkeypatch):
     import dataclasses as dc
 
     from ireefuzz import evaluate as ev
+    from ireefuzz import relations
     from ireefuzz.generators.case import Case
-    from ireefuzz.oracles import metamorphic
     from ireefuzz.oracles.finding import Finding
     from tests.test_graph import fme_graph
 
     calls = []
     fake = Finding("metamorphic", "alloca-asymmetry", "metamorphic/alloca-asymmetry/x[shape:static]/f32/?x?", "injected")
-    monkeypatch.setattr(metamorphic, "check_relation", lambda rel, case, config: calls.append(rel) or [fake])
+    monkeypatch.setattr(relations, "check_relation", lambda rel, case, config: calls.append(rel) or [fake])
     cases = [Case(fme_graph(), ({"M": m, "N": 3},), seed=m) for m in range(1, 13)]
     base = [ev.CaseResult(c, ()) for c in cases]
     every = ev.Policy(relations=("shape", "dps"), relations_every=1)

@@ -31,8 +31,8 @@ def _finding(oracle: str, kind: str) -> Finding:
 
 @pytest.mark.parametrize("oracle,kind,needle", [
     ("memory", "alloca", "--mlir-print-ir-before=iree-convert-to-llvm"),
-    ("immutability", "input-mutated", "check_inputs.py"),
-    ("numeric", "wrong-values", "expected.npz"),
+    ("immutability", "input-mutated", "--equality_mode=exact"),
+    ("numeric", "wrong-values", "--expected_output=@expected/out0.npy"),
     ("crash", "compile-error", "BUG REPRODUCED: iree-compile failed"),
     ("crash", "runtime-fault", "iree-run-module failed"),
     ("fusion", "materialized-producer", "--iree-hal-dump-executable-sources-to"),
@@ -90,21 +90,22 @@ def test_memory_bundle_reproduces_in_a_clean_shell(tmp_path):
     expected = np.load(bundle / "expected.npz", allow_pickle=False)
     assert {"jax_0", "f64_0"} <= set(expected.files)
     assert Case.from_json(json.loads((bundle / "case.json").read_text())) == result.case
+    assert json.loads((bundle / "finding.json").read_text())["run_sh"]["exit"] == 1  # checked when written
     issue = (bundle / "ISSUE.md").read_text()
     for section in ("## What happens", "## What was expected", "## Environment", "## Minimal program",
                     "## Evidence", "memref.alloca", "## First pass that introduces it"):
         assert section in issue, section
 
     tools = _stock_tools_dir(tmp_path)
-    env = {"PATH": f"{tools}:/usr/bin:/bin", "HOME": str(tmp_path)}  # env -i: no venv, no ireefuzz
-    proc = subprocess.run(["env", "-i", *[f"{k}={v}" for k, v in env.items()], "sh", str(bundle / "run.sh")],
+    env = {"PATH": str(tools), "HOME": str(tmp_path), "TMPDIR": str(tmp_path)}  # env -i: only the two tools
+    proc = subprocess.run(["env", "-i", *[f"{k}={v}" for k, v in env.items()], "/bin/sh", str(bundle / "run.sh")],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "BUG REPRODUCED" in proc.stdout
 
 
 @pytest.mark.iree
-def test_immutability_bundle_reproduces_with_runtime_only_check(tmp_path):
+def test_immutability_bundle_reproduces_with_stock_tools_only(tmp_path):
     from ireefuzz.evaluate import evaluate
     from ireefuzz.repro import shrink_and_bundle
 
@@ -113,13 +114,11 @@ def test_immutability_bundle_reproduces_with_runtime_only_check(tmp_path):
               ("n0",)).check()
     (finding,) = evaluate([Case(g, ({},))])[0].findings
     result = shrink_and_bundle(finding, tmp_path / "bundle", confirm_runs=2)
-    assert result.status == "confirmed" and (result.path / "check_inputs.py").exists()
-    assert "cannot show the mutation" in (result.path / "ISSUE.md").read_text()
+    assert result.status == "confirmed" and (result.path / "inputs_after.mlir").exists()
+    assert "--equality_mode=exact" in (result.path / "ISSUE.md").read_text()
     tools = _stock_tools_dir(tmp_path)
-    import sys
-
-    env = {"PATH": f"{tools}:/usr/bin:/bin", "HOME": str(tmp_path), "PYTHON": sys.executable}
-    proc = subprocess.run(["env", "-i", *[f"{k}={v}" for k, v in env.items()], "sh", str(result.path / "run.sh")],
+    env = {"PATH": str(tools), "HOME": str(tmp_path), "TMPDIR": str(tmp_path)}  # no python, no coreutils
+    proc = subprocess.run(["env", "-i", *[f"{k}={v}" for k, v in env.items()], "/bin/sh", str(result.path / "run.sh")],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "was modified by the call" in proc.stdout
+    assert "an argument holds other values after the call" in proc.stdout

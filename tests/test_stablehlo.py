@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
 from ireefuzz.evaluate import evaluate
+from ireefuzz.frontends import STABLEHLO
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, Node, TensorType
 from ireefuzz.generators.stablehlo import (INPUT_FLAGS, export_graph, export_module, jax_function,
@@ -93,19 +94,15 @@ def test_zero_sized_symbols_are_outside_the_export_contract():
 @pytest.mark.iree
 def test_generated_graphs_agree_on_both_paths():
     drawn = draw(cases(ops=CLEAN_OPS, dynamic=True, max_nodes=4, dtypes=("f32", "i32")), 6, at=7)
-    from ireefuzz.stablehlo_path import evaluate_stablehlo
-
-    for path, results in (("stablehlo", evaluate_stablehlo(drawn)), ("linalg", evaluate(drawn))):
+    for path, results in (("stablehlo", evaluate(drawn, frontend=STABLEHLO)), ("linalg", evaluate(drawn))):
         wrong = [(f.signature, r.case) for r in results for f in r.findings if f.oracle in ("numeric", "crash", "immutability")]
         assert not wrong, f"{path} path: {wrong}"
 
 
 @pytest.mark.iree
 def test_legalization_failures_are_crash_findings_deduplicated_by_the_failing_op():
-    from ireefuzz.stablehlo_path import evaluate_stablehlo
-
     gathers = [Case(dynamic_gather("f32", 4), ({"M": 7, "N": 3},)), Case(dynamic_gather("f16", 9), ({"M": 2, "N": 5},))]
-    results = evaluate_stablehlo(gathers + [Case(dynamic_broadcast(), ({"M": 7},))])
+    results = evaluate(gathers + [Case(dynamic_broadcast(), ({"M": 7},))], frontend=STABLEHLO)
     signatures = [r.signatures for r in results]
     gather_sig = "crash/compile-error/stablehlo.reshape[op-result-must-be-statically-shaped]/-/-"
     assert signatures[:2] == [(gather_sig,), (gather_sig,)]  # two graphs, one bug
@@ -113,7 +110,7 @@ def test_legalization_failures_are_crash_findings_deduplicated_by_the_failing_op
     assert signatures[2] == ("crash/compile-error/stablehlo.dynamic_broadcast_in_dim[failed-to-legalize-operation-that-was]/-/-",)
     static = Case(dataclasses.replace(dynamic_gather(), args=(T((7, 4)), T((3,), "i32", 7)),
                                       nodes=(Node("gather", ("a0", "a1"), {}, T((3, 4))),)).check(), ({},))
-    assert evaluate_stablehlo([static])[0].findings == ()  # the static gather legalizes and computes right
+    assert evaluate([static], frontend=STABLEHLO)[0].findings == ()  # the static gather legalizes and computes right
 
 
 @pytest.mark.iree
@@ -128,7 +125,7 @@ def test_iota_seed_recorded_verdict():
 
 @pytest.fixture(scope="module")
 def exp_add_runs():
-    from ireefuzz.stablehlo_path import run_frontends
+    from ireefuzz.cross_frontend import run_frontends
 
     case = Case(exp_add(), ({"M": 33, "N": 17}, {"M": 1, "N": 64}, {"M": 0, "N": 5}), seed=3)
     return case, run_frontends(case)
@@ -136,7 +133,7 @@ def exp_add_runs():
 
 @pytest.mark.iree
 def test_cross_frontend_clean_case_has_no_findings(exp_add_runs):
-    from ireefuzz.stablehlo_path import relate_frontends
+    from ireefuzz.cross_frontend import relate_frontends
 
     case, runs = exp_add_runs
     assert all(run.compiled for run in runs.values())
@@ -147,7 +144,7 @@ def test_cross_frontend_clean_case_has_no_findings(exp_add_runs):
 @pytest.mark.iree
 @pytest.mark.parametrize("side", ["stablehlo", "linalg"])
 def test_cross_frontend_catches_a_perturbed_path(exp_add_runs, side):
-    from ireefuzz.stablehlo_path import relate_frontends
+    from ireefuzz.cross_frontend import relate_frontends
 
     case, runs = exp_add_runs
     bad = [tuple(o.copy() for o in outs) for outs in runs[side].outputs]

@@ -1,0 +1,369 @@
+"""The frontends of ``ireefuzz.evaluate``, by name: ``FRONTENDS["linalg" | "stablehlo" | "mlir"]``.
+
+``evaluate.evaluate(cases, base, policy, FRONTENDS[name])`` checks cases through one of them; every
+oracle runs in the same pipeline (``evaluate.check_compiled_case``) whatever the frontend.
+
+* ``linalg`` (``evaluate.LINALG``): graphs emitted as linalg on tensors.
+* ``stablehlo``: the same graph cases through ``jax.export`` -> ``iree-compile
+  --iree-input-type=stablehlo``. A shape instance with a 0-sized symbol is skipped (JAX symbolic dims
+  are >= 1: such an instance violates the exported program's contract, not IREE's); a case left with
+  none, or a graph JAX cannot export, is outside the path (no findings, ``discarded=1``). A compile
+  failure is signed by the failing op the diagnostic names and the gist of its message, with no
+  dtype or dims (``crash/compile-error/stablehlo.dynamic_reshape[failed-to-legalize-operation-that-was]/-/-``):
+  one legalization bug of shape-polymorphic export is one signature, whatever graph reached it.
+* ``mlir``: raw programs (``ireefuzz check``, the plugin's ``.mlir`` items, raw corpus cases). A case is
+  one public function at concrete argument shapes (``ProgramCase``; ``program_cases`` makes them);
+  all functions of a program compile as that one program. Immutability findings are signed by the
+  dispatches' ops. Numeric: outputs given by the user (``Expected``) are compared; the reference is
+  ``reference_outputs`` -- where the float64 interpreter plugs in -- and while it does not judge a
+  program, the host-vs-generic CPU relation stands in (``cpu_agreement``; also run when the policy
+  lists the ``config`` relation).
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ireefuzz.errors import ProgramError
+from ireefuzz.generators.case import make_inputs
+from ireefuzz.generators.emit import Program
+from ireefuzz.generators.graph import DTYPES, Graph, TensorType
+from ireefuzz.generators.stablehlo import INPUT_FLAGS, export_functions, module_of, nonzero_instances
+from ireefuzz.oracles import crash, immutability, memory, metamorphic, numeric
+from ireefuzz.oracles.finding import Finding, dims_pattern, make_signature
+
+from . import sut
+from .evaluate import LINALG, Frontend, Policy
+
+DEFAULT_DYNAMIC_SIZE = 33
+
+
+# --------------------------------------------------------------------------- StableHLO
+
+
+def stablehlo_config(base: sut.CompilerConfig) -> sut.CompilerConfig:
+    flags = tuple(base.flags)
+    return dataclasses.replace(base, flags=flags + tuple(f for f in INPUT_FLAGS if f not in flags))
+
+
+def stablehlo_compile_failure(failure: sut.CompileFailure, program_text: str, cases: Any = None) -> Finding:
+    """The crash oracle's finding for a StableHLO program, signed by the failing op: the op the diagnostic
+    names (``failed to legalize operation 'stablehlo.dynamic_reshape'``, ``'stablehlo.constant' op result
+    must be statically shaped``), else the op at the located line; no graph dtype or dims."""
+    finding = crash.check_compile_failure(failure, program_text, None)  # no graphs: dtype and dims "-"
+    _, source_op, _, message = crash.locate(program_text, failure.diagnostic)
+    named = _QUOTED_OP.search(message)
+    failing_op = named.group(1) if named else source_op or "-"
+    signature = finding.signature
+    if failure.kind == "error":
+        signature = make_signature("crash", finding.kind, f"{failing_op}[{crash.gist(message)}]", "-", "-")
+    return dataclasses.replace(finding, signature=signature, evidence=dict(finding.evidence) | {
+        "frontend": "stablehlo", "failing_op": failing_op, "source_op": source_op})
+
+
+_QUOTED_OP = re.compile(r"'([a-z_]+\.[a-z_.]+)'")
+
+
+def exportable_instances(case: Any) -> Any:
+    """The case with the shape instances an exported program accepts, or None if it accepts none."""
+    instances = nonzero_instances(case.instances)
+    return dataclasses.replace(case, instances=tuple(instances)) if instances else None
+
+
+def _exported(case: Any, name: str) -> tuple[str, ...]:
+    return export_functions(case.graph, name)
+
+
+STABLEHLO = Frontend("stablehlo", module_of, _exported, stablehlo_compile_failure, configure=stablehlo_config,
+                     admit=exportable_instances)
+
+
+# --------------------------------------------------------------------------- raw MLIR: the case
+
+
+@dataclasses.dataclass(frozen=True)
+class FunctionSignature:
+    name: str
+    args: tuple[tuple[tuple[int | None, ...], str], ...]  # (shape with None for a dynamic dim, element type)
+    results: tuple[tuple[tuple[int | None, ...], str], ...]
+
+    @property
+    def dtype(self) -> str:
+        return self.results[0][1] if self.results else "-"
+
+    @property
+    def dims(self) -> str:
+        return dims_pattern(shape for shape, _ in self.results)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Expected:
+    """Outputs a user expects from one function (the plugin's ``expected`` .npz), with tolerances for floats."""
+
+    outputs: tuple[np.ndarray, ...]
+    rtol: float = 1e-5
+    atol: float = 1e-6
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class ProgramCase:
+    """One public function of a raw MLIR program, at concrete argument types (``args``; None: compile
+    only, never run). Inputs are drawn from ``seed`` by the graph generator's rule."""
+
+    program: str
+    signature: FunctionSignature
+    args: tuple[TensorType, ...] | None
+    seed: int = 0
+    target_cpu: str = "host"
+    flags: tuple[str, ...] = ()
+    expected: Expected | None = None
+
+    graph = None  # a raw program has no graph: its findings are signed by its function and dispatches
+
+    @property
+    def function(self) -> str:
+        return self.signature.name
+
+    @property
+    def instances(self) -> tuple[dict[str, int], ...]:
+        return ({},) if self.args is not None else ()
+
+    def inputs(self, instance: int = 0) -> list[np.ndarray]:
+        """Deterministic inputs: the graph generator's rule (floats k/8 in [-2, 2], small ints)."""
+        return make_inputs(Graph(self.args or (), (), ()), {}, self.seed)
+
+    def __repr__(self) -> str:
+        shapes = ",".join("x".join(map(str, t.shape)) for t in self.args) if self.args is not None else "compile-only"
+        return f"ProgramCase(@{self.function} {shapes}, seed={self.seed}, cpu={self.target_cpu})"
+
+
+def signatures(text: str) -> list[FunctionSignature]:
+    """The public functions of ``text`` with their tensor argument and result types."""
+    from iree.compiler import ir
+
+    context = ir.Context()
+    try:
+        module = ir.Module.parse(text, context)
+    except ir.MLIRError as e:
+        first = next((line.strip() for line in str(e).splitlines() if "error" in line.lower()), str(e).splitlines()[0])
+        raise ProgramError(f"not a valid MLIR program: {first}") from None
+    found = []
+    for op in _walk(module.operation):
+        if op.name not in ("func.func", "util.func"):
+            continue
+        attrs = op.attributes
+        if "sym_visibility" in attrs and ir.StringAttr(attrs["sym_visibility"]).value == "private":
+            continue
+        if not op.regions[0].blocks:  # a declaration
+            continue
+        name = ir.StringAttr(attrs["sym_name"]).value
+        ftype = ir.TypeAttr(attrs["function_type"]).value
+        found.append(FunctionSignature(name, tuple(_tensor(name, t, "argument") for t in ftype.inputs),
+                                       tuple(_tensor(name, t, "result") for t in ftype.results)))
+    if not found:
+        raise ProgramError("the program has no public function to call")
+    return found
+
+
+def _walk(op: Any):
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.operations:
+                yield child.operation
+                yield from _walk(child.operation)
+
+
+def _tensor(function: str, t: Any, what: str) -> tuple[tuple[int | None, ...], str]:
+    from iree.compiler import ir
+
+    if not isinstance(t, ir.RankedTensorType):
+        raise ProgramError(f"@{function}: {what} of type {t} is not a ranked tensor; ireefuzz check feeds ranked tensors only")
+    shape = tuple(None if t.is_dynamic_dim(i) else t.get_dim_size(i) for i in range(t.rank))
+    return shape, str(t.element_type)
+
+
+def concrete_shapes(sig: FunctionSignature, shapes: Sequence[Sequence[int]] | None,
+                    default: int = DEFAULT_DYNAMIC_SIZE) -> list[tuple[int, ...]]:
+    """One concrete shape per argument: ``shapes`` if given (checked against the static dims), else
+    every dynamic dim = ``default``."""
+    if shapes is None:
+        return [tuple(default if d is None else d for d in shape) for shape, _ in sig.args]
+    if len(shapes) != len(sig.args):
+        raise ProgramError(f"@{sig.name} takes {len(sig.args)} arguments but --shapes gives {len(shapes)}")
+    out = []
+    for i, ((shape, _), given) in enumerate(zip(sig.args, shapes)):
+        given = tuple(given)
+        if len(given) != len(shape) or any(d is not None and d != g for d, g in zip(shape, given)):
+            shown = "x".join("?" if d is None else str(d) for d in shape)
+            raise ProgramError(f"@{sig.name} argument {i} is tensor<{shown}> but --shapes gives {'x'.join(map(str, given))}")
+        out.append(given)
+    return out
+
+
+def argument_types(sig: FunctionSignature, shapes: Sequence[tuple[int, ...]]) -> tuple[TensorType, ...]:
+    """The concrete argument types inputs are drawn for (an element type the generator cannot draw is refused)."""
+    for _, dtype in sig.args:
+        if dtype not in DTYPES:
+            raise ProgramError(f"@{sig.name}: cannot generate inputs of element type {dtype}; supported: {', '.join(DTYPES)}")
+    return tuple(TensorType(tuple(shape), dtype) for (_, dtype), shape in zip(sig.args, shapes))
+
+
+def program_cases(text: str, *, functions: Sequence[str] | None = None,
+                  shapes: Mapping[str, Sequence[Sequence[int]]] | Sequence[Sequence[int]] | None = None,
+                  seed: int = 0, run: bool = True, expected: Mapping[str, Expected] | None = None,
+                  target_cpu: str = "host", flags: tuple[str, ...] = ()) -> list[ProgramCase]:
+    """One case per public function of ``text`` (or of ``functions``). ``shapes`` is one list of argument
+    shapes (for every function with that many arguments) or a mapping function -> argument shapes."""
+    sigs = signatures(text)
+    if functions:
+        known = {s.name for s in sigs}
+        unknown = [f for f in functions if f not in known]
+        if unknown:
+            raise ProgramError(f"no public function {', '.join(unknown)}; the program has {', '.join(sorted(known))}")
+        sigs = [s for s in sigs if s.name in functions]
+    cases = []
+    for sig in sigs:
+        args = None
+        if run:
+            given = shapes.get(sig.name) if isinstance(shapes, Mapping) else shapes
+            if given is not None and not isinstance(shapes, Mapping) and len(given) != len(sig.args):
+                given = None  # a positional --shapes applies to the functions it fits
+            args = argument_types(sig, concrete_shapes(sig, given))
+        cases.append(ProgramCase(text, sig, args, seed, target_cpu, flags, (expected or {}).get(sig.name)))
+    return cases
+
+
+# --------------------------------------------------------------------------- raw MLIR: the judges
+
+
+@dataclasses.dataclass(frozen=True)
+class NotJudged:
+    """No reference for a program's numbers, and why (e.g. ``op iree_linalg_ext.topk``)."""
+
+    reason: str
+
+
+def reference_outputs(program: str, function: str, inputs: Sequence[np.ndarray]) -> Sequence[np.ndarray] | NotJudged:
+    """The numeric reference for a raw program: where the float64 interpreter plugs in
+    (``interpret(program, function, inputs)``, its ``NotInterpretable(op)`` -> ``NotJudged(f"op {op}")``).
+    Until then no program is judged, and host-vs-generic agreement stands in (``cpu_agreement``)."""
+    return NotJudged("no reference interpreter for raw MLIR yet")
+
+
+def dispatch_ops(dispatches: Sequence[sut.DispatchIR], fallback: str) -> str:
+    """The compute ops of all of a function's dispatches, in order, deduplicated (``fallback`` if none)."""
+    ops = (op for d in dispatches if d.source for op in memory.dispatch_op_pattern(d).split(">"))
+    return ">".join(dict.fromkeys(op for op in ops if op != "-")) or fallback
+
+
+def _stub_graph(sig: FunctionSignature) -> Graph:
+    return Graph(tuple(TensorType(tuple(f"d{i}" if d is None else d for i, d in enumerate(shape)), dtype)
+                       for shape, dtype in sig.args), (), ())
+
+
+def _program_mutated_inputs(case: ProgramCase, before: Sequence[np.ndarray], after: Sequence[np.ndarray],
+                            dispatches: Sequence[sut.DispatchIR]) -> list[Finding]:
+    """The immutability oracle, signed by the dispatches' ops (a raw program has no graph nodes to name)."""
+    found = immutability.check_inputs_unchanged(_stub_graph(case.signature), before, after)
+    ops = dispatch_ops(dispatches, case.function) if found else ""
+    return [dataclasses.replace(f, signature=make_signature("immutability", f.kind, ops, *f.signature.rsplit("/", 2)[1:]))
+            for f in found]
+
+
+def _program_numbers(case: ProgramCase, sizes: Mapping[str, int], inputs: Sequence[np.ndarray],
+                     outputs: Sequence[np.ndarray], *, config: sut.CompilerConfig, policy: Policy,
+                     dispatches: Sequence[sut.DispatchIR]) -> numeric.NumericResult:
+    """The numeric oracle for a raw program: the user's expected outputs, the reference (``reference_outputs``)
+    and, where no reference judges or the ``config`` relation is asked for, host-vs-generic agreement."""
+    ops = dispatch_ops(dispatches, case.function)
+    findings: list[Finding] = []
+    if case.expected is not None:
+        findings += compare_with_expected(case.function, ops, outputs, case.expected)
+    reference = reference_outputs(case.program, case.function, inputs)
+    if not isinstance(reference, NotJudged):
+        tolerance = _tolerance(case, inputs)
+        findings += compare_with_expected(case.function, ops, outputs, Expected(tuple(reference), tolerance, tolerance))
+    if isinstance(reference, NotJudged) or "config" in policy.relations:
+        findings += cpu_agreement(case, inputs, outputs, config, ops)
+    return numeric.NumericResult(tuple(findings), 0)
+
+
+def _tolerance(case: ProgramCase, inputs: Sequence[np.ndarray]) -> float:
+    accumulation = max((d for x in inputs for d in x.shape), default=1)
+    return metamorphic.default_tolerance(case.signature.dtype, accumulation)
+
+
+def cpu_agreement(case: ProgramCase, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray],
+                  config: sut.CompilerConfig, ops: str) -> list[Finding]:
+    """The configuration relation on a raw program: compiled for the other target CPU (``host`` vs
+    ``generic``), it must compute the same numbers (``metamorphic/output-mismatch``, ``variant-failed``)."""
+    other_cpu = "generic" if config.target_cpu != "generic" else "host"
+    other = dataclasses.replace(config, target_cpu=other_cpu, observe=False)
+    theirs = metamorphic.observe_program(f"cpu={other_cpu}", case.program, {case.function: [inputs]}, other)
+    ours = metamorphic.Observation(f"cpu={config.target_cpu}", (tuple(outputs),))
+    return metamorphic.compare("config", ours, theirs[case.function], ops=ops, dtype=case.signature.dtype,
+                               dims=case.signature.dims, rtols=[_tolerance(case, inputs)], profiles=False)
+
+
+def compare_with_expected(function: str, ops: str, actual: Sequence[np.ndarray], expected: Expected) -> list[Finding]:
+    """``numeric`` findings where ``actual`` differs from the expected outputs (floats within the tolerances,
+    anything else exactly); one per output, at its first wrong element."""
+    findings = []
+    for k, (got, want) in enumerate(zip(actual, expected.outputs)):
+        got, want = np.asarray(got), np.asarray(want)
+        dtype = {np.dtype(np.float32): "f32", np.dtype(np.float16): "f16", np.dtype(np.int32): "i32",
+                 np.dtype(np.int8): "i8", np.dtype(np.bool_): "i1"}.get(want.dtype, str(want.dtype))
+        sig = lambda kind: make_signature("numeric", kind, ops, dtype, dims_pattern([want.shape]))
+        if got.shape != want.shape:
+            findings.append(Finding("numeric", "wrong-shape", sig("wrong-shape"),
+                                    f"{function} output {k} has shape {got.shape}, expected {want.shape}",
+                                    {"function": function, "output": k, "actual_shape": list(got.shape),
+                                     "expected_shape": list(want.shape)}))
+            continue
+        if want.dtype.kind == "f":
+            bad = ~np.isclose(got.astype(np.float64), want.astype(np.float64), rtol=expected.rtol, atol=expected.atol,
+                              equal_nan=True)
+        else:
+            bad = got != want
+        if not bad.any():
+            continue
+        worst = tuple(int(i) for i in np.argwhere(bad)[0])
+        nan = want.dtype.kind == "f" and bool(np.isnan(got[worst]) != np.isnan(want[worst]))
+        kind = "nan-mismatch" if nan else "wrong-value"
+        findings.append(Finding("numeric", kind, sig(kind),
+                                f"{function} output {k} is wrong at {list(worst)}: IREE {got[worst].item()}, expected "
+                                f"{want[worst].item()} ({int(bad.sum())} of {bad.size} elements)",
+                                {"function": function, "output": k, "index": list(worst), "iree": got[worst].item(),
+                                 "expected": want[worst].item(), "mismatches": int(bad.sum()), "rtol": expected.rtol,
+                                 "atol": expected.atol}))
+    return findings
+
+
+def _given_program(texts: Mapping[str, str]) -> Program:
+    """All functions of a batch are one program (``batch_key`` groups by program text)."""
+    return Program(next(iter(texts.values())), tuple(texts))
+
+
+def _program_text(case: ProgramCase, name: str) -> str:
+    return case.program
+
+
+def _program_compile_failure(failure: sut.CompileFailure, text: str, cases: Any) -> Finding:
+    return crash.check_compile_failure(failure, text)
+
+
+def _function_of(case: ProgramCase, index: int) -> str:
+    return case.function
+
+
+def _by_program(case: ProgramCase) -> tuple[str, tuple[str, ...], str]:
+    return case.target_cpu, case.flags, case.program
+
+
+MLIR = Frontend("mlir", _given_program, _program_text, _program_compile_failure, function=_function_of,
+                batch_key=_by_program, splits=False, mutated_inputs=_program_mutated_inputs, numbers=_program_numbers)
+
+FRONTENDS: Mapping[str, Frontend] = {"linalg": LINALG, "stablehlo": STABLEHLO, "mlir": MLIR}

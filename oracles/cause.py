@@ -1,0 +1,468 @@
+"""The cause of a finding: what one upstream issue would cover, beside its fine-grained signature.
+
+A signature names a symptom (``oracle/kind/ops/dtype/dims``); one compiler bug shows up under many
+of them (every dtype, dims pattern and neighbouring op). A ``Cause`` is derived per oracle from what
+identifies the defect and nothing else, the way ClusterFuzz buckets crashes by their crash state:
+
+* immutability: the role of the overwritten argument. Every argument the program uses as a DPS
+  destination (``outs``/``acc`` of a contraction, reduction, fill, gather, elementwise op) is one
+  cause, iree-org/iree#16168: the fix (never write into a caller's buffer) is one, whatever op writes;
+  an argument the program only reads that is overwritten anyway is another.
+* crash: a compile error by its normalized first diagnostic plus the stage that reported it; a
+  compiler crash by its crash state (crash type + top 3 frames, addresses and arguments stripped);
+  timeouts, OOMs and dead workers by kind; runtime faults by their normalized message.
+* memory: alloca or copy, what the dispatch computes (IREE's own name for its root op: a contraction,
+  a reduction, a gather ...), and its pipeline -- never the ops around it, the dtype or the sizes.
+* fusion: the kind of producer materialized, and the pipeline.
+* numeric / reference: a wrong value whose output reads an argument written in place is a consequence
+  of that mutation (its cause is the mutation's); otherwise the op pattern of the output's cone
+  with dtype and dims dropped (``numeric/wrong-value/fill>reduce_sum``).
+* metamorphic: an asymmetry takes the cause of a memory finding of its family in the same case, a
+  failed variant the cause of its compile error; otherwise a relation-level cause.
+
+Pure: reads only the finding's own JSON (message, evidence, case), so older runs can be re-bucketed.
+"""
+from __future__ import annotations
+
+import collections
+import dataclasses
+import re
+from typing import Any, Mapping, Sequence
+
+from .finding import Finding
+
+@dataclasses.dataclass(frozen=True)
+class Cause:
+    id: str  # stable, path-safe, readable, e.g. "immutability/dps-init-written-in-place"
+    title: str  # one readable line, what one upstream issue would be titled
+    oracle: str
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.+>=,:@\-\[\]/]")
+
+
+def _cause(oracle: str, parts: Sequence[str], title: str) -> Cause:
+    """A cause whose id is ``oracle/part/...``, each part path-safe (no '/' inside a part)."""
+    clean = [_UNSAFE.sub("_", str(p).replace("/", "_")) or "-" for p in parts]
+    return Cause("/".join([oracle, *clean]), title, oracle)
+
+
+# --------------------------------------------------------------------------- immutability
+
+ARGUMENT_MUTATION = Cause(
+    "immutability/dps-init-written-in-place",
+    "A function argument used as a DPS destination (outs/acc) is written in place (iree-org/iree#16168)",
+    "immutability")
+READ_ONLY_MUTATION = Cause(
+    "immutability/read-only-argument-written",
+    "A function argument the program only reads is overwritten by the call", "immutability")
+
+
+def _immutability_cause(finding: Finding) -> Cause:
+    ops = finding.evidence.get("ops")
+    if isinstance(ops, list) and any(str(op).endswith(("[outs]", "[acc]")) for op in ops):
+        return ARGUMENT_MUTATION
+    written = _written_arguments(finding)
+    if written is not None and "argument" in finding.evidence and f"a{finding.evidence['argument']}" not in written:
+        return READ_ONLY_MUTATION
+    return ARGUMENT_MUTATION  # no graph (a raw MLIR program): the one known mechanism
+
+
+# --------------------------------------------------------------------------- crash
+
+_ERROR_LINE = re.compile(r"error: (.*)$", re.M)
+_LOCATED = re.compile(r"^(\S+?\.mlir):\d+:\d+: error: ", re.M)
+_FRAME = re.compile(r"^\s*#\d+\s+0x[0-9a-fA-F]+\s+(.*)$", re.M)
+_ASSERTION = re.compile(r"Assertion `(.*?)' failed")
+_LLVM_ERROR = re.compile(r"LLVM ERROR: (.*)")
+_RUNNING_PASS = re.compile(r"^\d+\.\s+Running pass '([^']+)'", re.M)
+_FAILED_FOR_OP = re.compile(r"failed for operation: ([a-z_]+\.[a-z_.]+)")
+_SIGNALS = {-4: "SIGILL", -6: "SIGABRT", -7: "SIGBUS", -8: "SIGFPE", -11: "SIGSEGV", 132: "SIGILL", 134: "SIGABRT",
+            136: "SIGFPE", 139: "SIGSEGV"}
+# Frames of the crash machinery itself, never the defect (ClusterFuzz's ignore list, for LLVM).
+_NOISE_FRAMES = re.compile(
+    r"PrintStackTrace|RunSignalHandlers|SignalHandler|CrashRecoveryContext|HandleCrash|CleanupOnSignal|"
+    r"report_fatal_error|llvm_unreachable_internal|__assert_fail|__assert_fail_base|\babort\b|\braise\b|"
+    r"pthread_kill|gsignal|__restore_rt|^\(?/lib|libc\.so|^\?\?|^0x")
+# Context errors that say where, not what: skipped when naming the stage.
+_GENERIC_STAGES = ("failed to run translation of source executable", "failed to serialize executable",
+                   "failed to translate executables", "failed to legalize operation")
+_TYPE = re.compile(r"\b(?:tensor|memref|vector|complex|!?[\w.]+)<[^<>]*(?:<[^<>]*>[^<>]*)*>|\b[iuf]\d+\b|\bindex\b|\bbf16\b")
+_OP_NAME = re.compile(r"'([a-z_]+\.[a-z_.0-9]+)'")
+
+
+def normalize_diagnostic(message: str, words: int = 12) -> str:
+    """A diagnostic line without SSA names, symbols, numbers, types, shapes or quoted values:
+    ``linalg.generic-op-write-affecting-operations-on-global-resources-...``. Quoted op names stay."""
+    ops = _OP_NAME.findall(message)
+    text = _OP_NAME.sub(" OPNAME ", message)
+    text = _TYPE.sub(" ", text)
+    text = re.sub(r"'[^']*'|\"[^\"]*\"|%[\w#.:]+|@[\w$.-]+|#[\w.]+|\S*/\S*|0x[0-9a-fA-F]+|\b\d+\b", " ", text)
+    tokens = re.findall(r"[A-Za-z_]+", text)
+    out, names = [], iter(ops)
+    for token in tokens:
+        out.append(next(names, "op") if token == "OPNAME" else token.lower())
+    return "-".join(out[:words]) or "-"
+
+
+def compile_error_stage(diagnostic: str) -> str:
+    """Where a compile error was reported: the specific context error after the first one
+    (``failed on workgroup distribution verification`` -> ``workgroup-distribution-verification``),
+    else ``codegen`` for a location in a dumped executable, ``input`` for one in the program."""
+    errors = _ERROR_LINE.findall(diagnostic)
+    for context in errors[1:]:
+        gist = re.sub(r"^'[^']*' op ", "", context.strip())
+        if gist.startswith("failed") and not gist.startswith(_GENERIC_STAGES):
+            return normalize_diagnostic(re.sub(r"^failed (?:on|to|in|during|while)? ?", "", gist), 6)
+    located = _LOCATED.search(diagnostic)
+    if located is None:
+        return "-"
+    return "codegen" if "/sources/" in located.group(1) or "_dispatch_" in diagnostic else "input"
+
+
+def first_error(diagnostic: str, fallback: str = "") -> str:
+    m = _ERROR_LINE.search(diagnostic)
+    return m.group(1) if m else fallback
+
+
+def crash_state(diagnostic: str, returncode: Any = None, frames: int = 3) -> tuple[str, list[str]]:
+    """(crash type, top frames) of a crash, each normalized: no addresses, offsets, paths or arguments."""
+    if (m := _ASSERTION.search(diagnostic)):
+        kind = f"assertion:{normalize_diagnostic(m.group(1), 8)}"
+    elif (m := _LLVM_ERROR.search(diagnostic)):
+        kind = f"llvm-error:{normalize_diagnostic(m.group(1), 8)}"
+    elif isinstance(returncode, int) and returncode in _SIGNALS:
+        kind = _SIGNALS[returncode]
+    elif isinstance(returncode, int) and returncode < 0:
+        kind = f"signal{-returncode}"
+    else:
+        kind = "crash"
+    names = [_frame_name(f) for f in _FRAME.findall(diagnostic)]
+    names = [n for n in names if n and not _NOISE_FRAMES.search(n)][:frames]
+    if not names:  # an unsymbolized build: the pass LLVM's pretty stack trace says was running, if any
+        names = [f"pass:{normalize_diagnostic(p, 8)}" for p in _RUNNING_PASS.findall(diagnostic)[-1:]]
+    return kind, names
+
+
+def _frame_name(frame: str) -> str:
+    """``mlir::Foo::bar(mlir::Operation*) const (/x/libIREECompiler.so+0x1b2)`` -> ``mlir::Foo::bar``."""
+    frame = re.sub(r"\s*\([^()]*\+0x[0-9a-fA-F]+\)\s*$", "", frame.strip())  # (module+offset)
+    frame = re.sub(r"\s+(?:\+\s*\d+|\S+:\d+(?::\d+)?)$", "", frame)  # + offset, file:line:col
+    frame = frame.replace("(anonymous namespace)", "anon")
+    depth, name = 0, []
+    for ch in frame:  # drop template and parameter lists
+        if ch in "<(":
+            depth += 1
+        elif ch in ">)":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            name.append(ch)
+    text = "".join(name).replace(" const", "").strip()
+    return text.split(" ")[-1] if text else ""
+
+
+def _crash_cause(finding: Finding) -> Cause:
+    ev, kind = finding.evidence, finding.kind
+    diagnostic = str(ev.get("diagnostic") or "")
+    if kind == "compile-error":
+        message = first_error(diagnostic, finding.message.partition(": ")[2] or finding.message)
+        gist, stage = normalize_diagnostic(message), compile_error_stage(diagnostic)
+        if (failed_op := _FAILED_FOR_OP.search(diagnostic)) and failed_op.group(1) not in gist:
+            gist += f"[{failed_op.group(1)}]"  # LLVM translation names the op it could not translate
+        return _cause("crash", [kind, f"{gist}@{stage}"], f"iree-compile error: {_words(gist)} (at {_words(stage)})")
+    if kind == "compile-crash":
+        crash_type, frames = crash_state(diagnostic, ev.get("returncode"))
+        state = ">".join(f.replace("::", ".") for f in frames) or "no-stack"
+        shown = " < ".join(frames) if frames else "no stack frames"
+        return _cause("crash", [kind, crash_type, state], f"iree-compile crashes ({crash_type}) in {shown}")
+    if kind.startswith("runtime-") and "message" in ev:  # the runtime's own error, without the function name
+        gist = normalize_diagnostic(re.sub(r"^[\w$.-]+: ", "", str(ev["message"])), 10)
+        return _cause("crash", [kind, gist], f"The compiled module fails at run time ({kind}): {_words(gist)}")
+    if "detail" in ev:  # a campaign worker that died: by kind and signal (SIGSEGV, SIGKILL, exit status)
+        detail = normalize_diagnostic(str(ev["detail"]), 3)
+        return _cause("crash", [kind, detail], f"{_words(kind).capitalize()} ({detail}) on a valid program")
+    return _cause("crash", [kind], f"{_words(kind).capitalize()} on a valid program")  # compile timeout, oom
+
+
+def _words(slug: str) -> str:
+    """A title's words from an id part (titles are derived from ids, so one id has one title)."""
+    return slug.replace("-", " ")
+
+
+# --------------------------------------------------------------------------- memory and fusion
+
+_DISPATCH_ROOT = re.compile(r"_dispatch_\d+_(?P<root>[a-z]+(?:_[a-z]+)*?)(?:_(?:\d|D[x_]|D$|[a-z]+\d)|$)")
+# IREE names a dispatch by its root op's category; the role it plays, coarsened.
+_ROLES = (("contraction", ("matmul", "mmt4d", "contract", "conv")), ("reduction", ("reduction", "argmax", "softmax")),
+          ("gather", ("gather", "scatter")), ("transpose", ("transpose",)), ("data-movement", ("slow_memcpy", "pack", "unpack")),
+          ("fill", ("fill",)), ("elementwise", ("elementwise", "broadcast", "generic")))
+_GRAPH_ROLES = (("contraction", ("matmul",)), ("reduction", ("reduce_", "argmax")), ("gather", ("gather",)),
+                ("transpose", ("transpose",)), ("fill", ("fill", "iota")))
+MEMORY_FAMILIES = {"alloca": "alloca", "alloca-dynamic": "alloca", "alloca-in-loop": "alloca", "alloc": "alloc", "copy": "copy"}
+_SERVES = {"contraction": "the vector tile of a contraction", "reduction": "the accumulator of a reduction"}
+
+
+def dispatch_role(dispatch_name: str, fallback_ops: str = "") -> str:
+    """What a dispatch computes, from IREE's name for it (``g8_dispatch_0_matmul_like_65x65x16_f32`` ->
+    ``contraction``); else from an op pattern (``fill>matmul>generic`` -> ``contraction``)."""
+    m = _DISPATCH_ROOT.search(dispatch_name or "")
+    if m:
+        root = m.group("root")
+        for role, keys in _ROLES:
+            if any(k in root for k in keys):
+                return role
+        return root
+    return ops_role(fallback_ops)
+
+
+def ops_role(ops: str) -> str:
+    names = [o.partition("[")[0] for o in (ops or "").split(">")]
+    for role, keys in _GRAPH_ROLES:
+        if any(n.startswith(keys) for n in names):
+            return role
+    return "elementwise" if any(n and n != "-" for n in names) else "-"
+
+
+def _signature_ops(finding: Finding) -> str:
+    return finding.signature.split("/")[2] if finding.signature.count("/") >= 4 else ""
+
+
+def _memory_cause(finding: Finding) -> Cause:
+    ev = finding.evidence
+    family = MEMORY_FAMILIES.get(finding.kind, finding.kind)
+    role = str(ev.get("role") or "") or dispatch_role(str(ev.get("dispatch") or ""), _signature_ops(finding))
+    pipeline = _pipeline(ev.get("pipeline"))
+    if family == "copy":
+        title = f"A buffer copy in the {pipeline} codegen of a {role} dispatch"
+    else:
+        what = "A stack alloca" if family == "alloca" else f"A heap {family}"
+        title = f"{what} for {_SERVES.get(role, f'a {role} dispatch')} in {pipeline} codegen"
+    return _cause("memory", [family, f"{role}@{pipeline}"], title)
+
+
+def _pipeline(value: Any) -> str:
+    return re.sub(r"^(?:CPU|LLVMCPU)", "", str(value or "-")) or "-"
+
+
+def producer_kind(excerpt: str, ops: str = "") -> str:
+    """What a materialized producer is, from its op (the excerpt is its first line) and the dispatch's op
+    pattern (``generic[index]``: a generic reading ``linalg.index``): an iota, a fill (a splat, named or a
+    generic of no input and no index), a constant."""
+    if "linalg.fill" in excerpt or "tensor.splat" in excerpt:
+        return "fill"
+    if "arith.constant" in excerpt or "tensor.generate" in excerpt:
+        return "constant"
+    if "linalg.generic" in excerpt or not excerpt:
+        return "iota" if "generic[index" in ops or "iota" in ops else "fill" if excerpt or "fill" in ops else "producer"
+    return "producer"
+
+
+def _fusion_cause(finding: Finding) -> Cause:
+    ev = finding.evidence
+    if finding.kind != "materialized-producer":  # over a budget: by what the program's dispatches compute
+        names = ev.get("dispatches") if isinstance(ev.get("dispatches"), list) else []
+        roles = sorted({dispatch_role(str(d)) for d in names} - {"-"}) or [ops_role(_signature_ops(finding))]
+        return _cause("fusion", [finding.kind, "+".join(roles)],
+                      f"{_words(finding.kind).capitalize()} over the graph's budget in a {'+'.join(roles)} program")
+    producer = producer_kind(str(ev.get("excerpt") or ""), _signature_ops(finding))
+    pipeline = _pipeline(ev.get("pipeline"))
+    return _cause("fusion", [finding.kind, f"{producer}@{pipeline}"],
+                  f"A {producer} producer gets its own dispatch ({pipeline}) instead of fusing into its consumers")
+
+
+# --------------------------------------------------------------------------- numeric
+
+
+@dataclasses.dataclass(frozen=True)
+class _Node:
+    op: str
+    inputs: tuple[str, ...]
+    init: str  # the ref of its destination when the program passes one (``init = value:<ref>``), else ""
+
+    @property
+    def destinations(self) -> tuple[str, ...]:
+        """What the node writes into: its ``init`` value, or a matmul's accumulator."""
+        acc = (self.inputs[2],) if self.op.endswith("matmul") and len(self.inputs) > 2 else ()
+        return ((self.init,) if self.init else ()) + acc
+
+    @property
+    def reads(self) -> tuple[str, ...]:
+        return self.inputs + ((self.init,) if self.init else ())
+
+
+@dataclasses.dataclass(frozen=True)
+class _Program:
+    """The recorded case graph (JSON) as far as causes need it; tolerant of old or partial records."""
+
+    nodes: tuple[_Node, ...]
+    outputs: tuple[str, ...]
+
+    @classmethod
+    def of(cls, finding: Finding) -> "_Program | None":
+        graph = (finding.case or {}).get("graph") if isinstance(finding.case, Mapping) else None
+        if not isinstance(graph, Mapping) or not isinstance(graph.get("nodes"), list):
+            return None
+        nodes = []
+        for n in graph["nodes"]:
+            n = n if isinstance(n, Mapping) else {}
+            init = str((n.get("attrs") if isinstance(n.get("attrs"), Mapping) else {}).get("init", "empty"))
+            nodes.append(_Node(str(n.get("op", "-")), tuple(str(r) for r in n.get("inputs") or ()),
+                               init.partition(":")[2] if init.startswith("value:") else ""))
+        return cls(tuple(nodes), tuple(str(r) for r in graph.get("outputs") or ()))
+
+    def node(self, ref: str) -> _Node | None:
+        return self.nodes[int(ref[1:])] if re.fullmatch(r"n\d+", ref) and int(ref[1:]) < len(self.nodes) else None
+
+    def output(self, index: Any) -> str | None:
+        return self.outputs[index] if isinstance(index, int) and 0 <= index < len(self.outputs) else None
+
+    def cone(self, ref: str | None) -> list[int]:
+        """Indices of the nodes ``ref`` depends on (inputs and destinations), in program order; all if ``ref`` is None."""
+        if ref is None:
+            return list(range(len(self.nodes)))
+        needed, stack = set(), [ref]
+        while stack:
+            ref = stack.pop()
+            node = self.node(ref)
+            if node is not None and int(ref[1:]) not in needed:
+                needed.add(int(ref[1:]))
+                stack += node.reads
+        return sorted(needed)
+
+    def argument_uses(self, nodes: Sequence[int]) -> collections.Counter:
+        return collections.Counter(r for i in nodes for r in self.nodes[i].reads if r.startswith("a"))
+
+    @property
+    def written_arguments(self) -> set[str]:
+        return {r for n in self.nodes for r in n.destinations if r.startswith("a")}
+
+
+def _written_arguments(finding: Finding) -> set[str] | None:
+    program = _Program.of(finding)
+    return None if program is None else program.written_arguments
+
+
+def clobbered_arguments(finding: Finding) -> set[str]:
+    """Arguments a numeric finding's output reads that the program also writes in place and uses again
+    (a second destination or a reader): an in-place write there changes what the output reads."""
+    program = _Program.of(finding)
+    if program is None:
+        return set()
+    everywhere = program.argument_uses(program.cone(None))
+    read = program.argument_uses(program.cone(program.output(finding.evidence.get("output"))))
+    return {a for a in read if a in program.written_arguments and everywhere[a] > 1}
+
+
+def reads_argument(finding: Finding, argument: Any) -> bool:
+    """Whether the finding's output reads argument ``argument`` (True when the graph is unknown)."""
+    program = _Program.of(finding)
+    if program is None:
+        return True
+    return f"a{argument}" in program.argument_uses(program.cone(program.output(finding.evidence.get("output"))))
+
+
+# Ops whose result is a splat when every input is one: the compiler folds them into the fill.
+_SPLAT_PRESERVING = frozenset({"abs", "add", "broadcast", "cast", "div", "exp", "extract_slice", "log", "max", "min", "mul",
+                               "negate", "sqrt", "sub", "tanh", "transpose", "where_gt"})
+_DATA_MOVEMENT = frozenset({"broadcast", "transpose", "extract_slice"})
+
+
+def cone_pattern(program: _Program, output: Any) -> str:
+    """The ops output ``output`` depends on, in program order, with every splat (a fill and the
+    elementwise ops and broadcasts of splats, which the compiler folds into one) shown as ``fill``, and
+    without the data movement that only carries a wrong value out: ``fill>cast>reduce_sum>broadcast``
+    -> ``fill>reduce_sum``."""
+    ref = program.output(output)
+    while ref is not None and (node := program.node(ref)) is not None and node.op in _DATA_MOVEMENT \
+            and node.inputs and program.node(node.inputs[0]) is not None:
+        ref = node.inputs[0]
+    splat: set[str] = set()
+    ops: dict[str, None] = {}
+    for i in program.cone(ref):
+        node = program.nodes[i]
+        if node.op == "fill" or (node.op in _SPLAT_PRESERVING and node.inputs and all(r in splat for r in node.inputs)):
+            splat.add(f"n{i}")
+            ops["fill"] = None
+        else:
+            ops[node.op] = None
+    return ">".join(ops) or "-"
+
+
+def _numeric_cause(finding: Finding) -> Cause:
+    if clobbered_arguments(finding):
+        return ARGUMENT_MUTATION
+    program = _Program.of(finding)
+    ops = cone_pattern(program, finding.evidence.get("output")) if program is not None else _signature_ops(finding) or "-"
+    who = "IREE" if finding.oracle == "numeric" else "JAX (the reference)"
+    return _cause(finding.oracle, [finding.kind, ops], f"{who} computes a {_words(finding.kind)} for {ops}")
+
+
+# --------------------------------------------------------------------------- metamorphic
+
+_INDEX = re.compile(r"\b([an])\d+\b")
+_ASYMMETRIES = ("alloca-asymmetry", "alloc-asymmetry", "copy-asymmetry")
+_VARIANT_FAILURE = re.compile(r"(compile|run) (\w+): (.*)", re.S)
+
+
+def _metamorphic_cause(finding: Finding) -> Cause:
+    ev = finding.evidence
+    failure = str(ev.get("failure") or "")
+    failed = _VARIANT_FAILURE.match(failure) if finding.kind == "variant-failed" else None
+    if failed:  # the variant's own crash: "compile error: <diagnostic>", "run fault: <message>"
+        kind = f"{'compile' if failed.group(1) == 'compile' else 'runtime'}-{failed.group(2)}"
+        text = failed.group(3)
+        return _crash_cause(Finding("crash", kind, f"crash/{kind}/-/-/-", text, {"diagnostic": text, "message": text}))
+    carrier = ev.get("sites")
+    if finding.kind in _ASYMMETRIES and isinstance(carrier, list) and carrier and isinstance(carrier[0], Mapping):
+        family = finding.kind.removesuffix("-asymmetry")  # the variant's own memory op: its memory cause
+        return _memory_cause(Finding("memory", family, f"memory/{family}/-/-/-", "", dict(carrier[0])))
+    relation = str(ev.get("relation") or "-")
+    label = _INDEX.sub(r"\1", str(ev.get("variant") or "-"))
+    role = ops_role(_signature_ops(finding).partition("[")[0])
+    return _cause("metamorphic", [finding.kind, f"{role}[{relation}:{label}]"],
+                  f"{_words(finding.kind).capitalize()} of a {role} graph under the {relation} relation ({label})")
+
+
+# --------------------------------------------------------------------------- entry points
+
+_BY_ORACLE = {"immutability": _immutability_cause, "crash": _crash_cause, "memory": _memory_cause,
+              "fusion": _fusion_cause, "numeric": _numeric_cause, "reference": _numeric_cause,
+              "metamorphic": _metamorphic_cause}
+
+
+def cause_of(finding: Finding) -> Cause:
+    """The cause of one finding, from its own JSON (signature, message, evidence, case) only."""
+    if not isinstance(finding.evidence, Mapping):  # a record without evidence still has a cause
+        finding = dataclasses.replace(finding, evidence={})
+    return _BY_ORACLE[finding.oracle](finding)
+
+
+def assign_causes(findings: Sequence[Finding]) -> list[Finding]:
+    """One case's findings with ``cause`` / ``cause_title`` set. A finding that follows from another in the
+    same case records ``consequence_of`` (that finding's signature) in its evidence and shares its cause:
+    a wrong value read from a mutated argument; an asymmetry of a memory finding's family (its own cause
+    when its evidence names the dispatch that carries it, else the memory finding's)."""
+    findings = [f if isinstance(f.evidence, Mapping) else dataclasses.replace(f, evidence={}) for f in findings]
+    own = [cause_of(f) for f in findings]
+    out = []
+    for i, finding in enumerate(findings):
+        source = _consequence_source(i, findings, own)
+        cause = own[i] if source is None else own[source]
+        if source is not None:
+            finding = finding.with_evidence(consequence_of=findings[source].signature)
+        out.append(finding.with_cause(cause))
+    return out
+
+
+def _consequence_source(index: int, findings: Sequence[Finding], causes: Sequence[Cause]) -> int | None:
+    """The index of the finding in the same case that ``findings[index]`` follows from, if any."""
+    finding = findings[index]
+    if finding.oracle in ("numeric", "reference"):
+        return next((i for i, other in enumerate(findings)
+                     if other.oracle == "immutability" and reads_argument(finding, other.evidence.get("argument"))), None)
+    if finding.oracle == "metamorphic" and finding.kind in _ASYMMETRIES:
+        family = finding.kind.removesuffix("-asymmetry")
+        located = bool(finding.evidence.get("sites"))
+        return next((i for i, other in enumerate(findings) if other.oracle == "memory"
+                     and MEMORY_FAMILIES.get(other.kind) == family and (not located or causes[i] == causes[index])), None)
+    return None

@@ -1,0 +1,114 @@
+"""Reading printed MLIR with the bindings shipped in IREE: parse, walk, and the compute-op pattern
+of a dispatch or a whole program. Shared by the oracles that read IR (memory, fusion) and by the
+tools that name a raw-MLIR finding by its ops. Never regexes over IR, except to declare the
+callees a per-function dump omits.
+
+Text that does not parse is an ireefuzz/infrastructure problem, not an IREE finding: it raises
+``IRParseError``.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any, Iterator, Sequence
+
+from iree.compiler import ir
+
+from ireefuzz.errors import IRParseError
+
+
+def parse_ir(text: str) -> ir.Module:
+    """Parse printed IR (a bare ``func.func``, a ``module`` or a ``hal.executable``) into a module.
+
+    Top-level ops that are not a module are wrapped in an implicit module by the parser. The
+    returned module keeps its own ``ir.Context`` (which registers all IREE dialects) alive.
+    """
+    try:
+        return ir.Module.parse(text + _callee_declarations(text), _context())
+    except ir.MLIRError as error:
+        raise IRParseError(str(error), text) from None
+
+
+_CONTEXT_REUSE = 256  # parses per Context: creating one costs ~5 ms; a fresh one now and then bounds its uniquing tables
+_context_state: dict[str, Any] = {"context": None, "uses": 0}
+
+
+def _context() -> ir.Context:
+    state = _context_state
+    if state["context"] is None or state["uses"] >= _CONTEXT_REUSE:
+        state["context"] = ir.Context()
+        state["context"].allow_unregistered_dialects = True
+        state["uses"] = 0
+    state["uses"] += 1
+    return state["context"]
+
+
+_CALL = re.compile(r"\bcall @([\w$.-]+)\([^)]*\)\s*:\s*(\([^)]*\))\s*->\s*(\([^)]*\)|[^\s{]+)")
+_DEFINED = re.compile(r"func\.func (?:private )?@([\w$.-]+)")
+
+
+def _callee_declarations(text: str) -> str:
+    """Declarations for functions a dumped dispatch calls but does not contain (e.g. the
+    ``iree_uk_mmt4d`` microkernel under data tiling): a per-function dump omits them, and the
+    verifier rejects a call to an undeclared symbol. Only their types are needed."""
+    defined = set(_DEFINED.findall(text))
+    decls = {name: f"func.func private @{name}{args} -> {results}"
+             for name, args, results in _CALL.findall(text) if name not in defined}
+    return "".join(f"\n{d}" for d in decls.values())
+
+
+def walk(op: ir.Operation) -> Iterator[ir.Operation]:
+    """Every operation nested in ``op``, in program (pre-)order."""
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.operations:
+                child = child.operation
+                yield child
+                yield from walk(child)
+
+
+def functions(module: ir.Module) -> list[ir.Operation]:
+    return [op for op in walk(module.operation) if op.name == "func.func"]
+
+
+def first_line(op: ir.Operation, limit: int = 240) -> str:
+    line = op.get_asm(large_elements_limit=8).strip().splitlines()[0].strip()
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def compute_op_pattern(module: ir.Module) -> str:
+    """``fill>matmul>generic[exp]``: linalg / linalg_ext ops in program order, deduplicated.
+
+    A generic is annotated with the math ops and ``linalg.index`` of its body (sorted), so an
+    iota reads ``generic[index]`` (brackets, not parentheses: signatures keep brackets verbatim).
+    Never contains sizes or SSA names.
+    """
+    names: list[str] = []
+    for op in walk(module.operation):
+        dialect, _, short = op.name.partition(".")
+        if dialect not in ("linalg", "iree_linalg_ext") or short in ("yield", "index"):
+            continue
+        if short == "generic":
+            body = sorted({o.name.partition(".")[2] for o in walk(op) if o.name.startswith("math.")}
+                          | {"index" for o in walk(op) if o.name == "linalg.index"})
+            short = f"generic[{','.join(body)}]" if body else "generic"
+        if short not in names:
+            names.append(short)
+    return ">".join(names) or "-"
+
+
+def dispatch_op_pattern(dispatch: Any) -> str:
+    """The dispatch's compute-op pattern, from its executable source (else its bufferized IR)."""
+    return _op_pattern_of(dispatch.source or dispatch.bufferized_ir)
+
+
+@functools.lru_cache(maxsize=512)
+def _op_pattern_of(text: str) -> str:
+    return compute_op_pattern(parse_ir(text)) if text else "-"
+
+
+def program_op_pattern(dispatches: Sequence[Any], fallback: str = "-") -> str:
+    """The deduplicated compute ops of all dispatches (those with an executable source), in dispatch
+    order; ``fallback`` when there are none."""
+    patterns = [dispatch_op_pattern(d) for d in dispatches if d.source]
+    return ">".join(dict.fromkeys(op for p in patterns for op in p.split(">") if op != "-")) or fallback

@@ -1,0 +1,69 @@
+"""The layer rules of docs/ARCHITECTURE.md, enforced by the import-linter contracts in pyproject.toml:
+they hold on the tree, and they break on a deliberately upward import (fault injection).
+
+Grimp, under import-linter, finds a package's modules by walking its directory; ``generators/`` and
+``oracles/`` sit outside ``ireefuzz/`` (pyproject's ``package-dir``), so the lint runs on the
+installed layout: a temporary copy with each package where a wheel puts it. The real tree is only read.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib and import-linter 2.x need Python 3.11")
+
+ROOT = Path(__file__).resolve().parents[1]
+LINT = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
+
+
+def installed_layout(dest: Path) -> Path:
+    """``dest`` holding every package of pyproject's ``package-dir`` at its import path, plus pyproject.toml."""
+    import tomllib
+
+    package_dir = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
+    for package, source in sorted(package_dir.items()):  # parents before their subpackages
+        shutil.copytree(ROOT / source, dest.joinpath(*package.split(".")), dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", dest / "pyproject.toml")
+    return dest
+
+
+def lint_imports(tree: Path) -> subprocess.CompletedProcess:
+    """``lint-imports`` in ``tree`` (its ``ireefuzz`` shadows the installed one: the current directory comes first)."""
+    env = os.environ | {"COLUMNS": "200"}  # rich wraps the report at the terminal width
+    return subprocess.run([sys.executable, "-c", LINT, "--no-cache"], cwd=tree, env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_the_tree_keeps_every_contract(tmp_path):
+    result = lint_imports(installed_layout(tmp_path))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout and "BROKEN" not in result.stdout
+
+
+# (file under the installed package, the line added, what the report must say)
+FAULTS = [
+    ("oracles/numeric.py", "from ireefuzz import sut", "ireefuzz.oracles.numeric is not allowed to import ireefuzz.sut"),
+    ("generators/tensor.py", "from ireefuzz.generators import graph",
+     "ireefuzz.generators.tensor is not allowed to import ireefuzz.generators.graph"),
+    ("relations.py", "from ireefuzz import evaluate", "ireefuzz.relations is not allowed to import ireefuzz.evaluate"),
+    ("evaluate.py", "import subprocess", "ireefuzz.evaluate is not allowed to import subprocess"),
+    ("unplaced.py", "", "- ireefuzz.unplaced"),  # a module in no layer: the map must be updated
+]
+
+
+def test_upward_imports_and_unplaced_modules_break_the_contracts(tmp_path):
+    package = installed_layout(tmp_path) / "ireefuzz"
+    for path, line, _ in FAULTS:
+        with open(package / path, "a") as f:
+            f.write(f"\n{line}  # deliberately upward\n" if line else "")
+    result = lint_imports(tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    for _, _, message in FAULTS:
+        assert message in result.stdout, f"{message!r} not reported:\n{result.stdout}"
+    assert (ROOT / "ireefuzz" / "unplaced.py").exists() is False  # the real tree untouched

@@ -1,0 +1,265 @@
+"""Bundles whose run.sh never lies: hostile files, missing tools, fake compilers (fast); every kind of
+bundle under ``env -i`` with only the two IREE tools on PATH (iree)."""
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ireefuzz import sut
+from ireefuzz.bundle import Bundle, render, run_script
+from ireefuzz.errors import CorpusError
+from ireefuzz.generators.case import Case
+from ireefuzz.generators.graph import Graph, Node, TensorType as T
+from ireefuzz.oracles.finding import Finding
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+F32 = lambda *s: T(s, "f32")
+GRAPH = Graph((F32(4, 4), F32(4, 4)), (Node("add", ("a0", "a1"), {}, F32(4, 4)),), ("n0",)).check()
+FLAGS = sut.target_flags("host")
+
+
+def _finding(oracle: str, kind: str, signature: str | None = None, message: str = "msg", **evidence) -> Finding:
+    return Finding(oracle, kind, signature or f"{oracle}/{kind}/add/f32/SxS", message, evidence,
+                   Case(GRAPH, ({},)).to_json())
+
+
+def _write(tmp_path: Path, script: str) -> Path:
+    bundle = tmp_path / "bundle"
+    Bundle(program="module {}\n", finding={"signature": "memory/alloca/add/f32/SxS"}, run_sh=script,
+           inputs=[np.zeros((4, 4), np.float32)] * 2).dump(bundle)
+    return bundle
+
+
+def _tools(tmp_path: Path, compile_body: str | None, run_body: str | None = "echo '[SUCCESS]'; exit 0") -> Path:
+    """A PATH directory with fake iree-compile / iree-run-module (sh scripts), either may be left out."""
+    tools = tmp_path / "tools"
+    tools.mkdir(parents=True, exist_ok=True)
+    for name, body in (("iree-compile", compile_body), ("iree-run-module", run_body)):
+        if body is not None:
+            (tools / name).write_text(f"#!/bin/sh\n{body}\n")
+            (tools / name).chmod(0o755)
+    return tools
+
+
+def _run(bundle: Path, tools: Path, **env: str) -> subprocess.CompletedProcess:
+    """run.sh under ``env -i``: PATH holds only ``tools`` (no dirname, mktemp, grep, rm, python3)."""
+    variables = {"PATH": str(tools), "TMPDIR": str(bundle.parent)} | env
+    return subprocess.run(["/usr/bin/env", "-i", *[f"{k}={v}" for k, v in variables.items()], "/bin/sh",
+                           str(bundle / "run.sh")], capture_output=True, text=True, timeout=300)
+
+
+ALLOCA_IR = """// -----// IR Dump Before ConvertToLLVMPass (iree-convert-to-llvm) ('builtin.module' operation: @main_dispatch_0_matmul) //----- //
+func.func @main_dispatch_0_matmul() {
+  %alloca = memref.alloca() {alignment = 64 : i64} : memref<8x16xf32>
+  linalg.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%alloca : memref<8x16xf32>)
+}"""
+COPY_IR = """// -----// IR Dump Before CleanupBufferAllocViewPass (iree-codegen-cleanup-buffer-alloc-view) ('func.func' operation: @main_dispatch_0_{name}) //----- //
+func.func @main_dispatch_0_{name}() {{
+  {compute}
+  linalg.generic {{indexing_maps = [#map, #map], iterator_types = ["parallel"]}} ins(%subview : memref<4xf32>) outs(%{target} : memref<4xf32>) {{
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }}
+}}"""
+MATMUL = "linalg.matmul ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%c : memref<4x4xf32>)"
+
+
+def _printing(text: str, status: int = 0) -> str:
+    """A fake iree-compile body that prints ``text`` on stderr and writes its -o file."""
+    return (f"while [ $# -gt 0 ]; do [ \"$1\" = -o ] && : > \"$2\"; shift; done\n"
+            f"printf '%s\\n' {shlex.quote(text)} >&2\nexit {status}")  # builtins only: PATH has no cat
+
+
+@pytest.mark.parametrize("kind,ir,status", [
+    ("alloca", ALLOCA_IR, 1),
+    ("alloca", ALLOCA_IR.replace("memref.alloca()", "memref.subview()"), 0),
+    ("copy", COPY_IR.format(name="matmul", compute=MATMUL, target="subview_2"), 1),
+    ("copy", COPY_IR.format(name="matmul", compute=MATMUL, target="subview"), 0),  # onto itself
+    ("copy", COPY_IR.format(name="slow_memcpy", compute="", target="subview_2"), 0),  # data movement only
+    ("copy", COPY_IR.format(name="matmul", compute="", target="subview_2").replace("%in : f32", "%out : f32"), 0),
+    ("copy", COPY_IR.format(name="matmul", compute=MATMUL, target="subview") + "\n"  # second dump: not read
+     + COPY_IR.format(name="matmul", compute=MATMUL, target="subview_2"), 0),
+])
+def test_memory_run_sh_decides_from_the_oracles_observation_point(tmp_path, kind, ir, status):
+    script = run_script(_finding("memory", kind), GRAPH, FLAGS, data_movement=["main_dispatch_0_slow_memcpy"])
+    bundle = _write(tmp_path, script)
+    proc = _run(bundle, _tools(tmp_path, _printing(ir), run_body=None))
+    assert proc.returncode == status, proc.stdout + proc.stderr
+    assert not list(tmp_path.glob("repro.*")) or all(p.stat().st_size == 0 for p in tmp_path.glob("repro.*"))
+
+
+@pytest.mark.parametrize("oracle,kind", [("memory", "alloca"), ("memory", "copy"), ("numeric", "wrong-value"),
+                                         ("immutability", "input-mutated"), ("crash", "runtime-fault"),
+                                         ("crash", "compile-error"), ("fusion", "materialized-producer")])
+def test_run_sh_says_2_when_it_cannot_tell(tmp_path, oracle, kind):
+    script = run_script(_finding(oracle, kind), GRAPH, FLAGS, error_message="failed to legalize operation")
+    bundle = _write(tmp_path, script)
+    assert _run(bundle, _tools(tmp_path, None)).returncode == 2  # no iree-compile
+    if oracle in ("numeric", "immutability") or kind == "runtime-fault":
+        assert _run(bundle, _tools(tmp_path / "x", _printing(""), run_body=None)).returncode == 2  # no runner
+    failing = _tools(tmp_path / "f", _printing("error: something unrelated", status=3))
+    assert _run(bundle, failing).returncode == 2  # a compile failure that is not this bug
+    proc = _run(bundle, _tools(tmp_path / "ok", _printing("")), TMPDIR=str(tmp_path / "missing"))  # no mktemp
+    assert proc.returncode == 2 and "cannot create work files" in proc.stdout
+
+
+def test_a_runner_that_cannot_compare_is_not_a_reproduction(tmp_path):
+    bundle = _write(tmp_path, run_script(_finding("numeric", "wrong-value"), GRAPH, FLAGS))
+    broken = _tools(tmp_path, _printing(""), run_body="echo 'Traceback: import error'; exit 1")
+    assert _run(bundle, broken).returncode == 2
+    mismatch = _tools(tmp_path / "m", _printing(""), run_body="echo '[FAILED] result[0]: element at index 0'; exit 1")
+    assert _run(bundle, mismatch).returncode == 1
+    same = _tools(tmp_path / "s", _printing(""), run_body="echo '[SUCCESS] all function outputs matched'")
+    assert _run(bundle, same).returncode == 0
+
+
+def test_compile_error_reproduces_only_with_its_own_diagnostic(tmp_path):
+    script = run_script(_finding("crash", "compile-error"), GRAPH, FLAGS, error_message="failed to legalize operation 'x'")
+    bundle = _write(tmp_path, script)
+    assert _run(bundle, _tools(tmp_path, _printing("a.mlir:3:5: error: failed to legalize operation 'y'", 1))
+                ).returncode == 1
+    assert _run(bundle, _tools(tmp_path / "o", _printing("error: unknown command line flag", 1))).returncode == 2
+    assert _run(bundle, _tools(tmp_path / "s", _printing(""))).returncode == 0
+
+
+def test_hostile_finding_runs_no_injected_command(tmp_path):
+    marker = tmp_path / "injected"
+    evil = f"x\ntouch {marker}\n$(touch {marker}) `touch {marker}`"
+    flags = [*FLAGS, f"--iree-opt-x=$(touch${{IFS}}{marker})", f"--iree-y=';touch${{IFS}}{marker};'"]
+    script = run_script(_finding("memory", "alloca", signature=f"memory/alloca/{evil}", message=evil), GRAPH, flags)
+    bundle = _write(tmp_path, script)
+    args = tmp_path / "args"
+    proc = _run(bundle, _tools(tmp_path, f'for a in "$@"; do printf "%s\\n" "$a"; done > {args}\n' + _printing("")))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert not marker.exists()
+    assert f"--iree-opt-x=$(touch${{IFS}}{marker})" in args.read_text().splitlines()  # passed verbatim, as one word
+    with pytest.raises(CorpusError, match="refusing flags"):
+        run_script(_finding("memory", "alloca"), GRAPH, [*FLAGS, "; rm -rf /"])
+
+
+@pytest.mark.parametrize("flag", ["--iree-hal-dump-executable-sources-to=/tmp/x", "-o", "--output-format=x",
+                                  "--mlir-print-ir-tree-dir=/tmp/x", "--iree-scheduling-dump-statistics-file=/x",
+                                  "--x-to=/tmp", "; touch x", "--a b", "--iree-llvmcpu-embedded-linker-path=/bin/sh"])
+def test_unsafe_flags_are_refused(flag):
+    assert sut.unsafe_flags([flag]) == [flag]
+
+
+def test_ordinary_flags_pass():
+    assert sut.unsafe_flags([*FLAGS, "--iree-opt-data-tiling=false", "--iree-llvmcpu-enable-ukernels=all"]) == []
+
+
+def test_case_file_with_dump_flag_is_refused(tmp_path):
+    from ireefuzz.corpus import load_case
+
+    case = Case(GRAPH, ({},), flags=("--iree-hal-dump-executable-sources-to=/tmp/evil",)).to_json()
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "case.json").write_text(__import__("json").dumps(case))
+    with pytest.raises(CorpusError, match="refusing flags"):
+        load_case(tmp_path / "c")
+
+
+def test_render_quotes_every_word_but_placeholders():
+    assert render(["a b", "$(x)", "--module=\x00WORK\x00.vmfb"]) == "'a b' '$(x)' --module=\"$WORK\".vmfb"
+
+
+def test_bundle_round_trip(tmp_path):
+    made = Bundle(program="module {}\n", finding={"signature": "numeric/wrong-value/add/f32/SxS", "flags": FLAGS},
+                  case=Case(GRAPH, ({},)).to_json(), inputs=[np.arange(4, dtype=np.float32)],
+                  expected={"jax_0": np.ones(2), "f64_0": np.ones(2)}, run_sh="#!/bin/sh\nexit 0\n", issue="# x\n",
+                  findings=[{"signature": "s"}], command="iree-compile x")
+    made.dump(tmp_path / "b")
+    assert (tmp_path / "b" / "expected" / "out0.npy").exists() and os.access(tmp_path / "b" / "run.sh", os.X_OK)
+    loaded = Bundle.load(tmp_path / "b")
+    assert loaded.signature == made.signature and loaded.case == made.case and loaded.command == made.command
+    assert np.array_equal(loaded.inputs[0], made.inputs[0]) and set(loaded.expected) == {"jax_0", "f64_0"}
+    made.issue = None
+    made.dump(tmp_path / "b")
+    assert not (tmp_path / "b" / "ISSUE.md").exists()  # a flaky finding files no issue
+    (tmp_path / "b" / "finding.json").write_bytes(b"\x00\xff")
+    with pytest.raises(CorpusError, match="not a readable JSON"):
+        Bundle.load(tmp_path / "b")
+
+
+def test_promote_refuses_a_name_outside_regressions(tmp_path):
+    bundle = tmp_path / "bundle"
+    Bundle(program="// p\n", finding={"signature": "memory/alloca/add/f32/SxS"}, case=Case(GRAPH, ({},)).to_json()
+           ).dump(bundle)
+    proc = subprocess.run([sys.executable, "-m", "ireefuzz.cli", "promote", str(bundle), "--corpus",
+                           str(tmp_path / "corpus"), "--name", "../../escaped"], capture_output=True, text=True)
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert not (tmp_path / "escaped").exists() and not list(tmp_path.rglob("escaped"))
+    (tmp_path / "file").write_text("")
+    proc = subprocess.run([sys.executable, "-m", "ireefuzz.cli", "promote", str(bundle), "--corpus",
+                           str(tmp_path / "file")], capture_output=True, text=True)
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def test_the_corpus_is_addressable_without_a_checkout_path():
+    from ireefuzz.corpus import default_baseline, default_root, load_baseline
+
+    assert (default_root() / "seeds").is_dir() and load_baseline(default_baseline())
+
+
+# --------------------------------------------------------------------------- real IREE, every kind of bundle
+
+
+def _stock_tools(tmp_path: Path) -> Path:
+    import iree.compiler
+    import iree.runtime
+
+    tools = tmp_path / "iree-tools"
+    tools.mkdir()
+    (tools / "iree-compile").symlink_to(Path(list(iree.compiler.__path__)[0]) / "_mlir_libs" / "iree-compile")
+    (tools / "iree-run-module").symlink_to(Path(iree.runtime.__file__).parent.parent / "_runtime_libs" / "iree-run-module")
+    return tools
+
+
+@pytest.mark.iree
+@pytest.mark.parametrize("seed,prefix", [
+    ("seeds/dot_33x16x49_exp_static", "memory/alloca/"),
+    ("seeds/dot_33x16x49_exp_static", "memory/copy/"),
+    ("seeds/matmul_acc_is_argument", "immutability/"),
+    ("regressions/reduce_sum_of_fill", "numeric/"),
+    ("seeds/reduce_sum_outs_is_argument", "crash/compile-error/"),
+])
+def test_every_kind_of_bundle_reproduces_with_only_the_two_tools(tmp_path, seed, prefix):
+    from ireefuzz.corpus import load_case
+    from ireefuzz.evaluate import evaluate
+    from ireefuzz.repro import write_bundle
+
+    case = load_case(CORPUS / seed).case
+    finding = next(f for f in evaluate([case])[0].findings if f.signature.startswith(prefix))
+    bundle = write_bundle(finding, case, tmp_path / "bundle", issue=False)
+    tools = _stock_tools(tmp_path)
+    proc = _run(bundle, tools)
+    assert proc.returncode == 1 and "BUG REPRODUCED" in proc.stdout, proc.stdout + proc.stderr
+    (tools / ("iree-compile" if prefix.startswith(("memory", "crash")) else "iree-run-module")).unlink()
+    assert _run(bundle, tools).returncode == 2  # a tool missing: could not tell
+
+
+def test_repro_refuses_a_finding_whose_case_writes_files(tmp_path):
+    case = Case(GRAPH, ({},), flags=("--iree-hal-dump-executable-sources-to=" + str(tmp_path / "evil"),))
+    hostile = Finding("memory", "alloca", "memory/alloca/x\n;touch evil/f32/S", "m\n$(touch evil)", {}, case.to_json())
+    (tmp_path / "hostile.json").write_text(hostile.dumps())
+    proc = subprocess.run([sys.executable, "-m", "ireefuzz.cli", "repro", str(tmp_path / "hostile.json"), "--out",
+                           str(tmp_path / "out")], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 2 and "refusing" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "evil").exists() and not (tmp_path / "out").exists()
+
+
+def test_bisect_refuses_a_corrupt_or_hostile_bundle(tmp_path):
+    from ireefuzz.bisect import bisect_bundle
+
+    bundle = _write(tmp_path, "#!/bin/sh\nexit 1\n")
+    (bundle / "finding.json").write_text("{not json")
+    with pytest.raises(CorpusError, match="not a readable JSON"):
+        bisect_bundle(bundle, ["3.13.0"], install=False)
+    (bundle / "finding.json").write_text('{"signature": "memory/alloca/a/f32/S", "flags": ["-o", "/etc/x"]}')
+    with pytest.raises(CorpusError, match="refusing flags"):
+        bisect_bundle(bundle, ["3.13.0"], install=False)
