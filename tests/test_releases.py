@@ -159,9 +159,7 @@ def scalar_artifact() -> sut.Artifact:
 
 @pytest.mark.iree
 def test_runner_matches_the_in_process_runtime(scalar_artifact):
-    from ireefuzz.remote import RemoteModule
-
-    remote, local = RemoteModule(scalar_artifact.vmfb, sys.executable), sut.LoadedModule(scalar_artifact)
+    remote, local = sut.RemoteModule(scalar_artifact.vmfb, sys.executable), sut.LoadedModule(scalar_artifact)
     assert remote.function_names == local.function_names == ("scale",)
     inputs = [np.array(1.5, np.float32), np.array([1, -2, 3], np.int8)]
     got, want = remote.call("scale", inputs), local.call("scale", inputs)
@@ -174,9 +172,7 @@ def test_runner_matches_the_in_process_runtime(scalar_artifact):
 
 @pytest.mark.iree
 def test_a_runner_killed_mid_call_is_a_crash_and_the_next_call_restarts_it(scalar_artifact):
-    from ireefuzz.remote import RemoteModule
-
-    module = RemoteModule(scalar_artifact.vmfb, sys.executable)
+    module = sut.RemoteModule(scalar_artifact.vmfb, sys.executable)
     runner = module._runner
     inputs = [np.array(1.0, np.float32), np.zeros(3, np.int8)]
     assert isinstance(module.call("scale", inputs), sut.RunResult)
