@@ -30,12 +30,13 @@ import numpy as np
 from ireefuzz.errors import ProgramError
 from ireefuzz.generators.case import make_inputs
 from ireefuzz.generators.emit import Program
-from ireefuzz.generators.graph import DTYPES, Graph, TensorType
+from ireefuzz.generators.graph import DTYPES, Graph, TensorType, dims_pattern
 from ireefuzz.generators.stablehlo import INPUT_FLAGS, export_functions, module_of, nonzero_instances
 from ireefuzz.oracles import crash, immutability, memory, metamorphic, numeric
-from ireefuzz.oracles.finding import Finding, dims_pattern, make_signature
+from ireefuzz.oracles.finding import Finding, make_signature
+from ireefuzz.oracles.ir import walk
 
-from . import sut
+from . import relations, sut
 from .evaluate import LINALG, Frontend, Policy
 
 DEFAULT_DYNAMIC_SIZE = 33
@@ -151,7 +152,7 @@ def signatures(text: str) -> list[FunctionSignature]:
         first = next((line.strip() for line in str(e).splitlines() if "error" in line.lower()), str(e).splitlines()[0])
         raise ProgramError(f"not a valid MLIR program: {first}") from None
     found = []
-    for op in _walk(module.operation):
+    for op in walk(module.operation):
         if op.name not in ("func.func", "util.func"):
             continue
         attrs = op.attributes
@@ -166,14 +167,6 @@ def signatures(text: str) -> list[FunctionSignature]:
     if not found:
         raise ProgramError("the program has no public function to call")
     return found
-
-
-def _walk(op: Any):
-    for region in op.regions:
-        for block in region.blocks:
-            for child in block.operations:
-                yield child.operation
-                yield from _walk(child.operation)
 
 
 def _tensor(function: str, t: Any, what: str) -> tuple[tuple[int | None, ...], str]:
@@ -302,7 +295,7 @@ def cpu_agreement(case: ProgramCase, inputs: Sequence[np.ndarray], outputs: Sequ
     ``generic``), it must compute the same numbers (``metamorphic/output-mismatch``, ``variant-failed``)."""
     other_cpu = "generic" if config.target_cpu != "generic" else "host"
     other = dataclasses.replace(config, target_cpu=other_cpu, observe=False)
-    theirs = metamorphic.observe_program(f"cpu={other_cpu}", case.program, {case.function: [inputs]}, other)
+    theirs = relations.observe_program(f"cpu={other_cpu}", case.program, {case.function: [inputs]}, other)
     ours = metamorphic.Observation(f"cpu={config.target_cpu}", (tuple(outputs),))
     return metamorphic.compare("config", ours, theirs[case.function], ops=ops, dtype=case.signature.dtype,
                                dims=case.signature.dims, rtols=[_tolerance(case, inputs)], profiles=False)

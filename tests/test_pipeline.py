@@ -9,10 +9,9 @@ import importlib
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from ireefuzz import evaluate, sut
+from ireefuzz import evaluate, relations, sut
 from ireefuzz.evaluate import Policy
 from ireefuzz.oracles import metamorphic
 
@@ -120,13 +119,13 @@ def test_program_cases_carry_what_the_pipeline_needs():
 def other_cpu_runs(monkeypatch) -> list[str]:
     """Count the host-vs-generic relation's compiles of the other CPU."""
     labels: list[str] = []
-    original = metamorphic.observe_program
+    original = relations.observe_program
 
     def spy(label, *args, **kwargs):
         labels.append(label)
         return original(label, *args, **kwargs)
 
-    monkeypatch.setattr(metamorphic, "observe_program", spy)
+    monkeypatch.setattr(relations, "observe_program", spy)
     return labels
 
 
@@ -147,14 +146,14 @@ def test_reference_outputs_judge_numbers_when_given(monkeypatch, other_cpu_runs)
 def test_host_vs_generic_stands_in_while_nothing_judges(monkeypatch, other_cpu_runs):
     assert check.check_program(ADD, policy=NUMERIC) == []
     assert other_cpu_runs == ["cpu=generic"]
-    original = metamorphic.observe_program
+    original = relations.observe_program
 
     def perturbed(label, text, inputs, config, **kwargs):
         observed = original(label, text, inputs, config, **kwargs)
         return {fn: metamorphic.Observation(o.label, tuple(tuple(x + 1 for x in outs) for outs in o.outputs))
                 for fn, o in observed.items()}
 
-    monkeypatch.setattr(metamorphic, "observe_program", perturbed)
+    monkeypatch.setattr(relations, "observe_program", perturbed)
     (finding,) = check.check_program(ADD, policy=NUMERIC)
     assert finding.signature.startswith("metamorphic/output-mismatch/") and "[config:cpu=generic]" in finding.signature
 

@@ -166,7 +166,7 @@ def test_mlir_reduction_keeps_the_interesting_op():
 def dims_injected(cases_):
     """A fake oracle whose signature names the dims of every output (as crash signatures do) and whose
     cause names only the defect: an f32 ``exp`` is 'miscompiled', worse when it reads a ``tanh``."""
-    from ireefuzz.oracles.finding import dims_pattern
+    from ireefuzz.generators.graph import dims_pattern
 
     out = []
     for c in cases_:
