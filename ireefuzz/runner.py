@@ -151,7 +151,19 @@ def _runtime_version() -> str:
     return ""
 
 
+def _die_with_parent() -> None:
+    """Linux: be killed when the process that started us dies, even in the middle of a hung call."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def main() -> int:
+    _die_with_parent()
     replies = os.fdopen(os.dup(1), "wb")  # the protocol's own stdout ...
     os.dup2(2, 1)  # ... while anything printed to fd 1 (by Python or the runtime) lands on stderr
     requests = sys.stdin.buffer
