@@ -160,8 +160,16 @@ def find_iree_compile(config: CompilerConfig) -> str:
     return path
 
 
-def find_iree_run_module() -> str:
-    """The iree-run-module executable of the installed iree-base-runtime wheel (else ``iree-run-module`` on PATH)."""
+def find_iree_run_module(config: CompilerConfig | None = None) -> str:
+    """The iree-run-module executable of ``config``'s release (if it compiles with one and ships the tool),
+    else of the installed iree-base-runtime wheel (else ``iree-run-module`` on PATH)."""
+    version = releases.release_of(config) if config is not None else None
+    if version is not None:
+        path = releases.release(version, install=False).iree_run_module
+        if not os.access(path, os.X_OK):  # the 2023-04/05 runtime wheels ship none
+            raise IreeNotFound(f"IREE {version}'s runtime wheel has no iree-run-module, so a bundle's run.sh "
+                               "cannot run with it")
+        return path
     try:
         spec = importlib.util.find_spec("iree._runtime_libs")
     except ModuleNotFoundError:
