@@ -152,14 +152,18 @@ def _runtime_version() -> str:
 
 
 def _die_with_parent() -> None:
-    """Linux: be killed when the process that started us dies, even in the middle of a hung call."""
-    try:
-        import ctypes
-        import signal
+    """Exit when the process that started us is gone, even while a call hangs in the runtime (a watchdog
+    thread; PR_SET_PDEATHSIG would fire when the parent's *thread* that started us ends)."""
+    import threading
 
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(3)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def main() -> int:

@@ -585,6 +585,7 @@ class RemoteModule:
         self._runner = remote.runner_for(python)
         self._id, self._generation = 0, -1
         self._functions: tuple[str, ...] = ()
+        self._died_loading = ""  # the runtime was killed by a signal loading this module: every call says so
         self._load()
 
     @property
@@ -593,8 +594,10 @@ class RemoteModule:
 
     def call(self, function: str, inputs: Sequence[np.ndarray]) -> RunResult | RunFailure:
         """Call ``function`` in the runner; inputs are read back after the call (``inputs_after``)."""
-        if self._generation != self._runner.start():  # a new runner since the module was loaded
+        if not self._died_loading and self._generation != self._runner.start():  # a new runner since loading
             self._load()
+        if self._died_loading:
+            return RunFailure("crash", f"{function}: {self._died_loading}")
         request = {"op": "call", "id": self._id, "function": function, "n": len(inputs)}
         request.update({f"in{k}": np.asarray(x, order="C") for k, x in enumerate(inputs)})
         try:
@@ -613,11 +616,15 @@ class RemoteModule:
         return RunResult(outputs=outputs, inputs_after=after, seconds=float(reply["seconds"]))
 
     def _load(self) -> None:
-        """Load the module; RuntimeError (as in-process loading) if this runtime rejects it."""
+        """Load the module; RuntimeError (as in-process loading) if this runtime rejects it. Killed by a
+        signal while loading, the module is a runtime crash for every call (``_died_loading``)."""
         try:
             reply = self._runner.request({"op": "load", "module": np.frombuffer(self._vmfb, np.uint8)})
         except remote.RunnerDied as e:
-            raise RuntimeError(f"the runtime died loading the module: {remote.last_line(e.stderr)}") from None
+            if e.signal is None:
+                raise RuntimeError(f"the runtime died loading the module: {remote.last_line(e.stderr)}") from None
+            self._died_loading = f"the runtime died of signal {e.signal} loading the module: {remote.last_line(e.stderr)}"
+            return
         if str(reply["status"]) != "ok":
             raise RuntimeError(str(reply["message"]))
         self._id, self._generation = int(reply["id"]), self._runner.generation

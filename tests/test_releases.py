@@ -251,3 +251,38 @@ def test_a_campaign_on_a_release_compiles_and_runs_with_that_release(tmp_path, c
     assert recorded["release"] == version and not {"memory", "fusion"} & set(recorded["oracles"])
     assert f"compiler: {version}" in (out / "summary.md").read_text()
     assert f"running modules with iree.runtime {version}" in capsys.readouterr().err
+
+
+@pytest.mark.iree
+def test_a_runner_outlives_the_thread_that_started_it_but_not_its_process(scalar_artifact):
+    import subprocess
+    import threading
+    import time
+
+    from ireefuzz import remote
+
+    made = []
+    runner = remote.RunnerProcess(sys.executable)
+    thread = threading.Thread(target=lambda: made.append(runner.request({"op": "hello"})))
+    thread.start()
+    thread.join()
+    time.sleep(1.5)
+    assert str(runner.request({"op": "hello"})["status"]) == "ok" and runner.generation == 1  # not restarted
+    runner.close()
+    parent = subprocess.Popen([sys.executable, "-c", "import subprocess, sys, time; p = subprocess.Popen([sys.executable, "
+                               f"'-I', {str(remote.RUNNER)!r}], stdin=subprocess.PIPE); print(p.pid, flush=True); "
+                               "time.sleep(60)"], stdout=subprocess.PIPE, text=True)
+    child = int(parent.stdout.readline())
+    parent.kill()
+    parent.wait()
+    deadline = time.time() + 10
+    while time.time() < deadline and Path(f"/proc/{child}").exists() and "Z" not in _state(child):
+        time.sleep(0.2)
+    assert not Path(f"/proc/{child}").exists() or "Z" in _state(child)  # gone (or a zombie nobody reaps)
+
+
+def _state(pid: int) -> str:
+    try:
+        return next(line for line in Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("State"))
+    except (OSError, StopIteration):
+        return "Z"
