@@ -9,6 +9,8 @@ Options (one group, one prefix; ``--iree-compile`` / ``--iree-target-cpu`` name 
 
   --iree-compile PATH          test this iree-compile build instead of the installed wheel's
   --iree-target-cpu CPU        host, generic, x86-64-v3, x86-64-v4 or any LLVM CPU name
+  --iree-release VERSION       test a published IREE release (its compiler and its own runtime)
+  --iree-runtime PYTHON        a Python whose iree.runtime matches --iree-compile
   --ireefuzz-oracles a,b       which oracles run (numeric, immutability, crash, memory, fusion)
   --ireefuzz-max-alloca BYTES  static allocas up to BYTES outside loops are not findings
   --ireefuzz-baseline FILE     known signatures: reported as warnings, never failures
@@ -45,6 +47,23 @@ PROFILES = {
 
 # --------------------------------------------------------------------------- option types
 # argparse turns an ArgumentTypeError into a pytest.UsageError naming the option.
+
+
+def _release(value: str) -> str:
+    from ireefuzz.releases import RELEASES
+
+    if value not in RELEASES:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a published IREE release; known: {', '.join(RELEASES)}")
+    return value
+
+
+def _python(value: str) -> str:
+    import shutil
+
+    path = shutil.which(value) or value
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        raise argparse.ArgumentTypeError(f"{value!r} is not an executable Python")
+    return os.path.abspath(path)
 
 
 def _executable(value: str) -> str:
@@ -114,6 +133,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--iree-compile", dest="ireefuzz_iree_compile", metavar="PATH", type=_executable, default=None,
                     help="iree-compile binary to test (e.g. your own build); default: the installed "
                          "iree-base-compiler wheel's")
+    group.addoption("--iree-release", dest="ireefuzz_release", metavar="VERSION", type=_release, default=None,
+                    help="test this published IREE release: its iree-compile, and its own runtime in a runner "
+                         "process (installed into ~/.cache/ireefuzz/releases on first use)")
+    group.addoption("--iree-runtime", dest="ireefuzz_runtime", metavar="PYTHON", type=_python, default=None,
+                    help="a Python whose iree.runtime matches --iree-compile (default: the one installed beside it, "
+                         "else this one's)")
     group.addoption("--iree-target-cpu", dest="ireefuzz_target_cpu", metavar="CPU", type=_cpu, default="host",
                     help=f"--iree-llvmcpu-target-cpu to compile for: {', '.join(NAMED_CPUS)} or any LLVM CPU "
                          "name (default: host)")
@@ -186,7 +211,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    compiler = config.getoption("ireefuzz_iree_compile") or "installed wheel"
+    compiler = (config.getoption("ireefuzz_iree_compile") or config.getoption("ireefuzz_release")
+                or "installed wheel")
     lines = [f"ireefuzz: iree-compile={compiler}, target-cpu={config.getoption('ireefuzz_target_cpu')}, "
              f"oracles={','.join(config.getoption('ireefuzz_oracles'))}"]
     if config.getoption("ireefuzz_corpus"):

@@ -1,9 +1,7 @@
 """``ireefuzz bisect BUNDLE``: which published IREE releases show a repro bundle's bug.
 
-Each release is installed on demand into a cached virtual environment
-``~/.cache/ireefuzz/releases/<version>/`` (``python -m venv`` + pip install of the compiler and
-runtime wheels; the old runtimes need ``numpy<2``). A release is judged by running the bundle's own
-``run.sh`` with that release's ``iree-compile`` / ``iree-run-module`` / Python (exit 1 = shows the
+Each release is installed on demand into a cached virtual environment (``ireefuzz.releases``). A
+release is judged by running the bundle's own ``run.sh`` with that release's ``iree-compile`` / ``iree-run-module`` / Python (exit 1 = shows the
 bug, 0 = does not, anything else = could not tell), after re-emitting ``program.mlir`` from
 ``case.json`` in the syntax the release accepts (``emit.Syntax``). A binary search over the
 ordered release list (assuming one transition on each side of the release the bundle was made
@@ -18,7 +16,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -26,119 +23,10 @@ from typing import Callable, Sequence
 
 from ireefuzz._io import atomic_write_json, atomic_write_text
 from ireefuzz.errors import UsageError
+from ireefuzz.releases import (DEFAULT_CACHE, RELEASES, Release, compile_flags_for, installed_versions, order_key,
+                               release, syntax_for)
 
-# Published releases, oldest first: nightly-dated iree-compiler, then iree-base-compiler.
-OLD_RELEASES = ("20230209.425", "20230228.444", "20230404.479", "20230419.494", "20230524.529", "20230815.614",
-                "20231004.665", "20231113.707", "20231218.742", "20240129.785", "20240226.813", "20240410.859",
-                "20240621.931", "20240724.964", "20240828.999", "20241104.1068")
-BASE_RELEASES = ("2.9.0", "3.0.0", "3.1.0", "3.2.0", "3.3.0", "3.4.0", "3.5.0", "3.6.0", "3.7.0", "3.7.1", "3.8.0",
-                 "3.9.0", "3.10.0", "3.11.0", "3.12.0", "3.13.0")
-RELEASES = OLD_RELEASES + BASE_RELEASES
-DEFAULT_CACHE = Path(os.environ.get("IREEFUZZ_RELEASES", Path.home() / ".cache" / "ireefuzz" / "releases"))
 VERDICTS = ("present", "absent", "unknown")
-
-
-def order_key(version: str) -> tuple:
-    """Releases in time order: every dated release (2023-2024) precedes every 2.x/3.x release."""
-    parts = tuple(int(p) for p in version.split("."))
-    return (0, parts) if parts[0] > 10000 else (1, parts)
-
-
-def packages(version: str) -> tuple[str, str, str]:
-    """(compiler, runtime, numpy pin) pip requirements for ``version``."""
-    if order_key(version)[0] == 0:
-        return f"iree-compiler=={version}", f"iree-runtime=={version}", "numpy<2"
-    numpy = "numpy<2" if order_key(version) < order_key("3.2.0") else "numpy"
-    return f"iree-base-compiler=={version}", f"iree-base-runtime=={version}", numpy
-
-
-def syntax_for(version: str):
-    from ireefuzz.generators.emit import Syntax
-
-    return Syntax(maximumf=order_key(version) >= order_key("20240226.813"),
-                  linalg_ext_gather=order_key(version) >= order_key("3.9.0"))
-
-
-def compile_flags_for(version: str, flags: Sequence[str], *, own: bool = False) -> list[str]:
-    """The bundle's compile flags as this release spells them (unchanged for the bundle's ``own`` release)."""
-    if own:
-        return list(flags)
-    out = []
-    for f in flags:
-        if f.startswith("--iree-llvmcpu-target-cpu="):
-            f = "--iree-llvmcpu-target-cpu=host"  # a CPU name newer than the release's LLVM is an error
-            if order_key(version) < order_key("20230404.479"):
-                f = f.replace("--iree-llvmcpu-", "--iree-llvm-")  # renamed in spring 2023
-        out.append(f)
-    return out
-
-
-# --------------------------------------------------------------------------- releases
-
-
-@dataclasses.dataclass(frozen=True)
-class Release:
-    version: str
-    python: str
-    iree_compile: str
-    iree_run_module: str
-
-
-def _tools_in(site: Path) -> tuple[Path, Path]:
-    return site / "iree" / "compiler" / "_mlir_libs" / "iree-compile", site / "iree" / "_runtime_libs" / "iree-run-module"
-
-
-def current_release() -> Release | None:
-    """The IREE installed next to ireefuzz (no download needed for its version)."""
-    from importlib import metadata
-
-    for dist in ("iree-base-compiler", "iree-compiler"):
-        try:
-            version = metadata.version(dist)
-        except metadata.PackageNotFoundError:
-            continue
-        import iree.compiler
-
-        site = Path(list(iree.compiler.__path__)[0]).parent.parent
-        compile_, run = _tools_in(site)
-        if compile_.exists() and run.exists():
-            return Release(version, sys.executable, str(compile_), str(run))
-    return None
-
-
-def release(version: str, cache: Path = DEFAULT_CACHE, *, install: bool = True,
-            log: Callable[[str], None] = lambda m: None) -> Release:
-    """The release ``version``, installed into ``cache/<version>`` on first use."""
-    current = current_release()
-    if current is not None and current.version == version:
-        return current
-    venv = cache / version
-    python = venv / "bin" / "python"
-    if not (venv / ".installed").exists():
-        if not install:
-            raise UsageError(f"IREE {version} is not installed in {venv} (drop --no-install to install it)")
-        log(f"installing IREE {version} into {venv}")
-        shutil.rmtree(venv, ignore_errors=True)
-        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-        reqs = packages(version)
-        proc = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *reqs],
-                              capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise UsageError(f"pip could not install {' '.join(reqs)}: {proc.stderr.strip()[-800:]}")
-        atomic_write_text(venv / ".installed", " ".join(reqs) + "\n")
-    sites = sorted((venv / "lib").glob("python*/site-packages"))
-    if not sites:
-        raise UsageError(f"{venv} is not a virtual environment; remove it and retry")
-    compile_, run = _tools_in(sites[0])
-    return Release(version, str(python), str(compile_), str(run))
-
-
-def installed_versions(cache: Path = DEFAULT_CACHE) -> list[str]:
-    found = [p.name for p in cache.glob("*") if (p / ".installed").exists()] if cache.exists() else []
-    current = current_release()
-    if current is not None:
-        found.append(current.version)
-    return sorted(set(v for v in found if v in RELEASES), key=order_key)
 
 
 # --------------------------------------------------------------------------- judging one release

@@ -157,8 +157,8 @@ def copy_tree(bundle: str | Path, target: str | Path) -> Path:
 
 
 def run_bundle(root: str | Path, config: Any = None, *, timeout: float = 600) -> tuple[int | None, str]:
-    """(exit status, output) of the bundle's run.sh with ``config``'s iree-compile and the installed
-    iree-run-module, in a clean environment; the status is None if it timed out."""
+    """(exit status, output) of the bundle's run.sh with ``config``'s iree-compile and iree-run-module
+    (its release's, else the installed one), in a clean environment; the status is None if it timed out."""
     import os
     import subprocess
     import tempfile
@@ -166,7 +166,7 @@ def run_bundle(root: str | Path, config: Any = None, *, timeout: float = 600) ->
     config = config if config is not None else sut.CompilerConfig()
     with tempfile.TemporaryDirectory(prefix="ireefuzz-run-sh-") as tmp:
         env = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", tmp), "TMPDIR": tmp,
-               "IREE_COMPILE": sut.find_iree_compile(config), "IREE_RUN_MODULE": sut.find_iree_run_module()}
+               "IREE_COMPILE": sut.find_iree_compile(config), "IREE_RUN_MODULE": sut.find_iree_run_module(config)}
         try:
             proc = subprocess.run(["/bin/sh", str(Path(root) / RUN)], capture_output=True, text=True, env=env,
                                   timeout=timeout, stdin=subprocess.DEVNULL)

@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ireefuzz import sut
+from ireefuzz import releases, sut
 from ireefuzz.errors import ProgramError, UsageError
 from ireefuzz.oracles.finding import ORACLE_NAMES as ORACLE_CHOICES
 from ireefuzz.evaluate import Policy, evaluate
@@ -78,6 +78,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target-cpu", metavar="CPU", default="host", help="--iree-llvmcpu-target-cpu (default: host)")
     parser.add_argument("--iree-compile", metavar="PATH", default=None,
                         help="an external iree-compile binary (default: the installed iree-base-compiler's)")
+    releases.add_arguments(parser)
     parser.add_argument("--oracles", metavar="LIST", default=",".join(ORACLE_CHOICES),
                         help=f"comma-separated oracles to run, from {', '.join(ORACLE_CHOICES)} (default: all)")
     parser.add_argument("--max-static-alloca-bytes", metavar="N", type=int, default=0,
@@ -99,8 +100,10 @@ def main(args: argparse.Namespace) -> int:
     if unknown:
         raise UsageError(f"--oracles: unknown {', '.join(sorted(unknown))}; choose from {', '.join(ORACLE_CHOICES)}")
     config = sut.CompilerConfig(iree_compile=args.iree_compile, target_cpu=args.target_cpu,
-                                flags=tuple(shlex.split(args.flags)))
-    policy = Policy(oracles=oracles, max_static_alloca_bytes=args.max_static_alloca_bytes)
+                                flags=tuple(shlex.split(args.flags)), release=args.release,
+                                runtime_python=args.iree_runtime)
+    unable = sut.prepare(config, log=lambda m: print(f"ireefuzz check: {m}", file=sys.stderr))
+    policy = Policy(oracles=oracles - unable, max_static_alloca_bytes=args.max_static_alloca_bytes)
     try:
         findings = check_program(text, config, policy, shapes=parse_shapes(args.shapes), seed=args.seed)
     except ProgramError as e:

@@ -51,10 +51,11 @@ def run_frontends(case: Case, config: sut.CompilerConfig = sut.CompilerConfig())
     runs = {}
     for frontend in (LINALG, STABLEHLO):
         text = frontend.program({"main": frontend.payload(case, "main")}).text
-        artifact = sut.compile_mlir(text, frontend.configure(config))
+        compiled_with = frontend.configure(config)
+        artifact = sut.compile_mlir(text, compiled_with)
         outputs: list[Any] = []
         if isinstance(artifact, sut.Artifact):
-            module = sut.LoadedModule(artifact)
+            module = sut.load_module(artifact, compiled_with)
             for k, _ in shared_instances(case):
                 outcome = module.call("main", case.inputs(k))
                 outputs.append(outcome if isinstance(outcome, sut.RunFailure) else outcome.outputs)

@@ -27,6 +27,7 @@ from ireefuzz.oracles.cause import assign_causes
 from ireefuzz.oracles.finding import ORACLE_NAMES, Finding, first_per_signature
 
 from . import sut
+from .releases import syntax_of
 from .sut import config_for  # beside CompilerConfig, so relations derive configs without evaluate
 
 JAX_MODES = ("always", "on-disagreement")
@@ -177,7 +178,9 @@ def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerCo
     until each failure is pinned to its own case."""
     if not named:
         return []
-    program = frontend.program({name: payload for name, _, payload in named})
+    payloads = {name: payload for name, _, payload in named}
+    # linalg is emitted in the syntax of the release compiling it (arith.maxf before 2024-02, ...)
+    program = emit_module(payloads, syntax_of(config)) if frontend == LINALG else frontend.program(payloads)
     artifact = sut.compile_mlir(program.text, config)
     if isinstance(artifact, sut.CompileFailure):
         if len(named) > 1 and frontend.splits:
@@ -185,7 +188,7 @@ def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerCo
             return (evaluate_batch(named[:half], config, policy, frontend)
                     + evaluate_batch(named[half:], config, policy, frontend))
         return _compile_failed(named, artifact, program.text, config, policy, frontend)
-    module = sut.LoadedModule(artifact) if any(case.instances for _, case, _ in named) else None
+    module = sut.load_module(artifact, config) if any(case.instances for _, case, _ in named) else None
     share = artifact.seconds / len(named)
     results = [check_compiled_case(case, name, module, artifact, config, policy, frontend, share,
                                    single=len(named) == 1) for name, case, _ in named]

@@ -27,7 +27,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ireefuzz.errors import ProgramError
+from ireefuzz.errors import IRParseError, ProgramError
 from ireefuzz.generators.case import make_inputs
 from ireefuzz.generators.emit import Program
 from ireefuzz.generators.graph import DTYPES, Graph, TensorType, dims_pattern
@@ -247,8 +247,12 @@ def reference_outputs(program: str, function: str, inputs: Sequence[np.ndarray])
 
 
 def dispatch_ops(dispatches: Sequence[sut.DispatchIR], fallback: str) -> str:
-    """The compute ops of all of a function's dispatches, in order, deduplicated (``fallback`` if none)."""
-    ops = (op for d in dispatches if d.source for op in memory.dispatch_op_pattern(d).split(">"))
+    """The compute ops of all of a function's dispatches, in order, deduplicated (``fallback`` if none, or
+    if the IR does not parse: another release's syntax)."""
+    try:
+        ops = [op for d in dispatches if d.source for op in memory.dispatch_op_pattern(d).split(">")]
+    except IRParseError:
+        return fallback
     return ">".join(dict.fromkeys(op for op in ops if op != "-")) or fallback
 
 

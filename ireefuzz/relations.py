@@ -30,6 +30,7 @@ from ireefuzz.generators.ops import OPS
 from ireefuzz.oracles import memory, numeric
 from ireefuzz.oracles.finding import Finding
 from ireefuzz.oracles.metamorphic import RELATIONS, Observation, compare_observations
+from ireefuzz.releases import syntax_of
 
 ALIGNMENT = 16
 DATA_TILING_FLAG = "--iree-opt-data-tiling"
@@ -193,7 +194,7 @@ def observe_program(label: str, text: str, inputs: Mapping[str, Sequence[Sequenc
     artifact = sut.compile_mlir(text, config)
     if isinstance(artifact, sut.CompileFailure):
         return {fn: Observation(label, failure=f"compile {artifact.kind}: {artifact.diagnostic[:500]}") for fn in inputs}
-    module = sut.LoadedModule(artifact) if run else None
+    module = sut.load_module(artifact, config) if run else None
     observed = {}
     for fn, per_instance in inputs.items():
         try:
@@ -220,7 +221,7 @@ def observe(variant: Variant, config: sut.CompilerConfig, *, run: bool = True) -
     which would hide one variant's profile behind another's) and run one variant."""
     case = variant.case
     inputs = [case.inputs(k) for k in range(len(case.instances))] if run else []
-    return observe_program(variant.label, emit(case.graph).text, {"main": inputs},
+    return observe_program(variant.label, emit(case.graph, "main", syntax_of(config)).text, {"main": inputs},
                            sut.config_for(case, config), run=run)["main"]
 
 

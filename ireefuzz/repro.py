@@ -56,6 +56,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help=f"re-runs of the minimal case; flaky ones are not filed (default {CONFIRM_RUNS})")
     parser.add_argument("--iree-compile", dest="iree_compile", metavar="PATH", default=None,
                         help="an external iree-compile (default: the installed wheel's)")
+    _mod("releases").add_arguments(parser)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -64,7 +65,8 @@ def main(args: argparse.Namespace) -> int:
     finding = load_finding(args.finding, args.line)
     sut = _mod("sut")
 
-    config = sut.CompilerConfig(iree_compile=args.iree_compile)
+    config = sut.CompilerConfig(iree_compile=args.iree_compile, release=args.release, runtime_python=args.iree_runtime)
+    sut.prepare(config, log=lambda m: print(f"  {m}"))
     result = shrink_and_bundle(finding, Path(args.out), config, shrink=args.shrink, confirm_runs=args.confirm_runs,
                                under=args.under, log=lambda m: print(f"  {m}"))
     print(f"{result.status}: {finding.signature}\n  {result.before} -> {result.after}\n  bundle: {result.path}")

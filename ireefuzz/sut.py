@@ -16,14 +16,17 @@ import shlex
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
+import weakref
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ireefuzz.errors import IreeNotFound
+from ireefuzz import releases, remote
+from ireefuzz.errors import IreeNotFound, UsageError
 from ireefuzz._io import atomic_write_text
 
 if TYPE_CHECKING:
@@ -41,6 +44,8 @@ class CompilerConfig:
     timeout_s: float = 120.0
     memory_limit_mb: int = 6144
     observe: bool = True  # capture per-dispatch IR and scheduling statistics
+    release: str | None = None  # a published IREE release (ireefuzz.releases): its iree-compile, syntax and runtime
+    runtime_python: str | None = None  # a Python whose iree.runtime runs the modules; None = this process's
 
 
 def config_for(case: Case, base: CompilerConfig) -> CompilerConfig:
@@ -130,7 +135,10 @@ _KEY_LINE = re.compile(r"error:|LLVM ERROR|Assertion `|terminate called|what\(\)
 
 
 def find_iree_compile(config: CompilerConfig) -> str:
-    """The iree-compile executable: ``config.iree_compile`` if given, else the installed wheel's."""
+    """The iree-compile executable: ``config.iree_compile`` if given, else ``config.release``'s (installed
+    beforehand with ``releases.release``), else the installed wheel's."""
+    if config.iree_compile is None and config.release is not None:
+        return releases.release(config.release, install=False).iree_compile
     if config.iree_compile is not None:
         path = shutil.which(config.iree_compile) or config.iree_compile
         if not (os.path.isfile(path) and os.access(path, os.X_OK)):
@@ -152,8 +160,16 @@ def find_iree_compile(config: CompilerConfig) -> str:
     return path
 
 
-def find_iree_run_module() -> str:
-    """The iree-run-module executable of the installed iree-base-runtime wheel (else ``iree-run-module`` on PATH)."""
+def find_iree_run_module(config: CompilerConfig | None = None) -> str:
+    """The iree-run-module executable of ``config``'s release (if it compiles with one and ships the tool),
+    else of the installed iree-base-runtime wheel (else ``iree-run-module`` on PATH)."""
+    version = releases.release_of(config) if config is not None else None
+    if version is not None:
+        path = releases.release(version, install=False).iree_run_module
+        if not os.access(path, os.X_OK):  # the 2023-04/05 runtime wheels ship none
+            raise IreeNotFound(f"IREE {version}'s runtime wheel has no iree-run-module, so a bundle's run.sh "
+                               "cannot run with it")
+        return path
     try:
         spec = importlib.util.find_spec("iree._runtime_libs")
     except ModuleNotFoundError:
@@ -241,6 +257,13 @@ def unsafe_flags(flags: Sequence[str]) -> list[str]:
     return bad
 
 
+@functools.lru_cache(maxsize=None)
+def compiler_flags(iree_compile: str) -> frozenset[str]:
+    """Every flag ``iree-compile --help-list-hidden`` lists (e.g. "--iree-opt-data-tiling"), cached per binary."""
+    proc = subprocess.run([iree_compile, "--help-list-hidden"], capture_output=True, text=True, timeout=60)
+    return frozenset(re.findall(r"^\s+(--[\w.-]+)", proc.stdout, re.M))
+
+
 def compile_mlir(
     mlir_text: str, config: CompilerConfig, *, workdir: str | None = None, resolve_cpu: bool = True
 ) -> Artifact | CompileFailure:
@@ -276,6 +299,9 @@ def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
     if config.observe:
         command += [f"--mlir-print-ir-tree-dir={tree_dir}", f"--mlir-print-ir-before={_FINAL_PASS},{_BUFFERIZED_PASS}"]
     command += config.flags
+    version = releases.release_of(config)
+    if version is not None:  # a published release: its spelling, and only the observation flags it has
+        command = releases.adapt_command(version, command, compiler_flags(binary))
     returncode, stderr, seconds = _run_limited(command, config)
     kind = _failure_kind(returncode, stderr)
     if kind is not None:
@@ -549,3 +575,170 @@ class LoadedModule:
 def _to_numpy(value: Any) -> np.ndarray:
     host = value.to_host() if hasattr(value, "to_host") else value
     return np.array(host, copy=True)  # never a view of a device buffer the runtime may reuse
+
+
+class RemoteModule:
+    """A compiled module loaded into ``python``'s runner; same interface as ``sut.LoadedModule``."""
+
+    def __init__(self, vmfb: bytes, python: str) -> None:
+        self._vmfb = vmfb
+        self._runner = remote.runner_for(python)
+        self._id, self._generation = 0, -1
+        self._functions: tuple[str, ...] = ()
+        self._died_loading = ""  # the runtime was killed by a signal loading this module: every call says so
+        self._load()
+
+    @property
+    def function_names(self) -> tuple[str, ...]:
+        return self._functions
+
+    def call(self, function: str, inputs: Sequence[np.ndarray]) -> RunResult | RunFailure:
+        """Call ``function`` in the runner; inputs are read back after the call (``inputs_after``)."""
+        if not self._died_loading and self._generation != self._runner.start():  # a new runner since loading
+            self._load()
+        if self._died_loading:
+            return RunFailure("crash", f"{function}: {self._died_loading}")
+        request = {"op": "call", "id": self._id, "function": function, "n": len(inputs)}
+        request.update({f"in{k}": np.asarray(x, order="C") for k, x in enumerate(inputs)})
+        try:
+            reply = self._runner.request(request)
+        except remote.RunnerDied as e:
+            if e.signal is None:
+                raise
+            return RunFailure("crash", f"{function}: the runtime died of signal {e.signal}: {remote.last_line(e.stderr)}")
+        status = str(reply["status"])
+        if status == "fault":
+            return RunFailure("fault", str(reply["message"]))
+        if status != "ok":
+            raise KeyError(f"{reply['message']}; the module has {self._functions}")
+        outputs = tuple(reply[f"out{k}"] for k in range(sum(1 for n in reply if n.startswith("out"))))
+        after = tuple(reply[f"after{k}"] for k in range(len(inputs)))
+        return RunResult(outputs=outputs, inputs_after=after, seconds=float(reply["seconds"]))
+
+    def _load(self) -> None:
+        """Load the module; RuntimeError (as in-process loading) if this runtime rejects it. Killed by a
+        signal while loading, the module is a runtime crash for every call (``_died_loading``)."""
+        try:
+            reply = self._runner.request({"op": "load", "module": np.frombuffer(self._vmfb, np.uint8)})
+        except remote.RunnerDied as e:
+            if e.signal is None:
+                raise RuntimeError(f"the runtime died loading the module: {remote.last_line(e.stderr)}") from None
+            self._died_loading = f"the runtime died of signal {e.signal} loading the module: {remote.last_line(e.stderr)}"
+            return
+        if str(reply["status"]) != "ok":
+            raise RuntimeError(str(reply["message"]))
+        self._id, self._generation = int(reply["id"]), self._runner.generation
+        self._functions = tuple(str(f) for f in reply["functions"])
+        weakref.finalize(self, self._runner.free_later, self._generation, self._id)
+
+
+# --------------------------------------------------------------------------- which runtime runs a module
+
+
+def runtime_python_for(config: CompilerConfig) -> str | None:
+    """The Python whose ``iree.runtime`` runs ``config``'s modules (in a ``runner.py`` process): the one
+    given, the release's, or the one installed with an external iree-compile; None = this process's."""
+    if config.runtime_python is not None:
+        python = shutil.which(config.runtime_python) or config.runtime_python
+        if not (os.path.isfile(python) and os.access(python, os.X_OK)):
+            raise IreeNotFound(f"the runtime Python given ({config.runtime_python!r}, from --iree-runtime) is not an "
+                               "executable file: give a Python that can import the matching iree.runtime")
+    elif config.release is not None and config.iree_compile is None:
+        python = releases.release(config.release, install=False).python
+    elif config.iree_compile is not None:
+        python = releases.runtime_python_beside(find_iree_compile(config))
+    else:
+        return None
+    return None if python is None or _is_this_python(python) else os.path.abspath(python)
+
+
+def _is_this_python(python: str) -> bool:
+    """True if ``python`` is this interpreter in this environment (its iree.runtime is ours)."""
+    venv = Path(os.path.abspath(python)).parent.parent
+    home = venv if (venv / "pyvenv.cfg").exists() else Path(os.path.realpath(python)).parent.parent
+    return home.resolve() == Path(sys.prefix).resolve()
+
+
+def load_module(artifact: Artifact, config: CompilerConfig) -> LoadedModule | RemoteModule:
+    """``artifact`` loaded into the runtime that matches ``config``'s compiler (see ``runtime_python_for``).
+    A runtime that cannot load the compiler's modules (another bytecode version) is IreeNotFound."""
+    python = runtime_python_for(config)
+    try:
+        if python is None:
+            return LoadedModule(artifact)
+        return RemoteModule(artifact.vmfb, python)
+    except (RuntimeError, ValueError) as e:  # e.g. "bytecode version mismatch; runtime supports 17.0, module has 15.0"
+        raise IreeNotFound(_mismatch(artifact, config, python, str(e))) from None
+
+
+def _mismatch(artifact: Artifact, config: CompilerConfig, python: str | None, reason: str) -> str:
+    runtime = f"the IREE runtime of {python}" if python else "the IREE runtime installed with ireefuzz"
+    reason = re.sub(r"\S+\.c:\d+: ", "", " ".join(reason.split()))[:300]  # without the runtime's source location
+    return (f"iree-compile {artifact.compiler_version} ({find_iree_compile(config)}) writes modules that {runtime} "
+            f"cannot load ({reason}); give --iree-runtime PYTHON (a Python whose iree.runtime comes from the same "
+            "build) or --release VERSION")
+
+
+@functools.lru_cache(maxsize=None)
+def _probe_artifact(config: CompilerConfig) -> Artifact | CompileFailure:
+    """The probe module compiled (with the IR dumps) by ``config``'s compiler, once per configuration."""
+    return compile_mlir(_PROBE, dataclasses.replace(config, observe=True, timeout_s=min(config.timeout_s, 60.0)),
+                        resolve_cpu=False)
+
+
+def check_runtime(config: CompilerConfig) -> None:
+    """Up front: a tiny module compiled by ``config``'s iree-compile loads and runs in the runtime
+    ``load_module`` would use; IreeNotFound (one line) if not. A compiler that cannot compile even
+    the probe is left for the real compiles to report."""
+    artifact = _probe_artifact(config)
+    if isinstance(artifact, CompileFailure):
+        return
+    outcome = load_module(artifact, config).call("probe", [np.arange(4, dtype=np.float32)])
+    if isinstance(outcome, RunFailure) or not np.array_equal(outcome.outputs[0], 2 * np.arange(4, dtype=np.float32)):
+        raise IreeNotFound(_mismatch(artifact, config, runtime_python_for(config), f"the probe module ran wrong: {outcome}"))
+
+
+def unreadable_ir(config: CompilerConfig) -> str | None:
+    """Why the dispatch IR ``config``'s compiler prints cannot be read by the installed MLIR bindings
+    (an older release's attribute syntax), from the probe module; None if it can (or the probe fails)."""
+    from ireefuzz.errors import IRParseError
+    from ireefuzz.oracles.ir import parse_ir
+
+    artifact = _probe_artifact(config)
+    if isinstance(artifact, CompileFailure):
+        return None
+    try:
+        for dispatch in artifact.dispatches:
+            for text in (dispatch.final_ir, dispatch.bufferized_ir, dispatch.source):
+                if text:
+                    parse_ir(text)
+    except IRParseError as e:
+        return " ".join(str(e).split("---")[0].split())[:200]
+    return None
+
+
+IR_ORACLES = frozenset({"memory", "fusion"})  # they read dispatch IR with this ireefuzz's MLIR bindings
+
+
+def prepare(config: CompilerConfig, *, log: Callable[[str], None] = lambda m: None) -> frozenset[str]:
+    """Ready ``config`` before any work, or say in one line what is missing: its release
+    installed (downloaded on first use) and its runtime shown to load its compiler's modules.
+
+    Returns the oracles that cannot judge this compiler: ``IR_ORACLES`` if its dispatch IR does not
+    parse with the MLIR bindings installed with ireefuzz (an older release's syntax), said in ``log``."""
+    if config.release is None and config.iree_compile is None and config.runtime_python is None:
+        return frozenset()  # the installed wheels: compiler, runtime and bindings match by construction
+    if config.release is not None:
+        if config.iree_compile is not None:
+            raise UsageError("give --release or --iree-compile, not both")
+        releases.release(releases.known(config.release), log=log)
+    python = runtime_python_for(config)
+    check_runtime(config)
+    if python is not None:
+        log(f"running modules with iree.runtime {remote.runtime_version(python)} of {python}")
+    reason = unreadable_ir(config)
+    if reason is None:
+        return frozenset()
+    log(f"the {' and '.join(sorted(IR_ORACLES))} oracles are off: this compiler's dispatch IR does not parse with "
+        f"the installed IREE's MLIR bindings ({reason})")
+    return IR_ORACLES

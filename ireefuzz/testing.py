@@ -50,6 +50,7 @@ import pytest
 
 from ireefuzz import sut as _sut
 from ireefuzz._io import slug
+from ireefuzz.errors import IreefuzzError
 from ireefuzz.evaluate import ORACLE_NAMES, CaseResult, Policy, evaluate
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
@@ -95,10 +96,17 @@ def sut_from_config(config: pytest.Config) -> IreeSut:
     if bundles is None:
         factory = getattr(config, "_tmp_path_factory", None)
         bundles = factory.getbasetemp() / "ireefuzz-bundles" if factory is not None else None
+    compiler = _sut.CompilerConfig(iree_compile=config.getoption("ireefuzz_iree_compile"),
+                                   target_cpu=config.getoption("ireefuzz_target_cpu"),
+                                   release=config.getoption("ireefuzz_release", default=None),
+                                   runtime_python=config.getoption("ireefuzz_runtime", default=None))
+    try:  # the release installed and its runtime checked, once per session
+        unable = _sut.prepare(compiler, log=lambda m: warnings.warn(f"ireefuzz: {m}", stacklevel=2))
+    except IreefuzzError as e:
+        raise pytest.UsageError(f"ireefuzz: {e}") from None
     made = IreeSut(
-        config=_sut.CompilerConfig(iree_compile=config.getoption("ireefuzz_iree_compile"),
-                                   target_cpu=config.getoption("ireefuzz_target_cpu")),
-        policy=Policy(frozenset(config.getoption("ireefuzz_oracles")),
+        config=compiler,
+        policy=Policy(frozenset(config.getoption("ireefuzz_oracles")) - unable,
                       max_static_alloca_bytes=config.getoption("ireefuzz_max_alloca")),
         known=load_baseline(baseline) if baseline is not None else {},
         bundle_dir=Path(bundles) if bundles is not None else None,

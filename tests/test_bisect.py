@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from ireefuzz.bisect import RELEASES, Trial, bisect, compile_flags_for, order_key, packages, syntax_for
+from ireefuzz.bisect import Trial, bisect
+from ireefuzz.releases import RELEASES, compile_flags_for, order_key, packages, syntax_for
 
 VS = ["20230404.479", "20231004.665", "20240410.859", "20241104.1068", "3.0.0", "3.5.0", "3.9.0", "3.13.0"]
 

@@ -57,10 +57,7 @@ def main(args: argparse.Namespace) -> int:
     workers, bundles = parse_workers(args.workers), bundle_limit(args.bundles)
     baseline = load_baseline(baseline_path(args.baseline))
     previous = previous_run(Path(args.compare), baseline) if args.compare else None
-    if options.iree_compile is not None:
-        from ireefuzz.sut import CompilerConfig, find_iree_compile
-
-        find_iree_compile(CompilerConfig(iree_compile=options.iree_compile))  # IreeNotFound (exit 2) up front
+    options = _prepared(options)
     pool = _pool(args, workers, options)
     if not args.resume:  # enough blocks in flight to keep every worker busy while guidance waits
         options = dataclasses.replace(options, lag=max(2, math.ceil(2 * pool.capacity * options.batch / options.block)))
@@ -79,8 +76,23 @@ def bundle_causes(record: Record, limit: int | None, timeout: float) -> None:
     """Bundle the new causes of ``record``'s run, then rewrite its summary and reports (they name the bundles)."""
     from .bundling import bundle_new_causes
 
-    if bundle_new_causes(record, limit, timeout, record.options.iree_compile):
+    if bundle_new_causes(record, limit, timeout):
         write_outputs(record.out, Record(record.out, record.options, record.baseline, record.previous))
+
+
+def _prepared(options: Options) -> Options:
+    """The compiler found, a release installed and its runtime shown to load its modules (else one line,
+    exit 2); the oracles that cannot read that release's IR left out."""
+    from ireefuzz.sut import prepare
+
+    unable = prepare(options.task_spec().config, log=lambda m: print(f"ireefuzz fuzz: {m}", file=sys.stderr))
+    options = dataclasses.replace(options, oracles=tuple(o for o in options.oracles if o not in unable))
+    if options.configs:
+        from ireefuzz.configs import space_for
+
+        print(f"ireefuzz fuzz: configuration space {json.dumps(space_for(options.task_spec().config).to_json())}",
+              file=sys.stderr)
+    return options
 
 
 def _campaign_dir(args: argparse.Namespace) -> tuple[Path, Options]:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from typing import Any
 
 from ireefuzz import _io
 from ireefuzz.oracles.finding import Finding
@@ -10,7 +11,14 @@ from ireefuzz.oracles.finding import Finding
 from .record import Record
 
 
-def bundle_new_causes(record: Record, limit: int | None, timeout: float, iree_compile: str | None = None) -> list[str]:
+def compiler_arguments(options: Any) -> list[str]:
+    """The campaign's compiler options as ``ireefuzz repro`` takes them."""
+    given = (("--iree-compile", options.iree_compile), ("--release", options.release),
+             ("--iree-runtime", options.iree_runtime))
+    return [part for flag, value in given if value for part in (flag, value)]
+
+
+def bundle_new_causes(record: Record, limit: int | None, timeout: float) -> list[str]:
     """Shrink the smallest member of each new cause (up to ``limit``; None = all) and write its bundle to
     ``out/bundles/<cause>`` (a collision-free name from the cause id); the causes bundled.
 
@@ -29,8 +37,7 @@ def bundle_new_causes(record: Record, limit: int | None, timeout: float, iree_co
         finding_file = bundle.parent / f".{bundle.name}.finding.json"
         _io.atomic_write_text(finding_file, finding.with_cause(cause).dumps())
         command = [sys.executable, "-m", "ireefuzz.cli", "repro", str(finding_file), "--out", str(bundle)]
-        if iree_compile:
-            command += ["--iree-compile", iree_compile]
+        command += compiler_arguments(record.options)
         print(f"ireefuzz: shrinking {cause.id} (case {cause.smallest_case}, {finding.signature})", file=sys.stderr)
         try:
             ran = subprocess.run(command, capture_output=True, text=True, timeout=timeout)

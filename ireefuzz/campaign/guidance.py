@@ -62,12 +62,23 @@ def draw_block(options: Options, block: int, coverage: Coverage, frontend: str =
     from hypothesis import HealthCheck, Phase, event, given, seed, settings, target
     from ireefuzz.generators.strategies import cases
 
-    ops = {}
+    from ireefuzz import releases
+
+    restrict: dict[str, Any] = {}
+    version = releases.release_of(options.task_spec().config)  # a release is never given an op it cannot express
+    if version is not None:
+        restrict = {"ops": releases.ops_for(version), "syntax": releases.syntax_for(version)}
     if frontend == "stablehlo":
         from ireefuzz.generators.stablehlo import EXPORTABLE_OPS
 
-        ops = {"ops": sorted(EXPORTABLE_OPS)}
-    strategy = cases(target_cpus=(options.target_cpu,), flags=(options.flags,), **ops)
+        restrict["ops"] = sorted(set(EXPORTABLE_OPS) & set(restrict.get("ops", EXPORTABLE_OPS)))
+    cpu, flags = options.target_cpu, options.flags
+    if options.configs:  # this block's configuration, deterministic in (seed, block)
+        from ireefuzz.configs import space_for
+
+        drawn_config = space_for(options.task_spec().config).draw(options.seed, block)
+        cpu, flags = drawn_config.target_cpu, options.flags + drawn_config.flags
+    strategy = cases(target_cpus=(cpu,), flags=(flags,), **restrict)
     drawn: dict[str, Case] = {}
     for attempt in range(100):
         calls = []

@@ -11,6 +11,7 @@ import os
 import shlex
 from typing import Any, Mapping
 
+from ireefuzz import releases
 from ireefuzz.errors import UsageError
 from ireefuzz.evaluate import JAX_MODES, ORACLE_NAMES, Policy
 
@@ -35,6 +36,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--baseline", metavar="FILE", help=f"known findings JSON (default {DEFAULT_BASELINE} if it exists)")
     g.add_argument("--oracles", metavar="a,b,c", help=f"oracles to run (default all: {','.join(ORACLE_NAMES)})")
     g.add_argument("--iree-compile", metavar="PATH", help="an external iree-compile binary (default: the installed wheel's)")
+    releases.add_arguments(g)
+    g.add_argument("--configs", action="store_true", default=None,
+                   help="draw a compiler configuration per block of cases (target CPU, data tiling, ukernels, opt "
+                        "level, const-eval, aggressive fusion, ...; the flags this iree-compile has, the CPUs this "
+                        "machine runs); each case records its configuration")
     g.add_argument("--target-cpu", metavar="CPU", help="host, generic, x86-64-v3, x86-64-v4 or any LLVM CPU name (default host)")
     g.add_argument("--flags", metavar='"..."', help="extra iree-compile flags (shell-quoted string)")
     g.add_argument("--batch", type=int, metavar="N", help="graphs per compiled module (default 16)")
@@ -70,6 +76,9 @@ class Options:
     batch: int = 16
     oracles: tuple[str, ...] = ORACLE_NAMES
     iree_compile: str | None = None
+    release: str | None = None  # a published IREE release: its compiler, syntax, ops and runtime
+    iree_runtime: str | None = None  # a Python whose iree.runtime runs the modules
+    configs: bool = False  # a configuration from ireefuzz.configs per block (target CPU and flags)
     target_cpu: str = "host"
     flags: tuple[str, ...] = ()
     case_timeout: float = 60.0
@@ -102,7 +111,7 @@ class Options:
         from ireefuzz.sut import CompilerConfig
 
         config = CompilerConfig(iree_compile=self.iree_compile, target_cpu=self.target_cpu, flags=self.flags,
-                                timeout_s=self.case_timeout)
+                                timeout_s=self.case_timeout, release=self.release, runtime_python=self.iree_runtime)
         return EvalSpec(config, self.policy(), self.case_timeout)
 
 
@@ -124,7 +133,7 @@ def options_from_args(args: argparse.Namespace, recorded: Options | None) -> Opt
 def _given(args: argparse.Namespace) -> dict[str, Any]:
     """The defining options given on the command line (parsed; numbers checked for sign)."""
     given: dict[str, Any] = {}
-    for name in ("seed", "iree_compile", "target_cpu", "jax", "frontend"):
+    for name in ("seed", "iree_compile", "release", "iree_runtime", "configs", "target_cpu", "jax", "frontend"):
         if getattr(args, name) is not None:
             given[name] = getattr(args, name)
     if args.shard is not None:

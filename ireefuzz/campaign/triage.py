@@ -33,7 +33,7 @@ def main(args: argparse.Namespace) -> int:
     rewrite_causes(open_run(run, baseline, previous, rederive=True))
     record = open_run(run, baseline, previous)
     if bundles != 0:
-        bundle_new_causes(record, bundles, args.bundle_timeout, record.options.iree_compile)
+        bundle_new_causes(record, bundles, args.bundle_timeout)
     summary = write_outputs(run, open_run(run, baseline, previous))
     print_causes(summary)
     return 1 if summary["new_causes"] else 0

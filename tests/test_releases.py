@@ -1,0 +1,288 @@
+"""Releases and their runtimes: what a release accepts (fast), the runner protocol with the installed
+wheel (iree), a runtime that cannot load the compiler's modules (fast, a fake compiler), and
+``ireefuzz check --release`` over the installed releases (slow)."""
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ireefuzz import campaign, cli, releases, sut
+from ireefuzz.errors import IreeNotFound
+
+MATMUL_BIAS = """func.func @main(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %bias: tensor<16xf32>) -> tensor<4x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%m, %bias : tensor<4x16xf32>, tensor<16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
+}
+"""
+FILL_MATMUL_EXP = """func.func @main(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %a, %c0 : tensor<?x?xf32>
+  %n = tensor.dim %b, %c1 : tensor<?x?xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%f : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%mm : tensor<?x?xf32>) outs(%e : tensor<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = math.exp %x : f32
+    linalg.yield %s : f32
+  } -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+"""
+SCALAR = """func.func @scale(%a: tensor<f32>, %b: tensor<3xi8>) -> (tensor<f32>, tensor<3xi8>) {
+  %r = arith.addf %a, %a : tensor<f32>
+  return %r, %b : tensor<f32>, tensor<3xi8>
+}
+"""
+
+
+def executable(path: Path, text: str) -> str:
+    path.write_text(textwrap.dedent(text))
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return str(path)
+
+
+# --------------------------------------------------------------------------- what a release accepts (fast)
+
+
+def test_flags_are_spelled_and_observation_flags_kept_only_where_the_release_has_them():
+    command = ["iree-compile", "in.mlir", "--iree-llvmcpu-target-cpu=znver4", "--mlir-print-ir-tree-dir=/t",
+               "--mlir-print-ir-before=a,b", "--iree-hal-dump-executable-sources-to=/s", "--iree-opt-data-tiling=false"]
+    everything = frozenset(a.split("=")[0] for a in command[1:])
+    assert releases.adapt_command("3.0.0", command, everything) == command
+    without_tree = releases.adapt_command("20240226.813", command, everything - {"--mlir-print-ir-tree-dir"})
+    assert not any(a.startswith("--mlir-print-ir") for a in without_tree)  # else IR floods stderr
+    assert "--iree-opt-data-tiling=false" in without_tree  # a user's flag is never dropped
+    assert releases.adapt_command("20230209.425", command, everything)[2] == "--iree-llvm-target-cpu=znver4"
+
+
+def test_release_of_an_external_compiler_comes_from_its_wheel(tmp_path):
+    site = tmp_path / "venv" / "lib" / "python3.11" / "site-packages"
+    binary = site / "iree" / "compiler" / "_mlir_libs" / "iree-compile"
+    binary.parent.mkdir(parents=True)
+    executable(binary, "#!/bin/sh\nexit 1\n")
+    (site / "iree_compiler-20240621.931.dist-info").mkdir()
+    config = sut.CompilerConfig(iree_compile=str(binary))
+    assert releases.release_of(config) == "20240621.931"
+    assert not releases.syntax_of(config).linalg_ext_gather and releases.syntax_of(config).maximumf
+    assert releases.runtime_python_beside(str(binary)) is None  # no runtime in that wheel's venv
+    (site / "iree" / "runtime").mkdir()
+    (tmp_path / "venv" / "bin").mkdir()
+    python = executable(tmp_path / "venv" / "bin" / "python", "#!/bin/sh\n")
+    assert releases.runtime_python_beside(str(binary)) == python
+    assert releases.release_of(sut.CompilerConfig(iree_compile=executable(tmp_path / "own", "#!/bin/sh\n"))) is None
+    assert releases.release_of(sut.CompilerConfig(release="3.10.0")) == "3.10.0"
+
+
+def test_ops_for_every_release_are_known_graph_ops():
+    from ireefuzz.generators.ops import OP_NAMES
+
+    assert set(releases.ops_for(releases.RELEASES[0])) <= set(OP_NAMES)
+    assert releases.ops_for(releases.RELEASES[-1]) == tuple(OP_NAMES)
+
+
+def test_unknown_release_and_both_compilers_are_usage_errors(tmp_path, capsys):
+    program = tmp_path / "p.mlir"
+    program.write_text(MATMUL_BIAS)
+    assert cli.main(["check", str(program), "--release", "1.2.3"]) == 2
+    assert "unknown IREE release '1.2.3'" in capsys.readouterr().err
+    assert cli.main(["check", str(program), "--release", "3.10.0", "--iree-compile", sys.executable]) == 2
+    assert "not both" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- a runtime that cannot load (fast)
+
+
+@pytest.fixture
+def old_compiler(tmp_path) -> str:
+    """An iree-compile whose modules no runtime here can load (like an older release's)."""
+    return executable(tmp_path / "iree-compile", """\
+        #!/bin/sh
+        if [ "$1" = --version ]; then echo "IREE compiler version 20230101.1 @ fake"; exit 0; fi
+        while [ $# -gt 0 ]; do if [ "$1" = -o ]; then printf 'IREE?old module' > "$2"; fi; shift; done
+        """)
+
+
+def test_a_runtime_that_cannot_load_the_modules_is_one_line_and_exit_2(tmp_path, old_compiler, capsys):
+    config = sut.CompilerConfig(iree_compile=old_compiler)
+    with pytest.raises(IreeNotFound, match="--iree-runtime PYTHON"):
+        sut.check_runtime(config)
+    program = tmp_path / "p.mlir"
+    program.write_text(MATMUL_BIAS)
+    assert cli.main(["check", str(program), "--iree-compile", old_compiler]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "iree-compile 20230101.1 @ fake" in err and "cannot load" in err
+
+
+def test_a_runtime_python_without_iree_is_one_line(tmp_path, old_compiler, capsys):
+    fake_python = executable(tmp_path / "python", f"#!/bin/sh\nexec {sys.executable} -c 'import sys; sys.exit(3)'\n")
+    program = tmp_path / "p.mlir"
+    program.write_text(MATMUL_BIAS)
+    assert cli.main(["check", str(program), "--iree-compile", old_compiler, "--iree-runtime", fake_python]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"the IREE runtime of {fake_python} cannot load" in err
+    assert cli.main(["check", str(program), "--iree-runtime", str(tmp_path / "none")]) == 2
+    assert "is not an executable file" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- the runner protocol (installed wheel)
+
+
+@pytest.fixture(scope="module")
+def scalar_artifact() -> sut.Artifact:
+    artifact = sut.compile_mlir(SCALAR, sut.CompilerConfig(observe=False))
+    assert isinstance(artifact, sut.Artifact), artifact
+    return artifact
+
+
+@pytest.mark.iree
+def test_runner_matches_the_in_process_runtime(scalar_artifact):
+    remote, local = sut.RemoteModule(scalar_artifact.vmfb, sys.executable), sut.LoadedModule(scalar_artifact)
+    assert remote.function_names == local.function_names == ("scale",)
+    inputs = [np.array(1.5, np.float32), np.array([1, -2, 3], np.int8)]
+    got, want = remote.call("scale", inputs), local.call("scale", inputs)
+    assert got.outputs[0].shape == () and got.outputs[0] == 3.0  # 0-d stays 0-d
+    for a, b in zip(got.outputs + got.inputs_after, want.outputs + want.inputs_after):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+    fault = remote.call("scale", inputs[:1])  # a wrong call is the runtime's error, as in process
+    assert isinstance(fault, sut.RunFailure) and fault.kind == "fault"
+
+
+@pytest.mark.iree
+def test_a_runner_killed_mid_call_is_a_crash_and_the_next_call_restarts_it(scalar_artifact):
+    module = sut.RemoteModule(scalar_artifact.vmfb, sys.executable)
+    runner = module._runner
+    inputs = [np.array(1.0, np.float32), np.zeros(3, np.int8)]
+    assert isinstance(module.call("scale", inputs), sut.RunResult)
+    generation = runner.generation
+    os.kill(runner._proc.pid, signal.SIGKILL)
+    crashed = module.call("scale", inputs)
+    assert isinstance(crashed, sut.RunFailure) and crashed.kind == "crash" and "signal 9" in crashed.message
+    again = module.call("scale", inputs)  # a new runner, the module loaded again
+    assert isinstance(again, sut.RunResult) and again.outputs[0] == 2.0 and runner.generation == generation + 1
+
+
+# --------------------------------------------------------------------------- releases (slow: installed venvs)
+
+ACCEPTANCE = ("20230524.529", "20240226.813", "20240621.931", "3.0.0", "3.10.0")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("version", ACCEPTANCE)
+@pytest.mark.parametrize("program", [MATMUL_BIAS, FILL_MATMUL_EXP], ids=["matmul-bias", "fill-matmul-exp"])
+def test_check_with_a_release_runs_its_own_runtime(version, program, tmp_path, capsys):
+    if not (releases.DEFAULT_CACHE / version / ".installed").exists():
+        pytest.skip(f"IREE {version} is not installed in {releases.DEFAULT_CACHE}")
+    path = tmp_path / "p.mlir"
+    path.write_text(program)
+    assert cli.main(["check", str(path), "--release", version]) == 0
+    err = capsys.readouterr().err
+    assert f"running modules with iree.runtime {version}" in err and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_an_old_release_compiler_without_its_runtime_is_one_line(tmp_path, capsys):
+    version = "20240621.931"
+    if not (releases.DEFAULT_CACHE / version / ".installed").exists():
+        pytest.skip(f"IREE {version} is not installed")
+    wrapper = executable(tmp_path / "iree-compile",  # not inside the wheel: no runtime beside it
+                         f'#!/bin/sh\nexec {releases.release(version, install=False).iree_compile} "$@"\n')
+    path = tmp_path / "p.mlir"
+    path.write_text(MATMUL_BIAS)
+    assert cli.main(["check", str(path), "--iree-compile", wrapper]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bytecode version mismatch" in err
+
+
+# --------------------------------------------------------------------------- a campaign never draws an op a release lacks
+
+
+def test_campaign_draws_only_the_ops_and_syntax_of_its_release(monkeypatch):
+    options = campaign_options(release="3.8.0")
+    monkeypatch.setitem(releases.OPS_SINCE, "gather", "3.9.0")  # as if gather came in 3.9
+    old = [n for c in campaign.draw_block(options, 0, campaign.Coverage()) for n in c.graph.nodes]
+    assert old and "gather" not in {n.op for n in old}
+    new = [n for b in range(4) for c in campaign.draw_block(campaign_options(release="3.9.0"), b, campaign.Coverage())
+           for n in c.graph.nodes]
+    assert "gather" in {n.op for n in new}
+    monkeypatch.delitem(releases.OPS_SINCE, "gather")
+    drawn = [n for b in range(4) for c in campaign.draw_block(options, b, campaign.Coverage()) for n in c.graph.nodes]
+    assert {n.attrs["form"] for n in drawn if n.op == "gather"} == {"extract"}  # no iree_linalg_ext.gather before 3.9
+
+
+def campaign_options(**kw):
+    return campaign.Options(seed=11, block=32, cases=128, **kw)
+
+
+@pytest.mark.slow
+def test_a_campaign_on_a_release_compiles_and_runs_with_that_release(tmp_path, capsys):
+    version = "3.10.0"
+    if not (releases.DEFAULT_CACHE / version / ".installed").exists():
+        pytest.skip(f"IREE {version} is not installed")
+    out = tmp_path / "run"
+    status = cli.main(["fuzz", "--release", version, "--cases", "8", "--workers", "1", "--bundles", "0",
+                       "--relations", "", "--out", str(out)])
+    assert status in (0, 1)
+    import json
+
+    recorded = json.loads((out / "campaign.json").read_text())
+    assert recorded["release"] == version and not {"memory", "fusion"} & set(recorded["oracles"])
+    assert f"compiler: {version}" in (out / "summary.md").read_text()
+    assert f"running modules with iree.runtime {version}" in capsys.readouterr().err
+
+
+@pytest.mark.iree
+def test_a_runner_outlives_the_thread_that_started_it_but_not_its_process(scalar_artifact):
+    import subprocess
+    import threading
+    import time
+
+    from ireefuzz import remote
+
+    made = []
+    runner = remote.RunnerProcess(sys.executable)
+    thread = threading.Thread(target=lambda: made.append(runner.request({"op": "hello"})))
+    thread.start()
+    thread.join()
+    time.sleep(1.5)
+    assert str(runner.request({"op": "hello"})["status"]) == "ok" and runner.generation == 1  # not restarted
+    runner.close()
+    parent = subprocess.Popen([sys.executable, "-c", "import subprocess, sys, time; p = subprocess.Popen([sys.executable, "
+                               f"'-I', {str(remote.RUNNER)!r}], stdin=subprocess.PIPE); print(p.pid, flush=True); "
+                               "time.sleep(60)"], stdout=subprocess.PIPE, text=True)
+    child = int(parent.stdout.readline())
+    parent.kill()
+    parent.wait()
+    deadline = time.time() + 10
+    while time.time() < deadline and Path(f"/proc/{child}").exists() and "Z" not in _state(child):
+        time.sleep(0.2)
+    assert not Path(f"/proc/{child}").exists() or "Z" in _state(child)  # gone (or a zombie nobody reaps)
+
+
+def _state(pid: int) -> str:
+    try:
+        return next(line for line in Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("State"))
+    except (OSError, StopIteration):
+        return "Z"
