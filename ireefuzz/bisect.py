@@ -14,7 +14,6 @@ import argparse
 import dataclasses
 import os
 import re
-import shutil
 import subprocess
 import tempfile
 import time

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from ireefuzz import campaign, configs
+from ireefuzz import configs
+from ireefuzz.campaign import guidance
+from ireefuzz.campaign.options import Options
 
 
 def test_the_space_keeps_only_the_flags_the_compiler_lists():
@@ -39,10 +41,10 @@ def test_only_cpus_whose_features_the_host_has_are_drawn():
 def test_a_campaign_with_configs_draws_each_block_in_its_configuration(monkeypatch):
     space = configs.Space(("generic", "x86-64-v3"), (configs.AXES[0],))
     monkeypatch.setattr(configs, "space_for", lambda config: space)
-    options = campaign.Options(seed=3, block=8, cases=16, configs=True, flags=("--user-flag",))
+    options = Options(seed=3, block=8, cases=16, configs=True, flags=("--user-flag",))
     for block in (0, 1, 2):
         expected = space.draw(3, block)
-        cases = campaign.draw_block(options, block, campaign.Coverage())
+        cases = guidance.draw_block(options, block, guidance.Coverage())
         assert {(c.target_cpu, c.flags) for c in cases} == {(expected.target_cpu, ("--user-flag",) + expected.flags)}
-    plain = campaign.draw_block(dataclasses.replace(options, configs=False), 0, campaign.Coverage())
+    plain = guidance.draw_block(dataclasses.replace(options, configs=False), 0, guidance.Coverage())
     assert {(c.target_cpu, c.flags) for c in plain} == {("host", ("--user-flag",))}

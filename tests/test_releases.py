@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 
 from ireefuzz import campaign, cli, releases, sut
+from ireefuzz.campaign import guidance
+from ireefuzz.campaign.options import Options
 from ireefuzz.errors import IreeNotFound
 
 MATMUL_BIAS = """func.func @main(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %bias: tensor<16xf32>) -> tensor<4x16xf32> {
@@ -222,18 +224,18 @@ def test_an_old_release_compiler_without_its_runtime_is_one_line(tmp_path, capsy
 def test_campaign_draws_only_the_ops_and_syntax_of_its_release(monkeypatch):
     options = campaign_options(release="3.8.0")
     monkeypatch.setitem(releases.OPS_SINCE, "gather", "3.9.0")  # as if gather came in 3.9
-    old = [n for c in campaign.draw_block(options, 0, campaign.Coverage()) for n in c.graph.nodes]
+    old = [n for c in guidance.draw_block(options, 0, guidance.Coverage()) for n in c.graph.nodes]
     assert old and "gather" not in {n.op for n in old}
-    new = [n for b in range(4) for c in campaign.draw_block(campaign_options(release="3.9.0"), b, campaign.Coverage())
+    new = [n for b in range(4) for c in guidance.draw_block(campaign_options(release="3.9.0"), b, guidance.Coverage())
            for n in c.graph.nodes]
     assert "gather" in {n.op for n in new}
     monkeypatch.delitem(releases.OPS_SINCE, "gather")
-    drawn = [n for b in range(4) for c in campaign.draw_block(options, b, campaign.Coverage()) for n in c.graph.nodes]
+    drawn = [n for b in range(4) for c in guidance.draw_block(options, b, guidance.Coverage()) for n in c.graph.nodes]
     assert {n.attrs["form"] for n in drawn if n.op == "gather"} == {"extract"}  # no iree_linalg_ext.gather before 3.9
 
 
 def campaign_options(**kw):
-    return campaign.Options(seed=11, block=32, cases=128, **kw)
+    return Options(seed=11, block=32, cases=128, **kw)
 
 
 @pytest.mark.slow
