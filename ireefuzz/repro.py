@@ -230,10 +230,10 @@ def _numeric_tolerance(graph: Any, inputs: Sequence[np.ndarray], sizes: Mapping[
 
 
 def _data_movement(artifact: Any) -> list[str]:
-    """The dispatches the memory oracle does not judge for copies (no compute op: the copy is the program's)."""
-    from ireefuzz.oracles.memory import dispatch_op_pattern
+    """The dispatches whose own op moves data (``memory.moves_data``): their copies between bindings are not findings."""
+    from ireefuzz.oracles.memory import moves_data
 
-    return [d.name for d in getattr(artifact, "dispatches", ()) if dispatch_op_pattern(d) == "-"]
+    return [d.name for d in getattr(artifact, "dispatches", ()) if moves_data(d)]
 
 
 def _crash_message(finding: Finding, program_text: str) -> str:
