@@ -79,7 +79,7 @@ class Artifact:
 
 @dataclasses.dataclass(frozen=True)
 class CompileFailure:
-    kind: str  # "error" | "crash" | "timeout" | "oom"
+    kind: str  # "error" | "crash" | "timeout" | "oom" | "bad-output" (exit 0, but no module or not one)
     diagnostic: str  # the compiler's stderr, trimmed to the useful part
     command: tuple[str, ...]
     returncode: int | None
@@ -174,9 +174,9 @@ def compiler_version(iree_compile: str) -> str:
     command = [iree_compile, "--version"]
     proc = subprocess.run(command, capture_output=True, text=True, timeout=60)
     if proc.returncode != 0:
-        raise IreeNotFound(f"`{shlex.join(command)}` failed ({proc.returncode}): {proc.stderr.strip()[:500]}")
+        raise IreeNotFound(f"`{shlex.join(command)}` failed ({proc.returncode}): {proc.stderr.strip()[:500] or 'no output'}")
     match = re.search(r"IREE compiler version (.+)", proc.stdout)
-    return match.group(1).strip() if match else proc.stdout.strip().splitlines()[0]
+    return match.group(1).strip() if match else (proc.stdout.strip().splitlines() or [""])[0]
 
 
 def target_flags(target_cpu: str, flags: Sequence[str] = ()) -> list[str]:
@@ -280,6 +280,10 @@ def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
     kind = _failure_kind(returncode, stderr)
     if kind is not None:
         return CompileFailure(kind, _trim_diagnostic(stderr), tuple(command), returncode, seconds)
+    problem = _output_problem(vmfb)
+    if problem is not None:
+        return CompileFailure("bad-output", f"{problem}\n{_trim_diagnostic(stderr)}".strip(), tuple(command), returncode,
+                              seconds)
     sources = _read_sources(sources_dir)
     cpu = _cpu_info(config.target_cpu, sources.values())
     if not cpu.name and resolve_cpu:  # no dispatch (everything folded): ask a probe module instead
@@ -354,6 +358,20 @@ def _failure_kind(returncode: int | None, stderr: str) -> str | None:
     if returncode < 0 or any(m in stderr for m in _CRASH_MARKERS):
         return "crash"
     return "error"
+
+
+_MODULE_IDENTIFIER = b"IREE"  # the bytecode module's FlatBuffer file identifier (bare, or in the .vmfb's zip header)
+
+
+def _output_problem(vmfb: Path) -> str | None:
+    """Why what iree-compile wrote (having exited 0) is not a module, or None."""
+    try:
+        head = vmfb.open("rb").read(4096)
+    except OSError:
+        return f"iree-compile exited 0 but wrote no {vmfb.name}"
+    if _MODULE_IDENTIFIER not in head:
+        return f"iree-compile exited 0 but its {vmfb.name} ({vmfb.stat().st_size} bytes) is not an IREE module"
+    return None
 
 
 def _trim_diagnostic(stderr: str, limit: int = _DIAGNOSTIC_LIMIT) -> str:
@@ -468,6 +486,29 @@ def _probe(binary: str, target_cpu: str, flags: tuple[str, ...], timeout_s: floa
     return CpuInfo(target_cpu, "", ""), ""
 
 
+def probe(config: CompilerConfig) -> str | None:
+    """Why ``config``'s compiler cannot be used, or None: checked once at start with ``--version`` and a tiny
+    compile for its target CPU with its flags. A compiler that fails here (not an iree-compile, a bogus CPU,
+    an unknown flag) would turn every case into a false finding."""
+    try:
+        binary = find_iree_compile(config)
+        version = compiler_version(binary)
+    except IreeNotFound as e:
+        return str(e)
+    except (OSError, subprocess.SubprocessError) as e:
+        return f"cannot run `{config.iree_compile or 'iree-compile'} --version`: {e}"
+    if not version:
+        return f"`{binary} --version` prints no IREE compiler version: is it an iree-compile?"
+    result = compile_mlir(_PROBE, dataclasses.replace(config, observe=False, timeout_s=min(config.timeout_s, 120.0)),
+                          resolve_cpu=False)
+    if isinstance(result, CompileFailure):
+        lines = [line.strip() for line in result.diagnostic.splitlines() if line.strip()]
+        why = next((line for line in lines if "error" in line.lower()), lines[0] if lines else result.kind)
+        return (f"iree-compile fails on a tiny probe program with --iree-llvmcpu-target-cpu={config.target_cpu} and "
+                f"flags {shlex.join(config.flags) or '(none)'} ({result.kind}): {why[:300]}")
+    return None
+
+
 def resolve_platform(config: CompilerConfig) -> tuple[CpuInfo, str]:
     """(the CPU ``config.target_cpu`` resolves to, e.g. host -> znver5 with its features; the compiler
     version), once per process from a tiny probe compile -- so findings of failed compiles record them
@@ -498,6 +539,15 @@ def _runtime() -> tuple[Any, Any, Any]:
     except ImportError as e:
         raise IreeNotFound(f"the IREE runtime is not installed: pip install iree-base-runtime ({e})") from e
     return rt, rt.VmInstance(), rt.get_device(_DRIVER)
+
+
+def load_module(artifact: Artifact) -> "LoadedModule | CompileFailure":
+    """The artifact loaded into the runtime; a module the runtime rejects is the compiler's bad output."""
+    try:
+        return LoadedModule(artifact)
+    except ValueError as e:  # how the runtime reports a module it cannot verify
+        return CompileFailure("bad-output", f"the runtime rejects the module iree-compile wrote: {e}",
+                              artifact.command, 0, artifact.seconds)
 
 
 class LoadedModule:
