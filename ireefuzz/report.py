@@ -15,6 +15,7 @@ from typing import Any, Mapping, Sequence
 from xml.etree import ElementTree as ET
 
 from ireefuzz import _io
+from ireefuzz.sut import NO_PIPELINE
 
 
 def write_reports(out: Path, summary: Mapping[str, Any], findings: Sequence[Mapping[str, Any]]) -> None:
@@ -58,7 +59,9 @@ def markdown(summary: Mapping[str, Any]) -> str:
         f"- compiler: {s['compiler_version'] or '?'} on cpu {s['cpu'] or '?'}",
         f"- signatures: {len(s['new'])} new, {len(s['known'])} known; worker crashes: {s['worker_deaths']}; "
         f"discarded (ill-conditioned): {s['discarded']}",
-        f"- pipelines reached: {', '.join(f'{k} ({v})' for k, v in s['pipelines'].items()) or 'none'}", "",
+        f"- pipelines reached: {', '.join(f'{k or NO_PIPELINE} ({v})' for k, v in s['pipelines'].items()) or 'none'}"
+        + (f"; {NO_PIPELINE} = no codegen pipeline (no translation_info): the pure data-movement `*_slow_memcpy` "
+           "dispatches" if set(s["pipelines"]) & {"", NO_PIPELINE} else ""), "",
         "| status | signature | count | first case | smallest case | upstream |", "|---|---|---|---|---|---|",
     ]
     order = sorted(s["signatures"].items(), key=lambda kv: (kv[1]["status"] != "new", -kv[1]["count"], kv[0]))

@@ -400,6 +400,9 @@ def _read_sources(sources_dir: Path) -> dict[str, str]:
     return sources
 
 
+# A dispatch without a translation_info gets no codegen pipeline: the pure data-movement ``*_slow_memcpy``
+# ones (a strided slice, a concat's parts) are lowered directly. Named after IREE's pipeline enum ``None``.
+NO_PIPELINE = "None"
 _EXPORT = re.compile(r"hal\.executable\.export (?:public )?@([\w$.-]+)")
 _FUNC = re.compile(r"^([ \t]*)func\.func (?:public |private )?@([\w$.-]+)\(", re.M)
 _PIPELINE = re.compile(r"translation_info\s*=\s*#iree_codegen\.translation_info<\s*pipeline\s*=\s*(?:#[\w.]+<)?(\w+)")
@@ -424,7 +427,7 @@ def _read_dispatches(sources: Mapping[str, str], tree_dir: Path | None) -> tuple
             pipeline = _PIPELINE.search(bufferized) or _PIPELINE.search(final_ir.get(name, ""))
             dispatches.append(DispatchIR(
                 name=name,
-                pipeline=pipeline.group(1) if pipeline else "",
+                pipeline=pipeline.group(1) if pipeline else NO_PIPELINE,
                 final_ir=final_ir.get(name, ""),
                 bufferized_ir=bufferized,
                 source=source,
