@@ -30,16 +30,21 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    from ireefuzz import campaign
+    from ireefuzz.campaign.baseline import Baseline
+    from ireefuzz.campaign.display import Display
+    from ireefuzz.campaign.guidance import Coverage, draw_block
+    from ireefuzz.campaign.local_pool import LocalPool
+    from ireefuzz.campaign.loop import run
+    from ireefuzz.campaign.options import Options, parse_workers
     from ireefuzz.evaluate import evaluate
 
-    workers = campaign.parse_workers(args.workers)
-    options = campaign.Options(seed=args.seed, batch=args.batch, cases=args.cases)
+    workers = parse_workers(args.workers)
+    options = Options(seed=args.seed, batch=args.batch, cases=args.cases)
     with tempfile.TemporaryDirectory(prefix="ireefuzz-bench-") as tmp:
         out = Path(tmp)
-        pool = campaign.LocalPool(workers, options.task_spec())
+        pool = LocalPool(workers, options.task_spec())
         started = time.perf_counter()
-        campaign.run(options, out, pool, {}, campaign.Display(every_s=1e9))
+        run(options, out, pool, Baseline(), Display(every_s=1e9))
         wall = time.perf_counter() - started
         summary = (out / "summary.json").read_text()
     import json
@@ -53,7 +58,7 @@ def main() -> None:
           f"(batch {args.batch}): {graphs_per_s:.2f} graphs/s, {shape_runs_per_s:.2f} shape-runs/s; "
           f"iree-compile {s['compile_seconds']:.1f} s; {len(s['signatures'])} signatures; coordinator RSS {min(rss):.0f}-{max(rss):.0f} MB")
 
-    cases = campaign.draw_block(options, 0, campaign.Coverage())[: args.naive + 1]
+    cases = draw_block(options, 0, Coverage())[: args.naive + 1]
     single = [dataclasses.replace(c, instances=c.instances[:1]) for c in cases]
     evaluate(single[:1])  # warm-up: imports JAX and the runtime, as a long naive loop would amortize
     started = time.perf_counter()

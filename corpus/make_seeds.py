@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from ireefuzz.corpus import CASE_FILE, CorpusCase, check_case, load_baseline, load_case, verdicts, write_case
+from ireefuzz.corpus import CASE_FILE, CorpusCase, check_case, load_case, read_baseline, verdicts, write_case
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, Node, TensorType as T
 
@@ -188,8 +188,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def refresh_baseline(table) -> None:
-    """Add every recorded signature to known_findings.json (existing entries keep their triage)."""
-    known = load_baseline(BASELINE) if BASELINE.exists() else {}
+    """Add every recorded signature to known_findings.json (existing entries, cause entries too, keep their triage)."""
+    entries = read_baseline(BASELINE) if BASELINE.exists() else []
+    known = {e["signature"]: e for e in entries if e["signature"]}
     notes = {s.name: s.note for s in seeds()}
     for name, expected, _ in table:
         for sigs in expected.values():
@@ -205,7 +206,9 @@ def refresh_baseline(table) -> None:
                               "note": f"first recorded in corpus/seeds/{name} on IREE 3.13: {notes[name]}"}
     from ireefuzz._io import atomic_write_json
 
-    atomic_write_json(BASELINE, sorted(known.values(), key=lambda e: e["signature"]))
+    causes = [e for e in entries if not e["signature"]]
+    written = causes + sorted(known.values(), key=lambda e: e["signature"])
+    atomic_write_json(BASELINE, [{k: v for k, v in e.items() if v or k != "cause"} for e in written])
 
 
 if __name__ == "__main__":

@@ -84,8 +84,12 @@ def json_default(obj: Any) -> Any:
 
 
 def slug(text: str, limit: int = 80) -> str:
-    """A file-name-safe, bounded, still-readable name for ``text`` (e.g. a signature)."""
+    """A file-name-safe, bounded, still-readable name for ``text`` (e.g. a signature or a cause id).
+    Distinct texts get distinct names: whenever the name is not ``text`` itself (a character replaced,
+    or cut to ``limit``), a hash of ``text`` is appended."""
     name = re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_.")
-    if len(name) > limit:
-        name = f"{name[: limit - 11]}-{hashlib.sha1(text.encode()).hexdigest()[:10]}"
-    return name or "check"
+    if name == text and 0 < len(name) <= limit:
+        return name
+    if not text:
+        return "check"
+    return f"{name[: limit - 11] or 'x'}-{hashlib.sha1(text.encode()).hexdigest()[:10]}"

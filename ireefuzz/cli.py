@@ -16,6 +16,8 @@ from ireefuzz.errors import USER_ERRORS
 
 COMMANDS = {
     "fuzz": ("ireefuzz.campaign", "run a fuzzing campaign (the nightly job)"),
+    "triage": ("ireefuzz.campaign.triage", "re-bucket a campaign's findings by cause and write the missing bundles"),
+    "diff": ("ireefuzz.campaign.diff", "compare two campaigns' causes: new, still present, gone, back again"),
     "check": ("ireefuzz.check", "run every applicable oracle on your own MLIR program"),
     "repro": ("ireefuzz.repro", "shrink a finding and write a self-contained repro bundle"),
     "bisect": ("ireefuzz.bisect", "find the IREE releases that show a bundle's bug"),

@@ -1,9 +1,11 @@
-"""Campaign reports, all written from ``summary.json`` and the recorded findings:
+"""Campaign reports, all written from ``summary.json`` and the recorded findings, organised by cause
+(what one upstream issue would cover) with each cause's signatures folded beneath it:
 
-- ``junit.xml``   one test case per signature: a failure for a new one, skipped for a known one;
-- ``summary.md``  a Markdown table of signatures with counts and example case indices;
-- ``report.html`` self-contained (inline SVG, no external assets): findings by class, cases/s over
-  time, lowering pipelines and ops / op pairs reached, and the signature table.
+- ``junit.xml``   one test case per cause: a failure for a new one, skipped for one known or seen before;
+- ``summary.md``  the comparison with the previous run (if any), then a table of causes and, per cause,
+  its signatures in a ``<details>`` block;
+- ``report.html`` self-contained (inline SVG, no external assets): causes with their signatures,
+  findings by class, cases/s over time, lowering pipelines and ops / op pairs reached.
 """
 from __future__ import annotations
 
@@ -15,7 +17,9 @@ from typing import Any, Mapping, Sequence
 from xml.etree import ElementTree as ET
 
 from ireefuzz import _io
+from ireefuzz.campaign.causes import DIFF_CATEGORIES
 from ireefuzz.sut import NO_PIPELINE
+
 
 
 def write_reports(out: Path, summary: Mapping[str, Any], findings: Sequence[Mapping[str, Any]]) -> None:
@@ -33,21 +37,28 @@ def first_examples(findings: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[s
     return examples
 
 
+def verdict(summary: Mapping[str, Any], cause: Mapping[str, Any]) -> str:
+    """``new`` (makes the run exit 1), ``known`` (in the baseline) or ``seen`` (in the run compared with)."""
+    return "new" if cause["id"] in summary["new_causes"] else "known" if cause["status"] == "known" else "seen"
+
+
 def junit(summary: Mapping[str, Any], examples: Mapping[str, Mapping[str, Any]]) -> str:
-    sigs = summary["signatures"]
+    causes = summary["causes"]
     root = ET.Element("testsuites")
-    suite = ET.SubElement(root, "testsuite", name="ireefuzz", tests=str(len(sigs)), failures=str(len(summary["new"])),
-                       skipped=str(len(summary["known"])), time=str(summary["seconds"]))
-    for sig, s in sigs.items():
-        oracle = sig.split("/", 1)[0]
-        case = ET.SubElement(suite, "testcase", classname=f"ireefuzz.{oracle}", name=sig, time="0")
-        example = examples.get(sig, {})
-        text = f"{s['count']} case(s); first case {s['first_case_index']}, smallest {s['smallest_case_index']}\n" \
-               f"{example.get('message', '')}\ncase: {json.dumps(example.get('case'), sort_keys=True)}"
-        if s["status"] == "new":
-            ET.SubElement(case, "failure", message=example.get("message", sig)[:500], type=oracle).text = text
+    suite = ET.SubElement(root, "testsuite", name="ireefuzz", tests=str(len(causes)), failures=str(len(summary["new_causes"])),
+                          skipped=str(len(causes) - len(summary["new_causes"])), time=str(summary["seconds"]))
+    for c in causes:
+        case = ET.SubElement(suite, "testcase", classname=f"ireefuzz.{c['oracle']}", name=c["id"], time="0")
+        example = examples.get(c["signatures"][0], {})
+        text = (f"{c['title']}\n{c['cases']} case(s); first case {c['first_case']}, smallest {c['smallest_case']}"
+                f"{'; bundle ' + c['bundle'] if c['bundle'] else ''}\nsignatures:\n  " + "\n  ".join(c["signatures"])
+                + f"\n{example.get('message', '')}\ncase: {json.dumps(example.get('case'), sort_keys=True)}")
+        seen = verdict(summary, c)
+        if seen == "new":
+            ET.SubElement(case, "failure", message=c["title"][:500], type=c["oracle"]).text = text
         else:
-            ET.SubElement(case, "skipped", message=f"known: {s.get('upstream') or s.get('note') or 'in the baseline'}")
+            reason = c.get("upstream") or ("in the baseline" if seen == "known" else "seen in the run compared with")
+            ET.SubElement(case, "skipped", message=f"known: {reason}")
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
@@ -57,17 +68,30 @@ def markdown(summary: Mapping[str, Any]) -> str:
         "# ireefuzz campaign", "",
         f"- cases: {s['cases']} ({s['shape_runs']} shape runs) in {s['seconds']} s: {s['graphs_per_s']} graphs/s",
         f"- compiler: {s['compiler_version'] or '?'} on cpu {s['cpu'] or '?'}",
-        f"- signatures: {len(s['new'])} new, {len(s['known'])} known; worker crashes: {s['worker_deaths']}; "
+        f"- causes: {len(s['new_causes'])} new, {len(s['causes']) - len(s['new_causes'])} known or seen before; "
+        f"signatures: {len(s['new'])} new, {len(s['known'])} known; worker crashes: {s['worker_deaths']}; "
         f"discarded (ill-conditioned): {s['discarded']}",
         f"- pipelines reached: {', '.join(f'{k or NO_PIPELINE} ({v})' for k, v in s['pipelines'].items()) or 'none'}"
         + (f"; {NO_PIPELINE} = no codegen pipeline (no translation_info): the pure data-movement `*_slow_memcpy` "
            "dispatches" if set(s["pipelines"]) & {"", NO_PIPELINE} else ""), "",
-        "| status | signature | count | first case | smallest case | upstream |", "|---|---|---|---|---|---|",
     ]
-    order = sorted(s["signatures"].items(), key=lambda kv: (kv[1]["status"] != "new", -kv[1]["count"], kv[0]))
-    for sig, v in order:
-        lines.append(f"| {v['status']} | `{sig}` | {v['count']} | {v['first_case_index']} | {v['smallest_case_index']} "
-                     f"| {v.get('upstream', '')} |")
+    if "diff" in s:
+        lines += [f"## Compared with {s['diff']['compared_with']}", ""]
+        lines += [f"- {title}: {', '.join(f'`{c}`' for c in s['diff'][key]) or 'none'}" for key, title in DIFF_CATEGORIES.items()]
+        lines.append("")
+    lines += ["## Causes", "", "| status | cause | cases | signatures | first case | smallest case | bundle | upstream |",
+              "|---|---|---|---|---|---|---|---|"]
+    for c in s["causes"]:
+        lines.append(f"| {verdict(s, c)} | `{c['id']}` | {c['cases']} | {len(c['signatures'])} | {c['first_case']} "
+                     f"| {c['smallest_case']} | {c['bundle']} | {c['upstream']} |")
+    for c in s["causes"]:
+        lines += ["", f"### `{c['id']}` ({verdict(s, c)})", "", c["title"], "",
+                  f"<details><summary>{len(c['signatures'])} signature(s)</summary>", "",
+                  "| signature | count | first case | smallest case |", "|---|---|---|---|"]
+        for sig in c["signatures"]:
+            v = s["signatures"].get(sig, {})
+            lines.append(f"| `{sig}` | {v.get('count', 0)} | {v.get('first_case_index')} | {v.get('smallest_case_index')} |")
+        lines += ["", "</details>"]
     return "\n".join(lines) + "\n"
 
 
@@ -117,23 +141,44 @@ def html_report(summary: Mapping[str, Any]) -> str:
     by_class = collections.Counter()
     for sig, v in s["signatures"].items():
         by_class["/".join(sig.split("/")[:2]) + f" ({v['status']})"] += v["count"]
-    rows = "".join(f"<tr class='{v['status']}'><td>{v['status']}</td><td><code>{html.escape(sig)}</code></td><td>{v['count']}</td>"
-                   f"<td>{v['first_case_index']}</td><td>{v['smallest_case_index']}</td><td>{html.escape(v.get('upstream', ''))}</td></tr>"
-                   for sig, v in sorted(s["signatures"].items(), key=lambda kv: (kv[1]["status"] != "new", -kv[1]["count"])))
     body = [
         "<h1>ireefuzz campaign</h1>",
         f"<p>{s['cases']} cases ({s['shape_runs']} shape runs) in {s['seconds']} s &mdash; {s['graphs_per_s']} graphs/s; "
-        f"{len(s['new'])} new and {len(s['known'])} known signatures; {s['worker_deaths']} worker crashes. "
+        f"{len(s['new_causes'])} new of {len(s['causes'])} causes ({len(s['new'])} new and {len(s['known'])} known "
+        f"signatures); {s['worker_deaths']} worker crashes. "
         f"Compiler {html.escape(s['compiler_version'] or '?')}, cpu {html.escape(s['cpu'] or '?')}.</p>",
+        diff_html(s), causes_html(s),
+        bar_chart("Causes (cases)", {c["id"]: c["cases"] for c in s["causes"]}),
         bar_chart("Findings by class (cases)", by_class),
         line_chart("Cases/s over time", rates(s["timeline"])),
         bar_chart("Lowering pipelines reached (dispatches)", s["pipelines"]),
         bar_chart("Ops reached (cases)", s["ops"]),
         bar_chart("Op pairs reached (producer>consumer, cases)", s["op_pairs"]),
-        "<h3>Signatures</h3><table><tr><th>status</th><th>signature</th><th>count</th><th>first case</th>"
-        f"<th>smallest case</th><th>upstream</th></tr>{rows}</table>",
     ]
     style = ("body{font-family:sans-serif;max-width:60em;margin:2em auto}table{border-collapse:collapse}"
-             "td,th{border:1px solid #ccc;padding:2px 6px;font-size:12px}tr.new td:first-child{color:#b00;font-weight:bold}")
+             "td,th{border:1px solid #ccc;padding:2px 6px;font-size:12px;vertical-align:top}"
+             "tr.new td:first-child{color:#b00;font-weight:bold}")
     return f"<!doctype html><html><head><meta charset='utf-8'><title>ireefuzz campaign</title><style>{style}</style></head>" \
            f"<body>{''.join(body)}</body></html>\n"
+
+
+def diff_html(s: Mapping[str, Any]) -> str:
+    if "diff" not in s:
+        return ""
+    items = "".join(f"<li>{title}: {', '.join(f'<code>{html.escape(c)}</code>' for c in s['diff'][key]) or 'none'}</li>"
+                    for key, title in DIFF_CATEGORIES.items())
+    return f"<h3>Compared with {html.escape(s['diff']['compared_with'])}</h3><ul>{items}</ul>"
+
+
+def causes_html(s: Mapping[str, Any]) -> str:
+    rows = []
+    for c in s["causes"]:
+        sigs = "".join(f"<li><code>{html.escape(sig)}</code> ({s['signatures'].get(sig, {}).get('count', 0)})</li>"
+                       for sig in c["signatures"])
+        seen = verdict(s, c)
+        rows.append(f"<tr class='{seen}'><td>{seen}</td><td><code>{html.escape(c['id'])}</code><br>{html.escape(c['title'])}"
+                    f"<details><summary>{len(c['signatures'])} signature(s)</summary><ul>{sigs}</ul></details></td>"
+                    f"<td>{c['cases']}</td><td>{c['first_case']}</td><td>{c['smallest_case']}</td>"
+                    f"<td>{html.escape(c['bundle'])}</td><td>{html.escape(c['upstream'])}</td></tr>")
+    return ("<h3>Causes</h3><table><tr><th>status</th><th>cause (signatures folded)</th><th>cases</th><th>first case</th>"
+            f"<th>smallest case</th><th>bundle</th><th>upstream</th></tr>{''.join(rows)}</table>")

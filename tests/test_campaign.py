@@ -6,6 +6,7 @@ cases, injecting worker faults through the test-only ``IREEFUZZ_TEST_FAULT`` hoo
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import signal
@@ -16,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from ireefuzz import _io, campaign, report
+from ireefuzz import _io, report
+from ireefuzz.campaign import baseline, guidance, options, pool, record
 from ireefuzz.errors import UsageError
 from ireefuzz.evaluate import ORACLE_NAMES, CaseResult
 from ireefuzz.generators.case import Case
@@ -28,7 +30,7 @@ DRIVER = "import sys; from ireefuzz import cli; sys.exit(cli.main(['fuzz'] + sys
 
 
 def fuzz(out: Path, *argv: str, fault: str = "", wait: bool = True, timeout: float = 120):
-    env = dict(os.environ, **{campaign.FAULT_ENV: fault})
+    env = dict(os.environ, **{pool.FAULT_ENV: fault})
     bundles = () if "--bundles" in argv else ("--bundles", "0")  # shrinking is tested on its own below
     command = [sys.executable, "-c", DRIVER, "--out", str(out), "--workers", "2", *bundles, *argv]
     proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -48,30 +50,30 @@ def findings(out: Path) -> list[dict]:
 
 def parse(*argv: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
-    campaign.configure(parser)
+    options.configure(parser)
     return parser.parse_args(list(argv))
 
 
 # --------------------------------------------------------------------------- unit
 
 def test_oracle_names_are_the_evaluators():
-    assert campaign.ORACLE_NAMES is ORACLE_NAMES
+    assert options.ORACLE_NAMES is ORACLE_NAMES
 
 
 def test_blocks_are_deterministic_and_shards_disjoint():
-    options = campaign.Options(seed=7, block=16, cases=64)
-    a = campaign.draw_block(options, 3, campaign.Coverage())
-    b = campaign.draw_block(options, 3, campaign.Coverage())
+    opts = options.Options(seed=7, block=16, cases=64)
+    a = guidance.draw_block(opts, 3, guidance.Coverage())
+    b = guidance.draw_block(opts, 3, guidance.Coverage())
     assert [c.dumps() for c in a] == [c.dumps() for c in b] and len(a) == 16
-    other = campaign.draw_block(options, 4, campaign.Coverage())
+    other = guidance.draw_block(opts, 4, guidance.Coverage())
     assert len({c.dumps() for c in a} & {c.dumps() for c in other}) <= 1  # distinct runs; a tiny case may recur
-    shards = [campaign.Stream(campaign.Options(shard=(i, 3), block=16, cases=40)) for i in range(3)]
+    shards = [guidance.Stream(options.Options(shard=(i, 3), block=16, cases=40)) for i in range(3)]
     indices = [set(i for k in range(3) for i in s.indices(k)) for s in shards]
     assert all(len(ix) == 40 for ix in indices) and not (indices[0] & indices[1] or indices[1] & indices[2] or indices[0] & indices[2])
 
 
 def test_guidance_prefers_rarely_reached_ops():
-    coverage = campaign.Coverage()
+    coverage = guidance.Coverage()
     for _ in range(50):
         coverage.add({"ops": "add", "dtype": "f32", "dims": "S", "pipelines": ["DoubleTilingExpert"]})
     common = Graph((TensorType((4,), "f32"),), (Node("add", ("a0", "a0"), {}, TensorType((4,), "f32")),), ("n0",))
@@ -82,35 +84,69 @@ def test_guidance_prefers_rarely_reached_ops():
 
 def test_options_are_validated():
     with pytest.raises(UsageError, match="--time SECONDS or --cases N"):
-        campaign.options_from_args(parse(), None)
+        options.options_from_args(parse(), None)
     with pytest.raises(UsageError, match="choose from"):
-        campaign.options_from_args(parse("--cases", "3", "--oracles", "numeric,bogus"), None)
+        options.options_from_args(parse("--cases", "3", "--oracles", "numeric,bogus"), None)
     with pytest.raises(UsageError, match="i/n"):
-        campaign.options_from_args(parse("--cases", "3", "--shard", "2"), None)
+        options.options_from_args(parse("--cases", "3", "--shard", "2"), None)
     with pytest.raises(UsageError, match="0 <= i < n"):
-        campaign.options_from_args(parse("--cases", "3", "--shard", "3/3"), None)
+        options.options_from_args(parse("--cases", "3", "--shard", "3/3"), None)
     with pytest.raises(UsageError, match="auto"):
-        campaign.parse_workers("many")
-    options = campaign.options_from_args(parse("--cases", "3", "--flags", "--a='x y' --b", "--seed", "4"), None)
-    assert options.flags == ("--a=x y", "--b") and options.seed == 4
+        options.parse_workers("many")
+    with pytest.raises(UsageError, match="--bundles -1"):
+        options.bundle_limit(-1)
+    opts = options.options_from_args(parse("--cases", "3", "--flags", "--a='x y' --b", "--seed", "4"), None)
+    assert opts.flags == ("--a=x y", "--b") and opts.seed == 4
     with pytest.raises(UsageError, match="--seed differ"):
-        campaign.options_from_args(parse("--seed", "5"), options)
-    assert campaign.options_from_args(parse("--seed", "4", "--cases", "9"), options).cases == 9
+        options.options_from_args(parse("--seed", "5"), opts)
+    assert options.options_from_args(parse("--seed", "4", "--cases", "9"), opts).cases == 9
+
+
+def test_policy_checks_are_usage_errors():
+    for argv, match in ((("--relations", "shape,bogus"), "choose from"), (("--relations-every", "0"), "positive"),
+                        (("--batch", "0"), "--batch 0"), (("--case-timeout", "-1"), "--case-timeout")):
+        with pytest.raises(UsageError, match=match):
+            options.options_from_args(parse("--cases", "3", *argv), None)
+    assert options.options_from_args(parse("--cases", "3", "--relations", ""), None).relations == ()
+
+
+def test_mixed_campaigns_alternate_front_ends_by_block(tmp_path):
+    from ireefuzz.campaign.loop import Planner
+    from ireefuzz.generators.stablehlo import EXPORTABLE_OPS
+
+    opts = options.options_from_args(parse("--cases", "32", "--frontend", "mixed", "--batch", "8"), None)
+    opts = dataclasses.replace(opts, block=16)
+    assert [opts.frontend_of(k) for k in range(4)] == ["linalg", "stablehlo", "linalg", "stablehlo"]
+    planner = Planner(record.Record(tmp_path, opts, {}))
+    tasks = [planner.next_task(True) for _ in range(4)]
+    assert [t.frontend for t in tasks] == ["linalg", "linalg", "stablehlo", "stablehlo"]
+    assert {n.op for t in tasks[2:] for c in t.cases for n in c.graph.nodes} <= EXPORTABLE_OPS
+    assert {t.frontend for t in tasks[0].halves()} == {"linalg"}
+    with pytest.raises(UsageError, match="--frontend differ"):
+        options.options_from_args(parse("--frontend", "linalg"), opts)
+
+
+def test_every_pool_implements_the_protocol():
+    from ireefuzz.campaign.dask_pool import DaskPool
+    from ireefuzz.campaign.local_pool import LocalPool
+
+    for implementation in (LocalPool, DaskPool):
+        assert all(callable(getattr(implementation, m, None)) for m in ("submit", "poll", "in_flight", "close"))
 
 
 def test_baseline_is_read_tolerantly_and_rejected_clearly(tmp_path):
     good = tmp_path / "known.json"
     good.write_text(json.dumps([{"signature": "memory/alloca/x/f32/S", "upstream": "https://x/1"},
                                 {"signature": "crash/compile-error/y/f16/?", "note": None}]))
-    baseline = campaign.load_baseline(good)
-    assert baseline["memory/alloca/x/f32/S"].upstream == "https://x/1" and baseline["crash/compile-error/y/f16/?"].note == ""
-    assert baseline["memory/alloca/x/f32/S"].status == "open"
+    known_map = baseline.load_baseline(good).signatures
+    assert known_map["memory/alloca/x/f32/S"].upstream == "https://x/1" and known_map["crash/compile-error/y/f16/?"].note == ""
+    assert known_map["memory/alloca/x/f32/S"].status == "open"
     for text, match in (("{", "not valid JSON"), ('{"signature": "x"}', "JSON list of objects"), ('[{"sig": 1}]', '"signature"')):
         (tmp_path / "bad.json").write_text(text)
         with pytest.raises(UsageError, match=match):
-            campaign.load_baseline(tmp_path / "bad.json")
+            baseline.load_baseline(tmp_path / "bad.json")
     with pytest.raises(UsageError, match="cannot read"):
-        campaign.load_baseline(tmp_path / "missing.json")
+        baseline.load_baseline(tmp_path / "missing.json")
 
 
 def _case(size: int) -> Case:
@@ -124,34 +160,35 @@ def _result(case: Case, *sigs: str) -> CaseResult:
 
 
 def test_record_keeps_first_and_smaller_examples_and_never_duplicates(tmp_path):
-    options = campaign.Options(cases=64, batch=4)
+    opts = options.Options(cases=64, batch=4)
     sig, known = "memory/alloca/exp/f32/S", "memory/alloca/known/f32/S"
-    record = campaign.Record(tmp_path, options, {known: campaign.Known(known, upstream="u")})
+    rec = record.Record(tmp_path, opts, baseline.Baseline({known: baseline.Known(known, upstream="u")}))
     big, small, bigger = _case(64), _case(8), _case(128)
-    task = campaign.Task((0, 1, 2), (big, small, bigger))
-    record.record(task, [_result(big, sig, known), _result(small, sig), _result(bigger, sig)], 1.0)
+    task = pool.Task((0, 1, 2), (big, small, bigger))
+    rec.record(task, [_result(big, sig, known), _result(small, sig), _result(bigger, sig)], 1.0)
     # the coordinator was killed after the findings but before the progress line: the batch is redone
     (tmp_path / "progress.jsonl").write_text("")
-    record = campaign.Record(tmp_path, options, {known: campaign.Known(known)})
-    record.record(task, [_result(big, sig, known), _result(small, sig), _result(bigger, sig)], 2.0)
+    rec = record.Record(tmp_path, opts, baseline.Baseline({known: baseline.Known(known)}))
+    rec.record(task, [_result(big, sig, known), _result(small, sig), _result(bigger, sig)], 2.0)
     rows = findings(tmp_path)
     assert [(r["signature"], r["case_index"], r["example"]) for r in rows] == [
         (sig, 0, "first"), (known, 0, "first"), (sig, 1, "smaller")]
     assert [r["status"] for r in rows] == ["new", "known", "new"]
-    summary = campaign.Record(tmp_path, options, {known: campaign.Known(known)}).summary()
+    summary = record.Record(tmp_path, opts, baseline.Baseline({known: baseline.Known(known)})).summary()
     assert summary["signatures"][sig] == {"count": 3, "status": "new", "first_case_index": 0, "smallest_case_index": 1}
     assert summary["new"] == [sig] and summary["known"] == [known] and summary["cases"] == 3
     assert summary["pipelines"] == {"DoubleTilingExpert": 3}
 
 
 def test_reports(tmp_path):
-    options = campaign.Options(cases=64)
-    record = campaign.Record(tmp_path, options, {"memory/alloca/k/f32/S": campaign.Known("memory/alloca/k/f32/S")})
+    opts = options.Options(cases=64)
+    known = "memory/alloca/matmul/f32/S"  # another cause (a contraction's alloca) than exp's
+    rec = record.Record(tmp_path, opts, baseline.Baseline({known: baseline.Known(known)}))
     c = _case(4)
-    record.record(campaign.Task((0,), (c,)), [_result(c, "memory/alloca/exp/f32/S", "memory/alloca/k/f32/S")], 1.0)
-    record.record(campaign.Task((1,), (c,)), [_result(c)], 2.0)
-    record.record(campaign.Task((2,), (c,)), [_result(c)], 4.0)
-    report.write_reports(tmp_path, record.summary(), findings(tmp_path))
+    rec.record(pool.Task((0,), (c,)), [_result(c, "memory/alloca/exp/f32/S", known)], 1.0)
+    rec.record(pool.Task((1,), (c,)), [_result(c)], 2.0)
+    rec.record(pool.Task((2,), (c,)), [_result(c)], 4.0)
+    report.write_reports(tmp_path, rec.summary(), findings(tmp_path))
     junit = (tmp_path / "junit.xml").read_text()
     assert junit.count("<testcase") == 2 and junit.count("<failure") == 1 and junit.count("<skipped") == 1
     assert "`memory/alloca/exp/f32/S`" in (tmp_path / "summary.md").read_text()
@@ -228,6 +265,17 @@ def test_coordinator_killed_then_resumed_loses_and_duplicates_nothing(tmp_path):
            {s: v["count"] for s, v in summary(tmp_path / "clean")["signatures"].items()}
 
 
+@pytest.mark.iree
+def test_a_stablehlo_campaign_runs_end_to_end(tmp_path):
+    rc, err = fuzz(tmp_path, "--cases", "16", "--batch", "8", "--frontend", "stablehlo", timeout=300)
+    assert rc in (0, 1), err
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["cases"] == 16 and summary["frontends"] == {"stablehlo": 16}
+    assert json.loads((tmp_path / "campaign.json").read_text())["frontend"] == "stablehlo"
+    assert all((tmp_path / name).stat().st_size for name in ("summary.md", "junit.xml", "report.html"))
+    assert all(r.get("frontend") == "stablehlo" for r in _io.read_jsonl(tmp_path / "progress.jsonl"))
+
+
 # --------------------------------------------------------------------------- Dask
 
 def _free_port() -> int:
@@ -241,13 +289,13 @@ def _free_port() -> int:
 @pytest.fixture
 def dask_cluster(tmp_path):
     pytest.importorskip("distributed")
-    dask = str(Path(sys.executable).with_name("dask"))
+    dask = [sys.executable, "-m", "dask"]  # this interpreter, whatever venv the `dask` script was installed from
     address = f"tcp://127.0.0.1:{_free_port()}"
-    env = dict(os.environ, **{campaign.FAULT_ENV: "3:segv"})
+    env = dict(os.environ, **{pool.FAULT_ENV: "3:segv"})
     log = open(tmp_path / "cluster.log", "w")
-    scheduler = subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1], "--no-dashboard"],
+    scheduler = subprocess.Popen([*dask, "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1], "--no-dashboard"],
                                  stdout=log, stderr=log, start_new_session=True)
-    worker = subprocess.Popen([dask, "worker", address, "--nthreads", "1", "--nworkers", "2", "--memory-limit", "0",
+    worker = subprocess.Popen([*dask, "worker", address, "--nthreads", "1", "--nworkers", "2", "--memory-limit", "0",
                                "--no-dashboard"], env=env, stdout=log, stderr=log, start_new_session=True)
     from distributed import Client
 

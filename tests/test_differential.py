@@ -90,11 +90,13 @@ def test_mutated_input_buffer_is_an_immutability_finding(monkeypatch):
         "immutability/input-mutated/matmul/f32/?xS", "immutability/input-mutated/matmul/f32/Sx?"]
 
 
-def fake_compiler(tmp_path, body):
+def fake_compiler(tmp_path, body, timeout_s=120.0):
+    """A compiler script; the short timeout is for the hang case only (real compiles behind a fake wrapper
+    take longer than 2 s on a loaded machine, which would be read as a timeout of the innocent case)."""
     path = tmp_path / "iree-compile"
     path.write_text("#!/bin/sh\n" + body)
     path.chmod(path.stat().st_mode | stat.S_IXUSR)
-    return sut.CompilerConfig(iree_compile=str(path), timeout_s=2)
+    return sut.CompilerConfig(iree_compile=str(path), timeout_s=timeout_s)
 
 
 @pytest.mark.parametrize("body, kind", [
@@ -105,7 +107,7 @@ def fake_compiler(tmp_path, body):
     ("sleep 30\n", "compile-timeout"),
 ])
 def test_failing_compiles_are_crash_findings(tmp_path, body, kind):
-    (result,) = evaluate([FME], fake_compiler(tmp_path, body))
+    (result,) = evaluate([FME], fake_compiler(tmp_path, body, timeout_s=2 if kind == "compile-timeout" else 120))
     (finding,) = result.findings
     assert finding.oracle == "crash" and finding.kind == kind
     if kind == "compile-error":  # the diagnostic's line is mapped back to the graph node

@@ -1,8 +1,8 @@
 """Scale-out on a Dask cluster: ``ireefuzz fuzz --scheduler tcp://HOST:PORT``.
 
-``DaskPool`` has the same interface as ``campaign.LocalPool`` (``capacity``, ``submit``, ``in_flight``,
-``poll``, ``close``): the coordinator stays local, draws the cases, sends batches out as tasks running
-``campaign.evaluate_task`` and merges and deduplicates the results centrally in its own record.
+``DaskPool`` is a ``pool.Pool`` like ``local_pool.LocalPool``: the coordinator stays local, draws the
+cases, sends batches out as tasks running ``pool.evaluate_task`` and merges and deduplicates the
+results centrally in its own record.
 
 The traps, and what we do about them:
 - Dask retries a task whose worker died (``allowed-failures``, default 3), so one crashing case would
@@ -22,7 +22,7 @@ import time
 import traceback
 from typing import Any
 
-from ireefuzz.campaign import Died, Done, EvalSpec, Failed, Task, evaluate_task
+from .pool import Died, Done, EvalSpec, Event, Failed, Task, evaluate_task
 
 RESTART_SLACK_S = 30.0  # a replaced worker's start-up counts against no case
 
@@ -34,6 +34,8 @@ def no_retries(dask_scheduler: Any) -> int:
 
 
 class DaskPool:
+    """A ``pool.Pool`` on the Dask cluster at ``address`` (one batch per worker thread)."""
+
     def __init__(self, address: str, spec: EvalSpec, *, connect_timeout_s: float = 30.0) -> None:
         from distributed import Client
 
@@ -50,7 +52,7 @@ class DaskPool:
     def in_flight(self) -> int:
         return len(self._futures)
 
-    def poll(self, timeout: float) -> list:
+    def poll(self, timeout: float) -> list[Event]:
         end = time.monotonic() + timeout
         while True:
             events = self._collect()
@@ -58,10 +60,10 @@ class DaskPool:
                 return events
             time.sleep(0.05)
 
-    def _collect(self) -> list:
+    def _collect(self) -> list[Event]:
         from distributed import KilledWorker
 
-        events = []
+        events: list[Event] = []
         for future, (task, deadline) in list(self._futures.items()):
             if future.status == "finished":
                 events.append(Done(task, future.result()))

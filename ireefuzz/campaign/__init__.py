@@ -1,0 +1,107 @@
+"""``ireefuzz fuzz``: the nightly campaign. Parallel, crash-isolated, batched, deduplicated, resumable.
+
+Files in ``--out DIR`` (all written with ``ireefuzz._io``; a kill -9 at any moment loses nothing recorded):
+
+- ``campaign.json``  the options that define the campaign (``--resume`` reads them back);
+- ``progress.jsonl``, ``findings.jsonl``: the durable record (``record``);
+- ``summary.json``, ``summary.md``, ``junit.xml``, ``report.html`` (see ``ireefuzz.report``).
+
+Determinism. The case stream is cut in blocks of ``BLOCK`` cases. Global block ``b`` belongs to shard
+``b % n``; its cases have indices ``b*BLOCK .. b*BLOCK+BLOCK-1``, so shards are disjoint by construction.
+A block is a pure function of (seed, shard, index) and the coverage of the blocks before it
+(``guidance``), so ``--resume`` redraws exactly the cases it had.
+
+Modules, each one job (none imports the loop but ``__init__``):
+
+- ``options``    the command line, ``Options`` (campaign.json) and their checks;
+- ``baseline``   the known findings;
+- ``guidance``   the case stream, its blocks and the coverage that steers them;
+- ``pool``       the worker protocol (``Pool``, ``Task``, ``Done``/``Died``/``Failed``, ``evaluate_task``);
+- ``local_pool`` / ``dask_pool``  its two implementations (worker processes here; a Dask cluster);
+- ``record``     progress.jsonl + findings.jsonl and the counts, per signature and per cause, recomputed from them;
+- ``causes``     per-cause stats and the nightly diff (new / still present / gone / back again);
+- ``runs``       a run directory: open it, compare with it, write its summary and reports;
+- ``loop``       the planner and the coordinator loop (crash bisection);
+- ``display``    the live line;
+- ``bundling``   one repro bundle per new cause after the campaign;
+- ``triage`` / ``diff``  the ``ireefuzz triage RUN_DIR`` and ``ireefuzz diff A B`` commands.
+
+Every finding has a cause (``oracles.cause``: what one upstream issue would cover) beside its
+signature. Exit status: 0 = no new cause, 1 = a new cause (not in the baseline, nor in the
+``--compare`` run or its history), 2 = the campaign itself failed.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+from ireefuzz import _io
+from ireefuzz.errors import UsageError
+
+from .baseline import baseline_path, load_baseline
+from .options import Options, bundle_limit, configure, options_from_args, parse_workers
+from .pool import Pool
+from .record import Record
+from .runs import previous_run, write_outputs
+
+__all__ = ["configure", "main"]
+
+
+def main(args: argparse.Namespace) -> int:
+    out, options = _campaign_dir(args)
+    workers, bundles = parse_workers(args.workers), bundle_limit(args.bundles)
+    baseline = load_baseline(baseline_path(args.baseline))
+    previous = previous_run(Path(args.compare), baseline) if args.compare else None
+    if options.iree_compile is not None:
+        from ireefuzz.sut import CompilerConfig, find_iree_compile
+
+        find_iree_compile(CompilerConfig(iree_compile=options.iree_compile))  # IreeNotFound (exit 2) up front
+    pool = _pool(args, workers, options)
+    if not args.resume:  # enough blocks in flight to keep every worker busy while guidance waits
+        options = dataclasses.replace(options, lag=max(2, math.ceil(2 * pool.capacity * options.batch / options.block)))
+    _io.atomic_write_json(out / "campaign.json", options.to_json())
+    print(f"ireefuzz fuzz: {'resuming' if args.resume else 'writing'} {out}", file=sys.stderr)
+    from .display import Display
+    from .loop import run
+
+    status = run(options, out, pool, baseline, Display(), previous)
+    if status == 1 and bundles != 0:
+        bundle_causes(Record(out, options, baseline, previous), bundles, args.bundle_timeout)
+    return status
+
+
+def bundle_causes(record: Record, limit: int | None, timeout: float) -> None:
+    """Bundle the new causes of ``record``'s run, then rewrite its summary and reports (they name the bundles)."""
+    from .bundling import bundle_new_causes
+
+    if bundle_new_causes(record, limit, timeout, record.options.iree_compile):
+        write_outputs(record.out, Record(record.out, record.options, record.baseline, record.previous))
+
+
+def _campaign_dir(args: argparse.Namespace) -> tuple[Path, Options]:
+    """The output directory and the campaign's options (read back from it with --resume)."""
+    if args.resume:
+        if not args.out or not (Path(args.out) / "campaign.json").exists():
+            raise UsageError("--resume needs --out DIR of an earlier campaign (with DIR/campaign.json)")
+        out = Path(args.out)
+        return out, options_from_args(args, Options.from_json(json.loads((out / "campaign.json").read_text())))
+    out = Path(args.out or time.strftime("runs/%Y%m%d-%H%M%S"))
+    if (out / "campaign.json").exists():
+        raise UsageError(f"--out {out} already holds a campaign; add --resume to continue it, or choose another --out")
+    return out, options_from_args(args, None)
+
+
+def _pool(args: argparse.Namespace, workers: int, options: Options) -> Pool:
+    spec = options.task_spec()
+    if args.scheduler:
+        from .dask_pool import DaskPool
+
+        return DaskPool(args.scheduler, spec)
+    from .local_pool import LocalPool
+
+    return LocalPool(workers, spec)

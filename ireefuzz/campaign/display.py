@@ -1,0 +1,31 @@
+"""The live line: cases/s, causes and signatures new/known, worker deaths (a terminal line, or plain periodic lines)."""
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+from .record import Record
+
+
+class Display:
+    def __init__(self, stream: Any = sys.stderr, every_s: float = 30.0) -> None:
+        self.stream, self.tty = stream, stream.isatty()
+        self.every_s = 0.5 if self.tty else every_s
+        self.last = 0.0
+
+    def line(self, record: Record, seconds: float) -> str:
+        n = record.totals["cases"]
+        causes, new = len(record.present_causes()), len(record.new_causes())
+        sigs = len(record.new_signatures()) + len(record.known_signatures())
+        return (f"[{seconds:7.1f}s] {n} cases  {n / max(seconds, 1e-9):.2f} cases/s  causes: {new} new, {causes - new} known "
+                f"({sigs} signatures)  worker deaths: {record.totals['worker_deaths']}")
+
+    def update(self, record: Record, seconds: float) -> None:
+        if time.monotonic() - self.last >= self.every_s:
+            self.last = time.monotonic()
+            end = "\r" if self.tty else "\n"
+            print(("\x1b[2K" if self.tty else "") + self.line(record, seconds), end=end, file=self.stream, flush=True)
+
+    def finish(self, record: Record, seconds: float) -> None:
+        print(("\x1b[2K" if self.tty else "") + self.line(record, seconds), file=self.stream, flush=True)

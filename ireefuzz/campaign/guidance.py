@@ -1,0 +1,114 @@
+"""The case stream and its guidance: which cases block k holds, drawn toward what the campaign reached least.
+
+A block is drawn by one Hypothesis run (``@given(cases())`` with ``@seed(f(seed, b))``, no database)
+whose only other input is the ``Coverage`` of the shard's blocks up to ``k - lag``. Every drawn case
+gets ``target(rarity)``: the sum of 1/sqrt(1+count) over its features (ops, adjacent op pairs, dtype,
+static/dynamic) and over the rarest lowering pipeline each of its ops has reached so far.
+"""
+from __future__ import annotations
+
+import collections
+import hashlib
+import math
+from typing import Any, Mapping
+
+from ireefuzz.generators.case import Case
+from ireefuzz.generators.graph import Graph
+
+from .options import Options
+
+WARMUP_CALLS = 10  # Hypothesis opens every run with its simplest examples: they would repeat in every block
+
+
+def draw_features(ops: str, dtype: str, dims: str) -> list[str]:
+    names = ops.split(">") if ops else []
+    return ([f"op:{o}" for o in dict.fromkeys(names)] + [f"pair:{a}>{b}" for a, b in dict.fromkeys(zip(names, names[1:]))]
+            + [f"dtype:{dtype}", "dims:" + ("dynamic" if "?" in dims else "static")])
+
+
+class Coverage:
+    """Counts of what the finished cases reached: draw features, pipelines, and the pipelines each op reached."""
+
+    def __init__(self) -> None:
+        self.features: collections.Counter[str] = collections.Counter()
+        self.pipelines: collections.Counter[str] = collections.Counter()
+        self.op_pipelines: dict[str, set[str]] = collections.defaultdict(set)
+
+    def add(self, entry: Mapping[str, Any]) -> None:
+        self.features.update(draw_features(entry["ops"], entry["dtype"], entry["dims"]))
+        self.pipelines.update(entry["pipelines"])
+        for op in entry["ops"].split(">"):
+            self.op_pipelines[op].update(entry["pipelines"])
+
+    def merge(self, other: "Coverage") -> None:
+        self.features.update(other.features)
+        self.pipelines.update(other.pipelines)
+        for op, ps in other.op_pipelines.items():
+            self.op_pipelines[op] |= ps
+
+    def rarity(self, graph: Graph) -> tuple[float, str]:
+        """(score, rarest feature) of a drawn graph: higher = less reached so far."""
+        scores = {f: 1 / math.sqrt(1 + self.features[f]) for f in draw_features(graph.op_pattern, graph.dtype, graph.dims)}
+        for n in graph.nodes:
+            for p in self.op_pipelines.get(n.op, ()):
+                scores[f"pipeline:{p}"] = 1 / math.sqrt(1 + self.pipelines[p])
+        rarest = max(scores, key=scores.get) if scores else "-"
+        return sum(scores.values()), rarest
+
+
+def draw_block(options: Options, block: int, coverage: Coverage, frontend: str = "linalg") -> list[Case]:
+    """The ``options.block`` cases of global block ``block``: deterministic in (options, block, coverage, frontend).
+    A StableHLO block draws only the ops that ``jax.export`` can express."""
+    from hypothesis import HealthCheck, Phase, event, given, seed, settings, target
+    from ireefuzz.generators.strategies import cases
+
+    ops = {}
+    if frontend == "stablehlo":
+        from ireefuzz.generators.stablehlo import EXPORTABLE_OPS
+
+        ops = {"ops": sorted(EXPORTABLE_OPS)}
+    strategy = cases(target_cpus=(options.target_cpu,), flags=(options.flags,), **ops)
+    drawn: dict[str, Case] = {}
+    for attempt in range(100):
+        calls = []
+
+        @seed(int.from_bytes(hashlib.sha256(f"{options.seed}/{block}/{attempt}".encode()).digest()[:8], "little"))
+        @settings(max_examples=2 * options.block + WARMUP_CALLS, database=None, deadline=None, derandomize=False,
+                  suppress_health_check=list(HealthCheck), phases=(Phase.generate, Phase.target))
+        @given(strategy)
+        def run(case: Case) -> None:
+            score, rarest = coverage.rarity(case.graph)
+            target(score, label="rarity")
+            event("rarest", rarest)
+            calls.append(case)
+
+        run()
+        for case in calls[WARMUP_CALLS:]:
+            drawn.setdefault(case.dumps(), case)
+        if len(drawn) >= options.block:
+            return list(drawn.values())[: options.block]
+    raise RuntimeError(f"could not draw {options.block} distinct cases for block {block}")
+
+
+def case_hash(case: Case) -> str:
+    return hashlib.sha256(case.dumps().encode()).hexdigest()[:12]
+
+
+class Stream:
+    """This shard's case stream: local block k is global block k*n+i; positions count cases in the shard."""
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+
+    def global_block(self, k: int) -> int:
+        i, n = self.options.shard
+        return k * n + i
+
+    def local_block(self, index: int) -> int:
+        return index // self.options.block // self.options.shard[1]
+
+    def indices(self, k: int) -> range:
+        b = self.global_block(k) * self.options.block
+        limit = self.options.cases
+        size = self.options.block if limit is None else max(0, min(self.options.block, limit - k * self.options.block))
+        return range(b, b + size)

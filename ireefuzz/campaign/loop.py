@@ -1,0 +1,153 @@
+"""The coordinator: the planner hands out batches in stream order, the loop runs them on a pool and records them.
+
+Crash isolation. A worker that dies (signal, OOM kill) or passes its deadline (``--case-timeout`` per
+case plus one for the compile) is replaced; its batch is split in halves and retried until the culprit
+case is alone; a case that dies alone twice becomes a ``crash/runtime-crash|worker-killed|worker-timeout``
+finding (twice: a dying Dask worker also fails the tasks queued on it, which must not be blamed). A
+worker that raises a Python exception is ireefuzz's own bug: the campaign stops with exit status 2.
+"""
+from __future__ import annotations
+
+import collections
+import os
+import sys
+import time
+from pathlib import Path
+from ireefuzz import _io
+from ireefuzz.evaluate import CaseResult, platform_of
+from ireefuzz.generators.case import Case
+from ireefuzz.oracles.finding import Finding, make_signature
+
+from .baseline import Baseline
+from .causes import Previous
+from .display import Display
+from .guidance import Coverage, draw_block
+from .options import Options
+from .pool import Died, Done, Pool, Task
+from .record import Record
+from .runs import write_outputs
+
+SUMMARY_EVERY_S = 10.0
+
+
+class Planner:
+    """Hands out batches in stream order; draws block k only once blocks up to k - lag are complete."""
+
+    def __init__(self, record: Record) -> None:
+        self.record, self.options, self.stream = record, record.options, record.stream
+        self.next_block = 0
+        self.folded = Coverage()
+        self.folded_upto = 0  # blocks [0, folded_upto) are merged into ``folded``
+        self.queue: collections.deque[Task] = collections.deque()
+
+    def exhausted(self) -> bool:
+        return not self.queue and self.options.cases is not None and self.next_block * self.options.block >= self.options.cases
+
+    def next_task(self, time_left: bool) -> Task | None:
+        while not self.queue and time_left and not self.exhausted():
+            if not self._draw_next():
+                return None
+        return self.queue.popleft() if self.queue else None
+
+    def retry(self, task: Task) -> None:
+        self.queue.extendleft(reversed(task.halves()))
+
+    def _draw_next(self) -> bool:
+        k = self.next_block
+        while self.folded_upto < k - self.options.lag + 1:
+            if self.folded_upto not in self.record.complete:
+                return False
+            self.folded.merge(self.record.block_coverage.pop(self.folded_upto, Coverage()))
+            self.folded_upto += 1
+        self.next_block += 1
+        indices = self.stream.indices(k)
+        if k in self.record.complete or not indices:
+            return True
+        frontend = self.options.frontend_of(k)
+        cases = draw_block(self.options, self.stream.global_block(k), self.folded, frontend)
+        todo = [(i, cases[i - indices.start]) for i in indices if not self.record.is_done(i)]
+        b = self.options.batch
+        for start in range(0, len(indices), b):  # the batches are fixed slices of the block
+            part = [(i, c) for i, c in todo if start <= i - indices.start < start + b]
+            if part:
+                self.queue.append(Task(tuple(i for i, _ in part), tuple(c for _, c in part), frontend))
+        return True
+
+
+def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Display,
+        previous: Previous | None = None) -> int:
+    """Run (or continue) the campaign in ``out`` on ``pool``; the exit status (1 = a new cause; ``previous``:
+    the run this one is compared with, see ``causes``)."""
+    record = Record(out, options, baseline, previous)
+    planner = Planner(record)
+    offset, started = record.seconds, time.monotonic()
+    elapsed = lambda: offset + time.monotonic() - started
+    failure = None
+    last_summary = 0.0
+    rss: list[tuple[float, float]] = []  # the coordinator's own resident memory over this session
+    confirm: collections.deque[Task] = collections.deque()  # lone cases that died once: rerun them alone
+    confirming: set[int] = set()
+    alone = False  # a confirmation is running: nothing else is submitted until it ends
+    memory = lambda: {"coordinator_rss_mb": [list(p) for p in rss]}
+    try:
+        while failure is None:
+            time_left = options.time is None or elapsed() < options.time
+            # A lone case that died is the culprit only if it dies again with nothing else in flight:
+            # a dying worker (on Dask) also fails the tasks queued on it, which must not be blamed.
+            if confirm and not pool.in_flight():
+                pool.submit(confirm.popleft())
+                alone = True
+            while (not alone and not confirm and pool.in_flight() < pool.capacity
+                   and (task := planner.next_task(time_left)) is not None):
+                pool.submit(task)
+            if not pool.in_flight():
+                if confirm:
+                    continue
+                break
+            events = pool.poll(1.0)
+            alone = alone and not events  # the lone task is the only one in flight: any event is its end
+            for event in events:
+                if isinstance(event, Done):
+                    record.record(event.task, event.results, elapsed())
+                elif isinstance(event, Died) and len(event.task.indices) > 1:
+                    planner.retry(event.task)
+                elif isinstance(event, Died) and event.task.indices[0] not in confirming:
+                    confirming.add(event.task.indices[0])
+                    confirm.append(event.task)
+                elif isinstance(event, Died):
+                    case = event.task.cases[0]
+                    finding = crash_finding(case, event.task.indices[0], event)
+                    finding = finding.with_evidence(platform=platform_of(config=options.task_spec().config))
+                    record.record(event.task, [CaseResult(case, (finding,))], elapsed())
+                else:
+                    failure = f"cases {list(event.task.indices)}: {event.message}; this is an ireefuzz bug"
+            display.update(record, elapsed())
+            if time.monotonic() - last_summary > SUMMARY_EVERY_S:
+                rss.append((round(elapsed(), 1), rss_mb()))
+                rss[:] = rss[::2] if len(rss) > 400 else rss
+                _io.atomic_write_json(out / "summary.json", record.summary() | memory())
+                last_summary = time.monotonic()
+    finally:
+        pool.close()
+        rss.append((round(elapsed(), 1), rss_mb()))
+        write_outputs(out, record, **memory())
+        display.finish(record, elapsed())
+    if failure:
+        print(f"ireefuzz fuzz: error: {failure}", file=sys.stderr)
+        return 2
+    return 1 if record.new_causes() else 0
+
+
+def crash_finding(case: Case, index: int, died: Died) -> Finding:
+    g = case.graph
+    return Finding("crash", died.kind, make_signature("crash", died.kind, g.op_pattern, g.dtype, g.dims),
+                   f"worker {died.kind} ({died.detail}) while evaluating case {index} alone",
+                   {"detail": died.detail, "case_index": index}, case.to_json())
+
+
+def rss_mb() -> float:
+    """This process' resident set size in MB (Linux; 0 elsewhere)."""
+    try:
+        return round(int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2 ** 20, 1)
+    except OSError:
+        return 0.0

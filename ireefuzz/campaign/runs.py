@@ -1,0 +1,69 @@
+"""A campaign's directory as the tools after it see it: open its record, compare with it, write its outputs."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ireefuzz import _io
+from ireefuzz.errors import UsageError
+
+from .baseline import Baseline
+from .causes import Previous
+from .options import Options
+from .record import Record
+
+
+def read_options(run: Path) -> Options:
+    file = run / "campaign.json"
+    if not file.exists():
+        raise UsageError(f"{run}: not a campaign directory (no campaign.json)")
+    return Options.from_json(json.loads(file.read_text()))
+
+
+def open_run(run: Path, baseline: Baseline, previous: Previous | None = None, *, rederive: bool = False) -> Record:
+    return Record(run, read_options(run), baseline, previous, rederive=rederive)
+
+
+def previous_run(run: Path, baseline: Baseline) -> Previous:
+    """What a later run is compared with: the causes ``run`` found, and its history (from its summary.json)."""
+    causes = open_run(run, baseline).present_causes()
+    present = frozenset(c.id for c in causes)
+    history = present | frozenset(read_summary(run).get("history", ()))
+    return Previous(str(run), present, history, {c.id: c.title for c in causes})
+
+
+def write_outputs(out: Path, record: Record, **extra: Any) -> dict[str, Any]:
+    """summary.json and the reports, from the record; keys of an earlier summary.json that the record does
+    not compute (the coordinator's memory samples) are kept."""
+    summary = {k: v for k, v in read_summary(out).items() if k == "coordinator_rss_mb"} | record.summary() | extra
+    _io.atomic_write_json(out / "summary.json", summary)
+    from ireefuzz import report
+
+    report.write_reports(out, summary, _io.read_jsonl(out / "findings.jsonl"))
+    return summary
+
+
+def rewrite_causes(record: Record) -> None:
+    """Write the record's causes back into findings.jsonl and progress.jsonl (``ireefuzz triage``): each
+    rewritten atomically, so a reader sees the old file or the new one."""
+    out = record.out
+    rows = _io.read_jsonl(out / "findings.jsonl")
+    for row in rows:
+        cause = record.row_cause[row["signature"], row["case_index"]]
+        row.update(cause=cause, cause_title=record.causes[cause].title,
+                   status="known" if record.baseline.finding_known(row["signature"], cause) else "new")
+    progress = _io.read_jsonl(out / "progress.jsonl")
+    for line in progress:
+        for e in line["cases"]:
+            e["causes"] = record.causes_of(e["i"], e["sigs"])
+    for name, lines in (("findings.jsonl", rows), ("progress.jsonl", progress)):
+        text = "".join(json.dumps(r, sort_keys=True, default=_io.json_default) + "\n" for r in lines)
+        _io.atomic_write_text(out / name, text)
+
+
+def read_summary(run: Path) -> dict[str, Any]:
+    try:
+        return json.loads((run / "summary.json").read_text())
+    except (OSError, json.JSONDecodeError):
+        return {}
