@@ -53,8 +53,9 @@ def run_frontends(case: Case, config: sut.CompilerConfig = sut.CompilerConfig())
         text = frontend.program({"main": frontend.payload(case, "main")}).text
         artifact = sut.compile_mlir(text, frontend.configure(config))
         outputs: list[Any] = []
+        module = sut.load_module(artifact) if isinstance(artifact, sut.Artifact) else artifact
+        artifact = module if isinstance(module, sut.CompileFailure) else artifact  # a module the runtime rejects
         if isinstance(artifact, sut.Artifact):
-            module = sut.LoadedModule(artifact)
             for k, _ in shared_instances(case):
                 outcome = module.call("main", case.inputs(k))
                 outputs.append(outcome if isinstance(outcome, sut.RunFailure) else outcome.outputs)
