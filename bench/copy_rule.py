@@ -5,6 +5,12 @@ New rule (``memory.is_defect``): a copy staged through a non-binding buffer, or 
 dispatch's own op does not move data (``memory.moves_data``). Prints one row per dispatch with a copy.
 
 Run: PYTHONPATH=. JAX_PLATFORMS=cpu python bench/copy_rule.py [N]   (N graphs, default 160; ~2 min per 100)
+
+Measured on 3.13 (emeraldrapids), 200 graphs: 20 dispatches with a copy between distinct buffers. 5 are
+gather dispatches (LinalgExtTileAndVectorize; 31x16 f32, 5x13 f16, 32x63 i32 twice, 63x? f32), each with
+one per-row copy from the source binding into the output binding: reported by the old rule, not by the
+new. 15 are ``*_slow_memcpy`` dispatches (no pipeline): none stages through an alloca, so none is reported
+by either rule. 3 of 25 batches failed to compile (the write-affecting-operations-on-global error).
 """
 import collections
 import sys
