@@ -172,6 +172,7 @@ def pytest_configure(config: pytest.Config) -> None:
     for name, values in PROFILES.items():
         settings.register_profile(name, suppress_health_check=slow, **values)
     _check_baseline(config)
+    _probe_compiler(config)
     corpus = config.getoption("ireefuzz_corpus", None)
     if corpus is not None and not any(_is_within(corpus, Path(a.split("::")[0]).resolve()) for a in config.args):
         config.args.append(str(corpus))  # collect the corpus even when it is outside the test paths
@@ -190,6 +191,19 @@ def _check_baseline(config: pytest.Config) -> None:
     except (IreefuzzError, ValueError, KeyError, TypeError, UnicodeDecodeError) as e:
         raise pytest.UsageError(f"--ireefuzz-baseline {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
                                 "; give a known-findings JSON file (a list of {\"signature\"|\"cause\", ...} rows)")
+
+
+def _probe_compiler(config: pytest.Config) -> None:
+    """A given --iree-compile that cannot compile a tiny program for the given CPU (not an iree-compile, a
+    bogus CPU) stops pytest with one line at start, not a false finding per test. Once, in the controller."""
+    binary = config.getoption("ireefuzz_iree_compile", None)
+    if binary is None or hasattr(config, "workerinput"):  # xdist workers: the controller has probed
+        return
+    from ireefuzz import sut
+
+    problem = sut.probe(sut.CompilerConfig(iree_compile=binary, target_cpu=config.getoption("ireefuzz_target_cpu")))
+    if problem is not None:
+        raise pytest.UsageError(f"--iree-compile {binary}: {problem}")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

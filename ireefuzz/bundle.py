@@ -40,6 +40,7 @@ from ireefuzz import sut
 from ireefuzz._io import atomic_write_bytes, atomic_write_json, atomic_write_text, json_default
 from ireefuzz.errors import CorpusError
 from ireefuzz.generators.ops import tensor_type
+from ireefuzz.oracles import memory
 
 PROGRAM, CASE, FINDING, FINDINGS, ISSUE, RUN, COMMAND = (
     "program.mlir", "case.json", "finding.json", "findings.json", "ISSUE.md", "run.sh", "command.txt")
@@ -296,13 +297,17 @@ echo "iree-run-module failed ($status) without comparing, which is not this bug:
 
 # The memory oracle's observation points: allocas are read before sut's final pass, copies before the
 # first run of its bufferized pass (a pass that runs twice per dispatch counts once: first dump only).
+# A copy counts as the oracle counts it (``memory.is_defect``): between distinct names, and unless both ends
+# view a binding (``memory.BINDING_OPS`` through ``memory.VIEW_OPS``) in a dispatch whose own op moves data.
+# Unlike the oracle, a memref carried through an scf.for loop is not followed (it counts as staged).
 _SCAN_IR = """scan_ir() {  # $1 = log, $2 = alloca | alloca-dynamic | alloc | copy; prints the hits, counts them in $hits
-  hits=0; counted=0; seen=' '; state=''
+  hits=0; counted=0; seen=' '; state=''; bound=' '; moves=0
   while IFS= read -r line; do
     case $line in
       '// -----// IR Dump Before '*)
-        fn=${line##*operation: @}; fn=${fn%%)*}; state=''
-        case "$seen$skip" in *" $fn "*) counted=0 ;; *) seen="$seen$fn "; counted=1 ;; esac
+        fn=${line##*operation: @}; fn=${fn%%)*}; state=''; bound=' '
+        case "$seen" in *" $fn "*) counted=0 ;; *) seen="$seen$fn "; counted=1 ;; esac
+        case "$own" in *" $fn "*) moves=1 ;; *) moves=0 ;; esac
         continue ;;
     esac
     [ "$counted" = 1 ] || continue
@@ -311,39 +316,51 @@ _SCAN_IR = """scan_ir() {  # $1 = log, $2 = alloca | alloca-dynamic | alloc | co
       alloca-dynamic) case $line in *'memref.alloca(%'*) hits=$((hits + 1)); printf '%s\\n' "$line" ;; esac; continue ;;
       alloc) case $line in *'memref.alloc('*) hits=$((hits + 1)); printf '%s\\n' "$line" ;; esac; continue ;;
     esac
+    case $line in  # names that view a binding
+      @BINDINGS@) name=${line%% = *}; bound="$bound${name##* } "; continue ;;
+      @VIEWS@)
+        name=${line%% = *}; name=${name##* }; of=${line#* = }; of=${of#* }; of=${of%%[][ ,:]*}
+        case $bound in *" $of "*) bound="$bound$name " ;; esac; continue ;;
+    esac
     case $state in  # a linalg.generic with one input and one output whose body only yields the input
       generic) state=''
         case $line in *'^bb0('*) arg0=${line#*^bb0(}; arg0=${arg0%%:*}; state=body; continue ;; esac ;;
       body) state=''
         case $line in *"linalg.yield $arg0 "*|*"linalg.yield $arg0") state=yield; continue ;; esac ;;
       yield) state=''
-        case $line in *'}'*) [ "$src" != "$dst" ] && { hits=$((hits + 1)); printf '%s\\n' "$copy"; }; continue ;; esac ;;
+        case $line in *'}'*) copy_hit "$src" "$dst" "$copy"; continue ;; esac ;;
     esac
     case $line in
       *'memref.copy '*)
         src=${line#*memref.copy }; dst=${src#*, }; src=${src%%,*}; dst=${dst%% *}
-        [ "$src" != "$dst" ] && { hits=$((hits + 1)); printf '%s\\n' "$line"; } ;;
+        copy_hit "$src" "$dst" "$line" ;;
       *' ins('*', '*' : '*' outs('*|*' outs('*', '*' : '*) ;;  # several inputs or outputs: not a copy
-      *'linalg.copy '*' ins(%'*' outs(%'*|*'linalg.generic '*' ins(%'*' outs(%'*)
+      *'linalg.copy ins(%'*' outs(%'*|*'linalg.generic '*' ins(%'*' outs(%'*)
         src=${line#* ins(}; dst=${line#* outs(}; src=${src%% *}; dst=${dst%% *}
         case $line in
-          *'linalg.copy '*) [ "$src" != "$dst" ] && { hits=$((hits + 1)); printf '%s\\n' "$line"; } ;;
+          *'linalg.copy '*) copy_hit "$src" "$dst" "$line" ;;
           *) state=generic; copy=$line ;;
         esac ;;
     esac
   done < "$1"
   return 0
 }
-"""
+copy_hit() {  # $1 = source, $2 = target, $3 = the copy's line: counts it when it is a defect
+  [ "$1" != "$2" ] || return 0
+  case $bound in *" $1 "*) case $bound in *" $2 "*) [ "$moves" = 1 ] && return 0 ;; esac ;; esac
+  hits=$((hits + 1)); printf '%s\\n' "$3"
+}
+""".replace("@BINDINGS@", "|".join(f"*' = {op} '*" for op in sorted(memory.BINDING_OPS))).replace(
+    "@VIEWS@", "|".join(f"*' = {op} %'*" for op in sorted(memory.VIEW_OPS)))
 
 
-def _memory_body(kind: str, skip: Sequence[str]) -> str:
+def _memory_body(kind: str, own: Sequence[str]) -> str:
     passes = sut.OBSERVATION_PASSES
     before = passes["bufferized"] if kind == "copy" else passes["final"]
     mode = kind if kind in ("alloca-dynamic", "alloc", "copy") else "alloca"
-    skipped = shlex.quote(" " + " ".join(skip if kind == "copy" else ()) + " ")
+    listed = shlex.quote(" " + " ".join(own if kind == "copy" else ()) + " ")
     return _SCAN_IR + _compile([f"--mlir-print-ir-before={before}"]) + _COMPILED_OR_CANT + f"""\
-skip={skipped}  # data-movement dispatches: their copy is the program's own (the oracle skips them too)
+own={listed}  # dispatches whose own op moves data (memory.moves_data): only staged copies count in them
 echo "IR before {before} (first dump per dispatch):"
 scan_ir "$WORK.compile.log" {mode}
 if [ "$hits" -gt 0 ]; then echo "BUG REPRODUCED: $hits {kind} op(s)"; exit 1; fi
@@ -390,7 +407,8 @@ def run_script(finding: Any, graph: Any, flags: Sequence[str], *, rtol: float = 
 
     Numeric findings compare with ``expected/out<k>.npy`` at ``rtol`` / per-dtype ``atol`` (the
     oracle's tolerance); ``error_message`` is a compile error's message (only that error is this bug);
-    ``data_movement`` names the dispatches the memory oracle does not judge for copies.
+    ``data_movement`` names the dispatches whose own op moves data (``memory.moves_data``): in them only
+    copies staged through a non-binding buffer count, as in the oracle.
     """
     bad = sut.unsafe_flags(flags)
     if bad:

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import shlex
 import sys
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -31,21 +33,61 @@ from ireefuzz.errors import ProgramError, UsageError
 from ireefuzz.oracles.finding import ORACLE_NAMES as ORACLE_CHOICES
 from ireefuzz.evaluate import Policy, evaluate
 from ireefuzz.oracles.finding import first_per_signature
-from ireefuzz.frontends import DEFAULT_DYNAMIC_SIZE, MLIR, program_cases
+from ireefuzz.frontends import DEFAULT_DYNAMIC_SIZE, MLIR, program_cases, signatures
+
+
+MAX_ELEMENTS = 1 << 24  # per argument (64 MiB of f32): inputs, outputs and the references are all this large
 
 
 def parse_shapes(text: str | None) -> list[tuple[int, ...]] | None:
-    """``"33x16,16x49"`` -> ``[(33, 16), (16, 49)]``; a rank-0 argument is written as an empty item."""
+    """``"33x16,16x49"`` -> ``[(33, 16), (16, 49)]``; a rank-0 argument is written as an empty item.
+    Dims are non-negative and an argument has at most ``MAX_ELEMENTS`` elements."""
     if text is None:
         return None
     shapes = []
     for item in text.split(","):
         item = item.strip()
         try:
-            shapes.append(tuple(int(d) for d in item.split("x")) if item else ())
+            shape = tuple(int(d) for d in item.split("x")) if item else ()
         except ValueError:
             raise ProgramError(f"--shapes: {item!r} is not a shape like 33x16") from None
+        if any(d < 0 for d in shape):
+            raise ProgramError(f"--shapes: {item!r} has a negative dim")
+        if math.prod(shape) > MAX_ELEMENTS:
+            raise ProgramError(f"--shapes: {item!r} has {math.prod(shape)} elements, more than ireefuzz check feeds "
+                               f"({MAX_ELEMENTS} per argument); give smaller shapes")
+        shapes.append(shape)
     return shapes
+
+
+def _fitting_shapes(text: str, shapes: Sequence[Sequence[int]] | None) -> None:
+    """The program parses, and a positional ``--shapes`` fits some public function's argument count (else it
+    would be ignored)."""
+    counts = {sig.name: len(sig.args) for sig in signatures(text)}
+    if shapes is None:
+        return
+    if len(shapes) not in counts.values():
+        takes = ", ".join(f"@{name} takes {n}" for name, n in counts.items())
+        raise ProgramError(f"--shapes gives {len(shapes)} shape(s) but no public function takes that many arguments ({takes})")
+
+
+def _flags(text: str) -> tuple[str, ...]:
+    """``--flags`` as words (shell quoting); an unbalanced quote is a usage error."""
+    try:
+        return tuple(shlex.split(text))
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f"{text!r}: {e}; give the flags as one quoted word, "
+                                         "e.g. --flags='--iree-opt-data-tiling=false'") from None
+
+
+def _seed(text: str) -> int:
+    try:
+        seed = int(text)
+    except ValueError:
+        seed = -1
+    if seed < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a non-negative integer")
+    return seed
 
 
 def check_program(text: str, config: Any = None, policy: Any = None, *, functions: Sequence[str] | None = None,
@@ -73,7 +115,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--shapes", metavar="SHAPES", default=None,
                         help="one concrete shape per argument for dynamic dims, e.g. 33x16,16x49 "
                              f"(default: every dynamic dim = {DEFAULT_DYNAMIC_SIZE})")
-    parser.add_argument("--flags", metavar="FLAGS", default="",
+    parser.add_argument("--flags", metavar="FLAGS", type=_flags, default="",
                         help="extra iree-compile flags, space-separated and quoted, e.g. '--iree-opt-data-tiling=false'")
     parser.add_argument("--target-cpu", metavar="CPU", default="host", help="--iree-llvmcpu-target-cpu (default: host)")
     parser.add_argument("--iree-compile", metavar="PATH", default=None,
@@ -83,29 +125,38 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help=f"comma-separated oracles to run, from {', '.join(ORACLE_CHOICES)} (default: all)")
     parser.add_argument("--max-static-alloca-bytes", metavar="N", type=int, default=0,
                         help="tolerate static allocas outside loops up to N bytes (default: 0, report every alloca)")
-    parser.add_argument("--seed", metavar="N", type=int, default=0, help="input seed (default: 0)")
+    parser.add_argument("--seed", metavar="N", type=_seed, default=0, help="input seed, a non-negative integer (default: 0)")
     parser.add_argument("--json", action="store_true", help="print the findings as a JSON list")
 
 
 def main(args: argparse.Namespace) -> int:
-    import shlex
-
     path = Path(args.program)
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise UsageError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not a text file; give an MLIR program") from None
     oracles = frozenset(o.strip() for o in args.oracles.split(",") if o.strip())
     unknown = oracles - set(ORACLE_CHOICES)
     if unknown:
         raise UsageError(f"--oracles: unknown {', '.join(sorted(unknown))}; choose from {', '.join(ORACLE_CHOICES)}")
-    config = sut.CompilerConfig(iree_compile=args.iree_compile, target_cpu=args.target_cpu,
-                                flags=tuple(shlex.split(args.flags)), release=args.release,
-                                runtime_python=args.iree_runtime)
+    if args.max_static_alloca_bytes < 0:
+        raise UsageError("--max-static-alloca-bytes: give a non-negative number of bytes")
+    config = sut.CompilerConfig(iree_compile=args.iree_compile, target_cpu=args.target_cpu, flags=args.flags,
+                                release=args.release, runtime_python=args.iree_runtime)
     unable = sut.prepare(config, log=lambda m: print(f"ireefuzz check: {m}", file=sys.stderr))
     policy = Policy(oracles=oracles - unable, max_static_alloca_bytes=args.max_static_alloca_bytes)
     try:
-        findings = check_program(text, config, policy, shapes=parse_shapes(args.shapes), seed=args.seed)
+        shapes = parse_shapes(args.shapes)
+        _fitting_shapes(text, shapes)
+    except ProgramError as e:
+        raise UsageError(f"{path}: {e}") from None
+    problem = sut.probe(config)
+    if problem is not None:
+        raise UsageError(problem)
+    try:
+        findings = check_program(text, config, policy, shapes=shapes, seed=args.seed)
     except ProgramError as e:
         raise UsageError(f"{path}: {e}") from None
     if args.json:

@@ -10,6 +10,7 @@ import importlib
 import signal
 import sys
 import threading
+from typing import NoReturn, Sequence
 
 from ireefuzz.errors import USER_ERRORS
 
@@ -24,8 +25,32 @@ COMMANDS = {
 }
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line error (and exit 2), like every other usage error of ireefuzz."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+VALUE_OPTIONS = ("--flags",)  # their value often starts with "--": "--flags --x=1" is read as "--flags=--x=1"
+
+
+def join_option_values(argv: Sequence[str]) -> list[str]:
+    """``--flags '--iree-opt-data-tiling=false'`` as ``--flags=--iree-opt-data-tiling=false``: argparse takes a
+    value that starts with ``--`` for an option of its own, so the form the help text shows would fail."""
+    joined: list[str] = []
+    words = iter(argv)
+    for word in words:
+        if word == "--":
+            joined += [word, *words]
+            break
+        value = next(words, None) if word in VALUE_OPTIONS else None
+        joined.append(word if value is None else f"{word}={value}")
+    return joined
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ireefuzz", description="Differential fuzzing of IREE's CPU code generation.")
+    parser = _Parser(prog="ireefuzz", description="Differential fuzzing of IREE's CPU code generation.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
@@ -39,9 +64,9 @@ def _interrupt(signum: int, frame: object) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    argv = join_option_values(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    args = parser.parse_args(argv)  # exits 2 with argparse's message on a bad option
+    args = parser.parse_args(argv)  # exits 2 with argparse's one-line message on a bad option
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _interrupt) if main_thread else None  # SIGTERM ends a run like Ctrl-C
     try:

@@ -54,8 +54,9 @@ def run_frontends(case: Case, config: sut.CompilerConfig = sut.CompilerConfig())
         compiled_with = frontend.configure(config)
         artifact = sut.compile_mlir(text, compiled_with)
         outputs: list[Any] = []
+        module = sut.load_module(artifact, compiled_with) if isinstance(artifact, sut.Artifact) else artifact
+        artifact = module if isinstance(module, sut.CompileFailure) else artifact  # a module the runtime rejects
         if isinstance(artifact, sut.Artifact):
-            module = sut.load_module(artifact, compiled_with)
             for k, _ in shared_instances(case):
                 outcome = module.call("main", case.inputs(k))
                 outputs.append(outcome if isinstance(outcome, sut.RunFailure) else outcome.outputs)

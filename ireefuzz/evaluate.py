@@ -182,13 +182,16 @@ def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerCo
     # linalg is emitted in the syntax of the release compiling it (arith.maxf before 2024-02, ...)
     program = emit_module(payloads, syntax_of(config)) if frontend == LINALG else frontend.program(payloads)
     artifact = sut.compile_mlir(program.text, config)
+    module = None
+    if isinstance(artifact, sut.Artifact) and any(case.instances for _, case, _ in named):
+        module = sut.load_module(artifact, config)
+        artifact = module if isinstance(module, sut.CompileFailure) else artifact
     if isinstance(artifact, sut.CompileFailure):
         if len(named) > 1 and frontend.splits:
             half = len(named) // 2
             return (evaluate_batch(named[:half], config, policy, frontend)
                     + evaluate_batch(named[half:], config, policy, frontend))
         return _compile_failed(named, artifact, program.text, config, policy, frontend)
-    module = sut.load_module(artifact, config) if any(case.instances for _, case, _ in named) else None
     share = artifact.seconds / len(named)
     results = [check_compiled_case(case, name, module, artifact, config, policy, frontend, share,
                                    single=len(named) == 1) for name, case, _ in named]

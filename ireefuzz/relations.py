@@ -192,9 +192,10 @@ def observe_program(label: str, text: str, inputs: Mapping[str, Sequence[Sequenc
     """Compile ``text`` with ``config`` and observe each function in ``inputs`` (function -> inputs
     per shape instance): its memory profile and, if ``run``, its outputs."""
     artifact = sut.compile_mlir(text, config)
-    if isinstance(artifact, sut.CompileFailure):
-        return {fn: Observation(label, failure=f"compile {artifact.kind}: {artifact.diagnostic[:500]}") for fn in inputs}
-    module = sut.load_module(artifact, config) if run else None
+    module = sut.load_module(artifact, config) if run and isinstance(artifact, sut.Artifact) else None
+    failed = module if isinstance(module, sut.CompileFailure) else artifact
+    if isinstance(failed, sut.CompileFailure):
+        return {fn: Observation(label, failure=f"compile {failed.kind}: {failed.diagnostic[:500]}") for fn in inputs}
     observed = {}
     for fn, per_instance in inputs.items():
         try:

@@ -18,6 +18,7 @@ from xml.etree import ElementTree as ET
 
 from ireefuzz import _io
 from ireefuzz.campaign.causes import DIFF_CATEGORIES
+from ireefuzz.sut import NO_PIPELINE
 
 
 
@@ -70,7 +71,9 @@ def markdown(summary: Mapping[str, Any]) -> str:
         f"- causes: {len(s['new_causes'])} new, {len(s['causes']) - len(s['new_causes'])} known or seen before; "
         f"signatures: {len(s['new'])} new, {len(s['known'])} known; worker crashes: {s['worker_deaths']}; "
         f"discarded (ill-conditioned): {s['discarded']}",
-        f"- pipelines reached: {', '.join(f'{k} ({v})' for k, v in s['pipelines'].items()) or 'none'}", "",
+        f"- pipelines reached: {', '.join(f'{k or NO_PIPELINE} ({v})' for k, v in s['pipelines'].items()) or 'none'}"
+        + (f"; {NO_PIPELINE} = no codegen pipeline (no translation_info): the pure data-movement `*_slow_memcpy` "
+           "dispatches" if set(s["pipelines"]) & {"", NO_PIPELINE} else ""), "",
     ]
     if "diff" in s:
         lines += [f"## Compared with {s['diff']['compared_with']}", ""]

@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ireefuzz._io import json_default, read_jsonl
+from ireefuzz._io import json_default
 from ireefuzz.bundle import INPUTS_AFTER, INPUTS_AFTER_FUNCTION, Bundle, inputs_after_module, run_bundle, run_script
 from ireefuzz.errors import UsageError
 from ireefuzz.generators.case import Case
@@ -82,22 +82,29 @@ def load_finding(path: str, line: int | None = None) -> Finding:
     if not p.is_file():
         raise UsageError(f"{path}: no such file; pass a finding JSON file or a findings.jsonl with --line N")
     try:
-        if line is not None:
-            rows = read_jsonl(p)
-            if not 1 <= line <= len(rows):
-                raise UsageError(f"{path} has {len(rows)} findings; --line must be in 1..{len(rows)}")
-            data = rows[line - 1]
-        else:
-            data = json.loads(p.read_text())
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"{path}: not a readable text file ({e})") from None
+    where = path
+    if line is not None:
+        lines = text.splitlines()
+        if not 1 <= line <= len(lines):
+            raise UsageError(f"{path} has {len(lines)} lines; --line must be in 1..{len(lines)}")
+        text, where = lines[line - 1], f"{path} line {line}"
+    try:
+        data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise UsageError(f"{path} is not JSON ({e}); for a findings.jsonl pass --line N") from e
+        hint = "" if line is not None else "; for a findings.jsonl pass --line N"
+        raise UsageError(f"{where} is not JSON ({e}){hint}") from None
     if isinstance(data, dict) and "finding" in data and "signature" not in data:
         data = data["finding"]  # a campaign record wrapping the finding
+    if not isinstance(data, dict) or not isinstance(data.get("signature"), str):
+        raise UsageError(f"{where}: not a finding (a JSON object with a 'signature')")
     try:
         finding = Finding.from_json(data)
     except (TypeError, ValueError) as e:
-        raise UsageError(f"{path}: not a finding ({e})") from e
-    if not finding.case:
+        raise UsageError(f"{where}: not a finding ({e})") from None
+    if not isinstance(finding.case, dict) or not finding.case:
         raise UsageError(f"{finding.signature}: the finding carries no generated case; for your own .mlir use "
                          "ireefuzz.reduce.reduce_mlir")
     flags = finding.case.get("flags", []) if isinstance(finding.case, dict) else []
@@ -232,10 +239,10 @@ def _numeric_tolerance(graph: Any, inputs: Sequence[np.ndarray], sizes: Mapping[
 
 
 def _data_movement(artifact: Any) -> list[str]:
-    """The dispatches the memory oracle does not judge for copies (no compute op: the copy is the program's)."""
-    from ireefuzz.oracles.memory import dispatch_op_pattern
+    """The dispatches whose own op moves data (``memory.moves_data``): their copies between bindings are not findings."""
+    from ireefuzz.oracles.memory import moves_data
 
-    return [d.name for d in getattr(artifact, "dispatches", ()) if dispatch_op_pattern(d) == "-"]
+    return [d.name for d in getattr(artifact, "dispatches", ()) if moves_data(d)]
 
 
 def _crash_message(finding: Finding, program_text: str) -> str:

@@ -84,7 +84,7 @@ class Artifact:
 
 @dataclasses.dataclass(frozen=True)
 class CompileFailure:
-    kind: str  # "error" | "crash" | "timeout" | "oom"
+    kind: str  # "error" | "crash" | "timeout" | "oom" | "bad-output" (exit 0, but no module or not one)
     diagnostic: str  # the compiler's stderr, trimmed to the useful part
     command: tuple[str, ...]
     returncode: int | None
@@ -190,9 +190,9 @@ def compiler_version(iree_compile: str) -> str:
     command = [iree_compile, "--version"]
     proc = subprocess.run(command, capture_output=True, text=True, timeout=60)
     if proc.returncode != 0:
-        raise IreeNotFound(f"`{shlex.join(command)}` failed ({proc.returncode}): {proc.stderr.strip()[:500]}")
+        raise IreeNotFound(f"`{shlex.join(command)}` failed ({proc.returncode}): {proc.stderr.strip()[:500] or 'no output'}")
     match = re.search(r"IREE compiler version (.+)", proc.stdout)
-    return match.group(1).strip() if match else proc.stdout.strip().splitlines()[0]
+    return match.group(1).strip() if match else (proc.stdout.strip().splitlines() or [""])[0]
 
 
 def target_flags(target_cpu: str, flags: Sequence[str] = ()) -> list[str]:
@@ -306,6 +306,10 @@ def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
     kind = _failure_kind(returncode, stderr)
     if kind is not None:
         return CompileFailure(kind, _trim_diagnostic(stderr), tuple(command), returncode, seconds)
+    problem = _output_problem(vmfb)
+    if problem is not None:
+        return CompileFailure("bad-output", f"{problem}\n{_trim_diagnostic(stderr)}".strip(), tuple(command), returncode,
+                              seconds)
     sources = _read_sources(sources_dir)
     cpu = _cpu_info(config.target_cpu, sources.values())
     if not cpu.name and resolve_cpu:  # no dispatch (everything folded): ask a probe module instead
@@ -382,6 +386,20 @@ def _failure_kind(returncode: int | None, stderr: str) -> str | None:
     return "error"
 
 
+_MODULE_IDENTIFIER = b"IREE"  # the bytecode module's FlatBuffer file identifier (bare, or in the .vmfb's zip header)
+
+
+def _output_problem(vmfb: Path) -> str | None:
+    """Why what iree-compile wrote (having exited 0) is not a module, or None."""
+    try:
+        head = vmfb.open("rb").read(4096)
+    except OSError:
+        return f"iree-compile exited 0 but wrote no {vmfb.name}"
+    if _MODULE_IDENTIFIER not in head:
+        return f"iree-compile exited 0 but its {vmfb.name} ({vmfb.stat().st_size} bytes) is not an IREE module"
+    return None
+
+
 def _trim_diagnostic(stderr: str, limit: int = _DIAGNOSTIC_LIMIT) -> str:
     """The error lines (with MLIR's two source-snippet lines) and the head of any stack dump."""
     lines = stderr.splitlines()
@@ -408,6 +426,9 @@ def _read_sources(sources_dir: Path) -> dict[str, str]:
     return sources
 
 
+# A dispatch without a translation_info gets no codegen pipeline: the pure data-movement ``*_slow_memcpy``
+# ones (a strided slice, a concat's parts) are lowered directly. Named after IREE's pipeline enum ``None``.
+NO_PIPELINE = "None"
 _EXPORT = re.compile(r"hal\.executable\.export (?:public )?@([\w$.-]+)")
 _FUNC = re.compile(r"^([ \t]*)func\.func (?:public |private )?@([\w$.-]+)\(", re.M)
 _PIPELINE = re.compile(r"translation_info\s*=\s*#iree_codegen\.translation_info<\s*pipeline\s*=\s*(?:#[\w.]+<)?(\w+)")
@@ -432,7 +453,7 @@ def _read_dispatches(sources: Mapping[str, str], tree_dir: Path | None) -> tuple
             pipeline = _PIPELINE.search(bufferized) or _PIPELINE.search(final_ir.get(name, ""))
             dispatches.append(DispatchIR(
                 name=name,
-                pipeline=pipeline.group(1) if pipeline else "",
+                pipeline=pipeline.group(1) if pipeline else NO_PIPELINE,
                 final_ir=final_ir.get(name, ""),
                 bufferized_ir=bufferized,
                 source=source,
@@ -492,6 +513,29 @@ def _probe(binary: str, target_cpu: str, flags: tuple[str, ...], timeout_s: floa
     if isinstance(artifact, Artifact):
         return artifact.cpu, artifact.compiler_version
     return CpuInfo(target_cpu, "", ""), ""
+
+
+def probe(config: CompilerConfig) -> str | None:
+    """Why ``config``'s compiler cannot be used, or None: checked once at start with ``--version`` and a tiny
+    compile for its target CPU with its flags. A compiler that fails here (not an iree-compile, a bogus CPU,
+    an unknown flag) would turn every case into a false finding."""
+    try:
+        binary = find_iree_compile(config)
+        version = compiler_version(binary)
+    except IreeNotFound as e:
+        return str(e)
+    except (OSError, subprocess.SubprocessError) as e:
+        return f"cannot run `{config.iree_compile or 'iree-compile'} --version`: {e}"
+    if not version:
+        return f"`{binary} --version` prints no IREE compiler version: is it an iree-compile?"
+    result = compile_mlir(_PROBE, dataclasses.replace(config, observe=False, timeout_s=min(config.timeout_s, 120.0)),
+                          resolve_cpu=False)
+    if isinstance(result, CompileFailure):
+        lines = [line.strip() for line in result.diagnostic.splitlines() if line.strip()]
+        why = next((line for line in lines if "error" in line.lower()), lines[0] if lines else result.kind)
+        return (f"iree-compile fails on a tiny probe program with --iree-llvmcpu-target-cpu={config.target_cpu} and "
+                f"flags {shlex.join(config.flags) or '(none)'} ({result.kind}): {why[:300]}")
+    return None
 
 
 def resolve_platform(config: CompilerConfig) -> tuple[CpuInfo, str]:
@@ -659,16 +703,16 @@ def _is_this_python(python: str) -> bool:
     return home.resolve() == Path(sys.prefix).resolve()
 
 
-def load_module(artifact: Artifact, config: CompilerConfig) -> LoadedModule | RemoteModule:
+def load_module(artifact: Artifact, config: CompilerConfig | None = None) -> "LoadedModule | RemoteModule | CompileFailure":
     """``artifact`` loaded into the runtime that matches ``config``'s compiler (see ``runtime_python_for``).
-    A runtime that cannot load the compiler's modules (another bytecode version) is IreeNotFound."""
-    python = runtime_python_for(config)
+    A module that runtime rejects is the compiler's bad output (a ``bad-output`` failure value); a runtime
+    that cannot load this compiler's modules at all is caught once, up front, by ``check_runtime``."""
+    python = runtime_python_for(config or CompilerConfig())
     try:
-        if python is None:
-            return LoadedModule(artifact)
-        return RemoteModule(artifact.vmfb, python)
+        return LoadedModule(artifact) if python is None else RemoteModule(artifact.vmfb, python)
     except (RuntimeError, ValueError) as e:  # e.g. "bytecode version mismatch; runtime supports 17.0, module has 15.0"
-        raise IreeNotFound(_mismatch(artifact, config, python, str(e))) from None
+        return CompileFailure("bad-output", f"the runtime rejects the module iree-compile wrote: {e}",
+                              artifact.command, 0, artifact.seconds)
 
 
 def _mismatch(artifact: Artifact, config: CompilerConfig, python: str | None, reason: str) -> str:
@@ -693,7 +737,10 @@ def check_runtime(config: CompilerConfig) -> None:
     artifact = _probe_artifact(config)
     if isinstance(artifact, CompileFailure):
         return
-    outcome = load_module(artifact, config).call("probe", [np.arange(4, dtype=np.float32)])
+    module = load_module(artifact, config)
+    if isinstance(module, CompileFailure):
+        raise IreeNotFound(_mismatch(artifact, config, runtime_python_for(config), module.diagnostic))
+    outcome = module.call("probe", [np.arange(4, dtype=np.float32)])
     if isinstance(outcome, RunFailure) or not np.array_equal(outcome.outputs[0], 2 * np.arange(4, dtype=np.float32)):
         raise IreeNotFound(_mismatch(artifact, config, runtime_python_for(config), f"the probe module ran wrong: {outcome}"))
 

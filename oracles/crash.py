@@ -68,7 +68,7 @@ def check_compile_failure(failure, program_text: str, graphs: dict[str, Graph] |
         dtype, dims = dispatch_dtype_dims(dispatch.group(1))
     elif graph is not None:
         dtype, dims = graph.dtype, graph.dims
-    kind = f"compile-{failure.kind}"
+    kind = "bad-output" if failure.kind == "bad-output" else f"compile-{failure.kind}"  # exit 0, but no module
     detail = f"{op_name}[{gist(message)}]" if failure.kind == "error" else op_name
     return Finding("crash", kind, make_signature("crash", kind, detail, dtype, dims),
                    f"iree-compile {failure.kind} on a valid program: {message[:300]}",

@@ -8,11 +8,17 @@ buffers (iree-org/iree #8303). This module reads the per-dispatch IR captured by
 
 * allocas and heap ``memref.alloc`` in the IR right before ``iree-convert-to-llvm``;
 * copies (``memref.copy``, ``linalg.copy``, copy-like ``linalg.generic``) between *distinct*
-  buffers in the IR after bufferization and its cleanup. Bufferization emits many copies of a
-  buffer onto itself (the same view reached through casts, loop-carried values or an identical
-  subview); the following canonicalizations fold those, so they never count. Nor does the copy
-  of a pure data-movement dispatch (no compute op, e.g. ``*_slow_memcpy`` for a strided slice):
-  there the copy is the graph's own semantics.
+  buffers in the IR after bufferization and its cleanup, when they are a defect (``is_defect``):
+  data staged through a buffer that is not a binding (an alloca or alloc), or moved between
+  bindings in a dispatch whose own op does not move data. A gather, slice, pad, concat,
+  transpose, broadcast or copy dispatch (``moves_data``; also the ``*_slow_memcpy`` ones with no
+  compute op) copies from its input binding into its output binding by definition: that is the
+  program's own semantics, and no better code exists for it. Bufferization also emits many copies
+  of a buffer onto itself (the same view reached through casts, loop-carried values or an
+  identical subview); the following canonicalizations fold those, so they never count.
+
+The definition lives in ``BINDING_OPS`` / ``VIEW_OPS`` / ``DATA_MOVEMENT_OPS``; a bundle's
+``run.sh`` (``ireefuzz.bundle``) is generated from the same tables.
 
 Text that does not parse is an ireefuzz/infrastructure problem, not an IREE finding: it raises
 ``ireefuzz.errors.IRParseError`` (see ``oracles.ir``).
@@ -20,13 +26,14 @@ Text that does not parse is an ireefuzz/infrastructure problem, not an IREE find
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from typing import Any, Hashable, Iterator, Sequence
 
 from iree.compiler import ir
 
 from ireefuzz.oracles.finding import Finding, dispatch_dtype_dims, make_signature
-from ireefuzz.oracles.ir import dispatch_op_pattern, first_line, parse_ir, walk
+from ireefuzz.oracles.ir import compute_op_pattern, dispatch_op_pattern, first_line, parse_ir, walk
 
 SEEN_AT_FINAL = "before iree-convert-to-llvm"
 SEEN_AT_BUFFERIZED = "after bufferization cleanup"
@@ -34,6 +41,15 @@ SEEN_AT_BUFFERIZED = "after bufferization cleanup"
 LOOP_OPS = frozenset({"scf.for", "scf.forall", "scf.while", "scf.parallel", "affine.for", "affine.parallel"})
 # Ops whose result is the same memory as their first operand.
 _ALIAS_OPS = frozenset({"memref.cast", "memref.assume_alignment", "memref.memory_space_cast"})
+
+# What makes a copy a defect -- the one definition, read here and written into a bundle's run.sh:
+BINDING_OPS = frozenset({"hal.interface.binding.subspan"})  # a dispatch's input and output buffers
+VIEW_OPS = _ALIAS_OPS | {"memref.subview", "memref.expand_shape", "memref.collapse_shape", "memref.reinterpret_cast"}
+# Ops in a dispatch's executable source whose semantics is moving data (besides copy-like
+# linalg.generics, a generic that gathers with tensor.extract, and a dispatch with no compute op).
+DATA_MOVEMENT_OPS = frozenset({"iree_linalg_ext.gather", "iree_linalg_ext.scatter", "linalg.transpose",
+                               "linalg.broadcast", "linalg.copy", "tensor.pad", "tensor.concat",
+                               "tensor.extract_slice", "tensor.insert_slice"})
 MEMORY_KINDS = ("alloca", "alloca-dynamic", "alloca-in-loop", "alloc", "copy")
 
 
@@ -46,6 +62,7 @@ class MemoryOp:
     dynamic: bool
     in_loop: bool  # nested in a loop op, or in a block on a CFG cycle (after scf -> cf lowering)
     excerpt: str  # the op's first printed line, trimmed
+    staged: bool = False  # a copy with an end that is not a binding (an alloca, an alloc, ...)
 
 
 # --------------------------------------------------------------------------- location
@@ -106,18 +123,14 @@ def _view_key(value: ir.Value, depth: int = 0) -> Hashable:
     """
     if depth > 64:
         return ("value", value)
+    carried = _carried(value)
+    if carried is not None:
+        return _view_key(carried, depth + 1)
     if isinstance(value, ir.BlockArgument):
-        loop = value.owner.owner
-        if loop is not None and loop.name == "scf.for" and value.arg_number >= 1:
-            # scf.for operands: lb, ub, step, inits...; block args: iv, iter_args...
-            return _view_key(loop.operands[2 + value.arg_number], depth + 1)
         return ("value", value)
     op = value.owner
     if op.name in _ALIAS_OPS:
         return _view_key(op.operands[0], depth + 1)
-    if op.name == "scf.for":
-        terminator = list(op.regions[0].blocks[0].operations)[-1]
-        return _view_key(terminator.operands[value.result_number], depth + 1)
     if op.name == "memref.subview":
         if _is_full_view(op):
             return _view_key(op.operands[0], depth + 1)
@@ -131,6 +144,34 @@ def _view_key(value: ir.Value, depth: int = 0) -> Hashable:
             tuple(op.operands)[1:],  # dynamic offsets/sizes/strides: the same SSA values
         )
     return ("value", value)
+
+
+def _carried(value: ir.Value) -> ir.Value | None:
+    """The memref a loop-carried value is: an ``scf.for`` iter_arg is its init, a result what the body yields."""
+    if isinstance(value, ir.BlockArgument):
+        loop = value.owner.owner
+        if loop is not None and loop.operation.name == "scf.for" and value.arg_number >= 1:
+            return loop.operands[2 + value.arg_number]  # operands: lb, ub, step, inits...; args: iv, iter_args...
+        return None
+    if value.owner.name == "scf.for":
+        return list(value.owner.regions[0].blocks[0].operations)[-1].operands[value.result_number]
+    return None
+
+
+def _is_binding(value: ir.Value) -> bool:
+    """``value`` views a binding (``BINDING_OPS``): the caller's input or output buffer, not one the
+    dispatch allocated. Seen through views and loop-carried values."""
+    for _ in range(64):
+        carried = _carried(value)
+        if carried is not None:
+            value = carried
+        elif isinstance(value, ir.BlockArgument):
+            return False
+        elif value.owner.name in VIEW_OPS:
+            value = value.owner.operands[0]
+        else:
+            return value.owner.name in BINDING_OPS
+    return False
 
 
 def _is_full_view(subview: ir.Operation) -> bool:
@@ -199,6 +240,7 @@ def scan(ir_text: str) -> list[MemoryOp]:
         found.append(MemoryOp(
             kind="copy", op=op.name, type=str(target_type), bytes=_static_bytes(target_type),
             dynamic=not target_type.has_static_shape, in_loop=_in_loop(op), excerpt=first_line(op),
+            staged=not (_is_binding(operands[0]) and _is_binding(operands[1])),
         ))
     return found
 
@@ -225,21 +267,43 @@ def _is_allowed(memory_op: MemoryOp, max_static_alloca_bytes: int) -> bool:
 # --------------------------------------------------------------------------- oracle
 
 
-def _is_data_movement(dispatch: Any) -> bool:
-    """A dispatch with no compute op (IREE names them ``*_slow_memcpy``): a strided slice or a pad
-    the graph itself asks for. Its copy is its whole job, not a bufferization artifact."""
-    return dispatch_op_pattern(dispatch) == "-"
+def moves_data(dispatch: Any) -> bool:
+    """The dispatch's own op moves data (a gather, slice, pad, concat, transpose, broadcast or copy; or
+    no compute op at all, IREE's ``*_slow_memcpy``), read from its executable source: its copies
+    between bindings are the program's semantics. False without a source (every copy is judged)."""
+    return bool(dispatch.source) and _source_moves_data(dispatch.source)
+
+
+@functools.lru_cache(maxsize=512)
+def _source_moves_data(source: str) -> bool:
+    module = parse_ir(source)
+    if compute_op_pattern(module) == "-":
+        return True
+    for op in walk(module.operation):
+        if op.name in DATA_MOVEMENT_OPS:
+            return True
+        if op.name == "linalg.generic" and (
+                any(inner.name == "tensor.extract" for inner in walk(op))  # a gather written as a generic
+                or (list(op.attributes["operandSegmentSizes"]) == [1, 1] and _is_copy_like_generic(op))):
+            return True
+    return False
+
+
+def is_defect(copy: MemoryOp, dispatch: Any) -> bool:
+    """A copy between distinct buffers is a defect when it stages data through a buffer that is not a
+    binding, or when the dispatch's own op does not already move data."""
+    return copy.staged or not moves_data(dispatch)
 
 
 def _observations(dispatch: Any) -> Iterator[tuple[str, MemoryOp]]:
-    """(seen_at, op) for allocas/allocs in final_ir and copies in bufferized_ir. Missing IR is skipped."""
+    """(seen_at, op) for allocas/allocs in final_ir and defect copies in bufferized_ir. Missing IR is skipped."""
     if dispatch.final_ir:
         for memory_op in scan(dispatch.final_ir):
             if memory_op.kind != "copy":
                 yield SEEN_AT_FINAL, memory_op
-    if dispatch.bufferized_ir and not _is_data_movement(dispatch):
+    if dispatch.bufferized_ir:
         for memory_op in scan(dispatch.bufferized_ir):
-            if memory_op.kind == "copy":
+            if memory_op.kind == "copy" and is_defect(memory_op, dispatch):
                 yield SEEN_AT_BUFFERIZED, memory_op
 
 

@@ -67,6 +67,12 @@ func.func @main_dispatch_0_{name}() {{
     linalg.yield %in : f32
   }}
 }}"""
+BINDINGS = """%0 = hal.interface.binding.subspan layout(<bindings = [#b, #b]>) binding(0) : memref<8xf32>
+  %1 = hal.interface.binding.subspan layout(<bindings = [#b, #b]>) binding(1) : memref<8xf32>
+  %assume_align = memref.assume_alignment %1, 64 : memref<8xf32>
+  %alloca = memref.alloca() : memref<8xf32>
+  %subview = memref.subview %0[%i] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: ?>>
+  %subview_2 = memref.subview %assume_align[%i] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: ?>>"""
 MATMUL = "linalg.matmul ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%c : memref<4x4xf32>)"
 
 
@@ -81,13 +87,20 @@ def _printing(text: str, status: int = 0) -> str:
     ("alloca", ALLOCA_IR.replace("memref.alloca()", "memref.subview()"), 0),
     ("copy", COPY_IR.format(name="matmul", compute=MATMUL, target="subview_2"), 1),
     ("copy", COPY_IR.format(name="matmul", compute=MATMUL, target="subview"), 0),  # onto itself
-    ("copy", COPY_IR.format(name="slow_memcpy", compute="", target="subview_2"), 0),  # data movement only
+    ("copy", COPY_IR.format(name="slow_memcpy", compute=BINDINGS, target="subview_2"), 0),  # data movement only
+    ("copy", COPY_IR.format(name="gather", compute=BINDINGS, target="subview_2"), 0),  # the gather's own row copy
+    ("copy", COPY_IR.format(name="matmul", compute=BINDINGS, target="subview_2"), 1),  # ... where no op moves data
+    ("copy", COPY_IR.format(name="gather", compute=BINDINGS.replace("%subview_2 = memref.subview %assume",
+                                                                    "%subview_2 = memref.subview %alloca"),
+                            target="subview_2"), 1),  # staged through an alloca in the gather
+    ("copy", COPY_IR.format(name="gather", compute="", target="subview_2"), 1),  # ends not seen to be bindings
     ("copy", COPY_IR.format(name="matmul", compute="", target="subview_2").replace("%in : f32", "%out : f32"), 0),
     ("copy", COPY_IR.format(name="matmul", compute=MATMUL, target="subview") + "\n"  # second dump: not read
      + COPY_IR.format(name="matmul", compute=MATMUL, target="subview_2"), 0),
 ])
 def test_memory_run_sh_decides_from_the_oracles_observation_point(tmp_path, kind, ir, status):
-    script = run_script(_finding("memory", kind), GRAPH, FLAGS, data_movement=["main_dispatch_0_slow_memcpy"])
+    script = run_script(_finding("memory", kind), GRAPH, FLAGS,
+                        data_movement=["main_dispatch_0_slow_memcpy", "main_dispatch_0_gather"])
     bundle = _write(tmp_path, script)
     proc = _run(bundle, _tools(tmp_path, _printing(ir), run_body=None))
     assert proc.returncode == status, proc.stdout + proc.stderr
@@ -263,3 +276,34 @@ def test_bisect_refuses_a_corrupt_or_hostile_bundle(tmp_path):
     (bundle / "finding.json").write_text('{"signature": "memory/alloca/a/f32/S", "flags": ["-o", "/etc/x"]}')
     with pytest.raises(CorpusError, match="refusing flags"):
         bisect_bundle(bundle, ["3.13.0"], install=False)
+
+
+IR_DIR = Path(__file__).resolve().parent / "data" / "ir"
+GATHER_ROW = "ins(%subview_2 : memref<1x35xi32, strided<[35, 1], offset: ?>, #hal.descriptor_type<storage_buffer>>)"
+GATHER_STAGED = lambda text: text.replace(  # fault injection: the gather's row staged through an alloca
+    "    linalg.generic", "    %stage = memref.alloca() : memref<1x35xi32>\n    memref.copy %subview_2, %stage : "
+    "memref<1x35xi32, strided<[35, 1], offset: ?>, #hal.descriptor_type<storage_buffer>> to memref<1x35xi32>\n"
+    "    linalg.generic", 1).replace(GATHER_ROW, "ins(%stage : memref<1x35xi32>)")
+
+
+@pytest.mark.parametrize("name,moves,change", [
+    ("gather_31x35.bufferized.mlir", True, None), ("gather_31x35.bufferized.mlir", False, None),
+    ("gather_31x35.bufferized.mlir", True, GATHER_STAGED), ("hand.staging_copies.mlir", True, None),
+    ("hand.staging_copies.mlir", False, None), ("fill_matmul_exp_33x16x49.bufferized.mlir", False, None),
+    ("fill_matmul_exp_dyn.bufferized.mlir", False, None), ("fill_matmul_exp_32x16x48.bufferized.mlir", False, None),
+])
+def test_run_sh_counts_the_copies_the_oracle_counts(tmp_path, name, moves, change):
+    """One definition: on recorded and hand-written IR at the observation point (after the cleanup that
+    folds full-view self-copies, which only the oracle would see through), run.sh counts the oracle's copies."""
+    from ireefuzz.oracles import memory
+
+    text = (IR_DIR / name).read_text()
+    text = change(text) if change else text
+    fn = "main_dispatch_0_d"
+    oracle = sum(1 for m in memory.scan(text) if m.kind == "copy" and (m.staged or not moves))
+    header = (f"// -----// IR Dump Before CleanupBufferAllocViewPass (iree-codegen-cleanup-buffer-alloc-view) "
+              f"('func.func' operation: @{fn}) //----- //\n")
+    script = run_script(_finding("memory", "copy"), GRAPH, FLAGS, data_movement=[fn] if moves else [])
+    proc = _run(_write(tmp_path, script), _tools(tmp_path, _printing(header + text), run_body=None))
+    assert proc.returncode == (1 if oracle else 0), proc.stdout
+    assert (f"BUG REPRODUCED: {oracle} copy op(s)" if oracle else "not reproduced") in proc.stdout

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from ireefuzz.errors import IRParseError
-from ireefuzz.oracles.memory import check_memory, profile, scan
+from ireefuzz.oracles.memory import check_memory, moves_data, profile, scan
 from ireefuzz.sut import DispatchIR
 
 IR = Path(__file__).parent / "data" / "ir"
@@ -161,6 +161,81 @@ def test_profile_counts_every_kind():
     assert counts == {"alloca": 3, "alloca-dynamic": 1, "alloca-in-loop": 0, "alloc": 0, "copy": 3, "alloca_bytes": 252}
 
 
+# --------------------------------------------------------------------------- what makes a copy a defect
+
+GATHER = "gather_dispatch_0_gather_31x35xi32_dispatch_tensor_store"
+GATHER_ROW_COPY = "    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>]"
+
+
+def _gather(bufferized_ir: str | None = None, source: str | None = None) -> DispatchIR:
+    return DispatchIR(GATHER, "LinalgExtTileAndVectorize", "", bufferized_ir or read("gather_31x35.bufferized.mlir"),
+                      read("gather_31x35.source.mlir") if source is None else source)
+
+
+def test_the_gathers_own_row_copy_between_bindings_is_not_a_finding():
+    (copy,) = scan(read("gather_31x35.bufferized.mlir"))  # one row per index, %src row -> %out row
+    assert copy.kind == "copy" and copy.in_loop and not copy.staged
+    assert moves_data(_gather())
+    assert check_memory([_gather()]) == [] and profile([_gather()])["copy"] == 0
+
+
+def test_the_same_copy_is_a_finding_where_the_dispatchs_op_does_not_move_data():
+    matmul_source = read("fill_matmul_exp_dyn.source.mlir")
+    (finding,) = check_memory([_gather(source=matmul_source)])
+    assert finding.kind == "copy"
+    assert [f.kind for f in check_memory([_gather(source="")])] == ["copy"]  # no source: every copy is judged
+
+
+def test_fault_injection_a_staging_copy_inside_the_gather_dispatch_is_caught():
+    buffers = read("gather_31x35.bufferized.mlir")
+    assert buffers.count(GATHER_ROW_COPY) == 1 and buffers.count("ins(%subview_2 ") == 1
+    staged = buffers.replace(GATHER_ROW_COPY, (
+        "    %stage = memref.alloca() : memref<1x35xi32>\n"
+        "    memref.copy %subview_2, %stage : memref<1x35xi32, strided<[35, 1], offset: ?>, "
+        "#hal.descriptor_type<storage_buffer>> to memref<1x35xi32>\n" + GATHER_ROW_COPY)).replace(
+        "ins(%subview_2 : memref<1x35xi32, strided<[35, 1], offset: ?>, #hal.descriptor_type<storage_buffer>>)",
+        "ins(%stage : memref<1x35xi32>)")
+    (finding,) = check_memory([_gather(staged)])
+    assert finding.kind == "copy" and len(finding.evidence["memory_ops"]) == 2  # into the stage and out of it
+
+
+def test_staging_through_an_alloca_or_alloc_is_seen_through_views_and_bindings_through_casts():
+    ops = [(m.op, m.staged) for m in scan(read("hand.staging_copies.mlir")) if m.kind == "copy"]
+    assert ops == [("linalg.generic", False), ("memref.copy", True), ("linalg.copy", True), ("memref.copy", True)]
+    gather_like = dispatch(bufferized_ir=read("hand.staging_copies.mlir"), source=read("gather_31x35.source.mlir"))
+    (finding,) = check_memory([gather_like])
+    assert len(finding.evidence["memory_ops"]) == 3  # the binding-to-binding row copy is the gather's own
+
+
+HAND_SOURCES = {  # executable sources written by hand: does the dispatch's own op move data?
+    "transpose": ("linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>], "
+                  "iterator_types = [\"parallel\", \"parallel\"]} ins(%a : tensor<4x8xf32>) outs(%e : tensor<8x4xf32>) {\n"
+                  "^bb0(%x: f32, %y: f32):\n  linalg.yield %x : f32\n} -> tensor<8x4xf32>", True),
+    "pad": ("tensor.pad %a low[0, 0] high[1, 0] {\n^bb0(%i: index, %j: index):\n  tensor.yield %c : f32\n}"
+            " : tensor<4x8xf32> to tensor<5x8xf32>", True),
+    "exp": ("linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>], "
+            "iterator_types = [\"parallel\", \"parallel\"]} ins(%a : tensor<4x8xf32>) outs(%e : tensor<8x4xf32>) {\n"
+            "^bb0(%x: f32, %y: f32):\n  %z = math.exp %x : f32\n  linalg.yield %z : f32\n} -> tensor<8x4xf32>", False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HAND_SOURCES))
+def test_moves_data_reads_the_dispatchs_own_op(name):
+    body, expected = HAND_SOURCES[name]
+    source = (f"func.func @d(%a: tensor<4x8xf32>, %e: tensor<8x4xf32>, %c: f32) -> tensor<?x?xf32> {{\n"
+              f"  %r = {body}\n  %d = tensor.cast %r : {body.rsplit(' ', 1)[1]} to tensor<?x?xf32>\n"
+              f"  return %d : tensor<?x?xf32>\n}}\n")
+    assert moves_data(dispatch(source=source)) is expected
+
+
+@pytest.mark.parametrize("name,expected", [("fill_matmul_exp_dyn.source.mlir", False),
+                                           ("argsort_dyn.dispatch_0.source.mlir", False),
+                                           ("iota_concat.dispatch_1.source.mlir", True),  # no compute op
+                                           ("gather_31x35.source.mlir", True)])
+def test_moves_data_on_recorded_sources(name, expected):
+    assert moves_data(dispatch(source=read(name))) is expected
+
+
 # --------------------------------------------------------------------------- the real compiler
 
 
@@ -180,3 +255,11 @@ def test_real_dynamic_fill_matmul_exp_has_an_alloca_and_static_add_has_none():
     add = _compile("add_32x48.mlir")
     assert add.dispatches and all(d.final_ir and d.bufferized_ir for d in add.dispatches)
     assert check_memory(add.dispatches) == []
+
+
+@pytest.mark.iree
+def test_real_gather_has_its_row_copy_and_no_finding():
+    gather = _compile("gather_31x35.mlir")
+    (d,) = gather.dispatches
+    assert [m.kind for m in scan(d.bufferized_ir)] == ["copy"] and moves_data(d)
+    assert check_memory(gather.dispatches) == []

@@ -35,9 +35,16 @@ TWO_FUNCTIONS = ADD + ADD.replace("@add(", "@add_again(")
 
 @pytest.fixture
 def crashing_compiler(tmp_path: Path) -> Path:
-    """An ``iree-compile`` that kills itself with SIGSEGV (a compiler crash)."""
+    """An ``iree-compile`` that kills itself with SIGSEGV (a compiler crash) on every program but the
+    start-up probe's (``sut.probe``: ``--version`` and a tiny ``@probe`` compile)."""
     path = tmp_path / "fake-iree-compile"
-    path.write_text("#!/bin/sh\nkill -SEGV $$\n")
+    path.write_text("""#!/bin/sh
+[ "$1" = --version ] && { echo 'IREE compiler version 0-fake'; exit 0; }
+while IFS= read -r line; do
+  case $line in *@probe*) while [ $# -gt 0 ]; do [ "$1" = -o ] && printf 'PK..IREE' > "$2"; shift; done; exit 0 ;; esac
+done < "$1"
+kill -SEGV $$
+""")
     path.chmod(0o755)
     return path
 

@@ -121,11 +121,34 @@ def test_entry_point_loads_the_plugin_and_lists_its_options(pytester: pytest.Pyt
 
 @pytest.fixture
 def fake_compiler(pytester: pytest.Pytester) -> Path:
-    """An ``iree-compile`` that kills itself with SIGSEGV (a compiler crash)."""
+    """An ``iree-compile`` that kills itself with SIGSEGV (a compiler crash) on a program with ``math.exp``,
+    and passes the plugin's start-up probe (a version, and a module-like output for other programs)."""
     path = pytester.path / "fake-iree-compile"
-    path.write_text("#!/bin/sh\nkill -SEGV $$\n")
+    path.write_text("""#!/bin/sh
+[ "$1" = --version ] && { echo 'IREE compiler version 0.0-fake'; exit 0; }
+while IFS= read -r line; do case $line in *math.exp*) kill -SEGV $$ ;; esac; done < "$1"
+while [ $# -gt 0 ]; do [ "$1" = -o ] && printf 'PK..IREE' > "$2"; shift; done
+""")
     path.chmod(0o755)
     return path
+
+
+@pytest.mark.parametrize("body, message", [
+    ("exit 1", "--version` failed"),
+    ("exit 0", "prints no IREE compiler version"),
+    ("echo 'IREE compiler version 9'; exit 0", "wrote no module.vmfb"),  # like /bin/true
+    ("echo 'IREE compiler version 9'; while [ $# -gt 0 ]; do [ \"$1\" = -o ] && echo garbage > \"$2\"; shift; done",
+     "is not an IREE module"),
+    ("[ \"$1\" = --version ] && echo 'IREE compiler version 9' && exit 0; kill -SEGV $$", "(crash)"),
+])
+def test_a_compiler_that_fails_the_probe_is_a_usage_error_at_start(pytester: pytest.Pytester, body, message):
+    path = pytester.path / "broken-iree-compile"
+    path.write_text(f"#!/bin/sh\n{body}\n")
+    path.chmod(0o755)
+    pytester.makepyfile("def test_nothing(): pass")
+    result = _run(pytester, f"--iree-compile={path}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert message in result.stderr.str() and "Traceback" not in result.stderr.str()
 
 
 @pytest.mark.parametrize("args, message", [

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ireefuzz import campaign, cli, releases, sut
+from ireefuzz import cli, releases, sut
 from ireefuzz.campaign import guidance
 from ireefuzz.campaign.options import Options
 from ireefuzz.errors import IreeNotFound

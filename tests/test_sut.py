@@ -18,6 +18,8 @@ from ireefuzz.sut import (
     compile_mlir,
     dispatches_of,
     find_iree_compile,
+    load_module,
+    probe,
 )
 
 FILL_MATMUL_EXP = """
@@ -203,3 +205,72 @@ def test_missing_compiler(tmp_path) -> None:
         find_iree_compile(CompilerConfig(iree_compile=str(tmp_path / "nope")))
     default = find_iree_compile(CompilerConfig())
     assert os.path.basename(default) == "iree-compile" and "_mlir_libs" in default
+
+
+# --------------------------------------------------------------------------- a broken compiler
+
+
+_VERSION = "[ \"$1\" = --version ] && { echo 'IREE compiler version 0-fake'; exit 0; }\n"
+_WRITE = "while [ $# -gt 0 ]; do [ \"$1\" = -o ] && printf '%s' {data} > \"$2\"; shift; done\n"
+
+
+@pytest.mark.parametrize("body, says", [
+    ("exit 0", "wrote no module.vmfb"),
+    (_WRITE.format(data="garbage"), "is not an IREE module"),
+    (_WRITE.format(data="''"), "(0 bytes) is not an IREE module"),
+])
+def test_exit_0_without_a_module_is_bad_output(tmp_path, body, says) -> None:
+    result = compile_mlir("", CompilerConfig(iree_compile=fake_compiler(tmp_path, _VERSION + body), observe=False))
+    assert isinstance(result, CompileFailure) and result.kind == "bad-output" and says in result.diagnostic, result
+
+
+def test_a_module_the_runtime_rejects_is_bad_output(tmp_path) -> None:
+    fake = fake_compiler(tmp_path, _VERSION + _WRITE.format(data="PK....IREE-but-not-a-flatbuffer"))
+    artifact = compile_mlir("", CompilerConfig(iree_compile=fake, observe=False))
+    assert isinstance(artifact, Artifact)
+    loaded = load_module(artifact)
+    assert isinstance(loaded, CompileFailure) and loaded.kind == "bad-output"
+    assert "runtime rejects" in loaded.diagnostic
+
+
+@pytest.mark.parametrize("data", ["garbage", "PK....IREE-but-not-a-flatbuffer"])
+def test_bad_output_is_a_crash_finding_not_an_aborted_run(tmp_path, data) -> None:
+    from ireefuzz.evaluate import evaluate
+    from ireefuzz.generators.case import Case
+    from ireefuzz.generators.graph import Graph, Node, TensorType
+
+    t = TensorType((4,), "f32")
+    case = Case(Graph((t,), (Node("exp", ("a0",), {}, t),), ("n0",)).check(), ({},))
+    fake = fake_compiler(tmp_path, _VERSION + _WRITE.format(data=data))
+    (result,) = evaluate([case], CompilerConfig(iree_compile=fake))
+    assert [f.signature.split("/")[:2] for f in result.findings] == [["crash", "bad-output"]], result.findings
+
+
+@pytest.mark.parametrize("body, says", [
+    ("exit 1", "--version` failed (1): no output"),
+    ("exit 0", "prints no IREE compiler version"),
+    (_VERSION + "exit 0", "wrote no module.vmfb"),
+    (_VERSION + "echo 'error: no' >&2; exit 1", "(error): error: no"),
+])
+def test_probe_names_what_is_wrong_with_a_fake_compiler(tmp_path, body, says) -> None:
+    problem = probe(CompilerConfig(iree_compile=fake_compiler(tmp_path, body)))
+    assert problem is not None and says in problem, problem
+
+
+@pytest.mark.iree
+def test_probe_of_the_real_compiler() -> None:
+    assert probe(CompilerConfig()) is None
+    assert "--iree-llvmcpu-target-cpu=bogus" in probe(CompilerConfig(target_cpu="bogus"))
+    assert "Unknown command line argument" in probe(CompilerConfig(flags=("--no-such-flag",)))
+
+
+@pytest.mark.iree
+def test_data_movement_dispatches_without_a_pipeline_are_named() -> None:
+    from pathlib import Path
+
+    from ireefuzz.sut import NO_PIPELINE
+
+    text = (Path(__file__).parent / "data" / "ir" / "inputs" / "iota_concat.mlir").read_text()
+    artifact = compile_mlir(text, CompilerConfig())
+    assert {d.name.rsplit("_", 2)[-2:] == ["slow", "memcpy"] for d in artifact.dispatches if d.pipeline == NO_PIPELINE} == {True}
+    assert all(d.pipeline for d in artifact.dispatches)

@@ -1,0 +1,17 @@
+"""The campaign report's text: every pipeline reached has a name."""
+from __future__ import annotations
+
+from ireefuzz import report
+from ireefuzz.sut import NO_PIPELINE
+
+SUMMARY = {"cases": 3, "shape_runs": 3, "seconds": 1.0, "graphs_per_s": 3.0, "compiler_version": "3.13", "cpu": "x",
+           "new": [], "known": [], "worker_deaths": 0, "discarded": 0, "signatures": {}, "causes": [], "new_causes": []}
+
+
+def test_dispatches_without_a_pipeline_are_named_and_explained():
+    for pipelines in ({"DoubleTilingExpert": 5, NO_PIPELINE: 2}, {"DoubleTilingExpert": 5, "": 2}):  # "": older runs
+        line = next(l for l in report.markdown(SUMMARY | {"pipelines": pipelines}).splitlines() if "pipelines" in l)
+        assert f"{NO_PIPELINE} (2)" in line and " (2)" not in line.replace(f"{NO_PIPELINE} (2)", "")
+        assert "slow_memcpy" in line
+    line = next(l for l in report.markdown(SUMMARY | {"pipelines": {"Default": 1}}).splitlines() if "pipelines" in l)
+    assert line == "- pipelines reached: Default (1)"
