@@ -163,6 +163,7 @@ class Interpreter:
         self.functions = _functions(module)
         self.env: dict[ir.Value, Any] = {}
         self.indices: list[_Space] = []  # linalg.index values of the generics being run (they nest)
+        self.longest_reduction = 1  # the most reduction steps one generic took (error bounds scale with it)
 
     def call(self, name: str, args: Sequence[Array]) -> list[Array]:
         if name not in self.functions:
@@ -668,6 +669,7 @@ def _generic(interp: Interpreter, op: ir.Operation, args: list) -> list:
     steps = compile_block(block)
     parallel = {d: (0, n) for d, (n, kind) in enumerate(zip(sizes, iterators)) if kind == "parallel"}
     reduction = [d for d, kind in enumerate(iterators) if kind != "parallel"]
+    interp.longest_reduction = max(interp.longest_reduction, math.prod(sizes[d] for d in reduction))
     combiners = _associative_combiners(block, steps, n_ins)
     if reduction and combiners is not None and not any(_reads_dims(m, reduction) for m in maps[n_ins:]):
         whole = _Space({**parallel, **{d: (0, sizes[d]) for d in reduction}}, {})
@@ -1061,6 +1063,20 @@ def interpret(module_text: str, function: str, inputs: Sequence[np.ndarray]) -> 
     Raises NotInterpretable("op X") for any op (or undefined behaviour) it cannot judge, and
     ProgramError when the text does not parse or the inputs do not fit the signature.
     """
+    return interpret_traced(module_text, function, inputs).outputs
+
+
+@dataclasses.dataclass(frozen=True)
+class Interpretation:
+    """What one run computed, and what an error bound on it scales with."""
+
+    outputs: list[np.ndarray]
+    longest_reduction: int  # the most reduction steps of one linalg.generic (accumulation length)
+    depth: int  # arith / math / linalg ops in the function and what it calls (rounding steps on a path)
+
+
+def interpret_traced(module_text: str, function: str, inputs: Sequence[np.ndarray]) -> Interpretation:
+    """``interpret``, with the accumulation length and depth the numeric oracle's tolerance needs."""
     interp = Interpreter(parse(module_text))
     if function not in interp.functions:
         raise ProgramError(f"no function @{function}; the module has {', '.join(sorted(interp.functions)) or 'none'}")
@@ -1071,7 +1087,10 @@ def interpret(module_text: str, function: str, inputs: Sequence[np.ndarray]) -> 
     args = [_argument(p, x, i) for i, (p, x) in enumerate(zip(params, inputs))]
     results = interp.call(function, args)
     result_types = [elem_of(t) for t in _result_types(func)]
-    return [_output(r, e) for r, e in zip(results, result_types)]
+    depth = sum(1 for f in interp.functions.values() for op in _walk(f)
+                if op.name.split(".")[0] in ("arith", "math") and op.name != "arith.constant")
+    return Interpretation([_output(r, e) for r, e in zip(results, result_types)], interp.longest_reduction,
+                          max(depth, 1))
 
 
 def _result_types(func: ir.Operation) -> list[ir.Type]:
