@@ -74,8 +74,21 @@ def check_results(text: str, config: Any = None, policy: Any = None, *, function
     """
     config = config or sut.CompilerConfig()
     cases = program_cases(text, functions=functions, shapes=shapes, seed=seed, run=not compile_only,
-                          expected=expected, target_cpu=config.target_cpu, inputs=inputs)
+                          expected=expected, target_cpu=config.target_cpu, inputs=inputs,
+                          flags=program_flags(text, config.flags))
     return evaluate(cases, config, policy or Policy(), MLIR)
+
+
+KEEP_F64 = "--iree-input-demote-f64-to-f32=false"
+
+
+def program_flags(text: str, flags: Sequence[str]) -> tuple[str, ...]:
+    """Flags a program needs to run as written: f64 stays f64 (iree-compile demotes it to f32 by default,
+    arguments too, so f64 inputs would not fit), unless the user's flags say otherwise."""
+    from ireefuzz.frontends import float_types
+
+    wants_f64 = "f64" in float_types(text) and not any("demote-f64" in f for f in flags)
+    return (KEEP_F64,) if wants_f64 else ()
 
 
 def load_inputs(path: str | Path) -> dict[str, Any]:
@@ -85,8 +98,10 @@ def load_inputs(path: str | Path) -> dict[str, Any]:
     try:
         with np.load(path, allow_pickle=False) as npz:
             return {key: npz[key] for key in npz.files}
-    except (OSError, ValueError) as e:
-        raise UsageError(f"--inputs {path}: not a readable .npz file ({str(e).splitlines()[0] if str(e) else e})") from None
+    except OSError as e:
+        raise UsageError(f"--inputs {path}: cannot read it ({e.strerror or e})") from None
+    except ValueError:
+        raise UsageError(f"--inputs {path}: not an .npz file of plain arrays (np.savez)") from None
 
 
 # --------------------------------------------------------------------------- CLI

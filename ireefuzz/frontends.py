@@ -321,7 +321,16 @@ def program_cases(text: str, *, functions: Sequence[str] | None = None,
             domains = input_domains(text, sig.name) if own is None else ()
         cases.append(ProgramCase(text, sig, args, seed, target_cpu, flags, (expected or {}).get(sig.name), domains,
                                  own))
+    _all_inputs_used(inputs or {}, sigs)
     return cases
+
+
+def _all_inputs_used(arrays: Mapping[str, np.ndarray], sigs: Sequence[FunctionSignature]) -> None:
+    """An ``--inputs`` array that names no argument of a checked function is a mistake, not something to ignore."""
+    known = {f"{prefix}arg{i}" for s in sigs for prefix in ("", f"{s.name}.") for i in range(len(s.args))}
+    stray = sorted(set(arrays) - known)
+    if stray:
+        raise ProgramError(f"--inputs: {', '.join(stray)} names no argument of {', '.join('@' + s.name for s in sigs)}")
 
 
 # --------------------------------------------------------------------------- raw MLIR: the judges
