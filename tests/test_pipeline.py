@@ -67,7 +67,7 @@ def test_check_cli_goes_through_evaluate(tmp_path, crashing_compiler, batches, c
     parser = argparse.ArgumentParser()
     check.configure(parser)
     assert check.main(parser.parse_args([str(program), "--iree-compile", str(crashing_compiler), "--json"])) == 1
-    (finding,) = json.loads(capsys.readouterr().out)
+    (finding,) = json.loads(capsys.readouterr().out)["findings"]
     assert _is_pipeline_crash(finding) and finding["case"] is None
     assert batches == [("mlir", ["add"])]
 
