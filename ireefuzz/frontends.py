@@ -351,7 +351,8 @@ class NotJudged:
 
 def reference_outputs(program: str, function: str, inputs: Sequence[np.ndarray]) -> Any:
     """The float64 interpreter's run of ``function`` on ``inputs`` (``interpret.Interpretation``: outputs,
-    accumulation length, depth), or ``NotJudged("op X")`` where it cannot judge."""
+    accumulation length, depth), or ``NotJudged("op X")`` where it cannot judge. (The numeric oracle also
+    takes plain outputs from a substitute: then depth 1 and the longest input dim as the accumulation.)"""
     from ireefuzz import interpret
 
     try:
@@ -375,7 +376,7 @@ def perturbed_outputs(program: str, function: str, inputs: Sequence[np.ndarray],
         moved = [x.astype(np.float64) * (1 + rtol * rng.choice((-1.0, 1.0), np.shape(x))) if x.dtype.kind == "f"
                  or x.dtype.name == "bfloat16" else x for x in inputs]
         reference = reference_outputs(program, function, moved)
-        runs.append(None if isinstance(reference, NotJudged) else reference.outputs)
+        runs.append(None if isinstance(reference, NotJudged) else getattr(reference, "outputs", reference))
     return runs
 
 
@@ -414,9 +415,11 @@ def _program_numbers(case: ProgramCase, sizes: Mapping[str, int], inputs: Sequen
         if not reference.undefined:
             findings += cpu_agreement(case, inputs, outputs, config, ops)
         return numeric.NumericResult(tuple(findings), 0, (reference.reason,))
-    rtol = numeric.relative_tolerance(float_types(case.program), reference.depth, reference.longest_reduction)
+    truths = getattr(reference, "outputs", reference)  # an Interpretation, or plain outputs (a stand-in reference)
+    accumulation = getattr(reference, "longest_reduction", max((d for x in inputs for d in np.shape(x)), default=1))
+    rtol = numeric.relative_tolerance(float_types(case.program), getattr(reference, "depth", 1), accumulation)
     judged = numeric.check_program_outputs(
-        case.function, ops, outputs, reference.outputs, [dtype for _, dtype in case.signature.results], rtol,
+        case.function, ops, outputs, truths, [dtype for _, dtype in case.signature.results], rtol,
         lambda: perturbed_outputs(case.program, case.function, inputs, rtol, case.seed))
     findings += judged.findings
     if "config" in policy.relations:

@@ -144,6 +144,7 @@ def test_reference_outputs_judge_numbers_when_given(monkeypatch, other_cpu_runs)
 
 @pytest.mark.iree
 def test_host_vs_generic_stands_in_while_nothing_judges(monkeypatch, other_cpu_runs):
+    monkeypatch.setattr(frontends, "reference_outputs", lambda *args: frontends.NotJudged("op test.unknown"))
     assert check.check_program(ADD, policy=NUMERIC) == []
     assert other_cpu_runs == ["cpu=generic"]
     original = relations.observe_program
