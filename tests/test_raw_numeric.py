@@ -15,6 +15,8 @@ from ireefuzz.evaluate import Policy
 from ireefuzz.oracles import numeric
 from ireefuzz.oracles.finding import Finding
 
+pytest_plugins = ["pytester"]
+
 ROOT = Path(__file__).resolve().parents[1]
 FILL_SUM = (ROOT / "corpus/regressions/reduce_sum_of_fill/program.mlir").read_text()
 GATHER = """
@@ -290,3 +292,24 @@ def test_the_reducer_keeps_a_numeric_finding():
 
     result = reduce_mlir(FILL_SUM, "numeric/wrong-value/main/i32/scalar", max_candidates=20)
     assert result.signature == "numeric/wrong-value/main/i32/scalar" and result.after <= result.before
+
+
+@pytest.mark.iree
+def test_plugin_mlir_items_judge_numbers_with_the_interpreter(pytester: pytest.Pytester):
+    """No expected outputs: the fill-sum miscompile fails with a full bundle, a clean program passes, and an
+    op the interpreter refuses passes with "not judged" in the output."""
+    kernels = pytester.mkdir("kernels")
+    for name, text in (("fill_sum", FILL_SUM), ("column_sum", column_sum("f32")), ("softmax", SOFTMAX)):
+        (kernels / f"{name}.mlir").write_text(text)
+        (kernels / f"{name}.inputs.json").write_text("{}")  # run it; no expected outputs
+    result = pytester.runpytest_subprocess("--ireefuzz-mlir", f"--ireefuzz-bundles={pytester.path / 'b'}", "-v",
+                                           "--ireefuzz-oracles=numeric,crash", timeout=600)
+    result.assert_outcomes(passed=2, failed=1, warnings=1)
+    out = result.stdout.str()
+    assert "kernels/column_sum.mlir::column_sum.mlir PASSED" in out
+    assert "numeric/wrong-value/main/i32/scalar" in out and "IREE 2, interpreter 4" in out
+    assert "NotJudgedWarning" in out and "@main: numbers not judged: op linalg.softmax" in out
+    (bundle,) = {p.parent for p in (pytester.path / "b").rglob("finding.json")}
+    assert {"expected.npz", "run.sh", "ISSUE.md", "program.mlir", "case.json"} <= {p.name for p in bundle.iterdir()}
+    with np.load(bundle / "expected.npz") as npz:
+        assert npz["ref_0"] == 4
