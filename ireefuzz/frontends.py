@@ -356,11 +356,22 @@ def reference_outputs(program: str, function: str, inputs: Sequence[np.ndarray])
     from ireefuzz import interpret
 
     try:
-        return interpret.interpret_traced(program, function, inputs)
+        run = interpret.interpret_traced(program, function, inputs)
+        if _reads_undefined(run.outputs, interpret.interpret_traced(program, function, inputs, UNDEFINED_PROBE).outputs):
+            return NotJudged("op tensor.empty: its undefined contents reach an output (undefined behaviour)")
+        return run
     except NotInterpretable as e:
         return NotJudged(str(e))
     except ProgramError as e:  # e.g. a dialect the interpreter's parse does not register
         return NotJudged(f"the interpreter cannot run the program: {str(e).splitlines()[0][:200]}")
+
+
+UNDEFINED_PROBE = 3.0  # a second run with tensor.empty holding this (not NaN / 0) shows reads of it
+
+
+def _reads_undefined(first: Sequence[np.ndarray], second: Sequence[np.ndarray]) -> bool:
+    return any(not np.array_equal(np.asarray(a), np.asarray(b), equal_nan=np.asarray(a).dtype.kind == "f")
+               for a, b in zip(first, second))
 
 
 PERTURBED_RUNS = 3

@@ -158,8 +158,9 @@ def _walk(op: ir.Operation) -> Iterable[ir.Operation]:
 
 
 class Interpreter:
-    def __init__(self, module: ir.Module) -> None:
+    def __init__(self, module: ir.Module, undefined: float | None = None) -> None:
         self.module = module
+        self.undefined = undefined  # what tensor.empty holds (None: NaN for floats, 0 for integers)
         self.functions = _functions(module)
         self.env: dict[ir.Value, Any] = {}
         self.indices: list[_Space] = []  # linalg.index values of the generics being run (they nest)
@@ -819,14 +820,16 @@ def _result_shape(op: ir.Operation, dynamic: Iterable[Any], i: int = 0) -> list[
     return [int(next(dynamic)) if d == DYNAMIC else d for d in _shape(op.results[i])]
 
 
-def _undefined(shape: Sequence[int], e: Elem) -> Array:
-    """tensor.empty's contents are undefined: NaN for floats, so a read of them shows."""
+def _undefined(shape: Sequence[int], e: Elem, value: float | None = None) -> Array:
+    """tensor.empty's contents are undefined: NaN for floats, so a read of them shows (or ``value``)."""
+    if value is not None:
+        return np.full(shape, value, np.float64) if e.is_float else wrap(np.full(shape, int(value)), e)
     return np.full(shape, np.nan) if e.is_float else np.zeros(shape, np.int64)
 
 
 @handles("tensor.empty")
 def _empty(interp: Interpreter, op: ir.Operation, args: list) -> list:
-    return [_undefined(_result_shape(op, args), _result_elem(op))]
+    return [_undefined(_result_shape(op, args), _result_elem(op), interp.undefined)]
 
 
 @handles("bufferization.alloc_tensor")
@@ -1075,9 +1078,11 @@ class Interpretation:
     depth: int  # arith / math / linalg ops in the function and what it calls (rounding steps on a path)
 
 
-def interpret_traced(module_text: str, function: str, inputs: Sequence[np.ndarray]) -> Interpretation:
-    """``interpret``, with the accumulation length and depth the numeric oracle's tolerance needs."""
-    interp = Interpreter(parse(module_text))
+def interpret_traced(module_text: str, function: str, inputs: Sequence[np.ndarray],
+                     undefined: float | None = None) -> Interpretation:
+    """``interpret``, with the accumulation length and depth the numeric oracle's tolerance needs;
+    ``undefined`` fills ``tensor.empty`` instead of NaN / 0 (to see whether its contents reach an output)."""
+    interp = Interpreter(parse(module_text), undefined)
     if function not in interp.functions:
         raise ProgramError(f"no function @{function}; the module has {', '.join(sorted(interp.functions)) or 'none'}")
     func = interp.functions[function]

@@ -157,6 +157,17 @@ def test_an_op_the_interpreter_refuses_is_not_judged_by_name():
     assert isinstance(oob, frontends.NotJudged) and oob.undefined and "out of bounds" in oob.reason
 
 
+def test_outputs_that_read_tensor_empty_are_not_judged():
+    """A reduction into an uninitialized tensor.empty: its result is undefined, not IREE's bug."""
+    text = column_sum("f32").replace("outs(%init :", "outs(%e :")
+    (case,) = frontends.program_cases(text)
+    reference = frontends.reference_outputs(text, "main", case.inputs())
+    assert isinstance(reference, frontends.NotJudged) and reference.undefined and "tensor.empty" in reference.reason
+    ints = column_sum("i32").replace("outs(%init :", "outs(%e :")
+    assert isinstance(frontends.reference_outputs(ints, "main", case.inputs()), frontends.NotJudged)
+    assert not isinstance(frontends.reference_outputs(column_sum("f32"), "main", case.inputs()), frontends.NotJudged)
+
+
 # --------------------------------------------------------------------------- inputs (no IREE)
 
 
