@@ -5,8 +5,9 @@ Layout (every file written atomically; only ``finding.json`` and ``program.mlir`
   program.mlir        the program (one ``func.func @main`` for a generated case)
   inputs.npz          its inputs ``a0, a1, ...`` (plain arrays: ``np.load(..., allow_pickle=False)``)
   inputs/a<i>.npy     the same, one file each, for ``iree-run-module --input=@inputs/a0.npy``
-  expected.npz        reference outputs: ``jax_<k>`` (JAX at the program's dtypes), ``f64_<k>`` (NumPy float64)
-  expected/out<k>.npy JAX's output k, for ``iree-run-module --expected_output=@expected/out0.npy``
+  expected.npz        reference outputs: ``jax_<k>`` (JAX at the program's dtypes), ``f64_<k>`` (NumPy float64);
+                      for a raw program ``ref_<k>`` (the float64 interpreter's, at the output dtypes) and ``f64_<k>``
+  expected/out<k>.npy JAX's (raw program: the interpreter's) output k, for ``--expected_output=@expected/out0.npy``
   inputs_after.mlir   (immutability) a second module whose ``@main_inputs_after`` calls ``module.main``
                       across the module boundary and returns the arguments afterwards
   run.sh              the verdict, with stock ``iree-compile`` / ``iree-run-module`` and sh builtins only:
@@ -82,7 +83,7 @@ class Bundle:
         if self.expected:
             atomic_write_bytes(root / "expected.npz", _npz(self.expected))
             for key, y in self.expected.items():
-                if key.startswith("jax_"):
+                if key.startswith(("jax_", "ref_")):
                     atomic_write_bytes(root / "expected" / f"out{key[4:]}.npy", _npy(y))
         if self.case is not None:
             atomic_write_json(root / CASE, self.case)
@@ -402,8 +403,9 @@ def error_key(message: str) -> str:
 
 def run_script(finding: Any, graph: Any, flags: Sequence[str], *, rtol: float = 0.0,
                atol: Mapping[str, float] | None = None, error_message: str = "",
-               data_movement: Sequence[str] = ()) -> str:
-    """run.sh for ``finding`` on the program emitted from ``graph`` compiled with ``flags``.
+               data_movement: Sequence[str] = (), function: str = "main") -> str:
+    """run.sh for ``finding`` on the program emitted from ``graph`` (anything with ``args`` and ``outputs``)
+    compiled with ``flags``, calling ``function``.
 
     Numeric findings compare with ``expected/out<k>.npy`` at ``rtol`` / per-dtype ``atol`` (the
     oracle's tolerance); ``error_message`` is a compile error's message (only that error is this bug);
@@ -421,7 +423,7 @@ def run_script(finding: Any, graph: Any, flags: Sequence[str], *, rtol: float = 
     elif oracle == "crash" and kind.startswith("compile"):
         body = _crash_compile_body(kind, error_key(error_message))
     elif oracle == "crash":
-        body = _compile() + _COMPILED_OR_CANT + _run([_W + ".vmfb"], "main", n_in, ()) + """\
+        body = _compile() + _COMPILED_OR_CANT + _run([_W + ".vmfb"], function, n_in, ()) + """\
 if [ $status -ne 0 ]; then echo "BUG REPRODUCED: iree-run-module failed ($status):"; show "$WORK.run.log" 30; exit 1; fi
 echo "not reproduced: the module ran"
 exit 0
@@ -435,7 +437,7 @@ exit 0
     elif oracle in ("numeric", "reference", "metamorphic"):
         expected = sut.expected_output_flags([f"@expected/out{k}.npy" for k in range(n_out)], exact=False,
                                              rtol=rtol, atol=atol)
-        body = _compile() + _COMPILED_OR_CANT + _run([_W + ".vmfb"], "main", n_in, expected) + _COMPARED.format(
+        body = _compile() + _COMPILED_OR_CANT + _run([_W + ".vmfb"], function, n_in, expected) + _COMPARED.format(
             what="an output differs from the reference beyond the tolerance",
             absent="outputs match the reference within the tolerance")
     else:

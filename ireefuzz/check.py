@@ -2,14 +2,20 @@
 
 Every public function of the program is checked. Function signatures are read with the MLIR
 Python bindings shipped in IREE; inputs are generated from them (floats are small multiples of
-1/8, ints small). A dynamic dim gets ``--shapes`` (one concrete shape per argument, e.g.
-``33x16,16x49``) or, by default, the same awkward size (33) everywhere, so dims the program
-requires to be equal stay equal.
+1/8 in every float type, ints small in every width, index arguments -- gather / scatter indices,
+values reaching ``tensor.extract`` -- in bounds). A dynamic dim gets ``--shapes`` (one concrete
+shape per argument, e.g. ``33x16,16x49``) or, by default, the same awkward size (33) everywhere,
+so dims the program requires to be equal stay equal. ``--inputs FILE.npz`` supplies one's own
+inputs instead: arrays ``arg0, arg1, ...`` (for every function with that many arguments) or
+``<function>.arg0, ...`` (for one function), each with the argument's dtype (``bf16`` as
+``ml_dtypes.bfloat16``, ``index`` as int64); their shapes fix the dynamic dims.
 
 Oracles: crash (compile and run), memory, fusion, immutability (the caller's buffers are
-unchanged after the call) and numeric -- which for raw MLIR, with no reference to compare with,
-is the configuration-variant metamorphic relation: the program compiled for the other target CPU
-(``host`` vs ``generic``) must compute the same numbers.
+unchanged after the call) and numeric: IREE against the float64 reference interpreter
+(``ireefuzz.interpret``), within an error bound (a disagreement the bound cannot settle is
+ill-conditioned: discarded and counted, never reported). An op the interpreter refuses leaves the
+numbers "not judged: op X" (printed, and in ``--json``); host-vs-generic CPU agreement then stands in,
+unless the inputs hit undefined behaviour.
 
 ``check_program`` checks a raw program through ``ireefuzz.evaluate`` with the MLIR frontend
 (``ireefuzz.frontends``: the case type, input drawing and the raw-program judges live there);
@@ -90,21 +96,54 @@ def _seed(text: str) -> int:
     return seed
 
 
-def check_program(text: str, config: Any = None, policy: Any = None, *, functions: Sequence[str] | None = None,
+def check_program(text: str, config: Any = None, policy: Any = None, **options: Any) -> list:
+    """Run the applicable oracles on raw MLIR ``text``; returns Findings, one per signature
+    (``check_results`` takes the same options and also says what was not judged)."""
+    return first_per_signature(f for r in check_results(text, config, policy, **options) for f in r.findings)
+
+
+def check_results(text: str, config: Any = None, policy: Any = None, *, functions: Sequence[str] | None = None,
                   shapes: Mapping[str, Sequence[Sequence[int]]] | Sequence[Sequence[int]] | None = None,
-                  seed: int = 0, compile_only: bool = False, expected: Mapping[str, Any] | None = None) -> list:
-    """Run the applicable oracles on raw MLIR ``text`` through ``evaluate`` (the MLIR frontend); returns
-    Findings, one per signature.
+                  seed: int = 0, compile_only: bool = False, expected: Mapping[str, Any] | None = None,
+                  inputs: Mapping[str, Any] | None = None) -> list:
+    """Run the applicable oracles on raw MLIR ``text`` through ``evaluate`` (the MLIR frontend): one
+    ``CaseResult`` per function (its findings, ``not_judged`` and ``discarded``).
 
     ``shapes`` is either one list of argument shapes (for every function with that many
     arguments) or a mapping function -> argument shapes. ``config`` is a ``sut.CompilerConfig``,
-    ``policy`` an ``evaluate.Policy``; ``expected`` maps a function to its ``frontends.Expected`` outputs.
+    ``policy`` an ``evaluate.Policy``; ``expected`` maps a function to its ``frontends.Expected`` outputs;
+    ``inputs`` are an ``--inputs`` file's arrays (``frontends.given_inputs``).
     """
     config = config or sut.CompilerConfig()
     cases = program_cases(text, functions=functions, shapes=shapes, seed=seed, run=not compile_only,
-                          expected=expected, target_cpu=config.target_cpu)
-    results = evaluate(cases, config, policy or Policy(), MLIR)
-    return first_per_signature(f for r in results for f in r.findings)
+                          expected=expected, target_cpu=config.target_cpu, inputs=inputs,
+                          flags=program_flags(text, config.flags))
+    return evaluate(cases, config, policy or Policy(), MLIR)
+
+
+KEEP_F64 = "--iree-input-demote-f64-to-f32=false"
+
+
+def program_flags(text: str, flags: Sequence[str]) -> tuple[str, ...]:
+    """Flags a program needs to run as written: f64 stays f64 (iree-compile demotes it to f32 by default,
+    arguments too, so f64 inputs would not fit), unless the user's flags say otherwise."""
+    from ireefuzz.frontends import float_types
+
+    wants_f64 = "f64" in float_types(text) and not any("demote-f64" in f for f in flags)
+    return (KEEP_F64,) if wants_f64 else ()
+
+
+def load_inputs(path: str | Path) -> dict[str, Any]:
+    """The arrays of an ``--inputs`` ``.npz`` file (no pickle); a file that is not one is a UsageError."""
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            return {key: npz[key] for key in npz.files}
+    except OSError as e:
+        raise UsageError(f"--inputs {path}: cannot read it ({e.strerror or e})") from None
+    except ValueError:
+        raise UsageError(f"--inputs {path}: not an .npz file of plain arrays (np.savez)") from None
 
 
 # --------------------------------------------------------------------------- CLI
@@ -126,7 +165,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-static-alloca-bytes", metavar="N", type=int, default=0,
                         help="tolerate static allocas outside loops up to N bytes (default: 0, report every alloca)")
     parser.add_argument("--seed", metavar="N", type=_seed, default=0, help="input seed, a non-negative integer (default: 0)")
-    parser.add_argument("--json", action="store_true", help="print the findings as a JSON list")
+    parser.add_argument("--inputs", metavar="FILE.npz", default=None,
+                        help="one's own inputs: arrays arg0, arg1, ... (every function with that many arguments) or "
+                             "FUNCTION.arg0, ... with the arguments' dtypes; their shapes fix dynamic dims")
+    parser.add_argument("--json", action="store_true",
+                        help='print {"findings": [...], "functions": [{"function", "not_judged", "discarded"}]}')
 
 
 def main(args: argparse.Namespace) -> int:
@@ -152,17 +195,28 @@ def main(args: argparse.Namespace) -> int:
         _fitting_shapes(text, shapes)
     except ProgramError as e:
         raise UsageError(f"{path}: {e}") from None
+    inputs = load_inputs(args.inputs) if args.inputs else None
+    if inputs is not None and args.shapes:
+        raise UsageError("--inputs fixes the shapes; give --shapes or --inputs, not both")
     problem = sut.probe(config)
     if problem is not None:
         raise UsageError(problem)
     try:
-        findings = check_program(text, config, policy, shapes=shapes, seed=args.seed)
+        results = check_results(text, config, policy, shapes=shapes, seed=args.seed, inputs=inputs)
     except ProgramError as e:
         raise UsageError(f"{path}: {e}") from None
+    findings = first_per_signature(f for r in results for f in r.findings)
+    functions = [{"function": r.case.function, "not_judged": list(r.not_judged), "discarded": r.discarded}
+                 for r in results]
     if args.json:
-        print(json.dumps([json.loads(f.dumps()) for f in findings], indent=2))
+        print(json.dumps({"findings": [json.loads(f.dumps()) for f in findings], "functions": functions}, indent=2))
     else:
         for f in findings:
             print(f"{f.signature}\n    {f.message}")
-        print(f"{len(findings)} finding(s) in {path}", file=sys.stderr)
+        for row in functions:
+            for reason in row["not_judged"]:
+                print(f"@{row['function']}: numbers not judged: {reason}")
+        discarded = sum(row["discarded"] for row in functions)
+        tail = f" ({discarded} ill-conditioned disagreement(s) discarded)" if discarded else ""
+        print(f"{len(findings)} finding(s) in {path}{tail}", file=sys.stderr)
     return 1 if findings else 0

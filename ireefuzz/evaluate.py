@@ -66,6 +66,7 @@ class CaseResult:
     compiler_version: str = ""
     compile_seconds: float = 0.0
     run_seconds: float = 0.0
+    not_judged: tuple[str, ...] = ()  # why the numeric oracle could not judge (``op linalg.softmax``): no finding
 
     @property
     def signatures(self) -> tuple[str, ...]:
@@ -245,6 +246,7 @@ def check_compiled_case(case: Any, function: str, module: sut.LoadedModule | Non
     graph = case.graph
     findings: list[Finding] = []
     discarded = 0
+    not_judged: dict[str, None] = {}
     dispatches = sut.dispatches_of(artifact, function)
     started = time.perf_counter()
     if "memory" in policy.oracles:
@@ -265,11 +267,12 @@ def check_compiled_case(case: Any, function: str, module: sut.LoadedModule | Non
                                       dispatches=dispatches)
             findings += result.findings
             discarded += result.discarded
+            not_judged.update(dict.fromkeys(result.not_judged))
     platform = platform_of(artifact)
     findings = [f.with_case(case_json(case)).with_evidence(platform=platform) for f in findings]
     return CaseResult(case, tuple(assign_causes(first_per_signature(findings))), discarded,
                       tuple(d.pipeline for d in dispatches), artifact.cpu.name, artifact.compiler_version,
-                      compile_seconds, time.perf_counter() - started)
+                      compile_seconds, time.perf_counter() - started, tuple(not_judged))
 
 
 def returns_constant_data(graph: Graph) -> bool:

@@ -14,10 +14,14 @@ oracle runs in the same pipeline (``evaluate.check_compiled_case``) whatever the
 * ``mlir``: raw programs (``ireefuzz check``, the plugin's ``.mlir`` items, raw corpus cases). A case is
   one public function at concrete argument shapes (``ProgramCase``; ``program_cases`` makes them);
   all functions of a program compile as that one program. Immutability findings are signed by the
-  dispatches' ops. Numeric: outputs given by the user (``Expected``) are compared; the reference is
-  ``reference_outputs`` -- where the float64 interpreter plugs in -- and while it does not judge a
-  program, the host-vs-generic CPU relation stands in (``cpu_agreement``; also run when the policy
-  lists the ``config`` relation).
+  dispatches' ops. Inputs are drawn per argument element type (every float and integer width), index
+  arguments in bounds (``interpret.infer_input_domains``), or given (``ProgramCase.given``). Numeric:
+  outputs given by the user (``Expected``) are compared; the reference is the float64 interpreter
+  (``reference_outputs``), compared under ``numeric.check_program_outputs``' error-bound rules. An op it
+  cannot interpret leaves the numbers "not judged: op X" (``CaseResult.not_judged``) and the
+  host-vs-generic CPU relation (``cpu_agreement``) stands in -- except where the inputs hit undefined
+  behaviour (an out-of-bounds index), on which two targets may rightly differ. ``cpu_agreement`` also
+  runs when the policy lists the ``config`` relation.
 """
 from __future__ import annotations
 
@@ -27,10 +31,10 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ireefuzz.errors import IRParseError, ProgramError
-from ireefuzz.generators.case import make_inputs
+from ireefuzz.errors import IRParseError, NotInterpretable, ProgramError
+from ireefuzz.generators.case import FLOAT_STEP, MAX_MAGNITUDE
 from ireefuzz.generators.emit import Program
-from ireefuzz.generators.graph import DTYPES, Graph, TensorType, dims_pattern
+from ireefuzz.generators.graph import Graph, TensorType, dims_pattern
 from ireefuzz.generators.stablehlo import INPUT_FLAGS, export_functions, module_of, nonzero_instances
 from ireefuzz.oracles import crash, immutability, memory, metamorphic, numeric
 from ireefuzz.oracles.finding import Finding, make_signature
@@ -112,7 +116,8 @@ class Expected:
 @dataclasses.dataclass(frozen=True, eq=False)
 class ProgramCase:
     """One public function of a raw MLIR program, at concrete argument types (``args``; None: compile
-    only, never run). Inputs are drawn from ``seed`` by the graph generator's rule."""
+    only, never run). Inputs are ``given`` or drawn from ``seed`` (``draw_inputs``; index arguments
+    within ``domains``)."""
 
     program: str
     signature: FunctionSignature
@@ -121,6 +126,8 @@ class ProgramCase:
     target_cpu: str = "host"
     flags: tuple[str, ...] = ()
     expected: Expected | None = None
+    domains: tuple[Any, ...] = ()  # interpret.Domain per argument (empty: none known)
+    given: tuple[np.ndarray, ...] | None = None  # the user's own inputs (``--inputs``)
 
     graph = None  # a raw program has no graph: its findings are signed by its function and dispatches
 
@@ -133,8 +140,10 @@ class ProgramCase:
         return ({},) if self.args is not None else ()
 
     def inputs(self, instance: int = 0) -> list[np.ndarray]:
-        """Deterministic inputs: the graph generator's rule (floats k/8 in [-2, 2], small ints)."""
-        return make_inputs(Graph(self.args or (), (), ()), {}, self.seed)
+        """The given inputs (copies), else deterministic ones (``draw_inputs``)."""
+        if self.given is not None:
+            return [np.array(x, copy=True) for x in self.given]
+        return draw_inputs(self.args or (), self.domains, self.seed)
 
     def __repr__(self) -> str:
         shapes = ",".join("x".join(map(str, t.shape)) for t in self.args) if self.args is not None else "compile-only"
@@ -196,20 +205,101 @@ def concrete_shapes(sig: FunctionSignature, shapes: Sequence[Sequence[int]] | No
     return out
 
 
+def numpy_dtype(element_type: str) -> np.dtype | None:
+    """The NumPy dtype IREE's runtime takes for an MLIR element type (None: not one ireefuzz can feed)."""
+    if element_type == "bf16":
+        import ml_dtypes
+
+        return np.dtype(ml_dtypes.bfloat16)
+    if element_type in ("f16", "f32", "f64"):
+        return np.dtype(f"float{element_type[1:]}")
+    if element_type in ("i1", "si1", "ui1"):
+        return np.dtype(np.bool_)
+    if element_type == "index":
+        return np.dtype(np.int64)
+    width = element_type.lstrip("uis")
+    if element_type[:1] in "ius" and width in ("8", "16", "32", "64"):
+        return np.dtype(f"{'u' if element_type.startswith('ui') else ''}int{width}")
+    return None
+
+
+FEEDABLE = "f16, bf16, f32, f64, i1, i8, i16, i32, i64 (signless, si, ui) and index"
+
+
 def argument_types(sig: FunctionSignature, shapes: Sequence[tuple[int, ...]]) -> tuple[TensorType, ...]:
-    """The concrete argument types inputs are drawn for (an element type the generator cannot draw is refused)."""
+    """The concrete argument types inputs are drawn for (an element type with no NumPy dtype is refused)."""
     for _, dtype in sig.args:
-        if dtype not in DTYPES:
-            raise ProgramError(f"@{sig.name}: cannot generate inputs of element type {dtype}; supported: {', '.join(DTYPES)}")
+        if numpy_dtype(dtype) is None:
+            raise ProgramError(f"@{sig.name}: cannot generate inputs of element type {dtype}; supported: {FEEDABLE}")
     return tuple(TensorType(tuple(shape), dtype) for (_, dtype), shape in zip(sig.args, shapes))
+
+
+def draw_inputs(args: Sequence[TensorType], domains: Sequence[Any], seed: int) -> list[np.ndarray]:
+    """Deterministic inputs: floats k/8 in [-2, 2] (exact in every float type), integers in [-8, 8] ([0, 8]
+    unsigned, i1 0 / 1), and index arguments (``domains``) in bounds: [0, upper), or [0, 2) when the
+    bound is unknown."""
+    rng = np.random.default_rng(seed)
+    shapes = [tuple(t.shape) for t in args]
+    out = []
+    for i, t in enumerate(args):
+        dtype, shape = numpy_dtype(t.dtype), shapes[i]
+        domain = domains[i] if i < len(domains) else None
+        if domain is not None and domain.index:
+            upper = domain.upper(shapes)
+            out.append(rng.integers(0, max(upper if upper is not None else 2, 1), shape).astype(dtype))
+        elif dtype.kind == "b":
+            out.append(rng.integers(0, 2, shape).astype(dtype))
+        elif dtype.kind in "iu":
+            out.append(rng.integers(0 if dtype.kind == "u" else -8, 9, shape).astype(dtype))
+        else:
+            out.append((rng.integers(-MAX_MAGNITUDE, MAX_MAGNITUDE + 1, shape) / FLOAT_STEP).astype(dtype))
+    return [np.asarray(x) for x in out]
+
+
+def input_domains(text: str, function: str) -> tuple[Any, ...]:
+    """Which arguments are indices and their bounds (``interpret.infer_input_domains``); none if it cannot tell."""
+    from ireefuzz.interpret import infer_input_domains
+
+    try:
+        return tuple(infer_input_domains(text, function))
+    except (NotInterpretable, ProgramError):
+        return ()
+
+
+def given_inputs(sig: FunctionSignature, arrays: Mapping[str, np.ndarray]) -> tuple[np.ndarray, ...] | None:
+    """``sig``'s inputs from an ``--inputs`` file: ``<function>.arg<i>``, else ``arg<i>`` (None: the file has
+    none for it). Checked against the signature: count, rank, static dims, dtype."""
+    keys = [f"{sig.name}.arg{i}" for i in range(len(sig.args))]
+    if not any(k in arrays for k in keys):
+        keys = [f"arg{i}" for i in range(len(sig.args))]
+        if not any(k in arrays for k in keys) or f"arg{len(sig.args)}" in arrays:
+            return None
+    missing = [k for k in keys if k not in arrays]
+    if missing:
+        raise ProgramError(f"--inputs: @{sig.name} takes {len(sig.args)} arguments; the file lacks {', '.join(missing)}")
+    given = []
+    for key, (shape, dtype) in zip(keys, sig.args):
+        x = np.asarray(arrays[key])
+        want = numpy_dtype(dtype)
+        shown = "x".join("?" if d is None else str(d) for d in shape)
+        if x.ndim != len(shape) or any(d is not None and d != n for d, n in zip(shape, x.shape)):
+            raise ProgramError(f"--inputs: {key} has shape {'x'.join(map(str, x.shape)) or 'scalar'}, "
+                               f"@{sig.name} takes tensor<{shown}x{dtype}>")
+        if want is None or x.dtype != want:
+            raise ProgramError(f"--inputs: {key} has dtype {x.dtype}, @{sig.name} takes {dtype} "
+                               f"({want if want is not None else 'not feedable'})")
+        given.append(x)
+    return tuple(given)
 
 
 def program_cases(text: str, *, functions: Sequence[str] | None = None,
                   shapes: Mapping[str, Sequence[Sequence[int]]] | Sequence[Sequence[int]] | None = None,
                   seed: int = 0, run: bool = True, expected: Mapping[str, Expected] | None = None,
-                  target_cpu: str = "host", flags: tuple[str, ...] = ()) -> list[ProgramCase]:
+                  target_cpu: str = "host", flags: tuple[str, ...] = (),
+                  inputs: Mapping[str, np.ndarray] | None = None) -> list[ProgramCase]:
     """One case per public function of ``text`` (or of ``functions``). ``shapes`` is one list of argument
-    shapes (for every function with that many arguments) or a mapping function -> argument shapes."""
+    shapes (for every function with that many arguments) or a mapping function -> argument shapes.
+    ``inputs`` (an ``--inputs`` file's arrays, ``given_inputs``) fixes a function's inputs and shapes."""
     sigs = signatures(text)
     if functions:
         known = {s.name for s in sigs}
@@ -219,14 +309,28 @@ def program_cases(text: str, *, functions: Sequence[str] | None = None,
         sigs = [s for s in sigs if s.name in functions]
     cases = []
     for sig in sigs:
-        args = None
+        args, domains, own = None, (), None
         if run:
+            own = given_inputs(sig, inputs) if inputs else None
             given = shapes.get(sig.name) if isinstance(shapes, Mapping) else shapes
             if given is not None and not isinstance(shapes, Mapping) and len(given) != len(sig.args):
                 given = None  # a positional --shapes applies to the functions it fits
+            if own is not None:
+                given = [x.shape for x in own]
             args = argument_types(sig, concrete_shapes(sig, given))
-        cases.append(ProgramCase(text, sig, args, seed, target_cpu, flags, (expected or {}).get(sig.name)))
+            domains = input_domains(text, sig.name) if own is None else ()
+        cases.append(ProgramCase(text, sig, args, seed, target_cpu, flags, (expected or {}).get(sig.name), domains,
+                                 own))
+    _all_inputs_used(inputs or {}, sigs)
     return cases
+
+
+def _all_inputs_used(arrays: Mapping[str, np.ndarray], sigs: Sequence[FunctionSignature]) -> None:
+    """An ``--inputs`` array that names no argument of a checked function is a mistake, not something to ignore."""
+    known = {f"{prefix}arg{i}" for s in sigs for prefix in ("", f"{s.name}.") for i in range(len(s.args))}
+    stray = sorted(set(arrays) - known)
+    if stray:
+        raise ProgramError(f"--inputs: {', '.join(stray)} names no argument of {', '.join('@' + s.name for s in sigs)}")
 
 
 # --------------------------------------------------------------------------- raw MLIR: the judges
@@ -239,11 +343,52 @@ class NotJudged:
     reason: str
 
 
-def reference_outputs(program: str, function: str, inputs: Sequence[np.ndarray]) -> Sequence[np.ndarray] | NotJudged:
-    """The numeric reference for a raw program: where the float64 interpreter plugs in
-    (``interpret(program, function, inputs)``, its ``NotInterpretable(op)`` -> ``NotJudged(f"op {op}")``).
-    Until then no program is judged, and host-vs-generic agreement stands in (``cpu_agreement``)."""
-    return NotJudged("no reference interpreter for raw MLIR yet")
+    @property
+    def undefined(self) -> bool:
+        """The inputs hit undefined behaviour (two correct compilations may then differ)."""
+        return "undefined behaviour" in self.reason or "(poison)" in self.reason
+
+
+def reference_outputs(program: str, function: str, inputs: Sequence[np.ndarray]) -> Any:
+    """The float64 interpreter's run of ``function`` on ``inputs`` (``interpret.Interpretation``: outputs,
+    accumulation length, depth), or ``NotJudged("op X")`` where it cannot judge. (The numeric oracle also
+    takes plain outputs from a substitute: then depth 1 and the longest input dim as the accumulation.)"""
+    from ireefuzz import interpret
+
+    try:
+        run = interpret.interpret_traced(program, function, inputs)
+        if _reads_undefined(run.outputs, interpret.interpret_traced(program, function, inputs, UNDEFINED_PROBE).outputs):
+            return NotJudged("op tensor.empty: its undefined contents reach an output (undefined behaviour)")
+        return run
+    except NotInterpretable as e:
+        return NotJudged(str(e))
+    except ProgramError as e:  # e.g. a dialect the interpreter's parse does not register
+        return NotJudged(f"the interpreter cannot run the program: {str(e).splitlines()[0][:200]}")
+
+
+UNDEFINED_PROBE = 3.0  # a second run with tensor.empty holding this (not NaN / 0) shows reads of it
+
+
+def _reads_undefined(first: Sequence[np.ndarray], second: Sequence[np.ndarray]) -> bool:
+    return any(not np.array_equal(np.asarray(a), np.asarray(b), equal_nan=np.asarray(a).dtype.kind == "f")
+               for a, b in zip(first, second))
+
+
+PERTURBED_RUNS = 3
+
+
+def perturbed_outputs(program: str, function: str, inputs: Sequence[np.ndarray], rtol: float,
+                      seed: int = 0) -> list[list[np.ndarray] | None]:
+    """The interpreter's outputs on ``inputs`` whose floats are moved by up to ``rtol`` relatively (random
+    signs; integers and indices unchanged), ``PERTURBED_RUNS`` times; None for a run it could not judge."""
+    rng = np.random.default_rng(seed)
+    runs: list[list[np.ndarray] | None] = []
+    for _ in range(PERTURBED_RUNS):
+        moved = [x.astype(np.float64) * (1 + rtol * rng.choice((-1.0, 1.0), np.shape(x))) if x.dtype.kind == "f"
+                 or x.dtype.name == "bfloat16" else x for x in inputs]
+        reference = reference_outputs(program, function, moved)
+        runs.append(None if isinstance(reference, NotJudged) else getattr(reference, "outputs", reference))
+    return runs
 
 
 def dispatch_ops(dispatches: Sequence[sut.DispatchIR], fallback: str) -> str:
@@ -273,19 +418,36 @@ def _program_mutated_inputs(case: ProgramCase, before: Sequence[np.ndarray], aft
 def _program_numbers(case: ProgramCase, sizes: Mapping[str, int], inputs: Sequence[np.ndarray],
                      outputs: Sequence[np.ndarray], *, config: sut.CompilerConfig, policy: Policy,
                      dispatches: Sequence[sut.DispatchIR]) -> numeric.NumericResult:
-    """The numeric oracle for a raw program: the user's expected outputs, the reference (``reference_outputs``)
-    and, where no reference judges or the ``config`` relation is asked for, host-vs-generic agreement."""
+    """The numeric oracle for a raw program: the user's expected outputs, the interpreter
+    (``reference_outputs``) under error-bound rules and, where the interpreter cannot judge an op or the
+    ``config`` relation is asked for, host-vs-generic agreement (never on undefined behaviour)."""
     ops = dispatch_ops(dispatches, case.function)
     findings: list[Finding] = []
     if case.expected is not None:
         findings += compare_with_expected(case.function, ops, outputs, case.expected)
     reference = reference_outputs(case.program, case.function, inputs)
-    if not isinstance(reference, NotJudged):
-        tolerance = _tolerance(case, inputs)
-        findings += compare_with_expected(case.function, ops, outputs, Expected(tuple(reference), tolerance, tolerance))
-    if isinstance(reference, NotJudged) or "config" in policy.relations:
+    if isinstance(reference, NotJudged):
+        if not reference.undefined:
+            findings += cpu_agreement(case, inputs, outputs, config, ops)
+        return numeric.NumericResult(tuple(findings), 0, (reference.reason,))
+    truths = getattr(reference, "outputs", reference)  # an Interpretation, or plain outputs (a stand-in reference)
+    accumulation = getattr(reference, "longest_reduction", max((d for x in inputs for d in np.shape(x)), default=1))
+    rtol = numeric.relative_tolerance(float_types(case.program), getattr(reference, "depth", 1), accumulation)
+    judged = numeric.check_program_outputs(
+        case.function, ops, outputs, truths, [dtype for _, dtype in case.signature.results], rtol,
+        lambda: perturbed_outputs(case.program, case.function, inputs, rtol, case.seed))
+    findings += judged.findings
+    if "config" in policy.relations:
         findings += cpu_agreement(case, inputs, outputs, config, ops)
-    return numeric.NumericResult(tuple(findings), 0)
+    return numeric.NumericResult(tuple(findings), judged.discarded)
+
+
+def float_types(program: str) -> list[str]:
+    """The float element types a program mentions (its tolerance follows the least precise)."""
+    return sorted(set(_FLOAT_TYPE.findall(program)))
+
+
+_FLOAT_TYPE = re.compile(r"(?<![a-wyzA-Z0-9_])(bf16|f16|f32|f64)(?!\w)")  # 4xf16, not bf16's f16
 
 
 def _tolerance(case: ProgramCase, inputs: Sequence[np.ndarray]) -> float:

@@ -158,11 +158,13 @@ def _walk(op: ir.Operation) -> Iterable[ir.Operation]:
 
 
 class Interpreter:
-    def __init__(self, module: ir.Module) -> None:
+    def __init__(self, module: ir.Module, undefined: float | None = None) -> None:
         self.module = module
+        self.undefined = undefined  # what tensor.empty holds (None: NaN for floats, 0 for integers)
         self.functions = _functions(module)
         self.env: dict[ir.Value, Any] = {}
         self.indices: list[_Space] = []  # linalg.index values of the generics being run (they nest)
+        self.longest_reduction = 1  # the most reduction steps one generic took (error bounds scale with it)
 
     def call(self, name: str, args: Sequence[Array]) -> list[Array]:
         if name not in self.functions:
@@ -668,6 +670,7 @@ def _generic(interp: Interpreter, op: ir.Operation, args: list) -> list:
     steps = compile_block(block)
     parallel = {d: (0, n) for d, (n, kind) in enumerate(zip(sizes, iterators)) if kind == "parallel"}
     reduction = [d for d, kind in enumerate(iterators) if kind != "parallel"]
+    interp.longest_reduction = max(interp.longest_reduction, math.prod(sizes[d] for d in reduction))
     combiners = _associative_combiners(block, steps, n_ins)
     if reduction and combiners is not None and not any(_reads_dims(m, reduction) for m in maps[n_ins:]):
         whole = _Space({**parallel, **{d: (0, sizes[d]) for d in reduction}}, {})
@@ -817,14 +820,16 @@ def _result_shape(op: ir.Operation, dynamic: Iterable[Any], i: int = 0) -> list[
     return [int(next(dynamic)) if d == DYNAMIC else d for d in _shape(op.results[i])]
 
 
-def _undefined(shape: Sequence[int], e: Elem) -> Array:
-    """tensor.empty's contents are undefined: NaN for floats, so a read of them shows."""
+def _undefined(shape: Sequence[int], e: Elem, value: float | None = None) -> Array:
+    """tensor.empty's contents are undefined: NaN for floats, so a read of them shows (or ``value``)."""
+    if value is not None:
+        return np.full(shape, value, np.float64) if e.is_float else wrap(np.full(shape, int(value)), e)
     return np.full(shape, np.nan) if e.is_float else np.zeros(shape, np.int64)
 
 
 @handles("tensor.empty")
 def _empty(interp: Interpreter, op: ir.Operation, args: list) -> list:
-    return [_undefined(_result_shape(op, args), _result_elem(op))]
+    return [_undefined(_result_shape(op, args), _result_elem(op), interp.undefined)]
 
 
 @handles("bufferization.alloc_tensor")
@@ -1061,7 +1066,23 @@ def interpret(module_text: str, function: str, inputs: Sequence[np.ndarray]) -> 
     Raises NotInterpretable("op X") for any op (or undefined behaviour) it cannot judge, and
     ProgramError when the text does not parse or the inputs do not fit the signature.
     """
-    interp = Interpreter(parse(module_text))
+    return interpret_traced(module_text, function, inputs).outputs
+
+
+@dataclasses.dataclass(frozen=True)
+class Interpretation:
+    """What one run computed, and what an error bound on it scales with."""
+
+    outputs: list[np.ndarray]
+    longest_reduction: int  # the most reduction steps of one linalg.generic (accumulation length)
+    depth: int  # arith / math / linalg ops in the function and what it calls (rounding steps on a path)
+
+
+def interpret_traced(module_text: str, function: str, inputs: Sequence[np.ndarray],
+                     undefined: float | None = None) -> Interpretation:
+    """``interpret``, with the accumulation length and depth the numeric oracle's tolerance needs;
+    ``undefined`` fills ``tensor.empty`` instead of NaN / 0 (to see whether its contents reach an output)."""
+    interp = Interpreter(parse(module_text), undefined)
     if function not in interp.functions:
         raise ProgramError(f"no function @{function}; the module has {', '.join(sorted(interp.functions)) or 'none'}")
     func = interp.functions[function]
@@ -1071,7 +1092,10 @@ def interpret(module_text: str, function: str, inputs: Sequence[np.ndarray]) -> 
     args = [_argument(p, x, i) for i, (p, x) in enumerate(zip(params, inputs))]
     results = interp.call(function, args)
     result_types = [elem_of(t) for t in _result_types(func)]
-    return [_output(r, e) for r, e in zip(results, result_types)]
+    depth = sum(1 for f in interp.functions.values() for op in _walk(f)
+                if op.name.split(".")[0] in ("arith", "math") and op.name != "arith.constant")
+    return Interpretation([_output(r, e) for r, e in zip(results, result_types)], interp.longest_reduction,
+                          max(depth, 1))
 
 
 def _result_types(func: ir.Operation) -> list[ir.Type]:

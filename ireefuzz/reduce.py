@@ -4,8 +4,10 @@ Passes of our own over the parsed IR (``iree.compiler.ir``), each a small named 
 proposes smaller programs; pass order is data (``PASSES``). They run in the greedy loop shared with
 the graph shrinker (``ireefuzz.shrinking``). A candidate is kept when it still parses, verifies and
 hits the target (a signature or a cause, ``ireefuzz.shrink.Target``). Interestingness runs the
-oracles that need only the compiled program (crash, memory, fusion); the starting program is checked
-first (``NotInteresting`` otherwise). Signatures here use ``-`` for dtype and dims (no graph is known).
+oracles that need only the compiled program (crash, memory, fusion) or, for a numeric or
+immutability target, every oracle through the raw-MLIR frontend (``ireefuzz.check.check_program``:
+drawn inputs, numbers judged by the float64 interpreter). The starting program is checked first
+(``NotInteresting`` otherwise). Signatures here use ``-`` for dtype and dims (no graph is known).
 """
 from __future__ import annotations
 
@@ -24,12 +26,24 @@ Candidate = Callable[[str], Iterator[str]]
 Findings = Callable[[str], Sequence[Finding]]  # a program -> its findings
 
 
-def program_findings(text: str, config: Any = None) -> tuple[Finding, ...]:
-    """Findings of the compile-only oracles (crash, memory, fusion) on ``text``."""
+RUN_ORACLES = ("numeric", "immutability")  # seen only by running the program
+
+
+def program_findings(text: str, config: Any = None, *, run: bool = False) -> tuple[Finding, ...]:
+    """Findings of the compile-only oracles (crash, memory, fusion) on ``text``; with ``run``, of every
+    oracle as ``ireefuzz check`` runs them (a candidate it cannot feed has none)."""
     from ireefuzz import sut
     from ireefuzz.oracles import crash, fusion, memory
 
     config = config if config is not None else sut.CompilerConfig()
+    if run:
+        from ireefuzz.check import check_program
+        from ireefuzz.errors import ProgramError
+
+        try:
+            return tuple(check_program(text, config))
+        except ProgramError:
+            return ()
     artifact = sut.compile_mlir(text, config)
     if isinstance(artifact, sut.CompileFailure):
         return (crash.check_compile_failure(artifact, text),)
@@ -160,10 +174,13 @@ class ReduceResult:
 
 def reduce_mlir(text: str, target: Target | str | None = None, *, config: Any = None,
                 interesting: Findings | None = None, passes: Sequence[tuple[str, Candidate]] = PASSES,
-                max_candidates: int = 200) -> ReduceResult:
+                max_candidates: int = 200, run: bool | None = None) -> ReduceResult:
     """Shrink ``text`` while it hits ``target`` (default: the starting program's first signature).
-    ``interesting`` gives a program's findings (default: compile it, ``program_findings``)."""
-    findings_of = interesting or (lambda t: program_findings(t, config))
+    ``interesting`` gives a program's findings (default: ``program_findings``, which runs the program
+    when ``run`` -- by default, when the target's oracle is numeric or immutability)."""
+    if run is None:
+        run = target is not None and as_target(target).oracle in RUN_ORACLES
+    findings_of = interesting or (lambda t: program_findings(t, config, run=run))
     observed = {text: tuple(findings_of(text))}
 
     def judge(texts: Sequence[str]) -> list[bool]:

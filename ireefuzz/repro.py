@@ -215,6 +215,65 @@ def make_bundle(finding: Finding, case: Case, config: Any = None, *, extra: Mapp
                   issue=text)
 
 
+def make_program_bundle(finding: Finding, case: Any, config: Any = None) -> Bundle:
+    """The Bundle for ``finding`` on a raw program's function (``frontends.ProgramCase``): its inputs, the
+    float64 interpreter's outputs as the reference (``f64_<k>``; ``ref_<k>`` at the output dtypes, which
+    ``run.sh`` compares with), ``run.sh`` and ``ISSUE.md``. No recompile: the platform is the finding's."""
+    from ireefuzz import frontends, sut
+
+    config = config if config is not None else sut.CompilerConfig()
+    flags = tuple(dict.fromkeys((*config.flags, *case.flags)))
+    bad = sut.unsafe_flags(flags)
+    if bad:
+        raise UsageError(f"{finding.signature}: refusing flags that write files or are malformed: {bad}")
+    inputs = case.inputs(0)
+    results = case.signature.results
+    reference = frontends.reference_outputs(case.program, case.function, inputs)
+    expected: dict[str, np.ndarray] = {}
+    if not isinstance(reference, frontends.NotJudged):
+        for k, (y, (_, dtype)) in enumerate(zip(reference.outputs, results)):
+            expected[f"f64_{k}"] = np.asarray(y)
+            expected[f"ref_{k}"] = np.asarray(y).astype(frontends.numpy_dtype(dtype) or np.float64)
+    platform = dict(finding.evidence.get("platform") or {})
+    cpu = platform.get("cpu") if finding.oracle in ("memory", "fusion") else case.target_cpu
+    all_flags = sut.target_flags(cpu or case.target_cpu, flags)
+    shape = dataclasses.make_dataclass("Shape", ["args", "outputs"])(case.args or (), results)
+    ev = finding.evidence
+    dtypes = {dtype for _, dtype in results if dtype in ("f16", "bf16", "f32", "f64")}
+    atol = {d: float(ev.get("tolerance") or 0.0) for d in dtypes} if finding.oracle == "numeric" else {}
+    script = None if finding.oracle == "immutability" else run_script(  # (its second module is built for graphs)
+        finding, shape, all_flags, rtol=float(ev.get("rtol") or 0.0), atol=atol,
+        error_message=str(ev.get("message") or finding.message), function=case.function)
+    record = finding.to_json() | {"compiler_version": platform.get("compiler_version", ""), "cpu": cpu,
+                                  "flags": all_flags, "function": case.function}
+    return Bundle(program=case.program, finding=record, case=None, inputs=inputs, expected=expected, run_sh=script,
+                  issue=program_issue_text(finding, case, platform, all_flags, inputs, expected))
+
+
+def program_issue_text(finding: Finding, case: Any, platform: Mapping[str, str], flags: Sequence[str],
+                       inputs: Sequence[np.ndarray], expected: Mapping[str, np.ndarray]) -> str:
+    """ISSUE.md for a raw program's finding: what happened, against what reference, how to reproduce."""
+    sut = _mod("sut")
+    shapes = ", ".join(f"a{i}: {x.dtype}{list(x.shape)}" for i, x in enumerate(inputs))
+    reference = ("The float64 reference interpreter (`ireefuzz.interpret`) gives `expected.npz` (`f64_<k>`; "
+                 "`ref_<k>` at the output dtypes); IREE's outputs must match it within the error bound "
+                 "(integers exactly).") if finding.oracle == "numeric" else _EXPECTED.get(finding.oracle, "")
+    lines = [f"# [CPU] @{case.function}: {finding.kind} ({finding.signature.split('/')[2]})", "",
+             "## What happens", "", f"ireefuzz: `{finding.message}`", "",
+             "## What was expected", "", reference, "",
+             "## Environment", "", f"- IREE compiler: `{platform.get('compiler_version', '?')}`",
+             f"- Target: llvm-cpu, CPU `{platform.get('cpu') or case.target_cpu}`", f"- Flags: `{' '.join(flags)}`", "",
+             "## Reproduce", "", "```sh",
+             shlex.join(sut.compile_command(sut.CompilerConfig(), "program.mlir", "module.vmfb", binary="iree-compile",
+                                            flags=flags)),
+             "./run.sh   # exit status 1 = reproduces, 0 = does not, 2 = could not tell", "```", "",
+             "## Program", "", f"Function `@{case.function}`; inputs (`inputs.npz`, one `.npy` each under `inputs/`): "
+             f"{shapes or 'none'}", "", "```mlir", case.program.rstrip(), "```", ""]
+    lines += _evidence_section(finding, finding.evidence, None, inputs, expected)
+    lines += ["---", f"Found by ireefuzz; signature `{finding.signature}`.", ""]
+    return "\n".join(lines)
+
+
 def _bundle_cpu(finding: Finding, case: Case, facts: Mapping[str, str]) -> str:
     """The CPU run.sh compiles for: what ``host`` resolved to where the finding was made when only the IR
     matters (memory, fusion, compile crashes), else the CPU the case asked for (the code must run here)."""

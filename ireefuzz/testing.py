@@ -15,9 +15,12 @@ rewritten by every failing example, so after shrinking it holds the minimal one.
 ``ireefuzz.evaluate`` with the MLIR frontend as ``ireefuzz check`` and the corpus are: every public
 function is compiled and checked by the crash, memory and fusion oracles. When
 ``<stem>.inputs.json`` sits next to the file, the functions it lists are also run on generated
-inputs (crash at run time, immutability of the caller's buffers, numeric as host-vs-generic CPU
-agreement) and, where expected outputs are given, compared with them (numeric, in the same
-compile). The spec format::
+inputs (crash at run time, immutability of the caller's buffers, numeric) and, where expected
+outputs are given, compared with them (numeric, in the same compile); with or without them the
+float64 reference interpreter judges the numbers (an op it cannot interpret gives a
+``NotJudgedWarning``: "numbers not judged: op X", and host-vs-generic agreement stands in). A failing ``.mlir`` check
+writes a full bundle (``inputs.npz``, the interpreter's ``expected.npz``, ``run.sh``, ``ISSUE.md``).
+The spec format::
 
     {
       "seed": 0,                             # inputs: small exact values drawn from this seed
@@ -55,9 +58,9 @@ from ireefuzz.evaluate import ORACLE_NAMES, CaseResult, Policy, evaluate
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
 from ireefuzz.generators.graph import Graph, GraphError
-from ireefuzz.oracles.finding import Finding, signature_class
+from ireefuzz.oracles.finding import Finding, first_per_signature, signature_class
 
-__all__ = ["IreeSut", "Checker", "KnownFinding", "IreefuzzFailure", "check", "check_mlir_file", "load_baseline",
+__all__ = ["IreeSut", "Checker", "KnownFinding", "NotJudgedWarning", "IreefuzzFailure", "check", "check_mlir_file", "load_baseline",
            "sut_from_config", "load_inputs_spec", "current_test_id", "DEFAULT_SYMBOL_SIZE"]
 
 DEFAULT_SYMBOL_SIZE = 33  # a graph checked without instances runs every symbol at this (unaligned) size
@@ -66,6 +69,11 @@ PROGRAM_LINES_SHOWN = 200
 
 class KnownFinding(UserWarning):
     """A finding whose signature is in the known-findings baseline (not a test failure)."""
+
+
+class NotJudgedWarning(UserWarning):
+    """A ``.mlir`` function's numbers the reference interpreter could not judge ("op linalg.softmax"):
+    shown in the test's output, never a failure and never a silent pass."""
 
 
 class IreefuzzFailure(pytest.fail.Exception):  # type: ignore[misc,name-defined]
@@ -200,7 +208,8 @@ def _as_case(case_or_graph: Case | Graph, instances: Sequence[Mapping[str, int]]
 
 
 def _judge(findings: list[Finding], sut: IreeSut, test_id: str, *, program: str, case_json: Mapping[str, Any],
-           what: str, config: _sut.CompilerConfig, target_cpu: str, case: Case | None = None) -> None:
+           what: str, config: _sut.CompilerConfig, target_cpu: str, case: Case | None = None,
+           program_cases: Mapping[str, Any] | None = None) -> None:
     new = [f for f in findings if f.signature not in sut.known]
     for f in findings:
         if f.signature in sut.known:
@@ -212,7 +221,7 @@ def _judge(findings: list[Finding], sut: IreeSut, test_id: str, *, program: str,
         return
     bundle = _bundle_dir(sut, test_id, new[0].signature)
     command = _compile_command(config, target_cpu, bundle / "program.mlir", bundle / "module.vmfb")
-    written, program = _write_bundle(bundle, new, program, case_json, command, config, case)
+    written, program = _write_bundle(bundle, new, program, case_json, command, config, case, program_cases)
     lines = [f"ireefuzz: {len(new)} new finding(s){f' in {test_id}' if test_id else ''}"]
     for f in new:
         lines.append(f"  {f.signature}")
@@ -239,31 +248,46 @@ def _compile_command(config: _sut.CompilerConfig, target_cpu: str, source: Path,
 
 
 def _write_bundle(bundle: Path, findings: Sequence[Finding], program: str, case_json: Mapping[str, Any],
-                  command: str, config: _sut.CompilerConfig, case: Case | None) -> tuple[list[str], str]:
+                  command: str, config: _sut.CompilerConfig, case: Case | None,
+                  program_cases: Mapping[str, Any] | None = None) -> tuple[list[str], str]:
     """Write the bundle (``ireefuzz.bundle``); returns (its file names, its program text).
 
     Always: ``program.mlir``, ``case.json``, ``finding.json`` (the first new finding, the input of
     ``ireefuzz repro``), ``findings.json`` (all new ones), ``command.txt``. For a generated case
     outside a Hypothesis run, ``ireefuzz.repro.make_bundle`` makes the full bundle (inputs, expected
     outputs, ``run.sh``, ``ISSUE.md``); inside one it is skipped, since every failing example of the
-    shrink would pay for it.
+    shrink would pay for it. For a ``.mlir`` function that ran (``program_cases``: function -> its
+    ``ProgramCase``), ``ireefuzz.repro.make_program_bundle`` does the same with the interpreter's outputs.
     """
     from ireefuzz.bundle import Bundle
 
     made = None
-    if case is not None and not _in_hypothesis():
-        from ireefuzz.repro import make_bundle
+    program_case = _program_case_of(findings[0], program_cases or {})
+    if (case is not None or program_case is not None) and not _in_hypothesis():
+        from ireefuzz import repro
 
         try:
-            made = make_bundle(findings[0], case, config)
+            made = (repro.make_bundle(findings[0], case, config) if case is not None
+                    else repro.make_program_bundle(findings[0], program_case, config))
         except Exception as e:  # noqa: BLE001 - the minimal bundle below still gets written
-            warnings.warn(f"ireefuzz.repro.make_bundle failed ({e!r}); wrote the minimal bundle only", stacklevel=4)
+            warnings.warn(f"ireefuzz.repro bundle failed ({e!r}); wrote the minimal bundle only", stacklevel=4)
     if made is None:
         made = Bundle(program=program, finding=findings[0].to_json(), case=dict(case_json))
+    else:
+        made.case = made.case or dict(case_json)
     made.findings = [f.to_json() for f in findings]
     made.command = command
     made.dump(bundle)
     return sorted(p.name for p in bundle.iterdir() if not p.name.startswith(".")), made.program
+
+
+def _program_case_of(finding: Finding, cases: Mapping[str, Any]) -> Any:
+    """The ``ProgramCase`` a raw program's finding was made on (its ``function``, else the only one that ran)."""
+    ran = {name: c for name, c in cases.items() if c.args is not None}
+    name = finding.evidence.get("function")
+    if name in ran:
+        return ran[name]
+    return next(iter(ran.values())) if len(ran) == 1 else None
 
 
 def _in_hypothesis() -> bool:
@@ -287,17 +311,21 @@ def check_mlir_file(path: str | Path, *, sut: IreeSut | None = None, test_id: st
     spec_path = path.with_name(f"{path.stem}.inputs.json")
     spec = load_inputs_spec(spec_path, [s.name for s in signatures(text)]) if spec_path.exists() else None
     if spec is None:
-        findings = raw.check_program(text, sut.config, sut.policy, compile_only=True)
+        results = raw.check_results(text, sut.config, sut.policy, compile_only=True)
     else:
         functions = spec["functions"]
         shapes = {name: f["shapes"] for name, f in functions.items() if f.get("shapes") is not None}
         expected = _expected_outputs(functions, spec_path.parent) if "numeric" in sut.policy.oracles else None
-        findings = raw.check_program(text, sut.config, sut.policy, functions=list(functions), shapes=shapes,
-                                     seed=spec["seed"], expected=expected)
+        results = raw.check_results(text, sut.config, sut.policy, functions=list(functions), shapes=shapes,
+                                    seed=spec["seed"], expected=expected)
+    for r in results:
+        for reason in r.not_judged:
+            warnings.warn(NotJudgedWarning(f"{path}: @{r.case.function}: numbers not judged: {reason}"), stacklevel=2)
+    findings = first_per_signature(f for r in results for f in r.findings)
     case_json = {"kind": "mlir", "source": str(path), "target_cpu": sut.config.target_cpu,
                  "flags": list(sut.config.flags), "inputs_spec": spec}
     _judge(findings, sut, test_id, program=text, case_json=case_json, what=str(path), config=sut.config,
-           target_cpu=sut.config.target_cpu)
+           target_cpu=sut.config.target_cpu, program_cases={r.case.function: r.case for r in results})
     return findings
 
 

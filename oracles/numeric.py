@@ -22,7 +22,8 @@ from ireefuzz.generators.graph import FLOAT_DTYPES, Graph, dims_pattern
 
 from .finding import Finding, make_signature
 
-EPS = {"f32": float(np.finfo(np.float32).eps), "f16": float(np.finfo(np.float16).eps)}
+EPS = {"f32": float(np.finfo(np.float32).eps), "f16": float(np.finfo(np.float16).eps), "bf16": 2.0 ** -7,
+       "f64": float(np.finfo(np.float64).eps)}
 ULPS_PER_OP = 4.0  # transcendental ops are accurate to a few ulps in both IREE and XLA
 BOUND_MARGIN = 2.0
 
@@ -31,6 +32,7 @@ BOUND_MARGIN = 2.0
 class NumericResult:
     findings: tuple[Finding, ...]
     discarded: int  # disagreements the arbiter found ill-conditioned
+    not_judged: tuple[str, ...] = ()  # why no reference judged these numbers ("op linalg.softmax"); never a finding
 
 
 Arbiter = Callable[[Sequence[np.ndarray]], tuple[list[np.ndarray], list[np.ndarray]]]  # -> (float64 outputs, bounds)
@@ -40,14 +42,19 @@ def tolerance(graph: Graph, sizes: Mapping[str, int]) -> float:
     """Relative tolerance for this graph at this shape instance."""
     floats = [n.type.dtype for n in graph.nodes if n.type.dtype in FLOAT_DTYPES]
     floats += [t.dtype for t in graph.args if t.dtype in FLOAT_DTYPES]
-    eps = max((EPS[d] for d in floats), default=EPS["f32"])
     accumulation = 1
     for node in graph.nodes:
         if node.op in ("matmul", "batch_matmul"):
             accumulation = max(accumulation, graph.type_of(node.inputs[0]).concrete(sizes)[-1])
         elif node.op == "reduce_sum":
             accumulation = max(accumulation, graph.type_of(node.inputs[0]).concrete(sizes)[node.attrs["dim"]])
-    return ULPS_PER_OP * eps * (len(graph.nodes) + np.sqrt(accumulation) * 2)
+    return relative_tolerance(floats, len(graph.nodes), accumulation)
+
+
+def relative_tolerance(float_dtypes: Sequence[str], depth: int, accumulation: int) -> float:
+    """A few ulps of the least precise float dtype per op on a path, and per sqrt of the longest accumulation."""
+    eps = max((EPS[d] for d in float_dtypes if d in EPS), default=EPS["f32"])
+    return ULPS_PER_OP * eps * (depth + np.sqrt(accumulation) * 2)
 
 
 def cone_ops(graph: Graph, output: str) -> str:
@@ -154,10 +161,86 @@ def _tolerance(scale: np.ndarray, bound: np.ndarray, dtype: str, rtol: float) ->
 
 def _representable(x: np.ndarray, dtype: str) -> np.ndarray:
     """The float64 truth as the output dtype can hold it (overflow -> inf), back in float64."""
-    if dtype in FLOAT_DTYPES:
+    if dtype in ("f16", "f32"):
         with np.errstate(over="ignore", invalid="ignore"):
             return x.astype(np.float16 if dtype == "f16" else np.float32).astype(np.float64)
+    if dtype == "bf16":
+        import ml_dtypes
+
+        with np.errstate(over="ignore", invalid="ignore"):
+            return x.astype(np.float32).astype(ml_dtypes.bfloat16).astype(np.float64)
     return x
+
+
+# --------------------------------------------------------------------------- a program against its interpreter
+
+
+def check_program_outputs(function: str, ops: str, actual: Sequence[np.ndarray], truths: Sequence[np.ndarray],
+                          dtypes: Sequence[str], rtol: float,
+                          perturbed: Callable[[], Sequence[Sequence[np.ndarray] | None]]) -> NumericResult:
+    """IREE's outputs of a raw program's ``function`` against the float64 interpreter's ``truths``.
+
+    Each truth is first rounded to its output dtype (``dtypes``: f16 overflow is inf on both sides);
+    floats agree within ``rtol`` of it, integers exactly. Where they do not, ``perturbed()`` gives the
+    interpreter's outputs on inputs perturbed by ``rtol`` (None: a run it could not judge): how far they
+    move bounds how far a correct implementation may land (cancellation, a cast or comparison near a
+    boundary). A disagreement within ``BOUND_MARGIN`` times that bound is ill-conditioned: discarded and
+    counted, never reported; so is one where a perturbation changed NaN / Inf parity.
+    """
+    findings: list[Finding] = []
+    discarded = 0
+    spreads: list[np.ndarray] | None = None
+    for k, (got, truth, dtype) in enumerate(zip(actual, truths, dtypes)):
+        got, truth = np.asarray(got), np.asarray(truth)
+        sig = lambda kind: make_signature("numeric", kind, ops, dtype, dims_pattern([truth.shape]))
+        base = {"function": function, "output": k}
+        if got.shape != truth.shape:
+            findings.append(Finding("numeric", "wrong-shape", sig("wrong-shape"),
+                                    f"{function} output {k} has shape {got.shape}, expected {truth.shape}",
+                                    base | {"actual_shape": list(got.shape), "expected_shape": list(truth.shape)}))
+            continue
+        is_float = dtype in EPS
+        want = _representable(truth.astype(np.float64), dtype)
+        g64 = got.astype(np.float64)
+        plain = rtol * np.abs(np.nan_to_num(want, posinf=0, neginf=0)) + 1e-30 if is_float else np.zeros(want.shape)
+        if agree(g64, want, plain).all():
+            continue
+        if spreads is None:
+            spreads = _spreads(perturbed(), truths, dtypes)
+        spread = spreads[k] if k < len(spreads) else np.full(want.shape, np.inf)
+        bad = ~agree(g64, want, plain + BOUND_MARGIN * spread) & np.isfinite(spread)
+        discarded += int(bool((~agree(g64, want, plain) & ~bad).any()))
+        if not bad.any():
+            continue
+        err = _distance(g64, want)
+        worst = np.unravel_index(int(np.argmax(np.where(bad, np.nan_to_num(err, posinf=1e300), -1))), bad.shape)
+        kind = "nan-mismatch" if bool(np.isnan(g64[worst]) != np.isnan(want[worst])) else "wrong-value"
+        evidence = base | {
+            "index": [int(i) for i in worst], "iree": plain_value(got[worst]), "reference": plain_value((want if is_float else truth)[worst]),
+            "float64": plain_value(truth[worst]), "tolerance": float(plain[worst] + BOUND_MARGIN * spread[worst]),
+            "rtol": rtol, "mismatches": int(np.count_nonzero(bad)), "elements": int(bad.size)}
+        findings.append(Finding("numeric", kind, sig(kind),
+                                f"{function} output {k} is wrong at {evidence['index']}: IREE {evidence['iree']}, "
+                                f"interpreter {evidence['reference']} ({evidence['mismatches']} of "
+                                f"{evidence['elements']} elements)", evidence))
+    return NumericResult(tuple(findings), discarded)
+
+
+def _spreads(runs: Sequence[Sequence[np.ndarray] | None], truths: Sequence[np.ndarray],
+             dtypes: Sequence[str]) -> list[np.ndarray]:
+    """Per output, the largest move of any perturbed run from the truth (inf where parity broke, or a
+    run could not be judged)."""
+    out = []
+    for k, (truth, dtype) in enumerate(zip(truths, dtypes)):
+        want = _representable(np.asarray(truth, np.float64), dtype)
+        spread = np.zeros(want.shape)
+        for run in runs:
+            if run is None or k >= len(run) or np.shape(run[k]) != want.shape:
+                return [np.full(np.shape(t), np.inf) for t in truths]
+            moved = _representable(np.asarray(run[k], np.float64), dtype)
+            spread = np.maximum(spread, _distance(moved, want))
+        out.append(spread)
+    return out
 
 
 def agree(a: np.ndarray, b: np.ndarray, tol: np.ndarray) -> np.ndarray:

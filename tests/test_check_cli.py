@@ -88,7 +88,7 @@ def test_findings_exit_1_and_json_lists_them(tmp_path, capsys):
     path = tmp_path / "mm.mlir"
     path.write_text(MATMUL_ACC_ARG)
     assert run([str(path), "--json", "--shapes", "33x16,16x49,33x49"]) == 1
-    findings = json.loads(capsys.readouterr().out)
+    findings = json.loads(capsys.readouterr().out)["findings"]
     sigs = {f["signature"] for f in findings}
     assert "immutability/input-mutated/matmul/f32/?x?" in sigs
     assert all(f["oracle"] in ("immutability", "memory", "fusion", "crash", "metamorphic") for f in findings)
