@@ -401,16 +401,24 @@ def error_key(message: str) -> str:
     return head if len(head) >= 8 else ""
 
 
+def _expected_value(k: int, outputs: Sequence[Any]) -> str:
+    """How run.sh names expected output ``k``: its ``.npy``, or for an integer output its value literal."""
+    if k < len(outputs) and np.asarray(outputs[k]).dtype.kind in "biu":
+        return sut.value_literal(np.asarray(outputs[k]))
+    return f"@expected/out{k}.npy"
+
+
 def run_script(finding: Any, graph: Any, flags: Sequence[str], *, rtol: float = 0.0,
                atol: Mapping[str, float] | None = None, error_message: str = "",
-               data_movement: Sequence[str] = (), function: str = "main") -> str:
+               data_movement: Sequence[str] = (), function: str = "main", outputs: Sequence[Any] = ()) -> str:
     """run.sh for ``finding`` on the program emitted from ``graph`` (anything with ``args`` and ``outputs``)
     compiled with ``flags``, calling ``function``.
 
     Numeric findings compare with ``expected/out<k>.npy`` at ``rtol`` / per-dtype ``atol`` (the
     oracle's tolerance); ``error_message`` is a compile error's message (only that error is this bug);
     ``data_movement`` names the dispatches whose own op moves data (``memory.moves_data``): in them only
-    copies staged through a non-binding buffer count, as in the oracle.
+    copies staged through a non-binding buffer count, as in the oracle. ``outputs`` are the arrays of
+    ``expected/out<k>.npy``: integer ones are compared as value literals (``sut.value_literal``).
     """
     bad = sut.unsafe_flags(flags)
     if bad:
@@ -435,7 +443,7 @@ exit 0
                 + _COMPARED.format(what="an argument holds other values after the call",
                                    absent="every argument is unchanged after the call"))
     elif oracle in ("numeric", "reference", "metamorphic"):
-        expected = sut.expected_output_flags([f"@expected/out{k}.npy" for k in range(n_out)], exact=False,
+        expected = sut.expected_output_flags([_expected_value(k, outputs) for k in range(n_out)], exact=False,
                                              rtol=rtol, atol=atol)
         body = _compile() + _COMPILED_OR_CANT + _run([_W + ".vmfb"], function, n_in, expected) + _COMPARED.format(
             what="an output differs from the reference beyond the tolerance",

@@ -204,7 +204,8 @@ def make_bundle(finding: Finding, case: Case, config: Any = None, *, extra: Mapp
         first_pass = first_pass_with(program.text, MEMORY_MARKERS.get(finding.kind, "memref.alloca"), config)
     rtol, atol = _numeric_tolerance(graph, inputs, sizes) if finding.oracle in ("numeric", "reference") else (0.0, {})
     script = run_script(finding, graph, flags, rtol=rtol, atol=atol, error_message=_crash_message(finding, program.text),
-                        data_movement=_data_movement(artifact))
+                        data_movement=_data_movement(artifact),
+                        outputs=[expected[f"jax_{k}"] for k in range(len(graph.outputs))])
     record = finding.to_json() | dict(extra or {}) | {"compiler_version": facts["version"], "cpu": facts["cpu"],
                                                       "cpu_features": facts["features"], "flags": flags,
                                                       "first_pass": first_pass, "instance": dict(sizes)}
@@ -243,7 +244,8 @@ def make_program_bundle(finding: Finding, case: Any, config: Any = None) -> Bund
     atol = {d: float(ev.get("tolerance") or 0.0) for d in dtypes} if finding.oracle == "numeric" else {}
     script = None if finding.oracle == "immutability" else run_script(  # (its second module is built for graphs)
         finding, shape, all_flags, rtol=float(ev.get("rtol") or 0.0), atol=atol,
-        error_message=str(ev.get("message") or finding.message), function=case.function)
+        error_message=str(ev.get("message") or finding.message), function=case.function,
+        outputs=[expected[f"ref_{k}"] for k in range(len(results)) if f"ref_{k}" in expected])
     record = finding.to_json() | {"compiler_version": platform.get("compiler_version", ""), "cpu": cpu,
                                   "flags": all_flags, "function": case.function}
     return Bundle(program=case.program, finding=record, case=None, inputs=inputs, expected=expected, run_sh=script,

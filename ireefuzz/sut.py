@@ -226,6 +226,20 @@ def run_module_command(module: str | Sequence[str], function: str, inputs: Seque
             *(f"--input={i}" for i in inputs), *extra]
 
 
+def value_literal(array: np.ndarray) -> str:
+    """``array`` written as iree-run-module's value syntax (``2x3xi32=1 2 3 4 5 6``, ``i32=4``,
+    ``2xi1=01 00``). Integer results must be compared this way: an ``.npy`` reads as ``si32``, which never
+    matches a signless ``i32`` result, so every comparison would fail whatever the values."""
+    array = np.asarray(array)
+    if array.dtype == np.bool_:
+        kind, values = "i1", [f"{int(v):02x}" for v in array.reshape(-1)]
+    else:
+        kind = f"i{array.dtype.itemsize * 8}"
+        values = [str(int(v)) for v in array.astype(f"i{array.dtype.itemsize}").reshape(-1)]
+    shape = "x".join(map(str, array.shape))
+    return f"{shape + 'x' if shape else ''}{kind}={' '.join(values)}"
+
+
 def expected_output_flags(expected: Sequence[str], *, exact: bool, rtol: float = 0.0,
                           atol: Mapping[str, float] | None = None) -> list[str]:
     """iree-run-module flags that compare the results with ``expected`` (files as ``@path.npy``):

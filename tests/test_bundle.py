@@ -307,3 +307,22 @@ def test_run_sh_counts_the_copies_the_oracle_counts(tmp_path, name, moves, chang
     proc = _run(_write(tmp_path, script), _tools(tmp_path, _printing(header + text), run_body=None))
     assert proc.returncode == (1 if oracle else 0), proc.stdout
     assert (f"BUG REPRODUCED: {oracle} copy op(s)" if oracle else "not reproduced") in proc.stdout
+
+
+@pytest.mark.iree
+@pytest.mark.parametrize("dtype", ["i32", "f16", "f32"])
+def test_a_numeric_bundle_of_a_correct_program_does_not_reproduce(tmp_path, dtype):
+    """0 only when the bug is absent: IREE computes this sum right, so its run.sh must say so (an integer
+    ``.npy`` reads as ``si32`` and never matches a signless ``i32`` result, which read as a reproduction)."""
+    from ireefuzz.generators.builder import GraphBuilder
+    from ireefuzz.generators.case import Case
+    from ireefuzz.repro import write_bundle
+
+    b = GraphBuilder()
+    x = b.arg((4, 8), dtype)
+    b.output(b.add(x, x))
+    case = Case(b.build(), ({},), seed=1)
+    finding = _finding("numeric", "wrong-value", f"numeric/wrong-value/add/{dtype}/SxS")
+    bundle = write_bundle(finding, case, tmp_path / "bundle", issue=False)
+    proc = _run(bundle, _stock_tools(tmp_path))
+    assert proc.returncode == 0 and "not reproduced" in proc.stdout, proc.stdout + proc.stderr
