@@ -1,13 +1,12 @@
 """``ireefuzz check``: signature parsing, shapes, exit statuses and --json (real IREE where marked)."""
 from __future__ import annotations
 
-import argparse
 import json
 
 import pytest
 
 from ireefuzz import check, frontends
-from ireefuzz.errors import UsageError
+from programs import run_check as run
 
 ADD = """func.func @add(%a: tensor<32x48xf32>, %b: tensor<32x48xf32>) -> tensor<32x48xf32> {
   %e = tensor.empty() : tensor<32x48xf32>
@@ -31,15 +30,6 @@ func.func private @helper(%a: tensor<4xf32>) -> tensor<4xf32> {
 """
 
 
-def run(argv: list[str]) -> int:
-    """What ``ireefuzz check ARGS`` does (cli.main maps UsageError to exit 2)."""
-    parser = argparse.ArgumentParser()
-    check.configure(parser)
-    try:
-        return check.main(parser.parse_args(argv))
-    except UsageError as e:
-        print(f"ireefuzz check: error: {e}")
-        return 2
 
 
 def test_signatures_list_public_functions_with_dynamic_dims():

@@ -18,6 +18,7 @@ from ireefuzz.generators.graph import Graph, Node, TensorType
 from ireefuzz.generators.strategies import cases
 from ireefuzz.interpret import Domain, infer_input_domains, interpret
 from ireefuzz.oracles.reference import evaluate_with_bounds
+from programs import GATHER
 
 ROOT = Path(__file__).resolve().parents[1]
 DTYPES = ("f32", "f16", "i32", "i8")
@@ -153,19 +154,6 @@ def test_the_fill_sum_regression_interprets_to_the_right_sums():
     assert interpret(f32, "main", []) == [126.0]
 
 
-GATHER = """
-func.func @main(%table: tensor<?x?xf32>, %idx: tensor<?xi32>) -> tensor<?x?xf32> {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %n = tensor.dim %idx, %c0 : tensor<?xi32>
-  %d = tensor.dim %table, %c1 : tensor<?x?xf32>
-  %i2 = tensor.expand_shape %idx [[0, 1]] output_shape [%n, 1] : tensor<?xi32> into tensor<?x1xi32>
-  %e = tensor.empty(%n, %d) : tensor<?x?xf32>
-  %g = iree_linalg_ext.gather dimension_map = [0] ins(%table, %i2 : tensor<?x?xf32>, tensor<?x1xi32>)
-         outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
-  return %g : tensor<?x?xf32>
-}
-"""
 
 
 def test_a_dynamic_gather_with_in_bounds_indices_from_the_inferred_domains():

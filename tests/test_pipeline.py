@@ -14,22 +14,11 @@ import pytest
 from ireefuzz import evaluate, relations, sut
 from ireefuzz.evaluate import Policy
 from ireefuzz.oracles import metamorphic
+from programs import ADD
 
 check = importlib.import_module("ireefuzz.check")  # `from ireefuzz import check` is the API function
 frontends = importlib.import_module("ireefuzz.frontends")
 
-ADD = """func.func @add(%a: tensor<8x4xf32>, %b: tensor<8x4xf32>) -> tensor<8x4xf32> {
-  %e = tensor.empty() : tensor<8x4xf32>
-  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>,
-                                        affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
-      ins(%a, %b : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
-  ^bb0(%x: f32, %y: f32, %o: f32):
-    %s = arith.addf %x, %y : f32
-    linalg.yield %s : f32
-  } -> tensor<8x4xf32>
-  return %r : tensor<8x4xf32>
-}
-"""
 TWO_FUNCTIONS = ADD + ADD.replace("@add(", "@add_again(")
 
 

@@ -14,6 +14,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from programs import ADD
 
 pytest_plugins = ["pytester"]
 
@@ -122,12 +123,13 @@ def test_entry_point_loads_the_plugin_and_lists_its_options(pytester: pytest.Pyt
 @pytest.fixture
 def fake_compiler(pytester: pytest.Pytester) -> Path:
     """An ``iree-compile`` that kills itself with SIGSEGV (a compiler crash) on a program with ``math.exp``,
-    and passes the plugin's start-up probe (a version, and a module-like output for other programs)."""
+    and is the real compiler otherwise (so it passes the plugin's start-up probe of compiler and runtime)."""
+    from ireefuzz.sut import CompilerConfig, find_iree_compile
+
     path = pytester.path / "fake-iree-compile"
-    path.write_text("""#!/bin/sh
-[ "$1" = --version ] && { echo 'IREE compiler version 0.0-fake'; exit 0; }
-while IFS= read -r line; do case $line in *math.exp*) kill -SEGV $$ ;; esac; done < "$1"
-while [ $# -gt 0 ]; do [ "$1" = -o ] && printf 'PK..IREE' > "$2"; shift; done
+    path.write_text(f"""#!/bin/sh
+[ "$1" != --version ] && while IFS= read -r line; do case $line in *math.exp*) kill -SEGV $$ ;; esac; done < "$1"
+exec {find_iree_compile(CompilerConfig())} "$@"
 """)
     path.chmod(0o755)
     return path
@@ -169,6 +171,7 @@ def test_bad_option_values_are_usage_errors(pytester: pytest.Pytester, args, mes
     assert message in result.stderr.str()
 
 
+@pytest.mark.iree  # the plugin probes the given compiler and runtime at start
 def test_options_configure_the_sut_fixture(pytester: pytest.Pytester, fake_compiler: Path):
     (pytester.path / "baseline.json").write_text(json.dumps(
         [{"signature": MUTATING_SIGNATURE, "status": "open", "note": "writes into the caller's buffer"}]))
@@ -184,7 +187,7 @@ def test_options_configure_the_sut_fixture(pytester: pytest.Pytester, fake_compi
             assert iree_sut.bundle_dir == Path("bundles").resolve()
             assert ireefuzz_check.sut is iree_sut
     """)
-    result = _run(pytester, 
+    result = _run_iree(pytester,
         f"--iree-compile={fake_compiler}", "--iree-target-cpu=x86-64-v3", "--ireefuzz-oracles=memory,crash",
         "--ireefuzz-max-alloca=256", "--ireefuzz-baseline=baseline.json", f"--ireefuzz-bundles={pytester.path / 'bundles'}")
     result.assert_outcomes(passed=1)
@@ -337,22 +340,7 @@ def test_given_cases_with_the_check_fixture(pytester: pytest.Pytester):
     _run_iree(pytester, "--hypothesis-profile=ireefuzz-ci", "-p", "no:cacheprovider").assert_outcomes(passed=1)
 
 
-CLEAN_MLIR = """
-func.func @add(%a: tensor<8x4xf32>, %b: tensor<8x4xf32>) -> tensor<8x4xf32> {
-  %e = tensor.empty() : tensor<8x4xf32>
-  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>,
-                                        affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
-      ins(%a, %b : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
-  ^bb0(%x: f32, %y: f32, %o: f32):
-    %s = arith.addf %x, %y : f32
-    linalg.yield %s : f32
-  } -> tensor<8x4xf32>
-  return %r : tensor<8x4xf32>
-}
-func.func private @unused(%a: tensor<4xf32>) -> tensor<4xf32> {
-  return %a : tensor<4xf32>
-}
-"""
+CLEAN_MLIR = ADD
 
 MUTATING_MLIR = """
 func.func @rowsum(%x: tensor<64x64xi32>, %acc: tensor<64xi32>) -> tensor<64xi32> {

@@ -2,7 +2,6 @@
 every element type and index arguments, ``--inputs``, "not judged", bundles; real IREE where marked."""
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
@@ -14,24 +13,12 @@ from ireefuzz.errors import ProgramError, UsageError
 from ireefuzz.evaluate import Policy
 from ireefuzz.oracles import numeric
 from ireefuzz.oracles.finding import Finding
+from programs import GATHER, run_check
 
 pytest_plugins = ["pytester"]
 
 ROOT = Path(__file__).resolve().parents[1]
 FILL_SUM = (ROOT / "corpus/regressions/reduce_sum_of_fill/program.mlir").read_text()
-GATHER = """
-func.func @main(%table: tensor<?x?xf32>, %idx: tensor<?xi32>) -> tensor<?x?xf32> {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %n = tensor.dim %idx, %c0 : tensor<?xi32>
-  %d = tensor.dim %table, %c1 : tensor<?x?xf32>
-  %i2 = tensor.expand_shape %idx [[0, 1]] output_shape [%n, 1] : tensor<?xi32> into tensor<?x1xi32>
-  %e = tensor.empty(%n, %d) : tensor<?x?xf32>
-  %g = iree_linalg_ext.gather dimension_map = [0] ins(%table, %i2 : tensor<?x?xf32>, tensor<?x1xi32>)
-         outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
-  return %g : tensor<?x?xf32>
-}
-"""
 SOFTMAX = """
 func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>
@@ -67,14 +54,6 @@ def identity(t: str) -> str:
     return f"func.func @main(%a: tensor<8x5x{t}>, %b: tensor<8x5x{t}>) -> tensor<8x5x{t}> {{ return %a : tensor<8x5x{t}> }}"
 
 
-def run_check(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser()
-    check.configure(parser)
-    try:
-        return check.main(parser.parse_args(argv))
-    except UsageError as e:
-        print(f"ireefuzz check: error: {e}")
-        return 2
 
 
 # --------------------------------------------------------------------------- the comparison (no IREE)
