@@ -30,6 +30,8 @@ from pathlib import Path
 
 import pytest
 
+from ireefuzz.argtypes import non_negative_int
+
 from ireefuzz.oracles.finding import ORACLE_NAMES  # light: no IREE, JAX or NumPy at plugin load
 
 NAMED_CPUS = ("host", "generic", "x86-64-v3", "x86-64-v4")
@@ -118,16 +120,6 @@ def _writable_dir(value: str) -> Path:
     return path
 
 
-def _bytes(value: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        n = -1
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a non-negative number of bytes")
-    return n
-
-
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("ireefuzz", "ireefuzz: differential fuzzing of IREE's CPU code generation")
     group.addoption("--iree-compile", dest="ireefuzz_iree_compile", metavar="PATH", type=_executable, default=None,
@@ -145,7 +137,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--ireefuzz-oracles", dest="ireefuzz_oracles", metavar="NAMES", type=_oracles,
                     default=ORACLE_NAMES,
                     help=f"comma-separated oracles to run, from {','.join(ORACLE_NAMES)} (default: all)")
-    group.addoption("--ireefuzz-max-alloca", dest="ireefuzz_max_alloca", metavar="BYTES", type=_bytes, default=0,
+    group.addoption("--ireefuzz-max-alloca", dest="ireefuzz_max_alloca", metavar="BYTES", type=non_negative_int("number of bytes"), default=0,
                     help="static allocas outside loops up to BYTES are not memory findings (default: 0, every "
                          "alloca is one)")
     group.addoption("--ireefuzz-baseline", dest="ireefuzz_baseline", metavar="FILE", type=_existing_file,

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ireefuzz import releases, sut
+from ireefuzz.argtypes import non_negative_int
 from ireefuzz.errors import ProgramError, UsageError
 from ireefuzz.oracles.finding import ORACLE_NAMES as ORACLE_CHOICES
 from ireefuzz.evaluate import Policy, evaluate
@@ -84,16 +85,6 @@ def _flags(text: str) -> tuple[str, ...]:
     except ValueError as e:
         raise argparse.ArgumentTypeError(f"{text!r}: {e}; give the flags as one quoted word, "
                                          "e.g. --flags='--iree-opt-data-tiling=false'") from None
-
-
-def _seed(text: str) -> int:
-    try:
-        seed = int(text)
-    except ValueError:
-        seed = -1
-    if seed < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a non-negative integer")
-    return seed
 
 
 def check_program(text: str, config: Any = None, policy: Any = None, **options: Any) -> list:
@@ -162,9 +153,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     releases.add_arguments(parser)
     parser.add_argument("--oracles", metavar="LIST", default=",".join(ORACLE_CHOICES),
                         help=f"comma-separated oracles to run, from {', '.join(ORACLE_CHOICES)} (default: all)")
-    parser.add_argument("--max-static-alloca-bytes", metavar="N", type=int, default=0,
+    parser.add_argument("--max-static-alloca-bytes", metavar="N", type=non_negative_int("number of bytes"), default=0,
                         help="tolerate static allocas outside loops up to N bytes (default: 0, report every alloca)")
-    parser.add_argument("--seed", metavar="N", type=_seed, default=0, help="input seed, a non-negative integer (default: 0)")
+    parser.add_argument("--seed", metavar="N", type=non_negative_int("integer"), default=0, help="input seed, a non-negative integer (default: 0)")
     parser.add_argument("--inputs", metavar="FILE.npz", default=None,
                         help="one's own inputs: arrays arg0, arg1, ... (every function with that many arguments) or "
                              "FUNCTION.arg0, ... with the arguments' dtypes; their shapes fix dynamic dims")
@@ -184,8 +175,6 @@ def main(args: argparse.Namespace) -> int:
     unknown = oracles - set(ORACLE_CHOICES)
     if unknown:
         raise UsageError(f"--oracles: unknown {', '.join(sorted(unknown))}; choose from {', '.join(ORACLE_CHOICES)}")
-    if args.max_static_alloca_bytes < 0:
-        raise UsageError("--max-static-alloca-bytes: give a non-negative number of bytes")
     config = sut.CompilerConfig(iree_compile=args.iree_compile, target_cpu=args.target_cpu, flags=args.flags,
                                 release=args.release, runtime_python=args.iree_runtime)
     unable = sut.prepare(config, log=lambda m: print(f"ireefuzz check: {m}", file=sys.stderr))
