@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from ireefuzz.generators.graph import FLOAT_DTYPES, Graph, Node
+from ireefuzz.generators.ops import CONV_LAYOUTS, POOL_LAYOUTS, POOLINGS, SPATIAL, window_out
 
 NUMPY_DTYPES = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i8": np.int8, "i1": np.bool_}
 BACKENDS = ("jax", "f64")
@@ -50,6 +51,13 @@ class Evaluator:
 
         prod = self.xp.matmul(a, b, precision=jax.lax.Precision.HIGHEST, preferred_element_type=self.dtype(out_dtype))
         return (acc + prod).astype(self.dtype(out_dtype))
+
+    def einsum(self, spec: str, a: Any, b: Any, out_dtype: str) -> Any:
+        if self.backend == "f64":
+            return np.einsum(spec, a, b)
+        import jax
+
+        return self.xp.einsum(spec, a, b, precision=jax.lax.Precision.HIGHEST, preferred_element_type=self.dtype(out_dtype))
 
     def apply(self, node: Node, operands: Sequence[Any], shape: tuple[Any, ...]) -> Any:
         """``node``'s reference row on ``operands`` at ``shape``, stored as this backend stores the
@@ -96,6 +104,54 @@ def _broadcast(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], shape: tup
     return E.xp.broadcast_to(E.xp.expand_dims(xs[0], tuple(a["dimensions"])), shape)
 
 
+def _to_layout(xp: Any, x: Any, src: str, dst: str) -> Any:
+    """Transpose ``x`` from dim letters ``src`` to ``dst`` (same letters, another order)."""
+    return xp.transpose(x, tuple(src.index(l) for l in dst))
+
+
+def _windows(xp: Any, image: Any, image_l: str, window: Sequence[int], a: Mapping[str, Any]):
+    """For each window position: the image (channels last, ``n<spatial>c``) at that offset of every result element."""
+    canonical = "n" + "".join(l for l in image_l if l in SPATIAL) + "c"
+    x = _to_layout(xp, image, image_l, canonical)
+    outs = [window_out(x.shape[1 + i], k, s, d) for i, (k, s, d) in enumerate(zip(window, a["strides"], a["dilations"]))]
+    for offset in np.ndindex(*window):
+        index = tuple(slice(o * d, o * d + (n - 1) * s + 1, s) for o, n, s, d in zip(offset, outs, a["strides"], a["dilations"]))
+        yield offset, x[(slice(None),) + index]
+
+
+def conv_core(E: Evaluator, image: Any, filt: Any, kind: str, a: Mapping[str, Any], out_dtype: str) -> Any:
+    """A convolution without its accumulator: a sum over window positions of channel contractions."""
+    image_l, filter_l, out_l = CONV_LAYOUTS[kind]
+    spatial = "".join(l for l in image_l if l in SPATIAL)
+    window_l = spatial.upper()
+    depthwise = "f" not in filter_l
+    w = _to_layout(E.xp, filt, filter_l, window_l + ("c" if depthwise else "cf"))
+    total = None
+    for offset, x in _windows(E.xp, image, image_l, [w.shape[i] for i in range(len(window_l))], a):
+        term = E.einsum("...c,c->...c" if depthwise else "...c,cf->...f", x, w[offset], out_dtype)
+        total = term if total is None else total + term
+    return _to_layout(E.xp, total, "n" + spatial + ("c" if depthwise else "f"), out_l)
+
+
+def _conv(kind: str) -> Row:
+    return lambda E, xs, a, s, t: xs[2] + conv_core(E, E.cast(xs[0], t), E.cast(xs[1], t), kind, a, t)
+
+
+def _pool(name: str) -> Row:
+    layout, kind = POOLINGS[name]
+    image_l, _, out_l = POOL_LAYOUTS[layout]
+
+    def row(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, ...], t: str) -> Any:
+        combine = {"sum": lambda u, v: u + v, "max": E.xp.maximum, "min": E.xp.minimum}[kind]
+        total = None
+        for _, x in _windows(E.xp, xs[0], image_l, a["window"], a):
+            total = x if total is None else combine(total, x)
+        canonical = "n" + "".join(l for l in image_l if l in SPATIAL) + "c"
+        return _to_layout(E.xp, total, canonical, out_l)
+
+    return row
+
+
 # One row per op, named exactly as in ireefuzz.generators.ops.OPS.
 REFERENCE: dict[str, Row] = {
     "abs": lambda E, xs, a, s, t: E.xp.abs(xs[0]),
@@ -123,6 +179,8 @@ REFERENCE: dict[str, Row] = {
     "tanh": lambda E, xs, a, s, t: E.xp.tanh(xs[0]),
     "transpose": lambda E, xs, a, s, t: E.xp.transpose(xs[0], tuple(a["permutation"])),
     "where_gt": lambda E, xs, a, s, t: E.xp.where(xs[0] > xs[1], xs[2], xs[3]),
+    **{kind: _conv(kind) for kind in CONV_LAYOUTS},
+    **{name: _pool(name) for name in POOLINGS},
 }
 
 
@@ -165,6 +223,32 @@ def _reduce_sum_error(E, xs, es, out, a, s, t, u):
     return np.sum(es[0], axis=a["dim"]) + u * np.sqrt(max(n, 1)) * np.sum(np.abs(xs[0]), axis=a["dim"])
 
 
+def _conv_error(kind: str) -> ErrorRow:
+    """As a matmul's: each product's operand errors, plus sqrt(K) roundings of the sum of |products|."""
+    image_l, filter_l, out_l = CONV_LAYOUTS[kind]
+
+    def row(E, xs, es, out, a, s, t, u):
+        conv = lambda x, w: conv_core(E, x, w, kind, a, "f32")
+        x, w = np.abs(np.asarray(xs[0], np.float64)), np.abs(np.asarray(xs[1], np.float64))
+        dims = dict(zip(filter_l, np.shape(xs[1])))
+        k = int(np.prod([dims[l] for l in filter_l if l not in out_l]))
+        return conv(x, es[1]) + conv(es[0], w) + es[2] + u * np.sqrt(max(k, 1)) * conv(x, w) + u * np.abs(out)
+
+    return row
+
+
+def _pool_error(name: str) -> ErrorRow:
+    layout, kind = POOLINGS[name]
+
+    def row(E, xs, es, out, a, s, t, u):
+        if kind != "sum":
+            return REFERENCE[f"pooling_{layout}_max"](E, [es[0]], a, s, t)
+        n = int(np.prod(a["window"]))
+        return REFERENCE[name](E, [es[0]], a, s, t) + u * np.sqrt(n) * REFERENCE[name](E, [np.abs(xs[0])], a, s, t)
+
+    return row
+
+
 def _rounded(rule: Callable[..., Any]) -> ErrorRow:
     """An elementwise rule plus the rounding of its own result."""
     return lambda E, xs, es, out, a, s, t, u: rule(xs, es, out) + u * np.abs(out)
@@ -196,6 +280,8 @@ ERROR_BOUND: dict[str, ErrorRow] = {
     "tanh": _rounded(lambda xs, es, out: (1 - out ** 2) * es[0]),
     "transpose": lambda E, xs, es, out, a, s, t, u: REFERENCE["transpose"](E, es, a, s, t),
     "where_gt": _where_gt_error,
+    **{kind: _conv_error(kind) for kind in CONV_LAYOUTS},
+    **{name: _pool_error(name) for name in POOLINGS},
 }
 
 

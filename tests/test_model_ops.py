@@ -1,0 +1,80 @@
+"""The ops real models are made of (issue 15): their reference rows against loops written out by hand,
+and, through real IREE, a clean run per family plus an injected fault caught with the family's signature."""
+import numpy as np
+import pytest
+
+from ireefuzz import sut
+from ireefuzz.evaluate import evaluate
+from ireefuzz.generators.builder import GraphBuilder
+from ireefuzz.generators.case import Case
+from ireefuzz.oracles.reference import evaluate as reference
+
+
+def conv_case() -> Case:
+    b = GraphBuilder()
+    x = b.arg(("N", 5, 7, 3))
+    padded = b.op("pad", x, low=[0, 1, 0, 0], high=[0, 1, 2, 0], value=0.0)
+    w = b.arg((2, 3, 3, 4))
+    acc = b.fill(("N", 3, 3, 4), 0.0)
+    b.output(b.op("conv_2d_nhwc_hwcf", padded, w, acc, strides=[2, 2], dilations=[1, 2]))
+    return Case(b.build(), ({"N": 2}, {"N": 1}), seed=4)
+
+
+def pooling_case() -> Case:
+    b = GraphBuilder()
+    x = b.arg(("N", "C", 9, 8))
+    b.output(b.op("pooling_nchw_max", x, window=[3, 2], strides=[2, 3], dilations=[2, 1], generic=True))
+    return Case(b.build(), ({"N": 2, "C": 3},), seed=5)
+
+
+FAMILIES = {"conv": (conv_case, "numeric/wrong-value/pad>fill>conv_2d_nhwc_hwcf/f32/?xSxSxS"),
+            "pooling": (pooling_case, "numeric/wrong-value/pooling_nchw_max/f32/?x?xSxS")}
+
+
+def test_conv_reference_is_the_textbook_loop():
+    case = conv_case()
+    x, w = case.inputs(0)
+    (got,) = reference(case.graph, [x, w], case.instances[0], "f64")
+    p = np.pad(x.astype(np.float64), [(0, 0), (1, 1), (0, 2), (0, 0)])
+    want = np.zeros((2, 3, 3, 4))
+    for n, i, j, f in np.ndindex(*want.shape):
+        want[n, i, j, f] = sum(p[n, i * 2 + a, j * 2 + 2 * c, :] @ w[a, c, :, f] for a in range(2) for c in range(3))
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_pooling_reference_is_the_textbook_loop():
+    case = pooling_case()
+    (x,) = case.inputs(0)
+    (got,) = reference(case.graph, [x], case.instances[0], "f64")
+    want = np.full((2, 3, 3, 3), -np.inf)
+    for n, c, i, j in np.ndindex(*want.shape):
+        want[n, c, i, j] = max(x[n, c, i * 2 + 2 * a, j * 3 + b] for a in range(3) for b in range(2))
+    np.testing.assert_array_equal(got, want)
+
+
+def run_with(monkeypatch, case, transform=None):
+    real_call = sut.LoadedModule.call
+
+    def faulty(self, function, inputs):
+        result = real_call(self, function, inputs)
+        if isinstance(result, sut.RunResult) and transform:
+            result = sut.RunResult(tuple(transform(o) for o in result.outputs), result.inputs_after, result.seconds)
+        return result
+
+    monkeypatch.setattr(sut.LoadedModule, "call", faulty)
+    (result,) = evaluate([case])
+    return sorted({f.signature for f in result.findings if f.oracle in ("numeric", "reference", "crash")})
+
+
+def bump(o):
+    flat = o.reshape(-1).copy()
+    flat[min(3, flat.size - 1)] += 1 + abs(flat[min(3, flat.size - 1)])
+    return flat.reshape(o.shape)
+
+
+@pytest.mark.iree
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_family_is_clean_and_an_injected_fault_is_caught(monkeypatch, family):
+    make, signature = FAMILIES[family]
+    assert run_with(monkeypatch, make()) == []
+    assert run_with(monkeypatch, make(), bump) == [signature]
