@@ -956,6 +956,13 @@ def _tensor_cast(interp: Interpreter, op: ir.Operation, args: list) -> list:
     return [args[0]]
 
 
+@handles("linalg.softmax")
+def _softmax(interp: Interpreter, op: ir.Operation, args: list) -> list:
+    x, dim = np.asarray(args[0], np.float64), ir.IntegerAttr(op.attributes["dimension"]).value
+    e = np.exp(x - np.max(x, axis=dim, keepdims=True, initial=-np.inf))
+    return [e / np.sum(e, axis=dim, keepdims=True)]
+
+
 @handles("tensor.concat")
 def _concat(interp: Interpreter, op: ir.Operation, args: list) -> list:
     return [np.concatenate([np.asarray(a) for a in args], axis=ir.IntegerAttr(op.attributes["dim"]).value)]

@@ -152,6 +152,21 @@ def _pool(name: str) -> Row:
     return row
 
 
+def _softmax(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, ...], t: str) -> Any:
+    e = E.xp.exp(xs[0] - E.xp.max(xs[0], axis=a["dim"], keepdims=True, initial=-np.inf))
+    return e / E.xp.sum(e, axis=a["dim"], keepdims=True)
+
+
+def _norm(centered: bool) -> Row:
+    def row(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, ...], t: str) -> Any:
+        x = xs[0]
+        if centered:
+            x = x - E.xp.mean(x, axis=a["dim"], keepdims=True)
+        return x / E.xp.sqrt(E.xp.mean(x * x, axis=a["dim"], keepdims=True) + a["eps"])
+
+    return row
+
+
 # One row per op, named exactly as in ireefuzz.generators.ops.OPS.
 REFERENCE: dict[str, Row] = {
     "abs": lambda E, xs, a, s, t: E.xp.abs(xs[0]),
@@ -181,6 +196,9 @@ REFERENCE: dict[str, Row] = {
     "where_gt": lambda E, xs, a, s, t: E.xp.where(xs[0] > xs[1], xs[2], xs[3]),
     **{kind: _conv(kind) for kind in CONV_LAYOUTS},
     **{name: _pool(name) for name in POOLINGS},
+    "softmax": _softmax,
+    "layer_norm": _norm(centered=True),
+    "rms_norm": _norm(centered=False),
 }
 
 
@@ -249,6 +267,34 @@ def _pool_error(name: str) -> ErrorRow:
     return row
 
 
+def _softmax_error(E, xs, es, out, a, s, t, u):
+    """exp(x_i - m) / sum: each input error moves the result by a factor in exp(+-(e_i + max e))."""
+    n = np.shape(xs[0])[a["dim"]]
+    worst = np.max(es[0], axis=a["dim"], keepdims=True, initial=0.0)
+    return out * np.expm1(es[0] + worst) + u * (4 + np.sqrt(max(n, 1))) * out
+
+
+def _norm_error(centered: bool) -> ErrorRow:
+    """Through each step (mean, centre, mean of squares, rsqrt, scale), first order plus the square of
+    an error (cancellation), and the rsqrt over the whole interval its argument may lie in."""
+    def row(E, xs, es, out, a, s, t, u):
+        dim, x, e = a["dim"], np.asarray(xs[0], np.float64), es[0]
+        n = max(np.shape(x)[dim], 1)
+        mean = lambda v: np.sum(v, axis=dim, keepdims=True) / n
+        if centered:
+            mu = mean(x)
+            e = e + mean(e) + u * np.sqrt(n) * mean(np.abs(x)) + u * np.abs(mu)
+            x = x - mu
+            e = e + u * np.abs(x)
+        ms = mean(x * x)
+        e_ms = mean(2 * np.abs(x) * e + e * e) + u * np.sqrt(n) * ms + u * ms
+        r = 1 / np.sqrt(ms + a["eps"])
+        e_r = np.abs(1 / np.sqrt(np.maximum(ms + a["eps"] - e_ms, 1e-300)) - r) + 2 * u * r
+        return np.abs(x) * e_r + r * e + u * np.abs(out)
+
+    return row
+
+
 def _rounded(rule: Callable[..., Any]) -> ErrorRow:
     """An elementwise rule plus the rounding of its own result."""
     return lambda E, xs, es, out, a, s, t, u: rule(xs, es, out) + u * np.abs(out)
@@ -282,6 +328,9 @@ ERROR_BOUND: dict[str, ErrorRow] = {
     "where_gt": _where_gt_error,
     **{kind: _conv_error(kind) for kind in CONV_LAYOUTS},
     **{name: _pool_error(name) for name in POOLINGS},
+    "softmax": _softmax_error,
+    "layer_norm": _norm_error(centered=True),
+    "rms_norm": _norm_error(centered=False),
 }
 
 

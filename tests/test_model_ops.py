@@ -27,7 +27,16 @@ def pooling_case() -> Case:
     return Case(b.build(), ({"N": 2, "C": 3},), seed=5)
 
 
+def norm_case() -> Case:
+    b = GraphBuilder()
+    x = b.arg(("M", 13))
+    y = b.op("softmax", b.op("layer_norm", x, dim=1, eps=1e-5), dim=0, decomposed=False)
+    b.output(b.op("rms_norm", y, dim=1, eps=1e-2))
+    return Case(b.build(), ({"M": 5}, {"M": 1}), seed=6)
+
+
 FAMILIES = {"conv": (conv_case, "numeric/wrong-value/pad>fill>conv_2d_nhwc_hwcf/f32/?xSxSxS"),
+            "norm": (norm_case, "numeric/wrong-value/layer_norm>softmax>rms_norm/f32/?xS"),
             "pooling": (pooling_case, "numeric/wrong-value/pooling_nchw_max/f32/?x?xSxS")}
 
 
@@ -50,6 +59,17 @@ def test_pooling_reference_is_the_textbook_loop():
     for n, c, i, j in np.ndindex(*want.shape):
         want[n, c, i, j] = max(x[n, c, i * 2 + 2 * a, j * 3 + b] for a in range(3) for b in range(2))
     np.testing.assert_array_equal(got, want)
+
+
+def test_softmax_and_norms_normalize():
+    case = norm_case()
+    (x,) = case.inputs(0)
+    g = case.graph
+    probs, normed = (reference(g.__class__(g.args, g.nodes[:k], (f"n{k - 1}",)), [x], case.instances[0], "f64")[0]
+                     for k in (2, 1))
+    np.testing.assert_allclose(probs.sum(axis=0), 1.0, rtol=1e-12)
+    np.testing.assert_allclose(normed.mean(axis=1), 0.0, atol=1e-12)
+    np.testing.assert_allclose(normed.var(axis=1), 1.0 / (1.0 + 1e-5 / x.astype(np.float64).var(axis=1)), rtol=1e-9)
 
 
 def run_with(monkeypatch, case, transform=None):
