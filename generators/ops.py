@@ -1072,4 +1072,158 @@ for _name in NORMS:
     register(OpSpec(_name, _norm_infer(_name), _norm_emit(_name), _norm_bound(_name), _norm_propose(_name)))
 
 
+# ---------------------------------------------------------------------------------------------
+# contractions by einsum spec (several reduction dims, transposed and broadcast operands, matvec /
+# vecmat) and dequantizing matmuls. i8 operands accumulate into i32 through arith.extsi; an i8
+# operand is drawn whenever i32 is (the quantized form of an i32 program).
+
+CONTRACTIONS = {"mk,k->m": "linalg.matvec", "k,kn->n": "linalg.vecmat", "mab,abn->mn": None, "mk,nk->mn": None,
+                "km,kn->mn": None, "bmk,kn->bmn": None, "bmk,bnk->bmn": None, "abk,kc->abc": None}  # spec -> its named op
+
+
+def _spec(spec: str) -> tuple[str, str, str, str]:
+    """``"mk,kn->mn"`` -> (lhs, rhs, out, loop letters: the result's then the reduced ones)."""
+    ins, out = spec.split("->")
+    lhs, rhs = ins.split(",")
+    reduced = "".join(dict.fromkeys(l for l in lhs + rhs if l not in out))
+    return lhs, rhs, out, out + reduced
+
+
+def _contract_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    lhs, rhs, acc = types
+    lhs_l, rhs_l, out_l, _ = _spec(attrs["spec"])
+    if lhs.dtype != rhs.dtype or (lhs.dtype, acc.dtype) not in MATMUL_TYPES:
+        raise ValueError(f"no contraction {lhs.dtype} x {rhs.dtype} -> {acc.dtype}")
+    if (len(lhs.shape), len(rhs.shape), len(acc.shape)) != (len(lhs_l), len(rhs_l), len(out_l)):
+        raise ValueError(f"ranks of {lhs!r}, {rhs!r}, {acc!r} do not fit {attrs['spec']}")
+    dims: dict[str, Dim] = {}
+    for letters, t in ((lhs_l, lhs), (rhs_l, rhs), (out_l, acc)):
+        for l, d in zip(letters, t.shape):
+            if dims.setdefault(l, d) != d:
+                raise ValueError(f"dim {l} of {attrs['spec']} is both {dims[l]} and {d}")
+    return TensorType(acc.shape, acc.dtype)
+
+
+def _multiply_accumulate(b: Body, x: str, y: str, acc: str, src: str, dst: str) -> str:
+    """acc + x * y in the accumulator's dtype (operands extended first: extsi for ints, extf for floats)."""
+    if src != dst:
+        ext = "arith.extsi" if dst == "i32" else "arith.extf"
+        x, y = (b.op(f"{ext} {v} : {src} to {dst}") for v in (x, y))
+    mul, add = ("arith.muli", "arith.addi") if dst == "i32" else ("arith.mulf", "arith.addf")
+    return b.op(f"{add} {acc}, {b.op(f'{mul} {x}, {y} : {dst}')} : {dst}")
+
+
+def _letters_map(loops: str, letters: str) -> str:
+    return projected_map(len(loops), [loops.index(l) for l in letters])
+
+
+def _contract_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    lhs, rhs, acc = (ctx.graph.type_of(r) for r in node.inputs)
+    lhs_l, rhs_l, out_l, loops = _spec(node.attrs["spec"])
+    name, maps = result_name(ctx, node), [_letters_map(loops, l) for l in (lhs_l, rhs_l, out_l)]
+    form = node.attrs.get("form", "generic")
+    if form != "generic":
+        op = CONTRACTIONS[node.attrs["spec"]] if form == "named" else None
+        head = op or f"linalg.contract indexing_maps = [{', '.join(maps)}]"
+        ctx.line(f"{name} = {head} ins({operands[0]}, {operands[1]} : {tensor_type(lhs)}, {tensor_type(rhs)}) "
+                 f"outs({operands[2]} : {tensor_type(acc)}) -> {tensor_type(acc)}")
+        return name
+    return ctx.generic(name, [(operands[0], lhs), (operands[1], rhs)], (operands[2], acc), maps,
+                       ["parallel"] * len(out_l) + ["reduction"] * (len(loops) - len(out_l)),
+                       lambda b, a: _multiply_accumulate(b, a[0], a[1], a[2], lhs.dtype, acc.dtype))
+
+
+def _reduced_size(spec: str, types: Sequence[TensorType]) -> int:
+    lhs_l, rhs_l, out_l, loops = _spec(spec)
+    dims = dict(zip(lhs_l, types[0].shape)) | dict(zip(rhs_l, types[1].shape))
+    return math.prod(MAX_SYMBOL_SIZE if isinstance(dims[l], str) else dims[l] for l in loops[len(out_l):])
+
+
+def _contract_bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[TensorType]) -> float:
+    return bs[0] * bs[1] * _reduced_size(attrs["spec"], types) + bs[2]
+
+
+def _operand_dtypes(pool: Any) -> list[str]:
+    """Contraction operand dtypes: those drawn, plus i8 (quantized) when i32 is."""
+    drawn = {frm for frm, _ in MATMUL_TYPES if frm in pool.dtypes}
+    return sorted(drawn | ({"i8"} if "i32" in pool.dtypes else set())) or ["f32"]
+
+
+def _contract_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    spec = draw(pool.st.sampled_from(sorted(CONTRACTIONS)))
+    lhs_l, rhs_l, out_l, loops = _spec(spec)
+    cap = 17 if max(len(lhs_l), len(rhs_l), len(out_l)) == 3 else 65
+    dims = {l: _small_dim(draw, pool, cap) for l in loops}
+    dtype = draw(pool.st.sampled_from(_operand_dtypes(pool)))
+    lhs = pool.pick_or_arg(draw, TensorType(tuple(dims[l] for l in lhs_l), dtype), max_bound=4)
+    rhs = pool.pick_or_arg(draw, TensorType(tuple(dims[l] for l in rhs_l), dtype), max_bound=4)
+    acc_dtype = draw(pool.st.sampled_from(sorted({to for frm, to in MATMUL_TYPES if frm == dtype})))
+    acc = pool.destination(draw, TensorType(tuple(dims[l] for l in out_l), acc_dtype))
+    forms = ["generic", "contract"] + (["named"] if CONTRACTIONS[spec] else [])
+    return (lhs, rhs, acc), {"spec": spec, "form": draw(pool.st.sampled_from(forms))}
+
+
+register(OpSpec("contract", _contract_infer, _contract_emit, _contract_bound, _contract_propose, has_init=False))
+
+
+def _dequant_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    """x (M x K, float) times i8 weights (K x N) scaled per output channel (scales N) or per group of
+    ``group`` rows (scales K/group x N), accumulated into acc (M x N)."""
+    x, w, scales, acc = types
+    m, k = x.shape
+    k2, n = w.shape
+    group = attrs["group"]
+    want_scales = (n,) if not group else (k // group if isinstance(k, int) else -1, n)
+    if w.dtype != "i8" or not is_float(x) or scales.dtype != x.dtype or acc.dtype != x.dtype:
+        raise ValueError(f"dequant_matmul takes float x, scales and acc and i8 weights, not {[t.dtype for t in types]}")
+    if k != k2 or acc.shape != (m, n) or scales.shape != want_scales or group and (not isinstance(k, int) or k % group):
+        raise ValueError(f"shapes {list(types)} do not fit a dequantizing matmul (group {group})")
+    return TensorType(acc.shape, acc.dtype)
+
+
+def _dequant_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    x, w, scales, acc = (ctx.graph.type_of(r) for r in node.inputs)
+    dt, group, name = x.dtype, node.attrs["group"], result_name(ctx, node)
+    scale_map = lambda k_dim: f"(d{k_dim} floordiv {group}, d1)" if group else "(d1)"
+
+    def dequantize(b: Body, weight: str, scale: str) -> str:
+        return b.op(f"arith.mulf {b.op(f'arith.sitofp {weight} : i8 to {dt}')}, {scale} : {dt}")
+
+    if node.attrs.get("fused"):
+        maps = [projected_map(3, [0, 2]), projected_map(3, [2, 1]), f"affine_map<(d0, d1, d2) -> {scale_map(2)}>",
+                projected_map(3, [0, 1])]
+        return ctx.generic(name, [(operands[0], x), (operands[1], w), (operands[2], scales)], (operands[3], acc), maps,
+                           ["parallel", "parallel", "reduction"],
+                           lambda b, a: _multiply_accumulate(b, a[0], dequantize(b, a[1], a[2]), a[3], dt, dt))
+    wf = TensorType(w.shape, dt)
+    dq = ctx.generic(ctx.fresh("r"), [(operands[1], w), (operands[2], scales)], (ctx.empty(wf), wf),
+                     [identity_map(2), f"affine_map<(d0, d1) -> {scale_map(0)}>", identity_map(2)], ["parallel"] * 2,
+                     lambda b, a: dequantize(b, a[0], a[1]))
+    ctx.line(f"{name} = linalg.matmul ins({operands[0]}, {dq} : {tensor_type(x)}, {tensor_type(wf)}) "
+             f"outs({operands[3]} : {tensor_type(acc)}) -> {tensor_type(acc)}")
+    return name
+
+
+def _dequant_bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[TensorType]) -> float:
+    k = types[0].shape[1]
+    return bs[0] * bs[1] * bs[2] * (k if isinstance(k, int) else MAX_SYMBOL_SIZE) + bs[3]
+
+
+def _dequant_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    x = pool.pick(draw, lambda t, bound: len(t.shape) == 2 and is_float(t) and bound <= 4)
+    if x is None:
+        return None
+    xt = pool.type(x)
+    k, n = xt.shape[1], pool.draw_dim(draw)
+    groups = [0] + ([g for g in (2, 4, 8) if k % g == 0] if isinstance(k, int) and k else [])
+    group = draw(pool.st.sampled_from(groups))
+    w = pool.new_arg(TensorType((k, n), "i8"))
+    scales = pool.new_arg(TensorType((k // group, n) if group else (n,), xt.dtype))
+    acc = pool.destination(draw, TensorType((xt.shape[0], n), xt.dtype))
+    return (x, w, scales, acc), {"group": group, "fused": draw(pool.st.booleans())}
+
+
+register(OpSpec("dequant_matmul", _dequant_infer, _dequant_emit, _dequant_bound, _dequant_propose, has_init=False))
+
+
 OP_NAMES = tuple(sorted(OPS))

@@ -167,6 +167,13 @@ def _norm(centered: bool) -> Row:
     return row
 
 
+def _dequantized(E: Evaluator, w: Any, scales: Any, a: Mapping[str, Any], t: str) -> Any:
+    """i8 weights times their per-channel (or per-group of rows) scales, in the activations' dtype."""
+    if a["group"]:
+        scales = E.xp.repeat(scales, a["group"], axis=0)
+    return E.cast(w, t) * scales
+
+
 # One row per op, named exactly as in ireefuzz.generators.ops.OPS.
 REFERENCE: dict[str, Row] = {
     "abs": lambda E, xs, a, s, t: E.xp.abs(xs[0]),
@@ -197,6 +204,8 @@ REFERENCE: dict[str, Row] = {
     **{kind: _conv(kind) for kind in CONV_LAYOUTS},
     **{name: _pool(name) for name in POOLINGS},
     "softmax": _softmax,
+    "contract": lambda E, xs, a, s, t: xs[2] + E.einsum(a["spec"], E.cast(xs[0], t), E.cast(xs[1], t), t),
+    "dequant_matmul": lambda E, xs, a, s, t: E.matmul(xs[0], _dequantized(E, xs[1], xs[2], a, t), xs[3], t),
     "layer_norm": _norm(centered=True),
     "rms_norm": _norm(centered=False),
 }
@@ -267,6 +276,22 @@ def _pool_error(name: str) -> ErrorRow:
     return row
 
 
+def _contract_error(E, xs, es, out, a, s, t, u):
+    spec = a["spec"]
+    x, y = np.abs(np.asarray(xs[0], np.float64)), np.abs(np.asarray(xs[1], np.float64))
+    lhs_l, rhs_l, out_l = spec.replace("->", ",").split(",")
+    dims = dict(zip(lhs_l, np.shape(x))) | dict(zip(rhs_l, np.shape(y)))
+    k = int(np.prod([dims[l] for l in dims if l not in out_l]))
+    return (np.einsum(spec, x, es[1]) + np.einsum(spec, es[0], y) + es[2] + u * np.sqrt(max(k, 1)) * np.einsum(spec, x, y)
+            + u * np.abs(out))
+
+
+def _dequant_error(E, xs, es, out, a, s, t, u):
+    w = _dequantized(E, xs[1], xs[2], a, t)
+    w_err = _dequantized(E, np.abs(xs[1]), es[2], a, t) + u * np.abs(w)
+    return _matmul_error(E, [xs[0], w, None], [es[0], w_err, es[3]], out, a, s, t, u)
+
+
 def _softmax_error(E, xs, es, out, a, s, t, u):
     """exp(x_i - m) / sum: each input error moves the result by a factor in exp(+-(e_i + max e))."""
     n = np.shape(xs[0])[a["dim"]]
@@ -329,6 +354,8 @@ ERROR_BOUND: dict[str, ErrorRow] = {
     **{kind: _conv_error(kind) for kind in CONV_LAYOUTS},
     **{name: _pool_error(name) for name in POOLINGS},
     "softmax": _softmax_error,
+    "contract": _contract_error,
+    "dequant_matmul": _dequant_error,
     "layer_norm": _norm_error(centered=True),
     "rms_norm": _norm_error(centered=False),
 }

@@ -35,8 +35,22 @@ def norm_case() -> Case:
     return Case(b.build(), ({"M": 5}, {"M": 1}), seed=6)
 
 
+def quantized_case() -> Case:
+    b = GraphBuilder()
+    x, y = b.arg(("M", 3, 5), "i8"), b.arg((3, 5, 7), "i8")
+    q = b.op("contract", x, y, b.fill(("M", 7), 0, "i32"), spec="mab,abn->mn", form="generic")
+    v = b.arg(("M", 8))
+    d = b.op("dequant_matmul", v, b.arg((8, 6), "i8"), b.arg((2, 6)), b.fill(("M", 6), 0.0), group=4, fused=True)
+    mv = b.op("contract", d, b.arg((6,)), b.fill(("M",), 0.0), spec="mk,k->m", form="named")
+    b.output(q)
+    b.output(mv)
+    return Case(b.build(), ({"M": 9},), seed=7)
+
+
 FAMILIES = {"conv": (conv_case, "numeric/wrong-value/pad>fill>conv_2d_nhwc_hwcf/f32/?xSxSxS"),
             "norm": (norm_case, "numeric/wrong-value/layer_norm>softmax>rms_norm/f32/?xS"),
+            "quantized": (quantized_case, "numeric/wrong-value/fill>contract/i32/?xS",
+                          "numeric/wrong-value/fill>dequant_matmul>contract/f32/?"),
             "pooling": (pooling_case, "numeric/wrong-value/pooling_nchw_max/f32/?x?xSxS")}
 
 
@@ -72,6 +86,15 @@ def test_softmax_and_norms_normalize():
     np.testing.assert_allclose(normed.var(axis=1), 1.0 / (1.0 + 1e-5 / x.astype(np.float64).var(axis=1)), rtol=1e-9)
 
 
+def test_quantized_contractions_are_exact_integer_and_dequantized_sums():
+    case = quantized_case()
+    x, y, v, w, scales, vec = case.inputs(0)
+    q, mv = reference(case.graph, case.inputs(0), case.instances[0], "f64")
+    np.testing.assert_array_equal(q, np.einsum("mab,abn->mn", x.astype(np.int64), y.astype(np.int64)))
+    dequantized = w.astype(np.float64) * np.repeat(scales.astype(np.float64), 4, axis=0)
+    np.testing.assert_allclose(mv, (v.astype(np.float64) @ dequantized) @ vec, rtol=1e-12)
+
+
 def run_with(monkeypatch, case, transform=None):
     real_call = sut.LoadedModule.call
 
@@ -95,6 +118,6 @@ def bump(o):
 @pytest.mark.iree
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_family_is_clean_and_an_injected_fault_is_caught(monkeypatch, family):
-    make, signature = FAMILIES[family]
+    make, *signatures = FAMILIES[family]
     assert run_with(monkeypatch, make()) == []
-    assert run_with(monkeypatch, make(), bump) == [signature]
+    assert run_with(monkeypatch, make(), bump) == sorted(signatures)
