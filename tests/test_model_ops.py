@@ -121,3 +121,35 @@ def test_family_is_clean_and_an_injected_fault_is_caught(monkeypatch, family):
     make, *signatures = FAMILIES[family]
     assert run_with(monkeypatch, make()) == []
     assert run_with(monkeypatch, make(), bump) == sorted(signatures)
+
+
+CONFIGURED = """hal.executable private @ex {
+  hal.executable.variant public @v target(#hal.executable.target<"llvm-cpu", "embedded-elf-x86_64">) {
+    builtin.module {
+      func.func @d() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>} {
+        %c = arith.constant 0.0 : f32
+        %e = tensor.empty() : tensor<4xf32>
+        %f = linalg.fill {lowering_config = #iree_cpu.lowering_config<distribution = [32], vector_common_parallel = [4]>} ins(%c : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+        return
+      }
+    }
+  }
+}"""
+
+
+def test_lowering_configurations_name_the_pipeline_and_each_ops_tile_sizes():
+    from types import SimpleNamespace
+
+    from ireefuzz.oracles.ir import lowering_configurations
+
+    dispatches = [SimpleNamespace(configured=CONFIGURED), SimpleNamespace(configured="")]
+    assert lowering_configurations(dispatches) == (
+        "DoubleTilingExpert[fill{distribution = [32], vector_common_parallel = [4]}]",)
+
+
+@pytest.mark.iree
+def test_a_case_records_its_lowering_configurations_and_copies_have_a_pipeline():
+    (result,) = evaluate([conv_case()])
+    assert "BufferOpsTileAndVectorize" in result.pipelines and "" not in result.pipelines
+    assert [c.partition("[")[0] for c in result.configurations] == list(result.pipelines)
+    assert any(c.startswith("ConvTileAndDecomposeExpert[") and "vector_reduction" in c for c in result.configurations)
