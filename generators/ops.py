@@ -1226,4 +1226,89 @@ def _dequant_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] 
 register(OpSpec("dequant_matmul", _dequant_infer, _dequant_emit, _dequant_bound, _dequant_propose, has_init=False))
 
 
+# ---------------------------------------------------------------------------------------------
+# attention: q (B x S x D), k (B x T x D), v (B x T x E) -> softmax(scale * q k^T, masked) v.
+# Either the chain a model importer emits (matmul generic -> scale and a causal mask from
+# linalg.index in a generic -> linalg.softmax -> matmul generic) or iree_linalg_ext.attention with
+# the mask as an additive (0 / -inf) operand built by a generic. The causal mask keeps key t <= query s.
+
+
+def _attention_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    q, k, v = types
+    if not (is_float(q) and q.dtype == k.dtype == v.dtype) or not len(q.shape) == len(k.shape) == len(v.shape) == 3:
+        raise ValueError(f"attention takes three rank-3 float tensors of one dtype, not {list(types)}")
+    (b, s, d), (b2, t, d2), (b3, t2, e) = q.shape, k.shape, v.shape
+    if not b == b2 == b3 or d != d2 or t != t2:
+        raise ValueError(f"attention shapes {list(types)} do not agree")
+    return TensorType((b, s, e), q.dtype)
+
+
+def _causal_mask(b: Body, masked: str, value: str, dt: str) -> str:
+    """``value`` where key index (dim 2) <= query index (dim 1), else ``masked``."""
+    query, key = b.op("linalg.index 1 : index"), b.op("linalg.index 2 : index")
+    return b.op(f"arith.select {b.op(f'arith.cmpi ule, {key}, {query} : index')}, {value}, {masked} : {dt}")
+
+
+def _attention_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    q, k, v = (ctx.graph.type_of(r) for r in node.inputs)
+    dt, a, t = q.dtype, node.attrs, node.type
+    (bs, s, _), tt = q.shape, k.shape[1]
+    scores_t = TensorType((bs, s, tt), dt)
+    zero, neg_inf = ctx.fresh("c"), ctx.fresh("c")
+    ctx.line(f"{zero} = arith.constant {float_literal(0.0, dt)} : {dt}")
+    ctx.line(f"{neg_inf} = arith.constant {float_literal(float('-inf'), dt)} : {dt}")
+    out, result = ctx.init_for(node.index, node, operands), result_name(ctx, node)
+    if a["form"] == "linalg_ext":
+        mask = ctx.generic(ctx.fresh("r"), [], (ctx.empty(scores_t), scores_t), [identity_map(3)], ["parallel"] * 3,
+                           lambda b, x: _causal_mask(b, neg_inf, zero, dt) if a["causal"] else zero)
+        scale = ctx.fresh("c")
+        ctx.line(f"{scale} = arith.constant {float_literal(a['scale'], dt)} : {dt}")
+        maps = [projected_map(5, m) for m in ([0, 1, 3], [0, 4, 3], [0, 4, 2])] + ["affine_map<(d0, d1, d2, d3, d4) -> ()>"] + \
+            [projected_map(5, m) for m in ([0, 1, 4], [0, 1, 2])]
+        ctx.line(f"{result} = iree_linalg_ext.attention <{{indexing_maps = [{', '.join(maps)}]}}> ins({operands[0]}, "
+                 f"{operands[1]}, {operands[2]}, {scale}, {mask} : {tensor_type(q)}, {tensor_type(k)}, {tensor_type(v)}, "
+                 f"{dt}, {tensor_type(scores_t)}) outs({out} : {tensor_type(t)}) {{")
+        ctx.line(f"^bb0(%score{node.index}: {dt}):")
+        ctx.line(f"  iree_linalg_ext.yield %score{node.index} : {dt}")
+        ctx.line(f"}} -> {tensor_type(t)}")
+        return result
+    filled = ctx.fresh("f")
+    ctx.line(f"{filled} = linalg.fill ins({zero} : {dt}) outs({ctx.empty(scores_t)} : {tensor_type(scores_t)}) -> "
+             f"{tensor_type(scores_t)}")
+    mac = lambda b, x: _multiply_accumulate(b, x[0], x[1], x[2], dt, dt)
+    scores = ctx.generic(ctx.fresh("r"), [(operands[0], q), (operands[1], k)], (filled, scores_t),
+                         [projected_map(4, m) for m in ([0, 1, 3], [0, 2, 3], [0, 1, 2])],
+                         ["parallel"] * 3 + ["reduction"], mac)
+
+    def scale_and_mask(b: Body, x: list[str]) -> str:
+        scaled = b.op(f"arith.mulf {x[0]}, {b.const(a['scale'], dt)} : {dt}")
+        return _causal_mask(b, neg_inf, scaled, dt) if a["causal"] else scaled
+
+    masked = ctx.generic(ctx.fresh("r"), [(scores, scores_t)], (ctx.empty(scores_t), scores_t), [identity_map(3)] * 2,
+                         ["parallel"] * 3, scale_and_mask)
+    probs = ctx.fresh("r")
+    ctx.line(f"{probs} = linalg.softmax dimension(2) ins({masked} : {tensor_type(scores_t)}) outs({ctx.empty(scores_t)} : "
+             f"{tensor_type(scores_t)}) -> {tensor_type(scores_t)}")
+    acc = ctx.fresh("f")
+    ctx.line(f"{acc} = linalg.fill ins({zero} : {dt}) outs({out} : {tensor_type(t)}) -> {tensor_type(t)}")
+    return ctx.generic(result, [(probs, scores_t), (operands[2], v)], (acc, t),
+                       [projected_map(4, m) for m in ([0, 1, 3], [0, 3, 2], [0, 1, 2])], ["parallel"] * 3 + ["reduction"], mac)
+
+
+def _attention_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    dtype = draw(pool.st.sampled_from(pool.dtypes_among(("f32", "f16"))))
+    b, d, e = _small_dim(draw, pool, 3), _small_dim(draw, pool, 17), _small_dim(draw, pool, 17)
+    s = _small_dim(draw, pool, 33)
+    t = s if draw(pool.st.booleans()) else _small_dim(draw, pool, 33)  # self-attention: one sequence length
+    q = pool.pick_or_arg(draw, TensorType((b, s, d), dtype), max_bound=2)
+    k = pool.pick_or_arg(draw, TensorType((b, t, d), dtype), max_bound=2)
+    v = pool.pick_or_arg(draw, TensorType((b, t, e), dtype), max_bound=4)
+    forms = ["chain", "linalg_ext"] if pool.syntax.linalg_ext_gather else ["chain"]
+    return (q, k, v), {"scale": draw(pool.st.sampled_from((0.125, 0.25, 1.0))), "causal": draw(pool.st.booleans()),
+                       "form": draw(pool.st.sampled_from(forms))}
+
+
+register(OpSpec("attention", _attention_infer, _attention_emit, lambda bs, a, ts: bs[2], _attention_propose))
+
+
 OP_NAMES = tuple(sorted(OPS))

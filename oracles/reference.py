@@ -174,6 +174,20 @@ def _dequantized(E: Evaluator, w: Any, scales: Any, a: Mapping[str, Any], t: str
     return E.cast(w, t) * scales
 
 
+def _scores(E: Evaluator, q: Any, k: Any, a: Mapping[str, Any], t: str) -> Any:
+    """scale * q k^T, -inf where the causal mask hides a key."""
+    scores = E.einsum("bsd,btd->bst", q, k, t) * a["scale"]
+    if not a["causal"]:
+        return scores
+    s, n = np.shape(q)[1], np.shape(k)[1]
+    return E.xp.where(np.arange(n)[None, None, :] <= np.arange(s)[None, :, None], scores, -np.inf)
+
+
+def _attention(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, ...], t: str) -> Any:
+    probs = _softmax(E, [_scores(E, xs[0], xs[1], a, t)], {"dim": 2}, s, t)
+    return E.einsum("bst,bte->bse", probs, xs[2], t)
+
+
 # One row per op, named exactly as in ireefuzz.generators.ops.OPS.
 REFERENCE: dict[str, Row] = {
     "abs": lambda E, xs, a, s, t: E.xp.abs(xs[0]),
@@ -204,6 +218,7 @@ REFERENCE: dict[str, Row] = {
     **{kind: _conv(kind) for kind in CONV_LAYOUTS},
     **{name: _pool(name) for name in POOLINGS},
     "softmax": _softmax,
+    "attention": _attention,
     "contract": lambda E, xs, a, s, t: xs[2] + E.einsum(a["spec"], E.cast(xs[0], t), E.cast(xs[1], t), t),
     "dequant_matmul": lambda E, xs, a, s, t: E.matmul(xs[0], _dequantized(E, xs[1], xs[2], a, t), xs[3], t),
     "layer_norm": _norm(centered=True),
@@ -292,6 +307,20 @@ def _dequant_error(E, xs, es, out, a, s, t, u):
     return _matmul_error(E, [xs[0], w, None], [es[0], w_err, es[3]], out, a, s, t, u)
 
 
+def _attention_error(E, xs, es, out, a, s, t, u):
+    q, k, v = (np.abs(np.asarray(x, np.float64)) for x in xs)
+    d, n = np.shape(q)[2], np.shape(k)[1]
+    spec = "bsd,btd->bst"
+    scores = _scores(E, *xs[:2], a, t)
+    e_scores = a["scale"] * (np.einsum(spec, q, es[1]) + np.einsum(spec, es[0], k) + u * np.sqrt(max(d, 1))
+                             * np.einsum(spec, q, k)) + u * np.abs(np.nan_to_num(scores, neginf=0))
+    e_scores = np.where(np.isfinite(scores), e_scores, 0.0)
+    probs = _softmax(E, [scores], {"dim": 2}, s, t)
+    e_probs = _softmax_error(E, [scores], [e_scores], probs, {"dim": 2}, s, t, u)
+    return (np.einsum("bst,bte->bse", e_probs, v) + np.einsum("bst,bte->bse", probs, es[2])
+            + u * np.sqrt(max(n, 1)) * np.einsum("bst,bte->bse", probs, v) + u * np.abs(out))
+
+
 def _softmax_error(E, xs, es, out, a, s, t, u):
     """exp(x_i - m) / sum: each input error moves the result by a factor in exp(+-(e_i + max e))."""
     n = np.shape(xs[0])[a["dim"]]
@@ -354,6 +383,7 @@ ERROR_BOUND: dict[str, ErrorRow] = {
     **{kind: _conv_error(kind) for kind in CONV_LAYOUTS},
     **{name: _pool_error(name) for name in POOLINGS},
     "softmax": _softmax_error,
+    "attention": _attention_error,
     "contract": _contract_error,
     "dequant_matmul": _dequant_error,
     "layer_norm": _norm_error(centered=True),
