@@ -47,10 +47,19 @@ def quantized_case() -> Case:
     return Case(b.build(), ({"M": 9},), seed=7)
 
 
+def attention_case() -> Case:
+    b = GraphBuilder()
+    q, k, v = b.arg((2, "S", 8)), b.arg((2, "S", 8)), b.arg((2, "S", 5))
+    b.output(b.op("attention", q, k, v, scale=0.25, causal=True, form="chain"))
+    b.output(b.op("attention", q, k, v, scale=0.125, causal=True, form="linalg_ext"))
+    return Case(b.build(), ({"S": 7}, {"S": 1}), seed=8)
+
+
 FAMILIES = {"conv": (conv_case, "numeric/wrong-value/pad>fill>conv_2d_nhwc_hwcf/f32/?xSxSxS"),
             "norm": (norm_case, "numeric/wrong-value/layer_norm>softmax>rms_norm/f32/?xS"),
             "quantized": (quantized_case, "numeric/wrong-value/fill>contract/i32/?xS",
                           "numeric/wrong-value/fill>dequant_matmul>contract/f32/?"),
+            "attention": (attention_case, "numeric/wrong-value/attention/f32/Sx?xS"),
             "pooling": (pooling_case, "numeric/wrong-value/pooling_nchw_max/f32/?x?xSxS")}
 
 
