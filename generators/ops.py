@@ -9,9 +9,10 @@ Adding an op = one ``register(OpSpec(...))`` here plus its reference row.
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Any, Callable, Mapping, Sequence
 
-from .tensor import FLOAT_DTYPES, TensorType
+from .tensor import FLOAT_DTYPES, Dim, TensorType
 
 MAX_SYMBOL_SIZE = 130  # symbolic dims are instantiated at most this large (bounds rely on it)
 
@@ -60,6 +61,8 @@ def float_literal(value: float, dtype: str) -> str:
     if dtype in FLOAT_DTYPES:
         if value == float("-inf"):
             return "0xFC00" if dtype == "f16" else "0xFF800000"
+        if value == float("inf"):
+            return "0x7C00" if dtype == "f16" else "0x7F800000"
         return f"{float(value):.6e}"
     if dtype == "i1":
         return "true" if value else "false"
@@ -703,5 +706,609 @@ def _pad_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | No
 register(OpSpec("extract_slice", _slice_infer, _slice_emit, lambda bs, a, ts: bs[0], _slice_propose, has_init=False))
 register(OpSpec("pad", _pad_infer, _pad_emit, lambda bs, a, ts: max(bs[0], abs(a["value"])), _pad_propose,
                 has_init=False))
+
+# ---------------------------------------------------------------------------------------------
+# convolution and pooling. A layout names each operand's dims by letter: n batch, c channel,
+# f filter (output channel), x / y spatial (in the image and the result), X / Y the kernel window.
+# Spatial and window dims are static (a result's spatial size is an expression of the input's);
+# batch and channels may be symbolic. Padding comes from a pad node the proposal puts before the op.
+
+CONV_LAYOUTS = {"conv_1d_nwc_wcf": ("nxc", "Xcf", "nxf"), "conv_2d_nhwc_hwcf": ("nxyc", "XYcf", "nxyf"),
+                "conv_2d_nchw_fchw": ("ncxy", "fcXY", "nfxy"), "depthwise_conv_2d_nhwc_hwc": ("nxyc", "XYc", "nxyc")}
+POOL_LAYOUTS = {"nhwc": ("nxyc", "XY", "nxyc"), "nchw": ("ncxy", "XY", "ncxy")}
+POOLINGS = {"pooling_nhwc_sum": ("nhwc", "sum"), "pooling_nhwc_max": ("nhwc", "max"), "pooling_nhwc_min": ("nhwc", "min"),
+            "pooling_nchw_sum": ("nchw", "sum"), "pooling_nchw_max": ("nchw", "max")}  # linalg has no pooling_nchw_min
+POOL_IDENTITY = {"sum": 0.0, "max": float("-inf"), "min": float("inf")}
+SPATIAL = "xy"
+
+
+def window_out(size: int, window: int, stride: int, dilation: int) -> int:
+    """Result size of one spatial dim (0 when the dilated window does not fit)."""
+    return max(0, (size - (window - 1) * dilation - 1) // stride + 1)
+
+
+def _window_dims(layout: tuple[str, str, str], types: Sequence[TensorType], attrs: Mapping[str, Any],
+                 window_shape: Sequence[int] | None = None) -> dict[str, Dim]:
+    """Letter -> dim of the result, checking every operand's dims agree."""
+    image_l, window_l, out_l = layout
+    image, rest = types[0], types[1:]
+    if len(image.shape) != len(image_l):
+        raise ValueError(f"image {image!r} must have rank {len(image_l)}")
+    dims: dict[str, Dim] = dict(zip(image_l, image.shape))
+    named = list(zip(window_l, window_shape)) if window_shape is not None else list(zip(window_l, rest[0].shape))
+    if window_shape is None and len(rest[0].shape) != len(window_l):
+        raise ValueError(f"filter {rest[0]!r} must have rank {len(window_l)}")
+    for letter, d in named:
+        if dims.setdefault(letter, d) != d:
+            raise ValueError(f"dim {letter} is {dims[letter]} and {d}")
+    strides, dilations = list(attrs["strides"]), list(attrs["dilations"])
+    n_spatial = sum(l in SPATIAL for l in image_l)
+    if not len(strides) == len(dilations) == n_spatial or min(strides + dilations) < 1:
+        raise ValueError(f"strides {strides} / dilations {dilations} must be {n_spatial} positive ints")
+    for i, x in enumerate(l for l in image_l if l in SPATIAL):
+        size, window = dims[x], dims[x.upper()]
+        if not (isinstance(size, int) and isinstance(window, int)) or window < 1:
+            raise ValueError("spatial and window dims must be static")
+        dims[x] = window_out(size, window, strides[i], dilations[i])
+        if dims[x] < 1:
+            raise ValueError(f"window {window} (dilation {dilations[i]}) does not fit spatial size {size}")
+    return dims
+
+
+def _conv_infer(kind: str) -> Callable:
+    def infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+        image, filt, acc = types
+        if image.dtype != filt.dtype or (image.dtype, acc.dtype) not in MATMUL_TYPES:
+            raise ValueError(f"no {kind} {image.dtype} x {filt.dtype} -> {acc.dtype}")
+        dims = _window_dims(CONV_LAYOUTS[kind], types[:2], attrs)
+        want = tuple(dims[l] for l in CONV_LAYOUTS[kind][2])
+        if tuple(acc.shape) != want:
+            raise ValueError(f"{kind} of {image!r} by {filt!r} gives {want}, not the accumulator's {acc!r}")
+        return TensorType(acc.shape, acc.dtype)
+
+    return infer
+
+
+def _window_attr(values: Sequence[int]) -> str:
+    return f"dense<[{', '.join(map(str, values))}]> : tensor<{len(values)}xi64>"
+
+
+def _window_maps(layout: tuple[str, str, str], attrs: Mapping[str, Any]) -> tuple[list[str], list[str], list[str]]:
+    """The linalg.generic form of a convolution / pooling: (loop letters, iterator types, [image, window, out] maps)."""
+    image_l, window_l, out_l = layout
+    loops = list(out_l) + [l for l in window_l if l not in out_l]
+    d = {l: f"d{i}" for i, l in enumerate(loops)}
+    spatial = [l for l in image_l if l in SPATIAL]
+    image_exprs = []
+    for l in image_l:
+        if l in SPATIAL:
+            i = spatial.index(l)
+            image_exprs.append(f"{d[l]} * {attrs['strides'][i]} + {d[l.upper()]} * {attrs['dilations'][i]}")
+        else:
+            image_exprs.append(d[l])
+    head = f"({', '.join(d.values())})"
+    maps = [f"affine_map<{head} -> ({', '.join(image_exprs)})>",
+            f"affine_map<{head} -> ({', '.join(d[l] for l in window_l)})>",
+            f"affine_map<{head} -> ({', '.join(d[l] for l in out_l)})>"]
+    return loops, ["parallel" if l in out_l else "reduction" for l in loops], maps
+
+
+def _conv_emit(kind: str) -> Callable:
+    def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+        image, filt, acc = (ctx.graph.type_of(r) for r in node.inputs)
+        name, a = result_name(ctx, node), node.attrs
+        if not a.get("generic"):
+            ctx.line(f"{name} = linalg.{kind} {{dilations = {_window_attr(a['dilations'])}, strides = "
+                     f"{_window_attr(a['strides'])}}} ins({operands[0]}, {operands[1]} : {tensor_type(image)}, "
+                     f"{tensor_type(filt)}) outs({operands[2]} : {tensor_type(acc)}) -> {tensor_type(acc)}")
+            return name
+        _, iterators, maps = _window_maps(CONV_LAYOUTS[kind], a)
+
+        def body(b: Body, x: list[str]) -> str:
+            u, v = x[0], x[1]
+            if image.dtype != acc.dtype:
+                ext = "arith.extsi" if acc.dtype == "i32" else "arith.extf"
+                u, v = (b.op(f"{ext} {w} : {image.dtype} to {acc.dtype}") for w in (u, v))
+            mul, add = ("arith.muli", "arith.addi") if acc.dtype == "i32" else ("arith.mulf", "arith.addf")
+            return b.op(f"{add} {x[2]}, {b.op(f'{mul} {u}, {v} : {acc.dtype}')} : {acc.dtype}")
+
+        return ctx.generic(name, [(operands[0], image), (operands[1], filt)], (operands[2], acc), maps, iterators, body)
+
+    return emit
+
+
+def _window_volume(types: Sequence[TensorType], letters: str, image_l: str) -> int:
+    """Products summed per result element: the window, times the channels when they are reduced."""
+    dims = dict(zip(image_l, types[0].shape)) | dict(zip(letters, types[1].shape))
+    return math.prod(MAX_SYMBOL_SIZE if isinstance(dims[l], str) else dims[l] for l in letters if l in "XYc")
+
+
+def _conv_bound(kind: str) -> Callable:
+    def bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[TensorType]) -> float:
+        image_l, filter_l, out_l = CONV_LAYOUTS[kind]
+        reduced = "".join(l for l in filter_l if l not in out_l)
+        return bs[0] * bs[1] * _window_volume(types, reduced, image_l) + bs[2]
+
+    return bound
+
+
+def _draw_window(draw: Callable, pool: Any, n_spatial: int) -> tuple[list[int], list[int], list[int], list[int]]:
+    """(window, strides, dilations, result sizes) per spatial dim."""
+    ints = pool.st.integers
+    window = [draw(ints(1, 3)) for _ in range(n_spatial)]
+    strides = [draw(ints(1, 3)) for _ in range(n_spatial)]
+    dilations = [draw(ints(1, 2)) for _ in range(n_spatial)]
+    outs = [draw(pool.st.sampled_from((1, 2, 3, 4, 5, 7, 8))) for _ in range(n_spatial)]
+    return window, strides, dilations, outs
+
+
+def _small_dim(draw: Callable, pool: Any, cap: int) -> Dim:
+    d = pool.draw_dim(draw)
+    return d if isinstance(d, str) else min(d, cap)
+
+
+def _padded_image(draw: Callable, pool: Any, letters: str, dims: Mapping[str, Dim], dtype: str, max_bound: float) -> str:
+    """An image of the given dims: an argument or earlier value, sometimes through a pad node (zero padding)."""
+    pads = {l: (draw(pool.st.integers(0, 2)), draw(pool.st.integers(0, 2))) if l in SPATIAL and draw(pool.st.booleans())
+            else (0, 0) for l in letters}
+    pads = {l: p if isinstance(dims[l], int) and dims[l] - sum(p) >= 1 else (0, 0) for l, p in pads.items()}
+    shape = tuple(d if isinstance(d, str) else d - sum(pads[l]) for l, d in zip(letters, (dims[l] for l in letters)))
+    src = pool.pick_or_arg(draw, TensorType(shape, dtype), max_bound=max_bound)
+    if not any(sum(p) for p in pads.values()):
+        return src
+    attrs = {"low": [pads[l][0] for l in letters], "high": [pads[l][1] for l in letters], "value": 0 if dtype == "i32" else 0.0}
+    return pool.derive("pad", (src,), attrs)
+
+
+def _conv_propose(kind: str) -> Callable:
+    def propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+        image_l, filter_l, out_l = CONV_LAYOUTS[kind]
+        spatial = [l for l in image_l if l in SPATIAL]
+        window, strides, dilations, outs = _draw_window(draw, pool, len(spatial))
+        dtype = draw(pool.st.sampled_from(sorted({frm for frm, _ in MATMUL_TYPES if frm in pool.dtypes} or {"f32"})))
+        dims: dict[str, Dim] = {"n": _small_dim(draw, pool, 3), "c": _small_dim(draw, pool, 16), "f": _small_dim(draw, pool, 16)}
+        for i, x in enumerate(spatial):
+            dims[x.upper()] = window[i]
+            dims[x] = (outs[i] - 1) * strides[i] + (window[i] - 1) * dilations[i] + 1 + draw(pool.st.integers(0, strides[i] - 1))
+        image = _padded_image(draw, pool, image_l, dims, dtype, max_bound=4)
+        filt = pool.pick_or_arg(draw, TensorType(tuple(dims[l] for l in filter_l), dtype), max_bound=4)
+        acc_dtype = draw(pool.st.sampled_from(sorted({to for frm, to in MATMUL_TYPES if frm == dtype})))
+        out = {**dims, **dict(zip(spatial, outs))}
+        acc = pool.destination(draw, TensorType(tuple(out[l] for l in out_l), acc_dtype))
+        return (image, filt, acc), {"strides": strides, "dilations": dilations, "generic": draw(pool.st.booleans())}
+
+    return propose
+
+
+for _kind in CONV_LAYOUTS:
+    register(OpSpec(_kind, _conv_infer(_kind), _conv_emit(_kind), _conv_bound(_kind), _conv_propose(_kind),
+                    has_init=False, has_generic_form=True))
+
+
+def _pool_infer(name: str) -> Callable:
+    def infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+        (image,) = types
+        if image.dtype not in ("f32", "f16", "i32"):
+            raise ValueError(f"{name} is not defined on {image.dtype}")
+        layout = POOL_LAYOUTS[POOLINGS[name][0]]
+        dims = _window_dims(layout, types, attrs, attrs["window"])
+        return TensorType(tuple(dims[l] for l in layout[2]), image.dtype)
+
+    return infer
+
+
+def _pool_emit(name: str) -> Callable:
+    layout, kind = POOLINGS[name]
+
+    def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+        image, t, a = ctx.graph.type_of(node.inputs[0]), node.type, node.attrs
+        identity = POOL_IDENTITY[kind]
+        if t.dtype == "i32" and kind != "sum":
+            identity = -(2 ** 31) if kind == "max" else 2 ** 31 - 1
+        init = ctx.init_for(node.index, node, operands)
+        cst, filled, window = ctx.fresh("c"), ctx.fresh("f"), ctx.fresh("w")
+        ctx.line(f"{cst} = arith.constant {float_literal(identity, t.dtype)} : {t.dtype}")
+        ctx.line(f"{filled} = linalg.fill ins({cst} : {t.dtype}) outs({init} : {tensor_type(t)}) -> {tensor_type(t)}")
+        window_t = TensorType(tuple(a["window"]), t.dtype)
+        ctx.line(f"{window} = tensor.empty() : {tensor_type(window_t)}")
+        name_ = result_name(ctx, node)
+        if not a.get("generic"):
+            ctx.line(f"{name_} = linalg.{name} {{dilations = {_window_attr(a['dilations'])}, strides = "
+                     f"{_window_attr(a['strides'])}}} ins({operands[0]}, {window} : {tensor_type(image)}, "
+                     f"{tensor_type(window_t)}) outs({filled} : {tensor_type(t)}) -> {tensor_type(t)}")
+            return name_
+        _, iterators, maps = _window_maps(POOL_LAYOUTS[layout], a)
+
+        def body(b: Body, x: list[str]) -> str:
+            if kind == "sum":
+                return b.op(f"arith.add{'i' if t.dtype == 'i32' else 'f'} {x[2]}, {x[0]} : {t.dtype}")
+            if t.dtype == "i32":
+                return b.op(f"arith.{kind}si {x[2]}, {x[0]} : {t.dtype}")
+            return _maxmin(kind)(b, [x[2], x[0]], t.dtype)
+
+        return ctx.generic(name_, [(operands[0], image), (window, window_t)], (filled, t), maps, iterators, body)
+
+    return emit
+
+
+def _pool_bound(name: str) -> Callable:
+    def bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[TensorType]) -> float:
+        return bs[0] * math.prod(attrs["window"]) if POOLINGS[name][1] == "sum" else bs[0]
+
+    return bound
+
+
+def _pool_propose(name: str) -> Callable:
+    image_l = POOL_LAYOUTS[POOLINGS[name][0]][0]
+
+    def propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+        spatial = [l for l in image_l if l in SPATIAL]
+        window, strides, dilations, outs = _draw_window(draw, pool, len(spatial))
+        dtype = draw(pool.st.sampled_from(pool.dtypes_among(("f32", "f16", "i32"))))
+        dims: dict[str, Dim] = {"n": _small_dim(draw, pool, 3), "c": _small_dim(draw, pool, 16)}
+        for i, x in enumerate(spatial):
+            dims[x] = (outs[i] - 1) * strides[i] + (window[i] - 1) * dilations[i] + 1 + draw(pool.st.integers(0, strides[i] - 1))
+        image = _padded_image(draw, pool, image_l, dims, dtype, max_bound=50)
+        return (image,), {"window": window, "strides": strides, "dilations": dilations, "generic": draw(pool.st.booleans())}
+
+    return propose
+
+
+for _name in POOLINGS:
+    register(OpSpec(_name, _pool_infer(_name), _pool_emit(_name), _pool_bound(_name), _pool_propose(_name),
+                    has_generic_form=True))
+
+
+# ---------------------------------------------------------------------------------------------
+# softmax and normalizations over one dim. softmax is linalg.softmax or its decomposition (max, sub,
+# exp, sum, div); layer_norm / rms_norm are the reductions with broadcasts back that model importers
+# emit: reduce into a fresh tensor, then an elementwise generic reading the reduction broadcast back.
+
+NORMS = ("softmax", "layer_norm", "rms_norm")
+
+
+def _norm_infer(name: str) -> Callable:
+    def infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+        (t,) = types
+        if not is_float(t) or not 0 <= attrs["dim"] < len(t.shape):
+            raise ValueError(f"{name} over dim {attrs['dim']} of {t!r}")
+        return t
+
+    return infer
+
+
+def _reduce_into(ctx: EmitContext, x: str, t: TensorType, dim: int, identity: float,
+                 combine: Callable[[Body, str, str], str]) -> str:
+    """Reduce ``x`` over ``dim`` into a fresh tensor filled with ``identity``; ``combine(b, acc, element)``."""
+    rank = len(t.shape)
+    kept = [i for i in range(rank) if i != dim]
+    rt = TensorType(tuple(t.shape[i] for i in kept), t.dtype)
+    cst, filled = ctx.fresh("c"), ctx.fresh("f")
+    ctx.line(f"{cst} = arith.constant {float_literal(identity, t.dtype)} : {t.dtype}")
+    ctx.line(f"{filled} = linalg.fill ins({cst} : {t.dtype}) outs({ctx.empty(rt)} : {tensor_type(rt)}) -> {tensor_type(rt)}")
+    return ctx.generic(ctx.fresh("r"), [(x, t)], (filled, rt), [identity_map(rank), projected_map(rank, kept)],
+                       ["reduction" if i == dim else "parallel" for i in range(rank)], lambda b, a: combine(b, a[1], a[0]))
+
+
+def _with_reduced(ctx: EmitContext, x: str, t: TensorType, reduced: str, dim: int, out: str, result: str,
+                  fn: Callable[[Body, str, str], str]) -> str:
+    """An elementwise generic over ``x`` reading ``reduced`` broadcast back along ``dim``: ``fn(b, x, r)``."""
+    rank = len(t.shape)
+    rt = TensorType(tuple(d for i, d in enumerate(t.shape) if i != dim), t.dtype)
+    return ctx.generic(result, [(x, t), (reduced, rt)], (out, t),
+                       [identity_map(rank), projected_map(rank, [i for i in range(rank) if i != dim]), identity_map(rank)],
+                       ["parallel"] * rank, lambda b, a: fn(b, a[0], a[1]))
+
+
+def _dim_as_float(ctx: EmitContext, t: TensorType, dim: int) -> str:
+    """The size of ``dim`` as a float of ``t``'s dtype (read at run time when the dim is symbolic)."""
+    d, name = t.shape[dim], ctx.fresh("size")
+    if isinstance(d, int):
+        ctx.line(f"{name} = arith.constant {float_literal(d, t.dtype)} : {t.dtype}")
+        return name
+    wide = ctx.fresh("size")
+    ctx.line(f"{wide} = arith.index_cast {ctx.dim_values[d]} : index to i64")
+    ctx.line(f"{name} = arith.sitofp {wide} : i64 to {t.dtype}")
+    return name
+
+
+def _norm_emit(name: str) -> Callable:
+    def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+        x, t, dim, dt = operands[0], node.type, node.attrs["dim"], node.type.dtype
+        out, result = ctx.init_for(node.index, node, operands), result_name(ctx, node)
+        add = lambda b, u, v: b.op(f"arith.addf {u}, {v} : {dt}")
+        if name == "softmax" and not node.attrs.get("decomposed"):
+            ctx.line(f"{result} = linalg.softmax dimension({dim}) ins({x} : {tensor_type(t)}) outs({out} : "
+                     f"{tensor_type(t)}) -> {tensor_type(t)}")
+            return result
+        if name == "softmax":
+            m = _reduce_into(ctx, x, t, dim, float("-inf"), lambda b, u, v: _maxmin("max")(b, [u, v], dt))
+            e = _with_reduced(ctx, x, t, m, dim, ctx.empty(t), ctx.fresh("r"),
+                              lambda b, u, v: b.op(f"math.exp {b.op(f'arith.subf {u}, {v} : {dt}')} : {dt}"))
+            total = _reduce_into(ctx, e, t, dim, 0.0, add)
+            return _with_reduced(ctx, e, t, total, dim, out, result, lambda b, u, v: b.op(f"arith.divf {u}, {v} : {dt}"))
+        n, eps = _dim_as_float(ctx, t, dim), node.attrs["eps"]
+        if name == "layer_norm":
+            total = _reduce_into(ctx, x, t, dim, 0.0, add)
+            x = _with_reduced(ctx, x, t, total, dim, ctx.empty(t), ctx.fresh("r"),
+                              lambda b, u, v: b.op(f"arith.subf {u}, {b.op(f'arith.divf {v}, {n} : {dt}')} : {dt}"))
+        squares = _reduce_into(ctx, x, t, dim, 0.0,
+                               lambda b, acc, u: b.op(f"arith.addf {acc}, {b.op(f'arith.mulf {u}, {u} : {dt}')} : {dt}"))
+
+        def scale(b: Body, u: str, v: str) -> str:
+            mean = b.op(f"arith.divf {v}, {n} : {dt}")
+            shifted = b.op(f"arith.addf {mean}, {b.const(eps, dt)} : {dt}")
+            return b.op(f"arith.mulf {u}, {b.op(f'math.rsqrt {shifted} : {dt}')} : {dt}")
+
+        return _with_reduced(ctx, x, t, squares, dim, out, result, scale)
+
+    return emit
+
+
+def _norm_bound(name: str) -> Callable:
+    def bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[TensorType]) -> float:
+        d = types[0].shape[attrs["dim"]]
+        return 1.0 if name == "softmax" else math.sqrt(d if isinstance(d, int) else MAX_SYMBOL_SIZE)
+
+    return bound
+
+
+def _norm_propose(name: str) -> Callable:
+    def propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+        src = pool.pick(draw, lambda t, bound: is_float(t) and len(t.shape) >= 1 and bound <= (50 if name == "softmax" else 8))
+        if src is None:
+            return None
+        attrs: dict[str, Any] = {"dim": draw(pool.st.integers(0, len(pool.type(src).shape) - 1))}
+        if name == "softmax":
+            attrs["decomposed"] = draw(pool.st.booleans())
+        else:
+            attrs["eps"] = draw(pool.st.sampled_from((1e-5, 1e-2)))
+        return (src,), attrs
+
+    return propose
+
+
+for _name in NORMS:
+    register(OpSpec(_name, _norm_infer(_name), _norm_emit(_name), _norm_bound(_name), _norm_propose(_name)))
+
+
+# ---------------------------------------------------------------------------------------------
+# contractions by einsum spec (several reduction dims, transposed and broadcast operands, matvec /
+# vecmat) and dequantizing matmuls. i8 operands accumulate into i32 through arith.extsi; an i8
+# operand is drawn whenever i32 is (the quantized form of an i32 program).
+
+CONTRACTIONS = {"mk,k->m": "linalg.matvec", "k,kn->n": "linalg.vecmat", "mab,abn->mn": None, "mk,nk->mn": None,
+                "km,kn->mn": None, "bmk,kn->bmn": None, "bmk,bnk->bmn": None, "abk,kc->abc": None}  # spec -> its named op
+
+
+def _spec(spec: str) -> tuple[str, str, str, str]:
+    """``"mk,kn->mn"`` -> (lhs, rhs, out, loop letters: the result's then the reduced ones)."""
+    ins, out = spec.split("->")
+    lhs, rhs = ins.split(",")
+    reduced = "".join(dict.fromkeys(l for l in lhs + rhs if l not in out))
+    return lhs, rhs, out, out + reduced
+
+
+def _contract_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    lhs, rhs, acc = types
+    lhs_l, rhs_l, out_l, _ = _spec(attrs["spec"])
+    if lhs.dtype != rhs.dtype or (lhs.dtype, acc.dtype) not in MATMUL_TYPES:
+        raise ValueError(f"no contraction {lhs.dtype} x {rhs.dtype} -> {acc.dtype}")
+    if (len(lhs.shape), len(rhs.shape), len(acc.shape)) != (len(lhs_l), len(rhs_l), len(out_l)):
+        raise ValueError(f"ranks of {lhs!r}, {rhs!r}, {acc!r} do not fit {attrs['spec']}")
+    dims: dict[str, Dim] = {}
+    for letters, t in ((lhs_l, lhs), (rhs_l, rhs), (out_l, acc)):
+        for l, d in zip(letters, t.shape):
+            if dims.setdefault(l, d) != d:
+                raise ValueError(f"dim {l} of {attrs['spec']} is both {dims[l]} and {d}")
+    return TensorType(acc.shape, acc.dtype)
+
+
+def _multiply_accumulate(b: Body, x: str, y: str, acc: str, src: str, dst: str) -> str:
+    """acc + x * y in the accumulator's dtype (operands extended first: extsi for ints, extf for floats)."""
+    if src != dst:
+        ext = "arith.extsi" if dst == "i32" else "arith.extf"
+        x, y = (b.op(f"{ext} {v} : {src} to {dst}") for v in (x, y))
+    mul, add = ("arith.muli", "arith.addi") if dst == "i32" else ("arith.mulf", "arith.addf")
+    return b.op(f"{add} {acc}, {b.op(f'{mul} {x}, {y} : {dst}')} : {dst}")
+
+
+def _letters_map(loops: str, letters: str) -> str:
+    return projected_map(len(loops), [loops.index(l) for l in letters])
+
+
+def _contract_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    lhs, rhs, acc = (ctx.graph.type_of(r) for r in node.inputs)
+    lhs_l, rhs_l, out_l, loops = _spec(node.attrs["spec"])
+    name, maps = result_name(ctx, node), [_letters_map(loops, l) for l in (lhs_l, rhs_l, out_l)]
+    form = node.attrs.get("form", "generic")
+    if form != "generic":
+        op = CONTRACTIONS[node.attrs["spec"]] if form == "named" else None
+        head = op or f"linalg.contract indexing_maps = [{', '.join(maps)}]"
+        ctx.line(f"{name} = {head} ins({operands[0]}, {operands[1]} : {tensor_type(lhs)}, {tensor_type(rhs)}) "
+                 f"outs({operands[2]} : {tensor_type(acc)}) -> {tensor_type(acc)}")
+        return name
+    return ctx.generic(name, [(operands[0], lhs), (operands[1], rhs)], (operands[2], acc), maps,
+                       ["parallel"] * len(out_l) + ["reduction"] * (len(loops) - len(out_l)),
+                       lambda b, a: _multiply_accumulate(b, a[0], a[1], a[2], lhs.dtype, acc.dtype))
+
+
+def _reduced_size(spec: str, types: Sequence[TensorType]) -> int:
+    lhs_l, rhs_l, out_l, loops = _spec(spec)
+    dims = dict(zip(lhs_l, types[0].shape)) | dict(zip(rhs_l, types[1].shape))
+    return math.prod(MAX_SYMBOL_SIZE if isinstance(dims[l], str) else dims[l] for l in loops[len(out_l):])
+
+
+def _contract_bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[TensorType]) -> float:
+    return bs[0] * bs[1] * _reduced_size(attrs["spec"], types) + bs[2]
+
+
+def _operand_dtypes(pool: Any) -> list[str]:
+    """Contraction operand dtypes: those drawn, plus i8 (quantized) when i32 is."""
+    drawn = {frm for frm, _ in MATMUL_TYPES if frm in pool.dtypes}
+    return sorted(drawn | ({"i8"} if "i32" in pool.dtypes else set())) or ["f32"]
+
+
+def _contract_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    spec = draw(pool.st.sampled_from(sorted(CONTRACTIONS)))
+    lhs_l, rhs_l, out_l, loops = _spec(spec)
+    cap = 17 if max(len(lhs_l), len(rhs_l), len(out_l)) == 3 else 65
+    dims = {l: _small_dim(draw, pool, cap) for l in loops}
+    dtype = draw(pool.st.sampled_from(_operand_dtypes(pool)))
+    lhs = pool.pick_or_arg(draw, TensorType(tuple(dims[l] for l in lhs_l), dtype), max_bound=4)
+    rhs = pool.pick_or_arg(draw, TensorType(tuple(dims[l] for l in rhs_l), dtype), max_bound=4)
+    acc_dtype = draw(pool.st.sampled_from(sorted({to for frm, to in MATMUL_TYPES if frm == dtype})))
+    acc = pool.destination(draw, TensorType(tuple(dims[l] for l in out_l), acc_dtype))
+    forms = ["generic", "contract"] + (["named"] if CONTRACTIONS[spec] else [])
+    return (lhs, rhs, acc), {"spec": spec, "form": draw(pool.st.sampled_from(forms))}
+
+
+register(OpSpec("contract", _contract_infer, _contract_emit, _contract_bound, _contract_propose, has_init=False))
+
+
+def _dequant_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    """x (M x K, float) times i8 weights (K x N) scaled per output channel (scales N) or per group of
+    ``group`` rows (scales K/group x N), accumulated into acc (M x N)."""
+    x, w, scales, acc = types
+    m, k = x.shape
+    k2, n = w.shape
+    group = attrs["group"]
+    want_scales = (n,) if not group else (k // group if isinstance(k, int) else -1, n)
+    if w.dtype != "i8" or not is_float(x) or scales.dtype != x.dtype or acc.dtype != x.dtype:
+        raise ValueError(f"dequant_matmul takes float x, scales and acc and i8 weights, not {[t.dtype for t in types]}")
+    if k != k2 or acc.shape != (m, n) or scales.shape != want_scales or group and (not isinstance(k, int) or k % group):
+        raise ValueError(f"shapes {list(types)} do not fit a dequantizing matmul (group {group})")
+    return TensorType(acc.shape, acc.dtype)
+
+
+def _dequant_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    x, w, scales, acc = (ctx.graph.type_of(r) for r in node.inputs)
+    dt, group, name = x.dtype, node.attrs["group"], result_name(ctx, node)
+    scale_map = lambda k_dim: f"(d{k_dim} floordiv {group}, d1)" if group else "(d1)"
+
+    def dequantize(b: Body, weight: str, scale: str) -> str:
+        return b.op(f"arith.mulf {b.op(f'arith.sitofp {weight} : i8 to {dt}')}, {scale} : {dt}")
+
+    if node.attrs.get("fused"):
+        maps = [projected_map(3, [0, 2]), projected_map(3, [2, 1]), f"affine_map<(d0, d1, d2) -> {scale_map(2)}>",
+                projected_map(3, [0, 1])]
+        return ctx.generic(name, [(operands[0], x), (operands[1], w), (operands[2], scales)], (operands[3], acc), maps,
+                           ["parallel", "parallel", "reduction"],
+                           lambda b, a: _multiply_accumulate(b, a[0], dequantize(b, a[1], a[2]), a[3], dt, dt))
+    wf = TensorType(w.shape, dt)
+    dq = ctx.generic(ctx.fresh("r"), [(operands[1], w), (operands[2], scales)], (ctx.empty(wf), wf),
+                     [identity_map(2), f"affine_map<(d0, d1) -> {scale_map(0)}>", identity_map(2)], ["parallel"] * 2,
+                     lambda b, a: dequantize(b, a[0], a[1]))
+    ctx.line(f"{name} = linalg.matmul ins({operands[0]}, {dq} : {tensor_type(x)}, {tensor_type(wf)}) "
+             f"outs({operands[3]} : {tensor_type(acc)}) -> {tensor_type(acc)}")
+    return name
+
+
+def _dequant_bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[TensorType]) -> float:
+    k = types[0].shape[1]
+    return bs[0] * bs[1] * bs[2] * (k if isinstance(k, int) else MAX_SYMBOL_SIZE) + bs[3]
+
+
+def _dequant_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    x = pool.pick(draw, lambda t, bound: len(t.shape) == 2 and is_float(t) and bound <= 4)
+    if x is None:
+        return None
+    xt = pool.type(x)
+    k, n = xt.shape[1], pool.draw_dim(draw)
+    groups = [0] + ([g for g in (2, 4, 8) if k % g == 0] if isinstance(k, int) and k else [])
+    group = draw(pool.st.sampled_from(groups))
+    w = pool.new_arg(TensorType((k, n), "i8"))
+    scales = pool.new_arg(TensorType((k // group, n) if group else (n,), xt.dtype))
+    acc = pool.destination(draw, TensorType((xt.shape[0], n), xt.dtype))
+    return (x, w, scales, acc), {"group": group, "fused": draw(pool.st.booleans())}
+
+
+register(OpSpec("dequant_matmul", _dequant_infer, _dequant_emit, _dequant_bound, _dequant_propose, has_init=False))
+
+
+# ---------------------------------------------------------------------------------------------
+# attention: q (B x S x D), k (B x T x D), v (B x T x E) -> softmax(scale * q k^T, masked) v.
+# Either the chain a model importer emits (matmul generic -> scale and a causal mask from
+# linalg.index in a generic -> linalg.softmax -> matmul generic) or iree_linalg_ext.attention with
+# the mask as an additive (0 / -inf) operand built by a generic. The causal mask keeps key t <= query s.
+
+
+def _attention_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    q, k, v = types
+    if not (is_float(q) and q.dtype == k.dtype == v.dtype) or not len(q.shape) == len(k.shape) == len(v.shape) == 3:
+        raise ValueError(f"attention takes three rank-3 float tensors of one dtype, not {list(types)}")
+    (b, s, d), (b2, t, d2), (b3, t2, e) = q.shape, k.shape, v.shape
+    if not b == b2 == b3 or d != d2 or t != t2:
+        raise ValueError(f"attention shapes {list(types)} do not agree")
+    return TensorType((b, s, e), q.dtype)
+
+
+def _causal_mask(b: Body, masked: str, value: str, dt: str) -> str:
+    """``value`` where key index (dim 2) <= query index (dim 1), else ``masked``."""
+    query, key = b.op("linalg.index 1 : index"), b.op("linalg.index 2 : index")
+    return b.op(f"arith.select {b.op(f'arith.cmpi ule, {key}, {query} : index')}, {value}, {masked} : {dt}")
+
+
+def _attention_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    q, k, v = (ctx.graph.type_of(r) for r in node.inputs)
+    dt, a, t = q.dtype, node.attrs, node.type
+    (bs, s, _), tt = q.shape, k.shape[1]
+    scores_t = TensorType((bs, s, tt), dt)
+    zero, neg_inf = ctx.fresh("c"), ctx.fresh("c")
+    ctx.line(f"{zero} = arith.constant {float_literal(0.0, dt)} : {dt}")
+    ctx.line(f"{neg_inf} = arith.constant {float_literal(float('-inf'), dt)} : {dt}")
+    out, result = ctx.init_for(node.index, node, operands), result_name(ctx, node)
+    if a["form"] == "linalg_ext":
+        mask = ctx.generic(ctx.fresh("r"), [], (ctx.empty(scores_t), scores_t), [identity_map(3)], ["parallel"] * 3,
+                           lambda b, x: _causal_mask(b, neg_inf, zero, dt) if a["causal"] else zero)
+        scale = ctx.fresh("c")
+        ctx.line(f"{scale} = arith.constant {float_literal(a['scale'], dt)} : {dt}")
+        maps = [projected_map(5, m) for m in ([0, 1, 3], [0, 4, 3], [0, 4, 2])] + ["affine_map<(d0, d1, d2, d3, d4) -> ()>"] + \
+            [projected_map(5, m) for m in ([0, 1, 4], [0, 1, 2])]
+        ctx.line(f"{result} = iree_linalg_ext.attention <{{indexing_maps = [{', '.join(maps)}]}}> ins({operands[0]}, "
+                 f"{operands[1]}, {operands[2]}, {scale}, {mask} : {tensor_type(q)}, {tensor_type(k)}, {tensor_type(v)}, "
+                 f"{dt}, {tensor_type(scores_t)}) outs({out} : {tensor_type(t)}) {{")
+        ctx.line(f"^bb0(%score{node.index}: {dt}):")
+        ctx.line(f"  iree_linalg_ext.yield %score{node.index} : {dt}")
+        ctx.line(f"}} -> {tensor_type(t)}")
+        return result
+    filled = ctx.fresh("f")
+    ctx.line(f"{filled} = linalg.fill ins({zero} : {dt}) outs({ctx.empty(scores_t)} : {tensor_type(scores_t)}) -> "
+             f"{tensor_type(scores_t)}")
+    mac = lambda b, x: _multiply_accumulate(b, x[0], x[1], x[2], dt, dt)
+    scores = ctx.generic(ctx.fresh("r"), [(operands[0], q), (operands[1], k)], (filled, scores_t),
+                         [projected_map(4, m) for m in ([0, 1, 3], [0, 2, 3], [0, 1, 2])],
+                         ["parallel"] * 3 + ["reduction"], mac)
+
+    def scale_and_mask(b: Body, x: list[str]) -> str:
+        scaled = b.op(f"arith.mulf {x[0]}, {b.const(a['scale'], dt)} : {dt}")
+        return _causal_mask(b, neg_inf, scaled, dt) if a["causal"] else scaled
+
+    masked = ctx.generic(ctx.fresh("r"), [(scores, scores_t)], (ctx.empty(scores_t), scores_t), [identity_map(3)] * 2,
+                         ["parallel"] * 3, scale_and_mask)
+    probs = ctx.fresh("r")
+    ctx.line(f"{probs} = linalg.softmax dimension(2) ins({masked} : {tensor_type(scores_t)}) outs({ctx.empty(scores_t)} : "
+             f"{tensor_type(scores_t)}) -> {tensor_type(scores_t)}")
+    acc = ctx.fresh("f")
+    ctx.line(f"{acc} = linalg.fill ins({zero} : {dt}) outs({out} : {tensor_type(t)}) -> {tensor_type(t)}")
+    return ctx.generic(result, [(probs, scores_t), (operands[2], v)], (acc, t),
+                       [projected_map(4, m) for m in ([0, 1, 3], [0, 3, 2], [0, 1, 2])], ["parallel"] * 3 + ["reduction"], mac)
+
+
+def _attention_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    dtype = draw(pool.st.sampled_from(pool.dtypes_among(("f32", "f16"))))
+    b, d, e = _small_dim(draw, pool, 3), _small_dim(draw, pool, 17), _small_dim(draw, pool, 17)
+    s = _small_dim(draw, pool, 33)
+    t = s if draw(pool.st.booleans()) else _small_dim(draw, pool, 33)  # self-attention: one sequence length
+    q = pool.pick_or_arg(draw, TensorType((b, s, d), dtype), max_bound=2)
+    k = pool.pick_or_arg(draw, TensorType((b, t, d), dtype), max_bound=2)
+    v = pool.pick_or_arg(draw, TensorType((b, t, e), dtype), max_bound=4)
+    forms = ["chain", "linalg_ext"] if pool.syntax.linalg_ext_gather else ["chain"]
+    return (q, k, v), {"scale": draw(pool.st.sampled_from((0.125, 0.25, 1.0))), "causal": draw(pool.st.booleans()),
+                       "form": draw(pool.st.sampled_from(forms))}
+
+
+register(OpSpec("attention", _attention_infer, _attention_emit, lambda bs, a, ts: bs[2], _attention_propose))
+
 
 OP_NAMES = tuple(sorted(OPS))

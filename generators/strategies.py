@@ -86,6 +86,10 @@ class _Pool:
             self.fresh_inits[ref] = node.type
         return ref
 
+    def derive(self, op: str, inputs: Sequence[str], attrs: dict) -> str:
+        """Add a node that a proposal needs before its own (a pad before a convolution), typed by its op."""
+        return self.add(Node(op, tuple(inputs), attrs, OPS[op].infer([self.type(r) for r in inputs], attrs)))
+
     # -- shapes ----------------------------------------------------------------------------
     def draw_dim(self, draw: Callable) -> int | str:
         if self.dynamic and draw(st.booleans()):

@@ -22,7 +22,7 @@ from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import Program, emit_module
 from ireefuzz.generators.graph import Graph
 from ireefuzz.generators.ops import PRODUCER_OPS
-from ireefuzz.oracles import crash, fusion, immutability, memory, numeric, reference
+from ireefuzz.oracles import crash, fusion, immutability, ir, memory, numeric, reference
 from ireefuzz.oracles.cause import assign_causes
 from ireefuzz.oracles.finding import ORACLE_NAMES, Finding, first_per_signature
 
@@ -67,6 +67,7 @@ class CaseResult:
     compile_seconds: float = 0.0
     run_seconds: float = 0.0
     not_judged: tuple[str, ...] = ()  # why the numeric oracle could not judge (``op linalg.softmax``): no finding
+    configurations: tuple[str, ...] = ()  # lowering configurations (pipeline + tile sizes) of its dispatches
 
     @property
     def signatures(self) -> tuple[str, ...]:
@@ -272,7 +273,8 @@ def check_compiled_case(case: Any, function: str, module: sut.LoadedModule | Non
     findings = [f.with_case(case_json(case)).with_evidence(platform=platform) for f in findings]
     return CaseResult(case, tuple(assign_causes(first_per_signature(findings))), discarded,
                       tuple(d.pipeline for d in dispatches), artifact.cpu.name, artifact.compiler_version,
-                      compile_seconds, time.perf_counter() - started, tuple(not_judged))
+                      compile_seconds, time.perf_counter() - started, tuple(not_judged),
+                      ir.lowering_configurations(dispatches))
 
 
 def returns_constant_data(graph: Graph) -> bool:

@@ -961,6 +961,35 @@ def _tensor_cast(interp: Interpreter, op: ir.Operation, args: list) -> list:
     return [args[0]]
 
 
+@handles("linalg.softmax")
+def _softmax(interp: Interpreter, op: ir.Operation, args: list) -> list:
+    x, dim = np.asarray(args[0], np.float64), ir.IntegerAttr(op.attributes["dimension"]).value
+    e = np.exp(x - np.max(x, axis=dim, keepdims=True, initial=-np.inf))
+    return [e / np.sum(e, axis=dim, keepdims=True)]
+
+
+@handles("iree_linalg_ext.attention")
+def _attention(interp: Interpreter, op: ir.Operation, args: list) -> list:
+    """softmax(scale * q.k + mask) . v over the maps' dims (projected-permutation maps, a yield-only body)."""
+    if len(list(op.regions[0].blocks[0].operations)) != 1:
+        raise NotInterpretable("op iree_linalg_ext.attention with a score modification")
+    letters = []
+    for amap in _maps(op):
+        if not all(isinstance(e, ir.AffineDimExpr) for e in amap.results):
+            raise NotInterpretable("op iree_linalg_ext.attention with non-projected maps")
+        letters.append("".join(chr(97 + ir.AffineDimExpr(e).position) for e in amap.results))
+    q, k, v, scale, *mask = (np.asarray(a, np.float64) for a in args[:len(letters) - 1])
+    lq, lk, lv, _, *lm, lo = letters
+    head = set(lq) & set(lk) - set(lo)
+    ls = "".join(l for l in lq if l not in head) + "".join(l for l in lk if l not in lq)  # the scores' dims
+    scores = np.einsum(f"{lq},{lk}->{ls}", q, k) * scale
+    if mask:
+        scores = scores + np.einsum(f"{lm[0]}->{ls}", mask[0])
+    axis = [ls.index(l) for l in ls if l in lk and l in lv and l not in lo][0]
+    e = np.exp(scores - np.max(scores, axis=axis, keepdims=True))
+    return [np.einsum(f"{ls},{lv}->{lo}", e / np.sum(e, axis=axis, keepdims=True), v)]
+
+
 @handles("tensor.concat")
 def _concat(interp: Interpreter, op: ir.Operation, args: list) -> list:
     return [np.concatenate([np.asarray(a) for a in args], axis=ir.IntegerAttr(op.attributes["dim"]).value)]

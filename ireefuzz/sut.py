@@ -69,6 +69,7 @@ class DispatchIR:
     final_ir: str  # the function before iree-convert-to-llvm (allocas are read here)
     bufferized_ir: str  # after bufferization and its cleanup, before vector lowering (copies are read here)
     source: str  # the executable source as dumped by --iree-hal-dump-executable-sources-to
+    configured: str = ""  # the executable after strategy selection (translation_info, lowering_config on its ops)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -299,7 +300,8 @@ def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
                 resolve_cpu: bool = True) -> Artifact | CompileFailure:
     source, vmfb = work / "input.mlir", work / "module.vmfb"
     sources_dir, tree_dir, stats_file = work / "sources", work / "ir", work / "statistics.json"
-    for stale in (sources_dir, tree_dir):
+    configs_dir = work / "configurations"
+    for stale in (sources_dir, tree_dir, configs_dir):
         shutil.rmtree(stale, ignore_errors=True)
     for stale in (vmfb, stats_file):
         stale.unlink(missing_ok=True)
@@ -311,7 +313,8 @@ def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
         f"--iree-scheduling-dump-statistics-file={stats_file}",
     ]
     if config.observe:
-        command += [f"--mlir-print-ir-tree-dir={tree_dir}", f"--mlir-print-ir-before={_FINAL_PASS},{_BUFFERIZED_PASS}"]
+        command += [f"--mlir-print-ir-tree-dir={tree_dir}", f"--mlir-print-ir-before={_FINAL_PASS},{_BUFFERIZED_PASS}",
+                    f"--iree-hal-dump-executable-configurations-to={configs_dir}"]
     command += config.flags
     version = releases.release_of(config)
     if version is not None:  # a published release: its spelling, and only the observation flags it has
@@ -330,7 +333,7 @@ def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
         cpu = resolve_platform(config)[0]
     return Artifact(
         vmfb=vmfb.read_bytes(),
-        dispatches=_read_dispatches(sources, tree_dir if config.observe else None),
+        dispatches=_read_dispatches(sources, tree_dir if config.observe else None, _read_sources(configs_dir)),
         statistics=json.loads(stats_file.read_text()) if stats_file.exists() else {},
         cpu=cpu,
         compiler_version=compiler_version(binary),
@@ -449,7 +452,8 @@ _PIPELINE = re.compile(r"translation_info\s*=\s*#iree_codegen\.translation_info<
 _TREE_FILE = re.compile(r"^((?:\d+_)+)(.+)\.mlir$")
 
 
-def _read_dispatches(sources: Mapping[str, str], tree_dir: Path | None) -> tuple[DispatchIR, ...]:
+def _read_dispatches(sources: Mapping[str, str], tree_dir: Path | None,
+                     configured: Mapping[str, str] | None = None) -> tuple[DispatchIR, ...]:
     final_ir: dict[str, str] = {}
     bufferized_ir: dict[str, str] = {}
     if tree_dir is not None:
@@ -461,16 +465,19 @@ def _read_dispatches(sources: Mapping[str, str], tree_dir: Path | None) -> tuple
             for name, text in _functions(path.read_text()).items():
                 target.setdefault(name, text)  # the first dump of a pass that runs twice
     dispatches = []
-    for source in sources.values():
+    for executable, source in sources.items():
         for name in _EXPORT.findall(source):
             bufferized = bufferized_ir.get(name, "")
-            pipeline = _PIPELINE.search(bufferized) or _PIPELINE.search(final_ir.get(name, ""))
+            configured_ir = (configured or {}).get(executable, "")
+            pipeline = (_PIPELINE.search(bufferized) or _PIPELINE.search(final_ir.get(name, ""))
+                        or _PIPELINE.search(configured_ir))  # a buffer-ops dispatch (a copy) is never bufferized
             dispatches.append(DispatchIR(
                 name=name,
                 pipeline=pipeline.group(1) if pipeline else NO_PIPELINE,
                 final_ir=final_ir.get(name, ""),
                 bufferized_ir=bufferized,
                 source=source,
+                configured=configured_ir,
             ))
     return tuple(sorted(dispatches, key=lambda d: _natural_key(d.name)))
 

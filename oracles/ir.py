@@ -112,3 +112,29 @@ def program_op_pattern(dispatches: Sequence[Any], fallback: str = "-") -> str:
     order; ``fallback`` when there are none."""
     patterns = [dispatch_op_pattern(d) for d in dispatches if d.source]
     return ">".join(dict.fromkeys(op for p in patterns for op in p.split(">") if op != "-")) or fallback
+
+
+def lowering_configurations(dispatches: Sequence[Any]) -> tuple[str, ...]:
+    """One configuration per dispatch that has one: its pipeline and the ``lowering_config`` of each op
+    (tile sizes per level), from the executable IR after strategy selection (``DispatchIR.configured``),
+    e.g. ``DoubleTilingExpert[generic{distribution = [32, 1, 0], vector_reduction = [0, 0, 16]}]``."""
+    return tuple(c for c in (_configuration_of(d.configured) for d in dispatches if getattr(d, "configured", "")) if c)
+
+
+@functools.lru_cache(maxsize=512)
+def _configuration_of(text: str) -> str:
+    pipeline, configs = "", []
+    for op in walk(parse_ir(text).operation):
+        attrs = op.attributes
+        if op.name == "func.func" and "translation_info" in attrs:
+            pipeline = _attr_body(str(attrs["translation_info"])).removeprefix("pipeline = ")
+            pipeline = _attr_body(pipeline) if pipeline.startswith("#") else pipeline
+        elif "lowering_config" in attrs:
+            configs.append(f"{op.name.partition('.')[2]}{{{_attr_body(str(attrs['lowering_config']))}}}")
+    return f"{pipeline}[{', '.join(dict.fromkeys(configs))}]" if pipeline or configs else ""
+
+
+def _attr_body(text: str) -> str:
+    """``#dialect.name<body>`` -> ``body`` (the text inside the outermost angle brackets)."""
+    start = text.find("<")
+    return text[start + 1:-1] if start >= 0 and text.endswith(">") else text

@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from ireefuzz.generators.graph import FLOAT_DTYPES, Graph, Node
+from ireefuzz.generators.ops import CONV_LAYOUTS, POOL_LAYOUTS, POOLINGS, SPATIAL, window_out
 
 NUMPY_DTYPES = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i8": np.int8, "i1": np.bool_}
 BACKENDS = ("jax", "f64")
@@ -50,6 +51,13 @@ class Evaluator:
 
         prod = self.xp.matmul(a, b, precision=jax.lax.Precision.HIGHEST, preferred_element_type=self.dtype(out_dtype))
         return (acc + prod).astype(self.dtype(out_dtype))
+
+    def einsum(self, spec: str, a: Any, b: Any, out_dtype: str) -> Any:
+        if self.backend == "f64":
+            return np.einsum(spec, a, b)
+        import jax
+
+        return self.xp.einsum(spec, a, b, precision=jax.lax.Precision.HIGHEST, preferred_element_type=self.dtype(out_dtype))
 
     def apply(self, node: Node, operands: Sequence[Any], shape: tuple[Any, ...]) -> Any:
         """``node``'s reference row on ``operands`` at ``shape``, stored as this backend stores the
@@ -96,6 +104,90 @@ def _broadcast(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], shape: tup
     return E.xp.broadcast_to(E.xp.expand_dims(xs[0], tuple(a["dimensions"])), shape)
 
 
+def _to_layout(xp: Any, x: Any, src: str, dst: str) -> Any:
+    """Transpose ``x`` from dim letters ``src`` to ``dst`` (same letters, another order)."""
+    return xp.transpose(x, tuple(src.index(l) for l in dst))
+
+
+def _windows(xp: Any, image: Any, image_l: str, window: Sequence[int], a: Mapping[str, Any]):
+    """For each window position: the image (channels last, ``n<spatial>c``) at that offset of every result element."""
+    canonical = "n" + "".join(l for l in image_l if l in SPATIAL) + "c"
+    x = _to_layout(xp, image, image_l, canonical)
+    outs = [window_out(x.shape[1 + i], k, s, d) for i, (k, s, d) in enumerate(zip(window, a["strides"], a["dilations"]))]
+    for offset in np.ndindex(*window):
+        index = tuple(slice(o * d, o * d + (n - 1) * s + 1, s) for o, n, s, d in zip(offset, outs, a["strides"], a["dilations"]))
+        yield offset, x[(slice(None),) + index]
+
+
+def conv_core(E: Evaluator, image: Any, filt: Any, kind: str, a: Mapping[str, Any], out_dtype: str) -> Any:
+    """A convolution without its accumulator: a sum over window positions of channel contractions."""
+    image_l, filter_l, out_l = CONV_LAYOUTS[kind]
+    spatial = "".join(l for l in image_l if l in SPATIAL)
+    window_l = spatial.upper()
+    depthwise = "f" not in filter_l
+    w = _to_layout(E.xp, filt, filter_l, window_l + ("c" if depthwise else "cf"))
+    total = None
+    for offset, x in _windows(E.xp, image, image_l, [w.shape[i] for i in range(len(window_l))], a):
+        term = E.einsum("...c,c->...c" if depthwise else "...c,cf->...f", x, w[offset], out_dtype)
+        total = term if total is None else total + term
+    return _to_layout(E.xp, total, "n" + spatial + ("c" if depthwise else "f"), out_l)
+
+
+def _conv(kind: str) -> Row:
+    return lambda E, xs, a, s, t: xs[2] + conv_core(E, E.cast(xs[0], t), E.cast(xs[1], t), kind, a, t)
+
+
+def _pool(name: str) -> Row:
+    layout, kind = POOLINGS[name]
+    image_l, _, out_l = POOL_LAYOUTS[layout]
+
+    def row(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, ...], t: str) -> Any:
+        combine = {"sum": lambda u, v: u + v, "max": E.xp.maximum, "min": E.xp.minimum}[kind]
+        total = None
+        for _, x in _windows(E.xp, xs[0], image_l, a["window"], a):
+            total = x if total is None else combine(total, x)
+        canonical = "n" + "".join(l for l in image_l if l in SPATIAL) + "c"
+        return _to_layout(E.xp, total, canonical, out_l)
+
+    return row
+
+
+def _softmax(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, ...], t: str) -> Any:
+    e = E.xp.exp(xs[0] - E.xp.max(xs[0], axis=a["dim"], keepdims=True, initial=-np.inf))
+    return e / E.xp.sum(e, axis=a["dim"], keepdims=True)
+
+
+def _norm(centered: bool) -> Row:
+    def row(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, ...], t: str) -> Any:
+        x = xs[0]
+        if centered:
+            x = x - E.xp.mean(x, axis=a["dim"], keepdims=True)
+        return x / E.xp.sqrt(E.xp.mean(x * x, axis=a["dim"], keepdims=True) + a["eps"])
+
+    return row
+
+
+def _dequantized(E: Evaluator, w: Any, scales: Any, a: Mapping[str, Any], t: str) -> Any:
+    """i8 weights times their per-channel (or per-group of rows) scales, in the activations' dtype."""
+    if a["group"]:
+        scales = E.xp.repeat(scales, a["group"], axis=0)
+    return E.cast(w, t) * scales
+
+
+def _scores(E: Evaluator, q: Any, k: Any, a: Mapping[str, Any], t: str) -> Any:
+    """scale * q k^T, -inf where the causal mask hides a key."""
+    scores = E.einsum("bsd,btd->bst", q, k, t) * a["scale"]
+    if not a["causal"]:
+        return scores
+    s, n = np.shape(q)[1], np.shape(k)[1]
+    return E.xp.where(np.arange(n)[None, None, :] <= np.arange(s)[None, :, None], scores, -np.inf)
+
+
+def _attention(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, ...], t: str) -> Any:
+    probs = _softmax(E, [_scores(E, xs[0], xs[1], a, t)], {"dim": 2}, s, t)
+    return E.einsum("bst,bte->bse", probs, xs[2], t)
+
+
 # One row per op, named exactly as in ireefuzz.generators.ops.OPS.
 REFERENCE: dict[str, Row] = {
     "abs": lambda E, xs, a, s, t: E.xp.abs(xs[0]),
@@ -123,6 +215,14 @@ REFERENCE: dict[str, Row] = {
     "tanh": lambda E, xs, a, s, t: E.xp.tanh(xs[0]),
     "transpose": lambda E, xs, a, s, t: E.xp.transpose(xs[0], tuple(a["permutation"])),
     "where_gt": lambda E, xs, a, s, t: E.xp.where(xs[0] > xs[1], xs[2], xs[3]),
+    **{kind: _conv(kind) for kind in CONV_LAYOUTS},
+    **{name: _pool(name) for name in POOLINGS},
+    "softmax": _softmax,
+    "attention": _attention,
+    "contract": lambda E, xs, a, s, t: xs[2] + E.einsum(a["spec"], E.cast(xs[0], t), E.cast(xs[1], t), t),
+    "dequant_matmul": lambda E, xs, a, s, t: E.matmul(xs[0], _dequantized(E, xs[1], xs[2], a, t), xs[3], t),
+    "layer_norm": _norm(centered=True),
+    "rms_norm": _norm(centered=False),
 }
 
 
@@ -165,6 +265,90 @@ def _reduce_sum_error(E, xs, es, out, a, s, t, u):
     return np.sum(es[0], axis=a["dim"]) + u * np.sqrt(max(n, 1)) * np.sum(np.abs(xs[0]), axis=a["dim"])
 
 
+def _conv_error(kind: str) -> ErrorRow:
+    """As a matmul's: each product's operand errors, plus sqrt(K) roundings of the sum of |products|."""
+    image_l, filter_l, out_l = CONV_LAYOUTS[kind]
+
+    def row(E, xs, es, out, a, s, t, u):
+        conv = lambda x, w: conv_core(E, x, w, kind, a, "f32")
+        x, w = np.abs(np.asarray(xs[0], np.float64)), np.abs(np.asarray(xs[1], np.float64))
+        dims = dict(zip(filter_l, np.shape(xs[1])))
+        k = int(np.prod([dims[l] for l in filter_l if l not in out_l]))
+        return conv(x, es[1]) + conv(es[0], w) + es[2] + u * np.sqrt(max(k, 1)) * conv(x, w) + u * np.abs(out)
+
+    return row
+
+
+def _pool_error(name: str) -> ErrorRow:
+    layout, kind = POOLINGS[name]
+
+    def row(E, xs, es, out, a, s, t, u):
+        if kind != "sum":
+            return REFERENCE[f"pooling_{layout}_max"](E, [es[0]], a, s, t)
+        n = int(np.prod(a["window"]))
+        return REFERENCE[name](E, [es[0]], a, s, t) + u * np.sqrt(n) * REFERENCE[name](E, [np.abs(xs[0])], a, s, t)
+
+    return row
+
+
+def _contract_error(E, xs, es, out, a, s, t, u):
+    spec = a["spec"]
+    x, y = np.abs(np.asarray(xs[0], np.float64)), np.abs(np.asarray(xs[1], np.float64))
+    lhs_l, rhs_l, out_l = spec.replace("->", ",").split(",")
+    dims = dict(zip(lhs_l, np.shape(x))) | dict(zip(rhs_l, np.shape(y)))
+    k = int(np.prod([dims[l] for l in dims if l not in out_l]))
+    return (np.einsum(spec, x, es[1]) + np.einsum(spec, es[0], y) + es[2] + u * np.sqrt(max(k, 1)) * np.einsum(spec, x, y)
+            + u * np.abs(out))
+
+
+def _dequant_error(E, xs, es, out, a, s, t, u):
+    w = _dequantized(E, xs[1], xs[2], a, t)
+    w_err = _dequantized(E, np.abs(xs[1]), es[2], a, t) + u * np.abs(w)
+    return _matmul_error(E, [xs[0], w, None], [es[0], w_err, es[3]], out, a, s, t, u)
+
+
+def _attention_error(E, xs, es, out, a, s, t, u):
+    q, k, v = (np.abs(np.asarray(x, np.float64)) for x in xs)
+    d, n = np.shape(q)[2], np.shape(k)[1]
+    spec = "bsd,btd->bst"
+    scores = _scores(E, *xs[:2], a, t)
+    e_scores = a["scale"] * (np.einsum(spec, q, es[1]) + np.einsum(spec, es[0], k) + u * np.sqrt(max(d, 1))
+                             * np.einsum(spec, q, k)) + u * np.abs(np.nan_to_num(scores, neginf=0))
+    e_scores = np.where(np.isfinite(scores), e_scores, 0.0)
+    probs = _softmax(E, [scores], {"dim": 2}, s, t)
+    e_probs = _softmax_error(E, [scores], [e_scores], probs, {"dim": 2}, s, t, u)
+    return (np.einsum("bst,bte->bse", e_probs, v) + np.einsum("bst,bte->bse", probs, es[2])
+            + u * np.sqrt(max(n, 1)) * np.einsum("bst,bte->bse", probs, v) + u * np.abs(out))
+
+
+def _softmax_error(E, xs, es, out, a, s, t, u):
+    """exp(x_i - m) / sum: each input error moves the result by a factor in exp(+-(e_i + max e))."""
+    n = np.shape(xs[0])[a["dim"]]
+    worst = np.max(es[0], axis=a["dim"], keepdims=True, initial=0.0)
+    return out * np.expm1(es[0] + worst) + u * (4 + np.sqrt(max(n, 1))) * out
+
+
+def _norm_error(centered: bool) -> ErrorRow:
+    """Through each step (mean, centre, mean of squares, rsqrt, scale), first order plus the square of
+    an error (cancellation), and the rsqrt over the whole interval its argument may lie in."""
+    def row(E, xs, es, out, a, s, t, u):
+        dim, x, e = a["dim"], np.asarray(xs[0], np.float64), es[0]
+        n = max(np.shape(x)[dim], 1)
+        mean = lambda v: np.sum(v, axis=dim, keepdims=True) / n
+        if centered:
+            mu = mean(x)
+            e = e + mean(e) + u * np.sqrt(n) * mean(np.abs(x)) + u * np.abs(mu)
+            x = x - mu
+            e = e + u * np.abs(x)
+        ms = mean(x * x)
+        e_ms = mean(2 * np.abs(x) * e + e * e) + u * np.sqrt(n) * ms + u * ms
+        r = 1 / np.sqrt(ms + a["eps"])
+        e_r = np.abs(1 / np.sqrt(np.maximum(ms + a["eps"] - e_ms, 1e-300)) - r) + 2 * u * r
+        return np.abs(x) * e_r + r * e + u * np.abs(out)
+
+    return row
+
+
 def _rounded(rule: Callable[..., Any]) -> ErrorRow:
     """An elementwise rule plus the rounding of its own result."""
     return lambda E, xs, es, out, a, s, t, u: rule(xs, es, out) + u * np.abs(out)
@@ -196,6 +380,14 @@ ERROR_BOUND: dict[str, ErrorRow] = {
     "tanh": _rounded(lambda xs, es, out: (1 - out ** 2) * es[0]),
     "transpose": lambda E, xs, es, out, a, s, t, u: REFERENCE["transpose"](E, es, a, s, t),
     "where_gt": _where_gt_error,
+    **{kind: _conv_error(kind) for kind in CONV_LAYOUTS},
+    **{name: _pool_error(name) for name in POOLINGS},
+    "softmax": _softmax_error,
+    "attention": _attention_error,
+    "contract": _contract_error,
+    "dequant_matmul": _dequant_error,
+    "layer_norm": _norm_error(centered=True),
+    "rms_norm": _norm_error(centered=False),
 }
 
 

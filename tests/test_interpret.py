@@ -399,14 +399,21 @@ func.func @main(%upd: tensor<3xf32>, %idx: tensor<3x1xi32>, %orig: tensor<4xf32>
 
 
 def test_an_unknown_op_is_refused_by_name():
-    text = """
-func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %e = tensor.empty() : tensor<4xf32>
-  %r = linalg.softmax dimension(0) ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
-  return %r : tensor<4xf32>
-}"""
-    with pytest.raises(NotInterpretable, match="op linalg.softmax"):
-        interpret(text, "main", [np.zeros(4, np.float32)])
+    maps = ", ".join(f"affine_map<(d0, d1, d2) -> ({r})>" for r in ("d0, d2", "d1, d2", "d1, d2", "", "d0, d2"))
+    text = f"""
+func.func @main(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {{
+  %e = tensor.empty() : tensor<4x4xf32>
+  %s = arith.constant 1.0 : f32
+  %r = iree_linalg_ext.attention <{{indexing_maps = [{maps}]}}> ins(%x, %x, %x, %s : tensor<4x4xf32>, tensor<4x4xf32>,
+       tensor<4x4xf32>, f32) outs(%e : tensor<4x4xf32>) {{
+  ^bb0(%score: f32):
+    %twice = arith.addf %score, %score : f32
+    iree_linalg_ext.yield %twice : f32
+  }} -> tensor<4x4xf32>
+  return %r : tensor<4x4xf32>
+}}"""  # a score modification: refused by name, not guessed
+    with pytest.raises(NotInterpretable, match="op iree_linalg_ext.attention"):
+        interpret(text, "main", [np.zeros((4, 4), np.float32)])
 
 
 def test_bad_inputs_are_program_errors():

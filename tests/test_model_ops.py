@@ -1,0 +1,164 @@
+"""The ops real models are made of (issue 15): their reference rows against loops written out by hand,
+and, through real IREE, a clean run per family plus an injected fault caught with the family's signature."""
+import numpy as np
+import pytest
+
+from ireefuzz import sut
+from ireefuzz.evaluate import evaluate
+from ireefuzz.generators.builder import GraphBuilder
+from ireefuzz.generators.case import Case
+from ireefuzz.oracles.reference import evaluate as reference
+
+
+def conv_case() -> Case:
+    b = GraphBuilder()
+    x = b.arg(("N", 5, 7, 3))
+    padded = b.op("pad", x, low=[0, 1, 0, 0], high=[0, 1, 2, 0], value=0.0)
+    w = b.arg((2, 3, 3, 4))
+    acc = b.fill(("N", 3, 3, 4), 0.0)
+    b.output(b.op("conv_2d_nhwc_hwcf", padded, w, acc, strides=[2, 2], dilations=[1, 2]))
+    return Case(b.build(), ({"N": 2}, {"N": 1}), seed=4)
+
+
+def pooling_case() -> Case:
+    b = GraphBuilder()
+    x = b.arg(("N", "C", 9, 8))
+    b.output(b.op("pooling_nchw_max", x, window=[3, 2], strides=[2, 3], dilations=[2, 1], generic=True))
+    return Case(b.build(), ({"N": 2, "C": 3},), seed=5)
+
+
+def norm_case() -> Case:
+    b = GraphBuilder()
+    x = b.arg(("M", 13))
+    y = b.op("softmax", b.op("layer_norm", x, dim=1, eps=1e-5), dim=0, decomposed=False)
+    b.output(b.op("rms_norm", y, dim=1, eps=1e-2))
+    return Case(b.build(), ({"M": 5}, {"M": 1}), seed=6)
+
+
+def quantized_case() -> Case:
+    b = GraphBuilder()
+    x, y = b.arg(("M", 3, 5), "i8"), b.arg((3, 5, 7), "i8")
+    q = b.op("contract", x, y, b.fill(("M", 7), 0, "i32"), spec="mab,abn->mn", form="generic")
+    v = b.arg(("M", 8))
+    d = b.op("dequant_matmul", v, b.arg((8, 6), "i8"), b.arg((2, 6)), b.fill(("M", 6), 0.0), group=4, fused=True)
+    mv = b.op("contract", d, b.arg((6,)), b.fill(("M",), 0.0), spec="mk,k->m", form="named")
+    b.output(q)
+    b.output(mv)
+    return Case(b.build(), ({"M": 9},), seed=7)
+
+
+def attention_case() -> Case:
+    b = GraphBuilder()
+    q, k, v = b.arg((2, "S", 8)), b.arg((2, "S", 8)), b.arg((2, "S", 5))
+    b.output(b.op("attention", q, k, v, scale=0.25, causal=True, form="chain"))
+    b.output(b.op("attention", q, k, v, scale=0.125, causal=True, form="linalg_ext"))
+    return Case(b.build(), ({"S": 7}, {"S": 1}), seed=8)
+
+
+FAMILIES = {"conv": (conv_case, "numeric/wrong-value/pad>fill>conv_2d_nhwc_hwcf/f32/?xSxSxS"),
+            "norm": (norm_case, "numeric/wrong-value/layer_norm>softmax>rms_norm/f32/?xS"),
+            "quantized": (quantized_case, "numeric/wrong-value/fill>contract/i32/?xS",
+                          "numeric/wrong-value/fill>dequant_matmul>contract/f32/?"),
+            "attention": (attention_case, "numeric/wrong-value/attention/f32/Sx?xS"),
+            "pooling": (pooling_case, "numeric/wrong-value/pooling_nchw_max/f32/?x?xSxS")}
+
+
+def test_conv_reference_is_the_textbook_loop():
+    case = conv_case()
+    x, w = case.inputs(0)
+    (got,) = reference(case.graph, [x, w], case.instances[0], "f64")
+    p = np.pad(x.astype(np.float64), [(0, 0), (1, 1), (0, 2), (0, 0)])
+    want = np.zeros((2, 3, 3, 4))
+    for n, i, j, f in np.ndindex(*want.shape):
+        want[n, i, j, f] = sum(p[n, i * 2 + a, j * 2 + 2 * c, :] @ w[a, c, :, f] for a in range(2) for c in range(3))
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_pooling_reference_is_the_textbook_loop():
+    case = pooling_case()
+    (x,) = case.inputs(0)
+    (got,) = reference(case.graph, [x], case.instances[0], "f64")
+    want = np.full((2, 3, 3, 3), -np.inf)
+    for n, c, i, j in np.ndindex(*want.shape):
+        want[n, c, i, j] = max(x[n, c, i * 2 + 2 * a, j * 3 + b] for a in range(3) for b in range(2))
+    np.testing.assert_array_equal(got, want)
+
+
+def test_softmax_and_norms_normalize():
+    case = norm_case()
+    (x,) = case.inputs(0)
+    g = case.graph
+    probs, normed = (reference(g.__class__(g.args, g.nodes[:k], (f"n{k - 1}",)), [x], case.instances[0], "f64")[0]
+                     for k in (2, 1))
+    np.testing.assert_allclose(probs.sum(axis=0), 1.0, rtol=1e-12)
+    np.testing.assert_allclose(normed.mean(axis=1), 0.0, atol=1e-12)
+    np.testing.assert_allclose(normed.var(axis=1), 1.0 / (1.0 + 1e-5 / x.astype(np.float64).var(axis=1)), rtol=1e-9)
+
+
+def test_quantized_contractions_are_exact_integer_and_dequantized_sums():
+    case = quantized_case()
+    x, y, v, w, scales, vec = case.inputs(0)
+    q, mv = reference(case.graph, case.inputs(0), case.instances[0], "f64")
+    np.testing.assert_array_equal(q, np.einsum("mab,abn->mn", x.astype(np.int64), y.astype(np.int64)))
+    dequantized = w.astype(np.float64) * np.repeat(scales.astype(np.float64), 4, axis=0)
+    np.testing.assert_allclose(mv, (v.astype(np.float64) @ dequantized) @ vec, rtol=1e-12)
+
+
+def run_with(monkeypatch, case, transform=None):
+    real_call = sut.LoadedModule.call
+
+    def faulty(self, function, inputs):
+        result = real_call(self, function, inputs)
+        if isinstance(result, sut.RunResult) and transform:
+            result = sut.RunResult(tuple(transform(o) for o in result.outputs), result.inputs_after, result.seconds)
+        return result
+
+    monkeypatch.setattr(sut.LoadedModule, "call", faulty)
+    (result,) = evaluate([case])
+    return sorted({f.signature for f in result.findings if f.oracle in ("numeric", "reference", "crash")})
+
+
+def bump(o):
+    flat = o.reshape(-1).copy()
+    flat[min(3, flat.size - 1)] += 1 + abs(flat[min(3, flat.size - 1)])
+    return flat.reshape(o.shape)
+
+
+@pytest.mark.iree
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_family_is_clean_and_an_injected_fault_is_caught(monkeypatch, family):
+    make, *signatures = FAMILIES[family]
+    assert run_with(monkeypatch, make()) == []
+    assert run_with(monkeypatch, make(), bump) == sorted(signatures)
+
+
+CONFIGURED = """hal.executable private @ex {
+  hal.executable.variant public @v target(#hal.executable.target<"llvm-cpu", "embedded-elf-x86_64">) {
+    builtin.module {
+      func.func @d() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>} {
+        %c = arith.constant 0.0 : f32
+        %e = tensor.empty() : tensor<4xf32>
+        %f = linalg.fill {lowering_config = #iree_cpu.lowering_config<distribution = [32], vector_common_parallel = [4]>} ins(%c : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+        return
+      }
+    }
+  }
+}"""
+
+
+def test_lowering_configurations_name_the_pipeline_and_each_ops_tile_sizes():
+    from types import SimpleNamespace
+
+    from ireefuzz.oracles.ir import lowering_configurations
+
+    dispatches = [SimpleNamespace(configured=CONFIGURED), SimpleNamespace(configured="")]
+    assert lowering_configurations(dispatches) == (
+        "DoubleTilingExpert[fill{distribution = [32], vector_common_parallel = [4]}]",)
+
+
+@pytest.mark.iree
+def test_a_case_records_its_lowering_configurations_and_copies_have_a_pipeline():
+    (result,) = evaluate([conv_case()])
+    assert "BufferOpsTileAndVectorize" in result.pipelines and "" not in result.pipelines
+    assert [c.partition("[")[0] for c in result.configurations] == list(result.pipelines)
+    assert any(c.startswith("ConvTileAndDecomposeExpert[") and "vector_reduction" in c for c in result.configurations)
