@@ -25,12 +25,15 @@ TWO_FUNCTIONS = ADD + ADD.replace("@add(", "@add_again(")
 @pytest.fixture
 def crashing_compiler(tmp_path: Path) -> Path:
     """An ``iree-compile`` that kills itself with SIGSEGV (a compiler crash) on every program but the
-    start-up probe's (``sut.probe``: ``--version`` and a tiny ``@probe`` compile)."""
+    start-up probes' (``--version`` and the tiny ``@probe`` modules, compiled by the real compiler, since
+    the runtime is checked to load them)."""
+    from ireefuzz.sut import CompilerConfig, find_iree_compile
+
     path = tmp_path / "fake-iree-compile"
-    path.write_text("""#!/bin/sh
-[ "$1" = --version ] && { echo 'IREE compiler version 0-fake'; exit 0; }
+    path.write_text(f"""#!/bin/sh
+[ "$1" = --version ] && exec {find_iree_compile(CompilerConfig())} "$@"
 while IFS= read -r line; do
-  case $line in *@probe*) while [ $# -gt 0 ]; do [ "$1" = -o ] && printf 'PK..IREE' > "$2"; shift; done; exit 0 ;; esac
+  case $line in *@probe*) exec {find_iree_compile(CompilerConfig())} "$@" ;; esac
 done < "$1"
 kill -SEGV $$
 """)
