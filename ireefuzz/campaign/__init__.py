@@ -78,9 +78,13 @@ def main(args: argparse.Namespace) -> int:
 def bundle_causes(record: Record, limit: int | None, timeout: float) -> None:
     """Bundle the new causes of ``record``'s run, then rewrite its summary and reports (they name the bundles)."""
     from .bundling import bundle_new_causes
+    from .runs import read_summary
 
+    started = time.perf_counter()
     if bundle_new_causes(record, limit, timeout, record.options.iree_compile):
-        write_outputs(record.out, Record(record.out, record.options, record.baseline, record.previous))
+        spent = read_summary(record.out).get("bundling_seconds", 0.0) + time.perf_counter() - started
+        write_outputs(record.out, Record(record.out, record.options, record.baseline, record.previous),
+                      bundling_seconds=round(spent, 2))
 
 
 def _campaign_dir(args: argparse.Namespace) -> tuple[Path, Options]:

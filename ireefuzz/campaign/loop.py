@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 from ireefuzz import _io
-from ireefuzz.evaluate import CaseResult, platform_of
+from ireefuzz.evaluate import CLOCK, CaseResult, platform_of
 from ireefuzz.generators.case import Case
 from ireefuzz.oracles.finding import Finding, make_signature
 
@@ -64,7 +64,8 @@ class Planner:
         if k in self.record.complete or not indices:
             return True
         frontend = self.options.frontend_of(k)
-        cases = draw_block(self.options, self.stream.global_block(k), self.folded, frontend)
+        with CLOCK("draw"):
+            cases = draw_block(self.options, self.stream.global_block(k), self.folded, frontend)
         todo = [(i, cases[i - indices.start]) for i in indices if not self.record.is_done(i)]
         b = self.options.batch
         for start in range(0, len(indices), b):  # the batches are fixed slices of the block
@@ -89,6 +90,16 @@ def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Di
     confirming: set[int] = set()
     alone = False  # a confirmation is running: nothing else is submitted until it ends
     memory = lambda: {"coordinator_rss_mb": [list(p) for p in rss]}
+    counted = (dict(CLOCK.totals), time.perf_counter())  # the coordinator's clock at the last progress line
+
+    def record_batch(task: Task, results: list[CaseResult]) -> None:
+        """Record a batch with the coordinator's seconds since the last one: drawing, waiting, the rest its own work."""
+        nonlocal counted
+        spent = CLOCK.since(counted[0])
+        spent["coordinator"] = max(0.0, time.perf_counter() - counted[1] - sum(spent.values()))
+        counted = (dict(CLOCK.totals), time.perf_counter())
+        record.record(task, results, elapsed(), coordinator=spent, workers=pool.capacity)
+
     try:
         while failure is None:
             time_left = options.time is None or elapsed() < options.time
@@ -104,11 +115,12 @@ def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Di
                 if confirm:
                     continue
                 break
-            events = pool.poll(1.0)
+            with CLOCK("waiting"):
+                events = pool.poll(1.0)
             alone = alone and not events  # the lone task is the only one in flight: any event is its end
             for event in events:
                 if isinstance(event, Done):
-                    record.record(event.task, event.results, elapsed())
+                    record_batch(event.task, event.results)
                 elif isinstance(event, Died) and len(event.task.indices) > 1:
                     planner.retry(event.task)
                 elif isinstance(event, Died) and event.task.indices[0] not in confirming:
@@ -118,7 +130,7 @@ def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Di
                     case = event.task.cases[0]
                     finding = crash_finding(case, event.task.indices[0], event)
                     finding = finding.with_evidence(platform=platform_of(config=options.task_spec().config))
-                    record.record(event.task, [CaseResult(case, (finding,))], elapsed())
+                    record_batch(event.task, [CaseResult(case, (finding,))])
                 else:
                     failure = f"cases {list(event.task.indices)}: {event.message}; this is an ireefuzz bug"
             display.update(record, elapsed())
