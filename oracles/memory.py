@@ -231,13 +231,23 @@ def _is_data_movement(dispatch: Any) -> bool:
     return dispatch_op_pattern(dispatch) == "-"
 
 
+# The op names ``scan`` reports, as printed (custom or generic form): IR without them is not parsed.
+ALLOC_NAMES = ("memref.alloca", "memref.alloc")
+COPY_NAMES = ("memref.copy", "linalg.copy", "linalg.generic")
+
+
+def _mentions(text: str, names: Sequence[str]) -> bool:
+    return any(name in text for name in names)
+
+
 def _observations(dispatch: Any) -> Iterator[tuple[str, MemoryOp]]:
-    """(seen_at, op) for allocas/allocs in final_ir and copies in bufferized_ir. Missing IR is skipped."""
-    if dispatch.final_ir:
+    """(seen_at, op) for allocas/allocs in final_ir and copies in bufferized_ir. Missing IR is skipped,
+    and so is IR whose text names none of the ops looked for (parsing it could find nothing)."""
+    if dispatch.final_ir and _mentions(dispatch.final_ir, ALLOC_NAMES):
         for memory_op in scan(dispatch.final_ir):
             if memory_op.kind != "copy":
                 yield SEEN_AT_FINAL, memory_op
-    if dispatch.bufferized_ir and not _is_data_movement(dispatch):
+    if dispatch.bufferized_ir and _mentions(dispatch.bufferized_ir, COPY_NAMES) and not _is_data_movement(dispatch):
         for memory_op in scan(dispatch.bufferized_ir):
             if memory_op.kind == "copy":
                 yield SEEN_AT_BUFFERIZED, memory_op

@@ -49,6 +49,12 @@ class Planner:
                 return None
         return self.queue.popleft() if self.queue else None
 
+    def draw_ahead(self, time_left: bool, tasks: int) -> None:
+        """Draw the next block now if fewer than ``tasks`` batches are queued and the lag allows it, so the
+        draw happens while the workers compile rather than while one waits for its next batch."""
+        if len(self.queue) < tasks and time_left and not self.exhausted():
+            self._draw_next()
+
     def retry(self, task: Task) -> None:
         self.queue.extendleft(reversed(task.halves()))
 
@@ -115,6 +121,13 @@ def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Di
                 if confirm:
                     continue
                 break
+            display.update(record, elapsed())
+            if time.monotonic() - last_summary > SUMMARY_EVERY_S:  # written while every worker has a batch
+                rss.append((round(elapsed(), 1), rss_mb()))
+                rss[:] = rss[::2] if len(rss) > 400 else rss
+                _io.atomic_write_json(out / "summary.json", record.summary() | memory())
+                last_summary = time.monotonic()
+            planner.draw_ahead(time_left, pool.capacity)
             with CLOCK("waiting"):
                 events = pool.poll(1.0)
             alone = alone and not events  # the lone task is the only one in flight: any event is its end
@@ -133,12 +146,6 @@ def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Di
                     record_batch(event.task, [CaseResult(case, (finding,))])
                 else:
                     failure = f"cases {list(event.task.indices)}: {event.message}; this is an ireefuzz bug"
-            display.update(record, elapsed())
-            if time.monotonic() - last_summary > SUMMARY_EVERY_S:
-                rss.append((round(elapsed(), 1), rss_mb()))
-                rss[:] = rss[::2] if len(rss) > 400 else rss
-                _io.atomic_write_json(out / "summary.json", record.summary() | memory())
-                last_summary = time.monotonic()
     finally:
         pool.close()
         rss.append((round(elapsed(), 1), rss_mb()))
