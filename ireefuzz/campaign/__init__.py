@@ -10,6 +10,13 @@ Determinism. The case stream is cut in blocks of ``BLOCK`` cases. Global block `
 ``b % n``; its cases have indices ``b*BLOCK .. b*BLOCK+BLOCK-1``, so shards are disjoint by construction.
 A block is a pure function of (seed, shard, index) and the coverage of the blocks before it
 (``guidance``), so ``--resume`` redraws exactly the cases it had.
+The loop draws a block on a background thread while the workers compile; where and when it is
+drawn changes nothing.
+
+Time accounting. Every progress line carries the seconds its batch took per activity in the worker
+(``evaluate.CLOCK``: emit, compile, IR, run, float64, JAX, ...) and the coordinator's since the line
+before (drawing, its own work, waiting); ``summary.json``'s ``time_accounting`` sums them, with the idle
+worker seconds and the compile share (``record.ACTIVITIES``).
 
 Modules, each one job (none imports the loop but ``__init__``):
 
