@@ -2,6 +2,7 @@
 summary.md and report.html; recomputed on resume like every count."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from pathlib import Path
@@ -91,3 +92,23 @@ def test_the_clock_counts_a_nested_activity_once():
     with clock("inner"):
         pass
     assert set(clock.since(before)) <= {"inner"}
+
+
+def test_the_planner_draws_in_the_background_the_same_cases(tmp_path):
+    """A block drawn on the planner's thread (the loop never waits for it) is the block drawn in line."""
+    from ireefuzz.campaign.loop import Planner
+    from ireefuzz.generators.case import Case
+
+    opts = dataclasses.replace(options.Options(cases=16, batch=4), block=8)
+    inline = Planner(record.Record(tmp_path / "a", opts, baseline.Baseline()))
+    background = Planner(record.Record(tmp_path / "b", opts, baseline.Baseline()))
+    assert background.next_task(True, wait=False) is None and background.drawing is not None  # drawing: not waited for
+    tasks = []
+    deadline = time.monotonic() + 120
+    while len(tasks) < 2 and time.monotonic() < deadline:
+        task = background.next_task(True, wait=False)
+        tasks += [task] if task else []
+        time.sleep(0.01)
+    assert [t.indices for t in tasks] == [(0, 1, 2, 3), (4, 5, 6, 7)]
+    assert [Case.dumps(c) for t in tasks for c in t.cases] == [Case.dumps(c) for _ in range(2) for c in inline.next_task(True).cases]
+    background.close()
