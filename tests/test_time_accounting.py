@@ -112,3 +112,20 @@ def test_the_planner_draws_in_the_background_the_same_cases(tmp_path):
     assert [t.indices for t in tasks] == [(0, 1, 2, 3), (4, 5, 6, 7)]
     assert [Case.dumps(c) for t in tasks for c in t.cases] == [Case.dumps(c) for _ in range(2) for c in inline.next_task(True).cases]
     background.close()
+
+
+def test_the_memory_oracle_parses_only_ir_that_names_what_it_looks_for(monkeypatch):
+    """The text pre-scan skips IR that cannot hold an alloc or a copy, and finds the same as a full scan on every
+    recorded dispatch (fixtures in tests/data/ir)."""
+    from ireefuzz.oracles import memory
+    from ireefuzz.sut import DispatchIR
+
+    data = Path(__file__).parent / "data" / "ir"
+    texts = [p.read_text() for p in sorted(data.glob("*.mlir")) if "source" not in p.name]
+    dispatch = lambda text: DispatchIR("g0_dispatch_0_x", "P", final_ir=text, bufferized_ir=text, source="")
+    skipped = [memory.check_memory([dispatch(t)]) for t in texts]
+    monkeypatch.setattr(memory, "_mentions", lambda text, names: True)  # fault: parse everything
+    assert skipped == [memory.check_memory([dispatch(t)]) for t in texts]
+    assert any(skipped)  # the fixtures do hold findings
+    monkeypatch.undo()
+    assert memory.check_memory([dispatch("not MLIR: parsing it would raise")]) == []  # never parsed
