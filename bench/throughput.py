@@ -5,8 +5,9 @@
 - naive: the first ``--naive`` of the same cases, one at a time in this process: one iree-compile
   process per case, one run (the first shape instance), one JAX call (all oracles as well).
 
-compile_share = seconds inside iree-compile (summed over workers) / (wall seconds x workers): how
-close the campaign is to the physical limit of compiling on every core all the time.
+compile_share = seconds inside iree-compile (summed over workers, the compiles of batches split after
+a failure included) / worker seconds (wall seconds x workers), from the time accounting: how close the
+campaign is to the physical limit of compiling on every core all the time.
 
     python bench/throughput.py [--cases 256] [--naive 12] [--workers auto] [--batch 16]
 
@@ -52,11 +53,13 @@ def main() -> None:
     s = json.loads(summary)
     graphs_per_s = s["cases"] / wall
     shape_runs_per_s = s["shape_runs"] / wall
-    compile_share = s["compile_seconds"] / (wall * workers)
+    compile_share = s["time_accounting"]["compile_share"]
     rss = [mb for _, mb in s["coordinator_rss_mb"]]
     print(f"campaign: {s['cases']} graphs, {s['shape_runs']} shape runs in {wall:.1f} s wall on {workers} workers "
           f"(batch {args.batch}): {graphs_per_s:.2f} graphs/s, {shape_runs_per_s:.2f} shape-runs/s; "
-          f"iree-compile {s['compile_seconds']:.1f} s; {len(s['signatures'])} signatures; coordinator RSS {min(rss):.0f}-{max(rss):.0f} MB")
+          f"iree-compile {s['compile_seconds']:.1f} s on the cases' final modules ({s['compile_seconds'] / (wall * workers):.2f} of "
+          f"wall x workers); {len(s['signatures'])} signatures; coordinator RSS {min(rss):.0f}-{max(rss):.0f} MB")
+    print_accounting(s["time_accounting"])
 
     cases = draw_block(options, 0, Coverage())[: args.naive + 1]
     single = [dataclasses.replace(c, instances=c.instances[:1]) for c in cases]
@@ -70,6 +73,15 @@ def main() -> None:
     print(f"naive: {args.naive} graphs (1 compile, 1 run, 1 JAX call each) in {naive_wall:.1f} s: "
           f"{naive_graphs_per_s:.2f} graphs/s = shape-runs/s; iree-compile share {compile_s / naive_wall:.2f}")
     print(f"speedup_vs_naive={graphs_per_s / naive_graphs_per_s:.2f} compile_share={compile_share:.2f} graphs_per_s={graphs_per_s:.2f}")
+
+
+def print_accounting(accounting: dict) -> None:
+    from ireefuzz.campaign.record import ACTIVITIES
+
+    print(f"time accounting ({accounting['total_seconds']:.1f} s over all processes, "
+          f"{accounting['worker_seconds']:.1f} worker seconds):")
+    for activity, seconds in sorted(accounting["seconds"].items(), key=lambda kv: -kv[1]):
+        print(f"  {ACTIVITIES.get(activity, activity):<55} {seconds:8.1f} s  {accounting['shares'][activity]:6.1%}")
 
 
 if __name__ == "__main__":

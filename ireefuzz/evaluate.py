@@ -9,11 +9,13 @@ failure is pinned to its own case, so nothing is lost or misattributed.
 """
 from __future__ import annotations
 
+import collections
+import contextlib
 import dataclasses
 import itertools
 import time
 import zlib
-from typing import Any, Callable, Hashable, Mapping, Sequence
+from typing import Any, Callable, Hashable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -31,6 +33,40 @@ from .releases import syntax_of
 from .sut import config_for  # beside CompilerConfig, so relations derive configs without evaluate
 
 JAX_MODES = ("always", "on-disagreement")
+
+
+class Clock:
+    """Seconds per activity in this process, cumulative; time in a nested activity is not counted in the
+    enclosing one. ``evaluate`` gives each CaseResult its share of the batch's seconds (``timings``)."""
+
+    def __init__(self) -> None:
+        self.totals: collections.Counter[str] = collections.Counter()
+        self._stack: list[list[float]] = []  # [seconds spent in nested activities] per open activity
+
+    @contextlib.contextmanager
+    def __call__(self, activity: str) -> Iterator[None]:
+        started = time.perf_counter()
+        self._stack.append([0.0])
+        try:
+            yield
+        finally:
+            spent = time.perf_counter() - started
+            nested = self._stack.pop()[0]
+            self.totals[activity] += spent - nested
+            if self._stack:
+                self._stack[-1][0] += spent
+
+    def add(self, activity: str, seconds: float) -> None:
+        """``seconds`` measured elsewhere (e.g. iree-compile's wall time), taken from the open activity."""
+        self.totals[activity] += seconds
+        if self._stack:
+            self._stack[-1][0] += seconds
+
+    def since(self, before: Mapping[str, float]) -> dict[str, float]:
+        return {k: v - before.get(k, 0.0) for k, v in self.totals.items() if v - before.get(k, 0.0) > 0}
+
+
+CLOCK = Clock()  # this process' clock (a worker's: each evaluates one batch at a time)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,6 +104,7 @@ class CaseResult:
     run_seconds: float = 0.0
     not_judged: tuple[str, ...] = ()  # why the numeric oracle could not judge (``op linalg.softmax``): no finding
     configurations: tuple[str, ...] = ()  # lowering configurations (pipeline + tile sizes) of its dispatches
+    timings: Mapping[str, float] = dataclasses.field(default_factory=dict)  # seconds per activity (``Clock``): this case's share
 
     @property
     def signatures(self) -> tuple[str, ...]:
@@ -77,10 +114,16 @@ class CaseResult:
 def check_numbers(graph: Graph, sizes: dict, inputs: Sequence[np.ndarray], actual: Sequence[np.ndarray],
                   *, jax: str = "always") -> numeric.NumericResult:
     """The numeric oracle wired to the references: JAX to compare with, float64 (with error bounds) to arbitrate."""
-    run_jax = lambda: reference.evaluate(graph, inputs, sizes, "jax")
+    def run_jax() -> Any:
+        with CLOCK("jax"):
+            return reference.evaluate(graph, inputs, sizes, "jax")
+
+    def run_float64(xs: Sequence[np.ndarray]) -> Any:
+        with CLOCK("float64"):
+            return reference.evaluate_with_bounds(graph, xs, sizes)
+
     expected = run_jax() if jax == "always" else run_jax
-    return numeric.check_numeric(graph, sizes, inputs, actual, expected,
-                                 lambda xs: reference.evaluate_with_bounds(graph, xs, sizes))
+    return numeric.check_numeric(graph, sizes, inputs, actual, expected, run_float64)
 
 
 def _graph_numbers(case: Case, sizes: Mapping[str, int], inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray],
@@ -144,11 +187,26 @@ LINALG = Frontend("linalg", emit_module, _graph_of, _graph_compile_failure)
 def evaluate(cases: Sequence[Any], base: sut.CompilerConfig = sut.CompilerConfig(), policy: Policy = Policy(),
              frontend: Frontend = LINALG) -> list[CaseResult]:
     """Check ``cases`` through ``frontend``, each group of cases with the same configuration as one module.
-    A case outside the frontend (``admit`` or ``payload`` refuses it) has no findings and ``discarded=1``."""
+    A case outside the frontend (``admit`` or ``payload`` refuses it) has no findings and ``discarded=1``.
+    Each result's ``timings`` is an equal share of the seconds ``CLOCK`` counted during the call."""
+    before = dict(CLOCK.totals)
+    with CLOCK("other"):
+        results = _evaluate(cases, base, policy, frontend)
+    return with_timings(results, before)
+
+
+def with_timings(results: Sequence[CaseResult], before: Mapping[str, float]) -> list[CaseResult]:
+    """``results``, each with an equal share of the seconds ``CLOCK`` counted since ``before`` (its totals then)."""
+    share = {k: v / max(len(results), 1) for k, v in CLOCK.since(before).items()}
+    return [dataclasses.replace(r, timings=share) for r in results]
+
+
+def _evaluate(cases: Sequence[Any], base: sut.CompilerConfig, policy: Policy, frontend: Frontend) -> list[CaseResult]:
     results: dict[int, CaseResult] = {}
     admitted: dict[int, tuple[str, Any, Any]] = {}
     for i, case in enumerate(cases):
-        entry = _admit(frontend, case, i)
+        with CLOCK("emit"):
+            entry = _admit(frontend, case, i)
         if entry is None:
             results[i] = CaseResult(case, (), discarded=1)
         else:
@@ -181,13 +239,15 @@ def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerCo
     if not named:
         return []
     payloads = {name: payload for name, _, payload in named}
-    # linalg is emitted in the syntax of the release compiling it (arith.maxf before 2024-02, ...)
-    program = emit_module(payloads, syntax_of(config)) if frontend == LINALG else frontend.program(payloads)
-    artifact = sut.compile_mlir(program.text, config)
-    module = None
-    if isinstance(artifact, sut.Artifact) and any(case.instances for _, case, _ in named):
-        module = sut.load_module(artifact, config)
-        artifact = module if isinstance(module, sut.CompileFailure) else artifact
+    with CLOCK("emit"):  # linalg in the syntax of the release compiling it (arith.maxf before 2024-02, ...)
+        program = emit_module(payloads, syntax_of(config)) if frontend == LINALG else frontend.program(payloads)
+    with CLOCK("compile_io"):
+        artifact = sut.compile_mlir(program.text, config)
+        CLOCK.add("compile", artifact.seconds)
+        module = None
+        if isinstance(artifact, sut.Artifact) and any(case.instances for _, case, _ in named):
+            module = sut.load_module(artifact, config)
+            artifact = module if isinstance(module, sut.CompileFailure) else artifact
     if isinstance(artifact, sut.CompileFailure):
         if len(named) > 1 and frontend.splits:
             half = len(named) // 2
@@ -198,7 +258,8 @@ def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerCo
     results = [check_compiled_case(case, name, module, artifact, config, policy, frontend, share,
                                    single=len(named) == 1) for name, case, _ in named]
     if policy.relations and frontend == LINALG:
-        results = [with_relations(r, config, policy) for r in results]
+        with CLOCK("relations"):
+            results = [with_relations(r, config, policy) for r in results]
     return results
 
 
@@ -250,13 +311,15 @@ def check_compiled_case(case: Any, function: str, module: sut.LoadedModule | Non
     not_judged: dict[str, None] = {}
     dispatches = sut.dispatches_of(artifact, function)
     started = time.perf_counter()
-    if "memory" in policy.oracles:
-        findings += memory.check_memory(dispatches, max_static_alloca_bytes=policy.max_static_alloca_bytes)
-    if "fusion" in policy.oracles and (graph is None or not returns_constant_data(graph)):
-        findings += fusion.check_fusion(dispatches, artifact.statistics if single else None)
+    with CLOCK("ir"):
+        if "memory" in policy.oracles:
+            findings += memory.check_memory(dispatches, max_static_alloca_bytes=policy.max_static_alloca_bytes)
+        if "fusion" in policy.oracles and (graph is None or not returns_constant_data(graph)):
+            findings += fusion.check_fusion(dispatches, artifact.statistics if single else None)
     for k, sizes in enumerate(case.instances):
         inputs = case.inputs(k)
-        outcome = module.call(function, inputs)
+        with CLOCK("run"):
+            outcome = module.call(function, inputs)
         if isinstance(outcome, sut.RunFailure):
             if "crash" in policy.oracles:
                 findings.append(crash.check_run_failure(outcome, graph, function, sizes))

@@ -5,7 +5,11 @@
 - ``summary.md``  the comparison with the previous run (if any), then a table of causes and, per cause,
   its signatures in a ``<details>`` block;
 - ``report.html`` self-contained (inline SVG, no external assets): causes with their signatures,
-  findings by class, cases/s over time, lowering pipelines and ops / op pairs reached.
+  findings by class, where the time went (a stacked bar), cases/s over time, lowering pipelines and
+  ops / op pairs reached.
+
+Both Markdown and HTML show the time accounting (``summary.json``'s ``time_accounting``: seconds per
+activity summed over processes, ``campaign.record.ACTIVITIES``).
 """
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ from xml.etree import ElementTree as ET
 from ireefuzz import _io
 from ireefuzz.campaign.causes import DIFF_CATEGORIES
 from ireefuzz.sut import NO_PIPELINE
+from ireefuzz.campaign.record import ACTIVITIES
 
 
 
@@ -75,6 +80,7 @@ def markdown(summary: Mapping[str, Any]) -> str:
         + (f"; {NO_PIPELINE} = no codegen pipeline (no translation_info): the pure data-movement `*_slow_memcpy` "
            "dispatches" if set(s["pipelines"]) & {"", NO_PIPELINE} else ""), "",
     ]
+    lines += time_table(s.get("time_accounting"))
     if "diff" in s:
         lines += [f"## Compared with {s['diff']['compared_with']}", ""]
         lines += [f"- {title}: {', '.join(f'`{c}`' for c in s['diff'][key]) or 'none'}" for key, title in DIFF_CATEGORIES.items()]
@@ -95,7 +101,48 @@ def markdown(summary: Mapping[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def time_table(accounting: Mapping[str, Any] | None) -> list[str]:
+    """Markdown lines: where the seconds went, per activity, largest first (none for a run without accounting)."""
+    if not accounting:
+        return []
+    lines = [f"## Where the time went ({accounting['total_seconds']} s over all processes; "
+             f"compile share {accounting['compile_share']:.2f} of the worker seconds)", "",
+             "| activity | seconds | share |", "|---|---|---|"]
+    for activity, seconds in sorted(accounting["seconds"].items(), key=lambda kv: -kv[1]):
+        lines.append(f"| {ACTIVITIES.get(activity, activity)} | {seconds:.1f} | {accounting['shares'][activity]:.1%} |")
+    return lines + [""]
+
+
 # --------------------------------------------------------------------------- inline SVG
+
+COLOURS = ("#4a7bd0", "#d0584a", "#5aa05a", "#d0a040", "#8a5ad0", "#40b0c0", "#c05a9a", "#7a7a40",
+           "#a0a0a0", "#e08a5a", "#5a5ad0", "#60c080", "#b0b0e0", "#dddddd")
+
+
+def stacked_bar(title: str, shares: Mapping[str, float], labels: Mapping[str, str], *, width: int = 640) -> str:
+    """One horizontal bar cut in ``shares`` (fractions summing to 1, in ``labels``' order), with a legend."""
+    parts = [(a, shares[a]) for a in labels if shares.get(a, 0) > 0]
+    if not parts:
+        return f"<h3>{html.escape(title)}</h3><p>not measured</p>"
+    x, rects, legend = 0.0, [], []
+    for n, (activity, share) in enumerate(parts):
+        colour = COLOURS[n % len(COLOURS)]
+        label = f"{labels[activity]}: {share:.1%}"
+        rects.append(f'<rect x="{x:.1f}" y="0" width="{width * share:.1f}" height="24" fill="{colour}">'
+                     f'<title>{html.escape(label)}</title></rect>')
+        legend.append(f'<rect x="0" y="{34 + 16 * n}" width="10" height="10" fill="{colour}"/>'
+                      f'<text x="16" y="{43 + 16 * n}">{html.escape(label)}</text>')
+        x += width * share
+    return (f'<h3>{html.escape(title)}</h3><svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
+            f'height="{40 + 16 * len(parts)}" font-size="11" font-family="sans-serif">{"".join(rects + legend)}</svg>')
+
+
+def time_html(accounting: Mapping[str, Any] | None) -> str:
+    if not accounting:
+        return ""
+    return stacked_bar(f"Where the time went ({accounting['total_seconds']} s over all processes, compile share "
+                       f"{accounting['compile_share']:.2f})", accounting["shares"], ACTIVITIES)
+
 
 def bar_chart(title: str, items: Mapping[str, float], *, width: int = 640, limit: int = 20) -> str:
     items = dict(sorted(items.items(), key=lambda kv: -kv[1])[:limit])
@@ -147,7 +194,7 @@ def html_report(summary: Mapping[str, Any]) -> str:
         f"{len(s['new_causes'])} new of {len(s['causes'])} causes ({len(s['new'])} new and {len(s['known'])} known "
         f"signatures); {s['worker_deaths']} worker crashes. "
         f"Compiler {html.escape(s['compiler_version'] or '?')}, cpu {html.escape(s['cpu'] or '?')}.</p>",
-        diff_html(s), causes_html(s),
+        diff_html(s), causes_html(s), time_html(s.get("time_accounting")),
         bar_chart("Causes (cases)", {c["id"]: c["cases"] for c in s["causes"]}),
         bar_chart("Findings by class (cases)", by_class),
         line_chart("Cases/s over time", rates(s["timeline"])),

@@ -295,13 +295,23 @@ def is_defect(copy: MemoryOp, dispatch: Any) -> bool:
     return copy.staged or not moves_data(dispatch)
 
 
+# The op names ``scan`` reports, as printed (custom or generic form): IR without them is not parsed.
+ALLOC_NAMES = ("memref.alloca", "memref.alloc")
+COPY_NAMES = ("memref.copy", "linalg.copy", "linalg.generic")
+
+
+def _mentions(text: str, names: Sequence[str]) -> bool:
+    return any(name in text for name in names)
+
+
 def _observations(dispatch: Any) -> Iterator[tuple[str, MemoryOp]]:
-    """(seen_at, op) for allocas/allocs in final_ir and defect copies in bufferized_ir. Missing IR is skipped."""
-    if dispatch.final_ir:
+    """(seen_at, op) for allocas/allocs in final_ir and defect copies in bufferized_ir. Missing IR is skipped,
+    and so is IR whose text names none of the ops looked for (parsing it could find nothing)."""
+    if dispatch.final_ir and _mentions(dispatch.final_ir, ALLOC_NAMES):
         for memory_op in scan(dispatch.final_ir):
             if memory_op.kind != "copy":
                 yield SEEN_AT_FINAL, memory_op
-    if dispatch.bufferized_ir:
+    if dispatch.bufferized_ir and _mentions(dispatch.bufferized_ir, COPY_NAMES):
         for memory_op in scan(dispatch.bufferized_ir):
             if memory_op.kind == "copy" and is_defect(memory_op, dispatch):
                 yield SEEN_AT_BUFFERIZED, memory_op

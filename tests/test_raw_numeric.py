@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from ireefuzz import check, frontends
-from ireefuzz.errors import ProgramError, UsageError
+from ireefuzz.errors import ProgramError
 from ireefuzz.evaluate import Policy
 from ireefuzz.oracles import numeric
 from ireefuzz.oracles.finding import Finding

@@ -10,6 +10,13 @@ Determinism. The case stream is cut in blocks of ``BLOCK`` cases. Global block `
 ``b % n``; its cases have indices ``b*BLOCK .. b*BLOCK+BLOCK-1``, so shards are disjoint by construction.
 A block is a pure function of (seed, shard, index) and the coverage of the blocks before it
 (``guidance``), so ``--resume`` redraws exactly the cases it had.
+The loop draws a block on a background thread while the workers compile; where and when it is
+drawn changes nothing.
+
+Time accounting. Every progress line carries the seconds its batch took per activity in the worker
+(``evaluate.CLOCK``: emit, compile, IR, run, float64, JAX, ...) and the coordinator's since the line
+before (drawing, its own work, waiting); ``summary.json``'s ``time_accounting`` sums them, with the idle
+worker seconds and the compile share (``record.ACTIVITIES``).
 
 Modules, each one job (none imports the loop but ``__init__``):
 
@@ -75,9 +82,13 @@ def main(args: argparse.Namespace) -> int:
 def bundle_causes(record: Record, limit: int | None, timeout: float) -> None:
     """Bundle the new causes of ``record``'s run, then rewrite its summary and reports (they name the bundles)."""
     from .bundling import bundle_new_causes
+    from .runs import read_summary
 
+    started = time.perf_counter()
     if bundle_new_causes(record, limit, timeout):
-        write_outputs(record.out, Record(record.out, record.options, record.baseline, record.previous))
+        spent = read_summary(record.out).get("bundling_seconds", 0.0) + time.perf_counter() - started
+        write_outputs(record.out, Record(record.out, record.options, record.baseline, record.previous),
+                      bundling_seconds=round(spent, 2))
 
 
 def _prepared(options: Options) -> Options:

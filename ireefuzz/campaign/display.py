@@ -1,4 +1,5 @@
-"""The live line: cases/s, causes and signatures new/known, worker deaths (a terminal line, or plain periodic lines)."""
+"""The live line: cases/s, the compile share, causes and signatures new/known, worker deaths (a terminal line, or
+plain periodic lines)."""
 from __future__ import annotations
 
 import sys
@@ -18,7 +19,8 @@ class Display:
         n = record.totals["cases"]
         causes, new = len(record.present_causes()), len(record.new_causes())
         sigs = len(record.new_signatures()) + len(record.known_signatures())
-        return (f"[{seconds:7.1f}s] {n} cases  {n / max(seconds, 1e-9):.2f} cases/s  causes: {new} new, {causes - new} known "
+        compiling = record.time_accounting()["compile_share"]
+        return (f"[{seconds:7.1f}s] {n} cases  {n / max(seconds, 1e-9):.2f} cases/s  compile share {compiling:.2f}  causes: {new} new, {causes - new} known "
                 f"({sigs} signatures)  worker deaths: {record.totals['worker_deaths']}")
 
     def update(self, record: Record, seconds: float) -> None:

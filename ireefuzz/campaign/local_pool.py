@@ -53,7 +53,10 @@ class LocalPool:
 
     def poll(self, timeout: float) -> list[Event]:
         if not self._busy:
-            time.sleep(timeout)
+            if len(self._idle) < self.capacity:  # nothing to run yet (the first block is being drawn): start a worker
+                self._idle.append(self._start())
+            else:
+                time.sleep(timeout)
             return []
         now = time.monotonic()
         timeout = max(0.0, min(timeout, min(d for *_, d in self._busy.values()) - now))

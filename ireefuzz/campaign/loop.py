@@ -9,12 +9,13 @@ worker that raises a Python exception is ireefuzz's own bug: the campaign stops 
 from __future__ import annotations
 
 import collections
+import concurrent.futures
 import os
 import sys
 import time
 from pathlib import Path
 from ireefuzz import _io
-from ireefuzz.evaluate import CaseResult, platform_of
+from ireefuzz.evaluate import CLOCK, CaseResult, platform_of
 from ireefuzz.generators.case import Case
 from ireefuzz.oracles.finding import Finding, make_signature
 
@@ -31,7 +32,12 @@ SUMMARY_EVERY_S = 10.0
 
 
 class Planner:
-    """Hands out batches in stream order; draws block k only once blocks up to k - lag are complete."""
+    """Hands out batches in stream order; draws block k only once blocks up to k - lag are complete.
+
+    A block is drawn on a background thread (``draw_block`` is a pure function of the options, the block
+    and the folded coverage, so where and when it runs changes nothing), while the coordinator keeps
+    polling and handing out batches: no worker waits for a draw that could have run ahead.
+    """
 
     def __init__(self, record: Record) -> None:
         self.record, self.options, self.stream = record, record.options, record.stream
@@ -39,39 +45,73 @@ class Planner:
         self.folded = Coverage()
         self.folded_upto = 0  # blocks [0, folded_upto) are merged into ``folded``
         self.queue: collections.deque[Task] = collections.deque()
+        self.drawing: concurrent.futures.Future | None = None  # the draw of block ``next_block``
+        self._drawer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ireefuzz-draw")
 
     def exhausted(self) -> bool:
         return not self.queue and self.options.cases is not None and self.next_block * self.options.block >= self.options.cases
 
-    def next_task(self, time_left: bool) -> Task | None:
+    def next_task(self, time_left: bool, *, wait: bool = True) -> Task | None:
+        """The next batch; None if there is none (yet: with ``wait=False``, a block being drawn is not waited for)."""
         while not self.queue and time_left and not self.exhausted():
-            if not self._draw_next():
+            if wait and self.drawing is not None:
+                concurrent.futures.wait([self.drawing])
+            if not self._draw_next() and (not wait or self.drawing is None):
                 return None
         return self.queue.popleft() if self.queue else None
+
+    def draw_ahead(self, time_left: bool, tasks: int) -> None:
+        """Start (or collect) the next block's draw if fewer than ``tasks`` batches are queued and the lag
+        allows it, so the draw runs while the workers compile rather than while one waits for a batch."""
+        if len(self.queue) < tasks and time_left and not self.exhausted():
+            self._draw_next()
 
     def retry(self, task: Task) -> None:
         self.queue.extendleft(reversed(task.halves()))
 
+    def close(self) -> None:
+        self._drawer.shutdown(wait=False, cancel_futures=True)
+
     def _draw_next(self) -> bool:
+        """Move block ``next_block`` on: queue its batches once drawn, else start its draw if the lag allows.
+        True when the block is queued (or has nothing left to run)."""
         k = self.next_block
+        if self.drawing is not None:
+            if not self.drawing.done():
+                return False
+            cases, seconds = self.drawing.result()
+            self.drawing = None
+            CLOCK.add("draw", seconds)
+            self._queue_block(k, cases)
+            self.next_block += 1
+            return True
         while self.folded_upto < k - self.options.lag + 1:
             if self.folded_upto not in self.record.complete:
                 return False
             self.folded.merge(self.record.block_coverage.pop(self.folded_upto, Coverage()))
             self.folded_upto += 1
-        self.next_block += 1
-        indices = self.stream.indices(k)
-        if k in self.record.complete or not indices:
+        if k in self.record.complete or not self.stream.indices(k):
+            self.next_block += 1
             return True
-        frontend = self.options.frontend_of(k)
-        cases = draw_block(self.options, self.stream.global_block(k), self.folded, frontend)
+        # ``folded`` is next merged into only after this draw is collected
+        self.drawing = self._drawer.submit(timed_draw, self.options, self.stream.global_block(k), self.folded,
+                                           self.options.frontend_of(k))
+        return False
+
+    def _queue_block(self, k: int, cases: list[Case]) -> None:
+        indices = self.stream.indices(k)
         todo = [(i, cases[i - indices.start]) for i in indices if not self.record.is_done(i)]
         b = self.options.batch
         for start in range(0, len(indices), b):  # the batches are fixed slices of the block
             part = [(i, c) for i, c in todo if start <= i - indices.start < start + b]
             if part:
-                self.queue.append(Task(tuple(i for i, _ in part), tuple(c for _, c in part), frontend))
-        return True
+                self.queue.append(Task(tuple(i for i, _ in part), tuple(c for _, c in part), self.options.frontend_of(k)))
+
+
+def timed_draw(options: Options, block: int, coverage: Coverage, frontend: str) -> tuple[list[Case], float]:
+    """``draw_block`` and its wall seconds (on the drawing thread, where ``CLOCK`` is not used)."""
+    started = time.perf_counter()
+    return draw_block(options, block, coverage, frontend), time.perf_counter() - started
 
 
 def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Display,
@@ -89,6 +129,18 @@ def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Di
     confirming: set[int] = set()
     alone = False  # a confirmation is running: nothing else is submitted until it ends
     memory = lambda: {"coordinator_rss_mb": [list(p) for p in rss]}
+    counted = (dict(CLOCK.totals), time.perf_counter())  # the coordinator's clock at the last progress line
+
+    def record_batch(task: Task, results: list[CaseResult]) -> None:
+        """Record a batch with the coordinator's seconds since the last one: drawing (on its own thread),
+        waiting, the rest its own work."""
+        nonlocal counted
+        spent = CLOCK.since(counted[0])
+        own = time.perf_counter() - counted[1] - sum(v for k, v in spent.items() if k != "draw")
+        spent["coordinator"] = max(0.0, own)
+        counted = (dict(CLOCK.totals), time.perf_counter())
+        record.record(task, results, elapsed(), coordinator=spent, workers=pool.capacity)
+
     try:
         while failure is None:
             time_left = options.time is None or elapsed() < options.time
@@ -98,17 +150,26 @@ def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Di
                 pool.submit(confirm.popleft())
                 alone = True
             while (not alone and not confirm and pool.in_flight() < pool.capacity
-                   and (task := planner.next_task(time_left)) is not None):
+                   and (task := planner.next_task(time_left, wait=False)) is not None):
                 pool.submit(task)
             if not pool.in_flight():
                 if confirm:
                     continue
-                break
-            events = pool.poll(1.0)
+                if planner.drawing is None or not time_left:
+                    break
+            display.update(record, elapsed())
+            if time.monotonic() - last_summary > SUMMARY_EVERY_S:  # written while every worker has a batch
+                rss.append((round(elapsed(), 1), rss_mb()))
+                rss[:] = rss[::2] if len(rss) > 400 else rss
+                _io.atomic_write_json(out / "summary.json", record.summary() | memory())
+                last_summary = time.monotonic()
+            planner.draw_ahead(time_left, pool.capacity)
+            with CLOCK("waiting"):
+                events = pool.poll(1.0 if planner.drawing is None else 0.1)  # collect a draw soon after it ends
             alone = alone and not events  # the lone task is the only one in flight: any event is its end
             for event in events:
                 if isinstance(event, Done):
-                    record.record(event.task, event.results, elapsed())
+                    record_batch(event.task, event.results)
                 elif isinstance(event, Died) and len(event.task.indices) > 1:
                     planner.retry(event.task)
                 elif isinstance(event, Died) and event.task.indices[0] not in confirming:
@@ -118,16 +179,11 @@ def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Di
                     case = event.task.cases[0]
                     finding = crash_finding(case, event.task.indices[0], event)
                     finding = finding.with_evidence(platform=platform_of(config=options.task_spec().config))
-                    record.record(event.task, [CaseResult(case, (finding,))], elapsed())
+                    record_batch(event.task, [CaseResult(case, (finding,))])
                 else:
                     failure = f"cases {list(event.task.indices)}: {event.message}; this is an ireefuzz bug"
-            display.update(record, elapsed())
-            if time.monotonic() - last_summary > SUMMARY_EVERY_S:
-                rss.append((round(elapsed(), 1), rss_mb()))
-                rss[:] = rss[::2] if len(rss) > 400 else rss
-                _io.atomic_write_json(out / "summary.json", record.summary() | memory())
-                last_summary = time.monotonic()
     finally:
+        planner.close()
         pool.close()
         rss.append((round(elapsed(), 1), rss_mb()))
         write_outputs(out, record, **memory())

@@ -87,9 +87,15 @@ class Pool(Protocol):
 
 
 def evaluate_task(task: Task, spec: EvalSpec) -> list["CaseResult"]:
-    """Evaluate one batch (in a worker process, or a Dask worker): a list of CaseResult."""
+    """Evaluate one batch (in a worker process, or a Dask worker): a list of CaseResult, each with its
+    share of the worker's seconds on the batch (``CaseResult.timings``)."""
+    from ireefuzz.evaluate import CLOCK, with_timings
+
     _test_fault(task.indices)
-    return evaluate_through(task.frontend, task.cases, spec.config, spec.policy)
+    before = dict(CLOCK.totals)
+    with CLOCK("other"):
+        results = evaluate_through(task.frontend, task.cases, spec.config, spec.policy)
+    return with_timings(results, before)
 
 
 def evaluate_through(frontend: str, cases: Sequence[Case], config: "CompilerConfig", policy: "Policy") -> list["CaseResult"]:

@@ -69,6 +69,28 @@ def row_causes(rows: Sequence[Mapping[str, Any]], rederive: bool = False) -> lis
     return out
 
 
+# Where a campaign's seconds go (``Record.time_accounting``), in the order reports show them. Workers:
+# what ``evaluate.CLOCK`` counts; the coordinator: drawing, its own work (recording, reports) and waiting
+# for a batch to end; ``idle``: worker seconds on no batch; shrinking and bundling after the campaign.
+ACTIVITIES = {
+    "compile": "compiling (iree-compile)", "compile_io": "compile set-up, dump reading and module loading",
+    "emit": "emitting", "ir": "reading the IR (memory and fusion oracles)", "run": "running the modules",
+    "float64": "float64 reference", "jax": "JAX", "relations": "metamorphic relations",
+    "other": "other worker work (inputs, oracle bookkeeping, transfer)", "draw": "drawing (Hypothesis)",
+    "coordinator": "coordinator (recording, reports)", "waiting": "coordinator waiting",
+    "bundling": "shrinking and bundling", "idle": "idle workers",
+}
+COORDINATOR_ACTIVITIES = ("draw", "coordinator", "waiting", "bundling")
+
+
+def batch_timings(results: Sequence["CaseResult"], coordinator: Mapping[str, float]) -> dict[str, float]:
+    """The progress line's ``timings``: the results' seconds per activity, summed, plus ``coordinator``'s."""
+    total: collections.Counter[str] = collections.Counter(coordinator)
+    for r in results:
+        total.update(r.timings)
+    return {a: round(v, 4) for a, v in sorted(total.items()) if v > 0}
+
+
 def with_causes(findings: Sequence[Finding]) -> Sequence[Finding]:
     """``findings`` of one case, each with its cause (the coordinator's own crash findings have none yet)."""
     return findings if all(f.cause for f in findings) else assign_causes(findings)
@@ -98,6 +120,8 @@ class Record:
         self.pairs: collections.Counter[str] = collections.Counter()
         self.frontends: collections.Counter[str] = collections.Counter()  # cases per front-end
         self.timeline: list[tuple[float, int]] = []
+        self.timings: collections.Counter[str] = collections.Counter()  # seconds per activity, summed over processes
+        self.worker_seconds = 0.0  # workers x wall seconds, summed over the recorded stretches
         self.cpu = self.compiler_version = ""
         self.seconds = 0.0
         rows = _io.read_jsonl(out / "findings.jsonl")
@@ -125,6 +149,8 @@ class Record:
         self.rows += 1
 
     def _apply(self, row: Mapping[str, Any], rederive: bool = False) -> None:
+        self.worker_seconds += max(0.0, row["t"] - self.seconds) * row.get("workers", 0)
+        self.timings.update(row.get("timings", {}))
         self.seconds = max(self.seconds, row["t"])
         for key in ("compile_s", "run_s"):
             self.totals[key] += row.get(key, 0.0)
@@ -178,8 +204,11 @@ class Record:
         return cause.id
 
     # -- recording ------------------------------------------------------------------------
-    def record(self, task: Task, results: Sequence["CaseResult"], seconds: float) -> None:
-        """Findings first, then the progress line (see the module doc)."""
+    def record(self, task: Task, results: Sequence["CaseResult"], seconds: float, *,
+               coordinator: Mapping[str, float] | None = None, workers: int = 0) -> None:
+        """Findings first, then the progress line (see the module doc). The line's ``timings``: the workers'
+        seconds on the batch per activity, plus ``coordinator``'s (its seconds since the line before);
+        ``workers``: how many the pool runs at once (for idle time)."""
         entries = []
         for index, r in zip(task.indices, results):
             size = (r.case.elements, len(r.case.graph.nodes))
@@ -201,7 +230,8 @@ class Record:
         cpu = next((r.cpu for r in results if r.cpu), "")
         version = next((r.compiler_version for r in results if r.compiler_version), "")
         row = {"t": round(seconds, 3), "cases": entries, "cpu": cpu, "version": version, "frontend": task.frontend,
-               "compile_s": round(sum(r.compile_seconds for r in results), 4), "run_s": round(sum(r.run_seconds for r in results), 4)}
+               "compile_s": round(sum(r.compile_seconds for r in results), 4), "run_s": round(sum(r.run_seconds for r in results), 4),
+               "timings": batch_timings(results, coordinator or {}), "workers": workers}
         _io.append_line(self.out / "progress.jsonl", json.dumps(row, sort_keys=True))
         self._apply(row)
 
@@ -257,12 +287,25 @@ class Record:
             "causes": self.cause_table(), "new_causes": self.new_causes(), "history": self.history(),
             "pipelines": dict(self.pipelines.most_common()), "ops": dict(self.ops.most_common()),
             "op_pairs": dict(self.pairs.most_common(40)), "frontends": dict(self.frontends),
-            "timeline": [list(p) for p in self.timeline],
+            "timeline": [list(p) for p in self.timeline], "time_accounting": self.time_accounting(),
             "cpu": self.cpu, "compiler_version": self.compiler_version, "options": self.options.to_json(),
         }
         if self.previous is not None:
             summary["diff"] = {"compared_with": self.previous.run} | self.diff()
         return summary
+
+    def time_accounting(self) -> dict[str, Any]:
+        """``summary.json``'s ``time_accounting``: seconds per activity summed over processes (``ACTIVITIES``),
+        idle worker seconds (workers x wall not spent on a batch), shares of the total, and the compile share
+        (seconds in iree-compile / worker seconds)."""
+        seconds = {a: self.timings[a] for a in ACTIVITIES if self.timings[a] > 0}
+        busy = sum(v for a, v in self.timings.items() if a not in COORDINATOR_ACTIVITIES)
+        seconds["idle"] = max(0.0, self.worker_seconds - busy)
+        total = sum(seconds.values()) or 1e-9
+        return {"seconds": {a: round(v, 2) for a, v in seconds.items()},
+                "shares": {a: round(v / total, 4) for a, v in seconds.items()},
+                "total_seconds": round(total, 2), "worker_seconds": round(self.worker_seconds, 2),
+                "compile_share": round(self.timings["compile"] / max(self.worker_seconds, 1e-9), 4)}
 
     def cause_table(self) -> list[dict[str, Any]]:
         """``summary.json``'s ``causes``: new ones first, then by how many cases show them."""

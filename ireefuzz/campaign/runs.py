@@ -33,15 +33,29 @@ def previous_run(run: Path, baseline: Baseline) -> Previous:
     return Previous(str(run), present, history, {c.id: c.title for c in causes})
 
 
+KEPT_KEYS = ("coordinator_rss_mb", "bundling_seconds")  # what the record does not compute
+
+
 def write_outputs(out: Path, record: Record, **extra: Any) -> dict[str, Any]:
     """summary.json and the reports, from the record; keys of an earlier summary.json that the record does
-    not compute (the coordinator's memory samples) are kept."""
-    summary = {k: v for k, v in read_summary(out).items() if k == "coordinator_rss_mb"} | record.summary() | extra
+    not compute (``KEPT_KEYS``: the coordinator's memory samples, the seconds spent bundling) are kept."""
+    summary = {k: v for k, v in read_summary(out).items() if k in KEPT_KEYS} | record.summary() | extra
+    summary["time_accounting"] = with_bundling(summary["time_accounting"], summary.get("bundling_seconds", 0.0))
     _io.atomic_write_json(out / "summary.json", summary)
     from ireefuzz import report
 
     report.write_reports(out, summary, _io.read_jsonl(out / "findings.jsonl"))
     return summary
+
+
+def with_bundling(accounting: dict[str, Any], seconds: float) -> dict[str, Any]:
+    """``Record.time_accounting`` with the seconds spent shrinking and bundling after the campaign."""
+    if not seconds:
+        return accounting
+    spent = accounting["seconds"] | {"bundling": round(seconds, 2)}
+    total = sum(spent.values()) or 1e-9
+    return accounting | {"seconds": spent, "shares": {a: round(v / total, 4) for a, v in spent.items()},
+                         "total_seconds": round(total, 2)}
 
 
 def rewrite_causes(record: Record) -> None:
