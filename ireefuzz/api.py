@@ -46,14 +46,16 @@ from ireefuzz.testing import check as check_case
 
 # Op subsets, for ``graphs(ops=...)`` / ``cases(ops=...)``; together they cover OP_NAMES (checked below).
 ELEMENTWISE_OPS: tuple[str, ...] = tuple(sorted([e.name for e in ELEMENTWISE] + ["cast"]))
-CONTRACTION_OPS: tuple[str, ...] = ("batch_matmul", "matmul")
+CONTRACTION_OPS: tuple[str, ...] = ("attention", "batch_matmul", "contract", "dequant_matmul", "matmul")
 REDUCTION_OPS: tuple[str, ...] = tuple(sorted(REDUCTIONS))
 DATA_MOVEMENT_OPS: tuple[str, ...] = ("broadcast", "extract_slice", "gather", "pad", "transpose")
+CONVOLUTION_OPS: tuple[str, ...] = tuple(sorted(n for n in OP_NAMES if n.startswith(("conv_", "depthwise_", "pooling_"))))
+NORMALIZATION_OPS: tuple[str, ...] = ("layer_norm", "rms_norm", "softmax")
 
 __all__ = [
     # generating
     "graphs", "cases", "OP_NAMES", "ELEMENTWISE_OPS", "PRODUCER_OPS", "CONTRACTION_OPS", "REDUCTION_OPS",
-    "DATA_MOVEMENT_OPS", "GraphBuilder", "Graph", "TensorType", "Case", "GraphError", "emit",
+    "DATA_MOVEMENT_OPS", "CONVOLUTION_OPS", "NORMALIZATION_OPS", "GraphBuilder", "Graph", "TensorType", "Case", "GraphError", "emit",
     # checking
     "check_case", "evaluate_cases", "CompilerConfig", "Policy", "ORACLE_NAMES", "CaseResult", "IreeSut", "KnownFinding",
     "Finding", "IreeNotFound",
@@ -80,7 +82,7 @@ def _check_all() -> None:
         raise ImportError(f"public names {shadowed} are also submodules of ireefuzz; importing the submodule "
                           f"would replace the name")
     unknown = sorted(set(OP_NAMES) - set(ELEMENTWISE_OPS + PRODUCER_OPS + CONTRACTION_OPS + REDUCTION_OPS
-                                         + DATA_MOVEMENT_OPS))
+                                         + DATA_MOVEMENT_OPS + CONVOLUTION_OPS + NORMALIZATION_OPS))
     if unknown:
         raise ImportError(f"ops {unknown} belong to no op subset; add them to a subset in ireefuzz/api.py")
 

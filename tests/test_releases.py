@@ -231,7 +231,8 @@ def test_campaign_draws_only_the_ops_and_syntax_of_its_release(monkeypatch):
     assert "gather" in {n.op for n in new}
     monkeypatch.delitem(releases.OPS_SINCE, "gather")
     drawn = [n for b in range(4) for c in guidance.draw_block(options, b, guidance.Coverage()) for n in c.graph.nodes]
-    assert {n.attrs["form"] for n in drawn if n.op == "gather"} == {"extract"}  # no iree_linalg_ext.gather before 3.9
+    forms = {n.attrs["form"] for n in drawn if n.op == "gather"}
+    assert forms <= {"extract"}  # no iree_linalg_ext.gather before 3.9
 
 
 def campaign_options(**kw):
