@@ -214,7 +214,7 @@ def test_worker_segv_and_sigkill_are_bisected_to_their_culprits(tmp_path):
 
 @pytest.mark.iree
 def test_a_case_hanging_past_its_timeout_becomes_a_finding(tmp_path):
-    rc, err = fuzz(tmp_path, "--cases", "2", "--batch", "1", "--oracles", "crash", "--case-timeout", "2", fault="1:hang")
+    rc, err = fuzz(tmp_path, "--cases", "2", "--batch", "1", "--oracles", "crash", "--case-timeout", "6", fault="1:hang")
     assert rc == 1, err
     assert crash_rows(tmp_path) == {1: "worker-timeout"}
     assert sorted(progress_indices(tmp_path)) == [0, 1]
