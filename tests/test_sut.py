@@ -265,12 +265,15 @@ def test_probe_of_the_real_compiler() -> None:
 
 
 @pytest.mark.iree
-def test_data_movement_dispatches_without_a_pipeline_are_named() -> None:
+def test_data_movement_dispatches_get_their_pipeline_name() -> None:
+    """``*_slow_memcpy`` dispatches are never bufferized, so no IR dump names their pipeline; the
+    executable dumped after strategy selection does (BufferOpsTileAndVectorize on 3.13)."""
     from pathlib import Path
 
     from ireefuzz.sut import NO_PIPELINE
 
     text = (Path(__file__).parent / "data" / "ir" / "inputs" / "iota_concat.mlir").read_text()
     artifact = compile_mlir(text, CompilerConfig())
-    assert {d.name.rsplit("_", 2)[-2:] == ["slow", "memcpy"] for d in artifact.dispatches if d.pipeline == NO_PIPELINE} == {True}
+    copies = [d for d in artifact.dispatches if d.name.endswith("_slow_memcpy")]
+    assert copies and all(d.pipeline not in ("", NO_PIPELINE) for d in copies)
     assert all(d.pipeline for d in artifact.dispatches)
