@@ -793,15 +793,21 @@ def _window_maps(layout: tuple[str, str, str], attrs: Mapping[str, Any]) -> tupl
     return loops, ["parallel" if l in out_l else "reduction" for l in loops], maps
 
 
+def _named_window_op(ctx: EmitContext, result: str, op: str, attrs: Mapping[str, Any], image: tuple[str, Any],
+                     window: tuple[str, Any], out: tuple[str, Any]) -> str:
+    """``result = linalg.<op>`` of a convolution or pooling (value, type pairs), with its dilations and strides."""
+    ctx.line(f"{result} = linalg.{op} {{dilations = {_window_attr(attrs['dilations'])}, strides = "
+             f"{_window_attr(attrs['strides'])}}} ins({image[0]}, {window[0]} : {tensor_type(image[1])}, "
+             f"{tensor_type(window[1])}) outs({out[0]} : {tensor_type(out[1])}) -> {tensor_type(out[1])}")
+    return result
+
+
 def _conv_emit(kind: str) -> Callable:
     def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
         image, filt, acc = (ctx.graph.type_of(r) for r in node.inputs)
         name, a = result_name(ctx, node), node.attrs
         if not a.get("generic"):
-            ctx.line(f"{name} = linalg.{kind} {{dilations = {_window_attr(a['dilations'])}, strides = "
-                     f"{_window_attr(a['strides'])}}} ins({operands[0]}, {operands[1]} : {tensor_type(image)}, "
-                     f"{tensor_type(filt)}) outs({operands[2]} : {tensor_type(acc)}) -> {tensor_type(acc)}")
-            return name
+            return _named_window_op(ctx, name, kind, a, (operands[0], image), (operands[1], filt), (operands[2], acc))
         _, iterators, maps = _window_maps(CONV_LAYOUTS[kind], a)
 
         def body(b: Body, x: list[str]) -> str:
@@ -913,10 +919,7 @@ def _pool_emit(name: str) -> Callable:
         ctx.line(f"{window} = tensor.empty() : {tensor_type(window_t)}")
         name_ = result_name(ctx, node)
         if not a.get("generic"):
-            ctx.line(f"{name_} = linalg.{name} {{dilations = {_window_attr(a['dilations'])}, strides = "
-                     f"{_window_attr(a['strides'])}}} ins({operands[0]}, {window} : {tensor_type(image)}, "
-                     f"{tensor_type(window_t)}) outs({filled} : {tensor_type(t)}) -> {tensor_type(t)}")
-            return name_
+            return _named_window_op(ctx, name_, name, a, (operands[0], image), (window, window_t), (filled, t))
         _, iterators, maps = _window_maps(POOL_LAYOUTS[layout], a)
 
         def body(b: Body, x: list[str]) -> str:
