@@ -248,8 +248,8 @@ def expected_output_flags(expected: Sequence[str], *, exact: bool, rtol: float =
     flags = [f"--expected_output={e}" for e in expected]
     if exact:
         return flags + ["--equality_mode=exact"]
-    flags += ["--equality_mode=approximate", f"--expected_rtol={rtol!r}"]
-    return flags + [f"--expected_{dtype}_threshold={value!r}" for dtype, value in sorted((atol or {}).items())]
+    flags += ["--equality_mode=approximate", f"--expected_rtol={float(rtol)!r}"]  # float(): never numpy's repr
+    return flags + [f"--expected_{dtype}_threshold={float(value)!r}" for dtype, value in sorted((atol or {}).items())]
 
 
 # Flags a case or finding file may not carry: they make iree-compile write files where the file says.
