@@ -214,9 +214,11 @@ def _from_json(data: Any, directory: Path) -> CorpusCase:
         raise CorpusError(f"{file}: neither a graph case (key 'graph') nor a raw-MLIR case (key 'mlir')")
     program = directory / str(data["mlir"])
     try:
-        text = program.read_text()
+        text = program.read_text(encoding="utf-8")
     except OSError as e:
         raise CorpusError(f"{file}: its program {program} cannot be read ({e.strerror})") from None
+    except UnicodeDecodeError:
+        raise CorpusError(f"{file}: its program {program} is not a text file") from None
     shapes = data.get("shapes", {})
     if not isinstance(shapes, dict) or not all(isinstance(v, list) and all(isinstance(s, list) for s in v)
                                                for v in shapes.values()):
@@ -309,6 +311,8 @@ def _read_json(file: Path) -> Any:
         raise CorpusError(f"{file}: cannot read it ({e.strerror})") from None
     except json.JSONDecodeError as e:
         raise CorpusError(f"{file}: not valid JSON (line {e.lineno}: {e.msg})") from None
+    except UnicodeDecodeError:
+        raise CorpusError(f"{file}: not a text file (not UTF-8); give a JSON file") from None
 
 
 # --------------------------------------------------------------------------- checking
