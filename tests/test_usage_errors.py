@@ -45,10 +45,35 @@ BAD_INPUTS = {  # name: (argv with {tmp}-relative files, what the one line says)
     "bisect-binary-finding": ("bisect binary --no-install", "not a readable JSON file"),
     "promote-binary-finding": ("promote binary --corpus corpus", "not a readable JSON file"),
     "promote-corrupt-finding": ("promote corrupt --corpus corpus", "not a readable JSON file"),
+    "fuzz-out-is-a-file": ("fuzz --cases 2 --out binary.dat", "is a file; give a directory"),
+    "fuzz-out-cannot-be-made": ("fuzz --cases 2 --out /proc/x", "cannot make a directory there"),
+    "fuzz-unbalanced-quote": ("fuzz --cases 2 --out o --flags \"'x\"", "No closing quotation"),
+    "fuzz-nan-case-timeout": ("fuzz --cases 2 --out o --case-timeout nan", "not a positive number of seconds"),
+    "fuzz-nan-time": ("fuzz --time nan --out o", "not a positive number of seconds"),
+    "fuzz-inf-time": ("fuzz --time inf --out o", "not a positive number of seconds"),
+    "fuzz-negative-time": ("fuzz --time -5 --out o", "not a positive number of seconds"),
+    "fuzz-scheduler-not-an-address": ("fuzz --cases 2 --out o --scheduler notaurl", "like tcp://HOST:PORT"),
+    "fuzz-binary-baseline": ("fuzz --cases 2 --out o --baseline binary.dat", "not a text file"),
+    "fuzz-resume-corrupt-campaign": ("fuzz --resume --out corrupt-campaign --cases 4", "campaign.json is damaged"),
+    "fuzz-resume-campaign-of-wrong-kinds": ("fuzz --resume --out wrong-kinds --cases 4", "seed: not the recorded kind"),
+    "fuzz-resume-torn-middle-line": ("fuzz --resume --out torn-middle --cases 4", "progress.jsonl line 1 is not JSON"),
+    "fuzz-resume-row-without-case-index": ("fuzz --resume --out no-case-index --cases 4", "row 1: no valid case_index"),
 }
 NEEDS_THE_COMPILER = {  # the start-up probe compiles a tiny program with the given CPU and flags
     "check-bogus-cpu": ("check add.mlir --target-cpu=bogus", "--iree-llvmcpu-target-cpu=bogus"),
     "check-unknown-flag": ("check add.mlir --flags=--no-such-flag", "Unknown command line argument"),
+    "fuzz-false-compiler": ("fuzz --cases 2 --out o --iree-compile=/bin/false", "--version` failed"),
+    "fuzz-compiler-writes-nothing": ("fuzz --cases 2 --out o --iree-compile=/bin/true", "wrote no module.vmfb"),
+    "fuzz-bogus-cpu": ("fuzz --cases 2 --out o --target-cpu=bogus", "--iree-llvmcpu-target-cpu=bogus"),
+    "fuzz-unknown-flag": ("fuzz --cases 2 --out o --flags=--no-such-flag", "Unknown command line argument"),
+    "fuzz-scheduler-refused": ("fuzz --cases 2 --out o --scheduler tcp://127.0.0.1:1", "cannot connect"),
+}
+PROGRESS_LINE = {"t": 1.0, "cases": [{"i": 0, "sigs": [], "pipelines": [], "ops": "add", "dtype": "f32", "dims": "S", "instances": 1, "discarded": 0}]}
+DAMAGED_RUNS = {  # --resume of these: (campaign.json, progress.jsonl, findings.jsonl)
+    "corrupt-campaign": ('{"seed": ', "", ""),
+    "wrong-kinds": ('{"seed": "zero"}', "", ""),
+    "torn-middle": ("{}", '{"t": 1, "ca\n' + json.dumps(PROGRESS_LINE) + "\n", ""),
+    "no-case-index": ("{}", "", json.dumps({"signature": "crash/x", "oracle": "crash"}) + "\n"),
 }
 
 
@@ -65,6 +90,10 @@ def inputs(tmp_path_factory) -> Path:
         (tmp / name / "program.mlir").write_text("module {}\n")
         (tmp / name / "case.json").write_text("{}\n")
         (tmp / name / "run.sh").write_text("#!/bin/sh\nexit 0\n")
+    for name, (campaign, progress, findings) in DAMAGED_RUNS.items():
+        (tmp / name).mkdir()
+        for file, text in (("campaign.json", campaign), ("progress.jsonl", progress), ("findings.jsonl", findings)):
+            (tmp / name / file).write_text(text)
     return tmp
 
 
@@ -119,3 +148,42 @@ def test_argparse_errors_are_one_line(capsys):
         cli.main(["check", "p.mlir", "--seed", "-1"])
     err = capsys.readouterr().err.strip().splitlines()
     assert exit_.value.code == 2 and len(err) == 1 and "--seed" in err[0]
+
+
+def test_a_torn_last_line_is_skipped_then_cut_off_by_the_next_append(tmp_path):
+    from ireefuzz import _io
+
+    log = tmp_path / "progress.jsonl"
+    log.write_text('{"a": 1}\n{"b": 2')  # a kill mid-write
+    assert _io.read_jsonl(log) == [{"a": 1}]
+    _io.append_line(log, '{"c": 3}')
+    assert log.read_text() == '{"a": 1}\n{"c": 3}\n'  # not '{"b": 2{"c": 3}': a corrupt middle line
+    log.write_text('{"a": 1}\n{"b": \n{"c": 3}\n')
+    with pytest.raises(ValueError, match="line 2 is not JSON"):
+        _io.read_jsonl(log)
+
+
+def test_the_staged_finding_files_do_not_stay_in_bundles(tmp_path, monkeypatch):
+    from ireefuzz.campaign import bundling
+
+    staged = []
+
+    def fake_repro(command, **kwargs):
+        staged.append(Path(command[4]))
+        return subprocess.CompletedProcess(command, 0, "bundle written", "")
+
+    monkeypatch.setattr(bundling.subprocess, "run", fake_repro)
+    record = _record_with_one_new_cause(tmp_path)
+    assert bundling.bundle_new_causes(record, None, 10) and staged[0].name.startswith(".")
+    assert not list((tmp_path / "bundles").glob(".*"))
+
+
+def _record_with_one_new_cause(out: Path):
+    from ireefuzz.campaign import baseline, options, record
+
+    row = json.loads(FINDINGS.read_text().splitlines()[0])
+    row |= {"case_index": 0, "size": [4, 1], "status": "new", "example": "first"}
+    (out / "findings.jsonl").write_text(json.dumps(row) + "\n")
+    entry = {"i": 0, "sigs": [row["signature"]], "pipelines": [], "ops": "add", "dtype": "f32", "dims": "S", "instances": 1, "discarded": 0}
+    (out / "progress.jsonl").write_text(json.dumps({"t": 1.0, "cases": [entry]}) + "\n")
+    return record.Record(out, options.Options(cases=1), baseline.Baseline())

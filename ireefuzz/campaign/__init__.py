@@ -69,6 +69,8 @@ def main(args: argparse.Namespace) -> int:
     workers, bundles = parse_workers(args.workers), bundle_limit(args.bundles)
     baseline = load_baseline(baseline_path(args.baseline))
     previous = previous_run(Path(args.compare), baseline) if args.compare else None
+    if args.resume:
+        Record(out, options, baseline, previous)  # a damaged record: one line now, before any worker starts
     options = _prepared(options)
     pool = _pool(scheduler, workers, options)
     if not args.resume:  # enough blocks in flight to keep every worker busy while guidance waits

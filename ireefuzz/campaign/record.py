@@ -100,7 +100,8 @@ def with_causes(findings: Sequence[Finding]) -> Sequence[Finding]:
 # What every recorded row has (a row without them is a damaged record, not a crash of the tools reading it).
 FINDING_KEYS = {"signature": str, "case_index": int, "size": list}
 PROGRESS_KEYS = {"t": (int, float), "cases": list}
-ENTRY_KEYS = {"i": int, "sigs": list, "pipelines": list, "ops": str, "instances": int, "discarded": int}
+ENTRY_KEYS = {"i": int, "sigs": list, "pipelines": list, "ops": str, "dtype": str, "dims": str, "instances": int,
+              "discarded": int}
 
 
 def read_record(file: Path, keys: Mapping[str, Any], entry_keys: Mapping[str, Any] | None = None) -> list[dict]:
