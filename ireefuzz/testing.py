@@ -282,12 +282,12 @@ def _write_bundle(bundle: Path, findings: Sequence[Finding], program: str, case_
 
 
 def _program_case_of(finding: Finding, cases: Mapping[str, Any]) -> Any:
-    """The ``ProgramCase`` a raw program's finding was made on (its ``function``, else the only one that ran)."""
-    ran = {name: c for name, c in cases.items() if c.args is not None}
+    """The ``ProgramCase`` a raw program's finding was made on (its ``function``, else the only one checked;
+    a compile-only one too: its bundle's run.sh compiles only)."""
     name = finding.evidence.get("function")
-    if name in ran:
-        return ran[name]
-    return next(iter(ran.values())) if len(ran) == 1 else None
+    if name in cases:
+        return cases[name]
+    return next(iter(cases.values())) if len(cases) == 1 else None
 
 
 def _in_hypothesis() -> bool:
