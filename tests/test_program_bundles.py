@@ -59,3 +59,15 @@ def test_a_compile_only_program_bundle_has_a_run_sh(tmp_path):
     (tools / "iree-run-module").unlink()  # a compile-only verdict needs iree-compile alone
     proc = _run(bundle, tools)
     assert proc.returncode == 1 and "BUG REPRODUCED" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_the_plugin_bundles_a_compile_only_function_in_full():
+    """The plugin's ``.mlir`` item hands a compile-only function's case to ``make_program_bundle`` too (it
+    used to pass only functions that ran, so their bundles had no run.sh nor ISSUE.md)."""
+    from ireefuzz.frontends import FunctionSignature, ProgramCase
+    from ireefuzz.testing import _program_case_of
+
+    compile_only = ProgramCase("", FunctionSignature("f", (), ()), None)
+    finding = Finding("memory", "alloca", "memory/alloca/x/-/-", "m", {"function": "f"})
+    assert _program_case_of(finding, {"f": compile_only}) is compile_only
+    assert _program_case_of(Finding("memory", "alloca", "memory/alloca/x/-/-", "m", {}), {"f": compile_only}) is compile_only

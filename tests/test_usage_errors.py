@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from programs import ADD as ADD_8X4
 
 from ireefuzz import check, cli
 
@@ -187,3 +188,43 @@ def _record_with_one_new_cause(out: Path):
     entry = {"i": 0, "sigs": [row["signature"]], "pipelines": [], "ops": "add", "dtype": "f32", "dims": "S", "instances": 1, "discarded": 0}
     (out / "progress.jsonl").write_text(json.dumps({"t": 1.0, "cases": [entry]}) + "\n")
     return record.Record(out, options.Options(cases=1), baseline.Baseline())
+
+
+# --------------------------------------------------------------------------- the pytest plugin, as a user runs it
+
+UNCHECKABLE = {  # a .mlir file and its inputs spec (None: none), each failing in one line that says why
+    "bad.mlir": ("func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> { return %b : tensor<4xf32> }", None,
+                 "not a valid MLIR program"),
+    "torn_spec.mlir": (ADD_8X4, b'{"seed": ', "not valid JSON"),
+    "binary_spec.mlir": (ADD_8X4, b"\xff\xfe", "not valid JSON"),
+    "no_npz.mlir": (ADD_8X4, b'{"expected": "missing.npz"}', "missing.npz: No such file or directory"),
+    "shape_count.mlir": (ADD_8X4, b'{"shapes": [[8, 4]]}', "takes 2 arguments but 1 shape(s) are given"),
+}
+
+
+def _pytest(cwd: Path, *argv: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *argv], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.iree
+def test_plugin_files_it_cannot_check_fail_in_one_line_each(tmp_path):
+    for name, (program, spec, _) in UNCHECKABLE.items():
+        (tmp_path / name).write_text(program)
+        if spec is not None:
+            (tmp_path / name).with_suffix(".inputs.json").write_bytes(spec)
+    proc = _pytest(tmp_path, "--ireefuzz-mlir", ".")
+    assert proc.returncode == 1 and "Traceback" not in proc.stdout and "def " not in proc.stdout, proc.stdout
+    for name, (_, _, says) in UNCHECKABLE.items():
+        (line,) = [line for line in proc.stdout.splitlines() if line.startswith(f"{name}: ")]
+        assert says in line, proc.stdout
+
+
+@pytest.mark.iree
+def test_plugin_probes_a_given_target_cpu_at_start(tmp_path):
+    (tmp_path / "test_nothing.py").write_text("def test_nothing():\n    pass\n")
+    proc = _pytest(tmp_path, "--iree-target-cpu=bogus")
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("ERROR:")]
+    assert proc.returncode == pytest.ExitCode.USAGE_ERROR and len(errors) == 1, proc.stdout + proc.stderr
+    assert "--iree-llvmcpu-target-cpu=bogus" in errors[0]
