@@ -394,13 +394,18 @@ def issue_text(finding: Finding, case: Case, program_text: str, artifact: Any, f
                expected: Mapping[str, np.ndarray], sizes: Mapping[str, int]) -> str:
     ev = dict(finding.evidence)
     graph = case.graph
+    renamed = ""
     if "dispatch" in ev:  # the finding came from a batch module (functions g<i>); the bundle's function is @main
-        ev["dispatch"] = re.sub(r"^\w+?_dispatch_", "main_dispatch_", str(ev["dispatch"]))
+        original, ev["dispatch"] = ev["dispatch"], re.sub(r"^\w+?_dispatch_", "main_dispatch_", str(ev["dispatch"]))
+        if original != ev["dispatch"]:
+            renamed = (f"(The finding names it `{original}`: the function it was found in is this program's "
+                       "`@main`.)")
     title = _title(finding, graph)
     what = _WHAT.get(finding.oracle, "{message}").format(kind=finding.kind, dispatch=ev.get("dispatch", "?"),
                                                          pipeline=ev.get("pipeline", "?"),
                                                          argument=ev.get("argument", "?"), message=finding.message)
-    lines = [f"# {title}", "", "## What happens", "", what, "", f"ireefuzz: `{finding.message}`", "",
+    lines = [f"# {title}", "", "## What happens", "", what, *([renamed] if renamed else []), "",
+             f"ireefuzz: `{finding.message}`", "",
              "## What was expected", "", _EXPECTED.get(finding.oracle, "The program compiles and runs correctly."), "",
              "## Environment", "",
              f"- IREE compiler: `{facts['version']}`",

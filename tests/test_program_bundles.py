@@ -71,3 +71,19 @@ def test_the_plugin_bundles_a_compile_only_function_in_full():
     finding = Finding("memory", "alloca", "memory/alloca/x/-/-", "m", {"function": "f"})
     assert _program_case_of(finding, {"f": compile_only}) is compile_only
     assert _program_case_of(Finding("memory", "alloca", "memory/alloca/x/-/-", "m", {}), {"f": compile_only}) is compile_only
+
+
+@pytest.mark.iree
+def test_issue_md_names_the_dispatch_as_the_finding_does_and_as_the_bundle_does(tmp_path):
+    from pathlib import Path
+
+    from ireefuzz.corpus import load_case
+    from ireefuzz.evaluate import evaluate
+    from ireefuzz.repro import write_bundle
+
+    case = load_case(Path(__file__).resolve().parents[1] / "corpus" / "seeds" / "dot_33x16x49_exp_static").case
+    finding = next(f for f in evaluate([case])[0].findings if f.signature.startswith("memory/alloca/"))
+    issue = (write_bundle(finding, case, tmp_path / "bundle") / "ISSUE.md").read_text()
+    found_as = finding.evidence["dispatch"]
+    assert not found_as.startswith("main_") and f"`{found_as}`" in issue
+    assert "main_dispatch_" + found_as.partition("_dispatch_")[2] in issue
