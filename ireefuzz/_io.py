@@ -44,6 +44,23 @@ def atomic_write_json(path: str | os.PathLike, obj: Any) -> None:
     atomic_write_text(path, json.dumps(obj, indent=2, sort_keys=True, default=json_default) + "\n")
 
 
+def make_dir(path: str | os.PathLike, *, keep: bool = True) -> str | None:
+    """Make ``path`` a directory (parents too) this process can write into; why it cannot be one, or None.
+    ``keep=False`` only tries: the directories it made are removed again."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        return "is a file; give a directory"
+    missing = [p for p in (path, *path.parents) if not p.exists()]  # the deepest first
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        return f"cannot make a directory there ({e.strerror or e}); give a writable directory"
+    problem = None if os.access(path, os.W_OK | os.X_OK) else "is not writable; give a writable directory"
+    for made in missing if not keep else ():
+        made.rmdir()
+    return problem
+
+
 def append_line(path: str | os.PathLike, line: str) -> None:
     """Append one line durably (O_APPEND + fsync). A reader skips a torn last line (a kill mid-write); the
     next append cuts it off first, so it never becomes a corrupt line in the middle."""

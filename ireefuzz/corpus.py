@@ -66,7 +66,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from ireefuzz.errors import CorpusError, CorpusFailure, UsageError
-from ireefuzz._io import atomic_write_json, atomic_write_text
+from ireefuzz._io import atomic_write_json, atomic_write_text, make_dir
 from ireefuzz.generators.graph import GraphError
 from ireefuzz.oracles.finding import ORACLE_NAMES  # chosen by Policy.oracles
 
@@ -516,6 +516,9 @@ def promote(bundle: str | Path, corpus_root: str | Path = "corpus", *, name: str
     if Path(corpus_root).exists() and not Path(corpus_root).is_dir():
         raise UsageError(f"--corpus {corpus_root}: not a directory")
     loaded = Bundle.load(bundle)
+    problem = make_dir(Path(corpus_root) / "regressions", keep=False)
+    if problem:
+        raise UsageError(f"--corpus {corpus_root}: its regressions/ {problem}")
     if loaded.case is None:
         raise CorpusError(f"{bundle} is not a repro bundle: {CASE_FILE} is missing")
     finding, case_data = loaded.finding, dict(loaded.case)

@@ -19,7 +19,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ireefuzz._io import json_default
+from ireefuzz._io import json_default, make_dir
 from ireefuzz.bundle import (INPUTS_AFTER, INPUTS_AFTER_FUNCTION, Bundle, inputs_after_module, run_bundle, run_script,
                              wrapper_module)
 from ireefuzz.errors import UsageError
@@ -66,10 +66,14 @@ def main(args: argparse.Namespace) -> int:
     if Path(args.out).exists() and not Path(args.out).is_dir():
         raise UsageError(f"--out {args.out}: not a directory")
     finding = load_finding(args.finding, args.line)
+    problem = make_dir(args.out, keep=False)
+    if problem:
+        raise UsageError(f"--out {args.out} {problem}")
     sut = _mod("sut")
 
     config = sut.CompilerConfig(iree_compile=args.iree_compile, release=args.release, runtime_python=args.iree_runtime)
     sut.prepare(config, log=lambda m: print(f"  {m}"))
+    sut.require_usable(config)
     result = shrink_and_bundle(finding, Path(args.out), config, shrink=args.shrink, confirm_runs=args.confirm_runs,
                                under=args.under, log=lambda m: print(f"  {m}"))
     print(f"{result.status}: {finding.signature}\n  {result.before} -> {result.after}\n  bundle: {result.path}")

@@ -12,6 +12,7 @@ import pytest
 from programs import ADD as ADD_8X4
 
 from ireefuzz import check, cli
+from ireefuzz.bundle import Bundle
 
 ADD = """func.func @add(%a: tensor<?x16xf32>, %b: tensor<?x16xf32>) -> tensor<?x16xf32> {
   %c0 = arith.constant 0 : index
@@ -46,6 +47,10 @@ BAD_INPUTS = {  # name: (argv with {tmp}-relative files, what the one line says)
     "bisect-binary-finding": ("bisect binary --no-install", "not a readable JSON file"),
     "promote-binary-finding": ("promote binary --corpus corpus", "not a readable JSON file"),
     "promote-corrupt-finding": ("promote corrupt --corpus corpus", "not a readable JSON file"),
+    "repro-out-is-a-file": ("repro findings.jsonl --line 1 --out binary.dat", "not a directory"),
+    "repro-out-cannot-be-made": ("repro findings.jsonl --line 1 --out /proc/x", "cannot make a directory there"),
+    "promote-corpus-is-a-file": ("promote good --corpus binary.dat", "not a directory"),
+    "promote-corpus-cannot-be-made": ("promote good --corpus /proc/x", "cannot make a directory there"),
     "fuzz-out-is-a-file": ("fuzz --cases 2 --out binary.dat", "is a file; give a directory"),
     "fuzz-out-cannot-be-made": ("fuzz --cases 2 --out /proc/x", "cannot make a directory there"),
     "fuzz-unbalanced-quote": ("fuzz --cases 2 --out o --flags \"'x\"", "No closing quotation"),
@@ -63,6 +68,7 @@ BAD_INPUTS = {  # name: (argv with {tmp}-relative files, what the one line says)
 NEEDS_THE_COMPILER = {  # the start-up probe compiles a tiny program with the given CPU and flags
     "check-bogus-cpu": ("check add.mlir --target-cpu=bogus", "--iree-llvmcpu-target-cpu=bogus"),
     "check-unknown-flag": ("check add.mlir --flags=--no-such-flag", "Unknown command line argument"),
+    "repro-false-compiler": ("repro findings.jsonl --line 1 --out o --iree-compile=/bin/false", "--version` failed"),
     "fuzz-false-compiler": ("fuzz --cases 2 --out o --iree-compile=/bin/false", "--version` failed"),
     "fuzz-compiler-writes-nothing": ("fuzz --cases 2 --out o --iree-compile=/bin/true", "wrote no module.vmfb"),
     "fuzz-bogus-cpu": ("fuzz --cases 2 --out o --target-cpu=bogus", "--iree-llvmcpu-target-cpu=bogus"),
@@ -91,6 +97,8 @@ def inputs(tmp_path_factory) -> Path:
         (tmp / name / "program.mlir").write_text("module {}\n")
         (tmp / name / "case.json").write_text("{}\n")
         (tmp / name / "run.sh").write_text("#!/bin/sh\nexit 0\n")
+    good = json.loads(FINDINGS.read_text().splitlines()[0])
+    Bundle(program="module {}\n", finding=good, case=good["case"]).dump(tmp / "good")
     for name, (campaign, progress, findings) in DAMAGED_RUNS.items():
         (tmp / name).mkdir()
         for file, text in (("campaign.json", campaign), ("progress.jsonl", progress), ("findings.jsonl", findings)):

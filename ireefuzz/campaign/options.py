@@ -13,7 +13,7 @@ import urllib.parse
 from pathlib import Path
 from typing import Any, Mapping
 
-from ireefuzz import releases
+from ireefuzz import _io, releases
 from ireefuzz.argtypes import positive_seconds, shell_words
 from ireefuzz.errors import UsageError
 from ireefuzz.evaluate import JAX_MODES, ORACLE_NAMES, Policy
@@ -214,14 +214,9 @@ def parse_scheduler(text: str) -> str:
 
 def writable_dir(out: Path) -> Path:
     """``--out``: a directory, made if missing (else one line: a file, or a place where none can be made)."""
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"--out {out} is a file; give a directory")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise UsageError(f"--out {out}: cannot make a directory there ({e.strerror}); give a writable directory") from None
-    if not os.access(out, os.W_OK | os.X_OK):
-        raise UsageError(f"--out {out}: not writable; give a writable directory")
+    problem = _io.make_dir(out)
+    if problem:
+        raise UsageError(f"--out {out} {problem}")
     return out
 
 
