@@ -29,7 +29,7 @@ FRONTEND_CHOICES = FRONTENDS + ("mixed",)  # mixed: local block k goes through F
 def configure(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("campaign")
     stop = g.add_mutually_exclusive_group()
-    stop.add_argument("--time", type=positive_seconds, metavar="SECONDS", help="stop dispatching after this much wall time (summed over resumes)")
+    stop.add_argument("--time", type=float, metavar="SECONDS", help="stop dispatching after this much wall time (summed over resumes)")
     stop.add_argument("--cases", type=int, metavar="N", help="run the first N cases of this shard's stream")
     g.add_argument("--workers", default="auto", metavar="N|auto", help="worker processes (auto = CPU count)")
     g.add_argument("--seed", type=int, metavar="S", help="campaign seed (default 0)")
@@ -47,7 +47,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--target-cpu", metavar="CPU", help="host, generic, x86-64-v3, x86-64-v4 or any LLVM CPU name (default host)")
     g.add_argument("--flags", metavar='"..."', type=shell_words, help="extra iree-compile flags (shell-quoted string)")
     g.add_argument("--batch", type=int, metavar="N", help="graphs per compiled module (default 16)")
-    g.add_argument("--case-timeout", type=positive_seconds, metavar="SECONDS", help="per-case time budget of a worker (default 60)")
+    g.add_argument("--case-timeout", type=float, metavar="SECONDS", help="per-case time budget of a worker (default 60)")
     g.add_argument("--jax", choices=JAX_MODES, help="when the JAX reference runs: always, or on-disagreement (default: "
                    "only when IREE and the float64 arbiter disagree; much faster, but no reference findings)")
     g.add_argument("--relations", metavar="a,b", help="metamorphic relations to run on a sample of the cases: "
