@@ -145,9 +145,9 @@ def default_root() -> Path:
     from importlib import resources
 
     try:
-        shipped = resources.files("ireefuzz._corpus")
-        if shipped.joinpath("known_findings.json").is_file():
-            return Path(str(shipped))
+        known = resources.files("ireefuzz._corpus").joinpath("known_findings.json")
+        if known.is_file():  # (a namespace package's files() is a MultiplexedPath, whose str() is no path)
+            return Path(str(known)).parent
     except (ModuleNotFoundError, TypeError):  # TypeError: a namespace package older importlib cannot read
         pass
     return Path(__file__).resolve().parent.parent / "corpus"

@@ -48,3 +48,16 @@ def test_the_final_status_line_is_printed_once():
     display.update(_Record(16), 2.0)
     display.finish(_Record(24), 2.5)  # 8 more cases since: printed
     assert [line.split("]")[1].split()[0] for line in out.getvalue().splitlines()] == ["8", "16", "24"]
+
+
+def test_the_shipped_corpus_is_found_in_an_installed_wheel(tmp_path, monkeypatch):
+    """Installed from the wheel, ``ireefuzz._corpus`` is a namespace package: ``resources.files`` gives a
+    MultiplexedPath, whose ``str()`` is its repr, not a directory."""
+    from importlib import resources
+    from importlib.resources.readers import MultiplexedPath
+
+    from ireefuzz import corpus
+
+    (tmp_path / "known_findings.json").write_text("[]")
+    monkeypatch.setattr(resources, "files", lambda package: MultiplexedPath(tmp_path))
+    assert corpus.default_root() == tmp_path
