@@ -109,8 +109,9 @@ def read_record(file: Path, keys: Mapping[str, Any], entry_keys: Mapping[str, An
     row without the ``keys`` (its ``cases`` without the ``entry_keys``), is a UsageError naming the file."""
     try:
         rows = _io.read_jsonl(file)
-    except (OSError, ValueError) as e:
-        raise UsageError(f"{e}; restore it, or start a new campaign with another --out") from None
+    except (OSError, ValueError) as e:  # (read_jsonl's own ValueError names the file and the line)
+        where = "" if str(file) in str(e) else f"{file}: "
+        raise UsageError(f"{where}{e}; restore it, or start a new campaign with another --out") from None
     for n, row in enumerate(rows, 1):
         entries = row.get("cases") if entry_keys and isinstance(row, dict) else []
         missing = _missing(row, keys) or next((m for e in entries or () if (m := _missing(e, entry_keys))), "")
