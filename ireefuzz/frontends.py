@@ -194,13 +194,13 @@ def concrete_shapes(sig: FunctionSignature, shapes: Sequence[Sequence[int]] | No
     if shapes is None:
         return [tuple(default if d is None else d for d in shape) for shape, _ in sig.args]
     if len(shapes) != len(sig.args):
-        raise ProgramError(f"@{sig.name} takes {len(sig.args)} arguments but --shapes gives {len(shapes)}")
+        raise ProgramError(f"@{sig.name} takes {len(sig.args)} arguments but {len(shapes)} shape(s) are given")
     out = []
     for i, ((shape, _), given) in enumerate(zip(sig.args, shapes)):
         given = tuple(given)
         if len(given) != len(shape) or any(d is not None and d != g for d, g in zip(shape, given)):
             shown = "x".join("?" if d is None else str(d) for d in shape)
-            raise ProgramError(f"@{sig.name} argument {i} is tensor<{shown}> but --shapes gives {'x'.join(map(str, given))}")
+            raise ProgramError(f"@{sig.name} argument {i} is tensor<{shown}> but its given shape is {'x'.join(map(str, given))}")
         out.append(given)
     return out
 

@@ -559,6 +559,13 @@ def probe(config: CompilerConfig) -> str | None:
     return None
 
 
+def require_usable(config: CompilerConfig) -> None:
+    """``probe`` for the faces: a UsageError (one line, saying what to change) if ``config``'s compiler fails it."""
+    problem = probe(config)
+    if problem is not None:
+        raise UsageError(f"{problem} -- give a working --iree-compile (or --release), --target-cpu and --flags")
+
+
 def resolve_platform(config: CompilerConfig) -> tuple[CpuInfo, str]:
     """(the CPU ``config.target_cpu`` resolves to, e.g. host -> znver5 with its features; the compiler
     version), once per process from a tiny probe compile -- so findings of failed compiles record them
