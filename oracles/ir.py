@@ -105,6 +105,23 @@ def walk(op: ir.Operation) -> Iterator[ir.Operation]:
                 yield from walk(child)
 
 
+def block_of(op: ir.Operation) -> ir.Block:
+    """The block that holds ``op`` (``Operation.block``; looked up in its parent with older bindings, which
+    lack it: a release's own bindings run the judges, ``ireefuzz/ir_reader.py``)."""
+    if hasattr(op, "block"):
+        return op.block
+    return next(block for region in op.parent.regions for block in region.blocks
+                if any(child.operation == op for child in block.operations))
+
+
+def successors(block: ir.Block) -> list[ir.Block]:
+    """The blocks ``block`` branches to (``Block.successors``; its terminator's with older bindings)."""
+    if hasattr(block, "successors"):
+        return list(block.successors)
+    operations = list(block.operations)
+    return list(operations[-1].operation.successors) if operations else []
+
+
 def functions(module: ir.Module) -> list[ir.Operation]:
     return [op for op in walk(module.operation) if op.name == "func.func"]
 

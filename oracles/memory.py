@@ -33,7 +33,8 @@ from typing import Any, Hashable, Iterator, Sequence
 from iree.compiler import ir
 
 from ireefuzz.oracles.finding import Finding, dispatch_dtype_dims, make_signature
-from ireefuzz.oracles.ir import compute_op_pattern, dispatch_fact, dispatch_op_pattern, first_line, parse_ir, walk
+from ireefuzz.oracles.ir import (block_of, compute_op_pattern, dispatch_fact, dispatch_op_pattern, first_line, parse_ir,
+                                 successors, walk)
 
 SEEN_AT_FINAL = "before iree-convert-to-llvm"
 SEEN_AT_BUFFERIZED = "after bufferization cleanup"
@@ -74,20 +75,20 @@ def _in_loop(op: ir.Operation) -> bool:
         if parent.name in LOOP_OPS:
             return True
         parent = parent.parent
-    return _on_cfg_cycle(op.block)
+    return _on_cfg_cycle(block_of(op))
 
 
 def _on_cfg_cycle(block: ir.Block) -> bool:
     """True when ``block`` can reach itself through branch successors (an unstructured loop)."""
     seen: set[ir.Block] = set()
-    frontier = list(block.successors)
+    frontier = successors(block)
     while frontier:
         current = frontier.pop()
         if current == block:
             return True
         if current not in seen:
             seen.add(current)
-            frontier.extend(current.successors)
+            frontier.extend(successors(current))
     return False
 
 

@@ -3,6 +3,7 @@ wheel (iree), a runtime that cannot load the compiler's modules (fast, a fake co
 ``ireefuzz check --release`` over the installed releases (slow)."""
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import stat
@@ -13,10 +14,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ireefuzz import cli, releases, sut
+from ireefuzz import cli, releases, remote, sut
 from ireefuzz.campaign import guidance
 from ireefuzz.campaign.options import Options
-from ireefuzz.errors import IreeNotFound
+from ireefuzz.errors import IreeNotFound, IRParseError
+from ireefuzz.oracles import fusion, ir, memory
 
 MATMUL_BIAS = """func.func @main(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %bias: tensor<16xf32>) -> tensor<4x16xf32> {
   %z = arith.constant 0.0 : f32
@@ -289,3 +291,91 @@ def _state(pid: int) -> str:
         return next(line for line in Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("State"))
     except (OSError, StopIteration):
         return "Z"
+
+
+# --------------------------------------------------------------------------- IR read by the compiler's own bindings
+
+IR_DATA = Path(__file__).parent / "data" / "ir"
+
+
+def _read_by(python: str, *dispatches: sut.DispatchIR) -> list[sut.DispatchIR]:
+    fields = ("name", "final_ir", "bufferized_ir", "source", "configured")
+    facts = remote.read_ir(python, [{f: getattr(d, f) for f in fields} for d in dispatches])
+    return [dataclasses.replace(d, facts=f) for d, f in zip(dispatches, facts)]
+
+
+def _with_alloca(final_ir: str) -> str:
+    header = next(line for line in final_ir.splitlines() if line.lstrip().startswith("func.func @")) + "\n"
+    return final_ir.replace(header, header + "    %injected = memref.alloca() : memref<16xf32>\n", 1)
+
+
+@pytest.mark.iree
+def test_facts_read_by_the_ir_reader_judge_as_the_ir_does():
+    """The reader (here with this interpreter's bindings) answers what the oracles read in process:
+    the same findings, clean IR clean, an injected alloca caught, an unreadable text said so."""
+    clean = sut.DispatchIR("add_dispatch_0_elementwise_1536_f32", "X", (IR_DATA / "add_32x48.final.mlir").read_text(),
+                           (IR_DATA / "add_32x48.after_bufferize.mlir").read_text(), "")
+    dyn = sut.DispatchIR("d1", "X", "", (IR_DATA / "fill_matmul_exp_dyn.bufferized.mlir").read_text(),
+                         (IR_DATA / "fill_matmul_exp_dyn.source.mlir").read_text())
+    faulty = dataclasses.replace(clean, final_ir=_with_alloca(clean.final_ir))
+    broken = dataclasses.replace(clean, final_ir="func.func @x() { memref.alloca( }")
+    read = _read_by(sys.executable, clean, dyn, faulty, broken)
+    assert all(d.facts is not None for d in read)
+    assert memory.check_memory(read[:2]) == memory.check_memory([clean, dyn]) == []
+    assert ir.dispatch_op_pattern(read[1]) == ir.dispatch_op_pattern(dyn) != "-"
+    (finding,) = memory.check_memory(read[2:3])
+    assert finding.kind == "alloca" and finding.evidence["memory_ops"][0]["bytes"] == 64
+    with pytest.raises(IRParseError, match="unreadable|parse|expected"):
+        memory.check_memory(read[3:])  # never a silent pass
+
+
+def _installed(version: str) -> None:
+    if not (releases.DEFAULT_CACHE / version / ".installed").exists():
+        pytest.skip(f"IREE {version} is not installed in {releases.DEFAULT_CACHE}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("version", ["20240621.931", "3.10.0"])
+def test_ir_oracles_judge_an_older_release_and_catch_a_fault(version):
+    """Memory and fusion judge 3.10.0 and 2024-06 (whose IR 3.13's bindings cannot parse) through the
+    release's own bindings: a clean static matmul + bias is clean, an alloca injected into its final IR
+    is caught, and a returned iota beside other work is a materialized producer."""
+    _installed(version)
+    config = sut.CompilerConfig(release=version)
+    assert sut.prepare(config) == frozenset()
+    artifact = sut.compile_mlir(MATMUL_BIAS, config)
+    assert artifact.dispatches and all(d.facts and "unreadable" not in d.facts for d in artifact.dispatches)
+    assert memory.check_memory(artifact.dispatches) == []
+    first = artifact.dispatches[0]
+    (faulty,) = _read_by(releases.release(version).python, dataclasses.replace(first, final_ir=_with_alloca(first.final_ir)))
+    assert [f.kind for f in memory.check_memory([faulty])] == ["alloca"]
+    iota = sut.compile_mlir(IOTA_AND_ADD, config)
+    assert "materialized-producer" in {f.kind for f in fusion.check_fusion(iota.dispatches, iota.statistics)}
+
+
+@pytest.mark.slow
+def test_an_oracle_that_cannot_judge_a_release_says_so():
+    """2024-02 dumps no IR per pass (memory cannot judge); 2023-05's bindings predate what the judges read."""
+    _installed("20240226.813")
+    assert set(sut.oracles_not_judged(sut.CompilerConfig(release="20240226.813"))) == {"memory"}
+    _installed("20230524.529")
+    assert set(sut.oracles_not_judged(sut.CompilerConfig(release="20230524.529"))) == {"memory", "fusion"}
+
+
+IOTA_AND_ADD = """func.func @main(%a: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
+  %e = tensor.empty() : tensor<64xf32>
+  %i = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%e : tensor<64xf32>) {
+  ^bb0(%o: f32):
+    %x = linalg.index 0 : index
+    %y = arith.index_cast %x : index to i32
+    %z = arith.sitofp %y : i32 to f32
+    linalg.yield %z : f32
+  } -> tensor<64xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<64xf32>
+  return %i, %s : tensor<64xf32>, tensor<64xf32>
+}
+"""
