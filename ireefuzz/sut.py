@@ -11,6 +11,7 @@ import functools
 import importlib.util
 import json
 import os
+import platform
 import re
 import shlex
 import shutil
@@ -195,6 +196,18 @@ def compiler_version(iree_compile: str) -> str:
         raise IreeNotFound(f"`{shlex.join(command)}` failed ({proc.returncode}): {proc.stderr.strip()[:500] or 'no output'}")
     match = re.search(r"IREE compiler version (.+)", proc.stdout)
     return match.group(1).strip() if match else (proc.stdout.strip().splitlines() or [""])[0]
+
+
+_MACHINES = {"arm64": "aarch64", "amd64": "x86_64"}  # platform.machine() spellings -> LLVM triple arch
+
+
+def compile_only(config: CompilerConfig) -> str | None:
+    """The target triple of ``config`` when its code cannot run on this machine (another architecture: a
+    cross-compile configuration, ``configs.CROSS_TARGETS``), else None."""
+    prefix = "--iree-llvmcpu-target-triple="
+    triple = next((f[len(prefix):] for f in reversed(config.flags) if f.startswith(prefix)), None)
+    here = platform.machine().lower()
+    return None if triple is None or triple.split("-")[0] == _MACHINES.get(here, here) else triple
 
 
 def target_flags(target_cpu: str, flags: Sequence[str] = ()) -> list[str]:
