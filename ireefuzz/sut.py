@@ -782,7 +782,12 @@ def _probe_artifact(config: CompilerConfig) -> Artifact | CompileFailure:
 def check_runtime(config: CompilerConfig) -> None:
     """Up front: a tiny module compiled by ``config``'s iree-compile loads and runs in the runtime
     ``load_module`` would use; IreeNotFound (one line) if not. A compiler that cannot compile even
-    the probe is left for the real compiles to report."""
+    the probe is left for the real compiles to report. A compile-only configuration is checked for this
+    machine (its runtime still runs the campaign's other configurations)."""
+    if compile_only(config):
+        cross = ("--iree-llvmcpu-target-triple=", "--iree-llvmcpu-target-cpu-features=")
+        config = dataclasses.replace(config, target_cpu="generic", flags=tuple(f for f in config.flags
+                                                                               if not f.startswith(cross)))
     artifact = _probe_artifact(config)
     if isinstance(artifact, CompileFailure):
         return
