@@ -199,12 +199,13 @@ def compiler_version(iree_compile: str) -> str:
 
 
 _MACHINES = {"arm64": "aarch64", "amd64": "x86_64"}  # platform.machine() spellings -> LLVM triple arch
+_CROSS_FLAGS = ("--iree-llvmcpu-target-triple=", "--iree-llvmcpu-target-cpu-features=")  # another target's
 
 
 def compile_only(config: CompilerConfig) -> str | None:
     """The target triple of ``config`` when its code cannot run on this machine (another architecture: a
     cross-compile configuration, ``configs.CROSS_TARGETS``), else None."""
-    prefix = "--iree-llvmcpu-target-triple="
+    prefix = _CROSS_FLAGS[0]
     triple = next((f[len(prefix):] for f in reversed(config.flags) if f.startswith(prefix)), None)
     here = platform.machine().lower()
     return None if triple is None or triple.split("-")[0] == _MACHINES.get(here, here) else triple
@@ -785,9 +786,8 @@ def check_runtime(config: CompilerConfig) -> None:
     the probe is left for the real compiles to report. A compile-only configuration is checked for this
     machine (its runtime still runs the campaign's other configurations)."""
     if compile_only(config):
-        cross = ("--iree-llvmcpu-target-triple=", "--iree-llvmcpu-target-cpu-features=")
-        config = dataclasses.replace(config, target_cpu="generic", flags=tuple(f for f in config.flags
-                                                                               if not f.startswith(cross)))
+        config = dataclasses.replace(config, target_cpu="generic",
+                                     flags=tuple(f for f in config.flags if not f.startswith(_CROSS_FLAGS)))
     artifact = _probe_artifact(config)
     if isinstance(artifact, CompileFailure):
         return
