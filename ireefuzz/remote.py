@@ -123,11 +123,15 @@ def runner_for(python: str, script: Path = RUNNER) -> RunnerProcess:
 
 def read_ir(python: str, dispatches: list[dict]) -> list[dict]:
     """The facts of each dispatch (``oracles.ir.facts_of``) read by ``python``'s own MLIR bindings
-    (``ir_reader.py``); ``{"unreadable": why}`` for each if that Python cannot read them at all."""
-    try:
-        reply = runner_for(python, IR_READER).request({"dispatches": json.dumps(dispatches)})
-    except RunnerDied as e:
-        reply = {"status": "error", "message": f"the IR reader died: {last_line(e.stderr)}"}
+    (``ir_reader.py``); ``{"unreadable": why}`` for each if that Python cannot read them at all (its
+    reader cannot start, or dies twice on them)."""
+    reply: dict = {}
+    for _ in range(2):  # a reader that died is started again once: the next death is the answer
+        try:
+            reply = runner_for(python, IR_READER).request({"dispatches": json.dumps(dispatches)})
+            break
+        except RunnerDied as e:
+            reply = {"status": "error", "message": f"the IR reader died: {last_line(e.stderr)}"}
     if str(reply["status"]) != "ok":
         return [{"unreadable": f"{python} cannot read IR: {reply['message']}"} for _ in dispatches]
     return json.loads(str(reply["facts"]))

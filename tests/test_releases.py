@@ -389,3 +389,12 @@ IOTA_AND_ADD = """func.func @main(%a: tensor<64xf32>) -> (tensor<64xf32>, tensor
   return %i, %s : tensor<64xf32>, tensor<64xf32>
 }
 """
+
+
+def test_an_ir_reader_that_dies_leaves_the_facts_unreadable_never_empty(tmp_path):
+    python = executable(tmp_path / "python", "#!/bin/sh\necho 'Fatal: no MLIR bindings here' >&2\nexit 3\n")
+    dispatch = {"name": "d0", "final_ir": "", "bufferized_ir": "", "source": "", "configured": ""}
+    (facts,) = remote.read_ir(python, [dispatch])
+    assert "no MLIR bindings here" in facts["unreadable"]  # started twice, then the oracles refuse to judge
+    with pytest.raises(IRParseError):
+        memory.check_memory([sut.DispatchIR("d0", "X", "", "", "", facts=facts)])
