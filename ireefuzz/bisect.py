@@ -3,7 +3,8 @@
 Each release is installed on demand into a cached virtual environment (``ireefuzz.releases``). A
 release is judged by running the bundle's own ``run.sh`` with that release's ``iree-compile`` / ``iree-run-module`` / Python (exit 1 = shows the
 bug, 0 = does not, anything else = could not tell), after re-emitting ``program.mlir`` from
-``case.json`` in the syntax the release accepts (``emit.Syntax``). A binary search over the
+``case.json`` in the syntax the release accepts (``emit.Syntax``), compiled with the finding's
+configuration (its flags and target CPU: ``configuration_for``). A binary search over the
 ordered release list (assuming one transition on each side of the release the bundle was made
 with) gives "present since X", "regressed between X and Y" and/or "fixed in Z", which is written
 into the bundle's ``ISSUE.md`` and ``bisect.json``.
@@ -18,7 +19,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ireefuzz._io import atomic_write_json, atomic_write_text
 from ireefuzz.errors import UsageError
@@ -37,6 +38,7 @@ class Trial:
     verdict: str  # present | absent | unknown
     detail: str  # the last lines run.sh printed
     seconds: float
+    flags: tuple[str, ...] = ()  # the compile flags run.sh was given: the finding's configuration, as this release takes it
 
 
 def judge(bundle: Path, rel: Release, *, timeout: float = 600) -> Trial:
@@ -54,8 +56,7 @@ def judge(bundle: Path, rel: Release, *, timeout: float = 600) -> Trial:
 
             case = Case.from_json(loaded.case)
             (work / "program.mlir").write_text(emit(case.graph, "main", syntax_for(rel.version)).text)
-        own = str(loaded.finding.get("compiler_version", "")).startswith(rel.version)
-        flags = compile_flags_for(rel.version, loaded.finding.get("flags") or sut.target_flags("host"), own=own)
+        flags = configuration_for(rel, loaded.finding, loaded.case or {})
         env = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", "/tmp"), "IREE_COMPILE": rel.iree_compile,
                "IREE_RUN_MODULE": rel.iree_run_module, "IREE_COMPILE_FLAGS": " ".join(flags), "TMPDIR": tmp}
         try:
@@ -66,7 +67,30 @@ def judge(bundle: Path, rel: Release, *, timeout: float = 600) -> Trial:
             code, output = None, "timed out"
     verdict = {1: "present", 0: "absent"}.get(code, "unknown")
     detail = "\n".join(output.strip().splitlines()[-4:])
-    return Trial(rel.version, verdict, detail, time.perf_counter() - started)
+    return Trial(rel.version, verdict, detail, time.perf_counter() - started, tuple(flags))
+
+
+_CPU_FLAG = "--iree-llvmcpu-target-cpu="
+
+
+def configuration_for(rel: Release, finding: Mapping[str, Any], case: Mapping[str, Any],
+                      knows_cpu: Callable[[Release, str], bool] | None = None) -> list[str]:
+    """The finding's configuration as ``rel`` takes it: its compile flags (else its case's target CPU and
+    flags), spelled the release's way. Its target CPU is kept where the release's LLVM knows that CPU
+    (``knows_cpu``: a probe compile), else it becomes ``host`` (a newer CPU name is an error there)."""
+    from ireefuzz import sut
+
+    flags = list(finding.get("flags") or sut.target_flags(case.get("target_cpu", "host"), case.get("flags", ())))
+    own = str(finding.get("compiler_version", "")).startswith(rel.version)
+    cpu = next((f[len(_CPU_FLAG):] for f in flags if f.startswith(_CPU_FLAG)), "host")
+    return compile_flags_for(rel.version, flags, own=own or (knows_cpu or _knows_cpu)(rel, cpu))
+
+
+def _knows_cpu(rel: Release, cpu: str) -> bool:
+    from ireefuzz import sut
+
+    config = sut.CompilerConfig(iree_compile=rel.iree_compile, target_cpu=cpu, timeout_s=60.0)
+    return bool(sut.resolve_platform(config)[0].name)
 
 
 # --------------------------------------------------------------------------- search

@@ -307,15 +307,20 @@ echo "iree-run-module failed ($status) without comparing, which is not this bug:
 # A copy counts as the oracle counts it (``memory.is_defect``): between distinct names, and unless both ends
 # view a binding (``memory.BINDING_OPS`` through ``memory.VIEW_OPS``) in a dispatch whose own op moves data.
 # Unlike the oracle, a memref carried through an scf.for loop is not followed (it counts as staged).
-_SCAN_IR = """scan_ir() {  # $1 = log, $2 = alloca | alloca-dynamic | alloc | copy; prints the hits, counts them in $hits
+_SCAN_IR = """enter() {  # a dump of function $fn begins: only the first dump of each function counts
+  case "$seen" in *" $fn "*) counted=0 ;; *) seen="$seen$fn "; counted=1 ;; esac
+  case "$own" in *" $fn "*) moves=1 ;; *) moves=0 ;; esac
+}
+scan_ir() {  # $1 = log, $2 = alloca | alloca-dynamic | alloc | copy; prints the hits, counts them in $hits
   hits=0; counted=0; seen=' '; state=''; bound=' '; moves=0
   while IFS= read -r line; do
     case $line in
       '// -----// IR Dump Before '*)
-        fn=${line##*operation: @}; fn=${fn%%)*}; state=''; bound=' '
-        case "$seen" in *" $fn "*) counted=0 ;; *) seen="$seen$fn "; counted=1 ;; esac
-        case "$own" in *" $fn "*) moves=1 ;; *) moves=0 ;; esac
+        state=''; bound=' '
+        case $line in *'operation: @'*) fn=${line##*operation: @}; fn=${fn%%)*}; enter ;; *) counted=pending ;; esac
         continue ;;
+      *'func.func @'*)  # an older compiler's dump header names no function: its func.func line does
+        if [ "$counted" = pending ]; then fn=${line#*func.func @}; fn=${fn%%(*}; enter; continue; fi ;;
     esac
     [ "$counted" = 1 ] || continue
     case $2 in

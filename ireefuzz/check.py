@@ -186,7 +186,9 @@ def main(args: argparse.Namespace) -> int:
     functions = [{"function": r.case.function, "not_judged": list(r.not_judged), "discarded": r.discarded}
                  for r in results]
     if args.json:
-        print(json.dumps({"findings": [json.loads(f.dumps()) for f in findings], "functions": functions}, indent=2))
+        not_judged = dict(sut.oracles_not_judged(config)) if unable else {}  # oracles that cannot judge this compiler
+        print(json.dumps({"findings": [json.loads(f.dumps()) for f in findings], "functions": functions,
+                          "oracles_not_judged": {o: why for o, why in not_judged.items() if o in oracles}}, indent=2))
     else:
         for f in findings:
             print(f"{f.signature}\n    {f.message}")

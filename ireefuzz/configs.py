@@ -4,9 +4,12 @@ A configuration is a target CPU and one value per flag axis (data tiling, ukerne
 level, const-eval, aggressive fusion, vector peeling, distribution). The space is limited to what
 the compiler has -- a value whose flag its ``iree-compile --help-list-hidden`` does not list is left
 out, so each release gets its own space -- and to target CPUs whose features this machine has
-(code for a CPU it lacks would die of SIGILL, which is no compiler bug). The draw is deterministic
-in (campaign seed, block); the configuration travels in each case (``Case.target_cpu`` and
-``Case.flags``), so every finding records it.
+(code for a CPU it lacks would die of SIGILL, which is no compiler bug). Cross-compile targets
+(``CROSS_TARGETS``: aarch64 +neon / +sve, riscv64 +v) are compile-only configurations: the crash,
+memory and fusion oracles judge them, nothing runs (``sut.compile_only``), so numbers are not judged.
+The draw is deterministic in (campaign seed, block); the configuration travels in each case
+(``Case.target_cpu`` and ``Case.flags``), so every finding records it, and ``labels`` names it per
+flag value for the coverage tables.
 """
 from __future__ import annotations
 
@@ -18,6 +21,16 @@ from typing import Any, Mapping
 
 TARGET_CPUS = ("generic", "host", "x86-64-v2", "x86-64-v3", "x86-64-v4", "znver4", "skylake-avx512", "cascadelake",
                "sapphirerapids")
+TRIPLE_FLAG, FEATURES_FLAG = "--iree-llvmcpu-target-triple", "--iree-llvmcpu-target-cpu-features"
+# Compile-only targets: name -> (triple, CPU features), compiled for the generic CPU of that triple.
+CROSS_TARGETS = {"aarch64+neon": ("aarch64-unknown-linux-gnu", "+neon"),
+                 "aarch64+sve": ("aarch64-unknown-linux-gnu", "+neon,+sve"),
+                 "riscv64+v": ("riscv64-unknown-linux-gnu", "+m,+a,+f,+d,+v")}
+
+
+def cross_flags(target: str) -> tuple[str, ...]:
+    triple, features = CROSS_TARGETS[target]
+    return f"{TRIPLE_FLAG}={triple}", f"{FEATURES_FLAG}={features}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,41 +60,70 @@ class Configuration:
     target_cpu: str
     choices: tuple[tuple[str, str], ...]  # (axis, label) for every axis of the space
     flags: tuple[str, ...]
+    target: str = "host"  # a CROSS_TARGETS name for a compile-only configuration (then ``flags`` start with its own)
 
     def to_json(self) -> dict[str, Any]:
-        return {"target_cpu": self.target_cpu, **dict(self.choices)}
+        return {"target": self.target, "target_cpu": self.target_cpu, **dict(self.choices)}
 
     def __repr__(self) -> str:
         chosen = ", ".join(f"{a}={v}" for a, v in self.choices if v != "default")
-        return f"Configuration(cpu={self.target_cpu}{', ' + chosen if chosen else ''})"
+        where = f"target={self.target}" if self.target in CROSS_TARGETS else f"cpu={self.target_cpu}"
+        return f"Configuration({where}{', ' + chosen if chosen else ''})"
 
 
 @dataclasses.dataclass(frozen=True)
 class Space:
     target_cpus: tuple[str, ...]
     axes: tuple[Axis, ...]
+    cross_targets: tuple[str, ...] = ()  # compile-only (CROSS_TARGETS), drawn as often as each CPU
 
     def draw(self, seed: int, index: int) -> Configuration:
         """Configuration number ``index`` of the campaign with ``seed``: uniform per axis, deterministic."""
         rng = random.Random(int.from_bytes(hashlib.sha256(f"{seed}/config/{index}".encode()).digest()[:8], "little"))
-        cpu = rng.choice(self.target_cpus)
+        where = rng.choice(self.target_cpus + self.cross_targets)
         picked = [(axis.name, rng.choice(axis.values)) for axis in self.axes]
-        return Configuration(cpu, tuple((name, label) for name, (label, _) in picked),
-                             tuple(f for _, (_, flags) in picked for f in flags))
+        choices = tuple((name, label) for name, (label, _) in picked)
+        flags = tuple(f for _, (_, flags) in picked for f in flags)
+        if where in CROSS_TARGETS:
+            return Configuration("generic", choices, cross_flags(where) + flags, where)
+        return Configuration(where, choices, flags)
 
     def to_json(self) -> dict[str, Any]:
-        return {"target_cpus": list(self.target_cpus),
+        return {"target_cpus": list(self.target_cpus), "cross_targets": list(self.cross_targets),
                 "axes": {a.name: sorted({label for label, _ in a.values}) for a in self.axes}}
 
 
-def limited_to(supported_flags: frozenset[str], target_cpus: tuple[str, ...], axes: tuple[Axis, ...] = AXES) -> Space:
+def limited_to(supported_flags: frozenset[str], target_cpus: tuple[str, ...], axes: tuple[Axis, ...] = AXES,
+               cross_targets: tuple[str, ...] = ()) -> Space:
     """The space with only the values whose flags the compiler lists; an axis left with its default alone goes."""
     kept = []
     for axis in axes:
         values = tuple(v for v in axis.values if all(f.split("=", 1)[0] in supported_flags for f in v[1]))
         if len(values) > 1:
             kept.append(Axis(axis.name, values))
-    return Space(target_cpus, tuple(kept))
+    cross = cross_targets if {TRIPLE_FLAG, FEATURES_FLAG} <= supported_flags else ()
+    return Space(target_cpus, tuple(kept), cross)
+
+
+_AXIS_OF_FLAG = {flag.split("=", 1)[0]: axis.name for axis in AXES for _, flags in axis.values for flag in flags}
+
+
+def labels(target_cpu: str, flags: tuple[str, ...] | list[str]) -> list[str]:
+    """A case's configuration as flag values, for coverage: ``target=aarch64+sve`` (a cross target) or
+    ``cpu=x86-64-v3``, then ``axis=value`` per flag of an axis (``data-tiling=false``) and any other flag as
+    given. An axis a case has no flag for is at its default, not named."""
+    flags = list(flags)
+    triple = next((f.split("=", 1)[1] for f in flags if f.startswith(TRIPLE_FLAG + "=")), None)
+    features = next((f.split("=", 1)[1] for f in flags if f.startswith(FEATURES_FLAG + "=")), "")
+    cross = next((name for name, spec in CROSS_TARGETS.items() if spec == (triple, features)), None)
+    out = [f"target={cross}" if cross else f"target={triple}" if triple else f"cpu={target_cpu}"]
+    for flag in flags:
+        name, _, value = flag.partition("=")
+        if name in (TRIPLE_FLAG, FEATURES_FLAG) and (cross or name == TRIPLE_FLAG):
+            continue
+        axis = _AXIS_OF_FLAG.get(name)
+        out.append(f"{axis}={'on' if axis == 'aggressive-fusion' else value}" if axis else flag)
+    return out
 
 
 IMPLICIT_FEATURES = {"x87"}  # always there on x86-64; older LLVMs leave it out of the host's list
@@ -103,4 +145,26 @@ def space_for(config: Any) -> Space:
     resolved = {cpu: sut.resolve_platform(dataclasses.replace(config, target_cpu=cpu, flags=()))[0]
                 for cpu in TARGET_CPUS}
     features = {cpu: info.features if info.name else None for cpu, info in resolved.items()}
-    return limited_to(sut.compiler_flags(sut.find_iree_compile(config)), runnable(features))
+    cross = tuple(t for t in CROSS_TARGETS  # those this compiler can target (its LLVM has the backend)
+                  if sut.resolve_platform(dataclasses.replace(config, target_cpu="generic", flags=cross_flags(t)))[0].name)
+    return limited_to(sut.compiler_flags(sut.find_iree_compile(config)), runnable(features), cross_targets=cross)
+
+
+class ConfigurationCoverage:
+    """Cases and causes per flag value (``labels``) over a campaign: ``summary.json``'s ``configurations``."""
+
+    def __init__(self) -> None:
+        self.cases: dict[str, int] = {}
+        self.causes: dict[str, dict[str, int]] = {}
+
+    def add(self, case_labels: Any, causes: Any) -> None:
+        for label in case_labels:
+            self.cases[label] = self.cases.get(label, 0) + 1
+            per = self.causes.setdefault(label, {})
+            for cause in set(causes):
+                per[cause] = per.get(cause, 0) + 1
+
+    def to_json(self) -> dict[str, Any]:
+        """{label: {"cases": n, "causes": {cause: cases}}}, by label."""
+        return {label: {"cases": n, "causes": dict(sorted(self.causes[label].items(), key=lambda kv: (-kv[1], kv[0])))}
+                for label, n in sorted(self.cases.items())}

@@ -8,6 +8,7 @@ the signal that killed it, if one did); the next request starts a new runner (a 
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import subprocess
 import tempfile
@@ -20,6 +21,7 @@ from ireefuzz import runner
 from ireefuzz.errors import IreeNotFound
 
 RUNNER = Path(__file__).with_name("runner.py")  # run as a script by the runtime's Python (imports no ireefuzz)
+IR_READER = Path(__file__).with_name("ir_reader.py")  # run as a script by a release's Python (its MLIR bindings)
 
 _TAIL = 2000  # characters of the runner's stderr kept in a failure message
 
@@ -34,10 +36,12 @@ class RunnerDied(Exception):
 
 
 class RunnerProcess:
-    """One ``runner.py`` served by ``python``; started on first use and again after it died."""
+    """One ``runner.py`` (or another ``script`` of the same protocol) served by ``python``; started on first
+    use and again after it died."""
 
-    def __init__(self, python: str) -> None:
+    def __init__(self, python: str, script: Path = RUNNER) -> None:
         self.python = python
+        self.script = script
         self.generation = 0  # bumped on every start: module ids of an older generation are gone
         self._proc: subprocess.Popen | None = None
         self._stderr = None
@@ -86,7 +90,7 @@ class RunnerProcess:
         if self._proc is None:
             self._stderr = tempfile.TemporaryFile()
             env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-            self._proc = subprocess.Popen([self.python, "-I", str(RUNNER)], stdin=subprocess.PIPE,
+            self._proc = subprocess.Popen([self.python, "-I", str(self.script)], stdin=subprocess.PIPE,
                                           stdout=subprocess.PIPE, stderr=self._stderr, env=env)
             self.generation += 1
             self._to_free = []
@@ -105,16 +109,32 @@ class RunnerProcess:
         return RunnerDied(returncode, stderr)
 
 
-_RUNNERS: dict[str, RunnerProcess] = {}
+_RUNNERS: dict[tuple[str, Path], RunnerProcess] = {}
 _RUNNERS_LOCK = threading.Lock()
 
 
-def runner_for(python: str) -> RunnerProcess:
-    """The process-wide runner of ``python`` (closed at exit)."""
+def runner_for(python: str, script: Path = RUNNER) -> RunnerProcess:
+    """The process-wide runner of ``python`` running ``script`` (closed at exit)."""
     with _RUNNERS_LOCK:
-        if python not in _RUNNERS:
-            _RUNNERS[python] = RunnerProcess(python)
-        return _RUNNERS[python]
+        if (python, script) not in _RUNNERS:
+            _RUNNERS[python, script] = RunnerProcess(python, script)
+        return _RUNNERS[python, script]
+
+
+def read_ir(python: str, dispatches: list[dict]) -> list[dict]:
+    """The facts of each dispatch (``oracles.ir.facts_of``) read by ``python``'s own MLIR bindings
+    (``ir_reader.py``); ``{"unreadable": why}`` for each if that Python cannot read them at all (its
+    reader cannot start, or dies twice on them)."""
+    reply: dict = {}
+    for _ in range(2):  # a reader that died is started again once: the next death is the answer
+        try:
+            reply = runner_for(python, IR_READER).request({"dispatches": json.dumps(dispatches)})
+            break
+        except RunnerDied as e:
+            reply = {"status": "error", "message": f"the IR reader died: {last_line(e.stderr)}"}
+    if str(reply["status"]) != "ok":
+        return [{"unreadable": f"{python} cannot read IR: {reply['message']}"} for _ in dispatches]
+    return json.loads(str(reply["facts"]))
 
 
 @atexit.register

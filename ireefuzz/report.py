@@ -80,6 +80,7 @@ def markdown(summary: Mapping[str, Any]) -> str:
         + (f"; {NO_PIPELINE} = no codegen pipeline (no translation_info): the pure data-movement `*_slow_memcpy` "
            "dispatches" if set(s["pipelines"]) & {"", NO_PIPELINE} else ""), "",
     ]
+    lines += not_judged_lines(s)
     lines += time_table(s.get("time_accounting"))
     if "diff" in s:
         lines += [f"## Compared with {s['diff']['compared_with']}", ""]
@@ -98,7 +99,28 @@ def markdown(summary: Mapping[str, Any]) -> str:
             v = s["signatures"].get(sig, {})
             lines.append(f"| `{sig}` | {v.get('count', 0)} | {v.get('first_case_index')} | {v.get('smallest_case_index')} |")
         lines += ["", "</details>"]
+    lines += configuration_table(s.get("configurations"))
     return "\n".join(lines) + "\n"
+
+
+def not_judged_lines(s: Mapping[str, Any]) -> list[str]:
+    """Markdown lines: the oracles left out because they cannot judge this compiler, and the cases whose numbers
+    were not judged, by reason (an op the interpreter refuses, a compile-only target) -- never a silent pass."""
+    lines = [f"- oracle not judged: {why}" for why in s.get("options", {}).get("oracles_not_judged", ())]
+    lines += [f"- numbers not judged in {n} case(s): {why}" for why, n in s.get("not_judged", {}).items()]
+    return lines + [""] if lines else []
+
+
+def configuration_table(coverage: Mapping[str, Any] | None) -> list[str]:
+    """Markdown lines: cases and causes per flag value (``summary.json``'s ``configurations``)."""
+    if not coverage:
+        return []
+    lines = ["", "## Configuration coverage (cases and causes per flag value)", "",
+             "| flag value | cases | causes (cases) |", "|---|---|---|"]
+    for label, row in coverage.items():
+        causes = ", ".join(f"`{c}` ({n})" for c, n in row["causes"].items()) or "none"
+        lines.append(f"| `{label}` | {row['cases']} | {causes} |")
+    return lines
 
 
 def time_table(accounting: Mapping[str, Any] | None) -> list[str]:
@@ -206,7 +228,8 @@ def html_report(summary: Mapping[str, Any]) -> str:
         f"{len(s['new_causes'])} new of {len(s['causes'])} causes ({len(s['new'])} new and {len(s['known'])} known "
         f"signatures); {s['worker_deaths']} worker crashes. "
         f"Compiler {html.escape(s['compiler_version'] or '?')}, cpu {html.escape(s['cpu'] or '?')}.</p>",
-        diff_html(s), causes_html(s), time_html(s.get("time_accounting")),
+        diff_html(s), not_judged_html(s), causes_html(s), configurations_html(s.get("configurations")),
+        time_html(s.get("time_accounting")),
         bar_chart("Causes (cases)", {c["id"]: c["cases"] for c in s["causes"]}),
         bar_chart("Findings by class (cases)", by_class),
         line_chart("Cases/s over time", rates(s["timeline"])),
@@ -241,3 +264,18 @@ def causes_html(s: Mapping[str, Any]) -> str:
                     f"<td>{html.escape(c['bundle'])}</td><td>{html.escape(c['upstream'])}</td></tr>")
     return ("<h3>Causes</h3><table><tr><th>status</th><th>cause (signatures folded)</th><th>cases</th><th>first case</th>"
             f"<th>smallest case</th><th>bundle</th><th>upstream</th></tr>{''.join(rows)}</table>")
+
+
+def not_judged_html(s: Mapping[str, Any]) -> str:
+    items = [line[2:] for line in not_judged_lines(s) if line]
+    return f"<h3>Not judged</h3><ul>{''.join(f'<li>{html.escape(i)}</li>' for i in items)}</ul>" if items else ""
+
+
+def configurations_html(coverage: Mapping[str, Any] | None) -> str:
+    if not coverage:
+        return ""
+    rows = "".join(f"<tr><td><code>{html.escape(label)}</code></td><td>{row['cases']}</td><td>"
+                   + (", ".join(f"<code>{html.escape(c)}</code> ({n})" for c, n in row["causes"].items()) or "none")
+                   + "</td></tr>" for label, row in coverage.items())
+    return ("<h3>Configuration coverage (cases and causes per flag value)</h3><table><tr><th>flag value</th>"
+            f"<th>cases</th><th>causes (cases)</th></tr>{rows}</table>")

@@ -151,7 +151,7 @@ def _runtime_version() -> str:
     return ""
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """Exit when the process that started us is gone, even while a call hangs in the runtime (a watchdog
     thread; PR_SET_PDEATHSIG would fire when the parent's *thread* that started us ends)."""
     import threading
@@ -167,7 +167,7 @@ def _die_with_parent() -> None:
 
 
 def main() -> int:
-    _die_with_parent()
+    die_with_parent()
     replies = os.fdopen(os.dup(1), "wb")  # the protocol's own stdout ...
     os.dup2(2, 1)  # ... while anything printed to fd 1 (by Python or the runtime) lands on stderr
     requests = sys.stdin.buffer

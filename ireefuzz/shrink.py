@@ -1,7 +1,8 @@
 """Shrinking a case under a target: the shrunk case must still show the same bug.
 
 ``shrink(case, target, check)`` drives the shared greedy loop (``ireefuzz.shrinking``) over the
-Graph data: small named passes (``PASSES``, order as data) propose smaller candidates, checked in
+Graph data and the case's configuration (``drop-flags``: the flags the cause does not need go): small
+named passes (``PASSES``, order as data) propose smaller candidates, checked in
 batches (one module compile for several candidates); the first that still hits the target and is
 smaller under ``size_key`` is taken. Works for any Case, including ones not drawn by the strategy.
 
@@ -136,14 +137,14 @@ def size_of(case: Case) -> Size:
 
 
 def size_key(case: Case) -> tuple:
-    """Smaller is simpler: fewer nodes, arguments, elements, instances, non-default forms, seed."""
+    """Smaller is simpler: fewer nodes, arguments, elements, instances, non-default forms, seed, flags."""
     g = case.graph
     forms = sum(n.attrs.get("init", "empty") != "empty" for n in g.nodes) + sum(bool(n.attrs.get("generic")) for n in g.nodes)
     forms += sum(n.attrs.get("form") == "linalg_ext" for n in g.nodes)
     dims = sum(d if isinstance(d, int) else 0 for t in g.args for d in t.shape) + sum(
         d if isinstance(d, int) else 0 for n in g.nodes for d in n.type.shape)
     return (len(g.nodes), len(g.outputs), len(g.args), case.elements, len(case.instances), dims, forms,
-            sum(len(t.shape) for t in g.args), case.seed)
+            sum(len(t.shape) for t in g.args), case.seed, len(case.flags))
 
 
 # --------------------------------------------------------------------------- graph surgery
@@ -373,6 +374,23 @@ def simplify_values(case: Case) -> Iterator[Case]:
         yield dataclasses.replace(case, seed=0)
 
 
+def drop_flags(case: Case) -> Iterator[Case]:
+    """The configuration minimized: every flag dropped at once, then each flag the cause may not need (a
+    cross target's triple and CPU features go together), so a repro keeps exactly the flags that trigger it."""
+    if not case.flags:
+        return
+    yield dataclasses.replace(case, flags=())
+    for unit in _flag_units(case.flags):
+        yield dataclasses.replace(case, flags=tuple(f for f in case.flags if f not in unit))
+
+
+def _flag_units(flags: Sequence[str]) -> list[tuple[str, ...]]:
+    from ireefuzz.configs import FEATURES_FLAG, TRIPLE_FLAG
+
+    target = tuple(f for f in flags if f.split("=", 1)[0] in (TRIPLE_FLAG, FEATURES_FLAG))
+    return ([target] if target else []) + [(f,) for f in flags if f not in target]
+
+
 PASSES: tuple[tuple[str, Pass], ...] = (
     ("single-output", single_output),
     ("dead-nodes", dead_nodes),
@@ -382,6 +400,7 @@ PASSES: tuple[tuple[str, Pass], ...] = (
     ("shrink-static-sizes", shrink_static_sizes),
     ("simplify-forms", simplify_forms),
     ("simplify-values", simplify_values),
+    ("drop-flags", drop_flags),
 )
 
 

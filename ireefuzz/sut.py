@@ -11,6 +11,7 @@ import functools
 import importlib.util
 import json
 import os
+import platform
 import re
 import shlex
 import shutil
@@ -70,6 +71,7 @@ class DispatchIR:
     bufferized_ir: str  # after bufferization and its cleanup, before vector lowering (copies are read here)
     source: str  # the executable source as dumped by --iree-hal-dump-executable-sources-to
     configured: str = ""  # the executable after strategy selection (translation_info, lowering_config on its ops)
+    facts: Mapping[str, Any] | None = None  # what the oracles read of it, when read by another compiler's bindings
 
 
 @dataclasses.dataclass(frozen=True)
@@ -194,6 +196,19 @@ def compiler_version(iree_compile: str) -> str:
         raise IreeNotFound(f"`{shlex.join(command)}` failed ({proc.returncode}): {proc.stderr.strip()[:500] or 'no output'}")
     match = re.search(r"IREE compiler version (.+)", proc.stdout)
     return match.group(1).strip() if match else (proc.stdout.strip().splitlines() or [""])[0]
+
+
+_MACHINES = {"arm64": "aarch64", "amd64": "x86_64"}  # platform.machine() spellings -> LLVM triple arch
+_CROSS_FLAGS = ("--iree-llvmcpu-target-triple=", "--iree-llvmcpu-target-cpu-features=")  # another target's
+
+
+def compile_only(config: CompilerConfig) -> str | None:
+    """The target triple of ``config`` when its code cannot run on this machine (another architecture: a
+    cross-compile configuration, ``configs.CROSS_TARGETS``), else None."""
+    prefix = _CROSS_FLAGS[0]
+    triple = next((f[len(prefix):] for f in reversed(config.flags) if f.startswith(prefix)), None)
+    here = platform.machine().lower()
+    return None if triple is None or triple.split("-")[0] == _MACHINES.get(here, here) else triple
 
 
 def target_flags(target_cpu: str, flags: Sequence[str] = ()) -> list[str]:
@@ -331,9 +346,10 @@ def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
     cpu = _cpu_info(config.target_cpu, sources.values())
     if not cpu.name and resolve_cpu:  # no dispatch (everything folded): ask a probe module instead
         cpu = resolve_platform(config)[0]
+    dispatches = _read_dispatches(sources, tree_dir if config.observe else None, _read_sources(configs_dir))
     return Artifact(
         vmfb=vmfb.read_bytes(),
-        dispatches=_read_dispatches(sources, tree_dir if config.observe else None, _read_sources(configs_dir)),
+        dispatches=_read_elsewhere(dispatches, config) if config.observe else dispatches,
         statistics=json.loads(stats_file.read_text()) if stats_file.exists() else {},
         cpu=cpu,
         compiler_version=compiler_version(binary),
@@ -448,7 +464,8 @@ def _read_sources(sources_dir: Path) -> dict[str, str]:
 NO_PIPELINE = "None"
 _EXPORT = re.compile(r"hal\.executable\.export (?:public )?@([\w$.-]+)")
 _FUNC = re.compile(r"^([ \t]*)func\.func (?:public |private )?@([\w$.-]+)\(", re.M)
-_PIPELINE = re.compile(r"translation_info\s*=\s*#iree_codegen\.translation_info<\s*pipeline\s*=\s*(?:#[\w.]+<)?(\w+)")
+_PIPELINE = re.compile(  # ``<pipeline = #iree_cpu.pipeline<X>`` (3.13), ``<pipeline = X`` (3.x), ``<X`` (2024)
+    r"translation_info\s*=\s*#iree_codegen\.translation_info<\s*(?:pipeline\s*=\s*)?(?:#[\w.]+<)?(\w+)")
 _TREE_FILE = re.compile(r"^((?:\d+_)+)(.+)\.mlir$")
 
 
@@ -480,6 +497,18 @@ def _read_dispatches(sources: Mapping[str, str], tree_dir: Path | None,
                 configured=configured_ir,
             ))
     return tuple(sorted(dispatches, key=lambda d: _natural_key(d.name)))
+
+
+def _read_elsewhere(dispatches: tuple[DispatchIR, ...], config: CompilerConfig) -> tuple[DispatchIR, ...]:
+    """``dispatches`` with their ``facts`` read by the MLIR bindings of the install ``config``'s compiler
+    comes from (``remote.read_ir`` in its Python), unless that is this one: IR is read by the bindings of
+    the compiler that printed it (an older release's does not parse with the installed bindings)."""
+    python = runtime_python_for(config)
+    if python is None or not dispatches:
+        return dispatches
+    fields = ("name", "final_ir", "bufferized_ir", "source", "configured")
+    facts = remote.read_ir(python, [{f: getattr(d, f) for f in fields} for d in dispatches])
+    return tuple(dataclasses.replace(d, facts=f) for d, f in zip(dispatches, facts))
 
 
 def _tree_order(path: Path) -> tuple:
@@ -761,7 +790,11 @@ def _probe_artifact(config: CompilerConfig) -> Artifact | CompileFailure:
 def check_runtime(config: CompilerConfig) -> None:
     """Up front: a tiny module compiled by ``config``'s iree-compile loads and runs in the runtime
     ``load_module`` would use; IreeNotFound (one line) if not. A compiler that cannot compile even
-    the probe is left for the real compiles to report."""
+    the probe is left for the real compiles to report. A compile-only configuration is checked for this
+    machine (its runtime still runs the campaign's other configurations)."""
+    if compile_only(config):
+        config = dataclasses.replace(config, target_cpu="generic",
+                                     flags=tuple(f for f in config.flags if not f.startswith(_CROSS_FLAGS)))
     artifact = _probe_artifact(config)
     if isinstance(artifact, CompileFailure):
         return
@@ -773,34 +806,33 @@ def check_runtime(config: CompilerConfig) -> None:
         raise IreeNotFound(_mismatch(artifact, config, runtime_python_for(config), f"the probe module ran wrong: {outcome}"))
 
 
-def unreadable_ir(config: CompilerConfig) -> str | None:
-    """Why the dispatch IR ``config``'s compiler prints cannot be read by the installed MLIR bindings
-    (an older release's attribute syntax), from the probe module; None if it can (or the probe fails)."""
-    from ireefuzz.errors import IRParseError
-    from ireefuzz.oracles.ir import parse_ir
+@functools.lru_cache(maxsize=None)
+def oracles_not_judged(config: CompilerConfig) -> Mapping[str, str]:
+    """The IR oracles that cannot judge ``config``'s compiler, with why, from the probe module: memory without
+    the per-pass IR dumps (no ``--mlir-print-ir-tree-dir`` before 2024-06), memory and fusion when the
+    dispatch IR cannot be read even by the bindings of the compiler's own install. Empty if the probe fails."""
+    from ireefuzz.oracles import fusion, ir, memory  # noqa: F401  (importing them declares their facts)
 
     artifact = _probe_artifact(config)
     if isinstance(artifact, CompileFailure):
-        return None
-    try:
-        for dispatch in artifact.dispatches:
-            for text in (dispatch.final_ir, dispatch.bufferized_ir, dispatch.source):
-                if text:
-                    parse_ir(text)
-    except IRParseError as e:
-        return " ".join(str(e).split("---")[0].split())[:200]
-    return None
+        return {}
+    for dispatch in artifact.dispatches:
+        facts = dispatch.facts if dispatch.facts is not None else ir.facts_of(dispatch)
+        if "unreadable" in facts:
+            return dict.fromkeys(sorted(IR_ORACLES), f"its dispatch IR cannot be read ({facts['unreadable'][:200]})")
+    if not all(d.final_ir and d.bufferized_ir for d in artifact.dispatches):
+        return {"memory": "it cannot dump the IR before a pass per dispatch (no --mlir-print-ir-tree-dir)"}
+    return {}
 
 
-IR_ORACLES = frozenset({"memory", "fusion"})  # they read dispatch IR with this ireefuzz's MLIR bindings
+IR_ORACLES = frozenset({"memory", "fusion"})  # they read dispatch IR
 
 
 def prepare(config: CompilerConfig, *, log: Callable[[str], None] = lambda m: None) -> frozenset[str]:
     """Ready ``config`` before any work, or say in one line what is missing: its release
     installed (downloaded on first use) and its runtime shown to load its compiler's modules.
 
-    Returns the oracles that cannot judge this compiler: ``IR_ORACLES`` if its dispatch IR does not
-    parse with the MLIR bindings installed with ireefuzz (an older release's syntax), said in ``log``."""
+    Returns the oracles that cannot judge this compiler (``oracles_not_judged``), said in ``log``."""
     if config.release is None and config.iree_compile is None and config.runtime_python is None:
         return frozenset()  # the installed wheels: compiler, runtime and bindings match by construction
     if config.release is not None:
@@ -811,9 +843,7 @@ def prepare(config: CompilerConfig, *, log: Callable[[str], None] = lambda m: No
     check_runtime(config)
     if python is not None:
         log(f"running modules with iree.runtime {remote.runtime_version(python)} of {python}")
-    reason = unreadable_ir(config)
-    if reason is None:
-        return frozenset()
-    log(f"the {' and '.join(sorted(IR_ORACLES))} oracles are off: this compiler's dispatch IR does not parse with "
-        f"the installed IREE's MLIR bindings ({reason})")
-    return IR_ORACLES
+    unable = oracles_not_judged(config)
+    for oracle, why in unable.items():
+        log(f"the {oracle} oracle cannot judge this compiler: {why}")
+    return frozenset(unable)

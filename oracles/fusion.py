@@ -23,7 +23,8 @@ import functools
 from typing import Any, Mapping, Sequence
 
 from ireefuzz.oracles.finding import Finding, dispatch_dtype_dims, make_signature
-from ireefuzz.oracles.ir import dispatch_op_pattern, first_line, functions, parse_ir, program_op_pattern, walk
+from ireefuzz.oracles.ir import (dispatch_fact, dispatch_op_pattern, first_line, functions, parse_ir, program_op_pattern,
+                                 walk)
 
 _TENSOR_LOADS = frozenset({"iree_tensor_ext.dispatch.tensor.load", "flow.dispatch.tensor.load"})
 _TENSOR_STORES = frozenset({"iree_tensor_ext.dispatch.tensor.store", "flow.dispatch.tensor.store"})
@@ -45,6 +46,12 @@ def materializing_op(source: str) -> str | None:
         if producers:
             return first_line(producers[0])
     return None
+
+
+@dispatch_fact("materializing")
+def materializing(dispatch: Any) -> str | None:
+    """``materializing_op`` of the dispatch's executable source (None without one)."""
+    return materializing_op(dispatch.source) if dispatch.source else None
 
 
 def statistic(statistics: Mapping[str, Any] | None, key: str) -> int | None:
@@ -91,7 +98,7 @@ def check_fusion(
     findings: list[Finding] = []
     if len(dispatches) > 1:
         for dispatch in dispatches:
-            excerpt = materializing_op(dispatch.source) if dispatch.source else None
+            excerpt = materializing(dispatch)
             if excerpt is None:
                 continue
             ops = graph_ops or dispatch_op_pattern(dispatch)

@@ -5,16 +5,54 @@ callees a per-function dump omits.
 
 Text that does not parse is an ireefuzz/infrastructure problem, not an IREE finding: it raises
 ``IRParseError``.
+
+IR is read by the bindings of the compiler that printed it. What an oracle reads of a dispatch is a
+*fact* (``dispatch_fact``: a function of the dispatch whose value is plain JSON); an older release's
+IR does not parse with the installed bindings, so ``ireefuzz/ir_reader.py`` computes every fact in
+that release's Python (``facts_of``) and ``sut`` hands them over in ``DispatchIR.facts``.
 """
 from __future__ import annotations
 
 import functools
 import re
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 from iree.compiler import ir
 
 from ireefuzz.errors import IRParseError
+
+
+T = TypeVar("T")
+FACTS: dict[str, Callable[[Any], Any]] = {}  # fact name -> its JSON value for a dispatch, read here
+
+
+def dispatch_fact(name: str, encode: Callable[[Any], Any] = lambda v: v,
+                  decode: Callable[[Any], Any] = lambda v: v) -> Callable[[Callable[[Any], T]], Callable[[Any], T]]:
+    """Declare ``compute(dispatch)`` a fact called ``name``: the decorated function returns
+    ``decode(dispatch.facts[name])`` when the dispatch's IR was read elsewhere (``DispatchIR.facts``),
+    else ``compute(dispatch)`` with the installed bindings. ``encode`` makes the value JSON."""
+    def declare(compute: Callable[[Any], T]) -> Callable[[Any], T]:
+        FACTS[name] = lambda dispatch: encode(compute(dispatch))
+
+        @functools.wraps(compute)
+        def read(dispatch: Any) -> T:
+            facts = getattr(dispatch, "facts", None)
+            if facts is None:
+                return compute(dispatch)
+            if "unreadable" in facts:
+                raise IRParseError(f"{dispatch.name}: {facts['unreadable']}", "")
+            return decode(facts[name])
+        return read
+    return declare
+
+
+def facts_of(dispatch: Any) -> dict[str, Any]:
+    """Every declared fact of ``dispatch`` (its ``facts`` unset) read with the installed bindings, or
+    ``{"unreadable": why}`` (what ``ir_reader`` answers)."""
+    try:
+        return {name: compute(dispatch) for name, compute in FACTS.items()}
+    except IRParseError as e:
+        return {"unreadable": " ".join(str(e).split("---")[0].split())[:300]}
 
 
 def parse_ir(text: str) -> ir.Module:
@@ -67,6 +105,23 @@ def walk(op: ir.Operation) -> Iterator[ir.Operation]:
                 yield from walk(child)
 
 
+def block_of(op: ir.Operation) -> ir.Block:
+    """The block that holds ``op`` (``Operation.block``; looked up in its parent with older bindings, which
+    lack it: a release's own bindings run the judges, ``ireefuzz/ir_reader.py``)."""
+    if hasattr(op, "block"):
+        return op.block
+    return next(block for region in op.parent.regions for block in region.blocks
+                if any(child.operation == op for child in block.operations))
+
+
+def successors(block: ir.Block) -> list[ir.Block]:
+    """The blocks ``block`` branches to (``Block.successors``; its terminator's with older bindings)."""
+    if hasattr(block, "successors"):
+        return list(block.successors)
+    operations = list(block.operations)
+    return list(operations[-1].operation.successors) if operations else []
+
+
 def functions(module: ir.Module) -> list[ir.Operation]:
     return [op for op in walk(module.operation) if op.name == "func.func"]
 
@@ -97,6 +152,7 @@ def compute_op_pattern(module: ir.Module) -> str:
     return ">".join(names) or "-"
 
 
+@dispatch_fact("op_pattern")
 def dispatch_op_pattern(dispatch: Any) -> str:
     """The dispatch's compute-op pattern, from its executable source (else its bufferized IR)."""
     return _op_pattern_of(dispatch.source or dispatch.bufferized_ir)
@@ -118,7 +174,20 @@ def lowering_configurations(dispatches: Sequence[Any]) -> tuple[str, ...]:
     """One configuration per dispatch that has one: its pipeline and the ``lowering_config`` of each op
     (tile sizes per level), from the executable IR after strategy selection (``DispatchIR.configured``),
     e.g. ``DoubleTilingExpert[generic{distribution = [32, 1, 0], vector_reduction = [0, 0, 16]}]``."""
-    return tuple(c for c in (_configuration_of(d.configured) for d in dispatches if getattr(d, "configured", "")) if c)
+    return tuple(c for c in map(_readable_configuration, dispatches) if c)
+
+
+def _readable_configuration(dispatch: Any) -> str:
+    try:
+        return dispatch_configuration(dispatch)
+    except IRParseError:  # a coverage label is not worth failing a case for
+        return ""
+
+
+@dispatch_fact("configuration")
+def dispatch_configuration(dispatch: Any) -> str:
+    """The dispatch's pipeline and lowering configurations ("" if it has none): see ``lowering_configurations``."""
+    return _configuration_of(dispatch.configured) if getattr(dispatch, "configured", "") else ""
 
 
 @functools.lru_cache(maxsize=512)

@@ -33,7 +33,8 @@ from typing import Any, Hashable, Iterator, Sequence
 from iree.compiler import ir
 
 from ireefuzz.oracles.finding import Finding, dispatch_dtype_dims, make_signature
-from ireefuzz.oracles.ir import compute_op_pattern, dispatch_op_pattern, first_line, parse_ir, walk
+from ireefuzz.oracles.ir import (block_of, compute_op_pattern, dispatch_fact, dispatch_op_pattern, first_line, parse_ir,
+                                 successors, walk)
 
 SEEN_AT_FINAL = "before iree-convert-to-llvm"
 SEEN_AT_BUFFERIZED = "after bufferization cleanup"
@@ -74,20 +75,20 @@ def _in_loop(op: ir.Operation) -> bool:
         if parent.name in LOOP_OPS:
             return True
         parent = parent.parent
-    return _on_cfg_cycle(op.block)
+    return _on_cfg_cycle(block_of(op))
 
 
 def _on_cfg_cycle(block: ir.Block) -> bool:
     """True when ``block`` can reach itself through branch successors (an unstructured loop)."""
     seen: set[ir.Block] = set()
-    frontier = list(block.successors)
+    frontier = successors(block)
     while frontier:
         current = frontier.pop()
         if current == block:
             return True
         if current not in seen:
             seen.add(current)
-            frontier.extend(current.successors)
+            frontier.extend(successors(current))
     return False
 
 
@@ -267,6 +268,7 @@ def _is_allowed(memory_op: MemoryOp, max_static_alloca_bytes: int) -> bool:
 # --------------------------------------------------------------------------- oracle
 
 
+@dispatch_fact("moves_data")
 def moves_data(dispatch: Any) -> bool:
     """The dispatch's own op moves data (a gather, slice, pad, concat, transpose, broadcast or copy; or
     no compute op at all, IREE's ``*_slow_memcpy``), read from its executable source: its copies
@@ -304,17 +306,32 @@ def _mentions(text: str, names: Sequence[str]) -> bool:
     return any(name in text for name in names)
 
 
+_ENCODE = lambda ops: [dataclasses.asdict(m) for m in ops]
+_DECODE = lambda rows: [MemoryOp(**row) for row in rows]
+
+
+@dispatch_fact("final_ops", _ENCODE, _DECODE)
+def _final_ops(dispatch: Any) -> list[MemoryOp]:
+    """``scan`` of the final IR; none when it is missing or names none of ``ALLOC_NAMES`` (nothing to find)."""
+    return scan(dispatch.final_ir) if dispatch.final_ir and _mentions(dispatch.final_ir, ALLOC_NAMES) else []
+
+
+@dispatch_fact("bufferized_ops", _ENCODE, _DECODE)
+def _bufferized_ops(dispatch: Any) -> list[MemoryOp]:
+    """``scan`` of the bufferized IR; none when it is missing or names none of ``COPY_NAMES``."""
+    text = dispatch.bufferized_ir
+    return scan(text) if text and _mentions(text, COPY_NAMES) else []
+
+
 def _observations(dispatch: Any) -> Iterator[tuple[str, MemoryOp]]:
     """(seen_at, op) for allocas/allocs in final_ir and defect copies in bufferized_ir. Missing IR is skipped,
     and so is IR whose text names none of the ops looked for (parsing it could find nothing)."""
-    if dispatch.final_ir and _mentions(dispatch.final_ir, ALLOC_NAMES):
-        for memory_op in scan(dispatch.final_ir):
-            if memory_op.kind != "copy":
-                yield SEEN_AT_FINAL, memory_op
-    if dispatch.bufferized_ir and _mentions(dispatch.bufferized_ir, COPY_NAMES):
-        for memory_op in scan(dispatch.bufferized_ir):
-            if memory_op.kind == "copy" and is_defect(memory_op, dispatch):
-                yield SEEN_AT_BUFFERIZED, memory_op
+    for memory_op in _final_ops(dispatch):
+        if memory_op.kind != "copy":
+            yield SEEN_AT_FINAL, memory_op
+    for memory_op in _bufferized_ops(dispatch):
+        if memory_op.kind == "copy" and is_defect(memory_op, dispatch):
+            yield SEEN_AT_BUFFERIZED, memory_op
 
 
 def check_memory(

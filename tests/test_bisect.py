@@ -72,3 +72,20 @@ def test_a_release_that_cannot_run_the_repro_is_not_evidence_of_absence():
 
     result = bisect(VS, judge, known_present="3.13.0")
     assert result.answer.startswith(f"present since at least {VS[3]} ({VS[2]} could not run the repro")
+
+
+def test_bisect_compiles_with_the_findings_configuration():
+    from ireefuzz.bisect import configuration_for
+    from ireefuzz.releases import Release
+
+    finding = {"compiler_version": "3.13.0 @ abc", "flags": ["--iree-hal-target-backends=llvm-cpu",
+               "--iree-llvmcpu-target-cpu=znver4", "--iree-opt-data-tiling=true"]}
+    rel = lambda v: Release(v, "python", "iree-compile", "iree-run-module")
+    knows = lambda r, cpu: r.version == "3.10.0"
+    assert configuration_for(rel("3.10.0"), finding, {}, knows) == finding["flags"]  # its CPU, its flags
+    assert configuration_for(rel("20230209.425"), finding, {}, knows) == [  # an LLVM without znver4: host
+        "--iree-hal-target-backends=llvm-cpu", "--iree-llvm-target-cpu=host", "--iree-opt-data-tiling=true"]
+    assert configuration_for(rel("3.13.0"), finding, {}, lambda r, c: False) == finding["flags"]  # its own release
+    older = {"target_cpu": "x86-64-v3", "flags": ["--iree-opt-level=O3"]}  # a finding that recorded no flags: its case's
+    assert configuration_for(rel("3.10.0"), {}, older, knows) == [
+        "--iree-hal-target-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=x86-64-v3", "--iree-opt-level=O3"]

@@ -107,6 +107,23 @@ def test_memory_run_sh_decides_from_the_oracles_observation_point(tmp_path, kind
     assert not list(tmp_path.glob("repro.*")) or all(p.stat().st_size == 0 for p in tmp_path.glob("repro.*"))
 
 
+OLD_HEADER = "// -----// IR Dump Before {pass_} //----- //\n"  # 3.10.0 and older name no function in the header
+
+
+@pytest.mark.parametrize("kind,ir,status", [
+    ("alloca", OLD_HEADER.format(pass_="ConvertToLLVMPass (iree-convert-to-llvm)") + "func.func @d0() {\n}\n"
+     + ALLOCA_IR.replace(ALLOCA_IR.splitlines()[0], OLD_HEADER.format(pass_="ConvertToLLVMPass (iree-convert-to-llvm)")),
+     1),  # the alloca is in the second dispatch
+    ("copy", "\n".join(OLD_HEADER.format(pass_="CleanupBufferAllocViewPass") + c.split("\n", 1)[1] for c in (
+        COPY_IR.format(name="matmul", compute=MATMUL, target="subview"),
+        COPY_IR.format(name="matmul", compute=MATMUL, target="subview_2"))), 0),  # second dump of one function
+])
+def test_memory_run_sh_names_each_dump_by_its_function_when_the_header_does_not(tmp_path, kind, ir, status):
+    bundle = _write(tmp_path, run_script(_finding("memory", kind), GRAPH, FLAGS))
+    proc = _run(bundle, _tools(tmp_path, _printing(ir), run_body=None))
+    assert proc.returncode == status, proc.stdout + proc.stderr
+
+
 @pytest.mark.parametrize("oracle,kind", [("memory", "alloca"), ("memory", "copy"), ("numeric", "wrong-value"),
                                          ("immutability", "input-mutated"), ("crash", "runtime-fault"),
                                          ("crash", "compile-error"), ("fusion", "materialized-producer")])

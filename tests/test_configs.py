@@ -3,6 +3,10 @@ drawn deterministically per block (fast; the campaign draw uses a fake space).""
 from __future__ import annotations
 
 import dataclasses
+import json
+from pathlib import Path
+
+import pytest
 
 from ireefuzz import configs
 from ireefuzz.campaign import guidance
@@ -48,3 +52,43 @@ def test_a_campaign_with_configs_draws_each_block_in_its_configuration(monkeypat
         assert {(c.target_cpu, c.flags) for c in cases} == {(expected.target_cpu, ("--user-flag",) + expected.flags)}
     plain = guidance.draw_block(dataclasses.replace(options, configs=False), 0, guidance.Coverage())
     assert {(c.target_cpu, c.flags) for c in plain} == {("host", ("--user-flag",))}
+
+
+def test_cross_targets_are_drawn_as_compile_only_configurations_for_the_generic_cpu():
+    flags = frozenset(f.split("=")[0] for a in configs.AXES for _, fs in a.values for f in fs)
+    space = configs.limited_to(flags | {configs.TRIPLE_FLAG, configs.FEATURES_FLAG}, ("host",),
+                               cross_targets=tuple(configs.CROSS_TARGETS))
+    drawn = [space.draw(2, i) for i in range(80)]
+    assert {c.target for c in drawn} == {"host", *configs.CROSS_TARGETS}
+    sve = next(c for c in drawn if c.target == "aarch64+sve")
+    assert sve.target_cpu == "generic" and sve.flags[:2] == ("--iree-llvmcpu-target-triple=aarch64-unknown-linux-gnu",
+                                                             "--iree-llvmcpu-target-cpu-features=+neon,+sve")
+    from ireefuzz import sut
+
+    assert sut.compile_only(sut.CompilerConfig(target_cpu="generic", flags=sve.flags)) == "aarch64-unknown-linux-gnu"
+    assert sut.compile_only(sut.CompilerConfig(flags=("--iree-opt-data-tiling=true",))) is None
+    assert configs.limited_to(flags, ("host",), cross_targets=("riscv64+v",)).cross_targets == ()  # no triple flag
+
+
+def test_labels_name_a_configuration_per_flag_value_and_coverage_counts_cases_and_causes():
+    assert configs.labels("x86-64-v3", ["--iree-opt-data-tiling=false", "--iree-flow-enable-aggressive-fusion=true",
+                                        "--user-flag"]) == ["cpu=x86-64-v3", "data-tiling=false", "aggressive-fusion=on",
+                                                            "--user-flag"]
+    assert configs.labels("generic", configs.cross_flags("riscv64+v")) == ["target=riscv64+v"]
+    coverage = configs.ConfigurationCoverage()
+    coverage.add(["cpu=host", "data-tiling=false"], ["memory/alloca", "memory/alloca"])
+    coverage.add(["cpu=host"], [])
+    assert coverage.to_json() == {"cpu=host": {"cases": 2, "causes": {"memory/alloca": 1}},
+                                  "data-tiling=false": {"cases": 1, "causes": {"memory/alloca": 1}}}
+
+
+@pytest.mark.iree
+def test_an_aarch64_compile_only_configuration_is_judged_by_memory_and_fusion_and_runs_nothing(tmp_path, capsys):
+    from tests.programs import run_check
+
+    program = Path(__file__).parent / "data" / "ir" / "inputs" / "fill_matmul_exp_dyn.mlir"
+    flags = " ".join(configs.cross_flags("aarch64+sve"))
+    assert run_check([str(program), "--target-cpu", "generic", "--flags", flags, "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert {f["oracle"] for f in report["findings"]} == {"memory"}  # the dynamic matmul's alloca, on aarch64 too
+    assert report["functions"][0]["not_judged"] == ["compile-only target aarch64-unknown-linux-gnu"]

@@ -15,3 +15,19 @@ def test_dispatches_without_a_pipeline_are_named_and_explained():
         assert "slow_memcpy" in line
     line = next(l for l in report.markdown(SUMMARY | {"pipelines": {"Default": 1}}).splitlines() if "pipelines" in l)
     assert line == "- pipelines reached: Default (1)"
+
+
+def test_configuration_coverage_and_what_was_not_judged_are_shown():
+    summary = SUMMARY | {
+        "pipelines": {}, "ops": {}, "op_pairs": {}, "timeline": [],
+        "options": {"oracles_not_judged": ["memory: it cannot dump the IR before a pass per dispatch"]},
+        "not_judged": {"compile-only target aarch64-unknown-linux-gnu": 4},
+        "configurations": {"data-tiling=true": {"cases": 4, "causes": {"memory/alloca": 3}},
+                           "target=aarch64+sve": {"cases": 4, "causes": {}}}}
+    text = report.markdown(summary)
+    assert "- oracle not judged: memory: it cannot dump" in text
+    assert "- numbers not judged in 4 case(s): compile-only target aarch64-unknown-linux-gnu" in text
+    assert "| `data-tiling=true` | 4 | `memory/alloca` (3) |" in text and "| `target=aarch64+sve` | 4 | none |" in text
+    page = report.html_report(summary)
+    assert "Configuration coverage" in page and "target=aarch64+sve" in page and "Not judged" in page
+    assert "Configuration coverage" not in report.markdown(SUMMARY | {"pipelines": {}})  # older runs: no table

@@ -290,3 +290,19 @@ def test_mlir_reduction_under_a_cause_lets_the_signature_change():
     by_cause = reduce_mlir(MLIR, Target.by_cause("alloca-in-matmul", "memory", fake_cause), interesting=fake)
     assert by_sig.signature == start.signature and "tensor<8x6xf32>" in by_sig.text
     assert by_cause.signature != start.signature and by_cause.after < by_sig.after
+
+
+def test_a_data_tiling_only_finding_keeps_data_tiling_and_drops_every_other_flag():
+    """A fake compiler whose 'bug' needs an exp node and --iree-opt-data-tiling=true: the minimized case keeps
+    that one flag and drops the configuration's others (a cross target's triple and features as one)."""
+    from ireefuzz import configs
+
+    tiling = "--iree-opt-data-tiling=true"
+    flags = (*configs.cross_flags("aarch64+sve"), "--iree-opt-level=O3", tiling, "--iree-llvmcpu-enable-ukernels=all",
+             "--iree-opt-const-eval=false")
+    needs_tiling = lambda cases: [fs if tiling in c.flags else () for c, fs in zip(cases, injected(cases))]
+    result = shrink(dataclasses.replace(big_case(), flags=flags), EXP, needs_tiling)
+    assert result.case.flags == (tiling,) and [n.op for n in result.case.graph.nodes] == ["exp"]
+    assert "drop-flags" in result.steps
+    unneeded = shrink(dataclasses.replace(big_case(), flags=flags), EXP, injected)  # a bug of no flag
+    assert unneeded.case.flags == ()

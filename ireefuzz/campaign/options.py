@@ -78,6 +78,7 @@ class Options:
     shard: tuple[int, int] = (0, 1)
     batch: int = 16  # graphs per module; a sweep of 8/16/32/64 (256 cases, 2 workers) gave 0.74/0.76/0.71/0.64 graphs/s
     oracles: tuple[str, ...] = ORACLE_NAMES
+    oracles_not_judged: tuple[str, ...] = ()  # "oracle: why" for each left out because it cannot judge the compiler
     iree_compile: str | None = None
     release: str | None = None  # a published IREE release: its compiler, syntax, ops and runtime
     iree_runtime: str | None = None  # a Python whose iree.runtime runs the modules

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ireefuzz import _io
+from ireefuzz.configs import ConfigurationCoverage, labels
 from ireefuzz.errors import UsageError
 from ireefuzz.oracles.cause import assign_causes, cause_of
 from ireefuzz.oracles.finding import Finding
@@ -151,6 +152,8 @@ class Record:
         self.ops: collections.Counter[str] = collections.Counter()
         self.pairs: collections.Counter[str] = collections.Counter()
         self.frontends: collections.Counter[str] = collections.Counter()  # cases per front-end
+        self.configurations = ConfigurationCoverage()  # cases and causes per flag value (``configs.labels``)
+        self.not_judged: collections.Counter[str] = collections.Counter()  # cases per reason numbers were not judged
         self.timeline: list[tuple[float, int]] = []
         self.timings: collections.Counter[str] = collections.Counter()  # seconds per activity, summed over processes
         self.worker_seconds = 0.0  # workers x wall seconds, summed over the recorded stretches
@@ -205,7 +208,9 @@ class Record:
                 s = self.sigs.setdefault(sig, SignatureStats())
                 s.count += 1
                 s.first_case_index = i if s.first_case_index is None else min(s.first_case_index, i)
-            self._count_causes(i, e, rederive)
+            causes = self._count_causes(i, e, rederive)
+            self.configurations.add(e.get("config", ()), causes)
+            self.not_judged.update(e.get("not_judged", ()))
             self.done[k].add(i)
             if len(self.done[k]) == len(self.stream.indices(k)):
                 self.complete.add(k)
@@ -214,7 +219,7 @@ class Record:
         if len(self.timeline) > self.TIMELINE_POINTS:
             self.timeline = self.timeline[::2]
 
-    def _count_causes(self, index: int, entry: Mapping[str, Any], rederive: bool) -> None:
+    def _count_causes(self, index: int, entry: Mapping[str, Any], rederive: bool) -> list[str]:
         causes = (None if rederive else entry.get("causes")) or self.causes_of(index, entry["sigs"])
         for sig, cause in zip(entry["sigs"], causes):
             self.causes.setdefault(cause, CauseStats(cause)).signatures.add(sig)
@@ -222,6 +227,7 @@ class Record:
             c = self.causes[cause]
             c.cases += 1
             c.first_case = index if c.first_case is None else min(c.first_case, index)
+        return causes
 
     def causes_of(self, index: int, sigs: Sequence[str]) -> list[str]:
         """The causes of case ``index``'s signatures, from the recorded rows (see the module doc)."""
@@ -258,7 +264,8 @@ class Record:
             entries.append({"i": index, "h": case_hash(r.case), "sigs": [f.signature for f in findings],
                             "causes": [f.cause for f in findings], "pipelines": list(r.pipelines),
                             "ops": g.op_pattern, "dtype": g.dtype, "dims": g.dims, "instances": len(r.case.instances),
-                            "discarded": r.discarded})
+                            "discarded": r.discarded, "config": labels(r.case.target_cpu, r.case.flags),
+                            "not_judged": list(r.not_judged)})
         cpu = next((r.cpu for r in results if r.cpu), "")
         version = next((r.compiler_version for r in results if r.compiler_version), "")
         row = {"t": round(seconds, 3), "cases": entries, "cpu": cpu, "version": version, "frontend": task.frontend,
@@ -321,6 +328,7 @@ class Record:
             "op_pairs": dict(self.pairs.most_common(40)), "frontends": dict(self.frontends),
             "timeline": [list(p) for p in self.timeline], "time_accounting": self.time_accounting(),
             "cpu": self.cpu, "compiler_version": self.compiler_version, "options": self.options.to_json(),
+            "configurations": self.configurations.to_json(), "not_judged": dict(self.not_judged.most_common()),
         }
         if self.previous is not None:
             summary["diff"] = {"compared_with": self.previous.run} | self.diff()
