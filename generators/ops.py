@@ -26,6 +26,20 @@ class OpSpec:
     propose: Callable[[Callable, "Any"], tuple[tuple[str, ...], dict] | None]
     has_init: bool = True  # takes a destination (outs) chosen by the DPS form
     has_generic_form: bool = False  # a named op that may be emitted as its linalg.generic
+    acc_input: int | None = None  # the operand that is its accumulator (a destination it writes into)
+    view: bool = False  # its result aliases its first operand (a slice or reshape): writing one writes the other
+
+
+def destinations(op: str, inputs: Sequence[str], attrs: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """What a node writes into, with the role: ``(ref, "outs")`` for its DPS init, ``(ref, "acc")`` for
+    its accumulator operand. Unknown ops (an old record) are judged by name, as matmuls were."""
+    init = str(attrs.get("init", "empty"))
+    found = [(init.partition(":")[2], "outs")] if init.startswith("value:") else []
+    spec = OPS.get(op)
+    acc = spec.acc_input if spec is not None else (2 if op.endswith("matmul") else None)
+    if acc is not None and acc < len(inputs):
+        found.append((inputs[acc], "acc"))
+    return found
 
 
 OPS: dict[str, OpSpec] = {}
@@ -440,9 +454,9 @@ def _matmul_propose(batch: bool) -> Callable:
 
 
 register(OpSpec("matmul", _matmul_infer(False), _matmul_emit(False), _matmul_bound, _matmul_propose(False),
-                has_init=False, has_generic_form=True))
+                has_init=False, has_generic_form=True, acc_input=2))
 register(OpSpec("batch_matmul", _matmul_infer(True), _matmul_emit(True), _matmul_bound, _matmul_propose(True),
-                has_init=False, has_generic_form=True))
+                has_init=False, has_generic_form=True, acc_input=2))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -703,7 +717,8 @@ def _pad_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | No
     return (src,), {"low": low, "high": high, "value": value if t.dtype != "i32" else int(value)}
 
 
-register(OpSpec("extract_slice", _slice_infer, _slice_emit, lambda bs, a, ts: bs[0], _slice_propose, has_init=False))
+register(OpSpec("extract_slice", _slice_infer, _slice_emit, lambda bs, a, ts: bs[0], _slice_propose, has_init=False,
+                view=True))
 register(OpSpec("pad", _pad_infer, _pad_emit, lambda bs, a, ts: max(bs[0], abs(a["value"])), _pad_propose,
                 has_init=False))
 
@@ -888,7 +903,7 @@ def _conv_propose(kind: str) -> Callable:
 
 for _kind in CONV_LAYOUTS:
     register(OpSpec(_kind, _conv_infer(_kind), _conv_emit(_kind), _conv_bound(_kind), _conv_propose(_kind),
-                    has_init=False, has_generic_form=True))
+                    has_init=False, has_generic_form=True, acc_input=2))
 
 
 def _pool_infer(name: str) -> Callable:
@@ -1166,7 +1181,8 @@ def _contract_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict]
     return (lhs, rhs, acc), {"spec": spec, "form": draw(pool.st.sampled_from(forms))}
 
 
-register(OpSpec("contract", _contract_infer, _contract_emit, _contract_bound, _contract_propose, has_init=False))
+register(OpSpec("contract", _contract_infer, _contract_emit, _contract_bound, _contract_propose, has_init=False,
+                acc_input=2))
 
 
 def _dequant_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
@@ -1226,7 +1242,8 @@ def _dequant_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] 
     return (x, w, scales, acc), {"group": group, "fused": draw(pool.st.booleans())}
 
 
-register(OpSpec("dequant_matmul", _dequant_infer, _dequant_emit, _dequant_bound, _dequant_propose, has_init=False))
+register(OpSpec("dequant_matmul", _dequant_infer, _dequant_emit, _dequant_bound, _dequant_propose, has_init=False,
+                acc_input=3))
 
 
 # ---------------------------------------------------------------------------------------------

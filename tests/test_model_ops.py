@@ -1,5 +1,7 @@
 """The ops real models are made of (issue 15): their reference rows against loops written out by hand,
 and, through real IREE, a clean run per family plus an injected fault caught with the family's signature."""
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -162,3 +164,50 @@ def test_a_case_records_its_lowering_configurations_and_copies_have_a_pipeline()
     assert "BufferOpsTileAndVectorize" in result.pipelines and "" not in result.pipelines
     assert [c.partition("[")[0] for c in result.configurations] == list(result.pipelines)
     assert any(c.startswith("ConvTileAndDecomposeExpert[") and "vector_reduction" in c for c in result.configurations)
+
+
+# --------------------------------------------------------------------------- an argument written in place
+
+
+def mutated(graph, argument):
+    """The immutability finding for ``argument`` of ``graph`` changed by the call, with its case attached."""
+    from ireefuzz.oracles.immutability import check_inputs_unchanged
+
+    before = [np.zeros(t.concrete({"M": 3}), np.float32 if t.dtype == "f32" else np.int32) for t in graph.args]
+    after = [x.copy() for x in before]
+    after[argument].reshape(-1)[0] = 1
+    (finding,) = check_inputs_unchanged(graph, before, after)
+    return dataclasses.replace(finding, case={"graph": graph.to_json()})
+
+
+def test_every_op_writing_into_an_argument_names_its_role_and_shares_the_one_cause():
+    from ireefuzz.oracles.cause import ARGUMENT_MUTATION, READ_ONLY_MUTATION, cause_of
+
+    b = GraphBuilder()
+    conv = b.op("conv_1d_nwc_wcf", b.arg((1, 5, 2)), b.arg((2, 2, 3)), b.arg((1, 4, 3)), strides=[1], dilations=[1])
+    b.output(conv)
+    b.output(b.op("pooling_nhwc_max", b.arg((1, 4, 4, 2)), window=[2, 2], strides=[2, 2], dilations=[1, 1],
+                  init=b.arg((1, 2, 2, 2))))
+    wide = b.arg((4, 6))
+    view = b.op("extract_slice", wide, offsets=[0, 1], sizes=[4, 3], strides=[1, 2])
+    b.output(b.op("matmul", b.arg((4, 5)), b.arg((5, 3)), b.fill((4, 3), 0.0, init=view)))
+    contract = b.op("contract", b.arg((2,)), b.arg((2, "M")), b.arg(("M",)), spec="k,kn->n", form="contract")
+    b.output(contract)
+    g = b.build()
+    roles = {i: mutated(g, i).evidence["ops"] for i in (2, 4, 5, 10)}
+    assert roles == {2: ["conv_1d_nwc_wcf[acc]"], 4: ["pooling_nhwc_max[outs]"], 5: ["fill[outs]"],
+                     10: ["contract[acc]"]}
+    assert {cause_of(mutated(g, i)).id for i in roles} == {ARGUMENT_MUTATION.id}
+    assert cause_of(mutated(g, 0)) == READ_ONLY_MUTATION  # the conv's image is only read
+
+
+def test_a_recorded_untagged_contract_finding_is_rebucketed_into_the_dps_cause():
+    from ireefuzz.oracles.cause import ARGUMENT_MUTATION, cause_of
+    from ireefuzz.oracles.finding import Finding
+
+    graph = {"args": [{"dtype": "i8", "shape": [1]}, {"dtype": "i8", "shape": [1, "M"]}, {"dtype": "i32", "shape": ["M"]}],
+             "nodes": [{"attrs": {"form": "contract", "spec": "k,kn->n"}, "inputs": ["a0", "a1", "a2"], "op": "contract",
+                        "type": {"dtype": "i32", "shape": ["M"]}}], "outputs": ["n0"]}
+    old = Finding("immutability", "input-mutated", "immutability/input-mutated/contract/i32/?", "argument 2 was modified",
+                  {"argument": 2, "ops": ["contract"], "changed_elements": 1}, case={"graph": graph})
+    assert cause_of(old) == ARGUMENT_MUTATION
