@@ -28,6 +28,7 @@ class OpSpec:
     has_generic_form: bool = False  # a named op that may be emitted as its linalg.generic
     acc_input: int | None = None  # the operand that is its accumulator (a destination it writes into)
     view: bool = False  # its result aliases its first operand (a slice or reshape): writing one writes the other
+    family: str = "elementwise"  # the generator draws a family first, then an op of it (see FAMILIES)
 
 
 def destinations(op: str, inputs: Sequence[str], attrs: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -373,8 +374,8 @@ def _iota_bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[T
 
 
 register(OpSpec("fill", _producer_infer, _fill_emit, lambda bs, a, ts: abs(a["value"]), _producer_propose("fill"),
-                has_generic_form=True))
-register(OpSpec("iota", _iota_infer, _iota_emit, _iota_bound, _producer_propose("iota")))
+                has_generic_form=True, family="producer"))
+register(OpSpec("iota", _iota_infer, _iota_emit, _iota_bound, _producer_propose("iota"), family="producer"))
 PRODUCER_OPS = ("fill", "iota")  # no tensor operands: data from indices and constants, what fusion should recompute
 
 
@@ -454,9 +455,9 @@ def _matmul_propose(batch: bool) -> Callable:
 
 
 register(OpSpec("matmul", _matmul_infer(False), _matmul_emit(False), _matmul_bound, _matmul_propose(False),
-                has_init=False, has_generic_form=True, acc_input=2))
+                has_init=False, has_generic_form=True, acc_input=2, family="contraction"))
 register(OpSpec("batch_matmul", _matmul_infer(True), _matmul_emit(True), _matmul_bound, _matmul_propose(True),
-                has_init=False, has_generic_form=True, acc_input=2))
+                has_init=False, has_generic_form=True, acc_input=2, family="contraction"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -527,9 +528,9 @@ def _transpose_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict
 
 
 register(OpSpec("broadcast", _broadcast_infer, _broadcast_emit, lambda bs, a, ts: bs[0], _broadcast_propose,
-                has_generic_form=True))
+                has_generic_form=True, family="data-movement"))
 register(OpSpec("transpose", _transpose_infer, _transpose_emit, lambda bs, a, ts: bs[0], _transpose_propose,
-                has_generic_form=True))
+                has_generic_form=True, family="data-movement"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -589,7 +590,7 @@ def _reduce_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] |
 
 
 for _kind in REDUCTIONS:
-    register(OpSpec(_kind, _reduce_infer, _reduce_emit(_kind), _reduce_bound(_kind), _reduce_propose))
+    register(OpSpec(_kind, _reduce_infer, _reduce_emit(_kind), _reduce_bound(_kind), _reduce_propose, family="reduction"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -637,7 +638,7 @@ def _gather_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] |
     return (table, idx), {"form": draw(pool.st.sampled_from(forms))}
 
 
-register(OpSpec("gather", _gather_infer, _gather_emit, lambda bs, a, ts: bs[0], _gather_propose))
+register(OpSpec("gather", _gather_infer, _gather_emit, lambda bs, a, ts: bs[0], _gather_propose, family="data-movement"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -718,9 +719,9 @@ def _pad_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | No
 
 
 register(OpSpec("extract_slice", _slice_infer, _slice_emit, lambda bs, a, ts: bs[0], _slice_propose, has_init=False,
-                view=True))
+                view=True, family="data-movement"))
 register(OpSpec("pad", _pad_infer, _pad_emit, lambda bs, a, ts: max(bs[0], abs(a["value"])), _pad_propose,
-                has_init=False))
+                has_init=False, family="data-movement"))
 
 # ---------------------------------------------------------------------------------------------
 # convolution and pooling. A layout names each operand's dims by letter: n batch, c channel,
@@ -903,7 +904,7 @@ def _conv_propose(kind: str) -> Callable:
 
 for _kind in CONV_LAYOUTS:
     register(OpSpec(_kind, _conv_infer(_kind), _conv_emit(_kind), _conv_bound(_kind), _conv_propose(_kind),
-                    has_init=False, has_generic_form=True, acc_input=2))
+                    has_init=False, has_generic_form=True, acc_input=2, family="convolution"))
 
 
 def _pool_infer(name: str) -> Callable:
@@ -974,7 +975,7 @@ def _pool_propose(name: str) -> Callable:
 
 for _name in POOLINGS:
     register(OpSpec(_name, _pool_infer(_name), _pool_emit(_name), _pool_bound(_name), _pool_propose(_name),
-                    has_generic_form=True))
+                    has_generic_form=True, family="convolution"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1087,7 +1088,8 @@ def _norm_propose(name: str) -> Callable:
 
 
 for _name in NORMS:
-    register(OpSpec(_name, _norm_infer(_name), _norm_emit(_name), _norm_bound(_name), _norm_propose(_name)))
+    register(OpSpec(_name, _norm_infer(_name), _norm_emit(_name), _norm_bound(_name), _norm_propose(_name),
+                    family="normalization"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1182,7 +1184,7 @@ def _contract_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict]
 
 
 register(OpSpec("contract", _contract_infer, _contract_emit, _contract_bound, _contract_propose, has_init=False,
-                acc_input=2))
+                acc_input=2, family="contraction"))
 
 
 def _dequant_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
@@ -1243,7 +1245,7 @@ def _dequant_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] 
 
 
 register(OpSpec("dequant_matmul", _dequant_infer, _dequant_emit, _dequant_bound, _dequant_propose, has_init=False,
-                acc_input=3))
+                acc_input=3, family="contraction"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1328,7 +1330,17 @@ def _attention_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict
                        "form": draw(pool.st.sampled_from(forms))}
 
 
-register(OpSpec("attention", _attention_infer, _attention_emit, lambda bs, a, ts: bs[2], _attention_propose))
+register(OpSpec("attention", _attention_infer, _attention_emit, lambda bs, a, ts: bs[2], _attention_propose,
+                family="contraction"))
 
 
 OP_NAMES = tuple(sorted(OPS))
+FAMILIES = ("elementwise", "producer", "contraction", "reduction", "data-movement", "convolution", "normalization")
+
+
+def ops_of(family: str) -> tuple[str, ...]:
+    return tuple(name for name in OP_NAMES if OPS[name].family == family)
+
+
+if set(FAMILIES) != {spec.family for spec in OPS.values()}:
+    raise ImportError(f"op families {sorted({s.family for s in OPS.values()})} must be exactly FAMILIES {FAMILIES}")
