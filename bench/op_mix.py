@@ -18,7 +18,7 @@ def family_of() -> dict[str, str]:
 
     subsets = {"elementwise": api.ELEMENTWISE_OPS, "producer": api.PRODUCER_OPS, "contraction": api.CONTRACTION_OPS,
                "reduction": api.REDUCTION_OPS, "data-movement": api.DATA_MOVEMENT_OPS,
-               "convolution": api.CONVOLUTION_OPS, "normalization": api.NORMALIZATION_OPS}
+               "convolution": api.CONVOLUTION_OPS, "normalization": api.NORMALIZATION_OPS, "sorting": api.SORTING_OPS}
     return {op: family for family, ops in subsets.items() for op in ops}
 
 

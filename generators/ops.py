@@ -1334,8 +1334,380 @@ register(OpSpec("attention", _attention_infer, _attention_emit, lambda bs, a, ts
                 family="contraction"))
 
 
+# ---------------------------------------------------------------------------------------------
+# data movement: reshapes (tensor.expand_shape / collapse_shape, views of their operand), concat,
+# reverse and scatter-add. A reshape group holding a symbolic dim is that dim and 1s (its size stays
+# a symbol); a concatenated dim is static in every operand.
+
+
+def _dim_text(ctx: EmitContext, d: Dim) -> str:
+    return ctx.dim_values[d] if isinstance(d, str) else str(d)
+
+
+def _group_size(dims: Sequence[Dim]) -> Dim:
+    """The one dim a reshape group stands for: a symbol with 1s, or the product of static dims."""
+    symbols = [d for d in dims if isinstance(d, str)]
+    if not symbols:
+        return math.prod(dims)
+    if len(symbols) > 1 or any(d != 1 for d in dims if isinstance(d, int)):
+        raise ValueError(f"reshape group {list(dims)}: a symbolic dim is grouped with 1s only")
+    return symbols[0]
+
+
+def _check_groups(groups: Sequence[Sequence[int]], rank: int) -> None:
+    if [i for g in groups for i in g] != list(range(rank)) or any(not g for g in groups):
+        raise ValueError(f"reassociation {groups} must split 0..{rank - 1} into contiguous non-empty groups")
+
+
+def _expand_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (t,) = types
+    shape, groups = tuple(attrs["shape"]), attrs["groups"]
+    _check_groups(groups, len(shape))
+    if len(groups) != len(t.shape) or any(_group_size([shape[i] for i in g]) != d for g, d in zip(groups, t.shape)):
+        raise ValueError(f"{t!r} does not expand to {shape} by {groups}")
+    return TensorType(shape, t.dtype)
+
+
+def _collapse_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (t,) = types
+    groups = attrs["groups"]
+    _check_groups(groups, len(t.shape))
+    return TensorType(tuple(_group_size([t.shape[i] for i in g]) for g in groups), t.dtype)
+
+
+def _reshape_emit(kind: str) -> Callable:
+    def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+        src, t, name = ctx.graph.type_of(node.inputs[0]), node.type, result_name(ctx, node)
+        groups = ", ".join(f"[{', '.join(map(str, g))}]" for g in node.attrs["groups"])
+        shape = f" output_shape [{', '.join(_dim_text(ctx, d) for d in t.shape)}]" if kind == "expand_shape" else ""
+        ctx.line(f"{name} = tensor.{kind} {operands[0]} [{groups}]{shape} : {tensor_type(src)} into {tensor_type(t)}")
+        return name
+
+    return emit
+
+
+def _factor_pairs(d: Dim) -> list[tuple[Dim, ...]]:
+    if isinstance(d, str):
+        return [(d, 1), (1, d)]
+    return [(a, d // a) for a in range(1, d + 1) if d % a == 0]
+
+
+def _expand_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    src = pool.pick(draw, lambda t, bound: 1 <= len(t.shape) <= 2 and all(pool.nonzero(d) for d in t.shape))
+    if src is None:
+        return None
+    shape, groups = [], []
+    for i, d in enumerate(pool.type(src).shape):
+        parts = draw(pool.st.sampled_from(_factor_pairs(d))) if draw(pool.st.booleans()) or i == 0 else (d,)
+        groups.append(list(range(len(shape), len(shape) + len(parts))))
+        shape.extend(parts)
+    return (src,), {"shape": shape, "groups": groups}
+
+
+def _collapse_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    def collapsible(t: TensorType) -> list[int]:  # i: dims i and i+1 may merge
+        return [i for i in range(len(t.shape) - 1) if all(isinstance(d, int) for d in t.shape[i:i + 2])
+                or 1 in t.shape[i:i + 2] and not all(isinstance(d, str) for d in t.shape[i:i + 2])]
+
+    src = pool.pick(draw, lambda t, bound: bool(collapsible(t)))
+    if src is None:
+        return None
+    t = pool.type(src)
+    i = draw(pool.st.sampled_from(collapsible(t)))
+    groups = [[j] for j in range(i)] + [[i, i + 1]] + [[j] for j in range(i + 2, len(t.shape))]
+    return (src,), {"groups": groups}
+
+
+register(OpSpec("expand_shape", _expand_infer, _reshape_emit("expand_shape"), lambda bs, a, ts: bs[0], _expand_propose,
+                has_init=False, view=True, family="data-movement"))
+register(OpSpec("collapse_shape", _collapse_infer, _reshape_emit("collapse_shape"), lambda bs, a, ts: bs[0],
+                _collapse_propose, has_init=False, view=True, family="data-movement"))
+
+
+def _concat_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    dim, first = attrs["dim"], types[0]
+    if len(types) < 2 or not 0 <= dim < len(first.shape):
+        raise ValueError(f"concat of {len(types)} operands along dim {dim} of {first!r}")
+    for t in types:
+        rest = lambda u: (u.shape[:dim] + u.shape[dim + 1:], u.dtype, len(u.shape))
+        if rest(t) != rest(first) or not isinstance(t.shape[dim], int):
+            raise ValueError(f"concat operands {list(types)} differ off dim {dim} or are symbolic along it")
+    shape = list(first.shape)
+    shape[dim] = sum(t.shape[dim] for t in types)
+    return TensorType(tuple(shape), first.dtype)
+
+
+def _concat_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    types = [ctx.graph.type_of(r) for r in node.inputs]
+    name = result_name(ctx, node)
+    ctx.line(f"{name} = tensor.concat dim({node.attrs['dim']}) {', '.join(operands)} : "
+             f"({', '.join(tensor_type(t) for t in types)}) -> {tensor_type(node.type)}")
+    return name
+
+
+def _concat_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    first = pool.pick(draw, lambda t, bound: any(isinstance(d, int) for d in t.shape) and t.dtype != "i1")
+    if first is None:
+        return None
+    t = pool.type(first)
+    dim = draw(pool.st.sampled_from([i for i, d in enumerate(t.shape) if isinstance(d, int)]))
+    operands = [first]
+    for _ in range(draw(pool.st.integers(1, 2))):
+        shape = list(t.shape)
+        shape[dim] = draw(pool.st.sampled_from((1, 2, 3, 5, 8, 16)))
+        operands.append(pool.pick_or_arg(draw, TensorType(tuple(shape), t.dtype)))
+    return tuple(draw(pool.st.permutations(operands))), {"dim": dim}
+
+
+register(OpSpec("concat", _concat_infer, _concat_emit, lambda bs, a, ts: max(bs), _concat_propose, has_init=False,
+                family="data-movement"))
+
+
+def _reverse_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (t,) = types
+    dims = list(attrs["dims"])
+    if not dims or sorted(set(dims)) != dims or not all(0 <= d < len(t.shape) for d in dims):
+        raise ValueError(f"reverse dims {dims} of {t!r}")
+    if attrs.get("form") == "map" and any(isinstance(t.shape[d], str) for d in dims):
+        raise ValueError("the indexing-map form reverses static dims only (d -> size - 1 - d)")
+    return TensorType(t.shape, t.dtype)
+
+
+def _reverse_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    """A generic reading the operand at ``size - 1 - i`` along the reversed dims: by its indexing map
+    (static sizes) or by tensor.extract at indices computed from linalg.index and the size."""
+    src, t, dims, rank = ctx.graph.type_of(node.inputs[0]), node.type, node.attrs["dims"], len(node.type.shape)
+    out, name = ctx.init_for(node.index, node, operands), result_name(ctx, node)
+    if node.attrs.get("form") == "map":
+        exprs = [f"{t.shape[i] - 1} - d{i}" if i in dims else f"d{i}" for i in range(rank)]
+        head = ", ".join(f"d{i}" for i in range(rank))
+        return ctx.generic(name, [(operands[0], src)], (out, t), [f"affine_map<({head}) -> ({', '.join(exprs)})>",
+                           identity_map(rank)], ["parallel"] * rank, lambda b, a: a[0])
+
+    def body(b: Body, a: list[str]) -> str:
+        index = [b.op(f"linalg.index {i} : index") for i in range(rank)]
+        for i in dims:
+            size = ctx.dim_values[t.shape[i]] if isinstance(t.shape[i], str) else b.op(f"arith.constant {t.shape[i]} : index")
+            last = b.op(f"arith.subi {size}, {b.op('arith.constant 1 : index')} : index")
+            index[i] = b.op(f"arith.subi {last}, {index[i]} : index")
+        return b.op(f"tensor.extract {operands[0]}[{', '.join(index)}] : {tensor_type(src)}")
+
+    return ctx.generic(name, [], (out, t), [identity_map(rank)], ["parallel"] * rank, body)
+
+
+def _reverse_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    src = pool.pick(draw, lambda t, bound: len(t.shape) >= 1)
+    if src is None:
+        return None
+    t = pool.type(src)
+    dims = sorted(draw(pool.st.sets(pool.st.integers(0, len(t.shape) - 1), min_size=1)))
+    static = all(isinstance(t.shape[d], int) for d in dims)
+    return (src,), {"dims": dims, "form": draw(pool.st.sampled_from(("map", "extract") if static else ("extract",)))}
+
+
+register(OpSpec("reverse", _reverse_infer, _reverse_emit, lambda bs, a, ts: bs[0], _reverse_propose,
+                family="data-movement"))
+
+
+def _scatter_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    """updates (U x D...) added into rows of original (R x D...) picked by i32 indices (U) in [0, R)."""
+    updates, idx, original = types
+    if len(idx.shape) != 1 or idx.dtype != "i32" or idx.index_bound != original.shape[0]:
+        raise ValueError(f"scatter indices {idx!r} must be i32 bounded by the original's rows ({original.shape[0]})")
+    if updates.shape[0] != idx.shape[0] or updates.shape[1:] != original.shape[1:] or updates.dtype != original.dtype:
+        raise ValueError(f"scatter shapes {list(types)} do not agree")
+    if original.dtype not in ("f32", "f16", "i32"):
+        raise ValueError(f"scatter-add is not drawn on {original.dtype}")
+    return TensorType(original.shape, original.dtype)
+
+
+def _scatter_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    updates, idx, original = (ctx.graph.type_of(r) for r in node.inputs)
+    idx2, expanded, name, dt = TensorType((idx.shape[0], 1), "i32"), ctx.fresh("x"), result_name(ctx, node), node.type.dtype
+    ctx.line(f"{expanded} = tensor.expand_shape {operands[1]} [[0, 1]] output_shape [{_dim_text(ctx, idx.shape[0])}, 1] "
+             f": {tensor_type(idx)} into {tensor_type(idx2)}")
+    ctx.line(f"{name} = iree_linalg_ext.scatter dimension_map = [0] unique_indices(false) ins({operands[0]}, {expanded} : "
+             f"{tensor_type(updates)}, {tensor_type(idx2)}) outs({operands[2]} : {tensor_type(original)}) {{")
+    ctx.line(f"^bb0(%upd{node.index}: {dt}, %old{node.index}: {dt}):")
+    ctx.line(f"  %sum{node.index} = arith.add{'i' if dt == 'i32' else 'f'} %old{node.index}, %upd{node.index} : {dt}")
+    ctx.line(f"  iree_linalg_ext.yield %sum{node.index} : {dt}")
+    ctx.line(f"}} -> {tensor_type(original)}")
+    return name
+
+
+def _scatter_bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[TensorType]) -> float:
+    u = types[0].shape[0]
+    return bs[2] + bs[0] * (u if isinstance(u, int) else MAX_SYMBOL_SIZE)
+
+
+def _scatter_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    if not pool.syntax.linalg_ext_gather:  # iree_linalg_ext as IREE >= 3.9 spells it
+        return None
+    dtype = draw(pool.st.sampled_from(pool.dtypes_among(("f32", "f16", "i32"))))
+    rows, rest = _small_dim(draw, pool, 17), [_small_dim(draw, pool, 17) for _ in range(draw(pool.st.integers(0, 2)))]
+    if not pool.nonzero(rows):
+        return None
+    n = _small_dim(draw, pool, 33)
+    updates = pool.pick_or_arg(draw, TensorType((n, *rest), dtype), max_bound=8)
+    idx = pool.new_arg(TensorType((n,), "i32", index_bound=rows))
+    return (updates, idx, pool.destination(draw, TensorType((rows, *rest), dtype))), {}
+
+
+register(OpSpec("scatter", _scatter_infer, _scatter_emit, _scatter_bound, _scatter_propose, has_init=False, acc_input=2,
+                family="data-movement"))
+
+
+# ---------------------------------------------------------------------------------------------
+# sorting and selection, each with an index output: sort (iree_linalg_ext.sort of values and their
+# positions, ties broken by position, so both results are well defined), topk (iree_linalg_ext.topk
+# along the last dim, k static) and argmax (a generic reduction with two results: the first position
+# of the maximum). A node is one of the two results (``result``: "values" or "indices", i32).
+
+SORTED_DTYPES = ("f32", "f16", "i32")
+
+
+def _selected_shape(t: TensorType, attrs: Mapping[str, Any], op: str) -> tuple[Dim, ...]:
+    dim = attrs["dim"]
+    if not 0 <= dim < len(t.shape) or t.dtype not in SORTED_DTYPES or attrs["result"] not in ("values", "indices"):
+        raise ValueError(f"{op} of {t!r} along dim {dim} ({attrs['result']})")
+    if op == "argmax":
+        return t.shape[:dim] + t.shape[dim + 1:]
+    if op == "topk":
+        if dim != len(t.shape) - 1 or not isinstance(t.shape[dim], int) or not 1 <= attrs["k"] <= t.shape[dim]:
+            raise ValueError(f"topk takes k in [1, {t.shape[dim]}] along the static last dim")
+        return t.shape[:dim] + (attrs["k"],)
+    return t.shape
+
+
+def _selection_infer(op: str) -> Callable:
+    def infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+        (t,) = types
+        return TensorType(_selected_shape(t, attrs, op), t.dtype if attrs["result"] == "values" else "i32")
+
+    return infer
+
+
+def _pair_names(ctx: EmitContext, node: Any) -> str:
+    """``%values, %indices`` of a two-result op: the node's own name on the result it stands for."""
+    other = ctx.fresh("other")
+    return f"%n{node.index}, {other}" if node.attrs["result"] == "values" else f"{other}, %n{node.index}"
+
+
+def _filled(ctx: EmitContext, t: TensorType, value: float) -> str:
+    cst, name = ctx.fresh("c"), ctx.fresh("f")
+    ctx.line(f"{cst} = arith.constant {float_literal(value, t.dtype)} : {t.dtype}")
+    ctx.line(f"{name} = linalg.fill ins({cst} : {t.dtype}) outs({ctx.empty(t)} : {tensor_type(t)}) -> {tensor_type(t)}")
+    return name
+
+
+def _lowest(dtype: str) -> float:
+    return -(2 ** 31) if dtype == "i32" else float("-inf")
+
+
+def _compare(b: Body, pred: str, x: str, y: str, dtype: str) -> str:
+    """``x pred y`` for pred lt / gt / eq, ordered (floats) or signed (integers)."""
+    if dtype in FLOAT_DTYPES:
+        return b.op(f"arith.cmpf o{pred}, {x}, {y} : {dtype}")
+    return b.op(f"arith.cmpi {'eq' if pred == 'eq' else 's' + pred}, {x}, {y} : {dtype}")
+
+
+def _first_of(b: Body, x: str, y: str, i: str, j: str, dtype: str, pred: str) -> str:
+    """x before y: ``x pred y``, or equal and an earlier position."""
+    tie = b.op(f"arith.andi {_compare(b, 'eq', x, y, dtype)}, {b.op(f'arith.cmpi slt, {i}, {j} : i32')} : i1")
+    return b.op(f"arith.ori {_compare(b, pred, x, y, dtype)}, {tie} : i1")
+
+
+def _positions(ctx: EmitContext, t: TensorType, dim: int) -> str:
+    shape = TensorType(t.shape, "i32")
+    return ctx.generic(ctx.fresh("r"), [], (ctx.empty(shape), shape), [identity_map(len(t.shape))],
+                       ["parallel"] * len(t.shape),
+                       lambda b, a: b.op(f"arith.index_cast {b.op(f'linalg.index {dim} : index')} : index to i32"))
+
+
+def _selection_emit(op: str) -> Callable:
+    def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+        src, a = ctx.graph.type_of(node.inputs[0]), node.attrs
+        dim, dt = a["dim"], src.dtype
+        shape = _selected_shape(src, a, op)
+        vt, it = TensorType(shape, dt), TensorType(shape, "i32")
+        names = _pair_names(ctx, node)
+        if op == "sort":
+            copy = ctx.generic(ctx.fresh("r"), [(operands[0], src)], (ctx.empty(vt), vt), [identity_map(len(shape))] * 2,
+                               ["parallel"] * len(shape), lambda b, x: x[0])  # sort works in place on its outs
+            ctx.line(f"{names} = iree_linalg_ext.sort dimension({dim}) outs({copy}, {_positions(ctx, src, dim)} : "
+                     f"{tensor_type(vt)}, {tensor_type(it)}) {{")
+            ctx.line(f"^bb0(%x{node.index}: {dt}, %y{node.index}: {dt}, %i{node.index}: i32, %j{node.index}: i32):")
+            b = Body(ctx)
+            less = _first_of(b, f"%x{node.index}", f"%y{node.index}", f"%i{node.index}", f"%j{node.index}", dt, "lt")
+            ctx.lines.extend(f"  {line}" for line in b.lines)
+            ctx.line(f"  iree_linalg_ext.yield {less} : i1")
+            ctx.line(f"}} -> {tensor_type(vt)}, {tensor_type(it)}")
+        elif op == "topk":
+            ctx.line(f"{names} = iree_linalg_ext.topk dimension({dim}) ins({operands[0]} : {tensor_type(src)}) "
+                     f"outs({_filled(ctx, vt, _lowest(dt))}, {_filled(ctx, it, 0)} : {tensor_type(vt)}, {tensor_type(it)}) {{")
+            ctx.line(f"^bb0(%x{node.index}: {dt}, %y{node.index}: {dt}):")
+            b = Body(ctx)
+            greater = _compare(b, "gt", f"%x{node.index}", f"%y{node.index}", dt)
+            ctx.lines.extend(f"  {line}" for line in b.lines)
+            ctx.line(f"  iree_linalg_ext.yield {greater} : i1")
+            ctx.line(f"}} -> {tensor_type(vt)}, {tensor_type(it)}")
+        else:
+            rank = len(src.shape)
+            kept = projected_map(rank, [i for i in range(rank) if i != dim])
+            b = Body(ctx)
+            x, v, i = ctx.fresh("b"), ctx.fresh("b"), ctx.fresh("b")
+            at = b.op(f"arith.index_cast {b.op(f'linalg.index {dim} : index')} : index to i32")
+            take = _first_of(b, x, v, at, i, dt, "gt")
+            new_v, new_i = b.op(f"arith.select {take}, {x}, {v} : {dt}"), b.op(f"arith.select {take}, {at}, {i} : i32")
+            ctx.line(f"{names} = linalg.generic {{indexing_maps = [{identity_map(rank)}, {kept}, {kept}], iterator_types = "
+                     f"[{', '.join(chr(34) + ('reduction' if d == dim else 'parallel') + chr(34) for d in range(rank))}]}} "
+                     f"ins({operands[0]} : {tensor_type(src)}) outs({_filled(ctx, vt, _lowest(dt))}, {_filled(ctx, it, 0)} : "
+                     f"{tensor_type(vt)}, {tensor_type(it)}) {{")
+            ctx.line(f"^bb0({x}: {dt}, {v}: {dt}, {i}: i32):")
+            ctx.lines.extend(f"  {line}" for line in b.lines)
+            ctx.line(f"  linalg.yield {new_v}, {new_i} : {dt}, i32")
+            ctx.line(f"}} -> ({tensor_type(vt)}, {tensor_type(it)})")
+        return result_name(ctx, node)
+
+    return emit
+
+
+def _selection_bound(op: str) -> Callable:
+    def bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[TensorType]) -> float:
+        if attrs["result"] == "values":
+            return bs[0]
+        d = types[0].shape[attrs["dim"]]
+        return float(d if isinstance(d, int) else MAX_SYMBOL_SIZE)
+
+    return bound
+
+
+def _selection_propose(op: str) -> Callable:
+    def propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+        if op != "argmax" and not pool.syntax.linalg_ext_gather:  # iree_linalg_ext as IREE >= 3.9 spells it
+            return None
+        last_static = lambda t: isinstance(t.shape[-1], int) and t.shape[-1] >= 1
+        src = pool.pick(draw, lambda t, bound: len(t.shape) >= 1 and t.dtype in SORTED_DTYPES and (op != "topk" or last_static(t)))
+        if src is None:
+            return None
+        t = pool.type(src)
+        attrs: dict[str, Any] = {"dim": len(t.shape) - 1 if op == "topk" else draw(pool.st.integers(0, len(t.shape) - 1)),
+                                 "result": draw(pool.st.sampled_from(("values", "indices")))}
+        if op == "topk":
+            attrs["k"] = draw(pool.st.integers(1, min(t.shape[-1], 8)))
+        return (src,), attrs
+
+    return propose
+
+
+for _op in ("sort", "topk", "argmax"):
+    register(OpSpec(_op, _selection_infer(_op), _selection_emit(_op), _selection_bound(_op), _selection_propose(_op),
+                    has_init=False, family="sorting"))
+
+
 OP_NAMES = tuple(sorted(OPS))
-FAMILIES = ("elementwise", "producer", "contraction", "reduction", "data-movement", "convolution", "normalization")
+FAMILIES = ("elementwise", "producer", "contraction", "reduction", "data-movement", "convolution", "normalization",
+            "sorting")
 
 
 def ops_of(family: str) -> tuple[str, ...]:

@@ -52,11 +52,13 @@ REDUCTION_OPS: tuple[str, ...] = ops_of("reduction")
 DATA_MOVEMENT_OPS: tuple[str, ...] = ops_of("data-movement")
 CONVOLUTION_OPS: tuple[str, ...] = ops_of("convolution")
 NORMALIZATION_OPS: tuple[str, ...] = ops_of("normalization")
+SORTING_OPS: tuple[str, ...] = ops_of("sorting")
 
 __all__ = [
     # generating
     "graphs", "cases", "OP_NAMES", "ELEMENTWISE_OPS", "PRODUCER_OPS", "CONTRACTION_OPS", "REDUCTION_OPS",
-    "DATA_MOVEMENT_OPS", "CONVOLUTION_OPS", "NORMALIZATION_OPS", "GraphBuilder", "Graph", "TensorType", "Case", "GraphError", "emit",
+    "DATA_MOVEMENT_OPS", "CONVOLUTION_OPS", "NORMALIZATION_OPS", "SORTING_OPS",
+    "GraphBuilder", "Graph", "TensorType", "Case", "GraphError", "emit",
     # checking
     "check_case", "evaluate_cases", "CompilerConfig", "Policy", "ORACLE_NAMES", "CaseResult", "IreeSut", "KnownFinding",
     "Finding", "IreeNotFound",
@@ -83,7 +85,7 @@ def _check_all() -> None:
         raise ImportError(f"public names {shadowed} are also submodules of ireefuzz; importing the submodule "
                           f"would replace the name")
     unknown = sorted(set(OP_NAMES) - set(ELEMENTWISE_OPS + PRODUCER_OPS + CONTRACTION_OPS + REDUCTION_OPS
-                                         + DATA_MOVEMENT_OPS + CONVOLUTION_OPS + NORMALIZATION_OPS))
+                                         + DATA_MOVEMENT_OPS + CONVOLUTION_OPS + NORMALIZATION_OPS + SORTING_OPS))
     if unknown:
         raise ImportError(f"ops {unknown} belong to no op subset; add them to a subset in ireefuzz/api.py")
 

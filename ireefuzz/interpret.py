@@ -1086,6 +1086,40 @@ def _scatter(interp: Interpreter, op: ir.Operation, args: list) -> list:
     return [out]
 
 
+def _comparator_order(interp: Interpreter, op: ir.Operation, keys: Sequence[Array]) -> Array:
+    """Per row (the last axis), the positions in the order ``op``'s comparator region puts them: the region
+    runs once on every pair (lhs j, rhs i) of each key; pairs it leaves unordered keep their position
+    order (a stable sort, what a comparator that is a strict weak order allows)."""
+    n = np.shape(keys[0])[-1]
+    pairs = [v for k in keys for v in (np.asarray(k)[..., :, None], np.asarray(k)[..., None, :])]
+    (before,) = interp.run_block(op.regions[0].blocks[0], pairs)
+    before = np.broadcast_to(np.asarray(before, bool), np.shape(keys[0]) + (n,))  # [..., j, i]: j goes before i
+    unordered = ~before & ~np.swapaxes(before, -1, -2)
+    placed_before = before | unordered & (np.arange(n)[:, None] < np.arange(n)[None, :])
+    return np.argsort(np.sum(placed_before, axis=-2), axis=-1, kind="stable")
+
+
+@handles("iree_linalg_ext.sort")
+def _sort(interp: Interpreter, op: ir.Operation, args: list) -> list:
+    dim = ir.IntegerAttr(op.attributes["dimension"]).value
+    keys = [np.moveaxis(np.asarray(a), dim, -1) for a in args]
+    order = _comparator_order(interp, op, keys)
+    return [np.moveaxis(np.take_along_axis(k, order, axis=-1), -1, dim) for k in keys]
+
+
+@handles("iree_linalg_ext.topk")
+def _topk(interp: Interpreter, op: ir.Operation, args: list) -> list:
+    """The outs (initial values and indices) merged with the input, the first k by the comparator; an input
+    the comparator does not put before an equal entry already in the outs does not displace it."""
+    dim = ir.IntegerAttr(op.attributes["dimension"]).value
+    values, *given, out_values, out_indices = (np.moveaxis(np.asarray(a), dim, -1) for a in args)
+    positions = given[0] if given else np.broadcast_to(np.arange(values.shape[-1]), values.shape)
+    keys = np.concatenate([out_values, values], axis=-1)
+    order = _comparator_order(interp, op, [keys])[..., : out_values.shape[-1]]
+    indices = np.concatenate([out_indices, positions], axis=-1)
+    return [np.moveaxis(np.take_along_axis(k, order, axis=-1), -1, dim) for k in (keys, indices)]
+
+
 # --------------------------------------------------------------------------- entry points
 
 
