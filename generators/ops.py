@@ -12,7 +12,7 @@ import dataclasses
 import math
 from typing import Any, Callable, Mapping, Sequence
 
-from .tensor import FLOAT_DTYPES, Dim, TensorType
+from .tensor import FLOAT_DTYPES, INT_DTYPES, Dim, TensorType
 
 MAX_SYMBOL_SIZE = 130  # symbolic dims are instantiated at most this large (bounds rely on it)
 
@@ -74,10 +74,9 @@ def projected_map(rank: int, dims: Sequence[int]) -> str:
 
 def float_literal(value: float, dtype: str) -> str:
     if dtype in FLOAT_DTYPES:
-        if value == float("-inf"):
-            return "0xFC00" if dtype == "f16" else "0xFF800000"
-        if value == float("inf"):
-            return "0x7C00" if dtype == "f16" else "0x7F800000"
+        if value in (float("-inf"), float("inf")):
+            bits = {"f16": ("0xFC00", "0x7C00"), "bf16": ("0xFF80", "0x7F80")}.get(dtype, ("0xFF800000", "0x7F800000"))
+            return bits[value > 0]
         return f"{float(value):.6e}"
     if dtype == "i1":
         return "true" if value else "false"
@@ -217,6 +216,8 @@ def _where_gt(b: Body, xs: list[str], t: str) -> str:  # where(x0 > x1, x2, x3)
     return b.op(f"arith.select {b.op(f'{cmp}, {xs[0]}, {xs[1]} : {t}')}, {xs[2]}, {xs[3]} : {t}")
 
 
+ELEMENTWISE_DTYPES = ("f32", "f16", "bf16", "i32", "i64", "i16")  # bf16 / i64 / i16 values come from casts
+
 ELEMENTWISE = (
     Elementwise("exp", 1, lambda b, x, t: b.op(f"math.exp {x[0]} : {t}"), None, lambda bs: 2.72 ** bs[0], domain=6.0),
     Elementwise("tanh", 1, lambda b, x, t: b.op(f"math.tanh {x[0]} : {t}"), None, lambda bs: min(bs[0], 1.0)),
@@ -245,7 +246,7 @@ def _register_elementwise(ew: Elementwise) -> None:
         if len(types) != ew.arity:
             raise ValueError(f"{ew.name} takes {ew.arity} operands, got {len(types)}")
         t = same_type(types)
-        if (ew.float_body if is_float(t) else ew.int_body) is None or t.dtype not in ("f32", "f16", "i32"):
+        if (ew.float_body if is_float(t) else ew.int_body) is None or t.dtype not in ELEMENTWISE_DTYPES:
             raise ValueError(f"{ew.name} is not defined on {t.dtype}")
         return t
 
@@ -259,7 +260,7 @@ def _register_elementwise(ew: Elementwise) -> None:
                            ["parallel"] * rank, lambda b, args: body_fn(b, args[: ew.arity], t.dtype))
 
     def propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
-        first = pool.pick(draw, lambda t, bound: t.dtype in ("f32", "f16", "i32") and bound <= ew.domain
+        first = pool.pick(draw, lambda t, bound: t.dtype in ELEMENTWISE_DTYPES and bound <= ew.domain
                           and (ew.float_body if is_float(t) else ew.int_body) is not None)
         if first is None:
             return None
@@ -286,7 +287,11 @@ def _cast_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> Tensor
 
 
 CASTS = {("f32", "f16"): "arith.truncf", ("f16", "f32"): "arith.extf", ("f32", "i32"): "arith.fptosi",
-         ("i32", "f32"): "arith.sitofp", ("f16", "i32"): "arith.fptosi", ("i32", "f16"): "arith.sitofp"}
+         ("i32", "f32"): "arith.sitofp", ("f16", "i32"): "arith.fptosi", ("i32", "f16"): "arith.sitofp",
+         ("f32", "bf16"): "arith.truncf", ("bf16", "f32"): "arith.extf", ("bf16", "i32"): "arith.fptosi",
+         ("i32", "i64"): "arith.extsi", ("i64", "i32"): "arith.trunci", ("f32", "i64"): "arith.fptosi",
+         ("i64", "f32"): "arith.sitofp", ("i32", "i16"): "arith.trunci", ("i16", "i32"): "arith.extsi",
+         ("i16", "f16"): "arith.sitofp", ("i8", "i32"): "arith.extsi", ("i8", "i16"): "arith.extsi"}
 
 
 def _cast_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
@@ -299,7 +304,7 @@ def _cast_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
 
 
 def _cast_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
-    src = pool.pick(draw, lambda t, bound: t.dtype in ("f32", "f16", "i32") and bound <= 1000)
+    src = pool.pick(draw, lambda t, bound: any(frm == t.dtype for frm, _ in CASTS) and bound <= 1000)
     if src is None:
         return None
     targets = sorted(to for (frm, to) in CASTS if frm == pool.type(src).dtype)
@@ -715,7 +720,7 @@ def _pad_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | No
     low = [0 if isinstance(d, str) else draw(pool.st.integers(0, 3)) for d in t.shape]
     high = [0 if isinstance(d, str) else draw(pool.st.integers(0, 3)) for d in t.shape]
     value = draw(pool.st.sampled_from([0.0, 1.0, -0.5]))
-    return (src,), {"low": low, "high": high, "value": value if t.dtype != "i32" else int(value)}
+    return (src,), {"low": low, "high": high, "value": int(value) if t.dtype in INT_DTYPES else value}
 
 
 register(OpSpec("extract_slice", _slice_infer, _slice_emit, lambda bs, a, ts: bs[0], _slice_propose, has_init=False,

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from .case import MAX_MAGNITUDE, Case, index_bounds
 from .emit import MODERN, Syntax
-from .graph import Graph, Node, TensorType
+from .graph import INT_DTYPES, Graph, Node, TensorType
 from .ops import FAMILIES, MAX_SYMBOL_SIZE, OP_NAMES, OPS
 
 AWKWARD_SIZES = (1, 2, 3, 5, 7, 8, 13, 15, 16, 17, 31, 32, 33, 48, 63, 64, 65)  # shrinks towards 1
@@ -24,7 +24,7 @@ SYMBOLS = ("M", "N", "K", "P", "Q", "R")
 TARGET_CPUS_DRAWN = ("host",)
 DEFAULT_DTYPES = ("f32", "f16", "i32")
 FAMILY_WEIGHTS = {"producer": 1}  # else 2: fills are drawn as destinations besides (measured: bench/op_mix.py)
-BOUND_LIMIT = {"f32": 1e4, "f16": 2e2, "i32": 1e5, "i8": 8, "i1": 1}  # keep results finite and exact enough
+BOUND_LIMIT = {"f32": 1e4, "f16": 2e2, "bf16": 2e2, "i32": 1e5, "i64": 1e6, "i16": 1e4, "i8": 8, "i1": 1}  # keep results finite and exact enough
 
 
 class _Pool:
@@ -119,7 +119,7 @@ class _Pool:
 def _input_bound(t: TensorType) -> float:
     if t.index_bound is not None:
         return float(t.index_bound if isinstance(t.index_bound, int) else MAX_SYMBOL_SIZE)
-    return 8.0 if t.dtype in ("i32", "i8") else 2.0
+    return 8.0 if t.dtype in INT_DTYPES else 2.0
 
 
 def _draw_init(draw: Callable, pool: _Pool, node: Node) -> Node:

@@ -12,12 +12,15 @@ import functools
 import os
 from typing import Any, Callable, Mapping, Sequence
 
+import ml_dtypes
 import numpy as np
 
-from ireefuzz.generators.graph import FLOAT_DTYPES, Graph, Node
+from ireefuzz.generators.graph import FLOAT_DTYPES, INT_DTYPES, Graph, Node
+from ireefuzz.generators.tensor import NARROW_FLOATS
 from ireefuzz.generators.ops import CONV_LAYOUTS, POOL_LAYOUTS, POOLINGS, SPATIAL, window_out
 
-NUMPY_DTYPES = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i8": np.int8, "i1": np.bool_}
+NUMPY_DTYPES = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16, "i32": np.int32, "i8": np.int8,
+                "i64": np.int64, "i16": np.int16, "i1": np.bool_}
 BACKENDS = ("jax", "f64")
 
 
@@ -32,16 +35,16 @@ class Evaluator:
 
     def dtype(self, dtype: str) -> Any:
         if self.backend == "f64":
-            return np.float64 if dtype in FLOAT_DTYPES else np.int64 if dtype in ("i32", "i8") else np.bool_
+            return np.float64 if dtype in FLOAT_DTYPES else np.int64 if dtype in INT_DTYPES else np.bool_
         return NUMPY_DTYPES[dtype]
 
     def cast(self, x: Any, dtype: str) -> Any:
         """Convert with the rounding the program's dtype implies (float->int truncates toward zero)."""
         xp = self.xp
-        if dtype in ("i32", "i8") and xp.issubdtype(x.dtype, xp.floating):
+        if dtype in INT_DTYPES and xp.issubdtype(x.dtype, xp.floating):
             x = xp.trunc(x)
-        if self.backend == "f64" and dtype == "f16":
-            return x.astype(np.float16).astype(np.float64)
+        if self.backend == "f64" and dtype in NARROW_FLOATS:
+            return x.astype(NUMPY_DTYPES[dtype]).astype(np.float64)
         return x.astype(self.dtype(dtype))
 
     def matmul(self, a: Any, b: Any, acc: Any, out_dtype: str) -> Any:
@@ -65,8 +68,8 @@ class Evaluator:
         out = self.xp.asarray(REFERENCE[node.op](self, operands, node.attrs, shape, node.type.dtype))
         if self.backend == "jax":
             return out.astype(self.dtype(node.type.dtype))
-        if node.type.dtype == "f16":
-            return out.astype(np.float16).astype(np.float64)  # f16 storage rounds every intermediate
+        if node.type.dtype in NARROW_FLOATS:  # f16 / bf16 storage rounds every intermediate
+            return out.astype(NUMPY_DTYPES[node.type.dtype]).astype(np.float64)
         return out
 
 
@@ -389,6 +392,9 @@ def _norm_error(centered: bool) -> ErrorRow:
     return row
 
 
+FREE = 1e300  # an error bound that admits any value (finite: the oracle scales bounds)
+
+
 def _row_worst(es: Any, dim: int) -> Any:
     return np.max(es, axis=dim, keepdims=True, initial=0.0)
 
@@ -418,7 +424,7 @@ def _selection_error(op: str) -> ErrorRow:
         if a["result"] == "values":
             return worst if op != "argmax" else np.squeeze(worst, axis=dim)
         ambiguous = _ambiguous_rows(xs[0], es[0], dim, top=1 if op == "argmax" else a.get("k"), exact_ties=op == "topk")
-        bound = np.where(ambiguous, np.inf, 0.0)
+        bound = np.where(ambiguous, FREE, 0.0)
         return np.squeeze(bound, axis=dim) if op == "argmax" else bound
 
     return row

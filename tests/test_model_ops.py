@@ -57,12 +57,39 @@ def attention_case() -> Case:
     return Case(b.build(), ({"S": 7}, {"S": 1}), seed=8)
 
 
+def movement_case() -> Case:
+    b = GraphBuilder()
+    x = b.arg(("M", 6))
+    grid = b.op("expand_shape", x, shape=["M", 2, 3], groups=[[0], [1, 2]])
+    flat = b.op("collapse_shape", b.op("reverse", grid, dims=[0, 2], form="extract"), groups=[[0], [1, 2]])
+    joined = b.op("concat", flat, b.arg(("M", 2)), dim=1)
+    b.output(b.op("reverse", joined, dims=[1], form="map"))
+    rows = b.arg((4, 8))
+    b.output(b.op("scatter", rows, b.arg((4,), "i32", index_bound=5), b.fill((5, 8), 1.0)))
+    return Case(b.build(), ({"M": 3}, {"M": 1}), seed=9)
+
+
+def sorting_case() -> Case:
+    b = GraphBuilder()
+    x = b.op("add", b.arg((3, "N")), b.iota((3, "N"), 1, "f32"))
+    b.output(b.op("sort", x, dim=1, result="values"))
+    b.output(b.op("sort", x, dim=1, result="indices"))
+    y = b.arg((5, 9), "i32")
+    b.output(b.op("topk", y, dim=1, k=3, result="values"))
+    b.output(b.op("argmax", y, dim=0, result="indices"))
+    return Case(b.build(), ({"N": 7}, {"N": 2}), seed=10)
+
+
 FAMILIES = {"conv": (conv_case, "numeric/wrong-value/pad>fill>conv_2d_nhwc_hwcf/f32/?xSxSxS"),
             "norm": (norm_case, "numeric/wrong-value/layer_norm>softmax>rms_norm/f32/?xS"),
             "quantized": (quantized_case, "numeric/wrong-value/fill>contract/i32/?xS",
                           "numeric/wrong-value/fill>dequant_matmul>contract/f32/?"),
             "attention": (attention_case, "numeric/wrong-value/attention/f32/Sx?xS"),
-            "pooling": (pooling_case, "numeric/wrong-value/pooling_nchw_max/f32/?x?xSxS")}
+            "pooling": (pooling_case, "numeric/wrong-value/pooling_nchw_max/f32/?x?xSxS"),
+            "movement": (movement_case, "numeric/wrong-value/expand_shape>reverse>collapse_shape>concat/f32/?xS",
+                         "numeric/wrong-value/fill>scatter/f32/SxS"),
+            "sorting": (sorting_case, "numeric/wrong-value/iota>add>sort/f32/Sx?", "numeric/wrong-value/iota>add>sort/i32/Sx?",
+                        "numeric/wrong-value/topk/i32/SxS", "numeric/wrong-value/argmax/i32/S")}
 
 
 def test_conv_reference_is_the_textbook_loop():
@@ -104,6 +131,43 @@ def test_quantized_contractions_are_exact_integer_and_dequantized_sums():
     np.testing.assert_array_equal(q, np.einsum("mab,abn->mn", x.astype(np.int64), y.astype(np.int64)))
     dequantized = w.astype(np.float64) * np.repeat(scales.astype(np.float64), 4, axis=0)
     np.testing.assert_allclose(mv, (v.astype(np.float64) @ dequantized) @ vec, rtol=1e-12)
+
+
+def test_movement_references_are_the_textbook_index_arithmetic():
+    case = movement_case()
+    x, y, rows, idx = case.inputs(0)
+    joined, scattered = reference(case.graph, case.inputs(0), case.instances[0], "f64")
+    grid = x.astype(np.float64).reshape(3, 2, 3)[::-1, :, ::-1].reshape(3, 6)
+    np.testing.assert_array_equal(joined, np.concatenate([grid, y], axis=1)[:, ::-1])
+    want = np.ones((5, 8))
+    for r, i in zip(rows, idx):
+        want[i] += r
+    np.testing.assert_array_equal(scattered, want)
+
+
+def test_sorting_references_break_ties_by_position_and_free_ambiguous_indices():
+    from ireefuzz.oracles.reference import evaluate_with_bounds
+
+    case = sorting_case()
+    x, y = case.inputs(0)
+    values, order, top, first = reference(case.graph, [x, y], case.instances[0], "f64")
+    keyed = x.astype(np.float64) + np.arange(7)
+    np.testing.assert_array_equal(values, np.sort(keyed, axis=1))
+    assert all(list(order[r]) == sorted(range(7), key=lambda j: (keyed[r, j], j)) for r in range(3))
+    np.testing.assert_array_equal(top, -np.sort(-y, axis=1)[:, :3])
+    assert all(first[c] == min(j for j in range(5) if y[j, c] == y[:, c].max()) for c in range(9))
+    _, (_, order_bound, _, first_bound) = evaluate_with_bounds(case.graph, [x, y], case.instances[0])
+    assert np.all(order_bound == 0) and np.all(first_bound == 0)  # exact inputs: every tie broken by position
+
+
+def test_topk_indices_are_free_on_tied_rows_only():
+    from ireefuzz.oracles.reference import evaluate_with_bounds
+
+    b = GraphBuilder()
+    b.output(b.op("topk", b.arg((2, 4)), dim=1, k=2, result="indices"))
+    x = np.array([[1.0, 3.0, 3.0, 0.0], [1.0, 2.0, 3.0, 4.0]], np.float32)
+    _, (bound,) = evaluate_with_bounds(b.build(), [x], {})
+    assert (bound[0] >= 1e300).all() and (bound[1] == 0).all()  # any index is right on the tied row
 
 
 def run_with(monkeypatch, case, transform=None):
