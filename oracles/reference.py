@@ -515,7 +515,7 @@ def _run(graph: Graph, inputs: Sequence[np.ndarray], sizes: Mapping[str, int], b
             raise AssertionError(f"reference row {node.op!r} gave shape {tuple(out.shape)}, expected {shape}: ireefuzz bug")
         values[f"n{i}"] = out
         if bounds:
-            u = ROUNDING_ULPS * float(np.finfo(NUMPY_DTYPES[node.type.dtype]).eps) if node.type.dtype in FLOAT_DTYPES else 0.0
+            u = ROUNDING_ULPS * float(ml_dtypes.finfo(NUMPY_DTYPES[node.type.dtype]).eps) if node.type.dtype in FLOAT_DTYPES else 0.0
             with np.errstate(all="ignore"):
                 e = ERROR_BOUND[node.op](E, operands, [errors[r] for r in node.inputs], out, node.attrs, shape,
                                          node.type.dtype, u)

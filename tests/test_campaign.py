@@ -82,6 +82,21 @@ def test_guidance_prefers_rarely_reached_ops():
     assert coverage.rarity(rare)[1] == "op:exp"
 
 
+def test_guidance_prefers_ops_that_reached_a_rare_lowering_configuration():
+    coverage = guidance.Coverage()
+    common_config, rare_config = "DoubleTilingExpert[generic{distribution = [32]}]", "DoubleTilingExpert[generic{distribution = [8]}]"
+    for op, config, times in (("add", common_config, 40), ("exp", common_config, 40), ("exp", rare_config, 1)):
+        for _ in range(times):
+            coverage.add({"ops": op, "dtype": "f32", "dims": "S", "pipelines": [config.partition("[")[0]],
+                          "configurations": [config]})
+    t = TensorType((4,), "f32")
+    add = Graph((t,), (Node("add", ("a0", "a0"), {}, t),), ("n0",))
+    exp = Graph((t,), (Node("exp", ("a0",), {}, t),), ("n0",))
+    assert coverage.rarity(exp)[0] > coverage.rarity(add)[0]
+    assert coverage.rarity(exp)[1] == f"configuration:{rare_config}"
+    coverage.add({"ops": "exp", "dtype": "f32", "dims": "S", "pipelines": []})  # a run recorded before configurations
+
+
 def test_options_are_validated():
     with pytest.raises(UsageError, match="--time SECONDS or --cases N"):
         options.options_from_args(parse(), None)
