@@ -1103,7 +1103,8 @@ for _name in NORMS:
 # operand is drawn whenever i32 is (the quantized form of an i32 program).
 
 CONTRACTIONS = {"mk,k->m": "linalg.matvec", "k,kn->n": "linalg.vecmat", "mab,abn->mn": None, "mk,nk->mn": None,
-                "km,kn->mn": None, "bmk,kn->bmn": None, "bmk,bnk->bmn": None, "abk,kc->abc": None}  # spec -> its named op
+                "km,kn->mn": None, "bmk,kn->bmn": None, "bmk,bnk->bmn": None, "abk,kc->abc": None,
+                "MKmk,NKnk->MNmn": "linalg.mmt4d", "bMKmk,bNKnk->bMNmn": "linalg.batch_mmt4d"}  # spec -> its named op
 
 
 def _spec(spec: str) -> tuple[str, str, str, str]:
@@ -1177,7 +1178,7 @@ def _operand_dtypes(pool: Any) -> list[str]:
 def _contract_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
     spec = draw(pool.st.sampled_from(sorted(CONTRACTIONS)))
     lhs_l, rhs_l, out_l, loops = _spec(spec)
-    cap = 17 if max(len(lhs_l), len(rhs_l), len(out_l)) == 3 else 65
+    cap = {1: 65, 2: 65, 3: 17}.get(max(len(lhs_l), len(rhs_l), len(out_l)), 8)  # data-tiled (mmt4d) operands: 8
     dims = {l: _small_dim(draw, pool, cap) for l in loops}
     dtype = draw(pool.st.sampled_from(_operand_dtypes(pool)))
     lhs = pool.pick_or_arg(draw, TensorType(tuple(dims[l] for l in lhs_l), dtype), max_bound=4)
@@ -1559,6 +1560,126 @@ def _scatter_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] 
 
 
 register(OpSpec("scatter", _scatter_infer, _scatter_emit, _scatter_bound, _scatter_propose, has_init=False, acc_input=2,
+                family="data-movement"))
+
+
+# ---------------------------------------------------------------------------------------------
+# data tiling: linalg.pack tiles some static dims (inner_dims_pos / inner_tiles, padded with a value when
+# a tile does not divide its dim), linalg.unpack undoes it (and drops the padding). Their own lowering
+# pipeline on CPU (DataTiling), as linalg.mmt4d (a contraction spec) has its own (Mmt4dTilingExpert).
+
+
+def _packed_shape(shape: Sequence[Dim], positions: Sequence[int], tiles: Sequence[int]) -> tuple[Dim, ...]:
+    if len(positions) != len(tiles) or len(set(positions)) != len(positions) or not positions:
+        raise ValueError(f"inner_dims_pos {list(positions)} and inner_tiles {list(tiles)} must pair up, once per dim")
+    outer = list(shape)
+    for pos, tile in zip(positions, tiles):
+        if not 0 <= pos < len(shape) or not isinstance(shape[pos], int) or shape[pos] < 1 or tile < 1:
+            raise ValueError(f"dim {pos} of {list(shape)} is not a static dim a tile of {tile} can tile")
+        outer[pos] = -(-shape[pos] // tile)
+    return tuple(outer) + tuple(tiles)
+
+
+def pack_array(xp: Any, x: Any, positions: Sequence[int], tiles: Sequence[int], padding: float | None) -> Any:
+    """linalg.pack: each tiled dim padded up to a multiple of its tile, split into (outer, tile), the tiles last."""
+    widths = [(0, 0)] * x.ndim
+    for p, tile in zip(positions, tiles):
+        widths[p] = (0, -x.shape[p] % tile)
+    x = xp.pad(x, widths, constant_values=padding or 0)
+    split, tile_axes = [], {}
+    for i, d in enumerate(x.shape):
+        if i in positions:
+            tile = tiles[list(positions).index(i)]
+            split += [d // tile, tile]
+            tile_axes[i] = len(split) - 1
+        else:
+            split.append(d)
+    outer = [a for a in range(len(split)) if a not in tile_axes.values()]
+    return xp.transpose(xp.reshape(x, split), outer + [tile_axes[p] for p in positions])
+
+
+def unpack_array(xp: Any, x: Any, positions: Sequence[int], tiles: Sequence[int], shape: Sequence[int]) -> Any:
+    """linalg.unpack: each tile moved back behind its outer dim, merged, the padding sliced off."""
+    rank = len(shape)
+    order = []
+    for i in range(rank):
+        order.append(i)
+        if i in positions:
+            order.append(rank + list(positions).index(i))
+    merged = xp.reshape(xp.transpose(x, order), [x.shape[i] * (tiles[list(positions).index(i)] if i in positions else 1)
+                                                 for i in range(rank)])
+    return merged[tuple(slice(0, d) for d in shape)]
+
+
+def _pack_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (t,) = types
+    positions, tiles = attrs["inner_dims_pos"], attrs["inner_tiles"]
+    ragged = any(t.shape[p] % tile for p, tile in zip(positions, tiles) if isinstance(t.shape[p], int))
+    if ragged and attrs.get("padding") is None:
+        raise ValueError("a tile that does not divide its dim needs a padding value")
+    return TensorType(_packed_shape(t.shape, positions, tiles), t.dtype)
+
+
+def _unpack_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (t,) = types
+    shape = tuple(attrs["shape"])
+    if _packed_shape(shape, attrs["inner_dims_pos"], attrs["inner_tiles"]) != t.shape:
+        raise ValueError(f"{t!r} is not {shape} packed by {attrs['inner_dims_pos']} / {attrs['inner_tiles']}")
+    return TensorType(shape, t.dtype)
+
+
+def _tiling_text(attrs: Mapping[str, Any]) -> str:
+    return (f"inner_dims_pos = [{', '.join(map(str, attrs['inner_dims_pos']))}] "
+            f"inner_tiles = [{', '.join(map(str, attrs['inner_tiles']))}]")
+
+
+def _pack_emit(kind: str) -> Callable:
+    def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+        src, t, name = ctx.graph.type_of(node.inputs[0]), node.type, result_name(ctx, node)
+        dest, padding = ctx.init_for(node.index, node, operands), ""
+        if kind == "pack" and node.attrs.get("padding") is not None:
+            cst = ctx.fresh("c")
+            ctx.line(f"{cst} = arith.constant {float_literal(node.attrs['padding'], t.dtype)} : {t.dtype}")
+            padding = f" padding_value({cst} : {t.dtype})"
+        ctx.line(f"{name} = linalg.{kind} {operands[0]}{padding} {_tiling_text(node.attrs)} into {dest} : "
+                 f"{tensor_type(src)} -> {tensor_type(t)}")
+        return name
+
+    return emit
+
+
+def _draw_tiling(draw: Callable, pool: Any, shape: Sequence[Dim]) -> tuple[list[int], list[int]] | None:
+    static = [i for i, d in enumerate(shape) if isinstance(d, int) and d >= 1]
+    if not static:
+        return None
+    positions = draw(pool.st.permutations(static))[: draw(pool.st.integers(1, len(static)))]
+    return list(positions), [draw(pool.st.sampled_from((1, 2, 3, 4, 8, 16))) for _ in positions]
+
+
+def _pack_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    src = pool.pick(draw, lambda t, bound: 1 <= len(t.shape) <= 3 and t.dtype in ("f32", "f16", "i32", "i8"))
+    tiling = src and _draw_tiling(draw, pool, pool.type(src).shape)
+    if not tiling:
+        return None
+    t = pool.type(src)
+    ragged = any(t.shape[p] % tile for p, tile in zip(*tiling))
+    padding = draw(pool.st.sampled_from((0, 1) if t.dtype in INT_DTYPES else (0.0, -1.5))) if ragged else None
+    return (src,), {"inner_dims_pos": tiling[0], "inner_tiles": tiling[1], "padding": padding}
+
+
+def _unpack_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    shape = pool.draw_shape(draw, 1, 2)
+    tiling = _draw_tiling(draw, pool, shape)
+    if not tiling:
+        return None
+    dtype = draw(pool.st.sampled_from(pool.dtypes_among(("f32", "f16", "i32"))))
+    packed = pool.pick_or_arg(draw, TensorType(_packed_shape(shape, *tiling), dtype))
+    return (packed,), {"inner_dims_pos": tiling[0], "inner_tiles": tiling[1], "shape": list(shape)}
+
+
+register(OpSpec("pack", _pack_infer, _pack_emit("pack"), lambda bs, a, ts: max(bs[0], abs(a.get("padding") or 0)),
+                _pack_propose, family="data-movement"))
+register(OpSpec("unpack", _unpack_infer, _pack_emit("unpack"), lambda bs, a, ts: bs[0], _unpack_propose,
                 family="data-movement"))
 
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from ireefuzz.generators.graph import FLOAT_DTYPES, INT_DTYPES, Graph, Node
 from ireefuzz.generators.tensor import NARROW_FLOATS
-from ireefuzz.generators.ops import CONV_LAYOUTS, POOL_LAYOUTS, POOLINGS, SPATIAL, window_out
+from ireefuzz.generators.ops import CONV_LAYOUTS, POOL_LAYOUTS, POOLINGS, SPATIAL, pack_array, unpack_array, window_out
 
 NUMPY_DTYPES = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16, "i32": np.int32, "i8": np.int8,
                 "i64": np.int64, "i16": np.int16, "i1": np.bool_}
@@ -266,6 +266,8 @@ REFERENCE: dict[str, Row] = {
     "sort": _sort,
     "topk": _topk,
     "argmax": _argmax,
+    "pack": lambda E, xs, a, s, t: pack_array(E.xp, xs[0], a["inner_dims_pos"], a["inner_tiles"], a.get("padding")),
+    "unpack": lambda E, xs, a, s, t: unpack_array(E.xp, xs[0], a["inner_dims_pos"], a["inner_tiles"], s),
 }
 
 
@@ -485,6 +487,8 @@ ERROR_BOUND: dict[str, ErrorRow] = {
     "reverse": lambda E, xs, es, out, a, s, t, u: np.flip(es[0], axis=tuple(a["dims"])),
     "scatter": _scatter_error,
     **{op: _selection_error(op) for op in ("sort", "topk", "argmax")},
+    "pack": lambda E, xs, es, out, a, s, t, u: pack_array(np, es[0], a["inner_dims_pos"], a["inner_tiles"], 0.0),
+    "unpack": lambda E, xs, es, out, a, s, t, u: unpack_array(np, es[0], a["inner_dims_pos"], a["inner_tiles"], s),
 }
 
 
