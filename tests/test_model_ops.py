@@ -80,6 +80,18 @@ def sorting_case() -> Case:
     return Case(b.build(), ({"N": 7}, {"N": 2}), seed=10)
 
 
+def dtypes_case() -> Case:
+    b = GraphBuilder()
+    x, n = b.arg(("M", 5)), b.arg(("M", 5), "i32")
+    half = b.op("cast", x, to="bf16")
+    b.output(b.op("mul", half, b.op("exp", half)))
+    b.output(b.op("cast", b.op("tanh", half), to="f32"))
+    wide = b.op("cast", n, to="i64")
+    b.output(b.op("mul", wide, b.op("add", wide, wide)))
+    b.output(b.op("abs", b.op("cast", b.op("cast", n, to="i16"), to="i32")))
+    return Case(b.build(), ({"M": 3}, {"M": 1}), seed=11)
+
+
 FAMILIES = {"conv": (conv_case, "numeric/wrong-value/pad>fill>conv_2d_nhwc_hwcf/f32/?xSxSxS"),
             "norm": (norm_case, "numeric/wrong-value/layer_norm>softmax>rms_norm/f32/?xS"),
             "quantized": (quantized_case, "numeric/wrong-value/fill>contract/i32/?xS",
@@ -88,6 +100,8 @@ FAMILIES = {"conv": (conv_case, "numeric/wrong-value/pad>fill>conv_2d_nhwc_hwcf/
             "pooling": (pooling_case, "numeric/wrong-value/pooling_nchw_max/f32/?x?xSxS"),
             "movement": (movement_case, "numeric/wrong-value/expand_shape>reverse>collapse_shape>concat/f32/?xS",
                          "numeric/wrong-value/fill>scatter/f32/SxS"),
+            "dtypes": (dtypes_case, "numeric/wrong-value/cast>exp>mul/bf16/?xS", "numeric/wrong-value/cast>tanh/f32/?xS",
+                       "numeric/wrong-value/cast>add>mul/i64/?xS", "numeric/wrong-value/cast>abs/i32/?xS"),
             "sorting": (sorting_case, "numeric/wrong-value/iota>add>sort/f32/Sx?", "numeric/wrong-value/iota>add>sort/i32/Sx?",
                         "numeric/wrong-value/topk/i32/SxS", "numeric/wrong-value/argmax/i32/S")}
 
@@ -168,6 +182,20 @@ def test_topk_indices_are_free_on_tied_rows_only():
     x = np.array([[1.0, 3.0, 3.0, 0.0], [1.0, 2.0, 3.0, 4.0]], np.float32)
     _, (bound,) = evaluate_with_bounds(b.build(), [x], {})
     assert (bound[0] >= 1e300).all() and (bound[1] == 0).all()  # any index is right on the tied row
+
+
+def test_bf16_rounds_and_wide_and_narrow_integers_are_exact():
+    case = dtypes_case()
+    x, n = case.inputs(0)
+    product, tanh, wide, narrow = reference(case.graph, [x, n], case.instances[0], "f64")
+    import ml_dtypes
+
+    rounded = lambda v: np.asarray(v, np.float64).astype(ml_dtypes.bfloat16).astype(np.float64)
+    half = rounded(x)
+    np.testing.assert_array_equal(product, rounded(half * rounded(np.exp(half))))
+    np.testing.assert_array_equal(tanh, rounded(np.tanh(half)))
+    np.testing.assert_array_equal(wide, 2 * n.astype(np.int64) ** 2)
+    np.testing.assert_array_equal(narrow, np.abs(n))
 
 
 def run_with(monkeypatch, case, transform=None):
