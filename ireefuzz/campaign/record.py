@@ -21,6 +21,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import json
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -301,7 +302,7 @@ class Record:
     def configuration_table(self) -> dict[str, Any]:
         """``summary.json``'s ``configurations``: how many distinct lowering configurations (pipeline + tile
         sizes) the dispatches reached, in all and per pipeline, and the dispatches of each."""
-        per_pipeline = collections.Counter(c.partition("[")[0] for c in self.configurations)
+        per_pipeline = collections.Counter(_pipeline_name(c.partition("[")[0]) for c in self.configurations)
         return {"distinct": len(self.configurations), "per_pipeline": dict(per_pipeline.most_common()),
                 "dispatches": dict(self.configurations.most_common())}
 
@@ -330,3 +331,10 @@ class Record:
                          "status": self.cause_status(c), "triage": known.status if known else "",
                          "upstream": known.upstream if known else ""})
         return sorted(rows, key=lambda r: (r["status"] != "new", -r["cases"], r["id"]))
+
+
+def _pipeline_name(head: str) -> str:
+    """``DoubleTilingExpert`` of a configuration's head, also when it carries options
+    (``#iree_cpu.pipeline<DoubleTilingExpert>, {enable_loop_peeling}``)."""
+    found = re.search(r"pipeline<(\w+)>", head)
+    return found.group(1) if found else head
