@@ -195,6 +195,19 @@ def test_record_keeps_first_and_smaller_examples_and_never_duplicates(tmp_path):
     assert summary["pipelines"] == {"DoubleTilingExpert": 3}
 
 
+def test_summary_counts_distinct_lowering_configurations_per_pipeline(tmp_path):
+    opts = options.Options(cases=64, batch=4)
+    peeled = "#iree_cpu.pipeline<DoubleTilingExpert>, {enable_loop_peeling}[generic{distribution = [8]}]"
+    configs = (("DoubleTilingExpert[generic{distribution = [32]}]",), ("DoubleTilingExpert[generic{distribution = [32]}]",
+               "Default[fill{distribution = [4]}]"), (peeled,))
+    cases = [_case(n) for n in (4, 8, 16)]
+    results = [dataclasses.replace(_result(c), configurations=cfg) for c, cfg in zip(cases, configs)]
+    record.Record(tmp_path, opts, baseline.Baseline({})).record(pool.Task((0, 1, 2), tuple(cases)), results, 1.0)
+    table = record.Record(tmp_path, opts, baseline.Baseline({})).summary()["configurations"]
+    assert table["distinct"] == 3 and table["per_pipeline"] == {"DoubleTilingExpert": 2, "Default": 1}
+    assert table["dispatches"]["DoubleTilingExpert[generic{distribution = [32]}]"] == 2
+
+
 def test_reports(tmp_path):
     opts = options.Options(cases=64)
     known = "memory/alloca/matmul/f32/S"  # another cause (a contraction's alloca) than exp's
