@@ -92,6 +92,15 @@ def dtypes_case() -> Case:
     return Case(b.build(), ({"M": 3}, {"M": 1}), seed=11)
 
 
+def tiling_case() -> Case:
+    b = GraphBuilder()
+    packed = b.op("pack", b.arg((9, "M")), inner_dims_pos=[0], inner_tiles=[4], padding=0.0)
+    b.output(b.op("unpack", b.op("exp", packed), inner_dims_pos=[0], inner_tiles=[4], shape=[9, "M"]))
+    acc = b.fill((2, 5, 4, 2), 0.0)
+    b.output(b.op("contract", b.arg((2, 3, 4, 1)), b.arg((5, 3, 2, 1)), acc, spec="MKmk,NKnk->MNmn", form="named"))
+    return Case(b.build(), ({"M": 6}, {"M": 1}), seed=12)
+
+
 FAMILIES = {"conv": (conv_case, "numeric/wrong-value/pad>fill>conv_2d_nhwc_hwcf/f32/?xSxSxS"),
             "norm": (norm_case, "numeric/wrong-value/layer_norm>softmax>rms_norm/f32/?xS"),
             "quantized": (quantized_case, "numeric/wrong-value/fill>contract/i32/?xS",
@@ -102,6 +111,7 @@ FAMILIES = {"conv": (conv_case, "numeric/wrong-value/pad>fill>conv_2d_nhwc_hwcf/
                          "numeric/wrong-value/fill>scatter/f32/SxS"),
             "dtypes": (dtypes_case, "numeric/wrong-value/cast>exp>mul/bf16/?xS", "numeric/wrong-value/cast>tanh/f32/?xS",
                        "numeric/wrong-value/cast>add>mul/i64/?xS", "numeric/wrong-value/cast>abs/i32/?xS"),
+            "tiling": (tiling_case, "numeric/wrong-value/pack>exp>unpack/f32/Sx?", "numeric/wrong-value/fill>contract/f32/SxSxSxS"),
             "sorting": (sorting_case, "numeric/wrong-value/iota>add>sort/f32/Sx?", "numeric/wrong-value/iota>add>sort/i32/Sx?",
                         "numeric/wrong-value/topk/i32/SxS", "numeric/wrong-value/argmax/i32/S")}
 
@@ -182,6 +192,22 @@ def test_topk_indices_are_free_on_tied_rows_only():
     x = np.array([[1.0, 3.0, 3.0, 0.0], [1.0, 2.0, 3.0, 4.0]], np.float32)
     _, (bound,) = evaluate_with_bounds(b.build(), [x], {})
     assert (bound[0] >= 1e300).all() and (bound[1] == 0).all()  # any index is right on the tied row
+
+
+def test_pack_and_mmt4d_references_are_the_textbook_index_arithmetic():
+    case = tiling_case()
+    x, lhs, rhs = case.inputs(0)
+    from ireefuzz.generators.ops import pack_array
+
+    packed = pack_array(np, x.astype(np.float64), [0], [4], -1.0)
+    assert packed.shape == (3, 6, 4) and all(packed[i, j, a] == (x[4 * i + a, j] if 4 * i + a < 9 else -1.0)
+                                             for i in range(3) for j in range(6) for a in range(4))
+    roundtrip, tiled = reference(case.graph, [x, lhs, rhs], case.instances[0], "f64")
+    np.testing.assert_allclose(roundtrip, np.exp(x.astype(np.float64)), rtol=1e-12)
+    want = np.zeros((2, 5, 4, 2))
+    for m1, n1, m0, n0 in np.ndindex(*want.shape):
+        want[m1, n1, m0, n0] = sum(lhs[m1, k1, m0, k0] * rhs[n1, k1, n0, k0] for k1 in range(3) for k0 in range(1))
+    np.testing.assert_allclose(tiled, want, rtol=1e-12)
 
 
 def test_bf16_rounds_and_wide_and_narrow_integers_are_exact():
