@@ -83,6 +83,8 @@ def draw_block(options: Options, block: int, coverage: Coverage, frontend: str =
     version = releases.release_of(options.task_spec().config)  # a release is never given an op it cannot express
     if version is not None:
         restrict = {"ops": releases.ops_for(version), "syntax": releases.syntax_for(version)}
+    if options.ops:
+        restrict["ops"] = sorted(set(options.ops) & set(restrict.get("ops", options.ops))) or list(options.ops)
     if frontend == "stablehlo":
         from ireefuzz.generators.stablehlo import EXPORTABLE_OPS
 
