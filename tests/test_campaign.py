@@ -110,6 +110,12 @@ def test_options_are_validated():
         options.parse_workers("many")
     with pytest.raises(UsageError, match="--bundles -1"):
         options.bundle_limit(-1)
+    with pytest.raises(UsageError, match="unknown bogus"):
+        options.options_from_args(parse("--cases", "3", "--ops", "sort,bogus"), None)
+    assert options.options_from_args(parse("--cases", "3", "--ops", "sorting,reverse"), None).ops == (
+        "argmax", "reverse", "sort", "topk")
+    opts = options.options_from_args(parse("--cases", "16", "--ops", "argmax"), None)
+    assert {n.op for c in guidance.draw_block(opts, 0, guidance.Coverage()) for n in c.graph.nodes} <= {"argmax", "fill"}
     opts = options.options_from_args(parse("--cases", "3", "--flags", "--a='x y' --b", "--seed", "4"), None)
     assert opts.flags == ("--a=x y", "--b") and opts.seed == 4
     with pytest.raises(UsageError, match="--seed differ"):
