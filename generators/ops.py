@@ -595,7 +595,8 @@ def _reduce_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] |
 
 
 for _kind in REDUCTIONS:
-    register(OpSpec(_kind, _reduce_infer, _reduce_emit(_kind), _reduce_bound(_kind), _reduce_propose, family="reduction"))
+    register(OpSpec(_kind, _reduce_infer, _reduce_emit(_kind), _reduce_bound(_kind), _reduce_propose,
+                    family="reduction"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1493,7 +1494,8 @@ def _reverse_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
     def body(b: Body, a: list[str]) -> str:
         index = [b.op(f"linalg.index {i} : index") for i in range(rank)]
         for i in dims:
-            size = ctx.dim_values[t.shape[i]] if isinstance(t.shape[i], str) else b.op(f"arith.constant {t.shape[i]} : index")
+            d = t.shape[i]
+            size = ctx.dim_values[d] if isinstance(d, str) else b.op(f"arith.constant {d} : index")
             last = b.op(f"arith.subi {size}, {b.op('arith.constant 1 : index')} : index")
             index[i] = b.op(f"arith.subi {last}, {index[i]} : index")
         return b.op(f"tensor.extract {operands[0]}[{', '.join(index)}] : {tensor_type(src)}")
@@ -1532,12 +1534,11 @@ def _scatter_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
     idx2, expanded, name, dt = TensorType((idx.shape[0], 1), "i32"), ctx.fresh("x"), result_name(ctx, node), node.type.dtype
     ctx.line(f"{expanded} = tensor.expand_shape {operands[1]} [[0, 1]] output_shape [{_dim_text(ctx, idx.shape[0])}, 1] "
              f": {tensor_type(idx)} into {tensor_type(idx2)}")
-    ctx.line(f"{name} = iree_linalg_ext.scatter dimension_map = [0] unique_indices(false) ins({operands[0]}, {expanded} : "
-             f"{tensor_type(updates)}, {tensor_type(idx2)}) outs({operands[2]} : {tensor_type(original)}) {{")
-    ctx.line(f"^bb0(%upd{node.index}: {dt}, %old{node.index}: {dt}):")
-    ctx.line(f"  %sum{node.index} = arith.add{'i' if dt == 'i32' else 'f'} %old{node.index}, %upd{node.index} : {dt}")
-    ctx.line(f"  iree_linalg_ext.yield %sum{node.index} : {dt}")
-    ctx.line(f"}} -> {tensor_type(original)}")
+    update, old, add = ctx.fresh("u"), ctx.fresh("o"), "arith.addf" if is_float(node.type) else "arith.addi"
+    _region(ctx, f"{name} = iree_linalg_ext.scatter dimension_map = [0] unique_indices(false) ins({operands[0]}, "
+                 f"{expanded} : {tensor_type(updates)}, {tensor_type(idx2)}) outs({operands[2]} : {tensor_type(original)})",
+            [(update, dt), (old, dt)], lambda b: f"{b.op(f'{add} {old}, {update} : {dt}')} : {dt}",
+            f"-> {tensor_type(original)}")
     return name
 
 
@@ -1750,49 +1751,64 @@ def _positions(ctx: EmitContext, t: TensorType, dim: int) -> str:
                        lambda b, a: b.op(f"arith.index_cast {b.op(f'linalg.index {dim} : index')} : index to i32"))
 
 
+def _region(ctx: EmitContext, head: str, args: Sequence[tuple[str, str]], body: Callable[[Body], str], tail: str,
+            terminator: str = "iree_linalg_ext.yield") -> None:
+    """``head {`` then a block with ``args`` (name, type) whose ``body`` returns what it yields, then ``} tail``."""
+    b = Body(ctx)
+    yielded = body(b)
+    ctx.line(f"{head} {{")
+    ctx.line(f"^bb0({', '.join(f'{a}: {t}' for a, t in args)}):")
+    ctx.lines.extend(f"  {line}" for line in b.lines)
+    ctx.line(f"  {terminator} {yielded}")
+    ctx.line(f"}} {tail}")
+
+
+def _sort_emit(ctx: EmitContext, node: Any, operands: Sequence[str], src: TensorType, vt: TensorType, it: TensorType) -> None:
+    """The values (a copy: sort works in place on its outs) sorted with their positions, ties by position."""
+    dim, dt, rank = node.attrs["dim"], src.dtype, len(src.shape)
+    copy = ctx.generic(ctx.fresh("r"), [(operands[0], src)], (ctx.empty(vt), vt), [identity_map(rank)] * 2,
+                       ["parallel"] * rank, lambda b, x: x[0])
+    x, y, i, j = (ctx.fresh(p) for p in "xyij")
+    _region(ctx, f"{_pair_names(ctx, node)} = iree_linalg_ext.sort dimension({dim}) outs({copy}, "
+                 f"{_positions(ctx, src, dim)} : {tensor_type(vt)}, {tensor_type(it)})",
+            [(x, dt), (y, dt), (i, "i32"), (j, "i32")], lambda b: f"{_first_of(b, x, y, i, j, dt, 'lt')} : i1",
+            f"-> {tensor_type(vt)}, {tensor_type(it)}")
+
+
+def _topk_emit(ctx: EmitContext, node: Any, operands: Sequence[str], src: TensorType, vt: TensorType, it: TensorType) -> None:
+    dt, x, y = src.dtype, ctx.fresh("x"), ctx.fresh("y")
+    outs = f"{_filled(ctx, vt, _lowest(dt))}, {_filled(ctx, it, 0)} : {tensor_type(vt)}, {tensor_type(it)}"
+    _region(ctx, f"{_pair_names(ctx, node)} = iree_linalg_ext.topk dimension({node.attrs['dim']}) "
+                 f"ins({operands[0]} : {tensor_type(src)}) outs({outs})",
+            [(x, dt), (y, dt)], lambda b: f"{_compare(b, 'gt', x, y, dt)} : i1", f"-> {tensor_type(vt)}, {tensor_type(it)}")
+
+
+def _argmax_emit(ctx: EmitContext, node: Any, operands: Sequence[str], src: TensorType, vt: TensorType, it: TensorType) -> None:
+    """A generic reduction with two results: the maximum and its first position."""
+    dim, dt, rank = node.attrs["dim"], src.dtype, len(src.shape)
+    kept = projected_map(rank, [i for i in range(rank) if i != dim])
+    iterators = ", ".join('"reduction"' if d == dim else '"parallel"' for d in range(rank))
+    outs = f"{_filled(ctx, vt, _lowest(dt))}, {_filled(ctx, it, 0)} : {tensor_type(vt)}, {tensor_type(it)}"
+    x, v, i = ctx.fresh("b"), ctx.fresh("b"), ctx.fresh("b")
+
+    def body(b: Body) -> str:
+        at = b.op(f"arith.index_cast {b.op(f'linalg.index {dim} : index')} : index to i32")
+        take = _first_of(b, x, v, at, i, dt, "gt")
+        return f"{b.op(f'arith.select {take}, {x}, {v} : {dt}')}, {b.op(f'arith.select {take}, {at}, {i} : i32')} : {dt}, i32"
+
+    _region(ctx, f"{_pair_names(ctx, node)} = linalg.generic {{indexing_maps = [{identity_map(rank)}, {kept}, {kept}], "
+                 f"iterator_types = [{iterators}]}} ins({operands[0]} : {tensor_type(src)}) outs({outs})",
+            [(x, dt), (v, dt), (i, "i32")], body, f"-> ({tensor_type(vt)}, {tensor_type(it)})", terminator="linalg.yield")
+
+
+SELECTION_EMITTERS = {"sort": _sort_emit, "topk": _topk_emit, "argmax": _argmax_emit}
+
+
 def _selection_emit(op: str) -> Callable:
     def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
-        src, a = ctx.graph.type_of(node.inputs[0]), node.attrs
-        dim, dt = a["dim"], src.dtype
-        shape = _selected_shape(src, a, op)
-        vt, it = TensorType(shape, dt), TensorType(shape, "i32")
-        names = _pair_names(ctx, node)
-        if op == "sort":
-            copy = ctx.generic(ctx.fresh("r"), [(operands[0], src)], (ctx.empty(vt), vt), [identity_map(len(shape))] * 2,
-                               ["parallel"] * len(shape), lambda b, x: x[0])  # sort works in place on its outs
-            ctx.line(f"{names} = iree_linalg_ext.sort dimension({dim}) outs({copy}, {_positions(ctx, src, dim)} : "
-                     f"{tensor_type(vt)}, {tensor_type(it)}) {{")
-            ctx.line(f"^bb0(%x{node.index}: {dt}, %y{node.index}: {dt}, %i{node.index}: i32, %j{node.index}: i32):")
-            b = Body(ctx)
-            less = _first_of(b, f"%x{node.index}", f"%y{node.index}", f"%i{node.index}", f"%j{node.index}", dt, "lt")
-            ctx.lines.extend(f"  {line}" for line in b.lines)
-            ctx.line(f"  iree_linalg_ext.yield {less} : i1")
-            ctx.line(f"}} -> {tensor_type(vt)}, {tensor_type(it)}")
-        elif op == "topk":
-            ctx.line(f"{names} = iree_linalg_ext.topk dimension({dim}) ins({operands[0]} : {tensor_type(src)}) "
-                     f"outs({_filled(ctx, vt, _lowest(dt))}, {_filled(ctx, it, 0)} : {tensor_type(vt)}, {tensor_type(it)}) {{")
-            ctx.line(f"^bb0(%x{node.index}: {dt}, %y{node.index}: {dt}):")
-            b = Body(ctx)
-            greater = _compare(b, "gt", f"%x{node.index}", f"%y{node.index}", dt)
-            ctx.lines.extend(f"  {line}" for line in b.lines)
-            ctx.line(f"  iree_linalg_ext.yield {greater} : i1")
-            ctx.line(f"}} -> {tensor_type(vt)}, {tensor_type(it)}")
-        else:
-            rank = len(src.shape)
-            kept = projected_map(rank, [i for i in range(rank) if i != dim])
-            b = Body(ctx)
-            x, v, i = ctx.fresh("b"), ctx.fresh("b"), ctx.fresh("b")
-            at = b.op(f"arith.index_cast {b.op(f'linalg.index {dim} : index')} : index to i32")
-            take = _first_of(b, x, v, at, i, dt, "gt")
-            new_v, new_i = b.op(f"arith.select {take}, {x}, {v} : {dt}"), b.op(f"arith.select {take}, {at}, {i} : i32")
-            ctx.line(f"{names} = linalg.generic {{indexing_maps = [{identity_map(rank)}, {kept}, {kept}], iterator_types = "
-                     f"[{', '.join(chr(34) + ('reduction' if d == dim else 'parallel') + chr(34) for d in range(rank))}]}} "
-                     f"ins({operands[0]} : {tensor_type(src)}) outs({_filled(ctx, vt, _lowest(dt))}, {_filled(ctx, it, 0)} : "
-                     f"{tensor_type(vt)}, {tensor_type(it)}) {{")
-            ctx.line(f"^bb0({x}: {dt}, {v}: {dt}, {i}: i32):")
-            ctx.lines.extend(f"  {line}" for line in b.lines)
-            ctx.line(f"  linalg.yield {new_v}, {new_i} : {dt}, i32")
-            ctx.line(f"}} -> ({tensor_type(vt)}, {tensor_type(it)})")
+        src = ctx.graph.type_of(node.inputs[0])
+        shape = _selected_shape(src, node.attrs, op)
+        SELECTION_EMITTERS[op](ctx, node, operands, src, TensorType(shape, src.dtype), TensorType(shape, "i32"))
         return result_name(ctx, node)
 
     return emit
@@ -1813,12 +1829,13 @@ def _selection_propose(op: str) -> Callable:
         if op != "argmax" and not pool.syntax.linalg_ext_gather:  # iree_linalg_ext as IREE >= 3.9 spells it
             return None
         last_static = lambda t: isinstance(t.shape[-1], int) and t.shape[-1] >= 1
-        src = pool.pick(draw, lambda t, bound: len(t.shape) >= 1 and t.dtype in SORTED_DTYPES and (op != "topk" or last_static(t)))
+        src = pool.pick(draw, lambda t, bound: len(t.shape) >= 1 and t.dtype in SORTED_DTYPES
+                        and (op != "topk" or last_static(t)))
         if src is None:
             return None
         t = pool.type(src)
-        attrs: dict[str, Any] = {"dim": len(t.shape) - 1 if op == "topk" else draw(pool.st.integers(0, len(t.shape) - 1)),
-                                 "result": draw(pool.st.sampled_from(("values", "indices")))}
+        dim = len(t.shape) - 1 if op == "topk" else draw(pool.st.integers(0, len(t.shape) - 1))
+        attrs: dict[str, Any] = {"dim": dim, "result": draw(pool.st.sampled_from(("values", "indices")))}
         if op == "topk":
             attrs["k"] = draw(pool.st.integers(1, min(t.shape[-1], 8)))
         return (src,), attrs
