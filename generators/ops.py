@@ -307,8 +307,8 @@ def _cast_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | N
     src = pool.pick(draw, lambda t, bound: any(frm == t.dtype for frm, _ in CASTS) and bound <= 1000)
     if src is None:
         return None
-    targets = sorted(to for (frm, to) in CASTS if frm == pool.type(src).dtype)
-    return (src,), {"to": draw(pool.st.sampled_from(targets))}
+    targets = sorted(to for (frm, to) in CASTS if frm == pool.type(src).dtype and to in pool.dtypes)
+    return ((src,), {"to": draw(pool.st.sampled_from(targets))}) if targets else None
 
 
 register(OpSpec("cast", _cast_infer, _cast_emit, lambda bs, a, ts: bs[0] + 1, _cast_propose))
