@@ -24,6 +24,7 @@ SYMBOLS = ("M", "N", "K", "P", "Q", "R")
 TARGET_CPUS_DRAWN = ("host",)
 DEFAULT_DTYPES = ("f32", "f16", "i32", "bf16", "i64", "i16")  # bf16 / i64 / i16 values come from casts only
 FAMILY_WEIGHTS = {"producer": 1}  # else 2: fills are drawn as destinations besides (measured: bench/op_mix.py)
+# i64 stays within the i32 range: JAX (no x64) computes the i64 reference in int32; float64 arbitrates anyway
 BOUND_LIMIT = {"f32": 1e4, "f16": 2e2, "bf16": 2e2, "i32": 1e5, "i64": 1e6, "i16": 1e4, "i8": 8, "i1": 1}  # keep results finite and exact enough
 
 
