@@ -84,9 +84,17 @@ def make_inputs(graph: Graph, sizes: Mapping[str, int], seed: int, magnitude: in
             bound = t.index_bound if isinstance(t.index_bound, int) else sizes[t.index_bound]
             out.append(rng.integers(0, max(bound, 1), shape).astype(np.int32))
         elif t.dtype in FLOAT_DTYPES:
-            out.append((rng.integers(-magnitude, magnitude + 1, shape) / FLOAT_STEP).astype(t.dtype.replace("f", "float")))
+            out.append((rng.integers(-magnitude, magnitude + 1, shape) / FLOAT_STEP).astype(_numpy_float(t.dtype)))
         elif t.dtype == "i1":
             out.append(rng.integers(0, 2, shape).astype(np.bool_))
         else:
-            out.append(rng.integers(-int_bound, int_bound + 1, shape).astype(np.int32 if t.dtype == "i32" else np.int8))
+            out.append(rng.integers(-int_bound, int_bound + 1, shape).astype(f"int{t.dtype[1:]}"))
     return [np.asarray(x) for x in out]
+
+
+def _numpy_float(dtype: str) -> object:
+    if dtype == "bf16":
+        import ml_dtypes
+
+        return ml_dtypes.bfloat16
+    return np.dtype(dtype.replace("f", "float"))

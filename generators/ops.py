@@ -12,7 +12,7 @@ import dataclasses
 import math
 from typing import Any, Callable, Mapping, Sequence
 
-from .tensor import FLOAT_DTYPES, Dim, TensorType
+from .tensor import FLOAT_DTYPES, INT_DTYPES, Dim, TensorType
 
 MAX_SYMBOL_SIZE = 130  # symbolic dims are instantiated at most this large (bounds rely on it)
 
@@ -26,6 +26,21 @@ class OpSpec:
     propose: Callable[[Callable, "Any"], tuple[tuple[str, ...], dict] | None]
     has_init: bool = True  # takes a destination (outs) chosen by the DPS form
     has_generic_form: bool = False  # a named op that may be emitted as its linalg.generic
+    acc_input: int | None = None  # the operand that is its accumulator (a destination it writes into)
+    view: bool = False  # its result aliases its first operand (a slice or reshape): writing one writes the other
+    family: str = "elementwise"  # the generator draws a family first, then an op of it (see FAMILIES)
+
+
+def destinations(op: str, inputs: Sequence[str], attrs: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """What a node writes into, with the role: ``(ref, "outs")`` for its DPS init, ``(ref, "acc")`` for
+    its accumulator operand. Unknown ops (an old record) are judged by name, as matmuls were."""
+    init = str(attrs.get("init", "empty"))
+    found = [(init.partition(":")[2], "outs")] if init.startswith("value:") else []
+    spec = OPS.get(op)
+    acc = spec.acc_input if spec is not None else (2 if op.endswith("matmul") else None)
+    if acc is not None and acc < len(inputs):
+        found.append((inputs[acc], "acc"))
+    return found
 
 
 OPS: dict[str, OpSpec] = {}
@@ -59,10 +74,9 @@ def projected_map(rank: int, dims: Sequence[int]) -> str:
 
 def float_literal(value: float, dtype: str) -> str:
     if dtype in FLOAT_DTYPES:
-        if value == float("-inf"):
-            return "0xFC00" if dtype == "f16" else "0xFF800000"
-        if value == float("inf"):
-            return "0x7C00" if dtype == "f16" else "0x7F800000"
+        if value in (float("-inf"), float("inf")):
+            bits = {"f16": ("0xFC00", "0x7C00"), "bf16": ("0xFF80", "0x7F80")}.get(dtype, ("0xFF800000", "0x7F800000"))
+            return bits[value > 0]
         return f"{float(value):.6e}"
     if dtype == "i1":
         return "true" if value else "false"
@@ -202,6 +216,8 @@ def _where_gt(b: Body, xs: list[str], t: str) -> str:  # where(x0 > x1, x2, x3)
     return b.op(f"arith.select {b.op(f'{cmp}, {xs[0]}, {xs[1]} : {t}')}, {xs[2]}, {xs[3]} : {t}")
 
 
+ELEMENTWISE_DTYPES = ("f32", "f16", "bf16", "i32", "i64", "i16")  # bf16 / i64 / i16 values come from casts
+
 ELEMENTWISE = (
     Elementwise("exp", 1, lambda b, x, t: b.op(f"math.exp {x[0]} : {t}"), None, lambda bs: 2.72 ** bs[0], domain=6.0),
     Elementwise("tanh", 1, lambda b, x, t: b.op(f"math.tanh {x[0]} : {t}"), None, lambda bs: min(bs[0], 1.0)),
@@ -230,7 +246,7 @@ def _register_elementwise(ew: Elementwise) -> None:
         if len(types) != ew.arity:
             raise ValueError(f"{ew.name} takes {ew.arity} operands, got {len(types)}")
         t = same_type(types)
-        if (ew.float_body if is_float(t) else ew.int_body) is None or t.dtype not in ("f32", "f16", "i32"):
+        if (ew.float_body if is_float(t) else ew.int_body) is None or t.dtype not in ELEMENTWISE_DTYPES:
             raise ValueError(f"{ew.name} is not defined on {t.dtype}")
         return t
 
@@ -244,7 +260,7 @@ def _register_elementwise(ew: Elementwise) -> None:
                            ["parallel"] * rank, lambda b, args: body_fn(b, args[: ew.arity], t.dtype))
 
     def propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
-        first = pool.pick(draw, lambda t, bound: t.dtype in ("f32", "f16", "i32") and bound <= ew.domain
+        first = pool.pick(draw, lambda t, bound: t.dtype in ELEMENTWISE_DTYPES and bound <= ew.domain
                           and (ew.float_body if is_float(t) else ew.int_body) is not None)
         if first is None:
             return None
@@ -271,7 +287,11 @@ def _cast_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> Tensor
 
 
 CASTS = {("f32", "f16"): "arith.truncf", ("f16", "f32"): "arith.extf", ("f32", "i32"): "arith.fptosi",
-         ("i32", "f32"): "arith.sitofp", ("f16", "i32"): "arith.fptosi", ("i32", "f16"): "arith.sitofp"}
+         ("i32", "f32"): "arith.sitofp", ("f16", "i32"): "arith.fptosi", ("i32", "f16"): "arith.sitofp",
+         ("f32", "bf16"): "arith.truncf", ("bf16", "f32"): "arith.extf", ("bf16", "i32"): "arith.fptosi",
+         ("i32", "i64"): "arith.extsi", ("i64", "i32"): "arith.trunci", ("f32", "i64"): "arith.fptosi",
+         ("i64", "f32"): "arith.sitofp", ("i32", "i16"): "arith.trunci", ("i16", "i32"): "arith.extsi",
+         ("i16", "f16"): "arith.sitofp", ("i8", "i32"): "arith.extsi", ("i8", "i16"): "arith.extsi"}
 
 
 def _cast_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
@@ -284,11 +304,11 @@ def _cast_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
 
 
 def _cast_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
-    src = pool.pick(draw, lambda t, bound: t.dtype in ("f32", "f16", "i32") and bound <= 1000)
+    src = pool.pick(draw, lambda t, bound: any(frm == t.dtype for frm, _ in CASTS) and bound <= 1000)
     if src is None:
         return None
-    targets = sorted(to for (frm, to) in CASTS if frm == pool.type(src).dtype)
-    return (src,), {"to": draw(pool.st.sampled_from(targets))}
+    targets = sorted(to for (frm, to) in CASTS if frm == pool.type(src).dtype and to in pool.dtypes)
+    return ((src,), {"to": draw(pool.st.sampled_from(targets))}) if targets else None
 
 
 register(OpSpec("cast", _cast_infer, _cast_emit, lambda bs, a, ts: bs[0] + 1, _cast_propose))
@@ -359,8 +379,8 @@ def _iota_bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[T
 
 
 register(OpSpec("fill", _producer_infer, _fill_emit, lambda bs, a, ts: abs(a["value"]), _producer_propose("fill"),
-                has_generic_form=True))
-register(OpSpec("iota", _iota_infer, _iota_emit, _iota_bound, _producer_propose("iota")))
+                has_generic_form=True, family="producer"))
+register(OpSpec("iota", _iota_infer, _iota_emit, _iota_bound, _producer_propose("iota"), family="producer"))
 PRODUCER_OPS = ("fill", "iota")  # no tensor operands: data from indices and constants, what fusion should recompute
 
 
@@ -440,9 +460,9 @@ def _matmul_propose(batch: bool) -> Callable:
 
 
 register(OpSpec("matmul", _matmul_infer(False), _matmul_emit(False), _matmul_bound, _matmul_propose(False),
-                has_init=False, has_generic_form=True))
+                has_init=False, has_generic_form=True, acc_input=2, family="contraction"))
 register(OpSpec("batch_matmul", _matmul_infer(True), _matmul_emit(True), _matmul_bound, _matmul_propose(True),
-                has_init=False, has_generic_form=True))
+                has_init=False, has_generic_form=True, acc_input=2, family="contraction"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -513,9 +533,9 @@ def _transpose_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict
 
 
 register(OpSpec("broadcast", _broadcast_infer, _broadcast_emit, lambda bs, a, ts: bs[0], _broadcast_propose,
-                has_generic_form=True))
+                has_generic_form=True, family="data-movement"))
 register(OpSpec("transpose", _transpose_infer, _transpose_emit, lambda bs, a, ts: bs[0], _transpose_propose,
-                has_generic_form=True))
+                has_generic_form=True, family="data-movement"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -575,7 +595,8 @@ def _reduce_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] |
 
 
 for _kind in REDUCTIONS:
-    register(OpSpec(_kind, _reduce_infer, _reduce_emit(_kind), _reduce_bound(_kind), _reduce_propose))
+    register(OpSpec(_kind, _reduce_infer, _reduce_emit(_kind), _reduce_bound(_kind), _reduce_propose,
+                    family="reduction"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -623,7 +644,7 @@ def _gather_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] |
     return (table, idx), {"form": draw(pool.st.sampled_from(forms))}
 
 
-register(OpSpec("gather", _gather_infer, _gather_emit, lambda bs, a, ts: bs[0], _gather_propose))
+register(OpSpec("gather", _gather_infer, _gather_emit, lambda bs, a, ts: bs[0], _gather_propose, family="data-movement"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -700,12 +721,13 @@ def _pad_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | No
     low = [0 if isinstance(d, str) else draw(pool.st.integers(0, 3)) for d in t.shape]
     high = [0 if isinstance(d, str) else draw(pool.st.integers(0, 3)) for d in t.shape]
     value = draw(pool.st.sampled_from([0.0, 1.0, -0.5]))
-    return (src,), {"low": low, "high": high, "value": value if t.dtype != "i32" else int(value)}
+    return (src,), {"low": low, "high": high, "value": int(value) if t.dtype in INT_DTYPES else value}
 
 
-register(OpSpec("extract_slice", _slice_infer, _slice_emit, lambda bs, a, ts: bs[0], _slice_propose, has_init=False))
+register(OpSpec("extract_slice", _slice_infer, _slice_emit, lambda bs, a, ts: bs[0], _slice_propose, has_init=False,
+                view=True, family="data-movement"))
 register(OpSpec("pad", _pad_infer, _pad_emit, lambda bs, a, ts: max(bs[0], abs(a["value"])), _pad_propose,
-                has_init=False))
+                has_init=False, family="data-movement"))
 
 # ---------------------------------------------------------------------------------------------
 # convolution and pooling. A layout names each operand's dims by letter: n batch, c channel,
@@ -888,7 +910,7 @@ def _conv_propose(kind: str) -> Callable:
 
 for _kind in CONV_LAYOUTS:
     register(OpSpec(_kind, _conv_infer(_kind), _conv_emit(_kind), _conv_bound(_kind), _conv_propose(_kind),
-                    has_init=False, has_generic_form=True))
+                    has_init=False, has_generic_form=True, acc_input=2, family="convolution"))
 
 
 def _pool_infer(name: str) -> Callable:
@@ -959,7 +981,7 @@ def _pool_propose(name: str) -> Callable:
 
 for _name in POOLINGS:
     register(OpSpec(_name, _pool_infer(_name), _pool_emit(_name), _pool_bound(_name), _pool_propose(_name),
-                    has_generic_form=True))
+                    has_generic_form=True, family="convolution"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1072,7 +1094,8 @@ def _norm_propose(name: str) -> Callable:
 
 
 for _name in NORMS:
-    register(OpSpec(_name, _norm_infer(_name), _norm_emit(_name), _norm_bound(_name), _norm_propose(_name)))
+    register(OpSpec(_name, _norm_infer(_name), _norm_emit(_name), _norm_bound(_name), _norm_propose(_name),
+                    family="normalization"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1081,7 +1104,8 @@ for _name in NORMS:
 # operand is drawn whenever i32 is (the quantized form of an i32 program).
 
 CONTRACTIONS = {"mk,k->m": "linalg.matvec", "k,kn->n": "linalg.vecmat", "mab,abn->mn": None, "mk,nk->mn": None,
-                "km,kn->mn": None, "bmk,kn->bmn": None, "bmk,bnk->bmn": None, "abk,kc->abc": None}  # spec -> its named op
+                "km,kn->mn": None, "bmk,kn->bmn": None, "bmk,bnk->bmn": None, "abk,kc->abc": None,
+                "MKmk,NKnk->MNmn": "linalg.mmt4d", "bMKmk,bNKnk->bMNmn": "linalg.batch_mmt4d"}  # spec -> its named op
 
 
 def _spec(spec: str) -> tuple[str, str, str, str]:
@@ -1155,7 +1179,7 @@ def _operand_dtypes(pool: Any) -> list[str]:
 def _contract_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
     spec = draw(pool.st.sampled_from(sorted(CONTRACTIONS)))
     lhs_l, rhs_l, out_l, loops = _spec(spec)
-    cap = 17 if max(len(lhs_l), len(rhs_l), len(out_l)) == 3 else 65
+    cap = {1: 65, 2: 65, 3: 17}.get(max(len(lhs_l), len(rhs_l), len(out_l)), 8)  # data-tiled (mmt4d) operands: 8
     dims = {l: _small_dim(draw, pool, cap) for l in loops}
     dtype = draw(pool.st.sampled_from(_operand_dtypes(pool)))
     lhs = pool.pick_or_arg(draw, TensorType(tuple(dims[l] for l in lhs_l), dtype), max_bound=4)
@@ -1166,7 +1190,8 @@ def _contract_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict]
     return (lhs, rhs, acc), {"spec": spec, "form": draw(pool.st.sampled_from(forms))}
 
 
-register(OpSpec("contract", _contract_infer, _contract_emit, _contract_bound, _contract_propose, has_init=False))
+register(OpSpec("contract", _contract_infer, _contract_emit, _contract_bound, _contract_propose, has_init=False,
+                acc_input=2, family="contraction"))
 
 
 def _dequant_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
@@ -1226,7 +1251,8 @@ def _dequant_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] 
     return (x, w, scales, acc), {"group": group, "fused": draw(pool.st.booleans())}
 
 
-register(OpSpec("dequant_matmul", _dequant_infer, _dequant_emit, _dequant_bound, _dequant_propose, has_init=False))
+register(OpSpec("dequant_matmul", _dequant_infer, _dequant_emit, _dequant_bound, _dequant_propose, has_init=False,
+                acc_input=3, family="contraction"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1311,7 +1337,525 @@ def _attention_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict
                        "form": draw(pool.st.sampled_from(forms))}
 
 
-register(OpSpec("attention", _attention_infer, _attention_emit, lambda bs, a, ts: bs[2], _attention_propose))
+register(OpSpec("attention", _attention_infer, _attention_emit, lambda bs, a, ts: bs[2], _attention_propose,
+                family="contraction"))
+
+
+# ---------------------------------------------------------------------------------------------
+# data movement: reshapes (tensor.expand_shape / collapse_shape, views of their operand), concat,
+# reverse and scatter-add. A reshape group holding a symbolic dim is that dim and 1s (its size stays
+# a symbol); a concatenated dim is static in every operand.
+
+
+def _dim_text(ctx: EmitContext, d: Dim) -> str:
+    return ctx.dim_values[d] if isinstance(d, str) else str(d)
+
+
+def _group_size(dims: Sequence[Dim]) -> Dim:
+    """The one dim a reshape group stands for: a symbol with 1s, or the product of static dims."""
+    symbols = [d for d in dims if isinstance(d, str)]
+    if not symbols:
+        return math.prod(dims)
+    if len(symbols) > 1 or any(d != 1 for d in dims if isinstance(d, int)):
+        raise ValueError(f"reshape group {list(dims)}: a symbolic dim is grouped with 1s only")
+    return symbols[0]
+
+
+def _check_groups(groups: Sequence[Sequence[int]], rank: int) -> None:
+    if [i for g in groups for i in g] != list(range(rank)) or any(not g for g in groups):
+        raise ValueError(f"reassociation {groups} must split 0..{rank - 1} into contiguous non-empty groups")
+
+
+def _expand_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (t,) = types
+    shape, groups = tuple(attrs["shape"]), attrs["groups"]
+    _check_groups(groups, len(shape))
+    if len(groups) != len(t.shape) or any(_group_size([shape[i] for i in g]) != d for g, d in zip(groups, t.shape)):
+        raise ValueError(f"{t!r} does not expand to {shape} by {groups}")
+    return TensorType(shape, t.dtype)
+
+
+def _collapse_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (t,) = types
+    groups = attrs["groups"]
+    _check_groups(groups, len(t.shape))
+    return TensorType(tuple(_group_size([t.shape[i] for i in g]) for g in groups), t.dtype)
+
+
+def _reshape_emit(kind: str) -> Callable:
+    def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+        src, t, name = ctx.graph.type_of(node.inputs[0]), node.type, result_name(ctx, node)
+        groups = ", ".join(f"[{', '.join(map(str, g))}]" for g in node.attrs["groups"])
+        shape = f" output_shape [{', '.join(_dim_text(ctx, d) for d in t.shape)}]" if kind == "expand_shape" else ""
+        ctx.line(f"{name} = tensor.{kind} {operands[0]} [{groups}]{shape} : {tensor_type(src)} into {tensor_type(t)}")
+        return name
+
+    return emit
+
+
+def _factor_pairs(d: Dim) -> list[tuple[Dim, ...]]:
+    if isinstance(d, str):
+        return [(d, 1), (1, d)]
+    return [(a, d // a) for a in range(1, d + 1) if d % a == 0]
+
+
+def _expand_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    src = pool.pick(draw, lambda t, bound: 1 <= len(t.shape) <= 2 and all(pool.nonzero(d) for d in t.shape))
+    if src is None:
+        return None
+    shape, groups = [], []
+    for i, d in enumerate(pool.type(src).shape):
+        parts = draw(pool.st.sampled_from(_factor_pairs(d))) if draw(pool.st.booleans()) or i == 0 else (d,)
+        groups.append(list(range(len(shape), len(shape) + len(parts))))
+        shape.extend(parts)
+    return (src,), {"shape": shape, "groups": groups}
+
+
+def _collapse_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    def collapsible(t: TensorType) -> list[int]:  # i: dims i and i+1 may merge
+        return [i for i in range(len(t.shape) - 1) if all(isinstance(d, int) for d in t.shape[i:i + 2])
+                or 1 in t.shape[i:i + 2] and not all(isinstance(d, str) for d in t.shape[i:i + 2])]
+
+    src = pool.pick(draw, lambda t, bound: bool(collapsible(t)))
+    if src is None:
+        return None
+    t = pool.type(src)
+    i = draw(pool.st.sampled_from(collapsible(t)))
+    groups = [[j] for j in range(i)] + [[i, i + 1]] + [[j] for j in range(i + 2, len(t.shape))]
+    return (src,), {"groups": groups}
+
+
+register(OpSpec("expand_shape", _expand_infer, _reshape_emit("expand_shape"), lambda bs, a, ts: bs[0], _expand_propose,
+                has_init=False, view=True, family="data-movement"))
+register(OpSpec("collapse_shape", _collapse_infer, _reshape_emit("collapse_shape"), lambda bs, a, ts: bs[0],
+                _collapse_propose, has_init=False, view=True, family="data-movement"))
+
+
+def _concat_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    dim, first = attrs["dim"], types[0]
+    if len(types) < 2 or not 0 <= dim < len(first.shape):
+        raise ValueError(f"concat of {len(types)} operands along dim {dim} of {first!r}")
+    for t in types:
+        rest = lambda u: (u.shape[:dim] + u.shape[dim + 1:], u.dtype, len(u.shape))
+        if rest(t) != rest(first) or not isinstance(t.shape[dim], int):
+            raise ValueError(f"concat operands {list(types)} differ off dim {dim} or are symbolic along it")
+    shape = list(first.shape)
+    shape[dim] = sum(t.shape[dim] for t in types)
+    return TensorType(tuple(shape), first.dtype)
+
+
+def _concat_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    types = [ctx.graph.type_of(r) for r in node.inputs]
+    name = result_name(ctx, node)
+    ctx.line(f"{name} = tensor.concat dim({node.attrs['dim']}) {', '.join(operands)} : "
+             f"({', '.join(tensor_type(t) for t in types)}) -> {tensor_type(node.type)}")
+    return name
+
+
+def _concat_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    first = pool.pick(draw, lambda t, bound: any(isinstance(d, int) for d in t.shape) and t.dtype != "i1")
+    if first is None:
+        return None
+    t = pool.type(first)
+    dim = draw(pool.st.sampled_from([i for i, d in enumerate(t.shape) if isinstance(d, int)]))
+    operands = [first]
+    for _ in range(draw(pool.st.integers(1, 2))):
+        shape = list(t.shape)
+        shape[dim] = draw(pool.st.sampled_from((1, 2, 3, 5, 8, 16)))
+        operands.append(pool.pick_or_arg(draw, TensorType(tuple(shape), t.dtype)))
+    return tuple(draw(pool.st.permutations(operands))), {"dim": dim}
+
+
+register(OpSpec("concat", _concat_infer, _concat_emit, lambda bs, a, ts: max(bs), _concat_propose, has_init=False,
+                family="data-movement"))
+
+
+def _reverse_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (t,) = types
+    dims = list(attrs["dims"])
+    if not dims or sorted(set(dims)) != dims or not all(0 <= d < len(t.shape) for d in dims):
+        raise ValueError(f"reverse dims {dims} of {t!r}")
+    if attrs.get("form") == "map" and any(isinstance(t.shape[d], str) for d in dims):
+        raise ValueError("the indexing-map form reverses static dims only (d -> size - 1 - d)")
+    return TensorType(t.shape, t.dtype)
+
+
+def _reverse_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    """A generic reading the operand at ``size - 1 - i`` along the reversed dims: by its indexing map
+    (static sizes) or by tensor.extract at indices computed from linalg.index and the size."""
+    src, t, dims, rank = ctx.graph.type_of(node.inputs[0]), node.type, node.attrs["dims"], len(node.type.shape)
+    out, name = ctx.init_for(node.index, node, operands), result_name(ctx, node)
+    if node.attrs.get("form") == "map":
+        exprs = [f"{t.shape[i] - 1} - d{i}" if i in dims else f"d{i}" for i in range(rank)]
+        head = ", ".join(f"d{i}" for i in range(rank))
+        return ctx.generic(name, [(operands[0], src)], (out, t), [f"affine_map<({head}) -> ({', '.join(exprs)})>",
+                           identity_map(rank)], ["parallel"] * rank, lambda b, a: a[0])
+
+    def body(b: Body, a: list[str]) -> str:
+        index = [b.op(f"linalg.index {i} : index") for i in range(rank)]
+        for i in dims:
+            d = t.shape[i]
+            size = ctx.dim_values[d] if isinstance(d, str) else b.op(f"arith.constant {d} : index")
+            last = b.op(f"arith.subi {size}, {b.op('arith.constant 1 : index')} : index")
+            index[i] = b.op(f"arith.subi {last}, {index[i]} : index")
+        return b.op(f"tensor.extract {operands[0]}[{', '.join(index)}] : {tensor_type(src)}")
+
+    return ctx.generic(name, [], (out, t), [identity_map(rank)], ["parallel"] * rank, body)
+
+
+def _reverse_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    src = pool.pick(draw, lambda t, bound: len(t.shape) >= 1)
+    if src is None:
+        return None
+    t = pool.type(src)
+    dims = sorted(draw(pool.st.sets(pool.st.integers(0, len(t.shape) - 1), min_size=1)))
+    static = all(isinstance(t.shape[d], int) for d in dims)
+    return (src,), {"dims": dims, "form": draw(pool.st.sampled_from(("map", "extract") if static else ("extract",)))}
+
+
+register(OpSpec("reverse", _reverse_infer, _reverse_emit, lambda bs, a, ts: bs[0], _reverse_propose,
+                family="data-movement"))
+
+
+def _scatter_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    """updates (U x D...) added into rows of original (R x D...) picked by i32 indices (U) in [0, R)."""
+    updates, idx, original = types
+    if len(idx.shape) != 1 or idx.dtype != "i32" or idx.index_bound != original.shape[0]:
+        raise ValueError(f"scatter indices {idx!r} must be i32 bounded by the original's rows ({original.shape[0]})")
+    if updates.shape[0] != idx.shape[0] or updates.shape[1:] != original.shape[1:] or updates.dtype != original.dtype:
+        raise ValueError(f"scatter shapes {list(types)} do not agree")
+    if original.dtype not in ("f32", "f16", "i32"):
+        raise ValueError(f"scatter-add is not drawn on {original.dtype}")
+    return TensorType(original.shape, original.dtype)
+
+
+def _scatter_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    updates, idx, original = (ctx.graph.type_of(r) for r in node.inputs)
+    idx2, expanded, name, dt = TensorType((idx.shape[0], 1), "i32"), ctx.fresh("x"), result_name(ctx, node), node.type.dtype
+    ctx.line(f"{expanded} = tensor.expand_shape {operands[1]} [[0, 1]] output_shape [{_dim_text(ctx, idx.shape[0])}, 1] "
+             f": {tensor_type(idx)} into {tensor_type(idx2)}")
+    update, old, add = ctx.fresh("u"), ctx.fresh("o"), "arith.addf" if is_float(node.type) else "arith.addi"
+    _region(ctx, f"{name} = iree_linalg_ext.scatter dimension_map = [0] unique_indices(false) ins({operands[0]}, "
+                 f"{expanded} : {tensor_type(updates)}, {tensor_type(idx2)}) outs({operands[2]} : {tensor_type(original)})",
+            [(update, dt), (old, dt)], lambda b: f"{b.op(f'{add} {old}, {update} : {dt}')} : {dt}",
+            f"-> {tensor_type(original)}")
+    return name
+
+
+def _scatter_bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[TensorType]) -> float:
+    u = types[0].shape[0]
+    return bs[2] + bs[0] * (u if isinstance(u, int) else MAX_SYMBOL_SIZE)
+
+
+def _scatter_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    if not pool.syntax.linalg_ext_gather:  # iree_linalg_ext as IREE >= 3.9 spells it
+        return None
+    dtype = draw(pool.st.sampled_from(pool.dtypes_among(("f32", "f16", "i32"))))
+    rows, rest = _small_dim(draw, pool, 17), [_small_dim(draw, pool, 17) for _ in range(draw(pool.st.integers(0, 2)))]
+    if not pool.nonzero(rows):
+        return None
+    n = _small_dim(draw, pool, 33)
+    updates = pool.pick_or_arg(draw, TensorType((n, *rest), dtype), max_bound=8)
+    idx = pool.new_arg(TensorType((n,), "i32", index_bound=rows))
+    return (updates, idx, pool.destination(draw, TensorType((rows, *rest), dtype))), {}
+
+
+register(OpSpec("scatter", _scatter_infer, _scatter_emit, _scatter_bound, _scatter_propose, has_init=False, acc_input=2,
+                family="data-movement"))
+
+
+# ---------------------------------------------------------------------------------------------
+# data tiling: linalg.pack tiles some static dims (inner_dims_pos / inner_tiles, padded with a value when
+# a tile does not divide its dim), linalg.unpack undoes it (and drops the padding). Their own lowering
+# pipeline on CPU (DataTiling), as linalg.mmt4d (a contraction spec) has its own (Mmt4dTilingExpert).
+
+
+def _packed_shape(shape: Sequence[Dim], positions: Sequence[int], tiles: Sequence[int]) -> tuple[Dim, ...]:
+    if len(positions) != len(tiles) or len(set(positions)) != len(positions) or not positions:
+        raise ValueError(f"inner_dims_pos {list(positions)} and inner_tiles {list(tiles)} must pair up, once per dim")
+    outer = list(shape)
+    for pos, tile in zip(positions, tiles):
+        if not 0 <= pos < len(shape) or not isinstance(shape[pos], int) or shape[pos] < 1 or tile < 1:
+            raise ValueError(f"dim {pos} of {list(shape)} is not a static dim a tile of {tile} can tile")
+        outer[pos] = -(-shape[pos] // tile)
+    return tuple(outer) + tuple(tiles)
+
+
+def pack_array(xp: Any, x: Any, positions: Sequence[int], tiles: Sequence[int], padding: float | None) -> Any:
+    """linalg.pack: each tiled dim padded up to a multiple of its tile, split into (outer, tile), the tiles last."""
+    widths = [(0, 0)] * x.ndim
+    for p, tile in zip(positions, tiles):
+        widths[p] = (0, -x.shape[p] % tile)
+    x = xp.pad(x, widths, constant_values=padding or 0)
+    split, tile_axes = [], {}
+    for i, d in enumerate(x.shape):
+        if i in positions:
+            tile = tiles[list(positions).index(i)]
+            split += [d // tile, tile]
+            tile_axes[i] = len(split) - 1
+        else:
+            split.append(d)
+    outer = [a for a in range(len(split)) if a not in tile_axes.values()]
+    return xp.transpose(xp.reshape(x, split), outer + [tile_axes[p] for p in positions])
+
+
+def unpack_array(xp: Any, x: Any, positions: Sequence[int], tiles: Sequence[int], shape: Sequence[int]) -> Any:
+    """linalg.unpack: each tile moved back behind its outer dim, merged, the padding sliced off."""
+    rank = len(shape)
+    order = []
+    for i in range(rank):
+        order.append(i)
+        if i in positions:
+            order.append(rank + list(positions).index(i))
+    merged = xp.reshape(xp.transpose(x, order), [x.shape[i] * (tiles[list(positions).index(i)] if i in positions else 1)
+                                                 for i in range(rank)])
+    return merged[tuple(slice(0, d) for d in shape)]
+
+
+def _pack_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (t,) = types
+    positions, tiles = attrs["inner_dims_pos"], attrs["inner_tiles"]
+    ragged = any(t.shape[p] % tile for p, tile in zip(positions, tiles) if isinstance(t.shape[p], int))
+    if ragged and attrs.get("padding") is None:
+        raise ValueError("a tile that does not divide its dim needs a padding value")
+    return TensorType(_packed_shape(t.shape, positions, tiles), t.dtype)
+
+
+def _unpack_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (t,) = types
+    shape = tuple(attrs["shape"])
+    if _packed_shape(shape, attrs["inner_dims_pos"], attrs["inner_tiles"]) != t.shape:
+        raise ValueError(f"{t!r} is not {shape} packed by {attrs['inner_dims_pos']} / {attrs['inner_tiles']}")
+    return TensorType(shape, t.dtype)
+
+
+def _tiling_text(attrs: Mapping[str, Any]) -> str:
+    return (f"inner_dims_pos = [{', '.join(map(str, attrs['inner_dims_pos']))}] "
+            f"inner_tiles = [{', '.join(map(str, attrs['inner_tiles']))}]")
+
+
+def _pack_emit(kind: str) -> Callable:
+    def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+        src, t, name = ctx.graph.type_of(node.inputs[0]), node.type, result_name(ctx, node)
+        dest, padding = ctx.init_for(node.index, node, operands), ""
+        if kind == "pack" and node.attrs.get("padding") is not None:
+            cst = ctx.fresh("c")
+            ctx.line(f"{cst} = arith.constant {float_literal(node.attrs['padding'], t.dtype)} : {t.dtype}")
+            padding = f" padding_value({cst} : {t.dtype})"
+        ctx.line(f"{name} = linalg.{kind} {operands[0]}{padding} {_tiling_text(node.attrs)} into {dest} : "
+                 f"{tensor_type(src)} -> {tensor_type(t)}")
+        return name
+
+    return emit
+
+
+def _draw_tiling(draw: Callable, pool: Any, shape: Sequence[Dim]) -> tuple[list[int], list[int]] | None:
+    static = [i for i, d in enumerate(shape) if isinstance(d, int) and d >= 1]
+    if not static:
+        return None
+    positions = draw(pool.st.permutations(static))[: draw(pool.st.integers(1, len(static)))]
+    return list(positions), [draw(pool.st.sampled_from((1, 2, 3, 4, 8, 16))) for _ in positions]
+
+
+def _pack_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    src = pool.pick(draw, lambda t, bound: 1 <= len(t.shape) <= 3 and t.dtype in ("f32", "f16", "i32", "i8"))
+    tiling = src and _draw_tiling(draw, pool, pool.type(src).shape)
+    if not tiling:
+        return None
+    t = pool.type(src)
+    ragged = any(t.shape[p] % tile for p, tile in zip(*tiling))
+    padding = draw(pool.st.sampled_from((0, 1) if t.dtype in INT_DTYPES else (0.0, -1.5))) if ragged else None
+    return (src,), {"inner_dims_pos": tiling[0], "inner_tiles": tiling[1], "padding": padding}
+
+
+def _unpack_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    shape = pool.draw_shape(draw, 1, 2)
+    tiling = _draw_tiling(draw, pool, shape)
+    if not tiling:
+        return None
+    dtype = draw(pool.st.sampled_from(pool.dtypes_among(("f32", "f16", "i32"))))
+    packed = pool.pick_or_arg(draw, TensorType(_packed_shape(shape, *tiling), dtype))
+    return (packed,), {"inner_dims_pos": tiling[0], "inner_tiles": tiling[1], "shape": list(shape)}
+
+
+register(OpSpec("pack", _pack_infer, _pack_emit("pack"), lambda bs, a, ts: max(bs[0], abs(a.get("padding") or 0)),
+                _pack_propose, family="data-movement"))
+register(OpSpec("unpack", _unpack_infer, _pack_emit("unpack"), lambda bs, a, ts: bs[0], _unpack_propose,
+                family="data-movement"))
+
+
+# ---------------------------------------------------------------------------------------------
+# sorting and selection, each with an index output: sort (iree_linalg_ext.sort of values and their
+# positions, ties broken by position, so both results are well defined), topk (iree_linalg_ext.topk
+# along the last dim, k static) and argmax (a generic reduction with two results: the first position
+# of the maximum). A node is one of the two results (``result``: "values" or "indices", i32).
+
+SORTED_DTYPES = ("f32", "f16", "i32")
+
+
+def _selected_shape(t: TensorType, attrs: Mapping[str, Any], op: str) -> tuple[Dim, ...]:
+    dim = attrs["dim"]
+    if not 0 <= dim < len(t.shape) or t.dtype not in SORTED_DTYPES or attrs["result"] not in ("values", "indices"):
+        raise ValueError(f"{op} of {t!r} along dim {dim} ({attrs['result']})")
+    if op == "argmax":
+        return t.shape[:dim] + t.shape[dim + 1:]
+    if op == "topk":
+        if dim != len(t.shape) - 1 or not isinstance(t.shape[dim], int) or not 1 <= attrs["k"] <= t.shape[dim]:
+            raise ValueError(f"topk takes k in [1, {t.shape[dim]}] along the static last dim")
+        return t.shape[:dim] + (attrs["k"],)
+    return t.shape
+
+
+def _selection_infer(op: str) -> Callable:
+    def infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+        (t,) = types
+        return TensorType(_selected_shape(t, attrs, op), t.dtype if attrs["result"] == "values" else "i32")
+
+    return infer
+
+
+def _pair_names(ctx: EmitContext, node: Any) -> str:
+    """``%values, %indices`` of a two-result op: the node's own name on the result it stands for."""
+    other = ctx.fresh("other")
+    return f"%n{node.index}, {other}" if node.attrs["result"] == "values" else f"{other}, %n{node.index}"
+
+
+def _filled(ctx: EmitContext, t: TensorType, value: float) -> str:
+    cst, name = ctx.fresh("c"), ctx.fresh("f")
+    ctx.line(f"{cst} = arith.constant {float_literal(value, t.dtype)} : {t.dtype}")
+    ctx.line(f"{name} = linalg.fill ins({cst} : {t.dtype}) outs({ctx.empty(t)} : {tensor_type(t)}) -> {tensor_type(t)}")
+    return name
+
+
+def _lowest(dtype: str) -> float:
+    return -(2 ** 31) if dtype == "i32" else float("-inf")
+
+
+def _compare(b: Body, pred: str, x: str, y: str, dtype: str) -> str:
+    """``x pred y`` for pred lt / gt / eq, ordered (floats) or signed (integers)."""
+    if dtype in FLOAT_DTYPES:
+        return b.op(f"arith.cmpf o{pred}, {x}, {y} : {dtype}")
+    return b.op(f"arith.cmpi {'eq' if pred == 'eq' else 's' + pred}, {x}, {y} : {dtype}")
+
+
+def _first_of(b: Body, x: str, y: str, i: str, j: str, dtype: str, pred: str) -> str:
+    """x before y: ``x pred y``, or equal and an earlier position."""
+    tie = b.op(f"arith.andi {_compare(b, 'eq', x, y, dtype)}, {b.op(f'arith.cmpi slt, {i}, {j} : i32')} : i1")
+    return b.op(f"arith.ori {_compare(b, pred, x, y, dtype)}, {tie} : i1")
+
+
+def _positions(ctx: EmitContext, t: TensorType, dim: int) -> str:
+    shape = TensorType(t.shape, "i32")
+    return ctx.generic(ctx.fresh("r"), [], (ctx.empty(shape), shape), [identity_map(len(t.shape))],
+                       ["parallel"] * len(t.shape),
+                       lambda b, a: b.op(f"arith.index_cast {b.op(f'linalg.index {dim} : index')} : index to i32"))
+
+
+def _region(ctx: EmitContext, head: str, args: Sequence[tuple[str, str]], body: Callable[[Body], str], tail: str,
+            terminator: str = "iree_linalg_ext.yield") -> None:
+    """``head {`` then a block with ``args`` (name, type) whose ``body`` returns what it yields, then ``} tail``."""
+    b = Body(ctx)
+    yielded = body(b)
+    ctx.line(f"{head} {{")
+    ctx.line(f"^bb0({', '.join(f'{a}: {t}' for a, t in args)}):")
+    ctx.lines.extend(f"  {line}" for line in b.lines)
+    ctx.line(f"  {terminator} {yielded}")
+    ctx.line(f"}} {tail}")
+
+
+def _sort_emit(ctx: EmitContext, node: Any, operands: Sequence[str], src: TensorType, vt: TensorType, it: TensorType) -> None:
+    """The values (a copy: sort works in place on its outs) sorted with their positions, ties by position."""
+    dim, dt, rank = node.attrs["dim"], src.dtype, len(src.shape)
+    copy = ctx.generic(ctx.fresh("r"), [(operands[0], src)], (ctx.empty(vt), vt), [identity_map(rank)] * 2,
+                       ["parallel"] * rank, lambda b, x: x[0])
+    x, y, i, j = (ctx.fresh(p) for p in "xyij")
+    _region(ctx, f"{_pair_names(ctx, node)} = iree_linalg_ext.sort dimension({dim}) outs({copy}, "
+                 f"{_positions(ctx, src, dim)} : {tensor_type(vt)}, {tensor_type(it)})",
+            [(x, dt), (y, dt), (i, "i32"), (j, "i32")], lambda b: f"{_first_of(b, x, y, i, j, dt, 'lt')} : i1",
+            f"-> {tensor_type(vt)}, {tensor_type(it)}")
+
+
+def _topk_emit(ctx: EmitContext, node: Any, operands: Sequence[str], src: TensorType, vt: TensorType, it: TensorType) -> None:
+    dt, x, y = src.dtype, ctx.fresh("x"), ctx.fresh("y")
+    outs = f"{_filled(ctx, vt, _lowest(dt))}, {_filled(ctx, it, 0)} : {tensor_type(vt)}, {tensor_type(it)}"
+    _region(ctx, f"{_pair_names(ctx, node)} = iree_linalg_ext.topk dimension({node.attrs['dim']}) "
+                 f"ins({operands[0]} : {tensor_type(src)}) outs({outs})",
+            [(x, dt), (y, dt)], lambda b: f"{_compare(b, 'gt', x, y, dt)} : i1", f"-> {tensor_type(vt)}, {tensor_type(it)}")
+
+
+def _argmax_emit(ctx: EmitContext, node: Any, operands: Sequence[str], src: TensorType, vt: TensorType, it: TensorType) -> None:
+    """A generic reduction with two results: the maximum and its first position."""
+    dim, dt, rank = node.attrs["dim"], src.dtype, len(src.shape)
+    kept = projected_map(rank, [i for i in range(rank) if i != dim])
+    iterators = ", ".join('"reduction"' if d == dim else '"parallel"' for d in range(rank))
+    outs = f"{_filled(ctx, vt, _lowest(dt))}, {_filled(ctx, it, 0)} : {tensor_type(vt)}, {tensor_type(it)}"
+    x, v, i = ctx.fresh("b"), ctx.fresh("b"), ctx.fresh("b")
+
+    def body(b: Body) -> str:
+        at = b.op(f"arith.index_cast {b.op(f'linalg.index {dim} : index')} : index to i32")
+        take = _first_of(b, x, v, at, i, dt, "gt")
+        return f"{b.op(f'arith.select {take}, {x}, {v} : {dt}')}, {b.op(f'arith.select {take}, {at}, {i} : i32')} : {dt}, i32"
+
+    _region(ctx, f"{_pair_names(ctx, node)} = linalg.generic {{indexing_maps = [{identity_map(rank)}, {kept}, {kept}], "
+                 f"iterator_types = [{iterators}]}} ins({operands[0]} : {tensor_type(src)}) outs({outs})",
+            [(x, dt), (v, dt), (i, "i32")], body, f"-> ({tensor_type(vt)}, {tensor_type(it)})", terminator="linalg.yield")
+
+
+SELECTION_EMITTERS = {"sort": _sort_emit, "topk": _topk_emit, "argmax": _argmax_emit}
+
+
+def _selection_emit(op: str) -> Callable:
+    def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+        src = ctx.graph.type_of(node.inputs[0])
+        shape = _selected_shape(src, node.attrs, op)
+        SELECTION_EMITTERS[op](ctx, node, operands, src, TensorType(shape, src.dtype), TensorType(shape, "i32"))
+        return result_name(ctx, node)
+
+    return emit
+
+
+def _selection_bound(op: str) -> Callable:
+    def bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[TensorType]) -> float:
+        if attrs["result"] == "values":
+            return bs[0]
+        d = types[0].shape[attrs["dim"]]
+        return float(d if isinstance(d, int) else MAX_SYMBOL_SIZE)
+
+    return bound
+
+
+def _selection_propose(op: str) -> Callable:
+    def propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+        if op != "argmax" and not pool.syntax.linalg_ext_gather:  # iree_linalg_ext as IREE >= 3.9 spells it
+            return None
+        last_static = lambda t: isinstance(t.shape[-1], int) and t.shape[-1] >= 1
+        src = pool.pick(draw, lambda t, bound: len(t.shape) >= 1 and t.dtype in SORTED_DTYPES
+                        and (op != "topk" or last_static(t)))
+        if src is None:
+            return None
+        t = pool.type(src)
+        dim = len(t.shape) - 1 if op == "topk" else draw(pool.st.integers(0, len(t.shape) - 1))
+        attrs: dict[str, Any] = {"dim": dim, "result": draw(pool.st.sampled_from(("values", "indices")))}
+        if op == "topk":
+            attrs["k"] = draw(pool.st.integers(1, min(t.shape[-1], 8)))
+        return (src,), attrs
+
+    return propose
+
+
+for _op in ("sort", "topk", "argmax"):
+    register(OpSpec(_op, _selection_infer(_op), _selection_emit(_op), _selection_bound(_op), _selection_propose(_op),
+                    has_init=False, family="sorting"))
 
 
 OP_NAMES = tuple(sorted(OPS))
+FAMILIES = ("elementwise", "producer", "contraction", "reduction", "data-movement", "convolution", "normalization",
+            "sorting")
+
+
+def ops_of(family: str) -> tuple[str, ...]:
+    return tuple(name for name in OP_NAMES if OPS[name].family == family)
+
+
+if set(FAMILIES) != {spec.family for spec in OPS.values()}:
+    raise ImportError(f"op families {sorted({s.family for s in OPS.values()})} must be exactly FAMILIES {FAMILIES}")

@@ -16,14 +16,16 @@ from hypothesis import strategies as st
 
 from .case import MAX_MAGNITUDE, Case, index_bounds
 from .emit import MODERN, Syntax
-from .graph import Graph, Node, TensorType
-from .ops import MAX_SYMBOL_SIZE, OP_NAMES, OPS
+from .graph import INT_DTYPES, Graph, Node, TensorType
+from .ops import FAMILIES, MAX_SYMBOL_SIZE, OP_NAMES, OPS
 
 AWKWARD_SIZES = (1, 2, 3, 5, 7, 8, 13, 15, 16, 17, 31, 32, 33, 48, 63, 64, 65)  # shrinks towards 1
 SYMBOLS = ("M", "N", "K", "P", "Q", "R")
 TARGET_CPUS_DRAWN = ("host",)
-DEFAULT_DTYPES = ("f32", "f16", "i32")
-BOUND_LIMIT = {"f32": 1e4, "f16": 2e2, "i32": 1e5, "i8": 8, "i1": 1}  # keep results finite and exact enough
+DEFAULT_DTYPES = ("f32", "f16", "i32", "bf16", "i64", "i16")  # bf16 / i64 / i16 values come from casts only
+FAMILY_WEIGHTS = {"producer": 1}  # else 2: fills are drawn as destinations besides (measured: bench/op_mix.py)
+# i64 stays within the i32 range: JAX (no x64) computes the i64 reference in int32; float64 arbitrates anyway
+BOUND_LIMIT = {"f32": 1e4, "f16": 2e2, "bf16": 2e2, "i32": 1e5, "i64": 1e6, "i16": 1e4, "i8": 8, "i1": 1}  # keep results finite and exact enough
 
 
 class _Pool:
@@ -118,7 +120,7 @@ class _Pool:
 def _input_bound(t: TensorType) -> float:
     if t.index_bound is not None:
         return float(t.index_bound if isinstance(t.index_bound, int) else MAX_SYMBOL_SIZE)
-    return 8.0 if t.dtype in ("i32", "i8") else 2.0
+    return 8.0 if t.dtype in INT_DTYPES else 2.0
 
 
 def _draw_init(draw: Callable, pool: _Pool, node: Node) -> Node:
@@ -162,7 +164,7 @@ def graphs(draw: Callable, *, ops: Sequence[str] | None = None, min_nodes: int =
     attempts = 0
     while len(pool.nodes) < target and attempts < 8 * target:
         attempts += 1
-        name = draw(st.sampled_from(ops))
+        name = draw(_op_of_a_family(ops))
         proposal = OPS[name].propose(draw, pool)
         if proposal is None:
             continue
@@ -184,6 +186,14 @@ def graphs(draw: Callable, *, ops: Sequence[str] | None = None, min_nodes: int =
     unused = [f"n{i}" for i in range(len(pool.nodes) - 1) if not _used(pool, f"n{i}")]
     extra = draw(st.lists(st.sampled_from(unused), max_size=2, unique=True)) if unused else []
     return Graph(tuple(pool.args), tuple(pool.nodes), tuple(sorted(extra, key=lambda r: int(r[1:])) + [last])).check()
+
+
+def _op_of_a_family(ops: Sequence[str]) -> st.SearchStrategy[str]:
+    """A family (``ops.FAMILIES``) first, then one of its ops: every family is drawn as often, however many
+    variants it registers (nine convolutions and poolings would otherwise outdraw three normalizations)."""
+    by_family = {f: tuple(o for o in ops if OPS[o].family == f) for f in FAMILIES}
+    weighted = [v for f, v in by_family.items() if v for _ in range(FAMILY_WEIGHTS.get(f, 2))]
+    return st.sampled_from(weighted).flatmap(st.sampled_from)
 
 
 def _used(pool: _Pool, ref: str) -> bool:

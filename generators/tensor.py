@@ -9,9 +9,11 @@ import dataclasses
 from typing import Any, Mapping
 
 Dim = int | str
-DTYPES = ("f32", "f16", "i32", "i8", "i1")
-FLOAT_DTYPES = ("f32", "f16")
-INT_DTYPES = ("i32", "i8")
+DTYPES = ("f32", "f16", "i32", "i8", "i1", "bf16", "i64", "i16")
+FLOAT_DTYPES = ("f32", "f16", "bf16")
+INT_DTYPES = ("i32", "i8", "i64", "i16")
+NARROW_FLOATS = ("f16", "bf16")  # stored values round through their format (the float64 arbiter rounds them too)
+# f64 is left out: IREE demotes f64 to f32 by default (--iree-input-demote-f64-to-f32), a documented choice.
 
 
 @dataclasses.dataclass(frozen=True)

@@ -32,7 +32,7 @@ from ireefuzz.generators.builder import GraphBuilder
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
 from ireefuzz.generators.graph import Graph, GraphError, TensorType
-from ireefuzz.generators.ops import ELEMENTWISE, OP_NAMES, PRODUCER_OPS, REDUCTIONS
+from ireefuzz.generators.ops import OP_NAMES, PRODUCER_OPS, ops_of
 from ireefuzz.generators.strategies import cases, graphs
 from ireefuzz.oracles.crash import check_compile_failure, check_run_failure
 from ireefuzz.oracles.finding import Finding
@@ -45,17 +45,20 @@ from ireefuzz.testing import IreeSut, KnownFinding
 from ireefuzz.testing import check as check_case
 
 # Op subsets, for ``graphs(ops=...)`` / ``cases(ops=...)``; together they cover OP_NAMES (checked below).
-ELEMENTWISE_OPS: tuple[str, ...] = tuple(sorted([e.name for e in ELEMENTWISE] + ["cast"]))
-CONTRACTION_OPS: tuple[str, ...] = ("attention", "batch_matmul", "contract", "dequant_matmul", "matmul")
-REDUCTION_OPS: tuple[str, ...] = tuple(sorted(REDUCTIONS))
-DATA_MOVEMENT_OPS: tuple[str, ...] = ("broadcast", "extract_slice", "gather", "pad", "transpose")
-CONVOLUTION_OPS: tuple[str, ...] = tuple(sorted(n for n in OP_NAMES if n.startswith(("conv_", "depthwise_", "pooling_"))))
-NORMALIZATION_OPS: tuple[str, ...] = ("layer_norm", "rms_norm", "softmax")
+# Each is an op family of the registry (``OpSpec.family``), the unit the generator balances its draws by.
+ELEMENTWISE_OPS: tuple[str, ...] = ops_of("elementwise")
+CONTRACTION_OPS: tuple[str, ...] = ops_of("contraction")
+REDUCTION_OPS: tuple[str, ...] = ops_of("reduction")
+DATA_MOVEMENT_OPS: tuple[str, ...] = ops_of("data-movement")
+CONVOLUTION_OPS: tuple[str, ...] = ops_of("convolution")
+NORMALIZATION_OPS: tuple[str, ...] = ops_of("normalization")
+SORTING_OPS: tuple[str, ...] = ops_of("sorting")
 
 __all__ = [
     # generating
     "graphs", "cases", "OP_NAMES", "ELEMENTWISE_OPS", "PRODUCER_OPS", "CONTRACTION_OPS", "REDUCTION_OPS",
-    "DATA_MOVEMENT_OPS", "CONVOLUTION_OPS", "NORMALIZATION_OPS", "GraphBuilder", "Graph", "TensorType", "Case", "GraphError", "emit",
+    "DATA_MOVEMENT_OPS", "CONVOLUTION_OPS", "NORMALIZATION_OPS", "SORTING_OPS",
+    "GraphBuilder", "Graph", "TensorType", "Case", "GraphError", "emit",
     # checking
     "check_case", "evaluate_cases", "CompilerConfig", "Policy", "ORACLE_NAMES", "CaseResult", "IreeSut", "KnownFinding",
     "Finding", "IreeNotFound",
@@ -82,7 +85,7 @@ def _check_all() -> None:
         raise ImportError(f"public names {shadowed} are also submodules of ireefuzz; importing the submodule "
                           f"would replace the name")
     unknown = sorted(set(OP_NAMES) - set(ELEMENTWISE_OPS + PRODUCER_OPS + CONTRACTION_OPS + REDUCTION_OPS
-                                         + DATA_MOVEMENT_OPS + CONVOLUTION_OPS + NORMALIZATION_OPS))
+                                         + DATA_MOVEMENT_OPS + CONVOLUTION_OPS + NORMALIZATION_OPS + SORTING_OPS))
     if unknown:
         raise ImportError(f"ops {unknown} belong to no op subset; add them to a subset in ireefuzz/api.py")
 

@@ -14,7 +14,9 @@ semantics for matmul, conv, pooling, fill, transpose, reduce, map...) and evalua
 - anything it does not know raises ``NotInterpretable("op NAME")``: never a silent pass. So does
   undefined behaviour (division by zero, out-of-range indices, poison shifts and casts).
 
-Layer L1: imports only NumPy, the MLIR bindings and ``ireefuzz.errors``.
+Layer L1: imports only NumPy, the MLIR bindings, ``ireefuzz.errors`` and the data-tiling layouts of
+``ireefuzz.generators.ops`` (``pack_array`` / ``unpack_array``: one definition of linalg.pack for both
+float64 references).
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ import numpy as np
 from iree.compiler import ir, passmanager
 
 from ireefuzz.errors import NotInterpretable, ProgramError
+from ireefuzz.generators.ops import pack_array, unpack_array
 
 Array = np.ndarray
 Handler = Callable[["Interpreter", ir.Operation, list], list]
@@ -1084,6 +1087,64 @@ def _scatter(interp: Interpreter, op: ir.Operation, args: list) -> list:
         else:
             moved[where] = combined
     return [out]
+
+
+def _comparator_order(interp: Interpreter, op: ir.Operation, keys: Sequence[Array]) -> Array:
+    """Per row (the last axis), the positions in the order ``op``'s comparator region puts them: the region
+    runs once on every pair (lhs j, rhs i) of each key; pairs it leaves unordered keep their position
+    order (a stable sort, what a comparator that is a strict weak order allows)."""
+    n = np.shape(keys[0])[-1]
+    pairs = [v for k in keys for v in (np.asarray(k)[..., :, None], np.asarray(k)[..., None, :])]
+    (before,) = interp.run_block(op.regions[0].blocks[0], pairs)
+    before = np.broadcast_to(np.asarray(before, bool), np.shape(keys[0]) + (n,))  # [..., j, i]: j goes before i
+    unordered = ~before & ~np.swapaxes(before, -1, -2)
+    placed_before = before | unordered & (np.arange(n)[:, None] < np.arange(n)[None, :])
+    return np.argsort(np.sum(placed_before, axis=-2), axis=-1, kind="stable")
+
+
+@handles("iree_linalg_ext.sort")
+def _sort(interp: Interpreter, op: ir.Operation, args: list) -> list:
+    dim = ir.IntegerAttr(op.attributes["dimension"]).value
+    keys = [np.moveaxis(np.asarray(a), dim, -1) for a in args]
+    order = _comparator_order(interp, op, keys)
+    return [np.moveaxis(np.take_along_axis(k, order, axis=-1), -1, dim) for k in keys]
+
+
+@handles("iree_linalg_ext.topk")
+def _topk(interp: Interpreter, op: ir.Operation, args: list) -> list:
+    """The outs (initial values and indices) merged with the input, the first k by the comparator; an input
+    the comparator does not put before an equal entry already in the outs does not displace it."""
+    dim = ir.IntegerAttr(op.attributes["dimension"]).value
+    values, *given, out_values, out_indices = (np.moveaxis(np.asarray(a), dim, -1) for a in args)
+    positions = given[0] if given else np.broadcast_to(np.arange(values.shape[-1]), values.shape)
+    keys = np.concatenate([out_values, values], axis=-1)
+    order = _comparator_order(interp, op, [keys])[..., : out_values.shape[-1]]
+    indices = np.concatenate([out_indices, positions], axis=-1)
+    return [np.moveaxis(np.take_along_axis(k, order, axis=-1), -1, dim) for k in (keys, indices)]
+
+
+@handles("linalg.pack")
+def _pack(interp: Interpreter, op: ir.Operation, args: list) -> list:
+    """Operands: source, dest, then the padding value if any (static tiles only)."""
+    padding = float(np.asarray(args[2])) if len(args) > 2 else None
+    return [pack_array(np, np.asarray(args[0]), _ints(op.attributes["inner_dims_pos"]), _static_tiles(op), padding)]
+
+
+@handles("linalg.unpack")
+def _unpack(interp: Interpreter, op: ir.Operation, args: list) -> list:
+    return [unpack_array(np, np.asarray(args[0]), _ints(op.attributes["inner_dims_pos"]), _static_tiles(op),
+                         np.shape(args[1]))]
+
+
+def _static_tiles(op: ir.Operation) -> list[int]:
+    """The inner tiles, refusing what ``pack_array`` does not model (dynamic tiles, permuted outer dims)."""
+    perm = _ints(op.attributes["outer_dims_perm"]) if "outer_dims_perm" in op.attributes else []
+    if perm != sorted(perm):
+        raise NotInterpretable(f"op {op.name} with outer_dims_perm")
+    tiles = _ints(op.attributes["static_inner_tiles"])
+    if any(t < 0 for t in tiles):
+        raise NotInterpretable(f"op {op.name} with dynamic inner tiles")
+    return tiles
 
 
 # --------------------------------------------------------------------------- entry points

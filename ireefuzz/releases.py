@@ -40,7 +40,8 @@ DEFAULT_CACHE = Path(os.environ.get("IREEFUZZ_RELEASES", Path.home() / ".cache" 
 OPS_SINCE: dict[str, str] = {op: "3.13.0" for op in (
     "attention", "contract", "conv_1d_nwc_wcf", "conv_2d_nchw_fchw", "conv_2d_nhwc_hwcf", "depthwise_conv_2d_nhwc_hwc",
     "dequant_matmul", "layer_norm", "pooling_nchw_max", "pooling_nchw_sum", "pooling_nhwc_max", "pooling_nhwc_min",
-    "pooling_nhwc_sum", "rms_norm", "softmax")}
+    "pooling_nhwc_sum", "rms_norm", "softmax", "argmax", "collapse_shape", "concat", "expand_shape", "reverse", "scatter",
+    "sort", "topk", "pack", "unpack")}
 
 
 def order_key(version: str) -> tuple:

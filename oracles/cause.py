@@ -29,6 +29,8 @@ import dataclasses
 import re
 from typing import Any, Mapping, Sequence
 
+from ireefuzz.generators.ops import OPS, destinations
+
 from .finding import Finding
 
 @dataclasses.dataclass(frozen=True)
@@ -281,9 +283,12 @@ class _Node:
 
     @property
     def destinations(self) -> tuple[str, ...]:
-        """What the node writes into: its ``init`` value, or a matmul's accumulator."""
-        acc = (self.inputs[2],) if self.op.endswith("matmul") and len(self.inputs) > 2 else ()
-        return ((self.init,) if self.init else ()) + acc
+        """What the node writes into: its ``init`` value, or its accumulator operand (a matmul's, a convolution's ...)."""
+        return tuple(ref for ref, _ in destinations(self.op, self.inputs, {"init": f"value:{self.init}"} if self.init else {}))
+
+    @property
+    def is_view(self) -> bool:
+        return self.op in OPS and OPS[self.op].view
 
     @property
     def reads(self) -> tuple[str, ...]:
@@ -334,7 +339,14 @@ class _Program:
 
     @property
     def written_arguments(self) -> set[str]:
-        return {r for n in self.nodes for r in n.destinations if r.startswith("a")}
+        """Arguments some node writes into, directly or through a view of them (a slice, a reshape)."""
+        return {self.viewed(r) for n in self.nodes for r in n.destinations} - {None}
+
+    def viewed(self, ref: str) -> str | None:
+        """The argument ``ref`` is, or is a view of (None when it is a computed value)."""
+        while (node := self.node(ref)) is not None and node.is_view and node.inputs:
+            ref = node.inputs[0]
+        return ref if ref.startswith("a") else None
 
 
 def _written_arguments(finding: Finding) -> set[str] | None:

@@ -6,6 +6,7 @@ from typing import Sequence
 import numpy as np
 
 from ireefuzz.generators.graph import Graph, dims_pattern
+from ireefuzz.generators.ops import OPS, destinations
 
 from .finding import Finding, make_signature
 
@@ -18,8 +19,7 @@ def check_inputs_unchanged(graph: Graph, before: Sequence[np.ndarray], after: Se
             continue
         # The signature names the ops that write into the argument (it is their destination) if any,
         # else the ops reading it: that is where the bug is, whatever else the graph does.
-        writers = [f"{n.op}[outs]" for n in graph.nodes if n.attrs.get("init") == f"value:a{i}"]
-        writers += [f"{n.op}[acc]" for n in graph.nodes if n.op.endswith("matmul") and n.inputs[2] == f"a{i}"]
+        writers = writers_of(graph, f"a{i}")
         users = writers or [graph.nodes[j].op for j in graph.users(f"a{i}")]
         t = graph.args[i]
         evidence: dict = {"argument": i, "ops": users}
@@ -36,6 +36,16 @@ def check_inputs_unchanged(graph: Graph, before: Sequence[np.ndarray], after: Se
             f"argument {i} ({t!r}) was modified by the call ({evidence.get('changed_elements', 'shape')} elements changed)",
             evidence))
     return findings
+
+
+def writers_of(graph: Graph, arg: str) -> list[str]:
+    """``op[role]`` of every node writing into argument ``arg`` (as its DPS init ``outs`` or its accumulator
+    ``acc``), directly or through a view of it (a slice or reshape): the role names the one known defect."""
+    aliases = {arg}
+    for i, n in enumerate(graph.nodes):
+        if OPS[n.op].view and n.inputs and n.inputs[0] in aliases:
+            aliases.add(f"n{i}")
+    return [f"{n.op}[{role}]" for n in graph.nodes for ref, role in destinations(n.op, n.inputs, n.attrs) if ref in aliases]
 
 
 def _bitwise_differs(b: np.ndarray, a: np.ndarray) -> np.ndarray:

@@ -12,12 +12,15 @@ import functools
 import os
 from typing import Any, Callable, Mapping, Sequence
 
+import ml_dtypes
 import numpy as np
 
-from ireefuzz.generators.graph import FLOAT_DTYPES, Graph, Node
-from ireefuzz.generators.ops import CONV_LAYOUTS, POOL_LAYOUTS, POOLINGS, SPATIAL, window_out
+from ireefuzz.generators.graph import FLOAT_DTYPES, INT_DTYPES, Graph, Node
+from ireefuzz.generators.tensor import NARROW_FLOATS
+from ireefuzz.generators.ops import CONV_LAYOUTS, POOL_LAYOUTS, POOLINGS, SPATIAL, pack_array, unpack_array, window_out
 
-NUMPY_DTYPES = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i8": np.int8, "i1": np.bool_}
+NUMPY_DTYPES = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16, "i32": np.int32, "i8": np.int8,
+                "i64": np.int64, "i16": np.int16, "i1": np.bool_}
 BACKENDS = ("jax", "f64")
 
 
@@ -32,16 +35,16 @@ class Evaluator:
 
     def dtype(self, dtype: str) -> Any:
         if self.backend == "f64":
-            return np.float64 if dtype in FLOAT_DTYPES else np.int64 if dtype in ("i32", "i8") else np.bool_
+            return np.float64 if dtype in FLOAT_DTYPES else np.int64 if dtype in INT_DTYPES else np.bool_
         return NUMPY_DTYPES[dtype]
 
     def cast(self, x: Any, dtype: str) -> Any:
         """Convert with the rounding the program's dtype implies (float->int truncates toward zero)."""
         xp = self.xp
-        if dtype in ("i32", "i8") and xp.issubdtype(x.dtype, xp.floating):
+        if dtype in INT_DTYPES and xp.issubdtype(x.dtype, xp.floating):
             x = xp.trunc(x)
-        if self.backend == "f64" and dtype == "f16":
-            return x.astype(np.float16).astype(np.float64)
+        if self.backend == "f64" and dtype in NARROW_FLOATS:
+            return x.astype(NUMPY_DTYPES[dtype]).astype(np.float64)
         return x.astype(self.dtype(dtype))
 
     def matmul(self, a: Any, b: Any, acc: Any, out_dtype: str) -> Any:
@@ -65,8 +68,8 @@ class Evaluator:
         out = self.xp.asarray(REFERENCE[node.op](self, operands, node.attrs, shape, node.type.dtype))
         if self.backend == "jax":
             return out.astype(self.dtype(node.type.dtype))
-        if node.type.dtype == "f16":
-            return out.astype(np.float16).astype(np.float64)  # f16 storage rounds every intermediate
+        if node.type.dtype in NARROW_FLOATS:  # f16 / bf16 storage rounds every intermediate
+            return out.astype(NUMPY_DTYPES[node.type.dtype]).astype(np.float64)
         return out
 
 
@@ -188,6 +191,38 @@ def _attention(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[i
     return E.einsum("bst,bte->bse", probs, xs[2], t)
 
 
+def _scatter(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, ...], t: str) -> Any:
+    updates, idx, original = xs
+    if E.backend == "jax":
+        return original.at[idx].add(updates.astype(original.dtype))
+    out = np.array(original, copy=True)
+    np.add.at(out, np.asarray(idx, np.int64), updates)
+    return out
+
+
+def _sort(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, ...], t: str) -> Any:
+    """Ascending, ties in position order (the emitted comparator breaks them by position)."""
+    if a["result"] == "values":
+        return E.xp.sort(xs[0], axis=a["dim"])
+    return E.xp.argsort(xs[0], axis=a["dim"], stable=True) if E.backend == "jax" else np.argsort(xs[0], axis=a["dim"], kind="stable")
+
+
+def _topk(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, ...], t: str) -> Any:
+    """The k largest along the last dim, largest first (ties in position order: where the emitted
+    comparator cannot break them, the error bound leaves the indices free)."""
+    order = _sort(E, [-xs[0]], {"dim": a["dim"], "result": "indices"}, s, t)[..., : a["k"]]
+    return E.xp.take_along_axis(xs[0], order, axis=-1) if a["result"] == "values" else order
+
+
+def _argmax(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, ...], t: str) -> Any:
+    """The maximum and its first position along ``dim``; over an empty dim the fills (lowest, 0)."""
+    if a["result"] == "values":
+        return _reduce_max(E, xs, a, s, t)
+    if np.shape(xs[0])[a["dim"]] == 0:
+        return E.xp.zeros(s, dtype=E.dtype("i32"))
+    return E.xp.argmax(xs[0], axis=a["dim"])
+
+
 # One row per op, named exactly as in ireefuzz.generators.ops.OPS.
 REFERENCE: dict[str, Row] = {
     "abs": lambda E, xs, a, s, t: E.xp.abs(xs[0]),
@@ -223,6 +258,16 @@ REFERENCE: dict[str, Row] = {
     "dequant_matmul": lambda E, xs, a, s, t: E.matmul(xs[0], _dequantized(E, xs[1], xs[2], a, t), xs[3], t),
     "layer_norm": _norm(centered=True),
     "rms_norm": _norm(centered=False),
+    "expand_shape": lambda E, xs, a, s, t: E.xp.reshape(xs[0], s),
+    "collapse_shape": lambda E, xs, a, s, t: E.xp.reshape(xs[0], s),
+    "concat": lambda E, xs, a, s, t: E.xp.concatenate(xs, axis=a["dim"]),
+    "reverse": lambda E, xs, a, s, t: E.xp.flip(xs[0], axis=tuple(a["dims"])),
+    "scatter": _scatter,
+    "sort": _sort,
+    "topk": _topk,
+    "argmax": _argmax,
+    "pack": lambda E, xs, a, s, t: pack_array(E.xp, xs[0], a["inner_dims_pos"], a["inner_tiles"], a.get("padding")),
+    "unpack": lambda E, xs, a, s, t: unpack_array(E.xp, xs[0], a["inner_dims_pos"], a["inner_tiles"], s),
 }
 
 
@@ -349,6 +394,54 @@ def _norm_error(centered: bool) -> ErrorRow:
     return row
 
 
+FREE = 1e300  # an error bound that admits any value (finite: the oracle scales bounds)
+
+
+def _row_worst(es: Any, dim: int) -> Any:
+    return np.max(es, axis=dim, keepdims=True, initial=0.0)
+
+
+def _ambiguous_rows(x: Any, es: Any, dim: int, top: int | None = None, exact_ties: bool = False) -> Any:
+    """Per row along ``dim`` (kept as size 1): whether two of its values (of the ``top`` largest, when given)
+    are so close that their order may legitimately swap: within twice the row's worst error, or exactly
+    tied when the op has no tie-break (``exact_ties``); a non-finite value makes the whole row ambiguous."""
+    x = np.asarray(x, np.float64)
+    ordered = -np.sort(-x, axis=dim)
+    if top is not None:
+        ordered = np.take(ordered, range(min(top + 1, np.shape(x)[dim])), axis=dim)
+    worst = _row_worst(es, dim)
+    with np.errstate(invalid="ignore"):
+        gaps = -np.diff(ordered, axis=dim)
+        close = (gaps <= 2 * worst) & ((worst > 0) | exact_ties)
+    return np.any(close | ~np.isfinite(gaps), axis=dim, keepdims=True) | ~np.all(np.isfinite(x), axis=dim, keepdims=True)
+
+
+def _selection_error(op: str) -> ErrorRow:
+    """Values: a sorted / selected value moves at most by the row's worst input error. Indices: exact,
+    except on rows whose order is ambiguous (``_ambiguous_rows``): there any index is right."""
+
+    def row(E, xs, es, out, a, s, t, u):
+        dim = a["dim"]
+        worst = _row_worst(es[0], dim)
+        if a["result"] == "values":
+            return worst if op != "argmax" else np.squeeze(worst, axis=dim)
+        ambiguous = _ambiguous_rows(xs[0], es[0], dim, top=1 if op == "argmax" else a.get("k"), exact_ties=op == "topk")
+        bound = np.where(ambiguous, FREE, 0.0)
+        return np.squeeze(bound, axis=dim) if op == "argmax" else bound
+
+    return row
+
+
+def _scatter_error(E, xs, es, out, a, s, t, u):
+    """The original's error, the updates' errors added in, and a rounding per addition into each row."""
+    idx = np.asarray(xs[1], np.int64)
+    added, magnitude, count = np.array(es[2], np.float64), np.abs(np.asarray(xs[2], np.float64)), np.ones(s)
+    np.add.at(added, idx, es[0])
+    np.add.at(magnitude, idx, np.abs(np.asarray(xs[0], np.float64)))
+    np.add.at(count, idx, 1.0)
+    return added + u * count * magnitude
+
+
 def _rounded(rule: Callable[..., Any]) -> ErrorRow:
     """An elementwise rule plus the rounding of its own result."""
     return lambda E, xs, es, out, a, s, t, u: rule(xs, es, out) + u * np.abs(out)
@@ -388,6 +481,14 @@ ERROR_BOUND: dict[str, ErrorRow] = {
     "dequant_matmul": _dequant_error,
     "layer_norm": _norm_error(centered=True),
     "rms_norm": _norm_error(centered=False),
+    "expand_shape": lambda E, xs, es, out, a, s, t, u: np.reshape(es[0], s),
+    "collapse_shape": lambda E, xs, es, out, a, s, t, u: np.reshape(es[0], s),
+    "concat": lambda E, xs, es, out, a, s, t, u: np.concatenate(es, axis=a["dim"]),
+    "reverse": lambda E, xs, es, out, a, s, t, u: np.flip(es[0], axis=tuple(a["dims"])),
+    "scatter": _scatter_error,
+    **{op: _selection_error(op) for op in ("sort", "topk", "argmax")},
+    "pack": lambda E, xs, es, out, a, s, t, u: pack_array(np, es[0], a["inner_dims_pos"], a["inner_tiles"], 0.0),
+    "unpack": lambda E, xs, es, out, a, s, t, u: unpack_array(np, es[0], a["inner_dims_pos"], a["inner_tiles"], s),
 }
 
 
@@ -418,7 +519,7 @@ def _run(graph: Graph, inputs: Sequence[np.ndarray], sizes: Mapping[str, int], b
             raise AssertionError(f"reference row {node.op!r} gave shape {tuple(out.shape)}, expected {shape}: ireefuzz bug")
         values[f"n{i}"] = out
         if bounds:
-            u = ROUNDING_ULPS * float(np.finfo(NUMPY_DTYPES[node.type.dtype]).eps) if node.type.dtype in FLOAT_DTYPES else 0.0
+            u = ROUNDING_ULPS * float(ml_dtypes.finfo(NUMPY_DTYPES[node.type.dtype]).eps) if node.type.dtype in FLOAT_DTYPES else 0.0
             with np.errstate(all="ignore"):
                 e = ERROR_BOUND[node.op](E, operands, [errors[r] for r in node.inputs], out, node.attrs, shape,
                                          node.type.dtype, u)

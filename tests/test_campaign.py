@@ -82,6 +82,21 @@ def test_guidance_prefers_rarely_reached_ops():
     assert coverage.rarity(rare)[1] == "op:exp"
 
 
+def test_guidance_prefers_ops_that_reached_a_rare_lowering_configuration():
+    coverage = guidance.Coverage()
+    common_config, rare_config = "DoubleTilingExpert[generic{distribution = [32]}]", "DoubleTilingExpert[generic{distribution = [8]}]"
+    for op, config, times in (("add", common_config, 40), ("exp", common_config, 40), ("exp", rare_config, 1)):
+        for _ in range(times):
+            coverage.add({"ops": op, "dtype": "f32", "dims": "S", "pipelines": [config.partition("[")[0]],
+                          "configurations": [config]})
+    t = TensorType((4,), "f32")
+    add = Graph((t,), (Node("add", ("a0", "a0"), {}, t),), ("n0",))
+    exp = Graph((t,), (Node("exp", ("a0",), {}, t),), ("n0",))
+    assert coverage.rarity(exp)[0] > coverage.rarity(add)[0]
+    assert coverage.rarity(exp)[1] == f"configuration:{rare_config}"
+    coverage.add({"ops": "exp", "dtype": "f32", "dims": "S", "pipelines": []})  # a run recorded before configurations
+
+
 def test_options_are_validated():
     with pytest.raises(UsageError, match="--time SECONDS or --cases N"):
         options.options_from_args(parse(), None)
@@ -95,6 +110,12 @@ def test_options_are_validated():
         options.parse_workers("many")
     with pytest.raises(UsageError, match="--bundles -1"):
         options.bundle_limit(-1)
+    with pytest.raises(UsageError, match="unknown bogus"):
+        options.options_from_args(parse("--cases", "3", "--ops", "sort,bogus"), None)
+    assert options.options_from_args(parse("--cases", "3", "--ops", "sorting,reverse"), None).ops == (
+        "argmax", "reverse", "sort", "topk")
+    opts = options.options_from_args(parse("--cases", "16", "--ops", "argmax"), None)
+    assert {n.op for c in guidance.draw_block(opts, 0, guidance.Coverage()) for n in c.graph.nodes} <= {"argmax", "fill"}
     opts = options.options_from_args(parse("--cases", "3", "--flags", "--a='x y' --b", "--seed", "4"), None)
     assert opts.flags == ("--a=x y", "--b") and opts.seed == 4
     with pytest.raises(UsageError, match="--seed differ"):
@@ -180,6 +201,19 @@ def test_record_keeps_first_and_smaller_examples_and_never_duplicates(tmp_path):
     assert summary["pipelines"] == {"DoubleTilingExpert": 3}
 
 
+def test_summary_counts_distinct_lowering_configurations_per_pipeline(tmp_path):
+    opts = options.Options(cases=64, batch=4)
+    peeled = "#iree_cpu.pipeline<DoubleTilingExpert>, {enable_loop_peeling}[generic{distribution = [8]}]"
+    configs = (("DoubleTilingExpert[generic{distribution = [32]}]",), ("DoubleTilingExpert[generic{distribution = [32]}]",
+               "Default[fill{distribution = [4]}]"), (peeled,))
+    cases = [_case(n) for n in (4, 8, 16)]
+    results = [dataclasses.replace(_result(c), configurations=cfg) for c, cfg in zip(cases, configs)]
+    record.Record(tmp_path, opts, baseline.Baseline({})).record(pool.Task((0, 1, 2), tuple(cases)), results, 1.0)
+    table = record.Record(tmp_path, opts, baseline.Baseline({})).summary()["configurations"]
+    assert table["distinct"] == 3 and table["per_pipeline"] == {"DoubleTilingExpert": 2, "Default": 1}
+    assert table["dispatches"]["DoubleTilingExpert[generic{distribution = [32]}]"] == 2
+
+
 def test_reports(tmp_path):
     opts = options.Options(cases=64)
     known = "memory/alloca/matmul/f32/S"  # another cause (a contraction's alloca) than exp's
@@ -204,7 +238,8 @@ def crash_rows(out: Path) -> dict[int, str]:
 
 @pytest.mark.iree
 def test_worker_segv_and_sigkill_are_bisected_to_their_culprits(tmp_path):
-    rc, err = fuzz(tmp_path, "--cases", "8", "--batch", "4", "--oracles", "crash", fault="2:segv,5:kill")
+    rc, err = fuzz(tmp_path, "--cases", "8", "--batch", "4", "--oracles", "crash", "--ops", "elementwise,producer",
+                   fault="2:segv,5:kill")  # ops IREE compiles cleanly: the only crashes are the injected ones
     assert rc == 1, err
     assert crash_rows(tmp_path) == {2: "runtime-crash", 5: "worker-killed"}
     assert sorted(progress_indices(tmp_path)) == list(range(8))  # the bystanders were evaluated, once
@@ -315,7 +350,8 @@ def dask_cluster(tmp_path):
 
 @pytest.mark.iree
 def test_dask_cluster_run_isolates_a_crash(tmp_path, dask_cluster):
-    rc, err = fuzz(tmp_path / "out", "--cases", "8", "--batch", "4", "--oracles", "crash", "--scheduler", dask_cluster)
+    rc, err = fuzz(tmp_path / "out", "--cases", "8", "--batch", "4", "--oracles", "crash", "--ops", "elementwise,producer",
+                   "--scheduler", dask_cluster)  # ops IREE compiles cleanly: the only crash is the injected one
     assert rc == 1, err
     assert crash_rows(tmp_path / "out") == {3: "runtime-crash"}
     assert sorted(progress_indices(tmp_path / "out")) == list(range(8))

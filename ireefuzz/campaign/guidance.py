@@ -3,7 +3,9 @@
 A block is drawn by one Hypothesis run (``@given(cases())`` with ``@seed(f(seed, b))``, no database)
 whose only other input is the ``Coverage`` of the shard's blocks up to ``k - lag``. Every drawn case
 gets ``target(rarity)``: the sum of 1/sqrt(1+count) over its features (ops, adjacent op pairs, dtype,
-static/dynamic) and over the rarest lowering pipeline each of its ops has reached so far.
+static/dynamic), over the rarest lowering pipeline each of its ops has reached so far, and over the rarest
+lowering configuration (pipeline + tile sizes) each of its ops has reached: a graph whose ops have only
+reached common configurations scores low, one whose op once reached a rare one high.
 """
 from __future__ import annotations
 
@@ -27,24 +29,33 @@ def draw_features(ops: str, dtype: str, dims: str) -> list[str]:
 
 
 class Coverage:
-    """Counts of what the finished cases reached: draw features, pipelines, and the pipelines each op reached."""
+    """Counts of what the finished cases reached: draw features, pipelines and lowering configurations, and
+    the pipelines and configurations each op reached."""
 
     def __init__(self) -> None:
         self.features: collections.Counter[str] = collections.Counter()
         self.pipelines: collections.Counter[str] = collections.Counter()
+        self.configurations: collections.Counter[str] = collections.Counter()
         self.op_pipelines: dict[str, set[str]] = collections.defaultdict(set)
+        self.op_configurations: dict[str, set[str]] = collections.defaultdict(set)
 
     def add(self, entry: Mapping[str, Any]) -> None:
         self.features.update(draw_features(entry["ops"], entry["dtype"], entry["dims"]))
         self.pipelines.update(entry["pipelines"])
+        configurations = entry.get("configurations", ())  # absent from runs recorded before they were
+        self.configurations.update(configurations)
         for op in entry["ops"].split(">"):
             self.op_pipelines[op].update(entry["pipelines"])
+            self.op_configurations[op].update(configurations)
 
     def merge(self, other: "Coverage") -> None:
         self.features.update(other.features)
         self.pipelines.update(other.pipelines)
+        self.configurations.update(other.configurations)
         for op, ps in other.op_pipelines.items():
             self.op_pipelines[op] |= ps
+        for op, cs in other.op_configurations.items():
+            self.op_configurations[op] |= cs
 
     def rarity(self, graph: Graph) -> tuple[float, str]:
         """(score, rarest feature) of a drawn graph: higher = less reached so far."""
@@ -52,6 +63,10 @@ class Coverage:
         for n in graph.nodes:
             for p in self.op_pipelines.get(n.op, ()):
                 scores[f"pipeline:{p}"] = 1 / math.sqrt(1 + self.pipelines[p])
+            reached = self.op_configurations.get(n.op)
+            if reached:
+                rarest = min(reached, key=lambda c: (self.configurations[c], c))
+                scores[f"configuration:{rarest}"] = 1 / math.sqrt(1 + self.configurations[rarest])
         rarest = max(scores, key=scores.get) if scores else "-"
         return sum(scores.values()), rarest
 
@@ -68,6 +83,8 @@ def draw_block(options: Options, block: int, coverage: Coverage, frontend: str =
     version = releases.release_of(options.task_spec().config)  # a release is never given an op it cannot express
     if version is not None:
         restrict = {"ops": releases.ops_for(version), "syntax": releases.syntax_for(version)}
+    if options.ops:
+        restrict["ops"] = sorted(set(options.ops) & set(restrict.get("ops", options.ops))) or list(options.ops)
     if frontend == "stablehlo":
         from ireefuzz.generators.stablehlo import EXPORTABLE_OPS
 

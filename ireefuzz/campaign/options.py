@@ -46,6 +46,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "machine runs); each case records its configuration")
     g.add_argument("--target-cpu", metavar="CPU", help="host, generic, x86-64-v3, x86-64-v4 or any LLVM CPU name (default host)")
     g.add_argument("--flags", metavar='"..."', type=shell_words, help="extra iree-compile flags (shell-quoted string)")
+    g.add_argument("--ops", metavar="a,b", help="draw only these ops or op families (e.g. sort,topk or sorting,"
+                   "data-movement; default all; families: elementwise, producer, contraction, reduction, data-movement, "
+                   "convolution, normalization, sorting)")
     g.add_argument("--batch", type=int, metavar="N", help="graphs per compiled module (default 16)")
     g.add_argument("--case-timeout", type=float, metavar="SECONDS", help="per-case time budget of a worker (default 60)")
     g.add_argument("--jax", choices=JAX_MODES, help="when the JAX reference runs: always, or on-disagreement (default: "
@@ -89,6 +92,7 @@ class Options:
     jax: str = "on-disagreement"  # JAX runs only when IREE and float64 disagree (eager JAX recompiles per shape)
     relations: tuple[str, ...] = ("shape",)  # metamorphic relations, on one case in relations_every
     relations_every: int = 64
+    ops: tuple[str, ...] = ()  # the ops drawn (empty = every op the release can express)
     frontend: str = "linalg"  # one of FRONTEND_CHOICES
     lag: int = 2  # a block is drawn from the coverage of blocks up to k - lag
     block: int = BLOCK
@@ -163,6 +167,8 @@ def _given(args: argparse.Namespace) -> dict[str, Any]:
             raise UsageError(f"--oracles {args.oracles!r}: choose from {','.join(ORACLE_NAMES)}")
     if args.relations is not None:
         given["relations"] = _names(args.relations)
+    if args.ops is not None:
+        given["ops"] = parse_ops(args.ops)
     for name, value in (("batch", args.batch), ("relations_every", args.relations_every), ("case_timeout", args.case_timeout)):
         if value is not None:
             given[name] = _positive(name, value)
@@ -170,6 +176,18 @@ def _given(args: argparse.Namespace) -> dict[str, Any]:
         if value is not None:
             _positive(name, value)
     return given
+
+
+def parse_ops(text: str) -> tuple[str, ...]:
+    """``--ops``: op names and family names, as the sorted op names they stand for."""
+    from ireefuzz.generators.ops import FAMILIES, OP_NAMES, ops_of
+
+    names = _names(text)
+    unknown = [n for n in names if n not in OP_NAMES and n not in FAMILIES]
+    if unknown or not names:
+        raise UsageError(f"--ops {text!r}: unknown {', '.join(unknown) or 'empty list'}; choose ops from "
+                         f"{','.join(OP_NAMES)} or families from {','.join(FAMILIES)}")
+    return tuple(sorted({op for n in names for op in (ops_of(n) if n in FAMILIES else (n,))}))
 
 
 def _names(text: str) -> tuple[str, ...]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import json
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -149,6 +150,7 @@ class Record:
         self.block_coverage: dict[int, Coverage] = collections.defaultdict(Coverage)  # complete, not yet folded
         self.totals: collections.Counter[str] = collections.Counter()
         self.pipelines: collections.Counter[str] = collections.Counter()
+        self.configurations: collections.Counter[str] = collections.Counter()  # pipeline + tile sizes, per dispatch
         self.ops: collections.Counter[str] = collections.Counter()
         self.pairs: collections.Counter[str] = collections.Counter()
         self.frontends: collections.Counter[str] = collections.Counter()  # cases per front-end
@@ -200,6 +202,7 @@ class Record:
             self.totals["discarded"] += e["discarded"]
             self.totals["worker_deaths"] += any(s.startswith("crash/") and s.split("/")[1] in DEATH_KINDS for s in e["sigs"])
             self.pipelines.update(e["pipelines"])
+            self.configurations.update(e.get("configurations", ()))
             names = e["ops"].split(">")
             self.ops.update(names)
             self.pairs.update(f"{a}>{b}" for a, b in zip(names, names[1:]))
@@ -263,6 +266,7 @@ class Record:
             g = r.case.graph
             entries.append({"i": index, "h": case_hash(r.case), "sigs": [f.signature for f in findings],
                             "causes": [f.cause for f in findings], "pipelines": list(r.pipelines),
+                            "configurations": list(r.configurations),
                             "ops": g.op_pattern, "dtype": g.dtype, "dims": g.dims, "instances": len(r.case.instances),
                             "discarded": r.discarded, "config": labels(r.case.target_cpu, r.case.flags),
                             "not_judged": list(r.not_judged)})
@@ -325,6 +329,7 @@ class Record:
             "new": self.new_signatures(), "known": self.known_signatures(),
             "causes": self.cause_table(), "new_causes": self.new_causes(), "history": self.history(),
             "pipelines": dict(self.pipelines.most_common()), "ops": dict(self.ops.most_common()),
+            "configurations": self.configuration_table(),
             "op_pairs": dict(self.pairs.most_common(40)), "frontends": dict(self.frontends),
             "timeline": [list(p) for p in self.timeline], "time_accounting": self.time_accounting(),
             "cpu": self.cpu, "compiler_version": self.compiler_version, "options": self.options.to_json(),
@@ -333,6 +338,13 @@ class Record:
         if self.previous is not None:
             summary["diff"] = {"compared_with": self.previous.run} | self.diff()
         return summary
+
+    def configuration_table(self) -> dict[str, Any]:
+        """``summary.json``'s ``configurations``: how many distinct lowering configurations (pipeline + tile
+        sizes) the dispatches reached, in all and per pipeline, and the dispatches of each."""
+        per_pipeline = collections.Counter(_pipeline_name(c.partition("[")[0]) for c in self.configurations)
+        return {"distinct": len(self.configurations), "per_pipeline": dict(per_pipeline.most_common()),
+                "dispatches": dict(self.configurations.most_common())}
 
     def time_accounting(self) -> dict[str, Any]:
         """``summary.json``'s ``time_accounting``: seconds per activity summed over processes (``ACTIVITIES``),
@@ -359,3 +371,10 @@ class Record:
                          "status": self.cause_status(c), "triage": known.status if known else "",
                          "upstream": known.upstream if known else ""})
         return sorted(rows, key=lambda r: (r["status"] != "new", -r["cases"], r["id"]))
+
+
+def _pipeline_name(head: str) -> str:
+    """``DoubleTilingExpert`` of a configuration's head, also when it carries options
+    (``#iree_cpu.pipeline<DoubleTilingExpert>, {enable_loop_peeling}``)."""
+    found = re.search(r"pipeline<(\w+)>", head)
+    return found.group(1) if found else head
