@@ -79,8 +79,8 @@ def markdown(summary: Mapping[str, Any]) -> str:
         f"- pipelines reached: {', '.join(f'{k or NO_PIPELINE} ({v})' for k, v in s['pipelines'].items()) or 'none'}"
         + (f"; {NO_PIPELINE} = no codegen pipeline (no translation_info): the pure data-movement `*_slow_memcpy` "
            "dispatches" if set(s["pipelines"]) & {"", NO_PIPELINE} else ""),
-        f"- lowering configurations reached (pipeline + tile sizes): {s.get('configurations', {}).get('distinct', 0)} "
-        f"distinct ({', '.join(f'{k} {v}' for k, v in s.get('configurations', {}).get('per_pipeline', {}).items()) or '-'})",
+        f"- lowering configurations reached (pipeline + tile sizes): {s.get('lowerings', {}).get('distinct', 0)} "
+        f"distinct ({', '.join(f'{k} {v}' for k, v in s.get('lowerings', {}).get('per_pipeline', {}).items()) or '-'})",
         "",
     ]
     lines += not_judged_lines(s)

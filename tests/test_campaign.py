@@ -209,7 +209,7 @@ def test_summary_counts_distinct_lowering_configurations_per_pipeline(tmp_path):
     cases = [_case(n) for n in (4, 8, 16)]
     results = [dataclasses.replace(_result(c), configurations=cfg) for c, cfg in zip(cases, configs)]
     record.Record(tmp_path, opts, baseline.Baseline({})).record(pool.Task((0, 1, 2), tuple(cases)), results, 1.0)
-    table = record.Record(tmp_path, opts, baseline.Baseline({})).summary()["configurations"]
+    table = record.Record(tmp_path, opts, baseline.Baseline({})).summary()["lowerings"]
     assert table["distinct"] == 3 and table["per_pipeline"] == {"DoubleTilingExpert": 2, "Default": 1}
     assert table["dispatches"]["DoubleTilingExpert[generic{distribution = [32]}]"] == 2
 

@@ -150,7 +150,7 @@ class Record:
         self.block_coverage: dict[int, Coverage] = collections.defaultdict(Coverage)  # complete, not yet folded
         self.totals: collections.Counter[str] = collections.Counter()
         self.pipelines: collections.Counter[str] = collections.Counter()
-        self.configurations: collections.Counter[str] = collections.Counter()  # pipeline + tile sizes, per dispatch
+        self.lowerings: collections.Counter[str] = collections.Counter()  # pipeline + tile sizes, per dispatch
         self.ops: collections.Counter[str] = collections.Counter()
         self.pairs: collections.Counter[str] = collections.Counter()
         self.frontends: collections.Counter[str] = collections.Counter()  # cases per front-end
@@ -202,7 +202,7 @@ class Record:
             self.totals["discarded"] += e["discarded"]
             self.totals["worker_deaths"] += any(s.startswith("crash/") and s.split("/")[1] in DEATH_KINDS for s in e["sigs"])
             self.pipelines.update(e["pipelines"])
-            self.configurations.update(e.get("configurations", ()))
+            self.lowerings.update(e.get("configurations", ()))
             names = e["ops"].split(">")
             self.ops.update(names)
             self.pairs.update(f"{a}>{b}" for a, b in zip(names, names[1:]))
@@ -329,7 +329,7 @@ class Record:
             "new": self.new_signatures(), "known": self.known_signatures(),
             "causes": self.cause_table(), "new_causes": self.new_causes(), "history": self.history(),
             "pipelines": dict(self.pipelines.most_common()), "ops": dict(self.ops.most_common()),
-            "configurations": self.configuration_table(),
+            "lowerings": self.lowering_table(),
             "op_pairs": dict(self.pairs.most_common(40)), "frontends": dict(self.frontends),
             "timeline": [list(p) for p in self.timeline], "time_accounting": self.time_accounting(),
             "cpu": self.cpu, "compiler_version": self.compiler_version, "options": self.options.to_json(),
@@ -339,12 +339,12 @@ class Record:
             summary["diff"] = {"compared_with": self.previous.run} | self.diff()
         return summary
 
-    def configuration_table(self) -> dict[str, Any]:
-        """``summary.json``'s ``configurations``: how many distinct lowering configurations (pipeline + tile
+    def lowering_table(self) -> dict[str, Any]:
+        """``summary.json``'s ``lowerings``: how many distinct lowering configurations (pipeline + tile
         sizes) the dispatches reached, in all and per pipeline, and the dispatches of each."""
-        per_pipeline = collections.Counter(_pipeline_name(c.partition("[")[0]) for c in self.configurations)
-        return {"distinct": len(self.configurations), "per_pipeline": dict(per_pipeline.most_common()),
-                "dispatches": dict(self.configurations.most_common())}
+        per_pipeline = collections.Counter(_pipeline_name(c.partition("[")[0]) for c in self.lowerings)
+        return {"distinct": len(self.lowerings), "per_pipeline": dict(per_pipeline.most_common()),
+                "dispatches": dict(self.lowerings.most_common())}
 
     def time_accounting(self) -> dict[str, Any]:
         """``summary.json``'s ``time_accounting``: seconds per activity summed over processes (``ACTIVITIES``),
