@@ -5,9 +5,9 @@ and the batches still running get ``EvalSpec.grace`` seconds (min(--case-timeout
 they are stopped, unrecorded (``--resume`` runs their cases). Bundling comes after, under its own timeout.
 
 Crash isolation. A worker that dies (signal, OOM kill) or passes its deadline (``EvalSpec.deadline``:
-``--case-timeout`` per case, one for the batch's compile, one for the rest) is replaced; its batch is split in halves and retried until the culprit
-case is alone; a case that dies alone twice becomes a ``crash/runtime-crash|worker-killed|worker-timeout``
-finding (twice: a dying Dask worker also fails the tasks queued on it, which must not be blamed). A
+``--case-timeout`` per case, one for the batch's compile, one for the rest) is replaced, and its compiles
+die with it (``ireefuzz.launch``); its batch is split in halves and retried until the culprit case is
+alone; a case that dies alone twice becomes a ``crash/runtime-crash|worker-killed|worker-timeout`` finding (twice: a dying Dask worker also fails the tasks queued on it, which must not be blamed). A
 worker that raises a Python exception is ireefuzz's own bug: the campaign stops with exit status 2.
 """
 from __future__ import annotations
