@@ -11,9 +11,11 @@ is found by scanning /proc.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -165,7 +167,7 @@ def test_a_killed_caller_leaves_no_compiler_and_no_folder(tmp_path):
         caller.kill()
         caller.wait()
     assert wait_for(lambda: not fake.processes(), 10), f"orphans: {fake.processes()}"
-    assert wait_for(lambda: not list(scratch.iterdir()), 10), list(scratch.iterdir())
+    assert wait_for(lambda: not list(scratch.glob("ireefuzz-*")), 10), list(scratch.iterdir())
 
 
 def test_the_folders_of_dead_processes_are_swept(tmp_path, monkeypatch):
@@ -226,18 +228,20 @@ def fuzz(out: Path, fake: Fake, token: str, *argv: str, scratch: Path | None = N
     return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def scratch_dir(tmp_path: Path) -> Path:
-    scratch = tmp_path / "tmp"
-    scratch.mkdir(exist_ok=True)
-    return scratch
+@pytest.fixture
+def scratch():
+    """A short TMPDIR for a campaign (multiprocessing's forkserver socket lives there: AF_UNIX paths are short)."""
+    path = Path(tempfile.mkdtemp(prefix="ifz-", dir="/tmp"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.mark.slow
-def test_time_bounds_a_campaign_whose_compiler_hangs(tmp_path):
+def test_time_bounds_a_campaign_whose_compiler_hangs(tmp_path, scratch):
     fake, token = Fake(tmp_path / "fake", "hang", probe="real"), f"time-{tmp_path.name}"
     started = time.monotonic()
     proc = fuzz(tmp_path / "run", fake, token, "--time", "15", "--case-timeout", "3", "--batch", "8", "--workers", "1",
-                scratch=scratch_dir(tmp_path))
+                scratch=scratch)
     _, stderr = proc.communicate(timeout=600)
     wall = time.monotonic() - started
     assert proc.returncode == 0, stderr
@@ -248,14 +252,14 @@ def test_time_bounds_a_campaign_whose_compiler_hangs(tmp_path):
     for name in ("summary.json", "summary.md", "junit.xml", "report.html"):
         assert (tmp_path / "run" / name).exists(), name
     assert wait_for(lambda: not carrying(token), 10), carrying(token)
-    assert not list(scratch_dir(tmp_path).glob("ireefuzz-*"))
+    assert not list(scratch.glob("ireefuzz-*"))
 
 
 @pytest.mark.iree  # the real iree-compile answers the probe (seconds)
-def test_kill_9_of_a_campaign_leaves_no_worker_and_no_compiler(tmp_path):
+def test_kill_9_of_a_campaign_leaves_no_worker_and_no_compiler(tmp_path, scratch):
     fake, token = Fake(tmp_path / "fake", "hang", probe="real"), f"kill-{tmp_path.name}"
     proc = fuzz(tmp_path / "run", fake, token, "--time", "600", "--case-timeout", "300", "--batch", "2",
-                "--workers", "2", scratch=scratch_dir(tmp_path))
+                "--workers", "2", scratch=scratch)
     try:
         assert wait_for(lambda: fake.compiles() >= 2, 120), proc.stderr.read() if proc.poll() is not None else ""
         assert len(fake.processes()) >= 2
@@ -264,14 +268,14 @@ def test_kill_9_of_a_campaign_leaves_no_worker_and_no_compiler(tmp_path):
     assert wait_for(lambda: not carrying(token), 15), carrying(token)
     proc.communicate(timeout=30)  # nothing alive holds its pipes
     assert not fake.processes()
-    assert not list(scratch_dir(tmp_path).glob("ireefuzz-*"))
+    assert not list(scratch.glob("ireefuzz-*"))
 
 
 @pytest.mark.slow
-def test_a_live_campaign_refuses_another_on_its_out_and_ends_on_sigterm_like_ctrl_c(tmp_path):
+def test_a_live_campaign_refuses_another_on_its_out_and_ends_on_sigterm_like_ctrl_c(tmp_path, scratch):
     fake, token, out = Fake(tmp_path / "fake", "hang", probe="real"), f"lock-{tmp_path.name}", tmp_path / "run"
     first = fuzz(out, fake, token, "--time", "600", "--case-timeout", "300", "--batch", "2", "--workers", "1",
-                 scratch=scratch_dir(tmp_path))
+                 scratch=scratch)
     try:
         assert wait_for(fake.compiles, 120), first.stderr.read() if first.poll() is not None else ""
         assert fake.processes()
