@@ -64,15 +64,14 @@ def _prctl_pdeathsig(sig: int) -> bool:
 
 def _await_exit(pid: int, sig: int) -> None:
     try:
-        fd = os.pidfd_open(pid)
+        pidfd = os.pidfd_open(pid)
     except ProcessLookupError:  # already gone
-        fd = None
+        pass
     except (AttributeError, OSError):  # no pidfds here: poll
-        fd = -1
         while _exists(pid):
             time.sleep(0.5)
-    if fd is not None and fd >= 0:
-        select.select([fd], [], [])  # readable once the process has ended
+    else:
+        select.select([pidfd], [], [])  # readable once the process has ended (a zombie counts)
     os.kill(os.getpid(), sig)
 
 
