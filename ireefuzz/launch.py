@@ -68,21 +68,26 @@ def _await_exit(pid: int, sig: int) -> None:
     except ProcessLookupError:  # already gone
         pass
     except (AttributeError, OSError):  # no pidfds here: poll
-        while _exists(pid):
+        while alive(pid):
             time.sleep(0.5)
     else:
         select.select([pidfd], [], [])  # readable once the process has ended (a zombie counts)
     os.kill(os.getpid(), sig)
 
 
-def _exists(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
-        pass
-    return True
+        return True
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):  # no /proc: it exists
+        return True
 
 
 def _parent_died(child: int, scratch: str) -> None:

@@ -384,7 +384,7 @@ def _run_limited(command: list[str], config: CompilerConfig,
 def _kill_group(pgid: int) -> None:
     try:
         os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):  # gone (a zombie leader's group may answer EPERM on macOS)
+    except ProcessLookupError:
         pass
 
 
@@ -408,26 +408,13 @@ def remove_temp_dirs(pids: Iterable[int] | None = None) -> int:
         if owner is None or (wanted is not None and int(owner.group(1)) not in wanted):
             continue
         try:
-            if path.lstat().st_uid != os.getuid() or _alive(int(owner.group(1))):
+            if path.lstat().st_uid != os.getuid() or launch.alive(int(owner.group(1))):
                 continue
         except OSError:
             continue
         shutil.rmtree(path, ignore_errors=True)
         removed += 1
     return removed
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:  # a zombie (killed, not yet reaped by its parent) is gone for our purpose
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return True
 
 
 def _failure_kind(returncode: int | None, stderr: str) -> str | None:
