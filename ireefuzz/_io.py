@@ -44,21 +44,55 @@ def atomic_write_json(path: str | os.PathLike, obj: Any) -> None:
     atomic_write_text(path, json.dumps(obj, indent=2, sort_keys=True, default=json_default) + "\n")
 
 
+def make_dir(path: str | os.PathLike, *, keep: bool = True) -> str | None:
+    """Make ``path`` a directory (parents too) this process can write into; why it cannot be one, or None.
+    ``keep=False`` only tries: the directories it made are removed again."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        return "is a file; give a directory"
+    missing = [p for p in (path, *path.parents) if not p.exists()]  # the deepest first
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        return f"cannot make a directory there ({e.strerror or e}); give a writable directory"
+    problem = None if os.access(path, os.W_OK | os.X_OK) else "is not writable; give a writable directory"
+    for made in missing if not keep else ():
+        made.rmdir()
+    return problem
+
+
 def append_line(path: str | os.PathLike, line: str) -> None:
-    """Append one line durably (O_APPEND + fsync); a reader skips a torn last line."""
+    """Append one line durably (O_APPEND + fsync). A reader skips a torn last line (a kill mid-write); the
+    next append cuts it off first, so it never becomes a corrupt line in the middle."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     data = (line.rstrip("\n") + "\n").encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)  # less the umask, as atomic writes
     try:
+        _drop_torn_tail(fd)
         os.write(fd, data)
         os.fsync(fd)
     finally:
         os.close(fd)
 
 
+def _drop_torn_tail(fd: int, chunk: int = 1 << 16) -> None:
+    """Truncate the file after its last newline (every complete line ends with one)."""
+    end = size = os.fstat(fd).st_size
+    if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
+        return
+    while end > 0:
+        start = max(0, end - chunk)
+        newline = os.pread(fd, end - start, start).rfind(b"\n")
+        if newline >= 0:
+            os.ftruncate(fd, start + newline + 1)
+            return
+        end = start
+    os.ftruncate(fd, 0)
+
+
 def read_jsonl(path: str | os.PathLike) -> list[dict]:
-    """Read JSON lines, ignoring a torn (partially written) final line."""
+    """Read JSON lines, ignoring a torn (partially written) final line; a bad line before it is a ValueError."""
     path = Path(path)
     if not path.exists():
         return []
@@ -69,10 +103,10 @@ def read_jsonl(path: str | os.PathLike) -> list[dict]:
             continue
         try:
             rows.append(json.loads(line))
-        except json.JSONDecodeError:
+        except json.JSONDecodeError as e:
             if i == len(lines) - 1:
                 break  # torn tail from a kill mid-write
-            raise
+            raise ValueError(f"{path} line {i + 1} is not JSON ({e.msg}): the file is corrupt") from None
     return rows
 
 

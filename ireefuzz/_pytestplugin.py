@@ -186,16 +186,17 @@ def _check_baseline(config: pytest.Config) -> None:
 
 
 def _probe_compiler(config: pytest.Config) -> None:
-    """A given --iree-compile that cannot compile a tiny program for the given CPU (not an iree-compile, a
-    bogus CPU) stops pytest with one line at start, not a false finding per test. Once, in the controller."""
-    binary = config.getoption("ireefuzz_iree_compile", None)
-    if binary is None or hasattr(config, "workerinput"):  # xdist workers: the controller has probed
+    """A given --iree-compile or --iree-target-cpu that cannot compile a tiny program (not an iree-compile, a
+    bogus CPU) stops pytest with one line at start, not a false finding per test. Once, in the controller;
+    only when one of them is given (the installed wheel for the host needs no probe)."""
+    binary, cpu = config.getoption("ireefuzz_iree_compile", None), config.getoption("ireefuzz_target_cpu", "host")
+    if (binary is None and cpu == "host") or hasattr(config, "workerinput"):  # xdist workers: the controller probed
         return
     from ireefuzz import sut
 
-    problem = sut.probe(sut.CompilerConfig(iree_compile=binary, target_cpu=config.getoption("ireefuzz_target_cpu")))
+    problem = sut.probe(sut.CompilerConfig(iree_compile=binary, target_cpu=cpu))
     if problem is not None:
-        raise pytest.UsageError(f"--iree-compile {binary}: {problem}")
+        raise pytest.UsageError(f"--iree-compile {binary or '(installed)'} --iree-target-cpu {cpu}: {problem}")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -265,6 +266,17 @@ class MlirItem(pytest.Item):
 
     def reportinfo(self):
         return self.path, None, f"ireefuzz mlir: {self.path.name}"
+
+    def repr_failure(self, excinfo, style=None):
+        """A file ireefuzz cannot check (bad MLIR, a bad ``.inputs.json``, a missing ``.npz``) in one line;
+        a finding, or ireefuzz's own bug, as pytest shows it."""
+        from ireefuzz.errors import USER_ERRORS
+
+        if excinfo.errisinstance(USER_ERRORS):
+            return f"{self.path.name}: {excinfo.value}"
+        if excinfo.errisinstance(UnicodeDecodeError):
+            return f"{self.path.name}: not a text file"
+        return super().repr_failure(excinfo, style)
 
 
 def _is_within(path: Path, root: Path) -> bool:

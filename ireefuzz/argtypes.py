@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import argparse
+import math
+import shlex
 from typing import Callable
 
 
@@ -17,3 +19,23 @@ def non_negative_int(noun: str) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def shell_words(text: str) -> tuple[str, ...]:
+    """``--flags``: shell-quoted words; an unbalanced quote is one line saying how to write them."""
+    try:
+        return tuple(shlex.split(text))
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f"{text!r}: {e}; give the flags as one quoted word, "
+                                         "e.g. --flags='--iree-opt-data-tiling=false'") from None
+
+
+def positive_seconds(text: str) -> float:
+    """A time in seconds: a finite number > 0 (``nan``, ``inf`` and negatives are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value

@@ -184,15 +184,21 @@ def inputs_after_module(graph: Any) -> str:
     """A module that calls ``module.main`` (the program, loaded first) and returns its arguments after the
     call: across a module boundary the arguments are the caller's buffers, as for any embedding
     application, so ``iree-run-module --expected_output`` sees an overwritten input."""
-    args = [tensor_type(t) for t in graph.args]
-    outs = [tensor_type(graph.type_of(o)) for o in graph.outputs]
+    return wrapper_module("module.main", [tensor_type(t) for t in graph.args],
+                          [tensor_type(graph.type_of(o)) for o in graph.outputs])
+
+
+def wrapper_module(callee: str, args: Sequence[str], outs: Sequence[str]) -> str:
+    """``inputs_after_module`` for any function: ``callee`` (``<vm module>.<function>``) taking ``args`` and
+    returning ``outs`` (MLIR tensor types)."""
     results = outs[0] if len(outs) == 1 else f"({', '.join(outs)})"
     params = ", ".join(f"%a{i}: {t}" for i, t in enumerate(args))
     names = ", ".join(f"%a{i}" for i in range(len(args)))
+    call = f"%r:{len(outs)} = call" if outs else "call"
     return (f"module @inputs_after {{\n"
-            f"func.func private @module.main({', '.join(args)}) -> {results}\n"
+            f"func.func private @{callee}({', '.join(args)}) -> {results}\n"
             f"func.func @{INPUTS_AFTER_FUNCTION}({params}) -> ({', '.join(args)}) {{\n"
-            f"  %r:{len(outs)} = call @module.main({names}) : ({', '.join(args)}) -> {results}\n"
+            f"  {call} @{callee}({names}) : ({', '.join(args)}) -> {results}\n"
             f"  return {names} : {', '.join(args)}\n}}\n}}\n")
 
 

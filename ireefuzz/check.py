@@ -29,13 +29,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import shlex
 import sys
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ireefuzz import releases, sut
-from ireefuzz.argtypes import non_negative_int
+from ireefuzz.argtypes import non_negative_int, shell_words
 from ireefuzz.errors import ProgramError, UsageError
 from ireefuzz.oracles.finding import ORACLE_NAMES as ORACLE_CHOICES
 from ireefuzz.evaluate import Policy, evaluate
@@ -76,15 +75,6 @@ def _fitting_shapes(text: str, shapes: Sequence[Sequence[int]] | None) -> None:
     if len(shapes) not in counts.values():
         takes = ", ".join(f"@{name} takes {n}" for name, n in counts.items())
         raise ProgramError(f"--shapes gives {len(shapes)} shape(s) but no public function takes that many arguments ({takes})")
-
-
-def _flags(text: str) -> tuple[str, ...]:
-    """``--flags`` as words (shell quoting); an unbalanced quote is a usage error."""
-    try:
-        return tuple(shlex.split(text))
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(f"{text!r}: {e}; give the flags as one quoted word, "
-                                         "e.g. --flags='--iree-opt-data-tiling=false'") from None
 
 
 def check_program(text: str, config: Any = None, policy: Any = None, **options: Any) -> list:
@@ -145,7 +135,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--shapes", metavar="SHAPES", default=None,
                         help="one concrete shape per argument for dynamic dims, e.g. 33x16,16x49 "
                              f"(default: every dynamic dim = {DEFAULT_DYNAMIC_SIZE})")
-    parser.add_argument("--flags", metavar="FLAGS", type=_flags, default="",
+    parser.add_argument("--flags", metavar="FLAGS", type=shell_words, default="",
                         help="extra iree-compile flags, space-separated and quoted, e.g. '--iree-opt-data-tiling=false'")
     parser.add_argument("--target-cpu", metavar="CPU", default="host", help="--iree-llvmcpu-target-cpu (default: host)")
     parser.add_argument("--iree-compile", metavar="PATH", default=None,
@@ -187,9 +177,7 @@ def main(args: argparse.Namespace) -> int:
     inputs = load_inputs(args.inputs) if args.inputs else None
     if inputs is not None and args.shapes:
         raise UsageError("--inputs fixes the shapes; give --shapes or --inputs, not both")
-    problem = sut.probe(config)
-    if problem is not None:
-        raise UsageError(problem)
+    sut.require_usable(config)
     try:
         results = check_results(text, config, policy, shapes=shapes, seed=args.seed, inputs=inputs)
     except ProgramError as e:

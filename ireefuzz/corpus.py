@@ -66,7 +66,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from ireefuzz.errors import CorpusError, CorpusFailure, UsageError
-from ireefuzz._io import atomic_write_json, atomic_write_text
+from ireefuzz._io import atomic_write_json, atomic_write_text, make_dir
 from ireefuzz.generators.graph import GraphError
 from ireefuzz.oracles.finding import ORACLE_NAMES  # chosen by Policy.oracles
 
@@ -145,9 +145,9 @@ def default_root() -> Path:
     from importlib import resources
 
     try:
-        shipped = resources.files("ireefuzz._corpus")
-        if shipped.joinpath("known_findings.json").is_file():
-            return Path(str(shipped))
+        known = resources.files("ireefuzz._corpus").joinpath("known_findings.json")
+        if known.is_file():  # (a namespace package's files() is a MultiplexedPath, whose str() is no path)
+            return Path(str(known)).parent
     except (ModuleNotFoundError, TypeError):  # TypeError: a namespace package older importlib cannot read
         pass
     return Path(__file__).resolve().parent.parent / "corpus"
@@ -214,9 +214,11 @@ def _from_json(data: Any, directory: Path) -> CorpusCase:
         raise CorpusError(f"{file}: neither a graph case (key 'graph') nor a raw-MLIR case (key 'mlir')")
     program = directory / str(data["mlir"])
     try:
-        text = program.read_text()
+        text = program.read_text(encoding="utf-8")
     except OSError as e:
         raise CorpusError(f"{file}: its program {program} cannot be read ({e.strerror})") from None
+    except UnicodeDecodeError:
+        raise CorpusError(f"{file}: its program {program} is not a text file") from None
     shapes = data.get("shapes", {})
     if not isinstance(shapes, dict) or not all(isinstance(v, list) and all(isinstance(s, list) for s in v)
                                                for v in shapes.values()):
@@ -309,6 +311,8 @@ def _read_json(file: Path) -> Any:
         raise CorpusError(f"{file}: cannot read it ({e.strerror})") from None
     except json.JSONDecodeError as e:
         raise CorpusError(f"{file}: not valid JSON (line {e.lineno}: {e.msg})") from None
+    except UnicodeDecodeError:
+        raise CorpusError(f"{file}: not a text file (not UTF-8); give a JSON file") from None
 
 
 # --------------------------------------------------------------------------- checking
@@ -512,6 +516,9 @@ def promote(bundle: str | Path, corpus_root: str | Path = "corpus", *, name: str
     if Path(corpus_root).exists() and not Path(corpus_root).is_dir():
         raise UsageError(f"--corpus {corpus_root}: not a directory")
     loaded = Bundle.load(bundle)
+    problem = make_dir(Path(corpus_root) / "regressions", keep=False)
+    if problem:
+        raise UsageError(f"--corpus {corpus_root}: its regressions/ {problem}")
     if loaded.case is None:
         raise CorpusError(f"{bundle} is not a repro bundle: {CASE_FILE} is missing")
     finding, case_data = loaded.finding, dict(loaded.case)

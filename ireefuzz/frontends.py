@@ -194,13 +194,13 @@ def concrete_shapes(sig: FunctionSignature, shapes: Sequence[Sequence[int]] | No
     if shapes is None:
         return [tuple(default if d is None else d for d in shape) for shape, _ in sig.args]
     if len(shapes) != len(sig.args):
-        raise ProgramError(f"@{sig.name} takes {len(sig.args)} arguments but --shapes gives {len(shapes)}")
+        raise ProgramError(f"@{sig.name} takes {len(sig.args)} arguments but {len(shapes)} shape(s) are given")
     out = []
     for i, ((shape, _), given) in enumerate(zip(sig.args, shapes)):
         given = tuple(given)
         if len(given) != len(shape) or any(d is not None and d != g for d, g in zip(shape, given)):
             shown = "x".join("?" if d is None else str(d) for d in shape)
-            raise ProgramError(f"@{sig.name} argument {i} is tensor<{shown}> but --shapes gives {'x'.join(map(str, given))}")
+            raise ProgramError(f"@{sig.name} argument {i} is tensor<{shown}> but its given shape is {'x'.join(map(str, given))}")
         out.append(given)
     return out
 
@@ -266,14 +266,23 @@ def input_domains(text: str, function: str) -> tuple[Any, ...]:
         return ()
 
 
+# How an ``--inputs`` file names a function's arguments, most specific first; ``a<i>`` is a repro bundle's
+# ``inputs.npz``, so a bundle's inputs feed ``check`` as they are.
+INPUT_NAMINGS = ("{function}.arg{i}", "arg{i}", "a{i}")
+
+
 def given_inputs(sig: FunctionSignature, arrays: Mapping[str, np.ndarray]) -> tuple[np.ndarray, ...] | None:
-    """``sig``'s inputs from an ``--inputs`` file: ``<function>.arg<i>``, else ``arg<i>`` (None: the file has
-    none for it). Checked against the signature: count, rank, static dims, dtype."""
-    keys = [f"{sig.name}.arg{i}" for i in range(len(sig.args))]
-    if not any(k in arrays for k in keys):
-        keys = [f"arg{i}" for i in range(len(sig.args))]
-        if not any(k in arrays for k in keys) or f"arg{len(sig.args)}" in arrays:
-            return None
+    """``sig``'s inputs from an ``--inputs`` file, named as in ``INPUT_NAMINGS`` (None: the file has none
+    for it, or has more positional arrays than it takes). Checked against the signature: count, rank,
+    static dims, dtype."""
+    for naming in INPUT_NAMINGS:
+        keys = [naming.format(function=sig.name, i=i) for i in range(len(sig.args))]
+        if any(k in arrays for k in keys):
+            break
+    else:
+        return None
+    if naming.format(function=sig.name, i=len(sig.args)) in arrays and "{function}" not in naming:
+        return None
     missing = [k for k in keys if k not in arrays]
     if missing:
         raise ProgramError(f"--inputs: @{sig.name} takes {len(sig.args)} arguments; the file lacks {', '.join(missing)}")
@@ -327,7 +336,7 @@ def program_cases(text: str, *, functions: Sequence[str] | None = None,
 
 def _all_inputs_used(arrays: Mapping[str, np.ndarray], sigs: Sequence[FunctionSignature]) -> None:
     """An ``--inputs`` array that names no argument of a checked function is a mistake, not something to ignore."""
-    known = {f"{prefix}arg{i}" for s in sigs for prefix in ("", f"{s.name}.") for i in range(len(s.args))}
+    known = {naming.format(function=s.name, i=i) for s in sigs for naming in INPUT_NAMINGS for i in range(len(s.args))}
     stray = sorted(set(arrays) - known)
     if stray:
         raise ProgramError(f"--inputs: {', '.join(stray)} names no argument of {', '.join('@' + s.name for s in sigs)}")

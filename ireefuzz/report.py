@@ -178,9 +178,21 @@ def line_chart(title: str, points: Sequence[tuple[float, float]], *, width: int 
             f'text-anchor="end">{x1:.0f} s</text><text x="{pad - 4}" y="{pad}" text-anchor="end">{y1:.2f}</text></svg>')
 
 
-def rates(timeline: Sequence[Sequence[float]]) -> list[tuple[float, float]]:
-    """Cases/s between consecutive (seconds, cumulative cases) samples."""
-    return [(t1, (n1 - n0) / (t1 - t0)) for (t0, n0), (t1, n1) in zip(timeline, timeline[1:]) if t1 > t0]
+def rates(timeline: Sequence[Sequence[float]], window: float | None = None) -> list[tuple[float, float]]:
+    """Cases/s at each (seconds, cumulative cases) sample, over the ``window`` seconds before it (default a
+    twentieth of the run, at least 30 s): a batch landing at once is not a spike of thousands of cases/s."""
+    points = [(float(t), float(n)) for t, n in timeline]
+    if len(points) < 2:
+        return []
+    window = window or max(30.0, (points[-1][0] - points[0][0]) / 20)
+    out, j = [], 0
+    for i, (t, n) in enumerate(points[1:], 1):
+        while j + 1 < i and points[j + 1][0] <= t - window:
+            j += 1  # the last sample at least a window before t (else the first)
+        t0, n0 = points[j]
+        if t > t0:
+            out.append((t, (n - n0) / (t - t0)))
+    return out
 
 
 def html_report(summary: Mapping[str, Any]) -> str:

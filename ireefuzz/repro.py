@@ -14,15 +14,18 @@ import re
 import shlex
 import tempfile
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ireefuzz._io import json_default
-from ireefuzz.bundle import INPUTS_AFTER, INPUTS_AFTER_FUNCTION, Bundle, inputs_after_module, run_bundle, run_script
+from ireefuzz._io import json_default, make_dir
+from ireefuzz.bundle import (INPUTS_AFTER, INPUTS_AFTER_FUNCTION, Bundle, inputs_after_module, run_bundle, run_script,
+                             wrapper_module)
 from ireefuzz.errors import UsageError
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
+from ireefuzz.generators.ops import tensor_type
 from ireefuzz.oracles.finding import Finding
 
 CONFIRM_RUNS = 3
@@ -63,10 +66,14 @@ def main(args: argparse.Namespace) -> int:
     if Path(args.out).exists() and not Path(args.out).is_dir():
         raise UsageError(f"--out {args.out}: not a directory")
     finding = load_finding(args.finding, args.line)
+    problem = make_dir(args.out, keep=False)
+    if problem:
+        raise UsageError(f"--out {args.out} {problem}")
     sut = _mod("sut")
 
     config = sut.CompilerConfig(iree_compile=args.iree_compile, release=args.release, runtime_python=args.iree_runtime)
     sut.prepare(config, log=lambda m: print(f"  {m}"))
+    sut.require_usable(config)
     result = shrink_and_bundle(finding, Path(args.out), config, shrink=args.shrink, confirm_runs=args.confirm_runs,
                                under=args.under, log=lambda m: print(f"  {m}"))
     print(f"{result.status}: {finding.signature}\n  {result.before} -> {result.after}\n  bundle: {result.path}")
@@ -219,7 +226,8 @@ def make_bundle(finding: Finding, case: Case, config: Any = None, *, extra: Mapp
 def make_program_bundle(finding: Finding, case: Any, config: Any = None) -> Bundle:
     """The Bundle for ``finding`` on a raw program's function (``frontends.ProgramCase``): its inputs, the
     float64 interpreter's outputs as the reference (``f64_<k>``; ``ref_<k>`` at the output dtypes, which
-    ``run.sh`` compares with), ``run.sh`` and ``ISSUE.md``. No recompile: the platform is the finding's."""
+    ``run.sh`` compares with), ``run.sh`` and ``ISSUE.md`` (a compile-only case: no inputs nor reference).
+    No recompile: the platform is the finding's."""
     from ireefuzz import frontends, sut
 
     config = config if config is not None else sut.CompilerConfig()
@@ -227,11 +235,12 @@ def make_program_bundle(finding: Finding, case: Any, config: Any = None) -> Bund
     bad = sut.unsafe_flags(flags)
     if bad:
         raise UsageError(f"{finding.signature}: refusing flags that write files or are malformed: {bad}")
-    inputs = case.inputs(0)
+    ran = case.args is not None  # else compile only: no inputs, no reference
+    inputs = case.inputs(0) if ran else []
     results = case.signature.results
-    reference = frontends.reference_outputs(case.program, case.function, inputs)
+    reference = frontends.reference_outputs(case.program, case.function, inputs) if ran else None
     expected: dict[str, np.ndarray] = {}
-    if not isinstance(reference, frontends.NotJudged):
+    if ran and not isinstance(reference, frontends.NotJudged):
         for k, (y, (_, dtype)) in enumerate(zip(reference.outputs, results)):
             expected[f"f64_{k}"] = np.asarray(y)
             expected[f"ref_{k}"] = np.asarray(y).astype(frontends.numpy_dtype(dtype) or np.float64)
@@ -242,14 +251,27 @@ def make_program_bundle(finding: Finding, case: Any, config: Any = None) -> Bund
     ev = finding.evidence
     dtypes = {dtype for _, dtype in results if dtype in ("f16", "bf16", "f32", "f64")}
     atol = {d: float(ev.get("tolerance") or 0.0) for d in dtypes} if finding.oracle == "numeric" else {}
-    script = None if finding.oracle == "immutability" else run_script(  # (its second module is built for graphs)
+    script = run_script(
         finding, shape, all_flags, rtol=float(ev.get("rtol") or 0.0), atol=atol,
         error_message=str(ev.get("message") or finding.message), function=case.function,
         outputs=[expected[f"ref_{k}"] for k in range(len(results)) if f"ref_{k}" in expected])
     record = finding.to_json() | {"compiler_version": platform.get("compiler_version", ""), "cpu": cpu,
                                   "flags": all_flags, "function": case.function}
     return Bundle(program=case.program, finding=record, case=None, inputs=inputs, expected=expected, run_sh=script,
+                  inputs_after=program_inputs_after(case) if finding.oracle == "immutability" else None,
                   issue=program_issue_text(finding, case, platform, all_flags, inputs, expected))
+
+
+_VM_MODULE = re.compile(r"^\s*(?:builtin\.)?module\s+@([\w$.-]+)", re.M)
+
+
+def program_inputs_after(case: Any) -> str:
+    """``inputs_after.mlir`` for a raw program's function: the wrapper calls it in the program's VM module
+    (named by a top-level ``module @name``, else ``module``) at the function's own argument types."""
+    named = _VM_MODULE.search(case.program)
+    types = lambda values: [tensor_type(SimpleNamespace(shape=shape, dtype=dtype)) for shape, dtype in values]
+    return wrapper_module(f"{named.group(1) if named else 'module'}.{case.signature.name}",
+                          types(case.signature.args), types(case.signature.results))
 
 
 def program_issue_text(finding: Finding, case: Any, platform: Mapping[str, str], flags: Sequence[str],
@@ -376,13 +398,18 @@ def issue_text(finding: Finding, case: Case, program_text: str, artifact: Any, f
                expected: Mapping[str, np.ndarray], sizes: Mapping[str, int]) -> str:
     ev = dict(finding.evidence)
     graph = case.graph
+    renamed = ""
     if "dispatch" in ev:  # the finding came from a batch module (functions g<i>); the bundle's function is @main
-        ev["dispatch"] = re.sub(r"^\w+?_dispatch_", "main_dispatch_", str(ev["dispatch"]))
+        original, ev["dispatch"] = ev["dispatch"], re.sub(r"^\w+?_dispatch_", "main_dispatch_", str(ev["dispatch"]))
+        if original != ev["dispatch"]:
+            renamed = (f"(The finding names it `{original}`: the function it was found in is this program's "
+                       "`@main`.)")
     title = _title(finding, graph)
     what = _WHAT.get(finding.oracle, "{message}").format(kind=finding.kind, dispatch=ev.get("dispatch", "?"),
                                                          pipeline=ev.get("pipeline", "?"),
                                                          argument=ev.get("argument", "?"), message=finding.message)
-    lines = [f"# {title}", "", "## What happens", "", what, "", f"ireefuzz: `{finding.message}`", "",
+    lines = [f"# {title}", "", "## What happens", "", what, *([renamed] if renamed else []), "",
+             f"ireefuzz: `{finding.message}`", "",
              "## What was expected", "", _EXPECTED.get(finding.oracle, "The program compiles and runs correctly."), "",
              "## Environment", "",
              f"- IREE compiler: `{facts['version']}`",

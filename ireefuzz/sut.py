@@ -249,8 +249,8 @@ def expected_output_flags(expected: Sequence[str], *, exact: bool, rtol: float =
     flags = [f"--expected_output={e}" for e in expected]
     if exact:
         return flags + ["--equality_mode=exact"]
-    flags += ["--equality_mode=approximate", f"--expected_rtol={rtol!r}"]
-    return flags + [f"--expected_{dtype}_threshold={value!r}" for dtype, value in sorted((atol or {}).items())]
+    flags += ["--equality_mode=approximate", f"--expected_rtol={float(rtol)!r}"]  # float(): never numpy's repr
+    return flags + [f"--expected_{dtype}_threshold={float(value)!r}" for dtype, value in sorted((atol or {}).items())]
 
 
 # Flags a case or finding file may not carry: they make iree-compile write files where the file says.
@@ -583,6 +583,13 @@ def probe(config: CompilerConfig) -> str | None:
         return (f"iree-compile fails on a tiny probe program with --iree-llvmcpu-target-cpu={config.target_cpu} and "
                 f"flags {shlex.join(config.flags) or '(none)'} ({result.kind}): {why[:300]}")
     return None
+
+
+def require_usable(config: CompilerConfig) -> None:
+    """``probe`` for the faces: a UsageError (one line, saying what to change) if ``config``'s compiler fails it."""
+    problem = probe(config)
+    if problem is not None:
+        raise UsageError(f"{problem} -- give a working --iree-compile (or --release), --target-cpu and --flags")
 
 
 def resolve_platform(config: CompilerConfig) -> tuple[CpuInfo, str]:

@@ -282,12 +282,12 @@ def _write_bundle(bundle: Path, findings: Sequence[Finding], program: str, case_
 
 
 def _program_case_of(finding: Finding, cases: Mapping[str, Any]) -> Any:
-    """The ``ProgramCase`` a raw program's finding was made on (its ``function``, else the only one that ran)."""
-    ran = {name: c for name, c in cases.items() if c.args is not None}
+    """The ``ProgramCase`` a raw program's finding was made on (its ``function``, else the only one checked;
+    a compile-only one too: its bundle's run.sh compiles only)."""
     name = finding.evidence.get("function")
-    if name in ran:
-        return ran[name]
-    return next(iter(ran.values())) if len(ran) == 1 else None
+    if name in cases:
+        return cases[name]
+    return next(iter(cases.values())) if len(cases) == 1 else None
 
 
 def _in_hypothesis() -> bool:
@@ -333,8 +333,8 @@ def load_inputs_spec(path: str | Path, public_functions: Sequence[str]) -> dict[
     """Read and normalize ``<stem>.inputs.json`` to ``{"seed": int, "functions": {name: {...}}}``."""
     path = Path(path)
     try:
-        data = json.loads(path.read_text())
-    except json.JSONDecodeError as e:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise GraphError(f"{path}: not valid JSON ({e})") from None
     if not isinstance(data, dict):
         raise GraphError(f"{path}: expected a JSON object (see ireefuzz.testing for the format)")
@@ -369,7 +369,12 @@ def _expected_outputs(functions: Mapping[str, Mapping[str, Any]], base: Path) ->
     expected = {}
     for name, fspec in functions.items():
         if fspec.get("expected"):
-            with np.load(base / fspec["expected"], allow_pickle=False) as npz:
-                outputs = tuple(np.asarray(npz[f"out{k}"]) for k in range(len(npz.files)))
+            file = base / str(fspec["expected"])
+            try:
+                with np.load(file, allow_pickle=False) as npz:
+                    outputs = tuple(np.asarray(npz[f"out{k}"]) for k in range(len(npz.files)))
+            except (OSError, ValueError, KeyError) as e:
+                why = e.strerror if isinstance(e, OSError) and e.strerror else "not an .npz of arrays out0, out1, ..."
+                raise GraphError(f"@{name}'s expected outputs {file}: {why}") from None
             expected[name] = Expected(outputs, float(fspec.get("rtol", 1e-5)), float(fspec.get("atol", 1e-6)))
     return expected

@@ -156,7 +156,8 @@ def _agrees_with_float64(graph: Graph, sizes: Mapping[str, int], actual: Sequenc
 def _tolerance(scale: np.ndarray, bound: np.ndarray, dtype: str, rtol: float) -> tuple[np.ndarray, np.ndarray]:
     """(plain, full) per-element tolerance: ``rtol`` relative to ``scale``; full adds the error bound."""
     plain = rtol * np.abs(np.nan_to_num(scale, posinf=0, neginf=0)) + 1e-30 if dtype in FLOAT_DTYPES else np.zeros(np.shape(scale))
-    return plain, plain + BOUND_MARGIN * np.asarray(bound, dtype=np.float64)
+    with np.errstate(over="ignore"):  # a bound past float64 is an unbounded tolerance: that element is not judged
+        return plain, plain + BOUND_MARGIN * np.asarray(bound, dtype=np.float64)
 
 
 def _representable(x: np.ndarray, dtype: str) -> np.ndarray:

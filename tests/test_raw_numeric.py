@@ -188,6 +188,8 @@ def test_given_inputs_fix_shapes_and_are_checked():
     assert [x.shape for x in case.inputs()] == [(7, 5), (2,)] and case.args[1].shape == (2,)
     (case,) = frontends.program_cases(GATHER, inputs={"main.arg0": table, "main.arg1": idx})
     assert case.given is not None
+    (case,) = frontends.program_cases(GATHER, inputs={"a0": table, "a1": idx})  # a repro bundle's inputs.npz
+    assert [x.shape for x in case.inputs()] == [(7, 5), (2,)]
     for arrays, message in [({"arg0": table.astype(np.float64), "arg1": idx}, "arg0 has dtype float64"),
                             ({"arg0": table}, "lacks arg1"),
                             ({"arg0": table[0], "arg1": idx}, "arg0 has shape 5"),

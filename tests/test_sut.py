@@ -277,3 +277,10 @@ def test_data_movement_dispatches_get_their_pipeline_name() -> None:
     copies = [d for d in artifact.dispatches if d.name.endswith("_slow_memcpy")]
     assert copies and all(d.pipeline not in ("", NO_PIPELINE) for d in copies)
     assert all(d.pipeline for d in artifact.dispatches)
+
+
+def test_expected_output_flags_print_plain_numbers_for_numpy_tolerances():
+    # np.float64's repr is "np.float64(1e-06)", which iree-run-module cannot read as a tolerance.
+    from ireefuzz import sut
+    flags = sut.expected_output_flags(["@e.npy"], exact=False, rtol=np.float64(1e-6), atol={"f32": np.float32(0.5)})
+    assert "--expected_rtol=1e-06" in flags and "--expected_f32_threshold=0.5" in flags

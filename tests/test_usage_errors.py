@@ -9,8 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from programs import ADD as ADD_8X4
 
 from ireefuzz import check, cli
+from ireefuzz.bundle import Bundle
 
 ADD = """func.func @add(%a: tensor<?x16xf32>, %b: tensor<?x16xf32>) -> tensor<?x16xf32> {
   %c0 = arith.constant 0 : index
@@ -45,10 +47,40 @@ BAD_INPUTS = {  # name: (argv with {tmp}-relative files, what the one line says)
     "bisect-binary-finding": ("bisect binary --no-install", "not a readable JSON file"),
     "promote-binary-finding": ("promote binary --corpus corpus", "not a readable JSON file"),
     "promote-corrupt-finding": ("promote corrupt --corpus corpus", "not a readable JSON file"),
+    "repro-out-is-a-file": ("repro findings.jsonl --line 1 --out binary.dat", "not a directory"),
+    "repro-out-cannot-be-made": ("repro findings.jsonl --line 1 --out /proc/x", "cannot make a directory there"),
+    "promote-corpus-is-a-file": ("promote good --corpus binary.dat", "not a directory"),
+    "promote-corpus-cannot-be-made": ("promote good --corpus /proc/x", "cannot make a directory there"),
+    "fuzz-out-is-a-file": ("fuzz --cases 2 --out binary.dat", "is a file; give a directory"),
+    "fuzz-out-cannot-be-made": ("fuzz --cases 2 --out /proc/x", "cannot make a directory there"),
+    "fuzz-unbalanced-quote": ("fuzz --cases 2 --out o --flags \"'x\"", "No closing quotation"),
+    "fuzz-nan-case-timeout": ("fuzz --cases 2 --out o --case-timeout nan", "--case-timeout nan: give a positive number"),
+    "fuzz-nan-time": ("fuzz --time nan --out o", "--time nan: give a positive number"),
+    "fuzz-inf-time": ("fuzz --time inf --out o", "--time inf: give a positive number"),
+    "fuzz-negative-time": ("fuzz --time -5 --out o", "--time -5.0: give a positive number"),
+    "fuzz-scheduler-not-an-address": ("fuzz --cases 2 --out o --scheduler notaurl", "like tcp://HOST:PORT"),
+    "fuzz-binary-baseline": ("fuzz --cases 2 --out o --baseline binary.dat", "not a text file"),
+    "fuzz-resume-corrupt-campaign": ("fuzz --resume --out corrupt-campaign --cases 4", "campaign.json is damaged"),
+    "fuzz-resume-campaign-of-wrong-kinds": ("fuzz --resume --out wrong-kinds --cases 4", "seed: not the recorded kind"),
+    "fuzz-resume-torn-middle-line": ("fuzz --resume --out torn-middle --cases 4", "progress.jsonl line 1 is not JSON"),
+    "fuzz-resume-row-without-case-index": ("fuzz --resume --out no-case-index --cases 4", "row 1: no valid case_index"),
 }
 NEEDS_THE_COMPILER = {  # the start-up probe compiles a tiny program with the given CPU and flags
     "check-bogus-cpu": ("check add.mlir --target-cpu=bogus", "--iree-llvmcpu-target-cpu=bogus"),
     "check-unknown-flag": ("check add.mlir --flags=--no-such-flag", "Unknown command line argument"),
+    "repro-false-compiler": ("repro findings.jsonl --line 1 --out o --iree-compile=/bin/false", "--version` failed"),
+    "fuzz-false-compiler": ("fuzz --cases 2 --out o --iree-compile=/bin/false", "--version` failed"),
+    "fuzz-compiler-writes-nothing": ("fuzz --cases 2 --out o --iree-compile=/bin/true", "wrote no module.vmfb"),
+    "fuzz-bogus-cpu": ("fuzz --cases 2 --out o --target-cpu=bogus", "--iree-llvmcpu-target-cpu=bogus"),
+    "fuzz-unknown-flag": ("fuzz --cases 2 --out o --flags=--no-such-flag", "Unknown command line argument"),
+    "fuzz-scheduler-refused": ("fuzz --cases 2 --out o --scheduler tcp://127.0.0.1:1", "cannot connect"),
+}
+PROGRESS_LINE = {"t": 1.0, "cases": [{"i": 0, "sigs": [], "pipelines": [], "ops": "add", "dtype": "f32", "dims": "S", "instances": 1, "discarded": 0}]}
+DAMAGED_RUNS = {  # --resume of these: (campaign.json, progress.jsonl, findings.jsonl)
+    "corrupt-campaign": ('{"seed": ', "", ""),
+    "wrong-kinds": ('{"seed": "zero"}', "", ""),
+    "torn-middle": ("{}", '{"t": 1, "ca\n' + json.dumps(PROGRESS_LINE) + "\n", ""),
+    "no-case-index": ("{}", "", json.dumps({"signature": "crash/x", "oracle": "crash"}) + "\n"),
 }
 
 
@@ -65,6 +97,12 @@ def inputs(tmp_path_factory) -> Path:
         (tmp / name / "program.mlir").write_text("module {}\n")
         (tmp / name / "case.json").write_text("{}\n")
         (tmp / name / "run.sh").write_text("#!/bin/sh\nexit 0\n")
+    good = json.loads(FINDINGS.read_text().splitlines()[0])
+    Bundle(program="module {}\n", finding=good, case=good["case"]).dump(tmp / "good")
+    for name, (campaign, progress, findings) in DAMAGED_RUNS.items():
+        (tmp / name).mkdir()
+        for file, text in (("campaign.json", campaign), ("progress.jsonl", progress), ("findings.jsonl", findings)):
+            (tmp / name / file).write_text(text)
     return tmp
 
 
@@ -119,3 +157,82 @@ def test_argparse_errors_are_one_line(capsys):
         cli.main(["check", "p.mlir", "--seed", "-1"])
     err = capsys.readouterr().err.strip().splitlines()
     assert exit_.value.code == 2 and len(err) == 1 and "--seed" in err[0]
+
+
+def test_a_torn_last_line_is_skipped_then_cut_off_by_the_next_append(tmp_path):
+    from ireefuzz import _io
+
+    log = tmp_path / "progress.jsonl"
+    log.write_text('{"a": 1}\n{"b": 2')  # a kill mid-write
+    assert _io.read_jsonl(log) == [{"a": 1}]
+    _io.append_line(log, '{"c": 3}')
+    assert log.read_text() == '{"a": 1}\n{"c": 3}\n'  # not '{"b": 2{"c": 3}': a corrupt middle line
+    log.write_text('{"a": 1}\n{"b": \n{"c": 3}\n')
+    with pytest.raises(ValueError, match="line 2 is not JSON"):
+        _io.read_jsonl(log)
+
+
+def test_the_staged_finding_files_do_not_stay_in_bundles(tmp_path, monkeypatch):
+    from ireefuzz.campaign import bundling
+
+    staged = []
+
+    def fake_repro(command, **kwargs):
+        staged.append(Path(command[4]))
+        return subprocess.CompletedProcess(command, 0, "bundle written", "")
+
+    monkeypatch.setattr(bundling.subprocess, "run", fake_repro)
+    record = _record_with_one_new_cause(tmp_path)
+    assert bundling.bundle_new_causes(record, None, 10) and staged[0].name.startswith(".")
+    assert not list((tmp_path / "bundles").glob(".*"))
+
+
+def _record_with_one_new_cause(out: Path):
+    from ireefuzz.campaign import baseline, options, record
+
+    row = json.loads(FINDINGS.read_text().splitlines()[0])
+    row |= {"case_index": 0, "size": [4, 1], "status": "new", "example": "first"}
+    (out / "findings.jsonl").write_text(json.dumps(row) + "\n")
+    entry = {"i": 0, "sigs": [row["signature"]], "pipelines": [], "ops": "add", "dtype": "f32", "dims": "S", "instances": 1, "discarded": 0}
+    (out / "progress.jsonl").write_text(json.dumps({"t": 1.0, "cases": [entry]}) + "\n")
+    return record.Record(out, options.Options(cases=1), baseline.Baseline())
+
+
+# --------------------------------------------------------------------------- the pytest plugin, as a user runs it
+
+UNCHECKABLE = {  # a .mlir file and its inputs spec (None: none), each failing in one line that says why
+    "bad.mlir": ("func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> { return %b : tensor<4xf32> }", None,
+                 "not a valid MLIR program"),
+    "torn_spec.mlir": (ADD_8X4, b'{"seed": ', "not valid JSON"),
+    "binary_spec.mlir": (ADD_8X4, b"\xff\xfe", "not valid JSON"),
+    "no_npz.mlir": (ADD_8X4, b'{"expected": "missing.npz"}', "missing.npz: No such file or directory"),
+    "shape_count.mlir": (ADD_8X4, b'{"shapes": [[8, 4]]}', "takes 2 arguments but 1 shape(s) are given"),
+}
+
+
+def _pytest(cwd: Path, *argv: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *argv], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.iree
+def test_plugin_files_it_cannot_check_fail_in_one_line_each(tmp_path):
+    for name, (program, spec, _) in UNCHECKABLE.items():
+        (tmp_path / name).write_text(program)
+        if spec is not None:
+            (tmp_path / name).with_suffix(".inputs.json").write_bytes(spec)
+    proc = _pytest(tmp_path, "--ireefuzz-mlir", ".")
+    assert proc.returncode == 1 and "Traceback" not in proc.stdout and "def " not in proc.stdout, proc.stdout
+    for name, (_, _, says) in UNCHECKABLE.items():
+        (line,) = [line for line in proc.stdout.splitlines() if line.startswith(f"{name}: ")]
+        assert says in line, proc.stdout
+
+
+@pytest.mark.iree
+def test_plugin_probes_a_given_target_cpu_at_start(tmp_path):
+    (tmp_path / "test_nothing.py").write_text("def test_nothing():\n    pass\n")
+    proc = _pytest(tmp_path, "--iree-target-cpu=bogus")
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("ERROR:")]
+    assert proc.returncode == pytest.ExitCode.USAGE_ERROR and len(errors) == 1, proc.stdout + proc.stderr
+    assert "--iree-llvmcpu-target-cpu=bogus" in errors[0]

@@ -45,8 +45,10 @@ import argparse
 import dataclasses
 import json
 import math
+import socket
 import sys
 import time
+import urllib.parse
 from pathlib import Path
 
 from ireefuzz import _io
@@ -54,26 +56,31 @@ from ireefuzz.errors import UsageError
 
 from .baseline import baseline_path, load_baseline
 from .lock import held
-from .options import Options, bundle_limit, configure, options_from_args, parse_workers
+from .options import Options, bundle_limit, configure, options_from_args, parse_scheduler, parse_workers, writable_dir
 from .pool import Pool
 from .record import Record
-from .runs import previous_run, write_outputs
+from .runs import previous_run, read_options, write_outputs
 
 __all__ = ["configure", "main"]
 
+SCHEDULER_CONNECT_S = 10.0  # a scheduler that does not answer by then is not there
+
 
 def main(args: argparse.Namespace) -> int:
+    scheduler = parse_scheduler(args.scheduler) if args.scheduler else None
     out, options = _campaign_dir(args)
     with held(out):  # one campaign per --out, for its whole life (bundling included)
-        return _run(args, out, options)
+        return _run(args, out, options, scheduler)
 
 
-def _run(args: argparse.Namespace, out: Path, options: Options) -> int:
+def _run(args: argparse.Namespace, out: Path, options: Options, scheduler: str | None) -> int:
     workers, bundles = parse_workers(args.workers), bundle_limit(args.bundles)
     baseline = load_baseline(baseline_path(args.baseline))
     previous = previous_run(Path(args.compare), baseline) if args.compare else None
+    if args.resume:
+        Record(out, options, baseline, previous)  # a damaged record: one line now, before any worker starts
     options = _prepared(options)
-    pool = _pool(args, workers, options)
+    pool = _pool(scheduler, workers, options)
     if not args.resume:  # enough blocks in flight to keep every worker busy while guidance waits
         options = dataclasses.replace(options, lag=max(2, math.ceil(2 * pool.capacity * options.batch / options.block)))
     _io.atomic_write_json(out / "campaign.json", options.to_json())
@@ -102,10 +109,11 @@ def bundle_causes(record: Record, limit: int | None, timeout: float) -> None:
 def _prepared(options: Options) -> Options:
     """The compiler found, a release installed and its runtime shown to load its modules (else one line,
     exit 2); the oracles that cannot read that release's IR left out."""
-    from ireefuzz.sut import prepare
+    from ireefuzz.sut import prepare, require_usable
 
     unable = prepare(options.task_spec().config, log=lambda m: print(f"ireefuzz fuzz: {m}", file=sys.stderr))
     options = dataclasses.replace(options, oracles=tuple(o for o in options.oracles if o not in unable))
+    require_usable(options.task_spec().config)  # a drawn configuration (--configs) keeps to what this compiler has
     if options.configs:
         from ireefuzz.configs import space_for
 
@@ -120,19 +128,26 @@ def _campaign_dir(args: argparse.Namespace) -> tuple[Path, Options]:
         if not args.out or not (Path(args.out) / "campaign.json").exists():
             raise UsageError("--resume needs --out DIR of an earlier campaign (with DIR/campaign.json)")
         out = Path(args.out)
-        return out, options_from_args(args, Options.from_json(json.loads((out / "campaign.json").read_text())))
+        return out, options_from_args(args, read_options(out))
     out = Path(args.out or time.strftime("runs/%Y%m%d-%H%M%S"))
     if (out / "campaign.json").exists():
         raise UsageError(f"--out {out} already holds a campaign; add --resume to continue it, or choose another --out")
-    return out, options_from_args(args, None)
+    options = options_from_args(args, None)
+    return writable_dir(out), options
 
 
-def _pool(args: argparse.Namespace, workers: int, options: Options) -> Pool:
+def _pool(scheduler: str | None, workers: int, options: Options) -> Pool:
     spec = options.task_spec()
-    if args.scheduler:
+    if scheduler:
         from .dask_pool import DaskPool
 
-        return DaskPool(args.scheduler, spec)
+        address = urllib.parse.urlsplit(scheduler)
+        try:  # a refused connection is said at once; distributed would retry it until its timeout
+            socket.create_connection((address.hostname, address.port), timeout=SCHEDULER_CONNECT_S).close()
+            return DaskPool(scheduler, spec, connect_timeout_s=SCHEDULER_CONNECT_S)
+        except OSError as e:  # distributed's connect timeout, a refused or unreachable host
+            raise UsageError(f"--scheduler {scheduler}: cannot connect ({e}); start the scheduler, or drop "
+                             "--scheduler to run on local workers") from None
     from .local_pool import LocalPool
 
     return LocalPool(workers, spec)

@@ -47,4 +47,6 @@ def bundle_new_causes(record: Record, limit: int | None, timeout: float) -> list
         except subprocess.TimeoutExpired:
             print(f"  gave up after {timeout:.0f} s (--bundle-timeout); the finding stays in findings.jsonl",
                   file=sys.stderr)
+        finally:
+            finding_file.unlink(missing_ok=True)  # the staged input of repro; the bundle has its own finding.json
     return done

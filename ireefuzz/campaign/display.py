@@ -14,6 +14,12 @@ class Display:
         self.stream, self.tty = stream, stream.isatty()
         self.every_s = 0.5 if self.tty else every_s
         self.last = 0.0
+        self.shown: tuple | None = None  # the counts of the last line printed
+
+    @staticmethod
+    def _counts(record: Record) -> tuple:
+        return (record.totals["cases"], len(record.present_causes()), len(record.new_causes()),
+                len(record.new_signatures()), len(record.known_signatures()), record.totals["worker_deaths"])
 
     def line(self, record: Record, seconds: float) -> str:
         n = record.totals["cases"]
@@ -28,6 +34,9 @@ class Display:
             self.last = time.monotonic()
             end = "\r" if self.tty else "\n"
             print(("\x1b[2K" if self.tty else "") + self.line(record, seconds), end=end, file=self.stream, flush=True)
+            self.shown = self._counts(record)
 
     def finish(self, record: Record, seconds: float) -> None:
-        print(("\x1b[2K" if self.tty else "") + self.line(record, seconds), file=self.stream, flush=True)
+        """The final line, once: not again when the last periodic line already showed the same counts."""
+        if self.tty or self.shown != self._counts(record):
+            print(("\x1b[2K" if self.tty else "") + self.line(record, seconds), file=self.stream, flush=True)

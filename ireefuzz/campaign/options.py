@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import os
-import shlex
+import urllib.parse
+from pathlib import Path
 from typing import Any, Mapping
 
-from ireefuzz import releases
+from ireefuzz import _io, releases
+from ireefuzz.argtypes import positive_seconds, shell_words
 from ireefuzz.errors import UsageError
 from ireefuzz.evaluate import JAX_MODES, ORACLE_NAMES, Policy
 
@@ -44,7 +47,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "level, const-eval, aggressive fusion, ...; the flags this iree-compile has, the CPUs this "
                         "machine runs); each case records its configuration")
     g.add_argument("--target-cpu", metavar="CPU", help="host, generic, x86-64-v3, x86-64-v4 or any LLVM CPU name (default host)")
-    g.add_argument("--flags", metavar='"..."', help="extra iree-compile flags (shell-quoted string)")
+    g.add_argument("--flags", metavar='"..."', type=shell_words, help="extra iree-compile flags (shell-quoted string)")
     g.add_argument("--batch", type=int, metavar="N", help="graphs per compiled module (default 16)")
     g.add_argument("--case-timeout", type=float, metavar="SECONDS", help="per-case time budget of a worker, and each iree-compile's "
                    "timeout (a hang is crash/compile-timeout; default 60)")
@@ -66,7 +69,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def add_bundle_options(group: Any) -> None:
     group.add_argument("--bundles", type=int, metavar="N", help="after the campaign, shrink the smallest member of each "
                        "new cause and bundle it into DIR/bundles (default: every new cause; N = at most N; 0 = off)")
-    group.add_argument("--bundle-timeout", type=float, default=300.0, metavar="SECONDS",
+    group.add_argument("--bundle-timeout", type=positive_seconds, default=300.0, metavar="SECONDS",
                        help="time allowed to shrink and bundle one cause (default 300)")
 
 
@@ -99,8 +102,11 @@ class Options:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Options":
-        fields = {f.name for f in dataclasses.fields(cls)}
-        data = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in fields}
+        defaults = {f.name: f.default for f in dataclasses.fields(cls)}
+        data = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in defaults}
+        wrong = [k for k, v in data.items() if not _same_kind(v, defaults[k])]
+        if wrong:
+            raise TypeError(f"{', '.join(wrong)}: not the recorded kind of value")
         return cls(**data)
 
     def frontend_of(self, k: int) -> str:
@@ -116,6 +122,16 @@ class Options:
         config = CompilerConfig(iree_compile=self.iree_compile, target_cpu=self.target_cpu, flags=self.flags,
                                 timeout_s=self.case_timeout, release=self.release, runtime_python=self.iree_runtime)
         return EvalSpec(config, self.policy(), self.case_timeout)
+
+
+def _same_kind(value: Any, default: Any) -> bool:
+    """``value`` read from campaign.json is of the kind the field's default is (any, when that is None)."""
+    if default is None or isinstance(default, str | tuple):
+        return default is None or isinstance(value, type(default))
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    kinds = (int, float) if isinstance(default, float) else (int,)
+    return isinstance(value, kinds) and not isinstance(value, bool)
 
 
 def options_from_args(args: argparse.Namespace, recorded: Options | None) -> Options:
@@ -142,7 +158,7 @@ def _given(args: argparse.Namespace) -> dict[str, Any]:
     if args.shard is not None:
         given["shard"] = parse_shard(args.shard)
     if args.flags is not None:
-        given["flags"] = tuple(shlex.split(args.flags))
+        given["flags"] = tuple(args.flags)
     if args.oracles is not None:
         given["oracles"] = _names(args.oracles)
         if not given["oracles"]:
@@ -163,7 +179,7 @@ def _names(text: str) -> tuple[str, ...]:
 
 
 def _positive(name: str, value: float) -> float:
-    if value <= 0:
+    if not (math.isfinite(value) and value > 0):
         raise UsageError(f"--{name.replace('_', '-')} {value}: give a positive number")
     return value
 
@@ -185,6 +201,26 @@ def parse_shard(text: str) -> tuple[int, int]:
     if not (n >= 1 and 0 <= i < n):
         raise UsageError(f"--shard {text}: need 0 <= i < n")
     return i, n
+
+
+def parse_scheduler(text: str) -> str:
+    """``--scheduler``: a Dask address ``tcp://HOST:PORT`` (or ``tls://``)."""
+    parsed = urllib.parse.urlsplit(text)
+    try:
+        port = parsed.port
+    except ValueError:
+        port = None
+    if parsed.scheme not in ("tcp", "tls") or not parsed.hostname or port is None or parsed.path not in ("", "/"):
+        raise UsageError(f"--scheduler {text!r}: give a Dask scheduler address like tcp://HOST:PORT")
+    return text
+
+
+def writable_dir(out: Path) -> Path:
+    """``--out``: a directory, made if missing (else one line: a file, or a place where none can be made)."""
+    problem = _io.make_dir(out)
+    if problem:
+        raise UsageError(f"--out {out} {problem}")
+    return out
 
 
 def bundle_limit(value: int | None) -> int | None:

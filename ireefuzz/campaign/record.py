@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ireefuzz import _io
+from ireefuzz.errors import UsageError
 from ireefuzz.oracles.cause import assign_causes, cause_of
 from ireefuzz.oracles.finding import Finding
 
@@ -96,6 +97,37 @@ def with_causes(findings: Sequence[Finding]) -> Sequence[Finding]:
     return findings if all(f.cause for f in findings) else assign_causes(findings)
 
 
+# What every recorded row has (a row without them is a damaged record, not a crash of the tools reading it).
+FINDING_KEYS = {"signature": str, "case_index": int, "size": list}
+PROGRESS_KEYS = {"t": (int, float), "cases": list}
+ENTRY_KEYS = {"i": int, "sigs": list, "pipelines": list, "ops": str, "dtype": str, "dims": str, "instances": int,
+              "discarded": int}
+
+
+def read_record(file: Path, keys: Mapping[str, Any], entry_keys: Mapping[str, Any] | None = None) -> list[dict]:
+    """The rows of a record file (a torn last line is skipped: a kill mid-write); a corrupt line before it, or a
+    row without the ``keys`` (its ``cases`` without the ``entry_keys``), is a UsageError naming the file."""
+    try:
+        rows = _io.read_jsonl(file)
+    except (OSError, ValueError) as e:  # (read_jsonl's own ValueError names the file and the line)
+        where = "" if str(file) in str(e) else f"{file}: "
+        raise UsageError(f"{where}{e}; restore it, or start a new campaign with another --out") from None
+    for n, row in enumerate(rows, 1):
+        entries = row.get("cases") if entry_keys and isinstance(row, dict) else []
+        missing = _missing(row, keys) or next((m for e in entries or () if (m := _missing(e, entry_keys))), "")
+        if missing:
+            raise UsageError(f"{file} row {n}: {missing}; restore the file, or start a new campaign with another --out")
+    return rows
+
+
+def _missing(row: Any, keys: Mapping[str, Any]) -> str:
+    """What ``row`` lacks of ``keys`` (name -> type), or ''."""
+    if not isinstance(row, dict):
+        return "not a JSON object"
+    wrong = [k for k, kind in keys.items() if not isinstance(row.get(k), kind) or isinstance(row.get(k), bool)]
+    return f"no valid {', '.join(wrong)}" if wrong else ""
+
+
 class Record:
     """progress.jsonl + findings.jsonl, and the counts recomputed from them (the coordinator's only state)."""
 
@@ -124,10 +156,10 @@ class Record:
         self.worker_seconds = 0.0  # workers x wall seconds, summed over the recorded stretches
         self.cpu = self.compiler_version = ""
         self.seconds = 0.0
-        rows = _io.read_jsonl(out / "findings.jsonl")
+        rows = read_record(out / "findings.jsonl", FINDING_KEYS)
         for row, (cause, title) in zip(rows, row_causes(rows, rederive)):
             self._note_finding(row["signature"], cause, title, row["case_index"], tuple(row["size"]))
-        for row in _io.read_jsonl(out / "progress.jsonl"):
+        for row in read_record(out / "progress.jsonl", PROGRESS_KEYS, ENTRY_KEYS):
             self._apply(row, rederive)
 
     # -- state ---------------------------------------------------------------------------

@@ -15,10 +15,15 @@ from .record import Record
 
 
 def read_options(run: Path) -> Options:
+    """The options recorded in ``run/campaign.json``; a missing or damaged file is one line (UsageError)."""
     file = run / "campaign.json"
     if not file.exists():
         raise UsageError(f"{run}: not a campaign directory (no campaign.json)")
-    return Options.from_json(json.loads(file.read_text()))
+    try:
+        return Options.from_json(json.loads(file.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, ValueError, TypeError, AttributeError) as e:
+        raise UsageError(f"{file} is damaged ({str(e).splitlines()[0][:200]}); restore it, or start a new campaign "
+                         "with another --out") from None
 
 
 def open_run(run: Path, baseline: Baseline, previous: Previous | None = None, *, rederive: bool = False) -> Record:
