@@ -97,11 +97,14 @@ def _parent_died(child: int, scratch: str) -> None:
         os.waitpid(child, 0)
     except (ProcessLookupError, ChildProcessError):
         pass
-    if scratch:
-        import shutil
+    finally:
+        try:
+            if scratch:
+                import shutil
 
-        shutil.rmtree(scratch, ignore_errors=True)
-    os.killpg(0, signal.SIGKILL)  # the launcher leads its group: this ends it too
+                shutil.rmtree(scratch, ignore_errors=True)
+        finally:
+            os.killpg(0, signal.SIGKILL)  # the launcher leads its group: this ends it too
 
 
 def _exec_child(argv: list[str], memory_bytes: int) -> None:
@@ -121,6 +124,8 @@ def _exec_child(argv: list[str], memory_bytes: int) -> None:
 
 def main(args: list[str]) -> int:
     parent, memory_bytes, scratch, argv = int(args[0]), int(args[1]), args[2], args[3:]
+    if os.getpgrp() != os.getpid():  # lead a group of our own, or killing "our" group would hit the caller's
+        os.setpgid(0, 0)
     import resource
 
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
