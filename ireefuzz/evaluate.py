@@ -235,7 +235,8 @@ def _admit(frontend: Frontend, case: Any, index: int) -> tuple[str, Any, Any] | 
 def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerConfig, policy: Policy,
                    frontend: Frontend = LINALG) -> list[CaseResult]:
     """One module for all of ``named`` (function name, case, payload); a failing compile is split in halves
-    until each failure is pinned to its own case."""
+    until each failure is pinned to its own case -- a timed-out one case by case, so a batch of n costs at
+    most n + 1 compile timeouts (the worker's deadline, ``campaign.pool.EvalSpec.deadline``)."""
     if not named:
         return []
     payloads = {name: payload for name, _, payload in named}
@@ -249,10 +250,10 @@ def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerCo
             module = sut.load_module(artifact, config)
             artifact = module if isinstance(module, sut.CompileFailure) else artifact
     if isinstance(artifact, sut.CompileFailure):
-        if len(named) > 1 and frontend.splits:
-            half = len(named) // 2
-            return (evaluate_batch(named[:half], config, policy, frontend)
-                    + evaluate_batch(named[half:], config, policy, frontend))
+        if len(named) > 1 and frontend.splits:  # a hang costs a whole timeout: each case alone, not log2(n) halvings
+            parts = [named[i:i + 1] for i in range(len(named))] if artifact.kind == "timeout" else \
+                [named[:len(named) // 2], named[len(named) // 2:]]
+            return [r for part in parts for r in evaluate_batch(part, config, policy, frontend)]
         return _compile_failed(named, artifact, program.text, config, policy, frontend)
     share = artifact.seconds / len(named)
     results = [check_compiled_case(case, name, module, artifact, config, policy, frontend, share,

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ireefuzz import releases, remote
+from ireefuzz import launch, releases, remote
 from ireefuzz.errors import IreeNotFound, UsageError
 from ireefuzz._io import atomic_write_text
 
@@ -131,6 +131,7 @@ _STACK_LINES = 24
 _OOM_MARKERS = (  # under RLIMIT_AS: failed allocations, thread stacks, or even loading the compiler's .so
     "std::bad_alloc", "LLVM ERROR: out of memory", "Allocation failed", "Cannot allocate memory",
     "failed to map segment from shared object", "pthread_create failed",
+    "MemoryError", "out of memory",  # a Python (wrapper) compiler; any allocator that says so
 )
 _CRASH_MARKERS = ("PLEASE submit a bug report", "Stack dump:", "LLVM ERROR:", "Assertion `")
 OOM_MARKERS, CRASH_MARKERS = _OOM_MARKERS, _CRASH_MARKERS  # what a repro's run.sh looks for, too
@@ -306,13 +307,13 @@ def compile_mlir(
     """
     binary = find_iree_compile(config)
     if workdir is None:
-        with tempfile.TemporaryDirectory(prefix="ireefuzz-") as tmp:
-            return _compile_in(binary, mlir_text, config, Path(tmp), resolve_cpu)
+        with _temp_dir() as tmp:
+            return _compile_in(binary, mlir_text, config, Path(tmp), resolve_cpu, scratch=True)
     return _compile_in(binary, mlir_text, config, Path(workdir), resolve_cpu)
 
 
 def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
-                resolve_cpu: bool = True) -> Artifact | CompileFailure:
+                resolve_cpu: bool = True, *, scratch: bool = False) -> Artifact | CompileFailure:
     source, vmfb = work / "input.mlir", work / "module.vmfb"
     sources_dir, tree_dir, stats_file = work / "sources", work / "ir", work / "statistics.json"
     configs_dir = work / "configurations"
@@ -334,7 +335,7 @@ def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
     version = releases.release_of(config)
     if version is not None:  # a published release: its spelling, and only the observation flags it has
         command = releases.adapt_command(version, command, compiler_flags(binary))
-    returncode, stderr, seconds = _run_limited(command, config)
+    returncode, stderr, seconds = _run_limited(command, config, scratch=work if scratch else None)
     kind = _failure_kind(returncode, stderr)
     if kind is not None:
         return CompileFailure(kind, _trim_diagnostic(stderr), tuple(command), returncode, seconds)
@@ -366,29 +367,25 @@ def ir_after_each_change(mlir_text: str, config: CompilerConfig) -> str | Compil
     """The IR printed after every pass that changed it (the compiler's stderr), compiled under the
     same limits as ``compile_mlir``; a failed compile comes back as a CompileFailure."""
     binary = find_iree_compile(config)
-    with tempfile.TemporaryDirectory(prefix="ireefuzz-passes-") as tmp:
+    with _temp_dir("passes-") as tmp:
         source = Path(tmp) / "program.mlir"
         atomic_write_text(source, mlir_text)
         command = compile_command(config, source, Path(tmp) / "module.vmfb", _PRINT_CHANGES, binary=binary)
-        returncode, stderr, seconds = _run_limited(command, config)
+        returncode, stderr, seconds = _run_limited(command, config, scratch=Path(tmp))
     kind = _failure_kind(returncode, stderr)
     if kind is not None:
         return CompileFailure(kind, _trim_diagnostic(stderr), tuple(command), returncode, seconds)
     return stderr
 
 
-def _run_limited(command: list[str], config: CompilerConfig) -> tuple[int | None, str, float]:
-    """Run with rlimits in its own process group; returncode None means it timed out (and was killed)."""
-    # Limits are set by a tiny sh wrapper rather than a preexec_fn: a Python preexec_fn forces a
-    # fork of this (JAX-multithreaded) interpreter, which can deadlock; sh then execs the compiler.
-    limits = "ulimit -c 0"
-    if config.memory_limit_mb > 0:
-        limits += f"; ulimit -v {config.memory_limit_mb * 1024}"
+def _run_limited(command: list[str], config: CompilerConfig,
+                 scratch: Path | None = None) -> tuple[int | None, str, float]:
+    """Run under ``launch`` (memory cap, no core dumps, its process group dies with this process, which
+    removes ``scratch`` then) in its own session; returncode None means it timed out (its group was killed)."""
     start = time.perf_counter()
-    proc = subprocess.Popen(
-        ["/bin/sh", "-c", f'{limits}; exec "$@"', "iree-compile", *command],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
-    )
+    proc = subprocess.Popen(launch.command(command, memory_limit_mb=config.memory_limit_mb, scratch=scratch),
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
     try:
         _, stderr = proc.communicate(timeout=config.timeout_s)
         returncode: int | None = proc.returncode
@@ -405,6 +402,35 @@ def _kill_group(pgid: int) -> None:
         os.killpg(pgid, signal.SIGKILL)
     except ProcessLookupError:
         pass
+
+
+# Temporary folders carry the pid of the process that made them, so a folder whose process was killed
+# (a worker past its deadline, a campaign killed with -9) is recognised and removed later.
+_TEMP_PREFIX = "ireefuzz-"
+_TEMP_OWNER = re.compile(r"^ireefuzz-(?:passes-)?pid(\d+)-")
+
+
+def _temp_dir(kind: str = "") -> tempfile.TemporaryDirectory:
+    return tempfile.TemporaryDirectory(prefix=f"{_TEMP_PREFIX}{kind}pid{os.getpid()}-")
+
+
+def remove_temp_dirs(pids: Iterable[int] | None = None) -> int:
+    """Remove the compile folders (in the temporary directory) of ``pids``, or, by default, of every process
+    that is gone; the number removed. Only this user's folders, never a live process'."""
+    wanted = None if pids is None else set(pids)
+    removed = 0
+    for path in Path(tempfile.gettempdir()).glob(f"{_TEMP_PREFIX}*pid*-*"):
+        owner = _TEMP_OWNER.match(path.name)
+        if owner is None or (wanted is not None and int(owner.group(1)) not in wanted):
+            continue
+        try:
+            if path.lstat().st_uid != os.getuid() or launch.alive(int(owner.group(1))):
+                continue
+        except OSError:
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        removed += 1
+    return removed
 
 
 def _failure_kind(returncode: int | None, stderr: str) -> str | None:

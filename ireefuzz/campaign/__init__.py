@@ -3,6 +3,7 @@
 Files in ``--out DIR`` (all written with ``ireefuzz._io``; a kill -9 at any moment loses nothing recorded):
 
 - ``campaign.json``  the options that define the campaign (``--resume`` reads them back);
+- ``.lock``          held (``flock``) while a campaign runs in DIR: a second one, or a ``--resume``, is refused;
 - ``progress.jsonl``, ``findings.jsonl``: the durable record (``record``);
 - ``summary.json``, ``summary.md``, ``junit.xml``, ``report.html`` (see ``ireefuzz.report``).
 
@@ -21,6 +22,7 @@ worker seconds and the compile share (``record.ACTIVITIES``).
 Modules, each one job (none imports the loop but ``__init__``):
 
 - ``options``    the command line, ``Options`` (campaign.json) and their checks;
+- ``lock``       one campaign per output directory;
 - ``baseline``   the known findings;
 - ``guidance``   the case stream, its blocks and the coverage that steers them;
 - ``pool``       the worker protocol (``Pool``, ``Task``, ``Done``/``Died``/``Failed``, ``evaluate_task``);
@@ -53,6 +55,7 @@ from ireefuzz import _io
 from ireefuzz.errors import UsageError
 
 from .baseline import baseline_path, load_baseline
+from .lock import held
 from .options import Options, bundle_limit, configure, options_from_args, parse_scheduler, parse_workers, writable_dir
 from .pool import Pool
 from .record import Record
@@ -66,6 +69,11 @@ SCHEDULER_CONNECT_S = 10.0  # a scheduler that does not answer by then is not th
 def main(args: argparse.Namespace) -> int:
     scheduler = parse_scheduler(args.scheduler) if args.scheduler else None
     out, options = _campaign_dir(args)
+    with held(out):  # one campaign per --out, for its whole life (bundling included)
+        return _run(args, out, options, scheduler)
+
+
+def _run(args: argparse.Namespace, out: Path, options: Options, scheduler: str | None) -> int:
     workers, bundles = parse_workers(args.workers), bundle_limit(args.bundles)
     baseline = load_baseline(baseline_path(args.baseline))
     previous = previous_run(Path(args.compare), baseline) if args.compare else None

@@ -3,9 +3,13 @@ from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.connection
+import os
 import signal
 import time
 from typing import Any
+
+from ireefuzz import sut
+from ireefuzz.launch import die_with
 
 from .pool import Died, Done, EvalSpec, Event, Failed, Task, evaluate_task
 
@@ -17,12 +21,18 @@ def death_kind(exitcode: int | None) -> tuple[str, str]:
     return "runtime-crash", f"exit status {exitcode}"
 
 
-def _worker_main(conn: multiprocessing.connection.Connection) -> None:
+def _worker_main(conn: multiprocessing.connection.Connection, coordinator: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the coordinator's to handle
+    # End with the coordinator, even killed with -9 (our parent, the forkserver, outlives it while we live),
+    # and our compile with us (sut runs it under ``launch``, which the kernel tells when we die).
+    die_with(coordinator)
     import ireefuzz.evaluate  # noqa: F401  (import JAX and IREE once, before the first task)
 
-    while (message := conn.recv()) is not None:
-        conn.send(evaluate_task(*message))
+    try:
+        while (message := conn.recv()) is not None:
+            conn.send(evaluate_task(*message))
+    except (EOFError, BrokenPipeError):  # the coordinator is gone: nobody wants the result
+        pass
 
 
 class LocalPool:
@@ -35,6 +45,7 @@ class LocalPool:
         self._ctx.set_forkserver_preload(["ireefuzz.evaluate"])
         self._busy: dict[Any, tuple[Any, Any, Task, float]] = {}  # conn -> (process, conn, task, deadline)
         self._idle: list[tuple[Any, Any]] = []
+        sut.remove_temp_dirs()  # the compile folders of processes gone since (a campaign killed with -9)
 
     def submit(self, task: Task) -> None:
         process, conn = self._idle.pop() if self._idle else self._start()
@@ -46,7 +57,7 @@ class LocalPool:
 
     def _start(self) -> tuple[Any, Any]:
         parent, child = self._ctx.Pipe()
-        process = self._ctx.Process(target=_worker_main, args=(child,), daemon=True)
+        process = self._ctx.Process(target=_worker_main, args=(child, os.getpid()), daemon=True)
         process.start()
         child.close()
         return process, parent
@@ -71,11 +82,11 @@ class LocalPool:
                     continue
                 except (EOFError, OSError):
                     process.join(5)
+                    _remove_leftovers(process)
                     events.append(Failed(task, f"worker exited with status {process.exitcode} (traceback above)")
                                   if process.exitcode and process.exitcode > 0 else Died(task, *death_kind(process.exitcode)))
             elif time.monotonic() >= deadline:
-                process.kill()
-                process.join(5)
+                _stop(process)
                 events.append(Died(task, "worker-timeout", f"no result within {self.spec.deadline(task):.0f} s"))
             else:
                 continue
@@ -84,12 +95,27 @@ class LocalPool:
         return events
 
     def close(self) -> None:
+        """Idle workers are asked to exit; busy ones are stopped at once (with their compiles)."""
         for process, conn in self._idle:
             conn.send(None)
-        for process, conn, *_ in list(self._busy.values()) + self._idle:
+        for process, *_ in self._busy.values():
+            _stop(process)
+        for process, _ in self._idle:
             process.join(1)
             if process.is_alive():
-                process.kill()
-                process.join(1)
+                _stop(process)
         self._busy.clear()
         self._idle.clear()
+
+
+def _stop(process: Any) -> None:
+    """Kill a worker (its compile's launcher gets SIGTERM from the kernel and kills the compile's group)."""
+    process.kill()
+    process.join(5)
+    _remove_leftovers(process)
+
+
+def _remove_leftovers(process: Any) -> None:
+    """The temporary folders a killed worker's compiles left behind."""
+    if process.pid is not None and process.exitcode is not None:
+        sut.remove_temp_dirs([process.pid])

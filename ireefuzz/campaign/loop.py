@@ -1,9 +1,13 @@
 """The coordinator: the planner hands out batches in stream order, the loop runs them on a pool and records them.
 
-Crash isolation. A worker that dies (signal, OOM kill) or passes its deadline (``--case-timeout`` per
-case plus one for the compile) is replaced; its batch is split in halves and retried until the culprit
-case is alone; a case that dies alone twice becomes a ``crash/runtime-crash|worker-killed|worker-timeout``
-finding (twice: a dying Dask worker also fails the tasks queued on it, which must not be blamed). A
+Time. ``--time`` bounds the wall clock: no batch (nor a retried half, nor a confirmation) starts after it,
+and the batches still running get ``EvalSpec.grace`` seconds (min(--case-timeout, 30)) to finish; then
+they are stopped, unrecorded (``--resume`` runs their cases). Bundling comes after, under its own timeout.
+
+Crash isolation. A worker that dies (signal, OOM kill) or passes its deadline (``EvalSpec.deadline``:
+``--case-timeout`` per case, one for the batch's compile, one for the rest) is replaced, and its compiles
+die with it (``ireefuzz.launch``); its batch is split in halves and retried until the culprit case is
+alone; a case that dies alone twice becomes a ``crash/runtime-crash|worker-killed|worker-timeout`` finding (twice: a dying Dask worker also fails the tasks queued on it, which must not be blamed). A
 worker that raises a Python exception is ireefuzz's own bug: the campaign stops with exit status 2.
 """
 from __future__ import annotations
@@ -58,7 +62,7 @@ class Planner:
                 concurrent.futures.wait([self.drawing])
             if not self._draw_next() and (not wait or self.drawing is None):
                 return None
-        return self.queue.popleft() if self.queue else None
+        return self.queue.popleft() if self.queue and time_left else None
 
     def draw_ahead(self, time_left: bool, tasks: int) -> None:
         """Start (or collect) the next block's draw if fewer than ``tasks`` batches are queued and the lag
@@ -123,6 +127,8 @@ def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Di
     offset, started = record.seconds, time.monotonic()
     elapsed = lambda: offset + time.monotonic() - started
     failure = None
+    stopped = 0  # batches still running when --time and its grace were up
+    grace = options.task_spec().grace()
     last_summary = 0.0
     rss: list[tuple[float, float]] = []  # the coordinator's own resident memory over this session
     confirm: collections.deque[Task] = collections.deque()  # lone cases that died once: rerun them alone
@@ -144,16 +150,19 @@ def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Di
     try:
         while failure is None:
             time_left = options.time is None or elapsed() < options.time
+            if not time_left and elapsed() >= options.time + grace:
+                stopped = pool.in_flight()
+                break
             # A lone case that died is the culprit only if it dies again with nothing else in flight:
             # a dying worker (on Dask) also fails the tasks queued on it, which must not be blamed.
-            if confirm and not pool.in_flight():
+            if confirm and not pool.in_flight() and time_left:
                 pool.submit(confirm.popleft())
                 alone = True
             while (not alone and not confirm and pool.in_flight() < pool.capacity
                    and (task := planner.next_task(time_left, wait=False)) is not None):
                 pool.submit(task)
             if not pool.in_flight():
-                if confirm:
+                if confirm and time_left:
                     continue
                 if planner.drawing is None or not time_left:
                     break
@@ -188,6 +197,9 @@ def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Di
         rss.append((round(elapsed(), 1), rss_mb()))
         write_outputs(out, record, **memory())
         display.finish(record, elapsed())
+    if stopped:
+        print(f"ireefuzz fuzz: --time is up: stopped {stopped} batch(es) still running {grace:.0f} s later "
+              "(their cases run with --resume)", file=sys.stderr)
     if failure:
         print(f"ireefuzz fuzz: error: {failure}", file=sys.stderr)
         return 2

@@ -19,7 +19,7 @@ from ireefuzz.errors import UsageError
 from ireefuzz.evaluate import JAX_MODES, ORACLE_NAMES, Policy
 
 from .baseline import DEFAULT_BASELINE
-from .pool import EvalSpec
+from .pool import TIME_GRACE_MAX_S, EvalSpec
 
 BLOCK = 64  # cases per Hypothesis run; part of the campaign's identity (recorded)
 FRONTENDS = ("linalg", "stablehlo")  # how a batch's program reaches iree-compile
@@ -29,7 +29,9 @@ FRONTEND_CHOICES = FRONTENDS + ("mixed",)  # mixed: local block k goes through F
 def configure(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("campaign")
     stop = g.add_mutually_exclusive_group()
-    stop.add_argument("--time", type=float, metavar="SECONDS", help="stop dispatching after this much wall time (summed over resumes)")
+    stop.add_argument("--time", type=float, metavar="SECONDS", help="wall-clock bound (summed over resumes): no batch "
+                      f"starts after it; batches still running get a grace of min(--case-timeout, {TIME_GRACE_MAX_S:.0f}) s, "
+                      "then stop (their cases run with --resume); bundling comes after")
     stop.add_argument("--cases", type=int, metavar="N", help="run the first N cases of this shard's stream")
     g.add_argument("--workers", default="auto", metavar="N|auto", help="worker processes (auto = CPU count)")
     g.add_argument("--seed", type=int, metavar="S", help="campaign seed (default 0)")
@@ -50,7 +52,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                    "data-movement; default all; families: elementwise, producer, contraction, reduction, data-movement, "
                    "convolution, normalization, sorting)")
     g.add_argument("--batch", type=int, metavar="N", help="graphs per compiled module (default 16)")
-    g.add_argument("--case-timeout", type=float, metavar="SECONDS", help="per-case time budget of a worker (default 60)")
+    g.add_argument("--case-timeout", type=float, metavar="SECONDS", help="per-case time budget of a worker, and each iree-compile's "
+                   "timeout (a hang is crash/compile-timeout; default 60)")
     g.add_argument("--jax", choices=JAX_MODES, help="when the JAX reference runs: always, or on-disagreement (default: "
                    "only when IREE and the float64 arbiter disagree; much faster, but no reference findings)")
     g.add_argument("--relations", metavar="a,b", help="metamorphic relations to run on a sample of the cases: "

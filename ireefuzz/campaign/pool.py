@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 FAULT_ENV = "IREEFUZZ_TEST_FAULT"  # test-only: "3:segv,5:kill,7:hang,9:raise" makes a worker fail on those case indices
 DEATH_KINDS = ("runtime-crash", "worker-killed", "worker-timeout")  # crash kinds a pool reports (a worker died)
+TIME_GRACE_MAX_S = 30.0  # --time: batches still running then get min(--case-timeout, this) more seconds
 
 
 @dataclasses.dataclass(frozen=True)
@@ -35,8 +36,14 @@ class EvalSpec:
     policy: "Policy"
     case_timeout: float
 
+    def grace(self) -> float:
+        """Seconds the batches still running when ``--time`` is up may take to finish before they are stopped."""
+        return min(self.case_timeout, TIME_GRACE_MAX_S)
+
     def deadline(self, task: "Task") -> float:
-        return self.case_timeout * (len(task.cases) + 1)
+        """A worker's seconds for ``task``: one compile timeout (``case_timeout``) per case, one for the batch's
+        own compile, and one for the worker's other work (start-up, the probe compile, emitting, running)."""
+        return self.case_timeout * (len(task.cases) + 2)
 
 
 @dataclasses.dataclass(frozen=True)
