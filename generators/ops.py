@@ -713,8 +713,13 @@ def _pad_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
     return name
 
 
+def _has_static_dim(t: TensorType, bound: Any) -> bool:
+    """A ``pool.pick`` filter: a value with a static dim to pad or concatenate along (not i1)."""
+    return any(isinstance(d, int) for d in t.shape) and t.dtype != "i1"
+
+
 def _pad_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
-    src = pool.pick(draw, lambda t, bound: any(isinstance(d, int) for d in t.shape) and t.dtype != "i1")
+    src = pool.pick(draw, _has_static_dim)
     if src is None:
         return None
     t = pool.type(src)
@@ -1453,7 +1458,7 @@ def _concat_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
 
 
 def _concat_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
-    first = pool.pick(draw, lambda t, bound: any(isinstance(d, int) for d in t.shape) and t.dtype != "i1")
+    first = pool.pick(draw, _has_static_dim)
     if first is None:
         return None
     t = pool.type(first)
