@@ -60,7 +60,9 @@ def test_bisect_over_three_installed_releases(tmp_path):
     (finding,) = evaluate([Case(g, ({},))])[0].findings
     bundle = shrink_and_bundle(finding, tmp_path / "bundle", shrink=False, confirm_runs=1).path
     result = bisect_bundle(bundle, versions, install=False)
-    assert len(result.trials) == 3 and all(t.verdict in ("present", "absent", "unknown") for t in result.trials)
+    # a binary search: it may settle without trying the middle release
+    assert 2 <= len(result.trials) <= 3 and {t.version for t in result.trials} <= set(versions)
+    assert all(t.verdict in ("present", "absent", "unknown") for t in result.trials)
     assert result.verdict_of(versions[-1]) == "present"  # the installed release is where the finding came from
     assert result.answer in (bundle / "ISSUE.md").read_text()
     assert (bundle / "bisect.json").exists()
