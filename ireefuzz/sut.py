@@ -779,6 +779,15 @@ def runtime_python_for(config: CompilerConfig) -> str | None:
     return None if python is None or _is_this_python(python) else os.path.abspath(python)
 
 
+# A runner takes arrays as npz (``runner.py``), and a release's own numpy has no bfloat16 (ml_dtypes).
+RUNNER_UNFEEDABLE_DTYPES = frozenset({"bf16"})
+
+
+def unfeedable_dtypes(config: CompilerConfig) -> frozenset[str]:
+    """Element types no argument may have on ``config``'s runtime (the drawing leaves them out)."""
+    return RUNNER_UNFEEDABLE_DTYPES if runtime_python_for(config) is not None else frozenset()
+
+
 def _is_this_python(python: str) -> bool:
     """True if ``python`` is this interpreter in this environment (its iree.runtime is ours)."""
     venv = Path(os.path.abspath(python)).parent.parent

@@ -398,3 +398,20 @@ def test_an_ir_reader_that_dies_leaves_the_facts_unreadable_never_empty(tmp_path
     assert "no MLIR bindings here" in facts["unreadable"]  # started twice, then the oracles refuse to judge
     with pytest.raises(IRParseError):
         memory.check_memory([sut.DispatchIR("d0", "X", "", "", "", facts=facts)])
+
+
+def test_a_runner_runtime_is_never_given_bf16(monkeypatch):
+    """A release's runner takes arrays as npz with its own numpy, which has no bfloat16: such campaigns
+    draw no bf16 anywhere (a DPS form could make any value an argument)."""
+    from ireefuzz import sut
+    from ireefuzz.campaign.guidance import Coverage, draw_block
+    from ireefuzz.campaign.options import Options
+
+    def dtypes(options: Options) -> set[str]:
+        cases = [c for block in range(3) for c in draw_block(options, block, Coverage())]
+        return {t.dtype for c in cases for t in [*c.graph.args, *(n.type for n in c.graph.nodes)]}
+
+    options = Options(seed=1, batch=16, cases=48, ops=("cast", "abs", "add"))
+    assert "bf16" in dtypes(options)  # the installed runtime takes it
+    monkeypatch.setattr(sut, "runtime_python_for", lambda config: "/opt/release/bin/python")
+    assert "bf16" not in dtypes(options) and "f16" in dtypes(options)

@@ -75,14 +75,17 @@ def draw_block(options: Options, block: int, coverage: Coverage, frontend: str =
     """The ``options.block`` cases of global block ``block``: deterministic in (options, block, coverage, frontend).
     A StableHLO block draws only the ops that ``jax.export`` can express."""
     from hypothesis import HealthCheck, Phase, event, given, seed, settings, target
-    from ireefuzz.generators.strategies import cases
+    from ireefuzz.generators.strategies import DEFAULT_DTYPES, cases
 
-    from ireefuzz import releases
+    from ireefuzz import releases, sut
 
     restrict: dict[str, Any] = {}
     version = releases.release_of(options.task_spec().config)  # a release is never given an op it cannot express
     if version is not None:
         restrict = {"ops": releases.ops_for(version), "syntax": releases.syntax_for(version)}
+    unfeedable = sut.unfeedable_dtypes(options.task_spec().config)
+    if unfeedable:
+        restrict["dtypes"] = tuple(d for d in DEFAULT_DTYPES if d not in unfeedable)
     if options.ops:
         restrict["ops"] = sorted(set(options.ops) & set(restrict.get("ops", options.ops))) or list(options.ops)
     if frontend == "stablehlo":
