@@ -22,7 +22,7 @@ import numpy as np
 from ireefuzz._io import json_default, make_dir
 from ireefuzz.bundle import (INPUTS_AFTER, INPUTS_AFTER_FUNCTION, Bundle, inputs_after_module, run_bundle, run_script,
                              wrapper_module)
-from ireefuzz.errors import UsageError
+from ireefuzz.errors import NotInteresting, UsageError
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
 from ireefuzz.generators.ops import tensor_type
@@ -150,7 +150,12 @@ def shrink_and_bundle(finding: Finding, out_dir: Path, config: Any = None, *, sh
     info: dict[str, Any] = {}
     result, signature = None, finding.signature
     if shrink:
-        result = shrinking.shrink(case, target, check, log=log)
+        try:
+            result = shrinking.shrink(case, target, check, log=log)
+        except NotInteresting:  # not shown now (a flaky finding): the confirmation below says how often
+            if log:
+                log(f"the recorded case does not show {target} now; bundled as recorded")
+    if result is not None:
         case, signature = result.case, result.signature
         info = {"under": str(target), "cause": result.cause, "signature": signature, "split_out": result.split_out,
                 "steps": list(result.steps), "evaluations": result.evaluations, "seconds": round(result.seconds, 2)}

@@ -122,3 +122,23 @@ def test_immutability_bundle_reproduces_with_stock_tools_only(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "an argument holds other values after the call" in proc.stdout
+
+
+@pytest.mark.iree
+def test_a_finding_that_no_longer_shows_is_bundled_as_lost_not_a_traceback(tmp_path, capsys):
+    """A flaky finding: its recorded case is clean now. repro says so (exit 0: it ran and did not see the
+    bug) and writes no ISSUE.md, where it used to die in the shrinker with NotInteresting."""
+    from ireefuzz import repro
+    from ireefuzz.cli import build_parser
+
+    f32 = lambda *s: T(s, "f32")
+    clean = Case(Graph((f32(4),), (Node("abs", ("a0",), {}, f32(4)),), ("n0",)).check(), ({},))
+    finding = Finding("numeric", "wrong-value", "numeric/wrong-value/abs/f32/S", "IREE output 0 is wrong",
+                      {"output": 0}, clean.to_json())
+    path = tmp_path / "finding.json"
+    path.write_text(json.dumps(finding.to_json()))
+    args = build_parser().parse_args(["repro", str(path), "--out", str(tmp_path / "bundle"), "--confirm-runs", "1"])
+    assert repro.main(args) == 0
+    out = capsys.readouterr().out
+    assert "does not show" in out and "lost: numeric/wrong-value/abs/f32/S" in out
+    assert not (tmp_path / "bundle" / "ISSUE.md").exists()
