@@ -784,8 +784,10 @@ RUNNER_UNFEEDABLE_DTYPES = frozenset({"bf16"})
 
 
 def unfeedable_dtypes(config: CompilerConfig) -> frozenset[str]:
-    """Element types no argument may have on ``config``'s runtime (the drawing leaves them out)."""
-    return RUNNER_UNFEEDABLE_DTYPES if runtime_python_for(config) is not None else frozenset()
+    """Element types no argument may have on ``config``'s runtime (the drawing leaves them out): any
+    compiler but the installed wheel's may run through a runner (known without installing a release)."""
+    installed = config.release is None and config.iree_compile is None and config.runtime_python is None
+    return frozenset() if installed else RUNNER_UNFEEDABLE_DTYPES
 
 
 def _is_this_python(python: str) -> bool:
