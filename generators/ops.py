@@ -423,12 +423,7 @@ def _matmul_emit(batch: bool) -> Callable:
                 projected_map(3 + o, b0 + [o, o + 1])]
 
         def body(b: Body, a: list[str]) -> str:
-            x, y = a[0], a[1]
-            if lhs.dtype != acc.dtype:
-                ext = "arith.extsi" if acc.dtype == "i32" else "arith.extf"
-                x, y = (b.op(f"{ext} {v} : {lhs.dtype} to {acc.dtype}") for v in (x, y))
-            mul, add = ("arith.muli", "arith.addi") if acc.dtype == "i32" else ("arith.mulf", "arith.addf")
-            return b.op(f"{add} {a[2]}, {b.op(f'{mul} {x}, {y} : {acc.dtype}')} : {acc.dtype}")
+            return _multiply_accumulate(b, a[0], a[1], a[2], lhs.dtype, acc.dtype)
 
         return ctx.generic(name, [(operands[0], lhs), (operands[1], rhs)], (operands[2], acc), maps,
                            ["parallel"] * (2 + o) + ["reduction"], body)
@@ -838,12 +833,7 @@ def _conv_emit(kind: str) -> Callable:
         _, iterators, maps = _window_maps(CONV_LAYOUTS[kind], a)
 
         def body(b: Body, x: list[str]) -> str:
-            u, v = x[0], x[1]
-            if image.dtype != acc.dtype:
-                ext = "arith.extsi" if acc.dtype == "i32" else "arith.extf"
-                u, v = (b.op(f"{ext} {w} : {image.dtype} to {acc.dtype}") for w in (u, v))
-            mul, add = ("arith.muli", "arith.addi") if acc.dtype == "i32" else ("arith.mulf", "arith.addf")
-            return b.op(f"{add} {x[2]}, {b.op(f'{mul} {u}, {v} : {acc.dtype}')} : {acc.dtype}")
+            return _multiply_accumulate(b, x[0], x[1], x[2], image.dtype, acc.dtype)
 
         return ctx.generic(name, [(operands[0], image), (operands[1], filt)], (operands[2], acc), maps, iterators, body)
 
