@@ -22,7 +22,7 @@ import signal
 import sys
 import threading
 import time
-from typing import Sequence
+from typing import Callable, Sequence
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
@@ -45,10 +45,10 @@ def die_with_parent(sig: int = signal.SIGKILL, parent: int | None = None) -> Non
         os.kill(os.getpid(), sig)
 
 
-def die_with(pid: int, sig: int = signal.SIGKILL) -> None:
-    """Have ``sig`` sent to this process when process ``pid`` (any process, not only the parent) ends:
-    a watchdog thread waits on a pidfd (Linux 5.3+), else polls."""
-    threading.Thread(target=_await_exit, args=(pid, sig), daemon=True, name=f"die-with-{pid}").start()
+def die_with(pid: int, sig: int = signal.SIGKILL, before: Callable[[], None] | None = None) -> None:
+    """Have ``sig`` sent to this process when process ``pid`` (any process, not only the parent) ends,
+    after ``before()``: a watchdog thread waits on a pidfd (Linux 5.3+), else polls."""
+    threading.Thread(target=_await_exit, args=(pid, sig, before), daemon=True, name=f"die-with-{pid}").start()
 
 
 def _prctl_pdeathsig(sig: int) -> bool:
@@ -62,7 +62,7 @@ def _prctl_pdeathsig(sig: int) -> bool:
         return False
 
 
-def _await_exit(pid: int, sig: int) -> None:
+def _await_exit(pid: int, sig: int, before: Callable[[], None] | None) -> None:
     try:
         pidfd = os.pidfd_open(pid)
     except ProcessLookupError:  # already gone
@@ -72,7 +72,11 @@ def _await_exit(pid: int, sig: int) -> None:
             time.sleep(0.5)
     else:
         select.select([pidfd], [], [])  # readable once the process has ended (a zombie counts)
-    os.kill(os.getpid(), sig)
+    try:
+        if before is not None:
+            before()
+    finally:
+        os.kill(os.getpid(), sig)
 
 
 def alive(pid: int) -> bool:

@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import weakref
 from pathlib import Path
@@ -410,8 +411,23 @@ _TEMP_PREFIX = "ireefuzz-"
 _TEMP_OWNER = re.compile(r"^ireefuzz-(?:passes-)?pid(\d+)-")
 
 
+_TEMP_LOCK = threading.Lock()  # held while a folder is made; held for good once this process is ending
+
+
 def _temp_dir(kind: str = "") -> tempfile.TemporaryDirectory:
-    return tempfile.TemporaryDirectory(prefix=f"{_TEMP_PREFIX}{kind}pid{os.getpid()}-")
+    with _TEMP_LOCK:
+        return tempfile.TemporaryDirectory(prefix=f"{_TEMP_PREFIX}{kind}pid{os.getpid()}-")
+
+
+def remove_own_temp_dirs_for_good() -> None:
+    """For a process about to be killed (a worker whose coordinator is gone): remove its compile folders and
+    make no more. A compile's launcher removes its folder when we die, but not the folder of a compile
+    being prepared or read back, which would outlive us until the next campaign's sweep."""
+    _TEMP_LOCK.acquire()
+    for path in Path(tempfile.gettempdir()).glob(f"{_TEMP_PREFIX}*pid{os.getpid()}-*"):
+        owner = _TEMP_OWNER.match(path.name)
+        if owner is not None and int(owner.group(1)) == os.getpid():
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def remove_temp_dirs(pids: Iterable[int] | None = None) -> int:

@@ -188,6 +188,30 @@ def test_the_folders_of_dead_processes_are_swept(tmp_path, monkeypatch):
 # --------------------------------------------------------------------------- the lock on --out
 
 
+def test_a_worker_whose_coordinator_dies_removes_the_folders_no_launcher_covers(tmp_path):
+    """A folder made for a compile not yet started (or being read back) has no launcher to remove it: the worker's
+    watchdog removes its own folders before it kills the worker, and no folder is made after that."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    coordinator = subprocess.Popen(["sleep", "600"])
+    code = ("import sys, time; from ireefuzz import sut; from ireefuzz.launch import die_with\n"
+            "held = sut._temp_dir()\n"
+            "die_with(int(sys.argv[1]), before=sut.remove_own_temp_dirs_for_good)\n"
+            "print('ready', flush=True); time.sleep(600)")
+    worker = subprocess.Popen([sys.executable, "-c", code, str(coordinator.pid)], stdout=subprocess.PIPE, text=True,
+                              env=dict(os.environ, TMPDIR=str(scratch)))
+    try:
+        assert worker.stdout.readline().strip() == "ready"
+        assert list(scratch.glob(f"ireefuzz-pid{worker.pid}-*"))
+        coordinator.kill()
+        coordinator.wait()
+        assert worker.wait(timeout=30) == -signal.SIGKILL
+    finally:
+        worker.kill()
+        coordinator.kill()
+    assert not list(scratch.iterdir())
+
+
 def test_one_holder_of_an_output_directory(tmp_path):
     from ireefuzz.campaign import lock
 

@@ -25,7 +25,7 @@ def _worker_main(conn: multiprocessing.connection.Connection, coordinator: int) 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the coordinator's to handle
     # End with the coordinator, even killed with -9 (our parent, the forkserver, outlives it while we live),
     # and our compile with us (sut runs it under ``launch``, which the kernel tells when we die).
-    die_with(coordinator)
+    die_with(coordinator, before=sut.remove_own_temp_dirs_for_good)
     import ireefuzz.evaluate  # noqa: F401  (import JAX and IREE once, before the first task)
 
     try:
