@@ -247,3 +247,15 @@ def test_a_second_night_with_the_first_nights_causes_as_baseline_exits_0(tmp_pat
     assert json.loads((tmp_path / "b" / "summary.json").read_text())["new_causes"] == []
     rc, err = ireefuzz("diff", str(tmp_path / "a"), str(tmp_path / "b"), "--baseline", str(empty_baseline(tmp_path)))
     assert rc == 0, err  # the same causes both nights: still present, none new
+
+
+def test_the_default_baseline_is_the_checkouts_else_the_one_shipped(tmp_path, monkeypatch):
+    """Run from another folder (an installed wheel), a campaign still knows the known IREE bugs."""
+    from ireefuzz.corpus import default_baseline
+
+    assert baseline.baseline_path("mine.json") == Path("mine.json")
+    monkeypatch.chdir(tmp_path)
+    assert baseline.baseline_path(None) == default_baseline() and default_baseline().is_file()
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "corpus" / "known_findings.json").write_text("[]")
+    assert baseline.baseline_path(None) == Path("corpus/known_findings.json")

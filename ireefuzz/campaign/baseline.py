@@ -39,8 +39,16 @@ DEFAULT_BASELINE = Path("corpus/known_findings.json")
 
 
 def baseline_path(given: str | None) -> Path | None:
-    """``--baseline FILE``, else corpus/known_findings.json if it exists here, else none."""
-    return Path(given) if given else (DEFAULT_BASELINE if DEFAULT_BASELINE.exists() else None)
+    """``--baseline FILE``; else corpus/known_findings.json if it exists here (a checkout), else the one shipped
+    with ireefuzz (an installed wheel run from another folder still knows the known IREE bugs), else none."""
+    if given:
+        return Path(given)
+    if DEFAULT_BASELINE.exists():
+        return DEFAULT_BASELINE
+    from ireefuzz.corpus import default_baseline
+
+    shipped = default_baseline()
+    return shipped if shipped.is_file() else None
 
 
 def load_baseline(path: Path | None) -> Baseline:
