@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
 import re
-import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -43,8 +41,7 @@ class Trial:
 
 def judge(bundle: Path, rel: Release, *, timeout: float = 600) -> Trial:
     """Run the bundle's run.sh with ``rel``'s tools on a copy of the bundle."""
-    from ireefuzz import sut
-    from ireefuzz.bundle import Bundle, copy_tree
+    from ireefuzz.bundle import Bundle, copy_tree, run_in_clean_env
 
     started = time.perf_counter()
     loaded = Bundle.load(bundle)  # refuses flags that write files
@@ -57,14 +54,9 @@ def judge(bundle: Path, rel: Release, *, timeout: float = 600) -> Trial:
             case = Case.from_json(loaded.case)
             (work / "program.mlir").write_text(emit(case.graph, "main", syntax_for(rel.version)).text)
         flags = configuration_for(rel, loaded.finding, loaded.case or {})
-        env = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", "/tmp"), "IREE_COMPILE": rel.iree_compile,
-               "IREE_RUN_MODULE": rel.iree_run_module, "IREE_COMPILE_FLAGS": " ".join(flags), "TMPDIR": tmp}
-        try:
-            proc = subprocess.run(["/bin/sh", str(work / "run.sh")], capture_output=True, text=True, env=env,
-                                  timeout=timeout)
-            code, output = proc.returncode, proc.stdout + proc.stderr
-        except subprocess.TimeoutExpired:
-            code, output = None, "timed out"
+        code, output = run_in_clean_env(work / "run.sh", {"IREE_COMPILE": rel.iree_compile,
+                                                          "IREE_RUN_MODULE": rel.iree_run_module,
+                                                          "IREE_COMPILE_FLAGS": " ".join(flags)}, timeout)
     verdict = {1: "present", 0: "absent"}.get(code, "unknown")
     detail = "\n".join(output.strip().splitlines()[-4:])
     return Trial(rel.version, verdict, detail, time.perf_counter() - started, tuple(flags))

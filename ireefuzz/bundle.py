@@ -161,20 +161,23 @@ def copy_tree(bundle: str | Path, target: str | Path) -> Path:
 def run_bundle(root: str | Path, config: Any = None, *, timeout: float = 600) -> tuple[int | None, str]:
     """(exit status, output) of the bundle's run.sh with ``config``'s iree-compile and iree-run-module
     (its release's, else the installed one), in a clean environment; the status is None if it timed out."""
+    config = config if config is not None else sut.CompilerConfig()
+    return run_in_clean_env(Path(root) / RUN, {"IREE_COMPILE": sut.find_iree_compile(config),
+                                               "IREE_RUN_MODULE": sut.find_iree_run_module(config)}, timeout)
+
+
+def run_in_clean_env(script: Path, variables: Mapping[str, str], timeout: float) -> tuple[int | None, str]:
+    """(exit status, output) of ``/bin/sh script`` with only ``variables``, a PATH of /usr/bin:/bin, HOME and a
+    TMPDIR of its own; None if it timed out. What it started dies with it: on the timeout, and if we die."""
     import os
-    import subprocess
     import tempfile
 
-    config = config if config is not None else sut.CompilerConfig()
+    from ireefuzz import launch
+
     with tempfile.TemporaryDirectory(prefix="ireefuzz-run-sh-") as tmp:
-        env = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", tmp), "TMPDIR": tmp,
-               "IREE_COMPILE": sut.find_iree_compile(config), "IREE_RUN_MODULE": sut.find_iree_run_module(config)}
-        try:
-            proc = subprocess.run(["/bin/sh", str(Path(root) / RUN)], capture_output=True, text=True, env=env,
-                                  timeout=timeout, stdin=subprocess.DEVNULL)
-        except subprocess.TimeoutExpired:
-            return None, "timed out"
-    return proc.returncode, proc.stdout + proc.stderr
+        env = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", tmp), "TMPDIR": tmp, **variables}
+        code, out, err = launch.run(["/bin/sh", str(script)], timeout=timeout, env=env, scratch=tmp)
+    return code, "timed out" if code is None else out + err
 
 
 # --------------------------------------------------------------------------- the immutability wrapper

@@ -989,7 +989,7 @@ def _attention(interp: Interpreter, op: ir.Operation, args: list) -> list:
     if mask:
         scores = scores + np.einsum(f"{lm[0]}->{ls}", mask[0])
     axis = [ls.index(l) for l in ls if l in lk and l in lv and l not in lo][0]
-    e = np.exp(scores - np.max(scores, axis=axis, keepdims=True))
+    e = np.exp(scores - np.max(scores, axis=axis, keepdims=True, initial=-np.inf))
     return [np.einsum(f"{ls},{lv}->{lo}", e / np.sum(e, axis=axis, keepdims=True), v)]
 
 

@@ -1,6 +1,6 @@
 """Child processes that die with their parent: the launcher every ``iree-compile`` runs under.
 
-``command(argv, memory_limit_mb=...)`` is ``argv`` run through this file as a script
+``run(argv, timeout=...)`` runs ``argv`` under it and waits. ``command(argv, memory_limit_mb=...)`` is ``argv`` run through this file as a script
 (``python -I -S launch.py PARENT MEMORY_BYTES SCRATCH ARGV...``, started in a new session by the caller). The
 launcher asks the kernel for SIGTERM when its parent dies (``PR_SET_PDEATHSIG``; a watchdog thread
 where there is no ``prctl``), forks ``argv`` with no core dumps and the address-space cap, and waits:
@@ -33,6 +33,34 @@ def command(argv: Sequence[str], *, memory_limit_mb: int = 0, scratch: str | os.
     limit = memory_limit_mb * 2 ** 20 if memory_limit_mb > 0 else 0
     return [sys.executable, "-I", "-S", os.path.abspath(__file__), str(os.getpid()), str(limit),
             os.fspath(scratch or ""), *argv]
+
+
+def run(argv: Sequence[str], *, timeout: float | None, env: dict[str, str] | None = None, memory_limit_mb: int = 0,
+        scratch: str | os.PathLike | None = None, stdout: bool = True) -> tuple[int | None, str, str]:
+    """(exit status, stdout, stderr) of ``argv`` run under the launcher in a session of its own; the status is
+    None if it ran past ``timeout`` s. Its whole process group is killed then, and once it has ended (what it
+    left running, e.g. a linker), and with this process if we die first."""
+    import subprocess
+
+    proc = subprocess.Popen(command(argv, memory_limit_mb=memory_limit_mb, scratch=scratch), env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE if stdout else subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        code: int | None = proc.returncode
+    except subprocess.TimeoutExpired:
+        _kill_group(proc.pid)
+        out, err = proc.communicate()
+        code = None
+    _kill_group(proc.pid)
+    return code, (out or b"").decode("utf-8", "replace"), (err or b"").decode("utf-8", "replace")
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 def die_with_parent(sig: int = signal.SIGKILL, parent: int | None = None) -> None:

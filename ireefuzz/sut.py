@@ -382,27 +382,11 @@ def ir_after_each_change(mlir_text: str, config: CompilerConfig) -> str | Compil
 def _run_limited(command: list[str], config: CompilerConfig,
                  scratch: Path | None = None) -> tuple[int | None, str, float]:
     """Run under ``launch`` (memory cap, no core dumps, its process group dies with this process, which
-    removes ``scratch`` then) in its own session; returncode None means it timed out (its group was killed)."""
+    removes ``scratch`` then); returncode None means it timed out (its group was killed)."""
     start = time.perf_counter()
-    proc = subprocess.Popen(launch.command(command, memory_limit_mb=config.memory_limit_mb, scratch=scratch),
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True)
-    try:
-        _, stderr = proc.communicate(timeout=config.timeout_s)
-        returncode: int | None = proc.returncode
-    except subprocess.TimeoutExpired:
-        _kill_group(proc.pid)
-        _, stderr = proc.communicate()
-        returncode = None
-    _kill_group(proc.pid)  # reap stragglers the compiler may have spawned (e.g. a linker)
-    return returncode, stderr.decode("utf-8", "replace"), time.perf_counter() - start
-
-
-def _kill_group(pgid: int) -> None:
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+    returncode, _, stderr = launch.run(command, timeout=config.timeout_s, memory_limit_mb=config.memory_limit_mb,
+                                       scratch=scratch, stdout=False)
+    return returncode, stderr, time.perf_counter() - start
 
 
 # Temporary folders carry the pid of the process that made them, so a folder whose process was killed

@@ -162,10 +162,12 @@ def _softmax(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int
 
 def _norm(centered: bool) -> Row:
     def row(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, ...], t: str) -> Any:
-        x = xs[0]
-        if centered:
-            x = x - E.xp.mean(x, axis=a["dim"], keepdims=True)
-        return x / E.xp.sqrt(E.xp.mean(x * x, axis=a["dim"], keepdims=True) + a["eps"])
+        x, dim = xs[0], a["dim"]
+        mean = lambda v: E.xp.sum(v, axis=dim, keepdims=True) / v.shape[dim]  # as emitted: 0 / 0 over an empty dim
+        with np.errstate(invalid="ignore", divide="ignore"):  # that NaN is the answer, not a warning on the run's stderr
+            if centered:
+                x = x - mean(x)
+            return x / E.xp.sqrt(mean(x * x) + a["eps"])
 
     return row
 
@@ -519,9 +521,12 @@ def _run(graph: Graph, inputs: Sequence[np.ndarray], sizes: Mapping[str, int], b
             raise AssertionError(f"reference row {node.op!r} gave shape {tuple(out.shape)}, expected {shape}: ireefuzz bug")
         values[f"n{i}"] = out
         if bounds:
-            u = ROUNDING_ULPS * float(ml_dtypes.finfo(NUMPY_DTYPES[node.type.dtype]).eps) if node.type.dtype in FLOAT_DTYPES else 0.0
+            info = ml_dtypes.finfo(NUMPY_DTYPES[node.type.dtype]) if node.type.dtype in FLOAT_DTYPES else None
+            u = ROUNDING_ULPS * float(info.eps) if info is not None else 0.0
             with np.errstate(all="ignore"):
                 e = ERROR_BOUND[node.op](E, operands, [errors[r] for r in node.inputs], out, node.attrs, shape,
                                          node.type.dtype, u)
+                # a rounding into the subnormal range is off by up to half its spacing, however small the value
+                e = e + u * float(info.smallest_normal) if info is not None else e
             errors[f"n{i}"] = np.nan_to_num(np.broadcast_to(np.asarray(e, dtype=np.float64), shape), nan=np.inf)
     return [np.asarray(values[o]) for o in graph.outputs], [errors[o] for o in graph.outputs if bounds]

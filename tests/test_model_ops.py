@@ -342,3 +342,20 @@ def test_every_op_family_is_drawn_regularly_in_a_campaign_stream():
     cases = [c for b in range(128 // options.block) for c in draw_block(options, b, Coverage())]
     share = {f: sum(any(OPS[n.op].family == f for n in c.graph.nodes) for c in cases) / len(cases) for f in FAMILIES}
     assert min(share.values()) >= 0.15 and max(share.values()) <= 0.6, share
+
+
+def test_a_norm_over_an_empty_dim_warns_nothing():
+    """The float64 row of layer/RMS norm over an empty dim is empty, with no 'Mean of empty slice' on a campaign's stderr."""
+    import warnings
+
+    import numpy as np
+
+    from ireefuzz.oracles import reference
+
+    class Float64:
+        xp = np
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for centered in (True, False):
+            assert reference._norm(centered)(Float64, [np.zeros((3, 0))], {"dim": 1, "eps": 1e-5}, (3, 0), "f32").shape == (3, 0)

@@ -322,3 +322,18 @@ def test_a_live_campaign_refuses_another_on_its_out_and_ends_on_sigterm_like_ctr
     resumed = fuzz(out, fake, token, "--resume", "--cases", "2", "--workers", "1")
     _, stderr = resumed.communicate(timeout=300)
     assert resumed.returncode == 1 and "resuming" in stderr, stderr
+
+
+def test_a_bundle_script_past_its_timeout_leaves_nothing_running(tmp_path):
+    """run.sh (a bundle's, or bisect's trial) and what it started are killed on the timeout: before, only sh was."""
+    from ireefuzz.bundle import run_in_clean_env
+
+    token = f"script-{tmp_path.name}"
+    script = tmp_path / "run.sh"
+    script.write_text("sleep 600 &\nsleep 600\n")
+    started = time.monotonic()
+    assert run_in_clean_env(script, {"TOKEN": token}, timeout=2) == (None, "timed out")
+    assert time.monotonic() - started < 30
+    assert wait_for(lambda: not carrying(token), 10), carrying(token)
+    script.write_text('echo "out $TOKEN"; echo err >&2; exit 3\n')
+    assert run_in_clean_env(script, {"TOKEN": token}, timeout=60) == (3, f"out {token}\nerr\n")
