@@ -106,6 +106,8 @@ class CaseResult:
     configurations: tuple[str, ...] = ()  # lowering configurations (pipeline + tile sizes) of its dispatches
     timings: Mapping[str, float] = dataclasses.field(default_factory=dict)  # seconds per activity (``Clock``): this case's share
 
+    compile_timed_out: bool = False  # its own compile (not a batch's) ran past the timeout
+
     @property
     def signatures(self) -> tuple[str, ...]:
         return tuple(f.signature for f in self.findings)
@@ -235,8 +237,7 @@ def _admit(frontend: Frontend, case: Any, index: int) -> tuple[str, Any, Any] | 
 def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerConfig, policy: Policy,
                    frontend: Frontend = LINALG) -> list[CaseResult]:
     """One module for all of ``named`` (function name, case, payload); a failing compile is split in halves
-    until each failure is pinned to its own case -- a timed-out one case by case, so a batch of n costs at
-    most n + 1 compile timeouts (the worker's deadline, ``campaign.pool.EvalSpec.deadline``)."""
+    until each failure is pinned to its own case -- a timed-out one case by case (``_after_a_timeout``)."""
     if not named:
         return []
     payloads = {name: payload for name, _, payload in named}
@@ -250,10 +251,11 @@ def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerCo
             module = sut.load_module(artifact, config)
             artifact = module if isinstance(module, sut.CompileFailure) else artifact
     if isinstance(artifact, sut.CompileFailure):
-        if len(named) > 1 and frontend.splits:  # a hang costs a whole timeout: each case alone, not log2(n) halvings
-            parts = [named[i:i + 1] for i in range(len(named))] if artifact.kind == "timeout" else \
-                [named[:len(named) // 2], named[len(named) // 2:]]
-            return [r for part in parts for r in evaluate_batch(part, config, policy, frontend)]
+        if len(named) > 1 and frontend.splits:
+            if artifact.kind == "timeout":
+                return _after_a_timeout(named, config, policy, frontend)
+            halves = [named[:len(named) // 2], named[len(named) // 2:]]
+            return [r for half in halves for r in evaluate_batch(half, config, policy, frontend)]
         return _compile_failed(named, artifact, program.text, config, policy, frontend)
     share = artifact.seconds / len(named)
     results = [check_compiled_case(case, name, module, artifact, config, policy, frontend, share,
@@ -264,16 +266,39 @@ def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerCo
     return results
 
 
+TIMEOUTS_PER_BATCH = 2  # cases of a timed-out batch that may time out alone before the rest are left uncompiled
+NOT_COMPILED = "every oracle: not compiled ({n} cases of its batch timed out alone under this configuration)"
+
+
+def _after_a_timeout(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerConfig, policy: Policy,
+                     frontend: Frontend) -> list[CaseResult]:
+    """A batch whose compile timed out, case by case (a hang costs a whole timeout: not log2(n) halvings). Once
+    TIMEOUTS_PER_BATCH of its cases have timed out alone, the configuration is the likely cause, not a case: the
+    rest are not compiled, and are counted as not judged. A batch of n costs at most min(n, 2) + 1 timeouts,
+    where n + 1 let one slow configuration take a worker for n + 1 minutes."""
+    results: list[CaseResult] = []
+    timeouts = 0
+    for k, item in enumerate(named):
+        if timeouts >= TIMEOUTS_PER_BATCH:
+            reason = NOT_COMPILED.format(n=timeouts)
+            return results + [CaseResult(case, (), not_judged=(reason,)) for _, case, _ in named[k:]]
+        [result] = evaluate_batch([item], config, policy, frontend)
+        timeouts += result.compile_timed_out
+        results.append(result)
+    return results
+
+
 def _compile_failed(named: Sequence[tuple[str, Any, Any]], failure: sut.CompileFailure, text: str,
                     config: sut.CompilerConfig, policy: Policy, frontend: Frontend) -> list[CaseResult]:
     """The crash oracle's finding for every case of a batch that cannot be split further."""
     share = failure.seconds / len(named)
     if "crash" not in policy.oracles:
-        return [CaseResult(case, (), compile_seconds=share) for _, case, _ in named]
+        return [CaseResult(case, (), compile_seconds=share, compile_timed_out=failure.kind == "timeout")
+                for _, case, _ in named]
     finding = frontend.compile_failure(failure, text, {name: case for name, case, _ in named})
     finding = finding.with_evidence(platform=platform_of(config=config))
-    return [CaseResult(case, tuple(assign_causes([finding.with_case(case_json(case))])), compile_seconds=share)
-            for _, case, _ in named]
+    return [CaseResult(case, tuple(assign_causes([finding.with_case(case_json(case))])), compile_seconds=share,
+                       compile_timed_out=failure.kind == "timeout") for _, case, _ in named]
 
 
 def case_json(case: Any) -> dict[str, Any] | None:

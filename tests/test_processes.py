@@ -36,7 +36,7 @@ if not source or "@probe(" in text:
 with open({count!r}, "a") as f:
     f.write("x")
 mode = open({mode!r}).read().strip()
-if mode == "hang":
+if mode == "hang" or mode == "hang-batch" and text.count("func.func @") > 1:
     time.sleep(3600)
 if mode == "memory":
     hoard = []
@@ -135,19 +135,32 @@ def test_a_compile_error_stays_a_compile_error(tmp_path):
     assert isinstance(failure, sut.CompileFailure) and failure.kind == "error", failure
 
 
-def test_a_hanging_batch_is_compile_timeout_for_each_case_in_n_plus_1_compiles(tmp_path):
-    """A batch that hangs is compiled again case by case (not halved: 2n - 1 timeouts), so a worker spends at
-    most n + 1 compile timeouts on it -- within its deadline -- and each case is a compile-timeout."""
-    from ireefuzz.evaluate import Policy, evaluate
+def test_a_hanging_batch_is_compiled_case_by_case_and_given_up_after_two_hang_alone(tmp_path):
+    """A batch that hangs is compiled again case by case (not halved: 2n - 1 timeouts). Each case that hangs alone is a
+    compile-timeout; after two, the configuration is the likely cause and the rest are not compiled but counted as
+    not judged, so one slow configuration costs a worker 3 timeouts, not n + 1 (the worker's deadline holds either way)."""
+    from ireefuzz.evaluate import NOT_COMPILED, Policy, evaluate
     from ireefuzz.campaign.pool import EvalSpec, Task
 
     fake = Fake(tmp_path, "hang")
     config = sut.CompilerConfig(iree_compile=str(fake.path), timeout_s=0.5, observe=False)
-    results = evaluate([exp_case()] * 3, config, Policy(frozenset({"crash"})))
-    assert [[f.signature.split("/")[:2] for f in r.findings] for r in results] == [[["crash", "compile-timeout"]]] * 3
-    assert fake.compiles() == 3 + 1
+    results = evaluate([exp_case()] * 5, config, Policy(frozenset({"crash"})))
+    assert [[f.signature.split("/")[:2] for f in r.findings] for r in results] == [[["crash", "compile-timeout"]]] * 2 + [[]] * 3
+    assert [r.not_judged for r in results] == [()] * 2 + [(NOT_COMPILED.format(n=2),)] * 3
+    assert fake.compiles() == 1 + 2
     task = Task((0, 1, 2), (exp_case(),) * 3)
-    assert EvalSpec(config, Policy(), 0.5).deadline(task) > (3 + 1) * 0.5
+    assert EvalSpec(config, Policy(), 0.5).deadline(task) > (2 + 1) * 0.5
+    assert not fake.processes()
+
+
+def test_a_batch_that_hangs_while_its_cases_alone_do_not_gives_each_case_its_own_verdict(tmp_path):
+    from ireefuzz.evaluate import Policy, evaluate
+
+    fake = Fake(tmp_path, "hang-batch")  # a batch hangs; each case alone fails at once
+    config = sut.CompilerConfig(iree_compile=str(fake.path), timeout_s=1.0, observe=False)
+    results = evaluate([exp_case()] * 4, config, Policy(frozenset({"crash"})))
+    assert [[f.signature.split("/")[1] for f in r.findings] for r in results] == [["compile-error"]] * 4
+    assert [r.not_judged for r in results] == [()] * 4 and fake.compiles() == 1 + 4
     assert not fake.processes()
 
 
