@@ -1073,8 +1073,9 @@ def _scatter(interp: Interpreter, op: ir.Operation, args: list) -> list:
     block = op.regions[0].blocks[0]
     moved = np.moveaxis(out, dim_map, list(range(len(dim_map))))  # a view: writes land in ``out``
     slice_shape = moved.shape[len(dim_map):]
-    flat_updates = updates.reshape(-1, *updates.shape[batch_rank:])
-    flat_indices = indices.reshape(-1, indices.shape[-1]).astype(np.int64)
+    count = int(np.prod(updates.shape[:batch_rank]))  # not -1: ambiguous when a slice is empty
+    flat_updates = updates.reshape(count, *updates.shape[batch_rank:])
+    flat_indices = indices.reshape(count, indices.shape[-1]).astype(np.int64)
     for update, coord in zip(flat_updates, flat_indices):  # in order: duplicate indices combine in sequence
         where = tuple(int(c) for c in coord)
         _indices_in_bounds(op, where, moved.shape[:len(dim_map)])
