@@ -13,6 +13,7 @@ import collections
 import contextlib
 import dataclasses
 import itertools
+import re
 import time
 import zlib
 from typing import Any, Callable, Hashable, Iterator, Mapping, Sequence
@@ -254,8 +255,11 @@ def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerCo
         if len(named) > 1 and frontend.splits:
             if artifact.kind == "timeout":
                 return _after_a_timeout(named, config, policy, frontend)
-            halves = [named[:len(named) // 2], named[len(named) // 2:]]
-            return [r for half in halves for r in evaluate_batch(half, config, policy, frontend)]
+            blamed = blamed_function(artifact.diagnostic, program.text, [name for name, _, _ in named])
+            parts = ([[item for item in named if item[0] == blamed], [item for item in named if item[0] != blamed]]
+                     if blamed else [named[:len(named) // 2], named[len(named) // 2:]])
+            results = {item[0]: r for part in parts for item, r in zip(part, evaluate_batch(part, config, policy, frontend))}
+            return [results[name] for name, _, _ in named]
         return _compile_failed(named, artifact, program.text, config, policy, frontend)
     share = artifact.seconds / len(named)
     results = [check_compiled_case(case, name, module, artifact, config, policy, frontend, share,
@@ -264,6 +268,25 @@ def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerCo
         with CLOCK("relations"):
             results = [with_relations(r, config, policy) for r in results]
     return results
+
+
+_INPUT_LINE = re.compile(r"\binput\.mlir:(\d+):\d+: error")
+_FUNCTION_LINE = re.compile(r"^\s*func\.func\s+(?:\w+\s+)?@([\w$.-]+)\s*\(", re.M)
+
+
+def blamed_function(diagnostic: str, program: str, names: Sequence[str]) -> str | None:
+    """The one function of ``names`` a failed compile's errors point at, or None (none, or several): a dispatch
+    named after it (``g7_dispatch_1``), or an error at a line of ``program`` inside it. The batch is then split
+    into that case alone and the rest (2 compiles), not in halves down to it (2 log2 n)."""
+    blamed = {n for n in names  # as IREE names executables: g7_dispatch_1..., module_g7_dispatch_1 (their files)
+              if re.search(rf"(?:(?<![\w$.-])|(?<=module_)){re.escape(n)}_dispatch_\d", diagnostic)}
+    lines = sorted({int(m) for m in _INPUT_LINE.findall(diagnostic)})
+    if lines:
+        starts = [(program.count("\n", 0, m.start()) + 1, m.group(1)) for m in _FUNCTION_LINE.finditer(program)]
+        for line in lines:
+            owner = [name for start, name in starts if start <= line][-1:]
+            blamed.update(n for n in owner if n in names)
+    return blamed.pop() if len(blamed) == 1 else None
 
 
 TIMEOUTS_PER_BATCH = 2  # cases of a timed-out batch that may time out alone before the rest are left uncompiled

@@ -38,6 +38,11 @@ with open({count!r}, "a") as f:
 mode = open({mode!r}).read().strip()
 if mode == "hang" or mode == "hang-batch" and text.count("func.func @") > 1:
     time.sleep(3600)
+if mode == "fail-exp":  # an error at the line of the first exp, else the real compiler
+    if "math.exp" not in text:
+        os.execv({real!r}, [{real!r}] + args)
+    sys.stderr.write(source + ":" + str(text[:text.index("math.exp")].count(chr(10)) + 1) + ":5: error: fake failure\\n")
+    sys.exit(1)
 if mode == "memory":
     hoard = []
     while True:
@@ -105,6 +110,14 @@ def wait_for(condition, timeout: float, step: float = 0.1):
     return condition()
 
 
+def unary_case(op: str):
+    from ireefuzz.generators.case import Case
+    from ireefuzz.generators.graph import Graph, Node, TensorType
+
+    t = TensorType((4,), "f32")
+    return Case(Graph((t,), (Node(op, ("a0",), {}, t),), ("n0",)).check(), ({},))
+
+
 def exp_case():
     from ireefuzz.generators.case import Case
     from ireefuzz.generators.graph import Graph, Node, TensorType
@@ -162,6 +175,20 @@ def test_a_batch_that_hangs_while_its_cases_alone_do_not_gives_each_case_its_own
     assert [[f.signature.split("/")[1] for f in r.findings] for r in results] == [["compile-error"]] * 4
     assert [r.not_judged for r in results] == [()] * 4 and fake.compiles() == 1 + 4
     assert not fake.processes()
+
+
+@pytest.mark.iree
+def test_a_failing_batch_is_split_at_the_function_its_error_points_to(tmp_path):
+    """The error names a line of @g3: g3 alone and the other seven, 3 compiles; halving down to it took 7."""
+    from ireefuzz.evaluate import Policy, evaluate
+
+    fake = Fake(tmp_path, "fail-exp", probe="real")
+    config = sut.CompilerConfig(iree_compile=str(fake.path), observe=False)
+    cases = [unary_case("abs") for _ in range(3)] + [exp_case()] + [unary_case("negate") for _ in range(4)]
+    results = evaluate(cases, config, Policy(frozenset({"crash"})))
+    assert [bool(r.findings) for r in results] == [False] * 3 + [True] + [False] * 4
+    assert results[3].findings[0].signature.startswith("crash/compile-error/")
+    assert fake.compiles() == 3
 
 
 def test_a_killed_caller_leaves_no_compiler_and_no_folder(tmp_path, monkeypatch):
