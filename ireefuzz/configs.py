@@ -1,7 +1,7 @@
 """The compiler configuration space a campaign explores: one configuration drawn per block of cases.
 
 A configuration is a target CPU and one value per flag axis (data tiling, ukernels, optimization
-level, const-eval, aggressive fusion, vector peeling, distribution). The space is limited to what
+level, const-eval, aggressive fusion, vector peeling, distribution, distribution tile size). The space is limited to what
 the compiler has -- a value whose flag its ``iree-compile --help-list-hidden`` does not list is left
 out, so each release gets its own space -- and to target CPUs whose features this machine has
 (code for a CPU it lacks would die of SIGILL, which is no compiler bug). Cross-compile targets
@@ -52,6 +52,9 @@ AXES = (
                                ("on", ("--iree-flow-enable-aggressive-fusion=true",)))),  # its name before 3.0
     _axis("vector-peeling", "--iree-llvmcpu-disable-vector-peeling", "true"),
     _axis("distribution", "--iree-llvmcpu-disable-distribution", "true"),
+    # the distribution (workgroup) tile size every heuristic starts from (64 by default): each value gives most
+    # dispatches another lowering configuration, with other remainders and peeled loops
+    _axis("distribution-size", "--iree-llvmcpu-distribution-size", "8", "16", "32", "128"),
 )
 
 
