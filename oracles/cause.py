@@ -29,7 +29,7 @@ import dataclasses
 import re
 from typing import Any, Mapping, Sequence
 
-from ireefuzz.generators.ops import OPS, destinations
+from ireefuzz.generators.ops import NORMS, OPS, destinations
 
 from .finding import Finding
 
@@ -377,13 +377,17 @@ def reads_argument(finding: Finding, argument: Any) -> bool:
 _SPLAT_PRESERVING = frozenset({"abs", "add", "broadcast", "cast", "div", "exp", "extract_slice", "log", "max", "min", "mul",
                                "negate", "sqrt", "sub", "tanh", "transpose", "where_gt"})
 _DATA_MOVEMENT = frozenset({"broadcast", "transpose", "extract_slice"})
+# Ops that sum over their input along a dim (a mean, a softmax's denominator): over a splat, that sum is the
+# reduction over a fill, so their findings share its cause (fill>rms_norm -> fill>reduce_sum).
+_SUMS_OVER_INPUT = frozenset(NORMS)
 
 
 def cone_pattern(program: _Program, output: Any) -> str:
     """The ops output ``output`` depends on, in program order, with every splat (a fill and the
     elementwise ops and broadcasts of splats, which the compiler folds into one) shown as ``fill``, and
     without the data movement that only carries a wrong value out: ``fill>cast>reduce_sum>broadcast``
-    -> ``fill>reduce_sum``."""
+    -> ``fill>reduce_sum``; a norm or softmax of a splat is its sum over the splat (``fill>rms_norm`` ->
+    ``fill>reduce_sum``)."""
     ref = program.output(output)
     while ref is not None and (node := program.node(ref)) is not None and node.op in _DATA_MOVEMENT \
             and node.inputs and program.node(node.inputs[0]) is not None:
@@ -392,9 +396,12 @@ def cone_pattern(program: _Program, output: Any) -> str:
     ops: dict[str, None] = {}
     for i in program.cone(ref):
         node = program.nodes[i]
-        if node.op == "fill" or (node.op in _SPLAT_PRESERVING and node.inputs and all(r in splat for r in node.inputs)):
+        over_splats = bool(node.inputs) and all(r in splat for r in node.inputs)
+        if node.op == "fill" or (node.op in _SPLAT_PRESERVING and over_splats):
             splat.add(f"n{i}")
             ops["fill"] = None
+        elif node.op in _SUMS_OVER_INPUT and over_splats:
+            ops["reduce_sum"] = None
         else:
             ops[node.op] = None
     return ">".join(ops) or "-"

@@ -361,3 +361,15 @@ def test_a_materialized_producer_is_named_by_its_kind(excerpt, ops, kind):
     from ireefuzz.oracles.cause import producer_kind
 
     assert producer_kind(excerpt, ops) == kind
+
+
+@pytest.mark.parametrize("norm", ["rms_norm", "layer_norm", "softmax"])
+def test_a_norm_of_a_fill_is_the_fill_sum_miscompile_and_a_norm_of_data_is_not(norm):
+    """The 30-minute run's fill>rms_norm wrong values were the sum over a fill inside the norm: one cause with it."""
+    t = TensorType((63,), "f32")
+    attrs = {"dim": 0, "decomposed": False} if norm == "softmax" else {"dim": 0, "eps": 1e-5}
+    of_fill = Graph((), (Node("fill", (), {"shape": [63], "dtype": "f32", "value": 2.0, "init": "empty", "generic": False}, t),
+                         Node(norm, ("n0",), attrs, t)), ("n1",)).check()
+    assert cause_of(wrong_value(of_fill, {}, [])).id == "numeric/wrong-value/fill>reduce_sum"
+    of_data = Graph((t,), (Node(norm, ("a0",), attrs, t),), ("n0",)).check()
+    assert cause_of(wrong_value(of_data, {}, inputs_for(of_data))).id == f"numeric/wrong-value/{norm}"
