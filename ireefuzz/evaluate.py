@@ -106,7 +106,6 @@ class CaseResult:
     not_judged: tuple[str, ...] = ()  # why the numeric oracle could not judge (``op linalg.softmax``): no finding
     configurations: tuple[str, ...] = ()  # lowering configurations (pipeline + tile sizes) of its dispatches
     timings: Mapping[str, float] = dataclasses.field(default_factory=dict)  # seconds per activity (``Clock``): this case's share
-
     compile_timed_out: bool = False  # its own compile (not a batch's) ran past the timeout
 
     @property
@@ -314,14 +313,13 @@ def _after_a_timeout(named: Sequence[tuple[str, Any, Any]], config: sut.Compiler
 def _compile_failed(named: Sequence[tuple[str, Any, Any]], failure: sut.CompileFailure, text: str,
                     config: sut.CompilerConfig, policy: Policy, frontend: Frontend) -> list[CaseResult]:
     """The crash oracle's finding for every case of a batch that cannot be split further."""
-    share = failure.seconds / len(named)
+    share, timed_out = failure.seconds / len(named), failure.kind == "timeout"
     if "crash" not in policy.oracles:
-        return [CaseResult(case, (), compile_seconds=share, compile_timed_out=failure.kind == "timeout")
-                for _, case, _ in named]
+        return [CaseResult(case, (), compile_seconds=share, compile_timed_out=timed_out) for _, case, _ in named]
     finding = frontend.compile_failure(failure, text, {name: case for name, case, _ in named})
     finding = finding.with_evidence(platform=platform_of(config=config))
     return [CaseResult(case, tuple(assign_causes([finding.with_case(case_json(case))])), compile_seconds=share,
-                       compile_timed_out=failure.kind == "timeout") for _, case, _ in named]
+                       compile_timed_out=timed_out) for _, case, _ in named]
 
 
 def case_json(case: Any) -> dict[str, Any] | None:

@@ -286,7 +286,8 @@ def test_the_shipped_baseline_names_a_cause_for_every_entry_and_keeps_the_fill_s
         by_cause[e["cause"]].add(e["signature"])
     assert by_cause["numeric/wrong-value/fill>reduce_sum"] == {
         "numeric/wrong-value/fill>reduce_sum/i32/scalar", "numeric/wrong-value/fill>reduce_sum/f32/S",
-        "numeric/wrong-value/fill>reduce_sum/f16/scalar", "numeric/wrong-value/fill>cast>reduce_sum>broadcast/i32/SxSxS"}
+        "numeric/wrong-value/fill>reduce_sum/f16/scalar", "numeric/wrong-value/fill>cast>reduce_sum>broadcast/i32/SxSxS",
+        "numeric/wrong-value/fill>rms_norm/f16/?xSx?", "numeric/wrong-value/fill>rms_norm/f16/SxSx?"}  # the sum inside a norm
     assert "numeric/wrong-value/fill>reduce_sum>add/f16/scalar" in by_cause[ARGUMENT_MUTATION.id]  # a consequence
     assert len(by_cause) * 3 <= len(entries)
 
