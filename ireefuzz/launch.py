@@ -1,7 +1,8 @@
 """Child processes that die with their parent: the launcher every ``iree-compile`` runs under.
 
-``run(argv, timeout=...)`` runs ``argv`` under it and waits. ``command(argv, memory_limit_mb=...)`` is ``argv`` run through this file as a script
-(``python -I -S launch.py PARENT MEMORY_BYTES SCRATCH ARGV...``, started in a new session by the caller). The
+``run(argv, timeout=...)`` runs ``argv`` under it and waits. ``command(argv, memory_limit_mb=...)`` is
+``argv`` run through this file as a script (``python -I -S launch.py PARENT MEMORY_BYTES SCRATCH ARGV...``,
+started in a new session by the caller). The
 launcher asks the kernel for SIGTERM when its parent dies (``PR_SET_PDEATHSIG``; a watchdog thread
 where there is no ``prctl``), forks ``argv`` with no core dumps and the address-space cap, and waits:
 
@@ -59,7 +60,7 @@ def run(argv: Sequence[str], *, timeout: float | None, env: dict[str, str] | Non
 def _kill_group(pgid: int) -> None:
     try:
         os.killpg(pgid, signal.SIGKILL)
-    except ProcessLookupError:
+    except (ProcessLookupError, PermissionError):  # gone (a zombie leader's group may answer EPERM on macOS)
         pass
 
 

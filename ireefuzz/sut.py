@@ -786,8 +786,13 @@ RUNNER_UNFEEDABLE_DTYPES = frozenset({"bf16"})
 def unfeedable_dtypes(config: CompilerConfig) -> frozenset[str]:
     """Element types no argument may have on ``config``'s runtime (the drawing leaves them out): any
     compiler but the installed wheel's may run through a runner (known without installing a release)."""
-    installed = config.release is None and config.iree_compile is None and config.runtime_python is None
-    return frozenset() if installed else RUNNER_UNFEEDABLE_DTYPES
+    return frozenset() if uses_installed_wheels(config) else RUNNER_UNFEEDABLE_DTYPES
+
+
+def uses_installed_wheels(config: CompilerConfig) -> bool:
+    """``config`` names no release, compiler or runtime: the installed wheels, whose compiler, runtime and MLIR
+    bindings match by construction."""
+    return config.release is None and config.iree_compile is None and config.runtime_python is None
 
 
 def _is_this_python(python: str) -> bool:
@@ -870,8 +875,8 @@ def prepare(config: CompilerConfig, *, log: Callable[[str], None] = lambda m: No
     installed (downloaded on first use) and its runtime shown to load its compiler's modules.
 
     Returns the oracles that cannot judge this compiler (``oracles_not_judged``), said in ``log``."""
-    if config.release is None and config.iree_compile is None and config.runtime_python is None:
-        return frozenset()  # the installed wheels: compiler, runtime and bindings match by construction
+    if uses_installed_wheels(config):
+        return frozenset()
     if config.release is not None:
         if config.iree_compile is not None:
             raise UsageError("give --release or --iree-compile, not both")

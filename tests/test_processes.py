@@ -10,6 +10,7 @@ is found by scanning /proc.
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -310,7 +311,11 @@ def test_time_bounds_a_campaign_whose_compiler_hangs(tmp_path, scratch):
                 scratch=scratch)
     _, stderr = proc.communicate(timeout=600)
     wall = time.monotonic() - started
-    assert proc.returncode == 0, stderr
+    # exit 1 when the first batch's hang was pinned (2 of its cases timed out alone) before the time was up
+    assert proc.returncode in (0, 1), stderr
+    if proc.returncode == 1:
+        new = json.loads((tmp_path / "run" / "summary.json").read_text())["new_causes"]
+        assert new and all("compile-timeout" in str(c) for c in new), new
     # --time, its grace, and a generous start-up and ending; before, the batch's deadline (27 s) and its halves
     # retried after the time was up made it minutes
     assert wall < 15 + 3 + 30, f"{wall:.0f} s"
