@@ -254,9 +254,10 @@ def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerCo
         if len(named) > 1 and frontend.splits:
             if artifact.kind == "timeout":
                 return _after_a_timeout(named, config, policy, frontend)
-            blamed = blamed_function(artifact.diagnostic, program.text, [name for name, _, _ in named])
-            parts = ([[item for item in named if item[0] == blamed], [item for item in named if item[0] != blamed]]
+            blamed = blamed_functions(artifact.diagnostic, program.text, [name for name, _, _ in named])
+            parts = ([[item] for item in named if item[0] in blamed] + [[item for item in named if item[0] not in blamed]]
                      if blamed else [named[:len(named) // 2], named[len(named) // 2:]])
+            parts = [part for part in parts if part]
             results = {item[0]: r for part in parts for item, r in zip(part, evaluate_batch(part, config, policy, frontend))}
             return [results[name] for name, _, _ in named]
         return _compile_failed(named, artifact, program.text, config, policy, frontend)
@@ -273,10 +274,11 @@ _INPUT_LINE = re.compile(r"\binput\.mlir:(\d+):\d+: error")
 _FUNCTION_LINE = re.compile(r"^\s*func\.func\s+(?:\w+\s+)?@([\w$.-]+)\s*\(", re.M)
 
 
-def blamed_function(diagnostic: str, program: str, names: Sequence[str]) -> str | None:
-    """The one function of ``names`` a failed compile's errors point at, or None (none, or several): a dispatch
-    named after it (``g7_dispatch_1``), or an error at a line of ``program`` inside it. The batch is then split
-    into that case alone and the rest (2 compiles), not in halves down to it (2 log2 n)."""
+def blamed_functions(diagnostic: str, program: str, names: Sequence[str]) -> list[str]:
+    """The functions of ``names`` a failed compile's errors point at (in ``names`` order; none: the batch is
+    halved): a dispatch named after one (``g7_dispatch_1``), or an error at a line of ``program`` inside one.
+    Each is then compiled alone and the rest together (k + 1 compiles for k of them), not halved down to them
+    (about 2 k log2 n)."""
     blamed = {n for n in names  # as IREE names executables: g7_dispatch_1..., module_g7_dispatch_1 (their files)
               if re.search(rf"(?:(?<![\w$.-])|(?<=module_)){re.escape(n)}_dispatch_\d", diagnostic)}
     lines = sorted({int(m) for m in _INPUT_LINE.findall(diagnostic)})
@@ -285,7 +287,7 @@ def blamed_function(diagnostic: str, program: str, names: Sequence[str]) -> str 
         for line in lines:
             owner = [name for start, name in starts if start <= line][-1:]
             blamed.update(n for n in owner if n in names)
-    return blamed.pop() if len(blamed) == 1 else None
+    return [n for n in names if n in blamed]
 
 
 TIMEOUTS_PER_BATCH = 2  # cases of a timed-out batch that may time out alone before the rest are left uncompiled

@@ -72,29 +72,81 @@ def test_blocks_are_deterministic_and_shards_disjoint():
     assert all(len(ix) == 40 for ix in indices) and not (indices[0] & indices[1] or indices[1] & indices[2] or indices[0] & indices[2])
 
 
-def test_guidance_prefers_rarely_reached_ops():
-    coverage = guidance.Coverage()
-    for _ in range(50):
-        coverage.add({"ops": "add", "dtype": "f32", "dims": "S", "pipelines": ["DoubleTilingExpert"]})
-    common = Graph((TensorType((4,), "f32"),), (Node("add", ("a0", "a0"), {}, TensorType((4,), "f32")),), ("n0",))
-    rare = Graph((TensorType((4,), "f32"),), (Node("exp", ("a0",), {}, TensorType((4,), "f32")),), ("n0",))
-    assert coverage.rarity(rare)[0] > coverage.rarity(common)[0]
-    assert coverage.rarity(rare)[1] == "op:exp"
+def _entry(ops: str, configurations: list[str], dims: str = "S", failed: str | None = None) -> dict:
+    sigs, causes = ([f"crash/compile-error/{ops}[x]/f32/{dims}"], [failed]) if failed else ([], [])
+    return {"ops": ops, "dtype": "f32", "dims": dims, "pipelines": [c.partition("[")[0] for c in configurations],
+            "configurations": configurations, "sigs": sigs, "causes": causes}
 
 
-def test_guidance_prefers_ops_that_reached_a_rare_lowering_configuration():
-    coverage = guidance.Coverage()
-    common_config, rare_config = "DoubleTilingExpert[generic{distribution = [32]}]", "DoubleTilingExpert[generic{distribution = [8]}]"
-    for op, config, times in (("add", common_config, 40), ("exp", common_config, 40), ("exp", rare_config, 1)):
-        for _ in range(times):
-            coverage.add({"ops": op, "dtype": "f32", "dims": "S", "pipelines": [config.partition("[")[0]],
-                          "configurations": [config]})
+def _one_op_graph(op: str) -> Graph:
     t = TensorType((4,), "f32")
-    add = Graph((t,), (Node("add", ("a0", "a0"), {}, t),), ("n0",))
-    exp = Graph((t,), (Node("exp", ("a0",), {}, t),), ("n0",))
-    assert coverage.rarity(exp)[0] > coverage.rarity(add)[0]
-    assert coverage.rarity(exp)[1] == f"configuration:{rare_config}"
-    coverage.add({"ops": "exp", "dtype": "f32", "dims": "S", "pipelines": []})  # a run recorded before configurations
+    return Graph((t,), (Node(op, ("a0",), {}, t),), ("n0",))
+
+
+def test_value_prefers_ops_whose_cases_keep_reaching_new_configurations():
+    coverage = guidance.Coverage()
+    for i in range(30):
+        coverage.add(_entry("abs", ["DoubleTilingExpert[generic{distribution = [4096]}]"]))  # the same one, 30 times
+        coverage.add(_entry("exp", [f"DoubleTilingExpert[generic{{distribution = [{i}]}}]"]))  # a new one each time
+    assert coverage.value(_one_op_graph("exp")) > 2 * coverage.value(_one_op_graph("abs"))
+    assert coverage.value(_one_op_graph("log")) >= coverage.value(_one_op_graph("exp"))  # never compiled: optimistic
+
+
+def test_value_penalizes_ops_that_keep_failing_with_a_cause_already_seen():
+    config = lambda i: [f"Default[sort{{distribution = [{i}]}}]"]
+    repeating, novel, clean = guidance.Coverage(), guidance.Coverage(), guidance.Coverage()
+    for i in range(20):
+        repeating.add(_entry("sort", config(i), failed="crash/compile-error/the-same" if i % 2 else None))
+        novel.add(_entry("sort", config(i), failed=f"crash/compile-error/new-{i}" if i % 2 else None))
+        clean.add(_entry("sort", config(i)))
+    sort = _one_op_graph("sort")
+    assert repeating.value(sort) < novel.value(sort) / 3
+    assert novel.value(sort) == clean.value(sort)  # a failure with a new cause each time is worth its cost
+
+
+def test_coverage_merged_block_by_block_equals_one_coverage_of_every_entry():
+    entries = [_entry("exp>abs", ["A[x]"]), _entry("abs", ["A[x]", "B[y]"], dims="?"),
+               _entry("sort", [], failed="crash/compile-error/c")]
+    whole, merged = guidance.Coverage(), guidance.Coverage()
+    for e in entries:
+        whole.add(e)
+        part = guidance.Coverage()
+        part.add(e)
+        merged.merge(part)
+    assert vars(whole) == vars(merged)
+
+
+def test_a_block_keeps_the_drawn_cases_of_highest_value():
+    opts = options.Options(seed=3, block=16, cases=16)
+    plain = guidance.draw_block(opts, 0, guidance.Coverage())
+    saturated = guidance.Coverage()
+    for op in {n.op for c in plain for n in c.graph.nodes} - {"fill"}:
+        for _ in range(200):
+            saturated.add(_entry(op, ["Same[x]"]))
+    steered = guidance.draw_block(opts, 0, saturated)
+    assert len(steered) == 16
+    values = lambda cases: sorted(saturated.value(c.graph) for c in cases)
+    assert sum(values(steered)) > sum(values(plain))
+    pool = plain + steered
+    candidates = guidance.best(pool, 16, saturated)
+    assert values(candidates) == values(pool)[-16:]
+    drawn_at = [next(i for i, c in enumerate(pool) if c is kept) for kept in candidates]
+    assert drawn_at == sorted(drawn_at)  # no op has failed: in the order drawn
+
+
+def test_a_block_puts_the_cases_likeliest_to_fail_to_compile_last():
+    opts = options.Options(seed=3, block=16, cases=16)
+    plain = guidance.draw_block(opts, 0, guidance.Coverage())
+    risky_op = next(n.op for c in plain for n in c.graph.nodes if n.op != "fill")
+    coverage = guidance.Coverage()
+    for dims in ("S", "?") * 500:  # static and dynamic cases compile
+        coverage.add(_entry("neither", ["Y[0]"], dims=dims))
+    for i in range(10):  # fails half the time, with a new cause each time: no less valuable, only riskier
+        coverage.add(_entry(risky_op, [f"X[{i}]"], failed=f"crash/compile-error/c{i}" if i % 2 else None))
+    ordered = guidance.best(plain, 16, coverage)
+    risky = [any(n.op == risky_op for n in c.graph.nodes) for c in ordered]
+    assert 0 < sum(risky) < 16 and risky == sorted(risky)  # the risky ones form the block's last slice
+    assert {c.dumps() for c in ordered} == {c.dumps() for c in plain}
 
 
 def test_options_are_validated():

@@ -166,16 +166,16 @@ def test_frontends_pickle_by_reference():
         assert again == frontend and again.name == name  # a Dask worker gets the same frontend
 
 
-def test_a_failed_compile_blames_the_one_function_its_errors_point_at():
-    from ireefuzz.evaluate import blamed_function
+def test_a_failed_compile_blames_the_functions_its_errors_point_at():
+    from ireefuzz.evaluate import blamed_functions
 
     program = "module {\nfunc.func @g0(%a: f32) -> f32 {\n  return %a : f32\n}\nfunc.func @g1(%a: f32) -> f32 {\n  return %a : f32\n}\n}\n"
     names = ["g0", "g1"]
     dispatch = "/tmp/x/configurations/configured_module_g1_dispatch_0.mlir:35:8: error: 'memref.alloca' op stack allocation"
     linked = "iree-lld: error: undefined symbol: fmaxf\n>>>  /tmp/input_linked.o:(g0_dispatch_1_softmax_2x32x2xf16)"
-    assert blamed_function(dispatch, program, names) == "g1"
-    assert blamed_function(linked, program, names) == "g0"
-    assert blamed_function("/tmp/x/input.mlir:6:9: error: 'linalg.generic' op inferred", program, names) == "g1"
-    assert blamed_function("/tmp/x/input.mlir:1:1: error: failed to serialize executables", program, names) is None
-    assert blamed_function(dispatch + "\n" + linked, program, names) is None  # two: halves, as before
-    assert blamed_function("g10_dispatch_0: error", program, ["g1", "g10"]) == "g10"  # not g1
+    assert blamed_functions(dispatch, program, names) == ["g1"]
+    assert blamed_functions(linked, program, names) == ["g0"]
+    assert blamed_functions("/tmp/x/input.mlir:6:9: error: 'linalg.generic' op inferred", program, names) == ["g1"]
+    assert blamed_functions("/tmp/x/input.mlir:1:1: error: failed to serialize executables", program, names) == []
+    assert blamed_functions(dispatch + "\n" + linked, program, names) == ["g0", "g1"]  # each alone, then the rest
+    assert blamed_functions("g10_dispatch_0: error", program, ["g1", "g10"]) == ["g10"]  # not g1

@@ -44,6 +44,12 @@ if mode == "fail-exp":  # an error at the line of the first exp, else the real c
         os.execv({real!r}, [{real!r}] + args)
     sys.stderr.write(source + ":" + str(text[:text.index("math.exp")].count(chr(10)) + 1) + ":5: error: fake failure\\n")
     sys.exit(1)
+if mode == "fail-exps":  # an error at the line of every exp, else the real compiler
+    if "math.exp" not in text:
+        os.execv({real!r}, [{real!r}] + args)
+    lines = [text[:i].count(chr(10)) + 1 for i in range(len(text)) if text.startswith("math.exp", i)]
+    sys.stderr.write("".join(source + ":" + str(line) + ":5: error: fake failure\\n" for line in lines))
+    sys.exit(1)
 if mode == "memory":
     hoard = []
     while True:
@@ -190,6 +196,19 @@ def test_a_failing_batch_is_split_at_the_function_its_error_points_to(tmp_path):
     assert [bool(r.findings) for r in results] == [False] * 3 + [True] + [False] * 4
     assert results[3].findings[0].signature.startswith("crash/compile-error/")
     assert fake.compiles() == 3
+
+
+@pytest.mark.iree
+def test_a_batch_whose_errors_point_at_two_functions_compiles_each_alone_then_the_rest(tmp_path):
+    """Errors at lines of @g1 and @g5: each alone and the other six, 4 compiles; halving took 9."""
+    from ireefuzz.evaluate import Policy, evaluate
+
+    fake = Fake(tmp_path, "fail-exps", probe="real")
+    config = sut.CompilerConfig(iree_compile=str(fake.path), observe=False)
+    cases = [unary_case("abs"), exp_case()] + [unary_case("negate") for _ in range(3)] + [exp_case()] + [unary_case("abs")] * 2
+    results = evaluate(cases, config, Policy(frozenset({"crash"})))
+    assert [bool(r.findings) for r in results] == [False, True, False, False, False, True, False, False]
+    assert fake.compiles() == 4
 
 
 def test_a_killed_caller_leaves_no_compiler_and_no_folder(tmp_path, monkeypatch):
