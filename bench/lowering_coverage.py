@@ -15,10 +15,11 @@ Nothing is asserted: this measures.
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 from pathlib import Path
+
+from ireefuzz._io import read_jsonl
 
 ARMS = {"guided": "", "unguided": "import ireefuzz.campaign.guidance as g; g.CANDIDATES = 1; "}
 
@@ -35,11 +36,7 @@ def curve(run: Path) -> list[tuple[float, int, int]]:
     """(seconds, cases, distinct configurations) after each recorded batch."""
     seen: set[str] = set()
     cases, points = 0, []
-    for line in (run / "progress.jsonl").read_text().splitlines():
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
-            continue  # a torn last line
+    for row in read_jsonl(run / "progress.jsonl"):
         for case in row["cases"]:
             seen.update(case.get("configurations", ()))
             cases += 1

@@ -17,22 +17,19 @@ save). Nothing is asserted: this measures.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import subprocess
 import sys
 from pathlib import Path
+
+from ireefuzz._io import read_jsonl
 
 
 def first_sightings(run: Path) -> tuple[dict[str, float], set[str]]:
     """cause -> seconds into the run when it was first recorded; and every signature seen."""
     first: dict[str, float] = {}
     signatures: set[str] = set()
-    for line in (run / "progress.jsonl").read_text().splitlines():
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
-            continue  # a torn last line
+    for row in read_jsonl(run / "progress.jsonl"):
         for case in row["cases"]:
             signatures.update(case.get("sigs", ()))
             for cause in case.get("causes", ()):
