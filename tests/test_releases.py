@@ -234,9 +234,13 @@ def test_campaign_draws_only_the_ops_and_syntax_of_its_release(monkeypatch):
     monkeypatch.setitem(releases.OPS_SINCE, "gather", "3.9.0")  # as if gather came in 3.9
     old = [n for c in guidance.draw_block(options, 0, guidance.Coverage()) for n in c.graph.nodes]
     assert old and "gather" not in {n.op for n in old}
-    new = [n for b in range(4) for c in guidance.draw_block(campaign_options(release="3.9.0"), b, guidance.Coverage())
-           for n in c.graph.nodes]
+    gathers = ("gather", "add")  # a draw of gather or add: gather comes up in every block
+    new = [n for b in range(2) for c in guidance.draw_block(campaign_options(release="3.9.0", ops=gathers), b,
+                                                             guidance.Coverage()) for n in c.graph.nodes]
     assert "gather" in {n.op for n in new}
+    old = [n for b in range(2) for c in guidance.draw_block(campaign_options(release="3.8.0", ops=gathers), b,
+                                                             guidance.Coverage()) for n in c.graph.nodes]
+    assert "gather" not in {n.op for n in old}
     monkeypatch.delitem(releases.OPS_SINCE, "gather")
     drawn = [n for b in range(4) for c in guidance.draw_block(options, b, guidance.Coverage()) for n in c.graph.nodes]
     forms = {n.attrs["form"] for n in drawn if n.op == "gather"}
