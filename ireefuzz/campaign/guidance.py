@@ -31,17 +31,13 @@ CANDIDATES = 3  # cases drawn per case kept (``Coverage.value`` picks which)
 FAILURE_COST = 7.0
 
 
-def learned_features(ops: str, dims: str) -> list[str]:
-    """What ``Coverage`` learns from: a case's ops (configurations), and each op on static or on dynamic dims
-    (compile failures: the same op fails far more often on dynamic dims)."""
-    return op_names(ops) + shaped_ops(ops, dims)
-
-
 def op_names(ops: str) -> list[str]:
+    """What configurations are learned per: a case's ops."""
     return list(dict.fromkeys(ops.split(">") if ops else [])) or ["-"]
 
 
 def shaped_ops(ops: str, dims: str) -> list[str]:
+    """What compile failures are learned per: each op on static or on dynamic dims (``sort@dynamic``)."""
     suffix = "@dynamic" if "?" in dims else "@static"
     return [op + suffix for op in op_names(ops)]
 
@@ -53,8 +49,8 @@ def compile_failure_causes(entry: Mapping[str, Any]) -> list[str]:
 
 
 class Coverage:
-    """Per op (``learned_features``), what the finished cases with it reached: the distinct lowering
-    configurations, the executables compiled, and the compile failures and their causes."""
+    """What the finished cases reached: per op, the distinct lowering configurations and the executables
+    compiled; per op on static or dynamic dims (``shaped_ops``), the cases and their compile failures and causes."""
 
     def __init__(self) -> None:
         self.op_configurations: dict[str, set[str]] = collections.defaultdict(set)
@@ -67,10 +63,11 @@ class Coverage:
         """Learn from one recorded case (a progress.jsonl entry)."""
         configurations = entry.get("configurations", ())  # absent from runs recorded before they were
         failed = compile_failure_causes(entry)
-        for op in learned_features(entry["ops"], entry["dims"]):
+        for op in op_names(entry["ops"]):
             self.op_configurations[op].update(configurations)
-            self.op_cases[op] += 1
             self.op_executables[op] += len(configurations)
+        for op in shaped_ops(entry["ops"], entry["dims"]):
+            self.op_cases[op] += 1
             self.op_failures[op] += bool(failed)
             self.op_failure_causes[op].update(failed)
 
@@ -99,7 +96,8 @@ class Coverage:
         return novelty / (1 + FAILURE_COST * max(repeated, 0))
 
     def failure_rate(self, graph: Graph) -> float:
-        """The highest rate at which the cases of one of ``graph``'s ops failed to compile (0 for ops never seen)."""
+        """The highest rate at which the cases of one of ``graph``'s ops, on dims like its own, failed to compile
+        (0 for ops never seen)."""
         return max(self.op_failures[op] / (self.op_cases[op] + 1) for op in shaped_ops(graph.op_pattern, graph.dims))
 
 
