@@ -149,11 +149,10 @@ def draw_block(options: Options, block: int, coverage: Coverage, frontend: str =
 
 
 def best(candidates: list[Case], n: int, coverage: Coverage) -> list[Case]:
-    """The ``n`` candidates of highest ``coverage.value`` (ties: the first drawn), the likeliest to fail to compile
-    last: a block's batches are its consecutive slices, so they share one batch, whose failed compiles and
-    recompiles then hold few cases, and the other batches compile once."""
-    ranked = sorted(range(len(candidates)), key=lambda i: (-coverage.value(candidates[i].graph), i))
-    kept = sorted(ranked[:n])
+    """The ``n`` candidates of highest ``coverage.value`` (ties: the first drawn), in draw order but the likeliest
+    to fail to compile last: a block's batches are its consecutive slices, so those share one batch, and fewer
+    batches need a recompile after a failure."""
+    kept = sorted(range(len(candidates)), key=lambda i: (-coverage.value(candidates[i].graph), i))[:n]
     return [candidates[i] for i in sorted(kept, key=lambda i: (coverage.failure_rate(candidates[i].graph), i))]
 
 
