@@ -6,7 +6,7 @@ import time, numpy as np
 from ireefuzz.generators.graph import Graph, Node, TensorType
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
-from ireefuzz.interpret import interpret
+from ireefuzz.oracles.interpret import interpret
 T = lambda *s, d="f32": TensorType(tuple(s), d)
 progs = {
  "elementwise 316x316 (exp, add, mul, where, tanh)": Graph((T(316, 316), T(316, 316)), (

@@ -10,7 +10,7 @@ from ireefuzz.generators.strategies import cases
 from ireefuzz.generators.ops import OP_NAMES
 from ireefuzz.generators.emit import emit
 from ireefuzz.oracles.reference import evaluate
-from ireefuzz.interpret import interpret
+from ireefuzz.oracles.interpret import interpret
 from tests.test_interpret import disagreements, index_domains_agree, DTYPES
 stats = collections.Counter(); dtypes = collections.Counter(); fails = []; jaxoff = []
 def one(case):

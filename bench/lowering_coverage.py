@@ -19,9 +19,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ireefuzz._io import read_jsonl
+from ireefuzz.base.durable import read_jsonl
 
-ARMS = {"guided": "", "unguided": "import ireefuzz.campaign.guidance as g; g.CANDIDATES = 1; "}
+ARMS = {"guided": "", "unguided": "import ireefuzz.tools.campaign.guidance as g; g.CANDIDATES = 1; "}
 
 
 def start(arm: str, seconds: float, seed: int, out: Path) -> subprocess.Popen:

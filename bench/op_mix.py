@@ -27,8 +27,8 @@ def main() -> None:
     parser.add_argument("--cases", type=int, default=512)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    from ireefuzz.campaign.guidance import Coverage, draw_block
-    from ireefuzz.campaign.options import Options
+    from ireefuzz.tools.campaign.guidance import Coverage, draw_block
+    from ireefuzz.tools.campaign.options import Options
     from ireefuzz.generators.ops import destinations
 
     options = Options(seed=args.seed, cases=args.cases)

@@ -11,8 +11,8 @@ import time
 
 from hypothesis import HealthCheck, given, seed, settings
 
-from ireefuzz import check
-from ireefuzz.evaluate import Policy, evaluate
+from ireefuzz.tools import check
+from ireefuzz.core.evaluate import Policy, evaluate
 from ireefuzz.generators.emit import emit_module
 from ireefuzz.generators.strategies import cases
 

@@ -31,13 +31,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    from ireefuzz.campaign.baseline import Baseline
-    from ireefuzz.campaign.display import Display
-    from ireefuzz.campaign.guidance import Coverage, draw_block
-    from ireefuzz.campaign.local_pool import LocalPool
-    from ireefuzz.campaign.loop import run
-    from ireefuzz.campaign.options import Options, parse_workers
-    from ireefuzz.evaluate import evaluate
+    from ireefuzz.tools.campaign.baseline import Baseline
+    from ireefuzz.tools.campaign.display import Display
+    from ireefuzz.tools.campaign.guidance import Coverage, draw_block
+    from ireefuzz.tools.campaign.local_pool import LocalPool
+    from ireefuzz.tools.campaign.loop import run
+    from ireefuzz.tools.campaign.options import Options, parse_workers
+    from ireefuzz.core.evaluate import evaluate
 
     workers = parse_workers(args.workers)
     options = Options(seed=args.seed, batch=args.batch, cases=args.cases)
@@ -76,7 +76,7 @@ def main() -> None:
 
 
 def print_accounting(accounting: dict) -> None:
-    from ireefuzz.campaign.record import ACTIVITIES
+    from ireefuzz.tools.campaign.record import ACTIVITIES
 
     print(f"time accounting ({accounting['total_seconds']:.1f} s over all processes, "
           f"{accounting['worker_seconds']:.1f} worker seconds):")

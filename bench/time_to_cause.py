@@ -22,7 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ireefuzz._io import read_jsonl
+from ireefuzz.base.durable import read_jsonl
 
 
 def first_sightings(run: Path) -> tuple[dict[str, float], set[str]]:

@@ -5,7 +5,7 @@
                                            # the verdicts, then refresh corpus/known_findings.json
     python corpus/make_seeds.py --record --only dot_33x16x49_exp_dynamic
 
-The layout of a case is documented in ``ireefuzz.corpus``.
+The layout of a case is documented in ``ireefuzz.tools.corpus``.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from ireefuzz.corpus import CASE_FILE, CorpusCase, check_case, load_case, read_baseline, verdicts, write_case
+from ireefuzz.tools.corpus import CASE_FILE, CorpusCase, check_case, load_case, read_baseline, verdicts, write_case
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, Node, TensorType as T
 
@@ -204,7 +204,7 @@ def refresh_baseline(table) -> None:
                                     "reproducer it links)")
                 known[sig] = {"signature": sig, "status": "open", "upstream": upstream,
                               "note": f"first recorded in corpus/seeds/{name} on IREE 3.13: {notes[name]}"}
-    from ireefuzz._io import atomic_write_json
+    from ireefuzz.base.durable import atomic_write_json
 
     causes = [e for e in entries if not e["signature"]]
     written = causes + sorted(known.values(), key=lambda e: e["signature"])

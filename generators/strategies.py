@@ -228,5 +228,5 @@ def cases(draw: Callable, *, graphs_strategy: st.SearchStrategy[Graph] | None = 
     return Case(graph, tuple(insts), draw(st.integers(0, 2 ** 16)), draw(st.sampled_from(tuple(target_cpus))),
                 tuple(draw(st.sampled_from([tuple(f) for f in flags]))),
                 # input range: Hypothesis shrinks this towards the default (full) range, keeping the case
-                # comparable; ireefuzz.shrink lowers it explicitly when smaller values keep the bug.
+                # comparable; ireefuzz.tools.shrink.graph lowers it explicitly when smaller values keep the bug.
                 MAX_MAGNITUDE - draw(st.integers(0, MAX_MAGNITUDE))).check()

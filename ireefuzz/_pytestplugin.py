@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from ireefuzz.argtypes import non_negative_int
+from ireefuzz.base.argtypes import non_negative_int
 
 from ireefuzz.oracles.finding import ORACLE_NAMES  # light: no IREE, JAX or NumPy at plugin load
 
@@ -52,7 +52,7 @@ PROFILES = {
 
 
 def _release(value: str) -> str:
-    from ireefuzz.releases import RELEASES
+    from ireefuzz.sut.releases import RELEASES
 
     if value not in RELEASES:
         raise argparse.ArgumentTypeError(f"{value!r} is not a published IREE release; known: {', '.join(RELEASES)}")
@@ -243,10 +243,10 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 
 class CorpusFile(pytest.File):
-    """One corpus case directory (its ``case.json``); the items come from ``ireefuzz.corpus.collect``."""
+    """One corpus case directory (its ``case.json``); the items come from ``ireefuzz.tools.corpus.collect``."""
 
     def collect(self):
-        from ireefuzz import corpus
+        from ireefuzz.tools import corpus
 
         return corpus.collect(self, self.path)
 

@@ -16,7 +16,7 @@ Checking them
     evaluate_cases(cases, config, policy) -> [CaseResult];  CompilerConfig, Policy, ORACLE_NAMES
     IreeSut, KnownFinding, Finding, IreeNotFound
 
-``ireefuzz.check`` and ``ireefuzz.evaluate`` are modules (the ``ireefuzz check`` command, the
+``ireefuzz.tools.check`` and ``ireefuzz.core.evaluate`` are modules (the ``ireefuzz check`` command, the
 evaluation pipeline); a public function of the same name would be replaced by the module as soon
 as anything imports it, hence ``check_case`` / ``evaluate_cases``.
 
@@ -26,8 +26,8 @@ Each oracle on its own
 """
 from __future__ import annotations
 
-from ireefuzz.evaluate import ORACLE_NAMES, CaseResult, Policy
-from ireefuzz.evaluate import evaluate as evaluate_cases
+from ireefuzz.core.evaluate import ORACLE_NAMES, CaseResult, Policy
+from ireefuzz.core.evaluate import evaluate as evaluate_cases
 from ireefuzz.generators.builder import GraphBuilder
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit

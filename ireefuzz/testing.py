@@ -1,6 +1,6 @@
 """What the pytest plugin's fixtures and collectors run: checking a case, a graph or a ``.mlir`` file.
 
-``check(case_or_graph)`` runs every configured oracle through ``ireefuzz.evaluate`` and, on a
+``check(case_or_graph)`` runs every configured oracle through ``ireefuzz.core.evaluate`` and, on a
 finding whose signature is not in the baseline, fails the test with a message that is a repro:
 the findings with their signatures, the case, the exact ``iree-compile`` command, the program,
 and the directory of the repro bundle written for it (``program.mlir``, ``case.json``,
@@ -11,8 +11,8 @@ Inside a Hypothesis test each signature fails with its own exception class, so s
 the signature it started from instead of slipping to another bug; the bundle of a signature is
 rewritten by every failing example, so after shrinking it holds the minimal one.
 
-``.mlir`` files (``--ireefuzz-mlir``) are checked by ``ireefuzz.check.check_program``, through
-``ireefuzz.evaluate`` with the MLIR frontend as ``ireefuzz check`` and the corpus are: every public
+``.mlir`` files (``--ireefuzz-mlir``) are checked by ``ireefuzz.tools.check.check_program``, through
+``ireefuzz.core.evaluate`` with the MLIR frontend as ``ireefuzz check`` and the corpus are: every public
 function is compiled and checked by the crash, memory and fusion oracles. When
 ``<stem>.inputs.json`` sits next to the file, the functions it lists are also run on generated
 inputs (crash at run time, immutability of the caller's buffers, numeric) and, where expected
@@ -52,9 +52,9 @@ import numpy as np
 import pytest
 
 from ireefuzz import sut as _sut
-from ireefuzz._io import slug
+from ireefuzz.base.durable import slug
 from ireefuzz.errors import IreefuzzError
-from ireefuzz.evaluate import ORACLE_NAMES, CaseResult, Policy, evaluate
+from ireefuzz.core.evaluate import ORACLE_NAMES, CaseResult, Policy, evaluate
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
 from ireefuzz.generators.graph import Graph, GraphError
@@ -124,8 +124,8 @@ def sut_from_config(config: pytest.Config) -> IreeSut:
 
 
 def load_baseline(path: str | Path) -> dict[str, dict]:
-    """Signature -> row of a known-findings baseline (format and checks: ``ireefuzz.corpus.load_baseline``)."""
-    from ireefuzz.corpus import load_baseline as read
+    """Signature -> row of a known-findings baseline (format and checks: ``ireefuzz.tools.corpus.load_baseline``)."""
+    from ireefuzz.tools.corpus import load_baseline as read
 
     return dict(read(path))
 
@@ -250,27 +250,27 @@ def _compile_command(config: _sut.CompilerConfig, target_cpu: str, source: Path,
 def _write_bundle(bundle: Path, findings: Sequence[Finding], program: str, case_json: Mapping[str, Any],
                   command: str, config: _sut.CompilerConfig, case: Case | None,
                   program_cases: Mapping[str, Any] | None = None) -> tuple[list[str], str]:
-    """Write the bundle (``ireefuzz.bundle``); returns (its file names, its program text).
+    """Write the bundle (``ireefuzz.tools.filing.bundle``); returns (its file names, its program text).
 
     Always: ``program.mlir``, ``case.json``, ``finding.json`` (the first new finding, the input of
     ``ireefuzz repro``), ``findings.json`` (all new ones), ``command.txt``. For a generated case
-    outside a Hypothesis run, ``ireefuzz.repro.make_bundle`` makes the full bundle (inputs, expected
+    outside a Hypothesis run, ``ireefuzz.tools.filing.repro.make_bundle`` makes the full bundle (inputs, expected
     outputs, ``run.sh``, ``ISSUE.md``); inside one it is skipped, since every failing example of the
     shrink would pay for it. For a ``.mlir`` function that ran (``program_cases``: function -> its
-    ``ProgramCase``), ``ireefuzz.repro.make_program_bundle`` does the same with the interpreter's outputs.
+    ``ProgramCase``), ``ireefuzz.tools.filing.repro.make_program_bundle`` does the same with the interpreter's outputs.
     """
-    from ireefuzz.bundle import Bundle
+    from ireefuzz.tools.filing.bundle import Bundle
 
     made = None
     program_case = _program_case_of(findings[0], program_cases or {})
     if (case is not None or program_case is not None) and not _in_hypothesis():
-        from ireefuzz import repro
+        from ireefuzz.tools.filing import repro
 
         try:
             made = (repro.make_bundle(findings[0], case, config) if case is not None
                     else repro.make_program_bundle(findings[0], program_case, config))
         except Exception as e:  # noqa: BLE001 - the minimal bundle below still gets written
-            warnings.warn(f"ireefuzz.repro bundle failed ({e!r}); wrote the minimal bundle only", stacklevel=4)
+            warnings.warn(f"ireefuzz.tools.filing.repro bundle failed ({e!r}); wrote the minimal bundle only", stacklevel=4)
     if made is None:
         made = Bundle(program=program, finding=findings[0].to_json(), case=dict(case_json))
     else:
@@ -302,8 +302,8 @@ def _in_hypothesis() -> bool:
 
 def check_mlir_file(path: str | Path, *, sut: IreeSut | None = None, test_id: str = "") -> list[Finding]:
     """Check a ``.mlir`` file (see the module docstring); fail the test with a repro on a new finding."""
-    from ireefuzz import check as raw  # raw programs go through ``evaluate`` with the MLIR frontend
-    from ireefuzz.frontends import signatures
+    from ireefuzz.tools import check as raw  # raw programs go through ``evaluate`` with the MLIR frontend
+    from ireefuzz.core.frontends import signatures
 
     sut = sut or IreeSut()
     path = Path(path)
@@ -364,7 +364,7 @@ def load_inputs_spec(path: str | Path, public_functions: Sequence[str]) -> dict[
 
 def _expected_outputs(functions: Mapping[str, Mapping[str, Any]], base: Path) -> dict[str, Any]:
     """Function -> its ``frontends.Expected`` outputs, for the functions whose spec names an ``.npz``."""
-    from ireefuzz.frontends import Expected
+    from ireefuzz.core.frontends import Expected
 
     expected = {}
     for name, fspec in functions.items():

@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any, Iterable, Mapping
 
-from ireefuzz._io import json_default
+from ireefuzz.base.durable import json_default
 
 # The oracles a Policy switches on and off (--oracles); the others run by request (relations, StableHLO).
 ORACLE_NAMES = ("numeric", "immutability", "crash", "memory", "fusion")

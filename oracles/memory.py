@@ -18,7 +18,7 @@ buffers (iree-org/iree #8303). This module reads the per-dispatch IR captured by
   identical subview); the following canonicalizations fold those, so they never count.
 
 The definition lives in ``BINDING_OPS`` / ``VIEW_OPS`` / ``DATA_MOVEMENT_OPS``; a bundle's
-``run.sh`` (``ireefuzz.bundle``) is generated from the same tables.
+``run.sh`` (``ireefuzz.tools.filing.bundle``) is generated from the same tables.
 
 Text that does not parse is an ireefuzz/infrastructure problem, not an IREE finding: it raises
 ``ireefuzz.errors.IRParseError`` (see ``oracles.ir``).

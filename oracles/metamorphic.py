@@ -1,7 +1,7 @@
 """Metamorphic oracle: observations of variants of one program that must agree, compared in one place.
 
 There is no reference for "how much memory should this take", but there are programs that must
-behave alike. ``ireefuzz.relations`` builds the variants of one case for each relation
+behave alike. ``ireefuzz.core.relations`` builds the variants of one case for each relation
 (``RELATIONS``), compiles and runs them, and observes each as an ``Observation`` (outputs per
 shape instance + ``memory.profile``); this module judges those observations and reports, as
 ``metamorphic`` findings:
@@ -30,7 +30,7 @@ from ireefuzz.generators.graph import Graph
 from . import numeric
 from .finding import Finding, first_per_signature, make_signature
 
-RELATIONS = ("shape", "dps", "config")  # built and observed by ireefuzz.relations
+RELATIONS = ("shape", "dps", "config")  # built and observed by ireefuzz.core.relations
 # memory.profile kinds grouped into the families an asymmetry is reported for
 FAMILIES = {"alloca": ("alloca", "alloca-dynamic", "alloca-in-loop"), "alloc": ("alloc",), "copy": ("copy",)}
 # IREE vs IREE has no float64 arbiter to widen the tolerance where cancellation makes it

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from ireefuzz import check
+from ireefuzz.tools import check
 from ireefuzz.errors import UsageError
 
 # A dynamic gather whose index operand is a function argument (in-bounds indices are the caller's job).

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from ireefuzz.bisect import Trial, bisect
-from ireefuzz.releases import RELEASES, compile_flags_for, order_key, packages, syntax_for
+from ireefuzz.tools.filing.bisect import Trial, bisect
+from ireefuzz.sut.releases import RELEASES, compile_flags_for, order_key, packages, syntax_for
 
 VS = ["20230404.479", "20231004.665", "20240410.859", "20241104.1068", "3.0.0", "3.5.0", "3.9.0", "3.13.0"]
 
@@ -44,11 +44,11 @@ def test_fixed_in_and_present_since():
 @pytest.mark.iree
 def test_bisect_over_three_installed_releases(tmp_path):
     """Needs three releases in ~/.cache/ireefuzz/releases (e.g. 20240410.859, 3.0.0) plus the installed one."""
-    from ireefuzz.bisect import bisect_bundle, installed_versions
-    from ireefuzz.evaluate import evaluate
+    from ireefuzz.tools.filing.bisect import bisect_bundle, installed_versions
+    from ireefuzz.core.evaluate import evaluate
     from ireefuzz.generators.case import Case
     from ireefuzz.generators.graph import Graph, Node, TensorType as T
-    from ireefuzz.repro import shrink_and_bundle
+    from ireefuzz.tools.filing.repro import shrink_and_bundle
 
     versions = installed_versions()
     if len(versions) < 3:
@@ -77,8 +77,8 @@ def test_a_release_that_cannot_run_the_repro_is_not_evidence_of_absence():
 
 
 def test_bisect_compiles_with_the_findings_configuration():
-    from ireefuzz.bisect import configuration_for
-    from ireefuzz.releases import Release
+    from ireefuzz.tools.filing.bisect import configuration_for
+    from ireefuzz.sut.releases import Release
 
     finding = {"compiler_version": "3.13.0 @ abc", "flags": ["--iree-hal-target-backends=llvm-cpu",
                "--iree-llvmcpu-target-cpu=znver4", "--iree-opt-data-tiling=true"]}

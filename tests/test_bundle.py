@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from ireefuzz import sut
-from ireefuzz.bundle import Bundle, render, run_script
+from ireefuzz.tools.filing.bundle import Bundle, render, run_script
 from ireefuzz.errors import CorpusError
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, Node, TensorType as T
@@ -185,7 +185,7 @@ def test_ordinary_flags_pass():
 
 
 def test_case_file_with_dump_flag_is_refused(tmp_path):
-    from ireefuzz.corpus import load_case
+    from ireefuzz.tools.corpus import load_case
 
     case = Case(GRAPH, ({},), flags=("--iree-hal-dump-executable-sources-to=/tmp/evil",)).to_json()
     (tmp_path / "c").mkdir()
@@ -231,7 +231,7 @@ def test_promote_refuses_a_name_outside_regressions(tmp_path):
 
 
 def test_the_corpus_is_addressable_without_a_checkout_path():
-    from ireefuzz.corpus import default_baseline, default_root, load_baseline
+    from ireefuzz.tools.corpus import default_baseline, default_root, load_baseline
 
     assert (default_root() / "seeds").is_dir() and load_baseline(default_baseline())
 
@@ -259,9 +259,9 @@ def _stock_tools(tmp_path: Path) -> Path:
     ("seeds/reduce_sum_outs_is_argument", "crash/compile-error/"),
 ])
 def test_every_kind_of_bundle_reproduces_with_only_the_two_tools(tmp_path, seed, prefix):
-    from ireefuzz.corpus import load_case
-    from ireefuzz.evaluate import evaluate
-    from ireefuzz.repro import write_bundle
+    from ireefuzz.tools.corpus import load_case
+    from ireefuzz.core.evaluate import evaluate
+    from ireefuzz.tools.filing.repro import write_bundle
 
     case = load_case(CORPUS / seed).case
     finding = next(f for f in evaluate([case])[0].findings if f.signature.startswith(prefix))
@@ -284,7 +284,7 @@ def test_repro_refuses_a_finding_whose_case_writes_files(tmp_path):
 
 
 def test_bisect_refuses_a_corrupt_or_hostile_bundle(tmp_path):
-    from ireefuzz.bisect import bisect_bundle
+    from ireefuzz.tools.filing.bisect import bisect_bundle
 
     bundle = _write(tmp_path, "#!/bin/sh\nexit 1\n")
     (bundle / "finding.json").write_text("{not json")
@@ -333,7 +333,7 @@ def test_a_numeric_bundle_of_a_correct_program_does_not_reproduce(tmp_path, dtyp
     ``.npy`` reads as ``si32`` and never matches a signless ``i32`` result, which read as a reproduction)."""
     from ireefuzz.generators.builder import GraphBuilder
     from ireefuzz.generators.case import Case
-    from ireefuzz.repro import write_bundle
+    from ireefuzz.tools.filing.repro import write_bundle
 
     b = GraphBuilder()
     x = b.arg((4, 8), dtype)

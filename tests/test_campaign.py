@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from ireefuzz import _io, report
-from ireefuzz.campaign import baseline, guidance, options, pool, record
+from ireefuzz.base import durable as _io
+from ireefuzz.tools.campaign import report
+from ireefuzz.tools.campaign import baseline, guidance, options, pool, record
 from ireefuzz.errors import UsageError
-from ireefuzz.evaluate import ORACLE_NAMES, CaseResult
+from ireefuzz.core.evaluate import ORACLE_NAMES, CaseResult
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, Node, TensorType
 from ireefuzz.oracles.finding import Finding
@@ -195,7 +196,7 @@ def test_policy_checks_are_usage_errors():
 
 
 def test_mixed_campaigns_alternate_front_ends_by_block(tmp_path):
-    from ireefuzz.campaign.loop import Planner
+    from ireefuzz.tools.campaign.loop import Planner
     from ireefuzz.generators.stablehlo import EXPORTABLE_OPS
 
     opts = options.options_from_args(parse("--cases", "32", "--frontend", "mixed", "--batch", "8"), None)
@@ -211,8 +212,8 @@ def test_mixed_campaigns_alternate_front_ends_by_block(tmp_path):
 
 
 def test_every_pool_implements_the_protocol():
-    from ireefuzz.campaign.dask_pool import DaskPool
-    from ireefuzz.campaign.local_pool import LocalPool
+    from ireefuzz.tools.campaign.dask_pool import DaskPool
+    from ireefuzz.tools.campaign.local_pool import LocalPool
 
     for implementation in (LocalPool, DaskPool):
         assert all(callable(getattr(implementation, m, None)) for m in ("submit", "poll", "in_flight", "close"))

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from ireefuzz import _io, cli
-from ireefuzz.campaign import baseline, bundling, causes, options, pool, record, runs
+from ireefuzz import cli
+from ireefuzz.base import durable as _io
+from ireefuzz.tools.campaign import baseline, bundling, causes, options, pool, record, runs
 from ireefuzz.errors import UsageError
 
 MUTATED = "immutability/dps-init-written-in-place"
@@ -75,7 +76,7 @@ def test_an_old_run_is_counted_by_cause(tmp_path):
 
 
 def test_new_findings_and_progress_carry_their_causes(tmp_path):
-    from ireefuzz.evaluate import CaseResult
+    from ireefuzz.core.evaluate import CaseResult
     from ireefuzz.generators.case import Case
     from ireefuzz.generators.graph import Graph, Node, TensorType
     from ireefuzz.oracles.finding import Finding
@@ -225,7 +226,7 @@ DRIVER = "import sys; from ireefuzz import cli; sys.exit(cli.main(sys.argv[1:]))
 
 
 def ireefuzz(*argv: str, fault: str = "", timeout: float = 300) -> tuple[int, str]:
-    from ireefuzz.campaign.pool import FAULT_ENV
+    from ireefuzz.tools.campaign.pool import FAULT_ENV
 
     done = subprocess.run([sys.executable, "-c", DRIVER, *argv], env=dict(os.environ, **{FAULT_ENV: fault}),
                           capture_output=True, text=True, timeout=timeout)
@@ -251,7 +252,7 @@ def test_a_second_night_with_the_first_nights_causes_as_baseline_exits_0(tmp_pat
 
 def test_the_default_baseline_is_the_checkouts_else_the_one_shipped(tmp_path, monkeypatch):
     """Run from another folder (an installed wheel), a campaign still knows the known IREE bugs."""
-    from ireefuzz.corpus import default_baseline
+    from ireefuzz.tools.corpus import default_baseline
 
     assert baseline.baseline_path("mine.json") == Path("mine.json")
     monkeypatch.chdir(tmp_path)

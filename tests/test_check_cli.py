@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from ireefuzz import check, frontends
+from ireefuzz.tools import check
+from ireefuzz.core import frontends
 from programs import run_check as run
 
 ADD = """func.func @add(%a: tensor<32x48xf32>, %b: tensor<32x48xf32>) -> tensor<32x48xf32> {

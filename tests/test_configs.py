@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from ireefuzz import configs
-from ireefuzz.campaign import guidance
-from ireefuzz.campaign.options import Options
+from ireefuzz.sut import configs
+from ireefuzz.tools.campaign import guidance
+from ireefuzz.tools.campaign.options import Options
 
 
 def test_the_space_keeps_only_the_flags_the_compiler_lists():

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ireefuzz import corpus
-from ireefuzz.corpus import CorpusCase, CorpusError, load_baseline, load_case, write_case
+from ireefuzz.tools import corpus
+from ireefuzz.tools.corpus import CorpusCase, CorpusError, load_baseline, load_case, write_case
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, GraphError, Node, TensorType as T
 from ireefuzz.oracles.finding import Finding
@@ -121,7 +121,7 @@ def test_verdicts_group_by_oracle():
 # --------------------------------------------------------------------------- pytest items (check_case faked)
 
 CONFTEST = """
-from ireefuzz import corpus
+from ireefuzz.tools import corpus
 
 def pytest_collect_file(parent, file_path):
     if file_path.name == "case.json":
@@ -170,7 +170,8 @@ def test_seed_verdicts_hold_on_the_installed_iree():
 def test_verdicts_recorded_on_another_cpu_are_skipped_with_the_reason_not_failed():
     import dataclasses as dc
 
-    from ireefuzz import corpus, sut
+    from ireefuzz import sut
+    from ireefuzz.tools import corpus
 
     case = corpus.load_case(Path(__file__).parent.parent / "corpus" / "seeds" / "add_32x48")
     here = sut.resolve_platform(sut.CompilerConfig())[0].name

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from ireefuzz import sut
-from ireefuzz._io import append_line, read_jsonl
-from ireefuzz.evaluate import evaluate
+from ireefuzz.base.durable import append_line, read_jsonl
+from ireefuzz.core.evaluate import evaluate
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.strategies import cases
 from tests.test_graph import fme_graph

@@ -1,4 +1,4 @@
-"""The reference interpreter (``ireefuzz.interpret``): proved against the graph reference, then op by op.
+"""The reference interpreter (``ireefuzz.oracles.interpret``): proved against the graph reference, then op by op.
 
 The property test interprets the emitted MLIR of drawn graphs (every op, dtype, dynamic dims and
 DPS form) and compares with the float64 graph reference within its error bounds; fault injection
@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from ireefuzz import interpret as interp_module
+from ireefuzz.oracles import interpret as interp_module
 from ireefuzz.errors import NotInterpretable, ProgramError
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
 from ireefuzz.generators.graph import Graph, Node, TensorType
 from ireefuzz.generators.strategies import cases
-from ireefuzz.interpret import Domain, infer_input_domains, interpret
+from ireefuzz.oracles.interpret import Domain, infer_input_domains, interpret
 from ireefuzz.oracles.reference import evaluate_with_bounds
 from programs import GATHER
 

@@ -1,5 +1,5 @@
 """Metamorphic relations: the oracle's comparison on recorded observations (fault injection), the
-graph transforms of ``ireefuzz.relations``, and (marked iree) the relations on the real compiler."""
+graph transforms of ``ireefuzz.core.relations``, and (marked iree) the relations on the real compiler."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,7 +7,7 @@ import pytest
 
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, GraphError, Node, TensorType as T
-from ireefuzz import relations as rel
+from ireefuzz.core import relations as rel
 from ireefuzz.oracles import metamorphic as mm
 from ireefuzz.oracles.memory import MEMORY_KINDS
 
@@ -165,8 +165,8 @@ def test_config_relation_agrees_on_the_unaligned_matmul():
 def test_relations_run_on_a_deterministic_sample_of_cases(monkeypatch):
     import dataclasses as dc
 
-    from ireefuzz import evaluate as ev
-    from ireefuzz import relations
+    from ireefuzz.core import evaluate as ev
+    from ireefuzz.core import relations
     from ireefuzz.generators.case import Case
     from ireefuzz.oracles.finding import Finding
     from tests.test_graph import fme_graph
@@ -188,7 +188,7 @@ def test_relations_run_on_a_deterministic_sample_of_cases(monkeypatch):
 def test_unknown_relation_is_rejected():
     import pytest
 
-    from ireefuzz.evaluate import Policy
+    from ireefuzz.core.evaluate import Policy
 
     with pytest.raises(ValueError, match="choose from"):
         Policy(relations=("sideways",))

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from ireefuzz import sut
-from ireefuzz.evaluate import evaluate
+from ireefuzz.core.evaluate import evaluate
 from ireefuzz.generators.builder import GraphBuilder
 from ireefuzz.generators.case import Case
 from ireefuzz.oracles.reference import evaluate as reference
@@ -334,8 +334,8 @@ def test_a_recorded_untagged_contract_finding_is_rebucketed_into_the_dps_cause()
 def test_every_op_family_is_drawn_regularly_in_a_campaign_stream():
     """Families first, then an op of the family: nine convolution and pooling variants no longer crowd out the
     three normalizations (before: normalizations in 10% of cases, convolutions in 58%)."""
-    from ireefuzz.campaign.guidance import Coverage, draw_block
-    from ireefuzz.campaign.options import Options
+    from ireefuzz.tools.campaign.guidance import Coverage, draw_block
+    from ireefuzz.tools.campaign.options import Options
     from ireefuzz.generators.ops import FAMILIES, OPS
 
     options = Options(seed=0, cases=128)

@@ -6,7 +6,7 @@ the float64 arbiter does not back up must be discarded or blamed on JAX, never o
 import numpy as np
 import pytest
 
-from ireefuzz.evaluate import check_numbers
+from ireefuzz.core.evaluate import check_numbers
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, Node, TensorType
 from ireefuzz.oracles.reference import evaluate, evaluate_with_bounds

@@ -4,7 +4,8 @@ from __future__ import annotations
 import os
 import stat
 
-from ireefuzz import _io, report
+from ireefuzz.base import durable as _io
+from ireefuzz.tools.campaign import report
 
 
 def test_the_cases_per_second_plot_is_smoothed_over_a_window():
@@ -39,7 +40,7 @@ class _Record:  # what the live line reads of a Record
 def test_the_final_status_line_is_printed_once():
     import io
 
-    from ireefuzz.campaign.display import Display
+    from ireefuzz.tools.campaign.display import Display
 
     out = io.StringIO()
     display = Display(out, every_s=0.0)
@@ -56,7 +57,7 @@ def test_the_shipped_corpus_is_found_in_an_installed_wheel(tmp_path, monkeypatch
     from importlib import resources
     from importlib.resources.readers import MultiplexedPath
 
-    from ireefuzz import corpus
+    from ireefuzz.tools import corpus
 
     (tmp_path / "known_findings.json").write_text("[]")
     monkeypatch.setattr(resources, "files", lambda package: MultiplexedPath(tmp_path))

@@ -11,13 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from ireefuzz import evaluate, relations, sut
-from ireefuzz.evaluate import Policy
+from ireefuzz import sut
+from ireefuzz.core import evaluate
+from ireefuzz.core import relations
+from ireefuzz.core.evaluate import Policy
 from ireefuzz.oracles import metamorphic
 from programs import ADD
 
-check = importlib.import_module("ireefuzz.check")  # `from ireefuzz import check` is the API function
-frontends = importlib.import_module("ireefuzz.frontends")
+check = importlib.import_module("ireefuzz.tools.check")  # `from ireefuzz import check` is the API function
+frontends = importlib.import_module("ireefuzz.core.frontends")
 
 TWO_FUNCTIONS = ADD + ADD.replace("@add(", "@add_again(")
 
@@ -85,7 +87,7 @@ def test_plugin_mlir_item_goes_through_evaluate(tmp_path, crashing_compiler, bat
 
 
 def test_raw_corpus_case_goes_through_evaluate(tmp_path, crashing_compiler, batches):
-    from ireefuzz import corpus
+    from ireefuzz.tools import corpus
 
     (tmp_path / "program.mlir").write_text(ADD)
     (tmp_path / "case.json").write_text(json.dumps({"mlir": "program.mlir", "functions": [], "shapes": {}, "seed": 0,
@@ -167,7 +169,7 @@ def test_frontends_pickle_by_reference():
 
 
 def test_a_failed_compile_blames_the_functions_its_errors_point_at():
-    from ireefuzz.evaluate import blamed_functions
+    from ireefuzz.core.evaluate import blamed_functions
 
     program = "module {\nfunc.func @g0(%a: f32) -> f32 {\n  return %a : f32\n}\nfunc.func @g1(%a: f32) -> f32 {\n  return %a : f32\n}\n}\n"
     names = ["g0", "g1"]

@@ -39,7 +39,7 @@ def _modules_loaded_once():
     IREE's bindings load dialect modules lazily, which no up-front import list can cover."""
     import importlib
 
-    for name in ("numpy", "ireefuzz.api", "ireefuzz.corpus"):
+    for name in ("numpy", "ireefuzz.api", "ireefuzz.tools.corpus"):
         importlib.import_module(name)
 
 
@@ -71,7 +71,7 @@ def test_plugin_and_package_import_neither_iree_nor_jax():
 
 def test_plugin_oracle_names_match_the_evaluator():
     from ireefuzz import _pytestplugin
-    from ireefuzz.evaluate import ORACLE_NAMES
+    from ireefuzz.core.evaluate import ORACLE_NAMES
 
     assert _pytestplugin.ORACLE_NAMES == ORACLE_NAMES
 
@@ -87,7 +87,7 @@ def test_public_api_all_resolves_and_matches():
         ireefuzz.not_a_public_name  # noqa: B018
     import importlib
 
-    importlib.import_module("ireefuzz.check"), importlib.import_module("ireefuzz.evaluate")  # no public name shadowed
+    importlib.import_module("ireefuzz.tools.check"), importlib.import_module("ireefuzz.core.evaluate")  # no public name shadowed
     assert callable(ireefuzz.check_case) and callable(ireefuzz.evaluate_cases)
     covered = set(api.ELEMENTWISE_OPS + api.PRODUCER_OPS + api.CONTRACTION_OPS + api.REDUCTION_OPS
                   + api.DATA_MOVEMENT_OPS + api.CONVOLUTION_OPS + api.NORMALIZATION_OPS + api.SORTING_OPS)
@@ -221,11 +221,11 @@ class _StandInCorpusItem(pytest.Item):
 
 
 def test_corpus_option_collects_case_directories_through_the_corpus_module(pytester: pytest.Pytester, monkeypatch):
-    """The wiring alone: ``ireefuzz.corpus.collect`` (stood in for) receives each case.json under the
+    """The wiring alone: ``ireefuzz.tools.corpus.collect`` (stood in for) receives each case.json under the
     corpus directory, even when that directory lies outside the test paths."""
     import types
 
-    import ireefuzz
+    import ireefuzz.tools
 
     corpus = pytester.mkdir("elsewhere")
     for name in ("case_a", "case_b"):
@@ -234,10 +234,10 @@ def test_corpus_option_collects_case_directories_through_the_corpus_module(pytes
         (corpus / name / "program.mlir").write_text("module {}")
     (pytester.path / "tests").mkdir()
     (pytester.path / "tests" / "test_x.py").write_text("def test_x(): pass\n")
-    stand_in = types.ModuleType("ireefuzz.corpus")
+    stand_in = types.ModuleType("ireefuzz.tools.corpus")
     stand_in.collect = lambda parent, path: [_StandInCorpusItem.from_parent(parent, name=path.parent.name)]
-    monkeypatch.setitem(sys.modules, "ireefuzz.corpus", stand_in)
-    monkeypatch.setattr(ireefuzz, "corpus", stand_in, raising=False)
+    monkeypatch.setitem(sys.modules, "ireefuzz.tools.corpus", stand_in)
+    monkeypatch.setattr(ireefuzz.tools, "corpus", stand_in, raising=False)
     result = _run(pytester, "tests", "--ireefuzz-corpus=elsewhere", "--ireefuzz-mlir", "-v")
     result.assert_outcomes(passed=3)  # test_x and the two cases; the cases' program.mlir are not collected twice
     result.stdout.fnmatch_lines(["*case_a/case.json::case_a PASSED*", "*case_b/case.json::case_b PASSED*"])
@@ -265,7 +265,7 @@ def test_passing_and_failing_check(pytester: pytest.Pytester):
     result = _run_iree(pytester, f"--ireefuzz-bundles={bundles}", "--iree-target-cpu=generic")
     result.assert_outcomes(passed=1, failed=1)
     out = result.stdout.str()
-    from ireefuzz._io import slug as _slug
+    from ireefuzz.base.durable import slug as _slug
 
     bundle = bundles / _slug("test_repo.py::test_reduce_into_argument") / _slug(MUTATING_SIGNATURE)
     assert "ireefuzz: 1 new finding(s) in test_repo.py::test_reduce_into_argument" in out
@@ -392,7 +392,7 @@ def test_mlir_files_are_collected_and_checked(pytester: pytest.Pytester):
 
 @pytest.mark.iree
 def test_real_corpus_cases_are_collected(pytester: pytest.Pytester):
-    corpus = pytest.importorskip("ireefuzz.corpus")
+    corpus = pytest.importorskip("ireefuzz.tools.corpus")
     root = Path(__file__).resolve().parents[1] / "corpus"
     cases = sorted((c for c in corpus.iter_cases(root) if c.path is not None and not c.compile_only),
                    key=lambda c: len(c.program_text())) if root.is_dir() else []

@@ -150,8 +150,8 @@ def test_a_hanging_batch_is_compiled_case_by_case_and_given_up_after_two_hang_al
     """A batch that hangs is compiled again case by case (not halved: 2n - 1 timeouts). Each case that hangs alone is a
     compile-timeout; after two, the configuration is the likely cause and the rest are not compiled but counted as
     not judged, so one slow configuration costs a worker 3 timeouts, not n + 1 (the worker's deadline holds either way)."""
-    from ireefuzz.evaluate import NOT_COMPILED, Policy, evaluate
-    from ireefuzz.campaign.pool import EvalSpec, Task
+    from ireefuzz.core.evaluate import NOT_COMPILED, Policy, evaluate
+    from ireefuzz.tools.campaign.pool import EvalSpec, Task
 
     fake = Fake(tmp_path, "hang")
     config = sut.CompilerConfig(iree_compile=str(fake.path), timeout_s=0.5, observe=False)
@@ -165,7 +165,7 @@ def test_a_hanging_batch_is_compiled_case_by_case_and_given_up_after_two_hang_al
 
 
 def test_a_batch_that_hangs_while_its_cases_alone_do_not_gives_each_case_its_own_verdict(tmp_path):
-    from ireefuzz.evaluate import Policy, evaluate
+    from ireefuzz.core.evaluate import Policy, evaluate
 
     fake = Fake(tmp_path, "hang-batch")  # a batch hangs; each case alone fails at once
     config = sut.CompilerConfig(iree_compile=str(fake.path), timeout_s=1.0, observe=False)
@@ -178,7 +178,7 @@ def test_a_batch_that_hangs_while_its_cases_alone_do_not_gives_each_case_its_own
 @pytest.mark.iree
 def test_a_failing_batch_is_split_at_the_function_its_error_points_to(tmp_path):
     """The error names a line of @g3: g3 alone and the other seven, 3 compiles; halving down to it took 7."""
-    from ireefuzz.evaluate import Policy, evaluate
+    from ireefuzz.core.evaluate import Policy, evaluate
 
     fake = Fake(tmp_path, "fail-exps", probe="real")
     config = sut.CompilerConfig(iree_compile=str(fake.path), observe=False)
@@ -192,7 +192,7 @@ def test_a_failing_batch_is_split_at_the_function_its_error_points_to(tmp_path):
 @pytest.mark.iree
 def test_a_batch_whose_errors_point_at_two_functions_compiles_each_alone_then_the_rest(tmp_path):
     """Errors at lines of @g1 and @g5: each alone and the other six, 4 compiles; halving took 9."""
-    from ireefuzz.evaluate import Policy, evaluate
+    from ireefuzz.core.evaluate import Policy, evaluate
 
     fake = Fake(tmp_path, "fail-exps", probe="real")
     config = sut.CompilerConfig(iree_compile=str(fake.path), observe=False)
@@ -245,7 +245,7 @@ def test_a_worker_whose_coordinator_dies_removes_the_folders_no_launcher_covers(
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     coordinator = subprocess.Popen(["sleep", "600"])
-    code = ("import sys, time; from ireefuzz import sut; from ireefuzz.launch import die_with\n"
+    code = ("import sys, time; from ireefuzz import sut; from ireefuzz.sut.launch import die_with\n"
             "held = sut._temp_dir()\n"
             "die_with(int(sys.argv[1]), before=sut.remove_own_temp_dirs_for_good)\n"
             "print('ready', flush=True); time.sleep(600)")
@@ -264,7 +264,7 @@ def test_a_worker_whose_coordinator_dies_removes_the_folders_no_launcher_covers(
 
 
 def test_one_holder_of_an_output_directory(tmp_path):
-    from ireefuzz.campaign import lock
+    from ireefuzz.tools.campaign import lock
 
     out = tmp_path / "run"
     with lock.held(out):
@@ -274,7 +274,7 @@ def test_one_holder_of_an_output_directory(tmp_path):
     with lock.held(out):  # released with its holder
         pass
     holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from pathlib import Path; "
-                               "from ireefuzz.campaign import lock\nwith lock.held(Path(sys.argv[1])):\n"
+                               "from ireefuzz.tools.campaign import lock\nwith lock.held(Path(sys.argv[1])):\n"
                                " print('held', flush=True); time.sleep(600)", str(out)], stdout=subprocess.PIPE, text=True)
     assert holder.stdout.readline().strip() == "held"
     with pytest.raises(UsageError, match=f"pid {holder.pid}"):
@@ -381,7 +381,7 @@ def test_a_live_campaign_refuses_another_on_its_out_and_ends_on_sigterm_like_ctr
 
 def test_a_bundle_script_past_its_timeout_leaves_nothing_running(tmp_path):
     """run.sh (a bundle's, or bisect's trial) and what it started are killed on the timeout: before, only sh was."""
-    from ireefuzz.bundle import run_in_clean_env
+    from ireefuzz.tools.filing.bundle import run_in_clean_env
 
     token = f"script-{tmp_path.name}"
     script = tmp_path / "run.sh"

@@ -13,8 +13,8 @@ NAMED_MODULE = "module @kernels {\n" + MUTATING_MLIR + "}\n"  # its functions ar
 
 
 def _bundle(tmp_path, program: str, finding: Finding | None = None):
-    from ireefuzz.check import check_results
-    from ireefuzz.repro import make_program_bundle
+    from ireefuzz.tools.check import check_results
+    from ireefuzz.tools.filing.repro import make_program_bundle
 
     (result,) = check_results(program)
     finding = finding or next(f for f in result.findings if f.oracle == "immutability")
@@ -47,8 +47,8 @@ def test_a_compile_only_program_bundle_has_a_run_sh(tmp_path):
     and ISSUE.md (no inputs: run.sh only compiles)."""
     from pathlib import Path
 
-    from ireefuzz.check import check_results
-    from ireefuzz.repro import make_program_bundle
+    from ireefuzz.tools.check import check_results
+    from ireefuzz.tools.filing.repro import make_program_bundle
 
     program = (Path(__file__).resolve().parents[1] / "corpus" / "stablehlo" / "iota_multi_consumer" / "program.mlir")
     (result,) = check_results(program.read_text(), compile_only=True)
@@ -64,7 +64,7 @@ def test_a_compile_only_program_bundle_has_a_run_sh(tmp_path):
 def test_the_plugin_bundles_a_compile_only_function_in_full():
     """The plugin's ``.mlir`` item hands a compile-only function's case to ``make_program_bundle`` too (it
     used to pass only functions that ran, so their bundles had no run.sh nor ISSUE.md)."""
-    from ireefuzz.frontends import FunctionSignature, ProgramCase
+    from ireefuzz.core.frontends import FunctionSignature, ProgramCase
     from ireefuzz.testing import _program_case_of
 
     compile_only = ProgramCase("", FunctionSignature("f", (), ()), None)
@@ -77,9 +77,9 @@ def test_the_plugin_bundles_a_compile_only_function_in_full():
 def test_issue_md_names_the_dispatch_as_the_finding_does_and_as_the_bundle_does(tmp_path):
     from pathlib import Path
 
-    from ireefuzz.corpus import load_case
-    from ireefuzz.evaluate import evaluate
-    from ireefuzz.repro import write_bundle
+    from ireefuzz.tools.corpus import load_case
+    from ireefuzz.core.evaluate import evaluate
+    from ireefuzz.tools.filing.repro import write_bundle
 
     case = load_case(Path(__file__).resolve().parents[1] / "corpus" / "seeds" / "dot_33x16x49_exp_static").case
     finding = next(f for f in evaluate([case])[0].findings if f.signature.startswith("memory/alloca/"))

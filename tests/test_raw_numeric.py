@@ -8,9 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ireefuzz import check, frontends
+from ireefuzz.tools import check
+from ireefuzz.core import frontends
 from ireefuzz.errors import ProgramError
-from ireefuzz.evaluate import Policy
+from ireefuzz.core.evaluate import Policy
 from ireefuzz.oracles import numeric
 from ireefuzz.oracles.finding import Finding
 from programs import GATHER, run_check
@@ -216,8 +217,8 @@ def test_bad_inputs_files_exit_2_in_one_line(tmp_path, capsys):
 
 
 def test_a_program_bundle_carries_inputs_the_interpreters_outputs_run_sh_and_issue(tmp_path):
-    from ireefuzz.bundle import Bundle
-    from ireefuzz.repro import make_program_bundle
+    from ireefuzz.tools.filing.bundle import Bundle
+    from ireefuzz.tools.filing.repro import make_program_bundle
 
     (case,) = frontends.program_cases(GATHER, shapes=[(7, 5), (4,)])
     finding = Finding("numeric", "wrong-value", "numeric/wrong-value/gather/f32/?x?", "main output 0 is wrong",
@@ -293,7 +294,7 @@ def test_a_wrong_interpreter_is_caught_end_to_end(monkeypatch):
 
 @pytest.mark.iree
 def test_the_reducer_keeps_a_numeric_finding():
-    from ireefuzz.reduce import reduce_mlir
+    from ireefuzz.tools.shrink.mlir import reduce_mlir
 
     result = reduce_mlir(FILL_SUM, "numeric/wrong-value/main/i32/scalar", max_candidates=20)
     assert result.signature == "numeric/wrong-value/main/i32/scalar" and result.after <= result.before

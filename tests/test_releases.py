@@ -15,9 +15,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ireefuzz import cli, releases, remote, sut
-from ireefuzz.campaign import guidance
-from ireefuzz.campaign.options import Options
+from ireefuzz import cli, sut
+from ireefuzz.sut import releases
+from ireefuzz.sut import remote
+from ireefuzz.tools.campaign import guidance
+from ireefuzz.tools.campaign.options import Options
 from ireefuzz.errors import IreeNotFound, IRParseError
 from ireefuzz.oracles import fusion, ir, memory
 
@@ -275,7 +277,7 @@ def test_a_runner_outlives_the_thread_that_started_it_but_not_its_process(scalar
     import threading
     import time
 
-    from ireefuzz import remote
+    from ireefuzz.sut import remote
 
     made = []
     runner = remote.RunnerProcess(sys.executable)
@@ -409,8 +411,8 @@ def test_a_runner_runtime_is_never_given_bf16():
     draw no bf16 anywhere (a DPS form could make any value an argument). No release need be installed."""
     import dataclasses
 
-    from ireefuzz.campaign.guidance import Coverage, draw_block
-    from ireefuzz.campaign.options import Options
+    from ireefuzz.tools.campaign.guidance import Coverage, draw_block
+    from ireefuzz.tools.campaign.options import Options
 
     def dtypes(options: Options) -> set[str]:
         cases = [c for block in range(3) for c in draw_block(options, block, Coverage())]

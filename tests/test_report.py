@@ -1,7 +1,7 @@
 """The campaign report's text: every pipeline reached has a name."""
 from __future__ import annotations
 
-from ireefuzz import report
+from ireefuzz.tools.campaign import report
 from ireefuzz.sut import NO_PIPELINE
 
 SUMMARY = {"cases": 3, "shape_runs": 3, "seconds": 1.0, "graphs_per_s": 3.0, "compiler_version": "3.13", "cpu": "x",

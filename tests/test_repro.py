@@ -12,7 +12,7 @@ from ireefuzz.errors import UsageError
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, Node, TensorType as T
 from ireefuzz.oracles.finding import Finding
-from ireefuzz.repro import load_finding, run_script
+from ireefuzz.tools.filing.repro import load_finding, run_script
 
 
 def fill_matmul_exp_case() -> Case:
@@ -74,8 +74,8 @@ def _stock_tools_dir(tmp_path: Path) -> Path:
 
 @pytest.mark.iree
 def test_memory_bundle_reproduces_in_a_clean_shell(tmp_path):
-    from ireefuzz.evaluate import evaluate
-    from ireefuzz.repro import shrink_and_bundle
+    from ireefuzz.core.evaluate import evaluate
+    from ireefuzz.tools.filing.repro import shrink_and_bundle
 
     case = fill_matmul_exp_case()
     (finding,) = [f for f in evaluate([case])[0].findings if f.oracle == "memory"]
@@ -106,8 +106,8 @@ def test_memory_bundle_reproduces_in_a_clean_shell(tmp_path):
 
 @pytest.mark.iree
 def test_immutability_bundle_reproduces_with_stock_tools_only(tmp_path):
-    from ireefuzz.evaluate import evaluate
-    from ireefuzz.repro import shrink_and_bundle
+    from ireefuzz.core.evaluate import evaluate
+    from ireefuzz.tools.filing.repro import shrink_and_bundle
 
     i32 = lambda *s: T(s, "i32")
     g = Graph((i32(64, 64), i32(64)), (Node("reduce_sum", ("a0",), {"dim": 1, "init": "value:a1"}, i32(64)),),
@@ -128,7 +128,7 @@ def test_immutability_bundle_reproduces_with_stock_tools_only(tmp_path):
 def test_a_finding_that_no_longer_shows_is_bundled_as_lost_not_a_traceback(tmp_path, capsys):
     """A flaky finding: its recorded case is clean now. repro says so (exit 0: it ran and did not see the
     bug) and writes no ISSUE.md, where it used to die in the shrinker with NotInteresting."""
-    from ireefuzz import repro
+    from ireefuzz.tools.filing import repro
     from ireefuzz.cli import build_parser
 
     f32 = lambda *s: T(s, "f32")

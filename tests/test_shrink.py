@@ -8,7 +8,7 @@ import pytest
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, Node, TensorType as T
 from ireefuzz.oracles.finding import Finding
-from ireefuzz.shrink import PASSES, cone, confirm, rebuild, shrink, size_of
+from ireefuzz.tools.shrink.graph import PASSES, cone, confirm, rebuild, shrink, size_of
 
 EXP = "numeric/wrong-values/exp/f32/injected"
 RSUM = "immutability/input-mutated/reduce_sum/f32/injected"
@@ -97,8 +97,8 @@ def test_confirm_marks_flaky():
 
 @pytest.mark.iree
 def test_real_input_mutation_shrinks_to_one_reduce_sum():
-    from ireefuzz.evaluate import evaluate
-    from ireefuzz.shrink import EvaluateCheck
+    from ireefuzz.core.evaluate import evaluate
+    from ireefuzz.tools.shrink.graph import EvaluateCheck
 
     i32 = lambda *s: T(s, "i32")
     g = Graph((i32(64, 64), i32(64), i32(64, 64)),
@@ -119,8 +119,8 @@ def test_real_compile_error_shrinks_under_its_cause_across_dims():
     """Issue 16 §2 on IREE 3.13: a strided slice read by a gather's tensor.extract leaves an
     unrealized_conversion_cast that LLVM translation rejects. Under its cause the neighbour and the
     second output go (the signature's dims change); the cause stays."""
-    from ireefuzz.evaluate import evaluate
-    from ireefuzz.shrink import EvaluateCheck, Target
+    from ireefuzz.core.evaluate import evaluate
+    from ireefuzz.tools.shrink.graph import EvaluateCheck, Target
 
     i32 = lambda *s, **k: T(s, "i32", **k)
     g = Graph((i32(3, 3), i32(1, index_bound=3)),
@@ -149,7 +149,7 @@ MLIR = """func.func @main(%a: tensor<8x4xf32>, %b: tensor<4x6xf32>) -> tensor<8x
 
 def test_mlir_reduction_keeps_the_interesting_op():
     from ireefuzz.errors import NotInteresting
-    from ireefuzz.reduce import reduce_mlir
+    from ireefuzz.tools.shrink.mlir import reduce_mlir
 
     fake = lambda text: (finding("memory/alloca/matmul/-/-"),) if "linalg.matmul" in text else ()
     result = reduce_mlir(MLIR, interesting=fake)
@@ -184,7 +184,7 @@ fake_cause = lambda f: f.evidence["cause"]
 
 
 def test_under_cause_dims_may_change_under_signature_they_may_not():
-    from ireefuzz.shrink import Target
+    from ireefuzz.tools.shrink.graph import Target
 
     case = big_case()
     (start,) = dims_injected([case])[0]
@@ -198,7 +198,7 @@ def test_under_cause_dims_may_change_under_signature_they_may_not():
 
 
 def test_a_member_whose_minimized_program_has_another_cause_splits_out():
-    from ireefuzz.shrink import Target
+    from ireefuzz.tools.shrink.graph import Target
 
     case = big_case()
     (start,) = dims_injected([case])[0]
@@ -209,7 +209,7 @@ def test_a_member_whose_minimized_program_has_another_cause_splits_out():
 
 def test_canonical_key_ignores_function_and_value_names():
     from ireefuzz.generators.emit import emit
-    from ireefuzz.shrink import canonical_key
+    from ireefuzz.tools.shrink.graph import canonical_key
 
     case = big_case()
     text = emit(case.graph, "main").text
@@ -261,7 +261,8 @@ def fake_compiler(cases_):
 
 
 def test_fake_compile_error_shrinks_further_under_its_cause():
-    from ireefuzz.shrink import Target, canonical_key, cause_id
+    from ireefuzz.tools.shrink.graph import Target, canonical_key
+    from ireefuzz.tools.shrink.target import cause_id
 
     case = strided_slice_case()
     (start,) = fake_compiler([case])[0]
@@ -276,8 +277,8 @@ def test_fake_compile_error_shrinks_further_under_its_cause():
 
 
 def test_mlir_reduction_under_a_cause_lets_the_signature_change():
-    from ireefuzz.reduce import reduce_mlir
-    from ireefuzz.shrink import Target
+    from ireefuzz.tools.shrink.mlir import reduce_mlir
+    from ireefuzz.tools.shrink.graph import Target
 
     def fake(text):  # the signature names the function's result type; the cause only the matmul
         if "linalg.matmul" not in text:
@@ -295,7 +296,7 @@ def test_mlir_reduction_under_a_cause_lets_the_signature_change():
 def test_a_data_tiling_only_finding_keeps_data_tiling_and_drops_every_other_flag():
     """A fake compiler whose 'bug' needs an exp node and --iree-opt-data-tiling=true: the minimized case keeps
     that one flag and drops the configuration's others (a cross target's triple and features as one)."""
-    from ireefuzz import configs
+    from ireefuzz.sut import configs
 
     tiling = "--iree-opt-data-tiling=true"
     flags = (*configs.cross_flags("aarch64+sve"), "--iree-opt-level=O3", tiling, "--iree-llvmcpu-enable-ukernels=all",

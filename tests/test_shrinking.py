@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from ireefuzz.errors import NotInteresting
-from ireefuzz.shrinking import shrink_greedily
+from ireefuzz.tools.shrink.loop import shrink_greedily
 
 
 def drop_one(xs: tuple[int, ...]):

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
-from ireefuzz.evaluate import evaluate
-from ireefuzz.frontends import STABLEHLO
+from ireefuzz.core.evaluate import evaluate
+from ireefuzz.core.frontends import STABLEHLO
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, Node, TensorType
 from ireefuzz.generators.stablehlo import (INPUT_FLAGS, export_graph, export_module, jax_function,
@@ -115,7 +115,7 @@ def test_legalization_failures_are_crash_findings_deduplicated_by_the_failing_op
 
 @pytest.mark.iree
 def test_iota_seed_recorded_verdict():
-    from ireefuzz.corpus import check_case, load_case
+    from ireefuzz.tools.corpus import check_case, load_case
 
     case = load_case(ROOT / "corpus" / "stablehlo" / "iota_multi_consumer")
     assert case.flags == INPUT_FLAGS
@@ -125,7 +125,7 @@ def test_iota_seed_recorded_verdict():
 
 @pytest.fixture(scope="module")
 def exp_add_runs():
-    from ireefuzz.cross_frontend import run_frontends
+    from ireefuzz.core.cross_frontend import run_frontends
 
     case = Case(exp_add(), ({"M": 33, "N": 17}, {"M": 1, "N": 64}, {"M": 0, "N": 5}), seed=3)
     return case, run_frontends(case)
@@ -133,7 +133,7 @@ def exp_add_runs():
 
 @pytest.mark.iree
 def test_cross_frontend_clean_case_has_no_findings(exp_add_runs):
-    from ireefuzz.cross_frontend import relate_frontends
+    from ireefuzz.core.cross_frontend import relate_frontends
 
     case, runs = exp_add_runs
     assert all(run.compiled for run in runs.values())
@@ -144,7 +144,7 @@ def test_cross_frontend_clean_case_has_no_findings(exp_add_runs):
 @pytest.mark.iree
 @pytest.mark.parametrize("side", ["stablehlo", "linalg"])
 def test_cross_frontend_catches_a_perturbed_path(exp_add_runs, side):
-    from ireefuzz.cross_frontend import relate_frontends
+    from ireefuzz.core.cross_frontend import relate_frontends
 
     case, runs = exp_add_runs
     bad = [tuple(o.copy() for o in outs) for outs in runs[side].outputs]

@@ -235,7 +235,7 @@ def test_a_module_the_runtime_rejects_is_bad_output(tmp_path) -> None:
 
 @pytest.mark.parametrize("data", ["garbage", "PK....IREE-but-not-a-flatbuffer"])
 def test_bad_output_is_a_crash_finding_not_an_aborted_run(tmp_path, data) -> None:
-    from ireefuzz.evaluate import evaluate
+    from ireefuzz.core.evaluate import evaluate
     from ireefuzz.generators.case import Case
     from ireefuzz.generators.graph import Graph, Node, TensorType
 

@@ -7,9 +7,10 @@ import json
 import time
 from pathlib import Path
 
-from ireefuzz import _io, report
-from ireefuzz.campaign import baseline, options, pool, record, runs
-from ireefuzz.evaluate import Clock, CaseResult
+from ireefuzz.base import durable as _io
+from ireefuzz.tools.campaign import report
+from ireefuzz.tools.campaign import baseline, options, pool, record, runs
+from ireefuzz.core.evaluate import Clock, CaseResult
 
 
 def entry(i: int) -> dict:
@@ -96,7 +97,7 @@ def test_the_clock_counts_a_nested_activity_once():
 
 def test_the_planner_draws_in_the_background_the_same_cases(tmp_path):
     """A block drawn on the planner's thread (the loop never waits for it) is the block drawn in line."""
-    from ireefuzz.campaign.loop import Planner
+    from ireefuzz.tools.campaign.loop import Planner
     from ireefuzz.generators.case import Case
 
     opts = dataclasses.replace(options.Options(cases=16, batch=4), block=8)

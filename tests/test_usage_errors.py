@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from programs import ADD as ADD_8X4
 
-from ireefuzz import check, cli
-from ireefuzz.bundle import Bundle
+from ireefuzz import cli
+from ireefuzz.tools import check
+from ireefuzz.tools.filing.bundle import Bundle
 
 ADD = """func.func @add(%a: tensor<?x16xf32>, %b: tensor<?x16xf32>) -> tensor<?x16xf32> {
   %c0 = arith.constant 0 : index
@@ -160,7 +161,7 @@ def test_argparse_errors_are_one_line(capsys):
 
 
 def test_a_torn_last_line_is_skipped_then_cut_off_by_the_next_append(tmp_path):
-    from ireefuzz import _io
+    from ireefuzz.base import durable as _io
 
     log = tmp_path / "progress.jsonl"
     log.write_text('{"a": 1}\n{"b": 2')  # a kill mid-write
@@ -173,7 +174,7 @@ def test_a_torn_last_line_is_skipped_then_cut_off_by_the_next_append(tmp_path):
 
 
 def test_the_staged_finding_files_do_not_stay_in_bundles(tmp_path, monkeypatch):
-    from ireefuzz.campaign import bundling
+    from ireefuzz.tools.campaign import bundling
 
     staged = []
 
@@ -188,7 +189,7 @@ def test_the_staged_finding_files_do_not_stay_in_bundles(tmp_path, monkeypatch):
 
 
 def _record_with_one_new_cause(out: Path):
-    from ireefuzz.campaign import baseline, options, record
+    from ireefuzz.tools.campaign import baseline, options, record
 
     row = json.loads(FINDINGS.read_text().splitlines()[0])
     row |= {"case_index": 0, "size": [4, 1], "status": "new", "example": "first"}

@@ -10,7 +10,7 @@ thread blames. The fusion oracle reads whether a dispatch materializes it.
 
     python corpus/stablehlo/make_iota_seed.py [--batch 5] [--vocab 51] [--k 4] [--dry-run]
 
-The verdict recorded in ``expected`` is what ``ireefuzz.check.check_program`` (the raw-MLIR
+The verdict recorded in ``expected`` is what ``ireefuzz.tools.check.check_program`` (the raw-MLIR
 corpus checker) reports with the installed IREE; ``--dry-run`` prints it without writing.
 """
 from __future__ import annotations
@@ -48,7 +48,7 @@ def jax_program(vocab: int, k: int) -> str:
 
 def verdict(text: str, shapes: list[list[int]]) -> list:
     from ireefuzz import sut
-    from ireefuzz.check import check_program
+    from ireefuzz.tools.check import check_program
     from ireefuzz.generators.stablehlo import INPUT_FLAGS
 
     return check_program(text, sut.CompilerConfig(flags=INPUT_FLAGS), shapes={"main": shapes})
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from ireefuzz import sut
-    from ireefuzz.corpus import CorpusCase, write_case
+    from ireefuzz.tools.corpus import CorpusCase, write_case
     from ireefuzz.generators.stablehlo import INPUT_FLAGS
 
     text = jax_program(args.vocab, args.k)

@@ -1,0 +1,1 @@
+"""L0 base: no ireefuzz imports (durable writes, argparse option types)."""

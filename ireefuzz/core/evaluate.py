@@ -1,0 +1,401 @@
+"""The one evaluation pipeline: cases -> one program per batch -> compile once -> run every shape
+instance -> oracles.
+
+A ``Frontend`` says how cases become a program and how the compiled program is judged: ``LINALG``
+(graphs emitted as linalg, here), ``STABLEHLO`` (graphs exported by JAX) and ``MLIR`` (raw programs)
+in ``ireefuzz.core.frontends``, which maps each name to its Frontend (``FRONTENDS``). Several cases share
+one module (one ``func.func`` each). A batch whose compile fails is split in halves until each
+failure is pinned to its own case, so nothing is lost or misattributed.
+"""
+from __future__ import annotations
+
+import collections
+import contextlib
+import dataclasses
+import itertools
+import re
+import time
+import zlib
+from typing import Any, Callable, Hashable, Iterator, Mapping, Sequence
+
+import numpy as np
+
+from ireefuzz.errors import ExportError
+from ireefuzz.generators.case import Case
+from ireefuzz.generators.emit import Program, emit_module
+from ireefuzz.generators.graph import Graph
+from ireefuzz.generators.ops import PRODUCER_OPS
+from ireefuzz.oracles import crash, fusion, immutability, ir, memory, numeric, reference
+from ireefuzz.oracles.cause import assign_causes
+from ireefuzz.oracles.finding import ORACLE_NAMES, Finding, first_per_signature
+
+from ireefuzz import sut
+from ireefuzz.sut.releases import syntax_of
+from ireefuzz.sut import config_for  # beside CompilerConfig, so relations derive configs without evaluate
+
+JAX_MODES = ("always", "on-disagreement")
+
+
+class Clock:
+    """Seconds per activity in this process, cumulative; time in a nested activity is not counted in the
+    enclosing one. ``evaluate`` gives each CaseResult its share of the batch's seconds (``timings``)."""
+
+    def __init__(self) -> None:
+        self.totals: collections.Counter[str] = collections.Counter()
+        self._stack: list[list[float]] = []  # [seconds spent in nested activities] per open activity
+
+    @contextlib.contextmanager
+    def __call__(self, activity: str) -> Iterator[None]:
+        started = time.perf_counter()
+        self._stack.append([0.0])
+        try:
+            yield
+        finally:
+            spent = time.perf_counter() - started
+            nested = self._stack.pop()[0]
+            self.totals[activity] += spent - nested
+            if self._stack:
+                self._stack[-1][0] += spent
+
+    def add(self, activity: str, seconds: float) -> None:
+        """``seconds`` measured elsewhere (e.g. iree-compile's wall time), taken from the open activity."""
+        self.totals[activity] += seconds
+        if self._stack:
+            self._stack[-1][0] += seconds
+
+    def since(self, before: Mapping[str, float]) -> dict[str, float]:
+        return {k: v - before.get(k, 0.0) for k, v in self.totals.items() if v - before.get(k, 0.0) > 0}
+
+
+CLOCK = Clock()  # this process' clock (a worker's: each evaluates one batch at a time)
+
+
+@dataclasses.dataclass(frozen=True)
+class Policy:
+    """Which oracles run and what the memory oracle tolerates."""
+
+    oracles: frozenset[str] = frozenset(ORACLE_NAMES)
+    max_static_alloca_bytes: int = 0
+    jax: str = "always"  # or "on-disagreement": run JAX only when IREE and float64 disagree (campaign speed)
+    relations: tuple[str, ...] = ()  # metamorphic relations (shape, dps, config) run on a sample of the cases
+    relations_every: int = 64  # ... on one case in this many (each relation compiles its variants separately)
+
+    def __post_init__(self) -> None:
+        from ireefuzz.oracles.metamorphic import RELATIONS
+
+        if set(self.relations) - set(RELATIONS) or self.relations_every < 1:
+            raise ValueError(f"relations {self.relations} every {self.relations_every}: choose from {', '.join(RELATIONS)}"
+                             " and a positive sampling period")
+        if self.jax not in JAX_MODES:
+            raise ValueError(f"unknown JAX mode {self.jax!r}; choose from {', '.join(JAX_MODES)}")
+        unknown = set(self.oracles) - set(ORACLE_NAMES)
+        if unknown:
+            raise ValueError(f"unknown oracles {sorted(unknown)}; choose from {', '.join(ORACLE_NAMES)}")
+
+
+@dataclasses.dataclass(frozen=True)
+class CaseResult:
+    case: Any  # a Case, or a raw program's ``frontends.ProgramCase``
+    findings: tuple[Finding, ...]
+    discarded: int = 0  # ill-conditioned disagreements
+    pipelines: tuple[str, ...] = ()  # translation_info pipelines of the case's dispatches
+    cpu: str = ""  # resolved CPU name
+    compiler_version: str = ""
+    compile_seconds: float = 0.0
+    run_seconds: float = 0.0
+    not_judged: tuple[str, ...] = ()  # why the numeric oracle could not judge (``op linalg.softmax``): no finding
+    configurations: tuple[str, ...] = ()  # lowering configurations (pipeline + tile sizes) of its dispatches
+    timings: Mapping[str, float] = dataclasses.field(default_factory=dict)  # seconds per activity (``Clock``): this case's share
+    compile_timed_out: bool = False  # its own compile (not a batch's) ran past the timeout
+
+    @property
+    def signatures(self) -> tuple[str, ...]:
+        return tuple(f.signature for f in self.findings)
+
+
+def check_numbers(graph: Graph, sizes: dict, inputs: Sequence[np.ndarray], actual: Sequence[np.ndarray],
+                  *, jax: str = "always") -> numeric.NumericResult:
+    """The numeric oracle wired to the references: JAX to compare with, float64 (with error bounds) to arbitrate."""
+    def run_jax() -> Any:
+        with CLOCK("jax"):
+            return reference.evaluate(graph, inputs, sizes, "jax")
+
+    def run_float64(xs: Sequence[np.ndarray]) -> Any:
+        with CLOCK("float64"):
+            return reference.evaluate_with_bounds(graph, xs, sizes)
+
+    expected = run_jax() if jax == "always" else run_jax
+    return numeric.check_numeric(graph, sizes, inputs, actual, expected, run_float64)
+
+
+def _graph_numbers(case: Case, sizes: Mapping[str, int], inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray],
+                   *, policy: Policy, **_: Any) -> numeric.NumericResult:
+    return check_numbers(case.graph, dict(sizes), inputs, outputs, jax=policy.jax)
+
+
+def _graph_mutated_inputs(case: Case, before: Sequence[np.ndarray], after: Sequence[np.ndarray],
+                          dispatches: Sequence[sut.DispatchIR]) -> list[Finding]:
+    return immutability.check_inputs_unchanged(case.graph, before, after)
+
+
+def _graph_compile_failure(failure: sut.CompileFailure, text: str, cases: Mapping[str, Case]) -> Finding:
+    return crash.check_compile_failure(failure, text, {name: case.graph for name, case in cases.items()})
+
+
+def _graph_of(case: Case, name: str) -> Graph:
+    return case.graph
+
+
+def _unchanged(value: Any) -> Any:
+    return value
+
+
+def _numbered(case: Any, index: int) -> str:
+    return f"g{index}"
+
+
+def _by_configuration(case: Any) -> Hashable:
+    return case.target_cpu, case.flags
+
+
+@dataclasses.dataclass(frozen=True)
+class Frontend:
+    """How cases become one program and how the compiled program is judged.
+
+    A case is anything with ``target_cpu``, ``flags``, ``instances``, ``inputs(k)`` and ``graph``
+    (None for a raw program): a ``Case``, or an ``ireefuzz.core.frontends.ProgramCase``. Every field is a
+    module-level function, so a Frontend pickles (to Dask workers) by reference.
+    """
+
+    name: str
+    program: Callable[[dict[str, Any]], Program]  # {function name: payload} -> one module
+    payload: Callable[[Any, str], Any]  # what ``program`` takes for one case; ExportError: outside this path
+    compile_failure: Callable[[sut.CompileFailure, str, dict[str, Any]], Finding]  # (failure, text, {function: case})
+    configure: Callable[[sut.CompilerConfig], sut.CompilerConfig] = _unchanged  # flags the input needs
+    admit: Callable[[Any], Any] = _unchanged  # the case as this path runs it; None: outside it (discarded)
+    function: Callable[[Any, int], str] = _numbered  # its function's name (survives batch splitting)
+    batch_key: Callable[[Any], Hashable] = _by_configuration  # cases with equal keys compile together
+    splits: bool = True  # a failing batch is halved (False: the batch is one given program)
+    mutated_inputs: Callable[..., list[Finding]] = _graph_mutated_inputs  # the immutability oracle
+    numbers: Callable[..., numeric.NumericResult] = _graph_numbers  # the numeric oracle
+
+    def __repr__(self) -> str:
+        return f"Frontend({self.name})"
+
+
+LINALG = Frontend("linalg", emit_module, _graph_of, _graph_compile_failure)
+
+
+def evaluate(cases: Sequence[Any], base: sut.CompilerConfig = sut.CompilerConfig(), policy: Policy = Policy(),
+             frontend: Frontend = LINALG) -> list[CaseResult]:
+    """Check ``cases`` through ``frontend``, each group of cases with the same configuration as one module.
+    A case outside the frontend (``admit`` or ``payload`` refuses it) has no findings and ``discarded=1``.
+    Each result's ``timings`` is an equal share of the seconds ``CLOCK`` counted during the call."""
+    before = dict(CLOCK.totals)
+    with CLOCK("other"):
+        results = _evaluate(cases, base, policy, frontend)
+    return with_timings(results, before)
+
+
+def with_timings(results: Sequence[CaseResult], before: Mapping[str, float]) -> list[CaseResult]:
+    """``results``, each with an equal share of the seconds ``CLOCK`` counted since ``before`` (its totals then)."""
+    share = {k: v / max(len(results), 1) for k, v in CLOCK.since(before).items()}
+    return [dataclasses.replace(r, timings=share) for r in results]
+
+
+def _evaluate(cases: Sequence[Any], base: sut.CompilerConfig, policy: Policy, frontend: Frontend) -> list[CaseResult]:
+    results: dict[int, CaseResult] = {}
+    admitted: dict[int, tuple[str, Any, Any]] = {}
+    for i, case in enumerate(cases):
+        with CLOCK("emit"):
+            entry = _admit(frontend, case, i)
+        if entry is None:
+            results[i] = CaseResult(case, (), discarded=1)
+        else:
+            admitted[i] = entry
+    key = lambda i: frontend.batch_key(admitted[i][1])
+    for _, group in itertools.groupby(sorted(admitted, key=key), key=key):
+        indices = list(group)
+        config = frontend.configure(config_for(admitted[indices[0]][1], base))
+        for i, r in zip(indices, evaluate_batch([admitted[i] for i in indices], config, policy, frontend)):
+            results[i] = dataclasses.replace(r, case=cases[i])
+    return [results[i] for i in range(len(cases))]
+
+
+def _admit(frontend: Frontend, case: Any, index: int) -> tuple[str, Any, Any] | None:
+    """(function name, the case as ``frontend`` runs it, its payload), or None for a case outside the frontend."""
+    ran = frontend.admit(case)
+    if ran is None:
+        return None
+    name = frontend.function(ran, index)
+    try:
+        return name, ran, frontend.payload(ran, name)
+    except ExportError:
+        return None
+
+
+def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerConfig, policy: Policy,
+                   frontend: Frontend = LINALG) -> list[CaseResult]:
+    """One module for all of ``named`` (function name, case, payload); a failing compile is split in halves
+    until each failure is pinned to its own case -- a timed-out one case by case (``_after_a_timeout``)."""
+    if not named:
+        return []
+    payloads = {name: payload for name, _, payload in named}
+    with CLOCK("emit"):  # linalg in the syntax of the release compiling it (arith.maxf before 2024-02, ...)
+        program = emit_module(payloads, syntax_of(config)) if frontend == LINALG else frontend.program(payloads)
+    with CLOCK("compile_io"):
+        artifact = sut.compile_mlir(program.text, config)
+        CLOCK.add("compile", artifact.seconds)
+        module = None  # none for a compile-only configuration (another architecture): nothing runs
+        if isinstance(artifact, sut.Artifact) and any(case.instances for _, case, _ in named) and not sut.compile_only(config):
+            module = sut.load_module(artifact, config)
+            artifact = module if isinstance(module, sut.CompileFailure) else artifact
+    if isinstance(artifact, sut.CompileFailure):
+        if len(named) > 1 and frontend.splits:
+            if artifact.kind == "timeout":
+                return _after_a_timeout(named, config, policy, frontend)
+            blamed = blamed_functions(artifact.diagnostic, program.text, [name for name, _, _ in named])
+            parts = ([[item] for item in named if item[0] in blamed] + [[item for item in named if item[0] not in blamed]]
+                     if blamed else [named[:len(named) // 2], named[len(named) // 2:]])
+            parts = [part for part in parts if part]
+            results = {item[0]: r for part in parts for item, r in zip(part, evaluate_batch(part, config, policy, frontend))}
+            return [results[name] for name, _, _ in named]
+        return _compile_failed(named, artifact, program.text, config, policy, frontend)
+    share = artifact.seconds / len(named)
+    results = [check_compiled_case(case, name, module, artifact, config, policy, frontend, share,
+                                   single=len(named) == 1) for name, case, _ in named]
+    if policy.relations and frontend == LINALG and not sut.compile_only(config):
+        with CLOCK("relations"):
+            results = [with_relations(r, config, policy) for r in results]
+    return results
+
+
+_INPUT_LINE = re.compile(r"\binput\.mlir:(\d+):\d+: error")
+_FUNCTION_LINE = re.compile(r"^\s*func\.func\s+(?:\w+\s+)?@([\w$.-]+)\s*\(", re.M)
+
+
+def blamed_functions(diagnostic: str, program: str, names: Sequence[str]) -> list[str]:
+    """The functions of ``names`` a failed compile's errors point at (in ``names`` order; none: the batch is
+    halved): a dispatch named after one (``g7_dispatch_1``), or an error at a line of ``program`` inside one.
+    Each is then compiled alone and the rest together (k + 1 compiles for k of them), not halved down to them
+    (about 2 k log2 n)."""
+    blamed = {n for n in names  # as IREE names executables: g7_dispatch_1..., module_g7_dispatch_1 (their files)
+              if re.search(rf"(?:(?<![\w$.-])|(?<=module_)){re.escape(n)}_dispatch_\d", diagnostic)}
+    lines = sorted({int(m) for m in _INPUT_LINE.findall(diagnostic)})
+    if lines:
+        starts = [(program.count("\n", 0, m.start()) + 1, m.group(1)) for m in _FUNCTION_LINE.finditer(program)]
+        for line in lines:
+            owner = [name for start, name in starts if start <= line][-1:]
+            blamed.update(n for n in owner if n in names)
+    return [n for n in names if n in blamed]
+
+
+TIMEOUTS_PER_BATCH = 2  # cases of a timed-out batch that may time out alone before the rest are left uncompiled
+NOT_COMPILED = "every oracle: not compiled ({n} cases of its batch timed out alone under this configuration)"
+
+
+def _after_a_timeout(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerConfig, policy: Policy,
+                     frontend: Frontend) -> list[CaseResult]:
+    """A batch whose compile timed out, case by case (a hang costs a whole timeout: not log2(n) halvings). Once
+    TIMEOUTS_PER_BATCH of its cases have timed out alone, the configuration is the likely cause, not a case: the
+    rest are not compiled, and are counted as not judged. A batch of n costs at most min(n, 2) + 1 timeouts,
+    where n + 1 let one slow configuration take a worker for n + 1 minutes."""
+    results: list[CaseResult] = []
+    timeouts = 0
+    for k, item in enumerate(named):
+        if timeouts >= TIMEOUTS_PER_BATCH:
+            reason = NOT_COMPILED.format(n=timeouts)
+            return results + [CaseResult(case, (), not_judged=(reason,)) for _, case, _ in named[k:]]
+        [result] = evaluate_batch([item], config, policy, frontend)
+        timeouts += result.compile_timed_out
+        results.append(result)
+    return results
+
+
+def _compile_failed(named: Sequence[tuple[str, Any, Any]], failure: sut.CompileFailure, text: str,
+                    config: sut.CompilerConfig, policy: Policy, frontend: Frontend) -> list[CaseResult]:
+    """The crash oracle's finding for every case of a batch that cannot be split further."""
+    share, timed_out = failure.seconds / len(named), failure.kind == "timeout"
+    if "crash" not in policy.oracles:
+        return [CaseResult(case, (), compile_seconds=share, compile_timed_out=timed_out) for _, case, _ in named]
+    finding = frontend.compile_failure(failure, text, {name: case for name, case, _ in named})
+    finding = finding.with_evidence(platform=platform_of(config=config))
+    return [CaseResult(case, tuple(assign_causes([finding.with_case(case_json(case))])), compile_seconds=share,
+                       compile_timed_out=timed_out) for _, case, _ in named]
+
+
+def case_json(case: Any) -> dict[str, Any] | None:
+    """What a finding records as its case: a graph case's JSON; None for a raw program (``repro`` takes graph cases)."""
+    return case.to_json() if isinstance(case, Case) else None
+
+
+def platform_of(artifact: sut.Artifact | None = None, config: sut.CompilerConfig | None = None) -> dict[str, str]:
+    """What every finding records about where it was seen: the CPU as resolved (``host`` differs by
+    machine) with its features, and the compiler version -- from the artifact, or for a failed
+    compile from a probe compile with the same configuration (empty if even that fails)."""
+    cpu, version = (artifact.cpu, artifact.compiler_version) if artifact is not None else sut.resolve_platform(config)
+    return {"target_cpu": cpu.requested, "cpu": cpu.name, "cpu_features": cpu.features, "compiler_version": version}
+
+
+def with_relations(result: CaseResult, config: sut.CompilerConfig, policy: Policy) -> CaseResult:
+    """Add the metamorphic relations' findings for a deterministic sample of the cases (by case hash)."""
+    if zlib.crc32(result.case.dumps().encode()) % policy.relations_every:
+        return result
+    from ireefuzz.core import relations
+
+    platform = platform_of(config=config)
+    found = [f.with_case(result.case.to_json()).with_evidence(platform=platform) for rel in policy.relations
+             for f in relations.check_relation(rel, result.case, config)]
+    return dataclasses.replace(result, findings=tuple(assign_causes(first_per_signature([*result.findings, *found]))))
+
+
+def check_compiled_case(case: Any, function: str, module: sut.LoadedModule | None, artifact: sut.Artifact,
+                        config: sut.CompilerConfig, policy: Policy, frontend: Frontend, compile_seconds: float, *,
+                        single: bool) -> CaseResult:
+    """Every oracle on one compiled case: memory and fusion on its dispatches, then per shape instance
+    crash at run time, immutability and numeric (the last two as ``frontend`` judges them)."""
+    graph = case.graph
+    findings: list[Finding] = []
+    discarded = 0
+    not_judged: dict[str, None] = {}
+    dispatches = sut.dispatches_of(artifact, function)
+    started = time.perf_counter()
+    with CLOCK("ir"):
+        if "memory" in policy.oracles:
+            findings += memory.check_memory(dispatches, max_static_alloca_bytes=policy.max_static_alloca_bytes)
+        if "fusion" in policy.oracles and (graph is None or not returns_constant_data(graph)):
+            findings += fusion.check_fusion(dispatches, artifact.statistics if single else None)
+    if module is None and case.instances:  # a compile-only configuration: run, immutability and numbers not judged
+        not_judged[f"compile-only target {sut.compile_only(config)}"] = None
+    for k, sizes in enumerate(case.instances if module is not None else ()):
+        inputs = case.inputs(k)
+        with CLOCK("run"):
+            outcome = module.call(function, inputs)
+        if isinstance(outcome, sut.RunFailure):
+            if "crash" in policy.oracles:
+                findings.append(crash.check_run_failure(outcome, graph, function, sizes))
+            continue
+        if "immutability" in policy.oracles:
+            findings += frontend.mutated_inputs(case, inputs, outcome.inputs_after, dispatches)
+        if "numeric" in policy.oracles:
+            result = frontend.numbers(case, sizes, inputs, outcome.outputs, config=config, policy=policy,
+                                      dispatches=dispatches)
+            findings += result.findings
+            discarded += result.discarded
+            not_judged.update(dict.fromkeys(result.not_judged))
+    platform = platform_of(artifact)
+    findings = [f.with_case(case_json(case)).with_evidence(platform=platform) for f in findings]
+    return CaseResult(case, tuple(assign_causes(first_per_signature(findings))), discarded,
+                      tuple(d.pipeline for d in dispatches), artifact.cpu.name, artifact.compiler_version,
+                      compile_seconds, time.perf_counter() - started, tuple(not_judged),
+                      ir.lowering_configurations(dispatches))
+
+
+def returns_constant_data(graph: Graph) -> bool:
+    """True if some output is computed from index/constant producers alone (so a dispatch that
+    materializes it is required, not a fusion failure)."""
+    constant: set[str] = set()
+    for i, node in enumerate(graph.nodes):
+        if all(r in constant for r in node.inputs) and (node.inputs or node.op in PRODUCER_OPS):
+            constant.add(f"n{i}")
+    return any(o in constant for o in graph.outputs)

@@ -1,0 +1,252 @@
+"""Metamorphic relations, built and observed: variants of one case compiled (and run) on IREE.
+
+Each relation of ``oracles.metamorphic.RELATIONS`` turns a case into ``Variant``s that must
+behave alike; every variant is compiled as its own module (and, unless compile-only, run on the
+same inputs) and observed as an ``oracles.metamorphic.Observation``: outputs per shape instance
+and ``memory.profile`` of its dispatches. The judging is the oracle's
+(``metamorphic.compare_observations``); this module only produces what it judges.
+
+* ``shape``: the graph at static *aligned* sizes (profile only), at static sizes and with its
+  dims dynamic (``to_static`` / ``to_dynamic``); static and dynamic must agree in numbers.
+* ``dps``: the destination-passing-style forms of the graph (``dps_variants``: each node's
+  ``init`` rewritten, named ops toggled to ``linalg.generic``); same numbers, profiles compared.
+* ``config``: compiler configuration variants (target CPU ``host`` vs ``generic``,
+  ``--iree-opt-data-tiling`` on vs off); IREE against IREE with the numeric tolerance.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from ireefuzz import sut
+from ireefuzz.errors import GraphError, IRParseError
+from ireefuzz.generators.case import Case
+from ireefuzz.generators.emit import emit
+from ireefuzz.generators.graph import Graph, Node
+from ireefuzz.generators.ops import OPS
+from ireefuzz.oracles import memory, numeric
+from ireefuzz.oracles.finding import Finding
+from ireefuzz.oracles.metamorphic import RELATIONS, Observation, compare_observations
+from ireefuzz.sut.releases import syntax_of
+
+ALIGNMENT = 16
+DATA_TILING_FLAG = "--iree-opt-data-tiling"
+_STATIC_ONLY_OPS = frozenset({"extract_slice", "pad"})  # their static offsets/padding pin the dims they touch
+
+
+@dataclasses.dataclass(frozen=True)
+class Variant:
+    label: str  # size-free, e.g. "static-aligned", "dynamic", "n2.outs=value:n1", "cpu=generic"
+    case: Case
+    numbers: bool = True  # its outputs are comparable with the reference's (same concrete inputs)
+
+
+# --------------------------------------------------------------------------- graph transforms
+
+
+def to_static(graph: Graph, sizes: Mapping[str, int]) -> Graph:
+    """Every symbol replaced by its size in ``sizes``."""
+    missing = set(graph.symbols) - set(sizes)
+    if missing:
+        raise GraphError(f"to_static: no size for symbols {sorted(missing)}")
+    return graph.map_dims(lambda d: sizes[d] if isinstance(d, str) else d).check()
+
+
+def to_dynamic(graph: Graph) -> tuple[Graph, dict[str, int]]:
+    """Static dims turned into symbols where legal; returns the graph and the sizes of the new symbols.
+
+    All static dims of one size share one symbol (``D<size>``), so every equality the ops require
+    (a matmul's K, elementwise operands) still holds. Sizes touched by ``extract_slice`` / ``pad``,
+    or that appear in no argument, stay static; a size whose conversion the graph checker rejects
+    is kept static too.
+    """
+    pinned: set[int] = set()
+    for n in graph.nodes:
+        if n.op in _STATIC_ONLY_OPS:
+            for t in [graph.type_of(r) for r in n.inputs] + [n.type]:
+                pinned.update(d for d in t.shape if isinstance(d, int))
+    taken = set(graph.symbols)
+    candidates = sorted({d for t in graph.args for d in t.shape if isinstance(d, int) and d >= 1} - pinned)
+    current, sizes = graph, {}
+    for size in candidates:
+        name = f"D{size}"
+        while name in taken:
+            name += "_"
+        trial = current.map_dims(lambda d, s=size, n=name: n if d == s else d)
+        try:
+            trial.check()
+        except GraphError:
+            continue
+        current, sizes[name] = trial, size
+        taken.add(name)
+    return current, sizes
+
+
+def aligned(sizes: Mapping[str, int], to: int = ALIGNMENT) -> dict[str, int]:
+    """Sizes rounded down to a multiple of ``to`` (sizes below ``to`` are kept)."""
+    return {k: v - v % to if v >= to else v for k, v in sizes.items()}
+
+
+def dps_variants(graph: Graph, *, limit: int = 8) -> list[tuple[str, Graph]]:
+    """The destination-passing-style forms of ``graph``, one change at a time: each node's ``init``
+    set to a fresh ``tensor.empty``, another node's empty (``init-of``), an earlier value of the
+    same type (``value:``: a producer result or a function argument), and named ops toggled to
+    their ``linalg.generic`` form. Only well-formed variants; at most ``limit``."""
+    out: list[tuple[str, Graph]] = []
+    seen = {graph.dumps()}
+
+    def add(label: str, nodes: list[Node]) -> None:
+        candidate = Graph(graph.args, tuple(nodes), graph.outputs)
+        try:
+            candidate.check()
+        except GraphError:
+            return
+        if candidate.dumps() not in seen:
+            seen.add(candidate.dumps())
+            out.append((label, candidate))
+
+    for i, node in enumerate(graph.nodes):
+        spec = OPS[node.op]
+        if spec.has_init:
+            alternatives = ["empty"]
+            for j, other in enumerate(graph.nodes[:i]):
+                if other.type == node.type and OPS[other.op].has_init and other.attrs.get("init", "empty") == "empty":
+                    alternatives.append(f"init-of:n{j}")
+                if (other.type.shape, other.type.dtype) == (node.type.shape, node.type.dtype):
+                    alternatives.append(f"value:n{j}")
+            alternatives += [f"value:a{k}" for k, t in enumerate(graph.args)
+                             if (t.shape, t.dtype) == (node.type.shape, node.type.dtype)]
+            for alt in alternatives:
+                if alt != node.attrs.get("init", "empty"):
+                    nodes = list(graph.nodes)
+                    nodes[i] = Node(node.op, node.inputs, dict(node.attrs) | {"init": alt}, node.type)
+                    add(f"n{i}.outs={alt}", nodes)
+        if spec.has_generic_form:
+            flag = not node.attrs.get("generic", False)
+            nodes = list(graph.nodes)
+            nodes[i] = Node(node.op, node.inputs, dict(node.attrs) | {"generic": flag}, node.type)
+            add(f"n{i}.generic={str(flag).lower()}", nodes)
+    return out[:limit]
+
+
+# --------------------------------------------------------------------------- relations as variants
+
+
+def shape_variants(case: Case) -> list[Variant]:
+    """static-aligned (profile only), static and dynamic at the case's first shape instance."""
+    graph, sizes = case.graph, dict(case.instances[0])
+    static = to_static(graph, sizes)
+    if graph.symbols:
+        dynamic, dyn_sizes = graph, sizes
+    else:
+        dynamic, dyn_sizes = to_dynamic(graph)
+    base = dataclasses.replace(case, instances=({},))
+    variants = []
+    align = aligned(dyn_sizes)
+    if align != dyn_sizes and dynamic.symbols:
+        try:
+            variants.append(Variant("static-aligned", dataclasses.replace(base, graph=to_static(dynamic, align)), numbers=False))
+        except GraphError:
+            pass
+    variants.append(Variant("static", dataclasses.replace(base, graph=static)))
+    if dynamic.symbols:
+        variants.append(Variant("dynamic", dataclasses.replace(case, graph=dynamic, instances=(dyn_sizes,))))
+    return variants
+
+
+def dps_case_variants(case: Case, *, limit: int = 8) -> list[Variant]:
+    return [Variant("as-given", case)] + [Variant(label, dataclasses.replace(case, graph=g))
+                                          for label, g in dps_variants(case.graph, limit=limit)]
+
+
+def config_variants(case: Case) -> list[Variant]:
+    """The case as given, the other target CPU, and data tiling forced on and off."""
+    other_cpu = "generic" if case.target_cpu != "generic" else "host"
+    flags = tuple(f for f in case.flags if not f.startswith(DATA_TILING_FLAG))
+    return [
+        Variant(f"cpu={case.target_cpu}", case),
+        Variant(f"cpu={other_cpu}", dataclasses.replace(case, target_cpu=other_cpu)),
+        Variant("data-tiling=true", dataclasses.replace(case, flags=flags + (f"{DATA_TILING_FLAG}=true",))),
+        Variant("data-tiling=false", dataclasses.replace(case, flags=flags + (f"{DATA_TILING_FLAG}=false",))),
+    ]
+
+
+def variants_for(relation: str, case: Case) -> list[Variant]:
+    if relation == "shape":
+        return shape_variants(case)
+    if relation == "dps":
+        return dps_case_variants(case)
+    if relation == "config":
+        return config_variants(case)
+    raise ValueError(f"unknown relation {relation!r}; choose from {', '.join(RELATIONS)}")
+
+
+# --------------------------------------------------------------------------- observing
+
+
+def observe_program(label: str, text: str, inputs: Mapping[str, Sequence[Sequence[np.ndarray]]],
+                    config: sut.CompilerConfig, *, run: bool = True) -> dict[str, Observation]:
+    """Compile ``text`` with ``config`` and observe each function in ``inputs`` (function -> inputs
+    per shape instance): its memory profile and, if ``run``, its outputs."""
+    artifact = sut.compile_mlir(text, config)
+    module = sut.load_module(artifact, config) if run and isinstance(artifact, sut.Artifact) else None
+    failed = module if isinstance(module, sut.CompileFailure) else artifact
+    if isinstance(failed, sut.CompileFailure):
+        return {fn: Observation(label, failure=f"compile {failed.kind}: {failed.diagnostic[:500]}") for fn in inputs}
+    observed = {}
+    for fn, per_instance in inputs.items():
+        try:
+            dispatches = sut.dispatches_of(artifact, fn)
+            prof, where = memory.profile(dispatches), memory.sites(dispatches)
+        except IRParseError:  # e.g. final IR calling a ukernel declared outside the function
+            prof, where = None, None
+        if module is None:
+            observed[fn] = Observation(label, None, prof, sites=where)
+            continue
+        outputs, failure = [], ""
+        for xs in per_instance:
+            result = module.call(fn, xs)
+            if isinstance(result, sut.RunFailure):
+                failure = f"run {result.kind}: {result.message[:500]}"
+                break
+            outputs.append(result.outputs)
+        observed[fn] = Observation(label, None if failure else tuple(outputs), prof, failure, where)
+    return observed
+
+
+def observe(variant: Variant, config: sut.CompilerConfig, *, run: bool = True) -> Observation:
+    """Compile (one module per variant: IREE deduplicates identical dispatches across functions,
+    which would hide one variant's profile behind another's) and run one variant."""
+    case = variant.case
+    inputs = [case.inputs(k) for k in range(len(case.instances))] if run else []
+    return observe_program(variant.label, emit(case.graph, "main", syntax_of(config)).text, {"main": inputs},
+                           sut.config_for(case, config), run=run)["main"]
+
+
+def check_relation(relation: str, case: Case, config: sut.CompilerConfig | None = None, *, run: bool = True,
+                   jobs: int = 2, variants: Sequence[Variant] | None = None) -> list[Finding]:
+    """Build the relation's variants of ``case``, observe them, and let the oracle compare each with
+    the reference (the first variant; numbers against the first variant with ``numbers``)."""
+    config = config or sut.CompilerConfig()
+    variants = list(variants) if variants is not None else variants_for(relation, case)
+    if len(variants) < 2:
+        return []
+    with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:
+        observations = list(pool.map(lambda v: observe(v, config, run=run), variants))
+    return compare_variants(relation, variants, observations, case.graph)
+
+
+def compare_variants(relation: str, variants: Sequence[Variant], observations: Sequence[Observation],
+                     graph: Graph) -> list[Finding]:
+    """The oracle's verdict on ``observations`` of ``variants``, with the numeric tolerance of the
+    first variant whose numbers count."""
+    number_ref = next((v.case for v in variants if v.numbers), None)
+    rtols = [numeric.tolerance(number_ref.graph, s) for s in number_ref.instances] if number_ref else []
+    return compare_observations(relation, observations, graph, numbers=[v.numbers for v in variants], rtols=rtols)
+
+
+__all__ = ["Variant", "to_static", "to_dynamic", "aligned", "dps_variants", "shape_variants", "dps_case_variants",
+           "config_variants", "variants_for", "observe_program", "observe", "check_relation", "compare_variants"]

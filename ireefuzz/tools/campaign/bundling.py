@@ -1,0 +1,52 @@
+"""After the campaign: one repro bundle per new cause, from its smallest recorded member, in ``out/bundles``."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+from ireefuzz.base import durable as _io
+from ireefuzz.oracles.finding import Finding
+
+from .record import Record
+
+
+def compiler_arguments(options: Any) -> list[str]:
+    """The campaign's compiler options as ``ireefuzz repro`` takes them."""
+    given = (("--iree-compile", options.iree_compile), ("--release", options.release),
+             ("--iree-runtime", options.iree_runtime))
+    return [part for flag, value in given if value for part in (flag, value)]
+
+
+def bundle_new_causes(record: Record, limit: int | None, timeout: float) -> list[str]:
+    """Shrink the smallest member of each new cause (up to ``limit``; None = all) and write its bundle to
+    ``out/bundles/<cause>`` (a collision-free name from the cause id); the causes bundled.
+
+    Each runs as its own ``ireefuzz repro`` process (a finding may crash whoever runs it); a bundle
+    already written (``finding.json`` present) is kept, so ``--resume`` and ``triage`` do not redo it.
+    """
+    rows = _io.read_jsonl(record.out / "findings.jsonl")
+    todo = sorted((record.causes[c] for c in record.new_causes()), key=lambda c: (-c.cases, c.id))
+    todo = [c for c in todo if c.smallest_row is not None and rows[c.smallest_row].get("case")]
+    done = []
+    for cause in todo[:limit]:
+        bundle = record.bundle_dir(cause.id)
+        if (bundle / "finding.json").exists():
+            continue
+        finding = Finding.from_json(rows[cause.smallest_row])
+        finding_file = bundle.parent / f".{bundle.name}.finding.json"
+        _io.atomic_write_text(finding_file, finding.with_cause(cause).dumps())
+        command = [sys.executable, "-m", "ireefuzz.cli", "repro", str(finding_file), "--out", str(bundle)]
+        command += compiler_arguments(record.options)
+        print(f"ireefuzz: shrinking {cause.id} (case {cause.smallest_case}, {finding.signature})", file=sys.stderr)
+        try:
+            ran = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+            tail = (ran.stdout + ran.stderr).strip().splitlines()[-3:]
+            print("  " + "\n  ".join(tail), file=sys.stderr)
+            done.append(cause.id)
+        except subprocess.TimeoutExpired:
+            print(f"  gave up after {timeout:.0f} s (--bundle-timeout); the finding stays in findings.jsonl",
+                  file=sys.stderr)
+        finally:
+            finding_file.unlink(missing_ok=True)  # the staged input of repro; the bundle has its own finding.json
+    return done

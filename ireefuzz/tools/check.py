@@ -1,0 +1,202 @@
+"""``ireefuzz check PROGRAM.mlir``: every applicable oracle on a user's own MLIR program.
+
+Every public function of the program is checked. Function signatures are read with the MLIR
+Python bindings shipped in IREE; inputs are generated from them (floats are small multiples of
+1/8 in every float type, ints small in every width, index arguments -- gather / scatter indices,
+values reaching ``tensor.extract`` -- in bounds). A dynamic dim gets ``--shapes`` (one concrete
+shape per argument, e.g. ``33x16,16x49``) or, by default, the same awkward size (33) everywhere,
+so dims the program requires to be equal stay equal. ``--inputs FILE.npz`` supplies one's own
+inputs instead: arrays ``arg0, arg1, ...`` (for every function with that many arguments) or
+``<function>.arg0, ...`` (for one function), each with the argument's dtype (``bf16`` as
+``ml_dtypes.bfloat16``, ``index`` as int64); their shapes fix the dynamic dims.
+
+Oracles: crash (compile and run), memory, fusion, immutability (the caller's buffers are
+unchanged after the call) and numeric: IREE against the float64 reference interpreter
+(``ireefuzz.oracles.interpret``), within an error bound (a disagreement the bound cannot settle is
+ill-conditioned: discarded and counted, never reported). An op the interpreter refuses leaves the
+numbers "not judged: op X" (printed, and in ``--json``); host-vs-generic CPU agreement then stands in,
+unless the inputs hit undefined behaviour.
+
+``check_program`` checks a raw program through ``ireefuzz.core.evaluate`` with the MLIR frontend
+(``ireefuzz.core.frontends``: the case type, input drawing and the raw-program judges live there);
+``ireefuzz.tools.corpus`` uses it for raw-MLIR corpus cases and compile-only cases, the pytest plugin for
+``.mlir`` files.
+
+Exit status: 0 no finding, 1 findings, 2 usage or infrastructure error.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from ireefuzz import sut
+from ireefuzz.sut import releases
+from ireefuzz.base.argtypes import non_negative_int, shell_words
+from ireefuzz.errors import ProgramError, UsageError
+from ireefuzz.oracles.finding import ORACLE_NAMES as ORACLE_CHOICES
+from ireefuzz.core.evaluate import Policy, evaluate
+from ireefuzz.oracles.finding import first_per_signature
+from ireefuzz.core.frontends import DEFAULT_DYNAMIC_SIZE, MLIR, program_cases, signatures
+
+
+MAX_ELEMENTS = 1 << 24  # per argument (64 MiB of f32): inputs, outputs and the references are all this large
+
+
+def parse_shapes(text: str | None) -> list[tuple[int, ...]] | None:
+    """``"33x16,16x49"`` -> ``[(33, 16), (16, 49)]``; a rank-0 argument is written as an empty item.
+    Dims are non-negative and an argument has at most ``MAX_ELEMENTS`` elements."""
+    if text is None:
+        return None
+    shapes = []
+    for item in text.split(","):
+        item = item.strip()
+        try:
+            shape = tuple(int(d) for d in item.split("x")) if item else ()
+        except ValueError:
+            raise ProgramError(f"--shapes: {item!r} is not a shape like 33x16") from None
+        if any(d < 0 for d in shape):
+            raise ProgramError(f"--shapes: {item!r} has a negative dim")
+        if math.prod(shape) > MAX_ELEMENTS:
+            raise ProgramError(f"--shapes: {item!r} has {math.prod(shape)} elements, more than ireefuzz check feeds "
+                               f"({MAX_ELEMENTS} per argument); give smaller shapes")
+        shapes.append(shape)
+    return shapes
+
+
+def _fitting_shapes(text: str, shapes: Sequence[Sequence[int]] | None) -> None:
+    """The program parses, and a positional ``--shapes`` fits some public function's argument count (else it
+    would be ignored)."""
+    counts = {sig.name: len(sig.args) for sig in signatures(text)}
+    if shapes is None:
+        return
+    if len(shapes) not in counts.values():
+        takes = ", ".join(f"@{name} takes {n}" for name, n in counts.items())
+        raise ProgramError(f"--shapes gives {len(shapes)} shape(s) but no public function takes that many arguments ({takes})")
+
+
+def check_program(text: str, config: Any = None, policy: Any = None, **options: Any) -> list:
+    """Run the applicable oracles on raw MLIR ``text``; returns Findings, one per signature
+    (``check_results`` takes the same options and also says what was not judged)."""
+    return first_per_signature(f for r in check_results(text, config, policy, **options) for f in r.findings)
+
+
+def check_results(text: str, config: Any = None, policy: Any = None, *, functions: Sequence[str] | None = None,
+                  shapes: Mapping[str, Sequence[Sequence[int]]] | Sequence[Sequence[int]] | None = None,
+                  seed: int = 0, compile_only: bool = False, expected: Mapping[str, Any] | None = None,
+                  inputs: Mapping[str, Any] | None = None) -> list:
+    """Run the applicable oracles on raw MLIR ``text`` through ``evaluate`` (the MLIR frontend): one
+    ``CaseResult`` per function (its findings, ``not_judged`` and ``discarded``).
+
+    ``shapes`` is either one list of argument shapes (for every function with that many
+    arguments) or a mapping function -> argument shapes. ``config`` is a ``sut.CompilerConfig``,
+    ``policy`` an ``evaluate.Policy``; ``expected`` maps a function to its ``frontends.Expected`` outputs;
+    ``inputs`` are an ``--inputs`` file's arrays (``frontends.given_inputs``).
+    """
+    config = config or sut.CompilerConfig()
+    cases = program_cases(text, functions=functions, shapes=shapes, seed=seed, run=not compile_only,
+                          expected=expected, target_cpu=config.target_cpu, inputs=inputs,
+                          flags=program_flags(text, config.flags))
+    return evaluate(cases, config, policy or Policy(), MLIR)
+
+
+KEEP_F64 = "--iree-input-demote-f64-to-f32=false"
+
+
+def program_flags(text: str, flags: Sequence[str]) -> tuple[str, ...]:
+    """Flags a program needs to run as written: f64 stays f64 (iree-compile demotes it to f32 by default,
+    arguments too, so f64 inputs would not fit), unless the user's flags say otherwise."""
+    from ireefuzz.core.frontends import float_types
+
+    wants_f64 = "f64" in float_types(text) and not any("demote-f64" in f for f in flags)
+    return (KEEP_F64,) if wants_f64 else ()
+
+
+def load_inputs(path: str | Path) -> dict[str, Any]:
+    """The arrays of an ``--inputs`` ``.npz`` file (no pickle); a file that is not one is a UsageError."""
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            return {key: npz[key] for key in npz.files}
+    except OSError as e:
+        raise UsageError(f"--inputs {path}: cannot read it ({e.strerror or e})") from None
+    except ValueError:
+        raise UsageError(f"--inputs {path}: not an .npz file of plain arrays (np.savez)") from None
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("program", metavar="PROGRAM.mlir", help="an MLIR program (linalg / StableHLO / ...) to check")
+    parser.add_argument("--shapes", metavar="SHAPES", default=None,
+                        help="one concrete shape per argument for dynamic dims, e.g. 33x16,16x49 "
+                             f"(default: every dynamic dim = {DEFAULT_DYNAMIC_SIZE})")
+    parser.add_argument("--flags", metavar="FLAGS", type=shell_words, default="",
+                        help="extra iree-compile flags, space-separated and quoted, e.g. '--iree-opt-data-tiling=false'")
+    parser.add_argument("--target-cpu", metavar="CPU", default="host", help="--iree-llvmcpu-target-cpu (default: host)")
+    parser.add_argument("--iree-compile", metavar="PATH", default=None,
+                        help="an external iree-compile binary (default: the installed iree-base-compiler's)")
+    releases.add_arguments(parser)
+    parser.add_argument("--oracles", metavar="LIST", default=",".join(ORACLE_CHOICES),
+                        help=f"comma-separated oracles to run, from {', '.join(ORACLE_CHOICES)} (default: all)")
+    parser.add_argument("--max-static-alloca-bytes", metavar="N", type=non_negative_int("number of bytes"), default=0,
+                        help="tolerate static allocas outside loops up to N bytes (default: 0, report every alloca)")
+    parser.add_argument("--seed", metavar="N", type=non_negative_int("integer"), default=0, help="input seed, a non-negative integer (default: 0)")
+    parser.add_argument("--inputs", metavar="FILE.npz", default=None,
+                        help="one's own inputs: arrays arg0, arg1, ... (every function with that many arguments) or "
+                             "FUNCTION.arg0, ... with the arguments' dtypes; their shapes fix dynamic dims")
+    parser.add_argument("--json", action="store_true",
+                        help='print {"findings": [...], "functions": [{"function", "not_judged", "discarded"}]}')
+
+
+def main(args: argparse.Namespace) -> int:
+    path = Path(args.program)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not a text file; give an MLIR program") from None
+    oracles = frozenset(o.strip() for o in args.oracles.split(",") if o.strip())
+    unknown = oracles - set(ORACLE_CHOICES)
+    if unknown:
+        raise UsageError(f"--oracles: unknown {', '.join(sorted(unknown))}; choose from {', '.join(ORACLE_CHOICES)}")
+    config = sut.CompilerConfig(iree_compile=args.iree_compile, target_cpu=args.target_cpu, flags=args.flags,
+                                release=args.release, runtime_python=args.iree_runtime)
+    unable = sut.prepare(config, log=lambda m: print(f"ireefuzz check: {m}", file=sys.stderr))
+    policy = Policy(oracles=oracles - unable, max_static_alloca_bytes=args.max_static_alloca_bytes)
+    try:
+        shapes = parse_shapes(args.shapes)
+        _fitting_shapes(text, shapes)
+    except ProgramError as e:
+        raise UsageError(f"{path}: {e}") from None
+    inputs = load_inputs(args.inputs) if args.inputs else None
+    if inputs is not None and args.shapes:
+        raise UsageError("--inputs fixes the shapes; give --shapes or --inputs, not both")
+    sut.require_usable(config)
+    try:
+        results = check_results(text, config, policy, shapes=shapes, seed=args.seed, inputs=inputs)
+    except ProgramError as e:
+        raise UsageError(f"{path}: {e}") from None
+    findings = first_per_signature(f for r in results for f in r.findings)
+    functions = [{"function": r.case.function, "not_judged": list(r.not_judged), "discarded": r.discarded}
+                 for r in results]
+    if args.json:
+        not_judged = dict(sut.oracles_not_judged(config)) if unable else {}  # oracles that cannot judge this compiler
+        print(json.dumps({"findings": [json.loads(f.dumps()) for f in findings], "functions": functions,
+                          "oracles_not_judged": {o: why for o, why in not_judged.items() if o in oracles}}, indent=2))
+    else:
+        for f in findings:
+            print(f"{f.signature}\n    {f.message}")
+        for row in functions:
+            for reason in row["not_judged"]:
+                print(f"@{row['function']}: numbers not judged: {reason}")
+        discarded = sum(row["discarded"] for row in functions)
+        tail = f" ({discarded} ill-conditioned disagreement(s) discarded)" if discarded else ""
+        print(f"{len(findings)} finding(s) in {path}{tail}", file=sys.stderr)
+    return 1 if findings else 0

@@ -1,0 +1,1 @@
+"""From finding to filed issue: the repro bundle, ``ireefuzz repro``, ``ireefuzz bisect``."""

@@ -1,0 +1,502 @@
+"""``ireefuzz repro FINDING --out DIR``: shrink a finding, confirm it, write a self-contained bundle.
+
+The bundle's format (files, ``run.sh`` exit statuses) is ``ireefuzz.tools.filing.bundle``'s; this module decides
+what goes in it: the minimal case, the finding's own CPU and flags, the first pass that introduces
+a memory op, and the upstream report (``ISSUE.md``). A case that reproduces only some of the time
+is marked flaky: its bundle gets no ISSUE.md.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import re
+import shlex
+import tempfile
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ireefuzz.base.durable import json_default, make_dir
+from ireefuzz.tools.filing.bundle import (INPUTS_AFTER, INPUTS_AFTER_FUNCTION, Bundle, inputs_after_module, run_bundle, run_script,
+                             wrapper_module)
+from ireefuzz import sut
+from ireefuzz.core.evaluate import evaluate
+from ireefuzz.errors import NotInteresting, UsageError
+from ireefuzz.generators.case import Case
+from ireefuzz.generators.emit import emit
+from ireefuzz.generators.ops import tensor_type
+from ireefuzz.oracles.finding import Finding
+from ireefuzz.sut import releases
+from ireefuzz.tools.shrink import graph as shrinking
+
+CONFIRM_RUNS = 3
+UNDER = ("cause", "signature")
+# Ops whose appearance in the IR marks each memory finding kind (for run.sh and the first-pass search).
+MEMORY_MARKERS = {"alloca": "memref.alloca", "alloca-dynamic": "memref.alloca(%", "alloca-in-loop": "memref.alloca",
+                  "alloc": "memref.alloc(", "copy": "memref.copy"}
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("finding", metavar="FINDING", help="a JSON file with one finding (Finding.dumps()), "
+                        "or a findings.jsonl together with --line")
+    parser.add_argument("--line", dest="line", metavar="N", type=int, default=None,
+                        help="take line N (1-based) of a findings.jsonl")
+    parser.add_argument("--out", dest="out", metavar="DIR", required=True, help="bundle directory (created)")
+    parser.add_argument("--no-shrink", dest="shrink", action="store_false", help="bundle the case as found")
+    parser.add_argument("--under", dest="under", choices=UNDER, default="cause",
+                        help="what the shrunk case must keep: its root cause (ops, dtypes and dims around the "
+                             "defect may change) or its whole signature (default: cause; a finding from an older run gets its cause derived)")
+    parser.add_argument("--confirm-runs", dest="confirm_runs", metavar="N", type=int, default=CONFIRM_RUNS,
+                        help=f"re-runs of the minimal case; flaky ones are not filed (default {CONFIRM_RUNS})")
+    parser.add_argument("--iree-compile", dest="iree_compile", metavar="PATH", default=None,
+                        help="an external iree-compile (default: the installed wheel's)")
+    releases.add_arguments(parser)
+
+
+def main(args: argparse.Namespace) -> int:
+    if Path(args.out).exists() and not Path(args.out).is_dir():
+        raise UsageError(f"--out {args.out}: not a directory")
+    finding = load_finding(args.finding, args.line)
+    problem = make_dir(args.out, keep=False)
+    if problem:
+        raise UsageError(f"--out {args.out} {problem}")
+
+    config = sut.CompilerConfig(iree_compile=args.iree_compile, release=args.release, runtime_python=args.iree_runtime)
+    sut.prepare(config, log=lambda m: print(f"  {m}"))
+    sut.require_usable(config)
+    result = shrink_and_bundle(finding, Path(args.out), config, shrink=args.shrink, confirm_runs=args.confirm_runs,
+                               under=args.under, log=lambda m: print(f"  {m}"))
+    print(f"{result.status}: {finding.signature}\n  {result.before} -> {result.after}\n  bundle: {result.path}")
+    if result.shrunk is not None:
+        shrunk = result.shrunk
+        split = " (splits out: the minimized program lands in another cause)" if shrunk.split_out else ""
+        print(f"  shrunk under {shrunk.target}\n  ends as cause {shrunk.cause}{split}\n  signature {shrunk.signature}")
+    return 1 if result.status == "confirmed" else 0
+
+
+def load_finding(path: str, line: int | None = None) -> Finding:
+    p = Path(path)
+    if not p.is_file():
+        raise UsageError(f"{path}: no such file; pass a finding JSON file or a findings.jsonl with --line N")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"{path}: not a readable text file ({e})") from None
+    where = path
+    if line is not None:
+        lines = text.splitlines()
+        if not 1 <= line <= len(lines):
+            raise UsageError(f"{path} has {len(lines)} lines; --line must be in 1..{len(lines)}")
+        text, where = lines[line - 1], f"{path} line {line}"
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        hint = "" if line is not None else "; for a findings.jsonl pass --line N"
+        raise UsageError(f"{where} is not JSON ({e}){hint}") from None
+    if isinstance(data, dict) and "finding" in data and "signature" not in data:
+        data = data["finding"]  # a campaign record wrapping the finding
+    if not isinstance(data, dict) or not isinstance(data.get("signature"), str):
+        raise UsageError(f"{where}: not a finding (a JSON object with a 'signature')")
+    try:
+        finding = Finding.from_json(data)
+    except (TypeError, ValueError) as e:
+        raise UsageError(f"{where}: not a finding ({e})") from None
+    if not isinstance(finding.case, dict) or not finding.case:
+        raise UsageError(f"{finding.signature}: the finding carries no generated case; for your own .mlir use "
+                         "ireefuzz.tools.shrink.mlir.reduce_mlir")
+    flags = finding.case.get("flags", []) if isinstance(finding.case, dict) else []
+    bad = sut.unsafe_flags(flags if isinstance(flags, list) else [str(flags)])
+    if bad:
+        raise UsageError(f"{path}: refusing case flags that write files or are malformed: {bad}")
+    return finding
+
+
+# --------------------------------------------------------------------------- shrink + bundle
+
+
+@dataclasses.dataclass(frozen=True)
+class BundleResult:
+    path: Path
+    status: str  # "confirmed" | "flaky" | "lost"
+    case: Case
+    before: Any
+    after: Any
+    shrunk: Any = None  # the ireefuzz.tools.shrink.graph.ShrinkResult (None with shrink=False)
+
+
+def shrink_and_bundle(finding: Finding, out_dir: Path, config: Any = None, *, shrink: bool = True,
+                      confirm_runs: int = CONFIRM_RUNS, policy: Any = None, under: str = "cause",
+                      log: Any = None) -> BundleResult:
+    """Shrink ``finding``'s case under its cause or signature (``under``, default cause), confirm it,
+    and write the bundle (the campaign calls this)."""
+
+    config = config if config is not None else sut.CompilerConfig()
+    case = Case.from_json(finding.case)
+    target = (shrinking.Target.by_cause(shrinking.cause_id(finding)) if under == "cause"
+              else shrinking.Target.by_signature(finding.signature))
+    check = shrinking.EvaluateCheck(target, config, policy)
+    before = shrinking.size_of(case)
+    info: dict[str, Any] = {}
+    result, signature = None, finding.signature
+    if shrink:
+        try:
+            result = shrinking.shrink(case, target, check, log=log)
+        except NotInteresting:  # not shown now (a flaky finding): the confirmation below says how often
+            if log:
+                log(f"the recorded case does not show {target} now; bundled as recorded")
+    if result is not None:
+        case, signature = result.case, result.signature
+        info = {"under": str(target), "cause": result.cause, "signature": signature, "split_out": result.split_out,
+                "steps": list(result.steps), "evaluations": result.evaluations, "seconds": round(result.seconds, 2)}
+    confirmation = shrinking.confirm(case, target, check, confirm_runs)
+    minimal = _finding_for(case, signature, config) or finding.with_case(case.to_json())
+    extra = {"status": confirmation.status, "confirm": f"{confirmation.hits}/{confirmation.runs}",
+             "original": {"case": finding.case, "size": str(before)}, "shrink": info}
+    made = make_bundle(minimal, case, config, extra=extra, issue=confirmation.fileable)
+    path = made.dump(out_dir)
+    if confirmation.fileable:  # the bundle's own check, with the compiler that confirmed the finding
+        code, output = run_bundle(path, config)
+        made.finding["run_sh"] = {"exit": code, "output": output[-600:]}
+        if code != 1:  # run.sh cannot show it: not a report anyone can check
+            made.issue = None
+            if log:
+                log(f"run.sh exits {code}, not 1, on the compiler that confirmed the finding; no ISSUE.md")
+        made.dump(out_dir)
+    return BundleResult(path, confirmation.status, case, before, shrinking.size_of(case), result)
+
+
+def _finding_for(case: Case, signature: str, config: Any) -> Finding | None:
+
+    for f in evaluate([case], config)[0].findings:
+        if f.signature == signature:
+            return f
+    return None
+
+
+def write_bundle(finding: Finding, case: Case, out_dir: str | Path, config: Any = None, *,
+                 extra: Mapping[str, Any] | None = None, issue: bool = True, instance: int = 0) -> Path:
+    """Write the repro bundle (``ireefuzz.tools.filing.bundle``) for ``finding`` on ``case`` (shape instance ``instance``)."""
+    return make_bundle(finding, case, config, extra=extra, issue=issue, instance=instance).dump(out_dir)
+
+
+def make_bundle(finding: Finding, case: Case, config: Any = None, *, extra: Mapping[str, Any] | None = None,
+                issue: bool = True, instance: int = 0) -> Bundle:
+    """The Bundle for ``finding`` on ``case``, compiled with the finding's own target CPU and flags."""
+    from ireefuzz.oracles import reference
+
+    config = config if config is not None else sut.CompilerConfig()
+    config = dataclasses.replace(config, target_cpu=case.target_cpu, flags=tuple(dict.fromkeys((*config.flags, *case.flags))))
+    bad = sut.unsafe_flags(config.flags)
+    if bad:
+        raise UsageError(f"{finding.signature}: refusing flags that write files or are malformed: {bad}")
+    graph, sizes = case.graph, case.instances[instance]
+    program = emit(graph, "main")
+    inputs = case.inputs(instance)
+    expected = {f"{backend}_{k}": np.asarray(y) for backend in ("jax", "f64")
+                for k, y in enumerate(reference.evaluate(graph, inputs, sizes, backend))}
+    with tempfile.TemporaryDirectory(prefix="ireefuzz-repro-") as tmp:
+        artifact = sut.compile_mlir(program.text, config, workdir=tmp)
+    facts = _facts(artifact, config)
+    flags = sut.target_flags(_bundle_cpu(finding, case, facts), config.flags)
+    first_pass = None
+    if finding.oracle == "memory":
+        first_pass = first_pass_with(program.text, MEMORY_MARKERS.get(finding.kind, "memref.alloca"), config)
+    rtol, atol = _numeric_tolerance(graph, inputs, sizes) if finding.oracle in ("numeric", "reference") else (0.0, {})
+    script = run_script(finding, graph, flags, rtol=rtol, atol=atol, error_message=_crash_message(finding, program.text),
+                        data_movement=_data_movement(artifact),
+                        outputs=[expected[f"jax_{k}"] for k in range(len(graph.outputs))])
+    record = finding.to_json() | dict(extra or {}) | {"compiler_version": facts["version"], "cpu": facts["cpu"],
+                                                      "cpu_features": facts["features"], "flags": flags,
+                                                      "first_pass": first_pass, "instance": dict(sizes)}
+    text = issue_text(finding, case, program.text, artifact, facts, flags, first_pass, inputs, expected, sizes) \
+        if issue else None
+    return Bundle(program=program.text, finding=record, case=case.to_json(), inputs=inputs, expected=expected,
+                  run_sh=script, inputs_after=inputs_after_module(graph) if finding.oracle == "immutability" else None,
+                  issue=text)
+
+
+def make_program_bundle(finding: Finding, case: Any, config: Any = None) -> Bundle:
+    """The Bundle for ``finding`` on a raw program's function (``frontends.ProgramCase``): its inputs, the
+    float64 interpreter's outputs as the reference (``f64_<k>``; ``ref_<k>`` at the output dtypes, which
+    ``run.sh`` compares with), ``run.sh`` and ``ISSUE.md`` (a compile-only case: no inputs nor reference).
+    No recompile: the platform is the finding's."""
+    from ireefuzz import sut
+    from ireefuzz.core import frontends
+
+    config = config if config is not None else sut.CompilerConfig()
+    flags = tuple(dict.fromkeys((*config.flags, *case.flags)))
+    bad = sut.unsafe_flags(flags)
+    if bad:
+        raise UsageError(f"{finding.signature}: refusing flags that write files or are malformed: {bad}")
+    ran = case.args is not None  # else compile only: no inputs, no reference
+    inputs = case.inputs(0) if ran else []
+    results = case.signature.results
+    reference = frontends.reference_outputs(case.program, case.function, inputs) if ran else None
+    expected: dict[str, np.ndarray] = {}
+    if ran and not isinstance(reference, frontends.NotJudged):
+        for k, (y, (_, dtype)) in enumerate(zip(reference.outputs, results)):
+            expected[f"f64_{k}"] = np.asarray(y)
+            expected[f"ref_{k}"] = np.asarray(y).astype(frontends.numpy_dtype(dtype) or np.float64)
+    platform = dict(finding.evidence.get("platform") or {})
+    cpu = platform.get("cpu") if finding.oracle in ("memory", "fusion") else case.target_cpu
+    all_flags = sut.target_flags(cpu or case.target_cpu, flags)
+    shape = dataclasses.make_dataclass("Shape", ["args", "outputs"])(case.args or (), results)
+    ev = finding.evidence
+    dtypes = {dtype for _, dtype in results if dtype in ("f16", "bf16", "f32", "f64")}
+    atol = {d: float(ev.get("tolerance") or 0.0) for d in dtypes} if finding.oracle == "numeric" else {}
+    script = run_script(
+        finding, shape, all_flags, rtol=float(ev.get("rtol") or 0.0), atol=atol,
+        error_message=str(ev.get("message") or finding.message), function=case.function,
+        outputs=[expected[f"ref_{k}"] for k in range(len(results)) if f"ref_{k}" in expected])
+    record = finding.to_json() | {"compiler_version": platform.get("compiler_version", ""), "cpu": cpu,
+                                  "flags": all_flags, "function": case.function}
+    return Bundle(program=case.program, finding=record, case=None, inputs=inputs, expected=expected, run_sh=script,
+                  inputs_after=program_inputs_after(case) if finding.oracle == "immutability" else None,
+                  issue=program_issue_text(finding, case, platform, all_flags, inputs, expected))
+
+
+_VM_MODULE = re.compile(r"^\s*(?:builtin\.)?module\s+@([\w$.-]+)", re.M)
+
+
+def program_inputs_after(case: Any) -> str:
+    """``inputs_after.mlir`` for a raw program's function: the wrapper calls it in the program's VM module
+    (named by a top-level ``module @name``, else ``module``) at the function's own argument types."""
+    named = _VM_MODULE.search(case.program)
+    types = lambda values: [tensor_type(SimpleNamespace(shape=shape, dtype=dtype)) for shape, dtype in values]
+    return wrapper_module(f"{named.group(1) if named else 'module'}.{case.signature.name}",
+                          types(case.signature.args), types(case.signature.results))
+
+
+def program_issue_text(finding: Finding, case: Any, platform: Mapping[str, str], flags: Sequence[str],
+                       inputs: Sequence[np.ndarray], expected: Mapping[str, np.ndarray]) -> str:
+    """ISSUE.md for a raw program's finding: what happened, against what reference, how to reproduce."""
+    shapes = ", ".join(f"a{i}: {x.dtype}{list(x.shape)}" for i, x in enumerate(inputs))
+    reference = ("The float64 reference interpreter (`ireefuzz.oracles.interpret`) gives `expected.npz` (`f64_<k>`; "
+                 "`ref_<k>` at the output dtypes); IREE's outputs must match it within the error bound "
+                 "(integers exactly).") if finding.oracle == "numeric" else _EXPECTED.get(finding.oracle, "")
+    lines = [f"# [CPU] @{case.function}: {finding.kind} ({finding.signature.split('/')[2]})", "",
+             "## What happens", "", f"ireefuzz: `{finding.message}`", "",
+             "## What was expected", "", reference, "",
+             "## Environment", "", f"- IREE compiler: `{platform.get('compiler_version', '?')}`",
+             f"- Target: llvm-cpu, CPU `{platform.get('cpu') or case.target_cpu}`", f"- Flags: `{' '.join(flags)}`", "",
+             "## Reproduce", "", "```sh",
+             shlex.join(sut.compile_command(sut.CompilerConfig(), "program.mlir", "module.vmfb", binary="iree-compile",
+                                            flags=flags)),
+             "./run.sh   # exit status 1 = reproduces, 0 = does not, 2 = could not tell", "```", "",
+             "## Program", "", f"Function `@{case.function}`; inputs (`inputs.npz`, one `.npy` each under `inputs/`): "
+             f"{shapes or 'none'}", "", "```mlir", case.program.rstrip(), "```", ""]
+    lines += _evidence_section(finding, finding.evidence, None, inputs, expected)
+    lines += ["---", f"Found by ireefuzz; signature `{finding.signature}`.", ""]
+    return "\n".join(lines)
+
+
+def _bundle_cpu(finding: Finding, case: Case, facts: Mapping[str, str]) -> str:
+    """The CPU run.sh compiles for: what ``host`` resolved to where the finding was made when only the IR
+    matters (memory, fusion, compile crashes), else the CPU the case asked for (the code must run here)."""
+    compile_only = finding.oracle in ("memory", "fusion") or finding.kind.startswith("compile")
+    return facts["cpu"] if compile_only and facts["cpu"] else case.target_cpu
+
+
+def _numeric_tolerance(graph: Any, inputs: Sequence[np.ndarray], sizes: Mapping[str, int]
+                       ) -> tuple[float, dict[str, float]]:
+    """(rtol, atol per float dtype) for run.sh: the numeric oracle's rtol, and its error-bound term at the
+    widest element (iree-run-module takes one absolute tolerance per dtype)."""
+    from ireefuzz.oracles import numeric, reference
+
+    _, bounds = reference.evaluate_with_bounds(graph, inputs, sizes)
+    atol: dict[str, float] = {}
+    for ref, bound in zip(graph.outputs, bounds):
+        dtype = graph.type_of(ref).dtype
+        if dtype in ("f32", "f16", "f64", "bf16"):
+            widest = float(np.max(np.nan_to_num(np.asarray(bound, dtype=np.float64)), initial=0.0))
+            atol[dtype] = max(atol.get(dtype, 0.0), numeric.BOUND_MARGIN * widest + 1e-30)
+    return numeric.tolerance(graph, sizes), atol
+
+
+def _data_movement(artifact: Any) -> list[str]:
+    """The dispatches whose own op moves data (``memory.moves_data``): their copies between bindings are not findings."""
+    from ireefuzz.oracles.memory import moves_data
+
+    return [d.name for d in getattr(artifact, "dispatches", ()) if moves_data(d)]
+
+
+def _crash_message(finding: Finding, program_text: str) -> str:
+    if finding.oracle != "crash" or not finding.kind.startswith("compile"):
+        return ""
+    from ireefuzz.oracles.crash import locate
+
+    return locate(program_text, str(finding.evidence.get("diagnostic", "")))[3]
+
+
+def _facts(artifact: Any, config: Any) -> dict[str, str]:
+
+    version = getattr(artifact, "compiler_version", "") or sut.compiler_version(sut.find_iree_compile(config))
+    cpu = getattr(artifact, "cpu", None)
+    if cpu is None or not cpu.name:  # a failed compile names no CPU: the probe module does
+        cpu = sut.resolve_platform(config)[0]
+    features = ",".join(dict.fromkeys(f for f in (cpu.features or "").split(",") if f.startswith("+")))
+    return {"version": version, "cpu": cpu.name, "features": features}
+
+
+# --------------------------------------------------------------------------- first pass
+
+
+# "// -----// IR Dump After Name: arg{options} //----- //" (3.x) or "... After Name (arg) ('op' operation) ..." (older)
+_DUMP_HEADER = re.compile(r"^// -----// IR Dump After (\w+):? ?\(?([\w.-]*).*//----- //$", re.M)
+
+
+def first_pass_with(program_text: str, marker: str, config: Any) -> str | None:
+    """The first pass whose output contains ``marker`` (e.g. ``memref.alloca``), via --mlir-print-ir-after-change."""
+    text = sut.ir_after_each_change(program_text, config)
+    if not isinstance(text, str):
+        return None
+    headers = list(_DUMP_HEADER.finditer(text))
+    for h, nxt in zip(headers, headers[1:] + [None]):
+        body = text[h.end(): nxt.start() if nxt else len(text)]
+        if marker in body:
+            name, arg = h.group(1), h.group(2)
+            return f"{name} ({arg})" if arg else name
+    return None
+
+
+# --------------------------------------------------------------------------- ISSUE.md
+
+
+_WHAT = {
+    "memory": "IREE's llvm-cpu codegen leaves a `{kind}` in the dispatch `{dispatch}` ({pipeline}) where the program "
+              "needs no scratch memory: the fused dispatch should write straight into its output binding.",
+    "immutability": "Calling the compiled function modifies one of its *input* buffers: argument {argument} is used as "
+                    "the `outs` (destination) of a `linalg` op, and IREE writes the result into the caller's buffer "
+                    "instead of a fresh result buffer.",
+    "numeric": "The compiled program returns wrong values (compared with JAX on CPU; a float64 NumPy evaluation "
+               "agrees with JAX).",
+    "crash": "iree-compile / the runtime fails on a valid program.",
+    "fusion": "A producer that only computes index/constant data is materialized into memory by its own dispatch "
+              "instead of being fused into its consumer.",
+}
+_EXPECTED = {
+    "memory": "No `memref.alloca` / `memref.alloc` / copy between distinct buffers in the dispatch.",
+    "immutability": "Input buffers are read-only from the caller's point of view: after the call every argument "
+                    "holds exactly what was passed in (results go into buffers IREE allocates).",
+    "numeric": "Outputs equal the reference within the dtype's tolerance (integers exactly).",
+    "crash": "The program compiles and runs.",
+    "fusion": "The producer is recomputed inside the consumer's dispatch.",
+}
+
+
+def issue_text(finding: Finding, case: Case, program_text: str, artifact: Any, facts: Mapping[str, str],
+               flags: Sequence[str], first_pass: str | None, inputs: Sequence[np.ndarray],
+               expected: Mapping[str, np.ndarray], sizes: Mapping[str, int]) -> str:
+    ev = dict(finding.evidence)
+    graph = case.graph
+    renamed = ""
+    if "dispatch" in ev:  # the finding came from a batch module (functions g<i>); the bundle's function is @main
+        original, ev["dispatch"] = ev["dispatch"], re.sub(r"^\w+?_dispatch_", "main_dispatch_", str(ev["dispatch"]))
+        if original != ev["dispatch"]:
+            renamed = (f"(The finding names it `{original}`: the function it was found in is this program's "
+                       "`@main`.)")
+    title = _title(finding, graph)
+    what = _WHAT.get(finding.oracle, "{message}").format(kind=finding.kind, dispatch=ev.get("dispatch", "?"),
+                                                         pipeline=ev.get("pipeline", "?"),
+                                                         argument=ev.get("argument", "?"), message=finding.message)
+    lines = [f"# {title}", "", "## What happens", "", what, *([renamed] if renamed else []), "",
+             f"ireefuzz: `{finding.message}`", "",
+             "## What was expected", "", _EXPECTED.get(finding.oracle, "The program compiles and runs correctly."), "",
+             "## Environment", "",
+             f"- IREE compiler: `{facts['version']}`",
+             f"- Target: llvm-cpu, CPU `{facts['cpu'] or 'host'}` (resolved from `{case.target_cpu}`)",
+             f"- CPU features: `{facts['features'] or '-'}`",
+             f"- Flags: `{' '.join(flags)}`", "",
+             "## Reproduce", "",
+             "```sh",
+             shlex.join(sut.compile_command(sut.CompilerConfig(), "program.mlir", "module.vmfb",
+                                                    binary="iree-compile", flags=flags)),
+             "./run.sh   # exit status 1 = reproduces, 0 = does not, 2 = could not tell; needs only "
+             "iree-compile / iree-run-module",
+             "```", ""]
+    if finding.oracle == "immutability":
+        lines += ["`iree-run-module` copies `--input` files into fresh buffers and never shows them again, so "
+                  f"`run.sh` also compiles `{INPUTS_AFTER}`: a second module whose `@{INPUTS_AFTER_FUNCTION}` calls "
+                  "`@main` across the module boundary (so the arguments are the caller's buffers) and returns the "
+                  "arguments after the call; `iree-run-module --expected_output=@inputs/a<i>.npy "
+                  "--equality_mode=exact` then shows the overwritten one.", ""]
+    shapes = ", ".join(f"a{i}: {x.dtype}{list(x.shape)}" for i, x in enumerate(inputs))
+    lines += ["## Minimal program", "", f"Inputs (`inputs.npz`, one `.npy` each under `inputs/`): {shapes}"
+              + (f"; dynamic sizes {dict(sizes)}" if sizes else ""), "", "```mlir", program_text.rstrip(), "```", ""]
+    lines += _evidence_section(finding, ev, artifact, inputs, expected)
+    if first_pass:
+        lines += ["## First pass that introduces it", "",
+                  f"With `--mlir-print-ir-after-all --mlir-print-ir-after-change`, the first pass whose output "
+                  f"contains `{MEMORY_MARKERS.get(finding.kind, 'memref.alloca')}` is **`{first_pass}`**.", ""]
+    lines += ["## Bisection", "", "Not run yet (`ireefuzz bisect <this directory>`).", "",
+              "---", f"Found and minimized by ireefuzz; signature `{finding.signature}`.", ""]
+    return "\n".join(lines)
+
+
+def _title(finding: Finding, graph: Any) -> str:
+    ops = graph.op_pattern
+    t = graph.type_of(graph.outputs[0])
+    if finding.oracle == "memory":
+        return f"[CPU] `{finding.kind}` left in dispatch of `{ops}` ({t!r})"
+    if finding.oracle == "immutability":
+        return f"[CPU] `{ops}` with a function argument as `outs` overwrites the caller's input buffer ({t!r})"
+    if finding.oracle == "numeric":
+        return f"[CPU] wrong results for `{ops}` ({t!r})"
+    if finding.oracle == "crash":
+        return f"[CPU] {finding.kind} on valid `{ops}` ({t!r})"
+    return f"[CPU] {finding.oracle} {finding.kind}: `{ops}` ({t!r})"
+
+
+def _evidence_section(finding: Finding, ev: Mapping[str, Any], artifact: Any, inputs: Sequence[np.ndarray],
+                      expected: Mapping[str, np.ndarray]) -> list[str]:
+    out = ["## Evidence", ""]
+    if finding.oracle == "memory":
+        marker = MEMORY_MARKERS.get(finding.kind, "memref.alloca")
+        ir_of = lambda d: d.final_ir if finding.kind != "copy" else d.bufferized_ir
+        suffix = str(ev.get("dispatch", "")).partition("_dispatch_")[2]  # the finding may name another function
+        candidates = [d for d in getattr(artifact, "dispatches", ()) if marker in ir_of(d)]
+        dispatch = next((d for d in candidates if d.name.endswith(suffix)), candidates[0] if candidates else None)
+        text = ir_of(dispatch) if dispatch else ""
+        name = dispatch.name if dispatch else ev.get("dispatch")
+        out += [f"Dispatch `{name}`, pipeline `{ev.get('pipeline')}`, IR {ev.get('seen_at', '')}:", "",
+                "```mlir", *_excerpt(text, marker), "```", ""]
+    elif finding.oracle == "immutability":
+        i = ev.get("argument")
+        out += [f"Argument {i}: {ev.get('changed_elements')} elements changed; first at index {ev.get('first_index')}: "
+                f"`{ev.get('before')}` before the call, `{ev.get('after')}` after.", ""]
+    elif finding.oracle == "crash":
+        out += ["```", str(ev.get("diagnostic") or ev.get("message") or finding.message)[:3000], "```", ""]
+    else:
+        out += ["```json", json.dumps(dict(ev), indent=1, sort_keys=True, default=json_default)[:3000], "```", ""]
+        if expected:
+            ref = {k: np.asarray(v).ravel()[:8].tolist() for k, v in expected.items()}
+            out += [f"Reference outputs (first elements): `{ref}`", ""]
+    return out
+
+
+def _excerpt(text: str, marker: str, limit: int = 40) -> list[str]:
+    lines = text.splitlines()
+    hits = [i for i, l in enumerate(lines) if marker in l]
+    names = {m.group(1) for i in hits if (m := re.match(r"\s*(%[\w.]+) = ", lines[i]))}
+    uses = [i for i, l in enumerate(lines) if i not in hits and any(re.search(re.escape(n) + r"\b", l) for n in names)]
+    hits = hits[:3] + uses[:4]
+    if not hits:
+        return lines[:limit]
+    keep: dict[int, None] = {}
+    head = next((i for i, l in enumerate(lines) if "func.func" in l), 0)
+    keep[head] = None
+    for i in hits:
+        keep.update(dict.fromkeys(range(max(0, i - 1), min(len(lines), i + 2))))
+    out, last = [], None
+    for i in sorted(keep):
+        if last is not None and i != last + 1:
+            out.append("  ...")
+        out.append(lines[i][:200])
+        last = i
+    return out[:limit]

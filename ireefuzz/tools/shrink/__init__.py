@@ -1,0 +1,1 @@
+"""Shrinking: one greedy loop (``loop``), graph passes (``graph``), MLIR passes (``mlir``)."""
