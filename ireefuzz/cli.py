@@ -6,10 +6,15 @@ Exit status everywhere: 0 = nothing (new) found, 1 = findings, 2 = usage or infr
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import os
 import signal
 import sys
+import tempfile
 import threading
+import time
+import traceback
 from typing import NoReturn, Sequence
 
 from ireefuzz.errors import USER_ERRORS
@@ -77,9 +82,46 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"ireefuzz {args.command}: interrupted", file=sys.stderr)
         return 2
+    except MemoryError:  # our own process ran out of room: never a finding (exit 1 would say "found a bug")
+        log = _log_traceback(args.command)
+        print(f"ireefuzz {args.command}: error: out of memory in ireefuzz itself (not an IREE finding); give smaller "
+              f"shapes or a lower --max-memory where the command has one (traceback in {log})", file=sys.stderr)
+        return 2
+    except OSError as e:
+        if e.errno not in (errno.ENOSPC, errno.EDQUOT):
+            return _unexpected(args.command, e)
+        print(f"ireefuzz {args.command}: error: no space left on the device ({e.filename or 'writing'}); free some "
+              "space, then run again (a campaign continues with --resume)", file=sys.stderr)
+        return 2
+    except Exception as e:  # noqa: BLE001  (ireefuzz's own bug: exit 2, never 1 = "findings")
+        return _unexpected(args.command, e)
     finally:
         if main_thread:
             signal.signal(signal.SIGTERM, previous)
+
+
+LOG_DIR_ENV = "IREEFUZZ_LOG_DIR"  # where an unexpected error's traceback goes (default: the temp folder)
+
+
+def _log_traceback(command: str) -> str:
+    """The current exception's traceback written to a log file; its path (or why it could not be written)."""
+    folder = os.environ.get(LOG_DIR_ENV) or tempfile.gettempdir()
+    path = os.path.join(folder, f"ireefuzz-{command}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.log")
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(f"ireefuzz {' '.join(sys.argv[1:])}\n\n{traceback.format_exc()}")
+    except OSError as e:
+        return f"(could not write {path}: {e.strerror})"
+    return path
+
+
+def _unexpected(command: str, e: BaseException) -> int:
+    """An exception nobody expected: ireefuzz's own bug. One line, the traceback in a log file, exit 2."""
+    log = _log_traceback(command)
+    first = (str(e).strip().splitlines() or [""])[0][:300]
+    print(f"ireefuzz {command}: internal error (an ireefuzz bug, not a finding): {type(e).__name__}: {first} "
+          f"(traceback in {log})", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

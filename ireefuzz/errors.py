@@ -26,6 +26,11 @@ class CorpusError(GraphError):
     """A corpus file (case.json, known_findings.json, a bundle) is malformed; the message says which and why."""
 
 
+class OverBudget(UsageError):
+    """Running the work would take more memory than the budget (``--max-memory``); estimated before it is
+    spent, from the types and shapes. The user's own program: one line, exit 2; a campaign case: not judged."""
+
+
 class ProgramError(IreefuzzError, ValueError):
     """The program text cannot be parsed or has a signature ireefuzz cannot feed."""
 

@@ -19,6 +19,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ireefuzz.base.argtypes import positive_int
 from ireefuzz.base.durable import json_default, make_dir
 from ireefuzz.tools.filing.bundle import (INPUTS_AFTER, INPUTS_AFTER_FUNCTION, Bundle, inputs_after_module, run_bundle, run_script,
                              wrapper_module)
@@ -45,14 +46,15 @@ MEMORY_MARKERS = {"alloca": "memref.alloca", "alloca-dynamic": "memref.alloca(%"
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("finding", metavar="FINDING", help="a JSON file with one finding (Finding.dumps()), "
                         "or a findings.jsonl together with --line")
-    parser.add_argument("--line", dest="line", metavar="N", type=int, default=None,
+    parser.add_argument("--line", dest="line", metavar="N", type=positive_int("line number"), default=None,
                         help="take line N (1-based) of a findings.jsonl")
     parser.add_argument("--out", dest="out", metavar="DIR", required=True, help="bundle directory (created)")
     parser.add_argument("--no-shrink", dest="shrink", action="store_false", help="bundle the case as found")
     parser.add_argument("--under", dest="under", choices=UNDER, default="cause",
                         help="what the shrunk case must keep: its root cause (ops, dtypes and dims around the "
                              "defect may change) or its whole signature (default: cause; a finding from an older run gets its cause derived)")
-    parser.add_argument("--confirm-runs", dest="confirm_runs", metavar="N", type=int, default=CONFIRM_RUNS,
+    parser.add_argument("--confirm-runs", dest="confirm_runs", metavar="N", type=positive_int("number of runs"),
+                        default=CONFIRM_RUNS,
                         help=f"re-runs of the minimal case; flaky ones are not filed (default {CONFIRM_RUNS})")
     parser.add_argument("--iree-compile", dest="iree_compile", metavar="PATH", default=None,
                         help="an external iree-compile (default: the installed wheel's)")
