@@ -1,0 +1,46 @@
+"""The op registry: everything about one op in one place.
+
+Each OpSpec carries the op's typing rule (``infer``), its linalg emission (``emit``), a bound on
+the magnitude of its result (``bound``, so generated programs stay finite and well-conditioned)
+and how the generator proposes it (``propose``). The reference semantics of every op live in
+``ireefuzz.oracles.reference`` under the same name (a test keeps the two tables in step).
+
+``kit`` holds the registry and the shared emission kit; each op family has its module and registers
+its ops on import. Adding an op = one ``register(OpSpec(...))`` in its family's module plus its
+reference row.
+"""
+from __future__ import annotations
+
+from .kit import (MATMUL_TYPES, MAX_SYMBOL_SIZE, OPS, Body, EmitContext, OpSpec, destinations, float_literal,
+                  identity_map, is_float, projected_map, register, result_name, same_type, tensor_type)
+from .elementwise import CASTS, ELEMENTWISE, ELEMENTWISE_DTYPES, Elementwise
+from .producers import PRODUCER_OPS
+from .contractions import CONTRACTIONS
+from .reductions import REDUCTIONS
+from .movement import pack_array, unpack_array
+from .windows import CONV_LAYOUTS, POOL_IDENTITY, POOL_LAYOUTS, POOLINGS, SPATIAL, window_out
+from .normalization import NORMS
+from .sorting import SELECTION_EMITTERS, SORTED_DTYPES
+
+__all__ = [
+    "CASTS", "CONTRACTIONS", "CONV_LAYOUTS", "ELEMENTWISE", "ELEMENTWISE_DTYPES", "FAMILIES", "MATMUL_TYPES",
+    "MAX_SYMBOL_SIZE", "NORMS", "OPS", "OP_NAMES", "POOLINGS", "POOL_IDENTITY", "POOL_LAYOUTS", "PRODUCER_OPS",
+    "REDUCTIONS", "SELECTION_EMITTERS", "SORTED_DTYPES", "SPATIAL", "Body", "EmitContext", "Elementwise", "OpSpec",
+    "destinations", "float_literal", "identity_map", "is_float", "ops_of", "pack_array", "projected_map", "register",
+    "result_name", "same_type", "tensor_type", "unpack_array", "window_out",
+]
+
+for _name in sorted(OPS):  # the registry in name order, whichever order the family modules registered in
+    OPS[_name] = OPS.pop(_name)
+
+OP_NAMES = tuple(sorted(OPS))
+FAMILIES = ("elementwise", "producer", "contraction", "reduction", "data-movement", "convolution", "normalization",
+            "sorting")
+
+
+def ops_of(family: str) -> tuple[str, ...]:
+    return tuple(name for name in OP_NAMES if OPS[name].family == family)
+
+
+if set(FAMILIES) != {spec.family for spec in OPS.values()}:
+    raise ImportError(f"op families {sorted({s.family for s in OPS.values()})} must be exactly FAMILIES {FAMILIES}")

@@ -1,0 +1,136 @@
+"""Elementwise ops (one table row each) and cast."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable, Mapping, Sequence
+
+from ..tensor import FLOAT_DTYPES, TensorType
+from .kit import Body, EmitContext, OpSpec, identity_map, is_float, maxmin, register, result_name, same_type
+
+# ---------------------------------------------------------------------------------------------
+# Elementwise ops: one table row each. ``float_body`` / ``int_body`` map (Body, operands, dtype) to
+# the yielded value; ``None`` means the op is not defined for that dtype class.
+
+
+@dataclasses.dataclass(frozen=True)
+class Elementwise:
+    name: str
+    arity: int
+    float_body: Callable[[Body, list[str], str], str] | None
+    int_body: Callable[[Body, list[str], str], str] | None
+    bound: Callable[[Sequence[float]], float]
+    domain: float = float("inf")  # proposed only on values bounded by this (keeps exp finite)
+
+
+def _log_guarded(b: Body, xs: list[str], t: str) -> str:  # log(|x| + 1): defined everywhere
+    magnitude = b.op(f"math.absf {xs[0]} : {t}")
+    return b.op(f"math.log {b.op(f'arith.addf {magnitude}, {b.const(1.0, t)} : {t}')} : {t}")
+
+
+def _div_guarded(b: Body, xs: list[str], t: str) -> str:  # x / (|y| + 1): divisor kept away from zero
+    magnitude = b.op(f"math.absf {xs[1]} : {t}")
+    divisor = b.op(f"arith.addf {magnitude}, {b.const(1.0, t)} : {t}")
+    return b.op(f"arith.divf {xs[0]}, {divisor} : {t}")
+
+
+def _where_gt(b: Body, xs: list[str], t: str) -> str:  # where(x0 > x1, x2, x3)
+    cmp = "arith.cmpf ogt" if t in FLOAT_DTYPES else "arith.cmpi sgt"
+    return b.op(f"arith.select {b.op(f'{cmp}, {xs[0]}, {xs[1]} : {t}')}, {xs[2]}, {xs[3]} : {t}")
+
+
+ELEMENTWISE_DTYPES = ("f32", "f16", "bf16", "i32", "i64", "i16")  # bf16 / i64 / i16 values come from casts
+
+ELEMENTWISE = (
+    Elementwise("exp", 1, lambda b, x, t: b.op(f"math.exp {x[0]} : {t}"), None, lambda bs: 2.72 ** bs[0], domain=6.0),
+    Elementwise("tanh", 1, lambda b, x, t: b.op(f"math.tanh {x[0]} : {t}"), None, lambda bs: min(bs[0], 1.0)),
+    Elementwise("negate", 1, lambda b, x, t: b.op(f"arith.negf {x[0]} : {t}"),
+                lambda b, x, t: b.op(f"arith.subi {b.const(0, t)}, {x[0]} : {t}"), lambda bs: bs[0]),
+    Elementwise("abs", 1, lambda b, x, t: b.op(f"math.absf {x[0]} : {t}"),
+                lambda b, x, t: b.op(f"math.absi {x[0]} : {t}"), lambda bs: bs[0]),
+    Elementwise("sqrt", 1, lambda b, x, t: b.op(f"math.sqrt {b.op('math.absf ' + x[0] + ' : ' + t)} : {t}"), None,
+                lambda bs: bs[0] ** 0.5 + 1),
+    Elementwise("log", 1, _log_guarded, None, lambda bs: bs[0]),
+    Elementwise("add", 2, lambda b, x, t: b.op(f"arith.addf {x[0]}, {x[1]} : {t}"),
+                lambda b, x, t: b.op(f"arith.addi {x[0]}, {x[1]} : {t}"), lambda bs: bs[0] + bs[1]),
+    Elementwise("sub", 2, lambda b, x, t: b.op(f"arith.subf {x[0]}, {x[1]} : {t}"),
+                lambda b, x, t: b.op(f"arith.subi {x[0]}, {x[1]} : {t}"), lambda bs: bs[0] + bs[1]),
+    Elementwise("mul", 2, lambda b, x, t: b.op(f"arith.mulf {x[0]}, {x[1]} : {t}"),
+                lambda b, x, t: b.op(f"arith.muli {x[0]}, {x[1]} : {t}"), lambda bs: bs[0] * bs[1]),
+    Elementwise("max", 2, maxmin("max"), lambda b, x, t: b.op(f"arith.maxsi {x[0]}, {x[1]} : {t}"), max),
+    Elementwise("min", 2, maxmin("min"), lambda b, x, t: b.op(f"arith.minsi {x[0]}, {x[1]} : {t}"), max),
+    Elementwise("div", 2, _div_guarded, None, lambda bs: bs[0]),
+    Elementwise("where_gt", 4, _where_gt, _where_gt, lambda bs: max(bs[2], bs[3])),
+)
+
+
+def _register_elementwise(ew: Elementwise) -> None:
+    def infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+        if len(types) != ew.arity:
+            raise ValueError(f"{ew.name} takes {ew.arity} operands, got {len(types)}")
+        t = same_type(types)
+        if (ew.float_body if is_float(t) else ew.int_body) is None or t.dtype not in ELEMENTWISE_DTYPES:
+            raise ValueError(f"{ew.name} is not defined on {t.dtype}")
+        return t
+
+    def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+        t = node.type
+        body_fn = ew.float_body if is_float(t) else ew.int_body
+        ins = [(v, ctx.graph.type_of(r)) for v, r in zip(operands, node.inputs)]
+        out = (ctx.init_for(node.index, node, operands), t)
+        rank = len(t.shape)
+        return ctx.generic(result_name(ctx, node), ins, out, [identity_map(rank)] * (len(ins) + 1),
+                           ["parallel"] * rank, lambda b, args: body_fn(b, args[: ew.arity], t.dtype))
+
+    def propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+        first = pool.pick(draw, lambda t, bound: t.dtype in ELEMENTWISE_DTYPES and bound <= ew.domain
+                          and (ew.float_body if is_float(t) else ew.int_body) is not None)
+        if first is None:
+            return None
+        t = pool.type(first)
+        rest = [pool.pick(draw, lambda u, _b: (u.shape, u.dtype) == (t.shape, t.dtype)) for _ in range(ew.arity - 1)]
+        return (first, *rest), {}
+
+    register(OpSpec(ew.name, infer, emit, lambda bs, attrs, types: ew.bound(bs), propose))
+
+
+for _ew in ELEMENTWISE:
+    _register_elementwise(_ew)
+
+
+# ---------------------------------------------------------------------------------------------
+# cast
+
+
+def _cast_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (t,) = types
+    if (t.dtype, attrs["to"]) not in CASTS:
+        raise ValueError(f"no cast {t.dtype} -> {attrs['to']}")
+    return TensorType(t.shape, attrs["to"])
+
+
+CASTS = {("f32", "f16"): "arith.truncf", ("f16", "f32"): "arith.extf", ("f32", "i32"): "arith.fptosi",
+         ("i32", "f32"): "arith.sitofp", ("f16", "i32"): "arith.fptosi", ("i32", "f16"): "arith.sitofp",
+         ("f32", "bf16"): "arith.truncf", ("bf16", "f32"): "arith.extf", ("bf16", "i32"): "arith.fptosi",
+         ("i32", "i64"): "arith.extsi", ("i64", "i32"): "arith.trunci", ("f32", "i64"): "arith.fptosi",
+         ("i64", "f32"): "arith.sitofp", ("i32", "i16"): "arith.trunci", ("i16", "i32"): "arith.extsi",
+         ("i16", "f16"): "arith.sitofp", ("i8", "i32"): "arith.extsi", ("i8", "i16"): "arith.extsi"}
+
+
+def _cast_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    src = ctx.graph.type_of(node.inputs[0])
+    op = CASTS[(src.dtype, node.type.dtype)]
+    rank = len(node.type.shape)
+    return ctx.generic(result_name(ctx, node), [(operands[0], src)], (ctx.init_for(node.index, node, operands), node.type),
+                       [identity_map(rank)] * 2, ["parallel"] * rank,
+                       lambda b, a: b.op(f"{op} {a[0]} : {src.dtype} to {node.type.dtype}"))
+
+
+def _cast_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    src = pool.pick(draw, lambda t, bound: any(frm == t.dtype for frm, _ in CASTS) and bound <= 1000)
+    if src is None:
+        return None
+    targets = sorted(to for (frm, to) in CASTS if frm == pool.type(src).dtype and to in pool.dtypes)
+    return ((src,), {"to": draw(pool.st.sampled_from(targets))}) if targets else None
+
+
+register(OpSpec("cast", _cast_infer, _cast_emit, lambda bs, a, ts: bs[0] + 1, _cast_propose))
