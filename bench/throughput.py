@@ -31,7 +31,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    from ireefuzz.tools.campaign.baseline import Baseline
+    from ireefuzz.tools.baseline import Baseline
     from ireefuzz.tools.campaign.display import Display
     from ireefuzz.tools.campaign.guidance import Coverage, draw_block
     from ireefuzz.tools.campaign.local_pool import LocalPool

@@ -13,7 +13,7 @@ Options (one group, one prefix; ``--iree-compile`` / ``--iree-target-cpu`` name 
   --iree-runtime PYTHON        a Python whose iree.runtime matches --iree-compile
   --ireefuzz-oracles a,b       which oracles run (numeric, immutability, crash, memory, fusion)
   --ireefuzz-max-alloca BYTES  static allocas up to BYTES outside loops are not findings
-  --ireefuzz-baseline FILE     known signatures: reported as warnings, never failures
+  --ireefuzz-baseline FILE     known causes (and signatures): reported as warnings, never failures
   --ireefuzz-bundles DIR       where failing checks write repro bundles (default: pytest's tmp dir)
   --ireefuzz-corpus DIR        collect each corpus case under DIR as a test
   --ireefuzz-mlir              collect the repository's ``.mlir`` files as tests
@@ -142,8 +142,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "alloca is one)")
     group.addoption("--ireefuzz-baseline", dest="ireefuzz_baseline", metavar="FILE", type=_existing_file,
                     default=None,
-                    help="known-findings baseline: findings with these signatures are reported as warnings, "
-                         "not failures")
+                    help="known-findings baseline: findings of these causes (or signatures) are reported as "
+                         "warnings, not failures")
     group.addoption("--ireefuzz-bundles", dest="ireefuzz_bundles", metavar="DIR", type=_writable_dir, default=None,
                     help="directory where a failing check writes its repro bundle (default: under pytest's "
                          "basetemp)")
@@ -182,7 +182,7 @@ def _check_baseline(config: pytest.Config) -> None:
         testing.load_baseline(path)
     except (IreefuzzError, ValueError, KeyError, TypeError, UnicodeDecodeError) as e:
         raise pytest.UsageError(f"--ireefuzz-baseline {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
-                                "; give a known-findings JSON file (a list of {\"signature\"|\"cause\", ...} rows)")
+                                "; give a known-findings JSON file (format: ireefuzz.tools.baseline)")
 
 
 def _probe_compiler(config: pytest.Config) -> None:
@@ -293,7 +293,7 @@ def _is_within(path: Path, root: Path) -> bool:
 @pytest.fixture(scope="session")
 def iree_sut(request: pytest.FixtureRequest):
     """The system under test as configured on the command line: ``.config`` (a CompilerConfig),
-    ``.policy`` (the oracles that run), ``.known`` (baseline signatures), ``.bundle_dir``."""
+    ``.policy`` (the oracles that run), ``.known`` (the baseline, ``ireefuzz.tools.baseline.Baseline``), ``.bundle_dir``."""
     from ireefuzz import testing
 
     return testing.sut_from_config(request.config)

@@ -1,11 +1,12 @@
 """What the pytest plugin's fixtures and collectors run: checking a case, a graph or a ``.mlir`` file.
 
 ``check(case_or_graph)`` runs every configured oracle through ``ireefuzz.core.evaluate`` and, on a
-finding whose signature is not in the baseline, fails the test with a message that is a repro:
+finding whose cause is not in the baseline (``ireefuzz.tools.baseline``: by cause, as the campaign), fails the
+test with a message that is a repro:
 the findings with their signatures, the case, the exact ``iree-compile`` command, the program,
 and the directory of the repro bundle written for it (``program.mlir``, ``case.json``,
-``findings.json``, ``command.txt``, written atomically). Findings whose signature the baseline
-knows are reported as ``KnownFinding`` warnings instead.
+``findings.json``, ``command.txt``, written atomically). Findings whose cause (or signature) the
+baseline knows are reported as ``KnownFinding`` warnings instead, with the baseline's verdict.
 
 Inside a Hypothesis test each signature fails with its own exception class, so shrinking keeps
 the signature it started from instead of slipping to another bug; the bundle of a signature is
@@ -59,6 +60,8 @@ from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
 from ireefuzz.generators.graph import Graph, GraphError
 from ireefuzz.oracles.finding import Finding, first_per_signature, signature_class
+from ireefuzz.tools import baseline as _baseline
+from ireefuzz.tools.baseline import Baseline
 
 __all__ = ["IreeSut", "Checker", "KnownFinding", "NotJudgedWarning", "IreefuzzFailure", "check", "check_mlir_file", "load_baseline",
            "sut_from_config", "load_inputs_spec", "current_test_id", "DEFAULT_SYMBOL_SIZE"]
@@ -68,7 +71,7 @@ PROGRAM_LINES_SHOWN = 200
 
 
 class KnownFinding(UserWarning):
-    """A finding whose signature is in the known-findings baseline (not a test failure)."""
+    """A finding whose cause (or signature) is in the known-findings baseline (not a test failure)."""
 
 
 class NotJudgedWarning(UserWarning):
@@ -86,12 +89,12 @@ class IreeSut:
 
     config: _sut.CompilerConfig = _sut.CompilerConfig()
     policy: Policy = Policy()
-    known: Mapping[str, Mapping[str, Any]] = dataclasses.field(default_factory=dict)
+    known: Baseline = Baseline()
     bundle_dir: Path | None = None  # None: a fresh temporary directory per failing check
 
     def __repr__(self) -> str:
         return (f"IreeSut(iree_compile={self.config.iree_compile or 'wheel'}, cpu={self.config.target_cpu}, "
-                f"oracles={','.join(sorted(self.policy.oracles))}, known={len(self.known)})")
+                f"oracles={','.join(sorted(self.policy.oracles))}, known={len(self.known.entries)})")
 
 
 def sut_from_config(config: pytest.Config) -> IreeSut:
@@ -116,18 +119,16 @@ def sut_from_config(config: pytest.Config) -> IreeSut:
         config=compiler,
         policy=Policy(frozenset(config.getoption("ireefuzz_oracles")) - unable,
                       max_static_alloca_bytes=config.getoption("ireefuzz_max_alloca")),
-        known=load_baseline(baseline) if baseline is not None else {},
+        known=load_baseline(baseline) if baseline is not None else Baseline(),
         bundle_dir=Path(bundles) if bundles is not None else None,
     )
     config._ireefuzz_sut = made  # type: ignore[attr-defined]
     return made
 
 
-def load_baseline(path: str | Path) -> dict[str, dict]:
-    """Signature -> row of a known-findings baseline (format and checks: ``ireefuzz.tools.corpus.load_baseline``)."""
-    from ireefuzz.tools.corpus import load_baseline as read
-
-    return dict(read(path))
+def load_baseline(path: str | Path) -> Baseline:
+    """A known-findings baseline (format, checks and matching by cause: ``ireefuzz.tools.baseline``)."""
+    return Baseline.of(_baseline.read(path))
 
 
 # --------------------------------------------------------------------------- cases and graphs
@@ -210,13 +211,13 @@ def _as_case(case_or_graph: Case | Graph, instances: Sequence[Mapping[str, int]]
 def _judge(findings: list[Finding], sut: IreeSut, test_id: str, *, program: str, case_json: Mapping[str, Any],
            what: str, config: _sut.CompilerConfig, target_cpu: str, case: Case | None = None,
            program_cases: Mapping[str, Any] | None = None) -> None:
-    new = [f for f in findings if f.signature not in sut.known]
+    judged = {id(f): sut.known.finding_known(f.signature, f.cause) for f in findings}  # by cause, as the campaign
+    new = [f for f in findings if not judged[id(f)]]
     for f in findings:
-        if f.signature in sut.known:
-            row = sut.known[f.signature]
-            note = " ".join(str(row[k]) for k in ("status", "upstream", "link", "note") if row.get(k))
-            warnings.warn(KnownFinding(f"known finding {f.signature}{f' ({note})' if note else ''}: {f.message}"),
-                          stacklevel=3)
+        if (row := judged[id(f)]) is not None:
+            note = f"{row.verdict or 'listed'}: {row.detail}"
+            cause = f" of cause {f.cause}" if f.cause else ""
+            warnings.warn(KnownFinding(f"known finding {f.signature}{cause} ({note}): {f.message}"), stacklevel=3)
     if not new:
         return
     bundle = _bundle_dir(sut, test_id, new[0].signature)
@@ -226,7 +227,7 @@ def _judge(findings: list[Finding], sut: IreeSut, test_id: str, *, program: str,
     for f in new:
         lines.append(f"  {f.signature}")
         lines.append(f"      {f.message}")
-    known = [f.signature for f in findings if f.signature in sut.known]
+    known = [f.signature for f in findings if judged[id(f)]]
     if known:
         lines.append(f"  (and {len(known)} known: {', '.join(known)})")
     lines += [f"case: {what}", "reproduce:", f"  {command}", f"bundle: {bundle} ({', '.join(written)})"]

@@ -47,6 +47,34 @@ def make_signature(oracle: str, kind: str, ops: Iterable[str] | str, dtype: str,
 
 
 @dataclasses.dataclass(frozen=True)
+class Signature:
+    """A signature's five parts: ``Signature.parse("memory/alloca/fill>matmul/f32/?x?").ops == "fill>matmul"``."""
+
+    oracle: str
+    kind: str
+    ops: str
+    dtype: str
+    dims: str
+
+    @classmethod
+    def parse(cls, text: str) -> "Signature":
+        """The parts of ``oracle/kind/ops/dtype/dims`` (no part holds a ``/``: ``make_signature`` sanitizes them);
+        ValueError for any other text."""
+        parts = text.split("/") if isinstance(text, str) else []
+        if len(parts) != 5 or not all(parts):
+            raise ValueError(f"{text!r} is not a signature like oracle/kind/ops/dtype/dims")
+        return cls(*parts)
+
+    def __str__(self) -> str:
+        return "/".join((self.oracle, self.kind, self.ops, self.dtype, self.dims))
+
+    @property
+    def op_names(self) -> tuple[str, ...]:
+        """The ops of the pattern without their bracketed roles: ``fill>generic[exp]`` -> ``("fill", "generic")``."""
+        return tuple(op.split("[", 1)[0] for op in self.ops.split(">") if op and op != "-")
+
+
+@dataclasses.dataclass(frozen=True)
 class Finding:
     """One observed deviation. ``evidence`` is JSON-able; ``case`` is the case JSON (or None)."""
 

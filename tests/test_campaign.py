@@ -19,7 +19,8 @@ import pytest
 
 from ireefuzz.base import durable as _io
 from ireefuzz.tools.campaign import report
-from ireefuzz.tools.campaign import baseline, guidance, options, pool, record
+from ireefuzz.tools import baseline
+from ireefuzz.tools.campaign import guidance, options, pool, record
 from ireefuzz.errors import UsageError
 from ireefuzz.core.evaluate import ORACLE_NAMES, CaseResult
 from ireefuzz.generators.case import Case
@@ -223,15 +224,15 @@ def test_baseline_is_read_tolerantly_and_rejected_clearly(tmp_path):
     good = tmp_path / "known.json"
     good.write_text(json.dumps([{"signature": "memory/alloca/x/f32/S", "upstream": "https://x/1"},
                                 {"signature": "crash/compile-error/y/f16/?", "note": None}]))
-    known_map = baseline.load_baseline(good).signatures
+    known_map = baseline.load(good).signatures
     assert known_map["memory/alloca/x/f32/S"].upstream == "https://x/1" and known_map["crash/compile-error/y/f16/?"].note == ""
     assert known_map["memory/alloca/x/f32/S"].status == "open"
     for text, match in (("{", "not valid JSON"), ('{"signature": "x"}', "JSON list of objects"), ('[{"sig": 1}]', '"signature"')):
         (tmp_path / "bad.json").write_text(text)
         with pytest.raises(UsageError, match=match):
-            baseline.load_baseline(tmp_path / "bad.json")
+            baseline.load(tmp_path / "bad.json")
     with pytest.raises(UsageError, match="cannot read"):
-        baseline.load_baseline(tmp_path / "missing.json")
+        baseline.load(tmp_path / "missing.json")
 
 
 def _case(size: int) -> Case:
@@ -247,19 +248,19 @@ def _result(case: Case, *sigs: str) -> CaseResult:
 def test_record_keeps_first_and_smaller_examples_and_never_duplicates(tmp_path):
     opts = options.Options(cases=64, batch=4)
     sig, known = "memory/alloca/exp/f32/S", "memory/alloca/known/f32/S"
-    rec = record.Record(tmp_path, opts, baseline.Baseline({known: baseline.Known(known, upstream="u")}))
+    rec = record.Record(tmp_path, opts, baseline.Baseline({known: baseline.Known(verdict="upstream", link="u", signatures=(known,))}))
     big, small, bigger = _case(64), _case(8), _case(128)
     task = pool.Task((0, 1, 2), (big, small, bigger))
     rec.record(task, [_result(big, sig, known), _result(small, sig), _result(bigger, sig)], 1.0)
     # the coordinator was killed after the findings but before the progress line: the batch is redone
     (tmp_path / "progress.jsonl").write_text("")
-    rec = record.Record(tmp_path, opts, baseline.Baseline({known: baseline.Known(known)}))
+    rec = record.Record(tmp_path, opts, baseline.Baseline({known: baseline.Known(signatures=(known,))}))
     rec.record(task, [_result(big, sig, known), _result(small, sig), _result(bigger, sig)], 2.0)
     rows = findings(tmp_path)
     assert [(r["signature"], r["case_index"], r["example"]) for r in rows] == [
         (sig, 0, "first"), (known, 0, "first"), (sig, 1, "smaller")]
     assert [r["status"] for r in rows] == ["new", "known", "new"]
-    summary = record.Record(tmp_path, opts, baseline.Baseline({known: baseline.Known(known)})).summary()
+    summary = record.Record(tmp_path, opts, baseline.Baseline({known: baseline.Known(signatures=(known,))})).summary()
     assert summary["signatures"][sig] == {"count": 3, "status": "new", "first_case_index": 0, "smallest_case_index": 1}
     assert summary["new"] == [sig] and summary["known"] == [known] and summary["cases"] == 3
     assert summary["pipelines"] == {"DoubleTilingExpert": 3}
@@ -281,7 +282,7 @@ def test_summary_counts_distinct_lowering_configurations_per_pipeline(tmp_path):
 def test_reports(tmp_path):
     opts = options.Options(cases=64)
     known = "memory/alloca/matmul/f32/S"  # another cause (a contraction's alloca) than exp's
-    rec = record.Record(tmp_path, opts, baseline.Baseline({known: baseline.Known(known)}))
+    rec = record.Record(tmp_path, opts, baseline.Baseline({known: baseline.Known(signatures=(known,))}))
     c = _case(4)
     rec.record(pool.Task((0,), (c,)), [_result(c, "memory/alloca/exp/f32/S", known)], 1.0)
     rec.record(pool.Task((1,), (c,)), [_result(c)], 2.0)

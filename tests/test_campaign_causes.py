@@ -16,7 +16,8 @@ import pytest
 
 from ireefuzz import cli
 from ireefuzz.base import durable as _io
-from ireefuzz.tools.campaign import baseline, bundling, causes, options, pool, record, runs
+from ireefuzz.tools import baseline
+from ireefuzz.tools.campaign import bundling, causes, options, pool, record, runs
 from ireefuzz.errors import UsageError
 
 MUTATED = "immutability/dps-init-written-in-place"
@@ -48,8 +49,8 @@ def old_run(out: Path, rows=ROWS, case_sigs=CASE_SIGS) -> Path:
 
 
 def known(**entries: list[str]) -> baseline.Baseline:
-    return baseline.Baseline({s: baseline.Known(s) for s in entries.get("signatures", [])},
-                             {c: baseline.Known(cause=c, upstream="https://x/1") for c in entries.get("causes", [])})
+    return baseline.Baseline.of([baseline.Known(signatures=(s,)) for s in entries.get("signatures", [])]
+                                + [baseline.Known(c, "upstream", link="https://x/1") for c in entries.get("causes", [])])
 
 
 def open_old(tmp_path: Path, base: baseline.Baseline = baseline.Baseline(), previous=None) -> record.Record:
@@ -68,7 +69,7 @@ def test_an_old_run_is_counted_by_cause(tmp_path):
     assert sorted(causes) == [MUTATED, ALLOCA]  # five signatures, two causes
     assert causes[MUTATED] | {"title": ""} == {
         "id": MUTATED, "title": "", "oracle": "immutability", "signatures": sorted(r[1] for r in ROWS[:3]),
-        "cases": 4, "first_case": 0, "smallest_case": 2, "bundle": "", "status": "new", "triage": "", "upstream": ""}
+        "cases": 4, "first_case": 0, "smallest_case": 2, "bundle": "", "status": "new", "verdict": "", "verdict_detail": "", "upstream": ""}
     assert "16168" in causes[MUTATED]["title"]
     assert (causes[ALLOCA]["cases"], causes[ALLOCA]["first_case"], causes[ALLOCA]["smallest_case"]) == (2, 2, 3)
     assert summary["new_causes"] == [MUTATED, ALLOCA] and summary["history"] == [MUTATED, ALLOCA]
@@ -111,15 +112,15 @@ def test_the_baseline_file_takes_causes(tmp_path):
     file = tmp_path / "known.json"
     file.write_text(json.dumps([{"cause": MUTATED, "upstream": "https://github.com/iree-org/iree/issues/16168"},
                                 {"signature": "memory/alloca/x/f32/S", "cause": ALLOCA}]))
-    base = baseline.load_baseline(file)
+    base = baseline.load(file)
     assert set(base.causes) == {MUTATED, ALLOCA} and set(base.signatures) == {"memory/alloca/x/f32/S"}
     assert base.cause_known(MUTATED, []).upstream.endswith("16168")
     for bad, match in (([{"cause": "nothing"}], "oracle/what"), ([{"cause": MUTATED}] * 2, "twice"),
                        ([{"note": "x"}], '"cause"')):
         file.write_text(json.dumps(bad))
         with pytest.raises(UsageError, match=match):
-            baseline.load_baseline(file)
-    shipped = baseline.load_baseline(Path(__file__).parents[1] / "corpus" / "known_findings.json")
+            baseline.load(file)
+    shipped = baseline.load(Path(__file__).parents[1] / "corpus" / "known_findings.json")
     assert MUTATED in shipped.causes
 
 

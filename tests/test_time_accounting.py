@@ -9,7 +9,8 @@ from pathlib import Path
 
 from ireefuzz.base import durable as _io
 from ireefuzz.tools.campaign import report
-from ireefuzz.tools.campaign import baseline, options, pool, record, runs
+from ireefuzz.tools import baseline
+from ireefuzz.tools.campaign import options, pool, record, runs
 from ireefuzz.core.evaluate import Clock, CaseResult
 
 

@@ -189,7 +189,8 @@ def test_the_staged_finding_files_do_not_stay_in_bundles(tmp_path, monkeypatch):
 
 
 def _record_with_one_new_cause(out: Path):
-    from ireefuzz.tools.campaign import baseline, options, record
+    from ireefuzz.tools import baseline
+    from ireefuzz.tools.campaign import options, record
 
     row = json.loads(FINDINGS.read_text().splitlines()[0])
     row |= {"case_index": 0, "size": [4, 1], "status": "new", "example": "first"}

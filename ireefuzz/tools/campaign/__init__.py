@@ -53,8 +53,8 @@ from pathlib import Path
 
 from ireefuzz.base import durable as _io
 from ireefuzz.errors import UsageError
+from ireefuzz.tools.baseline import baseline_path, load as load_baseline
 
-from .baseline import baseline_path, load_baseline
 from .lock import held
 from .options import Options, bundle_limit, configure, options_from_args, parse_scheduler, parse_workers, writable_dir
 from .pool import Pool

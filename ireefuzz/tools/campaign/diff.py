@@ -5,7 +5,8 @@ import argparse
 import json
 from pathlib import Path
 
-from .baseline import baseline_path, load_baseline
+from ireefuzz.tools.baseline import baseline_path, load as load_baseline
+
 from .causes import DIFF_CATEGORIES
 from .options import DEFAULT_BASELINE
 from .runs import open_run, previous_run

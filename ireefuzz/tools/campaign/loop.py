@@ -22,8 +22,8 @@ from ireefuzz.base import durable as _io
 from ireefuzz.core.evaluate import CLOCK, CaseResult, platform_of
 from ireefuzz.generators.case import Case
 from ireefuzz.oracles.finding import Finding, make_signature
+from ireefuzz.tools.baseline import Baseline
 
-from .baseline import Baseline
 from .causes import Previous
 from .display import Display
 from .guidance import Coverage, draw_block

@@ -18,8 +18,8 @@ from ireefuzz.sut import releases
 from ireefuzz.base.argtypes import positive_seconds, shell_words
 from ireefuzz.errors import UsageError
 from ireefuzz.core.evaluate import JAX_MODES, ORACLE_NAMES, Policy
+from ireefuzz.tools.baseline import DEFAULT_BASELINE
 
-from .baseline import DEFAULT_BASELINE
 from .pool import TIME_GRACE_MAX_S, EvalSpec
 
 BLOCK = 64  # cases per Hypothesis run; part of the campaign's identity (recorded)

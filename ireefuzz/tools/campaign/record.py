@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from ireefuzz.base import durable as _io
 from ireefuzz.sut.configs import ConfigurationCoverage, labels
 from ireefuzz.errors import UsageError
+from ireefuzz.tools.baseline import Baseline
 from ireefuzz.oracles.cause import assign_causes, cause_of
-from ireefuzz.oracles.finding import Finding
+from ireefuzz.oracles.finding import Finding, Signature
 
-from .baseline import Baseline
 from .causes import CauseStats, Previous, diff_causes
 from .guidance import Coverage, Stream, case_hash
 from .options import Options
@@ -200,7 +200,7 @@ class Record:
             self.totals["cases"] += 1
             self.totals["shape_runs"] += e["instances"]
             self.totals["discarded"] += e["discarded"]
-            self.totals["worker_deaths"] += any(s.startswith("crash/") and s.split("/")[1] in DEATH_KINDS for s in e["sigs"])
+            self.totals["worker_deaths"] += any(s.startswith("crash/") and Signature.parse(s).kind in DEATH_KINDS for s in e["sigs"])
             self.pipelines.update(e["pipelines"])
             self.lowerings.update(e.get("configurations", ()))
             names = e["ops"].split(">")
@@ -238,8 +238,8 @@ class Record:
 
     def _cause_of_signature(self, sig: str) -> str:
         """A signature with no recorded row (findings.jsonl cut short by hand): its cause from the signature alone."""
-        oracle, kind = sig.split("/")[:2]
-        cause = cause_of(Finding(oracle, kind, sig, ""))
+        parts = Signature.parse(sig)
+        cause = cause_of(Finding(parts.oracle, parts.kind, sig, ""))
         self.sig_cause[sig] = cause.id
         self.causes.setdefault(cause.id, CauseStats(cause.id, cause.title))
         return cause.id
@@ -320,7 +320,7 @@ class Record:
             known = self.baseline.finding_known(sig, self.sig_cause.get(sig, ""))
             signatures[sig] = {"count": s.count, "status": self.status(sig), "first_case_index": s.first_case_index,
                                "smallest_case_index": s.smallest_case_index} | (
-                {"upstream": known.upstream, "note": known.note, "triage": known.status} if known else {})
+                {"upstream": known.upstream, "note": known.note, "verdict": known.verdict or "listed"} if known else {})
         summary = {
             "cases": t["cases"], "graphs": t["cases"], "shape_runs": t["shape_runs"], "seconds": round(self.seconds, 2),
             "graphs_per_s": round(t["cases"] / seconds, 3), "shape_runs_per_s": round(t["shape_runs"] / seconds, 3),
@@ -368,8 +368,8 @@ class Record:
             rows.append({"id": c.id, "title": c.title, "oracle": c.oracle, "signatures": sorted(c.signatures),
                          "cases": c.cases, "first_case": c.first_case, "smallest_case": c.smallest_case,
                          "bundle": str(bundle.relative_to(self.out)) if (bundle / "finding.json").exists() else "",
-                         "status": self.cause_status(c), "triage": known.status if known else "",
-                         "upstream": known.upstream if known else ""})
+                         "status": self.cause_status(c), "verdict": (known.verdict or "listed") if known else "",
+                         "verdict_detail": known.detail if known else "", "upstream": known.upstream if known else ""})
         return sorted(rows, key=lambda r: (r["status"] != "new", -r["cases"], r["id"]))
 
 

@@ -7,8 +7,8 @@ from typing import Any
 
 from ireefuzz.base import durable as _io
 from ireefuzz.errors import UsageError
+from ireefuzz.tools.baseline import Baseline
 
-from .baseline import Baseline
 from .causes import Previous
 from .options import Options
 from .record import Record

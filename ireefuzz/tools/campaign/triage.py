@@ -11,7 +11,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from .baseline import baseline_path, load_baseline
+from ireefuzz.tools.baseline import baseline_path, load as load_baseline
+
 from .bundling import bundle_new_causes
 from .options import DEFAULT_BASELINE, add_bundle_options, bundle_limit
 from .runs import open_run, previous_run, read_summary, rewrite_causes, write_outputs

@@ -1,0 +1,308 @@
+"""The known-findings baseline: the one reader and writer of ``known_findings.json``, for the campaign
+(``fuzz``, ``triage``, ``diff``), the corpus and the pytest plugin, all of which match findings by cause.
+
+A baseline holds the causes a team has judged, each with a **verdict**:
+
+- ``upstream``      a real IREE bug, tracked at ``link`` (an issue URL, or the repro awaiting filing);
+- ``by-design``     not a bug: ``why`` says what the semantics require;
+- ``harness``       an error of ireefuzz itself, ``fixed_in`` its version that no longer makes it;
+- ``duplicate-of``  the same mechanism as the cause ``of``.
+
+The file (format 2)::
+
+    {"format": 2, "causes": [
+      {"cause": "memory/alloca/contraction@DoubleTilingExpert", "verdict": "upstream",
+       "link": "https://github.com/iree-org/iree/issues/8303", "signatures": ["memory/alloca/fill>matmul/f32/SxS"],
+       "note": "free text"}, ...]}
+
+``signatures`` lists signatures seen of the cause: they keep it known if a later ireefuzz names the
+cause differently. An entry may name signatures only (no ``cause``). An entry without a verdict is
+*listed* (what format 1 could say): known, shown in the report as having no verdict.
+
+Format 1 (a JSON list of ``{"signature", "cause", "status", "upstream", "note"}`` rows, one per
+signature) is still read: rows are grouped by cause; a row with an ``upstream`` link becomes
+``upstream``, one with ``status`` ``intended``/``wontfix`` ``by-design`` (its note is the why).
+``mark`` writes format 2.
+
+Matching: a finding is known if its cause or its signature is listed; a cause is known if it is listed
+or one of its signatures is. So a new dims or dtype variant of a known cause is known everywhere.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from ireefuzz.base.durable import atomic_write_text
+from ireefuzz.errors import CorpusError, UsageError
+from ireefuzz.oracles.finding import Signature
+
+FORMAT = 2
+# verdict -> the field that must say more about it
+VERDICTS = {"upstream": "link", "by-design": "why", "harness": "fixed_in", "duplicate-of": "of"}
+LEGACY_STATUSES = ("open", "fixed", "wontfix", "intended")  # format 1's "status"
+DEFAULT_BASELINE = Path("corpus/known_findings.json")
+
+
+@dataclasses.dataclass(frozen=True)
+class Known:
+    """One judged cause (or, from an old baseline, a signature without a cause)."""
+
+    cause: str = ""
+    verdict: str = ""  # one of VERDICTS; "" = listed without a verdict
+    link: str = ""
+    why: str = ""
+    fixed_in: str = ""
+    of: str = ""
+    note: str = ""
+    signatures: tuple[str, ...] = ()
+
+    @property
+    def upstream(self) -> str:
+        return self.link
+
+    @property
+    def detail(self) -> str:
+        """What backs the verdict, in one line (the report's words)."""
+        if self.verdict == "upstream":
+            return self.link if "://" in self.link else f"{self.link} (not filed upstream yet)"
+        if self.verdict == "by-design":
+            return self.why
+        if self.verdict == "harness":
+            return f"an ireefuzz error, fixed in ireefuzz {self.fixed_in}"
+        if self.verdict == "duplicate-of":
+            return f"same mechanism as {self.of}"
+        return self.note or "listed without a verdict"
+
+    def to_json(self) -> dict[str, Any]:
+        row: dict[str, Any] = {"cause": self.cause} if self.cause else {}
+        if self.verdict:
+            row |= {"verdict": self.verdict, VERDICTS[self.verdict]: getattr(self, VERDICTS[self.verdict])}
+        if self.signatures:
+            row["signatures"] = sorted(self.signatures)
+        if self.note:
+            row["note"] = self.note
+        return row
+
+
+@dataclasses.dataclass(frozen=True)
+class Baseline:
+    signatures: Mapping[str, Known] = dataclasses.field(default_factory=dict)
+    causes: Mapping[str, Known] = dataclasses.field(default_factory=dict)
+
+    @classmethod
+    def of(cls, entries: Iterable[Known]) -> "Baseline":
+        entries = list(entries)
+        return cls({s: k for k in entries for s in k.signatures}, {k.cause: k for k in entries if k.cause})
+
+    @property
+    def entries(self) -> list[Known]:
+        return sorted({id(k): k for k in [*self.causes.values(), *self.signatures.values()]}.values(),
+                      key=lambda k: (k.cause, k.signatures))
+
+    def finding_known(self, signature: str, cause: str) -> Known | None:
+        """The entry that makes a finding known: its cause's, else its signature's."""
+        return self.causes.get(cause) or self.signatures.get(signature)
+
+    def cause_known(self, cause: str, signatures: Iterable[str]) -> Known | None:
+        """The entry that makes ``cause`` known: its own, else the first of its listed signatures."""
+        return self.causes.get(cause) or next((self.signatures[s] for s in sorted(signatures) if s in self.signatures), None)
+
+
+# --------------------------------------------------------------------------- where the baseline is
+
+def shipped() -> Path:
+    """The project's own baseline: the copy shipped in the wheel (package data ``ireefuzz._corpus``), else
+    the checkout's ``corpus/known_findings.json``."""
+    from importlib import resources
+
+    try:
+        known = resources.files("ireefuzz._corpus").joinpath("known_findings.json")
+        if known.is_file():  # (a namespace package's files() is a MultiplexedPath, whose str() is no path)
+            return Path(str(known))
+    except (ModuleNotFoundError, TypeError):  # TypeError: a namespace package older importlib cannot read
+        pass
+    return Path(__file__).resolve().parents[2] / "corpus" / "known_findings.json"
+
+
+def baseline_path(given: str | None) -> Path | None:
+    """``--baseline FILE``; else corpus/known_findings.json if it exists here (a checkout), else the one shipped
+    with ireefuzz (an installed wheel run from another folder still knows the known IREE bugs), else none."""
+    if given:
+        return Path(given)
+    if DEFAULT_BASELINE.exists():
+        return DEFAULT_BASELINE
+    found = shipped()
+    return found if found.is_file() else None
+
+
+# --------------------------------------------------------------------------- reading
+
+def load(path: str | Path | None, option: str = "--baseline") -> Baseline:
+    """The baseline in ``path`` (none: empty); a malformed file is one line naming ``option`` (UsageError)."""
+    if path is None:
+        return Baseline()
+    try:
+        return Baseline.of(read(path))
+    except CorpusError as e:
+        raise UsageError(f"{option} {e}") from None
+
+
+def read(path: str | Path) -> list[Known]:
+    """Every entry of a baseline file (format 2, or format 1 grouped by cause), checked; CorpusError if malformed."""
+    path = Path(path)
+    data = _read_json(path)
+    if isinstance(data, list):
+        return _from_rows(path, data)
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("causes"), list):
+        raise CorpusError(f"{path}: expected {{\"format\": 2, \"causes\": [...]}} (or a format 1 list of "
+                          "{\"signature\"|\"cause\", ...} rows)")
+    entries = [_entry(path, i, row) for i, row in enumerate(data["causes"])]
+    _no_repeats(path, entries)
+    return entries
+
+
+def _entry(path: Path, i: int, row: Any) -> Known:
+    where = f"{path}: entry {i}"
+    if not isinstance(row, dict):
+        raise CorpusError(f"{where}: not a JSON object")
+    strings = {k: row.get(k) or "" for k in ("cause", "verdict", "note", *VERDICTS.values())}
+    bad = [k for k, v in strings.items() if not isinstance(v, str)]
+    sigs = row.get("signatures") or []
+    if bad or not isinstance(sigs, list) or not all(isinstance(s, str) for s in sigs):
+        raise CorpusError(f"{where}: {', '.join(bad) or 'signatures'} must be {'a string' if bad else 'a list of strings'}")
+    problem = check_entry(strings["cause"], strings["verdict"], {k: strings[k] for k in VERDICTS.values()}, sigs)
+    if problem:
+        raise CorpusError(f"{where} ({strings['cause'] or (sigs[0] if sigs else '?')}): {problem}")
+    detail = VERDICTS.get(strings["verdict"])
+    return Known(strings["cause"], strings["verdict"], note=strings["note"], signatures=tuple(sigs),
+                 **({detail: strings[detail]} if detail else {}))
+
+
+def check_entry(cause: str, verdict: str, details: Mapping[str, str], signatures: Sequence[str] = ()) -> str:
+    """What is wrong with an entry, or '' (the one set of rules for the file and for ``triage --mark``)."""
+    if not cause and not signatures:
+        return 'needs a "cause" like oracle/what (or "signatures" like oracle/kind/ops/dtype/dims)'
+    if cause and ("/" not in cause or any(c.isspace() for c in cause)):
+        return f'cause {cause!r} does not look like oracle/what'
+    for s in signatures:
+        try:
+            Signature.parse(s)
+        except ValueError as e:
+            return str(e)
+    if verdict and verdict not in VERDICTS:
+        return f"verdict {verdict!r}: choose one of {', '.join(VERDICTS)}"
+    if verdict:
+        field = VERDICTS[verdict]
+        if not details.get(field, "").strip():
+            return f"verdict {verdict} needs {field!r} ({_WHAT[verdict]})"
+        if verdict == "duplicate-of":
+            of = details[field]
+            if "/" not in of or any(c.isspace() for c in of):
+                return f"duplicate-of {of!r}: give a cause id like oracle/what"
+            if of == cause:
+                return "a cause cannot be a duplicate of itself"
+    return ""
+
+
+_WHAT = {"upstream": "the issue URL, or the repro to file", "by-design": "what the semantics require",
+         "harness": "the ireefuzz version that fixed it", "duplicate-of": "the cause id it duplicates"}
+
+
+def _no_repeats(path: Path, entries: Sequence[Known]) -> None:
+    seen: set[str] = set()
+    for k in entries:
+        for key in ([("cause", k.cause)] if k.cause else [("signature", s) for s in k.signatures]):
+            if key in seen:
+                raise CorpusError(f"{path}: {key[0]} {key[1]} listed twice")
+            seen.add(key)
+
+
+def _from_rows(path: Path, rows: list) -> list[Known]:
+    """Format 1: one row per signature (or per cause), grouped by cause; verdicts from ``upstream`` and ``status``."""
+    grouped: dict[str, list[dict]] = {}
+    seen: set[tuple[str, str]] = set()
+    for i, row in enumerate(rows):
+        row = _legacy_row(path, i, row)
+        key = ("signature", row["signature"]) if row["signature"] else ("cause", row["cause"])
+        if key in seen:  # a cause may stand beside each of its signatures, but alone only once
+            raise CorpusError(f"{path}: {key[0]} {key[1]} listed twice")
+        seen.add(key)
+        grouped.setdefault(row["cause"] or f"\0{row['signature']}", []).append(row)
+    entries = []
+    for group in grouped.values():
+        linked = sorted(group, key=lambda r: not r["upstream"])[0]  # a cause's row with a link first
+        cause, sigs = linked["cause"], tuple(sorted(r["signature"] for r in group if r["signature"]))
+        note = linked["note"]
+        if any(r["status"] in ("intended", "wontfix") for r in group):
+            entries.append(Known(cause, "by-design", why=note or "marked intended", signatures=sigs))
+        elif linked["upstream"]:
+            entries.append(Known(cause, "upstream", link=linked["upstream"], note=note, signatures=sigs))
+        else:
+            entries.append(Known(cause, note=note, signatures=sigs))
+    return entries
+
+
+def _legacy_row(path: Path, i: int, row: Any) -> dict:
+    if not isinstance(row, dict) or not (row.get("signature") or row.get("cause")):
+        raise CorpusError(f"{path}: entry {i} needs a \"signature\" like oracle/kind/ops/dtype/dims or a \"cause\" "
+                          "like oracle/what")
+    row = {k: ("" if v is None else v) for k, v in row.items()}
+    for key in ("signature", "cause", "upstream", "note"):
+        if not isinstance(row.setdefault(key, ""), str):
+            raise CorpusError(f"{path}: entry {i}: {key!r} must be a string")
+    name = row["signature"] or row["cause"]
+    problem = check_entry(row["cause"], "", {}, [row["signature"]] if row["signature"] else [])
+    if problem:
+        raise CorpusError(f"{path}: entry {i} ({name}): {problem}")
+    if row.setdefault("status", "open") not in LEGACY_STATUSES:
+        raise CorpusError(f"{path}: entry {i} ({name}): status must be one of {LEGACY_STATUSES}")
+    return row
+
+
+def _read_json(file: Path) -> Any:
+    try:
+        return json.loads(file.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise CorpusError(f"{file}: cannot read it ({e.strerror})") from None
+    except json.JSONDecodeError as e:
+        raise CorpusError(f"{file}: not valid JSON (line {e.lineno}: {e.msg})") from None
+    except UnicodeDecodeError:
+        raise CorpusError(f"{file}: not a text file (not UTF-8); give a JSON file") from None
+
+
+# --------------------------------------------------------------------------- writing
+
+def dumps(entries: Iterable[Known]) -> str:
+    rows = sorted((k.to_json() for k in entries), key=lambda r: (r.get("cause", ""), r.get("signatures", [])))
+    return json.dumps({"format": FORMAT, "causes": rows}, indent=2, ensure_ascii=False) + "\n"
+
+
+def write(path: str | Path, entries: Iterable[Known]) -> None:
+    """``entries`` as a format 2 file, atomically (a reader sees the old file or the new one)."""
+    atomic_write_text(Path(path), dumps(entries))
+
+
+def mark(path: str | Path, cause: str, verdict: str, detail: str, *, signatures: Iterable[str] = (),
+         note: str = "") -> Known:
+    """Give ``cause`` the ``verdict`` (``detail``: its link, why, version or cause id) in the baseline at
+    ``path`` (made if missing; a format 1 file is rewritten as format 2), keeping the cause's listed
+    signatures and note; the entry written. UsageError (one line) for a bad verdict or detail."""
+    path = Path(path)
+    field = VERDICTS.get(verdict)
+    problem = check_entry(cause, verdict, {field: detail} if field else {}) if cause else "give a cause id"
+    if problem:
+        raise UsageError(f"--mark {cause}: {problem}")
+    try:
+        entries = read(path) if path.exists() else []
+    except CorpusError as e:
+        raise UsageError(f"--baseline {e}") from None
+    old = next((k for k in entries if k.cause == cause), Known(cause))
+    # a signature-only entry of one of the cause's signatures is folded into the cause's own entry
+    sigs = set(old.signatures) | set(signatures)
+    folded = [k for k in entries if not k.cause and set(k.signatures) <= sigs]
+    entry = dataclasses.replace(Known(cause, verdict, **{field: detail.strip()}), signatures=tuple(sorted(sigs)),
+                                note=note or old.note)
+    write(path, [k for k in entries if k is not old and k not in folded] + [entry])
+    return entry
