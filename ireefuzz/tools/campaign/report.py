@@ -29,9 +29,26 @@ from ireefuzz.tools.campaign.record import ACTIVITIES
 
 def write_reports(out: Path, summary: Mapping[str, Any], findings: Sequence[Mapping[str, Any]]) -> None:
     examples = first_examples(findings)
+    summary = with_upstream_matches(summary, examples)
     _io.atomic_write_text(out / "junit.xml", junit(summary, examples))
     _io.atomic_write_text(out / "summary.md", markdown(summary))
     _io.atomic_write_text(out / "report.html", html_report(summary))
+
+
+def with_upstream_matches(summary: Mapping[str, Any], examples: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """``summary`` with each cause the baseline does not name matched against the table of upstream issues
+    (``ireefuzz.tools.filing.upstream``): its ``upstream`` cell says "likely duplicate of ... (open / closed
+    as fixed ...)" from the cause's first recorded finding and program."""
+    from ireefuzz.tools.filing import upstream
+
+    causes = []
+    for c in summary.get("causes", ()):
+        if not c.get("upstream"):
+            row = next((examples[s] for s in c.get("signatures", ()) if s in examples), None)
+            found = upstream.for_finding(row, upstream.program_of(row), c["id"]) if row else upstream.match(c["id"])
+            c = dict(c) | ({"upstream": "; ".join(m.line() for m in found[:2])} if found else {})
+        causes.append(c)
+    return dict(summary) | {"causes": causes}
 
 
 def first_examples(findings: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
@@ -70,7 +87,7 @@ def junit(summary: Mapping[str, Any], examples: Mapping[str, Mapping[str, Any]])
 def markdown(summary: Mapping[str, Any]) -> str:
     s = summary
     lines = [
-        "# ireefuzz campaign", "",
+        "# ireefuzz campaign", "", *harness_error_lines(s),
         f"- cases: {s['cases']} ({s['shape_runs']} shape runs) in {s['seconds']} s: {s['graphs_per_s']} graphs/s",
         f"- compiler: {s['compiler_version'] or '?'} on cpu {s['cpu'] or '?'}",
         f"- causes: {len(s['new_causes'])} new, {len(s['causes']) - len(s['new_causes'])} known or seen before; "
@@ -106,11 +123,27 @@ def markdown(summary: Mapping[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def harness_error_lines(s: Mapping[str, Any]) -> list[str]:
+    """Markdown lines, first in the report: the cases whose evaluation raised (ireefuzz's own bugs, not judged)."""
+    n = s.get("harness_errors", 0)
+    if not n:
+        return []
+    lines = [f"## Harness errors: {n} case(s) not judged (ireefuzz's own bugs, not IREE's; harness_errors.jsonl)", "",
+             "| case | release | configuration | ops | error |", "|---|---|---|---|---|"]
+    for e in s.get("harness_error_list", ()):
+        lines.append(f"| {e.get('case_index')} | {e.get('release')} | `{' '.join(e.get('configuration', ()))}` "
+                     f"| `{e.get('ops')}` | {str(e.get('error', '')).replace('|', '/')[:200]} |")
+    return lines + [""]
+
+
 def not_judged_lines(s: Mapping[str, Any]) -> list[str]:
     """Markdown lines: the oracles left out because they cannot judge this compiler, and the cases whose numbers
     were not judged, by reason (an op the interpreter refuses, a compile-only target) -- never a silent pass."""
     lines = [f"- oracle not judged: {why}" for why in s.get("options", {}).get("oracles_not_judged", ())]
     lines += [f"- numbers not judged in {n} case(s): {why}" for why, n in s.get("not_judged", {}).items()]
+    shares = s.get("not_judged_share", {})
+    if any(shares.values()):
+        lines.append("- share of cases not judged, per oracle: " + ", ".join(f"{o} {v:.1%}" for o, v in shares.items()))
     return lines + [""] if lines else []
 
 
@@ -231,7 +264,7 @@ def html_report(summary: Mapping[str, Any]) -> str:
         f"{len(s['new_causes'])} new of {len(s['causes'])} causes ({len(s['new'])} new and {len(s['known'])} known "
         f"signatures); {s['worker_deaths']} worker crashes. "
         f"Compiler {html.escape(s['compiler_version'] or '?')}, cpu {html.escape(s['cpu'] or '?')}.</p>",
-        diff_html(s), not_judged_html(s), causes_html(s), configurations_html(s.get("configurations")),
+        harness_errors_html(s), diff_html(s), not_judged_html(s), causes_html(s), configurations_html(s.get("configurations")),
         time_html(s.get("time_accounting")),
         bar_chart("Causes (cases)", {c["id"]: c["cases"] for c in s["causes"]}),
         bar_chart("Findings by class (cases)", by_class),
@@ -245,6 +278,16 @@ def html_report(summary: Mapping[str, Any]) -> str:
              "tr.new td:first-child{color:#b00;font-weight:bold}")
     return f"<!doctype html><html><head><meta charset='utf-8'><title>ireefuzz campaign</title><style>{style}</style></head>" \
            f"<body>{''.join(body)}</body></html>\n"
+
+
+def harness_errors_html(s: Mapping[str, Any]) -> str:
+    lines = harness_error_lines(s)
+    if not lines:
+        return ""
+    rows = "".join("<tr>" + "".join(f"<td>{html.escape(cell.strip().strip('`'))}</td>" for cell in line.strip('|').split(' | '))
+                   + "</tr>" for line in lines[4:] if line)
+    return (f"<h2 style='color:#b00'>{html.escape(lines[0][3:])}</h2><table><tr><th>case</th><th>release</th>"
+            f"<th>configuration</th><th>ops</th><th>error</th></tr>{rows}</table>")
 
 
 def diff_html(s: Mapping[str, Any]) -> str:

@@ -1,0 +1,401 @@
+"""Which IREE pass a finding comes from, measured, never guessed.
+
+``Culprit`` is what ``finding.json`` carries as ``culprit``: ``{"phase", "pass", "how"}``. ``pass`` is the
+pass's registered name (its command-line argument, e.g. ``iree-llvmcpu-select-lowering-strategy``) or
+None when it could not be localized; ``how`` says how it was measured, or why it was not. The IR the
+pass received and produced go into the bundle (``culprit_before.mlir`` / ``culprit_after.mlir``).
+
+- compile errors: ``--mlir-print-ir-after-failure``: the first pass that reports failure (pipeline
+  adaptors skipped); its dump is the IR the failed pass leaves, the dump before it what it received.
+- compile crashes: ``--mlir-print-ir-before-all --mlir-disable-threading``: the last pass whose input was
+  printed before the process died is the pass that was running (one thread: nothing else ran).
+- memory: ``--mlir-print-ir-after-change``: the first pass whose output holds the oracle's memory op
+  (``oracles.memory.scan``, so a copy-shaped ``linalg.generic`` counts as the oracle counts it); the IR
+  before is the previous dump of the same function.
+- wrong values: the float64 reference interpreter runs on the IR after each ``--compile-to`` phase
+  (input .. flow), unwrapped to plain functions (``util.func`` -> ``func.func``, ``hal.tensor.import`` /
+  ``export`` -> the tensor, ``flow.dispatch.region`` bodies inlined); the first phase whose result differs
+  from the program's names the phase, and the per-pass dumps of that phase name the pass. Where the
+  interpreter cannot follow (it refuses an op, or every phase it can read agrees), "not localized".
+
+The phase of a compile failure is the first ``--compile-to`` phase whose compile fails.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+import numpy as np
+
+from ireefuzz import sut
+
+PHASES = ("input", "abi", "preprocessing", "global-optimization", "dispatch-creation", "flow", "stream",
+          "executable-sources", "executable-targets", "hal", "vm", "end")
+INTERPRETED_PHASES = PHASES[:6]
+_ADAPTORS = ("iree-op-pipeline-adaptor", "builtin.module(", "func.func(", "util.func(")
+
+
+@dataclasses.dataclass(frozen=True)
+class Culprit:
+    phase: str | None
+    pass_: str | None  # the registered name, or None: not localized
+    how: str
+    ir_before: str = ""
+    ir_after: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"phase": self.phase, "pass": self.pass_, "how": self.how}
+
+    @property
+    def localized(self) -> bool:
+        return self.pass_ is not None
+
+
+def not_localized(why: str, phase: str | None = None) -> Culprit:
+    return Culprit(phase, None, f"not localized: {why}")
+
+
+# --------------------------------------------------------------------------- dumps
+
+# "// -----// IR Dump After Name Failed: arg{opts} //----- //" (3.x), "... After Name (arg) ('op' operation: @f) //----- //"
+_HEADER = re.compile(r"^// -----// IR Dump (Before|After) (\S+?)(?: Failed)?:? (?:\()?([\w.-]+)?[^\n]*?//----- //$", re.M)
+
+
+@dataclasses.dataclass(frozen=True)
+class Dump:
+    when: str  # Before | After
+    pass_class: str
+    name: str  # the registered name ('' if the header gives none)
+    failed: bool
+    function: str  # '@f' of "('func.func' operation: @f)", '' when not printed
+    body: str
+
+
+def dumps(log: str) -> list[Dump]:
+    """The IR dumps of an ``--mlir-print-ir-*`` log, in order."""
+    headers = list(_HEADER.finditer(log))
+    out = []
+    for h, nxt in zip(headers, headers[1:] + [None]):
+        body = log[h.end(): nxt.start() if nxt else len(log)]
+        # stop the body where the compiler's own diagnostics begin
+        body = re.split(r"^(?:\S+:\d+:\d+: (?:error|warning|note)|Please report issues|Stack dump:)", body,
+                        maxsplit=1, flags=re.M)[0]
+        fn = re.search(r"operation: (@[\w$.-]+)", h.group(0))
+        out.append(Dump(h.group(1), h.group(2), h.group(3) or "", " Failed" in h.group(0), fn.group(1) if fn else "",
+                        body.strip("\n")))
+    return out
+
+
+def _is_adaptor(d: Dump) -> bool:
+    return not d.name or d.name.startswith(_ADAPTORS) or "PipelineAdaptor" in d.pass_class or "OpToOpPass" in d.pass_class
+
+
+def failing_pass(log: str) -> Dump | None:
+    """The first non-adaptor dump marked ``Failed`` (``--mlir-print-ir-after-failure``)."""
+    return next((d for d in dumps(log) if d.failed and not _is_adaptor(d)), None)
+
+
+def last_started(log: str) -> Dump | None:
+    """The last non-adaptor ``Before`` dump (``--mlir-print-ir-before-all``, one thread): the pass that was running."""
+    return next((d for d in reversed(dumps(log)) if d.when == "Before" and not _is_adaptor(d)), None)
+
+
+def first_after(log: str, holds: Callable[[str], bool]) -> tuple[Dump | None, Dump | None]:
+    """(the dump before, the first ``After`` dump whose body ``holds``): the previous dump of the same function."""
+    seen: dict[str, Dump] = {}
+    for d in dumps(log):
+        if d.when == "After" and holds(d.body):
+            return seen.get(d.function), d
+        seen[d.function] = d
+    return None, None
+
+
+# --------------------------------------------------------------------------- running the compiler
+
+
+def _compile(text: str, config: Any, extra: Sequence[str], *, flags: Sequence[str] | None = None) -> tuple[int | None, str, str]:
+    """(exit status, stdout, stderr) of iree-compile on ``text`` with the config's target and flags plus ``extra``."""
+    import tempfile
+
+    from ireefuzz.sut import launch
+
+    with tempfile.TemporaryDirectory(prefix="ireefuzz-culprit-") as tmp:
+        source = Path(tmp) / "program.mlir"
+        source.write_text(text)
+        output = Path(tmp) / "out"
+        command = sut.compile_command(config, source, output, extra, binary=sut.find_iree_compile(config), flags=flags)
+        code, out, err = launch.run(command, timeout=config.timeout_s, memory_limit_mb=config.memory_limit_mb,
+                                    scratch=tmp)
+        if code == 0 and output.exists() and "--compile-to" in " ".join(extra):
+            out = output.read_text(errors="replace")
+    return code, out, err
+
+
+def failing_phase(text: str, config: Any) -> str | None:
+    """The first ``--compile-to`` phase whose compile fails (None: every phase compiles)."""
+    for phase in PHASES[:-1]:
+        code, _, _ = _compile(text, config, [f"--compile-to={phase}"])
+        if code != 0:
+            return phase
+    code, _, _ = _compile(text, config, [])
+    return "end" if code != 0 else None
+
+
+_CRASHED = ("Stack dump:", "PLEASE submit a bug report", "Please report issues to")
+
+
+def compile_failure(text: str, config: Any, *, crashed: bool | None = None) -> Culprit:
+    """The culprit of a compile error (the first failed pass) or crash (the pass that was running)."""
+    code, _, err = _compile(text, config, ["--mlir-print-ir-after-failure", "--mlir-disable-threading",
+                                           "--mlir-elide-elementsattrs-if-larger=8"])
+    if code == 0:
+        return not_localized("the program compiles")
+    crashed = crashed if crashed is not None else (code < 0 or any(m in err for m in _CRASHED))
+    phase = failing_phase(text, config)
+    if not crashed:
+        d = failing_pass(err)
+        if d is None:
+            return not_localized("no pass reported failure under --mlir-print-ir-after-failure", phase)
+        before = ""
+        code2, _, err2 = _compile(text, config, [f"--mlir-print-ir-before={d.name}", "--mlir-disable-threading",
+                                                 "--mlir-elide-elementsattrs-if-larger=8"])
+        received = [x for x in dumps(err2) if x.when == "Before" and x.name == d.name
+                    and (not d.function or x.function == d.function)]
+        before = received[-1].body if received else ""
+        return Culprit(phase, d.name, "--mlir-print-ir-after-failure: the first pass that failed", before, d.body)
+    code, _, err = _compile(text, config, ["--mlir-print-ir-before-all", "--mlir-disable-threading",
+                                           "--mlir-elide-elementsattrs-if-larger=8"])
+    d = last_started(err)
+    if code == 0 or d is None:
+        return not_localized("the crash did not recur under --mlir-print-ir-before-all", phase)
+    return Culprit(phase, d.name, "--mlir-print-ir-before-all --mlir-disable-threading: the pass running when "
+                   "iree-compile died", d.body, "")
+
+
+# --------------------------------------------------------------------------- memory
+
+
+def memory_holds(kind: str) -> Callable[[str], bool]:
+    """Whether an IR dump holds a memory op of finding kind ``kind`` as the memory oracle counts it
+    (``oracles.memory.scan`` + ``finding_kind``; a dump it cannot parse: by the op's name)."""
+    from ireefuzz.oracles import memory
+
+    names = {"copy": ("memref.copy", "linalg.copy", "linalg.generic"), "alloc": ("memref.alloc(",)}.get(
+        kind, ("memref.alloca",))
+
+    def holds(body: str) -> bool:
+        if not any(n in body for n in names):
+            return False
+        try:
+            found = memory.scan(body)
+        except Exception:  # noqa: BLE001 -- a dump the bindings cannot parse alone
+            return kind != "copy" and any(n in body for n in names)
+        return any(memory.finding_kind(m) == kind or (kind.startswith("alloca") and m.kind == "alloca") for m in found)
+    return holds
+
+
+def memory(text: str, kind: str, config: Any) -> Culprit:
+    """The first pass after which the oracle's ``kind`` memory op exists (``sut.ir_after_each_change``)."""
+    log = sut.ir_after_each_change(text, config)
+    if not isinstance(log, str):
+        return not_localized(f"the program does not compile with --mlir-print-ir-after-change ({log.kind})")
+    before, after = first_after(log, memory_holds(kind))
+    if after is None:
+        return not_localized(f"no pass's output holds a {kind} as the memory oracle counts it")
+    if not after.name:
+        return not_localized(f"the dump that first holds the {kind} names no pass ({after.pass_class})", "executable-targets")
+    return Culprit("executable-targets" if "_dispatch_" in after.function else None, after.name,
+                   f"--mlir-print-ir-after-change: the first pass whose output holds the {kind} (memory.scan)",
+                   before.body if before else "", after.body)
+
+
+# --------------------------------------------------------------------------- wrong values
+
+
+def unwrap(text: str) -> str:
+    """IR after a ``--compile-to`` phase as plain functions the interpreter reads: ``util.func`` -> ``func.func``,
+    ``util.return`` -> ``return``, a ``!hal.buffer_view`` argument imported by ``hal.tensor.import`` -> that tensor,
+    ``hal.tensor.export`` -> its operand; ``flow.dispatch.region`` bodies inlined. Raises ValueError on what it
+    cannot rewrite (``flow.dispatch.workgroups``, streams)."""
+    if re.search(r"\bflow\.dispatch\.workgroups\b|\bflow\.dispatch @|(?:=|^)\s*stream\.\w|^\s*(?:hal|flow)\.executable\b",
+                 text, re.M):
+        raise ValueError("dispatch workgroups / executables")
+    text = re.sub(r"\butil\.func\b(\s+(?:public|private))?", "func.func", text)
+    text = re.sub(r"\butil\.return\b", "return", text)
+    text = re.sub(r"\bflow\.tensor\.tie_shape\s+(%[\w.]+)[^\n]*", lambda m: m.group(0), text)
+    # imports: %x = hal.tensor.import [wait(...) =>] %argN "name" : !hal.buffer_view -> tensor<...>
+    imports = {m.group(2): (m.group(1), m.group(3)) for m in re.finditer(
+        r"^\s*(%[\w.]+) = hal\.tensor\.import(?:\s+on\([^)]*\))?(?:\s+wait\([^)]*\)\s*=>)?\s+(%[\w.]+)\b[^\n]*?->\s*"
+        r"(tensor<[^>]*>)(?:\{[^}]*\})?\s*$", text, re.M)}
+    types_of = {arg: ttype for arg, (_, ttype) in imports.items()}
+    text = re.sub(r"^(\s*)(%[\w.]+) = hal\.buffer_view\.dim<(%[\w.]+) : !hal\.buffer_view>\[(\d+)\] : index\s*$",
+                  lambda m: (f"{m.group(1)}%dimk_{m.group(2)[1:]} = arith.constant {m.group(4)} : index\n"
+                             f"{m.group(1)}{m.group(2)} = tensor.dim {m.group(3)}, %dimk_{m.group(2)[1:]} : "
+                             f"{types_of.get(m.group(3), '?')}"), text, flags=re.M)
+    # constants hoisted into globals (global optimization): the load becomes the constant
+    inits = {m.group(1): m.group(2) for m in re.finditer(
+        r"^\s*util\.global private @([\w$.-]+)(?: \{[^\n]*?\})? = (dense<[^\n]*>) : tensor<[^>]*>\s*$", text, re.M)}
+    text = re.sub(r"^(\s*%[\w.]+) = util\.global\.load (?:immutable )?@([\w$.-]+) : (tensor<[^>]*>)\s*$",
+                  lambda m: (f"{m.group(1)} = arith.constant {inits[m.group(2)]} : {m.group(3)}"
+                             if m.group(2) in inits else m.group(0)), text, flags=re.M)
+    if re.search(r"\butil\.global\.(load|store)\b", text):
+        raise ValueError("mutable globals")
+    text = re.sub(r"^\s*util\.global\b[^\n]*\n", "", text, flags=re.M)
+    text = re.sub(r"^module attributes \{[^\n]*\} \{", "module {", text, flags=re.M)
+    for arg, (value, ttype) in imports.items():
+        text = re.sub(rf"^\s*{re.escape(value)} = hal\.tensor\.import\b[^\n]*\n", "", text, flags=re.M)
+        text = re.sub(rf"{re.escape(arg)}: !hal\.buffer_view", f"{arg}: {ttype}", text)
+        text = re.sub(rf"{re.escape(value)}\b", arg, text)
+    exports = {}
+    for m in re.finditer(r"^\s*(%[\w.]+) = hal\.tensor\.export(?:\s+on\([^)]*\))?\s+(%[\w.]+)\b[^\n]*?:\s*"
+                         r"(tensor<[^>]*>)(?:\{[^}]*\})?\s*->\s*!hal\.buffer_view\s*$", text, re.M):
+        exports[m.group(1)] = (m.group(2), m.group(3))
+    for value, (operand, ttype) in exports.items():
+        text = re.sub(rf"^\s*{re.escape(value)} = hal\.tensor\.export\b[^\n]*\n", "", text, flags=re.M)
+        text = re.sub(rf"{re.escape(value)}\b", operand, text)
+    text = re.sub(r"attributes \{[^\n]*iree\.abi[^\n]*\}", "", text)
+    if "hal.buffer_view" in text or "hal.tensor" in text:
+        # the return types: replace !hal.buffer_view in order with the exported tensors' types
+        typed = dict(exports.values())
+        text = re.sub(r"^(\s*return )([^:\n]*) : ([^\n]*)$", lambda m: m.group(1) + m.group(2) + " : " + ", ".join(
+            typed.get(v.strip(), "!hal.buffer_view") for v in m.group(2).split(",")), text, flags=re.M)
+        types = iter(t for _, t in exports.values())
+        text = re.sub(r"!hal\.buffer_view", lambda m: next(types, m.group(0)), text)
+        if "hal.buffer_view" in text or "hal.tensor" in text:
+            raise ValueError("hal values left")
+    text = re.sub(r"attributes \{[^\n]*iree\.abi[^\n]*\}", "", text)
+    from iree.compiler import ir
+
+    with ir.Context() as ctx:
+        ctx.allow_unregistered_dialects = True
+        module = ir.Module.parse(text)
+        _inline_regions(module)
+        return str(module)
+
+
+_IDENTITY_OPS = frozenset({"iree_tensor_ext.compute_barrier.start", "iree_tensor_ext.compute_barrier.end",
+                           "flow.tensor.tie_shape", "util.optimization_barrier"})  # value in = value out
+
+
+def _inline_regions(module: Any) -> None:
+    """Move each ``flow.dispatch.region``'s body before it and use its ``flow.return`` operands for its results."""
+    for op in [o for o in _walk(module.operation) if o.name in _IDENTITY_OPS]:
+        for r, v in zip(op.results, op.operands):
+            r.replace_all_uses_with(v)
+        op.erase()
+    while True:
+        region_op = next((op for op in _walk(module.operation) if op.name == "flow.dispatch.region"), None)
+        if region_op is None:
+            return
+        block = region_op.regions[0].blocks[0]
+        ops = list(block.operations)
+        terminator = ops[-1]
+        for o in ops[:-1]:
+            o.operation.move_before(region_op)
+        for r, v in zip(region_op.results, terminator.operands):
+            r.replace_all_uses_with(v)
+        region_op.erase()
+
+
+def _walk(op: Any) -> Iterator[Any]:
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                yield inner.operation
+                yield from _walk(inner.operation)
+
+
+def _function_name(text: str, function: str) -> str:
+    return function if re.search(rf"@{re.escape(function)}\b", text) else function
+
+
+def interpret(text: str, function: str, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    from ireefuzz.oracles.interpret import interpret as run
+
+    return [np.asarray(y) for y in run(text, function, list(inputs))]
+
+
+def _undefined(e: BaseException) -> bool:
+    """The interpreter stopped at undefined behaviour (an out-of-bounds read, ...), not at an op it lacks."""
+    return "undefined behaviour" in str(e) or "undefined behavior" in str(e)
+
+
+def _differs(a: Sequence[np.ndarray], b: Sequence[np.ndarray], rtol: float) -> bool:
+    if len(a) != len(b):
+        return True
+    for x, y in zip(a, b):
+        x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+        if x.shape != y.shape:
+            return True
+        if not np.allclose(x, y, rtol=rtol, atol=rtol, equal_nan=True):
+            return True
+    return False
+
+
+def phase_ir(text: str, config: Any, phase: str) -> str | None:
+    code, out, _ = _compile(text, config, [f"--compile-to={phase}"])
+    return out if code == 0 else None
+
+
+def wrong_values(text: str, function: str, inputs: Sequence[np.ndarray], config: Any, *, rtol: float = 1e-6,
+                 phases: Sequence[str] = INTERPRETED_PHASES) -> Culprit:
+    """The first phase (and pass) whose IR the interpreter evaluates to other values than the program."""
+    try:
+        reference = interpret(text, function, inputs)
+    except Exception as e:  # noqa: BLE001 -- the interpreter refuses the program itself
+        return not_localized(f"the interpreter cannot evaluate the program ({str(e).splitlines()[0][:120]})")
+    previous, followed = text, []
+    for phase in phases:
+        out = phase_ir(text, config, phase)
+        if out is None:
+            return not_localized(f"--compile-to={phase} fails", phase)
+        try:
+            values = interpret(unwrap(out), function, inputs)
+        except Exception as e:  # noqa: BLE001 -- NotInterpretable, a parse error, an unwrap it cannot do
+            if _undefined(e):  # the program is UB-free (its reference ran): the compiler's IR is not
+                return _pass_in_phase(text, previous, phase, function, inputs, reference, config, rtol)
+            why = str(e).splitlines()[0][:120] if str(e) else type(e).__name__
+            return not_localized(f"the IR agrees with the program through {followed[-1] if followed else 'none'}; "
+                                 f"the interpreter cannot follow {phase} ({why})", None)
+        if _differs(values, reference, rtol):
+            return _pass_in_phase(text, previous, phase, function, inputs, reference, config, rtol)
+        previous, followed = out, followed + [phase]
+    return not_localized(f"the IR after every phase it can read ({', '.join(followed)}) gives the program's values: "
+                         "the difference arises later (codegen), where the interpreter does not follow")
+
+
+def _pass_in_phase(text: str, before_phase: str, phase: str, function: str, inputs: Sequence[np.ndarray],
+                   reference: Sequence[np.ndarray], config: Any, rtol: float) -> Culprit:
+    """Within ``phase``: the first pass whose module-scope dump the interpreter evaluates to other values."""
+    start = PHASES[PHASES.index(phase) - 1] if PHASES.index(phase) else None
+    extra = [f"--compile-to={phase}", "--mlir-print-ir-after-all", "--mlir-print-ir-after-change",
+             "--mlir-print-ir-module-scope", "--mlir-disable-threading", "--mlir-elide-elementsattrs-if-larger=64"]
+    source = before_phase
+    if start is not None and before_phase is not text:
+        extra = [f"--compile-from={start}", *extra]
+    else:
+        source = text
+    code, _, err = _compile(source, config, extra)
+    how = (f"the interpreter on the IR after --compile-to={phase} gives other values than on the program (or hits "
+           "undefined behaviour the program does not have); on the IR before it agrees")
+    if code != 0:
+        return Culprit(phase, None, how + "; not localized to a pass (the per-pass dump failed)")
+    last = source
+    for d in dumps(err):
+        if d.when != "After" or _is_adaptor(d):
+            continue
+        try:
+            values = interpret(unwrap(d.body), function, inputs)
+        except Exception as e:  # noqa: BLE001 -- a dump it cannot read: keep looking, but it cannot be blamed
+            if not _undefined(e):
+                continue
+            values = None  # undefined behaviour the program does not have
+        if values is None or _differs(values, reference, rtol):
+            note = (" (the JIT evaluates hoisted constants by compiling them with the same codegen: the wrong value "
+                    "it folds in may come from codegen)") if d.name == "iree-consteval-jit-globals" else ""
+            return Culprit(phase, d.name, how + f"; the first pass whose output differs: {d.name} "
+                           f"(--mlir-print-ir-after-change, module scope){note}", last, d.body)
+        last = d.body
+    return Culprit(phase, None, how + "; not localized to a pass (no per-pass dump the interpreter reads differs)")
