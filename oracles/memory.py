@@ -32,6 +32,7 @@ from typing import Any, Hashable, Iterator, Sequence
 
 from iree.compiler import ir
 
+from ireefuzz.oracles import scratch
 from ireefuzz.oracles.finding import Finding, dispatch_dtype_dims, make_signature
 from ireefuzz.oracles.ir import (block_of, compute_op_pattern, dispatch_fact, dispatch_op_pattern, first_line, parse_ir,
                                  successors, walk)
@@ -334,6 +335,28 @@ def _observations(dispatch: Any) -> Iterator[tuple[str, MemoryOp]]:
             yield SEEN_AT_BUFFERIZED, memory_op
 
 
+def _judged(dispatch: Any) -> tuple[list[tuple[str, MemoryOp]], list[dict[str, Any]]]:
+    """(the observations beyond the scratch the dispatch's ops require, what the requirement admitted).
+
+    A static buffer outside loops (or a copy) of an allowed element type and size is admitted once per
+    allowance (``oracles.scratch``); a dynamic or in-loop alloca never is."""
+    observations = list(_observations(dispatch))
+    allowances = scratch.required_scratch(dispatch) if observations else []
+    used: dict[tuple[int, str], int] = {}
+    excess, admitted = [], []
+    for seen_at, memory_op in observations:
+        kind = finding_kind(memory_op)
+        role = "copy" if kind == "copy" else "buffer" if kind in ("alloca", "alloc") else None
+        allowance = role and scratch.within(allowances, scratch.element_type_of(memory_op.type), memory_op.bytes,
+                                            role, used)
+        if allowance:
+            admitted.append({"op": memory_op.op, "type": memory_op.type, "bytes": memory_op.bytes,
+                             "for": allowance.op, "operand": allowance.operand, "why": allowance.why})
+        else:
+            excess.append((seen_at, memory_op))
+    return excess, admitted
+
+
 def check_memory(
     dispatches: Sequence[Any],
     *,
@@ -344,13 +367,15 @@ def check_memory(
 ) -> list[Finding]:
     """One Finding per (dispatch, kind) for allocas / allocs / copies the policy does not allow.
 
-    Policy: every alloca, heap alloc and distinct-buffer copy is a finding, except static allocas
-    outside loops of at most ``max_static_alloca_bytes``. ``dispatches`` are ``sut.DispatchIR``.
+    Policy: every alloca, heap alloc and distinct-buffer copy is a finding, except the scratch the
+    dispatch's own ops require (``oracles.scratch``) and static allocas outside loops of at most
+    ``max_static_alloca_bytes``. ``dispatches`` are ``sut.DispatchIR``.
     """
     findings: list[Finding] = []
     for dispatch in dispatches:
         grouped: dict[str, tuple[str, list[MemoryOp]]] = {}
-        for seen_at, memory_op in _observations(dispatch):
+        excess, admitted = _judged(dispatch)
+        for seen_at, memory_op in excess:
             if not _is_allowed(memory_op, max_static_alloca_bytes):
                 grouped.setdefault(finding_kind(memory_op), (seen_at, []))[1].append(memory_op)
         if not grouped:
@@ -362,7 +387,9 @@ def check_memory(
                 oracle="memory",
                 kind=kind,
                 signature=make_signature("memory", kind, ops, *_dtype_dims(dispatch, dtype, dims)),
-                message=f"{len(memory_ops)} {kind} in {dispatch.name} ({dispatch.pipeline}) {seen_at}: {types}",
+                message=f"{len(memory_ops)} {kind} in {dispatch.name} ({dispatch.pipeline}) {seen_at}: {types}"
+                        + (f"; beyond the {len(admitted)} its ops require and allowed "
+                           f"({', '.join(sorted({a['type'] + ' for ' + a['for'] for a in admitted}))})" if admitted else ""),
                 evidence={
                     "dispatch": dispatch.name,
                     "pipeline": dispatch.pipeline,
@@ -372,6 +399,8 @@ def check_memory(
                         {"op": m.op, "type": m.type, "bytes": m.bytes, "in_loop": m.in_loop, "excerpt": m.excerpt}
                         for m in memory_ops
                     ],
+                    # what the ops' semantics require (oracles.scratch), so the excess above is all that is flagged
+                    "required_scratch": admitted,
                 },
             ))
     return findings
@@ -390,7 +419,7 @@ def sites(dispatches: Sequence[Any]) -> dict[str, list[dict[str, str]]]:
     asymmetry) can name what carries it."""
     found: dict[str, list[dict[str, str]]] = {}
     for dispatch in dispatches:
-        for family in dict.fromkeys(memory_op.kind for _, memory_op in _observations(dispatch)):
+        for family in dict.fromkeys(memory_op.kind for _, memory_op in _judged(dispatch)[0]):
             found.setdefault(family, []).append({"dispatch": dispatch.name, "pipeline": dispatch.pipeline})
     return found
 
@@ -403,7 +432,7 @@ def profile(dispatches: Sequence[Any]) -> dict[str, int]:
     """
     counts = dict.fromkeys(MEMORY_KINDS, 0) | {"alloca_bytes": 0}
     for dispatch in dispatches:
-        for _, memory_op in _observations(dispatch):
+        for _, memory_op in _judged(dispatch)[0]:
             counts[finding_kind(memory_op)] += 1
             if memory_op.kind == "alloca" and memory_op.bytes:
                 counts["alloca_bytes"] += memory_op.bytes
