@@ -62,7 +62,7 @@ def parse_ir(text: str) -> ir.Module:
     returned module keeps its own ``ir.Context`` (which registers all IREE dialects) alive.
     """
     try:
-        return ir.Module.parse(text + _callee_declarations(text), _context())
+        return ir.Module.parse(_with_global_declarations(text) + _callee_declarations(text), _context())
     except ir.MLIRError as error:
         raise IRParseError(str(error), text) from None
 
@@ -93,6 +93,25 @@ def _callee_declarations(text: str) -> str:
     decls = {name: f"func.func private @{name}{args} -> {results}"
              for name, args, results in _CALL.findall(text) if name not in defined}
     return "".join(f"\n{d}" for d in decls.values())
+
+
+_GET_GLOBAL = re.compile(r"memref\.get_global @([\w$.-]+) : (memref<[^\n]*>)")
+_GLOBAL_DEFINED = re.compile(r"memref\.global (?:\"\w+\" )?(?:constant )?@([\w$.-]+)")
+_FUNC_LINE = re.compile(r"^[ \t]*func\.func ", re.MULTILINE)
+
+
+def _with_global_declarations(text: str) -> str:
+    """``text`` with a declaration for each global a dumped dispatch reads (``memref.get_global``, e.g. a
+    constant hoisted out of it) but does not contain: a per-function dump omits the module's globals, and the
+    verifier rejects a ``get_global`` of an undeclared symbol. Each goes right before the first function, so it
+    lands in that function's symbol table (top level, or inside the ``module`` / executable that holds it)."""
+    uses = dict(_GET_GLOBAL.findall(text))
+    missing = {name: kind for name, kind in uses.items() if name not in set(_GLOBAL_DEFINED.findall(text))}
+    first = _FUNC_LINE.search(text)
+    if not missing or first is None:
+        return text
+    decls = "".join(f'memref.global "private" constant @{name} : {kind}\n' for name, kind in missing.items())
+    return text[:first.start()] + decls + text[first.start():]
 
 
 def walk(op: ir.Operation) -> Iterator[ir.Operation]:

@@ -20,7 +20,7 @@ from typing import Any, Callable, Hashable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from ireefuzz.errors import ExportError
+from ireefuzz.errors import ExportError, IRParseError
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import Program, emit_module
 from ireefuzz.generators.graph import Graph
@@ -360,11 +360,17 @@ def check_compiled_case(case: Any, function: str, module: sut.LoadedModule | Non
     not_judged: dict[str, None] = {}
     dispatches = sut.dispatches_of(artifact, function)
     started = time.perf_counter()
-    with CLOCK("ir"):
+    with CLOCK("ir"):  # IR no reader can read is our gap, not IREE's: that oracle does not judge the case
         if "memory" in policy.oracles:
-            findings += memory.check_memory(dispatches, max_static_alloca_bytes=policy.max_static_alloca_bytes)
+            try:
+                findings += memory.check_memory(dispatches, max_static_alloca_bytes=policy.max_static_alloca_bytes)
+            except IRParseError as e:
+                not_judged[f"memory: its IR cannot be read ({str(e).splitlines()[0][:120]})"] = None
         if "fusion" in policy.oracles and (graph is None or not returns_constant_data(graph)):
-            findings += fusion.check_fusion(dispatches, artifact.statistics if single else None)
+            try:
+                findings += fusion.check_fusion(dispatches, artifact.statistics if single else None)
+            except IRParseError as e:
+                not_judged[f"fusion: its IR cannot be read ({str(e).splitlines()[0][:120]})"] = None
     if module is None and case.instances:  # a compile-only configuration: run, immutability and numbers not judged
         not_judged[f"compile-only target {sut.compile_only(config)}"] = None
     for k, sizes in enumerate(case.instances if module is not None else ()):

@@ -722,19 +722,26 @@ class RemoteModule:
         return self._functions
 
     def call(self, function: str, inputs: Sequence[np.ndarray]) -> RunResult | RunFailure:
-        """Call ``function`` in the runner; inputs are read back after the call (``inputs_after``)."""
-        if not self._died_loading and self._generation != self._runner.start():  # a new runner since loading
-            self._load()
-        if self._died_loading:
-            return RunFailure("crash", f"{function}: {self._died_loading}")
-        request = {"op": "call", "id": self._id, "function": function, "n": len(inputs)}
+        """Call ``function`` in the runner; inputs are read back after the call (``inputs_after``). A runner that
+        dies costs this call (a ``crash``), never its caller: the next request starts another, into which the
+        module is loaded again when its generation is gone (also when another thread's call killed it)."""
+        request = {"op": "call", "function": function, "n": len(inputs)}
         request.update({f"in{k}": np.asarray(x, order="C") for k, x in enumerate(inputs)})
-        try:
-            reply = self._runner.request(request)
-        except remote.RunnerDied as e:
-            if e.signal is None:
-                raise
-            return RunFailure("crash", f"{function}: the runtime died of signal {e.signal}: {remote.last_line(e.stderr)}")
+        for _ in range(3):
+            if not self._died_loading and self._generation != self._runner.start():  # a new runner since loading
+                self._load()
+            if self._died_loading:
+                return RunFailure("crash", f"{function}: {self._died_loading}")
+            try:
+                reply = self._runner.request(dict(request, id=self._id), generation=self._generation)
+                break
+            except remote.RunnerRestarted:  # another thread's request restarted the runner: load again, retry
+                continue
+            except remote.RunnerDied as e:
+                how = f"of signal {e.signal}" if e.signal is not None else "(its process exited)"
+                return RunFailure("crash", f"{function}: the runtime died {how}: {remote.last_line(e.stderr)}")
+        else:
+            raise RuntimeError(f"{function}: the runner kept restarting under this module")
         status = str(reply["status"])
         if status == "fault":
             return RunFailure("fault", str(reply["message"]))
@@ -756,7 +763,7 @@ class RemoteModule:
             return
         if str(reply["status"]) != "ok":
             raise RuntimeError(str(reply["message"]))
-        self._id, self._generation = int(reply["id"]), self._runner.generation
+        self._id, self._generation = int(reply["id"]), int(reply["generation"])
         self._functions = tuple(str(f) for f in reply["functions"])
         weakref.finalize(self, self._runner.free_later, self._generation, self._id)
 

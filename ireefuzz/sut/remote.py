@@ -35,6 +35,10 @@ class RunnerDied(Exception):
         super().__init__(f"the runner exited ({returncode}): {stderr[-_TAIL:]}")
 
 
+class RunnerRestarted(Exception):
+    """A request meant for an earlier generation of the runner (its modules are gone): load them again."""
+
+
 class RunnerProcess:
     """One ``runner.py`` (or another ``script`` of the same protocol) served by ``python``; started on first
     use and again after it died."""
@@ -48,9 +52,15 @@ class RunnerProcess:
         self._lock = threading.Lock()
         self._to_free: list[int] = []
 
-    def request(self, entries: dict) -> dict:
-        """Send one request; the reply as {name: array}. Raises RunnerDied if the process ended."""
+    def request(self, entries: dict, *, generation: int | None = None) -> dict:
+        """Send one request; the reply as {name: array}. Raises RunnerDied if the process ended.
+        The reply has ``generation``, the answering runner's (a module it loaded is known by its id in that
+        generation only); a request for a ``generation`` that is not the running one's raises RunnerRestarted,
+        checked under the lock: a thread sharing this runner with one whose call killed it must not send a
+        module id to the next runner (which knows no such module, or another one by that id)."""
         with self._lock:
+            if generation is not None and (self._proc is None or generation != self.generation):
+                raise RunnerRestarted(f"generation {generation} is gone (now {self.generation})")
             proc = self._ensure_started()
             if self._to_free:
                 entries = dict(entries, free=np.array(self._to_free, np.int64))
@@ -62,7 +72,7 @@ class RunnerProcess:
                 reply = None
             if reply is None:
                 raise self._died()
-            return reply
+            return dict(reply, generation=self.generation)
 
     def start(self) -> int:
         """Start the process if it is not running; its generation."""

@@ -11,7 +11,7 @@ from typing import Any
 from ireefuzz import sut
 from ireefuzz.sut.launch import die_with
 
-from .pool import Died, Done, EvalSpec, Event, Failed, Task, evaluate_task
+from .pool import Died, Done, EvalSpec, Event, Failed, Raised, Task, evaluate_or_raised
 
 
 def death_kind(exitcode: int | None) -> tuple[str, str]:
@@ -30,7 +30,7 @@ def _worker_main(conn: multiprocessing.connection.Connection, coordinator: int) 
 
     try:
         while (message := conn.recv()) is not None:
-            conn.send(evaluate_task(*message))
+            conn.send(evaluate_or_raised(*message))  # an exception is sent back: the worker lives on
     except (EOFError, BrokenPipeError):  # the coordinator is gone: nobody wants the result
         pass
 
@@ -76,7 +76,8 @@ class LocalPool:
         for conn, (process, _, task, deadline) in list(self._busy.items()):
             if conn in ready or process.sentinel in ready:
                 try:
-                    events.append(Done(task, conn.recv()))
+                    reply = conn.recv()
+                    events.append(Failed(task, reply.traceback) if isinstance(reply, Raised) else Done(task, reply))
                     self._idle.append((process, conn))
                     del self._busy[conn]
                     continue

@@ -7,8 +7,13 @@ they are stopped, unrecorded (``--resume`` runs their cases). Bundling comes aft
 Crash isolation. A worker that dies (signal, OOM kill) or passes its deadline (``EvalSpec.deadline``:
 ``--case-timeout`` per case, one for the batch's compile, one for the rest) is replaced, and its compiles
 die with it (``ireefuzz.sut.launch``); its batch is split in halves and retried until the culprit case is
-alone; a case that dies alone twice becomes a ``crash/runtime-crash|worker-killed|worker-timeout`` finding (twice: a dying Dask worker also fails the tasks queued on it, which must not be blamed). A
-worker that raises a Python exception is ireefuzz's own bug: the campaign stops with exit status 2.
+alone; a case that dies alone twice becomes a ``crash/runtime-crash|worker-killed|worker-timeout`` finding (twice: a dying Dask worker also fails the tasks queued on it, which must not be blamed).
+
+Harness errors. A worker that raises a Python exception (``pool.Failed``) hit ireefuzz's own bug, never
+IREE's: its batch is split like a dead worker's until the case that raises is alone, which is recorded as a
+harness error (``Record.record_harness_error``: traceback, case ids, release, configuration; the case is
+counted, not judged) while the campaign goes on. Exit status: 1 if there is a new cause (harness errors or
+not), else 2 if there were harness errors (stderr says how many and where), else 0.
 """
 from __future__ import annotations
 
@@ -28,7 +33,7 @@ from .causes import Previous
 from .display import Display
 from .guidance import Coverage, draw_block
 from .options import Options
-from .pool import Died, Done, Pool, Task
+from .pool import Died, Done, Failed, Pool, Task
 from .record import Record
 from .runs import write_outputs
 
@@ -126,7 +131,6 @@ def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Di
     planner = Planner(record)
     offset, started = record.seconds, time.monotonic()
     elapsed = lambda: offset + time.monotonic() - started
-    failure = None
     stopped = 0  # batches still running when --time and its grace were up
     grace = options.task_spec().grace()
     last_summary = 0.0
@@ -137,7 +141,7 @@ def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Di
     memory = lambda: {"coordinator_rss_mb": [list(p) for p in rss]}
     counted = (dict(CLOCK.totals), time.perf_counter())  # the coordinator's clock at the last progress line
 
-    def record_batch(task: Task, results: list[CaseResult]) -> None:
+    def record_batch(task: Task, results: list[CaseResult], harness_error: str = "") -> None:
         """Record a batch with the coordinator's seconds since the last one: drawing (on its own thread),
         waiting, the rest its own work."""
         nonlocal counted
@@ -145,10 +149,13 @@ def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Di
         own = time.perf_counter() - counted[1] - sum(v for k, v in spent.items() if k != "draw")
         spent["coordinator"] = max(0.0, own)
         counted = (dict(CLOCK.totals), time.perf_counter())
-        record.record(task, results, elapsed(), coordinator=spent, workers=pool.capacity)
+        if harness_error:
+            record.record_harness_error(task, harness_error, elapsed(), coordinator=spent, workers=pool.capacity)
+        else:
+            record.record(task, results, elapsed(), coordinator=spent, workers=pool.capacity)
 
     try:
-        while failure is None:
+        while True:
             time_left = options.time is None or elapsed() < options.time
             if not time_left and elapsed() >= options.time + grace:
                 stopped = pool.in_flight()
@@ -179,7 +186,7 @@ def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Di
             for event in events:
                 if isinstance(event, Done):
                     record_batch(event.task, event.results)
-                elif isinstance(event, Died) and len(event.task.indices) > 1:
+                elif isinstance(event, (Died, Failed)) and len(event.task.indices) > 1:
                     planner.retry(event.task)
                 elif isinstance(event, Died) and event.task.indices[0] not in confirming:
                     confirming.add(event.task.indices[0])
@@ -189,8 +196,8 @@ def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Di
                     finding = crash_finding(case, event.task.indices[0], event)
                     finding = finding.with_evidence(platform=platform_of(config=options.task_spec().config))
                     record_batch(event.task, [CaseResult(case, (finding,))])
-                else:
-                    failure = f"cases {list(event.task.indices)}: {event.message}; this is an ireefuzz bug"
+                elif isinstance(event, Failed):  # a harness error: recorded, counted not judged, and on we go
+                    record_batch(event.task, [], harness_error=event.message)
     finally:
         planner.close()
         pool.close()
@@ -200,17 +207,18 @@ def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Di
     if stopped:
         print(f"ireefuzz fuzz: --time is up: stopped {stopped} batch(es) still running {grace:.0f} s later "
               "(their cases run with --resume)", file=sys.stderr)
-    if failure:
-        print(f"ireefuzz fuzz: error: {failure}", file=sys.stderr)
-        return 2
-    return 1 if record.new_causes() else 0
+    errors = record.totals["harness_errors"]
+    if errors:
+        print(f"ireefuzz fuzz: {errors} harness error(s) (ireefuzz's own bugs, their cases not judged): "
+              f"see {out / 'harness_errors.jsonl'}", file=sys.stderr)
+    return 1 if record.new_causes() else 2 if errors else 0
 
 
 def crash_finding(case: Case, index: int, died: Died) -> Finding:
     g = case.graph
     return Finding("crash", died.kind, make_signature("crash", died.kind, g.op_pattern, g.dtype, g.dims),
                    f"worker {died.kind} ({died.detail}) while evaluating case {index} alone",
-                   {"detail": died.detail, "case_index": index}, case.to_json())
+                   {"detail": died.detail, "case_index": index, "worker_death": True}, case.to_json())
 
 
 def rss_mb() -> float:

@@ -5,7 +5,9 @@ batches with ``submit`` and reports each one's end from ``poll`` as an event:
 
 - ``Done``   the batch was evaluated: one ``CaseResult`` per case;
 - ``Died``   the worker died (signal, OOM kill) or passed its deadline; the coordinator bisects the batch;
-- ``Failed`` the worker raised: ireefuzz's own bug, the campaign stops.
+- ``Failed`` the worker raised: ireefuzz's own bug (a *harness error*). The coordinator splits the batch
+  until the case that raises is alone, records it as a harness error (traceback, case ids, release,
+  configuration; counted, not judged) and goes on: a campaign never dies of one batch.
 
 Implementations: ``local_pool.LocalPool`` (processes on this machine), ``dask_pool.DaskPool``.
 """
@@ -74,7 +76,24 @@ class Died:
 @dataclasses.dataclass(frozen=True)
 class Failed:
     task: Task
-    message: str  # ireefuzz's own bug
+    message: str  # ireefuzz's own bug: the worker's traceback
+
+
+@dataclasses.dataclass(frozen=True)
+class Raised:
+    """What a worker sends back instead of results when ``evaluate_task`` raised (it stays alive)."""
+
+    traceback: str
+
+
+def evaluate_or_raised(task: Task, spec: EvalSpec) -> "list[CaseResult] | Raised":
+    """``evaluate_task``, or the traceback of the exception it raised (a worker's own bug, never IREE's)."""
+    import traceback
+
+    try:
+        return evaluate_task(task, spec)
+    except Exception:  # noqa: BLE001  (any exception of ours is a harness error, reported with its traceback)
+        return Raised(traceback.format_exc())
 
 
 Event = Union[Done, Died, Failed]

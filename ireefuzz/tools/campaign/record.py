@@ -7,6 +7,11 @@
   ``status`` new|known, ``example`` first|smaller): the first example of each signature and every
   later one that is smaller (``Case.elements``, then nodes).
 
+- ``harness_errors.jsonl`` one line per case that made a worker raise (ireefuzz's own bug, never a
+  finding): ``t``, ``case_index``, ``case_hash``, ``release``, ``compiler``, ``configuration`` (``configs.labels``),
+  ``frontend``, ``ops`` and the ``traceback``; its progress entry has ``harness_error: 1`` and
+  ``not_judged: ["harness error"]`` (counted, not judged).
+
 Findings are written before the progress line: a kill in between redoes the batch, and the
 (signature, index) check keeps its findings from being written twice.
 
@@ -30,7 +35,7 @@ from ireefuzz.sut.configs import ConfigurationCoverage, labels
 from ireefuzz.errors import UsageError
 from ireefuzz.tools.baseline import Baseline
 from ireefuzz.oracles.cause import assign_causes, cause_of
-from ireefuzz.oracles.finding import Finding, Signature
+from ireefuzz.oracles.finding import ORACLE_NAMES, Finding, Signature
 
 from .causes import CauseStats, Previous, diff_causes
 from .guidance import Coverage, Stream, case_hash
@@ -99,6 +104,29 @@ def with_causes(findings: Sequence[Finding]) -> Sequence[Finding]:
     return findings if all(f.cause for f in findings) else assign_causes(findings)
 
 
+HARNESS_ERROR = "harness error"  # the not-judged reason of a case whose evaluation raised (ireefuzz's bug)
+
+
+
+def oracles_not_judged(reasons: Sequence[str]) -> set[str]:
+    """The oracles that did not judge a case, from its not-judged reasons: every oracle for a harness error or a
+    case not compiled (``every oracle: ...``); the one a reason names (``memory: ...``, ``fusion: ...``);
+    numbers and immutability on a compile-only target (nothing runs); else the numbers (an op the reference
+    cannot interpret)."""
+    out: set[str] = set()
+    for reason in reasons:
+        head = reason.split(":", 1)[0]
+        if reason == HARNESS_ERROR or head == "every oracle":
+            out.update(ORACLE_NAMES)
+        elif head in ORACLE_NAMES:
+            out.add(head)
+        elif reason.startswith("compile-only target"):
+            out.update(("numeric", "immutability"))
+        else:
+            out.add("numeric")
+    return out
+
+
 # What every recorded row has (a row without them is a damaged record, not a crash of the tools reading it).
 FINDING_KEYS = {"signature": str, "case_index": int, "size": list}
 PROGRESS_KEYS = {"t": (int, float), "cases": list}
@@ -156,6 +184,7 @@ class Record:
         self.frontends: collections.Counter[str] = collections.Counter()  # cases per front-end
         self.configurations = ConfigurationCoverage()  # cases and causes per flag value (``configs.labels``)
         self.not_judged: collections.Counter[str] = collections.Counter()  # cases per reason numbers were not judged
+        self.not_judged_oracles: collections.Counter[str] = collections.Counter()  # cases per oracle not judging them
         self.timeline: list[tuple[float, int]] = []
         self.timings: collections.Counter[str] = collections.Counter()  # seconds per activity, summed over processes
         self.worker_seconds = 0.0  # workers x wall seconds, summed over the recorded stretches
@@ -200,7 +229,9 @@ class Record:
             self.totals["cases"] += 1
             self.totals["shape_runs"] += e["instances"]
             self.totals["discarded"] += e["discarded"]
-            self.totals["worker_deaths"] += any(s.startswith("crash/") and Signature.parse(s).kind in DEATH_KINDS for s in e["sigs"])
+            self.totals["worker_deaths"] += e["died"] if "died" in e else any(  # (older runs: by signature)
+                s.startswith("crash/") and Signature.parse(s).kind in DEATH_KINDS for s in e["sigs"])
+            self.totals["harness_errors"] += e.get("harness_error", 0)
             self.pipelines.update(e["pipelines"])
             self.lowerings.update(e.get("configurations", ()))
             names = e["ops"].split(">")
@@ -214,6 +245,7 @@ class Record:
             causes = self._count_causes(i, e, rederive)
             self.configurations.add(e.get("config", ()), causes)
             self.not_judged.update(e.get("not_judged", ()))
+            self.not_judged_oracles.update(oracles_not_judged(e.get("not_judged", ())))
             self.done[k].add(i)
             if len(self.done[k]) == len(self.stream.indices(k)):
                 self.complete.add(k)
@@ -246,7 +278,7 @@ class Record:
 
     # -- recording ------------------------------------------------------------------------
     def record(self, task: Task, results: Sequence["CaseResult"], seconds: float, *,
-               coordinator: Mapping[str, float] | None = None, workers: int = 0) -> None:
+               coordinator: Mapping[str, float] | None = None, workers: int = 0, harness_error: bool = False) -> None:
         """Findings first, then the progress line (see the module doc). The line's ``timings``: the workers'
         seconds on the batch per activity, plus ``coordinator``'s (its seconds since the line before);
         ``workers``: how many the pool runs at once (for idle time)."""
@@ -269,7 +301,9 @@ class Record:
                             "configurations": list(r.configurations),
                             "ops": g.op_pattern, "dtype": g.dtype, "dims": g.dims, "instances": len(r.case.instances),
                             "discarded": r.discarded, "config": labels(r.case.target_cpu, r.case.flags),
-                            "not_judged": list(r.not_judged)})
+                            "not_judged": list(r.not_judged),
+                            "died": int(any(f.evidence.get("worker_death") for f in findings))}
+                           | ({"harness_error": 1} if harness_error else {}))
         cpu = next((r.cpu for r in results if r.cpu), "")
         version = next((r.compiler_version for r in results if r.compiler_version), "")
         row = {"t": round(seconds, 3), "cases": entries, "cpu": cpu, "version": version, "frontend": task.frontend,
@@ -277,6 +311,39 @@ class Record:
                "timings": batch_timings(results, coordinator or {}), "workers": workers}
         _io.append_line(self.out / "progress.jsonl", json.dumps(row, sort_keys=True))
         self._apply(row)
+
+    def record_harness_error(self, task: Task, traceback: str, seconds: float, *,
+                             coordinator: Mapping[str, float] | None = None, workers: int = 0) -> None:
+        """A batch (one case, once split) whose evaluation raised: a ``harness_errors.jsonl`` line per case,
+        then its progress line (the cases counted, not judged; see the module doc)."""
+        from ireefuzz.core.evaluate import CaseResult
+        from ireefuzz.sut import releases
+
+        config = self.options.task_spec().config
+        release = releases.release_of(config) or config.iree_compile or "installed"
+        for index, case in zip(task.indices, task.cases):
+            row = {"t": round(seconds, 3), "case_index": index, "case_hash": case_hash(case), "release": release,
+                   "configuration": labels(case.target_cpu, case.flags), "frontend": task.frontend,
+                   "ops": case.graph.op_pattern, "traceback": traceback[-6000:]}
+            _io.append_line(self.out / "harness_errors.jsonl", json.dumps(row, sort_keys=True, default=str))
+        results = [CaseResult(case, (), not_judged=(HARNESS_ERROR,)) for case in task.cases]
+        self.record(task, results, seconds, coordinator=coordinator, workers=workers, harness_error=True)
+
+    def not_judged_share(self) -> dict[str, float]:
+        """Per oracle the campaign runs, the share of its cases that oracle did not judge: all of them for one left
+        out because it cannot judge this compiler (``options.oracles_not_judged``), else the cases whose
+        not-judged reasons name it (``oracles_not_judged``)."""
+        cases = max(self.totals["cases"], 1)
+        left_out = {why.split(":", 1)[0] for why in self.options.oracles_not_judged}
+        return {o: 1.0 if o in left_out else round(self.not_judged_oracles[o] / cases, 4)
+                for o in ORACLE_NAMES if o in self.options.oracles or o in left_out}
+
+    def harness_errors(self, limit: int = 20) -> list[dict[str, Any]]:
+        """The recorded harness errors (the first ``limit``), each with its exception's last line."""
+        file = self.out / "harness_errors.jsonl"
+        rows = _io.read_jsonl(file)[:limit] if file.exists() else []
+        return [{k: v for k, v in r.items() if k != "traceback"} | {"error": _last_line(r.get("traceback", ""))}
+                for r in rows]
 
     # -- verdicts -------------------------------------------------------------------------
     def status(self, sig: str) -> str:
@@ -325,7 +392,9 @@ class Record:
             "cases": t["cases"], "graphs": t["cases"], "shape_runs": t["shape_runs"], "seconds": round(self.seconds, 2),
             "graphs_per_s": round(t["cases"] / seconds, 3), "shape_runs_per_s": round(t["shape_runs"] / seconds, 3),
             "compile_seconds": round(t["compile_s"], 2), "run_seconds": round(t["run_s"], 2),
-            "discarded": t["discarded"], "worker_deaths": t["worker_deaths"], "signatures": signatures,
+            "discarded": t["discarded"], "worker_deaths": t["worker_deaths"],
+            "harness_errors": t["harness_errors"], "harness_error_list": self.harness_errors(),
+            "not_judged_share": self.not_judged_share(), "signatures": signatures,
             "new": self.new_signatures(), "known": self.known_signatures(),
             "causes": self.cause_table(), "new_causes": self.new_causes(), "history": self.history(),
             "pipelines": dict(self.pipelines.most_common()), "ops": dict(self.ops.most_common()),
@@ -371,6 +440,11 @@ class Record:
                          "status": self.cause_status(c), "verdict": (known.verdict or "listed") if known else "",
                          "verdict_detail": known.detail if known else "", "upstream": known.upstream if known else ""})
         return sorted(rows, key=lambda r: (r["status"] != "new", -r["cases"], r["id"]))
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1].strip() if lines else ""
 
 
 def _pipeline_name(head: str) -> str:
