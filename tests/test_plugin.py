@@ -294,7 +294,8 @@ def test_known_signature_from_the_baseline_warns_instead_of_failing(pytester: py
     """))
     result = _run_iree(pytester, "--ireefuzz-baseline=baseline.json")
     result.assert_outcomes(passed=1, warnings=1)
-    result.stdout.fnmatch_lines(["*KnownFinding: known finding " + MUTATING_SIGNATURE.replace("[", "[[]") + " (open iree-org/iree#0)*"])
+    result.stdout.fnmatch_lines(["*KnownFinding: known finding " + MUTATING_SIGNATURE.replace("[", "[[]")
+                                 + " of cause * (upstream: iree-org/iree#0)*"])
 
 
 @pytest.mark.iree

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -66,7 +67,8 @@ class Known:
     def detail(self) -> str:
         """What backs the verdict, in one line (the report's words)."""
         if self.verdict == "upstream":
-            return self.link if "://" in self.link else f"{self.link} (not filed upstream yet)"
+            filed = "://" in self.link or re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", self.link)  # a URL or owner/repo#N
+            return self.link if filed else f"{self.link} (not filed upstream yet)"
         if self.verdict == "by-design":
             return self.why
         if self.verdict == "harness":

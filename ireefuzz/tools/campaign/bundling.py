@@ -8,6 +8,7 @@ from typing import Any
 from ireefuzz.base import durable as _io
 from ireefuzz.oracles.finding import Finding
 
+from .ranking import rank
 from .record import Record
 
 
@@ -19,14 +20,15 @@ def compiler_arguments(options: Any) -> list[str]:
 
 
 def bundle_new_causes(record: Record, limit: int | None, timeout: float) -> list[str]:
-    """Shrink the smallest member of each new cause (up to ``limit``; None = all) and write its bundle to
+    """Shrink the smallest member of each new cause (the top ``limit`` of ``ranking.rank``; None = all) and write
+    its bundle to
     ``out/bundles/<cause>`` (a collision-free name from the cause id); the causes bundled.
 
     Each runs as its own ``ireefuzz repro`` process (a finding may crash whoever runs it); a bundle
     already written (``finding.json`` present) is kept, so ``--resume`` and ``triage`` do not redo it.
     """
     rows = _io.read_jsonl(record.out / "findings.jsonl")
-    todo = sorted((record.causes[c] for c in record.new_causes()), key=lambda c: (-c.cases, c.id))
+    todo = [record.causes[r.id] for r in rank(record)]  # most likely a real, distinct bug first (``ranking``)
     todo = [c for c in todo if c.smallest_row is not None and rows[c.smallest_row].get("case")]
     done = []
     for cause in todo[:limit]:

@@ -79,7 +79,8 @@ def junit(summary: Mapping[str, Any], examples: Mapping[str, Mapping[str, Any]])
         if seen == "new":
             ET.SubElement(case, "failure", message=c["title"][:500], type=c["oracle"]).text = text
         else:
-            reason = c.get("upstream") or ("in the baseline" if seen == "known" else "seen in the run compared with")
+            reason = (f"{c['verdict']}: {c.get('verdict_detail', '')}" if c.get("verdict") else "") or c.get("upstream") \
+                or ("in the baseline" if seen == "known" else "seen in the run compared with")
             ET.SubElement(case, "skipped", message=f"known: {reason}")
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
@@ -106,10 +107,11 @@ def markdown(summary: Mapping[str, Any]) -> str:
         lines += [f"## Compared with {s['diff']['compared_with']}", ""]
         lines += [f"- {title}: {', '.join(f'`{c}`' for c in s['diff'][key]) or 'none'}" for key, title in DIFF_CATEGORIES.items()]
         lines.append("")
+    lines += ranking_lines(s) + judged_lines(s)
     lines += ["## Causes", "", "| status | cause | cases | signatures | first case | smallest case | bundle | upstream |",
               "|---|---|---|---|---|---|---|---|"]
     for c in s["causes"]:
-        lines.append(f"| {verdict(s, c)} | `{c['id']}` | {c['cases']} | {len(c['signatures'])} | {c['first_case']} "
+        lines.append(f"| {status_cell(s, c)} | `{c['id']}` | {c['cases']} | {len(c['signatures'])} | {c['first_case']} "
                      f"| {c['smallest_case']} | {c['bundle']} | {c['upstream']} |")
     for c in s["causes"]:
         lines += ["", f"### `{c['id']}` ({verdict(s, c)})", "", c["title"], "",
@@ -121,6 +123,45 @@ def markdown(summary: Mapping[str, Any]) -> str:
         lines += ["", "</details>"]
     lines += configuration_table(s.get("configurations"))
     return "\n".join(lines) + "\n"
+
+
+def status_cell(s: Mapping[str, Any], c: Mapping[str, Any]) -> str:
+    """new / seen, or known with the baseline's verdict (``known: by-design``)."""
+    seen = verdict(s, c)
+    return f"{seen}: {c['verdict']}" if seen == "known" and c.get("verdict") else seen
+
+
+def ranking_lines(s: Mapping[str, Any]) -> list[str]:
+    """Markdown lines: the new causes in ``summary.json``'s ``ranking`` order (``campaign.ranking``)."""
+    ranked = s.get("ranking") or []
+    if not ranked:
+        return []
+    lines = ["## New causes, most likely a real and distinct bug first", "",
+             "Score = prior (oracle x reproduced x size x frontend form) x distance to the nearest known or higher "
+             "cause (furthest point first); `--bundles N` bundles the top N.", "",
+             "| rank | cause | score | oracle | reproduced | smallest (elements, ops) | beyond frontends | nearest (distance) |",
+             "|---|---|---|---|---|---|---|---|"]
+    for n, r in enumerate(ranked, 1):
+        smallest = ", ".join(map(str, r["smallest"])) if r.get("smallest") else "?"
+        nearest = f"`{r['nearest']}` ({r['distance']})" if r.get("nearest") else "none"
+        lines.append(f"| {n} | `{r['id']}` | {r['score']} | {r['oracle_weight']} | {r['reproduced']} | {smallest} "
+                     f"| {'yes' if r['beyond_frontends'] else 'no'} | {nearest} |")
+    return lines + [""]
+
+
+def judged_lines(s: Mapping[str, Any]) -> list[str]:
+    """Markdown lines: the causes found that the baseline judges, with the verdict and what backs it; they do not
+    fail the run, and are shown here so nothing is hidden."""
+    judged = [c for c in s["causes"] if c.get("verdict") and verdict(s, c) == "known"]
+    if not judged:
+        return []
+    counts = collections.Counter(c["verdict"] for c in judged)
+    lines = [f"## Judged causes ({len(judged)}: {', '.join(f'{n} {v}' for v, n in sorted(counts.items(), key=lambda vn: (-vn[1], vn[0])))}; not failures)",
+             "", "| cause | verdict | evidence / why | cases | signatures |", "|---|---|---|---|---|"]
+    for c in sorted(judged, key=lambda c: (c["verdict"], c["id"])):
+        detail = str(c.get("verdict_detail", "")).replace("|", "\\|").replace("\n", " ")
+        lines.append(f"| `{c['id']}` | {c['verdict']} | {detail} | {c['cases']} | {len(c['signatures'])} |")
+    return lines + [""]
 
 
 def harness_error_lines(s: Mapping[str, Any]) -> list[str]:
@@ -264,7 +305,8 @@ def html_report(summary: Mapping[str, Any]) -> str:
         f"{len(s['new_causes'])} new of {len(s['causes'])} causes ({len(s['new'])} new and {len(s['known'])} known "
         f"signatures); {s['worker_deaths']} worker crashes. "
         f"Compiler {html.escape(s['compiler_version'] or '?')}, cpu {html.escape(s['cpu'] or '?')}.</p>",
-        harness_errors_html(s), diff_html(s), not_judged_html(s), causes_html(s), configurations_html(s.get("configurations")),
+        harness_errors_html(s), diff_html(s), not_judged_html(s), ranking_html(s), judged_html(s), causes_html(s),
+        configurations_html(s.get("configurations")),
         time_html(s.get("time_accounting")),
         bar_chart("Causes (cases)", {c["id"]: c["cases"] for c in s["causes"]}),
         bar_chart("Findings by class (cases)", by_class),
@@ -310,6 +352,28 @@ def causes_html(s: Mapping[str, Any]) -> str:
                     f"<td>{html.escape(c['bundle'])}</td><td>{html.escape(c['upstream'])}</td></tr>")
     return ("<h3>Causes</h3><table><tr><th>status</th><th>cause (signatures folded)</th><th>cases</th><th>first case</th>"
             f"<th>smallest case</th><th>bundle</th><th>upstream</th></tr>{''.join(rows)}</table>")
+
+
+def ranking_html(s: Mapping[str, Any]) -> str:
+    return markdown_table_html(ranking_lines(s))
+
+
+def judged_html(s: Mapping[str, Any]) -> str:
+    return markdown_table_html(judged_lines(s))
+
+
+def markdown_table_html(lines: Sequence[str]) -> str:
+    """A section of ``## title``, optional prose and one Markdown table, as HTML (``ranking_lines``, ``judged_lines``)."""
+    if not lines:
+        return ""
+    cells = lambda line: [cell.strip().replace("\\|", "|") for cell in line.strip().strip("|").split(" | ")]
+    code = lambda text: html.escape(text).replace("`", "") if not (text.startswith("`") and text.endswith("`")) \
+        else f"<code>{html.escape(text.strip('`'))}</code>"
+    table = [line for line in lines if line.startswith("|")]
+    prose = "".join(f"<p>{html.escape(line).replace('`', '')}</p>" for line in lines[1:] if line and not line.startswith("|"))
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in cells(table[0]))
+    rows = "".join("<tr>" + "".join(f"<td>{code(c)}</td>" for c in cells(line)) + "</tr>" for line in table[2:])
+    return f"<h3>{html.escape(lines[0][3:])}</h3>{prose}<table><tr>{head}</tr>{rows}</table>"
 
 
 def not_judged_html(s: Mapping[str, Any]) -> str:

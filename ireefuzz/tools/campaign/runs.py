@@ -44,7 +44,10 @@ KEPT_KEYS = ("coordinator_rss_mb", "bundling_seconds")  # what the record does n
 def write_outputs(out: Path, record: Record, **extra: Any) -> dict[str, Any]:
     """summary.json and the reports, from the record; keys of an earlier summary.json that the record does
     not compute (``KEPT_KEYS``: the coordinator's memory samples, the seconds spent bundling) are kept."""
+    from .ranking import rank
+
     summary = {k: v for k, v in read_summary(out).items() if k in KEPT_KEYS} | record.summary() | extra
+    summary["ranking"] = [r.to_json() for r in rank(record)]  # the new causes, most likely real and distinct first
     summary["time_accounting"] = with_bundling(summary["time_accounting"], summary.get("bundling_seconds", 0.0))
     _io.atomic_write_json(out / "summary.json", summary)
     from ireefuzz.tools.campaign import report

@@ -1,0 +1,204 @@
+"""The known-findings baseline (``ireefuzz.tools.baseline``): its two formats, verdicts, ``triage --mark``,
+and matching by cause in the campaign and in the pytest plugin alike.
+
+Every verdict path that can fail has a test: a judged cause does not turn a run red, an unjudged one does;
+a bad ``--mark`` is one line and exit 2, and leaves the baseline as it was; a new dims variant of a known
+cause is known to the plugin and to the campaign.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+from ireefuzz.errors import CorpusError, UsageError
+from ireefuzz.oracles.finding import Finding, Signature
+from ireefuzz.tools import baseline
+from ireefuzz.tools.campaign import runs
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_campaign_causes import ALLOCA, MUTATED, ROWS, old_run  # noqa: E402  (the small recorded run)
+
+SHIPPED = Path(__file__).parents[1] / "corpus" / "known_findings.json"
+
+
+def write(path: Path, data) -> Path:
+    path.write_text(json.dumps(data))
+    return path
+
+
+def triage(*args: str, cwd: Path | None = None) -> tuple[int, str, str]:
+    ran = subprocess.run([sys.executable, "-m", "ireefuzz.cli", "triage", *args, "--bundles", "0"],
+                         capture_output=True, text=True, cwd=cwd, timeout=300)
+    return ran.returncode, ran.stdout, ran.stderr
+
+
+# --------------------------------------------------------------------------- Signature
+
+def test_signature_parses_its_five_parts_and_rejects_other_text():
+    sig = Signature.parse("memory/alloca/fill>generic[exp]/f32/SxS,SxS")
+    assert (sig.oracle, sig.kind, sig.ops, sig.dtype, sig.dims) == ("memory", "alloca", "fill>generic[exp]", "f32", "SxS,SxS")
+    assert sig.op_names == ("fill", "generic") and str(sig) == "memory/alloca/fill>generic[exp]/f32/SxS,SxS"
+    for bad in ("memory/alloca/x/f32", "a/b/c/d/e/f", "memory//x/f32/S", "", None):
+        with pytest.raises(ValueError, match="oracle/kind/ops/dtype/dims"):
+            Signature.parse(bad)
+
+
+# --------------------------------------------------------------------------- formats
+
+def test_a_format_1_file_is_read_with_the_verdicts_it_already_says(tmp_path):
+    file = write(tmp_path / "old.json", [
+        {"signature": "memory/alloca/x/f32/S", "cause": ALLOCA, "upstream": "https://github.com/iree-org/iree/issues/8303"},
+        {"signature": "memory/alloca/x/f16/?", "cause": ALLOCA, "upstream": ""},
+        {"cause": "memory/copy/sort@Default", "status": "intended", "note": "sort works in place on a read-only operand"},
+        {"signature": "crash/compile-error/y/f16/?", "note": None}])
+    base = baseline.load(file)
+    alloca = base.causes[ALLOCA]
+    assert (alloca.verdict, alloca.link, alloca.signatures) == (
+        "upstream", "https://github.com/iree-org/iree/issues/8303", ("memory/alloca/x/f16/?", "memory/alloca/x/f32/S"))
+    assert base.causes["memory/copy/sort@Default"].verdict == "by-design"
+    assert "read-only operand" in base.causes["memory/copy/sort@Default"].why
+    assert base.signatures["crash/compile-error/y/f16/?"].verdict == ""  # listed, no verdict: still known
+    again = tmp_path / "new.json"
+    baseline.write(again, baseline.read(file))  # format 2 round trip
+    assert json.loads(again.read_text())["format"] == 2 and set(baseline.read(again)) == set(baseline.read(file))
+
+
+def test_the_shipped_baseline_reads_and_gives_a_verdict_to_every_linked_cause():
+    entries = baseline.read(SHIPPED)
+    assert MUTATED in {k.cause for k in entries}
+    assert all(k.verdict for k in entries if k.link), [k.cause for k in entries if k.link and not k.verdict]
+    assert all(k.link.startswith(("https://", "corpus/", "docs/")) for k in entries if k.verdict == "upstream")
+
+
+@pytest.mark.parametrize("entry, match", [
+    ({"cause": ALLOCA, "verdict": "wontfix"}, "choose one of upstream, by-design, harness, duplicate-of"),
+    ({"cause": ALLOCA, "verdict": "by-design"}, "needs 'why'"),
+    ({"cause": ALLOCA, "verdict": "upstream", "link": " "}, "needs 'link'"),
+    ({"cause": ALLOCA, "verdict": "harness"}, "needs 'fixed_in'"),
+    ({"cause": ALLOCA, "verdict": "duplicate-of", "of": ALLOCA}, "duplicate of itself"),
+    ({"cause": ALLOCA, "verdict": "duplicate-of", "of": "nothing"}, "like oracle/what"),
+    ({"cause": "nothing", "verdict": "by-design", "why": "x"}, "oracle/what"),
+    ({"cause": ALLOCA, "signatures": ["memory/alloca"]}, "oracle/kind/ops/dtype/dims"),
+    ({"cause": ALLOCA, "why": 3}, "must be a string"),
+    ({"note": "x"}, '"cause"'),
+])
+def test_a_bad_format_2_entry_is_one_line_naming_it(tmp_path, entry, match):
+    file = write(tmp_path / "bad.json", {"format": 2, "causes": [entry]})
+    with pytest.raises(UsageError, match=match) as e:
+        baseline.load(file)
+    assert "\n" not in str(e.value) and "entry 0" in str(e.value)
+
+
+def test_a_cause_listed_twice_or_an_unknown_format_is_refused(tmp_path):
+    twice = {"format": 2, "causes": [{"cause": ALLOCA}, {"cause": ALLOCA, "verdict": "by-design", "why": "x"}]}
+    with pytest.raises(UsageError, match="listed twice"):
+        baseline.load(write(tmp_path / "a.json", twice))
+    with pytest.raises(UsageError, match='"format": 2'):
+        baseline.load(write(tmp_path / "b.json", {"format": 3, "causes": []}))
+
+
+# --------------------------------------------------------------------------- matching by cause
+
+def test_a_new_dims_variant_of_a_known_cause_is_known_to_the_campaign(tmp_path):
+    """ROWS hold immutability/input-mutated/... signatures of the MUTATED cause; the baseline lists the cause
+    with a signature none of them has."""
+    base = baseline.Baseline.of([baseline.Known(MUTATED, "upstream", link="https://x/16168",
+                                                signatures=("immutability/input-mutated/matmul[acc]/f32/?x?",))])
+    record = runs.open_run(old_run(tmp_path / "run"), base)
+    assert record.new_causes() == [ALLOCA]
+    assert all(record.status(sig) == "known" for _, sig, *_ in ROWS[:3])
+
+
+def test_a_new_dims_variant_of_a_known_cause_is_known_to_the_plugin(tmp_path):
+    from ireefuzz import sut, testing
+
+    base = baseline.Baseline.of([baseline.Known(MUTATED, "by-design", why="the test says so",
+                                                signatures=("immutability/input-mutated/matmul[acc]/f32/?x?",))])
+    variant = Finding("immutability", "input-mutated", "immutability/input-mutated/matmul[acc]/f32/SxS", "argument 2 "
+                      "changed", cause=MUTATED)
+    judge = lambda findings: testing._judge(
+        findings, testing.IreeSut(known=base, bundle_dir=tmp_path), "t", program="", case_json={}, what="case",
+        config=sut.CompilerConfig(), target_cpu="host")
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        judge([variant])  # known by its cause: no failure
+    assert [type(w.message) for w in seen] == [testing.KnownFinding]
+    assert "by-design: the test says so" in str(seen[0].message)
+    other = Finding("memory", "alloca", "memory/alloca/matmul/f32/SxS", "alloca", cause=ALLOCA)
+    with pytest.raises(testing.IreefuzzFailure, match="1 new finding"):  # an unjudged cause still fails
+        judge([variant, other])
+
+
+# --------------------------------------------------------------------------- triage --mark
+
+def test_a_judged_cause_does_not_turn_the_run_red_an_unjudged_one_does(tmp_path):
+    run, file = old_run(tmp_path / "run"), write(tmp_path / "known.json", {"format": 2, "causes": []})
+    rc, out, err = triage(str(run), "--baseline", str(file))
+    assert rc == 1, err  # both causes new: red
+    rc, out, err = triage(str(run), "--baseline", str(file), "--mark", MUTATED, "--as", "upstream", "--link",
+                          "https://github.com/iree-org/iree/issues/16168")
+    assert rc == 1, err  # ALLOCA is still unjudged: still red
+    rc, out, err = triage(str(run), "--baseline", str(file), "--mark", ALLOCA, "--as", "by-design", "--why",
+                          "the semantics need this scratch", "--note", "checked by hand")
+    assert rc == 0, err  # every cause judged: green
+    written = {k.cause: k for k in baseline.read(file)}
+    assert written[ALLOCA].why == "the semantics need this scratch" and written[ALLOCA].note == "checked by hand"
+    assert set(written[ALLOCA].signatures) == {ROWS[3][1], ROWS[4][1]}  # its signatures kept with it
+    assert written[MUTATED].verdict == "upstream"
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["new_causes"] == [] and {c["id"]: c["verdict"] for c in summary["causes"]} == {
+        MUTATED: "upstream", ALLOCA: "by-design"}
+    md = (run / "summary.md").read_text()  # judged causes shown apart, with their verdict: nothing hidden
+    assert "## Judged causes (2: 1 by-design, 1 upstream; not failures)" in md
+    assert f"| `{ALLOCA}` | by-design | the semantics need this scratch |" in md
+    assert "by-design: the semantics need this scratch" in (run / "junit.xml").read_text()
+    assert "Judged causes" in (run / "report.html").read_text()
+    rc, out, err = triage(str(run), "--baseline", str(file), "--mark", ALLOCA, "--as", "duplicate-of", "--of", MUTATED)
+    assert rc == 0 and baseline.load(file).causes[ALLOCA].of == MUTATED  # a verdict can be changed
+
+
+@pytest.mark.parametrize("args, match", [
+    (["--mark", "no-such-cause", "--as", "by-design", "--why", "x"], "does not look like oracle/what"),
+    (["--mark", "memory/alloca/none@X", "--as", "by-design", "--why", "x"], "has no such cause"),
+    (["--mark", ALLOCA, "--as", "upstream"], "needs 'link'.*give --link"),
+    (["--mark", ALLOCA, "--as", "upstream", "--why", "x"], "--as upstream takes --link, not --why"),
+    (["--mark", ALLOCA], "say which verdict with --as"),
+    (["--as", "by-design", "--why", "x"], "go with --mark CAUSE"),
+    (["--mark", ALLOCA, "--as", "duplicate-of", "--of", "memory/copy/none"], "neither a cause of"),
+    (["--mark", ALLOCA, "--as", "duplicate-of", "--of", ALLOCA], "duplicate of itself"),
+])
+def test_a_bad_mark_is_one_line_exit_2_and_writes_nothing(tmp_path, args, match):
+    import re
+
+    run, file = old_run(tmp_path / "run"), write(tmp_path / "known.json", [{"cause": MUTATED, "upstream": "https://x"}])
+    before = file.read_text()
+    rc, out, err = triage(str(run), "--baseline", str(file), *args)
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and re.search(match, err), err
+    assert file.read_text() == before
+
+
+def test_mark_without_a_baseline_starts_from_the_shipped_one(tmp_path):
+    run = old_run(tmp_path / "run")
+    rc, out, err = triage(str(run), "--mark", ALLOCA, "--as", "harness", "--fixed-in", "0.2.0", cwd=tmp_path)
+    assert "started corpus/known_findings.json from the baseline shipped" in err
+    mine = baseline.read(tmp_path / "corpus" / "known_findings.json")
+    assert {k.cause for k in mine} >= {k.cause for k in baseline.read(SHIPPED) if k.cause} | {ALLOCA}
+    assert rc == 0, err  # MUTATED is the shipped baseline's, ALLOCA now the team's own
+
+
+def test_mark_rewrites_a_format_1_file_as_format_2_atomically(tmp_path):
+    file = write(tmp_path / "known.json", [{"signature": ROWS[3][1]}, {"cause": MUTATED, "upstream": "https://x"}])
+    entry = baseline.mark(file, ALLOCA, "duplicate-of", MUTATED, signatures=[ROWS[3][1], ROWS[4][1]])
+    assert entry.of == MUTATED
+    data = json.loads(file.read_text())
+    assert data["format"] == 2 and [e["cause"] for e in data["causes"]] == [MUTATED, ALLOCA]  # the signature row folded in
+    assert not list(tmp_path.glob("*.tmp*")) and sorted(p.name for p in tmp_path.iterdir()) == ["known.json"]
+    with pytest.raises(UsageError, match="needs 'why'"):
+        baseline.mark(file, ALLOCA, "by-design", "")
+    with pytest.raises(CorpusError):
+        baseline.read(write(tmp_path / "x.json", {"format": 2}))
