@@ -108,10 +108,11 @@ def normalize_diagnostic(message: str, words: int = 12) -> str:
 
 
 def compile_error_stage(diagnostic: str) -> str:
-    """Where a compile error was reported: the specific context error after the first one
-    (``failed on workgroup distribution verification`` -> ``workgroup-distribution-verification``),
+    """Where a compile error was reported: the specific context error after the first one, from the same
+    file as the first (one dispatch's own diagnostics: another dispatch failing in the same compile never
+    relabels it) (``failed on workgroup distribution verification`` -> ``workgroup-distribution-verification``),
     else ``codegen`` for a location in a dumped executable, ``input`` for one in the program."""
-    errors = _ERROR_LINE.findall(diagnostic)
+    errors = _own_errors(diagnostic)
     for context in errors[1:]:
         gist = re.sub(r"^'[^']*' op ", "", context.strip())
         if gist.startswith("failed") and not gist.startswith(_GENERIC_STAGES):
@@ -119,7 +120,30 @@ def compile_error_stage(diagnostic: str) -> str:
     located = _LOCATED.search(diagnostic)
     if located is None:
         return "-"
-    return "codegen" if "/sources/" in located.group(1) or "_dispatch_" in diagnostic else "input"
+    return "codegen" if "/sources/" in located.group(1) or "/configurations/" in located.group(1) \
+        or "_dispatch_" in located.group(1) else "input"
+
+
+_LOCATED_ERROR = re.compile(r"^(\S+?):\d+:\d+: error: (.*)$", re.M)
+
+
+def _own_errors(diagnostic: str) -> list[str]:
+    """The error messages of the failing dispatch: when the first error is located in a file (a dispatch's
+    configured or source executable, or the program), the errors located in that same file; otherwise (an
+    unlocated first error, e.g. the linker's) every error line."""
+    return [message for _, message in _own_error_blocks(diagnostic)]
+
+
+def _own_error_blocks(diagnostic: str) -> list[tuple[str, str]]:
+    """(text that follows the error line up to the next error, message) of each error of the failing dispatch."""
+    lines = diagnostic.splitlines()
+    errors = [(k, _LOCATED_ERROR.match(line)) for k, line in enumerate(lines) if "error: " in line]
+    if not errors:
+        return []
+    first = errors[0][1]
+    own = [(k, m) for k, m in errors if first is None or (m is not None and m.group(1) == first.group(1))]
+    ends = {k: next((j for j, _ in errors if j > k), len(lines)) for k, _ in own}
+    return [("\n".join(lines[k + 1:ends[k]]), m.group(2) if m else lines[k].partition("error: ")[2]) for k, m in own]
 
 
 def first_error(diagnostic: str, fallback: str = "") -> str:
@@ -169,6 +193,9 @@ def _crash_cause(finding: Finding) -> Cause:
     if kind == "compile-error":
         message = first_error(diagnostic, finding.message.partition(": ")[2] or finding.message)
         gist, stage = normalize_diagnostic(message), compile_error_stage(diagnostic)
+        if _STACK_LIMIT_ERROR.search(message):  # over the stack limit, by any wording: by what the dispatch computes
+            role = _failing_dispatch_role(diagnostic) or ops_role(_signature_ops(finding).partition("[")[0])
+            gist, stage = f"stack-allocation-over-limit[{role}]", "codegen"
         if (failed_op := _FAILED_FOR_OP.search(diagnostic)) and failed_op.group(1) not in gist:
             gist += f"[{failed_op.group(1)}]"  # LLVM translation names the op it could not translate
         return _cause("crash", [kind, f"{gist}@{stage}"], f"iree-compile error: {_words(gist)} (at {_words(stage)})")
@@ -186,6 +213,26 @@ def _crash_cause(finding: Finding) -> Cause:
     return _cause("crash", [kind], f"{_words(kind).capitalize()} on a valid program")  # compile timeout, oom
 
 
+# ``'func.func' op exceeded stack allocation limit of N bytes`` and ``'memref.alloca' op stack allocation size
+# overflows 64 bits``: one check (the dispatch's stack buffers exceed max_stack_allocation_size), two wordings.
+_STACK_LIMIT_ERROR = re.compile(r"exceeded stack allocation limit|stack allocation size overflows")
+_DISPATCH_FUNC = re.compile(r"func\.func @([\w$.-]*_dispatch_\d+_[\w$.-]+)")
+_QUOTED_OP = re.compile(r"^\s*(?:%[\w#:]+(?:, %[\w#:]+)* = )?([a-z_]+\.[a-z_]+)", re.M)
+
+
+def _failing_dispatch_role(diagnostic: str) -> str:
+    """The role of the failing dispatch: from the function its own diagnostics quote (IREE's name for it), else
+    from the op quoted under its first error; "" if neither is quoted."""
+    blocks = _own_error_blocks(diagnostic)
+    quoted = "\n".join(text for text, _ in blocks)
+    if (m := _DISPATCH_FUNC.search(quoted)):
+        return dispatch_role(m.group(1))
+    if blocks and (op := _QUOTED_OP.search(blocks[0][0])):
+        short = op.group(1).partition(".")[2]
+        return ops_role(short) if short in ("generic", "matmul", "batch_matmul", "fill") else short
+    return ""
+
+
 def _words(slug: str) -> str:
     """A title's words from an id part (titles are derived from ids, so one id has one title)."""
     return slug.replace("-", " ")
@@ -198,6 +245,7 @@ _DISPATCH_ROOT = re.compile(r"_dispatch_\d+_(?P<root>[a-z]+(?:_[a-z]+)*?)(?:_(?:
 _ROLES = (("contraction", ("matmul", "mmt4d", "contract", "conv")), ("reduction", ("reduction", "argmax", "softmax")),
           ("gather", ("gather", "scatter")), ("transpose", ("transpose",)), ("data-movement", ("slow_memcpy", "pack", "unpack")),
           ("fill", ("fill",)), ("elementwise", ("elementwise", "broadcast", "generic")))
+_CONTRACTION_LIKE = frozenset({"matmul", "batch_matmul", "matvec", "vecmat", "batch_matvec", "batch_vecmat", "contract"})
 _GRAPH_ROLES = (("contraction", ("matmul",)), ("reduction", ("reduce_", "argmax")), ("gather", ("gather",)),
                 ("transpose", ("transpose",)), ("fill", ("fill", "iota")))
 MEMORY_FAMILIES = {"alloca": "alloca", "alloca-dynamic": "alloca", "alloca-in-loop": "alloca", "alloc": "alloc", "copy": "copy"}
@@ -210,6 +258,8 @@ def dispatch_role(dispatch_name: str, fallback_ops: str = "") -> str:
     m = _DISPATCH_ROOT.search(dispatch_name or "")
     if m:
         root = m.group("root")
+        if root.endswith("_like"):  # IREE's name for a generic with a named op's structure: matmul_like, matvec_like ...
+            return "contraction" if root.removesuffix("_like") in _CONTRACTION_LIKE else root.removesuffix("_like")
         for role, keys in _ROLES:
             if any(k in root for k in keys):
                 return role
@@ -234,12 +284,22 @@ def _memory_cause(finding: Finding) -> Cause:
     family = MEMORY_FAMILIES.get(finding.kind, finding.kind)
     role = str(ev.get("role") or "") or dispatch_role(str(ev.get("dispatch") or ""), _signature_ops(finding))
     pipeline = _pipeline(ev.get("pipeline"))
+    if family == "copy" and _fills_an_argument(finding):  # #8303's form: the copy moves the argument, whatever op
+        return _cause("memory", [family, f"fill-into-argument@{pipeline}"],
+                      f"A buffer copy in {pipeline} codegen when a fill's destination is a function argument")
     if family == "copy":
         title = f"A buffer copy in the {pipeline} codegen of a {role} dispatch"
     else:
         what = "A stack alloca" if family == "alloca" else f"A heap {family}"
         title = f"{what} for {_SERVES.get(role, f'a {role} dispatch')} in {pipeline} codegen"
     return _cause("memory", [family, f"{role}@{pipeline}"], title)
+
+
+def _fills_an_argument(finding: Finding) -> bool:
+    """The case fills a function argument (``linalg.fill ... outs(%argN)``): the destination-passing form of
+    iree-org/iree#8303 whose dispatch copies that argument's buffer, whatever op consumes the fill."""
+    program = _Program.of(finding)
+    return program is not None and any(node.op == "fill" and re.fullmatch(r"a\d+", node.init) for node in program.nodes)
 
 
 def _pipeline(value: Any) -> str:
