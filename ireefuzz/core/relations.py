@@ -195,7 +195,8 @@ def observe_program(label: str, text: str, inputs: Mapping[str, Sequence[Sequenc
     module = sut.load_module(artifact, config) if run and isinstance(artifact, sut.Artifact) else None
     failed = module if isinstance(module, sut.CompileFailure) else artifact
     if isinstance(failed, sut.CompileFailure):
-        return {fn: Observation(label, failure=f"compile {failed.kind}: {failed.diagnostic[:500]}") for fn in inputs}
+        # the whole diagnostic: its cause reads the context lines after the first error
+        return {fn: Observation(label, failure=f"compile {failed.kind}: {failed.diagnostic}") for fn in inputs}
     observed = {}
     for fn, per_instance in inputs.items():
         try:
