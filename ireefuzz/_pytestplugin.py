@@ -37,7 +37,7 @@ from ireefuzz.oracles.finding import ORACLE_NAMES  # light: no IREE, JAX or NumP
 NAMED_CPUS = ("host", "generic", "x86-64-v3", "x86-64-v4")
 _CPU_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 
-_HARNESS_FIXTURES = {"ireefuzz_check", "iree_sut"}
+_HARNESS_FIXTURES = {"ireefuzz_check", "iree_sut", "check_jax"}
 
 PROFILES = {
     # A pull-request budget: few examples, reproducible (derandomized), no deadline (compiles take seconds).
@@ -307,3 +307,13 @@ def ireefuzz_check(iree_sut):
     from ireefuzz import testing
 
     return testing.Checker(iree_sut)
+
+
+@pytest.fixture(scope="session")
+def check_jax(iree_sut):
+    """``check_jax(fn, *example_args, dynamic=None, instances=None, oracles=None)``: a JAX function through
+    ``jax.export`` and IREE, every oracle at every shape instance, JAX in float64 as the numeric reference;
+    fails the test with each finding's signature and a bundle (``ireefuzz.testing.check_jax``)."""
+    from ireefuzz import testing
+
+    return testing.JaxChecker(iree_sut)

@@ -64,7 +64,7 @@ from ireefuzz.tools import baseline as _baseline
 from ireefuzz.tools.baseline import Baseline
 
 __all__ = ["IreeSut", "Checker", "KnownFinding", "NotJudgedWarning", "IreefuzzFailure", "check", "check_mlir_file", "load_baseline",
-           "sut_from_config", "load_inputs_spec", "current_test_id", "DEFAULT_SYMBOL_SIZE"]
+           "sut_from_config", "load_inputs_spec", "current_test_id", "DEFAULT_SYMBOL_SIZE", "check_jax", "JaxChecker", "UsageFailure"]
 
 DEFAULT_SYMBOL_SIZE = 33  # a graph checked without instances runs every symbol at this (unaligned) size
 PROGRAM_LINES_SHOWN = 200
@@ -210,7 +210,7 @@ def _as_case(case_or_graph: Case | Graph, instances: Sequence[Mapping[str, int]]
 
 def _judge(findings: list[Finding], sut: IreeSut, test_id: str, *, program: str, case_json: Mapping[str, Any],
            what: str, config: _sut.CompilerConfig, target_cpu: str, case: Case | None = None,
-           program_cases: Mapping[str, Any] | None = None) -> None:
+           program_cases: Mapping[str, Any] | None = None, bundle_maker: Any = None) -> None:
     judged = {id(f): sut.known.finding_known(f.signature, f.cause) for f in findings}  # by cause, as the campaign
     new = [f for f in findings if not judged[id(f)]]
     for f in findings:
@@ -222,7 +222,8 @@ def _judge(findings: list[Finding], sut: IreeSut, test_id: str, *, program: str,
         return
     bundle = _bundle_dir(sut, test_id, new[0].signature)
     command = _compile_command(config, target_cpu, bundle / "program.mlir", bundle / "module.vmfb")
-    written, program = _write_bundle(bundle, new, program, case_json, command, config, case, program_cases)
+    written, program = _write_bundle(bundle, new, program, case_json, command, config, case, program_cases,
+                                     bundle_maker)
     lines = [f"ireefuzz: {len(new)} new finding(s){f' in {test_id}' if test_id else ''}"]
     for f in new:
         lines.append(f"  {f.signature}")
@@ -250,7 +251,7 @@ def _compile_command(config: _sut.CompilerConfig, target_cpu: str, source: Path,
 
 def _write_bundle(bundle: Path, findings: Sequence[Finding], program: str, case_json: Mapping[str, Any],
                   command: str, config: _sut.CompilerConfig, case: Case | None,
-                  program_cases: Mapping[str, Any] | None = None) -> tuple[list[str], str]:
+                  program_cases: Mapping[str, Any] | None = None, bundle_maker: Any = None) -> tuple[list[str], str]:
     """Write the bundle (``ireefuzz.tools.filing.bundle``); returns (its file names, its program text).
 
     Always: ``program.mlir``, ``case.json``, ``finding.json`` (the first new finding, the input of
@@ -259,16 +260,18 @@ def _write_bundle(bundle: Path, findings: Sequence[Finding], program: str, case_
     outputs, ``run.sh``, ``ISSUE.md``); inside one it is skipped, since every failing example of the
     shrink would pay for it. For a ``.mlir`` function that ran (``program_cases``: function -> its
     ``ProgramCase``), ``ireefuzz.tools.filing.repro.make_program_bundle`` does the same with the interpreter's outputs.
+    ``bundle_maker(finding) -> Bundle`` makes the full bundle instead (``check_jax``: JAX's float64 outputs).
     """
     from ireefuzz.tools.filing.bundle import Bundle
 
     made = None
     program_case = _program_case_of(findings[0], program_cases or {})
-    if (case is not None or program_case is not None) and not _in_hypothesis():
+    if (case is not None or program_case is not None or bundle_maker is not None) and not _in_hypothesis():
         from ireefuzz.tools.filing import repro
 
         try:
-            made = (repro.make_bundle(findings[0], case, config) if case is not None
+            made = (bundle_maker(findings[0]) if bundle_maker is not None
+                    else repro.make_bundle(findings[0], case, config) if case is not None
                     else repro.make_program_bundle(findings[0], program_case, config))
         except Exception as e:  # noqa: BLE001 - the minimal bundle below still gets written
             warnings.warn(f"ireefuzz.tools.filing.repro bundle failed ({e!r}); wrote the minimal bundle only", stacklevel=4)
@@ -379,3 +382,64 @@ def _expected_outputs(functions: Mapping[str, Mapping[str, Any]], base: Path) ->
                 raise GraphError(f"@{name}'s expected outputs {file}: {why}") from None
             expected[name] = Expected(outputs, float(fspec.get("rtol", 1e-5)), float(fspec.get("atol", 1e-6)))
     return expected
+
+
+# --------------------------------------------------------------------------- JAX functions
+
+
+class UsageFailure(pytest.fail.Exception):  # type: ignore[misc,name-defined]
+    """Bad input to ``check_jax`` (a function JAX cannot export, a non-array argument, a rejected dynamic dim):
+    the test fails with one line saying what to do, no traceback."""
+
+
+class JaxChecker:
+    """The ``check_jax`` fixture: ``check_jax(fn, *example_args, dynamic=None, instances=None, oracles=None)``.
+    Session-scoped, so Hypothesis ``@given`` tests may use it."""
+
+    def __init__(self, sut: IreeSut) -> None:
+        self.sut = sut
+
+    def __repr__(self) -> str:
+        return f"JaxChecker({self.sut!r})"
+
+    def __call__(self, fn: Any, *example_args: Any, dynamic: Mapping[Any, Mapping[int, str]] | None = None,
+                 instances: Any = None, oracles: Iterable[str] | None = None, seed: int = 0) -> CaseResult:
+        return check_jax(fn, *example_args, dynamic=dynamic, instances=instances, oracles=oracles, seed=seed,
+                         sut=self.sut, test_id=current_test_id())
+
+
+def check_jax(fn: Any, *example_args: Any, dynamic: Mapping[Any, Mapping[int, str]] | None = None,
+              instances: Any = None, oracles: Iterable[str] | None = None, seed: int = 0, sut: IreeSut | None = None,
+              test_id: str = "") -> CaseResult:
+    """Check a JAX function through IREE with every oracle at every shape instance; fail the current test
+    with a repro on a new finding (``ireefuzz.tools.jax_model`` says how).
+
+    ``dynamic`` maps an argument (position or name) to ``{axis: symbol}``, e.g. ``{0: {0: "batch"}}``;
+    ``instances`` is how many shape instances to draw over awkward sizes (default 3, after the example's
+    own shapes) or a list of ``{symbol: size}``. Returns the CaseResult when nothing new was found.
+    """
+    from ireefuzz.errors import UsageError
+    from ireefuzz.tools import jax_model
+
+    sut = sut or IreeSut()
+    policy = sut.policy
+    if oracles is not None:
+        chosen = frozenset([oracles] if isinstance(oracles, str) else oracles)
+        unknown = chosen - set(ORACLE_NAMES)
+        if unknown:
+            raise UsageFailure(f"usage error: check_jax: unknown oracles {sorted(unknown)}; choose from "
+                               f"{', '.join(ORACLE_NAMES)}", pytrace=False)
+        policy = dataclasses.replace(policy, oracles=chosen & policy.oracles)
+    try:
+        case, result = jax_model.check_results(fn, *example_args, dynamic=dynamic, instances=instances,
+                                               config=sut.config, policy=policy, seed=seed)
+    except UsageError as e:
+        raise UsageFailure(f"usage error: {str(e).splitlines()[0]}", pytrace=False) from None
+    for reason in result.not_judged:
+        warnings.warn(NotJudgedWarning(f"check_jax({case.function}): numbers not judged: {reason}"), stacklevel=2)
+    config = jax_model.JAX.configure(sut.config)
+    _judge(list(result.findings), sut, test_id, program=case.program,
+           case_json={"kind": "jax", "function": case.function, "instances": list(case.instances)}, what=repr(case),
+           config=config, target_cpu=case.target_cpu,
+           bundle_maker=lambda finding: jax_model.make_bundle(finding, case, sut.config))
+    return result
