@@ -271,8 +271,9 @@ def _attention_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str
         ctx.line(f"{result} = iree_linalg_ext.attention <{{indexing_maps = [{', '.join(maps)}]}}> ins({operands[0]}, "
                  f"{operands[1]}, {operands[2]}, {scale}, {mask} : {tensor_type(q)}, {tensor_type(k)}, {tensor_type(v)}, "
                  f"{dt}, {tensor_type(scores_t)}) outs({out} : {tensor_type(t)}) {{")
-        ctx.line(f"^bb0(%score{node.index}: {dt}):")
-        ctx.line(f"  iree_linalg_ext.yield %score{node.index} : {dt}")
+        # IREE's frontends (Torch, StableHLO) and its own tests type the score region f32 for every input type
+        ctx.line(f"^bb0(%score{node.index}: f32):")
+        ctx.line(f"  iree_linalg_ext.yield %score{node.index} : f32")
         ctx.line(f"}} -> {tensor_type(t)}")
         return result
     filled = ctx.fresh("f")

@@ -20,7 +20,9 @@ from typing import Any, Callable, Hashable, Iterator, Mapping, Sequence
 
 import numpy as np
 
+from ireefuzz.core import budget
 from ireefuzz.errors import ExportError, IRParseError
+from ireefuzz.generators import frontend_forms
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import Program, emit_module
 from ireefuzz.generators.graph import Graph
@@ -325,8 +327,9 @@ def _compile_failed(named: Sequence[tuple[str, Any, Any]], failure: sut.CompileF
 
 
 def case_json(case: Any) -> dict[str, Any] | None:
-    """What a finding records as its case: a graph case's JSON; None for a raw program (``repro`` takes graph cases)."""
-    return case.to_json() if isinstance(case, Case) else None
+    """What a finding records as its case: a graph case's JSON, with ``beyond_frontends`` when its graph has a form
+    no IREE frontend produces (ranked after the rest); None for a raw program (``repro`` takes graph cases)."""
+    return frontend_forms.labelled(case.to_json(), case.graph) if isinstance(case, Case) else None
 
 
 def platform_of(artifact: sut.Artifact | None = None, config: sut.CompilerConfig | None = None) -> dict[str, str]:
