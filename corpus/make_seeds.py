@@ -16,7 +16,8 @@ import sys
 import time
 from pathlib import Path
 
-from ireefuzz.tools.corpus import CASE_FILE, CorpusCase, check_case, load_case, read_baseline, verdicts, write_case
+from ireefuzz.tools import baseline
+from ireefuzz.tools.corpus import CASE_FILE, CorpusCase, check_case, load_case, verdicts, write_case
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, Node, TensorType as T
 
@@ -188,28 +189,25 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def refresh_baseline(table) -> None:
-    """Add every recorded signature to known_findings.json (existing entries, cause entries too, keep their triage)."""
-    entries = read_baseline(BASELINE) if BASELINE.exists() else []
-    known = {e["signature"]: e for e in entries if e["signature"]}
+    """Add every recorded signature to known_findings.json (existing entries keep their verdicts; a new signature
+    is an entry of its own, ``upstream`` when its seed names the issue, else listed without a verdict)."""
+    entries = baseline.read(BASELINE) if BASELINE.exists() else []
+    listed = {s for k in entries for s in k.signatures}
     notes = {s.name: s.note for s in seeds()}
     for name, expected, _ in table:
         for sigs in expected.values():
             for sig in sigs:
-                if sig in known:
+                if sig in listed:
                     continue
                 upstream = IOTA_ISSUE if name.startswith("iota") else ALLOCA_ISSUE if ("dot_" in name or "matmul_bias" in name
                                                                                     or "shape_only" in name) else ""
                 if upstream == IOTA_ISSUE:
                     notes[name] += (" (the iota issue's own number is not in its seed text; #13729 is the full "
                                     "reproducer it links)")
-                known[sig] = {"signature": sig, "status": "open", "upstream": upstream,
-                              "note": f"first recorded in corpus/seeds/{name} on IREE 3.13: {notes[name]}"}
-    from ireefuzz.base.durable import atomic_write_json
-
-    causes = [e for e in entries if not e["signature"]]
-    written = causes + sorted(known.values(), key=lambda e: e["signature"])
-    atomic_write_json(BASELINE, [{k: v for k, v in e.items() if v or k != "cause"} for e in written])
-
+                entries.append(baseline.Known(verdict="upstream" if upstream else "", link=upstream, signatures=(sig,),
+                                              note=f"first recorded in corpus/seeds/{name} on IREE 3.13: {notes[name]}"))
+                listed.add(sig)
+    baseline.write(BASELINE, entries)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -231,9 +231,10 @@ def test_promote_refuses_a_name_outside_regressions(tmp_path):
 
 
 def test_the_corpus_is_addressable_without_a_checkout_path():
-    from ireefuzz.tools.corpus import default_baseline, default_root, load_baseline
+    from ireefuzz.tools import baseline
+    from ireefuzz.tools.corpus import default_baseline, default_root
 
-    assert (default_root() / "seeds").is_dir() and load_baseline(default_baseline())
+    assert (default_root() / "seeds").is_dir() and baseline.read(default_baseline())
 
 
 # --------------------------------------------------------------------------- real IREE, every kind of bundle

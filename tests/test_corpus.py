@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from ireefuzz.tools import corpus
-from ireefuzz.tools.corpus import CorpusCase, CorpusError, load_baseline, load_case, write_case
+from ireefuzz.tools import baseline
+from ireefuzz.tools.corpus import CorpusCase, CorpusError, load_case, write_case
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, GraphError, Node, TensorType as T
 from ireefuzz.oracles.finding import Finding
@@ -78,22 +79,23 @@ def test_bad_case_file_raises_a_clear_graph_error(tmp_path, content, message):
 
 
 def test_load_baseline(tmp_path):
+    """The format 1 rows of a corpus baseline (format and checks: tests/test_baseline.py)."""
     path = tmp_path / "known.json"
     path.write_text(json.dumps([{"signature": SIG, "status": "open", "upstream": "https://x/8303", "note": "n"}]))
-    assert load_baseline(path)[SIG]["upstream"] == "https://x/8303"
-    for bad, message in [({"a": 1}, "JSON list"), ([{"status": "open"}], "signature"),
+    assert baseline.load(path).signatures[SIG].upstream == "https://x/8303"
+    for bad, message in [({"a": 1}, "format"), ([{"status": "open"}], "signature"),
                          ([{"signature": SIG, "status": "maybe"}], "status"),
                          ([{"signature": SIG, "status": "open"}] * 2, "twice")]:
         path.write_text(json.dumps(bad))
         with pytest.raises(CorpusError, match=message):
-            load_baseline(path)
+            baseline.read(path)
 
 
 def test_the_shipped_baseline_covers_the_seed_verdicts():
-    known = load_baseline(SEEDS.parent / "known_findings.json")
+    known = baseline.load(SEEDS.parent / "known_findings.json")
     for case in corpus.iter_cases(SEEDS):
-        assert case.expected_signatures <= set(known), case.name
-    assert any("8303" in e["upstream"] for e in known.values())
+        assert case.expected_signatures <= set(known.signatures), case.name
+    assert any("8303" in k.link and k.verdict == "upstream" for k in known.causes.values())
 
 
 def test_promote_a_bundle(tmp_path):

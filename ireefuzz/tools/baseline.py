@@ -236,7 +236,7 @@ def _from_rows(path: Path, rows: list) -> list[Known]:
     for group in grouped.values():
         linked = sorted(group, key=lambda r: not r["upstream"])[0]  # a cause's row with a link first
         cause, sigs = linked["cause"], tuple(sorted(r["signature"] for r in group if r["signature"]))
-        note = linked["note"]
+        note = " | ".join(dict.fromkeys(r["note"] for r in [linked, *group] if r["note"]))  # every row's note, once
         if any(r["status"] in ("intended", "wontfix") for r in group):
             entries.append(Known(cause, "by-design", why=note or "marked intended", signatures=sigs))
         elif linked["upstream"]:

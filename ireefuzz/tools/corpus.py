@@ -42,13 +42,8 @@ while IREE still shows the finding the item xfails; when IREE is fixed it XPASSe
 mode turns into a failure, telling you to update the expectation. Another item per case fails on
 any *unexpected* finding, with a repro (the program path and the exact iree-compile command).
 
-The known-findings baseline (``corpus/known_findings.json``) is a JSON list of objects, each naming
-what is known by a ``"signature"`` (``oracle/kind/ops/dtype/dims``), a ``"cause"`` (an
-``oracles.cause`` id such as ``immutability/dps-init-written-in-place``), or both; optional
-``"status"`` (``open`` by default, ``fixed``, ``wontfix``, ``intended``), ``"upstream"`` (the issue
-link) and ``"note"``. A campaign counts a finding as known if its signature or its cause is listed,
-and a cause as known if it is listed or one of its signatures is. ``read_baseline`` reads every
-entry; ``load_baseline`` the signature entries, by signature.
+The known-findings baseline (``corpus/known_findings.json``: a verdict per cause) is read and written
+by ``ireefuzz.tools.baseline`` alone, for the campaign, the corpus and the plugin.
 
 The project's own corpus ships in the wheel as package data (``ireefuzz._corpus``):
 ``default_root()`` and ``default_baseline()`` find it without a checkout. ``promote`` takes repro
@@ -67,6 +62,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from ireefuzz.errors import CorpusError, CorpusFailure, UsageError
 from ireefuzz.base.durable import atomic_write_json, atomic_write_text, make_dir
+from ireefuzz.tools.baseline import shipped
 from ireefuzz.generators.graph import GraphError
 from ireefuzz.oracles.finding import ORACLE_NAMES  # chosen by Policy.oracles
 
@@ -75,7 +71,6 @@ if TYPE_CHECKING:
 
 CASE_FILE = "case.json"
 PROGRAM_FILE = "program.mlir"
-BASELINE_STATUSES = ("open", "fixed", "wontfix", "intended")
 _CASE_KEYS = ("graph", "instances", "seed", "target_cpu", "flags")
 
 
@@ -142,20 +137,12 @@ class CorpusCase:
 def default_root() -> Path:
     """The project's own corpus (``seeds/``, ``regressions/``, ``known_findings.json``): the copy shipped
     in the wheel (package data ``ireefuzz._corpus``), else the checkout's ``corpus/``."""
-    from importlib import resources
-
-    try:
-        known = resources.files("ireefuzz._corpus").joinpath("known_findings.json")
-        if known.is_file():  # (a namespace package's files() is a MultiplexedPath, whose str() is no path)
-            return Path(str(known)).parent
-    except (ModuleNotFoundError, TypeError):  # TypeError: a namespace package older importlib cannot read
-        pass
-    return Path(__file__).resolve().parents[2] / "corpus"
+    return shipped().parent  # (the corpus is where its baseline is)
 
 
 def default_baseline() -> Path:
     """The project's known-findings baseline (``known_findings.json`` of ``default_root()``)."""
-    return default_root() / "known_findings.json"
+    return shipped()
 
 
 # --------------------------------------------------------------------------- reading and writing
@@ -257,51 +244,6 @@ def iter_cases(root: str | Path) -> Iterator[CorpusCase]:
     """Every case under ``root`` (any depth), in path order."""
     for file in sorted(Path(root).rglob(CASE_FILE)):
         yield load_case(file.parent)
-
-
-def load_baseline(path: str | Path) -> dict[str, dict]:
-    """``known_findings.json`` -> {signature: entry} for the entries with a signature; raises CorpusError if malformed."""
-    return {e["signature"]: e for e in read_baseline(path) if e["signature"]}
-
-
-def read_baseline(path: str | Path) -> list[dict]:
-    """Every entry of ``known_findings.json``, checked, with ``signature``, ``cause``, ``status``, ``upstream``
-    and ``note`` all present (``""`` when not given); raises CorpusError if malformed.
-
-    The one reader of the baseline format (campaign, plugin and corpus use it; the format is in the module doc).
-    """
-    path = Path(path)
-    data = _read_json(path)
-    if not isinstance(data, list):
-        raise CorpusError(f"{path}: expected a JSON list of objects, each with a string \"signature\" or \"cause\" "
-                          "(and optional \"status\", \"upstream\", \"note\")")
-    entries, seen = [], set()
-    for i, entry in enumerate(data):
-        entry = _baseline_entry(path, i, entry)
-        key = ("signature", entry["signature"]) if entry["signature"] else ("cause", entry["cause"])
-        if key in seen:  # a cause may stand beside each of its signatures, but alone only once
-            raise CorpusError(f"{path}: {key[0]} {key[1]} listed twice")
-        seen.add(key)
-        entries.append(entry)
-    return entries
-
-
-def _baseline_entry(path: Path, i: int, entry: Any) -> dict:
-    if not isinstance(entry, dict) or not (entry.get("signature") or entry.get("cause")):
-        raise CorpusError(f"{path}: entry {i} needs a \"signature\" like oracle/kind/ops/dtype/dims or a \"cause\" "
-                          "like oracle/what")
-    entry = {k: ("" if v is None else v) for k, v in entry.items()}
-    for key in ("signature", "cause", "upstream", "note"):
-        if not isinstance(entry.setdefault(key, ""), str):
-            raise CorpusError(f"{path}: entry {i}: {key!r} must be a string")
-    name = entry["signature"] or entry["cause"]
-    if entry["signature"] and entry["signature"].count("/") < 4:
-        raise CorpusError(f"{path}: entry {i} needs a \"signature\" like oracle/kind/ops/dtype/dims")
-    if entry["cause"] and "/" not in entry["cause"]:
-        raise CorpusError(f"{path}: entry {i} ({name}): a \"cause\" looks like oracle/what")
-    if entry.setdefault("status", "open") not in BASELINE_STATUSES:
-        raise CorpusError(f"{path}: entry {i} ({name}): status must be one of {BASELINE_STATUSES}")
-    return entry
 
 
 def _read_json(file: Path) -> Any:
