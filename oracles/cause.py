@@ -4,10 +4,11 @@ A signature names a symptom (``oracle/kind/ops/dtype/dims``); one compiler bug s
 of them (every dtype, dims pattern and neighbouring op). A ``Cause`` is derived per oracle from what
 identifies the defect and nothing else, the way ClusterFuzz buckets crashes by their crash state:
 
-* immutability: the role of the overwritten argument. Every argument the program uses as a DPS
-  destination (``outs``/``acc`` of a contraction, reduction, fill, gather, elementwise op) is one
-  cause, iree-org/iree#16168: the fix (never write into a caller's buffer) is one, whatever op writes;
-  an argument the program only reads that is overwritten anyway is another.
+* immutability: what IREE did to the overwritten argument. A dispatch whose result is tied to the argument's
+  imported buffer with no clone (``tied_to``, read from the program compiled to flow) is one cause,
+  iree-org/iree#16168, whatever op writes and whatever the program's syntax (a sort of an argument's copy
+  once IREE folds the copy is the same mechanism). An argument overwritten with no such tie is another. A
+  record without ``tied_to`` (older runs) falls back to the syntax: a DPS destination, or only read.
 * crash: a compile error by its normalized first diagnostic plus the stage that reported it; a
   compiler crash by its crash state (crash type + top 3 frames, addresses and arguments stripped);
   timeouts, OOMs and dead workers by kind; runtime faults by their normalized message.
@@ -53,14 +54,17 @@ def _cause(oracle: str, parts: Sequence[str], title: str) -> Cause:
 
 ARGUMENT_MUTATION = Cause(
     "immutability/dps-init-written-in-place",
-    "A function argument used as a DPS destination (outs/acc) is written in place (iree-org/iree#16168)",
-    "immutability")
+    "A dispatch tied to an imported argument buffer (no clone) writes the caller's buffer in place "
+    "(iree-org/iree#16168)", "immutability")
 READ_ONLY_MUTATION = Cause(
     "immutability/read-only-argument-written",
     "A function argument the program only reads is overwritten by the call", "immutability")
 
 
 def _immutability_cause(finding: Finding) -> Cause:
+    tied = finding.evidence.get("tied_to")
+    if isinstance(tied, list):  # what IREE did, read from the program compiled to flow: it decides
+        return ARGUMENT_MUTATION if tied else READ_ONLY_MUTATION
     ops = finding.evidence.get("ops")
     if isinstance(ops, list) and any(str(op).endswith(("[outs]", "[acc]")) for op in ops):
         return ARGUMENT_MUTATION

@@ -1,6 +1,7 @@
 """Input-immutability oracle: after the call, every caller buffer still holds what was passed in."""
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 import numpy as np
@@ -53,3 +54,45 @@ def _bitwise_differs(b: np.ndarray, a: np.ndarray) -> np.ndarray:
     width = b.dtype.itemsize
     rows = lambda x: np.ascontiguousarray(x).reshape(-1).view(np.uint8).reshape(-1, width)
     return (rows(b) != rows(a)).any(axis=1).reshape(b.shape)
+
+
+# --------------------------------------------------------------------------- what IREE did: flow-level ties
+
+_IMPORT = re.compile(r"%([\w#:]+) = hal\.tensor\.import (?:on\([^)]*\) )?(?:wait\(%[\w#]+\) => )?%arg(\d+)\b")
+_VIEW = re.compile(r"%([\w#:]+) = flow\.tensor\.(?:reshape|bitcast) %([\w#]+)")
+_DISPATCH = re.compile(r"%([\w]+)(?::\d+)? = flow\.dispatch @[\w$.-]+::@([\w$.-]+)\b.*?->(.*)$")
+_FUNC = re.compile(r"^\s*util\.func (?:public |private )?@([\w$.-]+)\(", re.M)
+
+
+def tied_arguments(flow_ir: str, function: str) -> dict[int, list[str]] | None:
+    """Per argument of ``function``: the dispatches (IREE's names) whose results are tied to its imported buffer,
+    directly or through a reshape of it or a result already tied to it -- a dispatch that writes the caller's
+    buffer in place, with no ``flow.tensor.clone`` between (iree-org/iree#16168's mechanism). Read from the
+    program compiled ``--compile-to=flow``; an argument no dispatch is tied to is absent. None when the IR has
+    no such function."""
+    body = _function_body(flow_ir, function)
+    if not body:
+        return None
+    owner: dict[str, int] = {}  # SSA value -> the argument whose buffer it is
+    tied: dict[int, list[str]] = {}
+    for line in body.splitlines():
+        if (m := _IMPORT.search(line)):
+            owner[m.group(1).split(":")[0]] = int(m.group(2))
+        elif (m := _VIEW.search(line)) and m.group(2).split("#")[0] in owner:
+            owner[m.group(1).split(":")[0]] = owner[m.group(2).split("#")[0]]
+        elif (m := _DISPATCH.search(line)):
+            results = re.sub(r"\{[^}]*\}", "", m.group(3))
+            for operand in re.findall(r"%([\w]+)", results):
+                if operand in owner:
+                    argument = owner[operand]
+                    tied.setdefault(argument, []).append(m.group(2))
+                    owner[m.group(1)] = argument  # the tied result is the same buffer
+    return tied
+
+
+def _function_body(flow_ir: str, function: str) -> str:
+    starts = [(m.start(), m.group(1)) for m in _FUNC.finditer(flow_ir)]
+    for k, (start, name) in enumerate(starts):
+        if name == function:
+            return flow_ir[start:starts[k + 1][0] if k + 1 < len(starts) else len(flow_ir)]
+    return ""

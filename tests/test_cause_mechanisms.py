@@ -2,6 +2,8 @@
 it does not. The diagnostics are IREE 3.13's own (trimmed from a 992-case quick-start run)."""
 from __future__ import annotations
 
+import pytest
+
 from ireefuzz.oracles.cause import cause_of, compile_error_stage, dispatch_role
 from ireefuzz.oracles.finding import Finding
 
@@ -94,3 +96,60 @@ def test_a_copy_without_a_fill_into_an_argument_keeps_its_dispatch_role():
     fresh = dict(FILL_INTO_ARGUMENT, nodes=[dict(FILL_INTO_ARGUMENT["nodes"][0], attrs={"init": "empty"}),
                                             FILL_INTO_ARGUMENT["nodes"][1]])
     assert cause_of(memory_copy("g3_dispatch_0_reduction_DxD_i32", fresh)).id == "memory/copy/reduction@DoubleTilingExpert"
+
+
+# --------------------------------------------------------------------------- immutability: what IREE did
+
+FLOW = """
+  util.func public @g0(%arg0: !hal.buffer_view) -> !hal.buffer_view {
+    %0 = hal.tensor.import %arg0 "input0" : !hal.buffer_view -> tensor<8xf32>
+    %1 = flow.dispatch @g0_dispatch_0::@g0_dispatch_0_sort_8xf32_dispatch_tensor_store(%0) : (tensor<8xf32>) -> %0
+    %2 = hal.tensor.export %1 "output0" : tensor<8xf32> -> !hal.buffer_view
+    util.return %2 : !hal.buffer_view
+  }
+  util.func public @g1(%arg0: !hal.buffer_view, %arg1: !hal.buffer_view) -> !hal.buffer_view {
+    %0 = hal.tensor.import %arg0 "input0" : !hal.buffer_view -> tensor<4x4xf32>
+    %1 = hal.tensor.import %arg1 "input1" : !hal.buffer_view -> tensor<16xf32>
+    %2 = flow.tensor.reshape %1 : tensor<16xf32> -> tensor<4x4xf32>
+    %3 = flow.dispatch @g1_dispatch_0::@g1_dispatch_0_matmul_like_4x4x4_f32(%0, %2) : (tensor<4x4xf32>, tensor<4x4xf32>) -> %2
+    %4 = flow.dispatch @g1_dispatch_1::@g1_dispatch_1_elementwise_4x4_f32(%3) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    %5 = hal.tensor.export %4 "output0" : tensor<4x4xf32> -> !hal.buffer_view
+    util.return %5 : !hal.buffer_view
+  }
+"""
+
+
+def test_tied_arguments_read_the_flow_ties_through_reshapes_per_function():
+    from ireefuzz.oracles.immutability import tied_arguments
+
+    assert tied_arguments(FLOW, "g0") == {0: ["g0_dispatch_0_sort_8xf32_dispatch_tensor_store"]}
+    assert tied_arguments(FLOW, "g1") == {1: ["g1_dispatch_0_matmul_like_4x4x4_f32"]}
+    assert tied_arguments(FLOW, "g2") is None
+
+
+def mutation(ops: list[str], tied_to: list[str] | None) -> Finding:
+    evidence = {"argument": 0, "ops": ops} | ({"tied_to": tied_to} if tied_to is not None else {})
+    return Finding("immutability", "input-mutated", "immutability/input-mutated/sort/f32/S", "argument 0 was modified",
+                   evidence)
+
+
+def test_a_sort_of_an_arguments_copy_tied_by_iree_is_the_known_in_place_mechanism_whatever_the_syntax():
+    assert cause_of(mutation(["sort"], ["g0_dispatch_0_sort_8xf32"])).id == "immutability/dps-init-written-in-place"
+
+
+def test_a_mutation_with_no_tie_is_another_cause_even_when_the_syntax_names_a_destination():
+    assert cause_of(mutation(["reduce_sum[outs]"], [])).id == "immutability/read-only-argument-written"
+
+
+@pytest.mark.iree
+def test_a_real_accumulator_argument_is_attributed_to_the_dispatch_iree_tied_to_it():
+    from ireefuzz.core.evaluate import evaluate
+    from ireefuzz.generators.builder import GraphBuilder
+    from ireefuzz.generators.case import Case
+
+    b = GraphBuilder()
+    x, w, acc = b.arg(("M", 16), "f32"), b.arg((16, "N"), "f32"), b.arg(("M", "N"), "f32")
+    b.output(b.matmul(x, w, acc))
+    (finding,) = [f for f in evaluate([Case(b.build(), ({"M": 5, "N": 7},))])[0].findings if f.oracle == "immutability"]
+    assert [name.split("_dispatch_")[1].split("_")[1] for name in finding.evidence["tied_to"]] == ["matmul"]
+    assert finding.cause == "immutability/dps-init-written-in-place"
