@@ -51,4 +51,32 @@ def bundle_new_causes(record: Record, limit: int | None, timeout: float) -> list
                   file=sys.stderr)
         finally:
             finding_file.unlink(missing_ok=True)  # the staged input of repro; the bundle has its own finding.json
+    write_index(record, [c.id for c in todo[:limit]])
     return done
+
+
+def write_index(record: Record, causes: list[str]) -> Path:
+    """``out/bundles/index.md``: one line per bundled cause, in the order bundled (ranked): its folder, signature,
+    whether ``run.sh`` showed it, the culprit pass (or "not localized") and the likely upstream duplicate."""
+    import json
+
+    lines = ["# Bundles", "", "One folder per new cause, in the order they were bundled. Each line: run.sh's exit "
+             "status on the confirming compiler (1 = the bug is seen), the culprit phase / pass, the upstream match.", ""]
+    for cause in causes:
+        folder = record.bundle_dir(cause)
+        try:
+            f = json.loads((folder / "finding.json").read_text())
+        except (OSError, ValueError):
+            lines.append(f"- `{cause}`: no bundle (shrinking gave up or failed)")
+            continue
+        c = f.get("culprit") or {}
+        dup = next(iter(f.get("upstream") or ()), None)
+        dup_text = (f"likely duplicate of {dup['issue']} ({dup['state']})" if isinstance(dup, dict) else "no upstream match")
+        issue = "ISSUE.md" if (folder / "ISSUE.md").exists() else "no ISSUE.md"
+        lines.append(f"- [{folder.name}]({folder.name}/) `{f.get('signature')}`: run.sh {(f.get('run_sh') or {}).get('exit')}, "
+                     f"{f.get('confirm', '?')}; culprit {c.get('phase') or '-'} / {c.get('pass') or 'not localized'}; "
+                     f"{dup_text}; {issue}")
+    index = record.out / "bundles" / "index.md"
+    index.parent.mkdir(parents=True, exist_ok=True)
+    _io.atomic_write_text(index, "\n".join(lines) + "\n")
+    return index

@@ -82,7 +82,7 @@ def dumps(log: str) -> list[Dump]:
         # stop the body where the compiler's own diagnostics begin
         body = re.split(r"^(?:\S+:\d+:\d+: (?:error|warning|note)|Please report issues|Stack dump:)", body,
                         maxsplit=1, flags=re.M)[0]
-        fn = re.search(r"operation: (@[\w$.-]+)", h.group(0))
+        fn = re.search(r"operation: (@[\w$.-]+)", h.group(0)) or re.search(r"\bfunc\.func (?:\w+ )?(@[\w$.-]+)", body)
         out.append(Dump(h.group(1), h.group(2), h.group(3) or "", " Failed" in h.group(0), fn.group(1) if fn else "",
                         body.strip("\n")))
     return out
@@ -382,8 +382,22 @@ def _pass_in_phase(text: str, before_phase: str, phase: str, function: str, inpu
            "undefined behaviour the program does not have); on the IR before it agrees")
     if code != 0:
         return Culprit(phase, None, how + "; not localized to a pass (the per-pass dump failed)")
-    last = source
-    for d in dumps(err):
+    found = first_pass_differing(err, function, inputs, reference, rtol)
+    if found is None:
+        return Culprit(phase, None, how + "; not localized to a pass (no per-pass dump the interpreter reads differs)")
+    last, d = found
+    note = (" (the JIT evaluates hoisted constants by compiling them with the same codegen: the wrong value "
+            "it folds in may come from codegen)") if d.name == "iree-consteval-jit-globals" else ""
+    return Culprit(phase, d.name, how + f"; the first pass whose output differs: {d.name} "
+                   f"(--mlir-print-ir-after-change, module scope){note}", last or source, d.body)
+
+
+def first_pass_differing(log: str, function: str, inputs: Sequence[np.ndarray], reference: Sequence[np.ndarray],
+                         rtol: float = 1e-6) -> tuple[str, Dump] | None:
+    """(the IR before, the first module-scope ``After`` dump of ``log`` the interpreter evaluates to other values than
+    ``reference``, or finds undefined behaviour in); dumps it cannot read are skipped, never blamed."""
+    last = ""
+    for d in dumps(log):
         if d.when != "After" or _is_adaptor(d):
             continue
         try:
@@ -393,9 +407,6 @@ def _pass_in_phase(text: str, before_phase: str, phase: str, function: str, inpu
                 continue
             values = None  # undefined behaviour the program does not have
         if values is None or _differs(values, reference, rtol):
-            note = (" (the JIT evaluates hoisted constants by compiling them with the same codegen: the wrong value "
-                    "it folds in may come from codegen)") if d.name == "iree-consteval-jit-globals" else ""
-            return Culprit(phase, d.name, how + f"; the first pass whose output differs: {d.name} "
-                           f"(--mlir-print-ir-after-change, module scope){note}", last, d.body)
+            return last, d
         last = d.body
-    return Culprit(phase, None, how + "; not localized to a pass (no per-pass dump the interpreter reads differs)")
+    return None

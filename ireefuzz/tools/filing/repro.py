@@ -44,11 +44,14 @@ MEMORY_MARKERS = {"alloca": "memref.alloca", "alloca-dynamic": "memref.alloca(%"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("finding", metavar="FINDING", help="a JSON file with one finding (Finding.dumps()), "
+    parser.add_argument("finding", metavar="FINDING", nargs="?", help="a JSON file with one finding (Finding.dumps()), "
                         "or a findings.jsonl together with --line")
+    parser.add_argument("--all", dest="all_of", metavar="RUN", default=None,
+                        help="bundle every new cause of the campaign run RUN (ranked) into RUN/bundles, with "
+                             "RUN/bundles/index.md; FINDING and --out are not given then")
     parser.add_argument("--line", dest="line", metavar="N", type=positive_int("line number"), default=None,
                         help="take line N (1-based) of a findings.jsonl")
-    parser.add_argument("--out", dest="out", metavar="DIR", required=True, help="bundle directory (created)")
+    parser.add_argument("--out", dest="out", metavar="DIR", default=None, help="bundle directory (created)")
     parser.add_argument("--no-shrink", dest="shrink", action="store_false", help="bundle the case as found")
     parser.add_argument("--under", dest="under", choices=UNDER, default="cause",
                         help="what the shrunk case must keep: its root cause (ops, dtypes and dims around the "
@@ -62,6 +65,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    if args.all_of is not None:
+        return _all(args)
+    if args.finding is None or args.out is None:
+        raise UsageError("give FINDING and --out DIR (or --all RUN for every new cause of a campaign)")
     if Path(args.out).exists() and not Path(args.out).is_dir():
         raise UsageError(f"--out {args.out}: not a directory")
     finding = load_finding(args.finding, args.line)
@@ -80,6 +87,25 @@ def main(args: argparse.Namespace) -> int:
         split = " (splits out: the minimized program lands in another cause)" if shrunk.split_out else ""
         print(f"  shrunk under {shrunk.target}\n  ends as cause {shrunk.cause}{split}\n  signature {shrunk.signature}")
     return 1 if result.status == "confirmed" else 0
+
+
+def _all(args: argparse.Namespace) -> int:
+    """``repro --all RUN``: ``ireefuzz triage RUN`` (it bundles every new cause, ranked, and writes the index) in a
+    process of its own, as the campaign runs repro: the campaign's package lies above this one."""
+    import subprocess
+    import sys
+
+    run = Path(args.all_of)
+    if not (run / "findings.jsonl").is_file():
+        raise UsageError(f"--all {run}: not a campaign run (no findings.jsonl); give the --out directory of ireefuzz fuzz")
+    if args.finding is not None or args.out is not None:
+        raise UsageError("--all RUN writes into RUN/bundles; give no FINDING nor --out with it")
+    command = [sys.executable, "-m", "ireefuzz.cli", "triage", str(run)]  # the run's own compiler options
+    code = subprocess.run(command).returncode
+    index = run / "bundles" / "index.md"
+    if index.exists():
+        print(index.read_text())
+    return code
 
 
 def load_finding(path: str, line: int | None = None) -> Finding:
@@ -116,7 +142,20 @@ def load_finding(path: str, line: int | None = None) -> Finding:
     bad = sut.unsafe_flags(flags if isinstance(flags, list) else [str(flags)])
     if bad:
         raise UsageError(f"{path}: refusing case flags that write files or are malformed: {bad}")
+    _within_budget(finding, where)
     return finding
+
+
+def _within_budget(finding: Finding, where: str) -> None:
+    """The finding's case fits the memory budget at each shape instance (``core.budget``), else OverBudget."""
+    from ireefuzz.core import budget
+
+    try:
+        case = Case.from_json(finding.case)
+    except Exception:  # noqa: BLE001  (a malformed case is reported where it is read, as before)
+        return
+    needed = max((budget.estimate_graph(case.graph, sizes) for sizes in case.instances), default=0)
+    budget.check(needed, None, f"{where}: its case")
 
 
 # --------------------------------------------------------------------------- shrink + bundle
@@ -157,7 +196,10 @@ def shrink_and_bundle(finding: Finding, out_dir: Path, config: Any = None, *, sh
         info = {"under": str(target), "cause": result.cause, "signature": signature, "split_out": result.split_out,
                 "steps": list(result.steps), "evaluations": result.evaluations, "seconds": round(result.seconds, 2)}
     confirmation = shrinking.confirm(case, target, check, confirm_runs)
-    minimal = _finding_for(case, signature, config) or finding.with_case(case.to_json())
+    minimal = _finding_for(case, signature, config, target)
+    if minimal is None:  # not shown on re-evaluation (flaky): keep the finding, say its signature is not measured
+        minimal = finding.with_case(case.to_json())
+        info["signature_not_shown_by_program"] = True
     extra = {"status": confirmation.status, "confirm": f"{confirmation.hits}/{confirmation.runs}",
              "original": {"case": finding.case, "size": str(before)}, "shrink": info}
     made = make_bundle(minimal, case, config, extra=extra, issue=confirmation.fileable)
@@ -173,12 +215,12 @@ def shrink_and_bundle(finding: Finding, out_dir: Path, config: Any = None, *, sh
     return BundleResult(path, confirmation.status, case, before, shrinking.size_of(case), result)
 
 
-def _finding_for(case: Case, signature: str, config: Any) -> Finding | None:
-
-    for f in evaluate([case], config)[0].findings:
-        if f.signature == signature:
-            return f
-    return None
+def _finding_for(case: Case, signature: str, config: Any, target: Any = None) -> Finding | None:
+    """The minimal case's own finding: the one with ``signature``, else the one ``target`` (its cause) matches,
+    so the bundle's signature is the one its program shows (never the original case's)."""
+    findings = evaluate([case], config)[0].findings
+    same = next((f for f in findings if f.signature == signature), None)
+    return same or (target.hit(findings) if target is not None else None)
 
 
 def write_bundle(finding: Finding, case: Case, out_dir: str | Path, config: Any = None, *,
@@ -206,18 +248,27 @@ def make_bundle(finding: Finding, case: Case, config: Any = None, *, extra: Mapp
         artifact = sut.compile_mlir(program.text, config, workdir=tmp)
     facts = _facts(artifact, config)
     flags = sut.target_flags(_bundle_cpu(finding, case, facts), config.flags)
-    first_pass = None
-    if finding.oracle == "memory":
-        first_pass = first_pass_with(program.text, MEMORY_MARKERS.get(finding.kind, "memref.alloca"), config)
+    from ireefuzz.tools.filing import program as filing_program
+    from ireefuzz.tools.filing import upstream
+
+    shape = SimpleNamespace(function="main", args=tuple(graph.args), inputs=lambda _=0: inputs)
+    found = filing_program.culprit_of(finding, program.text, shape, config)
+    first_pass = found.pass_ if finding.oracle == "memory" else None
+    matches = upstream.for_finding(finding, program.text)
     rtol, atol = _numeric_tolerance(graph, inputs, sizes) if finding.oracle in ("numeric", "reference") else (0.0, {})
     script = run_script(finding, graph, flags, rtol=rtol, atol=atol, error_message=_crash_message(finding, program.text),
                         data_movement=_data_movement(artifact),
                         outputs=[expected[f"jax_{k}"] for k in range(len(graph.outputs))])
     record = finding.to_json() | dict(extra or {}) | {"compiler_version": facts["version"], "cpu": facts["cpu"],
                                                       "cpu_features": facts["features"], "flags": flags,
-                                                      "first_pass": first_pass, "instance": dict(sizes)}
+                                                      "first_pass": first_pass, "instance": dict(sizes),
+                                                      "culprit": found.to_json(),
+                                                      "upstream": [dataclasses.asdict(m) for m in matches],
+                                                      "signature_of_program": finding.signature}
     text = issue_text(finding, case, program.text, artifact, facts, flags, first_pass, inputs, expected, sizes) \
         if issue else None
+    if text is not None:
+        text = _with_measured(text, found, matches, finding)
     return Bundle(program=program.text, finding=record, case=case.to_json(), inputs=inputs, expected=expected,
                   run_sh=script, inputs_after=inputs_after_module(graph) if finding.oracle == "immutability" else None,
                   issue=text)
@@ -254,7 +305,8 @@ def make_program_bundle(finding: Finding, case: Any, config: Any = None) -> Bund
     atol = {d: float(ev.get("tolerance") or 0.0) for d in dtypes} if finding.oracle == "numeric" else {}
     script = run_script(
         finding, shape, all_flags, rtol=float(ev.get("rtol") or 0.0), atol=atol,
-        error_message=str(ev.get("message") or finding.message), function=case.function,
+        error_message=_crash_message(finding, case.program) or str(ev.get("message") or finding.message),
+        function=case.function,
         outputs=[expected[f"ref_{k}"] for k in range(len(results)) if f"ref_{k}" in expected])
     record = finding.to_json() | {"compiler_version": platform.get("compiler_version", ""), "cpu": cpu,
                                   "flags": all_flags, "function": case.function}
@@ -264,6 +316,24 @@ def make_program_bundle(finding: Finding, case: Any, config: Any = None) -> Bund
 
 
 _VM_MODULE = re.compile(r"^\s*(?:builtin\.)?module\s+@([\w$.-]+)", re.M)
+
+
+def _with_measured(text: str, found: Any, matches: Sequence[Any], finding: Finding) -> str:
+    """ISSUE.md with the measured culprit (phase, pass, how; IR before / after) and the upstream matches."""
+    from ireefuzz.tools.filing import upstream
+
+    lines = ["## Culprit", ""]
+    if found.pass_:
+        lines += [f"Phase `{found.phase or '?'}`, pass **`{found.pass_}`**: {found.how}.", ""]
+        for title, ir_text in (("IR the pass received", found.ir_before), ("IR after it", found.ir_after)):
+            if ir_text:
+                body = ir_text.strip().splitlines()
+                lines += [f"{title}:", "", "```mlir", *body[:60], *(["// ..."] if len(body) > 60 else []), "```", ""]
+    else:
+        lines += [f"Not localized to a pass: {found.how.removeprefix('not localized: ')}.", ""]
+    lines += upstream.issue_section(matches)
+    at = text.find("## Bisection")
+    return text[:at] + "\n".join(lines) + text[at:] if at >= 0 else text + "\n".join(lines)
 
 
 def program_inputs_after(case: Any) -> str:
@@ -371,19 +441,18 @@ def first_pass_with(program_text: str, marker: str, config: Any) -> str | None:
 
 
 _WHAT = {
-    "memory": "IREE's llvm-cpu codegen leaves a `{kind}` in the dispatch `{dispatch}` ({pipeline}) where the program "
-              "needs no scratch memory: the fused dispatch should write straight into its output binding.",
-    "immutability": "Calling the compiled function modifies one of its *input* buffers: argument {argument} is used as "
-                    "the `outs` (destination) of a `linalg` op, and IREE writes the result into the caller's buffer "
-                    "instead of a fresh result buffer.",
-    "numeric": "The compiled program returns wrong values (compared with JAX on CPU; a float64 NumPy evaluation "
-               "agrees with JAX).",
+    "memory": "IREE's llvm-cpu codegen leaves a `{kind}` in the dispatch `{dispatch}` ({pipeline}), beyond the scratch "
+              "the memory oracle admits for the ops' own semantics (the evidence lists both).",
+    "immutability": "Calling the compiled function modifies one of its *input* buffers: after the call, argument "
+                    "{argument} holds other values than were passed in (evidence below).",
+    "numeric": "The compiled program returns other values than the reference ({reference}).",
     "crash": "iree-compile / the runtime fails on a valid program.",
     "fusion": "A producer that only computes index/constant data is materialized into memory by its own dispatch "
               "instead of being fused into its consumer.",
 }
 _EXPECTED = {
-    "memory": "No `memref.alloca` / `memref.alloc` / copy between distinct buffers in the dispatch.",
+    "memory": "No `memref.alloca` / `memref.alloc` / copy between distinct buffers in the dispatch beyond the scratch "
+              "the ops' semantics require.",
     "immutability": "Input buffers are read-only from the caller's point of view: after the call every argument "
                     "holds exactly what was passed in (results go into buffers IREE allocates).",
     "numeric": "Outputs equal the reference within the dtype's tolerance (integers exactly).",
@@ -406,7 +475,8 @@ def issue_text(finding: Finding, case: Case, program_text: str, artifact: Any, f
     title = _title(finding, graph)
     what = _WHAT.get(finding.oracle, "{message}").format(kind=finding.kind, dispatch=ev.get("dispatch", "?"),
                                                          pipeline=ev.get("pipeline", "?"),
-                                                         argument=ev.get("argument", "?"), message=finding.message)
+                                                         argument=ev.get("argument", "?"), message=finding.message,
+                                                         reference=_reference_agreement(expected))
     lines = [f"# {title}", "", "## What happens", "", what, *([renamed] if renamed else []), "",
              f"ireefuzz: `{finding.message}`", "",
              "## What was expected", "", _EXPECTED.get(finding.oracle, "The program compiles and runs correctly."), "",
@@ -435,10 +505,22 @@ def issue_text(finding: Finding, case: Case, program_text: str, artifact: Any, f
     if first_pass:
         lines += ["## First pass that introduces it", "",
                   f"With `--mlir-print-ir-after-all --mlir-print-ir-after-change`, the first pass whose output "
-                  f"contains `{MEMORY_MARKERS.get(finding.kind, 'memref.alloca')}` is **`{first_pass}`**.", ""]
+                  f"holds the `{finding.kind}` as the memory oracle counts it is **`{first_pass}`**.", ""]
     lines += ["## Bisection", "", "Not run yet (`ireefuzz bisect <this directory>`).", "",
               "---", f"Found and minimized by ireefuzz; signature `{finding.signature}`.", ""]
     return "\n".join(lines)
+
+
+def _reference_agreement(expected: Mapping[str, np.ndarray]) -> str:
+    """What the reference is, as measured: JAX on CPU, and whether the float64 evaluation agrees with it."""
+    keys = sorted(k[4:] for k in expected if k.startswith("jax_"))
+    if not keys:
+        return "the float64 reference interpreter"
+    agree = all(f"f64_{k}" in expected and np.allclose(np.asarray(expected[f"jax_{k}"], dtype=np.float64),
+                                                       np.asarray(expected[f"f64_{k}"], dtype=np.float64),
+                                                       rtol=1e-2, atol=1e-2, equal_nan=True) for k in keys)
+    return ("JAX on CPU; a float64 NumPy evaluation agrees with it to 1e-2" if agree else
+            "JAX on CPU; the float64 NumPy evaluation differs from JAX too, see expected.npz")
 
 
 def _title(finding: Finding, graph: Any) -> str:
@@ -462,12 +544,26 @@ def _evidence_section(finding: Finding, ev: Mapping[str, Any], artifact: Any, in
         marker = MEMORY_MARKERS.get(finding.kind, "memref.alloca")
         ir_of = lambda d: d.final_ir if finding.kind != "copy" else d.bufferized_ir
         suffix = str(ev.get("dispatch", "")).partition("_dispatch_")[2]  # the finding may name another function
-        candidates = [d for d in getattr(artifact, "dispatches", ()) if marker in ir_of(d)]
+        from ireefuzz.tools.filing.culprit import memory_holds
+
+        holds = memory_holds(finding.kind)  # as the oracle counts it: a copy-shaped linalg.generic is a copy too
+        candidates = [d for d in getattr(artifact, "dispatches", ()) if marker in ir_of(d) or holds(ir_of(d))]
         dispatch = next((d for d in candidates if d.name.endswith(suffix)), candidates[0] if candidates else None)
         text = ir_of(dispatch) if dispatch else ""
         name = dispatch.name if dispatch else ev.get("dispatch")
-        out += [f"Dispatch `{name}`, pipeline `{ev.get('pipeline')}`, IR {ev.get('seen_at', '')}:", "",
-                "```mlir", *_excerpt(text, marker), "```", ""]
+        counted = [m for m in ev.get("memory_ops") or () if isinstance(m, Mapping)]
+        markers = [str(m.get("excerpt") or "").strip()[:60] for m in counted if m.get("excerpt")] or [marker]
+        out += [f"Dispatch `{name}`, pipeline `{ev.get('pipeline')}`, IR {ev.get('seen_at', '')}; the memory oracle "
+                f"counted {len(counted) or '?'} op(s):", ""]
+        out += [f"- `{m.get('op')}` `{m.get('type')}`{' in a loop' if m.get('in_loop') else ''}: `{m.get('excerpt')}`"
+                for m in counted]
+        if ev.get("required_scratch"):
+            out += ["", "Scratch the ops' semantics require, admitted by the oracle and not counted: "
+                    + "; ".join(f"`{a.get('type')}` for {a.get('for')}" for a in ev["required_scratch"]
+                                if isinstance(a, Mapping))]
+        excerpt = next((_excerpt(text, k) for k in markers if k and k in text), None) if text else None
+        out += ["", "```mlir", *(excerpt or _excerpt(text, marker) if text else [json.dumps(dict(ev), indent=1,
+                sort_keys=True, default=json_default)[:3000]]), "```", ""]
     elif finding.oracle == "immutability":
         i = ev.get("argument")
         out += [f"Argument {i}: {ev.get('changed_elements')} elements changed; first at index {ev.get('first_index')}: "

@@ -71,6 +71,11 @@ def _each_op(text: str) -> Iterator[tuple[ir.Module, Any]]:
 
 
 def _emit(m: ir.Module) -> Iterator[str]:
+    try:
+        if not m.operation.verify():
+            return
+    except ir.MLIRError:
+        return
     candidate = str(m)
     if parse(candidate) is not None:
         yield candidate
@@ -113,7 +118,7 @@ def shrink_static_dims(text: str) -> Iterator[str]:
     values = sorted({int(d) for m in _TENSOR.finditer(text) for d in m.group(1).split("x") if d.isdigit() and int(d) > 1},
                     reverse=True)
     for d in values:
-        for smaller in dict.fromkeys((1, d // 2, d - 1)):
+        for smaller in dict.fromkeys((1, 2, d // 2, d - 1)):
             if 0 < smaller < d:
                 swap = lambda m: "tensor<" + "x".join(str(smaller) if p == str(d) else p for p in m.group(1).split("x")) + "x"
                 candidate = _TENSOR.sub(swap, text)
@@ -143,8 +148,227 @@ def size_key(text: str) -> tuple[int, int, int]:
     return ops, dims, len(text)
 
 
-PASSES: tuple[tuple[str, Candidate], ...] = (("bypass-ops", bypass_ops), ("drop-ops", drop_ops),
-                                             ("shrink-static-dims", shrink_static_dims))
+def split_functions(text: str) -> Iterator[str]:
+    """One public function alone (with the private functions it calls), for each function of a module with
+    several: a bug that needs its neighbour (two functions sharing a global) keeps both, as no single one hits."""
+    module = parse(text)
+    if module is None or len(_funcs(module)) < 2:
+        return
+    for k in range(len(_funcs(module))):
+        m = parse(text)
+        funcs = _funcs(m)
+        keep = funcs[k]
+        called = set(re.findall(r"\bcall @([\w$.]+)", str(keep)))
+        for f in funcs:
+            name = ir.StringAttr(f.attributes["sym_name"]).value
+            if f is not keep and name not in called:
+                f.erase()
+        yield from _emit(m)
+
+
+def drop_function_results(text: str) -> Iterator[str]:
+    """A function with several results loses one (its return operand and result type), then dead ops go."""
+    module = parse(text)
+    if module is None:
+        return
+    for fi, f0 in enumerate(_funcs(module)):
+        n = len(ir.FunctionType(ir.TypeAttr(f0.attributes["function_type"]).value).results)
+        if n < 2:
+            continue
+        for k in reversed(range(n)):
+            m = parse(text)
+            f = _funcs(m)[fi]
+            block = f.regions[0].blocks[0]
+            ret = list(block.operations)[-1].operation
+            with m.context, ir.Location.unknown():
+                operands = [v for i, v in enumerate(ret.operands) if i != k]
+                with ir.InsertionPoint(ret):
+                    ir.Operation.create(ret.name, operands=operands)
+                ret.erase()
+                _erase_dead(block)
+                ftype = ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value)
+                f.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
+                    list(ftype.inputs), [t for i, t in enumerate(ftype.results) if i != k]))
+            yield from _emit(m)
+
+
+def drop_unused_arguments(text: str) -> Iterator[str]:
+    """Every function argument nothing uses goes (a function another one calls is left alone)."""
+    module = parse(text)
+    if module is None:
+        return
+    m = parse(text)
+    changed = False
+    for f in _funcs(m):
+        name = ir.StringAttr(f.attributes["sym_name"]).value
+        if re.search(rf"\bcall @{re.escape(name)}\b", text):
+            continue
+        block = f.regions[0].blocks[0]
+        dead = [a.arg_number for a in block.arguments if not list(a.uses)]
+        if not dead:
+            continue
+        with m.context, ir.Location.unknown():
+            ftype = ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value)
+            for k in reversed(dead):
+                block.erase_argument(k)
+            f.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
+                [a.type for a in block.arguments], list(ftype.results)))
+            if "arg_attrs" in f.attributes:
+                del f.attributes["arg_attrs"]
+        changed = True
+    if changed:
+        yield from _emit(m)
+
+
+def splat_constants(text: str) -> Iterator[str]:
+    """Replace one op's statically shaped tensor result by a splat constant (0, then 1), last op first."""
+    for value in ("0", "1"):
+        for m, op in _each_op(text):
+            if len(op.results) != 1 or op.name == "arith.constant":
+                continue
+            t = op.results[0].type
+            if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
+                continue
+            with m.context, ir.Location.unknown():
+                e = t.element_type
+                if isinstance(e, ir.IntegerType):
+                    scalar = ir.IntegerAttr.get(e, int(value))
+                elif isinstance(e, (ir.F16Type, ir.F32Type, ir.F64Type, ir.BF16Type)):
+                    scalar = ir.FloatAttr.get(e, float(value))
+                else:
+                    continue
+                with ir.InsertionPoint(op):
+                    const = ir.Operation.create("arith.constant", results=[t],
+                                                attributes={"value": ir.DenseElementsAttr.get_splat(t, scalar)})
+                op.results[0].replace_all_uses_with(const.results[0])
+                op.erase()
+                _erase_dead(_block_of(const))
+            yield from _emit(m)
+
+
+def _block_of(op: Any) -> Any:
+    return op.parent.regions[0].blocks[0]
+
+
+_DYNAMIC = re.compile(r"tensor<((?:[0-9?]+x)+)")
+
+
+def make_dims_static(text: str) -> Iterator[str]:
+    """Every dynamic dim of every tensor type at once -> 1, 2, 4, 8 (``tensor.empty`` loses its size operands);
+    a candidate whose sizes no longer agree does not verify and is dropped."""
+    if "?x" not in text:
+        return
+    for size in ("1", "2", "4", "8"):
+        candidate = _DYNAMIC.sub(lambda m: "tensor<" + m.group(1).replace("?", size), text)
+        candidate = re.sub(r"tensor\.empty\([^)]*\)", "tensor.empty()", candidate)
+        candidate = re.sub(r"output_shape \[([^\]]*)\]",
+                           lambda m: "output_shape [" + re.sub(r"%[\w.]+", size, m.group(1)) + "]", candidate)
+        m = parse(candidate)
+        if m is not None:
+            for f in _funcs(m):
+                _erase_dead(f.regions[0].blocks[0])
+            yield from _emit(m)
+
+
+OPTIONAL_ATTRIBUTES = frozenset({"dilations", "strides"})  # inherent, with defaults (conv, pooling)
+
+
+def drop_attributes(text: str) -> Iterator[str]:
+    """Remove one attribute of one op (a discardable one, or an optional one such as ``strides``); the
+    verifier rejects removing a required one."""
+    module = parse(text)
+    if module is None:
+        return
+    for k, op0 in reversed(list(enumerate(_body_ops(module)))):
+        for name in [op0.attributes[i].name for i in range(len(op0.attributes))]:
+            if name not in OPTIONAL_ATTRIBUTES and "." not in name and not name.startswith("_"):
+                continue  # an inherent attribute the op may need (removing one can crash the printer)
+            m = parse(text)
+            op = _body_ops(m)[k]
+            with m.context:
+                del op.attributes[name]
+            yield from _emit(m)
+
+
+_PIPELINE = "builtin.module(func.func(linalg-fuse-elementwise-ops,canonicalize,cse))"
+
+
+def inline_producers(text: str) -> Iterator[str]:
+    """Fuse each single-use elementwise producer into its consumer (MLIR's ``linalg-fuse-elementwise-ops``:
+    a fill or a map read by one generic becomes part of its body), then canonicalize and drop dead code."""
+    from iree.compiler import passmanager
+
+    m = parse(text)
+    if m is None:
+        return
+    try:
+        with m.context:
+            passmanager.PassManager.parse(_PIPELINE).run(m.operation)
+    except (ir.MLIRError, ValueError, RuntimeError):
+        return
+    candidate = str(m)
+    if candidate != str(parse(text)):
+        yield from _emit(parse(candidate) or m)
+
+
+# --------------------------------------------------------------------------- printing
+
+
+_NAMES = {"linalg.fill": "fill", "tensor.empty": "empty", "arith.constant": "cst", "tensor.dim": "dim",
+          "linalg.generic": "gen", "iree_linalg_ext.sort": "sorted", "iree_linalg_ext.gather": "gathered",
+          "iree_linalg_ext.scatter": "scattered", "tensor.pad": "padded", "tensor.expand_shape": "expanded",
+          "tensor.collapse_shape": "collapsed", "linalg.matmul": "matmul", "linalg.unpack": "unpacked",
+          "linalg.pack": "packed", "linalg.mmt4d": "mmt4d", "linalg.transpose": "transposed"}
+
+
+def _value_name(op_name: str, line: str) -> str:
+    if "conv" in op_name:
+        return "conv"
+    if "pooling" in op_name:
+        return "pooled"
+    if op_name in _NAMES and op_name != "linalg.generic":
+        return _NAMES[op_name]
+    if op_name == "linalg.generic":
+        kinds = re.findall(r'"(parallel|reduction)"', line)
+        return "reduced" if "reduction" in kinds else "mapped"
+    tail = op_name.rpartition(".")[2]
+    return re.sub(r"\W", "_", tail) or "v"
+
+
+def readable(text: str) -> str:
+    """``text`` with each op result named after what it is (``%fill``, ``%reduced``, ``%sorted``, ``%empty``...)
+    and each function argument ``%arg<i>``; the same program (it parses to the same IR as ``text``)."""
+    module = parse(text)
+    if module is None:
+        return text
+    printed = str(module)
+    used: dict[str, int] = {}
+    mapping: dict[str, str] = {}
+    for line in printed.splitlines():
+        found = re.match(r"\s*(%[\w.]+)(?::(\d+))?(?:, (%[\w.]+))* = ([\w.]+)", line)
+        if not found or found.group(1) in mapping:
+            continue
+        base = _value_name(found.group(4), line)
+        names = re.findall(r"(%[\w.]+)", line.split(" = ")[0])
+        for n in names:
+            k = used.get(base, 0)
+            used[base] = k + 1
+            mapping[n] = f"%{base}" if k == 0 else f"%{base}{k}"
+    if not mapping:
+        return printed
+    renamed = re.sub(r"%[\w.]+(?:#\d+)?", lambda m: (
+        mapping.get(m.group(0).split("#")[0], m.group(0).split("#")[0]) + (("#" + m.group(0).split("#")[1])
+                                                                          if "#" in m.group(0) else "")), printed)
+    again = parse(renamed)
+    return renamed if again is not None and str(again) == printed else printed
+
+
+PASSES: tuple[tuple[str, Candidate], ...] = (
+    ("split-functions", split_functions), ("drop-function-results", drop_function_results),
+    ("bypass-ops", bypass_ops), ("drop-ops", drop_ops), ("drop-unused-arguments", drop_unused_arguments),
+    ("inline-producers", inline_producers),
+    ("splat-constants", splat_constants), ("make-dims-static", make_dims_static),
+    ("shrink-static-dims", shrink_static_dims), ("drop-attributes", drop_attributes))
 
 
 @dataclasses.dataclass(frozen=True)

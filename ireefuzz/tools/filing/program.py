@@ -1,0 +1,235 @@
+"""Filed-ready bundles for a user's own program (``ireefuzz check PROGRAM.mlir --bundle DIR``).
+
+For each cause the check finds (one folder each, ``DIR/<cause>``, and ``DIR/index.md`` listing them):
+the program reduced at IR level under the cause (``ireefuzz.tools.shrink.mlir``), printed readably;
+its inputs and reference outputs as ``.npy``; ``run.sh``; the culprit pass (``culprit``) with the IR it
+received and produced; the likely upstream duplicates (``upstream``); an ``iree-run-module
+--expected_output`` lit test and a pass-level ``iree-opt | FileCheck`` test in the forms IREE's test
+directories use; and ``ISSUE.md``, which states only what was measured. ``run.sh`` is run
+``CONFIRM_RUNS`` times in a clean environment: a bundle whose ``run.sh`` does not exit 1 every time gets
+no ``ISSUE.md``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import shlex
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from ireefuzz import sut
+from ireefuzz.base.durable import atomic_write_text, slug
+from ireefuzz.oracles.finding import Finding
+from ireefuzz.tools.filing import culprit as culprits
+from ireefuzz.tools.filing import upstream
+from ireefuzz.tools.filing.bundle import Bundle, run_bundle
+from ireefuzz.tools.shrink import mlir as reducing
+from ireefuzz.tools.shrink.target import Target, cause_id
+
+CONFIRM_RUNS = 3
+OP_LINE = re.compile(r"^\s*(?:%[\w.:#, %]+ = )?([a-z_]+\.[\w.]+)\b", re.M)
+
+
+def ops_in(text: str) -> list[str]:
+    """The non-trivial ops of a program's function bodies (no constants, empties, dims, returns, region bodies)."""
+    module = reducing.parse(text)
+    if module is None:
+        return []
+    trivial = {"arith.constant", "tensor.empty", "tensor.dim", "func.return", "util.return"}
+    return [op.name for op in reducing._body_ops(module) if op.name not in trivial]
+
+
+@dataclasses.dataclass(frozen=True)
+class Written:
+    path: Path
+    cause: str
+    signature: str
+    ops: list[str]
+    run_exits: list[int | None]
+    culprit: culprits.Culprit
+    upstream: list[upstream.Match]
+    reduced: bool
+
+    def line(self) -> str:
+        where = self.culprit.pass_ or "not localized"
+        dup = self.upstream[0].line() if self.upstream else "no upstream match"
+        return (f"`{self.cause}`: {len(self.ops)} op(s) ({', '.join(self.ops) or '-'}); run.sh {self.run_exits}; "
+                f"culprit {self.culprit.phase or '-'} / {where}; {dup}")
+
+
+def culprit_of(finding: Finding, program: str, case: Any, config: Any) -> culprits.Culprit:
+    """The measured culprit for ``finding`` on ``program`` (``culprit``'s method for its oracle)."""
+    if finding.oracle == "crash" and finding.kind.startswith("compile"):
+        if finding.kind == "compile-timeout":
+            return culprits.not_localized("a compile timeout names no failing pass")
+        return culprits.compile_failure(program, config, crashed=finding.kind == "compile-crash")
+    if finding.oracle == "memory":
+        return culprits.memory(program, finding.kind, config)
+    if finding.oracle in ("numeric", "reference") and case is not None and case.args is not None:
+        return culprits.wrong_values(program, case.function, case.inputs(0), config)
+    return culprits.not_localized(f"no localization for a {finding.oracle}/{finding.kind} finding "
+                                  "(the IR passes do not show it)")
+
+
+def _pipeline_test(c: culprits.Culprit, program: str) -> str | None:
+    """A pass-level lit test (``iree-opt --pass-pipeline=... | FileCheck``) on the IR the culprit pass received."""
+    if not c.pass_ or not c.ir_before.strip():
+        return None
+    anchor = "func.func" if re.match(r"\s*func\.func\b", c.ir_before) else "builtin.module"
+    pipeline = f"builtin.module(func.func({c.pass_}))" if anchor == "func.func" else f"builtin.module({c.pass_})"
+    return (f"// RUN: iree-opt --pass-pipeline='{pipeline}' --verify-diagnostics %s | FileCheck %s\n"
+            f"// The IR {c.pass_} received when it failed or changed the result (culprit: {c.how}).\n"
+            "// It should run without an error and keep the program's semantics.\n"
+            "// CHECK-LABEL: func.func\n"
+            f"{c.ir_before.rstrip()}\n")
+
+
+def _run_test(program: str, case: Any, flags: Sequence[str], expected: Mapping[str, np.ndarray],
+              n_inputs: int) -> str:
+    """An end-to-end lit test in the form of IREE's tools/test: compile, run with the bundle's inputs, compare."""
+    compile_line = shlex.join(["iree-compile", *flags, "%s", "-o", "%t.vmfb"])
+    outs = [v for k, v in sorted(expected.items()) if k.startswith("ref_")]
+    expected_flags = [f"--expected_output={sut.value_literal(o) if np.asarray(o).dtype.kind in 'biu' else f'@%S/expected/out{k}.npy'}"
+                      for k, o in enumerate(outs)]
+    run_line = shlex.join(["iree-run-module", "--module=%t.vmfb", "--device=local-sync", f"--function={case.function}",
+                           *(f"--input=@%S/inputs/a{i}.npy" for i in range(n_inputs)), *expected_flags])
+    lines = [f"// RUN: {compile_line}", f"// RUN: {run_line} | FileCheck %s" if expected_flags else
+             f"// RUN: {run_line}"]
+    if expected_flags:
+        lines.append("// CHECK: [SUCCESS]")
+    return "\n".join(lines) + "\n" + program.rstrip() + "\n"
+
+
+def write_cause(finding: Finding, program: str, case: Any, config: Any, out: Path, *,
+                reduction: Any = None, log: Callable[[str], None] = lambda m: None) -> Written:
+    """The bundle of ``finding`` on the (reduced) ``program``'s function ``case``, in ``out``."""
+    from ireefuzz.tools.filing.repro import make_program_bundle
+
+    made: Bundle = make_program_bundle(finding, case, config)
+    cfg = dataclasses.replace(config, target_cpu=case.target_cpu, flags=tuple(dict.fromkeys((*config.flags, *case.flags))))
+    log(f"localizing {finding.signature}")
+    found = culprit_of(finding, program, case, cfg)
+    matches = upstream.for_finding(finding, program, cause_id(finding))
+    ops = ops_in(program)
+    made.finding |= {"culprit": found.to_json(), "upstream": [dataclasses.asdict(m) for m in matches],
+                     "ops": ops, "cause": cause_id(finding),
+                     "reduction": ({"steps": list(reduction.steps), "before": list(reduction.before),
+                                    "after": list(reduction.after)} if reduction is not None else None)}
+    path = made.dump(out)
+    if found.ir_before:
+        atomic_write_text(path / "culprit_before.mlir", found.ir_before + "\n")
+    if found.ir_after:
+        atomic_write_text(path / "culprit_after.mlir", found.ir_after + "\n")
+    pass_test = _pipeline_test(found, program)
+    if pass_test:
+        atomic_write_text(path / "pass_test.mlir", pass_test)
+    flags = list(made.finding.get("flags") or ())
+    atomic_write_text(path / "run_module_test.mlir", _run_test(program, case, flags, made.expected, len(made.inputs)))
+    exits = []
+    for _ in range(CONFIRM_RUNS):
+        code, output = run_bundle(path, config)
+        exits.append(code)
+    made.finding["run_sh"] = {"exits": exits, "output": output[-600:]}
+    made.finding["confirm"] = f"{exits.count(1)}/{CONFIRM_RUNS}"
+    if exits.count(1) == CONFIRM_RUNS and made.issue is not None:
+        made.issue = _issue(made.issue, finding, found, matches, program, ops, pass_test is not None, exits)
+    else:
+        log(f"run.sh exits {exits}, not 1 every time: no ISSUE.md")
+        made.issue = None
+    made.dump(out)
+    return Written(path, cause_id(finding), finding.signature, ops, exits, found, matches, reduction is not None)
+
+
+def _excerpt(text: str, limit: int = 60) -> list[str]:
+    lines = text.strip().splitlines()
+    return lines[:limit] + ([f"// ... ({len(lines) - limit} more lines in the bundle's file)"] if len(lines) > limit else [])
+
+
+def _issue(base: str, finding: Finding, found: culprits.Culprit, matches: Sequence[upstream.Match], program: str,
+           ops: Sequence[str], has_pass_test: bool, exits: Sequence[int | None]) -> str:
+    """``base`` (what happens, expected, environment, reproduce, program, evidence) plus what was measured:
+    the culprit with the IR before / after, the upstream matches, the tests, the confirmation."""
+    tail_at = base.rfind("\n---\n")
+    head, tail = (base[:tail_at], base[tail_at:]) if tail_at >= 0 else (base, "")
+    lines = ["", "## Culprit", ""]
+    if found.pass_:
+        lines += [f"Phase `{found.phase or '?'}`, pass **`{found.pass_}`**: {found.how}.", ""]
+        if found.ir_before:
+            lines += ["IR the pass received (`culprit_before.mlir`):", "", "```mlir", *_excerpt(found.ir_before), "```", ""]
+        if found.ir_after:
+            lines += ["IR after it (`culprit_after.mlir`):", "", "```mlir", *_excerpt(found.ir_after), "```", ""]
+    else:
+        lines += [f"Not localized to a pass: {found.how.removeprefix('not localized: ')}."
+                  + (f" Phase: `{found.phase}`." if found.phase else ""), ""]
+    lines += upstream.issue_section(matches)
+    lines += ["## Tests", "", "- `run_module_test.mlir`: an `iree-run-module --expected_output` lit test (the form of "
+              "IREE's `tools/test`)."]
+    if has_pass_test:
+        lines.append("- `pass_test.mlir`: the culprit pass alone on the IR it received "
+                     "(`iree-opt --pass-pipeline=... | FileCheck`, the form of IREE's compiler test directories).")
+    lines += ["", "## Confirmation", "", f"`run.sh` in a clean environment: exit statuses {list(exits)} "
+              f"({list(exits).count(1)}/{len(exits)} show the bug). The program has {len(ops)} op(s): "
+              f"{', '.join(f'`{o}`' for o in ops) or 'none'}.", "",
+              "## Bisection", "", "Not run yet (`ireefuzz bisect <this directory>`).", ""]
+    return head.rstrip() + "\n" + "\n".join(lines) + tail
+
+
+def bundle_program(text: str, config: Any, out: str | Path, *, shapes: Any = None, seed: int = 0,
+                   reduce: bool = True, max_candidates: int = 80, policy: Any = None,
+                   log: Callable[[str], None] = lambda m: None) -> list[Written]:
+    """One bundle per cause ``ireefuzz check`` finds in ``text``, under ``out`` (``out/<cause>``), and ``out/index.md``."""
+    from ireefuzz.tools.check import check_results
+
+    out = Path(out)
+    results = check_results(text, config, policy, shapes=shapes, seed=seed)
+    by_cause: dict[str, tuple[Finding, Any]] = {}
+    for r in results:
+        for f in r.findings:
+            by_cause.setdefault(cause_id(f), (f, r.case))
+    written = []
+    for cause, (finding, case) in by_cause.items():
+        program, reduction = text, None
+        if reduce:
+            target = Target.by_cause(cause, finding.oracle)
+            log(f"reducing under {target}")
+            try:
+                reduction = reducing.reduce_mlir(text, target, config=config, max_candidates=max_candidates,
+                                                 run=finding.oracle in ("numeric", "immutability", "reference"))
+                program = reducing.readable(reduction.text)
+            except Exception as e:  # noqa: BLE001 -- not reproduced under reduction: bundle the program as given
+                log(f"not reduced ({e}); bundled as given")
+        if program != text:
+            again = [(f, r.case) for r in check_results(program, config, policy, seed=seed) for f in r.findings
+                     if cause_id(f) == cause]
+            if again:
+                finding, case = again[0]
+            else:
+                program, reduction = text, None
+        written.append(write_cause(finding, program, case, config, out / slug(cause), reduction=reduction, log=log))
+    write_index(out, written)
+    return written
+
+
+def write_index(out: Path, written: Sequence[Written]) -> Path:
+    lines = ["# ireefuzz bundles", "", f"{len(written)} cause(s), one folder each; every line: ops, run.sh exit "
+             "statuses (1 = the bug is seen), culprit phase / pass, upstream match.", ""]
+    lines += [f"- [{w.path.name}]({w.path.name}/ISSUE.md) {w.line()}" for w in written]
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(out / "index.md", "\n".join(lines) + "\n")
+    atomic_write_text(out / "index.json", json.dumps([
+        {"cause": w.cause, "signature": w.signature, "folder": w.path.name, "ops": w.ops, "run_sh": w.run_exits,
+         "culprit": w.culprit.to_json(), "upstream": [m.line() for m in w.upstream]} for w in written], indent=1) + "\n")
+    return out / "index.md"
+
+
+def main(args: Any, text: str, config: Any, policy: Any, shapes: Any) -> int:
+    """``ireefuzz check PROGRAM.mlir --bundle DIR``: exit 1 when a bundle was written (findings), else 0."""
+    written = bundle_program(text, config, args.bundle, shapes=shapes, seed=args.seed, policy=policy,
+                             log=lambda m: print(f"ireefuzz check: {m}", flush=True))
+    for w in written:
+        print(f"{w.path}: {w.line()}")
+    print(f"{len(written)} bundle(s); index: {Path(args.bundle) / 'index.md'}")
+    return 1 if written else 0

@@ -1,0 +1,142 @@
+"""IR-level reduction passes (ireefuzz.tools.shrink.mlir): each, alone, under a fake interestingness test.
+
+No IREE compile: a program is "interesting" when a text predicate holds, so each test shows what one pass
+removes and that it keeps what the bug needs.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ireefuzz.oracles.finding import Finding
+from ireefuzz.tools.shrink import mlir as M
+
+
+def _finding() -> Finding:
+    return Finding(oracle="crash", kind="compile-error", signature="crash/compile-error/x/-/-", message="m", evidence={})
+
+
+def reduce_with(text: str, name: str, holds) -> str:
+    """Reduce ``text`` with the single pass ``name`` while ``holds(program)``."""
+    (pass_,) = [p for p in M.PASSES if p[0] == name]
+    result = M.reduce_mlir(text, interesting=lambda t: (_finding(),) if holds(t) else (), passes=[pass_],
+                           max_candidates=400)
+    assert M.parse(result.text) is not None
+    return result.text
+
+
+CHAIN = """func.func @main(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %e = tensor.empty() : tensor<8x4xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.tanh %x : f32
+    linalg.yield %y : f32
+  } -> tensor<8x4xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%t : tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.sqrt %x : f32
+    linalg.yield %y : f32
+  } -> tensor<8x4xf32>
+  return %s : tensor<8x4xf32>
+}"""
+
+
+def test_bypass_ops_deletes_an_op_and_forwards_its_operand():
+    out = reduce_with(CHAIN, "bypass-ops", lambda t: "math.sqrt" in t)
+    assert "math.sqrt" in out and "math.tanh" not in out
+
+
+def test_drop_ops_replaces_a_value_with_a_new_function_argument():
+    out = reduce_with(CHAIN, "drop-ops", lambda t: "math.sqrt" in t)
+    assert "math.tanh" not in out and "%arg2: tensor<8x4xf32>" in out  # the tanh's value is an argument now
+    assert "%arg0" in out  # unused: the next pass drops it
+    out = reduce_with(out, "drop-unused-arguments", lambda t: "math.sqrt" in t)
+    assert re.search(r"func\.func @main\(%arg0: tensor<8x4xf32>, %arg1: tensor<8x4xf32>\)", out)
+
+
+def test_splat_constants_replace_a_value_with_a_constant():
+    out = reduce_with(CHAIN, "splat-constants", lambda t: "math.sqrt" in t)
+    assert "math.tanh" not in out and "dense<0.000000e+00> : tensor<8x4xf32>" in out
+
+
+def test_make_dims_static_and_shrink_static_dims_toward_1_and_2():
+    dynamic = CHAIN.replace("tensor<8x4xf32>", "tensor<?x4xf32>").replace(
+        "%e = tensor.empty() : tensor<?x4xf32>",
+        "%c0 = arith.constant 0 : index\n  %d = tensor.dim %a, %c0 : tensor<?x4xf32>\n  %e = tensor.empty(%d) : tensor<?x4xf32>")
+    assert M.parse(dynamic) is not None
+    out = reduce_with(dynamic, "make-dims-static", lambda t: "math.sqrt" in t)
+    assert "?" not in out and "tensor<1x4xf32>" in out and "tensor.dim" not in out  # the dim op is dead: dropped
+    # shrinking keeps a size the bug needs (here: dim 0 must stay >= 2)
+    out = reduce_with(CHAIN, "shrink-static-dims", lambda t: "math.sqrt" in t and not re.search(r"tensor<1x", t))
+    assert "tensor<2x1xf32>" in out
+
+
+def test_drop_function_results_and_attributes():
+    two = CHAIN.replace("-> tensor<8x4xf32> {\n  %e", "-> (tensor<8x4xf32>, tensor<8x4xf32>) {\n  %e", 1).replace(
+        "return %s : tensor<8x4xf32>", "return %t, %s : tensor<8x4xf32>, tensor<8x4xf32>")
+    out = reduce_with(two, "drop-function-results", lambda t: "math.sqrt" in t)
+    assert "-> tensor<8x4xf32>" in out and re.search(r"return %\w+ : tensor<8x4xf32>", out)
+    conv = """func.func @main(%p: tensor<1x4x1x1xf32>, %w: tensor<3x1x1xf32>, %f: tensor<1x1x1x1xf32>) -> tensor<1x1x1x1xf32> {
+  %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%p, %w : tensor<1x4x1x1xf32>, tensor<3x1x1xf32>) outs(%f : tensor<1x1x1x1xf32>) -> tensor<1x1x1x1xf32>
+  return %r : tensor<1x1x1x1xf32>
+}"""
+    out = reduce_with(conv, "drop-attributes", lambda t: "strides" in t)
+    assert "dilations" not in out and "strides" in out
+
+
+def test_inline_producers_fuses_a_single_use_producer():
+    out = reduce_with(CHAIN, "inline-producers", lambda t: "math.sqrt" in t and "math.tanh" in t)
+    assert out.count("linalg.generic") == 1 and "math.tanh" in out and "math.sqrt" in out
+
+
+TWO = """module {
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %y = math.tanh %a : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+func.func @g(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %y = math.sqrt %a : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+}"""
+
+
+def test_split_functions_keeps_one_unless_the_bug_needs_both():
+    out = reduce_with(TWO, "split-functions", lambda t: "math.sqrt" in t)
+    assert "@g" in out and "@f" not in out
+    out = reduce_with(TWO, "split-functions", lambda t: "math.sqrt" in t and "math.tanh" in t)
+    assert "@g" in out and "@f" in out
+
+
+def test_readable_names_say_what_each_value_is_and_keep_the_program():
+    fill_sum = """func.func @main() -> tensor<i32> {
+  %0 = tensor.empty() : tensor<2xi32>
+  %c2 = arith.constant 2 : i32
+  %1 = linalg.fill ins(%c2 : i32) outs(%0 : tensor<2xi32>) -> tensor<2xi32>
+  %2 = tensor.empty() : tensor<i32>
+  %c0 = arith.constant 0 : i32
+  %3 = linalg.fill ins(%c0 : i32) outs(%2 : tensor<i32>) -> tensor<i32>
+  %4 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%1 : tensor<2xi32>) outs(%3 : tensor<i32>) {
+  ^bb0(%in: i32, %out: i32):
+    %5 = arith.addi %out, %in : i32
+    linalg.yield %5 : i32
+  } -> tensor<i32>
+  return %4 : tensor<i32>
+}"""
+    out = M.readable(fill_sum)
+    assert "%fill = linalg.fill" in out and "%reduced = linalg.generic" in out and "return %reduced" in out
+    assert str(M.parse(out)) == str(M.parse(fill_sum))
+
+
+def test_the_full_pipeline_reaches_a_small_program():
+    out = M.reduce_mlir(TWO.replace("math.tanh %a", "math.tanh %a"),
+                        interesting=lambda t: (_finding(),) if "math.sqrt" in t else ()).text
+    assert "@f" not in out and "tensor<1xf32>" in out
+
+
+@pytest.mark.parametrize("name", [n for n, _ in M.PASSES])
+def test_every_pass_yields_only_programs_that_verify(name):
+    fn = dict(M.PASSES)[name]
+    for candidate in fn(CHAIN):
+        assert M.parse(candidate) is not None
