@@ -27,6 +27,7 @@ Exit status: 0 no finding, 1 findings, 2 usage or infrastructure error.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import sys
@@ -34,8 +35,9 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ireefuzz import sut
-from ireefuzz.sut import releases
-from ireefuzz.base.argtypes import non_negative_int, shell_words
+from ireefuzz.sut import isolated, releases
+from ireefuzz.base.argtypes import memory_size, non_negative_int, positive_seconds, shell_words
+from ireefuzz.core import budget
 from ireefuzz.errors import ProgramError, UsageError
 from ireefuzz.oracles.finding import ORACLE_NAMES as ORACLE_CHOICES
 from ireefuzz.core.evaluate import Policy, evaluate
@@ -87,7 +89,7 @@ def check_program(text: str, config: Any = None, policy: Any = None, **options: 
 def check_results(text: str, config: Any = None, policy: Any = None, *, functions: Sequence[str] | None = None,
                   shapes: Mapping[str, Sequence[Sequence[int]]] | Sequence[Sequence[int]] | None = None,
                   seed: int = 0, compile_only: bool = False, expected: Mapping[str, Any] | None = None,
-                  inputs: Mapping[str, Any] | None = None) -> list:
+                  inputs: Mapping[str, Any] | None = None, refuse_over_budget: bool = False) -> list:
     """Run the applicable oracles on raw MLIR ``text`` through ``evaluate`` (the MLIR frontend): one
     ``CaseResult`` per function (its findings, ``not_judged`` and ``discarded``).
 
@@ -95,12 +97,23 @@ def check_results(text: str, config: Any = None, policy: Any = None, *, function
     arguments) or a mapping function -> argument shapes. ``config`` is a ``sut.CompilerConfig``,
     ``policy`` an ``evaluate.Policy``; ``expected`` maps a function to its ``frontends.Expected`` outputs;
     ``inputs`` are an ``--inputs`` file's arrays (``frontends.given_inputs``).
+
+    Every run is bounded: in a child process with ``policy.run_timeout_s`` (default
+    ``isolated.DEFAULT_RUN_TIMEOUT_S``), and within ``policy.max_memory`` (``core.budget``): a function whose
+    run would not fit is not judged, or with ``refuse_over_budget`` an ``OverBudget`` error before any compile.
     """
     config = config or sut.CompilerConfig()
+    policy = policy or Policy()
+    if policy.run_timeout_s is None:  # a raw program may never end: never run one in this process
+        policy = dataclasses.replace(policy, run_timeout_s=isolated.DEFAULT_RUN_TIMEOUT_S)
     cases = program_cases(text, functions=functions, shapes=shapes, seed=seed, run=not compile_only,
                           expected=expected, target_cpu=config.target_cpu, inputs=inputs,
                           flags=program_flags(text, config.flags))
-    return evaluate(cases, config, policy or Policy(), MLIR)
+    if refuse_over_budget:
+        for case in cases:
+            if case.args is not None:
+                budget.check(budget.estimate_case(case, 0), policy.max_memory, f"@{case.function}")
+    return evaluate(cases, config, policy, MLIR)
 
 
 KEEP_F64 = "--iree-input-demote-f64-to-f32=false"
@@ -150,8 +163,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--inputs", metavar="FILE.npz", default=None,
                         help="one's own inputs: arrays arg0, arg1, ... (every function with that many arguments) or "
                              "FUNCTION.arg0, ... with the arguments' dtypes; their shapes fix dynamic dims")
+    parser.add_argument("--run-timeout", metavar="SECONDS", type=positive_seconds, default=isolated.DEFAULT_RUN_TIMEOUT_S,
+                        help="wall-clock limit of each run of a compiled function, in a child process; a program "
+                             f"past it is not judged (default {isolated.DEFAULT_RUN_TIMEOUT_S:g})")
+    parser.add_argument("--max-memory", metavar="BYTES", type=memory_size, default=None,
+                        help="memory a function's run may take, estimated from its types and shapes before it "
+                             f"runs, e.g. 8G (default {budget.DEFAULT_FRACTION:g} of this machine's memory); "
+                             "a program that needs more is refused")
     parser.add_argument("--json", action="store_true",
                         help='print {"findings": [...], "functions": [{"function", "not_judged", "discarded"}]}')
+    parser.add_argument("--bundle", metavar="DIR", default=None,
+                        help="write a filed-ready bundle per cause found into DIR/<cause> (the program reduced at IR "
+                             "level, inputs, run.sh, the culprit pass, ISSUE.md) and DIR/index.md")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -169,7 +192,8 @@ def main(args: argparse.Namespace) -> int:
     config = sut.CompilerConfig(iree_compile=args.iree_compile, target_cpu=args.target_cpu, flags=args.flags,
                                 release=args.release, runtime_python=args.iree_runtime)
     unable = sut.prepare(config, log=lambda m: print(f"ireefuzz check: {m}", file=sys.stderr))
-    policy = Policy(oracles=oracles - unable, max_static_alloca_bytes=args.max_static_alloca_bytes)
+    policy = Policy(oracles=oracles - unable, max_static_alloca_bytes=args.max_static_alloca_bytes,
+                    run_timeout_s=args.run_timeout, max_memory=args.max_memory or 0)
     try:
         shapes = parse_shapes(args.shapes)
         _fitting_shapes(text, shapes)
@@ -179,8 +203,14 @@ def main(args: argparse.Namespace) -> int:
     if inputs is not None and args.shapes:
         raise UsageError("--inputs fixes the shapes; give --shapes or --inputs, not both")
     sut.require_usable(config)
+    if args.bundle:  # filing lies above check in the layers: imported by name, as cli imports every command
+        if inputs is not None:
+            raise UsageError("--bundle draws its own inputs; give --shapes, not --inputs")
+        import importlib
+        return importlib.import_module("ireefuzz.tools.filing.program").main(args, text, config, policy, shapes)
     try:
-        results = check_results(text, config, policy, shapes=shapes, seed=args.seed, inputs=inputs)
+        results = check_results(text, config, policy, shapes=shapes, seed=args.seed, inputs=inputs,
+                                refuse_over_budget=True)
     except ProgramError as e:
         raise UsageError(f"{path}: {e}") from None
     findings = first_per_signature(f for r in results for f in r.findings)
