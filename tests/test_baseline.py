@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import textwrap
 import warnings
 from pathlib import Path
 
@@ -24,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_campaign_causes import ALLOCA, MUTATED, ROWS, old_run  # noqa: E402  (the small recorded run)
 
 SHIPPED = Path(__file__).parents[1] / "corpus" / "known_findings.json"
+pytest_plugins = ["pytester"]
 
 
 def write(path: Path, data) -> Path:
@@ -202,3 +204,26 @@ def test_mark_rewrites_a_format_1_file_as_format_2_atomically(tmp_path):
         baseline.mark(file, ALLOCA, "by-design", "")
     with pytest.raises(CorpusError):
         baseline.read(write(tmp_path / "x.json", {"format": 2}))
+
+
+@pytest.mark.iree
+def test_the_plugin_passes_a_dims_variant_of_a_known_cause_for_real(pytester: pytest.Pytester):
+    """IREE 3.13 writes a reduction's partial sums into the caller's ``outs`` argument (iree-org/iree#16168). The
+    baseline lists that cause with another shape's signature only; the test passes with a KnownFinding."""
+    (pytester.path / "baseline.json").write_text(json.dumps({"format": 2, "causes": [
+        {"cause": MUTATED, "verdict": "upstream", "link": "https://github.com/iree-org/iree/issues/16168",
+         "signatures": ["immutability/input-mutated/reduce_sum[outs]/i32/?"]}]}))
+    pytester.makepyfile(textwrap.dedent("""
+        import ireefuzz
+
+        def test_variant(ireefuzz_check):
+            b = ireefuzz.GraphBuilder()
+            x = b.arg((64, 64), "i32")
+            acc = b.arg((64,), "i32")
+            b.output(b.reduce_sum(x, dim=1, init=acc))
+            result = ireefuzz_check(b.build(), oracles=["immutability"])
+            assert result.signatures == ("immutability/input-mutated/reduce_sum[outs]/i32/S",)
+    """))
+    result = pytester.runpytest_subprocess("--ireefuzz-baseline=baseline.json", timeout=600)
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines([f"*KnownFinding: known finding * of cause {MUTATED} (upstream: *16168)*"])

@@ -22,6 +22,7 @@ from xml.etree import ElementTree as ET
 
 from ireefuzz.base import durable as _io
 from ireefuzz.tools.campaign.causes import DIFF_CATEGORIES
+from ireefuzz.oracles.finding import Signature
 from ireefuzz.sut import NO_PIPELINE
 from ireefuzz.tools.campaign.record import ACTIVITIES
 
@@ -298,7 +299,8 @@ def html_report(summary: Mapping[str, Any]) -> str:
     s = summary
     by_class = collections.Counter()
     for sig, v in s["signatures"].items():
-        by_class["/".join(sig.split("/")[:2]) + f" ({v['status']})"] += v["count"]
+        parts = Signature.parse(sig)
+        by_class[f"{parts.oracle}/{parts.kind} ({v['status']})"] += v["count"]
     body = [
         "<h1>ireefuzz campaign</h1>",
         f"<p>{s['cases']} cases ({s['shape_runs']} shape runs) in {s['seconds']} s &mdash; {s['graphs_per_s']} graphs/s; "
