@@ -143,8 +143,9 @@ def write_cause(finding: Finding, program: str, case: Any, config: Any, out: Pat
     return Written(path, cause_id(finding), finding.signature, ops, exits, found, matches, reduction is not None)
 
 
-def _excerpt(text: str, limit: int = 60) -> list[str]:
-    lines = text.strip().splitlines()
+def _excerpt(text: str, limit: int = 60, width: int = 240) -> list[str]:
+    """The first ``limit`` lines of ``text``, each cut at ``width`` characters (target attributes run to kilobytes)."""
+    lines = [line if len(line) <= width else line[:width] + " ...(cut)" for line in text.strip().splitlines()]
     return lines[:limit] + ([f"// ... ({len(lines) - limit} more lines in the bundle's file)"] if len(lines) > limit else [])
 
 

@@ -327,7 +327,7 @@ def _with_measured(text: str, found: Any, matches: Sequence[Any], finding: Findi
         lines += [f"Phase `{found.phase or '?'}`, pass **`{found.pass_}`**: {found.how}.", ""]
         for title, ir_text in (("IR the pass received", found.ir_before), ("IR after it", found.ir_after)):
             if ir_text:
-                body = ir_text.strip().splitlines()
+                body = [x if len(x) <= 240 else x[:240] + " ...(cut)" for x in ir_text.strip().splitlines()]
                 lines += [f"{title}:", "", "```mlir", *body[:60], *(["// ..."] if len(body) > 60 else []), "```", ""]
     else:
         lines += [f"Not localized to a pass: {found.how.removeprefix('not localized: ')}.", ""]
