@@ -246,7 +246,7 @@ def test_a_worker_whose_coordinator_dies_removes_the_folders_no_launcher_covers(
     scratch.mkdir()
     coordinator = subprocess.Popen(["sleep", "600"])
     code = ("import sys, time; from ireefuzz import sut; from ireefuzz.sut.launch import die_with\n"
-            "held = sut._temp_dir()\n"
+            "held = sut.temp_dir()\n"
             "die_with(int(sys.argv[1]), before=sut.remove_own_temp_dirs_for_good)\n"
             "print('ready', flush=True); time.sleep(600)")
     worker = subprocess.Popen([sys.executable, "-c", code, str(coordinator.pid)], stdout=subprocess.PIPE, text=True,

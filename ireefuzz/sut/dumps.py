@@ -1,0 +1,134 @@
+"""Reading what a compile dumped: executable sources, the per-dispatch IR tree (the observation points), the
+pipeline of each dispatch, and the CPU the target resolved to.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+from typing import Iterable, Mapping
+
+from ireefuzz.sut import remote
+from ireefuzz.sut.binaries import runtime_python_for
+from ireefuzz.sut.config import CompilerConfig
+from ireefuzz.sut.results import Artifact, CpuInfo, DispatchIR
+
+
+# Observation points, printed per dispatch into --mlir-print-ir-tree-dir (one file per dump, so
+# multithreaded compilation cannot interleave them and no --mlir-disable-threading is needed):
+#  * final IR: before iree-convert-to-llvm (allocas, vector code, still MLIR).
+#  * bufferized IR: before the first iree-codegen-cleanup-buffer-alloc-view (CleanupBufferAllocViewPass).
+#    On 3.13 the CPU pipelines run IREEComprehensiveBufferizePass -> inject-assume-alignment ->
+#    resolve-shaped-type-result-dims -> iree-codegen-canonicalize -> cse -> iree-codegen-canonicalize
+#    -> CleanupBufferAllocViewPass -> ... -> LLVMCPUVirtualVectorLoweringPass. The self-copy
+#    linalg.generics bufferization leaves behind are folded by the second canonicalize, so the IR
+#    entering CleanupBufferAllocViewPass is the first point after those folds; vector.contract etc.
+#    are still unlowered there. The pass runs again late in the pipeline; the first dump is the one.
+FINAL_PASS = "iree-convert-to-llvm"
+BUFFERIZED_PASS = "iree-codegen-cleanup-buffer-alloc-view"
+OBSERVATION_PASSES = {"final": FINAL_PASS, "bufferized": BUFFERIZED_PASS}  # the IR is read *before* these
+
+
+def read_sources(sources_dir: Path) -> dict[str, str]:
+    """Executable name -> its dumped source (files are named <module>_<executable>.mlir)."""
+    sources = {}
+    for path in sorted(sources_dir.glob("*.mlir")):
+        text = path.read_text()
+        match = re.search(r"hal\.executable (?:public |private )?@([\w$.-]+)", text)
+        if match:
+            sources[match.group(1)] = text
+    return sources
+
+
+# A dispatch without a translation_info gets no codegen pipeline: the pure data-movement ``*_slow_memcpy``
+# ones (a strided slice, a concat's parts) are lowered directly. Named after IREE's pipeline enum ``None``.
+NO_PIPELINE = "None"
+_EXPORT = re.compile(r"hal\.executable\.export (?:public )?@([\w$.-]+)")
+_FUNC = re.compile(r"^([ \t]*)func\.func (?:public |private )?@([\w$.-]+)\(", re.M)
+_PIPELINE = re.compile(  # ``<pipeline = #iree_cpu.pipeline<X>`` (3.13), ``<pipeline = X`` (3.x), ``<X`` (2024)
+    r"translation_info\s*=\s*#iree_codegen\.translation_info<\s*(?:pipeline\s*=\s*)?(?:#[\w.]+<)?(\w+)")
+_TREE_FILE = re.compile(r"^((?:\d+_)+)(.+)\.mlir$")
+
+
+def read_dispatches(sources: Mapping[str, str], tree_dir: Path | None,
+                     configured: Mapping[str, str] | None = None) -> tuple[DispatchIR, ...]:
+    final_ir: dict[str, str] = {}
+    bufferized_ir: dict[str, str] = {}
+    if tree_dir is not None:
+        for path in sorted(tree_dir.rglob("*.mlir"), key=_tree_order):
+            dump = _TREE_FILE.match(path.name)
+            target = {FINAL_PASS: final_ir, BUFFERIZED_PASS: bufferized_ir}.get(dump.group(2) if dump else "")
+            if target is None:
+                continue
+            for name, text in _functions(path.read_text()).items():
+                target.setdefault(name, text)  # the first dump of a pass that runs twice
+    dispatches = []
+    for executable, source in sources.items():
+        for name in _EXPORT.findall(source):
+            bufferized = bufferized_ir.get(name, "")
+            configured_ir = (configured or {}).get(executable, "")
+            pipeline = (_PIPELINE.search(bufferized) or _PIPELINE.search(final_ir.get(name, ""))
+                        or _PIPELINE.search(configured_ir))  # a buffer-ops dispatch (a copy) is never bufferized
+            dispatches.append(DispatchIR(
+                name=name,
+                pipeline=pipeline.group(1) if pipeline else NO_PIPELINE,
+                final_ir=final_ir.get(name, ""),
+                bufferized_ir=bufferized,
+                source=source,
+                configured=configured_ir,
+            ))
+    return tuple(sorted(dispatches, key=lambda d: _natural_key(d.name)))
+
+
+def read_elsewhere(dispatches: tuple[DispatchIR, ...], config: CompilerConfig) -> tuple[DispatchIR, ...]:
+    """``dispatches`` with their ``facts`` read by the MLIR bindings of the install ``config``'s compiler
+    comes from (``remote.read_ir`` in its Python), unless that is this one: IR is read by the bindings of
+    the compiler that printed it (an older release's does not parse with the installed bindings)."""
+    python = runtime_python_for(config)
+    if python is None or not dispatches:
+        return dispatches
+    fields = ("name", "final_ir", "bufferized_ir", "source", "configured")
+    facts = remote.read_ir(python, [{f: getattr(d, f) for f in fields} for d in dispatches])
+    return tuple(dataclasses.replace(d, facts=f) for d, f in zip(dispatches, facts))
+
+
+def _tree_order(path: Path) -> tuple:
+    """Dump files in pass order: directories, then the numeric prefix (0_0_0_1_...) of the name."""
+    prefix = _TREE_FILE.match(path.name)
+    numbers = tuple(int(n) for n in prefix.group(1).rstrip("_").split("_")) if prefix else ()
+    return (path.parent.parts, numbers)
+
+
+def _natural_key(name: str) -> tuple:
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name))
+
+
+def _functions(text: str) -> dict[str, str]:
+    """``func.func`` blocks of printed IR by name (a function ends at the ``}`` at its own indent)."""
+    lines = text.splitlines()
+    functions = {}
+    for match in _FUNC.finditer(text):
+        indent, name = match.group(1), match.group(2)
+        first = text.count("\n", 0, match.start(2))
+        end = next((i for i in range(first + 1, len(lines)) if lines[i] == indent + "}"), len(lines) - 1)
+        functions[name] = "\n".join(line[len(indent):] for line in lines[first:end + 1]) + "\n"
+    return functions
+
+
+def cpu_info(requested: str, sources: Iterable[str]) -> CpuInfo:
+    for source in sources:
+        cpu = re.search(r'\bcpu = "([^"]*)"', source)
+        if cpu:
+            features = re.search(r'\bcpu_features = "([^"]*)"', source)
+            return CpuInfo(requested, cpu.group(1), features.group(1) if features else "")
+    return CpuInfo(requested, "", "")  # a module without dispatches never names its target
+
+
+def dispatches_of(artifact: Artifact, function_name: str) -> tuple[DispatchIR, ...]:
+    """The dispatches outlined from ``function_name`` (IREE names them ``<function>_dispatch_<N>_...``).
+
+    IREE deduplicates identical executables across functions, so a dispatch that is identical to one
+    of an earlier function is listed under that earlier function only.
+    """
+    prefix = f"{function_name}_dispatch_"
+    return tuple(d for d in artifact.dispatches if d.name.startswith(prefix) and d.name[len(prefix):][:1].isdigit())
