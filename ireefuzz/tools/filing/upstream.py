@@ -50,9 +50,9 @@ def default_table() -> Path:
     if here.is_file():
         return here
     try:
-        from ireefuzz.tools.corpus import default_baseline
+        from ireefuzz.tools.baseline import shipped
 
-        return default_baseline().parent / TABLE
+        return shipped().parent / TABLE
     except Exception:  # noqa: BLE001 -- no shipped corpus: no table
         return here
 
