@@ -15,14 +15,17 @@ import warnings
 from pathlib import Path
 
 import pytest
+from ireefuzz.oracles.finding import Finding, Signature
+from test_campaign_causes import (  # the small recorded run
+    ALLOCA,
+    MUTATED,
+    ROWS,
+    old_run,
+)
 
 from ireefuzz.errors import CorpusError, UsageError
-from ireefuzz.oracles.finding import Finding, Signature
 from ireefuzz.tools import baseline
 from ireefuzz.tools.campaign import runs
-
-sys.path.insert(0, str(Path(__file__).parent))
-from test_campaign_causes import ALLOCA, MUTATED, ROWS, old_run  # noqa: E402  (the small recorded run)
 
 SHIPPED = Path(__file__).parents[1] / "corpus" / "known_findings.json"
 pytest_plugins = ["pytester"]
@@ -35,7 +38,7 @@ def write(path: Path, data) -> Path:
 
 def triage(*args: str, cwd: Path | None = None) -> tuple[int, str, str]:
     ran = subprocess.run([sys.executable, "-m", "ireefuzz.cli", "triage", *args, "--bundles", "0"],
-                         capture_output=True, text=True, cwd=cwd, timeout=300)
+                         capture_output=True, text=True, cwd=cwd, timeout=300, check=False)
     return ran.returncode, ran.stdout, ran.stderr
 
 
@@ -140,12 +143,12 @@ def test_a_new_dims_variant_of_a_known_cause_is_known_to_the_plugin(tmp_path):
 
 def test_a_judged_cause_does_not_turn_the_run_red_an_unjudged_one_does(tmp_path):
     run, file = old_run(tmp_path / "run"), write(tmp_path / "known.json", {"format": 2, "causes": []})
-    rc, out, err = triage(str(run), "--baseline", str(file))
+    rc, _, err = triage(str(run), "--baseline", str(file))
     assert rc == 1, err  # both causes new: red
-    rc, out, err = triage(str(run), "--baseline", str(file), "--mark", MUTATED, "--as", "upstream", "--link",
+    rc, _, err = triage(str(run), "--baseline", str(file), "--mark", MUTATED, "--as", "upstream", "--link",
                           "https://github.com/iree-org/iree/issues/16168")
     assert rc == 1, err  # ALLOCA is still unjudged: still red
-    rc, out, err = triage(str(run), "--baseline", str(file), "--mark", ALLOCA, "--as", "by-design", "--why",
+    rc, _, err = triage(str(run), "--baseline", str(file), "--mark", ALLOCA, "--as", "by-design", "--why",
                           "the semantics need this scratch", "--note", "checked by hand")
     assert rc == 0, err  # every cause judged: green
     written = {k.cause: k for k in baseline.read(file)}
@@ -160,7 +163,7 @@ def test_a_judged_cause_does_not_turn_the_run_red_an_unjudged_one_does(tmp_path)
     assert f"| `{ALLOCA}` | by-design | the semantics need this scratch |" in md
     assert "by-design: the semantics need this scratch" in (run / "junit.xml").read_text()
     assert "Judged causes" in (run / "report.html").read_text()
-    rc, out, err = triage(str(run), "--baseline", str(file), "--mark", ALLOCA, "--as", "duplicate-of", "--of", MUTATED)
+    rc, _, err = triage(str(run), "--baseline", str(file), "--mark", ALLOCA, "--as", "duplicate-of", "--of", MUTATED)
     assert rc == 0 and baseline.load(file).causes[ALLOCA].of == MUTATED  # a verdict can be changed
 
 
@@ -179,14 +182,14 @@ def test_a_bad_mark_is_one_line_exit_2_and_writes_nothing(tmp_path, args, match)
 
     run, file = old_run(tmp_path / "run"), write(tmp_path / "known.json", [{"cause": MUTATED, "upstream": "https://x"}])
     before = file.read_text()
-    rc, out, err = triage(str(run), "--baseline", str(file), *args)
+    rc, _, err = triage(str(run), "--baseline", str(file), *args)
     assert rc == 2 and len(err.strip().splitlines()) == 1 and re.search(match, err), err
     assert file.read_text() == before
 
 
 def test_mark_without_a_baseline_starts_from_the_shipped_one(tmp_path):
     run = old_run(tmp_path / "run")
-    rc, out, err = triage(str(run), "--mark", ALLOCA, "--as", "harness", "--fixed-in", "0.2.0", cwd=tmp_path)
+    rc, _, err = triage(str(run), "--mark", ALLOCA, "--as", "harness", "--fixed-in", "0.2.0", cwd=tmp_path)
     assert "started corpus/known_findings.json from the baseline shipped" in err
     mine = baseline.read(tmp_path / "corpus" / "known_findings.json")
     assert {k.cause for k in mine} >= {k.cause for k in baseline.read(SHIPPED) if k.cause} | {ALLOCA}

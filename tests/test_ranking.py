@@ -3,17 +3,14 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from test_campaign_causes import old_run
 
 from ireefuzz.base import durable as _io
 from ireefuzz.tools import baseline
 from ireefuzz.tools.campaign import bundling, ranking, report, runs
-
-sys.path.insert(0, str(Path(__file__).parent))
-from test_campaign_causes import old_run  # noqa: E402
 
 MATMUL = {"dispatch": "g0_dispatch_0_matmul_like_65x65x16_f32", "pipeline": "CPUDoubleTilingExpert"}
 CRASH_SIG = "crash/compile-error/sort/f32/?"

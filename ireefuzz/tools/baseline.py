@@ -32,8 +32,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from ireefuzz.base.durable import atomic_write_text
 from ireefuzz.errors import CorpusError, UsageError
@@ -94,7 +95,7 @@ class Baseline:
     causes: Mapping[str, Known] = dataclasses.field(default_factory=dict)
 
     @classmethod
-    def of(cls, entries: Iterable[Known]) -> "Baseline":
+    def of(cls, entries: Iterable[Known]) -> Baseline:
         entries = list(entries)
         return cls({s: k for k in entries for s in k.signatures}, {k.cause: k for k in entries if k.cause})
 
@@ -234,7 +235,7 @@ def _from_rows(path: Path, rows: list) -> list[Known]:
         grouped.setdefault(row["cause"] or f"\0{row['signature']}", []).append(row)
     entries = []
     for group in grouped.values():
-        linked = sorted(group, key=lambda r: not r["upstream"])[0]  # a cause's row with a link first
+        linked = min(group, key=lambda r: not r["upstream"])  # a cause's row with a link first
         cause, sigs = linked["cause"], tuple(sorted(r["signature"] for r in group if r["signature"]))
         note = " | ".join(dict.fromkeys(r["note"] for r in [linked, *group] if r["note"]))  # every row's note, once
         if any(r["status"] in ("intended", "wontfix") for r in group):

@@ -22,7 +22,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from ireefuzz.base import durable as _io
 from ireefuzz.oracles.finding import Signature

@@ -138,8 +138,8 @@ def ranking_lines(s: Mapping[str, Any]) -> list[str]:
     if not ranked:
         return []
     lines = ["## New causes, most likely a real and distinct bug first", "",
-             "Score = prior (oracle x reproduced x size x frontend form) x distance to the nearest known or higher "
-             "cause (furthest point first); `--bundles N` bundles the top N.", "",
+             ("Score = prior (oracle x reproduced x size x frontend form) x distance to the nearest known or higher "
+              "cause (furthest point first); `--bundles N` bundles the top N."), "",
              "| rank | cause | score | oracle | reproduced | smallest (elements, ops) | beyond frontends | nearest (distance) |",
              "|---|---|---|---|---|---|---|---|"]
     for n, r in enumerate(ranked, 1):

@@ -21,7 +21,8 @@ from pathlib import Path
 
 from ireefuzz.errors import UsageError
 from ireefuzz.tools import baseline as _baseline
-from ireefuzz.tools.baseline import VERDICTS, baseline_path, load as load_baseline
+from ireefuzz.tools.baseline import VERDICTS, baseline_path
+from ireefuzz.tools.baseline import load as load_baseline
 
 from .bundling import bundle_new_causes
 from .options import DEFAULT_BASELINE, add_bundle_options, bundle_limit
