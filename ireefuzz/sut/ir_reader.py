@@ -5,7 +5,8 @@ release's own: the installed bindings cannot parse an older release's IR (attrib
 from release to release), its own can. It loads ireefuzz's judges from this checkout (never the
 installed ``iree`` beside it) and answers, per dispatch, every declared fact (``oracles.ir.facts_of``:
 memory ops, data movement, materialized producers, op pattern, configuration) as JSON, which
-``sut`` hands to the oracles in ``DispatchIR.facts``.
+``sut`` hands to the oracles in ``DispatchIR.facts``. A fact these bindings cannot read (the 2023 releases'
+know no IREE dialect) is read from the text (``oracles.ir_text``, no bindings needed).
 
 Protocol: ``runner.py``'s framing (npz messages, no pickle). Request: ``dispatches``, a JSON list of
 ``{"name", "final_ir", "bufferized_ir", "source", "configured"}``; reply: ``status`` ``ok`` and
@@ -51,16 +52,34 @@ def _reader() -> types.ModuleType:
     return ir
 
 
-def answer(ir: types.ModuleType, request: dict) -> dict:
+def answer(ir: types.ModuleType | None, request: dict) -> dict:
+    """Every fact of each dispatch: read with these bindings, else from the text (``oracles.ir_text``; also
+    when these bindings cannot be loaded at all: ``ir`` None)."""
     dispatches = [types.SimpleNamespace(facts=None, **d) for d in json.loads(str(request["dispatches"]))]
     return {"status": "ok", "facts": json.dumps([_facts(ir, d) for d in dispatches])}
 
 
-def _facts(ir: types.ModuleType, dispatch: types.SimpleNamespace) -> dict:
+def _facts(ir: types.ModuleType | None, dispatch: types.SimpleNamespace) -> dict:
+    from ireefuzz.oracles import ir_text
+
+    if ir is None:
+        return ir_text.facts_of(dispatch)
     try:
         return ir.facts_of(dispatch)
     except Exception as e:  # bindings older than the judges' use of them (e.g. 2023's operand_segment_sizes)
-        return {"unreadable": f"these bindings cannot answer ({type(e).__name__}: {e})"}
+        facts = ir_text.facts_of(dispatch)
+        return {name: value if not (isinstance(value, dict) and ir_text.UNREADABLE in value) else
+                {ir_text.UNREADABLE: f"these bindings cannot answer ({type(e).__name__}: {e})"}
+                for name, value in facts.items()}
+
+
+def _text_only() -> bool:
+    """The text reader can answer without any bindings (it is stdlib only)."""
+    try:
+        from ireefuzz.oracles import ir_text  # noqa: F401
+    except Exception:  # noqa: BLE001
+        return False
+    return True
 
 
 def main() -> int:
@@ -78,7 +97,7 @@ def main() -> int:
         request = runner.read_message(sys.stdin.buffer)
         if request is None:
             return 0
-        reply = answer(ir, request) if ir is not None else {"status": "error", "message": reason}
+        reply = answer(ir, request) if ir is not None or _text_only() else {"status": "error", "message": reason}
         runner.write_message(replies, reply)
 
 

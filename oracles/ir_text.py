@@ -1,0 +1,443 @@
+"""Dispatch facts read from printed MLIR text, for IR that no MLIR bindings at hand can parse.
+
+The judges read IR with the MLIR bindings of the compiler that printed it (``oracles.ir``). The
+bindings of the 2023 releases cannot read their own dispatch IR (their Python ``ir.Context`` knows
+no IREE dialect: "Dialect `hal' not found"), which left memory and fusion unjudged on every release
+before 2024. This module computes the same facts from the text alone (stdlib only: it also runs in
+a release's Python, ``ireefuzz/sut/ir_reader.py``), for what the printed form makes plain:
+
+- ``op_pattern``: linalg / linalg_ext ops in order, a generic with the math ops and
+  ``linalg.index`` of its body (as ``ir.compute_op_pattern``);
+- ``materializing``: a dispatch function that loads no tensor and stores a value an index /
+  constant producer computed (as ``fusion.materializing_op``);
+- ``moves_data``: the dispatch's own op moves data (as ``memory.moves_data``);
+- ``final_ops`` / ``bufferized_ops``: ``memref.alloca`` / ``memref.alloc`` with their type, static
+  size, dynamic-ness and whether they sit in a loop (a loop op's region, or a block on a CFG cycle),
+  and copies (``memref.copy``, ``linalg.copy``, copy-like ``linalg.generic``) between distinct
+  buffers, staged when an end is not a binding (as ``memory.scan``);
+- ``configuration``: "" (a coverage label only);
+- ``required_scratch``: none when the source has no in-place or reduction op to need any; otherwise
+  not read (the memory oracle then does not judge that dispatch rather than guess an allowance).
+
+Each reader answers the fact's JSON value (``READERS``); ``facts_of`` answers them all, a fact it
+cannot read as ``{UNREADABLE: why}`` (``oracles.ir.dispatch_fact`` raises ``IRParseError`` for it).
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Callable, Iterator
+
+UNREADABLE = "__unreadable__"  # a fact value: the text reader cannot answer it (see the module doc)
+
+_OP_NAME = re.compile(r"(?<![#!\w.])\"?((?:linalg|iree_linalg_ext)\.([a-z_0-9]+))\b")
+_MATH = re.compile(r"(?<![#!\w.])math\.(\w+)")
+_FUNC = re.compile(r"^[ \t]*func\.func (?:public |private )?@([\w$.-]+)\(", re.M)
+_DEF = re.compile(r"^\s*(%[\w$.-]+)(?::\d+)?(?:\s*,\s*%[\w$.-]+)*\s*=\s*\"?([a-z_][\w]*\.[\w.]+)\"?(.*)$")
+_TENSOR_LOADS = ("iree_tensor_ext.dispatch.tensor.load", "flow.dispatch.tensor.load")
+_TENSOR_STORE = re.compile(r"(?:iree_tensor_ext|flow)\.dispatch\.tensor\.store (%[\w$.-]+)")
+_PRODUCER_ROOTS = ("linalg.", "arith.constant", "tensor.splat", "tensor.generate")
+# memory.DATA_MOVEMENT_OPS, LOOP_OPS, VIEW_OPS and BINDING_OPS (names only: this module imports no bindings)
+DATA_MOVEMENT_OPS = ("iree_linalg_ext.gather", "iree_linalg_ext.scatter", "linalg.transpose", "linalg.broadcast",
+                     "linalg.copy", "tensor.pad", "tensor.concat", "tensor.extract_slice", "tensor.insert_slice")
+LOOP_OPS = ("scf.for", "scf.forall", "scf.while", "scf.parallel", "affine.for", "affine.parallel")
+_ALIAS_OPS = ("memref.cast", "memref.assume_alignment", "memref.memory_space_cast")
+_VIEW_OPS = _ALIAS_OPS + ("memref.subview", "memref.expand_shape", "memref.collapse_shape", "memref.reinterpret_cast")
+_BINDING = "hal.interface.binding.subspan"
+_ALLOC = re.compile(r"^\s*(%[\w$.-]+) = memref\.(alloca|alloc)\(.*:\s*(memref<.*>)\s*$")
+_BRANCH = re.compile(r"\^([\w$.-]+)")
+_LABEL = re.compile(r"^\s*\^([\w$.-]+)\b.*:")
+_IN_PLACE = ("iree_linalg_ext.sort", "iree_linalg_ext.topk", "iree_linalg_ext.scan", "iree_linalg_ext.scatter")
+
+
+# --------------------------------------------------------------------------- structure
+
+
+def functions(text: str) -> dict[str, str]:
+    """Function name -> its text (``func.func`` line to its closing brace)."""
+    found = {}
+    for match in _FUNC.finditer(text):
+        region = re.compile(r"\{[ \t]*\n").search(text, match.end())  # not an ``attributes {...}`` dict
+        end = _region_end(text, region.start() if region else -1)
+        found[match.group(1)] = text[match.start():end]
+    return found
+
+
+def _region_end(text: str, start: int) -> int:
+    """The index after the brace that closes the one at ``start`` (strings skipped)."""
+    if start < 0:
+        return len(text)
+    depth, in_string = 0, False
+    for k in range(start, len(text)):
+        ch = text[k]
+        if ch == '"' and text[k - 1] != "\\":
+            in_string = not in_string
+        elif in_string:
+            continue
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return k + 1
+    return len(text)
+
+
+def _body_of(text: str, at: int) -> str:
+    """The region of the op printed at ``at``: from the first ``{`` that ends a line to its closing brace."""
+    found = re.compile(r"\{[ \t]*\n").search(text, at)
+    return text[found.start():_region_end(text, found.start())] if found else ""
+
+
+def _uncommented(text: str) -> str:
+    """``text`` without its whole-line ``//`` comments (a recorded dump's header names ops too)."""
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
+
+
+def _op_lines(text: str) -> Iterator[str]:
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("//"):
+            yield line
+
+
+def _excerpt(line: str, limit: int = 240) -> str:
+    line = line.strip()
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+# --------------------------------------------------------------------------- facts
+
+
+def op_pattern(text: str) -> str:
+    """``fill>matmul>generic[exp]`` of the text (``ir.compute_op_pattern``), "-" if it has no compute op."""
+    names: list[str] = []
+    text = _uncommented(text)
+    for match in _OP_NAME.finditer(text):
+        short = match.group(2)
+        if short in ("yield", "index"):
+            continue
+        if short == "generic":
+            body = _body_of(text, match.end())
+            ops = sorted(set(_MATH.findall(body)) | ({"index"} if "linalg.index" in body else set()))
+            short = f"generic[{','.join(ops)}]" if ops else "generic"
+        if short not in names:
+            names.append(short)
+    return ">".join(names) or "-"
+
+
+def materializing(source: str) -> str | None:
+    """The excerpt of the op a load-free, storing dispatch function materializes, else None (``fusion``)."""
+    for body in functions(_uncommented(source)).values():
+        if any(load in body for load in _TENSOR_LOADS):
+            continue
+        stored = _TENSOR_STORE.findall(body)
+        if not stored:
+            continue
+        definitions = _definitions(body)
+        for value in stored:
+            op, line = definitions.get(value.split("#")[0], ("", ""))
+            if op.startswith(_PRODUCER_ROOTS):
+                return _excerpt(line)
+    return None
+
+
+def moves_data(source: str) -> bool:
+    """The dispatch's own op moves data (``memory.moves_data``): no compute op, a data-movement op, a generic that
+    gathers (``tensor.extract`` in its body) or only yields its input."""
+    if not source:
+        return False
+    source = _uncommented(source)
+    if op_pattern(source) == "-":
+        return True
+    if any(re.search(rf"(?<![#!\w.]){re.escape(op)}\b", source) for op in DATA_MOVEMENT_OPS):
+        return True
+    for match in re.finditer(r"(?<![#!\w.])linalg\.generic\b", source):
+        body = _body_of(source, match.end())
+        if "tensor.extract " in body or "tensor.extract\t" in body:
+            return True
+        header = source[match.end():source.find("\n", match.end())]
+        if len(_operands(header, "ins")) == 1 and len(_operands(header, "outs")) == 1 and _only_yields_first_arg(body):
+            return True
+    return False
+
+
+def _operands(header: str, keyword: str) -> list[str]:
+    found = re.search(rf"\b{keyword}\(([^:)]*)", header)
+    return [v.strip() for v in found.group(1).split(",") if v.strip()] if found else []
+
+
+def _only_yields_first_arg(body: str) -> bool:
+    lines = list(_op_lines(body.strip()[1:-1]))
+    block = next((line for line in lines if line.startswith("^bb")), "")
+    first = re.search(r"\((%[\w$.-]+)", block)
+    ops = [line for line in lines if not line.startswith("^bb")]
+    return bool(first) and len(ops) == 1 and re.match(rf"linalg\.yield {re.escape(first.group(1))}\s*:", ops[0]) is not None
+
+
+def _definitions(text: str) -> dict[str, tuple[str, str]]:
+    """SSA value -> (defining op name, its line)."""
+    found = {}
+    for line in _op_lines(text):
+        match = _DEF.match(line)
+        if match:
+            for name in re.findall(r"%[\w$.-]+", line.split("=", 1)[0]):
+                found[name] = (match.group(2), line)
+    return found
+
+
+# --------------------------------------------------------------------------- memory ops
+
+
+def scan(text: str) -> list[dict[str, Any]]:
+    """``memory.scan`` of the text, as the ``final_ops`` / ``bufferized_ops`` fact rows (``MemoryOp`` fields)."""
+    found: list[dict[str, Any]] = []
+    text = _uncommented(text)
+    for body in functions(text).values() or [text]:
+        definitions = _definitions(body)
+        carried = _carried_values(body)
+        cyclic = _blocks_on_cycles(body)
+        stack: list[bool] = []  # per open region: is it a loop's?
+        block = ""
+        for line in _op_lines(body):
+            label = _LABEL.match(line)
+            if label:
+                block = label.group(1)
+            in_loop = any(stack) or block in cyclic
+            alloc = _ALLOC.match(line)
+            if alloc:
+                kind, memref = alloc.group(2), alloc.group(3)
+                found.append(_row(kind, f"memref.{kind}", memref, in_loop, line))
+            else:
+                copy = _copy_operands(line, body)
+                if copy is not None:
+                    source, target, target_type = copy
+                    if _view_key(source, definitions, carried) != _view_key(target, definitions, carried):
+                        staged = not (_is_binding(source, definitions, carried) and _is_binding(target, definitions, carried))
+                        op = re.search(r"(memref\.copy|linalg\.copy|linalg\.generic)", line).group(1)
+                        found.append(_row("copy", op, target_type, in_loop, line, staged))
+            opened = line.count("{") - line.count("}")
+            if opened > 0:
+                is_loop = any(re.search(rf"(?<![\w.]){re.escape(op)}\b", line) for op in LOOP_OPS)
+                stack.extend([is_loop] * opened)
+            elif opened < 0:
+                del stack[len(stack) + opened:]
+    return found
+
+
+def _row(kind: str, op: str, memref: str, in_loop: bool, line: str, staged: bool = False) -> dict[str, Any]:
+    memref = _memref_type(memref)
+    bytes_ = static_bytes(memref)
+    return {"kind": kind, "op": op, "type": memref, "bytes": bytes_, "dynamic": "?" in _shape_of(memref),
+            "in_loop": in_loop, "excerpt": _excerpt(line), "staged": staged}
+
+
+def _memref_type(text: str) -> str:
+    """The first ``memref<...>`` in ``text`` (angle brackets matched)."""
+    start = text.find("memref<")
+    if start < 0:
+        return text.strip()
+    depth = 0
+    for k in range(start + len("memref"), len(text)):
+        if text[k] == "<":
+            depth += 1
+        elif text[k] == ">" and text[k - 1] != "-":
+            depth -= 1
+            if depth == 0:
+                return text[start:k + 1]
+    return text[start:].strip()
+
+
+def _shape_of(memref: str) -> list[str]:
+    """``memref<13x?x48xf16, #layout>`` -> ["13", "?", "48", "f16"] (dims, then the element type)."""
+    inner = memref[len("memref<"):-1] if memref.startswith("memref<") else memref
+    depth, head = 0, ""
+    for ch in inner:  # the element type may be a vector<...> or complex<...>: cut at the first top-level comma
+        depth += ch == "<"
+        depth -= ch == ">"
+        if ch == "," and depth == 0:
+            break
+        head += ch
+    parts, element = [], head.strip()
+    while True:
+        match = re.match(r"(\?|\d+)x(.*)", element)
+        if not match:
+            return parts + [element]
+        parts.append(match.group(1))
+        element = match.group(2)
+
+
+def element_bits(element: str) -> int | None:
+    element = element.strip()
+    if element == "index":
+        return 64
+    scalar = re.fullmatch(r"(?:[fi]|si|ui|bf)(\d+)|f8E\w+", element)
+    if scalar:
+        return int(scalar.group(1)) if scalar.group(1) else 8
+    vector = re.fullmatch(r"vector<((?:\d+x)+)(.+)>", element)
+    if vector:
+        inner = element_bits(vector.group(2))
+        return None if inner is None else inner * math.prod(int(d) for d in vector.group(1).rstrip("x").split("x"))
+    complex_ = re.fullmatch(r"complex<(.+)>", element)
+    if complex_:
+        inner = element_bits(complex_.group(1))
+        return None if inner is None else 2 * inner
+    return None
+
+
+def static_bytes(memref: str) -> int | None:
+    """Bytes of a static ``memref<...>`` type (``memory._static_bytes``), None if dynamic or of unknown element."""
+    *dims, element = _shape_of(memref)
+    bits = element_bits(element)
+    if bits is None or "?" in dims:
+        return None
+    return math.prod(int(d) for d in dims) * math.ceil(bits / 8)
+
+
+def _copy_operands(line: str, body: str) -> tuple[str, str, str] | None:
+    """(source, target, target type) when the op on ``line`` copies one memref into another."""
+    copy = re.match(r"memref\.copy (%[\w$.#-]+), (%[\w$.#-]+) : .* to (memref<.*)$", line)
+    if copy:
+        return copy.group(1), copy.group(2), _memref_type(copy.group(3))
+    head = re.match(r"(?:%[\w$.-]+ = )?(linalg\.copy|linalg\.generic)\b", line)
+    if not head:
+        return None
+    ins, outs = re.search(r"\bins\(([^)]*)\)", line), re.search(r"\bouts\(([^)]*)\)", line)
+    if not ins or not outs:
+        return None
+    sources, targets = ins.group(1).partition(":")[::2], outs.group(1).partition(":")[::2]
+    if not sources[1] or not targets[1] or "," in sources[0] or "," in targets[0]:
+        return None
+    if "memref<" not in sources[1] or "memref<" not in targets[1]:
+        return None
+    if head.group(1) == "linalg.generic":
+        at = body.find(line)
+        if at < 0 or not _only_yields_first_arg(_body_of(body, at + len("linalg.generic"))):
+            return None
+    return sources[0].strip(), targets[0].strip(), _memref_type(targets[1])
+
+
+def _carried_values(body: str) -> dict[str, str]:
+    """An ``scf.for`` iter_arg -> its init value (the same buffer)."""
+    carried = {}
+    for line in _op_lines(body):
+        match = re.search(r"iter_args\(([^)]*)\)", line)
+        if not match:
+            continue
+        inits = []
+        for pair in match.group(1).split(","):
+            if "=" in pair:
+                arg, init = (p.strip() for p in pair.split("=", 1))
+                carried[arg] = init
+                inits.append(init)
+        result = re.match(r"(%[\w$.-]+)(?::\d+)? = scf\.for\b", line)  # a result is the buffer its init is
+        if result and inits:
+            carried[result.group(1)] = inits[0]
+            carried.update({f"{result.group(1)}#{k}": init for k, init in enumerate(inits)})
+    return carried
+
+
+def _root(value: str, definitions: dict, carried: dict) -> tuple[str, str, str]:
+    """(value, its defining op, its line) past aliases, views and loop-carried values."""
+    for _ in range(64):
+        value = carried.get(value, value)
+        op, line = definitions.get(value.split("#")[0], ("", ""))
+        source = re.search(rf"{re.escape(op)}\s+(%[\w$.#-]+)", line) if op in _VIEW_OPS else None
+        if source is None:
+            return value, op, line
+        value = source.group(1)
+    return value, "", ""
+
+
+def _view_key(value: str, definitions: dict, carried: dict, depth: int = 0) -> Any:
+    """Equal for two values that denote the same view (``memory._view_key``): through aliases and loop-carried
+    values, and structurally identical subviews (their text past the result name)."""
+    value = carried.get(value, value)
+    op, line = definitions.get(value.split("#")[0], ("", ""))
+    if depth > 64 or op not in _VIEW_OPS:
+        return ("value", value)
+    source = re.search(rf"{re.escape(op)}\s+(%[\w$.#-]+)", line)
+    if source is None:
+        return ("value", value)
+    inner = _view_key(source.group(1), definitions, carried, depth + 1)
+    if op in _ALIAS_OPS or (op == "memref.subview" and _is_full_view(line)):
+        return inner
+    return (op, inner, line.split("=", 1)[1].replace(source.group(1), "", 1).strip())
+
+
+def _is_full_view(line: str) -> bool:
+    """``memref.subview %m[0, ..] [<shape of %m>] [1, ..] : memref<shape...>``: the whole source, a no-op view."""
+    found = re.search(r"memref\.subview %[\w$.#-]+\[([^\]]*)\]\s*\[([^\]]*)\]\s*\[([^\]]*)\]\s*:\s*(memref<.*?>) to", line)
+    if not found:
+        return False
+    split = lambda group: [v.strip() for v in group.split(",")]
+    offsets, sizes, strides, source = split(found.group(1)), split(found.group(2)), split(found.group(3)), found.group(4)
+    shape = _shape_of(_memref_type(source))[:-1]
+    return all(v == "0" for v in offsets) and all(v == "1" for v in strides) and sizes == shape and "?" not in shape
+
+
+def _is_binding(value: str, definitions: dict, carried: dict) -> bool:
+    return _root(value, definitions, carried)[1] == _BINDING
+
+
+def _blocks_on_cycles(body: str) -> set[str]:
+    """The blocks (``bbN``) of a function on a CFG cycle (after scf -> cf lowering a loop is a cycle)."""
+    edges: dict[str, set[str]] = {}
+    block = "entry"
+    for line in _op_lines(body):
+        label = _LABEL.match(line)
+        if label:
+            block = label.group(1)
+            edges.setdefault(block, set())
+            continue
+        if line.startswith(("cf.br", "cf.cond_br", "cf.switch")):
+            edges.setdefault(block, set()).update(_BRANCH.findall(line))
+    on_cycle = set()
+    for start in edges:
+        seen, todo = set(), list(edges.get(start, ()))
+        while todo:
+            b = todo.pop()
+            if b == start:
+                on_cycle.add(start)
+                break
+            if b not in seen:
+                seen.add(b)
+                todo.extend(edges.get(b, ()))
+    return on_cycle
+
+
+# --------------------------------------------------------------------------- the facts
+
+
+def _required_scratch(dispatch: Any) -> Any:
+    source = getattr(dispatch, "source", "") or ""
+    needs = any(op in source for op in _IN_PLACE) or ("linalg.generic" in source and "reduction" in source)
+    return {UNREADABLE: "an in-place or reduction op's scratch allowance needs the bindings"} if needs else []
+
+
+READERS: dict[str, Callable[[Any], Any]] = {
+    "op_pattern": lambda d: op_pattern(d.source or d.bufferized_ir) if (d.source or d.bufferized_ir) else "-",
+    "configuration": lambda d: "",
+    "materializing": lambda d: materializing(d.source) if d.source else None,
+    "moves_data": lambda d: moves_data(d.source),
+    "final_ops": lambda d: scan(d.final_ir) if d.final_ir and ("memref.alloc" in d.final_ir) else [],
+    "bufferized_ops": lambda d: scan(d.bufferized_ir) if d.bufferized_ir and any(
+        n in d.bufferized_ir for n in ("memref.copy", "linalg.copy", "linalg.generic")) else [],
+    "required_scratch": _required_scratch,
+}
+
+
+def read(name: str, dispatch: Any) -> Any:
+    """The JSON value of fact ``name`` read from ``dispatch``'s text, or ``{UNREADABLE: why}``."""
+    reader = READERS.get(name)
+    if reader is None:
+        return {UNREADABLE: f"no text reader for the fact {name!r}"}
+    try:
+        return reader(dispatch)
+    except Exception as e:  # noqa: BLE001  (text it cannot follow is an unread fact, never a crash)
+        return {UNREADABLE: f"the text reader failed on {name!r} ({type(e).__name__}: {e})"}
+
+
+def facts_of(dispatch: Any, names: Any = READERS) -> dict[str, Any]:
+    """Every fact in ``names`` read from the text (``read``)."""
+    return {name: read(name, dispatch) for name in names}
