@@ -146,3 +146,23 @@ def test_shipped_table_knows_the_dynamic_sort_stack_and_the_conv_pad_crash():
     pad = (Path(__file__).parents[1] / "docs/issue15-repros/conv_pad_as_input_and_outs_crash.mlir").read_text()
     found = upstream.match("", pad, "#3 mlir::iree_compiler::IREE::Flow::DispatchWorkgroupsOp::getResultAccess")
     assert [m.issue for m in found] == ["iree-org/iree#24385"] and found[0].possible_regression
+
+
+def test_program_bundles_index_lists_each_cause_with_its_measurements(tmp_path):
+    from ireefuzz.tools.filing import program
+
+    w = program.Written(tmp_path / "a", "crash/compile-error/x@codegen", "crash/compile-error/x/f32/S", ["linalg.mmt4d"],
+                        [1, 1, 1], culprit.Culprit("executable-targets", "iree-llvmcpu-select-lowering-strategy", "how"),
+                        upstream.match("", "", "DispatchWorkgroupsOp::getResultAccess", table=TABLE), True)
+    n = program.write_index(tmp_path, [w, program.Written(tmp_path / "b", "numeric/x", "numeric/x/-", [], [2, 2, 2],
+                                                           culprit.not_localized("why"), [], False)])
+    text = n.read_text()
+    assert "iree-llvmcpu-select-lowering-strategy" in text and "iree-org/iree#2 (closed as fixed in 3.5)" in text
+    assert "not localized" in text and "[2, 2, 2]" in text
+
+
+def test_upstream_open_specific_issue_ranks_before_a_closed_general_one():
+    sort = (Path(__file__).parents[1] / "docs/issue15-repros/sort_of_a_copy_sorts_the_argument_in_place.mlir").read_text()
+    found = upstream.match("immutability/dps-init-written-in-place", sort,
+                           "argument 0 (8xf32) was modified by the call (8 elements changed)")
+    assert [m.issue for m in found][:2] == ["iree-org/iree#24665", "iree-org/iree#16168"]

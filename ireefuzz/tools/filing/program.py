@@ -153,6 +153,9 @@ def _issue(base: str, finding: Finding, found: culprits.Culprit, matches: Sequen
            ops: Sequence[str], has_pass_test: bool, exits: Sequence[int | None]) -> str:
     """``base`` (what happens, expected, environment, reproduce, program, evidence) plus what was measured:
     the culprit with the IR before / after, the upstream matches, the tests, the confirmation."""
+    title = (f"# [llvm-cpu] {finding.oracle} {finding.kind} on `{' + '.join(o.split('.')[-1] for o in ops) or 'program'}`"
+             + (f" in `{found.pass_}`" if found.pass_ else "") + f": {finding.message.splitlines()[0][:100]}")
+    base = title + base[base.index("\n"):] if base.startswith("# ") else base
     tail_at = base.rfind("\n---\n")
     head, tail = (base[:tail_at], base[tail_at:]) if tail_at >= 0 else (base, "")
     lines = ["", "## Culprit", ""]

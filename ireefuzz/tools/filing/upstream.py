@@ -82,8 +82,8 @@ def _any(patterns: Sequence[str], text: str) -> bool:
 
 def match(cause: str = "", program: str = "", diagnostic: str = "", *,
           table: Sequence[Mapping[str, Any]] | None = None) -> list[Match]:
-    """The upstream issues a finding (its cause id, program text, diagnostic text) is likely a duplicate of;
-    cause matches first, then diagnostic+program, then diagnostic alone (entries with no program regex)."""
+    """The upstream issues a finding (its cause id, program text, diagnostic text) is likely a duplicate of:
+    matches by cause or by diagnostic+program first (open issues before closed ones), then by a diagnostic alone."""
     rows = load() if table is None else table
     found: list[Match] = []
     for row in rows:
@@ -100,8 +100,9 @@ def match(cause: str = "", program: str = "", diagnostic: str = "", *,
         if how:
             found.append(Match(row["issue"], str(row.get("url", "")), str(row.get("title", "")),
                                str(row.get("state", "open")), row.get("fixed_in"), how))
-    order = {"cause": 0, "diagnostic+program": 1, "diagnostic": 2}
-    return sorted(found, key=lambda m: order[m.how])
+    # a match on the program's own op or on the cause before a diagnostic alone; among those, open issues first (a
+    # specific open issue, e.g. the sort case of a general mechanism closed long ago, is the one to comment on)
+    return sorted(found, key=lambda m: (m.how == "diagnostic", m.state == "closed"))
 
 
 def diagnostic_of(finding: Any) -> str:
