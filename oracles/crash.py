@@ -76,6 +76,21 @@ def check_compile_failure(failure, program_text: str, graphs: dict[str, Graph] |
                     "function": func, "node": node, "op": op, "seconds": round(failure.seconds, 3)})
 
 
+_OUT_OF_ROOM = ("RESOURCE_EXHAUSTED", "allocator failed", "out of memory", "Cannot allocate memory")
+
+
+def not_a_finding(failure, *, known_to_end: bool) -> str | None:
+    """Why a run failure is no IREE finding ("not judged: ..."), or None when it is one. Running out of memory
+    on this machine (``RESOURCE_EXHAUSTED``, a failed allocation) is the harness out of room, never IREE's bug;
+    a run past its time limit is a finding only for a program known to end (a generated graph has no loops),
+    else the program may simply never finish."""
+    if failure.kind == "fault" and any(m in failure.message for m in _OUT_OF_ROOM):
+        return f"every oracle: the run ran out of memory on this machine ({failure.message[:160]}), not an IREE finding"
+    if failure.kind == "timeout" and not known_to_end:
+        return f"every oracle: the program {failure.message.split(': ', 1)[-1]} (it may never end)"
+    return None
+
+
 def check_run_failure(failure, graph: Graph | None, function: str, sizes: dict | None = None) -> Finding:
     kind = f"runtime-{failure.kind}"
     ops = graph.op_pattern if graph is not None else function

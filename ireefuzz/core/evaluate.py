@@ -32,6 +32,7 @@ from ireefuzz.oracles.cause import assign_causes
 from ireefuzz.oracles.finding import ORACLE_NAMES, Finding, first_per_signature
 
 from ireefuzz import sut
+from ireefuzz.sut import isolated
 from ireefuzz.sut.releases import syntax_of
 from ireefuzz.sut import config_for  # beside CompilerConfig, so relations derive configs without evaluate
 
@@ -81,6 +82,8 @@ class Policy:
     jax: str = "always"  # or "on-disagreement": run JAX only when IREE and float64 disagree (campaign speed)
     relations: tuple[str, ...] = ()  # metamorphic relations (shape, dps, config) run on a sample of the cases
     relations_every: int = 64  # ... on one case in this many (each relation compiles its variants separately)
+    run_timeout_s: float | None = None  # each call of a module in a child process, bounded (None: in this process)
+    max_memory: int = 0  # bytes a case's run may take (``core.budget``); 0: the default budget
 
     def __post_init__(self) -> None:
         from ireefuzz.oracles.metamorphic import RELATIONS
@@ -250,7 +253,7 @@ def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerCo
         CLOCK.add("compile", artifact.seconds)
         module = None  # none for a compile-only configuration (another architecture): nothing runs
         if isinstance(artifact, sut.Artifact) and any(case.instances for _, case, _ in named) and not sut.compile_only(config):
-            module = sut.load_module(artifact, config)
+            module = isolated.load(artifact, config, policy.run_timeout_s)
             artifact = module if isinstance(module, sut.CompileFailure) else artifact
     if isinstance(artifact, sut.CompileFailure):
         if len(named) > 1 and frontend.splits:
@@ -401,11 +404,18 @@ def check_compiled_case(case: Any, function: str, module: sut.LoadedModule | Non
     if module is None and case.instances:  # a compile-only configuration: run, immutability and numbers not judged
         not_judged[f"compile-only target {sut.compile_only(config)}"] = None
     for k, sizes in enumerate(case.instances if module is not None else ()):
+        too_big = budget.over(case, k, policy.max_memory)
+        if too_big:  # estimated before it is spent: not run, not judged (the user's own program is refused earlier)
+            not_judged[f"every oracle at {dict(sizes) or 'its shapes'}: {too_big}"] = None
+            continue
         inputs = case.inputs(k)
         with CLOCK("run"):
             outcome = module.call(function, inputs)
         if isinstance(outcome, sut.RunFailure):
-            if "crash" in policy.oracles:
+            why = crash.not_a_finding(outcome, known_to_end=graph is not None)
+            if why:
+                not_judged[why] = None
+            elif "crash" in policy.oracles:
                 findings.append(crash.check_run_failure(outcome, graph, function, sizes))
             continue
         if "immutability" in policy.oracles:

@@ -31,6 +31,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ireefuzz.base.mlir_text import too_deep
 from ireefuzz.errors import IRParseError, NotInterpretable, ProgramError
 from ireefuzz.generators.case import FLOAT_STEP, MAX_MAGNITUDE
 from ireefuzz.generators.emit import Program
@@ -155,6 +156,9 @@ def signatures(text: str) -> list[FunctionSignature]:
     """The public functions of ``text`` with their tensor argument and result types."""
     from iree.compiler import ir
 
+    deep = too_deep(text)
+    if deep:  # MLIR's parser would overflow its stack in our process (SIGSEGV, no message)
+        raise ProgramError(f"not a program ireefuzz will parse: {deep}")
     context = ir.Context()
     try:
         module = ir.Module.parse(text, context)

@@ -35,6 +35,14 @@ class RunnerDied(Exception):
         super().__init__(f"the runner exited ({returncode}): {stderr[-_TAIL:]}")
 
 
+class RunnerTimedOut(Exception):
+    """A request took longer than its ``timeout``: the runner was killed (with whatever it was running)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        super().__init__(f"no reply within {seconds:g} s")
+
+
 class RunnerRestarted(Exception):
     """A request meant for an earlier generation of the runner (its modules are gone): load them again."""
 
@@ -52,8 +60,9 @@ class RunnerProcess:
         self._lock = threading.Lock()
         self._to_free: list[int] = []
 
-    def request(self, entries: dict, *, generation: int | None = None) -> dict:
-        """Send one request; the reply as {name: array}. Raises RunnerDied if the process ended.
+    def request(self, entries: dict, timeout: float | None = None, *, generation: int | None = None) -> dict:
+        """Send one request; the reply as {name: array}. Raises RunnerDied if the process ended, RunnerTimedOut
+        (after killing it: the next request starts a new runner) if no reply came within ``timeout`` seconds.
         The reply has ``generation``, the answering runner's (a module it loaded is known by its id in that
         generation only); a request for a ``generation`` that is not the running one's raises RunnerRestarted,
         checked under the lock: a thread sharing this runner with one whose call killed it must not send a
@@ -65,13 +74,32 @@ class RunnerProcess:
             if self._to_free:
                 entries = dict(entries, free=np.array(self._to_free, np.int64))
                 self._to_free = []
+            expired = threading.Event()
+
+            def expire() -> None:
+                expired.set()
+                proc.kill()  # the pipe then ends: the read below returns
+
+            timer = threading.Timer(timeout, expire) if timeout is not None else None
+            if timer is not None:
+                timer.daemon = True
+                timer.start()
             try:
                 runner.write_message(proc.stdin, entries)
                 reply = runner.read_message(proc.stdout)
-            except (BrokenPipeError, EOFError):
+            except (BrokenPipeError, EOFError, ValueError):  # ValueError: a message cut by the kill
                 reply = None
-            if reply is None:
-                raise self._died()
+            except BaseException:  # interrupted (Ctrl-C, SIGTERM) mid-request: the runner goes with the request
+                self._kill()
+                raise
+            finally:
+                if timer is not None:
+                    timer.cancel()
+            if reply is None or expired.is_set():
+                died = self._died()
+                if expired.is_set():
+                    raise RunnerTimedOut(timeout or 0.0) from None
+                raise died
             return dict(reply, generation=self.generation)
 
     def start(self) -> int:
@@ -105,6 +133,13 @@ class RunnerProcess:
             self.generation += 1
             self._to_free = []
         return self._proc
+
+    def _kill(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            proc.kill()
+            proc.wait()
+            self._stderr.close()
 
     def _died(self) -> RunnerDied:
         proc, self._proc = self._proc, None
