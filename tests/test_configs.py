@@ -92,3 +92,42 @@ def test_an_aarch64_compile_only_configuration_is_judged_by_memory_and_fusion_an
     report = json.loads(capsys.readouterr().out)
     assert {f["oracle"] for f in report["findings"]} == {"memory"}  # the dynamic matmul's alloca, on aarch64 too
     assert report["functions"][0]["not_judged"] == ["compile-only target aarch64-unknown-linux-gnu"]
+
+
+def test_cross_targets_are_a_fixed_share_whatever_the_number_of_cpus():
+    flags = frozenset({configs.TRIPLE_FLAG, configs.FEATURES_FLAG})
+    for cpus in (("generic",), ("generic", "host", "x86-64-v2", "x86-64-v3", "x86-64-v4", "znver4")):
+        space = configs.limited_to(flags, cpus, cross_targets=tuple(configs.CROSS_TARGETS))
+        drawn = [space.draw(5, i) for i in range(2000)]
+        share = sum(c.target in configs.CROSS_TARGETS for c in drawn) / len(drawn)
+        assert abs(share - configs.CROSS_SHARE) < 0.03, (cpus, share)
+        assert {c.target_cpu for c in drawn if c.target == "host"} == set(cpus)  # the rest split among the CPUs
+    assert {c.target for c in (configs.limited_to(flags, ("generic",)).draw(5, i) for i in range(50))} == {"host"}
+
+
+def test_a_release_whose_llvm_names_no_host_features_gets_this_machines(monkeypatch):
+    """The 2023 releases resolve ``host`` to a name with no features: every CPU but generic and host dropped out,
+    and 3 cross targets drawn as often as each of those 2 made 60% of the cases compile-only."""
+    from ireefuzz import sut
+
+    old_llvm = {"generic": ("generic", ""), "host": ("znver4", ""), "x86-64-v3": ("x86-64-v3", "+avx2,+fma"),
+                "x86-64-v4": ("x86-64-v4", "+avx2,+avx512f"), "sapphirerapids": ("", "")}
+
+    def resolve(config):
+        if config.release is None:  # the installed compiler knows the host's features
+            return sut.CpuInfo("host", "znver4", "+avx2,+fma,+avx512f,+sse2"), "3.13"
+        name, features = old_llvm.get(config.target_cpu, ("", ""))
+        if config.flags:  # a cross target's probe
+            return sut.CpuInfo("generic", "generic", ""), "old"
+        return sut.CpuInfo(config.target_cpu, name, features), "old"
+
+    monkeypatch.setattr(sut, "resolve_platform", resolve)
+    monkeypatch.setattr(sut, "compiler_flags", lambda binary: frozenset({configs.TRIPLE_FLAG, configs.FEATURES_FLAG}))
+    monkeypatch.setattr(sut, "find_iree_compile", lambda config: "iree-compile")
+    configs.space_for.cache_clear()
+    try:
+        space = configs.space_for(sut.CompilerConfig(release="20230404.479"))
+    finally:
+        configs.space_for.cache_clear()
+    assert set(space.target_cpus) == {"generic", "host", "x86-64-v3", "x86-64-v4"}  # sapphirerapids: unknown to it
+    assert space.cross_targets == tuple(configs.CROSS_TARGETS)

@@ -7,6 +7,10 @@ out, so each release gets its own space -- and to target CPUs whose features thi
 (code for a CPU it lacks would die of SIGILL, which is no compiler bug). Cross-compile targets
 (``CROSS_TARGETS``: aarch64 +neon / +sve, riscv64 +v) are compile-only configurations: the crash,
 memory and fusion oracles judge them, nothing runs (``sut.compile_only``), so numbers are not judged.
+The space is balanced by what it judges: cross targets are a fixed share of the draws (``CROSS_SHARE``, a
+fifth, however many CPUs there are), and the CPUs a release cannot target (an older LLVM's) are left out, so
+their share goes to the ones it has (``generic`` always among them). A release whose LLVM does not name the
+host's features (the 2023 ones) is given this machine's, as the installed compiler resolves them.
 The draw is deterministic in (campaign seed, block); the configuration travels in each case
 (``Case.target_cpu`` and ``Case.flags``), so every finding records it, and ``labels`` names it per
 flag value for the coverage tables.
@@ -21,6 +25,7 @@ from typing import Any, Mapping
 
 TARGET_CPUS = ("generic", "host", "x86-64-v2", "x86-64-v3", "x86-64-v4", "znver4", "skylake-avx512", "cascadelake",
                "sapphirerapids")
+CROSS_SHARE = 0.2  # of the configurations drawn, the compile-only cross targets' share (when the compiler has any)
 TRIPLE_FLAG, FEATURES_FLAG = "--iree-llvmcpu-target-triple", "--iree-llvmcpu-target-cpu-features"
 # Compile-only targets: name -> (triple, CPU features), compiled for the generic CPU of that triple.
 CROSS_TARGETS = {"aarch64+neon": ("aarch64-unknown-linux-gnu", "+neon"),
@@ -78,12 +83,14 @@ class Configuration:
 class Space:
     target_cpus: tuple[str, ...]
     axes: tuple[Axis, ...]
-    cross_targets: tuple[str, ...] = ()  # compile-only (CROSS_TARGETS), drawn as often as each CPU
+    cross_targets: tuple[str, ...] = ()  # compile-only (CROSS_TARGETS): CROSS_SHARE of the draws between them
 
     def draw(self, seed: int, index: int) -> Configuration:
-        """Configuration number ``index`` of the campaign with ``seed``: uniform per axis, deterministic."""
+        """Configuration number ``index`` of the campaign with ``seed``: a cross target with probability
+        ``CROSS_SHARE`` (if any), else a CPU, uniform among them; uniform per axis; deterministic."""
         rng = random.Random(int.from_bytes(hashlib.sha256(f"{seed}/config/{index}".encode()).digest()[:8], "little"))
-        where = rng.choice(self.target_cpus + self.cross_targets)
+        cross = bool(self.cross_targets) and (not self.target_cpus or rng.random() < CROSS_SHARE)
+        where = rng.choice(self.cross_targets if cross else self.target_cpus)
         picked = [(axis.name, rng.choice(axis.values)) for axis in self.axes]
         choices = tuple((name, label) for name, (label, _) in picked)
         flags = tuple(f for _, (_, flags) in picked for f in flags)
@@ -148,6 +155,11 @@ def space_for(config: Any) -> Space:
     resolved = {cpu: sut.resolve_platform(dataclasses.replace(config, target_cpu=cpu, flags=()))[0]
                 for cpu in TARGET_CPUS}
     features = {cpu: info.features if info.name else None for cpu, info in resolved.items()}
+    if not features.get("host"):  # an older LLVM resolves the host's name but not its features: ours are the host's
+        installed = dataclasses.replace(config, release=None, iree_compile=None, runtime_python=None, target_cpu="host",
+                                        flags=())
+        features["host"] = sut.resolve_platform(installed)[0].features or features.get("host")
+    features["generic"] = features.get("generic") or ""  # every release can target the generic CPU
     cross = tuple(t for t in CROSS_TARGETS  # those this compiler can target (its LLVM has the backend)
                   if sut.resolve_platform(dataclasses.replace(config, target_cpu="generic", flags=cross_flags(t)))[0].name)
     return limited_to(sut.compiler_flags(sut.find_iree_compile(config)), runnable(features), cross_targets=cross)
