@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from ireefuzz.base.argtypes import non_negative_int
+from ireefuzz.base.argtypes import memory_size, non_negative_int, positive_seconds
 
 from ireefuzz.oracles.finding import ORACLE_NAMES  # light: no IREE, JAX or NumPy at plugin load
 
@@ -140,6 +140,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--ireefuzz-max-alloca", dest="ireefuzz_max_alloca", metavar="BYTES", type=non_negative_int("number of bytes"), default=0,
                     help="static allocas outside loops up to BYTES are not memory findings (default: 0, every "
                          "alloca is one)")
+    group.addoption("--ireefuzz-run-timeout", dest="ireefuzz_run_timeout", metavar="SECONDS", type=positive_seconds,
+                    default=60.0, help="wall-clock limit of each run of a compiled function, in a child process; "
+                    "a program past it is not judged, a generated graph past it is a crash/runtime-timeout (default 60)")
+    group.addoption("--ireefuzz-max-memory", dest="ireefuzz_max_memory", metavar="BYTES", type=memory_size,
+                    default=None, help="memory a run may take, estimated from types and shapes before it runs, "
+                    "e.g. 8G; one that needs more is not judged (default: half of this machine's memory)")
     group.addoption("--ireefuzz-baseline", dest="ireefuzz_baseline", metavar="FILE", type=_existing_file,
                     default=None,
                     help="known-findings baseline: findings of these causes (or signatures) are reported as "

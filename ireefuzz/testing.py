@@ -118,7 +118,9 @@ def sut_from_config(config: pytest.Config) -> IreeSut:
     made = IreeSut(
         config=compiler,
         policy=Policy(frozenset(config.getoption("ireefuzz_oracles")) - unable,
-                      max_static_alloca_bytes=config.getoption("ireefuzz_max_alloca")),
+                      max_static_alloca_bytes=config.getoption("ireefuzz_max_alloca"),
+                      run_timeout_s=config.getoption("ireefuzz_run_timeout", default=60.0),  # every run bounded
+                      max_memory=config.getoption("ireefuzz_max_memory", default=None) or 0),
         known=load_baseline(baseline) if baseline is not None else Baseline(),
         bundle_dir=Path(bundles) if bundles is not None else None,
     )
