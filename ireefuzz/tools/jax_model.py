@@ -18,9 +18,11 @@ precise float dtype, the depth and the longest accumulation of the jaxpr; a disa
 only beyond what perturbing the inputs by that tolerance moves the float64 outputs.
 
 Shape instances: the example shapes first, then ``instances`` draws of the symbols over ``AWKWARD``
-sizes (1, primes, vector widths +- 1, large), smallest first, so the first finding of a signature is
-at the smallest failing shape. An argument at another shape is the example's values tiled (indices
-stay in range, weights keep their distribution).
+sizes (1, primes, vector widths +- 1, large), smallest first, so the first finding of a signature after
+the example's is at the smallest failing drawn shape; or exactly a given list. ``awkward_sizes`` is the
+Hypothesis strategy of the same sizes for a ``@given`` sweep, which shrinks a failing size to the
+smallest that fails. An argument at another shape is the example's values tiled (indices stay in range,
+weights keep their distribution). One compile serves every instance of a call.
 
 ``write_bundle`` writes a finding's bundle through ``ireefuzz.tools.filing.bundle`` (the exported
 StableHLO as ``program.mlir``, the failing instance's inputs, JAX's float64 outputs as ``expected``,
@@ -33,7 +35,8 @@ import functools
 import inspect
 import random
 import re
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -98,7 +101,7 @@ class JaxModel:
     def inputs(self, sizes: Mapping[str, int]) -> list[np.ndarray]:
         return [leaf.at(sizes) for leaf in self.leaves]
 
-    def reference(self, inputs: Sequence[np.ndarray]) -> "Reference":
+    def reference(self, inputs: Sequence[np.ndarray]) -> Reference:
         return jax_float64(self.fn, self.treedef, inputs)
 
 
@@ -171,6 +174,15 @@ def _first_line(e: BaseException) -> str:
     return f"{type(e).__name__}: {text[0][:300] if text else ''}"
 
 
+def _exports(thunk: Callable[[], Any]) -> bool:
+    """Whether ``thunk`` (an export) succeeds."""
+    try:
+        thunk()
+    except Exception:  # noqa: BLE001 - JAX's tracing errors have no common base class
+        return False
+    return True
+
+
 def export_model(fn: Callable[..., Any], *example_args: Any,
                  dynamic: Mapping[Any, Mapping[int, str]] | None = None) -> JaxModel:
     """Export ``fn`` at the example arguments' shapes and dtypes, ``dynamic`` dims symbolic (see the module doc)."""
@@ -208,15 +220,10 @@ def export_model(fn: Callable[..., Any], *example_args: Any,
     try:
         exported = export.export(jax.jit(fn))(*specs(True))
     except Exception as e:  # noqa: BLE001 - JAX's tracing errors have no common base class
-        if symbols:
-            try:
-                export.export(jax.jit(fn))(*specs(False))
-            except Exception:  # noqa: BLE001
-                pass
-            else:
-                raise UsageError(f"check_jax({name}) rejects the dynamic dim(s) {', '.join(symbols)}: {_first_line(e)}; "
-                                 f"keep those dims static (drop them from dynamic=) or make the function "
-                                 f"shape-polymorphic") from None
+        if symbols and _exports(lambda: export.export(jax.jit(fn))(*specs(False))):
+            raise UsageError(f"check_jax({name}) rejects the dynamic dim(s) {', '.join(symbols)}: {_first_line(e)}; "
+                             f"keep those dims static (drop them from dynamic=) or make the function "
+                             f"shape-polymorphic") from None
         raise UsageError(f"check_jax: jax.export cannot export {name}: {_first_line(e)}") from None
     from ireefuzz.generators.stablehlo import module_of, rename_functions
 
@@ -433,8 +440,9 @@ JAX = dataclasses.replace(frontends.MLIR, name="jax", compile_failure=frontends.
 
 def shape_instances(model: JaxModel, instances: int | Sequence[Mapping[str, int]] | None, seed: int = 0
                     ) -> tuple[dict[str, int], ...]:
-    """The example's sizes first, then ``instances`` draws over ``AWKWARD`` (or the given ones), each at most
-    ``MAX_ELEMENTS`` per argument, smallest first after the example."""
+    """A number of ``instances``: the example's sizes first, then that many draws over ``AWKWARD`` (1 and the
+    largest always), at most ``MAX_ELEMENTS`` per argument, smallest first. A list: exactly those, in order
+    (a Hypothesis sweep draws them with ``awkward_sizes``)."""
     if not model.symbols:
         return ({},)
     if instances is None:
@@ -450,18 +458,30 @@ def shape_instances(model: JaxModel, instances: int | Sequence[Mapping[str, int]
         drawn = [s for s in drawn if _fits(model, s)]
     else:
         drawn = []
-        for given in instances:
+        for given in list(instances):  # type: ignore[arg-type]
             if not isinstance(given, Mapping) or set(given) != set(model.symbols) or not all(
                     isinstance(v, int) and v >= 1 for v in given.values()):
                 raise UsageError(f"instances: {given!r} must give every symbol ({', '.join(model.symbols)}) a size >= 1")
             if not _fits(model, given):
                 raise UsageError(f"instances: {given!r} makes an argument larger than {MAX_ELEMENTS} elements")
             drawn.append(dict(given))
+        if not drawn:
+            raise UsageError("instances=[]: give at least one {symbol: size}, or a number of sizes to draw")
+        return tuple(dict(t) for t in dict.fromkeys(tuple(sorted(s.items())) for s in drawn))  # as given
     seen = [dict(model.example_sizes)]
     for s in sorted(drawn, key=lambda s: (sum(s.values()), sorted(s.items()))):
         if s not in seen:
             seen.append(s)
     return tuple(seen)
+
+
+def awkward_sizes(*symbols: str) -> Any:
+    """A Hypothesis strategy of ``{symbol: size}`` over ``AWKWARD``, shrinking towards the smallest sizes: with
+    ``check_jax(..., instances=[sizes])`` in a ``@given`` test, a failing size shrinks to the smallest that fails
+    (each signature fails with its own exception type, so the shrink keeps to one bug)."""
+    from hypothesis import strategies as st
+
+    return st.fixed_dictionaries({s: st.sampled_from(AWKWARD) for s in symbols})
 
 
 def _fits(model: JaxModel, sizes: Mapping[str, int]) -> bool:
@@ -534,9 +554,26 @@ def make_bundle(finding: Any, case: JaxCase, config: sut.CompilerConfig) -> Any:
     issue = issue.replace("The float64 reference interpreter (`ireefuzz.oracles.interpret`) gives",
                           f"JAX itself on CPU, every float widened to float64 (the model `{case.model.name}` as "
                           f"exported by `jax.export`, at {dict(case.instances[k]) or 'its static shapes'}), gives")
+    issue += "".join(f"{line}\n" for line in _dispatch_section(finding, case, config))
     return bundle.Bundle(program=case.program, finding=record,
                          case={"kind": "jax", "function": case.function, "instances": list(case.instances),
                                "target_cpu": case.target_cpu},
                          inputs=inputs, expected=expected, run_sh=script,
                          inputs_after=repro.program_inputs_after(case) if finding.oracle == "immutability" else None,
                          issue=issue)
+
+
+def _dispatch_section(finding: Any, case: JaxCase, config: sut.CompilerConfig) -> list[str]:
+    """ISSUE.md's section on the dispatch a memory / fusion finding names: its executable source, which
+    ``iree-compile --compile-mode=hal-executable`` compiles on its own (one more compile of the program)."""
+    name = str(finding.evidence.get("dispatch") or "")
+    if finding.oracle not in ("memory", "fusion") or not name:
+        return []
+    artifact = sut.compile_mlir(case.program, JAX.configure(config))
+    dispatch = next((d for d in getattr(artifact, "dispatches", ()) if d.name == name), None)
+    if dispatch is None or not dispatch.source:
+        return []
+    return ["", "## The dispatch at fault", "",
+            f"`{name}` (pipeline `{dispatch.pipeline}`). Its executable source, a program of its own:", "",
+            "```sh", ("iree-compile --compile-mode=hal-executable dispatch.mlir -o dispatch.so "
+                      "--mlir-print-ir-before=iree-convert-to-llvm"), "```", "", "```mlir", dispatch.source.rstrip(), "```"]
