@@ -4,6 +4,7 @@ The property test interprets the emitted MLIR of drawn graphs (every op, dtype, 
 DPS form) and compares with the float64 graph reference within its error bounds; fault injection
 shows that cross-check catches a wrong interpreter. No IREE compile is needed: these are fast.
 """
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from ireefuzz.oracles import interpret as interp_module
+from ireefuzz.oracles.interpret import linalg as interp_linalg
+from ireefuzz.oracles.interpret import tensor as interp_tensor
 from ireefuzz.errors import NotInterpretable, ProgramError
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
@@ -102,8 +105,8 @@ STRIDED = Case(Graph((TensorType((9, 4), "f32"),),
 
 def test_a_dropped_stride_is_caught(monkeypatch):
     assert disagreements(STRIDED) == []
-    real = interp_module._slice_of
-    monkeypatch.setattr(interp_module, "_slice_of", lambda op, shape, offs, sizes, strides:
+    real = interp_tensor._slice_of
+    monkeypatch.setattr(interp_tensor, "_slice_of", lambda op, shape, offs, sizes, strides:
                         real(op, shape, offs, sizes, [1] * len(strides)))
     assert disagreements(STRIDED) != []
 
@@ -138,7 +141,7 @@ func.func @main(%x: tensor<4xi32>) -> tensor<i32> {
 def test_a_non_associative_reduction_runs_in_iteration_order(monkeypatch):
     bits = np.array([1, 0, 1, 1], np.int32)  # read most significant first: 0b1011
     assert interpret(HORNER, "main", [bits])[0] == 11
-    monkeypatch.setattr(interp_module, "_reduction_points", lambda sizes: list(interp_module.itertools.product(
+    monkeypatch.setattr(interp_linalg, "_reduction_points", lambda sizes: list(itertools.product(
         *(range(s) for s in sizes)))[::-1])
     assert interpret(HORNER, "main", [bits])[0] == 13  # reversed order: 0b1101, caught
 

@@ -1,0 +1,331 @@
+"""The interpreter's core: element types and values, parsing, the ``Interpreter`` (a function walker that
+dispatches on the op name through ``HANDLERS``; ``handles`` registers a handler) and the entry points
+``interpret`` / ``interpret_traced``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+from typing import Any, Callable, Iterable, Sequence
+
+import numpy as np
+from iree.compiler import ir, passmanager
+
+from ireefuzz.errors import NotInterpretable, ProgramError
+
+
+Array = np.ndarray
+Handler = Callable[["Interpreter", ir.Operation, list], list]
+
+
+# --------------------------------------------------------------------------- element types
+
+
+@dataclasses.dataclass(frozen=True)
+class Elem:
+    """An MLIR element type as the interpreter sees it: float of ``bits`` or integer of ``width``."""
+
+    name: str
+    is_float: bool
+    width: int  # integers and index: bits; floats: storage bits
+
+    @property
+    def mask(self) -> int:
+        return (1 << self.width) - 1
+
+
+@functools.lru_cache(maxsize=None)
+def _elem(type_text: str) -> Elem:
+    if type_text.startswith(("tensor<", "vector<")):
+        inner = type_text[7:-1]
+        type_text = "index" if inner.endswith("index") else inner.split("x")[-1]
+    if type_text in ("f16", "bf16", "f32", "f64"):
+        return Elem(type_text, True, int(type_text[-2:]))
+    if type_text == "index":
+        return Elem("index", False, 64)
+    if type_text[:1] in "iu" and type_text.lstrip("ui").isdigit() or type_text[:2] == "si" and type_text[2:].isdigit():
+        return Elem(type_text, False, int(type_text.lstrip("uis")))
+    raise NotInterpretable(f"op with element type {type_text}")
+
+
+def elem_of(value: ir.Value | ir.Type) -> Elem:
+    t = value.type if isinstance(value, ir.Value) else value
+    if isinstance(t, ir.ShapedType):
+        t = ir.ShapedType(t).element_type
+    return _elem(str(t))
+
+
+def wrap(x: Any, e: Elem) -> Array:
+    """The canonical form of an integer of type ``e``: signed, wrapped at its width (i1: 0 or 1)."""
+    x = np.asarray(x)
+    if x.dtype == np.uint64:
+        x = x.astype(np.int64)
+    x = x.astype(np.int64, copy=False)
+    if e.width >= 64:
+        return x
+    if e.width == 1:
+        return x & 1
+    half = 1 << (e.width - 1)
+    return ((x + half) & e.mask) - half
+
+
+def unsigned(x: Array, e: Elem) -> Array:
+    """The unsigned reading of a canonical integer (uint64 for 64-bit types)."""
+    return np.asarray(x).astype(np.uint64) if e.width >= 64 else np.asarray(x) & e.mask
+
+
+def signed(x: Array, e: Elem) -> Array:
+    return -np.asarray(x) if e.width == 1 else np.asarray(x)  # i1 true is -1 when read as signed
+
+
+def round_to(x: Array, e: Elem) -> Array:
+    """Round a float64 value to what type ``e`` can hold (still held in float64; overflow gives inf)."""
+    with np.errstate(over="ignore"):
+        return _round_to(x, e)
+
+
+def _round_to(x: Array, e: Elem) -> Array:
+    if e.name == "f32":
+        return np.asarray(x, np.float64).astype(np.float32).astype(np.float64)
+    if e.name == "f16":
+        return np.asarray(x, np.float64).astype(np.float16).astype(np.float64)
+    if e.name == "bf16":
+        import ml_dtypes
+
+        return np.asarray(x, np.float64).astype(np.float32).astype(ml_dtypes.bfloat16).astype(np.float64)
+    return np.asarray(x, np.float64)
+
+
+def to_elem(x: Array, e: Elem) -> Array:
+    return np.asarray(x, np.float64) if e.is_float else wrap(x, e)
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+_CONTEXT_REUSE = 256  # parses per Context (creating one costs ~0.1 s; a fresh one now and then bounds its tables)
+_state: dict[str, Any] = {"context": None, "generalize": None, "uses": 0}
+
+
+def parse(module_text: str) -> ir.Module:
+    """Parse and generalize: every named linalg op becomes its ``linalg.generic``."""
+    if _state["context"] is None or _state["uses"] >= _CONTEXT_REUSE:
+        context = ir.Context()
+        _state.update(context=context, uses=0, generalize=passmanager.PassManager.parse(
+            "builtin.module(linalg-generalize-named-ops)", context))
+    _state["uses"] += 1
+    try:
+        module = ir.Module.parse(module_text, _state["context"])
+        _state["generalize"].run(module.operation)
+    except ir.MLIRError as error:
+        raise ProgramError(f"cannot parse the program: {error}") from None
+    return module
+
+
+def _functions(module: ir.Module) -> dict[str, ir.Operation]:
+    found = {}
+    for op in _walk(module.operation):
+        if op.name in ("func.func", "util.func") and op.regions[0].blocks:
+            found[ir.StringAttr(op.attributes["sym_name"]).value] = op
+    return found
+
+
+def _walk(op: ir.Operation) -> Iterable[ir.Operation]:
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.operations:
+                yield child.operation
+                yield from _walk(child.operation)
+
+
+# --------------------------------------------------------------------------- the interpreter
+
+
+class Interpreter:
+    def __init__(self, module: ir.Module, undefined: float | None = None) -> None:
+        self.module = module
+        self.undefined = undefined  # what tensor.empty holds (None: NaN for floats, 0 for integers)
+        self.functions = _functions(module)
+        self.env: dict[ir.Value, Any] = {}
+        self.indices: list = []  # linalg._Space: linalg.index values of the generics being run (they nest)
+        self.longest_reduction = 1  # the most reduction steps one generic took (error bounds scale with it)
+
+    def call(self, name: str, args: Sequence[Array]) -> list[Array]:
+        if name not in self.functions:
+            raise NotInterpretable(f"op call to @{name} (no body)")
+        outer, self.env = self.env, {}  # one flat environment per call: SSA values are unique, regions see outer ones
+        try:
+            return self.run_block(self.functions[name].regions[0].blocks[0], args)
+        finally:
+            self.env = outer
+
+    def run_block(self, block: ir.Block, args: Sequence[Any], steps: list | None = None) -> list[Array]:
+        """Run ``block`` with its arguments bound to ``args``; return what its terminator yields."""
+        for arg, value in zip(block.arguments, args):
+            self.env[arg] = value
+        return self.run_ops(compile_block(block) if steps is None else steps)
+
+    def run_ops(self, steps: Sequence[tuple]) -> list[Array]:
+        env = self.env
+        for handler, op, operands, results, store in steps:
+            args = [env[v] for v in operands]
+            if handler is None:  # the terminator
+                return args
+            outs = handler(self, op, args)
+            for value, out, e in zip(results, outs, store):
+                env[value] = round_to(out, e) if e is not None else out
+        return []
+
+
+@functools.lru_cache(maxsize=4096)
+def _store_rounding(type_text: str) -> Elem | None:
+    """Tensors of f16 / bf16 round what is stored in them."""
+    if not type_text.startswith("tensor<"):
+        return None
+    try:
+        e = _elem(type_text)
+    except NotInterpretable:
+        return None
+    return e if e.name in ("f16", "bf16") else None
+
+
+def compile_block(block: ir.Block) -> list[tuple]:
+    steps = []
+    for op in block.operations:
+        op = op.operation
+        name = op.name
+        if name in TERMINATORS:
+            steps.append((None, op, list(op.operands), [], []))
+            break
+        handler = HANDLERS.get(name)
+        if handler is None:
+            raise NotInterpretable(f"op {name}")
+        results = list(op.results)
+        steps.append((handler, op, list(op.operands), results, [_store_rounding(str(r.type)) for r in results]))
+    return steps
+
+
+TERMINATORS = {"func.return", "util.return", "linalg.yield", "scf.yield", "tensor.yield", "scf.condition",
+               "iree_linalg_ext.yield"}
+HANDLERS: dict[str, Handler] = {}
+
+
+def handles(*names: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        for name in names:
+            HANDLERS[name] = fn
+        return fn
+
+    return register
+
+
+def _attr(op: ir.Operation, name: str) -> Any:
+    return op.attributes[name] if name in op.attributes else None
+
+
+def _ints(attr: Any) -> list[int]:
+    """A DenseI64ArrayAttr / ArrayAttr of IntegerAttr as Python ints."""
+    if attr is None:
+        return []
+    try:
+        return list(ir.DenseI64ArrayAttr(attr))
+    except (ValueError, TypeError):
+        return [ir.IntegerAttr(a).value for a in ir.ArrayAttr(attr)]
+
+
+def _result_elem(op: ir.Operation, i: int = 0) -> Elem:
+    return elem_of(op.results[i])
+
+
+def _shape(value: ir.Value) -> list[int]:
+    return list(ir.ShapedType(value.type).shape)
+
+
+DYNAMIC = ir.ShapedType.get_dynamic_size()
+
+
+def _check_in_bounds(index: tuple, shape: Sequence[int], what: str) -> None:
+    for i, n in zip(index, shape):
+        i = np.asarray(i)
+        if i.size and (i.min() < 0 or i.max() >= n):
+            raise NotInterpretable(f"op {what} reads out of bounds (undefined behaviour)")
+
+
+def _indices_in_bounds(op: ir.Operation, index: Sequence[Any], shape: Sequence[int]) -> tuple:
+    index = tuple(int(i) for i in index)
+    if any(not 0 <= i < n for i, n in zip(index, shape)):
+        raise NotInterpretable(f"op {op.name} out of bounds (undefined behaviour)")
+    return index
+
+
+# --------------------------------------------------------------------------- func, call
+
+
+@handles("func.call", "util.call")
+def _call(interp: Interpreter, op: ir.Operation, args: list) -> list:
+    return interp.call(ir.FlatSymbolRefAttr(op.attributes["callee"]).value, args)
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def interpret(module_text: str, function: str, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Run ``function`` of ``module_text`` on ``inputs``; results in float64 (floats) or int64 / bool (integers).
+
+    Raises NotInterpretable("op X") for any op (or undefined behaviour) it cannot judge, and
+    ProgramError when the text does not parse or the inputs do not fit the signature.
+    """
+    return interpret_traced(module_text, function, inputs).outputs
+
+
+@dataclasses.dataclass(frozen=True)
+class Interpretation:
+    """What one run computed, and what an error bound on it scales with."""
+
+    outputs: list[np.ndarray]
+    longest_reduction: int  # the most reduction steps of one linalg.generic (accumulation length)
+    depth: int  # arith / math / linalg ops in the function and what it calls (rounding steps on a path)
+
+
+def interpret_traced(module_text: str, function: str, inputs: Sequence[np.ndarray],
+                     undefined: float | None = None) -> Interpretation:
+    """``interpret``, with the accumulation length and depth the numeric oracle's tolerance needs;
+    ``undefined`` fills ``tensor.empty`` instead of NaN / 0 (to see whether its contents reach an output)."""
+    interp = Interpreter(parse(module_text), undefined)
+    if function not in interp.functions:
+        raise ProgramError(f"no function @{function}; the module has {', '.join(sorted(interp.functions)) or 'none'}")
+    func = interp.functions[function]
+    params = list(func.regions[0].blocks[0].arguments)
+    if len(params) != len(inputs):
+        raise ProgramError(f"@{function} takes {len(params)} arguments, got {len(inputs)} inputs")
+    args = [_argument(p, x, i) for i, (p, x) in enumerate(zip(params, inputs))]
+    results = interp.call(function, args)
+    result_types = [elem_of(t) for t in _result_types(func)]
+    depth = sum(1 for f in interp.functions.values() for op in _walk(f)
+                if op.name.split(".")[0] in ("arith", "math") and op.name != "arith.constant")
+    return Interpretation([_output(r, e) for r, e in zip(results, result_types)], interp.longest_reduction,
+                          max(depth, 1))
+
+
+def _result_types(func: ir.Operation) -> list[ir.Type]:
+    return list(ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value).results)
+
+
+def _argument(param: ir.Value, x: np.ndarray, i: int) -> Array:
+    x = np.asarray(x)
+    if isinstance(param.type, ir.ShapedType):
+        want = _shape(param)
+        if len(want) != x.ndim or any(d != DYNAMIC and d != n for d, n in zip(want, x.shape)):
+            raise ProgramError(f"input {i} has shape {x.shape}, the argument is {param.type}")
+    e = elem_of(param)
+    return np.asarray(x, np.float64) if e.is_float else wrap(x.astype(np.int64) if x.dtype != np.uint64 else x, e)
+
+
+def _output(value: Array, e: Elem) -> np.ndarray:
+    value = np.array(value, copy=True)
+    if e.is_float:
+        return value.astype(np.float64)
+    if e.width == 1:
+        return value.astype(np.bool_)
+    return unsigned(value, e).astype(np.uint64 if e.width >= 64 else np.int64) if e.name.startswith("ui") \
+        else value.astype(np.int64)
