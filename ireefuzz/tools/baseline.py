@@ -214,7 +214,7 @@ _WHAT = {"upstream": "the issue URL, or the repro to file", "by-design": "what t
 
 
 def _no_repeats(path: Path, entries: Sequence[Known]) -> None:
-    seen: set[str] = set()
+    seen: set[tuple[str, str]] = set()
     for k in entries:
         for key in ([("cause", k.cause)] if k.cause else [("signature", s) for s in k.signatures]):
             if key in seen:
@@ -293,10 +293,10 @@ def mark(path: str | Path, cause: str, verdict: str, detail: str, *, signatures:
     ``path`` (made if missing; a format 1 file is rewritten as format 2), keeping the cause's listed
     signatures and note; the entry written. UsageError (one line) for a bad verdict or detail."""
     path = Path(path)
-    field = VERDICTS.get(verdict)
-    problem = check_entry(cause, verdict, {field: detail} if field else {}) if cause else "give a cause id"
-    if problem:
-        raise UsageError(f"--mark {cause}: {problem}")
+    field = VERDICTS.get(verdict, "")
+    problem = check_entry(cause, verdict, {field: detail}) if cause else "give a cause id"
+    if problem or not field:
+        raise UsageError(f"--mark {cause}: {problem or 'choose a verdict of ' + ', '.join(VERDICTS)}")
     try:
         entries = read(path) if path.exists() else []
     except CorpusError as e:
@@ -305,7 +305,7 @@ def mark(path: str | Path, cause: str, verdict: str, detail: str, *, signatures:
     # a signature-only entry of one of the cause's signatures is folded into the cause's own entry
     sigs = set(old.signatures) | set(signatures)
     folded = [k for k in entries if not k.cause and set(k.signatures) <= sigs]
-    entry = dataclasses.replace(Known(cause, verdict, **{field: detail.strip()}), signatures=tuple(sorted(sigs)),
-                                note=note or old.note)
+    entry = dataclasses.replace(Known(cause, verdict, signatures=tuple(sorted(sigs)), note=note or old.note),
+                                **dict[str, Any]({field: detail.strip()}))
     write(path, [k for k in entries if k is not old and k not in folded] + [entry])
     return entry

@@ -61,7 +61,7 @@ def features(cause: str, signatures: Iterable[str], pipeline: str = "") -> dict[
     kind, _, what = rest.partition("/")
     what, _, at = what.partition("@")
     ops = {op.split("[", 1)[0] for op in what.split(">") if op} if ">" in what or what.isidentifier() else set()
-    dtypes = set()
+    dtypes: set[str] = set()
     for text in signatures:
         try:
             sig = Signature.parse(text)
@@ -98,6 +98,9 @@ def rank(record: Record) -> list[Ranked]:
         members.setdefault(record.row_cause.get((row["signature"], row["case_index"]), row.get("cause", "")), []).append(row)
     new = record.new_causes()
     known = {k.cause: features(k.cause, k.signatures) for k in record.baseline.causes.values()}
+    for sig, k in record.baseline.signatures.items():  # an old baseline's signature without a cause
+        if not k.cause and sig.count("/") == 4:
+            known[sig] = features("/".join(sig.split("/")[:2]) + "/", [sig])
     for c in record.present_causes():
         if c.id not in new:
             known[c.id] = _features_of(c, members.get(c.id, ()))
@@ -128,6 +131,7 @@ def furthest_first(candidates: Mapping[str, tuple], known: Mapping[str, Mapping[
             score = prior * (FLOOR + (1 - FLOOR) * d)
             if best is None or score > best[0] + 1e-12:
                 best = (score, cid, near, d)
+        assert best is not None  # (left is not empty)
         score, cid, near, d = best
         prior, weight, confirm, beyond, smallest, feats = left.pop(cid)
         out.append(Ranked(cid, round(score, 4), round(prior, 4), weight, confirm, smallest, beyond, near, round(d, 3)))
@@ -163,6 +167,6 @@ def _reproduction(record: Record, cause: str) -> tuple[str, str]:
 
 def _beyond_frontends(row: Mapping[str, Any]) -> bool:
     """The member's program form is one no IREE frontend produces (flagged by the generators; read defensively)."""
-    case = row.get("case") if isinstance(row.get("case"), Mapping) else {}
-    evidence = row.get("evidence") if isinstance(row.get("evidence"), Mapping) else {}
+    case: Mapping[str, Any] = row["case"] if isinstance(row.get("case"), Mapping) else {}
+    evidence: Mapping[str, Any] = row["evidence"] if isinstance(row.get("evidence"), Mapping) else {}
     return bool(row.get("beyond_frontends") or case.get("beyond_frontends") or evidence.get("beyond_frontends"))
