@@ -111,11 +111,30 @@ def normalize_diagnostic(message: str, words: int = 12) -> str:
     return "-".join(out[:words]) or "-"
 
 
+_FAILING_PASS = re.compile(r"^failing pass: (\S+) \(([^)]*)\)$", re.M)
+_DISPATCH_FILE = re.compile(r"_(\w+?_dispatch_\d+)\.mlir$")
+
+
+def failing_pass(diagnostic: str) -> str | None:
+    """The pass that failed for the failing dispatch (``sut`` appends ``failing pass: <pass-arg> (<where>)`` lines
+    read from ``--mlir-print-ir-after-failure`` dumps): the one where the first error is located, else the first."""
+    passes = _FAILING_PASS.findall(diagnostic)
+    if not passes:
+        return None
+    located = _LOCATED_ERROR.search(diagnostic)
+    dispatch = _DISPATCH_FILE.search(located.group(1)) if located else None
+    where = dispatch.group(1) if dispatch else "module"
+    return next((name for name, at in passes if at == where or at.startswith(where + "_")), passes[0][0])
+
+
 def compile_error_stage(diagnostic: str) -> str:
-    """Where a compile error was reported: the specific context error after the first one, from the same
+    """Where a compile error was reported: the pass that failed when the compile named it (``failing_pass``),
+    else the specific context error after the first one, from the same
     file as the first (one dispatch's own diagnostics: another dispatch failing in the same compile never
     relabels it) (``failed on workgroup distribution verification`` -> ``workgroup-distribution-verification``),
     else ``codegen`` for a location in a dumped executable, ``input`` for one in the program."""
+    if (culprit := failing_pass(diagnostic)) is not None:
+        return culprit
     errors = _own_errors(diagnostic)
     for context in errors[1:]:
         gist = re.sub(r"^'[^']*' op ", "", context.strip())

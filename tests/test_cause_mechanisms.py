@@ -153,3 +153,37 @@ def test_a_real_accumulator_argument_is_attributed_to_the_dispatch_iree_tied_to_
     (finding,) = [f for f in evaluate([Case(b.build(), ({"M": 5, "N": 7},))])[0].findings if f.oracle == "immutability"]
     assert [name.split("_dispatch_")[1].split("_")[1] for name in finding.evidence["tied_to"]] == ["matmul"]
     assert finding.cause == "immutability/dps-init-written-in-place"
+
+
+# --------------------------------------------------------------------------- the failing pass names the stage
+
+def test_the_failing_pass_of_the_failing_dispatch_is_the_stage():
+    with_passes = (TWO_DISPATCHES + "failing pass: iree-llvmcpu-check-ir-before-llvm-conversion (g6_dispatch_1_sort_DxDxf16"
+                   "_dispatch_tensor_store)\nfailing pass: iree-codegen-verify-workgroup-distribution "
+                   "(g6_dispatch_5_softmax_DxDxf16_dispatch_tensor_store)\n")
+    assert compile_error_stage(with_passes) == "iree-llvmcpu-check-ir-before-llvm-conversion"
+    assert compile_error_stage(WRITE_AFFECTING + "failing pass: iree-codegen-verify-workgroup-distribution "
+                               "(g6_dispatch_0_conv_3x7x5xDx2x2_f32)\n") == "iree-codegen-verify-workgroup-distribution"
+    module_level = ("/tmp/x/input.mlir:5:8: error: 'linalg.generic' op inferred input/output operand #1 has shape's "
+                    "dimension #0 to be 4, but found 3\nfailing pass: iree-dispatch-creation-fold-unit-extent-dims (module)\n")
+    assert compile_error_stage(module_level) == "iree-dispatch-creation-fold-unit-extent-dims"
+
+
+def test_without_a_failing_pass_line_the_stage_is_the_context_error_as_before():
+    assert compile_error_stage(WRITE_AFFECTING) == "workgroup-distribution-verification"
+
+
+@pytest.mark.iree
+@pytest.mark.parametrize("program, culprit", [
+    ("corpus/seeds/reduce_sum_outs_is_argument/program.mlir", "iree-codegen-verify-workgroup-distribution"),
+    ("docs/issue15-repros/conv_unit_output_stride_compile_error.mlir", "iree-dispatch-creation-fold-unit-extent-dims"),
+    ("docs/issue15-repros/sort_1d_dynamic_unbounded_stack.mlir", "iree-llvmcpu-check-ir-before-llvm-conversion"),
+])
+def test_real_compile_errors_name_the_pass_that_failed(program, culprit):
+    from pathlib import Path
+
+    from ireefuzz import sut
+
+    failure = sut.compile_mlir((Path(__file__).parents[1] / program).read_text(), sut.CompilerConfig())
+    assert isinstance(failure, sut.CompileFailure)
+    assert compile_error_stage(failure.diagnostic) == culprit

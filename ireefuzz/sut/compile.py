@@ -16,7 +16,8 @@ from ireefuzz.sut import launch, releases
 from ireefuzz.sut.binaries import compiler_flags, compiler_version, find_iree_compile
 from ireefuzz.sut.commands import compile_command, target_flags
 from ireefuzz.sut.config import CompilerConfig
-from ireefuzz.sut.dumps import BUFFERIZED_PASS, FINAL_PASS, cpu_info, read_dispatches, read_elsewhere, read_sources
+from ireefuzz.sut.dumps import (BUFFERIZED_PASS, FINAL_PASS, cpu_info, failing_passes, printed_ir, read_dispatches,
+                                read_elsewhere, read_sources)
 from ireefuzz.sut.results import Artifact, CompileFailure, CpuInfo
 from ireefuzz.sut.scratch import temp_dir
 
@@ -68,15 +69,17 @@ def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
     ]
     if config.observe:
         command += [f"--mlir-print-ir-tree-dir={tree_dir}", f"--mlir-print-ir-before={FINAL_PASS},{BUFFERIZED_PASS}",
-                    f"--iree-hal-dump-executable-configurations-to={configs_dir}"]
+                    f"--iree-hal-dump-executable-configurations-to={configs_dir}", "--mlir-print-ir-after-failure"]
     command += config.flags
     version = releases.release_of(config)
     if version is not None:  # a published release: its spelling, and only the observation flags it has
         command = releases.adapt_command(version, command, compiler_flags(binary))
     returncode, stderr, seconds = _run_limited(command, config, scratch=work if scratch else None)
+    stderr, printed = printed_ir(stderr)  # IR a release without a tree dump printed to stderr (dumps.printed_ir)
     kind = _failure_kind(returncode, stderr)
-    if kind is not None:
-        return CompileFailure(kind, _trim_diagnostic(stderr), tuple(command), returncode, seconds)
+    if kind is not None:  # the passes that failed name the culprit (read from their after-failure dumps)
+        failed = "\n".join(failing_passes(tree_dir)) if config.observe else ""
+        return CompileFailure(kind, f"{_trim_diagnostic(stderr)}\n{failed}".strip(), tuple(command), returncode, seconds)
     problem = _output_problem(vmfb)
     if problem is not None:
         return CompileFailure("bad-output", f"{problem}\n{_trim_diagnostic(stderr)}".strip(), tuple(command), returncode,
@@ -85,7 +88,7 @@ def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
     cpu = cpu_info(config.target_cpu, sources.values())
     if not cpu.name and resolve_cpu:  # no dispatch (everything folded): ask a probe module instead
         cpu = resolve_platform(config)[0]
-    dispatches = read_dispatches(sources, tree_dir if config.observe else None, read_sources(configs_dir))
+    dispatches = read_dispatches(sources, tree_dir if config.observe else None, read_sources(configs_dir), printed)
     return Artifact(
         vmfb=vmfb.read_bytes(),
         dispatches=read_elsewhere(dispatches, config) if config.observe else dispatches,

@@ -51,9 +51,10 @@ _TREE_FILE = re.compile(r"^((?:\d+_)+)(.+)\.mlir$")
 
 
 def read_dispatches(sources: Mapping[str, str], tree_dir: Path | None,
-                     configured: Mapping[str, str] | None = None) -> tuple[DispatchIR, ...]:
-    final_ir: dict[str, str] = {}
-    bufferized_ir: dict[str, str] = {}
+                     configured: Mapping[str, str] | None = None,
+                     printed: Mapping[str, Mapping[str, str]] | None = None) -> tuple[DispatchIR, ...]:
+    final_ir: dict[str, str] = dict((printed or {}).get(FINAL_PASS, {}))  # stderr's dumps (``printed_ir``)
+    bufferized_ir: dict[str, str] = dict((printed or {}).get(BUFFERIZED_PASS, {}))
     if tree_dir is not None:
         for path in sorted(tree_dir.rglob("*.mlir"), key=_tree_order):
             dump = _TREE_FILE.match(path.name)
@@ -90,6 +91,51 @@ def read_elsewhere(dispatches: tuple[DispatchIR, ...], config: CompilerConfig) -
     fields = ("name", "final_ir", "bufferized_ir", "source", "configured")
     facts = remote.read_ir(python, [{f: getattr(d, f) for f in fields} for d in dispatches])
     return tuple(dataclasses.replace(d, facts=f) for d, f in zip(dispatches, facts))
+
+
+_PRINTED = re.compile(r"^// -----// IR Dump Before \S+ \(([\w-]+)\)(?: \([^)]*\))? //----- //$", re.M)
+
+
+def printed_ir(stderr: str) -> tuple[str, dict[str, dict[str, str]]]:
+    """(``stderr`` without the IR printed before passes, {pass-arg: {function: its IR}}): where a release lacks
+    ``--mlir-print-ir-tree-dir`` the observation points are printed to stderr (``releases.adapt_command``).
+    The first dump of a function before a pass is kept (as from the tree)."""
+    heads = list(_PRINTED.finditer(stderr))
+    if not heads:
+        return stderr, {}
+    printed: dict[str, dict[str, str]] = {}
+    rest = [stderr[:heads[0].start()]]
+    for k, head in enumerate(heads):
+        end = heads[k + 1].start() if k + 1 < len(heads) else len(stderr)
+        chunk = stderr[head.end():end]
+        target = printed.setdefault(head.group(1), {})
+        for name, text in _functions(chunk).items():
+            target.setdefault(name, text)
+        if not chunk.lstrip().startswith(("func.func", "module", "builtin.module", "hal.executable")):
+            rest.append(chunk)  # a diagnostic right after a dump (the compile failed): keep it
+        else:  # what follows the dump's last closing brace at column 0
+            closing = chunk.rfind("\n}")
+            rest.append(chunk[closing + 2:] if closing >= 0 else "")
+    return "".join(rest), printed
+
+
+def failing_passes(tree_dir: Path) -> list[str]:
+    """What ``--mlir-print-ir-after-failure`` left in the tree dump: per executable (or the module, for a pass
+    that fails before dispatches exist), the innermost pass that failed, as ``failing pass: <pass-arg> (<where>)``
+    lines, in dump order. The observation dumps (``OBSERVATION_PASSES``) are not failures."""
+    innermost: dict[str, tuple[int, tuple, str, str]] = {}
+    for path in sorted(tree_dir.rglob("*.mlir"), key=_tree_order) if tree_dir.is_dir() else ():
+        match = _TREE_FILE.match(path.name)
+        if match is None or match.group(2) in OBSERVATION_PASSES.values():
+            continue
+        parts = path.relative_to(tree_dir).parts[:-1]
+        executable = next((p.removeprefix("hal_executable_") for p in parts if p.startswith("hal_executable_")
+                           and not p.startswith("hal_executable_variant")), "module")
+        function = next((p.removeprefix("func_func_") for p in parts if p.startswith("func_func_")), executable)
+        depth = len(parts)
+        if executable not in innermost or depth > innermost[executable][0]:
+            innermost[executable] = (depth, _tree_order(path), match.group(2), function)
+    return [f"failing pass: {name} ({where})" for _, _, name, where in sorted(innermost.values(), key=lambda v: v[1])]
 
 
 def _tree_order(path: Path) -> tuple:
