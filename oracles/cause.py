@@ -307,9 +307,9 @@ def _memory_cause(finding: Finding) -> Cause:
     family = MEMORY_FAMILIES.get(finding.kind, finding.kind)
     role = str(ev.get("role") or "") or dispatch_role(str(ev.get("dispatch") or ""), _signature_ops(finding))
     pipeline = _pipeline(ev.get("pipeline"))
-    if family == "copy" and _fills_an_argument(finding):  # #8303's form: the copy moves the argument, whatever op
-        return _cause("memory", [family, f"fill-into-argument@{pipeline}"],
-                      f"A buffer copy in {pipeline} codegen when a fill's destination is a function argument")
+    if family == "copy" and _outs_is_an_argument(finding):  # #8303's form: the copy moves the argument, whatever op
+        return _cause("memory", [family, f"outs-is-argument@{pipeline}"],
+                      f"A buffer copy in {pipeline} codegen when an op's destination (outs) is a function argument")
     if family == "copy":
         title = f"A buffer copy in the {pipeline} codegen of a {role} dispatch"
     else:
@@ -318,11 +318,12 @@ def _memory_cause(finding: Finding) -> Cause:
     return _cause("memory", [family, f"{role}@{pipeline}"], title)
 
 
-def _fills_an_argument(finding: Finding) -> bool:
-    """The case fills a function argument (``linalg.fill ... outs(%argN)``): the destination-passing form of
-    iree-org/iree#8303 whose dispatch copies that argument's buffer, whatever op consumes the fill."""
+def _outs_is_an_argument(finding: Finding) -> bool:
+    """An op of the case writes into a function argument as its DPS init (``linalg.fill ... outs(%argN)``, or a
+    reduction whose filled init is an argument): the destination-passing form of iree-org/iree#8303 whose
+    dispatch copies that argument's buffer, whatever op it is."""
     program = _Program.of(finding)
-    return program is not None and any(node.op == "fill" and re.fullmatch(r"a\d+", node.init) for node in program.nodes)
+    return program is not None and any(re.fullmatch(r"a\d+", node.init) for node in program.nodes)
 
 
 def _pipeline(value: Any) -> str:

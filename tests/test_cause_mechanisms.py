@@ -84,15 +84,19 @@ FILL_INTO_ARGUMENT = {"args": [{"dtype": "i32", "shape": [4, 4]}, {"dtype": "i32
                       "nodes": [{"op": "fill", "inputs": [], "attrs": {"init": "value:a1"}},
                                 {"op": "reduce_max", "inputs": ["a0"], "attrs": {"dim": 1, "init": "value:n0"}}],
                       "outputs": ["n1"]}
+REDUCTION_INTO_ARGUMENT = {"args": FILL_INTO_ARGUMENT["args"],  # the reduction fills its argument init itself
+                           "nodes": [{"op": "reduce_max", "inputs": ["a0"], "attrs": {"dim": 1, "init": "value:a1"}}],
+                           "outputs": ["n0"]}
 
 
-def test_a_copy_when_a_fill_writes_an_argument_is_one_cause_whatever_op_consumes_it():
+def test_a_copy_when_an_outs_is_an_argument_is_one_cause_whatever_op_writes_it():
     reduction = cause_of(memory_copy("g3_dispatch_0_reduction_DxD_i32", FILL_INTO_ARGUMENT))
     contraction = cause_of(memory_copy("g3_dispatch_0_matmul_like_DxD_f32", FILL_INTO_ARGUMENT))
-    assert reduction.id == contraction.id == "memory/copy/fill-into-argument@DoubleTilingExpert"
+    own_fill = cause_of(memory_copy("g3_dispatch_0_reduction_DxD_i32", REDUCTION_INTO_ARGUMENT))
+    assert reduction.id == contraction.id == own_fill.id == "memory/copy/outs-is-argument@DoubleTilingExpert"
 
 
-def test_a_copy_without_a_fill_into_an_argument_keeps_its_dispatch_role():
+def test_a_copy_without_an_argument_outs_keeps_its_dispatch_role():
     fresh = dict(FILL_INTO_ARGUMENT, nodes=[dict(FILL_INTO_ARGUMENT["nodes"][0], attrs={"init": "empty"}),
                                             FILL_INTO_ARGUMENT["nodes"][1]])
     assert cause_of(memory_copy("g3_dispatch_0_reduction_DxD_i32", fresh)).id == "memory/copy/reduction@DoubleTilingExpert"
