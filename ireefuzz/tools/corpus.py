@@ -64,7 +64,7 @@ from ireefuzz.errors import CorpusError, CorpusFailure, UsageError
 from ireefuzz.base.durable import atomic_write_json, atomic_write_text, make_dir
 from ireefuzz.tools.baseline import shipped
 from ireefuzz.generators.graph import GraphError
-from ireefuzz.oracles.finding import ORACLE_NAMES  # chosen by Policy.oracles
+from ireefuzz.oracles.finding import ORACLE_NAMES, Signature  # ORACLE_NAMES: chosen by Policy.oracles
 
 if TYPE_CHECKING:
     from ireefuzz.generators.case import Case
@@ -174,7 +174,11 @@ def _from_json(data: Any, directory: Path) -> CorpusCase:
         raise CorpusError(f"{file}: 'expected' must map an oracle name to a list of signatures, "
                           f'e.g. {{"memory": ["memory/alloca/..."]}}')
     for oracle, sigs in expected.items():
-        wrong = [s for s in sigs if s.split("/", 1)[0] != oracle and not (oracle == "numeric" and s.startswith("reference/"))]
+        try:
+            parsed = [Signature.parse(s) for s in sigs]
+        except ValueError as e:
+            raise CorpusError(f"{file}: expected[{oracle!r}]: {e}") from None
+        wrong = [str(s) for s in parsed if s.oracle != oracle and not (oracle == "numeric" and s.oracle == "reference")]
         if wrong:
             raise CorpusError(f"{file}: expected[{oracle!r}] lists signatures of another oracle: {wrong}")
     relations = data.get("relations", [])
@@ -366,7 +370,7 @@ def _classes() -> dict[str, type]:
             if not holds:
                 _skip_if_other_cpu(self.corpus_case, self.ireefuzz_config)
             if self.signature is not None:
-                oracle = self.signature.split("/", 1)[0]
+                oracle = Signature.parse(self.signature).oracle
                 oracle = "numeric" if oracle == "reference" else oracle
                 if oracle in ORACLE_NAMES and oracle not in self.ireefuzz_policy.oracles:
                     pytest.skip(f"oracle {oracle} is not selected")
@@ -466,7 +470,10 @@ def promote(bundle: str | Path, corpus_root: str | Path = "corpus", *, name: str
         raise CorpusError(f"{bundle} is not a repro bundle: {CASE_FILE} is missing")
     finding, case_data = loaded.finding, dict(loaded.case)
     signature = finding["signature"]
-    oracle = signature.split("/", 1)[0]
+    try:
+        oracle = Signature.parse(signature).oracle
+    except ValueError as e:
+        raise CorpusError(f"{bundle}: its finding's {e}") from None
     oracle = "numeric" if oracle == "reference" else oracle
     target = Path(corpus_root) / "regressions" / name
     if target.exists() and not force:
