@@ -118,3 +118,27 @@ def test_fusion_judges_on_a_2023_release_and_catches_an_extra_dispatch():
     extra = fusion.check_fusion(artifact.dispatches, artifact.statistics, graph_dispatch_budget=count - 1)
     assert [f.kind for f in extra] == ["extra-dispatches"]  # a dispatch past the budget: caught
     assert fusion.check_fusion(artifact.dispatches, artifact.statistics, graph_dispatch_budget=count) == []
+
+
+@pytest.mark.iree
+@pytest.mark.slow
+def test_memory_judges_on_a_2023_release_and_catches_an_injected_alloca():
+    """2023's iree-compile has no tree dump: the IR before iree-convert-to-llvm comes from stderr
+    (``sut.dumps.printed_ir``), and its Python's bindings cannot read it: the text reader does."""
+    import dataclasses
+
+    from ireefuzz.sut.dumps import read_elsewhere
+
+    sut, config = _old_release()
+    assert sut.oracles_not_judged(config) == {}
+    artifact = sut.compile_mlir(TWO_DISPATCHES, config)
+    assert isinstance(artifact, sut.Artifact), artifact
+    assert all(d.final_ir and d.bufferized_ir for d in artifact.dispatches)
+    assert memory.check_memory(artifact.dispatches) == []  # clean
+    first = artifact.dispatches[0]
+    head, _, rest = first.final_ir.partition("\n")
+    injected = dataclasses.replace(first, final_ir=f"{head}\n  %injected = memref.alloca() : memref<64xf32>\n{rest}",
+                                   facts=None)
+    [read] = read_elsewhere((injected,), config)  # by 2023's Python (ir_reader), as a campaign reads it
+    findings = memory.check_memory([read])
+    assert [f.kind for f in findings] == ["alloca"] and "memref<64xf32>" in findings[0].message

@@ -124,14 +124,19 @@ OBSERVATION_FLAGS = ("--iree-hal-dump-executable-sources-to", "--iree-hal-dump-e
                      "--iree-scheduling-dump-statistics-file", "--mlir-print-ir-tree-dir", "--mlir-print-ir-before")
 
 
+PRINTED_TO_STDERR = "--mlir-disable-threading"  # added where the observation IR is printed to stderr (see below)
+
+
 def adapt_command(version: str, command: Sequence[str], supported: frozenset[str]) -> list[str]:
     """An iree-compile command line for ``version``: flags spelled its way, and the observation flags
-    it lacks (``supported``: the flags its ``--help-list-hidden`` lists) dropped -- IR printed before a
-    pass goes to stderr without ``--mlir-print-ir-tree-dir``, so that pair goes together."""
+    it lacks (``supported``: the flags its ``--help-list-hidden`` lists) dropped. Without
+    ``--mlir-print-ir-tree-dir`` (before 2024-06) the IR printed before a pass goes to stderr, where
+    ``sut.dumps.printed_ir`` reads it back (the memory oracle's observation points), printed on one thread
+    (``--mlir-disable-threading``) so that no two dumps interleave."""
     dropped = {f for f in OBSERVATION_FLAGS if f not in supported}
-    if "--mlir-print-ir-tree-dir" in dropped:
-        dropped.add("--mlir-print-ir-before")
     kept = [a for a in command[1:] if a.split("=", 1)[0] not in dropped]
+    if "--mlir-print-ir-tree-dir" in dropped and any(a.startswith("--mlir-print-ir-before=") for a in kept):
+        kept.append(PRINTED_TO_STDERR)
     return [command[0], *spell_flags(version, kept)]
 
 
