@@ -236,9 +236,11 @@ def _crash_cause(finding: Finding) -> Cause:
     return _cause("crash", [kind], f"{_words(kind).capitalize()} on a valid program")  # compile timeout, oom
 
 
-# ``'func.func' op exceeded stack allocation limit of N bytes`` and ``'memref.alloca' op stack allocation size
-# overflows 64 bits``: one check (the dispatch's stack buffers exceed max_stack_allocation_size), two wordings.
-_STACK_LIMIT_ERROR = re.compile(r"exceeded stack allocation limit|stack allocation size overflows")
+# ``'func.func' op exceeded stack allocation limit of N bytes``, ``'memref.alloca' op stack allocation size
+# overflows 64 bits`` and ``expected no unbounded stack allocations``: one check (the dispatch's stack buffers must
+# fit max_stack_allocation_size), three wordings of a buffer sized by a dynamic dim.
+_STACK_LIMIT_ERROR = re.compile(r"exceeded stack allocation limit|stack allocation size overflows|"
+                                r"expected no unbounded stack allocations")
 _DISPATCH_FUNC = re.compile(r"func\.func @([\w$.-]*_dispatch_\d+_[\w$.-]+)")
 _QUOTED_OP = re.compile(r"^\s*(?:%[\w#:]+(?:, %[\w#:]+)* = )?([a-z_]+\.[a-z_]+)", re.M)
 

@@ -55,6 +55,12 @@ def test_both_wordings_of_a_sorts_stack_limit_are_one_cause_named_by_the_dispatc
     assert cause_of(compile_error(WRITE_AFFECTING)).id != exceeded.id
 
 
+def test_an_unbounded_stack_allocation_of_a_sort_is_the_same_cause():
+    unbounded = (CONFIGURED.format(1) + ":20:10: error: 'memref.alloca' op expected no unbounded stack allocations\n"
+                 "      func.func @main_dispatch_1_sort_Dxf32_dispatch_tensor_store() {\n")
+    assert cause_of(compile_error(unbounded)).id == cause_of(compile_error(OVERFLOW)).id
+
+
 def test_a_contractions_stack_limit_is_another_cause_than_a_sorts():
     matmul = TWO_DISPATCHES.replace("g6_dispatch_1_sort_DxDxf16_dispatch_tensor_store", "g6_dispatch_1_matmul_like_DxDxD_f32")
     assert cause_of(compile_error(matmul)).id == "crash/compile-error/stack-allocation-over-limit[contraction]@codegen"
