@@ -75,12 +75,13 @@ def executable(path: Path, text: str) -> str:
 
 def test_flags_are_spelled_and_observation_flags_kept_only_where_the_release_has_them():
     command = ["iree-compile", "in.mlir", "--iree-llvmcpu-target-cpu=znver4", "--mlir-print-ir-tree-dir=/t",
-               "--mlir-print-ir-before=a,b", "--iree-hal-dump-executable-sources-to=/s", "--iree-opt-data-tiling=false"]
+               "--mlir-print-ir-before=a,b", "--iree-hal-dump-executable-sources-to=/s", "--iree-opt-data-tiling=false",
+               "--mlir-print-ir-after-failure"]
     everything = frozenset(a.split("=")[0] for a in command[1:])
     assert releases.adapt_command("3.0.0", command, everything) == command
     without_tree = releases.adapt_command("20240226.813", command, everything - {"--mlir-print-ir-tree-dir"})
     assert "--mlir-print-ir-before=a,b" in without_tree and "--mlir-disable-threading" in without_tree  # to stderr
-    assert not any(a.startswith("--mlir-print-ir-tree-dir") for a in without_tree)
+    assert not any(a.startswith(("--mlir-print-ir-tree-dir", "--mlir-print-ir-after-failure")) for a in without_tree)
     assert "--iree-opt-data-tiling=false" in without_tree  # a user's flag is never dropped
     assert releases.adapt_command("20230209.425", command, everything)[2] == "--iree-llvm-target-cpu=znver4"
 

@@ -134,6 +134,8 @@ def adapt_command(version: str, command: Sequence[str], supported: frozenset[str
     ``sut.dumps.printed_ir`` reads it back (the memory oracle's observation points), printed on one thread
     (``--mlir-disable-threading``) so that no two dumps interleave."""
     dropped = {f for f in OBSERVATION_FLAGS if f not in supported}
+    if "--mlir-print-ir-tree-dir" in dropped:  # the module after a failure would flood stderr (the diagnostic)
+        dropped.add("--mlir-print-ir-after-failure")
     kept = [a for a in command[1:] if a.split("=", 1)[0] not in dropped]
     if "--mlir-print-ir-tree-dir" in dropped and any(a.startswith("--mlir-print-ir-before=") for a in kept):
         kept.append(PRINTED_TO_STDERR)
