@@ -70,8 +70,18 @@ def append_line(path: str | os.PathLike, line: str) -> None:
     fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)  # less the umask, as atomic writes
     try:
         _drop_torn_tail(fd)
-        os.write(fd, data)
-        os.fsync(fd)
+        whole = os.fstat(fd).st_size
+        try:
+            written = 0
+            while written < len(data):  # a short write (a nearly full disk) is continued, never left torn
+                written += os.write(fd, data[written:])
+            os.fsync(fd)
+        except BaseException:  # e.g. ENOSPC: the line is all or nothing -- the file ends at its last whole line
+            try:
+                os.ftruncate(fd, whole)
+            except OSError:
+                pass
+            raise
     finally:
         os.close(fd)
 

@@ -46,11 +46,14 @@ class Clock:
     def __init__(self) -> None:
         self.totals: collections.Counter[str] = collections.Counter()
         self._stack: list[list[float]] = []  # [seconds spent in nested activities] per open activity
+        self.on_change: Callable[[], None] | None = None  # told when an activity starts or ends (a worker's heartbeat)
 
     @contextlib.contextmanager
     def __call__(self, activity: str) -> Iterator[None]:
         started = time.perf_counter()
         self._stack.append([0.0])
+        if self.on_change is not None:
+            self.on_change()
         try:
             yield
         finally:
@@ -59,6 +62,8 @@ class Clock:
             self.totals[activity] += spent - nested
             if self._stack:
                 self._stack[-1][0] += spent
+            if self.on_change is not None:
+                self.on_change()
 
     def add(self, activity: str, seconds: float) -> None:
         """``seconds`` measured elsewhere (e.g. iree-compile's wall time), taken from the open activity."""

@@ -21,12 +21,18 @@ def death_kind(exitcode: int | None) -> tuple[str, str]:
     return "runtime-crash", f"exit status {exitcode}"
 
 
-def _worker_main(conn: multiprocessing.connection.Connection, coordinator: int) -> None:
+def _worker_main(conn: multiprocessing.connection.Connection, coordinator: int, beat: Any = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the coordinator's to handle
     # End with the coordinator, even killed with -9 (our parent, the forkserver, outlives it while we live),
     # and our compile with us (sut runs it under ``launch``, which the kernel tells when we die).
     die_with(coordinator, before=sut.remove_own_temp_dirs_for_good)
     import ireefuzz.core.evaluate  # noqa: F401  (import JAX and IREE once, before the first task)
+
+    if beat is not None:  # the heartbeat the coordinator's watchdog reads: every activity's start and end
+        def progressed() -> None:
+            beat.value = time.monotonic()
+
+        ireefuzz.core.evaluate.CLOCK.on_change = progressed
 
     try:
         while (message := conn.recv()) is not None:
@@ -44,22 +50,28 @@ class LocalPool:
         self._ctx = multiprocessing.get_context("forkserver")
         self._ctx.set_forkserver_preload(["ireefuzz.core.evaluate"])
         self._busy: dict[Any, tuple[Any, Any, Task, float]] = {}  # conn -> (process, conn, task, deadline)
+        self._beats: dict[Any, Any] = {}  # conn -> the worker's heartbeat (time.monotonic() of its last progress)
+        self._submitted: dict[Any, float] = {}  # conn -> when its task was submitted
         self._idle: list[tuple[Any, Any]] = []
         sut.remove_temp_dirs()  # the compile folders of processes gone since (a campaign killed with -9)
 
     def submit(self, task: Task) -> None:
         process, conn = self._idle.pop() if self._idle else self._start()
         conn.send((task, self.spec))
-        self._busy[conn] = (process, conn, task, time.monotonic() + self.spec.deadline(task))
+        now = time.monotonic()
+        self._beats[conn].value = self._submitted[conn] = now
+        self._busy[conn] = (process, conn, task, now + self.spec.deadline(task))
 
     def in_flight(self) -> int:
         return len(self._busy)
 
     def _start(self) -> tuple[Any, Any]:
         parent, child = self._ctx.Pipe()
-        process = self._ctx.Process(target=_worker_main, args=(child, os.getpid()), daemon=True)
+        beat = self._ctx.RawValue("d", time.monotonic())  # CLOCK_MONOTONIC: one clock for every process
+        process = self._ctx.Process(target=_worker_main, args=(child, os.getpid(), beat), daemon=True)
         process.start()
         child.close()
+        self._beats[parent] = beat
         return process, parent
 
     def poll(self, timeout: float) -> list[Event]:
@@ -70,7 +82,9 @@ class LocalPool:
                 time.sleep(timeout)
             return []
         now = time.monotonic()
-        timeout = max(0.0, min(timeout, min(d for *_, d in self._busy.values()) - now))
+        stall = self.spec.stall()
+        timeout = max(0.0, min(timeout, min(d for *_, d in self._busy.values()) - now,
+                               min(self._beats[c].value for c in self._busy) + stall - now))
         ready = multiprocessing.connection.wait([c for c in self._busy] + [p.sentinel for p, *_ in self._busy.values()], timeout)
         events: list[Event] = []
         for conn, (process, _, task, deadline) in list(self._busy.items()):
@@ -88,11 +102,17 @@ class LocalPool:
                                   if process.exitcode and process.exitcode > 0 else Died(task, *death_kind(process.exitcode)))
             elif time.monotonic() >= deadline:
                 _stop(process)
-                events.append(Died(task, "worker-timeout", f"no result within {self.spec.deadline(task):.0f} s"))
+                events.append(Died(task, "worker-timeout", f"no result within {self.spec.deadline(task):.0f} s",
+                                   seconds=time.monotonic() - self._submitted[conn]))
+            elif time.monotonic() - self._beats[conn].value > stall:  # stopped, or wedged: a dead worker
+                _stop(process)
+                events.append(Died(task, "worker-timeout", f"no progress for {stall:.0f} s (stuck)", stuck=True,
+                                   seconds=time.monotonic() - self._submitted[conn]))
             else:
                 continue
             conn.close()
             del self._busy[conn]
+            self._beats.pop(conn, None)
         return events
 
     def close(self) -> None:

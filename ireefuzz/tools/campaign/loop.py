@@ -4,6 +4,11 @@ Time. ``--time`` bounds the wall clock: no batch (nor a retried half, nor a conf
 and the batches still running get ``EvalSpec.grace`` seconds (min(--case-timeout, 30)) to finish; then
 they are stopped, unrecorded (``--resume`` runs their cases). Bundling comes after, under its own timeout.
 
+Watchdog. A worker that shows no progress (no ``evaluate.CLOCK`` activity starts or ends) for ``EvalSpec.stall``
+seconds (a compile timeout plus the grace) is stuck -- stopped, or wedged in the runtime or a kernel wait -- and is
+killed like a dead one; its batch is retried case by case. The worker seconds a killed batch took are counted
+as ``stuck`` in the time accounting.
+
 Crash isolation. A worker that dies (signal, OOM kill) or passes its deadline (``EvalSpec.deadline``:
 ``--case-timeout`` per case, one for the batch's compile, one for the rest) is replaced, and its compiles
 die with it (``ireefuzz.sut.launch``); its batch is split in halves and retried until the culprit case is
@@ -75,8 +80,11 @@ class Planner:
         if len(self.queue) < tasks and time_left and not self.exhausted():
             self._draw_next()
 
-    def retry(self, task: Task) -> None:
-        self.queue.extendleft(reversed(task.halves()))
+    def retry(self, task: Task, *, each: bool = False) -> None:
+        """Run ``task`` again in halves, or case by case (``each``: a stuck worker's batch, where halving could
+        wedge a worker again per level)."""
+        parts = [Task((i,), (c,), task.frontend) for i, c in zip(task.indices, task.cases)] if each else task.halves()
+        self.queue.extendleft(reversed(parts))
 
     def close(self) -> None:
         self._drawer.shutdown(wait=False, cancel_futures=True)
@@ -146,7 +154,7 @@ def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Di
         waiting, the rest its own work."""
         nonlocal counted
         spent = CLOCK.since(counted[0])
-        own = time.perf_counter() - counted[1] - sum(v for k, v in spent.items() if k != "draw")
+        own = time.perf_counter() - counted[1] - sum(v for k, v in spent.items() if k not in ("draw", "stuck"))
         spent["coordinator"] = max(0.0, own)
         counted = (dict(CLOCK.totals), time.perf_counter())
         if harness_error:
@@ -183,11 +191,14 @@ def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Di
             with CLOCK("waiting"):
                 events = pool.poll(1.0 if planner.drawing is None else 0.1)  # collect a draw soon after it ends
             alone = alone and not events  # the lone task is the only one in flight: any event is its end
+            for event in events:  # worker seconds a killed batch took: "stuck" in the time accounting
+                if isinstance(event, Died) and event.seconds:
+                    CLOCK.totals["stuck"] += event.seconds  # a worker's seconds, not the coordinator's own
             for event in events:
                 if isinstance(event, Done):
                     record_batch(event.task, event.results)
                 elif isinstance(event, (Died, Failed)) and len(event.task.indices) > 1:
-                    planner.retry(event.task)
+                    planner.retry(event.task, each=isinstance(event, Died) and event.stuck)
                 elif isinstance(event, Died) and event.task.indices[0] not in confirming:
                     confirming.add(event.task.indices[0])
                     confirm.append(event.task)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ireefuzz.core.evaluate import CaseResult, Policy
     from ireefuzz.sut import CompilerConfig
 
-FAULT_ENV = "IREEFUZZ_TEST_FAULT"  # test-only: "3:segv,5:kill,7:hang,9:raise" makes a worker fail on those case indices
+FAULT_ENV = "IREEFUZZ_TEST_FAULT"  # test-only: "3:segv,5:kill,7:hang,8:stop,9:raise" makes a worker fail on those case indices
 DEATH_KINDS = ("runtime-crash", "worker-killed", "worker-timeout")  # crash kinds a pool reports (a worker died)
 TIME_GRACE_MAX_S = 30.0  # --time: batches still running then get min(--case-timeout, this) more seconds
 
@@ -46,6 +46,11 @@ class EvalSpec:
         """A worker's seconds for ``task``: one compile timeout (``case_timeout``) per case, one for the batch's
         own compile, and one for the worker's other work (start-up, the probe compile, emitting, running)."""
         return self.case_timeout * (len(task.cases) + 2)
+
+    def stall(self) -> float:
+        """A worker that shows no progress (``evaluate.CLOCK`` starts or ends no activity) for longer than this is
+        stuck (stopped, or wedged in the runtime or a kernel wait): one compile timeout plus the grace."""
+        return self.case_timeout + self.grace()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,6 +76,8 @@ class Died:
     task: Task
     kind: str  # one of DEATH_KINDS
     detail: str
+    stuck: bool = False  # killed by the watchdog (no progress for ``EvalSpec.stall`` s): retried case by case
+    seconds: float = 0.0  # worker seconds the batch took before it was killed (time accounting: ``stuck``)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -139,6 +146,8 @@ def _test_fault(indices: Sequence[int]) -> None:
         fault = faults.get(str(i))
         if fault == "hang":
             time.sleep(1e6)
+        elif fault == "stop":  # as `kill -STOP`: no progress, no exit
+            os.kill(os.getpid(), signal.SIGSTOP)
         elif fault in ("segv", "kill"):
             os.kill(os.getpid(), signal.SIGSEGV if fault == "segv" else signal.SIGKILL)
         elif fault == "raise":

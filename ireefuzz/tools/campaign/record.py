@@ -86,7 +86,8 @@ ACTIVITIES = {
     "float64": "float64 reference", "jax": "JAX", "relations": "metamorphic relations",
     "other": "other worker work (inputs, oracle bookkeeping, transfer)", "draw": "drawing (Hypothesis)",
     "coordinator": "coordinator (recording, reports)", "waiting": "coordinator waiting",
-    "bundling": "shrinking and bundling", "idle": "idle workers",
+    "bundling": "shrinking and bundling", "stuck": "stuck or timed-out workers (killed, their batch retried)",
+    "idle": "idle workers",
 }
 COORDINATOR_ACTIVITIES = ("draw", "coordinator", "waiting", "bundling")
 
