@@ -83,7 +83,7 @@ def _pipeline_test(c: culprits.Culprit, program: str) -> str | None:
     return (f"// RUN: iree-opt --pass-pipeline='{pipeline}' --verify-diagnostics %s | FileCheck %s\n"
             f"// The IR {c.pass_} received when it failed or changed the result (culprit: {c.how}).\n"
             "// It should run without an error and keep the program's semantics.\n"
-            "// CHECK-LABEL: func.func\n"
+            f"// CHECK-LABEL: {'util.func' if 'util.func' in c.ir_before else 'func.func'}\n"
             f"{c.ir_before.rstrip()}\n")
 
 
