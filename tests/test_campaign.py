@@ -106,6 +106,20 @@ def test_value_penalizes_ops_that_keep_failing_with_a_cause_already_seen():
     assert novel.value(sort) == clean.value(sort)  # a failure with a new cause each time is worth its cost
 
 
+def test_value_penalizes_ops_whose_runs_keep_crashing_the_runtime_with_a_cause_already_seen():
+    config = lambda i: [f"Default[add{{distribution = [{i}]}}]"]
+    crashing, clean = guidance.Coverage(), guidance.Coverage()
+    for i in range(20):
+        entry = _entry("add", config(i))
+        if i % 2:  # the runtime dies running it, always of the same cause (a release's known runtime bug)
+            entry |= {"sigs": ["crash/runtime-crash/add[signal-11]/f32/S"], "causes": ["crash/runtime-crash/signal-11"]}
+        crashing.add(entry)
+        clean.add(_entry("add", config(i)))
+    add = _one_op_graph("add")
+    assert crashing.value(add) == pytest.approx(clean.value(add) / (1 + guidance.FAILURE_COST * 9 / 21))
+    assert guidance.compile_failure_causes({"sigs": ["numeric/mismatch/add/f32/S"], "causes": ["x"]}) == []
+
+
 def test_failures_on_dynamic_dims_make_only_the_dynamic_cases_of_that_op_less_valuable():
     coverage = guidance.Coverage()
     for i in range(20):

@@ -115,3 +115,47 @@ def test_an_exception_in_one_batch_is_a_harness_error_and_the_rest_are_judged(tm
     md = (out / "summary.md").read_text()
     assert md.index("Harness errors") < md.index("- cases:")  # at the top
     assert "Harness errors" in (out / "report.html").read_text()
+
+
+DYING_RUNTIME = '''
+import os, sys
+sys.path.insert(0, {folder!r})
+import numpy as np
+import runner  # the protocol's framing
+
+replies = os.fdopen(os.dup(1), "wb")
+while (request := runner.read_message(sys.stdin.buffer)) is not None:
+    if str(request["op"]) == "load":
+        runner.write_message(replies, {{"status": "ok", "id": 1, "functions": np.array(["main"])}})
+    else:  # a runtime that dies running the module: exit status 1, no signal
+        sys.stderr.write("fatal: the runtime gave up\\n")
+        os._exit(1)
+'''
+
+
+def test_a_runtime_that_dies_costs_the_call_and_its_successor_is_already_started(tmp_path, monkeypatch):
+    """A module run that kills the runtime is a crash of that call (also when the runtime exits with a status
+    rather than a signal: that used to raise in the worker, a harness error), and the next runner is started
+    as soon as one dies, so the next case does not wait for its start-up."""
+    from ireefuzz import sut
+    try:
+        from ireefuzz.sut import remote
+    except ImportError:
+        from ireefuzz import remote
+
+    script = tmp_path / "dying_runtime.py"
+    script.write_text(DYING_RUNTIME.format(folder=str(Path(remote.RUNNER).parent)))
+    runner = remote.RunnerProcess(sys.executable, script)
+    monkeypatch.setattr(remote, "runner_for", lambda python, s=remote.RUNNER: runner)
+    try:
+        module = sut.RemoteModule(b"not a module", sys.executable)
+        first = module.call("main", [np.zeros(2, np.float32)])
+        assert isinstance(first, sut.RunFailure) and first.kind == "crash", first
+        assert "the runtime gave up" in first.message
+        spare = runner._spare
+        assert spare is not None and spare[0].poll() is None  # the successor is already running
+        second = module.call("main", [np.zeros(2, np.float32)])  # loaded again into the successor, dies again
+        assert isinstance(second, sut.RunFailure) and second.kind == "crash"
+        assert runner.generation == 2
+    finally:
+        runner.close()

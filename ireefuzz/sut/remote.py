@@ -14,6 +14,7 @@ import subprocess
 import tempfile
 import threading
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -59,6 +60,7 @@ class RunnerProcess:
         self._stderr = None
         self._lock = threading.Lock()
         self._to_free: list[int] = []
+        self._spare: tuple[subprocess.Popen, Any] | None = None  # started when one died: the next, warming up
 
     def request(self, entries: dict, timeout: float | None = None, *, generation: int | None = None) -> dict:
         """Send one request; the reply as {name: array}. Raises RunnerDied if the process ended, RunnerTimedOut
@@ -115,24 +117,34 @@ class RunnerProcess:
 
     def close(self) -> None:
         with self._lock:
-            if self._proc is not None:
-                self._proc.stdin.close()
+            spare, self._spare = self._spare, None
+            for proc in ([self._proc] if self._proc is not None else []) + ([spare[0]] if spare else []):
+                proc.stdin.close()
                 try:
-                    self._proc.wait(timeout=10)
+                    proc.wait(timeout=10)
                 except subprocess.TimeoutExpired:
-                    self._proc.kill()
-                    self._proc.wait()
-                self._proc = None
+                    proc.kill()
+                    proc.wait()
+            if spare:
+                spare[1].close()
+            self._proc = None
 
     def _ensure_started(self) -> subprocess.Popen:
         if self._proc is None:
-            self._stderr = tempfile.TemporaryFile()
-            env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-            self._proc = subprocess.Popen([self.python, "-I", str(self.script)], stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, stderr=self._stderr, env=env)
+            spare, self._spare = self._spare, None
+            if spare is not None and spare[0].poll() is not None:  # the spare itself died: start another
+                spare[1].close()
+                spare = None
+            self._proc, self._stderr = spare or self._spawn()
             self.generation += 1
             self._to_free = []
         return self._proc
+
+    def _spawn(self) -> tuple[subprocess.Popen, Any]:
+        stderr = tempfile.TemporaryFile()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+        return subprocess.Popen([self.python, "-I", str(self.script)], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=stderr, env=env), stderr
 
     def _kill(self) -> None:
         proc, self._proc = self._proc, None
@@ -151,6 +163,9 @@ class RunnerProcess:
         self._stderr.seek(0)
         stderr = self._stderr.read().decode("utf-8", "replace")
         self._stderr.close()
+        # A runtime that dies on one pattern dies again soon: its successor starts now and imports its runtime
+        # (~1 s for a release's Python) while the caller records this death, not when the next case asks for it.
+        self._spare = self._spare or self._spawn()
         return RunnerDied(returncode, stderr)
 
 

@@ -6,8 +6,8 @@ draws ``CANDIDATES`` cases per case kept and keeps the ``block`` of highest ``Co
 lowering configurations (pipeline + tile sizes) a case is expected to reach per compile second. That is
 learned per op (and per static/dynamic) from the finished cases: how many distinct configurations the cases
 with that op reached per executable they compiled (an op whose cases keep reaching the same configurations
-saturates), and how often they failed to compile with a cause already seen (a repeated failure costs its
-batch a recompile and finds nothing new).
+saturates), and how often they failed to compile, or crashed the runtime, with a cause already seen (a
+repeated failure costs its batch a recompile or a runtime restart and finds nothing new).
 
 Hypothesis's own targeting (``target()`` and its hill climbing) is not used: it mutates the best case of the
 run into near copies (265 distinct graphs in 576 draws, against 457 with generation alone), which reach the
@@ -42,10 +42,19 @@ def shaped_ops(ops: str, dims: str) -> list[str]:
     return [op + suffix for op in op_names(ops)]
 
 
+# Failures that cost a case more than it finds once their cause is known: a compile failure (its batch is
+# compiled again without it) and a run that kills the runtime or the worker (a runner restart and the batch's
+# modules loaded again; a worker death, its batch bisected). A release whose runtime dies on a pattern
+# (20240621.931: unused arguments, 1,201 deaths in 232 s) stops spending the night on it.
+COSTLY_FAILURES = ("crash/compile-", "crash/bad-output", "crash/runtime-crash", "crash/worker-killed",
+                   "crash/worker-timeout")
+
+
 def compile_failure_causes(entry: Mapping[str, Any]) -> list[str]:
-    """The causes of a recorded case's compile failures (none if it compiled)."""
+    """The causes of a recorded case's costly failures (``COSTLY_FAILURES``: compile failures and runs that
+    crashed; none if it compiled and ran)."""
     return [c for s, c in zip(entry.get("sigs", ()), entry.get("causes", ()))
-            if s.startswith(("crash/compile-", "crash/bad-output"))]
+            if s.startswith(COSTLY_FAILURES)]
 
 
 class Coverage:
