@@ -158,6 +158,7 @@ def test_a_judged_cause_does_not_turn_the_run_red_an_unjudged_one_does(tmp_path)
     summary = json.loads((run / "summary.json").read_text())
     assert summary["new_causes"] == [] and {c["id"]: c["verdict"] for c in summary["causes"]} == {
         MUTATED: "upstream", ALLOCA: "by-design"}
+    assert summary["judged_causes"][ALLOCA] == {"verdict": "by-design", "detail": "the semantics need this scratch"}
     md = (run / "summary.md").read_text()  # judged causes shown apart, with their verdict: nothing hidden
     assert "## Judged causes (2: 1 by-design, 1 upstream; not failures)" in md
     assert f"| `{ALLOCA}` | by-design | the semantics need this scratch |" in md

@@ -48,6 +48,8 @@ def write_outputs(out: Path, record: Record, **extra: Any) -> dict[str, Any]:
 
     summary = {k: v for k, v in read_summary(out).items() if k in KEPT_KEYS} | record.summary() | extra
     summary["ranking"] = [r.to_json() for r in rank(record)]  # the new causes, most likely real and distinct first
+    summary["judged_causes"] = {c["id"]: {"verdict": c["verdict"], "detail": c["verdict_detail"]}  # known, not failures
+                                for c in summary["causes"] if c.get("verdict") and c["status"] == "known"}
     summary["time_accounting"] = with_bundling(summary["time_accounting"], summary.get("bundling_seconds", 0.0))
     _io.atomic_write_json(out / "summary.json", summary)
     from ireefuzz.tools.campaign import report
