@@ -166,3 +166,13 @@ def test_upstream_open_specific_issue_ranks_before_a_closed_general_one():
     found = upstream.match("immutability/dps-init-written-in-place", sort,
                            "argument 0 (8xf32) was modified by the call (8 elements changed)")
     assert [m.issue for m in found][:2] == ["iree-org/iree#24665", "iree-org/iree#16168"]
+
+
+def test_a_checkers_rejected_op_is_followed_only_when_specific():
+    name, holds = culprit.rejected_op("x.mlir:3:5: error: 'memref.alloca' op expected no unbounded stack allocations")
+    assert name == "memref.alloca" and holds("%a = memref.alloca(%d) : memref<?xf32>") and not holds(
+        "%a = memref.alloca() : memref<4xf32>")
+    assert culprit.rejected_op("error: 'linalg.generic' op write affecting operations on global resources") is None
+    # on the recorded argmax log, the first pass whose output holds a (static) alloca is bufferization
+    name, holds = culprit.rejected_op("error: 'memref.alloca' op exceeded stack allocation limit")
+    assert culprit.first_after(_log("argmax_after_change.log"), holds)[1].name == "iree-codegen-iree-comprehensive-bufferize"

@@ -164,7 +164,12 @@ def compile_failure(text: str, config: Any, *, crashed: bool | None = None) -> C
         received = [x for x in dumps(err2) if x.when == "Before" and x.name == d.name
                     and (not d.function or x.function == d.function)]
         before = received[-1].body if received else ""
-        return Culprit(phase, d.name, "--mlir-print-ir-after-failure: the first pass that failed", before, d.body)
+        how = "--mlir-print-ir-after-failure: the first pass that failed"
+        if re.search(r"verif|check", d.name):  # a checker reports what an earlier pass made: say which, if measured
+            maker = introduced_by(text, config, err)
+            if maker:
+                how += f" (a checker; the op it rejects first appears in the output of {maker})"
+        return Culprit(phase, d.name, how, before, d.body)
     code, _, err = _compile(text, config, ["--mlir-print-ir-before-all", "--mlir-disable-threading",
                                            "--mlir-elide-elementsattrs-if-larger=8"])
     d = last_started(err)
@@ -172,6 +177,38 @@ def compile_failure(text: str, config: Any, *, crashed: bool | None = None) -> C
         return not_localized("the crash did not recur under --mlir-print-ir-before-all", phase)
     return Culprit(phase, d.name, "--mlir-print-ir-before-all --mlir-disable-threading: the pass running when "
                    "iree-compile died", d.body, "")
+
+
+_REJECTED = re.compile(r"error: '([\w.]+)' op ([^\n]*)")
+
+
+def rejected_op(diagnostic: str) -> tuple[str, Callable[[str], bool]] | None:
+    """(op name, a test of an IR dump for it) of the first ``'op' op message`` error, for stack / heap allocations
+    only (a dynamic ``memref.alloca`` when the message is about unbounded stack allocations); None otherwise."""
+    m = _REJECTED.search(diagnostic)
+    if m is None:
+        return None
+    name = m.group(1)
+    if name == "memref.alloca" and "unbounded" in m.group(2):
+        return name, lambda body: "memref.alloca(%" in body
+    if name in ("memref.alloca", "memref.alloc"):  # the first of these ops is the rejected one's kind
+        return name, lambda body: f"{name}(" in body
+    return None  # an op as common as linalg.generic: its first appearance would be a guess, not a measurement
+
+
+def introduced_by(text: str, config: Any, diagnostic: str) -> str | None:
+    """The first pass whose output holds the op a checker pass rejected (``--mlir-print-ir-after-change``, read even
+    though the compile fails), or None if the op was there from the start or never printed."""
+    found = rejected_op(diagnostic)
+    if found is None:
+        return None
+    name, holds = found
+    if holds(text):
+        return None  # the program itself has it: no pass introduced it
+    _, _, err = _compile(text, config, ["--mlir-print-ir-after-all", "--mlir-print-ir-after-change",
+                                        "--mlir-disable-threading", "--mlir-elide-elementsattrs-if-larger=8"])
+    _, after = first_after(err, holds)
+    return after.name if after is not None and after.name and not _is_adaptor(after) else None
 
 
 # --------------------------------------------------------------------------- memory
