@@ -132,10 +132,14 @@ def write_cause(finding: Finding, program: str, case: Any, config: Any, out: Pat
     for _ in range(CONFIRM_RUNS):
         code, output = run_bundle(path, config)
         exits.append(code)
+    nan_inputs = [i for i, x in enumerate(made.inputs) if np.asarray(x).dtype.kind == "f" and np.isnan(x).any()]
+    made.finding["inputs_check"] = {"nan_inputs": nan_inputs,
+                                    "reference_ran": any(k.startswith("ref_") for k in made.expected)}
     made.finding["run_sh"] = {"exits": exits, "output": output[-600:]}
     made.finding["confirm"] = f"{exits.count(1)}/{CONFIRM_RUNS}"
     if exits.count(1) == CONFIRM_RUNS and made.issue is not None:
-        made.issue = _issue(made.issue, finding, found, matches, program, ops, pass_test is not None, exits)
+        made.issue = _issue(made.issue, finding, found, matches, program, ops, pass_test is not None, exits,
+                            made.finding["inputs_check"])
     else:
         log(f"run.sh exits {exits}, not 1 every time: no ISSUE.md")
         made.issue = None
@@ -150,7 +154,8 @@ def _excerpt(text: str, limit: int = 60, width: int = 240) -> list[str]:
 
 
 def _issue(base: str, finding: Finding, found: culprits.Culprit, matches: Sequence[upstream.Match], program: str,
-           ops: Sequence[str], has_pass_test: bool, exits: Sequence[int | None]) -> str:
+           ops: Sequence[str], has_pass_test: bool, exits: Sequence[int | None],
+           inputs_check: Mapping[str, Any] | None = None) -> str:
     """``base`` (what happens, expected, environment, reproduce, program, evidence) plus what was measured:
     the culprit with the IR before / after, the upstream matches, the tests, the confirmation."""
     title = (f"# [llvm-cpu] {finding.oracle} {finding.kind} on `{' + '.join(o.split('.')[-1] for o in ops) or 'program'}`"
@@ -176,7 +181,11 @@ def _issue(base: str, finding: Finding, found: culprits.Culprit, matches: Sequen
                      "(`iree-opt --pass-pipeline=... | FileCheck`, the form of IREE's compiler test directories).")
     lines += ["", "## Confirmation", "", f"`run.sh` in a clean environment: exit statuses {list(exits)} "
               f"({list(exits).count(1)}/{len(exits)} show the bug). The program has {len(ops)} op(s): "
-              f"{', '.join(f'`{o}`' for o in ops) or 'none'}.", "",
+              f"{', '.join(f'`{o}`' for o in ops) or 'none'}."
+              + (" The inputs hold no NaN" + (" and the float64 reference interpreter, which stops at undefined "
+                 "behaviour such as an out-of-bounds index, ran on them." if inputs_check.get("reference_ran") else ".")
+                 if inputs_check and not inputs_check.get("nan_inputs") else
+                 f" Inputs {inputs_check.get('nan_inputs')} hold NaN." if inputs_check else ""), "",
               "## Bisection", "", "Not run yet (`ireefuzz bisect <this directory>`).", ""]
     return head.rstrip() + "\n" + "\n".join(lines) + tail
 
