@@ -94,3 +94,21 @@ def test_first_pass_is_named_when_the_oracle_counted_an_alloca():
     found = culprit.memory(program, "alloca", sut.CompilerConfig())
     assert found.pass_ == "iree-codegen-iree-comprehensive-bufferize", found.how
     assert "memref.alloca" in found.ir_after and "memref.alloca" not in found.ir_before
+
+
+def test_campaign_bundle_index_has_one_line_per_bundled_cause(tmp_path):
+    import json
+
+    from ireefuzz.tools.campaign.bundling import write_index
+
+    record = SimpleNamespace(out=tmp_path, bundle_dir=lambda c: tmp_path / "bundles" / c.replace("/", "_"))
+    done = record.bundle_dir("crash/x")
+    done.mkdir(parents=True)
+    (done / "finding.json").write_text(json.dumps({
+        "signature": "crash/compile-error/x/f32/S", "run_sh": {"exit": 1}, "confirm": "3/3",
+        "culprit": {"phase": "flow", "pass": "iree-flow-canonicalize", "how": "h"},
+        "upstream": [{"issue": "iree-org/iree#24385", "state": "closed"}]}))
+    (done / "ISSUE.md").write_text("# t\n")
+    text = write_index(record, ["crash/x", "memory/y"]).read_text()
+    assert "iree-flow-canonicalize" in text and "iree-org/iree#24385 (closed)" in text and "ISSUE.md" in text
+    assert "`memory/y`: no bundle" in text
