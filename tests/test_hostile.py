@@ -326,3 +326,34 @@ def test_the_plugin_session_finishes_on_a_never_ending_and_a_hostile_mlir(tmp_pa
     out = done.stdout
     assert "did not finish in 3 s" in out, out[-3000:]  # the never-ending item: not judged (a warning)
     assert "1 failed, 1 passed" in out and "nested" in out, out[-3000:]  # the hostile one: one failed item
+
+
+def test_the_reference_interpreter_stops_at_its_time_limit():
+    from ireefuzz.errors import NotInterpretable
+    from ireefuzz.oracles import interpret
+
+    x = np.arange(4, dtype=np.float32)
+    with pytest.raises(NotInterpretable, match="did not finish in 0.5 s"):
+        interpret.interpret_traced(NEVER_ENDS, "main", [x], time_limit_s=0.5)
+    from tests.programs import ADD
+
+    done = interpret.interpret_traced(ADD, "add", [np.ones((8, 4), np.float32)] * 2, time_limit_s=30)
+    assert np.array_equal(done.outputs[0], np.full((8, 4), 2.0))  # a program that ends is judged as before
+
+
+def test_inputs_whose_shapes_disagree_are_not_judged():
+    from ireefuzz.errors import NotInterpretable
+    from ireefuzz.oracles import interpret
+
+    with pytest.raises(NotInterpretable, match="operand shapes disagree.*undefined behaviour"):
+        interpret.interpret_traced(MATMUL, "main", [np.ones((3, 4), np.float32), np.ones((7, 5), np.float32)])
+    agree = interpret.interpret_traced(MATMUL, "main", [np.ones((3, 4), np.float32), np.ones((4, 5), np.float32)])
+    assert np.array_equal(agree.outputs[0], np.full((3, 5), 4.0))
+
+
+@pytest.mark.iree
+def test_check_rejects_inputs_whose_shapes_disagree(tmp_path):
+    (tmp_path / "mm.mlir").write_text(MATMUL)
+    np.savez(tmp_path / "in.npz", arg0=np.ones((3, 4), np.float32), arg1=np.ones((7, 5), np.float32))
+    done = ireefuzz("check", str(tmp_path / "mm.mlir"), "--inputs", str(tmp_path / "in.npz"))
+    assert done.returncode == 2 and "do not fit together" in one_line(done.stderr), done.stderr

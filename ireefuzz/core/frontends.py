@@ -370,8 +370,10 @@ def reference_outputs(program: str, function: str, inputs: Sequence[np.ndarray])
     from ireefuzz.oracles import interpret
 
     try:
-        run = interpret.interpret_traced(program, function, inputs)
-        if _reads_undefined(run.outputs, interpret.interpret_traced(program, function, inputs, UNDEFINED_PROBE).outputs):
+        run = interpret.interpret_traced(program, function, inputs, time_limit_s=REFERENCE_TIME_LIMIT_S)
+        if "tensor.empty" in program and _reads_undefined(  # no tensor.empty: nothing undefined to probe for
+                run.outputs, interpret.interpret_traced(program, function, inputs, UNDEFINED_PROBE,
+                                                        time_limit_s=REFERENCE_TIME_LIMIT_S).outputs):
             return NotJudged("op tensor.empty: its undefined contents reach an output (undefined behaviour)")
         return run
     except NotInterpretable as e:
@@ -380,6 +382,7 @@ def reference_outputs(program: str, function: str, inputs: Sequence[np.ndarray])
         return NotJudged(f"the interpreter cannot run the program: {str(e).splitlines()[0][:200]}")
 
 
+REFERENCE_TIME_LIMIT_S = 120.0  # per interpreter run: a program that never ends is not judged, never a hang
 UNDEFINED_PROBE = 3.0  # a second run with tensor.empty holding this (not NaN / 0) shows reads of it
 
 
@@ -536,7 +539,13 @@ def _by_program(case: ProgramCase) -> tuple[str, tuple[str, ...], str]:
     return case.target_cpu, case.flags, case.program
 
 
+def _program_ends(case: ProgramCase, inputs: Sequence[np.ndarray]) -> bool:
+    """A raw program is known to end on ``inputs`` when the reference interpreter finishes it (in its time limit)."""
+    return not isinstance(reference_outputs(case.program, case.function, inputs), NotJudged)
+
+
 MLIR = Frontend("mlir", _given_program, _program_text, _program_compile_failure, function=_function_of,
-                batch_key=_by_program, splits=False, mutated_inputs=_program_mutated_inputs, numbers=_program_numbers)
+                batch_key=_by_program, splits=False, mutated_inputs=_program_mutated_inputs, numbers=_program_numbers,
+                ends=_program_ends)
 
 FRONTENDS: Mapping[str, Frontend] = {"linalg": LINALG, "stablehlo": STABLEHLO, "mlir": MLIR}

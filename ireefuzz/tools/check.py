@@ -213,6 +213,10 @@ def main(args: argparse.Namespace) -> int:
                                 refuse_over_budget=True)
     except ProgramError as e:
         raise UsageError(f"{path}: {e}") from None
+    disagree = [f"@{r.case.function}: {why}" for r in results for why in r.not_judged if "shapes disagree" in why]
+    if inputs is not None and disagree:  # the user's own inputs break the program's contract: say so, judge nothing
+        raise UsageError(f"--inputs {args.inputs}: the arrays' shapes do not fit together ({disagree[0]}); give "
+                         "arrays whose dims agree where the program uses them together")
     findings = first_per_signature(f for r in results for f in r.findings)
     functions = [{"function": r.case.function, "not_judged": list(r.not_judged), "discarded": r.discarded}
                  for r in results]

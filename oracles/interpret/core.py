@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import time
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
@@ -142,8 +143,10 @@ def _walk(op: ir.Operation) -> Iterable[ir.Operation]:
 
 
 class Interpreter:
-    def __init__(self, module: ir.Module, undefined: float | None = None) -> None:
+    def __init__(self, module: ir.Module, undefined: float | None = None, time_limit_s: float | None = None) -> None:
         self.module = module
+        self.time_limit_s = time_limit_s
+        self.deadline = time.monotonic() + time_limit_s if time_limit_s is not None else None
         self.undefined = undefined  # what tensor.empty holds (None: NaN for floats, 0 for integers)
         self.functions = _functions(module)
         self.env: dict[ir.Value, Any] = {}
@@ -161,6 +164,8 @@ class Interpreter:
 
     def run_block(self, block: ir.Block, args: Sequence[Any], steps: list | None = None) -> list[Array]:
         """Run ``block`` with its arguments bound to ``args``; return what its terminator yields."""
+        if self.deadline is not None and time.monotonic() > self.deadline:  # every loop iteration runs a block
+            raise NotInterpretable(f"the reference did not finish in {self.time_limit_s:g} s")
         for arg, value in zip(block.arguments, args):
             self.env[arg] = value
         return self.run_ops(compile_block(block) if steps is None else steps)
@@ -288,10 +293,12 @@ class Interpretation:
 
 
 def interpret_traced(module_text: str, function: str, inputs: Sequence[np.ndarray],
-                     undefined: float | None = None) -> Interpretation:
+                     undefined: float | None = None, time_limit_s: float | None = None) -> Interpretation:
     """``interpret``, with the accumulation length and depth the numeric oracle's tolerance needs;
-    ``undefined`` fills ``tensor.empty`` instead of NaN / 0 (to see whether its contents reach an output)."""
-    interp = Interpreter(parse(module_text), undefined)
+    ``undefined`` fills ``tensor.empty`` instead of NaN / 0 (to see whether its contents reach an output).
+    Past ``time_limit_s`` seconds (checked at every block, so every loop iteration) it raises NotInterpretable:
+    a program that never ends is not judged, never a hang."""
+    interp = Interpreter(parse(module_text), undefined, time_limit_s)
     if function not in interp.functions:
         raise ProgramError(f"no function @{function}; the module has {', '.join(sorted(interp.functions)) or 'none'}")
     func = interp.functions[function]

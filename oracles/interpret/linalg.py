@@ -46,10 +46,16 @@ def _iterators(op: ir.Operation) -> list[str]:
 
 def _loop_sizes(maps: Sequence[ir.AffineMap], operands: Sequence[Array], n_loops: int) -> list[int]:
     sizes: list[int | None] = [None] * n_loops
-    for amap, value in zip(maps, operands):
+    for k, (amap, value) in enumerate(zip(maps, operands)):
         for axis, expr in enumerate(amap.results):
-            if isinstance(expr, ir.AffineDimExpr) and sizes[ir.AffineDimExpr(expr).position] is None:
-                sizes[ir.AffineDimExpr(expr).position] = np.shape(value)[axis]
+            if not isinstance(expr, ir.AffineDimExpr):
+                continue
+            loop, size = ir.AffineDimExpr(expr).position, np.shape(value)[axis]
+            if sizes[loop] is None:
+                sizes[loop] = size
+            elif sizes[loop] != size:  # e.g. a matmul of 3x4 and 7x5: IREE reads out of bounds, nothing to judge
+                raise NotInterpretable(f"op linalg.generic: operand shapes disagree (loop d{loop} is {sizes[loop]} by "
+                                       f"an earlier operand, {size} by operand {k}; undefined behaviour)")
     if any(s is None for s in sizes):
         raise NotInterpretable("op linalg.generic with a loop bound no operand gives")
     return sizes  # type: ignore[return-value]
