@@ -15,7 +15,7 @@ def pytest_collect_file(parent, file_path):
         return None
     if parent.config.getoption("ireefuzz_corpus", default=None):
         return None
-    from ireefuzz.tools.corpus import corpus_file
+    from ireefuzz.pytest_items import corpus_file
 
     return corpus_file(parent, file_path)
 

@@ -249,12 +249,12 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 
 class CorpusFile(pytest.File):
-    """One corpus case directory (its ``case.json``); the items come from ``ireefuzz.tools.corpus.collect``."""
+    """One corpus case directory (its ``case.json``); the items come from ``ireefuzz.pytest_items.collect``."""
 
     def collect(self):
-        from ireefuzz.tools import corpus
+        from ireefuzz import pytest_items
 
-        return corpus.collect(self, self.path)
+        return pytest_items.collect(self, self.path)
 
 
 class MlirFile(pytest.File):

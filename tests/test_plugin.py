@@ -39,7 +39,7 @@ def _modules_loaded_once():
     IREE's bindings load dialect modules lazily, which no up-front import list can cover."""
     import importlib
 
-    for name in ("numpy", "ireefuzz.api", "ireefuzz.tools.corpus"):
+    for name in ("numpy", "ireefuzz.api", "ireefuzz.tools.corpus", "ireefuzz.pytest_items"):
         importlib.import_module(name)
 
 
@@ -221,11 +221,11 @@ class _StandInCorpusItem(pytest.Item):
 
 
 def test_corpus_option_collects_case_directories_through_the_corpus_module(pytester: pytest.Pytester, monkeypatch):
-    """The wiring alone: ``ireefuzz.tools.corpus.collect`` (stood in for) receives each case.json under the
+    """The wiring alone: ``ireefuzz.pytest_items.collect`` (stood in for) receives each case.json under the
     corpus directory, even when that directory lies outside the test paths."""
     import types
 
-    import ireefuzz.tools
+    import ireefuzz
 
     corpus = pytester.mkdir("elsewhere")
     for name in ("case_a", "case_b"):
@@ -234,10 +234,10 @@ def test_corpus_option_collects_case_directories_through_the_corpus_module(pytes
         (corpus / name / "program.mlir").write_text("module {}")
     (pytester.path / "tests").mkdir()
     (pytester.path / "tests" / "test_x.py").write_text("def test_x(): pass\n")
-    stand_in = types.ModuleType("ireefuzz.tools.corpus")
+    stand_in = types.ModuleType("ireefuzz.pytest_items")
     stand_in.collect = lambda parent, path: [_StandInCorpusItem.from_parent(parent, name=path.parent.name)]
-    monkeypatch.setitem(sys.modules, "ireefuzz.tools.corpus", stand_in)
-    monkeypatch.setattr(ireefuzz.tools, "corpus", stand_in, raising=False)
+    monkeypatch.setitem(sys.modules, "ireefuzz.pytest_items", stand_in)
+    monkeypatch.setattr(ireefuzz, "pytest_items", stand_in, raising=False)
     result = _run(pytester, "tests", "--ireefuzz-corpus=elsewhere", "--ireefuzz-mlir", "-v")
     result.assert_outcomes(passed=3)  # test_x and the two cases; the cases' program.mlir are not collected twice
     result.stdout.fnmatch_lines(["*case_a/case.json::case_a PASSED*", "*case_b/case.json::case_b PASSED*"])

@@ -1,0 +1,116 @@
+"""The pytest items of the corpus: each case (its ``case.json``) is a collector whose items are one check
+that no unexpected finding shows, plus one strict xfail per expected signature (the layout and the verdicts
+are described in ``ireefuzz.tools.corpus``).
+
+Loaded by the plugin (``_pytestplugin.CorpusFile``) and the repository's conftest only when a corpus is
+collected, so the plugin itself stays import-light.
+"""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ireefuzz import sut
+from ireefuzz.errors import CorpusFailure
+from ireefuzz.oracles.finding import ORACLE_NAMES, Signature  # ORACLE_NAMES: chosen by Policy.oracles
+from ireefuzz.tools.corpus import CorpusCase, check_case, load_case, repro_message
+
+
+_RESULTS: dict[tuple, Any] = {}
+
+
+def _result(corpus_case: CorpusCase, config: Any, policy: Any) -> list:
+    """check_case once per (case, config, policy) per process; an exception is re-raised to every item."""
+    key = (str(corpus_case.path), config, policy)
+    if key not in _RESULTS:
+        try:
+            _RESULTS[key] = check_case(corpus_case, config, policy)
+        except Exception as e:  # noqa: BLE001 - re-raised by each item of the case
+            _RESULTS[key] = e
+    outcome = _RESULTS[key]
+    if isinstance(outcome, Exception):
+        raise outcome
+    return outcome
+
+
+class CorpusItem(pytest.Item):
+    """One check of a corpus case: ``signature=None`` -> no unexpected finding; else the expected
+    ``signature`` must be absent (marked strict xfail, so it xfails while IREE shows it)."""
+
+    def __init__(self, *, corpus_case: CorpusCase, signature: str | None, ireefuzz_config: Any, ireefuzz_policy: Any,
+                 **kw: Any):
+        super().__init__(**kw)
+        self.corpus_case, self.signature, self.ireefuzz_config, self.ireefuzz_policy = (
+            corpus_case, signature, ireefuzz_config, ireefuzz_policy)
+        self.add_marker("iree")
+        if signature is not None:
+            self.add_marker(pytest.mark.xfail(strict=True, reason=f"known finding {signature}"))
+
+    def runtest(self) -> None:
+        findings = _result(self.corpus_case, self.ireefuzz_config, self.ireefuzz_policy)
+        found = {f.signature: f for f in findings}
+        expected = self.corpus_case.expected_signatures
+        holds = (self.signature in found) if self.signature is not None else not (set(found) - expected)
+        if not holds:
+            _skip_if_other_cpu(self.corpus_case, self.ireefuzz_config)
+        if self.signature is not None:
+            oracle = Signature.parse(self.signature).oracle
+            oracle = "numeric" if oracle == "reference" else oracle
+            if oracle in ORACLE_NAMES and oracle not in self.ireefuzz_policy.oracles:
+                pytest.skip(f"oracle {oracle} is not selected")
+            if self.signature in found:
+                raise CorpusFailure(f"{self.signature} still observed: {found[self.signature].message}")
+            return  # fixed in IREE: passes, and strict xfail reports XPASS(strict) as a failure
+        unexpected = [f for s, f in found.items() if s not in self.corpus_case.expected_signatures]
+        if unexpected:
+            raise CorpusFailure(repro_message(self.corpus_case, unexpected, self.ireefuzz_config))
+
+    def repr_failure(self, excinfo: Any, style: Any = None) -> str:
+        if isinstance(excinfo.value, CorpusFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self) -> tuple:
+        return self.path, None, f"corpus {self.corpus_case.name}" + (f" [{self.signature}]" if self.signature else "")
+
+class CorpusFile(pytest.File):
+    def collect(self) -> list:
+        return collect(self, self.path)
+
+
+def _skip_if_other_cpu(corpus_case: CorpusCase, config: Any) -> None:
+    """Verdicts were recorded on another CPU: a mismatch here says nothing about IREE. Skip, saying so."""
+    config = dataclasses.replace(config, target_cpu=corpus_case.target_cpu)
+    here = sut.resolve_platform(config)[0].name
+    if corpus_case.cpu and here and here != corpus_case.cpu:
+        pytest.skip(f"verdicts of {corpus_case.name} were recorded where {corpus_case.target_cpu!r} is "
+                    f"{corpus_case.cpu}; here it is {here}: re-record them on this machine "
+                    "(python corpus/make_seeds.py --record)")
+
+
+def collect(parent: Any, path: str | Path, *, config: Any = None, policy: Any = None) -> list:
+    """pytest items for the case whose ``case.json`` is ``path``: one that fails on unexpected
+    findings, plus one strict xfail per expected signature. ``parent`` is a pytest Collector."""
+    from ireefuzz.core.evaluate import Policy
+
+    corpus_case = load_case(Path(path).parent)
+    options = parent.config.getoption
+    config = config or sut.CompilerConfig(iree_compile=options("ireefuzz_iree_compile", default=None))
+    if policy is None:
+        chosen = options("ireefuzz_oracles", default=None) or ORACLE_NAMES
+        policy = Policy(oracles=frozenset(o for o in chosen if o in ORACLE_NAMES),
+                        max_static_alloca_bytes=options("ireefuzz_max_alloca", default=0) or 0)
+    items = [CorpusItem.from_parent(parent, name=corpus_case.name, corpus_case=corpus_case, signature=None,
+                                    ireefuzz_config=config, ireefuzz_policy=policy)]
+    for sig in sorted(corpus_case.expected_signatures):
+        items.append(CorpusItem.from_parent(parent, name=f"{corpus_case.name}[{sig}]", corpus_case=corpus_case,
+                                            signature=sig, ireefuzz_config=config, ireefuzz_policy=policy))
+    return items
+
+
+def corpus_file(parent: Any, path: str | Path) -> Any:
+    """A pytest File collector for one ``case.json`` (for ``pytest_collect_file`` hooks)."""
+    return CorpusFile.from_parent(parent, path=Path(path))
