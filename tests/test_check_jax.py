@@ -125,6 +125,22 @@ def test_the_reference_counts_the_longest_accumulation():
     np.testing.assert_allclose(ref.outputs[0], np.tanh(x.astype(np.float64) @ w.astype(np.float64)) * 3, rtol=1e-12)
 
 
+def test_only_rounding_ops_deepen_the_error_chain():
+    def moves_then_scales(x):
+        return jnp.transpose(x).reshape(-1)[::-1] * 2.0  # transpose, reshape, reverse round nothing
+
+    x = np.ones((2, 3), np.float32)
+    assert jax_model.export_model(moves_then_scales, x).reference([x]).depth == 1
+
+
+def test_a_dtype_variant_casts_the_float_leaves_only():
+    params = {"w": np.ones((2, 2), np.int8), "s": np.ones(2, np.float32)}
+    (cast_params, x) = jax_model.with_float_dtype((params, np.ones(2, np.float32)), "bf16")
+    assert cast_params["w"].dtype == np.int8 and cast_params["s"].dtype.name == "bfloat16" and x.dtype.name == "bfloat16"
+    with pytest.raises(UsageError, match="choose from f32, f16, bf16"):
+        jax_model.with_float_dtype((x,), "f8")
+
+
 def test_shape_instances_start_with_the_example_then_awkward_sizes_smallest_first():
     x, w = scaled_args(batch=4)
     model = jax_model.export_model(scaled, x, w, dynamic={"x": {0: "batch"}})

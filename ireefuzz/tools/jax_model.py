@@ -237,7 +237,7 @@ def export_model(fn: Callable[..., Any], *example_args: Any,
 @dataclasses.dataclass(frozen=True)
 class Reference:
     outputs: tuple[np.ndarray, ...]  # float64 for float outputs
-    depth: int  # the longest chain of float ops
+    depth: int  # the longest chain of rounding ops (``_EXACT`` ones move values: no step)
     longest_reduction: int  # the longest accumulation (contraction, reduce_sum, convolution window)
     float_types: tuple[str, ...]  # the program's float dtypes (f32, f16, bf16, f64)
 
@@ -245,6 +245,14 @@ class Reference:
 _FLOAT_NAMES = {"float32": "f32", "float16": "f16", "bfloat16": "bf16", "float64": "f64"}
 _CALLS = ("jaxpr", "call_jaxpr", "fun_jaxpr")  # sub-jaxpr params of call-like primitives (pjit, custom_jvp_call, ...)
 _NOT_INLINED = ("cond", "while", "scan")  # their sub-jaxprs are not calls with the eqn's operands
+# Primitives that round nothing (they move, select or compare values): no step on the error's chain.
+_EXACT = frozenset({
+    "reshape", "broadcast_in_dim", "transpose", "squeeze", "expand_dims", "slice", "dynamic_slice",
+    "dynamic_update_slice", "concatenate", "gather", "scatter", "copy", "copy_p", "select_n", "iota", "pad", "rev",
+    "reduce_max", "reduce_min", "max", "min", "argmax", "argmin", "sort", "top_k", "stop_gradient", "neg", "abs",
+    "sign", "eq", "ne", "lt", "le", "gt", "ge", "and", "or", "not", "floor", "ceil", "round", "clamp",
+    "reduce_precision", "sharding_constraint", "optimization_barrier",
+})
 
 
 def _is_float(dtype: Any) -> bool:
@@ -333,7 +341,7 @@ def _eval_wide(jaxpr: Any, consts: Sequence[Any], args: Sequence[Any], track: _T
                           for x, v in zip(values, eqn.invars)]
                 result = eqn.primitive.bind(*narrow, **eqn.params)
             outs = list(result) if eqn.primitive.multiple_results else [result]
-            out_ds = [1 + max(ds, default=0)] * len(outs)
+            out_ds = [max(ds, default=0) + (eqn.primitive.name not in _EXACT)] * len(outs)
         for v, x, d in zip(eqn.outvars, outs, out_ds):
             env[v], depth[v] = wide(x), d
     results = [read(v) for v in jaxpr.outvars]
@@ -486,6 +494,18 @@ def awkward_sizes(*symbols: str) -> Any:
 
 def _fits(model: JaxModel, sizes: Mapping[str, int]) -> bool:
     return all(int(np.prod(leaf.shape_at(sizes))) <= MAX_ELEMENTS for leaf in model.leaves)
+
+
+def with_float_dtype(args: Sequence[Any], dtype: str) -> tuple[Any, ...]:
+    """``args`` (pytrees) with every float array in ``dtype`` (f32, f16 or bf16): a dtype variant of a model."""
+    jax = _jax()
+    import ml_dtypes
+
+    target = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16)}.get(dtype)
+    if target is None:
+        raise UsageError(f"dtype {dtype!r}: choose from f32, f16, bf16")
+    cast = lambda x: np.asarray(x).astype(target) if _is_float(np.asarray(x).dtype) else x
+    return tuple(jax.tree_util.tree_map(cast, a) for a in args)
 
 
 def make_case(model: JaxModel, instances: Sequence[Mapping[str, int]], config: sut.CompilerConfig,
