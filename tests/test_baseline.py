@@ -231,3 +231,13 @@ def test_the_plugin_passes_a_dims_variant_of_a_known_cause_for_real(pytester: py
     result = pytester.runpytest_subprocess("--ireefuzz-baseline=baseline.json", timeout=600)
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines([f"*KnownFinding: known finding * of cause {MUTATED} (upstream: *16168)*"])
+
+
+def test_a_signature_listed_under_one_cause_never_makes_another_cause_known(tmp_path):
+    """A newer ireefuzz that splits a cause reports the split-off part as not judged, never with the old verdict."""
+    sig = ROWS[3][1]  # recorded under ALLOCA
+    judged = baseline.Baseline.of([baseline.Known("memory/alloca/renamed@X", "by-design", why="w", signatures=(sig,))])
+    assert judged.finding_known(sig, ALLOCA) is None and judged.cause_known(ALLOCA, [sig]) is None
+    assert runs.open_run(old_run(tmp_path / "run"), judged).new_causes() == [MUTATED, ALLOCA]
+    listed = baseline.Baseline.of([baseline.Known(signatures=(sig,))])  # an old baseline's cause-less row
+    assert listed.finding_known(sig, ALLOCA) and listed.cause_known(ALLOCA, [sig])

@@ -15,8 +15,8 @@ The file (format 2)::
        "link": "https://github.com/iree-org/iree/issues/8303", "signatures": ["memory/alloca/fill>matmul/f32/SxS"],
        "note": "free text"}, ...]}
 
-``signatures`` lists signatures seen of the cause: they keep it known if a later ireefuzz names the
-cause differently. An entry may name signatures only (no ``cause``). An entry without a verdict is
+``signatures`` lists the signatures seen of the cause when it was judged (what was looked at). An
+entry may name signatures only (no ``cause``: an old baseline's rows). An entry without a verdict is
 *listed* (what format 1 could say): known, shown in the report as having no verdict.
 
 Format 1 (a JSON list of ``{"signature", "cause", "status", "upstream", "note"}`` rows, one per
@@ -24,8 +24,11 @@ signature) is still read: rows are grouped by cause; a row with an ``upstream`` 
 ``upstream``, one with ``status`` ``intended``/``wontfix`` ``by-design`` (its note is the why).
 ``mark`` writes format 2.
 
-Matching: a finding is known if its cause or its signature is listed; a cause is known if it is listed
-or one of its signatures is. So a new dims or dtype variant of a known cause is known everywhere.
+Matching is by cause: a finding (a cause) is known if its cause is listed, so a new dims or dtype
+variant of a known cause is known everywhere. Only an entry without a cause matches by signature (a
+finding with that signature; a cause one of whose signatures it is). A signature listed under a cause
+never makes *another* cause known: when a newer ireefuzz splits or renames a cause, the new cause is
+reported as not judged (its nearest judged cause is shown in the ranking), never silently inherited.
 """
 from __future__ import annotations
 
@@ -97,7 +100,7 @@ class Baseline:
     @classmethod
     def of(cls, entries: Iterable[Known]) -> Baseline:
         entries = list(entries)
-        return cls({s: k for k in entries for s in k.signatures}, {k.cause: k for k in entries if k.cause})
+        return cls({s: k for k in entries if not k.cause for s in k.signatures}, {k.cause: k for k in entries if k.cause})
 
     @property
     def entries(self) -> list[Known]:
@@ -105,11 +108,11 @@ class Baseline:
                       key=lambda k: (k.cause, k.signatures))
 
     def finding_known(self, signature: str, cause: str) -> Known | None:
-        """The entry that makes a finding known: its cause's, else its signature's."""
+        """The entry that makes a finding known: its cause's, else a cause-less entry of its signature."""
         return self.causes.get(cause) or self.signatures.get(signature)
 
     def cause_known(self, cause: str, signatures: Iterable[str]) -> Known | None:
-        """The entry that makes ``cause`` known: its own, else the first of its listed signatures."""
+        """The entry that makes ``cause`` known: its own, else a cause-less entry of one of its signatures."""
         return self.causes.get(cause) or next((self.signatures[s] for s in sorted(signatures) if s in self.signatures), None)
 
 
