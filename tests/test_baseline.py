@@ -7,9 +7,9 @@ cause is known to the plugin and to the campaign.
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import json
-import subprocess
-import sys
 import textwrap
 import warnings
 from pathlib import Path
@@ -36,10 +36,14 @@ def write(path: Path, data) -> Path:
     return path
 
 
-def triage(*args: str, cwd: Path | None = None) -> tuple[int, str, str]:
-    ran = subprocess.run([sys.executable, "-m", "ireefuzz.cli", "triage", *args, "--bundles", "0"],
-                         capture_output=True, text=True, cwd=cwd, timeout=300, check=False)
-    return ran.returncode, ran.stdout, ran.stderr
+def triage(*args: str) -> tuple[int, str, str]:
+    """``ireefuzz triage ... --bundles 0`` as the command line runs it (in this process: no compile, no bundle)."""
+    from ireefuzz import cli
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = cli.main(["triage", *args, "--bundles", "0"])
+    return rc, out.getvalue(), err.getvalue()
 
 
 # --------------------------------------------------------------------------- Signature
@@ -135,8 +139,8 @@ def test_a_new_dims_variant_of_a_known_cause_is_known_to_the_plugin(tmp_path):
     assert [type(w.message) for w in seen] == [testing.KnownFinding]
     assert "by-design: the test says so" in str(seen[0].message)
     other = Finding("memory", "alloca", "memory/alloca/matmul/f32/SxS", "alloca", cause=ALLOCA)
-    with pytest.raises(testing.IreefuzzFailure, match="1 new finding"):  # an unjudged cause still fails
-        judge([variant, other])
+    with pytest.raises(testing.IreefuzzFailure, match="1 new finding"), pytest.warns(testing.KnownFinding):
+        judge([variant, other])  # an unjudged cause still fails; the known one beside it is only a warning
 
 
 # --------------------------------------------------------------------------- triage --mark
@@ -188,9 +192,10 @@ def test_a_bad_mark_is_one_line_exit_2_and_writes_nothing(tmp_path, args, match)
     assert file.read_text() == before
 
 
-def test_mark_without_a_baseline_starts_from_the_shipped_one(tmp_path):
+def test_mark_without_a_baseline_starts_from_the_shipped_one(tmp_path, monkeypatch):
     run = old_run(tmp_path / "run")
-    rc, _, err = triage(str(run), "--mark", ALLOCA, "--as", "harness", "--fixed-in", "0.2.0", cwd=tmp_path)
+    monkeypatch.chdir(tmp_path)
+    rc, _, err = triage(str(run), "--mark", ALLOCA, "--as", "harness", "--fixed-in", "0.2.0")
     assert "started corpus/known_findings.json from the baseline shipped" in err
     mine = baseline.read(tmp_path / "corpus" / "known_findings.json")
     assert {k.cause for k in mine} >= {k.cause for k in baseline.read(SHIPPED) if k.cause} | {ALLOCA}
