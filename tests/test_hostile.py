@@ -357,3 +357,56 @@ def test_check_rejects_inputs_whose_shapes_disagree(tmp_path):
     np.savez(tmp_path / "in.npz", arg0=np.ones((3, 4), np.float32), arg1=np.ones((7, 5), np.float32))
     done = ireefuzz("check", str(tmp_path / "mm.mlir"), "--inputs", str(tmp_path / "in.npz"))
     assert done.returncode == 2 and "do not fit together" in one_line(done.stderr), done.stderr
+
+
+# --------------------------------------------------------------------------- 5. promote reads only the bundle
+
+
+def _bundle(root: Path, case: dict, program: str | None = None) -> Path:
+    root.mkdir(parents=True)
+    (root / "case.json").write_text(json.dumps(case))
+    (root / "finding.json").write_text(json.dumps({"oracle": "crash", "kind": "compile-error", "message": "m",
+                                                   "signature": "crash/compile-error/add/f32/S", "evidence": {}}))
+    if program is not None:
+        (root / "program.mlir").write_text(program)
+    return root
+
+
+RAW_CASE = {"mlir": "program.mlir", "functions": ["add"], "seed": 0, "target_cpu": "host", "flags": []}
+
+
+@pytest.mark.parametrize("how", ["absolute", "relative", "symlink", "not-mlir"])
+def test_promote_never_copies_a_file_from_outside_the_bundle(tmp_path, capsys, how):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    from tests.programs import ADD
+
+    if how == "absolute":
+        bundle = _bundle(tmp_path / "b", dict(RAW_CASE, mlir=str(secret)))
+    elif how == "relative":
+        bundle = _bundle(tmp_path / "b", dict(RAW_CASE, mlir="../secret.txt"), ADD)
+    elif how == "symlink":
+        bundle = _bundle(tmp_path / "b", RAW_CASE)
+        (bundle / "program.mlir").symlink_to(secret)
+    else:
+        bundle = _bundle(tmp_path / "b", RAW_CASE, secret.read_text())
+    assert cli.main(["promote", str(bundle), "--corpus", str(tmp_path / "corpus")]) == 2
+    assert "root:x" not in "".join(p.read_text() for p in tmp_path.glob("corpus/**/*") if p.is_file())
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_promote_takes_a_bundles_own_mlir_program(tmp_path):
+    from tests.programs import ADD
+
+    bundle = _bundle(tmp_path / "good-bundle", RAW_CASE, ADD)
+    assert cli.main(["promote", str(bundle), "--corpus", str(tmp_path / "corpus")]) == 0
+    assert (tmp_path / "corpus/regressions/good-bundle/program.mlir").read_text() == ADD
+
+
+def test_promote_blames_the_folder_name_not_name(tmp_path, capsys):
+    from tests.programs import ADD
+
+    bundle = _bundle(tmp_path / "-bad name", RAW_CASE, ADD)
+    assert cli.main(["promote", str(bundle), "--corpus", str(tmp_path / "corpus")]) == 2
+    err = capsys.readouterr().err
+    assert "folder" in err and "pass --name" in err

@@ -148,6 +148,8 @@ def _from_json(data: Any, directory: Path) -> CorpusCase:
     if "mlir" not in data:
         raise CorpusError(f"{file}: neither a graph case (key 'graph') nor a raw-MLIR case (key 'mlir')")
     program = directory / str(data["mlir"])
+    if directory.resolve() not in program.resolve().parents:  # "/etc/passwd", "../x", a link out: never read
+        raise CorpusError(f"{file}: its program {data['mlir']!r} is outside the case's directory; name a file in it")
     try:
         text = program.read_text(encoding="utf-8")
     except OSError as e:
