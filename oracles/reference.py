@@ -225,6 +225,24 @@ def _argmax(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int,
     return E.xp.argmax(xs[0], axis=a["dim"])
 
 
+def _causal(E: Evaluator, shape: tuple[int, ...], offset: int) -> Any:
+    """The positions ``causal_mask`` keeps: j <= i + offset over the last two dims."""
+    i = E.xp.arange(shape[-2]).reshape(-1, 1)
+    j = E.xp.arange(shape[-1]).reshape(1, -1)
+    return j <= i + offset
+
+
+def _quantize(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, ...], t: str) -> Any:
+    """ONNX QuantizeLinear: round half to even of x / scale, plus the zero point, clamped (the scale is a power
+    of two: the division is exact at every precision)."""
+    q = E.xp.clip(E.xp.round(xs[0] / a["scale"]) + a["zero_point"], a["qmin"], a["qmax"])
+    return E.cast(q, t)
+
+
+def _take_index(E: Evaluator, idx: Any) -> Any:
+    return idx.astype(np.int64) if E.backend == "f64" else idx
+
+
 # One row per op, named exactly as in ireefuzz.generators.ops.OPS.
 REFERENCE: dict[str, Row] = {
     "abs": lambda E, xs, a, s, t: E.xp.abs(xs[0]),
@@ -260,6 +278,11 @@ REFERENCE: dict[str, Row] = {
     "dequant_matmul": lambda E, xs, a, s, t: E.matmul(xs[0], _dequantized(E, xs[1], xs[2], a, t), xs[3], t),
     "layer_norm": _norm(centered=True),
     "rms_norm": _norm(centered=False),
+    "take": lambda E, xs, a, s, t: E.xp.take(xs[0], _take_index(E, xs[1]), axis=0),
+    "causal_mask": lambda E, xs, a, s, t: E.xp.where(_causal(E, s, a["offset"]), xs[0],
+                                                     E.xp.asarray(a["fill"], dtype=E.dtype(t))),
+    "quantize": _quantize,
+    "dequantize": lambda E, xs, a, s, t: (E.cast(xs[0], t) - a["zero_point"]) * a["scale"],
     "expand_shape": lambda E, xs, a, s, t: E.xp.reshape(xs[0], s),
     "collapse_shape": lambda E, xs, a, s, t: E.xp.reshape(xs[0], s),
     "concat": lambda E, xs, a, s, t: E.xp.concatenate(xs, axis=a["dim"]),
@@ -299,6 +322,13 @@ def _cast_error(E, xs, es, out, a, s, t, u):
         return es[0]
     to_boundary = np.abs(xs[0] - np.round(xs[0]))  # truncation jumps at integers
     return np.where((to_boundary <= es[0]) & (es[0] > 0), 1.0 + es[0], 0.0)
+
+
+def _quantize_error(E, xs, es, out, a, s, t, u):
+    """Exact unless x / scale may lie on the other side of a rounding boundary (x.5): then one step either way."""
+    v, slack = np.asarray(xs[0], np.float64) / a["scale"], np.asarray(es[0], np.float64) / a["scale"]
+    near = np.abs(np.abs(v - np.floor(v)) - 0.5) <= slack
+    return np.where(near & (slack > 0), 1.0 + np.ceil(slack), 0.0)
 
 
 def _matmul_error(E, xs, es, out, a, s, t, u):
@@ -483,6 +513,10 @@ ERROR_BOUND: dict[str, ErrorRow] = {
     "dequant_matmul": _dequant_error,
     "layer_norm": _norm_error(centered=True),
     "rms_norm": _norm_error(centered=False),
+    "take": lambda E, xs, es, out, a, s, t, u: np.take(es[0], xs[1].astype(np.int64), axis=0),
+    "causal_mask": lambda E, xs, es, out, a, s, t, u: np.where(_causal(E, s, a["offset"]), es[0], 0.0),
+    "quantize": _quantize_error,
+    "dequantize": lambda E, xs, es, out, a, s, t, u: es[0] * a["scale"] + u * np.abs(out),
     "expand_shape": lambda E, xs, es, out, a, s, t, u: np.reshape(es[0], s),
     "collapse_shape": lambda E, xs, es, out, a, s, t, u: np.reshape(es[0], s),
     "concat": lambda E, xs, es, out, a, s, t, u: np.concatenate(es, axis=a["dim"]),

@@ -88,6 +88,13 @@ def test_interpreter_agrees_on_indexing_and_contraction_ops(case):
     assert index_domains_agree(case)
 
 
+@settings(max_examples=25, suppress_health_check=list(HealthCheck), deadline=None, database=None)
+@given(cases(dtypes=DTYPES, ops=("take", "gather", "causal_mask", "quantize", "dequantize", "matmul", "contract", "add")))
+def test_interpreter_agrees_on_the_model_pattern_ops(case):  # index chains, position masks, quantized paths
+    assert disagreements(case) == []
+    assert index_domains_agree(case)
+
+
 @pytest.mark.slow
 @settings(max_examples=400, suppress_health_check=list(HealthCheck), deadline=None, database=None)
 @given(cases(dtypes=DTYPES))

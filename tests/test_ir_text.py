@@ -142,3 +142,21 @@ def test_memory_judges_on_a_2023_release_and_catches_an_injected_alloca():
     [read] = read_elsewhere((injected,), config)  # by 2023's Python (ir_reader), as a campaign reads it
     findings = memory.check_memory([read])
     assert [f.kind for f in findings] == ["alloca"] and "memref<64xf32>" in findings[0].message
+
+
+def test_ir_printed_to_stderr_is_read_back_and_kept_out_of_the_diagnostic():
+    from ireefuzz.sut.dumps import printed_ir
+
+    stderr = ("warning: before\n"
+              "// -----// IR Dump Before CleanupBufferAllocView (iree-codegen-cleanup-buffer-alloc-view) //----- //\n"
+              "func.func @d_dispatch_0() {\n  scf.for %i = %a to %b step %c {\n  }\n  return\n}\n\n"
+              "// -----// IR Dump Before ConvertToLLVM (iree-convert-to-llvm) //----- //\n"
+              "module {\n  func.func @d_dispatch_0() {\n    return\n  }\n}\n"
+              "iree-lld: error: undefined symbol: roundevenf\n"
+              '"builtin.module"() ({\n}) {sym_name = "d_dispatch_0"} : () -> ()\n')
+    rest, printed = printed_ir(stderr)
+    assert set(printed) == {"iree-codegen-cleanup-buffer-alloc-view", "iree-convert-to-llvm"}
+    assert "scf.for" in printed["iree-codegen-cleanup-buffer-alloc-view"]["d_dispatch_0"]
+    assert "return" in printed["iree-convert-to-llvm"]["d_dispatch_0"]
+    assert rest.startswith("warning: before\n") and "undefined symbol: roundevenf" in rest and "sym_name" in rest
+    assert "IR Dump" not in rest and "scf.for" not in rest

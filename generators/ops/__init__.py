@@ -21,6 +21,7 @@ from .movement import pack_array, unpack_array
 from .windows import CONV_LAYOUTS, POOL_IDENTITY, POOL_LAYOUTS, POOLINGS, SPATIAL, window_out
 from .normalization import NORMS
 from .sorting import SELECTION_EMITTERS, SORTED_DTYPES
+from .models import CLAMPS, DEQUANT_SCALES, QUANT_SCALES
 
 __all__ = [
     "CASTS", "CONTRACTIONS", "CONV_LAYOUTS", "ELEMENTWISE", "ELEMENTWISE_DTYPES", "FAMILIES", "MATMUL_TYPES",
@@ -35,7 +36,7 @@ for _name in sorted(OPS):  # the registry in name order, whichever order the fam
 
 OP_NAMES = tuple(sorted(OPS))
 FAMILIES = ("elementwise", "producer", "contraction", "reduction", "data-movement", "convolution", "normalization",
-            "sorting")
+            "sorting", "model")  # "model": the patterns real models hit (models.py, docs/model-patterns.md)
 
 
 def ops_of(family: str) -> tuple[str, ...]:

@@ -84,16 +84,17 @@ register(OpSpec("transpose", _transpose_infer, _transpose_emit, lambda bs, a, ts
 
 
 # ---------------------------------------------------------------------------------------------
-# gather: rows of a table (T x D) picked by an i32 index vector (N) whose values are in [0, T)
+# gather: rows of a table (T x D, or T x D x E: an expert's weights, MoE routing as in #23464) picked by an i32
+# index vector (N) whose values are in [0, T); the index vector may itself be computed (``models.take``)
 
 
 def _gather_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
     table, idx = types
-    if len(table.shape) != 2 or len(idx.shape) != 1 or idx.dtype != "i32":
-        raise ValueError("gather takes a rank-2 table and a rank-1 i32 index vector")
+    if len(table.shape) not in (2, 3) or len(idx.shape) != 1 or idx.dtype != "i32":
+        raise ValueError("gather takes a rank-2 or rank-3 table and a rank-1 i32 index vector")
     if idx.index_bound != table.shape[0]:
         raise ValueError(f"index values must be bounded by the table's rows ({table.shape[0]}), not {idx.index_bound}")
-    return TensorType((idx.shape[0], table.shape[1]), table.dtype)
+    return TensorType((idx.shape[0], *table.shape[1:]), table.dtype)
 
 
 def _gather_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
@@ -109,21 +110,25 @@ def _gather_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
                  f"{tensor_type(table)}, {tensor_type(idx2)}) outs({init} : {tensor_type(t)}) -> {tensor_type(t)}")
         return name
 
+    rank = len(t.shape)
+
     def body(b: Body, a: list[str]) -> str:
         row = b.op(f"arith.index_cast {a[0]} : i32 to index")
-        col = b.op("linalg.index 1 : index")
-        return b.op(f"tensor.extract {operands[0]}[{row}, {col}] : {tensor_type(table)}")
+        rest = [b.op(f"linalg.index {d} : index") for d in range(1, rank)]
+        return b.op(f"tensor.extract {operands[0]}[{', '.join([row, *rest])}] : {tensor_type(table)}")
 
-    return ctx.generic(name, [(operands[1], idx)], (init, t), [projected_map(2, [0]), identity_map(2)],
-                       ["parallel", "parallel"], body)
+    return ctx.generic(name, [(operands[1], idx)], (init, t), [projected_map(rank, [0]), identity_map(rank)],
+                       ["parallel"] * rank, body)
 
 
 def _gather_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
-    table = pool.pick(draw, lambda t, bound: len(t.shape) == 2 and t.shape[0] != 0)
+    table = pool.pick(draw, lambda t, bound: len(t.shape) in (2, 3) and t.shape[0] != 0)
     if table is None or not pool.nonzero(pool.type(table).shape[0]):
         return None
     rows = pool.type(table).shape[0]
-    idx = pool.new_arg(TensorType((pool.draw_dim(draw),), "i32", index_bound=rows))
+    idx = pool.pick(draw, lambda t, bound: len(t.shape) == 1 and t.dtype == "i32" and t.index_bound == rows)
+    if idx is None or draw(pool.st.booleans()):  # else indices computed in the graph (``models.take``): a chain
+        idx = pool.new_arg(TensorType((pool.draw_dim(draw),), "i32", index_bound=rows))
     forms = ["extract", "linalg_ext"] if pool.syntax.linalg_ext_gather else ["extract"]
     return (table, idx), {"form": draw(pool.st.sampled_from(forms))}
 

@@ -42,6 +42,9 @@ OPS_SINCE: dict[str, str] = {op: "3.13.0" for op in (
     "dequant_matmul", "layer_norm", "pooling_nchw_max", "pooling_nchw_sum", "pooling_nhwc_max", "pooling_nhwc_min",
     "pooling_nhwc_sum", "rms_norm", "softmax", "argmax", "collapse_shape", "concat", "expand_shape", "reverse", "scatter",
     "sort", "topk", "pack", "unpack")}
+# quantize's math.roundeven links against a roundevenf the older releases' runtime lacks (as fmaxf: a link
+# error at every compile); 20240621.931 is the oldest release it was compiled and run on.
+OPS_SINCE["quantize"] = "20240621.931"
 
 
 def order_key(version: str) -> tuple:

@@ -1,0 +1,189 @@
+"""Model patterns from the bug tracker (docs/model-patterns.md), in the forms the frontends hand to IREE.
+
+- ``take``: a 1-D gather, ``out[i] = src[idx[i]]`` (torch ``index_select`` / ``aten.index.Tensor`` on a
+  vector: a ``linalg.generic`` whose body reads ``src`` with ``tensor.extract`` at an ``arith.index_cast``
+  index). Its source may itself be an index vector (i32, bounded by a table's rows): the result then indexes
+  that table (``gather`` takes it), an index read from one tensor used to index another -- the data-dependent
+  index chains of embedding lookups, paged KV caches and MoE routing (#23464, #19347, #19410).
+- ``causal_mask``: ``where(j <= i + offset, x, fill)`` over the last two dims, the mask computed from the
+  positions (``linalg.index``, ``arith.cmpi``, ``arith.select``: torch ``tril`` / an attention mask built
+  from iotas).
+- ``quantize`` / ``dequantize``: ONNX ``QuantizeLinear`` / ``DequantizeLinear`` as torch-mlir lowers them
+  (``divf`` by the scale, ``math.roundeven``, ``addf`` of the zero point, a clamp, ``fptosi`` to i8; and
+  ``sitofp``, ``subf`` of the zero point, ``mulf`` by the scale), so a float program goes through i8 (and
+  an i8 x i8 -> i32 contraction, drawn from the contraction family) and back: an integer-quantized path end
+  to end (#22865, #18199, #18005, #19005). Scales are powers of two, so the float64 arbiter and the program
+  round alike.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Sequence
+
+from ..tensor import FLOAT_DTYPES, TensorType
+from .kit import Body, EmitContext, OpSpec, identity_map, is_float, maxmin, register, result_name, tensor_type
+
+MASKED_DTYPES = ("f32", "f16", "bf16", "i32", "i64", "i16")
+QUANT_SCALES = (0.25, 0.5, 1.0, 2.0)  # powers of two: x / scale is exact
+DEQUANT_SCALES = (2.0 ** -6, 2.0 ** -4, 0.125, 0.5, 1.0)
+CLAMPS = ((-128, 127), (-8, 7), (-4, 3))  # int8, and int4-like ranges that clamp the drawn values
+
+
+# ---------------------------------------------------------------------------------------------
+# take: out[i] = src[idx[i]]
+
+
+def _take_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    src, idx = types
+    if len(src.shape) != 1 or len(idx.shape) != 1 or idx.dtype != "i32":
+        raise ValueError("take takes a rank-1 source and a rank-1 i32 index vector")
+    if idx.index_bound != src.shape[0]:
+        raise ValueError(f"index values must be bounded by the source's length ({src.shape[0]}), not {idx.index_bound}")
+    return TensorType((idx.shape[0],), src.dtype, index_bound=src.index_bound)
+
+
+def _take_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    src, idx = (ctx.graph.type_of(r) for r in node.inputs)
+
+    def body(b: Body, a: list[str]) -> str:
+        at = b.op(f"arith.index_cast {a[0]} : i32 to index")
+        return b.op(f"tensor.extract {operands[0]}[{at}] : {tensor_type(src)}")
+
+    return ctx.generic(result_name(ctx, node), [(operands[1], idx)], (ctx.init_for(node.index, node, operands), node.type),
+                       [identity_map(1), identity_map(1)], ["parallel"], body)
+
+
+def _take_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    if draw(pool.st.booleans()):  # a chain: the source is an index vector into a table already drawn (or to be)
+        table = pool.pick(draw, lambda t, bound: len(t.shape) in (2, 3) and pool.nonzero(t.shape[0]))
+        rows = pool.type(table).shape[0] if table is not None else pool.draw_dim(draw)
+        length = pool.draw_dim(draw)
+        if not (pool.nonzero(rows) and pool.nonzero(length)):
+            return None
+        src = pool.new_arg(TensorType((length,), "i32", index_bound=rows))
+    else:  # a lookup of values
+        src = pool.pick(draw, lambda t, bound: len(t.shape) == 1 and pool.nonzero(t.shape[0]))
+        if src is None:
+            return None
+        length = pool.type(src).shape[0]
+    idx = pool.pick(draw, lambda t, bound: len(t.shape) == 1 and t.dtype == "i32" and t.index_bound == length)
+    if idx is None or draw(pool.st.booleans()):
+        idx = pool.new_arg(TensorType((pool.draw_dim(draw),), "i32", index_bound=length))
+    return (src, idx), {}
+
+
+register(OpSpec("take", _take_infer, _take_emit, lambda bs, a, ts: bs[0], _take_propose, family="model"))
+
+
+# ---------------------------------------------------------------------------------------------
+# causal_mask: where(j <= i + offset, x, fill) over the last two dims
+
+
+def _mask_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (x,) = types
+    if len(x.shape) < 2 or x.dtype not in MASKED_DTYPES:
+        raise ValueError(f"causal_mask takes a tensor of rank >= 2 of {MASKED_DTYPES}, not {x!r}")
+    return TensorType(x.shape, x.dtype)
+
+
+def _mask_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    x, t = ctx.graph.type_of(node.inputs[0]), node.type
+    rank = len(t.shape)
+
+    def body(b: Body, a: list[str]) -> str:
+        i, j = b.op(f"linalg.index {rank - 2} : index"), b.op(f"linalg.index {rank - 1} : index")
+        offset = b.op(f"arith.constant {int(node.attrs['offset'])} : index")
+        limit = b.op(f"arith.addi {i}, {offset} : index")
+        keep = b.op(f"arith.cmpi sle, {j}, {limit} : index")
+        return b.op(f"arith.select {keep}, {a[0]}, {b.const(node.attrs['fill'], t.dtype)} : {t.dtype}")
+
+    return ctx.generic(result_name(ctx, node), [(operands[0], x)], (ctx.init_for(node.index, node, operands), t),
+                       [identity_map(rank)] * 2, ["parallel"] * rank, body)
+
+
+def _mask_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    x = pool.pick(draw, lambda t, bound: len(t.shape) >= 2 and t.dtype in MASKED_DTYPES)
+    if x is None:
+        return None
+    fill = draw(pool.st.sampled_from((0, -64)))  # a large negative stands for -inf before a softmax
+    return (x,), {"offset": draw(pool.st.sampled_from((-1, 0, 1))),
+                  "fill": float(fill) if pool.type(x).dtype in FLOAT_DTYPES else fill}
+
+
+register(OpSpec("causal_mask", _mask_infer, _mask_emit, lambda bs, a, ts: max(bs[0], abs(a["fill"])), _mask_propose,
+                family="model"))
+
+
+# ---------------------------------------------------------------------------------------------
+# quantize (float -> i8) and dequantize (i8 / i32 -> float)
+
+
+def _quantize_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (x,) = types
+    if not is_float(x) or not -128 <= attrs["qmin"] < attrs["qmax"] <= 127:
+        raise ValueError(f"quantize takes a float tensor into an i8 range, not {x!r} {attrs}")
+    return TensorType(x.shape, "i8")
+
+
+def _quantize_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    x, t, a = ctx.graph.type_of(node.inputs[0]), node.type, node.attrs
+    rank, dt = len(t.shape), x.dtype
+
+    def body(b: Body, args: list[str]) -> str:
+        scaled = b.op(f"arith.divf {args[0]}, {b.const(a['scale'], dt)} : {dt}")
+        rounded = b.op(f"math.roundeven {scaled} : {dt}")
+        shifted = b.op(f"arith.addf {rounded}, {b.const(float(a['zero_point']), dt)} : {dt}")
+        low = maxmin("max")(b, [shifted, b.const(float(a["qmin"]), dt)], dt)
+        clamped = maxmin("min")(b, [low, b.const(float(a["qmax"]), dt)], dt)
+        return b.op(f"arith.fptosi {clamped} : {dt} to i8")
+
+    return ctx.generic(result_name(ctx, node), [(operands[0], x)], (ctx.init_for(node.index, node, operands), t),
+                       [identity_map(rank)] * 2, ["parallel"] * rank, body)
+
+
+def _quantize_bound(bs: Sequence[float], a: Mapping[str, Any], ts: Sequence[TensorType]) -> float:
+    return min(max(-a["qmin"], a["qmax"]), bs[0] / a["scale"] + abs(a["zero_point"]) + 1)
+
+
+def _quantize_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    x = pool.pick(draw, lambda t, bound: t.dtype in ("f32", "f16") and bound <= 16)
+    if x is None:
+        return None
+    qmin, qmax = draw(pool.st.sampled_from(CLAMPS))
+    return (x,), {"scale": draw(pool.st.sampled_from(QUANT_SCALES)), "zero_point": draw(pool.st.integers(-2, 2)),
+                  "qmin": qmin, "qmax": qmax}
+
+
+def _dequantize_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (q,) = types
+    if q.dtype not in ("i8", "i32") or attrs["to"] not in ("f32", "f16"):
+        raise ValueError(f"dequantize takes i8 or i32 into f32 or f16, not {q!r} -> {attrs['to']}")
+    return TensorType(q.shape, attrs["to"])
+
+
+def _dequantize_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    q, t, a = ctx.graph.type_of(node.inputs[0]), node.type, node.attrs
+    rank, dt = len(t.shape), t.dtype
+
+    def body(b: Body, args: list[str]) -> str:
+        value = b.op(f"arith.sitofp {args[0]} : {q.dtype} to {dt}")
+        shifted = b.op(f"arith.subf {value}, {b.const(float(a['zero_point']), dt)} : {dt}")
+        return b.op(f"arith.mulf {shifted}, {b.const(a['scale'], dt)} : {dt}")
+
+    return ctx.generic(result_name(ctx, node), [(operands[0], q)], (ctx.init_for(node.index, node, operands), t),
+                       [identity_map(rank)] * 2, ["parallel"] * rank, body)
+
+
+def _dequantize_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    q = pool.pick(draw, lambda t, bound: t.dtype in ("i8", "i32") and bound <= 2048)  # f16 holds these exactly
+    if q is None:
+        return None
+    return (q,), {"scale": draw(pool.st.sampled_from(DEQUANT_SCALES)), "zero_point": draw(pool.st.integers(-2, 2)),
+                  "to": draw(pool.st.sampled_from(pool.dtypes_among(("f32", "f16"))))}
+
+
+register(OpSpec("quantize", _quantize_infer, _quantize_emit, _quantize_bound, _quantize_propose, family="model"))
+register(OpSpec("dequantize", _dequantize_infer, _dequantize_emit,
+                lambda bs, a, ts: (bs[0] + abs(a["zero_point"])) * a["scale"], _dequantize_propose, family="model"))
+
+
+__all__ = ["CLAMPS", "DEQUANT_SCALES", "MASKED_DTYPES", "QUANT_SCALES"]
