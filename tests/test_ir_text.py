@@ -139,7 +139,10 @@ def test_memory_judges_on_a_2023_release_and_catches_an_injected_alloca():
     head, _, rest = first.final_ir.partition("\n")
     injected = dataclasses.replace(first, final_ir=f"{head}\n  %injected = memref.alloca() : memref<64xf32>\n{rest}",
                                    facts=None)
-    [read] = read_elsewhere((injected,), config)  # by 2023's Python (ir_reader), as a campaign reads it
+    import inspect
+
+    reader = config if "config" in inspect.signature(read_elsewhere).parameters else sut.runtime_python_for(config)
+    [read] = read_elsewhere((injected,), reader)  # by 2023's Python (ir_reader), as a campaign reads it
     findings = memory.check_memory([read])
     assert [f.kind for f in findings] == ["alloca"] and "memref<64xf32>" in findings[0].message
 
