@@ -246,3 +246,30 @@ def test_a_signature_listed_under_one_cause_never_makes_another_cause_known(tmp_
     assert runs.open_run(old_run(tmp_path / "run"), judged).new_causes() == [MUTATED, ALLOCA]
     listed = baseline.Baseline.of([baseline.Known(signatures=(sig,))])  # an old baseline's cause-less row
     assert listed.finding_known(sig, ALLOCA) and listed.cause_known(ALLOCA, [sig])
+
+
+def test_a_harness_verdict_holds_for_older_runs_and_a_return_after_its_fix_is_red(tmp_path):
+    run = old_run(tmp_path / "run")
+    file = write(tmp_path / "known.json", {"format": 2, "causes": [
+        {"cause": MUTATED, "verdict": "upstream", "link": "https://x/16168"},
+        {"cause": ALLOCA, "verdict": "harness", "fixed_in": "0.2.0"}]})
+    rc, _, err = triage(str(run), "--baseline", str(file))
+    assert rc == 0, err  # a run whose ireefuzz is not known (an older run): the verdict holds
+    for version, red in (("0.1.0", False), ("0.2.0", True), ("0.10.1", True)):
+        summary = json.loads((run / "summary.json").read_text())
+        (run / "summary.json").write_text(json.dumps(summary | {"ireefuzz_version": version}))
+        rc, _, err = triage(str(run), "--baseline", str(file))
+        assert rc == int(red), (version, err)
+        summary = json.loads((run / "summary.json").read_text())
+        assert summary["ireefuzz_version"] == version  # the run's own version is kept by triage
+        ranked = {r["id"]: r for r in summary["ranking"]}
+        assert (ALLOCA in ranked) == red and (not red or "fixed in ireefuzz 0.2.0, seen again" in ranked[ALLOCA]["regressed"])
+    assert "seen again in 0.10.1" in (run / "summary.md").read_text()
+
+
+def test_a_new_run_is_stamped_with_the_ireefuzz_that_made_it(tmp_path):
+    import ireefuzz
+
+    run = old_run(tmp_path / "run")
+    assert runs.write_outputs(run, runs.open_run(run, baseline.Baseline()))["ireefuzz_version"] == ireefuzz.__version__
+    assert runs.run_version(run) == ireefuzz.__version__

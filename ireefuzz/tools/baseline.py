@@ -29,6 +29,10 @@ variant of a known cause is known everywhere. Only an entry without a cause matc
 finding with that signature; a cause one of whose signatures it is). A signature listed under a cause
 never makes *another* cause known: when a newer ireefuzz splits or renames a cause, the new cause is
 reported as not judged (its nearest judged cause is shown in the ranking), never silently inherited.
+
+A ``harness`` verdict holds for runs of an ireefuzz older than its ``fixed_in``: in a run of that version
+or later (``Baseline.judging(version)``; a run's version is in its summary.json) the error came back, and
+the cause is not judged again until someone looks (``regressed`` says which entry it was).
 """
 from __future__ import annotations
 
@@ -96,6 +100,19 @@ class Known:
 class Baseline:
     signatures: Mapping[str, Known] = dataclasses.field(default_factory=dict)
     causes: Mapping[str, Known] = dataclasses.field(default_factory=dict)
+    run_version: str = ""  # the ireefuzz that made the run judged ("": not known, harness verdicts hold)
+
+    def judging(self, version: str) -> Baseline:
+        """This baseline, judging a run made by ireefuzz ``version``."""
+        return dataclasses.replace(self, run_version=version)
+
+    def regressed(self, cause: str) -> Known | None:
+        """The ``harness`` entry of ``cause`` if the run's ireefuzz is at or past the version that fixed it."""
+        k = self.causes.get(cause)
+        return k if k is not None and k.verdict == "harness" and _at_least(self.run_version, k.fixed_in) else None
+
+    def _holds(self, k: Known | None) -> Known | None:
+        return None if k is not None and k.cause and self.regressed(k.cause) else k
 
     @classmethod
     def of(cls, entries: Iterable[Known]) -> Baseline:
@@ -109,11 +126,22 @@ class Baseline:
 
     def finding_known(self, signature: str, cause: str) -> Known | None:
         """The entry that makes a finding known: its cause's, else a cause-less entry of its signature."""
-        return self.causes.get(cause) or self.signatures.get(signature)
+        return self._holds(self.causes.get(cause)) or self.signatures.get(signature)
 
     def cause_known(self, cause: str, signatures: Iterable[str]) -> Known | None:
         """The entry that makes ``cause`` known: its own, else a cause-less entry of one of its signatures."""
-        return self.causes.get(cause) or next((self.signatures[s] for s in sorted(signatures) if s in self.signatures), None)
+        return self._holds(self.causes.get(cause)) or next(
+            (self.signatures[s] for s in sorted(signatures) if s in self.signatures), None)
+
+
+def _at_least(version: str, fixed_in: str) -> bool:
+    """``version`` >= ``fixed_in`` (PEP 440); False when either is missing or unreadable (the verdict holds)."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return bool(version and fixed_in) and Version(version) >= Version(fixed_in)
+    except InvalidVersion:
+        return False
 
 
 # --------------------------------------------------------------------------- where the baseline is

@@ -51,6 +51,7 @@ import time
 import urllib.parse
 from pathlib import Path
 
+from ireefuzz import __version__
 from ireefuzz.base import durable as _io
 from ireefuzz.errors import UsageError
 from ireefuzz.tools.baseline import baseline_path, load as load_baseline
@@ -75,7 +76,7 @@ def main(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, out: Path, options: Options, scheduler: str | None) -> int:
     workers, bundles = parse_workers(args.workers), bundle_limit(args.bundles)
-    baseline = load_baseline(baseline_path(args.baseline))
+    baseline = load_baseline(baseline_path(args.baseline)).judging(__version__)  # this run's ireefuzz (harness verdicts)
     previous = previous_run(Path(args.compare), baseline) if args.compare else None
     if args.resume:
         Record(out, options, baseline, previous)  # a damaged record: one line now, before any worker starts

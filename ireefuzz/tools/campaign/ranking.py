@@ -50,6 +50,7 @@ class Ranked:
     beyond_frontends: bool
     nearest: str  # the nearest known (or higher-ranked) cause, "" if none
     distance: float
+    regressed: str = ""  # judged a harness error fixed in an ireefuzz at or before this run's: what it was
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self) | {"smallest": list(self.smallest) if self.smallest else None}
@@ -113,7 +114,10 @@ def rank(record: Record) -> list[Ranked]:
         beyond = bool(rows_of) and all(_beyond_frontends(r) for r in rows_of)
         prior = weight * REPRODUCED[status] * size_weight(c.smallest) * (BEYOND_FRONTENDS if beyond else 1.0)
         candidates[cid] = (prior, weight, confirm, beyond, c.smallest, _features_of(c, rows_of))
-    return furthest_first(candidates, known)
+    ranked = furthest_first(candidates, known)
+    return [dataclasses.replace(r, regressed=f"harness error fixed in ireefuzz {fix.fixed_in}, seen again in "
+                                f"{record.baseline.run_version}") if (fix := record.baseline.regressed(r.id)) else r
+            for r in ranked]
 
 
 def furthest_first(candidates: Mapping[str, tuple], known: Mapping[str, Mapping[str, frozenset[str]]]) -> list[Ranked]:

@@ -145,6 +145,7 @@ def ranking_lines(s: Mapping[str, Any]) -> list[str]:
     for n, r in enumerate(ranked, 1):
         smallest = ", ".join(map(str, r["smallest"])) if r.get("smallest") else "?"
         nearest = f"`{r['nearest']}` ({r['distance']})" if r.get("nearest") else "none"
+        nearest = f"{nearest}; {r['regressed']}" if r.get("regressed") else nearest
         lines.append(f"| {n} | `{r['id']}` | {r['score']} | {r['oracle_weight']} | {r['reproduced']} | {smallest} "
                      f"| {'yes' if r['beyond_frontends'] else 'no'} | {nearest} |")
     return lines + [""]

@@ -27,7 +27,13 @@ def read_options(run: Path) -> Options:
 
 
 def open_run(run: Path, baseline: Baseline, previous: Previous | None = None, *, rederive: bool = False) -> Record:
-    return Record(run, read_options(run), baseline, previous, rederive=rederive)
+    """The run's record, judged by ``baseline`` as of the ireefuzz that made the run (``run_version``)."""
+    return Record(run, read_options(run), baseline.judging(run_version(run)), previous, rederive=rederive)
+
+
+def run_version(run: Path) -> str:
+    """The ireefuzz version that made ``run`` (its summary.json's ``ireefuzz_version``; "" for an older run)."""
+    return str(read_summary(run).get("ireefuzz_version") or "")
 
 
 def previous_run(run: Path, baseline: Baseline) -> Previous:
@@ -44,9 +50,14 @@ KEPT_KEYS = ("coordinator_rss_mb", "bundling_seconds")  # what the record does n
 def write_outputs(out: Path, record: Record, **extra: Any) -> dict[str, Any]:
     """summary.json and the reports, from the record; keys of an earlier summary.json that the record does
     not compute (``KEPT_KEYS``: the coordinator's memory samples, the seconds spent bundling) are kept."""
+    from ireefuzz import __version__
+
     from .ranking import rank
 
-    summary = {k: v for k, v in read_summary(out).items() if k in KEPT_KEYS} | record.summary() | extra
+    before = read_summary(out)
+    summary = {k: v for k, v in before.items() if k in KEPT_KEYS} | record.summary() | extra
+    # the ireefuzz that made the run: stamped by its first summary (a run that has one without it is older)
+    summary["ireefuzz_version"] = before.get("ireefuzz_version", "") if before else __version__
     summary["ranking"] = [r.to_json() for r in rank(record)]  # the new causes, most likely real and distinct first
     summary["judged_causes"] = {c["id"]: {"verdict": c["verdict"], "detail": c["verdict_detail"]}  # known, not failures
                                 for c in summary["causes"] if c.get("verdict") and c["status"] == "known"}
