@@ -362,3 +362,74 @@ def test_the_docs_example_runs_verbatim(pytester: pytest.Pytester):
                                             "tests", timeout=900)
     passing.assert_outcomes(passed=2)
     assert "known finding" in passing.stdout.str()
+
+
+# --------------------------------------------------------------------------- ireefuzz fuzz --model
+
+MODEL_MODULE = '''
+import jax.numpy as jnp
+import numpy as np
+
+DYNAMIC = {"x": {0: "batch"}}
+
+
+def scaled(x, w):
+    return jnp.tanh(x @ w) * 3.0
+
+
+def example_args():
+    rng = np.random.default_rng(0)
+    return rng.standard_normal((4, 16)).astype(np.float32), rng.standard_normal((16, 8)).astype(np.float32)
+'''
+
+
+def _ireefuzz(*argv: str, cwd: Path):
+    import os
+    import subprocess
+
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    return subprocess.run([sys.executable, "-m", "ireefuzz.cli", *argv], check=False, cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=900)
+
+
+@pytest.mark.parametrize("spec, says", [
+    ("no_such_module:fn", "cannot import no_such_module"),
+    ("model_mod", "give MODULE:FUNCTION"),
+    ("model_mod:nothing", "has no function nothing"),
+    ("bare_mod:scaled", "must define example_args()"),
+])
+def test_fuzz_model_bad_specs_are_one_usage_error(tmp_path, spec, says):
+    (tmp_path / "model_mod.py").write_text(MODEL_MODULE)
+    (tmp_path / "bare_mod.py").write_text("def scaled(x):\n    return x\n")
+    result = _ireefuzz("fuzz", "--model", spec, "--out", str(tmp_path / "run"), cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0] and "Traceback" not in result.stderr
+
+
+def test_model_variants_start_with_the_model_as_given_and_are_deterministic():
+    from ireefuzz.sut import configs
+
+    space = configs.limited_to(frozenset({"--iree-opt-data-tiling", "--iree-opt-level"}), ("host", "generic"))
+    drawn = jax_model.variants(3, 6, True, space)
+    assert drawn == jax_model.variants(3, 6, True, space)
+    first = drawn[0]
+    assert (first.dtype, first.dynamic, first.target_cpu, first.flags) == ("f32", True, "host", ())
+    assert {v.dtype for v in drawn} <= set(jax_model.FUZZ_DTYPES)
+    assert not any(v.dynamic for v in jax_model.variants(3, 6, False, space))
+
+
+@pytest.mark.iree
+@pytest.mark.slow
+def test_fuzz_model_checks_variants_and_bundles_each_new_signature(tmp_path):
+    (tmp_path / "model_mod.py").write_text(MODEL_MODULE)
+    (tmp_path / "none.json").write_text("[]")
+    result = _ireefuzz("fuzz", "--model", "model_mod:scaled", "--cases", "2", "--oracles", "memory,crash,numeric",
+                       "--baseline", "none.json", "--out", "run", cwd=tmp_path)
+    rows = [json.loads(line) for line in (tmp_path / "run" / "findings.jsonl").read_text().splitlines()]
+    assert [r["variant"]["index"] for r in rows] == [0, 1]
+    signatures = {f["signature"] for r in rows for f in r["findings"]}
+    assert any(s.startswith("memory/alloca/") for s in signatures)  # the dynamic-batch matmul on 3.13 (#8303)
+    assert result.returncode == 1, result.stdout + result.stderr
+    bundles = {p.name for p in (tmp_path / "run" / "bundles").iterdir()}
+    assert len(bundles) == len(signatures) and all((tmp_path / "run" / "bundles" / b / "run.sh").is_file() for b in bundles)

@@ -597,3 +597,136 @@ def _dispatch_section(finding: Any, case: JaxCase, config: sut.CompilerConfig) -
             f"`{name}` (pipeline `{dispatch.pipeline}`). Its executable source, a program of its own:", "",
             "```sh", ("iree-compile --compile-mode=hal-executable dispatch.mlir -o dispatch.so "
                       "--mlir-print-ir-before=iree-convert-to-llvm"), "```", "", "```mlir", dispatch.source.rstrip(), "```"]
+
+
+# --------------------------------------------------------------------------- a campaign around a model
+
+FUZZ_DTYPES = ("f32", "f16", "bf16")
+DEFAULT_VARIANTS = 8
+
+
+def load_model(spec: str) -> tuple[Callable[..., Any], Callable[[], Sequence[Any]], Mapping[Any, Mapping[int, str]] | None]:
+    """``module:function`` -> (the function, the module's ``example_args``, its ``DYNAMIC`` or None). The module
+    is imported as Python would from the current folder."""
+    import importlib
+    import sys
+
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise UsageError(f"--model {spec}: give MODULE:FUNCTION, e.g. mypkg.model:forward")
+    if "" not in sys.path and "." not in sys.path:
+        sys.path.insert(0, "")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        raise UsageError(f"--model {spec}: cannot import {module_name} ({e})") from None
+    fn = getattr(module, attr, None)
+    if not callable(fn):
+        raise UsageError(f"--model {spec}: {module_name} has no function {attr}")
+    example_args = getattr(module, "example_args", None)
+    if not callable(example_args):
+        raise UsageError(f"--model {spec}: {module_name} must define example_args() returning {attr}'s example "
+                         f"arguments (and may define DYNAMIC, the dynamic= of check_jax)")
+    return fn, example_args, getattr(module, "DYNAMIC", None)
+
+
+@dataclasses.dataclass(frozen=True)
+class Variant:
+    """One draw of a model campaign: a dtype, dynamic dims or static ones, a compiler configuration."""
+
+    index: int
+    dtype: str
+    dynamic: bool
+    target_cpu: str
+    flags: tuple[str, ...]
+    labels: Mapping[str, str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "dtype": self.dtype, "dynamic": self.dynamic, "target_cpu": self.target_cpu,
+                "flags": list(self.flags), **dict(self.labels)}
+
+    def __repr__(self) -> str:
+        chosen = ", ".join(f"{k}={v}" for k, v in self.labels.items() if v != "default")
+        return (f"#{self.index} {self.dtype} {'dynamic' if self.dynamic else 'static'} cpu={self.target_cpu}"
+                f"{' ' + chosen if chosen else ''}")
+
+
+def variants(seed: int, count: int, has_dynamic: bool, space: Any, target_cpu: str = "host") -> list[Variant]:
+    """``count`` variants: the first is the model as given (f32, its dynamic dims, the default configuration),
+    then dtypes, dynamic or static, and compiler configurations (``sut.configs``' space) drawn from ``seed``."""
+    rng = random.Random(f"{seed}/model")
+    out = [Variant(0, "f32", has_dynamic, target_cpu, (), {})]
+    for k in range(1, count):
+        config = space.draw(seed, k)
+        out.append(Variant(k, rng.choice(FUZZ_DTYPES), has_dynamic and rng.random() < 0.5, config.target_cpu,
+                           tuple(config.flags), dict(config.choices)))
+    return out
+
+
+def fuzz_model(spec: str, out: Any, *, seed: int = 0, count: int = DEFAULT_VARIANTS, time_s: float | None = None,
+               config: sut.CompilerConfig | None = None, policy: Policy | None = None, baseline: Any = None,
+               log: Callable[[str], None] = print) -> int:
+    """``ireefuzz fuzz --model MODULE:FUNCTION``: check ``count`` variants of the model (``variants``), each
+    through ``check_results``; every variant's findings go to ``OUT/findings.jsonl``, a bundle per new signature
+    (not in ``baseline``) to ``OUT/bundles/``. Returns 1 if a finding is new, else 0."""
+    import json
+    import time
+    from pathlib import Path
+
+    from ireefuzz.base.durable import slug
+    from ireefuzz.sut import configs
+
+    fn, example_args, dynamic = load_model(spec)
+    base = config or sut.CompilerConfig()
+    space = configs.limited_to(sut.compiler_flags(sut.find_iree_compile(base)), (base.target_cpu, "generic"))
+    out = Path(out)
+    (out / "bundles").mkdir(parents=True, exist_ok=True)
+    started, seen, new = time.monotonic(), set(), 0
+    with open(out / "findings.jsonl", "a", encoding="utf-8") as record:
+        for variant in variants(seed, count, bool(dynamic), space, base.target_cpu):
+            if time_s is not None and time.monotonic() - started > time_s:
+                log(f"--time {time_s:g} s spent: {variant.index} of {count} variants checked")
+                break
+            run_config = dataclasses.replace(base, target_cpu=variant.target_cpu, flags=tuple(base.flags) + variant.flags)
+            args = with_float_dtype(example_args(), variant.dtype)
+            case, result = check_results(fn, *args, dynamic=dynamic if variant.dynamic else None, config=run_config,
+                                         policy=policy, seed=seed + variant.index)
+            record.write(json.dumps({"variant": variant.to_json(), "instances": list(case.instances),
+                                     "not_judged": list(result.not_judged), "discarded": result.discarded,
+                                     "findings": [json.loads(f.dumps()) for f in result.findings]}) + "\n")
+            record.flush()
+            log(f"{variant!r}: {len(result.findings)} finding(s)")
+            for f in result.findings:
+                known = baseline.finding_known(f.signature, f.cause) if baseline is not None else None
+                log(f"    {f.signature}{' (known: ' + (known.verdict or 'listed') + ')' if known else ''}")
+                if known or f.signature in seen:
+                    continue
+                seen.add(f.signature)
+                new += 1
+                make_bundle(f, case, run_config).dump(out / "bundles" / slug(f.signature))
+    log(f"{new} new finding(s); {out / 'findings.jsonl'}, bundles in {out / 'bundles'}")
+    return 1 if new else 0
+
+
+def fuzz_main(args: Any) -> int:
+    """``ireefuzz fuzz --model``: the campaign options that apply to a model (``--out``, ``--seed``, ``--cases`` =
+    variants, ``--time``, ``--oracles``, ``--iree-compile``, ``--target-cpu``, ``--flags``, ``--baseline``)."""
+    import time
+    from pathlib import Path
+
+    from ireefuzz.oracles.finding import ORACLE_NAMES
+    from ireefuzz.tools import baseline as known
+
+    oracles = frozenset(o.strip() for o in (args.oracles or ",".join(ORACLE_NAMES)).split(",") if o.strip())
+    unknown = oracles - set(ORACLE_NAMES)
+    if unknown:
+        raise UsageError(f"--oracles: unknown {', '.join(sorted(unknown))}; choose from {', '.join(ORACLE_NAMES)}")
+    if args.cases is not None and args.cases < 1:
+        raise UsageError("--cases: give a positive number of model variants")
+    config = sut.CompilerConfig(iree_compile=args.iree_compile, target_cpu=args.target_cpu or "host",
+                                flags=tuple(args.flags or ()))
+    sut.require_usable(config)
+    out = Path(args.out or f"runs/model-{time.strftime('%Y%m%d-%H%M%S')}")
+    return fuzz_model(args.model, out, seed=args.seed or 0, count=args.cases or DEFAULT_VARIANTS, time_s=args.time,
+                      config=config, policy=Policy(oracles=oracles),
+                      baseline=known.load(known.baseline_path(args.baseline)))

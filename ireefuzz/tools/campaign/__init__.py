@@ -68,6 +68,10 @@ SCHEDULER_CONNECT_S = 10.0  # a scheduler that does not answer by then is not th
 
 
 def main(args: argparse.Namespace) -> int:
+    if getattr(args, "model", None):  # a user's JAX model: its own small loop (ireefuzz.tools.jax_model)
+        from ireefuzz.tools import jax_model
+
+        return jax_model.fuzz_main(args)
     scheduler = parse_scheduler(args.scheduler) if args.scheduler else None
     out, options = _campaign_dir(args)
     with held(out):  # one campaign per --out, for its whole life (bundling included)
@@ -110,11 +114,10 @@ def bundle_causes(record: Record, limit: int | None, timeout: float) -> None:
 def _prepared(options: Options) -> Options:
     """The compiler found, a release installed and its runtime shown to load its modules (else one line,
     exit 2); the oracles that cannot read that release's IR left out."""
-    from ireefuzz.sut import oracles_not_judged, prepare, require_usable
+    from ireefuzz.sut import prepare, require_usable
 
-    config = options.task_spec().config
-    unable = prepare(config, log=lambda m: print(f"ireefuzz fuzz: {m}", file=sys.stderr))
-    why = oracles_not_judged(config) if unable else {}
+    toolchain = prepare(options.task_spec().config, log=lambda m: print(f"ireefuzz fuzz: {m}", file=sys.stderr))
+    unable, why = toolchain.unable, dict(toolchain.not_judged or {})
     options = dataclasses.replace(options, oracles=tuple(o for o in options.oracles if o not in unable),
                                   oracles_not_judged=tuple(f"{o}: {why[o]}" for o in options.oracles if o in unable))
     require_usable(options.task_spec().config)  # a drawn configuration (--configs) keeps to what this compiler has

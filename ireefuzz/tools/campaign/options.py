@@ -67,6 +67,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--frontend", choices=FRONTEND_CHOICES, help="how programs reach iree-compile: linalg (emitted "
                    "linalg MLIR), stablehlo (jax.export, the path JAX models take; ops it exports only), or mixed "
                    "(blocks alternate between the two); default linalg")
+    g.add_argument("--model", metavar="MODULE:FUNCTION", help="fuzz variants of your JAX model instead of generated "
+                   "graphs: dtypes f32/f16/bf16, dynamic or static dims, compiler configurations (--cases = variants; "
+                   "the module defines example_args() and may define DYNAMIC; see docs/jax-models.md)")
     g.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run batches on this Dask cluster instead of local workers")
 
 
