@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ireefuzz.base.durable import atomic_write_text
 from ireefuzz.sut import launch, releases
-from ireefuzz.sut.binaries import compiler_flags, compiler_version, find_iree_compile
+from ireefuzz.sut.toolchain import Toolchain, toolchain_of
 from ireefuzz.sut.commands import compile_command, target_flags
 from ireefuzz.sut.config import CompilerConfig
 from ireefuzz.sut.dumps import (BUFFERIZED_PASS, FINAL_PASS, cpu_info, failing_passes, printed_ir, read_dispatches,
@@ -35,23 +35,25 @@ _KEY_LINE = re.compile(r"error:|LLVM ERROR|Assertion `|terminate called|what\(\)
 
 
 def compile_mlir(
-    mlir_text: str, config: CompilerConfig, *, workdir: str | None = None, resolve_cpu: bool = True
+    mlir_text: str, config: CompilerConfig, *, workdir: str | None = None, resolve_cpu: bool = True,
+    toolchain: Toolchain | None = None,
 ) -> Artifact | CompileFailure:
     """Compile ``mlir_text`` for llvm-cpu; IREE's failures come back as a CompileFailure.
 
     ``workdir`` keeps the input, vmfb and dumps there (subdirectories are replaced); by default a
     temporary directory is used and removed. Executable sources and scheduling statistics are
     always dumped (they are free and give CpuInfo and ``statistics``); ``config.observe`` adds the
-    per-dispatch IR dumps (``pipeline``, ``final_ir``, ``bufferized_ir``).
+    per-dispatch IR dumps (``pipeline``, ``final_ir``, ``bufferized_ir``). ``toolchain`` is ``config``'s, resolved
+    (``toolchain_of(config)`` when not given).
     """
-    binary = find_iree_compile(config)
+    toolchain = toolchain or toolchain_of(config)
     if workdir is None:
         with temp_dir() as tmp:
-            return _compile_in(binary, mlir_text, config, Path(tmp), resolve_cpu, scratch=True)
-    return _compile_in(binary, mlir_text, config, Path(workdir), resolve_cpu)
+            return _compile_in(toolchain, mlir_text, config, Path(tmp), resolve_cpu, scratch=True)
+    return _compile_in(toolchain, mlir_text, config, Path(workdir), resolve_cpu)
 
 
-def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
+def _compile_in(toolchain: Toolchain, mlir_text: str, config: CompilerConfig, work: Path,
                 resolve_cpu: bool = True, *, scratch: bool = False) -> Artifact | CompileFailure:
     source, vmfb = work / "input.mlir", work / "module.vmfb"
     sources_dir, tree_dir, stats_file = work / "sources", work / "ir", work / "statistics.json"
@@ -62,7 +64,7 @@ def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
         stale.unlink(missing_ok=True)
     atomic_write_text(source, mlir_text)
     command = [
-        binary, str(source), "-o", str(vmfb), *target_flags(config.target_cpu),
+        toolchain.iree_compile, str(source), "-o", str(vmfb), *target_flags(config.target_cpu),
         f"--iree-hal-dump-executable-sources-to={sources_dir}",
         "--iree-scheduling-dump-statistics-format=json",
         f"--iree-scheduling-dump-statistics-file={stats_file}",
@@ -71,9 +73,8 @@ def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
         command += [f"--mlir-print-ir-tree-dir={tree_dir}", f"--mlir-print-ir-before={FINAL_PASS},{BUFFERIZED_PASS}",
                     f"--iree-hal-dump-executable-configurations-to={configs_dir}", "--mlir-print-ir-after-failure"]
     command += config.flags
-    version = releases.release_of(config)
-    if version is not None:  # a published release: its spelling, and only the observation flags it has
-        command = releases.adapt_command(version, command, compiler_flags(binary))
+    if toolchain.release is not None:  # a published release: its spelling, and only the observation flags it has
+        command = releases.adapt_command(toolchain.release, command, toolchain.known_flags)
     returncode, stderr, seconds = _run_limited(command, config, scratch=work if scratch else None)
     stderr, printed = printed_ir(stderr)  # IR a release without a tree dump printed to stderr (dumps.printed_ir)
     kind = _failure_kind(returncode, stderr)
@@ -91,10 +92,10 @@ def _compile_in(binary: str, mlir_text: str, config: CompilerConfig, work: Path,
     dispatches = read_dispatches(sources, tree_dir if config.observe else None, read_sources(configs_dir), printed)
     return Artifact(
         vmfb=vmfb.read_bytes(),
-        dispatches=read_elsewhere(dispatches, config) if config.observe else dispatches,
+        dispatches=read_elsewhere(dispatches, toolchain.runtime_python) if config.observe else dispatches,
         statistics=json.loads(stats_file.read_text()) if stats_file.exists() else {},
         cpu=cpu,
-        compiler_version=compiler_version(binary),
+        compiler_version=toolchain.version,
         command=tuple(command),
         seconds=seconds,
     )
@@ -107,7 +108,7 @@ _PRINT_CHANGES = ("--mlir-print-ir-after-all", "--mlir-print-ir-after-change", "
 def ir_after_each_change(mlir_text: str, config: CompilerConfig) -> str | CompileFailure:
     """The IR printed after every pass that changed it (the compiler's stderr), compiled under the
     same limits as ``compile_mlir``; a failed compile comes back as a CompileFailure."""
-    binary = find_iree_compile(config)
+    binary = toolchain_of(config).iree_compile
     with temp_dir("passes-") as tmp:
         source = Path(tmp) / "program.mlir"
         atomic_write_text(source, mlir_text)
@@ -122,7 +123,7 @@ def ir_after_each_change(mlir_text: str, config: CompilerConfig) -> str | Compil
 def compile_to(mlir_text: str, config: CompilerConfig, phase: str) -> str | CompileFailure:
     """The program's IR after ``--compile-to=phase`` (``input``, ``abi``, ..., ``flow``, ``stream``), compiled under
     the same limits as ``compile_mlir``; a failed compile comes back as a CompileFailure."""
-    binary = find_iree_compile(config)
+    binary = toolchain_of(config).iree_compile
     with temp_dir("phase-") as tmp:
         source, output = Path(tmp) / "program.mlir", Path(tmp) / f"{phase}.mlir"
         atomic_write_text(source, mlir_text)
@@ -162,7 +163,8 @@ _MODULE_IDENTIFIER = b"IREE"  # the bytecode module's FlatBuffer file identifier
 def _output_problem(vmfb: Path) -> str | None:
     """Why what iree-compile wrote (having exited 0) is not a module, or None."""
     try:
-        head = vmfb.open("rb").read(4096)
+        with vmfb.open("rb") as f:
+            head = f.read(4096)
     except OSError:
         return f"iree-compile exited 0 but wrote no {vmfb.name}"
     if _MODULE_IDENTIFIER not in head:
@@ -211,4 +213,4 @@ def resolve_platform(config: CompilerConfig) -> tuple[CpuInfo, str]:
     """(the CPU ``config.target_cpu`` resolves to, e.g. host -> znver5 with its features; the compiler
     version), once per process from a tiny probe compile -- so findings of failed compiles record them
     too. Unknown (empty) if even the probe fails to compile."""
-    return _probe(find_iree_compile(config), config.target_cpu, tuple(config.flags), min(config.timeout_s, 60.0))
+    return _probe(toolchain_of(config).iree_compile, config.target_cpu, tuple(config.flags), min(config.timeout_s, 60.0))
