@@ -92,7 +92,7 @@ def test_wrong_values_not_blamed_when_every_dump_agrees():
 
 def test_unwrap_makes_abi_ir_interpretable():
     abi = """module {
-  util.func public @main(%arg0: !hal.buffer_view) -> !hal.buffer_view attributes {iree.abi.stub, iree.reflection = {iree.abi.declaration = "x"}} {
+  util.func public @main(%arg0: !hal.buffer_view) -> !hal.buffer_view attributes {iree.abi.stub, iree.reflection = {iree.abi.declaration = "sync func @main(%input0: tensor<?xf32>) -> (%output0: tensor<?xf32>)"}} {
     %0 = hal.buffer_view.dim<%arg0 : !hal.buffer_view>[0] : index
     %1 = hal.tensor.import %arg0 "input0" : !hal.buffer_view -> tensor<?xf32>{%0}
     %2 = arith.addf %c, %c : f32

@@ -140,3 +140,11 @@ def test_every_pass_yields_only_programs_that_verify(name):
     fn = dict(M.PASSES)[name]
     for candidate in fn(CHAIN):
         assert M.parse(candidate) is not None
+
+
+def test_readable_names_are_given_per_function():
+    out = M.readable(TWO.replace("%y = math.sqrt %a : tensor<4xf32>",
+                                 "%e = tensor.empty() : tensor<4xf32>\n  %y = math.sqrt %a : tensor<4xf32>"))
+    g = out[out.index("@g("):]
+    assert "%empty = tensor.empty()" in g and "%sqrt = math.sqrt" in g  # not the names @f's values took
+    assert "%tanh = math.tanh" in out[:out.index("@g(")]

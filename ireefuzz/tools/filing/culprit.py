@@ -253,24 +253,14 @@ def memory(text: str, kind: str, config: Any) -> Culprit:
 
 def unwrap(text: str) -> str:
     """IR after a ``--compile-to`` phase as plain functions the interpreter reads: ``util.func`` -> ``func.func``,
-    ``util.return`` -> ``return``, a ``!hal.buffer_view`` argument imported by ``hal.tensor.import`` -> that tensor,
-    ``hal.tensor.export`` -> its operand; ``flow.dispatch.region`` bodies inlined. Raises ValueError on what it
-    cannot rewrite (``flow.dispatch.workgroups``, streams)."""
+    ``util.return`` -> ``return``, ``!hal.buffer_view`` arguments and results -> the tensors the function's
+    ``iree.abi.declaration`` names, ``hal.tensor.import`` / ``export`` -> the value itself, ``hal.buffer_view.dim`` ->
+    ``tensor.dim``, a hoisted constant global's load -> the constant; ``flow.dispatch.region`` bodies inlined and
+    barriers dropped. Raises ValueError on what it cannot rewrite (``flow.dispatch.workgroups``, streams, mutable
+    globals)."""
     if re.search(r"\bflow\.dispatch\.workgroups\b|\bflow\.dispatch @|(?:=|^)\s*stream\.\w|^\s*(?:hal|flow)\.executable\b",
                  text, re.M):
         raise ValueError("dispatch workgroups / executables")
-    text = re.sub(r"\butil\.func\b(\s+(?:public|private))?", "func.func", text)
-    text = re.sub(r"\butil\.return\b", "return", text)
-    text = re.sub(r"\bflow\.tensor\.tie_shape\s+(%[\w.]+)[^\n]*", lambda m: m.group(0), text)
-    # imports: %x = hal.tensor.import [wait(...) =>] %argN "name" : !hal.buffer_view -> tensor<...>
-    imports = {m.group(2): (m.group(1), m.group(3)) for m in re.finditer(
-        r"^\s*(%[\w.]+) = hal\.tensor\.import(?:\s+on\([^)]*\))?(?:\s+wait\([^)]*\)\s*=>)?\s+(%[\w.]+)\b[^\n]*?->\s*"
-        r"(tensor<[^>]*>)(?:\{[^}]*\})?\s*$", text, re.M)}
-    types_of = {arg: ttype for arg, (_, ttype) in imports.items()}
-    text = re.sub(r"^(\s*)(%[\w.]+) = hal\.buffer_view\.dim<(%[\w.]+) : !hal\.buffer_view>\[(\d+)\] : index\s*$",
-                  lambda m: (f"{m.group(1)}%dimk_{m.group(2)[1:]} = arith.constant {m.group(4)} : index\n"
-                             f"{m.group(1)}{m.group(2)} = tensor.dim {m.group(3)}, %dimk_{m.group(2)[1:]} : "
-                             f"{types_of.get(m.group(3), '?')}"), text, flags=re.M)
     # constants hoisted into globals (global optimization): the load becomes the constant
     inits = {m.group(1): m.group(2) for m in re.finditer(
         r"^\s*util\.global private @([\w$.-]+)(?: \{[^\n]*?\})? = (dense<[^\n]*>) : tensor<[^>]*>\s*$", text, re.M)}
@@ -281,28 +271,10 @@ def unwrap(text: str) -> str:
         raise ValueError("mutable globals")
     text = re.sub(r"^\s*util\.global\b[^\n]*\n", "", text, flags=re.M)
     text = re.sub(r"^module attributes \{[^\n]*\} \{", "module {", text, flags=re.M)
-    for arg, (value, ttype) in imports.items():
-        text = re.sub(rf"^\s*{re.escape(value)} = hal\.tensor\.import\b[^\n]*\n", "", text, flags=re.M)
-        text = re.sub(rf"{re.escape(arg)}: !hal\.buffer_view", f"{arg}: {ttype}", text)
-        text = re.sub(rf"{re.escape(value)}\b", arg, text)
-    exports = {}
-    for m in re.finditer(r"^\s*(%[\w.]+) = hal\.tensor\.export(?:\s+on\([^)]*\))?\s+(%[\w.]+)\b[^\n]*?:\s*"
-                         r"(tensor<[^>]*>)(?:\{[^}]*\})?\s*->\s*!hal\.buffer_view\s*$", text, re.M):
-        exports[m.group(1)] = (m.group(2), m.group(3))
-    for value, (operand, ttype) in exports.items():
-        text = re.sub(rf"^\s*{re.escape(value)} = hal\.tensor\.export\b[^\n]*\n", "", text, flags=re.M)
-        text = re.sub(rf"{re.escape(value)}\b", operand, text)
-    text = re.sub(r"attributes \{[^\n]*iree\.abi[^\n]*\}", "", text)
+    chunks = re.split(r"(?m)^(?=\s*util\.func\b)", text)
+    text = "".join(_unwrap_function(c) if re.match(r"\s*util\.func\b", c) else c for c in chunks)
     if "hal.buffer_view" in text or "hal.tensor" in text:
-        # the return types: replace !hal.buffer_view in order with the exported tensors' types
-        typed = dict(exports.values())
-        text = re.sub(r"^(\s*return )([^:\n]*) : ([^\n]*)$", lambda m: m.group(1) + m.group(2) + " : " + ", ".join(
-            typed.get(v.strip(), "!hal.buffer_view") for v in m.group(2).split(",")), text, flags=re.M)
-        types = iter(t for _, t in exports.values())
-        text = re.sub(r"!hal\.buffer_view", lambda m: next(types, m.group(0)), text)
-        if "hal.buffer_view" in text or "hal.tensor" in text:
-            raise ValueError("hal values left")
-    text = re.sub(r"attributes \{[^\n]*iree\.abi[^\n]*\}", "", text)
+        raise ValueError("hal values left")
     from iree.compiler import ir
 
     with ir.Context() as ctx:
@@ -310,6 +282,46 @@ def unwrap(text: str) -> str:
         module = ir.Module.parse(text)
         _inline_regions(module)
         return str(module)
+
+
+_TYPE = r"tensor<[^>]*>|[a-z]\w*"
+
+
+def _unwrap_function(chunk: str) -> str:
+    """One ``util.func`` (up to the next one) with its ABI wrapping removed (see ``unwrap``)."""
+    header, _, body = chunk.partition("\n")
+    declared = re.search(r'iree\.abi\.declaration = "[^"(]*\(([^)]*)\)(?: -> \(([^)]*)\))?"', header)
+    if declared is None:
+        if "hal.buffer_view" in chunk:
+            raise ValueError("no iree.abi.declaration")
+        chunk = re.sub(r"\butil\.func\s+(?:public\s+|private\s+)?", "func.func ", chunk, count=1)
+        return re.sub(r"\butil\.return\b", "return", chunk)
+    inputs = re.findall(rf"%\w+: ({_TYPE})", declared.group(1))
+    outputs = re.findall(rf"%\w+: ({_TYPE})", declared.group(2) or "")
+    header = re.sub(r"\s*attributes \{.*\}\s*\{\s*$", " {", header)
+    head, arrow, tail = header.partition(") ->")
+    given = iter(inputs)
+    head = re.sub(r"!hal\.buffer_view", lambda m: next(given, m.group(0)), head)
+    results = iter(outputs)
+    tail = re.sub(r"!hal\.buffer_view", lambda m: next(results, m.group(0)), tail)
+    header = re.sub(r"\butil\.func\s+(?:public\s+|private\s+)?", "func.func ", head + arrow + tail)
+    args = dict(re.findall(rf"(%\w+): ({_TYPE})", head))
+    for m in list(re.finditer(r"^\s*(%[\w.]+) = hal\.tensor\.import(?:\s+on\([^)]*\))?(?:\s+wait\([^)]*\)\s*=>)?\s+"
+                              r"(%[\w.]+)\b[^\n]*$", body, re.M)):
+        body = body.replace(m.group(0) + "\n", "")
+        body = re.sub(rf"{re.escape(m.group(1))}(?![\w.])", m.group(2), body)
+    body = re.sub(r"^(\s*)(%[\w.]+) = hal\.buffer_view\.dim<(%[\w.]+) : !hal\.buffer_view>\[(\d+)\] : index\s*$",
+                  lambda m: (f"{m.group(1)}%dimk_{m.group(2)[1:]} = arith.constant {m.group(4)} : index\n"
+                             f"{m.group(1)}{m.group(2)} = tensor.dim {m.group(3)}, %dimk_{m.group(2)[1:]} : "
+                             f"{args.get(m.group(3), '?')}"), body, flags=re.M)
+    for m in list(re.finditer(r"^\s*(%[\w.]+) = hal\.tensor\.export(?:\s+on\([^)]*\))?\s+(%[\w.]+(?:#\d+)?)[^\n]*$",
+                              body, re.M)):
+        body = body.replace(m.group(0) + "\n", "")
+        body = re.sub(rf"{re.escape(m.group(1))}(?![\w.#])", m.group(2), body)
+    body = re.sub(r"^(\s*)util\.return\b([^:\n]*)(?::[^\n]*)?$",
+                  lambda m: f"{m.group(1)}return{m.group(2)}" + (f" : {', '.join(outputs)}" if outputs else ""),
+                  body, count=1, flags=re.M)
+    return header + "\n" + body
 
 
 _IDENTITY_OPS = frozenset({"iree_tensor_ext.compute_barrier.start", "iree_tensor_ext.compute_barrier.end",

@@ -336,29 +336,29 @@ def _value_name(op_name: str, line: str) -> str:
 
 
 def readable(text: str) -> str:
-    """``text`` with each op result named after what it is (``%fill``, ``%reduced``, ``%sorted``, ``%empty``...)
-    and each function argument ``%arg<i>``; the same program (it parses to the same IR as ``text``)."""
+    """``text`` with each op result named after what it is (``%fill``, ``%reduced``, ``%sorted``, ``%empty``...),
+    names given per function (each function's values are its own); the same program (it parses to the same IR
+    as ``text``), else ``text`` as printed."""
     module = parse(text)
     if module is None:
         return text
     printed = str(module)
-    used: dict[str, int] = {}
-    mapping: dict[str, str] = {}
-    for line in printed.splitlines():
-        found = re.match(r"\s*(%[\w.]+)(?::(\d+))?(?:, (%[\w.]+))* = ([\w.]+)", line)
-        if not found or found.group(1) in mapping:
-            continue
-        base = _value_name(found.group(4), line)
-        names = re.findall(r"(%[\w.]+)", line.split(" = ")[0])
-        for n in names:
-            k = used.get(base, 0)
-            used[base] = k + 1
-            mapping[n] = f"%{base}" if k == 0 else f"%{base}{k}"
-    if not mapping:
-        return printed
-    renamed = re.sub(r"%[\w.]+(?:#\d+)?", lambda m: (
-        mapping.get(m.group(0).split("#")[0], m.group(0).split("#")[0]) + (("#" + m.group(0).split("#")[1])
-                                                                          if "#" in m.group(0) else "")), printed)
+    chunks = re.split(r"(?m)^(?=\s*(?:func\.func|util\.func)\b)", printed)
+    out = []
+    for chunk in chunks:
+        used: dict[str, int] = {}
+        mapping: dict[str, str] = {}
+        for line in chunk.splitlines():
+            found = re.match(r"\s*(%[\w.]+)(?::(\d+))?(?:, (%[\w.]+))* = ([\w.]+)", line)
+            if not found or found.group(1) in mapping:
+                continue
+            base = _value_name(found.group(4), line)
+            for n in re.findall(r"(%[\w.]+)", line.split(" = ")[0]):
+                k = used.get(base, 0)
+                used[base] = k + 1
+                mapping[n] = f"%{base}" if k == 0 else f"%{base}{k}"
+        out.append(re.sub(r"%[\w.]+", lambda m: mapping.get(m.group(0), m.group(0)), chunk))
+    renamed = "".join(out)
     again = parse(renamed)
     return renamed if again is not None and str(again) == printed else printed
 
