@@ -410,3 +410,38 @@ def test_promote_blames_the_folder_name_not_name(tmp_path, capsys):
     assert cli.main(["promote", str(bundle), "--corpus", str(tmp_path / "corpus")]) == 2
     err = capsys.readouterr().err
     assert "folder" in err and "pass --name" in err
+
+
+# --------------------------------------------------------------------------- 3b. the interpreter's footprint
+
+
+def _chain(n: int, ops: int) -> str:
+    t = f"tensor<{n}xf32>"
+    body, prev = [f"func.func @main(%a: {t}) -> {t} {{", f"  %e = tensor.empty() : {t}"], "%a"
+    for i in range(ops):
+        body.append(f"""  %v{i} = linalg.generic {{indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+      iterator_types = ["parallel"]}} ins({prev} : {t}) outs(%e : {t}) {{
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.negf %x : f32
+    linalg.yield %y : f32
+  }} -> {t}""")
+        prev = f"%v{i}"
+    return "\n".join(body + [f"  return {prev} : {t}", "}"]) + "\n"
+
+
+def test_the_interpreter_frees_intermediates_once_dead(monkeypatch):
+    from ireefuzz.oracles import interpret
+    from ireefuzz.oracles.interpret import core
+
+    held: list[int] = []
+    real = core.Interpreter.run_ops
+
+    def counting(self, steps):
+        out = real(self, steps)
+        held.append(len(self.env))
+        return out
+
+    monkeypatch.setattr(core.Interpreter, "run_ops", counting)
+    run = interpret.interpret_traced(_chain(8, 24), "main", [np.arange(8, dtype=np.float32)])
+    assert np.array_equal(run.outputs[0], np.arange(8))  # 24 negations: the input again
+    assert max(held) < 8  # a chain of 24 values holds a few at a time, not all of them

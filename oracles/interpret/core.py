@@ -172,13 +172,17 @@ class Interpreter:
 
     def run_ops(self, steps: Sequence[tuple]) -> list[Array]:
         env = self.env
-        for handler, op, operands, results, store in steps:
+        for handler, op, operands, results, store, dead in steps:
             args = [env[v] for v in operands]
-            if handler is None:  # the terminator
+            if handler is None:  # the terminator: everything the block defined is done with
+                for value in dead:
+                    env.pop(value, None)
                 return args
             outs = handler(self, op, args)
             for value, out, e in zip(results, outs, store):
                 env[value] = round_to(out, e) if e is not None else out
+            for value in dead:  # no later op of the block (nor any op nested in one) reads it: free it now
+                env.pop(value, None)
         return []
 
 
@@ -195,19 +199,43 @@ def _store_rounding(type_text: str) -> Elem | None:
 
 
 def compile_block(block: ir.Block) -> list[tuple]:
+    """(handler, op, operands, results, rounding per result, values dead after it) per op of ``block``. A value
+    the block defines (an argument, a result) is dead after the last op that reads it, itself or in a region it
+    holds: the run frees it there, so a chain of big tensors holds two at a time, not all of them."""
     steps = []
     for op in block.operations:
         op = op.operation
         name = op.name
         if name in TERMINATORS:
-            steps.append((None, op, list(op.operands), [], []))
+            steps.append([None, op, list(op.operands), [], []])
             break
         handler = HANDLERS.get(name)
         if handler is None:
             raise NotInterpretable(f"op {name}")
         results = list(op.results)
-        steps.append((handler, op, list(op.operands), results, [_store_rounding(str(r.type)) for r in results]))
-    return steps
+        steps.append([handler, op, list(op.operands), results, [_store_rounding(str(r.type)) for r in results]])
+    defined = set(block.arguments) | {r for step in steps for r in step[3]}
+    last: dict[Any, int] = {}
+    for i, step in enumerate(steps):
+        for value in _reads(step[1]):
+            if value in defined:
+                last[value] = i
+    dead: list[list] = [[] for _ in steps]
+    for value, i in last.items():
+        dead[i].append(value)
+    if steps and steps[-1][0] is None:  # yielded or never read (an unused block argument): freed on leaving
+        dead[-1] = list(defined)
+    return [(*step, tuple(dead[i])) for i, step in enumerate(steps)]
+
+
+def _reads(op: ir.Operation) -> list:
+    """The values ``op`` reads: its operands and those of every op nested in its regions."""
+    found = list(op.operands)
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                found += _reads(inner.operation)
+    return found
 
 
 TERMINATORS = {"func.return", "util.return", "linalg.yield", "scf.yield", "tensor.yield", "scf.condition",

@@ -217,7 +217,7 @@ def _associative_combiners(block: ir.Block, steps: list, n_ins: int) -> list | N
             return None
         found.append((producer, ASSOCIATIVE[producer.name], other))
     combine_ops = {f[0] for f in found}
-    for handler, op, operands, _, _ in steps:  # the out args may feed only their combine
+    for handler, op, operands, *_ in steps:  # the out args may feed only their combine
         if any(v in out_args for v in operands) and op not in combine_ops:
             return None
     return found
