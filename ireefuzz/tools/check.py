@@ -22,7 +22,13 @@ unless the inputs hit undefined behaviour.
 ``ireefuzz.tools.corpus`` uses it for raw-MLIR corpus cases and compile-only cases, the pytest plugin for
 ``.mlir`` files.
 
-Exit status: 0 no finding, 1 findings, 2 usage or infrastructure error.
+Bounded: each run of a compiled function is in a child process (``ireefuzz.sut.isolated``) with a wall-clock
+limit (``--run-timeout``, default 60 s; past it the function is "not judged: did not finish", or a
+``crash/runtime-timeout`` when the reference interpreter finishes it), and a function whose run would need more
+memory than ``--max-memory`` (estimated from its types and shapes, ``ireefuzz.core.budget``) is refused before
+anything runs. Text nested deeper than MLIR's parser survives is refused before it is parsed.
+
+Exit status: 0 no finding, 1 findings, 2 usage or infrastructure error (and ireefuzz's own errors).
 """
 from __future__ import annotations
 
@@ -191,7 +197,8 @@ def main(args: argparse.Namespace) -> int:
         raise UsageError(f"--oracles: unknown {', '.join(sorted(unknown))}; choose from {', '.join(ORACLE_CHOICES)}")
     config = sut.CompilerConfig(iree_compile=args.iree_compile, target_cpu=args.target_cpu, flags=args.flags,
                                 release=args.release, runtime_python=args.iree_runtime)
-    unable = sut.prepare(config, log=lambda m: print(f"ireefuzz check: {m}", file=sys.stderr))
+    toolchain = sut.prepare(config, log=lambda m: print(f"ireefuzz check: {m}", file=sys.stderr))
+    unable = toolchain.unable
     policy = Policy(oracles=oracles - unable, max_static_alloca_bytes=args.max_static_alloca_bytes,
                     run_timeout_s=args.run_timeout, max_memory=args.max_memory or 0)
     try:
@@ -221,7 +228,7 @@ def main(args: argparse.Namespace) -> int:
     functions = [{"function": r.case.function, "not_judged": list(r.not_judged), "discarded": r.discarded}
                  for r in results]
     if args.json:
-        not_judged = dict(sut.oracles_not_judged(config)) if unable else {}  # oracles that cannot judge this compiler
+        not_judged = dict(toolchain.not_judged or {})  # oracles that cannot judge this compiler
         print(json.dumps({"findings": [json.loads(f.dumps()) for f in findings], "functions": functions,
                           "oracles_not_judged": {o: why for o, why in not_judged.items() if o in oracles}}, indent=2))
     else:
