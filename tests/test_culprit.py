@@ -105,7 +105,7 @@ def test_unwrap_makes_abi_ir_interpretable():
     x = np.arange(3, dtype=np.float32)
     assert np.array_equal(culprit.interpret(text, "main", [x])[0], x)
     with pytest.raises(ValueError):
-        culprit.unwrap(abi.replace("util.return", "%9 = flow.dispatch.workgroups\n    util.return"))
+        culprit.unwrap(abi.replace("util.return", "%9 = stream.async.transfer %3\n    util.return"))
 
 
 def test_culprit_json_is_phase_pass_how_and_pass_is_null_when_not_localized():
@@ -176,3 +176,22 @@ def test_a_checkers_rejected_op_is_followed_only_when_specific():
     # on the recorded argmax log, the first pass whose output holds a (static) alloca is bufferization
     name, holds = culprit.rejected_op("error: 'memref.alloca' op exceeded stack allocation limit")
     assert culprit.first_after(_log("argmax_after_change.log"), holds)[1].name == "iree-codegen-iree-comprehensive-bufferize"
+
+
+def test_unwrap_follows_dispatch_regions_initializers_and_executables():
+    """The reduced two-function iota->argmax module (IREE 3.13, x86-64-v4, -O3) after --compile-to=dispatch-creation
+    (flow.dispatch.workgroups in a util.initializer) and =flow (flow.executable + flow.dispatch): both unwrap to plain
+    functions the interpreter evaluates as the program (the wrong values arise later)."""
+    program = _log("two_functions_reduced.mlir")
+    inputs = [np.load(p) for p in sorted((DATA / "two_functions_inputs").glob("a*.npy"))]
+    want = culprit.interpret(program, "g1", inputs)
+    for phase in ("two_functions_dispatch_creation.mlir", "two_functions_flow.mlir"):
+        text = culprit.unwrap(_log(phase))
+        assert "flow.dispatch" not in text and "util.initializer" not in text and "flow.executable" not in text
+        assert np.array_equal(culprit.interpret(text, "g1", inputs)[0], want[0])
+    # a tile-sized load is not a whole tensor: not followed, never guessed
+    tiled = _log("two_functions_flow.mlir").replace("offsets = [0], sizes = [2], strides = [1] : !iree_tensor_ext"
+                                                    ".dispatch.tensor<readonly", "offsets = [1], sizes = [1], strides = [1]"
+                                                    " : !iree_tensor_ext.dispatch.tensor<readonly", 1)
+    with pytest.raises(Exception):
+        culprit.unwrap(tiled)
