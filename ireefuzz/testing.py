@@ -112,7 +112,7 @@ def sut_from_config(config: pytest.Config) -> IreeSut:
                                    release=config.getoption("ireefuzz_release", default=None),
                                    runtime_python=config.getoption("ireefuzz_runtime", default=None))
     try:  # the release installed and its runtime checked, once per session
-        unable = _sut.prepare(compiler, log=lambda m: warnings.warn(f"ireefuzz: {m}", stacklevel=2))
+        unable = _sut.prepare(compiler, log=lambda m: warnings.warn(f"ireefuzz: {m}", stacklevel=2)).unable
     except IreefuzzError as e:
         raise pytest.UsageError(f"ireefuzz: {e}") from None
     made = IreeSut(

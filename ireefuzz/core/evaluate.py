@@ -33,7 +33,6 @@ from ireefuzz.oracles.finding import ORACLE_NAMES, Finding, first_per_signature
 
 from ireefuzz import sut
 from ireefuzz.sut import isolated
-from ireefuzz.sut.releases import syntax_of
 from ireefuzz.sut import config_for  # beside CompilerConfig, so relations derive configs without evaluate
 
 JAX_MODES = ("always", "on-disagreement")
@@ -256,10 +255,11 @@ def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerCo
     if not named:
         return []
     payloads = {name: payload for name, _, payload in named}
+    toolchain = sut.toolchain_of(config)  # resolved once per process
     with CLOCK("emit"):  # linalg in the syntax of the release compiling it (arith.maxf before 2024-02, ...)
-        program = emit_module(payloads, syntax_of(config)) if frontend == LINALG else frontend.program(payloads)
+        program = emit_module(payloads, toolchain.syntax) if frontend == LINALG else frontend.program(payloads)
     with CLOCK("compile_io"):
-        artifact = sut.compile_mlir(program.text, config)
+        artifact = sut.compile_mlir(program.text, config, toolchain=toolchain)
         CLOCK.add("compile", artifact.seconds)
         module = None  # none for a compile-only configuration (another architecture): nothing runs
         if isinstance(artifact, sut.Artifact) and any(case.instances for _, case, _ in named) and not sut.compile_only(config):

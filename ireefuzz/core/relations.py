@@ -30,7 +30,6 @@ from ireefuzz.generators.ops import OPS
 from ireefuzz.oracles import memory, numeric
 from ireefuzz.oracles.finding import Finding
 from ireefuzz.oracles.metamorphic import RELATIONS, Observation, compare_observations
-from ireefuzz.sut.releases import syntax_of
 
 ALIGNMENT = 16
 DATA_TILING_FLAG = "--iree-opt-data-tiling"
@@ -223,7 +222,7 @@ def observe(variant: Variant, config: sut.CompilerConfig, *, run: bool = True) -
     which would hide one variant's profile behind another's) and run one variant."""
     case = variant.case
     inputs = [case.inputs(k) for k in range(len(case.instances))] if run else []
-    return observe_program(variant.label, emit(case.graph, "main", syntax_of(config)).text, {"main": inputs},
+    return observe_program(variant.label, emit(case.graph, "main", sut.toolchain_of(config).syntax).text, {"main": inputs},
                            sut.config_for(case, config), run=run)["main"]
 
 

@@ -3,7 +3,6 @@ wheels'), their version and flags, and the Python whose iree.runtime runs a conf
 """
 from __future__ import annotations
 
-import functools
 import importlib.util
 import os
 import re
@@ -72,9 +71,8 @@ def find_iree_run_module(config: CompilerConfig | None = None) -> str:
     return found
 
 
-@functools.lru_cache(maxsize=None)
 def compiler_version(iree_compile: str) -> str:
-    """``iree-compile --version``, e.g. "3.13.0rc20261016 @ 89ece87b...", cached per binary."""
+    """``iree-compile --version``, e.g. "3.13.0rc20261016 @ 89ece87b..." (``Toolchain.version`` keeps it)."""
     command = [iree_compile, "--version"]
     proc = subprocess.run(command, capture_output=True, text=True, timeout=60)
     if proc.returncode != 0:
@@ -83,16 +81,17 @@ def compiler_version(iree_compile: str) -> str:
     return match.group(1).strip() if match else (proc.stdout.strip().splitlines() or [""])[0]
 
 
-@functools.lru_cache(maxsize=None)
 def compiler_flags(iree_compile: str) -> frozenset[str]:
-    """Every flag ``iree-compile --help-list-hidden`` lists (e.g. "--iree-opt-data-tiling"), cached per binary."""
+    """Every flag ``iree-compile --help-list-hidden`` lists (e.g. "--iree-opt-data-tiling"; ``Toolchain.known_flags``
+    keeps them)."""
     proc = subprocess.run([iree_compile, "--help-list-hidden"], capture_output=True, text=True, timeout=60)
     return frozenset(re.findall(r"^\s+(--[\w.-]+)", proc.stdout, re.M))
 
 
-def runtime_python_for(config: CompilerConfig) -> str | None:
+def resolve_runtime_python(config: CompilerConfig) -> str | None:
     """The Python whose ``iree.runtime`` runs ``config``'s modules (in a ``runner.py`` process): the one
-    given, the release's, or the one installed with an external iree-compile; None = this process's."""
+    given, the release's, or the one installed with an external iree-compile; None = this process's.
+    Resolved once per toolchain (``toolchain.runtime_python_for``)."""
     if config.runtime_python is not None:
         python = shutil.which(config.runtime_python) or config.runtime_python
         if not (os.path.isfile(python) and os.access(python, os.X_OK)):

@@ -162,7 +162,7 @@ def space_for(config: Any) -> Space:
     features["generic"] = features.get("generic") or ""  # every release can target the generic CPU
     cross = tuple(t for t in CROSS_TARGETS  # those this compiler can target (its LLVM has the backend)
                   if sut.resolve_platform(dataclasses.replace(config, target_cpu="generic", flags=cross_flags(t)))[0].name)
-    return limited_to(sut.compiler_flags(sut.find_iree_compile(config)), runnable(features), cross_targets=cross)
+    return limited_to(sut.toolchain_of(config).known_flags, runnable(features), cross_targets=cross)
 
 
 class ConfigurationCoverage:

@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from ireefuzz.sut import remote
-from ireefuzz.sut.binaries import runtime_python_for
-from ireefuzz.sut.config import CompilerConfig
 from ireefuzz.sut.results import Artifact, CpuInfo, DispatchIR
 
 
@@ -81,11 +79,10 @@ def read_dispatches(sources: Mapping[str, str], tree_dir: Path | None,
     return tuple(sorted(dispatches, key=lambda d: _natural_key(d.name)))
 
 
-def read_elsewhere(dispatches: tuple[DispatchIR, ...], config: CompilerConfig) -> tuple[DispatchIR, ...]:
-    """``dispatches`` with their ``facts`` read by the MLIR bindings of the install ``config``'s compiler
-    comes from (``remote.read_ir`` in its Python), unless that is this one: IR is read by the bindings of
-    the compiler that printed it (an older release's does not parse with the installed bindings)."""
-    python = runtime_python_for(config)
+def read_elsewhere(dispatches: tuple[DispatchIR, ...], python: str | None) -> tuple[DispatchIR, ...]:
+    """``dispatches`` with their ``facts`` read by the MLIR bindings of ``python``, the install the compiler comes
+    from (``Toolchain.runtime_python``; ``remote.read_ir`` in it), unless None (this one): IR is read by the
+    bindings of the compiler that printed it (an older release's does not parse with the installed bindings)."""
     if python is None or not dispatches:
         return dispatches
     fields = ("name", "final_ir", "bufferized_ir", "source", "configured")

@@ -15,12 +15,13 @@ import numpy as np
 
 from ireefuzz.errors import IreeNotFound, UsageError
 from ireefuzz.sut import releases, remote
-from ireefuzz.sut.binaries import compiler_version, find_iree_compile, runtime_python_for, uses_installed_wheels
+from ireefuzz.sut.binaries import compiler_version, find_iree_compile, uses_installed_wheels
 from ireefuzz.sut.commands import CROSS_FLAGS, compile_only
 from ireefuzz.sut.compile import PROBE_PROGRAM, compile_mlir
 from ireefuzz.sut.config import CompilerConfig
 from ireefuzz.sut.results import Artifact, CompileFailure, RunFailure
 from ireefuzz.sut.runtime import load_module
+from ireefuzz.sut.toolchain import Toolchain, remember, toolchain_of
 
 
 def probe(config: CompilerConfig) -> str | None:
@@ -56,7 +57,7 @@ def require_usable(config: CompilerConfig) -> None:
 def _mismatch(artifact: Artifact, config: CompilerConfig, python: str | None, reason: str) -> str:
     runtime = f"the IREE runtime of {python}" if python else "the IREE runtime installed with ireefuzz"
     reason = re.sub(r"\S+\.c:\d+: ", "", " ".join(reason.split()))[:300]  # without the runtime's source location
-    return (f"iree-compile {artifact.compiler_version} ({find_iree_compile(config)}) writes modules that {runtime} "
+    return (f"iree-compile {artifact.compiler_version} ({toolchain_of(config).iree_compile}) writes modules that {runtime} "
             f"cannot load ({reason}); give --iree-runtime PYTHON (a Python whose iree.runtime comes from the same "
             "build) or --release VERSION")
 
@@ -81,13 +82,13 @@ def check_runtime(config: CompilerConfig) -> None:
         return
     module = load_module(artifact, config)
     if isinstance(module, CompileFailure):
-        raise IreeNotFound(_mismatch(artifact, config, runtime_python_for(config), module.diagnostic))
+        raise IreeNotFound(_mismatch(artifact, config, toolchain_of(config).runtime_python, module.diagnostic))
     outcome = module.call("probe", [np.arange(4, dtype=np.float32)])
     if isinstance(outcome, RunFailure) or not np.array_equal(outcome.outputs[0], 2 * np.arange(4, dtype=np.float32)):
-        raise IreeNotFound(_mismatch(artifact, config, runtime_python_for(config), f"the probe module ran wrong: {outcome}"))
+        raise IreeNotFound(_mismatch(artifact, config, toolchain_of(config).runtime_python,
+                                     f"the probe module ran wrong: {outcome}"))
 
 
-@functools.lru_cache(maxsize=None)
 def oracles_not_judged(config: CompilerConfig) -> Mapping[str, str]:
     """The IR oracles that cannot judge ``config``'s compiler, with why, from the probe module: memory without
     the per-pass IR dumps (no ``--mlir-print-ir-tree-dir`` before 2024-06), memory and fusion when the
@@ -109,22 +110,24 @@ def oracles_not_judged(config: CompilerConfig) -> Mapping[str, str]:
 IR_ORACLES = frozenset({"memory", "fusion"})  # they read dispatch IR
 
 
-def prepare(config: CompilerConfig, *, log: Callable[[str], None] = lambda m: None) -> frozenset[str]:
+def prepare(config: CompilerConfig, *, log: Callable[[str], None] = lambda m: None) -> Toolchain:
     """Ready ``config`` before any work, or say in one line what is missing: its release
     installed (downloaded on first use) and its runtime shown to load its compiler's modules.
 
-    Returns the oracles that cannot judge this compiler (``oracles_not_judged``), said in ``log``."""
+    Returns its ``Toolchain`` with ``not_judged``: the oracles that cannot judge this compiler
+    (``oracles_not_judged``), said in ``log``; later ``toolchain_of(config)`` returns the same."""
     if uses_installed_wheels(config):
-        return frozenset()
+        return remember(dataclasses.replace(toolchain_of(config), not_judged={}), config)
     if config.release is not None:
         if config.iree_compile is not None:
             raise UsageError("give --release or --iree-compile, not both")
         releases.release(releases.known(config.release), log=log)
-    python = runtime_python_for(config)
+    toolchain = toolchain_of(config)
     check_runtime(config)
-    if python is not None:
-        log(f"running modules with iree.runtime {remote.runtime_version(python)} of {python}")
+    if toolchain.runtime_python is not None:
+        log(f"running modules with iree.runtime {remote.runtime_version(toolchain.runtime_python)} of "
+            f"{toolchain.runtime_python}")
     unable = oracles_not_judged(config)
     for oracle, why in unable.items():
         log(f"the {oracle} oracle cannot judge this compiler: {why}")
-    return frozenset(unable)
+    return remember(dataclasses.replace(toolchain, not_judged=dict(unable)), config)

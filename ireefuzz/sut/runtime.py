@@ -12,7 +12,7 @@ import numpy as np
 
 from ireefuzz.errors import IreeNotFound
 from ireefuzz.sut import remote
-from ireefuzz.sut.binaries import runtime_python_for
+from ireefuzz.sut.toolchain import Toolchain, toolchain_of
 from ireefuzz.sut.commands import DRIVER
 from ireefuzz.sut.config import CompilerConfig
 from ireefuzz.sut.results import Artifact, CompileFailure, RunFailure, RunResult
@@ -141,11 +141,12 @@ class RemoteModule:
         weakref.finalize(self, self._runner.free_later, self._generation, self._id)
 
 
-def load_module(artifact: Artifact, config: CompilerConfig | None = None) -> "LoadedModule | RemoteModule | CompileFailure":
-    """``artifact`` loaded into the runtime that matches ``config``'s compiler (see ``runtime_python_for``).
+def load_module(artifact: Artifact, config: CompilerConfig | None = None, *,
+                toolchain: Toolchain | None = None) -> "LoadedModule | RemoteModule | CompileFailure":
+    """``artifact`` loaded into the runtime that matches ``config``'s compiler (``Toolchain.runtime_python``).
     A module that runtime rejects is the compiler's bad output (a ``bad-output`` failure value); a runtime
     that cannot load this compiler's modules at all is caught once, up front, by ``check_runtime``."""
-    python = runtime_python_for(config or CompilerConfig())
+    python = (toolchain or toolchain_of(config or CompilerConfig())).runtime_python
     try:
         return LoadedModule(artifact) if python is None else RemoteModule(artifact.vmfb, python)
     except (RuntimeError, ValueError) as e:  # e.g. "bytecode version mismatch; runtime supports 17.0, module has 15.0"

@@ -114,11 +114,10 @@ def bundle_causes(record: Record, limit: int | None, timeout: float) -> None:
 def _prepared(options: Options) -> Options:
     """The compiler found, a release installed and its runtime shown to load its modules (else one line,
     exit 2); the oracles that cannot read that release's IR left out."""
-    from ireefuzz.sut import oracles_not_judged, prepare, require_usable
+    from ireefuzz.sut import prepare, require_usable
 
-    config = options.task_spec().config
-    unable = prepare(config, log=lambda m: print(f"ireefuzz fuzz: {m}", file=sys.stderr))
-    why = oracles_not_judged(config) if unable else {}
+    toolchain = prepare(options.task_spec().config, log=lambda m: print(f"ireefuzz fuzz: {m}", file=sys.stderr))
+    unable, why = toolchain.unable, dict(toolchain.not_judged or {})
     options = dataclasses.replace(options, oracles=tuple(o for o in options.oracles if o not in unable),
                                   oracles_not_judged=tuple(f"{o}: {why[o]}" for o in options.oracles if o in unable))
     require_usable(options.task_spec().config)  # a drawn configuration (--configs) keeps to what this compiler has
