@@ -209,14 +209,21 @@ def bundle_program(text: str, config: Any, out: str | Path, *, shapes: Any = Non
             target = Target.by_cause(cause, finding.oracle)
             log(f"reducing under {target}")
             try:
-                reduction = reducing.reduce_mlir(text, target, config=config, max_candidates=max_candidates,
-                                                 run=finding.oracle in ("numeric", "immutability", "reference"))
+                run = finding.oracle in ("numeric", "immutability", "reference")
+                reduction = reducing.reduce_mlir(text, target, config=config, max_candidates=max_candidates, run=run,
+                                                 interesting=_findings_as_checked(config, policy, seed, shapes, run))
                 program = reducing.readable(reduction.text)
             except Exception as e:  # noqa: BLE001 -- not reproduced under reduction: bundle the program as given
                 log(f"not reduced ({e}); bundled as given")
         if program != text:
             again = [(f, r.case) for r in check_results(program, config, policy, seed=seed) for f in r.findings
                      if cause_id(f) == cause]
+            if not again and shapes is not None:
+                try:
+                    again = [(f, r.case) for r in check_results(program, config, policy, seed=seed, shapes=shapes)
+                             for f in r.findings if cause_id(f) == cause]
+                except Exception:  # noqa: BLE001 -- the shapes no longer fit the reduced program
+                    again = []
             if again:
                 finding, case = again[0]
             else:
@@ -224,6 +231,24 @@ def bundle_program(text: str, config: Any, out: str | Path, *, shapes: Any = Non
         written.append(write_cause(finding, program, case, config, out / slug(cause), reduction=reduction, log=log))
     write_index(out, written)
     return written
+
+
+def _findings_as_checked(config: Any, policy: Any, seed: int, shapes: Any, run: bool) -> Callable[[str], Sequence[Finding]]:
+    """A candidate's findings as ``check`` found the program's: the same oracles, input seed and (while the
+    argument count fits) shapes; compile-only oracles without running when the cause needs no run."""
+    from ireefuzz.errors import ProgramError
+    from ireefuzz.tools.check import check_program
+
+    def findings(text: str) -> Sequence[Finding]:
+        if not run:
+            return reducing.program_findings(text, config)
+        for given in ((shapes, None) if shapes is not None else (None,)):
+            try:
+                return check_program(text, config, policy, seed=seed, shapes=given)
+            except ProgramError:
+                continue
+        return ()
+    return findings
 
 
 def write_index(out: Path, written: Sequence[Written]) -> Path:
