@@ -159,7 +159,7 @@ def _unchanged(value: Any) -> Any:
     return value
 
 
-def _always_ends(case: Any, inputs: Sequence[np.ndarray]) -> bool:
+def _always_ends(case: Any, inputs: Sequence[np.ndarray], seconds: float) -> bool:
     return True  # a generated graph has no loops
 
 
@@ -191,7 +191,7 @@ class Frontend:
     splits: bool = True  # a failing batch is halved (False: the batch is one given program)
     mutated_inputs: Callable[..., list[Finding]] = _graph_mutated_inputs  # the immutability oracle
     numbers: Callable[..., numeric.NumericResult] = _graph_numbers  # the numeric oracle
-    ends: Callable[[Any, Sequence[np.ndarray]], bool] = _always_ends  # the case is known to end on these inputs
+    ends: Callable[[Any, Sequence[np.ndarray], float], bool] = _always_ends  # known to end on these inputs (in s)
 
     def __repr__(self) -> str:
         return f"Frontend({self.name})"
@@ -422,7 +422,8 @@ def check_compiled_case(case: Any, function: str, module: sut.LoadedModule | Non
         with CLOCK("run"):
             outcome = module.call(function, inputs)
         if isinstance(outcome, sut.RunFailure):
-            ends = outcome.kind != "timeout" or frontend.ends(case, inputs)  # a timeout: did the reference end?
+            ends = (outcome.kind != "timeout"  # a timeout: does the reference end in as long as IREE had?
+                    or frontend.ends(case, inputs, policy.run_timeout_s or isolated.DEFAULT_RUN_TIMEOUT_S))
             why = crash.not_a_finding(outcome, known_to_end=ends)
             if why:
                 not_judged[why] = None

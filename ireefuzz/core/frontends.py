@@ -363,17 +363,19 @@ class NotJudged:
         return "undefined behaviour" in self.reason or "(poison)" in self.reason
 
 
-def reference_outputs(program: str, function: str, inputs: Sequence[np.ndarray]) -> Any:
+def reference_outputs(program: str, function: str, inputs: Sequence[np.ndarray],
+                      time_limit_s: float = 0.0) -> Any:
     """The float64 interpreter's run of ``function`` on ``inputs`` (``interpret.Interpretation``: outputs,
     accumulation length, depth), or ``NotJudged("op X")`` where it cannot judge. (The numeric oracle also
     takes plain outputs from a substitute: then depth 1 and the longest input dim as the accumulation.)"""
     from ireefuzz.oracles import interpret
 
     try:
-        run = interpret.interpret_traced(program, function, inputs, time_limit_s=REFERENCE_TIME_LIMIT_S)
+        limit = time_limit_s or REFERENCE_TIME_LIMIT_S
+        run = interpret.interpret_traced(program, function, inputs, time_limit_s=limit)
         if "tensor.empty" in program and _reads_undefined(  # no tensor.empty: nothing undefined to probe for
                 run.outputs, interpret.interpret_traced(program, function, inputs, UNDEFINED_PROBE,
-                                                        time_limit_s=REFERENCE_TIME_LIMIT_S).outputs):
+                                                        time_limit_s=limit).outputs):
             return NotJudged("op tensor.empty: its undefined contents reach an output (undefined behaviour)")
         return run
     except NotInterpretable as e:
@@ -539,9 +541,10 @@ def _by_program(case: ProgramCase) -> tuple[str, tuple[str, ...], str]:
     return case.target_cpu, case.flags, case.program
 
 
-def _program_ends(case: ProgramCase, inputs: Sequence[np.ndarray]) -> bool:
-    """A raw program is known to end on ``inputs`` when the reference interpreter finishes it (in its time limit)."""
-    return not isinstance(reference_outputs(case.program, case.function, inputs), NotJudged)
+def _program_ends(case: ProgramCase, inputs: Sequence[np.ndarray], seconds: float) -> bool:
+    """A raw program is known to end on ``inputs`` when the reference interpreter finishes it within ``seconds``
+    (the run's own limit: a program IREE could not finish in it is given no longer here)."""
+    return not isinstance(reference_outputs(case.program, case.function, inputs, seconds), NotJudged)
 
 
 MLIR = Frontend("mlir", _given_program, _program_text, _program_compile_failure, function=_function_of,
