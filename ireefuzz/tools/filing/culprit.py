@@ -550,7 +550,8 @@ def wrong_values(text: str, function: str, inputs: Sequence[np.ndarray], config:
             return _pass_in_phase(text, previous, phase, function, inputs, reference, config, rtol)
         previous, followed = out, followed + [phase]
     return not_localized(f"the IR after every phase it can read ({', '.join(followed)}) gives the program's values: "
-                         "the difference arises later (codegen), where the interpreter does not follow")
+                         "the difference arises after flow (streams, buffer allocation, codegen or the runtime), where the "
+                         "interpreter does not follow")
 
 
 def _pass_in_phase(text: str, before_phase: str, phase: str, function: str, inputs: Sequence[np.ndarray],
