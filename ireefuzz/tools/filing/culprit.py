@@ -526,9 +526,26 @@ def phase_ir(text: str, config: Any, phase: str) -> str | None:
     return out if code == 0 else None
 
 
+CONST_EVAL_OFF = "--iree-opt-const-eval=false"
+
+
 def wrong_values(text: str, function: str, inputs: Sequence[np.ndarray], config: Any, *, rtol: float = 1e-6,
                  phases: Sequence[str] = INTERPRETED_PHASES) -> Culprit:
-    """The first phase (and pass) whose IR the interpreter evaluates to other values than the program."""
+    """The first phase (and pass) whose IR the interpreter evaluates to other values than the program. When that
+    is the constant-evaluation JIT (which compiles hoisted expressions with the same pipeline), the search runs
+    again without it, and ``how`` says what that showed."""
+    found = _wrong_values(text, function, inputs, config, rtol, phases)
+    if found.pass_ != "iree-consteval-jit-globals" or CONST_EVAL_OFF in config.flags:
+        return found
+    import dataclasses as _dc
+
+    again = _wrong_values(text, function, inputs, _dc.replace(config, flags=(*config.flags, CONST_EVAL_OFF)), rtol, phases)
+    return _dc.replace(found, how=found.how + f"; with {CONST_EVAL_OFF}: "
+                       + (f"{again.pass_} ({again.phase})" if again.pass_ else again.how))
+
+
+def _wrong_values(text: str, function: str, inputs: Sequence[np.ndarray], config: Any, rtol: float,
+                  phases: Sequence[str]) -> Culprit:
     try:
         reference = interpret(text, function, inputs)
     except Exception as e:  # noqa: BLE001 -- the interpreter refuses the program itself
