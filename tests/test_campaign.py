@@ -120,6 +120,20 @@ def test_value_penalizes_ops_whose_runs_keep_crashing_the_runtime_with_a_cause_a
     assert guidance.compile_failure_causes({"sigs": ["numeric/mismatch/add/f32/S"], "causes": ["x"]}) == []
 
 
+def test_a_runtime_that_dies_on_unused_arguments_makes_only_those_graphs_less_valuable():
+    crashing = guidance.Coverage()
+    for i in range(20):  # 20240621.931: every graph with an unused argument kills the runtime, whatever its ops
+        entry = _entry("add", [f"Default[add{{distribution = [{i}]}}]"]) | {"unused_args": i % 2}
+        if i % 2:
+            entry |= {"sigs": ["crash/runtime-crash/add[signal-11]/f32/S"], "causes": ["crash/runtime-crash/signal-11"]}
+        crashing.add(entry)
+    t = TensorType((4,), "f32")
+    used = Graph((t,), (Node("add", ("a0", "a0"), {}, t),), ("n0",))
+    unused = Graph((t, t), (Node("add", ("a0", "a0"), {}, t),), ("n0",))
+    assert guidance.unused_arguments(used) == 0 and guidance.unused_arguments(unused) == 1
+    assert crashing.value(unused) < crashing.value(used) / 1.5  # its ops are learned too: both pay for add
+
+
 def test_failures_on_dynamic_dims_make_only_the_dynamic_cases_of_that_op_less_valuable():
     coverage = guidance.Coverage()
     for i in range(20):

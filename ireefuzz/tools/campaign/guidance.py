@@ -36,10 +36,23 @@ def op_names(ops: str) -> list[str]:
     return list(dict.fromkeys(ops.split(">") if ops else [])) or ["-"]
 
 
-def shaped_ops(ops: str, dims: str) -> list[str]:
-    """What compile failures are learned per: each op on static or on dynamic dims (``sort@dynamic``)."""
+def shaped_ops(ops: str, dims: str, unused_args: int = 0) -> list[str]:
+    """What failures are learned per: each op on static or on dynamic dims (``sort@dynamic``), and a graph with an
+    argument no op reads (``UNUSED_ARGUMENT``: 20240621.931's runtime dies on those, whatever the ops)."""
     suffix = "@dynamic" if "?" in dims else "@static"
-    return [op + suffix for op in op_names(ops)]
+    return [op + suffix for op in op_names(ops)] + ([UNUSED_ARGUMENT] if unused_args else [])
+
+
+UNUSED_ARGUMENT = "unused-argument"
+
+
+def unused_arguments(graph: Graph) -> int:
+    """The graph's arguments that no node reads (as an operand or a destination) and no output returns."""
+    used = set(graph.outputs)
+    for node in graph.nodes:
+        used.update(node.inputs)
+        used.add(str(node.attrs.get("init", "")).partition(":")[2])
+    return sum(f"a{i}" not in used for i in range(len(graph.args)))
 
 
 # Failures that cost a case more than it finds once their cause is known: a compile failure (its batch is
@@ -75,7 +88,7 @@ class Coverage:
         for op in op_names(entry["ops"]):
             self.op_configurations[op].update(configurations)
             self.op_executables[op] += len(configurations)
-        for op in shaped_ops(entry["ops"], entry["dims"]):
+        for op in shaped_ops(entry["ops"], entry["dims"], entry.get("unused_args", 0)):
             self.op_cases[op] += 1
             self.op_failures[op] += bool(failed)
             self.op_failure_causes[op].update(failed)
@@ -99,7 +112,7 @@ class Coverage:
         them; per op and dims, only the ops that fail on dynamic dims are drawn less there."""
         ops = op_names(graph.op_pattern)
         novelty = sum((len(self.op_configurations.get(op, ())) + 1) / (self.op_executables[op] + 1) for op in ops) / len(ops)
-        risks = shaped_ops(graph.op_pattern, graph.dims)
+        risks = shaped_ops(graph.op_pattern, graph.dims, unused_arguments(graph))
         repeated = max((self.op_failures[op] - len(self.op_failure_causes.get(op, ()))) / (self.op_cases[op] + 1)
                        for op in risks)
         return novelty / (1 + FAILURE_COST * max(repeated, 0))
@@ -107,7 +120,8 @@ class Coverage:
     def failure_rate(self, graph: Graph) -> float:
         """The highest rate at which the cases of one of ``graph``'s ops, on dims like its own, failed to compile
         (0 for ops never seen)."""
-        return max(self.op_failures[op] / (self.op_cases[op] + 1) for op in shaped_ops(graph.op_pattern, graph.dims))
+        return max(self.op_failures[op] / (self.op_cases[op] + 1)
+                   for op in shaped_ops(graph.op_pattern, graph.dims, unused_arguments(graph)))
 
 
 def draw_block(options: Options, block: int, coverage: Coverage, frontend: str = "linalg") -> list[Case]:

@@ -38,7 +38,7 @@ from ireefuzz.oracles.cause import assign_causes, cause_of
 from ireefuzz.oracles.finding import ORACLE_NAMES, Finding, Signature
 
 from .causes import CauseStats, Previous, diff_causes
-from .guidance import Coverage, Stream, case_hash
+from .guidance import Coverage, Stream, case_hash, unused_arguments
 from .options import Options
 from .pool import DEATH_KINDS, Task
 
@@ -303,7 +303,8 @@ class Record:
                             "ops": g.op_pattern, "dtype": g.dtype, "dims": g.dims, "instances": len(r.case.instances),
                             "discarded": r.discarded, "config": labels(r.case.target_cpu, r.case.flags),
                             "not_judged": list(r.not_judged),
-                            "died": int(any(f.evidence.get("worker_death") for f in findings))}
+                            "died": int(any(f.evidence.get("worker_death") for f in findings)),
+                            "unused_args": unused_arguments(g)}
                            | ({"harness_error": 1} if harness_error else {}))
         cpu = next((r.cpu for r in results if r.cpu), "")
         version = next((r.compiler_version for r in results if r.compiler_version), "")
