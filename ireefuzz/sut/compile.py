@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ireefuzz.base.durable import atomic_write_text
 from ireefuzz.sut import launch, releases
-from ireefuzz.sut.toolchain import Toolchain, toolchain_of
+from ireefuzz.sut.toolchain import Toolchain, identity, toolchain_of
 from ireefuzz.sut.commands import compile_command, target_flags
 from ireefuzz.sut.config import CompilerConfig
 from ireefuzz.sut.dumps import (BUFFERIZED_PASS, FINAL_PASS, cpu_info, failing_passes, printed_ir, read_dispatches,
@@ -201,8 +201,11 @@ PROBE_PROGRAM = """func.func @probe(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 
 @functools.lru_cache(maxsize=None)
-def _probe(binary: str, target_cpu: str, flags: tuple[str, ...], timeout_s: float) -> tuple[CpuInfo, str]:
-    config = CompilerConfig(iree_compile=binary, target_cpu=target_cpu, flags=flags, observe=False, timeout_s=timeout_s)
+def _probe(toolchain: tuple[str | None, str | None, str | None], target_cpu: str, flags: tuple[str, ...],
+           timeout_s: float) -> tuple[CpuInfo, str]:
+    iree_compile, release, runtime_python = toolchain  # the identity: the same Toolchain as the config's
+    config = CompilerConfig(iree_compile=iree_compile, release=release, runtime_python=runtime_python,
+                            target_cpu=target_cpu, flags=flags, observe=False, timeout_s=timeout_s)
     artifact = compile_mlir(PROBE_PROGRAM, config, resolve_cpu=False)
     if isinstance(artifact, Artifact):
         return artifact.cpu, artifact.compiler_version
@@ -213,4 +216,4 @@ def resolve_platform(config: CompilerConfig) -> tuple[CpuInfo, str]:
     """(the CPU ``config.target_cpu`` resolves to, e.g. host -> znver5 with its features; the compiler
     version), once per process from a tiny probe compile -- so findings of failed compiles record them
     too. Unknown (empty) if even the probe fails to compile."""
-    return _probe(toolchain_of(config).iree_compile, config.target_cpu, tuple(config.flags), min(config.timeout_s, 60.0))
+    return _probe(identity(config), config.target_cpu, tuple(config.flags), min(config.timeout_s, 60.0))
