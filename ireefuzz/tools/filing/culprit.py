@@ -352,7 +352,9 @@ def _unwrap_function(chunk: str) -> str:
 
 
 _IDENTITY_OPS = frozenset({"iree_tensor_ext.compute_barrier.start", "iree_tensor_ext.compute_barrier.end",
-                           "flow.tensor.tie_shape", "util.optimization_barrier"})  # value in = value out
+                           "flow.tensor.tie_shape", "util.optimization_barrier",
+                           "iree_tensor_ext.dispatch.workload.ordinal"})  # value in = value out
+_TIE_SHAPE = ("iree_tensor_ext.dispatch.tie_shape", "flow.dispatch.tie_shape")  # a dispatch tensor with its dims
 
 
 def _inline_regions(module: Any) -> None:
@@ -369,10 +371,7 @@ def _inline_regions(module: Any) -> None:
         _inline_dispatch(op, executables)
     for o in executables.values():
         o.erase()
-    for op in [o for o in _walk(module.operation) if o.name in _IDENTITY_OPS]:
-        for r, v in zip(op.results, op.operands):
-            r.replace_all_uses_with(v)
-        op.erase()
+    _drop_identities(module)
     while True:
         region_op = next((op for op in _walk(module.operation) if op.name == "flow.dispatch.region"), None)
         if region_op is None:
@@ -385,6 +384,13 @@ def _inline_regions(module: Any) -> None:
         for r, v in zip(region_op.results, terminator.operands):
             r.replace_all_uses_with(v)
         region_op.erase()
+
+
+def _drop_identities(module: Any) -> None:
+    for op in [o for o in _walk(module.operation) if o.name in _IDENTITY_OPS]:
+        for r, v in zip(op.results, op.operands):
+            r.replace_all_uses_with(v)
+        op.erase()
 
 
 def _reshape_as_tensor_reshape(op: Any) -> None:
@@ -451,6 +457,12 @@ def _inline_body(op: Any, block: Any) -> None:
         o = inner.operation
         if o.name in ("flow.return", "func.return"):
             o.erase()
+            continue
+        if o.name in _TIE_SHAPE:  # the same dispatch tensor, with its dynamic dims
+            if o.operands[0] in arg_of:
+                arg_of[o.results[0]] = arg_of[o.operands[0]]
+            if o.operands[0] in result_of:
+                result_of[o.results[0]] = result_of[o.operands[0]]
             continue
         if o.name in ("iree_tensor_ext.dispatch.tensor.load", "flow.dispatch.tensor.load"):
             src = arg_of.get(o.operands[0])

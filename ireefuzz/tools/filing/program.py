@@ -247,6 +247,8 @@ def _findings_as_checked(config: Any, policy: Any, seed: int, shapes: Any, run: 
                 return check_program(text, config, policy, seed=seed, shapes=given)
             except ProgramError:
                 continue
+            except (ValueError, TypeError):  # shapes that fit no longer (a reshaped candidate): not this one
+                continue
         return ()
     return findings
 
