@@ -109,7 +109,7 @@ def write_cause(finding: Finding, program: str, case: Any, config: Any, out: Pat
     from ireefuzz.tools.filing.repro import make_program_bundle
 
     made: Bundle = make_program_bundle(finding, case, config)
-    cfg = dataclasses.replace(config, target_cpu=case.target_cpu, flags=tuple(dict.fromkeys((*config.flags, *case.flags))))
+    cfg = sut.config_for(case, config)
     log(f"localizing {finding.signature}")
     found = culprit_of(finding, program, case, cfg)
     matches = upstream.for_finding(finding, program, cause_id(finding))
@@ -216,14 +216,15 @@ def bundle_program(text: str, config: Any, out: str | Path, *, shapes: Any = Non
             except Exception as e:  # noqa: BLE001 -- not reproduced under reduction: bundle the program as given
                 log(f"not reduced ({e}); bundled as given")
         if program != text:
-            again = [(f, r.case) for r in check_results(program, config, policy, seed=seed) for f in r.findings
-                     if cause_id(f) == cause]
-            if not again and shapes is not None:
+            again = []
+            for given in ((shapes, None) if shapes is not None else (None,)):  # as the reduction judged it
                 try:
-                    again = [(f, r.case) for r in check_results(program, config, policy, seed=seed, shapes=shapes)
+                    again = [(f, r.case) for r in check_results(program, config, policy, seed=seed, shapes=given)
                              for f in r.findings if cause_id(f) == cause]
                 except Exception:  # noqa: BLE001 -- the shapes no longer fit the reduced program
                     again = []
+                if again:
+                    break
             if again:
                 finding, case = again[0]
             else:
