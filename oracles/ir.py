@@ -58,9 +58,9 @@ def facts_of(dispatch: Any) -> dict[str, Any]:
             facts[name] = compute(dispatch)
         except Exception as e:  # noqa: BLE001  (IRParseError, or bindings older than the judges' use of them)
             facts[name] = ir_text.read(name, dispatch)
-            if isinstance(facts[name], dict) and ir_text.UNREADABLE in facts[name]:
-                why = " ".join(str(e).split("---")[0].split())[:300]
-                facts[name] = {ir_text.UNREADABLE: f"{why}; {facts[name][ir_text.UNREADABLE]}"}
+            if isinstance(facts[name], dict) and ir_text.UNREADABLE in facts[name]:  # the text's reason first
+                why = " ".join(str(e).split("---")[0].split())[:200]
+                facts[name] = {ir_text.UNREADABLE: f"{facts[name][ir_text.UNREADABLE]} (the bindings: {why})"}
     return facts
 
 

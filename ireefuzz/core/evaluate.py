@@ -405,12 +405,12 @@ def check_compiled_case(case: Any, function: str, module: sut.LoadedModule | Non
             try:
                 findings += memory.check_memory(dispatches, max_static_alloca_bytes=policy.max_static_alloca_bytes)
             except IRParseError as e:
-                not_judged[f"memory: its IR cannot be read ({str(e).splitlines()[0][:120]})"] = None
+                not_judged[f"memory: its IR cannot be read ({_unread(e)})"] = None
         if "fusion" in policy.oracles and (graph is None or not returns_constant_data(graph)):
             try:
                 findings += fusion.check_fusion(dispatches, artifact.statistics if single else None)
             except IRParseError as e:
-                not_judged[f"fusion: its IR cannot be read ({str(e).splitlines()[0][:120]})"] = None
+                not_judged[f"fusion: its IR cannot be read ({_unread(e)})"] = None
     if module is None and case.instances:  # a compile-only configuration: run, immutability and numbers not judged
         not_judged[f"compile-only target {sut.compile_only(config)}"] = None
     for k, sizes in enumerate(case.instances if module is not None else ()):
@@ -444,6 +444,11 @@ def check_compiled_case(case: Any, function: str, module: sut.LoadedModule | Non
                       tuple(d.pipeline for d in dispatches), artifact.cpu.name, artifact.compiler_version,
                       compile_seconds, time.perf_counter() - started, tuple(not_judged),
                       ir.lowering_configurations(dispatches))
+
+
+def _unread(error: IRParseError) -> str:
+    """Why IR could not be read, without the dispatch's name (one not-judged reason for every case it hits)."""
+    return str(error).splitlines()[0].split(": ", 1)[-1][:160]
 
 
 def returns_constant_data(graph: Graph) -> bool:

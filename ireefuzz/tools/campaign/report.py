@@ -183,7 +183,10 @@ def not_judged_lines(s: Mapping[str, Any]) -> list[str]:
     """Markdown lines: the oracles left out because they cannot judge this compiler, and the cases whose numbers
     were not judged, by reason (an op the interpreter refuses, a compile-only target) -- never a silent pass."""
     lines = [f"- oracle not judged: {why}" for why in s.get("options", {}).get("oracles_not_judged", ())]
-    lines += [f"- numbers not judged in {n} case(s): {why}" for why, n in s.get("not_judged", {}).items()]
+    for why, n in s.get("not_judged", {}).items():  # "memory: ..." names its oracle; other reasons are the numbers'
+        oracle, _, rest = why.partition(": ")
+        lines.append(f"- {oracle} not judged in {n} case(s): {rest}" if oracle in ("memory", "fusion", "every oracle")
+                     else f"- numbers not judged in {n} case(s): {why}")
     shares = s.get("not_judged_share", {})
     if any(shares.values()):
         lines.append("- share of cases not judged, per oracle: " + ", ".join(f"{o} {v:.1%}" for o, v in shares.items()))
