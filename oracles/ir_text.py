@@ -409,10 +409,83 @@ def _blocks_on_cycles(body: str) -> set[str]:
 # --------------------------------------------------------------------------- the facts
 
 
+_STACK_LIMIT = re.compile(r"max_stack_allocation_size\s*=\s*(\d+)")
+_VIEWS_OF_LOADS = ("tensor.cast", "tensor.extract_slice", "tensor.expand_shape", "tensor.collapse_shape")
+
+
+def required_scratch(source: str) -> list[dict[str, Any]]:
+    """``scratch.required_scratch`` of an executable source, as the fact's rows (``Allowance`` fields): per
+    in-place op (sort, topk, scan, scatter) each outs operand read through a read-only binding or whose result
+    is unused, and per reduction generic with two results or more each outs whose result is unused."""
+    limit = int(m.group(1)) if (m := _STACK_LIMIT.search(source)) else 32768
+    found: list[dict[str, Any]] = []
+    for body in functions(_uncommented(source)).values():
+        definitions = _definitions(body)
+        for line in _op_lines(body):
+            head = re.match(r"(%[\w$.-]+)(?::(\d+))? = \"?((?:iree_linalg_ext|linalg)\.\w+)\"?", line)
+            if not head:
+                continue
+            op, count = head.group(3), int(head.group(2) or 1)
+            in_place = op in _IN_PLACE
+            if not in_place and not (op == "linalg.generic" and count >= 2 and "reduction" in line):
+                continue
+            outs = _outs_of(line)
+            names = [f"{head.group(1)}#{k}" for k in range(count)] if count > 1 else [head.group(1)]
+            rest = body.replace(line, "", 1)
+            for index, (value, kind) in enumerate(outs):
+                unused = index < len(names) and re.search(rf"{re.escape(names[index])}(?![\w$.#-])", rest) is None
+                if in_place and (unused or _from_read_only_load(value, definitions)):
+                    why = "result unused" if unused else "read-only binding"
+                    found.append(_allowance(op, index, kind, limit, why))
+                elif not in_place and unused:
+                    found.append(_allowance("linalg.generic[reduction]", index, kind, limit, "companion result unused"))
+    return found
+
+
+def _outs_of(line: str) -> list[tuple[str, str]]:
+    """(value, type) of each ``outs(...)`` operand on an op's line."""
+    found = re.search(r"\bouts\(([^:]*):\s*", line)
+    if not found:
+        return []
+    values = [v.strip() for v in found.group(1).split(",") if v.strip()]
+    types, depth, current = [], 0, ""
+    for ch in line[found.end():]:
+        if ch == ")" and depth == 0:
+            break
+        depth += ch == "<"
+        depth -= ch == ">"
+        if ch == "," and depth == 0:
+            types.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    types.append(current.strip())
+    return list(zip(values, types))
+
+
+def _from_read_only_load(value: str, definitions: dict) -> bool:
+    for _ in range(16):
+        op, line = definitions.get(value.split("#")[0], ("", ""))
+        if op.endswith("dispatch.tensor.load"):
+            return "readonly:" in line
+        source = re.search(rf"{re.escape(op)}\s+(%[\w$.#-]+)", line) if op in _VIEWS_OF_LOADS else None
+        if source is None:
+            return False
+        value = source.group(1)
+    return False
+
+
+def _allowance(op: str, index: int, tensor: str, limit: int, why: str) -> dict[str, Any]:
+    *dims, element = _shape_of(tensor[len("tensor<"):-1] if tensor.startswith("tensor<") else tensor)
+    bits = element_bits(element)
+    size = None if "?" in dims or bits is None else math.prod(int(d) for d in dims) * math.ceil(bits / 8)
+    return {"op": op, "operand": index, "element_type": element, "max_bytes": min(size, limit) if size is not None
+            else limit, "why": why}
+
+
 def _required_scratch(dispatch: Any) -> Any:
     source = getattr(dispatch, "source", "") or ""
-    needs = any(op in source for op in _IN_PLACE) or ("linalg.generic" in source and "reduction" in source)
-    return {UNREADABLE: "an in-place or reduction op's scratch allowance needs the bindings"} if needs else []
+    return required_scratch(source) if source else []
 
 
 READERS: dict[str, Callable[[Any], Any]] = {

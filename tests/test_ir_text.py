@@ -63,15 +63,23 @@ def test_fusion_judges_from_the_text_when_the_bindings_cannot():
     assert fusion.check_fusion(fused, {}, graph_dispatch_budget=2) == []
 
 
-def test_a_fact_the_text_cannot_read_leaves_the_oracle_unjudged_not_guessing():
-    from ireefuzz.errors import IRParseError
+@pytest.mark.parametrize("name", ["scratch_sort_readonly_operand", "scratch_topk_values_only",
+                                  "scratch_argmax_value_unused", "argsort_dyn.dispatch_1"])
+def test_the_scratch_an_ops_semantics_needs_is_read_from_the_text_too(name):
     from ireefuzz.oracles import scratch
 
-    sort = (IR / "scratch_sort_readonly_operand.source.mlir").read_text()
-    dispatch = DispatchIR("d", "CPUDefault", "", "", sort, facts=UNREADABLE)
-    with pytest.raises(IRParseError):
-        scratch.required_scratch(dispatch)
-    assert scratch.required_scratch(DispatchIR("d", "CPUDefault", "", "", ALLOCA, facts=UNREADABLE)) == []
+    source = (IR / f"{name}.source.mlir").read_text()
+    by_text = scratch.required_scratch(DispatchIR("d", "CPUDefault", "", "", source, facts=UNREADABLE))
+    assert by_text == list(scratch._allowances_of(source))
+
+
+def test_a_fact_the_text_cannot_read_leaves_the_oracle_unjudged_not_guessing(monkeypatch):
+    from ireefuzz.errors import IRParseError
+
+    monkeypatch.setattr(ir, "FACTS", dict(ir.FACTS))  # the fact declared below is not left behind
+    dispatch = DispatchIR("d", "CPUDefault", "", "", "", facts=UNREADABLE)
+    with pytest.raises(IRParseError, match="no text reader"):
+        ir.dispatch_fact("a_fact_nobody_reads_from_text")(lambda d: 1)(dispatch)
 
 
 # --------------------------------------------------------------------------- on a 2023 release
