@@ -159,7 +159,7 @@ def compile_failure(text: str, config: Any, *, crashed: bool | None = None) -> C
         if d is None:
             return not_localized("no pass reported failure under --mlir-print-ir-after-failure", phase)
         before = ""
-        code2, _, err2 = _compile(text, config, [f"--mlir-print-ir-before={d.name}", "--mlir-disable-threading",
+        _, _, err2 = _compile(text, config, [f"--mlir-print-ir-before={d.name}", "--mlir-disable-threading",
                                                  "--mlir-elide-elementsattrs-if-larger=8"])
         received = [x for x in dumps(err2) if x.when == "Before" and x.name == d.name
                     and (not d.function or x.function == d.function)]
@@ -202,7 +202,7 @@ def introduced_by(text: str, config: Any, diagnostic: str) -> str | None:
     found = rejected_op(diagnostic)
     if found is None:
         return None
-    name, holds = found
+    _, holds = found
     if holds(text):
         return None  # the program itself has it: no pass introduced it
     _, _, err = _compile(text, config, ["--mlir-print-ir-after-all", "--mlir-print-ir-after-change",
@@ -504,10 +504,6 @@ def _walk(op: Any) -> Iterator[Any]:
             for inner in block.operations:
                 yield inner.operation
                 yield from _walk(inner.operation)
-
-
-def _function_name(text: str, function: str) -> str:
-    return function if re.search(rf"@{re.escape(function)}\b", text) else function
 
 
 def interpret(text: str, function: str, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
