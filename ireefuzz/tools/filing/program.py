@@ -147,6 +147,17 @@ def write_cause(finding: Finding, program: str, case: Any, config: Any, out: Pat
     return Written(path, cause_id(finding), finding.signature, ops, exits, found, matches, reduction is not None)
 
 
+def _what(finding: Finding) -> str:
+    """One line saying what happened: a crash's signal and first frames (from its cause), else the message's head."""
+    cause = cause_id(finding)
+    signal = re.match(r"crash/compile-crash/(SIG\w+)/(.*)", cause)
+    if signal:
+        frames = [f.rsplit(".", 2)[-2] + "::" + f.rsplit(".", 1)[-1] if f.count(".") > 1 else f
+                  for f in signal.group(2).split(">")[:2]]
+        return f"{signal.group(1)} in {' < '.join(frames)}"
+    return finding.message.splitlines()[0][:100] if finding.message.strip() else cause
+
+
 def _excerpt(text: str, limit: int = 60, width: int = 240) -> list[str]:
     """The first ``limit`` lines of ``text``, each cut at ``width`` characters (target attributes run to kilobytes)."""
     lines = [line if len(line) <= width else line[:width] + " ...(cut)" for line in text.strip().splitlines()]
@@ -159,7 +170,7 @@ def _issue(base: str, finding: Finding, found: culprits.Culprit, matches: Sequen
     """``base`` (what happens, expected, environment, reproduce, program, evidence) plus what was measured:
     the culprit with the IR before / after, the upstream matches, the tests, the confirmation."""
     title = (f"# [llvm-cpu] {finding.oracle} {finding.kind} on `{' + '.join(o.split('.')[-1] for o in ops) or 'program'}`"
-             + (f" in `{found.pass_}`" if found.pass_ else "") + f": {finding.message.splitlines()[0][:100]}")
+             + (f" in `{found.pass_}`" if found.pass_ else "") + f": {_what(finding)}")
     base = title + base[base.index("\n"):] if base.startswith("# ") else base
     tail_at = base.rfind("\n---\n")
     head, tail = (base[:tail_at], base[tail_at:]) if tail_at >= 0 else (base, "")
