@@ -112,3 +112,16 @@ def test_campaign_bundle_index_has_one_line_per_bundled_cause(tmp_path):
     text = write_index(record, ["crash/x", "memory/y"]).read_text()
     assert "iree-flow-canonicalize" in text and "iree-org/iree#24385 (closed)" in text and "ISSUE.md" in text
     assert "`memory/y`: no bundle" in text
+
+
+def test_program_bundle_title_says_what_happened():
+    from ireefuzz.tools.filing.program import _what
+
+    crash = Finding("crash", "compile-crash", "crash/compile-crash/-/-/-", "iree-compile crash on a valid program: Stack "
+                    "dump:", {}, cause="crash/compile-crash/SIGFPE/mlir.iree_compiler.limitVectorTileSizes>"
+                                       "mlir.iree_compiler.getMmt4dLoweringConfig")
+    assert _what(crash) == "SIGFPE in mlir::limitVectorTileSizes < iree_compiler::getMmt4dLoweringConfig" or \
+        _what(crash).startswith("SIGFPE in ")
+    wrong = Finding("numeric", "wrong-value", "numeric/wrong-value/main", "main output 0 is wrong at []: IREE 2, "
+                    "interpreter 4 (1 of 1 elements)", {})
+    assert _what(wrong).startswith("main output 0 is wrong")
