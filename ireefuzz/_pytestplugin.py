@@ -25,17 +25,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 from pathlib import Path
 
 import pytest
 
 from ireefuzz.base.argtypes import memory_size, non_negative_int, positive_seconds
+from ireefuzz.base.compiler_options import add_compiler_options
 
 from ireefuzz.oracles.finding import ORACLE_NAMES  # light: no IREE, JAX or NumPy at plugin load
-
-NAMED_CPUS = ("host", "generic", "x86-64-v3", "x86-64-v4")
-_CPU_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 
 _HARNESS_FIXTURES = {"ireefuzz_check", "iree_sut", "check_jax"}
 
@@ -49,41 +46,6 @@ PROFILES = {
 
 # --------------------------------------------------------------------------- option types
 # argparse turns an ArgumentTypeError into a pytest.UsageError naming the option.
-
-
-def _release(value: str) -> str:
-    from ireefuzz.sut.releases import RELEASES
-
-    if value not in RELEASES:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a published IREE release; known: {', '.join(RELEASES)}")
-    return value
-
-
-def _python(value: str) -> str:
-    import shutil
-
-    path = shutil.which(value) or value
-    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
-        raise argparse.ArgumentTypeError(f"{value!r} is not an executable Python")
-    return os.path.abspath(path)
-
-
-def _executable(value: str) -> str:
-    import shutil
-
-    path = shutil.which(value) or value
-    if not os.path.isfile(path):
-        raise argparse.ArgumentTypeError(f"{value!r} does not exist; give the path of an iree-compile binary")
-    if not os.access(path, os.X_OK):
-        raise argparse.ArgumentTypeError(f"{value!r} is not executable (chmod +x it)")
-    return os.path.abspath(path)
-
-
-def _cpu(value: str) -> str:
-    if not _CPU_NAME.match(value):
-        raise argparse.ArgumentTypeError(
-            f"{value!r} is not a CPU name; use one of {', '.join(NAMED_CPUS)} or an LLVM CPU name such as skylake-avx512")
-    return value
 
 
 def _oracles(value: str) -> tuple[str, ...]:
@@ -122,18 +84,7 @@ def _writable_dir(value: str) -> Path:
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("ireefuzz", "ireefuzz: differential fuzzing of IREE's CPU code generation")
-    group.addoption("--iree-compile", dest="ireefuzz_iree_compile", metavar="PATH", type=_executable, default=None,
-                    help="iree-compile binary to test (e.g. your own build); default: the installed "
-                         "iree-base-compiler wheel's")
-    group.addoption("--iree-release", dest="ireefuzz_release", metavar="VERSION", type=_release, default=None,
-                    help="test this published IREE release: its iree-compile, and its own runtime in a runner "
-                         "process (installed into ~/.cache/ireefuzz/releases on first use)")
-    group.addoption("--iree-runtime", dest="ireefuzz_runtime", metavar="PYTHON", type=_python, default=None,
-                    help="a Python whose iree.runtime matches --iree-compile (default: the one installed beside it, "
-                         "else this one's)")
-    group.addoption("--iree-target-cpu", dest="ireefuzz_target_cpu", metavar="CPU", type=_cpu, default="host",
-                    help=f"--iree-llvmcpu-target-cpu to compile for: {', '.join(NAMED_CPUS)} or any LLVM CPU "
-                         "name (default: host)")
+    add_compiler_options(group.addoption, dest_prefix="ireefuzz_", aliases=False)  # as ireefuzz check / fuzz / repro
     group.addoption("--ireefuzz-oracles", dest="ireefuzz_oracles", metavar="NAMES", type=_oracles,
                     default=ORACLE_NAMES,
                     help=f"comma-separated oracles to run, from {','.join(ORACLE_NAMES)} (default: all)")
@@ -196,6 +147,15 @@ def _probe_compiler(config: pytest.Config) -> None:
     bogus CPU) stops pytest with one line at start, not a false finding per test. Once, in the controller;
     only when one of them is given (the installed wheel for the host needs no probe)."""
     binary, cpu = config.getoption("ireefuzz_iree_compile", None), config.getoption("ireefuzz_target_cpu", "host")
+    release = config.getoption("ireefuzz_release", None)
+    if release is not None:  # the one check of a release name, as ireefuzz check's
+        from ireefuzz.errors import UsageError
+        from ireefuzz.sut import releases
+
+        try:
+            releases.known(release)
+        except UsageError as e:
+            raise pytest.UsageError(f"--iree-release: {e}") from None
     if (binary is None and cpu == "host") or hasattr(config, "workerinput"):  # xdist workers: the controller probed
         return
     from ireefuzz import sut

@@ -98,7 +98,7 @@ def collect(parent: Any, path: str | Path, *, config: Any = None, policy: Any = 
 
     corpus_case = load_case(Path(path).parent)
     options = parent.config.getoption
-    config = config or sut.CompilerConfig(iree_compile=options("ireefuzz_iree_compile", default=None))
+    config = config or sut.CompilerConfig.from_options(parent.config.option, prefix="ireefuzz_")
     if policy is None:
         chosen = options("ireefuzz_oracles", default=None) or ORACLE_NAMES
         policy = Policy(oracles=frozenset(o for o in chosen if o in ORACLE_NAMES),

@@ -107,10 +107,7 @@ def sut_from_config(config: pytest.Config) -> IreeSut:
     if bundles is None:
         factory = getattr(config, "_tmp_path_factory", None)
         bundles = factory.getbasetemp() / "ireefuzz-bundles" if factory is not None else None
-    compiler = _sut.CompilerConfig(iree_compile=config.getoption("ireefuzz_iree_compile"),
-                                   target_cpu=config.getoption("ireefuzz_target_cpu"),
-                                   release=config.getoption("ireefuzz_release", default=None),
-                                   runtime_python=config.getoption("ireefuzz_runtime", default=None))
+    compiler = _sut.CompilerConfig.from_options(config.option, prefix="ireefuzz_")  # the shared compiler options
     try:  # the release installed and its runtime checked, once per session
         unable = _sut.prepare(compiler, log=lambda m: warnings.warn(f"ireefuzz: {m}", stacklevel=2)).unable
     except IreefuzzError as e:

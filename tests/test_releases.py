@@ -152,8 +152,9 @@ def test_a_runtime_python_without_iree_is_one_line(tmp_path, old_compiler, capsy
     assert cli.main(["check", str(program), "--iree-compile", old_compiler, "--iree-runtime", fake_python]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"the IREE runtime of {fake_python} cannot load" in err
-    assert cli.main(["check", str(program), "--iree-runtime", str(tmp_path / "none")]) == 2
-    assert "is not an executable file" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as bad:  # refused as the command line is read: one line, exit 2
+        cli.main(["check", str(program), "--iree-runtime", str(tmp_path / "none")])
+    assert bad.value.code == 2 and "is not an executable Python" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------------------- the runner protocol (installed wheel)

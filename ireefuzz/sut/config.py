@@ -4,10 +4,7 @@ each maybe None) and ``config_for``, the one case -> config merge.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from ireefuzz.generators.case import Case
+from typing import Any, Protocol, Sequence
 
 
 TARGET_CPUS = ("host", "generic", "x86-64-v3", "x86-64-v4")
@@ -25,6 +22,29 @@ class CompilerConfig:
     runtime_python: str | None = None  # a Python whose iree.runtime runs the modules; None = this process's
 
 
-def config_for(case: Case, base: CompilerConfig) -> CompilerConfig:
-    """``base`` as ``case`` asks for it: the case's target CPU, its flags after ``base``'s."""
-    return dataclasses.replace(base, target_cpu=case.target_cpu, flags=tuple(base.flags) + tuple(case.flags))
+    @classmethod
+    def from_options(cls, options: Any, *, prefix: str = "", **fields: Any) -> "CompilerConfig":
+        """The config the shared compiler options (``ireefuzz.base.compiler_options``) give on ``options`` (an argparse
+        namespace, or pytest's ``config.option`` with ``prefix="ireefuzz_"``); an option a face does not declare
+        keeps its default. ``fields`` sets the rest (``timeout_s``, ``observe``...)."""
+        def given(name: str) -> Any:
+            return getattr(options, prefix + name, None)
+
+        return cls(iree_compile=given("iree_compile"), release=given("release"), runtime_python=given("iree_runtime"),
+                   target_cpu=given("target_cpu") or "host", flags=tuple(given("flags") or ()), **fields)
+
+
+class CaseLike(Protocol):
+    """What ``config_for`` reads of a case: a graph ``Case``, a ``ProgramCase``, a ``CorpusCase``."""
+
+    @property
+    def target_cpu(self) -> str: ...
+
+    @property
+    def flags(self) -> Sequence[str]: ...
+
+
+def config_for(case: CaseLike, base: CompilerConfig) -> CompilerConfig:
+    """``base`` as ``case`` asks for it: the case's target CPU, its flags after ``base``'s (a flag both give is passed
+    once). The one case -> config merge: the pipeline, the relations, repro, bundles and the corpus use it."""
+    return dataclasses.replace(base, target_cpu=case.target_cpu, flags=tuple(dict.fromkeys((*base.flags, *case.flags))))

@@ -235,15 +235,3 @@ def runtime_python_beside(iree_compile: str) -> str | None:
     candidates.append(Path(os.path.abspath(iree_compile)).parent / "python")
     return next((str(c) for c in candidates if c.is_file() and os.access(c, os.X_OK)), None)
 
-
-# --------------------------------------------------------------------------- the options every command shares
-
-
-def add_arguments(group) -> None:
-    """``--release`` and ``--iree-runtime`` on an argparse parser or group."""
-    group.add_argument("--release", metavar="VERSION", default=None,
-                       help="compile with this published IREE release and run with its own runtime (installed into "
-                            f"{DEFAULT_CACHE} on first use; {RELEASES[0]} ... {RELEASES[-1]})")
-    group.add_argument("--iree-runtime", metavar="PYTHON", default=None,
-                       help="a Python whose iree.runtime matches --iree-compile (default: the runtime installed beside "
-                            "that iree-compile, else this one's)")

@@ -41,8 +41,9 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ireefuzz import sut
-from ireefuzz.sut import isolated, releases
+from ireefuzz.sut import isolated
 from ireefuzz.base.argtypes import memory_size, non_negative_int, positive_seconds, shell_words
+from ireefuzz.base.compiler_options import add_compiler_options
 from ireefuzz.core import budget
 from ireefuzz.errors import ProgramError, UsageError
 from ireefuzz.oracles.finding import ORACLE_NAMES as ORACLE_CHOICES
@@ -157,10 +158,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              f"(default: every dynamic dim = {DEFAULT_DYNAMIC_SIZE})")
     parser.add_argument("--flags", metavar="FLAGS", type=shell_words, default="",
                         help="extra iree-compile flags, space-separated and quoted, e.g. '--iree-opt-data-tiling=false'")
-    parser.add_argument("--target-cpu", metavar="CPU", default="host", help="--iree-llvmcpu-target-cpu (default: host)")
-    parser.add_argument("--iree-compile", metavar="PATH", default=None,
-                        help="an external iree-compile binary (default: the installed iree-base-compiler's)")
-    releases.add_arguments(parser)
+    add_compiler_options(parser.add_argument)
     parser.add_argument("--oracles", metavar="LIST", default=",".join(ORACLE_CHOICES),
                         help=f"comma-separated oracles to run, from {', '.join(ORACLE_CHOICES)} (default: all)")
     parser.add_argument("--max-static-alloca-bytes", metavar="N", type=non_negative_int("number of bytes"), default=0,
@@ -195,8 +193,7 @@ def main(args: argparse.Namespace) -> int:
     unknown = oracles - set(ORACLE_CHOICES)
     if unknown:
         raise UsageError(f"--oracles: unknown {', '.join(sorted(unknown))}; choose from {', '.join(ORACLE_CHOICES)}")
-    config = sut.CompilerConfig(iree_compile=args.iree_compile, target_cpu=args.target_cpu, flags=args.flags,
-                                release=args.release, runtime_python=args.iree_runtime)
+    config = sut.CompilerConfig.from_options(args)
     toolchain = sut.prepare(config, log=lambda m: print(f"ireefuzz check: {m}", file=sys.stderr))
     unable = toolchain.unable
     policy = Policy(oracles=oracles - unable, max_static_alloca_bytes=args.max_static_alloca_bytes,

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ireefuzz.base import durable as _io
-from ireefuzz.sut import releases
 from ireefuzz.base.argtypes import positive_seconds, shell_words
+from ireefuzz.base.compiler_options import add_compiler_options
 from ireefuzz.errors import UsageError
 from ireefuzz.core.evaluate import JAX_MODES, ORACLE_NAMES, Policy
 from ireefuzz.tools.baseline import DEFAULT_BASELINE
@@ -41,13 +41,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--resume", action="store_true", help="continue the campaign recorded in --out DIR")
     g.add_argument("--baseline", metavar="FILE", help=f"known findings JSON (default {DEFAULT_BASELINE} if it exists)")
     g.add_argument("--oracles", metavar="a,b,c", help=f"oracles to run (default all: {','.join(ORACLE_NAMES)})")
-    g.add_argument("--iree-compile", metavar="PATH", help="an external iree-compile binary (default: the installed wheel's)")
-    releases.add_arguments(g)
+    add_compiler_options(g.add_argument, target_default=None)  # None: a --resume tells a given --target-cpu apart
     g.add_argument("--configs", action="store_true", default=None,
                    help="draw a compiler configuration per block of cases (target CPU, data tiling, ukernels, opt "
                         "level, const-eval, aggressive fusion, ...; the flags this iree-compile has, the CPUs this "
                         "machine runs); each case records its configuration")
-    g.add_argument("--target-cpu", metavar="CPU", help="host, generic, x86-64-v3, x86-64-v4 or any LLVM CPU name (default host)")
     g.add_argument("--flags", metavar='"..."', type=shell_words, help="extra iree-compile flags (shell-quoted string)")
     g.add_argument("--ops", metavar="a,b", help="draw only these ops or op families (e.g. sort,topk or sorting,"
                    "data-movement; default all; families: elementwise, producer, contraction, reduction, data-movement, "

@@ -2,7 +2,6 @@
 message of an unexpected finding."""
 from __future__ import annotations
 
-import dataclasses
 import shlex
 from pathlib import Path
 from typing import Any, Sequence
@@ -20,11 +19,7 @@ def check_case(corpus_case: CorpusCase, config: Any = None, policy: Any = None) 
     config = config or sut.CompilerConfig()
     policy = policy or Policy()
     if corpus_case.case is None or corpus_case.compile_only:
-        if corpus_case.case is not None:
-            run_config = config_for(corpus_case.case, config)
-        else:
-            run_config = dataclasses.replace(config, target_cpu=corpus_case.target_cpu,
-                                             flags=tuple(config.flags) + corpus_case.flags)
+        run_config = config_for(corpus_case.case if corpus_case.case is not None else corpus_case, config)
         findings = check.check_program(corpus_case.program_text(), run_config, policy,
                                        functions=corpus_case.functions or None, shapes=dict(corpus_case.shapes),
                                        seed=corpus_case.seed, compile_only=corpus_case.compile_only)
@@ -54,9 +49,7 @@ def compile_command(corpus_case: CorpusCase, config: Any = None) -> str:
 
     config = config or sut.CompilerConfig()
     program = (corpus_case.path / PROGRAM_FILE) if corpus_case.path else Path(PROGRAM_FILE)
-    cpu = corpus_case.case.target_cpu if corpus_case.case is not None else corpus_case.target_cpu
-    flags = corpus_case.case.flags if corpus_case.case is not None else corpus_case.flags
-    case_config = dataclasses.replace(config, target_cpu=cpu, flags=(*config.flags, *flags))
+    case_config = sut.config_for(corpus_case.case if corpus_case.case is not None else corpus_case, config)
     return shlex.join(sut.compile_command(case_config, program, "/tmp/out.vmfb"))
 
 

@@ -20,6 +20,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ireefuzz.base.argtypes import positive_int
+from ireefuzz.base.compiler_options import add_compiler_options
 from ireefuzz.base.durable import json_default, make_dir
 from ireefuzz.tools.filing.bundle import (INPUTS_AFTER, INPUTS_AFTER_FUNCTION, Bundle, inputs_after_module, run_bundle, run_script,
                              wrapper_module)
@@ -30,7 +31,6 @@ from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
 from ireefuzz.generators.ops import tensor_type
 from ireefuzz.oracles.finding import Finding
-from ireefuzz.sut import releases
 from ireefuzz.tools.shrink import graph as shrinking
 
 CONFIRM_RUNS = 3
@@ -59,9 +59,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--confirm-runs", dest="confirm_runs", metavar="N", type=positive_int("number of runs"),
                         default=CONFIRM_RUNS,
                         help=f"re-runs of the minimal case; flaky ones are not filed (default {CONFIRM_RUNS})")
-    parser.add_argument("--iree-compile", dest="iree_compile", metavar="PATH", default=None,
-                        help="an external iree-compile (default: the installed wheel's)")
-    releases.add_arguments(parser)
+    add_compiler_options(parser.add_argument, target=False)  # the target CPU and flags are the finding's
 
 
 def main(args: argparse.Namespace) -> int:
@@ -76,7 +74,7 @@ def main(args: argparse.Namespace) -> int:
     if problem:
         raise UsageError(f"--out {args.out} {problem}")
 
-    config = sut.CompilerConfig(iree_compile=args.iree_compile, release=args.release, runtime_python=args.iree_runtime)
+    config = sut.CompilerConfig.from_options(args)
     sut.prepare(config, log=lambda m: print(f"  {m}"))
     sut.require_usable(config)
     result = shrink_and_bundle(finding, Path(args.out), config, shrink=args.shrink, confirm_runs=args.confirm_runs,
@@ -235,7 +233,7 @@ def make_bundle(finding: Finding, case: Case, config: Any = None, *, extra: Mapp
     from ireefuzz.oracles import reference
 
     config = config if config is not None else sut.CompilerConfig()
-    config = dataclasses.replace(config, target_cpu=case.target_cpu, flags=tuple(dict.fromkeys((*config.flags, *case.flags))))
+    config = sut.config_for(case, config)
     bad = sut.unsafe_flags(config.flags)
     if bad:
         raise UsageError(f"{finding.signature}: refusing flags that write files or are malformed: {bad}")
@@ -283,7 +281,7 @@ def make_program_bundle(finding: Finding, case: Any, config: Any = None) -> Bund
     from ireefuzz.core import frontends
 
     config = config if config is not None else sut.CompilerConfig()
-    flags = tuple(dict.fromkeys((*config.flags, *case.flags)))
+    flags = sut.config_for(case, config).flags
     bad = sut.unsafe_flags(flags)
     if bad:
         raise UsageError(f"{finding.signature}: refusing flags that write files or are malformed: {bad}")
