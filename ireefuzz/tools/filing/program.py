@@ -70,8 +70,8 @@ def culprit_of(finding: Finding, program: str, case: Any, config: Any) -> culpri
         return culprits.memory(program, finding.kind, config)
     if finding.oracle in ("numeric", "reference") and case is not None and case.args is not None:
         return culprits.wrong_values(program, case.function, case.inputs(0), config)
-    return culprits.not_localized(f"no localization for a {finding.oracle}/{finding.kind} finding "
-                                  "(the IR passes do not show it)")
+    return culprits.not_localized(f"{finding.oracle}/{finding.kind} findings are not localized: no pass's IR "
+                                  "output is compared for them (a fusion or an immutability finding)")
 
 
 def _pipeline_test(c: culprits.Culprit, program: str) -> str | None:
