@@ -16,7 +16,7 @@ import itertools
 import re
 import time
 import zlib
-from typing import Any, Callable, Hashable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Hashable, Iterator, Literal, Mapping, Sequence, get_args
 
 import numpy as np
 
@@ -35,7 +35,8 @@ from ireefuzz import sut
 from ireefuzz.sut import isolated
 from ireefuzz.sut import config_for  # beside CompilerConfig, so relations derive configs without evaluate
 
-JAX_MODES = ("always", "on-disagreement")
+JaxMode = Literal["always", "on-disagreement"]
+JAX_MODES: tuple[JaxMode, ...] = get_args(JaxMode)
 
 
 class Clock:
@@ -83,7 +84,7 @@ class Policy:
 
     oracles: frozenset[str] = frozenset(ORACLE_NAMES)
     max_static_alloca_bytes: int = 0
-    jax: str = "always"  # or "on-disagreement": run JAX only when IREE and float64 disagree (campaign speed)
+    jax: JaxMode = "always"  # or "on-disagreement": run JAX only when IREE and float64 disagree (campaign speed)
     relations: tuple[str, ...] = ()  # metamorphic relations (shape, dps, config) run on a sample of the cases
     relations_every: int = 64  # ... on one case in this many (each relation compiles its variants separately)
     run_timeout_s: float | None = None  # each call of a module in a child process, bounded (None: in this process)

@@ -18,7 +18,7 @@ from ireefuzz.sut.commands import compile_command, target_flags
 from ireefuzz.sut.config import CompilerConfig
 from ireefuzz.sut.dumps import (BUFFERIZED_PASS, FINAL_PASS, cpu_info, failing_passes, printed_ir, read_dispatches,
                                 read_elsewhere, read_sources)
-from ireefuzz.sut.results import Artifact, CompileFailure, CpuInfo
+from ireefuzz.sut.results import Artifact, CompileFailure, CompileFailureKind, CpuInfo
 from ireefuzz.sut.scratch import temp_dir
 
 
@@ -145,7 +145,7 @@ def _run_limited(command: list[str], config: CompilerConfig,
     return returncode, stderr, time.perf_counter() - start
 
 
-def _failure_kind(returncode: int | None, stderr: str) -> str | None:
+def _failure_kind(returncode: int | None, stderr: str) -> CompileFailureKind | None:
     if returncode is None:
         return "timeout"
     if returncode == 0:

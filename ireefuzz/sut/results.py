@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Mapping
+from typing import Any, Literal, Mapping
 
 import numpy as np
 
@@ -40,9 +40,13 @@ class Artifact:
     seconds: float
 
 
+CompileFailureKind = Literal["error", "crash", "timeout", "oom", "bad-output"]
+RunFailureKind = Literal["fault", "crash", "timeout"]
+
+
 @dataclasses.dataclass(frozen=True)
 class CompileFailure:
-    kind: str  # "error" | "crash" | "timeout" | "oom" | "bad-output" (exit 0, but no module or not one)
+    kind: CompileFailureKind  # "bad-output": exit 0, but no module or not one
     diagnostic: str  # the compiler's stderr, trimmed to the useful part
     command: tuple[str, ...]
     returncode: int | None
@@ -58,5 +62,6 @@ class RunResult:
 
 @dataclasses.dataclass(frozen=True)
 class RunFailure:
-    kind: str  # "fault" (the runtime reported an error) | "crash" (the process died; set by the runner)
+    kind: RunFailureKind  # "fault": the runtime reported an error; "crash": the process died (set by the runner);
+    # "timeout": past the run's wall-clock limit (an isolated run)
     message: str

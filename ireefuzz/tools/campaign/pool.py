@@ -17,7 +17,7 @@ import dataclasses
 import os
 import signal
 import time
-from typing import TYPE_CHECKING, Protocol, Sequence, Union
+from typing import TYPE_CHECKING, Literal, Protocol, Sequence, Union, get_args
 
 from ireefuzz.generators.case import Case
 
@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from ireefuzz.sut import CompilerConfig
 
 FAULT_ENV = "IREEFUZZ_TEST_FAULT"  # test-only: "3:segv,5:kill,7:hang,8:stop,9:raise" makes a worker fail on those case indices
-DEATH_KINDS = ("runtime-crash", "worker-killed", "worker-timeout")  # crash kinds a pool reports (a worker died)
+DeathKind = Literal["runtime-crash", "worker-killed", "worker-timeout"]
+DEATH_KINDS: tuple[DeathKind, ...] = get_args(DeathKind)  # crash kinds a pool reports (a worker died)
 TIME_GRACE_MAX_S = 30.0  # --time: batches still running then get min(--case-timeout, this) more seconds
 
 
@@ -74,7 +75,7 @@ class Done:
 @dataclasses.dataclass(frozen=True)
 class Died:
     task: Task
-    kind: str  # one of DEATH_KINDS
+    kind: DeathKind
     detail: str
     stuck: bool = False  # killed by the watchdog (no progress for ``EvalSpec.stall`` s): retried case by case
     seconds: float = 0.0  # worker seconds the batch took before it was killed (time accounting: ``stuck``)

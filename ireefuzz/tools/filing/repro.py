@@ -15,7 +15,7 @@ import shlex
 import tempfile
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Mapping, Sequence
+from typing import Any, Literal, Mapping, Sequence
 
 import numpy as np
 
@@ -162,7 +162,7 @@ def _within_budget(finding: Finding, where: str) -> None:
 @dataclasses.dataclass(frozen=True)
 class BundleResult:
     path: Path
-    status: str  # "confirmed" | "flaky" | "lost"
+    status: Literal["confirmed", "flaky", "lost"]
     case: Case
     before: Any
     after: Any

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Literal
 
 from ireefuzz.oracles.cause import cause_of
 from ireefuzz.oracles.finding import Finding
@@ -22,7 +22,7 @@ def cause_id(finding: Finding) -> str:
 class Target:
     """What a candidate must still show: a finding with this signature, or with this cause."""
 
-    kind: str  # "signature" | "cause"
+    kind: Literal["signature", "cause"]
     value: str
     oracle: str | None = None  # the oracle that must run to see it (None: all)
     cause_of: Callable[[Finding], str] = dataclasses.field(default=cause_id, compare=False, repr=False)
