@@ -34,7 +34,7 @@ RELEASES = OLD_RELEASES + BASE_RELEASES
 DEFAULT_CACHE = Path(os.environ.get("IREEFUZZ_RELEASES", Path.home() / ".cache" / "ireefuzz" / "releases"))
 
 # Graph ops a release lacks (generators.ops names), by the first release that has them.
-# The model ops of issue 15 were written and checked against 3.13 only (linalg.softmax, linalg.contract,
+# The model ops were written and checked against 3.13 only (linalg.softmax, linalg.contract,
 # iree_linalg_ext.attention and the pooling/conv forms they emit): no older release is given them
 # until a release run shows it can express them.
 OPS_SINCE: dict[str, str] = {op: "3.13.0" for op in (
