@@ -230,7 +230,8 @@ def test_an_injected_wrong_constant_fails_with_its_signature_and_a_reproducing_b
         p.name for p in bundle.iterdir()}
     assert "3.010000e+00" in (bundle / "program.mlir").read_text()
     assert json.loads((bundle / "finding.json").read_text())["signature"] == signature
-    assert "JAX itself on CPU" in (bundle / "ISSUE.md").read_text()
+    issue = (bundle / "ISSUE.md").read_text()
+    assert "JAX itself on CPU" in issue and "## After IREE's input conversion" in issue and "linalg." in issue
     status, output = run_bundle(bundle)
     assert status == 1, output  # stock iree-compile / iree-run-module see the wrong numbers
 
@@ -252,6 +253,24 @@ def test_a_memory_finding_bundle_gives_the_dispatch_at_fault_as_a_program_of_its
         testing.check_jax(scaled, x, w, dynamic={0: {0: "batch"}}, oracles=["memory"], sut=sut, test_id="memory")
     issue = next(tmp_path.rglob("ISSUE.md")).read_text()
     assert "## The dispatch at fault" in issue and "hal.executable public @scaled_dispatch_0" in issue
+
+
+@pytest.mark.iree
+def test_a_compile_failure_fails_with_its_signature_and_says_the_input_conversion_fails(tmp_path):
+    """3.13: centring rows at a dynamic batch (a layer norm's mean with keepdims) exports a rank-expanding
+    dynamic_broadcast_in_dim that IREE's input conversion does not legalize; run.sh sees it with stock tools."""
+    from ireefuzz.tools.filing.bundle import run_bundle
+
+    def centred(x):
+        return x - jnp.mean(x, axis=-1, keepdims=True)
+
+    sut = testing.IreeSut(bundle_dir=tmp_path)
+    with pytest.raises(testing.IreefuzzFailure, match=r"crash/compile-error/stablehlo.dynamic_broadcast_in_dim"):
+        testing.check_jax(centred, np.ones((4, 8), np.float32), dynamic={0: {0: "batch"}}, sut=sut, test_id="cc")
+    bundle = next(p.parent for p in tmp_path.rglob("run.sh"))
+    assert "the input conversion itself is where this fails" in (bundle / "ISSUE.md").read_text()
+    status, output = run_bundle(bundle)
+    assert status == 1, output
 
 
 def scaled_past_16(x, w):

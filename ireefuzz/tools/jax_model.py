@@ -26,7 +26,8 @@ weights keep their distribution). One compile serves every instance of a call.
 
 ``write_bundle`` writes a finding's bundle through ``ireefuzz.tools.filing.bundle`` (the exported
 StableHLO as ``program.mlir``, the failing instance's inputs, JAX's float64 outputs as ``expected``,
-``run.sh``, ``ISSUE.md``, ``inputs_after.mlir`` for immutability).
+``run.sh``, ``inputs_after.mlir`` for immutability, and ``ISSUE.md`` with the program after IREE's input
+conversion and, for a memory / fusion finding, the dispatch at fault as a program of its own).
 """
 from __future__ import annotations
 
@@ -566,7 +567,8 @@ def make_bundle(finding: Any, case: JaxCase, config: sut.CompilerConfig) -> Any:
     atol = {d: float(ev.get("tolerance") or 0.0) for d in dtypes} if finding.oracle == "numeric" else {}
     script = bundle.run_script(
         finding, shape, all_flags, rtol=float(ev.get("rtol") or 0.0), atol=atol,
-        error_message=str(ev.get("message") or finding.message), function=case.function,
+        error_message=_compile_error(finding, case.program) or str(ev.get("message") or finding.message),
+        function=case.function,
         outputs=[expected[f"ref_{j}"] for j in range(len(results)) if f"ref_{j}" in expected])
     record = finding.to_json() | {"compiler_version": platform.get("compiler_version", ""), "cpu": cpu,
                                   "flags": all_flags, "function": case.function, "sizes": dict(case.instances[k])}
@@ -574,13 +576,40 @@ def make_bundle(finding: Any, case: JaxCase, config: sut.CompilerConfig) -> Any:
     issue = issue.replace("The float64 reference interpreter (`ireefuzz.oracles.interpret`) gives",
                           f"JAX itself on CPU, every float widened to float64 (the model `{case.model.name}` as "
                           f"exported by `jax.export`, at {dict(case.instances[k]) or 'its static shapes'}), gives")
-    issue += "".join(f"{line}\n" for line in _dispatch_section(finding, case, config))
+    issue += "".join(f"{line}\n" for line in _input_ir_section(case, config) + _dispatch_section(finding, case, config))
     return bundle.Bundle(program=case.program, finding=record,
                          case={"kind": "jax", "function": case.function, "instances": list(case.instances),
                                "target_cpu": case.target_cpu},
                          inputs=inputs, expected=expected, run_sh=script,
                          inputs_after=repro.program_inputs_after(case) if finding.oracle == "immutability" else None,
                          issue=issue)
+
+
+def _compile_error(finding: Any, program: str) -> str:
+    """A compile error's own message (what run.sh looks for in iree-compile's output), or ""."""
+    if finding.oracle != "crash" or not finding.kind.startswith("compile"):
+        return ""
+    from ireefuzz.oracles.crash import locate
+
+    return str(locate(program, str(finding.evidence.get("diagnostic", "")))[3])
+
+
+INPUT_IR_LINES = 400  # of the IR after input conversion shown in ISSUE.md
+
+
+def _input_ir_section(case: JaxCase, config: sut.CompilerConfig) -> list[str]:
+    """ISSUE.md's section with the program after IREE's input conversion (``--compile-to=input``: linalg), or
+    the diagnostic when the input conversion itself fails."""
+    text = sut.compile_to(case.program, JAX.configure(config), "input")
+    if not isinstance(text, str):
+        return ["", "## After IREE's input conversion", "",
+                "`iree-compile --compile-to=input` fails: the input conversion itself is where this fails.", "",
+                "```", text.diagnostic.strip()[:3000], "```"]
+    lines = text.rstrip().splitlines()
+    more = [f"... ({len(lines) - INPUT_IR_LINES} more lines: `iree-compile --compile-to=input program.mlir`)"]
+    command = "`iree-compile --compile-to=input --iree-input-type=stablehlo program.mlir` (linalg on tensors):"
+    return ["", "## After IREE's input conversion", "", command, "", "```mlir", *lines[:INPUT_IR_LINES],
+            *(more if len(lines) > INPUT_IR_LINES else []), "```"]
 
 
 def _dispatch_section(finding: Any, case: JaxCase, config: sut.CompilerConfig) -> list[str]:
