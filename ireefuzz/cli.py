@@ -26,7 +26,7 @@ COMMANDS = {
     "check": ("ireefuzz.tools.check", "run every applicable oracle on your own MLIR program"),
     "repro": ("ireefuzz.tools.filing.repro", "shrink a finding and write a self-contained repro bundle"),
     "bisect": ("ireefuzz.tools.filing.bisect", "find the IREE releases that show a bundle's bug"),
-    "promote": ("ireefuzz.tools.corpus", "add a repro bundle to the corpus as a regression case"),
+    "promote": ("ireefuzz.tools.corpus.promote", "add a repro bundle to the corpus as a regression case"),
 }
 
 
@@ -54,12 +54,15 @@ def join_option_values(argv: Sequence[str]) -> list[str]:
     return joined
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand; with ``only``, just that subcommand's module is imported and configured
+    (``main`` passes the one on its command line, "" for none: ``ireefuzz --help`` imports no subcommand)."""
     parser = _Parser(prog="ireefuzz", description="Differential fuzzing of IREE's CPU code generation.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
-        importlib.import_module(module).configure(p)
+        if only is None or only == name:
+            importlib.import_module(module).configure(p)
         p.set_defaults(_module=module)
     return parser
 
@@ -70,7 +73,7 @@ def _interrupt(signum: int, frame: object) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = join_option_values(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    parser = build_parser(only=argv[0] if argv and argv[0] in COMMANDS else "")  # imports that subcommand only
     args = parser.parse_args(argv)  # exits 2 with argparse's one-line message on a bad option
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _interrupt) if main_thread else None  # SIGTERM ends a run like Ctrl-C
