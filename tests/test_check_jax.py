@@ -154,6 +154,20 @@ def test_shape_instances_start_with_the_example_then_awkward_sizes_smallest_firs
         jax_model.shape_instances(model, [{"batch": 0}])
 
 
+def pairs(x):
+    return x.reshape(x.shape[0] // 2, 2, x.shape[1]).sum(axis=1)  # needs an even number of rows
+
+
+def test_drawn_sizes_the_function_rejects_are_not_run_and_given_ones_are_one_usage_error():
+    model = jax_model.export_model(pairs, np.ones((8, 3), np.float32), dynamic={0: {0: "rows"}})
+    kept = jax_model.accepted_instances(model, 6, seed=1)
+    assert kept[0] == {"rows": 8} and all(s["rows"] % 2 == 0 for s in kept)
+    assert len(kept) < len(jax_model.shape_instances(model, 6, seed=1))  # 1 and 257 were drawn, and dropped
+    with pytest.raises(UsageError) as e:
+        jax_model.accepted_instances(model, [{"rows": 4}, {"rows": 7}])
+    assert "pairs rejects {'rows': 7}" in _one_line(e)
+
+
 def test_an_argument_at_another_size_is_the_example_tiled():
     leaf = jax_model.Leaf(np.arange(6).reshape(3, 2), {0: "n"})
     assert leaf.at({"n": 5}).tolist() == [[0, 1], [2, 3], [4, 5], [0, 1], [2, 3]]

@@ -493,6 +493,30 @@ def awkward_sizes(*symbols: str) -> Any:
     return st.fixed_dictionaries({s: st.sampled_from(AWKWARD) for s in symbols})
 
 
+def accepted_instances(model: JaxModel, instances: int | Sequence[Mapping[str, int]] | None, seed: int = 0
+                       ) -> tuple[dict[str, int], ...]:
+    """``shape_instances`` without the drawn sizes the function rejects; a given size it rejects is a UsageError."""
+    sizes = shape_instances(model, instances, seed)
+    accepted = tuple(s for s in sizes if _rejects(model, s) is None)
+    if len(accepted) < len(sizes) and not (instances is None or isinstance(instances, int)):
+        bad = next(s for s in sizes if s not in accepted)
+        raise UsageError(f"instances: {model.name} rejects {bad}: {_rejects(model, bad)}; give sizes it accepts")
+    return accepted
+
+
+def _rejects(model: JaxModel, sizes: Mapping[str, int]) -> str | None:
+    """Why JAX rejects the function at these sizes (a reshape that needs an even batch, ...), or None: a drawn
+    size the function rejects is outside its contract, not run (the exported program's shape assertions say
+    so too, and IREE does not check them)."""
+    jax = _jax()
+    flat = [jax.ShapeDtypeStruct(leaf.shape_at(sizes), leaf.example.dtype) for leaf in model.leaves]
+    try:
+        jax.eval_shape(model.fn, *jax.tree_util.tree_unflatten(model.treedef, flat))
+    except Exception as e:  # noqa: BLE001 - JAX's tracing errors have no common base class
+        return _first_line(e)
+    return None
+
+
 def _fits(model: JaxModel, sizes: Mapping[str, int]) -> bool:
     return all(int(np.prod(leaf.shape_at(sizes))) <= MAX_ELEMENTS for leaf in model.leaves)
 
@@ -525,7 +549,7 @@ def check_results(fn: Callable[..., Any], *example_args: Any, dynamic: Mapping[A
     model = export_model(fn, *example_args, dynamic=dynamic)
     if program_filter is not None:
         model = dataclasses.replace(model, text=program_filter(model.text))
-    case = make_case(model, shape_instances(model, instances, seed), config, seed)
+    case = make_case(model, accepted_instances(model, instances, seed), config, seed)
     (result,) = evaluate([case], config, policy or Policy(), JAX)
     return case, result
 
