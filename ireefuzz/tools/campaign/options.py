@@ -126,8 +126,7 @@ class Options:
     def task_spec(self) -> EvalSpec:
         from ireefuzz.sut import CompilerConfig
 
-        config = CompilerConfig(iree_compile=self.iree_compile, target_cpu=self.target_cpu, flags=self.flags,
-                                timeout_s=self.case_timeout, release=self.release, runtime_python=self.iree_runtime)
+        config = CompilerConfig.from_options(self, timeout_s=self.case_timeout)  # the shared compiler options' names
         return EvalSpec(config, self.policy(), self.case_timeout)
 
 
