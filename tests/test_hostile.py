@@ -81,7 +81,7 @@ BIG_ARGS = """func.func @main(%a: tensor<65536x65536xf32>, %b: tensor<65536x6553
 
 def ireefuzz(*argv: str, timeout: float = 300, cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "ireefuzz.cli", *argv], capture_output=True, text=True,
-                          timeout=timeout, env=ENV, cwd=cwd)
+                          timeout=timeout, env=ENV, cwd=cwd, check=False)
 
 
 def one_line(stderr: str) -> str:
@@ -104,8 +104,9 @@ def test_check_ends_on_a_program_that_never_ends(tmp_path):
 
 
 def test_a_timeout_is_a_finding_only_for_a_program_known_to_end():
-    from ireefuzz import sut
     from ireefuzz.oracles import crash
+
+    from ireefuzz import sut
 
     late = sut.RunFailure("timeout", "main: did not finish in 3 s")
     assert "did not finish in 3 s" in crash.not_a_finding(late, known_to_end=False)
@@ -118,8 +119,9 @@ def test_a_timeout_is_a_finding_only_for_a_program_known_to_end():
 
 
 def test_resource_exhausted_in_the_run_is_never_an_iree_finding():
-    from ireefuzz import sut
     from ireefuzz.oracles import crash
+
+    from ireefuzz import sut
 
     oom = sut.RunFailure("fault", "main: c/runtime/src/iree/hal/allocator.c:123: RESOURCE_EXHAUSTED; libc allocator failed")
     assert "out of memory" in crash.not_a_finding(oom, known_to_end=True)
@@ -253,7 +255,7 @@ WATCHDOG_DRIVER = textwrap.dedent("""
 @pytest.mark.slow
 def test_a_stopped_worker_is_killed_as_stuck_long_before_its_deadline():
     env = dict(ENV, IREEFUZZ_TEST_FAULT="0:stop")
-    done = subprocess.run([sys.executable, "-c", WATCHDOG_DRIVER], capture_output=True, text=True, timeout=120,
+    done = subprocess.run([sys.executable, "-c", WATCHDOG_DRIVER], capture_output=True, text=True, timeout=120, check=False,
                           env=env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[:3] == ["Died", "worker-timeout", "True"], done.stdout
@@ -322,15 +324,16 @@ def test_the_plugin_session_finishes_on_a_never_ending_and_a_hostile_mlir(tmp_pa
                                         + "[" * 20000 + "1" + "]" * 20000 + "} {\n  return %a : tensor<4xf32>\n}\n")
     done = subprocess.run([sys.executable, "-m", "pytest", "--ireefuzz-mlir",
                            "--ireefuzz-run-timeout", "3", "-q", "-rw", "-p", "no:cacheprovider", str(tmp_path)],
-                          capture_output=True, text=True, timeout=300, env=ENV, cwd=tmp_path)
+                          capture_output=True, text=True, timeout=300, env=ENV, cwd=tmp_path, check=False)
     out = done.stdout
     assert "did not finish in 3 s" in out, out[-3000:]  # the never-ending item: not judged (a warning)
     assert "1 failed, 1 passed" in out and "nested" in out, out[-3000:]  # the hostile one: one failed item
 
 
 def test_the_reference_interpreter_stops_at_its_time_limit():
-    from ireefuzz.errors import NotInterpretable
     from ireefuzz.oracles import interpret
+
+    from ireefuzz.errors import NotInterpretable
 
     x = np.arange(4, dtype=np.float32)
     with pytest.raises(NotInterpretable, match="did not finish in 0.5 s"):
@@ -342,8 +345,9 @@ def test_the_reference_interpreter_stops_at_its_time_limit():
 
 
 def test_inputs_whose_shapes_disagree_are_not_judged():
-    from ireefuzz.errors import NotInterpretable
     from ireefuzz.oracles import interpret
+
+    from ireefuzz.errors import NotInterpretable
 
     with pytest.raises(NotInterpretable, match="operand shapes disagree.*undefined behaviour"):
         interpret.interpret_traced(MATMUL, "main", [np.ones((3, 4), np.float32), np.ones((7, 5), np.float32)])

@@ -41,7 +41,7 @@ def isolated_module(vmfb: bytes, timeout_s: float, python: str | None = None):
         def __init__(self) -> None:
             self.timeout_s = timeout_s
             super().__init__(vmfb, python or sys.executable)
-            self._runner = _Bounded(self._runner, timeout_s)
+            self._runner = _Bounded(self._runner, timeout_s)  # type: ignore[assignment]  # same interface
 
         def call(self, function: str, inputs: Sequence[np.ndarray]):
             try:

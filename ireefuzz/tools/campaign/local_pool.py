@@ -26,7 +26,7 @@ def _worker_main(conn: multiprocessing.connection.Connection, coordinator: int, 
     # End with the coordinator, even killed with -9 (our parent, the forkserver, outlives it while we live),
     # and our compile with us (sut runs it under ``launch``, which the kernel tells when we die).
     die_with(coordinator, before=sut.remove_own_temp_dirs_for_good)
-    import ireefuzz.core.evaluate  # noqa: F401  (import JAX and IREE once, before the first task)
+    import ireefuzz.core.evaluate  # import JAX and IREE once, before the first task
 
     if beat is not None:  # the heartbeat the coordinator's watchdog reads: every activity's start and end
         def progressed() -> None:
