@@ -7,8 +7,8 @@ installed layout: a temporary copy with each package where a wheel puts it. The 
 """
 from __future__ import annotations
 
+import importlib.util
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -22,15 +22,12 @@ LINT = "import sys; from importlinter.cli import lint_imports_command; sys.exit(
 
 
 def installed_layout(dest: Path) -> Path:
-    """``dest`` holding every package of pyproject's ``package-dir`` at its import path, plus pyproject.toml."""
-    import tomllib
-
-    package_dir = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
-    for package, source in sorted(package_dir.items()):  # parents before their subpackages
-        shutil.copytree(ROOT / source, dest.joinpath(*package.split(".")), dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "pyproject.toml", dest / "pyproject.toml")
-    return dest
+    """``dest`` holding every package of pyproject's ``package-dir`` at its import path (``.ci/installed_layout.py``)."""
+    spec = importlib.util.spec_from_file_location("installed_layout", ROOT / ".ci" / "installed_layout.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.installed_layout(dest)
 
 
 def lint_imports(tree: Path) -> subprocess.CompletedProcess:
