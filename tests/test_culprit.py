@@ -195,3 +195,11 @@ def test_unwrap_follows_dispatch_regions_initializers_and_executables():
                                                     " : !iree_tensor_ext.dispatch.tensor<readonly", 1)
     with pytest.raises(Exception):
         culprit.unwrap(tiled)
+
+
+def test_shipped_table_knows_the_sort_scratch_over_the_stack_limit():
+    sort = (Path(__file__).parents[1] / "docs/issue15-repros/sort_1d_dynamic_unbounded_stack.mlir").read_text()
+    huge = "error: 'func.func' op exceeded stack allocation limit of 32768 bytes for function. Got 36028797018963968 bytes"
+    assert "iree-org/iree#24735" in [m.issue for m in upstream.match("", sort, huge)]
+    small = huge.replace("36028797018963968", "40960")  # a static tile over the limit is not the unbounded sort scratch
+    assert "iree-org/iree#24735" not in [m.issue for m in upstream.match("", sort, small)]
