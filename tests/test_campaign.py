@@ -130,7 +130,9 @@ def test_a_runtime_that_dies_on_unused_arguments_makes_only_those_graphs_less_va
     t = TensorType((4,), "f32")
     used = Graph((t,), (Node("add", ("a0", "a0"), {}, t),), ("n0",))
     unused = Graph((t, t), (Node("add", ("a0", "a0"), {}, t),), ("n0",))
+    dead = Graph((t, t), (Node("add", ("a1", "a1"), {}, t), Node("abs", ("a0",), {}, t)), ("n1",))  # n0 is dropped
     assert guidance.unused_arguments(used) == 0 and guidance.unused_arguments(unused) == 1
+    assert guidance.unused_arguments(dead) == 1
     assert crashing.value(unused) < crashing.value(used) / 1.5  # its ops are learned too: both pay for add
 
 

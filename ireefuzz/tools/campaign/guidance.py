@@ -47,12 +47,20 @@ UNUSED_ARGUMENT = "unused-argument"
 
 
 def unused_arguments(graph: Graph) -> int:
-    """The graph's arguments that no node reads (as an operand or a destination) and no output returns."""
-    used = set(graph.outputs)
-    for node in graph.nodes:
-        used.update(node.inputs)
-        used.add(str(node.attrs.get("init", "")).partition(":")[2])
-    return sum(f"a{i}" not in used for i in range(len(graph.args)))
+    """The graph's arguments no output depends on (read by no node, or only by nodes whose results are dropped:
+    the compiler erases those, so the argument is unused in the program it compiles)."""
+    live, todo = set(), list(graph.outputs)
+    while todo:
+        ref = todo.pop()
+        if ref in live:
+            continue
+        live.add(ref)
+        if ref.startswith("n"):
+            node = graph.nodes[int(ref[1:])]
+            todo.extend(node.inputs)
+            init = str(node.attrs.get("init", "")).partition(":")[2]
+            todo.extend([init] if init else [])
+    return sum(f"a{i}" not in live for i in range(len(graph.args)))
 
 
 # Failures that cost a case more than it finds once their cause is known: a compile failure (its batch is
