@@ -14,7 +14,7 @@ __all__ = [
     "graphs", "cases", "OP_NAMES", "ELEMENTWISE_OPS", "PRODUCER_OPS", "CONTRACTION_OPS", "REDUCTION_OPS",
     "DATA_MOVEMENT_OPS", "CONVOLUTION_OPS", "NORMALIZATION_OPS", "SORTING_OPS", "GraphBuilder", "Graph", "TensorType", "Case", "GraphError", "emit",
     # checking
-    "check_case", "check_jax", "evaluate_cases", "CompilerConfig", "Policy", "ORACLE_NAMES", "CaseResult", "IreeSut", "KnownFinding",
+    "check_case", "check_jax", "awkward_sizes", "evaluate_cases", "CompilerConfig", "Policy", "ORACLE_NAMES", "CaseResult", "IreeSut", "KnownFinding",
     "Finding", "IreeNotFound",
     # oracles
     "check_numeric", "check_inputs_unchanged", "check_compile_failure", "check_run_failure", "check_memory",

@@ -15,6 +15,7 @@ Checking them
         (the ``ireefuzz_check`` fixture is this, bound to the command line's configuration)
     check_jax(fn, *example_args, dynamic, instances, oracles, sut)   a JAX function through jax.export and
         IREE, every oracle at every shape instance, JAX in float64 as the reference (the ``check_jax`` fixture)
+    awkward_sizes(*symbols)   Hypothesis strategy of {symbol: size} over awkward sizes, for check_jax sweeps
     evaluate_cases(cases, config, policy) -> [CaseResult];  CompilerConfig, Policy, ORACLE_NAMES
     IreeSut, KnownFinding, Finding, IreeNotFound
 
@@ -46,6 +47,7 @@ from ireefuzz.sut import CompilerConfig, IreeNotFound
 from ireefuzz.testing import IreeSut, KnownFinding
 from ireefuzz.testing import check as check_case
 from ireefuzz.testing import check_jax
+from ireefuzz.tools.jax_model import awkward_sizes
 
 # Op subsets, for ``graphs(ops=...)`` / ``cases(ops=...)``; together they cover OP_NAMES (tests/test_public_api.py).
 # Each is an op family of the registry (``OpSpec.family``), the unit the generator balances its draws by.
@@ -63,7 +65,7 @@ __all__ = [
     "DATA_MOVEMENT_OPS", "CONVOLUTION_OPS", "NORMALIZATION_OPS", "SORTING_OPS",
     "GraphBuilder", "Graph", "TensorType", "Case", "GraphError", "emit",
     # checking
-    "check_case", "check_jax", "evaluate_cases", "CompilerConfig", "Policy", "ORACLE_NAMES", "CaseResult", "IreeSut", "KnownFinding",
+    "check_case", "check_jax", "awkward_sizes", "evaluate_cases", "CompilerConfig", "Policy", "ORACLE_NAMES", "CaseResult", "IreeSut", "KnownFinding",
     "Finding", "IreeNotFound",
     # oracles
     "check_numeric", "check_inputs_unchanged", "check_compile_failure", "check_run_failure", "check_memory",

@@ -24,9 +24,10 @@ from ireefuzz.errors import UsageError
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
 
-from ireefuzz import testing
-from ireefuzz.core.evaluate import Policy
-from ireefuzz.tools import jax_model
+import ireefuzz  # noqa: E402
+from ireefuzz import testing  # noqa: E402
+from ireefuzz.core.evaluate import Policy  # noqa: E402
+from ireefuzz.tools import jax_model  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs" / "jax-models.md"
@@ -305,7 +306,7 @@ def test_a_hypothesis_sweep_shrinks_a_failing_size_to_the_smallest_that_fails(mo
     outcomes: list[tuple[int, bool]] = []
 
     @settings(max_examples=12, derandomize=True, database=None, deadline=None)
-    @given(sizes=jax_model.awkward_sizes("batch"))
+    @given(sizes=ireefuzz.awkward_sizes("batch"))
     def sweep(sizes):
         try:
             testing.check_jax(scaled_past_16, x, w, dynamic={"x": {0: "batch"}}, instances=[sizes],
