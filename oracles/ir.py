@@ -22,7 +22,6 @@ from iree.compiler import ir
 from ireefuzz.errors import IRParseError
 from ireefuzz.oracles import ir_text
 
-
 T = TypeVar("T")
 FACTS: dict[str, Callable[[Any], Any]] = {}  # fact name -> its JSON value for a dispatch, read here
 

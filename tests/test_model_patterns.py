@@ -5,7 +5,6 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
 from ireefuzz.generators.case import Case

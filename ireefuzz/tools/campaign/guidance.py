@@ -136,9 +136,9 @@ def draw_block(options: Options, block: int, coverage: Coverage, frontend: str =
     """The ``options.block`` cases of global block ``block``: deterministic in (options, block, coverage, frontend).
     A StableHLO block draws only the ops that ``jax.export`` can express."""
     from hypothesis import HealthCheck, Phase, given, seed, settings
-    from ireefuzz.generators.strategies import DEFAULT_DTYPES, cases
 
     from ireefuzz import sut
+    from ireefuzz.generators.strategies import DEFAULT_DTYPES, cases
     from ireefuzz.sut import releases
 
     restrict: dict[str, Any] = {}

@@ -28,6 +28,7 @@ import os
 import sys
 import time
 from pathlib import Path
+
 from ireefuzz.base import durable as _io
 from ireefuzz.core.evaluate import CLOCK, CaseResult, platform_of
 from ireefuzz.generators.case import Case

@@ -31,11 +31,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ireefuzz.base import durable as _io
-from ireefuzz.sut.configs import ConfigurationCoverage, labels
 from ireefuzz.errors import UsageError
-from ireefuzz.tools.baseline import Baseline
 from ireefuzz.oracles.cause import assign_causes, cause_of
 from ireefuzz.oracles.finding import ORACLE_NAMES, Finding, Signature
+from ireefuzz.sut.configs import ConfigurationCoverage, labels
+from ireefuzz.tools.baseline import Baseline
 
 from .causes import CauseStats, Previous, diff_causes
 from .guidance import Coverage, Stream, case_hash, unused_arguments

@@ -21,11 +21,10 @@ from typing import Any, Mapping, Sequence
 from xml.etree import ElementTree as ET
 
 from ireefuzz.base import durable as _io
-from ireefuzz.tools.campaign.causes import DIFF_CATEGORIES
 from ireefuzz.oracles.finding import Signature
 from ireefuzz.sut import NO_PIPELINE
+from ireefuzz.tools.campaign.causes import DIFF_CATEGORIES
 from ireefuzz.tools.campaign.record import ACTIVITIES
-
 
 
 def write_reports(out: Path, summary: Mapping[str, Any], findings: Sequence[Mapping[str, Any]]) -> None:
