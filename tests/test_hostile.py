@@ -248,7 +248,7 @@ WATCHDOG_DRIVER = textwrap.dedent("""
         events = pool.poll(1.0)
     pool.close()
     [event] = events
-    print(type(event).__name__, event.kind, getattr(event, "stuck", None), event.detail)
+    print(type(event).__name__, event.kind, getattr(event, "stuck", None), getattr(event, "seconds", 0) > 0, event.detail)
 """)
 
 
@@ -258,8 +258,11 @@ def test_a_stopped_worker_is_killed_as_stuck_long_before_its_deadline():
     done = subprocess.run([sys.executable, "-c", WATCHDOG_DRIVER], capture_output=True, text=True, timeout=120, check=False,
                           env=env)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split()[:3] == ["Died", "worker-timeout", "True"], done.stdout
+    assert done.stdout.split()[:4] == ["Died", "worker-timeout", "True", "True"], done.stdout  # its seconds: "stuck"
     assert "no progress" in done.stdout
+    from ireefuzz.tools.campaign.record import ACTIVITIES
+
+    assert "stuck" in ACTIVITIES  # the time accounting names them
 
 
 def test_a_stuck_workers_batch_is_retried_case_by_case():
