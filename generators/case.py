@@ -92,7 +92,7 @@ def make_inputs(graph: Graph, sizes: Mapping[str, int], seed: int, magnitude: in
     return [np.asarray(x) for x in out]
 
 
-def _numpy_float(dtype: str) -> object:
+def _numpy_float(dtype: str) -> Any:  # a NumPy dtype, or ml_dtypes' bfloat16 type
     if dtype == "bf16":
         import ml_dtypes
 

@@ -348,7 +348,8 @@ def producer_kind(excerpt: str, ops: str = "") -> str:
 def _fusion_cause(finding: Finding) -> Cause:
     ev = finding.evidence
     if finding.kind != "materialized-producer":  # over a budget: by what the program's dispatches compute
-        names = ev.get("dispatches") if isinstance(ev.get("dispatches"), list) else []
+        names = ev.get("dispatches")
+        names = names if isinstance(names, list) else []
         roles = sorted({dispatch_role(str(d)) for d in names} - {"-"}) or [ops_role(_signature_ops(finding))]
         return _cause("fusion", [finding.kind, "+".join(roles)],
                       f"{_words(finding.kind).capitalize()} over the graph's budget in a {'+'.join(roles)} program")
@@ -396,7 +397,8 @@ class _Program:
         nodes = []
         for n in graph["nodes"]:
             n = n if isinstance(n, Mapping) else {}
-            init = str((n.get("attrs") if isinstance(n.get("attrs"), Mapping) else {}).get("init", "empty"))
+            attrs = n.get("attrs")
+            init = str((attrs if isinstance(attrs, Mapping) else {}).get("init", "empty"))
             nodes.append(_Node(str(n.get("op", "-")), tuple(str(r) for r in n.get("inputs") or ()),
                                init.partition(":")[2] if init.startswith("value:") else ""))
         return cls(tuple(nodes), tuple(str(r) for r in graph.get("outputs") or ()))
@@ -426,7 +428,7 @@ class _Program:
     @property
     def written_arguments(self) -> set[str]:
         """Arguments some node writes into, directly or through a view of them (a slice, a reshape)."""
-        return {self.viewed(r) for n in self.nodes for r in n.destinations} - {None}
+        return {v for n in self.nodes for r in n.destinations if (v := self.viewed(r)) is not None}
 
     def viewed(self, ref: str) -> str | None:
         """The argument ``ref`` is, or is a view of (None when it is a computed value)."""

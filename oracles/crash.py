@@ -45,7 +45,7 @@ def locate(program_text: str, diagnostic: str) -> tuple[str | None, str | None, 
     in_program = 1 <= line_no <= len(lines) and lines[line_no - 1].strip() == echoed.strip()
     line = lines[line_no - 1] if in_program else echoed
     if in_program:
-        func = next((f.group(1) for l in reversed(lines[:line_no]) if (f := _FUNC.search(l))), None)
+        func = next((f.group(1) for ln in reversed(lines[:line_no]) if (f := _FUNC.search(ln))), None)
     else:
         func = dispatch.group(1) if dispatch else None
     op = _OP_ON_LINE.match(line)

@@ -14,7 +14,7 @@ cast made them ambiguous.
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -100,7 +100,7 @@ def check_numeric(graph: Graph, sizes: Mapping[str, int], inputs: Sequence[np.nd
         want_shape = t.concrete(sizes)
         sig = lambda kind, oracle="numeric": make_signature(oracle, kind, cone_ops(graph, ref), t.dtype,
                                                             dims_pattern([t.shape]))
-        base = {"output": k, "sizes": dict(sizes)}
+        base: dict[str, Any] = {"output": k, "sizes": dict(sizes)}
         got = np.asarray(actual[k])
         if tuple(got.shape) != want_shape:
             findings.append(Finding("numeric", "wrong-shape", sig("wrong-shape"),

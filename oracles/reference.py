@@ -31,7 +31,7 @@ class Evaluator:
         if backend not in BACKENDS:
             raise ValueError(f"unknown reference backend {backend!r}; expected one of {BACKENDS}")
         self.backend = backend
-        self.xp = jax_numpy() if backend == "jax" else np
+        self.xp: Any = jax_numpy() if backend == "jax" else np  # numpy or jax.numpy: one namespace
 
     def dtype(self, dtype: str) -> Any:
         if self.backend == "f64":
@@ -109,12 +109,12 @@ def _broadcast(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], shape: tup
 
 def _to_layout(xp: Any, x: Any, src: str, dst: str) -> Any:
     """Transpose ``x`` from dim letters ``src`` to ``dst`` (same letters, another order)."""
-    return xp.transpose(x, tuple(src.index(l) for l in dst))
+    return xp.transpose(x, tuple(src.index(ch) for ch in dst))
 
 
 def _windows(xp: Any, image: Any, image_l: str, window: Sequence[int], a: Mapping[str, Any]):
     """For each window position: the image (channels last, ``n<spatial>c``) at that offset of every result element."""
-    canonical = "n" + "".join(l for l in image_l if l in SPATIAL) + "c"
+    canonical = "n" + "".join(ch for ch in image_l if ch in SPATIAL) + "c"
     x = _to_layout(xp, image, image_l, canonical)
     outs = [window_out(x.shape[1 + i], k, s, d) for i, (k, s, d) in enumerate(zip(window, a["strides"], a["dilations"]))]
     for offset in np.ndindex(*window):
@@ -125,7 +125,7 @@ def _windows(xp: Any, image: Any, image_l: str, window: Sequence[int], a: Mappin
 def conv_core(E: Evaluator, image: Any, filt: Any, kind: str, a: Mapping[str, Any], out_dtype: str) -> Any:
     """A convolution without its accumulator: a sum over window positions of channel contractions."""
     image_l, filter_l, out_l = CONV_LAYOUTS[kind]
-    spatial = "".join(l for l in image_l if l in SPATIAL)
+    spatial = "".join(ch for ch in image_l if ch in SPATIAL)
     window_l = spatial.upper()
     depthwise = "f" not in filter_l
     w = _to_layout(E.xp, filt, filter_l, window_l + ("c" if depthwise else "cf"))
@@ -149,7 +149,7 @@ def _pool(name: str) -> Row:
         total = None
         for _, x in _windows(E.xp, xs[0], image_l, a["window"], a):
             total = x if total is None else combine(total, x)
-        canonical = "n" + "".join(l for l in image_l if l in SPATIAL) + "c"
+        canonical = "n" + "".join(ch for ch in image_l if ch in SPATIAL) + "c"
         return _to_layout(E.xp, total, canonical, out_l)
 
     return row
@@ -350,7 +350,7 @@ def _conv_error(kind: str) -> ErrorRow:
         conv = lambda x, w: conv_core(E, x, w, kind, a, "f32")
         x, w = np.abs(np.asarray(xs[0], np.float64)), np.abs(np.asarray(xs[1], np.float64))
         dims = dict(zip(filter_l, np.shape(xs[1])))
-        k = int(np.prod([dims[l] for l in filter_l if l not in out_l]))
+        k = int(np.prod([dims[ch] for ch in filter_l if ch not in out_l]))
         return conv(x, es[1]) + conv(es[0], w) + es[2] + u * np.sqrt(max(k, 1)) * conv(x, w) + u * np.abs(out)
 
     return row
@@ -373,7 +373,7 @@ def _contract_error(E, xs, es, out, a, s, t, u):
     x, y = np.abs(np.asarray(xs[0], np.float64)), np.abs(np.asarray(xs[1], np.float64))
     lhs_l, rhs_l, out_l = spec.replace("->", ",").split(",")
     dims = dict(zip(lhs_l, np.shape(x))) | dict(zip(rhs_l, np.shape(y)))
-    k = int(np.prod([dims[l] for l in dims if l not in out_l]))
+    k = int(np.prod([dims[ch] for ch in dims if ch not in out_l]))
     return (np.einsum(spec, x, es[1]) + np.einsum(spec, es[0], y) + es[2] + u * np.sqrt(max(k, 1)) * np.einsum(spec, x, y)
             + u * np.abs(out))
 
@@ -388,7 +388,7 @@ def _attention_error(E, xs, es, out, a, s, t, u):
     q, k, v = (np.abs(np.asarray(x, np.float64)) for x in xs)
     d, n = np.shape(q)[2], np.shape(k)[1]
     spec = "bsd,btd->bst"
-    scores = _scores(E, *xs[:2], a, t)
+    scores = _scores(E, xs[0], xs[1], a, t)
     e_scores = a["scale"] * (np.einsum(spec, q, es[1]) + np.einsum(spec, es[0], k) + u * np.sqrt(max(d, 1))
                              * np.einsum(spec, q, k)) + u * np.abs(np.nan_to_num(scores, neginf=0))
     e_scores = np.where(np.isfinite(scores), e_scores, 0.0)

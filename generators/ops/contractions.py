@@ -6,7 +6,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..tensor import Dim, TensorType
 from .kit import (MATMUL_TYPES, MAX_SYMBOL_SIZE, Body, EmitContext, OpSpec, float_literal, identity_map, is_float,
-                  multiply_accumulate, projected_map, register, result_name, small_dim, tensor_type)
+                  multiply_accumulate, projected_map, register, result_name, size_bound, small_dim, tensor_type)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -95,7 +95,7 @@ def _spec(spec: str) -> tuple[str, str, str, str]:
     """``"mk,kn->mn"`` -> (lhs, rhs, out, loop letters: the result's then the reduced ones)."""
     ins, out = spec.split("->")
     lhs, rhs = ins.split(",")
-    reduced = "".join(dict.fromkeys(l for l in lhs + rhs if l not in out))
+    reduced = "".join(dict.fromkeys(ch for ch in lhs + rhs if ch not in out))
     return lhs, rhs, out, out + reduced
 
 
@@ -108,20 +108,20 @@ def _contract_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> Te
         raise ValueError(f"ranks of {lhs!r}, {rhs!r}, {acc!r} do not fit {attrs['spec']}")
     dims: dict[str, Dim] = {}
     for letters, t in ((lhs_l, lhs), (rhs_l, rhs), (out_l, acc)):
-        for l, d in zip(letters, t.shape):
-            if dims.setdefault(l, d) != d:
-                raise ValueError(f"dim {l} of {attrs['spec']} is both {dims[l]} and {d}")
+        for ch, d in zip(letters, t.shape):
+            if dims.setdefault(ch, d) != d:
+                raise ValueError(f"dim {ch} of {attrs['spec']} is both {dims[ch]} and {d}")
     return TensorType(acc.shape, acc.dtype)
 
 
 def _letters_map(loops: str, letters: str) -> str:
-    return projected_map(len(loops), [loops.index(l) for l in letters])
+    return projected_map(len(loops), [loops.index(ch) for ch in letters])
 
 
 def _contract_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
     lhs, rhs, acc = (ctx.graph.type_of(r) for r in node.inputs)
     lhs_l, rhs_l, out_l, loops = _spec(node.attrs["spec"])
-    name, maps = result_name(ctx, node), [_letters_map(loops, l) for l in (lhs_l, rhs_l, out_l)]
+    name, maps = result_name(ctx, node), [_letters_map(loops, ch) for ch in (lhs_l, rhs_l, out_l)]
     form = node.attrs.get("form", "generic")
     if form != "generic":
         op = CONTRACTIONS[node.attrs["spec"]] if form == "named" else None
@@ -137,7 +137,7 @@ def _contract_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
 def _reduced_size(spec: str, types: Sequence[TensorType]) -> int:
     lhs_l, rhs_l, out_l, loops = _spec(spec)
     dims = dict(zip(lhs_l, types[0].shape)) | dict(zip(rhs_l, types[1].shape))
-    return math.prod(MAX_SYMBOL_SIZE if isinstance(dims[l], str) else dims[l] for l in loops[len(out_l):])
+    return math.prod(size_bound(dims[ch]) for ch in loops[len(out_l):])
 
 
 def _contract_bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[TensorType]) -> float:
@@ -154,12 +154,12 @@ def _contract_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict]
     spec = draw(pool.st.sampled_from(sorted(CONTRACTIONS)))
     lhs_l, rhs_l, out_l, loops = _spec(spec)
     cap = {1: 65, 2: 65, 3: 17}.get(max(len(lhs_l), len(rhs_l), len(out_l)), 8)  # data-tiled (mmt4d) operands: 8
-    dims = {l: small_dim(draw, pool, cap) for l in loops}
+    dims = {ch: small_dim(draw, pool, cap) for ch in loops}
     dtype = draw(pool.st.sampled_from(_operand_dtypes(pool)))
-    lhs = pool.pick_or_arg(draw, TensorType(tuple(dims[l] for l in lhs_l), dtype), max_bound=4)
-    rhs = pool.pick_or_arg(draw, TensorType(tuple(dims[l] for l in rhs_l), dtype), max_bound=4)
+    lhs = pool.pick_or_arg(draw, TensorType(tuple(dims[ch] for ch in lhs_l), dtype), max_bound=4)
+    rhs = pool.pick_or_arg(draw, TensorType(tuple(dims[ch] for ch in rhs_l), dtype), max_bound=4)
     acc_dtype = draw(pool.st.sampled_from(sorted({to for frm, to in MATMUL_TYPES if frm == dtype})))
-    acc = pool.destination(draw, TensorType(tuple(dims[l] for l in out_l), acc_dtype))
+    acc = pool.destination(draw, TensorType(tuple(dims[ch] for ch in out_l), acc_dtype))
     forms = ["generic", "contract"] + (["named"] if CONTRACTIONS[spec] else [])
     return (lhs, rhs, acc), {"spec": spec, "form": draw(pool.st.sampled_from(forms))}
 

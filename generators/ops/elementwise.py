@@ -75,6 +75,7 @@ def _register_elementwise(ew: Elementwise) -> None:
     def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
         t = node.type
         body_fn = ew.float_body if is_float(t) else ew.int_body
+        assert body_fn is not None  # infer refuses a dtype the row has no body for
         ins = [(v, ctx.graph.type_of(r)) for v, r in zip(operands, node.inputs)]
         out = (ctx.init_for(node.index, node, operands), t)
         rank = len(t.shape)

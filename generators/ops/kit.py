@@ -17,6 +17,11 @@ from ..tensor import FLOAT_DTYPES, Dim, TensorType
 MAX_SYMBOL_SIZE = 130  # symbolic dims are instantiated at most this large (bounds rely on it)
 
 
+def size_bound(d: Dim) -> int:
+    """The largest size ``d`` takes: its value, or MAX_SYMBOL_SIZE for a symbolic dim."""
+    return d if isinstance(d, int) else MAX_SYMBOL_SIZE
+
+
 @dataclasses.dataclass(frozen=True)
 class OpSpec:
     name: str

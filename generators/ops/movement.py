@@ -167,15 +167,19 @@ def _slice_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | 
     src = pool.pick(draw, lambda t, bound: any(isinstance(d, int) and d >= 2 for d in t.shape))
     if src is None:
         return None
-    offs, sizes, strides = [], [], []
+    offs: list[int] = []
+    sizes: list[Dim] = []
+    strides: list[int] = []
     for d in pool.type(src).shape:
         if isinstance(d, str) or d < 2:
-            offs.append(0), sizes.append(d), strides.append(1)
-            continue
-        st = draw(pool.st.integers(1, 3))
-        o = draw(pool.st.integers(0, d - 1))
-        s = draw(pool.st.integers(1, (d - 1 - o) // st + 1))
-        offs.append(o), sizes.append(s), strides.append(st)
+            o, s, st = 0, d, 1
+        else:
+            st = draw(pool.st.integers(1, 3))
+            o = draw(pool.st.integers(0, d - 1))
+            s = draw(pool.st.integers(1, (d - 1 - o) // st + 1))
+        offs.append(o)
+        sizes.append(s)
+        strides.append(st)
     return (src,), {"offsets": offs, "sizes": sizes, "strides": strides}
 
 
@@ -286,7 +290,8 @@ def _expand_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] |
     src = pool.pick(draw, lambda t, bound: 1 <= len(t.shape) <= 2 and all(pool.nonzero(d) for d in t.shape))
     if src is None:
         return None
-    shape, groups = [], []
+    shape: list[Dim] = []
+    groups: list[list[int]] = []
     for i, d in enumerate(pool.type(src).shape):
         parts = draw(pool.st.sampled_from(_factor_pairs(d))) if draw(pool.st.booleans()) or i == 0 else (d,)
         groups.append(list(range(len(shape), len(shape) + len(parts))))
@@ -458,9 +463,10 @@ def _packed_shape(shape: Sequence[Dim], positions: Sequence[int], tiles: Sequenc
         raise ValueError(f"inner_dims_pos {list(positions)} and inner_tiles {list(tiles)} must pair up, once per dim")
     outer = list(shape)
     for pos, tile in zip(positions, tiles):
-        if not 0 <= pos < len(shape) or not isinstance(shape[pos], int) or shape[pos] < 1 or tile < 1:
+        dim = shape[pos] if 0 <= pos < len(shape) else None
+        if not isinstance(dim, int) or dim < 1 or tile < 1:
             raise ValueError(f"dim {pos} of {list(shape)} is not a static dim a tile of {tile} can tile")
-        outer[pos] = -(-shape[pos] // tile)
+        outer[pos] = -(-dim // tile)
     return tuple(outer) + tuple(tiles)
 
 

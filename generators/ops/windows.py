@@ -5,8 +5,8 @@ import math
 from typing import Any, Callable, Mapping, Sequence
 
 from ..tensor import Dim, TensorType
-from .kit import (MATMUL_TYPES, MAX_SYMBOL_SIZE, Body, EmitContext, OpSpec, float_literal, maxmin, multiply_accumulate,
-                  register, result_name, small_dim, tensor_type)
+from .kit import (MATMUL_TYPES, Body, EmitContext, OpSpec, float_literal, maxmin, multiply_accumulate,
+                  register, result_name, size_bound, small_dim, tensor_type)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -44,15 +44,15 @@ def _window_dims(layout: tuple[str, str, str], types: Sequence[TensorType], attr
         if dims.setdefault(letter, d) != d:
             raise ValueError(f"dim {letter} is {dims[letter]} and {d}")
     strides, dilations = list(attrs["strides"]), list(attrs["dilations"])
-    n_spatial = sum(l in SPATIAL for l in image_l)
+    n_spatial = sum(ch in SPATIAL for ch in image_l)
     if not len(strides) == len(dilations) == n_spatial or min(strides + dilations) < 1:
         raise ValueError(f"strides {strides} / dilations {dilations} must be {n_spatial} positive ints")
-    for i, x in enumerate(l for l in image_l if l in SPATIAL):
+    for i, x in enumerate(ch for ch in image_l if ch in SPATIAL):
         size, window = dims[x], dims[x.upper()]
         if not (isinstance(size, int) and isinstance(window, int)) or window < 1:
             raise ValueError("spatial and window dims must be static")
-        dims[x] = window_out(size, window, strides[i], dilations[i])
-        if dims[x] < 1:
+        dims[x] = out = window_out(size, window, strides[i], dilations[i])
+        if out < 1:
             raise ValueError(f"window {window} (dilation {dilations[i]}) does not fit spatial size {size}")
     return dims
 
@@ -63,7 +63,7 @@ def _conv_infer(kind: str) -> Callable:
         if image.dtype != filt.dtype or (image.dtype, acc.dtype) not in MATMUL_TYPES:
             raise ValueError(f"no {kind} {image.dtype} x {filt.dtype} -> {acc.dtype}")
         dims = _window_dims(CONV_LAYOUTS[kind], types[:2], attrs)
-        want = tuple(dims[l] for l in CONV_LAYOUTS[kind][2])
+        want = tuple(dims[ch] for ch in CONV_LAYOUTS[kind][2])
         if tuple(acc.shape) != want:
             raise ValueError(f"{kind} of {image!r} by {filt!r} gives {want}, not the accumulator's {acc!r}")
         return TensorType(acc.shape, acc.dtype)
@@ -78,21 +78,21 @@ def _window_attr(values: Sequence[int]) -> str:
 def _window_maps(layout: tuple[str, str, str], attrs: Mapping[str, Any]) -> tuple[list[str], list[str], list[str]]:
     """The linalg.generic form of a convolution / pooling: (loop letters, iterator types, [image, window, out] maps)."""
     image_l, window_l, out_l = layout
-    loops = list(out_l) + [l for l in window_l if l not in out_l]
-    d = {l: f"d{i}" for i, l in enumerate(loops)}
-    spatial = [l for l in image_l if l in SPATIAL]
+    loops = list(out_l) + [ch for ch in window_l if ch not in out_l]
+    d = {ch: f"d{i}" for i, ch in enumerate(loops)}
+    spatial = [ch for ch in image_l if ch in SPATIAL]
     image_exprs = []
-    for l in image_l:
-        if l in SPATIAL:
-            i = spatial.index(l)
-            image_exprs.append(f"{d[l]} * {attrs['strides'][i]} + {d[l.upper()]} * {attrs['dilations'][i]}")
+    for ch in image_l:
+        if ch in SPATIAL:
+            i = spatial.index(ch)
+            image_exprs.append(f"{d[ch]} * {attrs['strides'][i]} + {d[ch.upper()]} * {attrs['dilations'][i]}")
         else:
-            image_exprs.append(d[l])
+            image_exprs.append(d[ch])
     head = f"({', '.join(d.values())})"
     maps = [f"affine_map<{head} -> ({', '.join(image_exprs)})>",
-            f"affine_map<{head} -> ({', '.join(d[l] for l in window_l)})>",
-            f"affine_map<{head} -> ({', '.join(d[l] for l in out_l)})>"]
-    return loops, ["parallel" if l in out_l else "reduction" for l in loops], maps
+            f"affine_map<{head} -> ({', '.join(d[ch] for ch in window_l)})>",
+            f"affine_map<{head} -> ({', '.join(d[ch] for ch in out_l)})>"]
+    return loops, ["parallel" if ch in out_l else "reduction" for ch in loops], maps
 
 
 def _named_window_op(ctx: EmitContext, result: str, op: str, attrs: Mapping[str, Any], image: tuple[str, Any],
@@ -123,13 +123,13 @@ def _conv_emit(kind: str) -> Callable:
 def _window_volume(types: Sequence[TensorType], letters: str, image_l: str) -> int:
     """Products summed per result element: the window, times the channels when they are reduced."""
     dims = dict(zip(image_l, types[0].shape)) | dict(zip(letters, types[1].shape))
-    return math.prod(MAX_SYMBOL_SIZE if isinstance(dims[l], str) else dims[l] for l in letters if l in "XYc")
+    return math.prod(size_bound(dims[ch]) for ch in letters if ch in "XYc")
 
 
 def _conv_bound(kind: str) -> Callable:
     def bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[TensorType]) -> float:
         image_l, filter_l, out_l = CONV_LAYOUTS[kind]
-        reduced = "".join(l for l in filter_l if l not in out_l)
+        reduced = "".join(ch for ch in filter_l if ch not in out_l)
         return bs[0] * bs[1] * _window_volume(types, reduced, image_l) + bs[2]
 
     return bound
@@ -147,21 +147,21 @@ def _draw_window(draw: Callable, pool: Any, n_spatial: int) -> tuple[list[int], 
 
 def _padded_image(draw: Callable, pool: Any, letters: str, dims: Mapping[str, Dim], dtype: str, max_bound: float) -> str:
     """An image of the given dims: an argument or earlier value, sometimes through a pad node (zero padding)."""
-    pads = {l: (draw(pool.st.integers(0, 2)), draw(pool.st.integers(0, 2))) if l in SPATIAL and draw(pool.st.booleans())
-            else (0, 0) for l in letters}
-    pads = {l: p if isinstance(dims[l], int) and dims[l] - sum(p) >= 1 else (0, 0) for l, p in pads.items()}
-    shape = tuple(d if isinstance(d, str) else d - sum(pads[l]) for l, d in zip(letters, (dims[l] for l in letters)))
+    pads = {ch: (draw(pool.st.integers(0, 2)), draw(pool.st.integers(0, 2))) if ch in SPATIAL and draw(pool.st.booleans())
+            else (0, 0) for ch in letters}
+    pads = {ch: p if isinstance(size := dims[ch], int) and size - sum(p) >= 1 else (0, 0) for ch, p in pads.items()}
+    shape = tuple(d if isinstance(d, str) else d - sum(pads[ch]) for ch, d in zip(letters, (dims[ch] for ch in letters)))
     src = pool.pick_or_arg(draw, TensorType(shape, dtype), max_bound=max_bound)
     if not any(sum(p) for p in pads.values()):
         return src
-    attrs = {"low": [pads[l][0] for l in letters], "high": [pads[l][1] for l in letters], "value": 0 if dtype == "i32" else 0.0}
+    attrs = {"low": [pads[ch][0] for ch in letters], "high": [pads[ch][1] for ch in letters], "value": 0 if dtype == "i32" else 0.0}
     return pool.derive("pad", (src,), attrs)
 
 
 def _conv_propose(kind: str) -> Callable:
     def propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
         image_l, filter_l, out_l = CONV_LAYOUTS[kind]
-        spatial = [l for l in image_l if l in SPATIAL]
+        spatial = [ch for ch in image_l if ch in SPATIAL]
         window, strides, dilations, outs = _draw_window(draw, pool, len(spatial))
         dtype = draw(pool.st.sampled_from(sorted({frm for frm, _ in MATMUL_TYPES if frm in pool.dtypes} or {"f32"})))
         dims: dict[str, Dim] = {"n": small_dim(draw, pool, 3), "c": small_dim(draw, pool, 16), "f": small_dim(draw, pool, 16)}
@@ -169,10 +169,10 @@ def _conv_propose(kind: str) -> Callable:
             dims[x.upper()] = window[i]
             dims[x] = (outs[i] - 1) * strides[i] + (window[i] - 1) * dilations[i] + 1 + draw(pool.st.integers(0, strides[i] - 1))
         image = _padded_image(draw, pool, image_l, dims, dtype, max_bound=4)
-        filt = pool.pick_or_arg(draw, TensorType(tuple(dims[l] for l in filter_l), dtype), max_bound=4)
+        filt = pool.pick_or_arg(draw, TensorType(tuple(dims[ch] for ch in filter_l), dtype), max_bound=4)
         acc_dtype = draw(pool.st.sampled_from(sorted({to for frm, to in MATMUL_TYPES if frm == dtype})))
         out = {**dims, **dict(zip(spatial, outs))}
-        acc = pool.destination(draw, TensorType(tuple(out[l] for l in out_l), acc_dtype))
+        acc = pool.destination(draw, TensorType(tuple(out[ch] for ch in out_l), acc_dtype))
         return (image, filt, acc), {"strides": strides, "dilations": dilations, "generic": draw(pool.st.booleans())}
 
     return propose
@@ -190,7 +190,7 @@ def _pool_infer(name: str) -> Callable:
             raise ValueError(f"{name} is not defined on {image.dtype}")
         layout = POOL_LAYOUTS[POOLINGS[name][0]]
         dims = _window_dims(layout, types, attrs, attrs["window"])
-        return TensorType(tuple(dims[l] for l in layout[2]), image.dtype)
+        return TensorType(tuple(dims[ch] for ch in layout[2]), image.dtype)
 
     return infer
 
@@ -237,7 +237,7 @@ def _pool_propose(name: str) -> Callable:
     image_l = POOL_LAYOUTS[POOLINGS[name][0]][0]
 
     def propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
-        spatial = [l for l in image_l if l in SPATIAL]
+        spatial = [ch for ch in image_l if ch in SPATIAL]
         window, strides, dilations, outs = _draw_window(draw, pool, len(spatial))
         dtype = draw(pool.st.sampled_from(pool.dtypes_among(("f32", "f16", "i32"))))
         dims: dict[str, Dim] = {"n": small_dim(draw, pool, 3), "c": small_dim(draw, pool, 16)}

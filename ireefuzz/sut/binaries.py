@@ -92,6 +92,7 @@ def resolve_runtime_python(config: CompilerConfig) -> str | None:
     """The Python whose ``iree.runtime`` runs ``config``'s modules (in a ``runner.py`` process): the one
     given, the release's, or the one installed with an external iree-compile; None = this process's.
     Resolved once per toolchain (``toolchain.runtime_python_for``)."""
+    python: str | None
     if config.runtime_python is not None:
         python = shutil.which(config.runtime_python) or config.runtime_python
         if not (os.path.isfile(python) and os.access(python, os.X_OK)):

@@ -30,6 +30,7 @@ def _load_package() -> None:
     the installed ``iree`` (a site-packages) before the release's."""
     spec = importlib.util.spec_from_file_location("ireefuzz", PACKAGE / "__init__.py",
                                                   submodule_search_locations=[str(PACKAGE)])
+    assert spec is not None and spec.loader is not None  # a file path always has a spec and a loader
     package = importlib.util.module_from_spec(spec)
     sys.modules["ireefuzz"] = package
     spec.loader.exec_module(package)
@@ -41,6 +42,7 @@ def _load_package() -> None:
 def _alias(name: str, folder: Path) -> None:
     """Load the package ``name`` from ``folder`` (the checkout layout, ``package-dir`` in pyproject.toml)."""
     spec = importlib.util.spec_from_file_location(name, folder / "__init__.py", submodule_search_locations=[str(folder)])
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)

@@ -14,7 +14,7 @@ import subprocess
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -57,10 +57,10 @@ class RunnerProcess:
         self.script = script
         self.generation = 0  # bumped on every start: module ids of an older generation are gone
         self._proc: subprocess.Popen | None = None
-        self._stderr = None
+        self._stderr: IO[bytes] | None = None  # the running process' stderr, a temporary file
         self._lock = threading.Lock()
         self._to_free: list[int] = []
-        self._spare: tuple[subprocess.Popen, Any] | None = None  # started when one died: the next, warming up
+        self._spare: tuple[subprocess.Popen, IO[bytes]] | None = None  # started when one died: the next, warming up
 
     def request(self, entries: dict, timeout: float | None = None, *, generation: int | None = None) -> dict:
         """Send one request; the reply as {name: array}. Raises RunnerDied if the process ended, RunnerTimedOut
@@ -119,7 +119,8 @@ class RunnerProcess:
         with self._lock:
             spare, self._spare = self._spare, None
             for proc in ([self._proc] if self._proc is not None else []) + ([spare[0]] if spare else []):
-                proc.stdin.close()
+                if proc.stdin is not None:
+                    proc.stdin.close()
                 try:
                     proc.wait(timeout=10)
                 except subprocess.TimeoutExpired:
@@ -140,7 +141,7 @@ class RunnerProcess:
             self._to_free = []
         return self._proc
 
-    def _spawn(self) -> tuple[subprocess.Popen, Any]:
+    def _spawn(self) -> tuple[subprocess.Popen, IO[bytes]]:
         stderr = tempfile.TemporaryFile()
         env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
         return subprocess.Popen([self.python, "-I", str(self.script)], stdin=subprocess.PIPE,
@@ -151,10 +152,12 @@ class RunnerProcess:
         if proc is not None:
             proc.kill()
             proc.wait()
+        if self._stderr is not None:
             self._stderr.close()
 
     def _died(self) -> RunnerDied:
         proc, self._proc = self._proc, None
+        assert proc is not None and self._stderr is not None  # called on a started runner only
         try:
             returncode = proc.wait(timeout=10)  # it may still be writing its last words
         except subprocess.TimeoutExpired:

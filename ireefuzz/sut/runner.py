@@ -27,6 +27,7 @@ import os
 import struct
 import sys
 import time
+from typing import Any
 
 import numpy as np
 
@@ -48,7 +49,8 @@ def read_message(stream) -> dict | None:
 
 def write_message(stream, entries: dict) -> None:
     buffer = io.BytesIO()
-    np.savez(buffer, **{name: np.asarray(value) for name, value in entries.items()})
+    arrays: dict[str, Any] = {name: np.asarray(value) for name, value in entries.items()}  # not savez's keywords
+    np.savez(buffer, **arrays)
     stream.write(HEADER.pack(buffer.tell()) + buffer.getvalue())
     stream.flush()
 

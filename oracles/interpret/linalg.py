@@ -295,11 +295,11 @@ def _attention(interp: Interpreter, op: ir.Operation, args: list) -> list:
     q, k, v, scale, *mask = (np.asarray(a, np.float64) for a in args[:len(letters) - 1])
     lq, lk, lv, _, *lm, lo = letters
     head = set(lq) & set(lk) - set(lo)
-    ls = "".join(l for l in lq if l not in head) + "".join(l for l in lk if l not in lq)  # the scores' dims
+    ls = "".join(ch for ch in lq if ch not in head) + "".join(ch for ch in lk if ch not in lq)  # the scores' dims
     scores = np.einsum(f"{lq},{lk}->{ls}", q, k) * scale
     if mask:
         scores = scores + np.einsum(f"{lm[0]}->{ls}", mask[0])
-    axis = [ls.index(l) for l in ls if l in lk and l in lv and l not in lo][0]
+    axis = [ls.index(ch) for ch in ls if ch in lk and ch in lv and ch not in lo][0]
     e = np.exp(scores - np.max(scores, axis=axis, keepdims=True, initial=-np.inf))
     return [np.einsum(f"{ls},{lv}->{lo}", e / np.sum(e, axis=axis, keepdims=True), v)]
 
