@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -17,6 +17,9 @@ from ireefuzz import sut
 from ireefuzz.errors import CorpusFailure
 from ireefuzz.oracles.finding import ORACLE_NAMES, Signature  # ORACLE_NAMES: chosen by Policy.oracles
 from ireefuzz.tools.corpus import CorpusCase, check_case, load_case, repro_message
+
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr  # what Item.repr_failure returns; pytest does not export it
 
 
 _RESULTS: dict[tuple, Any] = {}
@@ -68,7 +71,7 @@ class CorpusItem(pytest.Item):
         if unexpected:
             raise CorpusFailure(repro_message(self.corpus_case, unexpected, self.ireefuzz_config))
 
-    def repr_failure(self, excinfo: Any, style: Any = None) -> str:
+    def repr_failure(self, excinfo: Any, style: Any = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, CorpusFailure):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style)
@@ -102,7 +105,9 @@ def collect(parent: Any, path: str | Path, *, config: Any = None, policy: Any = 
     if policy is None:
         chosen = options("ireefuzz_oracles", default=None) or ORACLE_NAMES
         policy = Policy(oracles=frozenset(o for o in chosen if o in ORACLE_NAMES),
-                        max_static_alloca_bytes=options("ireefuzz_max_alloca", default=0) or 0)
+                        max_static_alloca_bytes=options("ireefuzz_max_alloca", default=0) or 0,
+                        run_timeout_s=options("ireefuzz_run_timeout", default=None) or 60.0,  # bounded runs
+                        max_memory=options("ireefuzz_max_memory", default=None) or 0)
     items = [CorpusItem.from_parent(parent, name=corpus_case.name, corpus_case=corpus_case, signature=None,
                                     ireefuzz_config=config, ireefuzz_policy=policy)]
     for sig in sorted(corpus_case.expected_signatures):

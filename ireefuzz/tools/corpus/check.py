@@ -12,12 +12,13 @@ from ireefuzz.tools.corpus.format import PROGRAM_FILE, CorpusCase
 def check_case(corpus_case: CorpusCase, config: Any = None, policy: Any = None) -> list:
     """Run the oracles on one corpus case; returns Findings (one per signature)."""
     from ireefuzz import sut
+    from ireefuzz.sut import isolated
     from ireefuzz.tools import check
     from ireefuzz.core.evaluate import Policy, config_for, evaluate
     from ireefuzz.oracles.finding import first_per_signature
 
     config = config or sut.CompilerConfig()
-    policy = policy or Policy()
+    policy = policy or Policy(run_timeout_s=isolated.DEFAULT_RUN_TIMEOUT_S)  # a case's runs are bounded
     if corpus_case.case is None or corpus_case.compile_only:
         run_config = config_for(corpus_case.case if corpus_case.case is not None else corpus_case, config)
         findings = check.check_program(corpus_case.program_text(), run_config, policy,

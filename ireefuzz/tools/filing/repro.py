@@ -25,7 +25,8 @@ from ireefuzz.base.durable import json_default, make_dir
 from ireefuzz.tools.filing.bundle import (INPUTS_AFTER, INPUTS_AFTER_FUNCTION, Bundle, inputs_after_module, run_bundle, run_script,
                              wrapper_module)
 from ireefuzz import sut
-from ireefuzz.core.evaluate import evaluate
+from ireefuzz.sut import isolated
+from ireefuzz.core.evaluate import Policy, evaluate
 from ireefuzz.errors import NotInteresting, UsageError
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
@@ -216,7 +217,7 @@ def shrink_and_bundle(finding: Finding, out_dir: Path, config: Any = None, *, sh
 def _finding_for(case: Case, signature: str, config: Any, target: Any = None) -> Finding | None:
     """The minimal case's own finding: the one with ``signature``, else the one ``target`` (its cause) matches,
     so the bundle's signature is the one its program shows (never the original case's)."""
-    findings = evaluate([case], config)[0].findings
+    findings = evaluate([case], config, Policy(run_timeout_s=isolated.DEFAULT_RUN_TIMEOUT_S))[0].findings
     same = next((f for f in findings if f.signature == signature), None)
     return same or (target.hit(findings) if target is not None else None)
 

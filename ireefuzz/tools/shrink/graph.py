@@ -52,13 +52,15 @@ class EvaluateCheck:
     def __init__(self, target: Target | str | None = None, config: Any = None, policy: Any = None) -> None:
         from ireefuzz import sut
         from ireefuzz.core import evaluate as ev
+        from ireefuzz.sut import isolated
 
         oracle = as_target(target).oracle if target is not None else None
         self._evaluate = ev.evaluate
         self.config = config if config is not None else sut.CompilerConfig()
         if policy is None:
             oracles = {oracle, "crash"} & set(ev.ORACLE_NAMES) if oracle else set(ev.ORACLE_NAMES)
-            policy = ev.Policy(oracles=frozenset(oracles or ev.ORACLE_NAMES))
+            policy = ev.Policy(oracles=frozenset(oracles or ev.ORACLE_NAMES),  # each candidate's runs bounded
+                               run_timeout_s=isolated.DEFAULT_RUN_TIMEOUT_S)
         self.policy = policy
         self.compiles = 0
         # IREE deduplicates identical executables across the functions of one module and lists a
@@ -407,6 +409,7 @@ def shrink(case: Case, target: Target | str, check: Check, *, passes: Sequence[t
         max_evaluations=max_evaluations, not_interesting=f"the starting case does not show {target}: {case!r}",
         log=log and (lambda name, c: log(f"{name}: {size_of(c)} {c.graph!r}")))
     start, end = target.hit(observed[case.dumps()]), target.hit(observed[outcome.value.dumps()])
+    assert start is not None and end is not None  # shrink_greedily starts from and returns interesting cases
     return ShrinkResult(outcome.value, target, start, end, size_of(case), size_of(outcome.value), outcome.steps,
                         outcome.evaluations, outcome.seconds)
 
