@@ -173,6 +173,7 @@ def test_a_checkers_rejected_op_is_followed_only_when_specific():
     assert name == "memref.alloca" and holds("%a = memref.alloca(%d) : memref<?xf32>") and not holds(
         "%a = memref.alloca() : memref<4xf32>")
     assert culprit.rejected_op("error: 'linalg.generic' op write affecting operations on global resources") is None
+    assert culprit.rejected_op("error: 'func.func' op exceeded stack allocation limit of 32768 bytes")[0] == "memref.alloca"
     # on the recorded argmax log, the first pass whose output holds a (static) alloca is bufferization
     name, holds = culprit.rejected_op("error: 'memref.alloca' op exceeded stack allocation limit")
     assert culprit.first_after(_log("argmax_after_change.log"), holds)[1].name == "iree-codegen-iree-comprehensive-bufferize"

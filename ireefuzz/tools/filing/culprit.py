@@ -189,6 +189,8 @@ def rejected_op(diagnostic: str) -> tuple[str, Callable[[str], bool]] | None:
     if m is None:
         return None
     name = m.group(1)
+    if "stack allocation" in m.group(2) and name != "memref.alloca":  # the function's frame: its stack allocations
+        return "memref.alloca", lambda body: "memref.alloca(" in body
     if name == "memref.alloca" and "unbounded" in m.group(2):
         return name, lambda body: "memref.alloca(%" in body
     if name in ("memref.alloca", "memref.alloc"):  # the first of these ops is the rejected one's kind
