@@ -79,7 +79,7 @@ def test_bundle_signature_is_the_minimal_programs_own(monkeypatch):
     from ireefuzz.tools.shrink.target import Target
 
     shown = Finding("memory", "copy", "memory/copy/sort/-/-", "m", {}, cause="memory/copy/sort@Default")
-    monkeypatch.setattr(repro, "evaluate", lambda cases, config: [SimpleNamespace(findings=[shown])])
+    monkeypatch.setattr(repro, "evaluate", lambda cases, config, *rest: [SimpleNamespace(findings=[shown])])
     target = Target.by_cause("memory/copy/sort@Default", cause_of=lambda f: f.cause)
     assert repro._finding_for(None, "memory/copy/fill>sort/-/-", None, target) is shown
     assert repro._finding_for(None, "memory/copy/fill>sort/-/-", None, None) is None  # no target: nothing invented
