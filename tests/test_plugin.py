@@ -183,7 +183,7 @@ def test_options_configure_the_sut_fixture(pytester: pytest.Pytester, fake_compi
             assert iree_sut.config.target_cpu == "x86-64-v3"
             assert iree_sut.policy.oracles == {{"memory", "crash"}}
             assert iree_sut.policy.max_static_alloca_bytes == 256
-            assert set(iree_sut.known) == {{{MUTATING_SIGNATURE!r}}}
+            assert set(iree_sut.known.signatures) == {{{MUTATING_SIGNATURE!r}}}  # a format-1 file: by signature
             assert iree_sut.bundle_dir == Path("bundles").resolve()
             assert ireefuzz_check.sut is iree_sut
     """)
