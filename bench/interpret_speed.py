@@ -2,7 +2,7 @@
 
 Run: PYTHONPATH=. python bench/interpret_speed.py
 """
-import time, numpy as np
+import time
 from ireefuzz.generators.graph import Graph, Node, TensorType
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit

@@ -3,7 +3,8 @@ graph reference (within bounds) and vs JAX (within the same bounds).
 
 Run: PYTHONPATH=. JAX_PLATFORMS=cpu python bench/interpret_sweep.py   (~7 min on a loaded 2-core machine)
 """
-import sys, collections, time
+import collections
+import time
 import numpy as np
 from hypothesis import given, settings, HealthCheck, seed
 from ireefuzz.generators.strategies import cases

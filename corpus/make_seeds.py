@@ -176,7 +176,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.record:
             started = time.perf_counter()
             findings = check_case(dataclasses.replace(case, path=directory))
-            case = dataclasses.replace(case, expected=verdicts(findings), iree_version=version, cpu=cpu.name)
+            assert cpu is not None  # resolved above when recording
+            case = dataclasses.replace(case, expected={k: tuple(v) for k, v in verdicts(findings).items()},
+                                       iree_version=version, cpu=cpu.name)
             table.append((seed.name, case.expected, time.perf_counter() - started))
             print(f"{seed.name}: {time.perf_counter() - started:.1f}s", file=sys.stderr)
             for f in findings:

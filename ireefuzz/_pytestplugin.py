@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,7 +37,7 @@ from ireefuzz.oracles.finding import ORACLE_NAMES  # light: no IREE, JAX or NumP
 
 _HARNESS_FIXTURES = {"ireefuzz_check", "iree_sut", "check_jax"}
 
-PROFILES = {
+PROFILES: dict[str, dict[str, Any]] = {
     # A pull-request budget: few examples, reproducible (derandomized), no deadline (compiles take seconds).
     "ireefuzz-ci": dict(max_examples=10, derandomize=True, deadline=None, print_blob=True),
     # The nightly budget: many examples, fresh randomness each night.
@@ -173,7 +174,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             continue
         test = getattr(item, "obj", None)
         current = getattr(test, "_hypothesis_internal_use_settings", None)
-        if current is None or not getattr(test, "is_hypothesis_test", False):
+        if test is None or current is None or not getattr(test, "is_hypothesis_test", False):
             continue
         from datetime import timedelta
 

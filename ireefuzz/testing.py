@@ -79,7 +79,7 @@ class NotJudgedWarning(UserWarning):
     shown in the test's output, never a failure and never a silent pass."""
 
 
-class IreefuzzFailure(pytest.fail.Exception):  # type: ignore[misc,name-defined]
+class IreefuzzFailure(pytest.fail.Exception):  # type: ignore[name-defined]  # pytest's Failed, not exported by name
     """A check found something new. Each signature gets its own subclass (see the module doc)."""
 
 
@@ -288,7 +288,7 @@ def _program_case_of(finding: Finding, cases: Mapping[str, Any]) -> Any:
     """The ``ProgramCase`` a raw program's finding was made on (its ``function``, else the only one checked;
     a compile-only one too: its bundle's run.sh compiles only)."""
     name = finding.evidence.get("function")
-    if name in cases:
+    if isinstance(name, str) and name in cases:
         return cases[name]
     return next(iter(cases.values())) if len(cases) == 1 else None
 
@@ -386,7 +386,7 @@ def _expected_outputs(functions: Mapping[str, Mapping[str, Any]], base: Path) ->
 # --------------------------------------------------------------------------- JAX functions
 
 
-class UsageFailure(pytest.fail.Exception):  # type: ignore[misc,name-defined]
+class UsageFailure(pytest.fail.Exception):  # type: ignore[name-defined]  # pytest's Failed, not exported by name
     """Bad input to ``check_jax`` (a function JAX cannot export, a non-array argument, a rejected dynamic dim):
     the test fails with one line saying what to do, no traceback."""
 

@@ -101,7 +101,8 @@ class Finding:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Finding":
-        return cls(**{f.name: data.get(f.name) for f in dataclasses.fields(cls) if f.name in data})
+        fields: dict[str, Any] = {f.name: data[f.name] for f in dataclasses.fields(cls) if f.name in data}
+        return cls(**fields)
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), sort_keys=True, default=json_default)

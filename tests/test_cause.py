@@ -207,7 +207,7 @@ def injected_alloca(dtype: str, dims: str, tile: str) -> Finding:
     name = f"g0_dispatch_0_matmul_{dims}_{dtype}"
     d = DispatchIR(name=name, pipeline="CPUDoubleTilingExpert", bufferized_ir="", source="",
                    final_ir=ALLOCA.format(name=name, tile=tile, dtype=dtype))
-    (finding,) = memory.check_memory([d], graph_ops=f"fill>matmul>generic[exp]")
+    (finding,) = memory.check_memory([d], graph_ops="fill>matmul>generic[exp]")
     return finding
 
 

@@ -10,10 +10,10 @@ SUMMARY = {"cases": 3, "shape_runs": 3, "seconds": 1.0, "graphs_per_s": 3.0, "co
 
 def test_dispatches_without_a_pipeline_are_named_and_explained():
     for pipelines in ({"DoubleTilingExpert": 5, NO_PIPELINE: 2}, {"DoubleTilingExpert": 5, "": 2}):  # "": older runs
-        line = next(l for l in report.markdown(SUMMARY | {"pipelines": pipelines}).splitlines() if "pipelines" in l)
+        line = next(ln for ln in report.markdown(SUMMARY | {"pipelines": pipelines}).splitlines() if "pipelines" in ln)
         assert f"{NO_PIPELINE} (2)" in line and " (2)" not in line.replace(f"{NO_PIPELINE} (2)", "")
         assert "slow_memcpy" in line
-    line = next(l for l in report.markdown(SUMMARY | {"pipelines": {"Default": 1}}).splitlines() if "pipelines" in l)
+    line = next(ln for ln in report.markdown(SUMMARY | {"pipelines": {"Default": 1}}).splitlines() if "pipelines" in ln)
     assert line == "- pipelines reached: Default (1)"
 
 

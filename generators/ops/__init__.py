@@ -24,11 +24,12 @@ from .sorting import SELECTION_EMITTERS, SORTED_DTYPES
 from .models import CLAMPS, DEQUANT_SCALES, QUANT_SCALES
 
 __all__ = [
-    "CASTS", "CONTRACTIONS", "CONV_LAYOUTS", "ELEMENTWISE", "ELEMENTWISE_DTYPES", "FAMILIES", "MATMUL_TYPES",
-    "MAX_SYMBOL_SIZE", "NORMS", "OPS", "OP_NAMES", "POOLINGS", "POOL_IDENTITY", "POOL_LAYOUTS", "PRODUCER_OPS",
-    "REDUCTIONS", "SELECTION_EMITTERS", "SORTED_DTYPES", "SPATIAL", "Body", "EmitContext", "Elementwise", "OpSpec",
-    "destinations", "float_literal", "identity_map", "is_float", "ops_of", "pack_array", "projected_map", "register",
-    "result_name", "same_type", "tensor_type", "unpack_array", "window_out",
+    "CASTS", "CLAMPS", "CONTRACTIONS", "CONV_LAYOUTS", "DEQUANT_SCALES", "ELEMENTWISE", "ELEMENTWISE_DTYPES",
+    "FAMILIES", "MATMUL_TYPES", "MAX_SYMBOL_SIZE", "NORMS", "OPS", "OP_NAMES", "POOLINGS", "POOL_IDENTITY",
+    "POOL_LAYOUTS", "PRODUCER_OPS", "QUANT_SCALES", "REDUCTIONS", "SELECTION_EMITTERS", "SORTED_DTYPES", "SPATIAL",
+    "Body", "EmitContext", "Elementwise", "OpSpec", "destinations", "float_literal", "identity_map", "is_float",
+    "ops_of", "pack_array", "projected_map", "register", "result_name", "same_type", "tensor_type", "unpack_array",
+    "window_out",
 ]
 
 for _name in sorted(OPS):  # the registry in name order, whichever order the family modules registered in

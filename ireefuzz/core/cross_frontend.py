@@ -54,17 +54,19 @@ def run_frontends(case: Case, config: sut.CompilerConfig = sut.CompilerConfig())
         compiled_with = frontend.configure(config)
         artifact = sut.compile_mlir(text, compiled_with)
         outputs: list[Any] = []
-        module = sut.load_module(artifact, compiled_with) if isinstance(artifact, sut.Artifact) else artifact
-        artifact = module if isinstance(module, sut.CompileFailure) else artifact  # a module the runtime rejects
         if isinstance(artifact, sut.Artifact):
-            for k, _ in shared_instances(case):
-                outcome = module.call("main", case.inputs(k))
-                outputs.append(outcome if isinstance(outcome, sut.RunFailure) else outcome.outputs)
+            module = sut.load_module(artifact, compiled_with)
+            if isinstance(module, sut.CompileFailure):
+                artifact = module  # a module the runtime rejects
+            else:
+                for k, _ in shared_instances(case):
+                    outcome = module.call("main", case.inputs(k))
+                    outputs.append(outcome if isinstance(outcome, sut.RunFailure) else outcome.outputs)
         runs[frontend.name] = FrontendRun(frontend.name, text, artifact, tuple(outputs))
     return runs
 
 
-def shared_instances(case: Case) -> list[tuple[int, dict[str, int]]]:
+def shared_instances(case: Case) -> list[tuple[int, Mapping[str, int]]]:
     """(index, sizes) of the shape instances both frontends accept (the exported program's contract)."""
     admitted = exportable_instances(case)
     kept = admitted.instances if admitted is not None else ()
@@ -80,9 +82,10 @@ def relate_frontends(case: Case, runs: Mapping[str, FrontendRun]) -> list[Findin
     """The relation on two recorded runs (tests inject faults by editing a run's outputs)."""
     linalg, shlo = runs["linalg"], runs["stablehlo"]
     findings = [FRONTENDS[side].compile_failure(run.artifact, run.program_text, {"main": case})
-                for side, run in runs.items() if not run.compiled]
+                for side, run in runs.items() if isinstance(run.artifact, sut.CompileFailure)]
     if findings:
         return [f.with_case(case.to_json()) for f in findings]
+    assert isinstance(linalg.artifact, sut.Artifact) and isinstance(shlo.artifact, sut.Artifact)  # none failed
     graph = case.graph
     for (k, sizes), ours, theirs in zip(shared_instances(case), linalg.outputs, shlo.outputs):
         if isinstance(ours, sut.RunFailure) or isinstance(theirs, sut.RunFailure):
@@ -121,7 +124,7 @@ def compare_profiles(graph: Graph, linalg: sut.Artifact, stablehlo: sut.Artifact
     findings = []
     counts = {name: _dispatch_count(a) for name, a in artifacts.items()}
     if counts["linalg"] != counts["stablehlo"]:
-        more = max(counts, key=counts.get)
+        more = max(counts, key=lambda name: counts[name])
         findings.append(_finding(
             "frontend-dispatch-count", ops, more, dtype, dims,
             f"{counts['linalg']} dispatches from linalg, {counts['stablehlo']} from StableHLO",

@@ -16,7 +16,7 @@ import itertools
 import re
 import time
 import zlib
-from typing import Any, Callable, Hashable, Iterator, Literal, Mapping, Sequence, get_args
+from typing import Any, Callable, Iterator, Literal, Mapping, Sequence, get_args
 
 import numpy as np
 
@@ -44,7 +44,7 @@ class Clock:
     enclosing one. ``evaluate`` gives each CaseResult its share of the batch's seconds (``timings``)."""
 
     def __init__(self) -> None:
-        self.totals: collections.Counter[str] = collections.Counter()
+        self.totals: collections.defaultdict[str, float] = collections.defaultdict(float)  # seconds
         self._stack: list[list[float]] = []  # [seconds spent in nested activities] per open activity
         self.on_change: Callable[[], None] | None = None  # told when an activity starts or ends (a worker's heartbeat)
 
@@ -168,7 +168,7 @@ def _numbered(case: Any, index: int) -> str:
     return f"g{index}"
 
 
-def _by_configuration(case: Any) -> Hashable:
+def _by_configuration(case: Any) -> tuple[str, tuple[str, ...]]:
     return case.target_cpu, case.flags
 
 
@@ -188,7 +188,7 @@ class Frontend:
     configure: Callable[[sut.CompilerConfig], sut.CompilerConfig] = _unchanged  # flags the input needs
     admit: Callable[[Any], Any] = _unchanged  # the case as this path runs it; None: outside it (discarded)
     function: Callable[[Any, int], str] = _numbered  # its function's name (survives batch splitting)
-    batch_key: Callable[[Any], Hashable] = _by_configuration  # cases with equal keys compile together
+    batch_key: Callable[[Any], tuple] = _by_configuration  # cases with equal keys compile together (sorted: a tuple)
     splits: bool = True  # a failing batch is halved (False: the batch is one given program)
     mutated_inputs: Callable[..., list[Finding]] = _graph_mutated_inputs  # the immutability oracle
     numbers: Callable[..., numeric.NumericResult] = _graph_numbers  # the numeric oracle
@@ -274,8 +274,8 @@ def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerCo
             parts = ([[item] for item in named if item[0] in blamed] + [[item for item in named if item[0] not in blamed]]
                      if blamed else [named[:len(named) // 2], named[len(named) // 2:]])
             parts = [part for part in parts if part]
-            results = {item[0]: r for part in parts for item, r in zip(part, evaluate_batch(part, config, policy, frontend))}
-            return [results[name] for name, _, _ in named]
+            by_name = {item[0]: r for part in parts for item, r in zip(part, evaluate_batch(part, config, policy, frontend))}
+            return [by_name[name] for name, _, _ in named]
         return _compile_failed(named, artifact, program.text, config, policy, frontend)
     share = artifact.seconds / len(named)
     results = [check_compiled_case(case, name, module, artifact, config, policy, frontend, share,
@@ -304,7 +304,7 @@ def _attribute_mutations(results: list[CaseResult], names: Sequence[str], text: 
         if ties is None:
             attributed.append(result)
             continue
-        findings = [f.with_evidence(tied_to=ties.get(f.evidence.get("argument"), [])) if f.oracle == "immutability" else f
+        findings = [f.with_evidence(tied_to=ties.get(f.evidence.get("argument", -1), [])) if f.oracle == "immutability" else f
                     for f in result.findings]
         attributed.append(dataclasses.replace(result, findings=tuple(assign_causes(findings))))
     return attributed
@@ -374,7 +374,10 @@ def platform_of(artifact: sut.Artifact | None = None, config: sut.CompilerConfig
     """What every finding records about where it was seen: the CPU as resolved (``host`` differs by
     machine) with its features, and the compiler version -- from the artifact, or for a failed
     compile from a probe compile with the same configuration (empty if even that fails)."""
-    cpu, version = (artifact.cpu, artifact.compiler_version) if artifact is not None else sut.resolve_platform(config)
+    if artifact is not None:
+        cpu, version = artifact.cpu, artifact.compiler_version
+    else:  # no configuration given: the default one's
+        cpu, version = sut.resolve_platform(config if config is not None else sut.CompilerConfig())
     return {"target_cpu": cpu.requested, "cpu": cpu.name, "cpu_features": cpu.features, "compiler_version": version}
 
 
@@ -420,6 +423,7 @@ def check_compiled_case(case: Any, function: str, module: sut.LoadedModule | Non
             not_judged[f"every oracle at {dict(sizes) or 'its shapes'}: {too_big}"] = None
             continue
         inputs = case.inputs(k)
+        assert module is not None  # instances are run only with a module
         with CLOCK("run"):
             outcome = module.call(function, inputs)
         if isinstance(outcome, sut.RunFailure):

@@ -244,10 +244,12 @@ def draw_inputs(args: Sequence[TensorType], domains: Sequence[Any], seed: int) -
     unsigned, i1 0 / 1), and index arguments (``domains``) in bounds: [0, upper), or [0, 2) when the
     bound is unknown."""
     rng = np.random.default_rng(seed)
-    shapes = [tuple(t.shape) for t in args]
+    shapes = [t.concrete({}) for t in args]  # concrete types (argument_types)
     out = []
     for i, t in enumerate(args):
         dtype, shape = numpy_dtype(t.dtype), shapes[i]
+        if dtype is None:
+            raise ProgramError(f"cannot generate inputs of element type {t.dtype}; supported: {FEEDABLE}")
         domain = domains[i] if i < len(domains) else None
         if domain is not None and domain.index:
             upper = domain.upper(shapes)

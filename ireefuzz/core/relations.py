@@ -74,7 +74,7 @@ def to_dynamic(graph: Graph) -> tuple[Graph, dict[str, int]]:
         name = f"D{size}"
         while name in taken:
             name += "_"
-        trial = current.map_dims(lambda d, s=size, n=name: n if d == s else d)
+        trial = current.map_dims(lambda d: name if d == size else d)  # applied at once, to this size
         try:
             trial.check()
         except GraphError:
@@ -190,12 +190,16 @@ def observe_program(label: str, text: str, inputs: Mapping[str, Sequence[Sequenc
                     config: sut.CompilerConfig, *, run: bool = True) -> dict[str, Observation]:
     """Compile ``text`` with ``config`` and observe each function in ``inputs`` (function -> inputs
     per shape instance): its memory profile and, if ``run``, its outputs."""
-    artifact = sut.compile_mlir(text, config)
-    module = sut.load_module(artifact, config) if run and isinstance(artifact, sut.Artifact) else None
-    failed = module if isinstance(module, sut.CompileFailure) else artifact
-    if isinstance(failed, sut.CompileFailure):
+    def failed(failure: sut.CompileFailure) -> dict[str, Observation]:
         # the whole diagnostic: its cause reads the context lines after the first error
-        return {fn: Observation(label, failure=f"compile {failed.kind}: {failed.diagnostic}") for fn in inputs}
+        return {fn: Observation(label, failure=f"compile {failure.kind}: {failure.diagnostic}") for fn in inputs}
+
+    artifact = sut.compile_mlir(text, config)
+    if isinstance(artifact, sut.CompileFailure):
+        return failed(artifact)
+    module = sut.load_module(artifact, config) if run else None
+    if isinstance(module, sut.CompileFailure):
+        return failed(module)
     observed = {}
     for fn, per_instance in inputs.items():
         try:

@@ -14,7 +14,7 @@ import subprocess
 import tempfile
 import threading
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 import numpy as np
 

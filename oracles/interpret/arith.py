@@ -138,7 +138,7 @@ def _ceildivsi(e: Elem, x: list) -> Array:
     return -((-a) // b)
 
 
-for _name, _fn in {
+for _name, _int_fn in {
     "arith.addi": lambda e, x: x[0] + x[1], "arith.subi": lambda e, x: x[0] - x[1],
     "arith.muli": lambda e, x: x[0] * x[1], "arith.andi": lambda e, x: x[0] & x[1],
     "arith.ori": lambda e, x: x[0] | x[1], "arith.xori": lambda e, x: x[0] ^ x[1],
@@ -146,7 +146,7 @@ for _name, _fn in {
     "arith.maxsi": lambda e, x: np.maximum(signed(x[0], e), signed(x[1], e)),
     "arith.minsi": lambda e, x: np.minimum(signed(x[0], e), signed(x[1], e)),
 }.items():
-    HANDLERS[_name] = _int_op(_fn)
+    HANDLERS[_name] = _int_op(_int_fn)
 HANDLERS["arith.divui"] = _unsigned_binary("arith.divui", lambda a, b: a // b, check_zero=True)
 HANDLERS["arith.remui"] = _unsigned_binary("arith.remui", lambda a, b: a % b, check_zero=True)
 HANDLERS["arith.ceildivui"] = _unsigned_binary("arith.ceildivui", lambda a, b: (a + b - 1) // b, check_zero=True)
@@ -162,11 +162,11 @@ FLOAT_OPS: dict[str, Callable[..., Any]] = {
     "arith.maximumf": np.maximum, "arith.minimumf": np.minimum, "arith.maxf": np.maximum, "arith.minf": np.minimum,
     "arith.maxnumf": np.fmax, "arith.minnumf": np.fmin,
 }
-for _name, _fn in FLOAT_OPS.items():
-    HANDLERS[_name] = _elementwise(_fn, ints=False)
+for _name, _float_fn in FLOAT_OPS.items():
+    HANDLERS[_name] = _elementwise(_float_fn, ints=False)
 
 
-CMPI = {0: lambda a, b: a == b, 1: lambda a, b: a != b, 2: np.less, 3: np.less_equal, 4: np.greater,
+CMPI: dict[int, Callable[[Any, Any], Array]] = {0: lambda a, b: a == b, 1: lambda a, b: a != b, 2: np.less, 3: np.less_equal, 4: np.greater,
         5: np.greater_equal}
 CMPF = {1: "oeq", 2: "ogt", 3: "oge", 4: "olt", 5: "ole", 6: "one", 8: "ueq", 9: "ugt", 10: "uge", 11: "ult",
         12: "ule", 13: "une"}
@@ -239,8 +239,8 @@ CASTS: dict[str, Callable[[Array, Elem, Elem], Array]] = {
     "arith.truncf": lambda x, s, d: round_to(x, d),
     "arith.bitcast": lambda x, s, d: _bitcast(x, s, d),
 }
-for _name, _fn in CASTS.items():
-    HANDLERS[_name] = _cast(_fn)
+for _name, _cast_fn in CASTS.items():
+    HANDLERS[_name] = _cast(_cast_fn)
 
 _BITS = {"f16": (np.float16, np.int16), "f32": (np.float32, np.int32), "f64": (np.float64, np.int64)}
 

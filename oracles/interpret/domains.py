@@ -100,7 +100,7 @@ def _argument_sources(value: ir.Value, params: list[ir.Value], depth: int = 0) -
 
 
 def _domain(arg: int, tensor: ir.Value | None, axis: int | None, params: list[ir.Value]) -> Domain:
-    if tensor is None:
+    if tensor is None or axis is None:  # a sink indexing no tensor's axis: an index, unbounded
         return Domain(arg, index=True)
     size = _shape(tensor)[axis]
     if size != DYNAMIC:

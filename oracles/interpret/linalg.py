@@ -98,7 +98,8 @@ class _Space:
 
     def _view_index(self, amap: ir.AffineMap) -> tuple[tuple, list[int]] | None:
         """For a projected permutation: the basic index into the operand and the axis each kept dim lands on."""
-        index, landing = [], []
+        index: list[int | slice] = []
+        landing: list[int] = []
         for expr in amap.results:
             if not isinstance(expr, ir.AffineDimExpr):
                 return None

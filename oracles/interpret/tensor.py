@@ -65,9 +65,9 @@ def _extract(interp: Interpreter, op: ir.Operation, args: list) -> list:
     source, index = np.asarray(args[0]), args[1:]
     if all(np.ndim(i) == 0 for i in index):
         return [source[_indices_in_bounds(op, index, source.shape)]]
-    index = tuple(np.asarray(i).astype(np.int64) for i in index)  # vectorized: one index array per dim
-    _check_in_bounds(index, source.shape, op.name)
-    return [source[index]]
+    vectors = tuple(np.asarray(i).astype(np.int64) for i in index)  # vectorized: one index array per dim
+    _check_in_bounds(vectors, source.shape, op.name)
+    return [source[vectors]]
 
 
 @handles("tensor.insert")

@@ -61,6 +61,7 @@ class CorpusCase:
             return self.mlir
         from ireefuzz.generators.emit import emit
 
+        assert self.case is not None  # a corpus case is a graph case or a raw-MLIR one (load_case)
         return emit(self.case.graph).text
 
     def to_json(self) -> dict[str, Any]:
@@ -130,7 +131,7 @@ def _from_json(data: Any, directory: Path) -> CorpusCase:
 
     if not isinstance(relations, list) or set(relations) - set(RELATIONS):
         raise CorpusError(f"{file}: 'relations' must be a list drawn from {list(RELATIONS)}")
-    common = dict(
+    common: dict[str, Any] = dict(
         name=directory.name,
         expected={k: tuple(v) for k, v in expected.items()},
         compile_only=bool(data.get("compile_only", False)),

@@ -26,11 +26,9 @@ _FUNC = re.compile(r"func\.func\s+(?:(?:private|public|nested)\s+)?@([\w$.]+)")
 def canonical_key(program: Case | str) -> str:
     """A hash of the program up to function names and SSA numbering (and with the case's target CPU
     and flags when not the defaults): two minimized programs with the same key are the same program."""
-    text, context = program, ""
-    if isinstance(program, Case):
-        text = emit(program.graph, "main").text
-        if program.flags or program.target_cpu != "host":
-            context = f"\n// cpu={program.target_cpu} flags={list(program.flags)}"
+    text, context = program if isinstance(program, str) else emit(program.graph, "main").text, ""
+    if isinstance(program, Case) and (program.flags or program.target_cpu != "host"):
+        context = f"\n// cpu={program.target_cpu} flags={list(program.flags)}"
     text = _printed(text)
     names = {name: f"@f{k}" for k, name in enumerate(dict.fromkeys(_FUNC.findall(text)))}
     text = re.sub(r"@([\w$.]+)", lambda m: names.get(m.group(1), m.group(0)), text)

@@ -60,13 +60,20 @@ def _body_ops(module: ir.Module) -> list[Any]:
     return [o.operation for f in _funcs(module) for o in list(f.regions[0].blocks[0].operations)[:-1]]
 
 
+def _reparse(text: str) -> ir.Module:
+    """A fresh parse of ``text``, which parsed before: each candidate edits its own copy."""
+    module = parse(text)
+    assert module is not None, "a program that parsed once parses again"
+    return module
+
+
 def _each_op(text: str) -> Iterator[tuple[ir.Module, Any]]:
     """(a fresh parse of ``text``, its k-th body op) for k from the last op to the first."""
     module = parse(text)
     if module is None:
         return
     for k in reversed(range(len(_body_ops(module)))):
-        m = parse(text)
+        m = _reparse(text)
         yield m, _body_ops(m)[k]
 
 
@@ -155,7 +162,7 @@ def split_functions(text: str) -> Iterator[str]:
     if module is None or len(_funcs(module)) < 2:
         return
     for k in range(len(_funcs(module))):
-        m = parse(text)
+        m = _reparse(text)
         funcs = _funcs(m)
         keep = funcs[k]
         called = set(re.findall(r"\bcall @([\w$.]+)", str(keep)))
@@ -176,7 +183,7 @@ def drop_function_results(text: str) -> Iterator[str]:
         if n < 2:
             continue
         for k in reversed(range(n)):
-            m = parse(text)
+            m = _reparse(text)
             f = _funcs(m)[fi]
             block = f.regions[0].blocks[0]
             ret = list(block.operations)[-1].operation
@@ -197,7 +204,7 @@ def drop_unused_arguments(text: str) -> Iterator[str]:
     module = parse(text)
     if module is None:
         return
-    m = parse(text)
+    m = _reparse(text)
     changed = False
     for f in _funcs(m):
         name = ir.StringAttr(f.attributes["sym_name"]).value
@@ -283,7 +290,7 @@ def drop_attributes(text: str) -> Iterator[str]:
         for name in [op0.attributes[i].name for i in range(len(op0.attributes))]:
             if name not in OPTIONAL_ATTRIBUTES and "." not in name and not name.startswith("_"):
                 continue  # an inherent attribute the op may need (removing one can crash the printer)
-            m = parse(text)
+            m = _reparse(text)
             op = _body_ops(m)[k]
             with m.context:
                 del op.attributes[name]
@@ -397,20 +404,22 @@ def reduce_mlir(text: str, target: Target | str | None = None, *, config: Any = 
         run = target is not None and as_target(target).oracle in RUN_ORACLES
     findings_of = interesting or (lambda t: program_findings(t, config, run=run))
     observed = {text: tuple(findings_of(text))}
+    if target is None:
+        if not observed[text]:
+            raise NotInteresting("the starting program shows no crash / memory / fusion finding; nothing to reduce")
+        target = Target.by_signature(min(f.signature for f in observed[text]))
+    goal = as_target(target)
 
     def judge(texts: Sequence[str]) -> list[bool]:
         for t in texts:
             if t not in observed:
                 observed[t] = tuple(findings_of(t))
-        return [target(observed[t]) for t in texts]
+        return [goal(observed[t]) for t in texts]
 
-    if target is None:
-        if not observed[text]:
-            raise NotInteresting("the starting program shows no crash / memory / fusion finding; nothing to reduce")
-        target = Target.by_signature(min(f.signature for f in observed[text]))
-    target = as_target(target)
     shown = sorted(f.signature for f in observed[text]) or "nothing"
     outcome = shrink_greedily(text, judge, passes, size_key, max_evaluations=max_candidates,
-                              not_interesting=f"the starting program does not show {target} (it shows {shown})")
-    return ReduceResult(outcome.value, target, target.hit(observed[outcome.value]), outcome.steps, len(text),
+                              not_interesting=f"the starting program does not show {goal} (it shows {shown})")
+    finding = goal.hit(observed[outcome.value])
+    assert finding is not None  # shrink_greedily returns a program the judge found interesting
+    return ReduceResult(outcome.value, goal, finding, outcome.steps, len(text),
                         len(outcome.value), size_key(text), size_key(outcome.value))
