@@ -172,7 +172,7 @@ def _only_yields_first_arg(body: str) -> bool:
     block = next((line for line in lines if line.startswith("^bb")), "")
     first = re.search(r"\((%[\w$.-]+)", block)
     ops = [line for line in lines if not line.startswith("^bb")]
-    return bool(first) and len(ops) == 1 and re.match(rf"linalg\.yield {re.escape(first.group(1))}\s*:", ops[0]) is not None
+    return first is not None and len(ops) == 1 and re.match(rf"linalg\.yield {re.escape(first.group(1))}\s*:", ops[0]) is not None
 
 
 def _definitions(text: str) -> dict[str, tuple[str, str]]:
@@ -214,7 +214,9 @@ def scan(text: str) -> list[dict[str, Any]]:
                     source, target, target_type = copy
                     if _view_key(source, definitions, carried) != _view_key(target, definitions, carried):
                         staged = not (_is_binding(source, definitions, carried) and _is_binding(target, definitions, carried))
-                        op = re.search(r"(memref\.copy|linalg\.copy|linalg\.generic)", line).group(1)
+                        match = re.search(r"(memref\.copy|linalg\.copy|linalg\.generic)", line)
+                        assert match is not None  # _copy_operands read one of these
+                        op = match.group(1)
                         found.append(_row("copy", op, target_type, in_loop, line, staged))
             opened = line.count("{") - line.count("}")
             if opened > 0:
@@ -258,7 +260,8 @@ def _shape_of(memref: str) -> list[str]:
         if ch == "," and depth == 0:
             break
         head += ch
-    parts, element = [], head.strip()
+    parts: list[str] = []
+    element = head.strip()
     while True:
         match = re.match(r"(\?|\d+)x(.*)", element)
         if not match:
