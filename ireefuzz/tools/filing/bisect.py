@@ -57,7 +57,7 @@ def judge(bundle: Path, rel: Release, *, timeout: float = 600) -> Trial:
         code, output = run_in_clean_env(work / "run.sh", {"IREE_COMPILE": rel.iree_compile,
                                                           "IREE_RUN_MODULE": rel.iree_run_module,
                                                           "IREE_COMPILE_FLAGS": " ".join(flags)}, timeout)
-    verdict = {1: "present", 0: "absent"}.get(code, "unknown")
+    verdict = "present" if code == 1 else "absent" if code == 0 else "unknown"  # None: timed out
     detail = "\n".join(output.strip().splitlines()[-4:])
     return Trial(rel.version, verdict, detail, time.perf_counter() - started, tuple(flags))
 
@@ -101,7 +101,7 @@ class BisectResult:
     @property
     def answer(self) -> str:
         vs = list(self.versions)
-        if self.first_present is None:
+        if self.first_present is None or self.last_present is None:  # both set, or neither
             return f"not reproduced on any release tested ({vs[0]} ... {vs[-1]})"
         parts = []
         i, j = vs.index(self.first_present), vs.index(self.last_present)

@@ -142,7 +142,8 @@ def _read_json(path: Path) -> Any:
 
 def _npz(arrays: Mapping[str, np.ndarray]) -> bytes:
     buf = io.BytesIO()
-    np.savez(buf, **{k: np.asarray(v, order="C") for k, v in arrays.items()})  # keeps 0-d arrays 0-d
+    named: dict[str, Any] = {k: np.asarray(v, order="C") for k, v in arrays.items()}  # keeps 0-d arrays 0-d
+    np.savez(buf, **named)  # (typed Any: a name is never taken for savez's own keywords)
     return buf.getvalue()
 
 

@@ -152,7 +152,8 @@ def compile_failure(text: str, config: Any, *, crashed: bool | None = None) -> C
                                            "--mlir-elide-elementsattrs-if-larger=8"])
     if code == 0:
         return not_localized("the program compiles")
-    crashed = crashed if crashed is not None else (code < 0 or any(m in err for m in _CRASHED))
+    signalled = code is not None and code < 0  # None: it timed out
+    crashed = crashed if crashed is not None else (signalled or any(m in err for m in _CRASHED))
     phase = failing_phase(text, config)
     if not crashed:
         d = failing_pass(err)
@@ -474,10 +475,10 @@ def _inline_body(op: Any, block: Any) -> None:
             o.erase()
             continue
         if o.name in ("iree_tensor_ext.dispatch.tensor.store", "flow.dispatch.tensor.store"):
-            j = result_of.get(o.operands[1])
-            if j is None or not _whole(o, op.results[j].type, o.operands[0].type):
+            index = result_of.get(o.operands[1])
+            if index is None or not _whole(o, op.results[index].type, o.operands[0].type):
                 raise ValueError("a partial dispatch tensor store")
-            stored[j] = o.operands[0]
+            stored[index] = o.operands[0]
             o.erase()
             continue
         o.move_before(op)
@@ -560,7 +561,7 @@ def _wrong_values(text: str, function: str, inputs: Sequence[np.ndarray], config
         reference = interpret(text, function, inputs)
     except Exception as e:  # noqa: BLE001 -- the interpreter refuses the program itself
         return not_localized(f"the interpreter cannot evaluate the program ({str(e).splitlines()[0][:120]})")
-    previous, followed = text, []
+    previous, followed = text, list[str]()
     for phase in phases:
         out = phase_ir(text, config, phase)
         if out is None:

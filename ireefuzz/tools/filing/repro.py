@@ -29,6 +29,7 @@ from ireefuzz.sut import isolated
 from ireefuzz.core.evaluate import Policy, evaluate
 from ireefuzz.errors import NotInteresting, UsageError
 from ireefuzz.generators.case import Case
+from ireefuzz.generators.tensor import TensorType
 from ireefuzz.generators.emit import emit
 from ireefuzz.generators.ops import tensor_type
 from ireefuzz.oracles.finding import Finding
@@ -149,6 +150,8 @@ def _within_budget(finding: Finding, where: str) -> None:
     """The finding's case fits the memory budget at each shape instance (``core.budget``), else OverBudget."""
     from ireefuzz.core import budget
 
+    if finding.case is None:
+        return
     try:
         case = Case.from_json(finding.case)
     except Exception:  # noqa: BLE001  (a malformed case is reported where it is read, as before)
@@ -177,6 +180,8 @@ def shrink_and_bundle(finding: Finding, out_dir: Path, config: Any = None, *, sh
     and write the bundle (the campaign calls this)."""
 
     config = config if config is not None else sut.CompilerConfig()
+    if finding.case is None:  # the command line refuses such a finding before (load_finding)
+        raise ValueError(f"{finding.signature}: the finding carries no generated case to shrink")
     case = Case.from_json(finding.case)
     target = (shrinking.Target.by_cause(shrinking.cause_id(finding)) if under == "cause"
               else shrinking.Target.by_signature(finding.signature))
@@ -291,7 +296,7 @@ def make_program_bundle(finding: Finding, case: Any, config: Any = None) -> Bund
     results = case.signature.results
     reference = frontends.reference_outputs(case.program, case.function, inputs) if ran else None
     expected: dict[str, np.ndarray] = {}
-    if ran and not isinstance(reference, frontends.NotJudged):
+    if reference is not None and not isinstance(reference, frontends.NotJudged):  # None: not run
         for k, (y, (_, dtype)) in enumerate(zip(reference.outputs, results)):
             expected[f"f64_{k}"] = np.asarray(y)
             expected[f"ref_{k}"] = np.asarray(y).astype(frontends.numpy_dtype(dtype) or np.float64)
@@ -339,7 +344,7 @@ def program_inputs_after(case: Any) -> str:
     """``inputs_after.mlir`` for a raw program's function: the wrapper calls it in the program's VM module
     (named by a top-level ``module @name``, else ``module``) at the function's own argument types."""
     named = _VM_MODULE.search(case.program)
-    types = lambda values: [tensor_type(SimpleNamespace(shape=shape, dtype=dtype)) for shape, dtype in values]
+    types = lambda values: [tensor_type(TensorType(tuple(shape), dtype)) for shape, dtype in values]
     return wrapper_module(f"{named.group(1) if named else 'module'}.{case.signature.name}",
                           types(case.signature.args), types(case.signature.results))
 

@@ -23,7 +23,7 @@ are the same can be merged.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, Sequence
 
 from ireefuzz.errors import NotInteresting
 from ireefuzz.generators.case import Case
@@ -33,7 +33,7 @@ from ireefuzz.tools.shrink.canonical import canonical_key
 from ireefuzz.tools.shrink.loop import shrink_greedily
 from ireefuzz.tools.shrink.target import Target, as_target, cause_id  # noqa: F401  (re-exported)
 
-Check = Callable[[Sequence[Case]], list[Sequence[Finding]]]  # cases -> findings of each
+Check = Callable[[Sequence[Case]], Sequence[Sequence[Finding]]]  # cases -> findings of each
 Pass = Callable[[Case], Iterator[Case]]  # proposes candidates, most aggressive first
 
 BATCH = 6  # candidates compiled together in one module
@@ -423,7 +423,7 @@ class Confirmation:
     hits: int
 
     @property
-    def status(self) -> str:
+    def status(self) -> Literal["confirmed", "flaky", "lost"]:
         return "confirmed" if self.hits == self.runs else "flaky" if self.hits else "lost"
 
     @property
