@@ -584,14 +584,14 @@ def _evidence_section(finding: Finding, ev: Mapping[str, Any], artifact: Any, in
 
 def _excerpt(text: str, marker: str, limit: int = 40) -> list[str]:
     lines = text.splitlines()
-    hits = [i for i, l in enumerate(lines) if marker in l]
+    hits = [i for i, ln in enumerate(lines) if marker in ln]
     names = {m.group(1) for i in hits if (m := re.match(r"\s*(%[\w.]+) = ", lines[i]))}
-    uses = [i for i, l in enumerate(lines) if i not in hits and any(re.search(re.escape(n) + r"\b", l) for n in names)]
+    uses = [i for i, ln in enumerate(lines) if i not in hits and any(re.search(re.escape(n) + r"\b", ln) for n in names)]
     hits = hits[:3] + uses[:4]
     if not hits:
         return lines[:limit]
     keep: dict[int, None] = {}
-    head = next((i for i, l in enumerate(lines) if "func.func" in l), 0)
+    head = next((i for i, ln in enumerate(lines) if "func.func" in ln), 0)
     keep[head] = None
     for i in hits:
         keep.update(dict.fromkeys(range(max(0, i - 1), min(len(lines), i + 2))))
