@@ -150,7 +150,8 @@ def _pool(scheduler: str | None, workers: int, options: Options) -> Pool:
 
         address = urllib.parse.urlsplit(scheduler)
         try:  # a refused connection is said at once; distributed would retry it until its timeout
-            socket.create_connection((address.hostname, address.port), timeout=SCHEDULER_CONNECT_S).close()
+            port = address.port or 8786  # distributed's default scheduler port
+            socket.create_connection((address.hostname, port), timeout=SCHEDULER_CONNECT_S).close()
             return DaskPool(scheduler, spec, connect_timeout_s=SCHEDULER_CONNECT_S)
         except OSError as e:  # distributed's connect timeout, a refused or unreachable host
             raise UsageError(f"--scheduler {scheduler}: cannot connect ({e}); start the scheduler, or drop "

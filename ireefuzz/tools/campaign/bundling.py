@@ -36,6 +36,7 @@ def bundle_new_causes(record: Record, limit: int | None, timeout: float) -> list
         bundle = record.bundle_dir(cause.id)
         if (bundle / "finding.json").exists():
             continue
+        assert cause.smallest_row is not None  # todo holds causes with a row
         finding = Finding.from_json(rows[cause.smallest_row])
         finding_file = bundle.parent / f".{bundle.name}.finding.json"
         _io.atomic_write_text(finding_file, finding.with_cause(cause).dumps())

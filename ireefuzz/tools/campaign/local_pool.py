@@ -11,10 +11,10 @@ from typing import Any
 from ireefuzz import sut
 from ireefuzz.sut.launch import die_with
 
-from .pool import Died, Done, EvalSpec, Event, Failed, Raised, Task, evaluate_or_raised
+from .pool import DeathKind, Died, Done, EvalSpec, Event, Failed, Raised, Task, evaluate_or_raised
 
 
-def death_kind(exitcode: int | None) -> tuple[str, str]:
+def death_kind(exitcode: int | None) -> tuple[DeathKind, str]:
     if exitcode is not None and exitcode < 0:
         name = signal.Signals(-exitcode).name
         return ("worker-killed" if -exitcode == signal.SIGKILL else "runtime-crash"), name

@@ -166,7 +166,7 @@ def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Di
     try:
         while True:
             time_left = options.time is None or elapsed() < options.time
-            if not time_left and elapsed() >= options.time + grace:
+            if not time_left and options.time is not None and elapsed() >= options.time + grace:
                 stopped = pool.in_flight()
                 break
             # A lone case that died is the culprit only if it dies again with nothing else in flight:

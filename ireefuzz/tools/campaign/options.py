@@ -17,7 +17,7 @@ from ireefuzz.base import durable as _io
 from ireefuzz.base.argtypes import positive_seconds, shell_words
 from ireefuzz.base.compiler_options import add_compiler_options
 from ireefuzz.errors import UsageError
-from ireefuzz.core.evaluate import JAX_MODES, ORACLE_NAMES, Policy
+from ireefuzz.core.evaluate import JAX_MODES, ORACLE_NAMES, JaxMode, Policy
 from ireefuzz.tools.baseline import DEFAULT_BASELINE
 
 from .pool import TIME_GRACE_MAX_S, EvalSpec
@@ -94,7 +94,7 @@ class Options:
     target_cpu: str = "host"
     flags: tuple[str, ...] = ()
     case_timeout: float = 60.0
-    jax: str = "on-disagreement"  # JAX runs only when IREE and float64 disagree (eager JAX recompiles per shape)
+    jax: JaxMode = "on-disagreement"  # JAX runs only when IREE and float64 disagree (eager JAX recompiles per shape)
     relations: tuple[str, ...] = ("shape",)  # metamorphic relations, on one case in relations_every
     relations_every: int = 64
     ops: tuple[str, ...] = ()  # the ops drawn (empty = every op the release can express)

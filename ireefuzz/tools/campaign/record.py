@@ -66,7 +66,7 @@ def row_causes(rows: Sequence[Mapping[str, Any]], rederive: bool = False) -> lis
     for lines in by_case.values():
         for n, f in zip(lines, assign_causes([Finding.from_json(rows[n]) for n in lines])):
             out[n] = (f.cause, f.cause_title)
-    first_row = {}
+    first_row: dict[str, int] = {}
     for n, row in enumerate(rows):
         first_row.setdefault(row["signature"], n)
     for lines in by_case.values():  # a consequence whose source's row was not recorded in its case keeps its link
@@ -145,7 +145,7 @@ def read_record(file: Path, keys: Mapping[str, Any], entry_keys: Mapping[str, An
         raise UsageError(f"{where}{e}; restore it, or start a new campaign with another --out") from None
     for n, row in enumerate(rows, 1):
         entries = row.get("cases") if entry_keys and isinstance(row, dict) else []
-        missing = _missing(row, keys) or next((m for e in entries or () if (m := _missing(e, entry_keys))), "")
+        missing = _missing(row, keys) or next((m for e in entries or () if (m := _missing(e, entry_keys or {}))), "")
         if missing:
             raise UsageError(f"{file} row {n}: {missing}; restore the file, or start a new campaign with another --out")
     return rows
@@ -421,7 +421,7 @@ class Record:
         """``summary.json``'s ``time_accounting``: seconds per activity summed over processes (``ACTIVITIES``),
         idle worker seconds (workers x wall not spent on a batch), shares of the total, and the compile share
         (seconds in iree-compile / worker seconds)."""
-        seconds = {a: self.timings[a] for a in ACTIVITIES if self.timings[a] > 0}
+        seconds: dict[str, float] = {a: self.timings[a] for a in ACTIVITIES if self.timings[a] > 0}
         busy = sum(v for a, v in self.timings.items() if a not in COORDINATOR_ACTIVITIES)
         seconds["idle"] = max(0.0, self.worker_seconds - busy)
         total = sum(seconds.values()) or 1e-9

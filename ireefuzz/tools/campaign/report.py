@@ -300,7 +300,7 @@ def rates(timeline: Sequence[Sequence[float]], window: float | None = None) -> l
 
 def html_report(summary: Mapping[str, Any]) -> str:
     s = summary
-    by_class = collections.Counter()
+    by_class: collections.Counter[str] = collections.Counter()
     for sig, v in s["signatures"].items():
         parts = Signature.parse(sig)
         by_class[f"{parts.oracle}/{parts.kind} ({v['status']})"] += v["count"]
