@@ -56,9 +56,10 @@ def _loop_sizes(maps: Sequence[ir.AffineMap], operands: Sequence[Array], n_loops
             elif sizes[loop] != size:  # e.g. a matmul of 3x4 and 7x5: IREE reads out of bounds, nothing to judge
                 raise NotInterpretable(f"op linalg.generic: operand shapes disagree (loop d{loop} is {sizes[loop]} by "
                                        f"an earlier operand, {size} by operand {k}; undefined behaviour)")
-    if any(s is None for s in sizes):
+    known = [s for s in sizes if s is not None]
+    if len(known) < n_loops:
         raise NotInterpretable("op linalg.generic with a loop bound no operand gives")
-    return sizes  # type: ignore[return-value]
+    return known
 
 
 def _element_index(amap: ir.AffineMap, dims: Sequence[Any]) -> tuple:
