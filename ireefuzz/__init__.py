@@ -12,7 +12,7 @@ __version__ = "0.2.0"
 __all__ = [
     # generating
     "graphs", "cases", "OP_NAMES", "ELEMENTWISE_OPS", "PRODUCER_OPS", "CONTRACTION_OPS", "REDUCTION_OPS",
-    "DATA_MOVEMENT_OPS", "CONVOLUTION_OPS", "NORMALIZATION_OPS", "SORTING_OPS", "GraphBuilder", "Graph", "TensorType", "Case", "GraphError", "emit",
+    "DATA_MOVEMENT_OPS", "CONVOLUTION_OPS", "NORMALIZATION_OPS", "SORTING_OPS", "MODEL_OPS", "GraphBuilder", "Graph", "TensorType", "Case", "GraphError", "emit",
     # checking
     "check_case", "check_jax", "awkward_sizes", "evaluate_cases", "CompilerConfig", "Policy", "ORACLE_NAMES", "CaseResult", "IreeSut", "KnownFinding",
     "Finding", "IreeNotFound",

@@ -58,11 +58,12 @@ DATA_MOVEMENT_OPS: tuple[str, ...] = ops_of("data-movement")
 CONVOLUTION_OPS: tuple[str, ...] = ops_of("convolution")
 NORMALIZATION_OPS: tuple[str, ...] = ops_of("normalization")
 SORTING_OPS: tuple[str, ...] = ops_of("sorting")
+MODEL_OPS: tuple[str, ...] = ops_of("model")  # patterns from model bug reports: index chains, masks, quantization
 
 __all__ = [
     # generating
     "graphs", "cases", "OP_NAMES", "ELEMENTWISE_OPS", "PRODUCER_OPS", "CONTRACTION_OPS", "REDUCTION_OPS",
-    "DATA_MOVEMENT_OPS", "CONVOLUTION_OPS", "NORMALIZATION_OPS", "SORTING_OPS",
+    "DATA_MOVEMENT_OPS", "CONVOLUTION_OPS", "NORMALIZATION_OPS", "SORTING_OPS", "MODEL_OPS",
     "GraphBuilder", "Graph", "TensorType", "Case", "GraphError", "emit",
     # checking
     "check_case", "check_jax", "awkward_sizes", "evaluate_cases", "CompilerConfig", "Policy", "ORACLE_NAMES", "CaseResult", "IreeSut", "KnownFinding",

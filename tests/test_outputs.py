@@ -29,7 +29,7 @@ def test_atomically_written_files_read_like_appended_ones(tmp_path):
 
 class _Record:  # what the live line reads of a Record
     def __init__(self, cases: int) -> None:
-        self.totals = {"cases": cases, "worker_deaths": 0}
+        self.totals = {"cases": cases, "worker_deaths": 0, "harness_errors": 0}
 
     present_causes = new_causes = new_signatures = known_signatures = lambda self: []
 

@@ -90,7 +90,7 @@ def test_public_api_all_resolves_and_matches():
     importlib.import_module("ireefuzz.tools.check"), importlib.import_module("ireefuzz.core.evaluate")  # no public name shadowed
     assert callable(ireefuzz.check_case) and callable(ireefuzz.evaluate_cases)
     covered = set(api.ELEMENTWISE_OPS + api.PRODUCER_OPS + api.CONTRACTION_OPS + api.REDUCTION_OPS
-                  + api.DATA_MOVEMENT_OPS + api.CONVOLUTION_OPS + api.NORMALIZATION_OPS + api.SORTING_OPS)
+                  + api.DATA_MOVEMENT_OPS + api.CONVOLUTION_OPS + api.NORMALIZATION_OPS + api.SORTING_OPS + api.MODEL_OPS)
     assert covered == set(api.OP_NAMES)
 
 
