@@ -23,7 +23,7 @@ COMMANDS = {
     "fuzz": ("ireefuzz.tools.campaign", "run a fuzzing campaign (the nightly job)"),
     "triage": ("ireefuzz.tools.campaign.triage", "re-bucket a campaign's findings by cause and write the missing bundles"),
     "diff": ("ireefuzz.tools.campaign.diff", "compare two campaigns' causes: new, still present, gone, back again"),
-    "check": ("ireefuzz.tools.check", "run every applicable oracle on your own MLIR program"),
+    "check": ("ireefuzz.tools.check_command", "run every applicable oracle on your own MLIR program"),
     "repro": ("ireefuzz.tools.filing.repro", "shrink a finding and write a self-contained repro bundle"),
     "bisect": ("ireefuzz.tools.filing.bisect", "find the IREE releases that show a bundle's bug"),
     "promote": ("ireefuzz.tools.corpus.promote", "add a repro bundle to the corpus as a regression case"),

@@ -483,7 +483,7 @@ def _allowance(op: str, index: int, tensor: str, limit: int, why: str) -> dict[s
     bits = element_bits(element)
     size = None if "?" in dims or bits is None else math.prod(int(d) for d in dims) * math.ceil(bits / 8)
     return {"op": op, "operand": index, "element_type": element, "max_bytes": min(size, limit) if size is not None
-            else limit, "why": why}
+            else limit, "why": why, "operand_bytes": size}
 
 
 def _required_scratch(dispatch: Any) -> Any:

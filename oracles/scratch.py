@@ -50,11 +50,18 @@ class Allowance:
     op: str  # the op that needs it, e.g. "iree_linalg_ext.topk"
     operand: int  # which of its outs operands
     element_type: str  # e.g. "i32"
-    max_bytes: int  # the operand's whole size if static, else the dispatch's stack limit
+    max_bytes: int  # a buffer: the operand's whole size if static, else the dispatch's stack limit
     why: str  # "result unused" | "read-only binding" | "companion result unused"
+    operand_bytes: int | None = None  # the operand's size (None: dynamic), the most one copy of it moves
 
     def admits(self, element_type: str, size_bytes: int | None) -> bool:
+        """A buffer: static, of the operand's element type, within ``max_bytes`` (never a dynamic one)."""
         return element_type == self.element_type and size_bytes is not None and size_bytes <= self.max_bytes
+
+    def admits_copy(self, element_type: str, size_bytes: int | None) -> bool:
+        """One copy of the operand (or of a tile of it): its element type, at most the operand's size."""
+        return element_type == self.element_type and (
+            self.operand_bytes is None or (size_bytes is not None and size_bytes <= self.operand_bytes))
 
 
 def element_type_of(memref_type: str) -> str:
@@ -128,7 +135,7 @@ def _allowance(op: str, index: int, operand: ir.Value, limit: int, why: str) -> 
     if isinstance(tensor, ir.ShapedType) and tensor.has_static_shape:
         width = getattr(tensor.element_type, "width", 64)
         size = math.prod(tensor.shape) * math.ceil(width / 8)
-    return Allowance(op, index, element, min(size, limit) if size is not None else limit, why)
+    return Allowance(op, index, element, min(size, limit) if size is not None else limit, why, size)
 
 
 def _unused(value: ir.Value) -> bool:
@@ -154,7 +161,8 @@ def within(allowances: list[Allowance], element_type: str, size_bytes: int | Non
     """The first allowance that still admits one more ``kind`` ("buffer" or "copy") of this element type and
     size; ``used`` counts what each allowance has already admitted (one of each kind)."""
     for number, allowance in enumerate(allowances):
-        if used.get((number, kind), 0) == 0 and allowance.admits(element_type, size_bytes):
+        fits = allowance.admits_copy if kind == "copy" else allowance.admits
+        if used.get((number, kind), 0) == 0 and fits(element_type, size_bytes):
             used[(number, kind)] = 1
             return allowance
     return None

@@ -135,3 +135,19 @@ def test_real_compiles_that_need_scratch_give_no_finding_and_record_what_they_ne
 def test_real_topk_returning_both_results_needs_and_has_no_scratch():
     artifact, findings = _memory_findings("scratch_topk_both.program.mlir")
     assert findings == [] and not any(required_scratch(d) for d in artifact.dispatches)
+
+
+def test_one_copy_of_the_operand_is_admitted_whatever_its_extent_when_the_operand_is_dynamic():
+    dynamic = Allowance("iree_linalg_ext.sort", 0, "f32", 32768, "result unused", operand_bytes=None)
+    static = Allowance("iree_linalg_ext.sort", 0, "f32", 476, "result unused", operand_bytes=476)
+    assert dynamic.admits_copy("f32", None) and not dynamic.admits("f32", None)  # a copy yes, a dynamic buffer never
+    assert static.admits_copy("f32", 476) and not static.admits_copy("f32", 480) and not static.admits_copy("i32", 4)
+
+
+@pytest.mark.iree
+def test_a_dynamic_argsort_keeping_only_its_keys_needs_a_copy_and_a_buffer_and_nothing_more():
+    from ireefuzz import sut
+
+    program = (IR.parents[1].parent / "corpus" / "stablehlo" / "iota_multi_consumer" / "program.mlir").read_text()
+    artifact = sut.compile_mlir(program, sut.CompilerConfig())
+    assert [f.signature for f in check_memory(artifact.dispatches)] == []

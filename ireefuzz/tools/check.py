@@ -181,7 +181,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "level, inputs, run.sh, the culprit pass, ISSUE.md) and DIR/index.md")
 
 
-def main(args: argparse.Namespace) -> int:
+@dataclasses.dataclass(frozen=True)
+class Prepared:
+    """A ``check`` command line, validated: the program, its configuration, policy, shapes and inputs."""
+
+    path: Path
+    text: str
+    config: sut.CompilerConfig
+    toolchain: Any
+    policy: Policy
+    shapes: Any
+    inputs: Any
+
+
+def prepare(args: argparse.Namespace) -> Prepared:
+    """Every option of ``check`` validated (one line and exit 2 on bad input) and the compiler probed."""
     path = Path(args.program)
     try:
         text = path.read_text(encoding="utf-8")
@@ -207,11 +221,14 @@ def main(args: argparse.Namespace) -> int:
     if inputs is not None and args.shapes:
         raise UsageError("--inputs fixes the shapes; give --shapes or --inputs, not both")
     sut.require_usable(config)
-    if args.bundle:  # filing lies above check in the layers: imported by name, as cli imports every command
-        if inputs is not None:
-            raise UsageError("--bundle draws its own inputs; give --shapes, not --inputs")
-        import importlib
-        return importlib.import_module("ireefuzz.tools.filing.program").main(args, text, config, policy, shapes)
+    return Prepared(path, text, config, toolchain, policy, shapes, inputs)
+
+
+def main(args: argparse.Namespace) -> int:
+    prepared = prepare(args)
+    path, text, config, toolchain, policy, shapes, inputs = (
+        prepared.path, prepared.text, prepared.config, prepared.toolchain, prepared.policy, prepared.shapes,
+        prepared.inputs)
     try:
         results = check_results(text, config, policy, shapes=shapes, seed=args.seed, inputs=inputs,
                                 refuse_over_budget=True)
