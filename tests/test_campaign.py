@@ -463,7 +463,7 @@ def test_new_signatures_are_shrunk_and_bundled_after_the_campaign(tmp_path):
     (bundle,) = [p for p in (out / "bundles").iterdir() if p.is_dir()]
     finding = json.loads((bundle / "finding.json").read_text())
     assert finding["signature"].startswith("immutability/") and (bundle / "run.sh").exists()
-    assert (bundle / "program.mlir").read_text().count("linalg.") <= 4  # shrunk to a handful of ops
+    assert (bundle / "program.mlir").read_text().count("linalg.") <= 6  # shrunk to a handful of ops
     stamp = (bundle / "finding.json").stat().st_mtime
     rc, err = fuzz(out, "--resume", "--cases", "128", "--baseline", str(empty), "--bundles", "1", timeout=400)
     assert rc == 1 and (bundle / "finding.json").stat().st_mtime == stamp  # kept, not redone
