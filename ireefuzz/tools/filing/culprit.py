@@ -626,3 +626,17 @@ def first_pass_differing(log: str, function: str, inputs: Sequence[np.ndarray], 
             return last, d
         last = d.body
     return None
+
+
+def of_finding(finding: Any, program: str, case: Any, config: Any) -> Culprit:
+    """The measured culprit for ``finding`` on ``program`` (``culprit``'s method for its oracle)."""
+    if finding.oracle == "crash" and finding.kind.startswith("compile"):
+        if finding.kind == "compile-timeout":
+            return not_localized("a compile timeout names no failing pass")
+        return compile_failure(program, config, crashed=finding.kind == "compile-crash")
+    if finding.oracle == "memory":
+        return memory(program, finding.kind, config)
+    if finding.oracle in ("numeric", "reference") and case is not None and case.args is not None:
+        return wrong_values(program, case.function, case.inputs(0), config)
+    return not_localized(f"{finding.oracle}/{finding.kind} findings are not localized: no pass's IR "
+                                  "output is compared for them (a fusion or an immutability finding)")

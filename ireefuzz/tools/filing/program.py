@@ -60,20 +60,6 @@ class Written:
                 f"culprit {self.culprit.phase or '-'} / {where}; {dup}")
 
 
-def culprit_of(finding: Finding, program: str, case: Any, config: Any) -> culprits.Culprit:
-    """The measured culprit for ``finding`` on ``program`` (``culprit``'s method for its oracle)."""
-    if finding.oracle == "crash" and finding.kind.startswith("compile"):
-        if finding.kind == "compile-timeout":
-            return culprits.not_localized("a compile timeout names no failing pass")
-        return culprits.compile_failure(program, config, crashed=finding.kind == "compile-crash")
-    if finding.oracle == "memory":
-        return culprits.memory(program, finding.kind, config)
-    if finding.oracle in ("numeric", "reference") and case is not None and case.args is not None:
-        return culprits.wrong_values(program, case.function, case.inputs(0), config)
-    return culprits.not_localized(f"{finding.oracle}/{finding.kind} findings are not localized: no pass's IR "
-                                  "output is compared for them (a fusion or an immutability finding)")
-
-
 def _pipeline_test(c: culprits.Culprit, program: str) -> str | None:
     """A pass-level lit test (``iree-opt --pass-pipeline=... | FileCheck``) on the IR the culprit pass received."""
     if not c.pass_ or not c.ir_before.strip():
@@ -111,7 +97,7 @@ def write_cause(finding: Finding, program: str, case: Any, config: Any, out: Pat
     made: Bundle = make_program_bundle(finding, case, config)
     cfg = sut.config_for(case, config)
     log(f"localizing {finding.signature}")
-    found = culprit_of(finding, program, case, cfg)
+    found = culprits.of_finding(finding, program, case, cfg)
     matches = upstream.for_finding(finding, program, cause_id(finding))
     ops = ops_in(program)
     made.finding |= {"culprit": found.to_json(), "upstream": [dataclasses.asdict(m) for m in matches],

@@ -25,6 +25,7 @@ from ireefuzz.base.durable import json_default, make_dir
 from ireefuzz.tools.filing.bundle import (INPUTS_AFTER, INPUTS_AFTER_FUNCTION, Bundle, inputs_after_module, run_bundle, run_script,
                              wrapper_module)
 from ireefuzz import sut
+from ireefuzz.tools.filing import culprit as culprits
 from ireefuzz.sut import isolated
 from ireefuzz.core.evaluate import Policy, evaluate
 from ireefuzz.errors import NotInteresting, UsageError
@@ -252,11 +253,10 @@ def make_bundle(finding: Finding, case: Case, config: Any = None, *, extra: Mapp
         artifact = sut.compile_mlir(program.text, config, workdir=tmp)
     facts = _facts(artifact, config)
     flags = sut.target_flags(_bundle_cpu(finding, case, facts), config.flags)
-    from ireefuzz.tools.filing import program as filing_program
     from ireefuzz.tools.filing import upstream
 
     shape = SimpleNamespace(function="main", args=tuple(graph.args), inputs=lambda _=0: inputs)
-    found = filing_program.culprit_of(finding, program.text, shape, config)
+    found = culprits.of_finding(finding, program.text, shape, config)
     first_pass = found.pass_ if finding.oracle == "memory" else None
     matches = upstream.for_finding(finding, program.text)
     rtol, atol = _numeric_tolerance(graph, inputs, sizes) if finding.oracle in ("numeric", "reference") else (0.0, {})
