@@ -243,6 +243,7 @@ def main(args: argparse.Namespace) -> int:
                  for r in results]
     if args.json:
         not_judged = dict(toolchain.not_judged or {})  # oracles that cannot judge this compiler
+        oracles = {o.strip() for o in args.oracles.split(",")}  # the ones asked for (prepare checked them)
         print(json.dumps({"findings": [json.loads(f.dumps()) for f in findings], "functions": functions,
                           "oracles_not_judged": {o: why for o, why in not_judged.items() if o in oracles}}, indent=2))
     else:
