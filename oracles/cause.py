@@ -218,7 +218,10 @@ def _crash_cause(finding: Finding) -> Cause:
         gist, stage = normalize_diagnostic(message), compile_error_stage(diagnostic)
         if _STACK_LIMIT_ERROR.search(message):  # over the stack limit, by any wording: by what the dispatch computes
             role = _failing_dispatch_role(diagnostic) or ops_role(_signature_ops(finding).partition("[")[0])
+            role = "in-place" if role in _IN_PLACE_ROLES else role  # sort / top-k scratch: one mechanism
             gist, stage = f"stack-allocation-over-limit[{role}]", "codegen"
+        elif _WRITE_AFFECTING.search(message):  # the op IREE names is whichever writes the tied buffer first
+            gist = normalize_diagnostic(_WRITE_AFFECTING.search(message).group(0))
         if (failed_op := _FAILED_FOR_OP.search(diagnostic)) and failed_op.group(1) not in gist:
             gist += f"[{failed_op.group(1)}]"  # LLVM translation names the op it could not translate
         return _cause("crash", [kind, f"{gist}@{stage}"], f"iree-compile error: {_words(gist)} (at {_words(stage)})")
@@ -241,6 +244,10 @@ def _crash_cause(finding: Finding) -> Cause:
 # fit max_stack_allocation_size), three wordings of a buffer sized by a dynamic dim.
 _STACK_LIMIT_ERROR = re.compile(r"exceeded stack allocation limit|stack allocation size overflows|"
                                 r"expected no unbounded stack allocations")
+_IN_PLACE_ROLES = frozenset({"sort", "topk", "scan", "scatter"})  # linalg_ext ops that update their outs in place
+# A dispatch that writes a global (argument-tied) buffer outside workgroup distribution, whichever op does it.
+_WRITE_AFFECTING = re.compile(r"write affecting operations on global resources are restricted to workgroup "
+                              r"distributed contexts")
 _DISPATCH_FUNC = re.compile(r"func\.func @([\w$.-]*_dispatch_\d+_[\w$.-]+)")
 _QUOTED_OP = re.compile(r"^\s*(?:%[\w#:]+(?:, %[\w#:]+)* = )?([a-z_]+\.[a-z_]+)", re.M)
 
@@ -492,7 +499,10 @@ def cone_pattern(program: _Program, output: Any) -> str:
             ops["reduce_sum"] = None
         else:
             ops[node.op] = None
-    return ">".join(ops) or "-"
+    names = list(ops)
+    if names[:2] == ["fill", "reduce_sum"] and all(OPS[n].family == "elementwise" for n in names[2:] if n in OPS):
+        names = names[:2]  # elementwise ops after a sum over a splat only carry its (wrong) value on
+    return ">".join(names) or "-"
 
 
 def _numeric_cause(finding: Finding) -> Cause:

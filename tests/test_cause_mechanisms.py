@@ -51,7 +51,7 @@ def test_an_unlocated_first_error_keeps_the_context_that_follows_it():
 
 def test_both_wordings_of_a_sorts_stack_limit_are_one_cause_named_by_the_dispatch():
     exceeded, overflow = cause_of(compile_error(TWO_DISPATCHES)), cause_of(compile_error(OVERFLOW))
-    assert exceeded.id == overflow.id == "crash/compile-error/stack-allocation-over-limit[sort]@codegen"
+    assert exceeded.id == overflow.id == "crash/compile-error/stack-allocation-over-limit[in-place]@codegen"
     assert cause_of(compile_error(WRITE_AFFECTING)).id != exceeded.id
 
 
@@ -59,6 +59,25 @@ def test_an_unbounded_stack_allocation_of_a_sort_is_the_same_cause():
     unbounded = (CONFIGURED.format(1) + ":20:10: error: 'memref.alloca' op expected no unbounded stack allocations\n"
                  "      func.func @main_dispatch_1_sort_Dxf32_dispatch_tensor_store() {\n")
     assert cause_of(compile_error(unbounded)).id == cause_of(compile_error(OVERFLOW)).id
+
+
+def test_a_topks_stack_limit_is_the_sorts_cause_in_place_scratch():
+    topk = TWO_DISPATCHES.replace("g6_dispatch_1_sort_DxDxf16_dispatch_tensor_store", "g6_dispatch_1_topk_DxDxf16")
+    assert cause_of(compile_error(topk)).id == cause_of(compile_error(TWO_DISPATCHES)).id
+
+
+def test_the_write_affecting_error_is_one_cause_whichever_op_iree_names():
+    vector_store = WRITE_AFFECTING.replace("'linalg.generic' op write", "'vector.store' op write")
+    assert cause_of(compile_error(vector_store)).id == cause_of(compile_error(WRITE_AFFECTING)).id
+
+
+def test_elementwise_ops_after_a_sum_over_a_splat_share_the_fill_sum_cause():
+    graph = {"args": [{"dtype": "f16", "shape": [4]}],
+             "nodes": [{"op": "fill", "inputs": [], "attrs": {}}, {"op": "layer_norm", "inputs": ["n0"], "attrs": {}},
+                       {"op": "add", "inputs": ["n1", "a0"], "attrs": {}}], "outputs": ["n2"]}
+    wrong = Finding("numeric", "wrong-value", "numeric/wrong-value/fill>layer_norm>add/f16/?", "wrong", {"output": 0},
+                    case={"graph": graph})
+    assert cause_of(wrong).id == "numeric/wrong-value/fill>reduce_sum"
 
 
 def test_a_contractions_stack_limit_is_another_cause_than_a_sorts():
