@@ -229,7 +229,8 @@ def _scan(text: str) -> list[dict[str, Any]]:
                         match = re.search(r"(memref\.copy|linalg\.copy|linalg\.generic)", line)
                         assert match is not None  # _copy_operands read one of these
                         op = match.group(1)
-                        found.append(_row("copy", op, target_type, in_loop, line, staged))
+                        row = _row("copy", op, target_type, in_loop, line, staged)
+                        found.append(row | {"aligned": _aligned(source, target, definitions)})
             opened = line.count("{") - line.count("}")
             if opened > 0:
                 is_loop = any(re.search(rf"(?<![\w.]){re.escape(op)}\b", line) for op in LOOP_OPS)
@@ -243,7 +244,7 @@ def _row(kind: str, op: str, memref: str, in_loop: bool, line: str, staged: bool
     memref = _memref_type(memref)
     bytes_ = static_bytes(memref)
     return {"kind": kind, "op": op, "type": memref, "bytes": bytes_, "dynamic": "?" in _shape_of(memref),
-            "in_loop": in_loop, "excerpt": _excerpt(line), "staged": staged}
+            "in_loop": in_loop, "excerpt": _excerpt(line), "staged": staged, "aligned": False}
 
 
 def _memref_type(text: str) -> str:
@@ -307,6 +308,18 @@ def static_bytes(memref: str) -> int | None:
     if bits is None or "?" in dims:
         return None
     return math.prod(int(d) for d in dims) * math.ceil(bits / 8)
+
+
+_SUBVIEW = re.compile(r"memref\.subview (%[\w$.#-]+)(\[.*?\] \[.*?\] \[.*?\]) : (memref<.*?>) to ")
+
+
+def _aligned(source: str, target: str, definitions: dict[str, tuple[str, str]]) -> bool:
+    """``memory._aligned`` read from the text: both ends the same subview window of two buffers of one type."""
+    windows = [_SUBVIEW.search(definitions.get(v, ("", ""))[1]) for v in (source, target)]
+    if not all(windows):
+        return False
+    a, b = windows
+    return a.group(2) == b.group(2) and _memref_type(a.group(3)) == _memref_type(b.group(3))  # type: ignore[union-attr]
 
 
 def _copy_operands(line: str, body: str) -> tuple[str, str, str] | None:

@@ -65,6 +65,7 @@ class MemoryOp:
     in_loop: bool  # nested in a loop op, or in a block on a CFG cycle (after scf -> cf lowering)
     excerpt: str  # the op's first printed line, trimmed
     staged: bool = False  # a copy with an end that is not a binding (an alloca, an alloc, ...)
+    aligned: bool = False  # a copy between the same positions of two bindings of one shape (see ``is_defect``)
 
 
 # --------------------------------------------------------------------------- location
@@ -243,8 +244,20 @@ def scan(ir_text: str) -> list[MemoryOp]:
             kind="copy", op=op.name, type=str(target_type), bytes=_static_bytes(target_type),
             dynamic=not target_type.has_static_shape, in_loop=_in_loop(op), excerpt=first_line(op),
             staged=not (_is_binding(operands[0]) and _is_binding(operands[1])),
+            aligned=_aligned(operands[0], operands[1]),
         ))
     return found
+
+
+def _aligned(source: ir.Value, target: ir.Value) -> bool:
+    """Both ends are the same window (offsets, sizes, strides) of two buffers of one type."""
+    ends = [v.owner if not isinstance(v, ir.BlockArgument) else None for v in (source, target)]
+    if not all(op is not None and op.name == "memref.subview" for op in ends):
+        return False
+    a, b = ends
+    same_window = all(str(a.attributes[k]) == str(b.attributes[k]) for k in ("static_offsets", "static_sizes",
+                                                                            "static_strides"))
+    return same_window and tuple(a.operands)[1:] == tuple(b.operands)[1:] and a.operands[0].type == b.operands[0].type
 
 
 def finding_kind(memory_op: MemoryOp) -> str:
@@ -292,10 +305,15 @@ def _source_moves_data(source: str) -> bool:
     return False
 
 
+_ELEMENTWISE = "_elementwise_"  # IREE's name for a dispatch of all-parallel generics (``*_dispatch_0_elementwise_833_f32``)
+
+
 def is_defect(copy: MemoryOp, dispatch: Any) -> bool:
     """A copy between distinct buffers is a defect when it stages data through a buffer that is not a
-    binding, or when the dispatch's own op does not already move data."""
-    return copy.staged or not moves_data(dispatch)
+    binding, or when the dispatch's own op does not already move data. In an elementwise dispatch, a copy of one
+    window of an input binding to the same window of the output (``aligned``) is the op's own result there: a
+    peeled remainder where the computation folded to its input (a select that keeps it), not a defect."""
+    return copy.staged or not (moves_data(dispatch) or (copy.aligned and _ELEMENTWISE in dispatch.name))
 
 
 # The op names ``scan`` reports, as printed (custom or generic form): IR without them is not parsed.

@@ -263,3 +263,30 @@ def test_real_gather_has_its_row_copy_and_no_finding():
     (d,) = gather.dispatches
     assert [m.kind for m in scan(d.bufferized_ir)] == ["copy"] and moves_data(d)
     assert check_memory(gather.dispatches) == []
+
+
+# --------------------------------------------------------------------------- a remainder computed as a copy
+
+def remainder(name: str = "main_dispatch_0_elementwise_833_f32", bufferized: str | None = None) -> DispatchIR:
+    """A causal-mask select over 7x17x7 (IREE 3.13): the peeled last element keeps its input, and IREE writes it
+    as a copy-shaped generic from the input binding's window to the same window of the output."""
+    text = read("elementwise_select_remainder.bufferized.mlir") if bufferized is None else bufferized
+    return DispatchIR(name=name, pipeline="DoubleTilingExpert", final_ir="", bufferized_ir=text,
+                      source=read("elementwise_select_remainder.source.mlir"))
+
+
+def test_a_copy_between_the_same_window_of_two_bindings_in_an_elementwise_dispatch_is_the_op_itself():
+    (copy,) = [m for m in scan(remainder().bufferized_ir) if m.kind == "copy"]
+    assert copy.aligned and not copy.staged
+    assert check_memory([remainder()]) == []
+
+
+def test_the_same_copy_is_a_finding_outside_an_elementwise_dispatch_or_between_other_windows():
+    assert [f.kind for f in check_memory([remainder(name="main_dispatch_0_reduction_833_f32")])] == ["copy"]
+    lines = read("elementwise_select_remainder.bufferized.mlir").splitlines()
+    source = next(k for k, line in enumerate(lines) if line.strip().startswith("%subview = memref.subview"))
+    lines[source] = lines[source].replace("[832]", "[831]").replace("offset: 832", "offset: 831")  # another window
+    copy = next(k for k, line in enumerate(lines) if "ins(%subview :" in line)
+    lines[copy] = lines[copy].replace("offset: 832", "offset: 831", 1)
+    shifted = "\n".join(lines) + "\n"
+    assert [f.kind for f in check_memory([remainder(bufferized=shifted)])] == ["copy"]
