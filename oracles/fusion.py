@@ -41,7 +41,10 @@ def materializing_op(source: str) -> str | None:
         names = {op.name for op in ops}
         if names & _TENSOR_LOADS or not names & _TENSOR_STORES:
             continue
-        stored = [op.operands[0].owner for op in ops if op.name in _TENSOR_STORES]
+        # a store into a window of a larger (readwrite) result assembles that result in place (a concat's operand,
+        # an insert_slice): the constant is the program's own output there, not a producer kept for a consumer
+        stored = [op.operands[0].owner for op in ops if op.name in _TENSOR_STORES
+                  and f":{op.operands[0].type}>" in str(op.operands[1].type)]
         producers = [op for op in stored if hasattr(op, "name") and op.name.startswith(_PRODUCER_ROOTS)]
         if producers:
             return first_line(producers[0])

@@ -135,11 +135,23 @@ def materializing(source: str) -> str | None:
         if not stored:
             continue
         definitions = _definitions(body)
-        for value in stored:
+        for value in _whole_stores(body, stored):
             op, line = definitions.get(value.split("#")[0], ("", ""))
             if op.startswith(_PRODUCER_ROOTS):
                 return _excerpt(line)
     return None
+
+
+def _whole_stores(body: str, stored: list[str]) -> list[str]:
+    """The stored values that fill their whole destination (``fusion``: a store into a window of a larger readwrite
+    result assembles that result in place)."""
+    whole = []
+    for value in stored:
+        line = next((ln for ln in body.splitlines() if re.search(rf"dispatch\.tensor\.store {re.escape(value)}\b", ln)), "")
+        types = re.search(r":\s*(tensor<[^>]*>)\s*->\s*!\S*?dispatch\.tensor<\w+:(tensor<[^>]*>)>", line)
+        if types is None or types.group(1) == types.group(2):
+            whole.append(value)
+    return whole
 
 
 def moves_data(source: str) -> bool:

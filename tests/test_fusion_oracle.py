@@ -95,3 +95,19 @@ def test_program_op_pattern_joins_the_dispatches_in_order_each_op_once():
     assert program_op_pattern(twice) == "generic[index]"  # deduplicated
     sourceless = [dataclasses.replace(d, source="") for d in argsort]
     assert program_op_pattern(sourceless) == "-" and program_op_pattern(sourceless, "main") == "main"
+
+
+def test_a_constant_stored_into_a_window_of_a_larger_result_is_that_result_not_a_materialized_producer():
+    """A concat of (arg, fill, arg): IREE writes each operand into its window of the result; the fill's dispatch
+    stores its constant straight into the program's output (IREE 3.13 source, tests/data/ir)."""
+    from pathlib import Path
+
+    from ireefuzz.oracles import ir_text
+    from ireefuzz.oracles.fusion import materializing_op
+
+    source = (Path(__file__).parent / "data" / "ir" / "concat_fill_window.source.mlir").read_text()
+    assert materializing_op(source) is None and ir_text.materializing(source) is None
+    whole = source.replace("offsets = [0, 3], sizes = [13, 63]", "offsets = [0, 0], sizes = [13, 63]") \
+                  .replace("tensor<readwrite:tensor<13x82xf32>>", "tensor<readwrite:tensor<13x63xf32>>")
+    assert whole != source
+    assert materializing_op(whole) is not None and ir_text.materializing(whole) is not None  # the whole buffer: flagged
