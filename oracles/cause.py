@@ -220,8 +220,8 @@ def _crash_cause(finding: Finding) -> Cause:
             role = _failing_dispatch_role(diagnostic) or ops_role(_signature_ops(finding).partition("[")[0])
             role = "in-place" if role in _IN_PLACE_ROLES else role  # sort / top-k scratch: one mechanism
             gist, stage = f"stack-allocation-over-limit[{role}]", "codegen"
-        elif _WRITE_AFFECTING.search(message):  # the op IREE names is whichever writes the tied buffer first
-            gist = normalize_diagnostic(_WRITE_AFFECTING.search(message).group(0))
+        elif written := _WRITE_AFFECTING.search(message):  # the op IREE names is whichever writes the tied buffer first
+            gist = normalize_diagnostic(written.group(0))
         if (failed_op := _FAILED_FOR_OP.search(diagnostic)) and failed_op.group(1) not in gist:
             gist += f"[{failed_op.group(1)}]"  # LLVM translation names the op it could not translate
         return _cause("crash", [kind, f"{gist}@{stage}"], f"iree-compile error: {_words(gist)} (at {_words(stage)})")

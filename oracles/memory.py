@@ -251,10 +251,9 @@ def scan(ir_text: str) -> list[MemoryOp]:
 
 def _aligned(source: ir.Value, target: ir.Value) -> bool:
     """Both ends are the same window (offsets, sizes, strides) of two buffers of one type."""
-    ends = [v.owner if not isinstance(v, ir.BlockArgument) else None for v in (source, target)]
-    if not all(op is not None and op.name == "memref.subview" for op in ends):
+    a, b = (v.owner if not isinstance(v, ir.BlockArgument) else None for v in (source, target))
+    if a is None or b is None or a.name != "memref.subview" or b.name != "memref.subview":
         return False
-    a, b = ends
     same_window = all(str(a.attributes[k]) == str(b.attributes[k]) for k in ("static_offsets", "static_sizes",
                                                                             "static_strides"))
     return same_window and tuple(a.operands)[1:] == tuple(b.operands)[1:] and a.operands[0].type == b.operands[0].type
