@@ -256,8 +256,8 @@ def test_baseline_is_read_tolerantly_and_rejected_clearly(tmp_path):
                                 {"signature": "crash/compile-error/y/f16/?", "note": None}]))
     known_map = baseline.load(good).signatures
     assert known_map["memory/alloca/x/f32/S"].upstream == "https://x/1" and known_map["crash/compile-error/y/f16/?"].note == ""
-    assert known_map["memory/alloca/x/f32/S"].status == "open"
-    for text, match in (("{", "not valid JSON"), ('{"signature": "x"}', "JSON list of objects"), ('[{"sig": 1}]', '"signature"')):
+    assert known_map["memory/alloca/x/f32/S"].verdict == "upstream" and known_map["crash/compile-error/y/f16/?"].verdict == ""
+    for text, match in (("{", "not valid JSON"), ('{"signature": "x"}', '"format": 2'), ('[{"sig": 1}]', '"signature"')):
         (tmp_path / "bad.json").write_text(text)
         with pytest.raises(UsageError, match=match):
             baseline.load(tmp_path / "bad.json")
