@@ -3,6 +3,7 @@
 The installed ireefuzz pytest plugin collects corpus directories given with ``--ireefuzz-corpus``;
 when that option is used, this hook stands aside so no case is collected twice.
 """
+
 from __future__ import annotations
 
 from pathlib import Path

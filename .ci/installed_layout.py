@@ -8,6 +8,7 @@ Standard library only: ``tests/test_architecture.py`` imports it, ``.ci/lint`` r
 
     python3 .ci/installed_layout.py DEST     # DEST/ireefuzz/..., DEST/pyproject.toml
 """
+
 from __future__ import annotations
 
 import shutil
@@ -26,8 +27,12 @@ def installed_layout(dest: Path, root: Path = ROOT) -> Path:
     """``dest`` holding every package of ``root``'s pyproject ``package-dir`` at its import path, plus pyproject.toml."""
     package_dir = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
     for package, source in sorted(package_dir.items()):  # parents before their subpackages
-        shutil.copytree(root / source, dest.joinpath(*package.split(".")), dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(
+            root / source,
+            dest.joinpath(*package.split(".")),
+            dirs_exist_ok=True,
+            ignore=shutil.ignore_patterns("__pycache__"),
+        )
     shutil.copy(root / "pyproject.toml", dest / "pyproject.toml")
     return dest
 

@@ -12,6 +12,7 @@ one per-row copy from the source binding into the output binding: reported by th
 new. 15 are ``*_slow_memcpy`` dispatches (no pipeline): none stages through an alloca, so none is reported
 by either rule. 3 of 25 batches failed to compile (the write-affecting-operations-on-global error).
 """
+
 import collections
 import sys
 
@@ -23,8 +24,21 @@ from ireefuzz.generators.strategies import graphs
 from ireefuzz.oracles.ir import dispatch_op_pattern
 from ireefuzz.oracles.memory import is_defect, moves_data, scan
 
-OPS = ("gather", "gather", "gather", "transpose", "extract_slice", "pad", "broadcast", "fill", "matmul", "reduce_max",
-       "exp", "sqrt", "cast")  # gather thrice: drawn more often
+OPS = (
+    "gather",
+    "gather",
+    "gather",
+    "transpose",
+    "extract_slice",
+    "pad",
+    "broadcast",
+    "fill",
+    "matmul",
+    "reduce_max",
+    "exp",
+    "sqrt",
+    "cast",
+)  # gather thrice: drawn more often
 
 
 def drawn(n: int) -> list:
@@ -45,7 +59,7 @@ def main(n: int) -> None:
     batch = 8
     all_graphs = drawn(n)
     for start in range(0, len(all_graphs), batch):
-        group = {f"g{start + i}": g for i, g in enumerate(all_graphs[start:start + batch])}
+        group = {f"g{start + i}": g for i, g in enumerate(all_graphs[start : start + batch])}
         artifact = sut.compile_mlir(emit_module(group).text, sut.CompilerConfig())
         if not isinstance(artifact, sut.Artifact):
             totals["batches that failed to compile"] += 1

@@ -12,6 +12,7 @@ Nothing is asserted: this measures.
 
     python bench/lowering_coverage.py [--seconds 600] [--seed 31] [--out runs/lowering-coverage]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,9 +28,27 @@ ARMS = {"guided": "", "unguided": "import ireefuzz.tools.campaign.guidance as g;
 def start(arm: str, seconds: float, seed: int, out: Path) -> subprocess.Popen:
     run = out / arm
     code = ARMS[arm] + "import sys; from ireefuzz.cli import main; sys.exit(main(sys.argv[1:]))"
-    return subprocess.Popen([sys.executable, "-c", code, "fuzz", "--time", str(seconds), "--seed", str(seed),
-                             "--workers", "1", "--bundles", "0", "--out", str(run)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            code,
+            "fuzz",
+            "--time",
+            str(seconds),
+            "--seed",
+            str(seed),
+            "--workers",
+            "1",
+            "--bundles",
+            "0",
+            "--out",
+            str(run),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def curve(run: Path) -> list[tuple[float, int, int]]:
@@ -66,8 +85,10 @@ def main() -> None:
         (gc, gn), (uc, un) = at(curves["guided"], t), at(curves["unguided"], t)
         print(f"{t:8.0f} {gc:13d} {gn:8d} {uc:15d} {un:8d} {gn / max(un, 1):6.2f}")
     (gc, gn), (uc, un) = curves["guided"][-1][1:], curves["unguided"][-1][1:]
-    print(f"guided_configurations={gn} unguided_configurations={un} ratio={gn / max(un, 1):.2f} "
-          f"guided_cases={gc} unguided_cases={uc}")
+    print(
+        f"guided_configurations={gn} unguided_configurations={un} ratio={gn / max(un, 1):.2f} "
+        f"guided_cases={gc} unguided_cases={uc}"
+    )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ argument (its DPS ``outs`` or its accumulator: the argument-mutation cases).
 
     python bench/op_mix.py [--cases 512] [--seed 0]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -16,9 +17,16 @@ import collections
 def family_of() -> dict[str, str]:
     from ireefuzz import api
 
-    subsets = {"elementwise": api.ELEMENTWISE_OPS, "producer": api.PRODUCER_OPS, "contraction": api.CONTRACTION_OPS,
-               "reduction": api.REDUCTION_OPS, "data-movement": api.DATA_MOVEMENT_OPS,
-               "convolution": api.CONVOLUTION_OPS, "normalization": api.NORMALIZATION_OPS, "sorting": api.SORTING_OPS}
+    subsets = {
+        "elementwise": api.ELEMENTWISE_OPS,
+        "producer": api.PRODUCER_OPS,
+        "contraction": api.CONTRACTION_OPS,
+        "reduction": api.REDUCTION_OPS,
+        "data-movement": api.DATA_MOVEMENT_OPS,
+        "convolution": api.CONVOLUTION_OPS,
+        "normalization": api.NORMALIZATION_OPS,
+        "sorting": api.SORTING_OPS,
+    }
     return {op: family for family, ops in subsets.items() for op in ops}
 
 
@@ -27,12 +35,14 @@ def main() -> None:
     parser.add_argument("--cases", type=int, default=512)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    from ireefuzz.generators.ops import destinations
     from ireefuzz.tools.campaign.guidance import Coverage, draw_block
     from ireefuzz.tools.campaign.options import Options
-    from ireefuzz.generators.ops import destinations
 
     options = Options(seed=args.seed, cases=args.cases)
-    cases = [c for b in range(-(-args.cases // options.block)) for c in draw_block(options, b, Coverage())][: args.cases]
+    cases = [c for b in range(-(-args.cases // options.block)) for c in draw_block(options, b, Coverage())][
+        : args.cases
+    ]
     families = family_of()
     nodes, present, ops = collections.Counter(), collections.Counter(), collections.Counter()
     writes_arg = 0

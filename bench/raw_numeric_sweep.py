@@ -5,16 +5,17 @@ how many the raw path discards as ill-conditioned, and which raw findings the gr
 
 Run: PYTHONPATH=. JAX_PLATFORMS=cpu python bench/raw_numeric_sweep.py [N] [BATCH]   (~N/10 compiles per path)
 """
+
 import collections
 import sys
 import time
 
 from hypothesis import HealthCheck, given, seed, settings
 
-from ireefuzz.tools import check
 from ireefuzz.core.evaluate import Policy, evaluate
 from ireefuzz.generators.emit import emit_module
 from ireefuzz.generators.strategies import cases
+from ireefuzz.tools import check
 
 N, BATCH = (int(a) for a in (sys.argv[1:] + ["60", "10"])[:2]) if len(sys.argv) > 1 else (60, 10)
 POLICY = Policy(oracles=frozenset({"numeric", "crash"}))
@@ -33,7 +34,7 @@ stats = collections.Counter()
 unconfirmed = []
 started = time.time()
 for b in range(0, len(drawn), BATCH):
-    batch = {f"g{i}": c for i, c in enumerate(drawn[b:b + BATCH])}
+    batch = {f"g{i}": c for i, c in enumerate(drawn[b : b + BATCH])}
     text = emit_module({name: c.graph for name, c in batch.items()}).text
     shapes = {name: [t.concrete(c.instances[0]) for t in c.graph.args] for name, c in batch.items()}
     raw = {r.case.function: r for r in check.check_results(text, policy=POLICY, shapes=shapes)}

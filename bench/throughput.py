@@ -13,6 +13,7 @@ campaign is to the physical limit of compiling on every core all the time.
 
 Last line: ``speedup_vs_naive=X.XX compile_share=Y.YY graphs_per_s=Z.ZZ``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,13 +32,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
+    from ireefuzz.core.evaluate import evaluate
     from ireefuzz.tools.baseline import Baseline
     from ireefuzz.tools.campaign.display import Display
     from ireefuzz.tools.campaign.guidance import Coverage, draw_block
     from ireefuzz.tools.campaign.local_pool import LocalPool
     from ireefuzz.tools.campaign.loop import run
     from ireefuzz.tools.campaign.options import Options, parse_workers
-    from ireefuzz.core.evaluate import evaluate
 
     workers = parse_workers(args.workers)
     options = Options(seed=args.seed, batch=args.batch, cases=args.cases)
@@ -55,10 +56,12 @@ def main() -> None:
     shape_runs_per_s = s["shape_runs"] / wall
     compile_share = s["time_accounting"]["compile_share"]
     rss = [mb for _, mb in s["coordinator_rss_mb"]]
-    print(f"campaign: {s['cases']} graphs, {s['shape_runs']} shape runs in {wall:.1f} s wall on {workers} workers "
-          f"(batch {args.batch}): {graphs_per_s:.2f} graphs/s, {shape_runs_per_s:.2f} shape-runs/s; "
-          f"iree-compile {s['compile_seconds']:.1f} s on the cases' final modules ({s['compile_seconds'] / (wall * workers):.2f} of "
-          f"wall x workers); {len(s['signatures'])} signatures; coordinator RSS {min(rss):.0f}-{max(rss):.0f} MB")
+    print(
+        f"campaign: {s['cases']} graphs, {s['shape_runs']} shape runs in {wall:.1f} s wall on {workers} workers "
+        f"(batch {args.batch}): {graphs_per_s:.2f} graphs/s, {shape_runs_per_s:.2f} shape-runs/s; "
+        f"iree-compile {s['compile_seconds']:.1f} s on the cases' final modules ({s['compile_seconds'] / (wall * workers):.2f} of "
+        f"wall x workers); {len(s['signatures'])} signatures; coordinator RSS {min(rss):.0f}-{max(rss):.0f} MB"
+    )
     print_accounting(s["time_accounting"])
 
     cases = draw_block(options, 0, Coverage())[: args.naive + 1]
@@ -70,16 +73,22 @@ def main() -> None:
         compile_s += evaluate([case])[0].compile_seconds
     naive_wall = time.perf_counter() - started
     naive_graphs_per_s = args.naive / naive_wall
-    print(f"naive: {args.naive} graphs (1 compile, 1 run, 1 JAX call each) in {naive_wall:.1f} s: "
-          f"{naive_graphs_per_s:.2f} graphs/s = shape-runs/s; iree-compile share {compile_s / naive_wall:.2f}")
-    print(f"speedup_vs_naive={graphs_per_s / naive_graphs_per_s:.2f} compile_share={compile_share:.2f} graphs_per_s={graphs_per_s:.2f}")
+    print(
+        f"naive: {args.naive} graphs (1 compile, 1 run, 1 JAX call each) in {naive_wall:.1f} s: "
+        f"{naive_graphs_per_s:.2f} graphs/s = shape-runs/s; iree-compile share {compile_s / naive_wall:.2f}"
+    )
+    print(
+        f"speedup_vs_naive={graphs_per_s / naive_graphs_per_s:.2f} compile_share={compile_share:.2f} graphs_per_s={graphs_per_s:.2f}"
+    )
 
 
 def print_accounting(accounting: dict) -> None:
     from ireefuzz.tools.campaign.record import ACTIVITIES
 
-    print(f"time accounting ({accounting['total_seconds']:.1f} s over all processes, "
-          f"{accounting['worker_seconds']:.1f} worker seconds):")
+    print(
+        f"time accounting ({accounting['total_seconds']:.1f} s over all processes, "
+        f"{accounting['worker_seconds']:.1f} worker seconds):"
+    )
     for activity, seconds in sorted(accounting["seconds"].items(), key=lambda kv: -kv[1]):
         print(f"  {ACTIVITIES.get(activity, activity):<55} {seconds:8.1f} s  {accounting['shares'][activity]:6.1%}")
 

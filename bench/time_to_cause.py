@@ -14,6 +14,7 @@ save). Nothing is asserted: this measures.
     python bench/time_to_cause.py [--seeds 0,1,2] [--budget 120] [--workers auto] [--out runs/ttc]
     python bench/time_to_cause.py --runs runs/a runs/b        # measure campaigns already run
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,8 +41,25 @@ def first_sightings(run: Path) -> tuple[dict[str, float], set[str]]:
 def run_campaign(seed: int, budget: float, workers: str, out: Path) -> Path:
     run = out / f"seed{seed}"
     if not (run / "campaign.json").exists():
-        subprocess.run([sys.executable, "-m", "ireefuzz.cli", "fuzz", "--time", str(budget), "--seed", str(seed),
-                        "--workers", workers, "--bundles", "0", "--out", str(run)], check=False)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "ireefuzz.cli",
+                "fuzz",
+                "--time",
+                str(budget),
+                "--seed",
+                str(seed),
+                "--workers",
+                workers,
+                "--bundles",
+                "0",
+                "--out",
+                str(run),
+            ],
+            check=False,
+        )
     return run
 
 

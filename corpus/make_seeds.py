@@ -7,6 +7,7 @@
 
 The layout of a case is documented in ``ireefuzz.tools.corpus``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -16,10 +17,11 @@ import sys
 import time
 from pathlib import Path
 
+from ireefuzz.generators.case import Case
+from ireefuzz.generators.graph import Graph, Node
+from ireefuzz.generators.graph import TensorType as T
 from ireefuzz.tools import baseline
 from ireefuzz.tools.corpus import CASE_FILE, CorpusCase, check_case, load_case, verdicts, write_case
-from ireefuzz.generators.case import Case
-from ireefuzz.generators.graph import Graph, Node, TensorType as T
 
 HERE = Path(__file__).parent
 SEEDS = HERE / "seeds"
@@ -38,67 +40,92 @@ def i32(*shape):
 
 def dot_exp(m, k, n) -> Graph:
     """fill -> matmul -> exp; the exp's outs is the fill's tensor.empty (the issue's init_tensor)."""
-    return Graph((f32(m, k), f32(k, n)), (
-        Node("fill", (), {"shape": [m, n], "dtype": "f32", "value": 0.0}, f32(m, n)),
-        Node("matmul", ("a0", "a1", "n0"), {}, f32(m, n)),
-        Node("exp", ("n1",), {"init": "init-of:n0"}, f32(m, n)),
-    ), ("n2",)).check()
+    return Graph(
+        (f32(m, k), f32(k, n)),
+        (
+            Node("fill", (), {"shape": [m, n], "dtype": "f32", "value": 0.0}, f32(m, n)),
+            Node("matmul", ("a0", "a1", "n0"), {}, f32(m, n)),
+            Node("exp", ("n1",), {"init": "init-of:n0"}, f32(m, n)),
+        ),
+        ("n2",),
+    ).check()
 
 
 def matmul_bias_add(form: str, m=27, k=43, n=37) -> Graph:
     """fill -> matmul -> bias-add in the destination forms of the #8303 thread."""
     args = [f32(m, k), f32(k, n), f32(n)]
-    fill_init, add_init = {"fresh-init": ("empty", "init-of:n0"), "outs-matmul": ("empty", "value:n1"),
-                           "fill-into-argument": ("value:a3", "value:a3")}[form]
+    fill_init, add_init = {
+        "fresh-init": ("empty", "init-of:n0"),
+        "outs-matmul": ("empty", "value:n1"),
+        "fill-into-argument": ("value:a3", "value:a3"),
+    }[form]
     if form == "fill-into-argument":
         args.append(f32(m, n))
-    return Graph(tuple(args), (
-        Node("fill", (), {"shape": [m, n], "dtype": "f32", "value": 0.0, "init": fill_init}, f32(m, n)),
-        Node("matmul", ("a0", "a1", "n0"), {}, f32(m, n)),
-        Node("broadcast", ("a2",), {"shape": [m, n], "dimensions": [0]}, f32(m, n)),
-        Node("add", ("n1", "n2"), {"init": add_init}, f32(m, n)),
-    ), ("n3",)).check()
+    return Graph(
+        tuple(args),
+        (
+            Node("fill", (), {"shape": [m, n], "dtype": "f32", "value": 0.0, "init": fill_init}, f32(m, n)),
+            Node("matmul", ("a0", "a1", "n0"), {}, f32(m, n)),
+            Node("broadcast", ("a2",), {"shape": [m, n], "dimensions": [0]}, f32(m, n)),
+            Node("add", ("n1", "n2"), {"init": add_init}, f32(m, n)),
+        ),
+        ("n3",),
+    ).check()
 
 
 def shape_only() -> Graph:
     """fill(%arg1) -> matmul(%arg0, %arg1) -> exp outs(matmul): %arg1 is both an operand and the fill's destination."""
-    return Graph((f32("M", "M"), f32("M", "N")), (
-        Node("fill", (), {"shape": ["M", "N"], "dtype": "f32", "value": 0.0, "init": "value:a1"}, f32("M", "N")),
-        Node("matmul", ("a0", "a1", "n0"), {}, f32("M", "N")),
-        Node("exp", ("n1",), {"init": "value:n1"}, f32("M", "N")),
-    ), ("n2",)).check()
+    return Graph(
+        (f32("M", "M"), f32("M", "N")),
+        (
+            Node("fill", (), {"shape": ["M", "N"], "dtype": "f32", "value": 0.0, "init": "value:a1"}, f32("M", "N")),
+            Node("matmul", ("a0", "a1", "n0"), {}, f32("M", "N")),
+            Node("exp", ("n1",), {"init": "value:n1"}, f32("M", "N")),
+        ),
+        ("n2",),
+    ).check()
 
 
 def iota_two_consumers(b) -> Graph:
     """iota(6) -> broadcast to Bx6, used by two consumers (the CSE'd iota of the iota issue)."""
-    return Graph((i32(b, 6),), (
-        Node("iota", (), {"shape": [6], "dtype": "i32", "dim": 0}, i32(6)),
-        Node("broadcast", ("n0",), {"shape": [b, 6], "dimensions": [0]}, i32(b, 6)),
-        Node("add", ("n1", "a0"), {}, i32(b, 6)),
-        Node("max", ("n1", "a0"), {}, i32(b, 6)),
-    ), ("n2", "n3")).check()
+    return Graph(
+        (i32(b, 6),),
+        (
+            Node("iota", (), {"shape": [6], "dtype": "i32", "dim": 0}, i32(6)),
+            Node("broadcast", ("n0",), {"shape": [b, 6], "dimensions": [0]}, i32(b, 6)),
+            Node("add", ("n1", "a0"), {}, i32(b, 6)),
+            Node("max", ("n1", "a0"), {}, i32(b, 6)),
+        ),
+        ("n2", "n3"),
+    ).check()
 
 
 def iota_argmax_large() -> Graph:
     """An i32 iota of 4x2048x51200 along the last dim feeding two argmax-like reductions."""
     s = (4, 2048, 51200)
-    return Graph((i32(*s),), (
-        Node("iota", (), {"shape": list(s), "dtype": "i32", "dim": 2}, i32(*s)),
-        Node("add", ("n0", "a0"), {}, i32(*s)),
-        Node("reduce_max", ("n1",), {"dim": 2}, i32(4, 2048)),
-        Node("mul", ("n0", "a0"), {}, i32(*s)),
-        Node("reduce_max", ("n3",), {"dim": 2}, i32(4, 2048)),
-    ), ("n2", "n4")).check()
+    return Graph(
+        (i32(*s),),
+        (
+            Node("iota", (), {"shape": list(s), "dtype": "i32", "dim": 2}, i32(*s)),
+            Node("add", ("n0", "a0"), {}, i32(*s)),
+            Node("reduce_max", ("n1",), {"dim": 2}, i32(4, 2048)),
+            Node("mul", ("n0", "a0"), {}, i32(*s)),
+            Node("reduce_max", ("n3",), {"dim": 2}, i32(4, 2048)),
+        ),
+        ("n2", "n4"),
+    ).check()
 
 
 def matmul_acc_argument() -> Graph:
-    return Graph((f32("M", "K"), f32("K", "N"), f32("M", "N")), (
-        Node("matmul", ("a0", "a1", "a2"), {}, f32("M", "N")),), ("n0",)).check()
+    return Graph(
+        (f32("M", "K"), f32("K", "N"), f32("M", "N")), (Node("matmul", ("a0", "a1", "a2"), {}, f32("M", "N")),), ("n0",)
+    ).check()
 
 
 def reduce_outs_argument() -> Graph:
-    return Graph((f32("M", "N"), f32("M")), (
-        Node("reduce_sum", ("a0",), {"dim": 1, "init": "value:a1"}, f32("M")),), ("n0",)).check()
+    return Graph(
+        (f32("M", "N"), f32("M")), (Node("reduce_sum", ("a0",), {"dim": 1, "init": "value:a1"}, f32("M")),), ("n0",)
+    ).check()
 
 
 MATMUL_BIAS_ADD_MLIR = """\
@@ -121,38 +148,83 @@ func.func @matmul_bias_add(%arg0: tensor<27x43xf32>, %arg1: tensor<43x37xf32>, %
 
 def seeds() -> list[CorpusCase]:
     g = lambda name, graph, instances=({},), note="", **kw: CorpusCase(
-        name=name, case=Case(graph, instances), note=note, **kw)
+        name=name, case=Case(graph, instances), note=note, **kw
+    )
     return [
-        g("dot_33x16x49_exp_dynamic", dot_exp("M", "K", "N"), ({"M": 33, "K": 16, "N": 49},),
-          "#8303: fill -> matmul -> exp, all dims dynamic (run at 33x16x49); the shape relation compares it "
-          "with the static and the aligned static (32x16x48) forms", relations=("shape",)),
+        g(
+            "dot_33x16x49_exp_dynamic",
+            dot_exp("M", "K", "N"),
+            ({"M": 33, "K": 16, "N": 49},),
+            "#8303: fill -> matmul -> exp, all dims dynamic (run at 33x16x49); the shape relation compares it "
+            "with the static and the aligned static (32x16x48) forms",
+            relations=("shape",),
+        ),
         g("dot_33x16x49_exp_static", dot_exp(33, 16, 49), note="#8303: the unaligned static repro"),
         g("dot_32x16x48_exp_static", dot_exp(32, 16, 48), note="#8303: the aligned twin, fully vectorized"),
-        g("matmul_bias_add_27x43x37_fresh_init", matmul_bias_add("fresh-init"),
-          note="#8303: fill into a fresh tensor.empty shared with the bias-add (the normal form from mhlo); "
-               "the dps relation compares the other destination forms", relations=("dps",)),
-        g("matmul_bias_add_27x43x37_outs_matmul", matmul_bias_add("outs-matmul"),
-          note="#8303: the bias-add's outs is the matmul result (the form the sandbox fix proposed)"),
-        g("matmul_bias_add_27x43x37_fill_into_argument", matmul_bias_add("fill-into-argument"),
-          note="#8303: fill into a function argument, the bias-add's outs the same argument"),
-        CorpusCase(name="matmul_bias_add_27x43x37_fill_into_argument_mlir", mlir=MATMUL_BIAS_ADD_MLIR,
-                   note="#8303: the thread's matmul_bias_add verbatim (raw MLIR, broadcasting indexing map)"),
-        g("add_32x48", Graph((f32(32, 48), f32(32, 48)), (Node("add", ("a0", "a1"), {}, f32(32, 48)),), ("n0",)).check(),
-          note="#8303: the 32x48 add the thread uses as a clean baseline"),
-        g("shape_only_fill_matmul_exp", shape_only(), ({"M": 33, "N": 49},),
-          note="#8303: fill(%arg1) -> matmul(%arg0, %arg1) -> exp outs(matmul); %arg1 is used for its shape "
-               "and as an operand"),
-        g("iota_broadcast_two_consumers_2x6", iota_two_consumers(2),
-          note="iota issue: iota -> broadcast 2x6 used by two consumers"),
-        g("iota_broadcast_two_consumers_dyn_x6", iota_two_consumers("B"), ({"B": 2},),
-          note="iota issue: the same with a dynamic batch dim (static shapes may fold the iota into a constant)"),
-        g("iota_argmax_4x2048x51200_i32", iota_argmax_large(),
-          note="iota issue: an i32 iota of 4x2048x51200 feeding two argmax-like reductions (compile only: "
-               "the input alone is 1.6 GB)", compile_only=True),
-        g("matmul_acc_is_argument", matmul_acc_argument(), ({"M": 33, "K": 16, "N": 49},),
-          note="a matmul accumulating into a function argument: the caller's buffer must stay unchanged"),
-        g("reduce_sum_outs_is_argument", reduce_outs_argument(), ({"M": 33, "N": 49},),
-          note="a reduction whose outs is a function argument: the caller's buffer must stay unchanged"),
+        g(
+            "matmul_bias_add_27x43x37_fresh_init",
+            matmul_bias_add("fresh-init"),
+            note="#8303: fill into a fresh tensor.empty shared with the bias-add (the normal form from mhlo); "
+            "the dps relation compares the other destination forms",
+            relations=("dps",),
+        ),
+        g(
+            "matmul_bias_add_27x43x37_outs_matmul",
+            matmul_bias_add("outs-matmul"),
+            note="#8303: the bias-add's outs is the matmul result (the form the sandbox fix proposed)",
+        ),
+        g(
+            "matmul_bias_add_27x43x37_fill_into_argument",
+            matmul_bias_add("fill-into-argument"),
+            note="#8303: fill into a function argument, the bias-add's outs the same argument",
+        ),
+        CorpusCase(
+            name="matmul_bias_add_27x43x37_fill_into_argument_mlir",
+            mlir=MATMUL_BIAS_ADD_MLIR,
+            note="#8303: the thread's matmul_bias_add verbatim (raw MLIR, broadcasting indexing map)",
+        ),
+        g(
+            "add_32x48",
+            Graph((f32(32, 48), f32(32, 48)), (Node("add", ("a0", "a1"), {}, f32(32, 48)),), ("n0",)).check(),
+            note="#8303: the 32x48 add the thread uses as a clean baseline",
+        ),
+        g(
+            "shape_only_fill_matmul_exp",
+            shape_only(),
+            ({"M": 33, "N": 49},),
+            note="#8303: fill(%arg1) -> matmul(%arg0, %arg1) -> exp outs(matmul); %arg1 is used for its shape "
+            "and as an operand",
+        ),
+        g(
+            "iota_broadcast_two_consumers_2x6",
+            iota_two_consumers(2),
+            note="iota issue: iota -> broadcast 2x6 used by two consumers",
+        ),
+        g(
+            "iota_broadcast_two_consumers_dyn_x6",
+            iota_two_consumers("B"),
+            ({"B": 2},),
+            note="iota issue: the same with a dynamic batch dim (static shapes may fold the iota into a constant)",
+        ),
+        g(
+            "iota_argmax_4x2048x51200_i32",
+            iota_argmax_large(),
+            note="iota issue: an i32 iota of 4x2048x51200 feeding two argmax-like reductions (compile only: "
+            "the input alone is 1.6 GB)",
+            compile_only=True,
+        ),
+        g(
+            "matmul_acc_is_argument",
+            matmul_acc_argument(),
+            ({"M": 33, "K": 16, "N": 49},),
+            note="a matmul accumulating into a function argument: the caller's buffer must stay unchanged",
+        ),
+        g(
+            "reduce_sum_outs_is_argument",
+            reduce_outs_argument(),
+            ({"M": 33, "N": 49},),
+            note="a reduction whose outs is a function argument: the caller's buffer must stay unchanged",
+        ),
     ]
 
 
@@ -170,15 +242,20 @@ def main(argv: list[str] | None = None) -> int:
             continue
         directory = SEEDS / seed.name
         old = load_case(directory) if (directory / CASE_FILE).exists() else None
-        case = dataclasses.replace(seed, ireefuzz_version=__version__,
-                                   iree_version=old.iree_version if old else "", cpu=old.cpu if old else "",
-                                   expected=old.expected if old else {})
+        case = dataclasses.replace(
+            seed,
+            ireefuzz_version=__version__,
+            iree_version=old.iree_version if old else "",
+            cpu=old.cpu if old else "",
+            expected=old.expected if old else {},
+        )
         if args.record:
             started = time.perf_counter()
             findings = check_case(dataclasses.replace(case, path=directory))
             assert cpu is not None  # resolved above when recording
-            case = dataclasses.replace(case, expected={k: tuple(v) for k, v in verdicts(findings).items()},
-                                       iree_version=version, cpu=cpu.name)
+            case = dataclasses.replace(
+                case, expected={k: tuple(v) for k, v in verdicts(findings).items()}, iree_version=version, cpu=cpu.name
+            )
             table.append((seed.name, case.expected, time.perf_counter() - started))
             print(f"{seed.name}: {time.perf_counter() - started:.1f}s", file=sys.stderr)
             for f in findings:
@@ -201,15 +278,28 @@ def refresh_baseline(table) -> None:
             for sig in sigs:
                 if sig in listed:
                     continue
-                upstream = IOTA_ISSUE if name.startswith("iota") else ALLOCA_ISSUE if ("dot_" in name or "matmul_bias" in name
-                                                                                    or "shape_only" in name) else ""
+                upstream = (
+                    IOTA_ISSUE
+                    if name.startswith("iota")
+                    else ALLOCA_ISSUE
+                    if ("dot_" in name or "matmul_bias" in name or "shape_only" in name)
+                    else ""
+                )
                 if upstream == IOTA_ISSUE:
-                    notes[name] += (" (the iota issue's own number is not in its seed text; #13729 is the full "
-                                    "reproducer it links)")
-                entries.append(baseline.Known(verdict="upstream" if upstream else "", link=upstream, signatures=(sig,),
-                                              note=f"first recorded in corpus/seeds/{name} on IREE 3.13: {notes[name]}"))
+                    notes[name] += (
+                        " (the iota issue's own number is not in its seed text; #13729 is the full reproducer it links)"
+                    )
+                entries.append(
+                    baseline.Known(
+                        verdict="upstream" if upstream else "",
+                        link=upstream,
+                        signatures=(sig,),
+                        note=f"first recorded in corpus/seeds/{name} on IREE 3.13: {notes[name]}",
+                    )
+                )
                 listed.add(sig)
     baseline.write(BASELINE, entries)
+
 
 if __name__ == "__main__":
     sys.exit(main())

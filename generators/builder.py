@@ -16,6 +16,7 @@ op's attributes as keywords (``b.transpose(x, permutation=[1, 0])``, ``b.reduce_
 emits a named op as its ``linalg.generic``. An ill-typed call raises ``GraphError`` at once, naming
 the op and the operand types.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -61,16 +62,18 @@ class GraphBuilder:
     # -- producers -------------------------------------------------------------------------
     def fill(self, shape: Sequence[Dim], value: float, dtype: str = "f32", **kw: Any) -> Value:
         """A tensor of ``shape`` filled with ``value`` (``linalg.fill``)."""
-        return self.op("fill", shape=list(shape), dtype=dtype, value=int(value) if dtype in ("i32", "i8") else value,
-                       **kw)
+        return self.op(
+            "fill", shape=list(shape), dtype=dtype, value=int(value) if dtype in ("i32", "i8") else value, **kw
+        )
 
     def iota(self, shape: Sequence[Dim], dim: int, dtype: str = "i32", **kw: Any) -> Value:
         """``linalg.index dim`` at every element of ``shape``, converted to ``dtype``."""
         return self.op("iota", shape=list(shape), dim=dim, dtype=dtype, **kw)
 
     # -- any op ----------------------------------------------------------------------------
-    def op(self, name: str, *operands: Value, init: Value | str | None = None, init_of: Value | None = None,
-           **attrs: Any) -> Value:
+    def op(
+        self, name: str, *operands: Value, init: Value | str | None = None, init_of: Value | None = None, **attrs: Any
+    ) -> Value:
         """Add node ``name`` on ``operands``; its type comes from ``OPS[name].infer``."""
         spec = OPS.get(name)
         if spec is None:

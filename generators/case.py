@@ -1,4 +1,5 @@
 """A Case: one graph, the shape instances to run it at, the input seed, the compiler configuration."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -49,15 +50,26 @@ class Case:
         return sum(int(np.prod(t.concrete(s), dtype=np.int64)) for s in self.instances for t in self.graph.args)
 
     def to_json(self) -> dict[str, Any]:
-        return {"graph": self.graph.to_json(), "instances": [dict(i) for i in self.instances], "seed": self.seed,
-                "target_cpu": self.target_cpu, "flags": list(self.flags), "magnitude": self.magnitude}
+        return {
+            "graph": self.graph.to_json(),
+            "instances": [dict(i) for i in self.instances],
+            "seed": self.seed,
+            "target_cpu": self.target_cpu,
+            "flags": list(self.flags),
+            "magnitude": self.magnitude,
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Case":
         try:
-            case = cls(Graph.from_json(data["graph"]), tuple(data["instances"]), int(data.get("seed", 0)),
-                       data.get("target_cpu", "host"), tuple(data.get("flags", ())),
-                       int(data.get("magnitude", MAX_MAGNITUDE)))
+            case = cls(
+                Graph.from_json(data["graph"]),
+                tuple(data["instances"]),
+                int(data.get("seed", 0)),
+                data.get("target_cpu", "host"),
+                tuple(data.get("flags", ())),
+                int(data.get("magnitude", MAX_MAGNITUDE)),
+            )
         except (KeyError, TypeError, ValueError) as e:
             if isinstance(e, GraphError):
                 raise

@@ -4,6 +4,7 @@ Only syntax that IREE releases from 2023 on accept (tensor.empty, ``linalg.fill 
 named matmul / transpose / broadcast, linalg.generic with linalg.index / tensor.extract).
 ``Syntax`` switches what changed between releases.
 """
+
 from __future__ import annotations
 
 import dataclasses

@@ -10,6 +10,7 @@ Each rule is one entry of ``RULES`` (a name and a test on a node); ``beyond_fron
 names of those a graph breaks. The attention score region, which frontends type f32 for every input
 type, is emitted so (``ops.contractions``), so it needs no rule.
 """
+
 from __future__ import annotations
 
 import re

@@ -7,6 +7,7 @@ Sizes for the symbols are chosen per shape instance, not stored in the graph.
 The tensor types (``generators.tensor``) sit below the op registry, which sits below the graph:
 ``Graph.check`` types each node with its op's rule.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -18,8 +19,18 @@ from ireefuzz.errors import GraphError
 from .ops import OPS
 from .tensor import DTYPES, FLOAT_DTYPES, INT_DTYPES, Dim, TensorType
 
-__all__ = ["Graph", "Node", "TensorType", "Dim", "DTYPES", "FLOAT_DTYPES", "INT_DTYPES", "GraphError", "dims_pattern",
-           "concrete_shapes"]
+__all__ = [
+    "Graph",
+    "Node",
+    "TensorType",
+    "Dim",
+    "DTYPES",
+    "FLOAT_DTYPES",
+    "INT_DTYPES",
+    "GraphError",
+    "dims_pattern",
+    "concrete_shapes",
+]
 
 
 def dims_pattern(shapes: Iterable[Iterable[int | None | str]]) -> str:
@@ -127,7 +138,9 @@ class Graph:
                 tuple(data["outputs"]),
             )
         except (KeyError, TypeError) as e:
-            raise GraphError(f"graph JSON is missing or mistypes a field ({e!r}); expected keys args, nodes, outputs") from e
+            raise GraphError(
+                f"graph JSON is missing or mistypes a field ({e!r}); expected keys args, nodes, outputs"
+            ) from e
         graph.check()
         return graph
 
@@ -186,13 +199,21 @@ def _check_init(graph: Graph, index: int, node: Node) -> None:
     kind, _, ref = init.partition(":")
     if kind not in ("value", "init-of") or not _is_ref(ref) or not _defined_before(ref, index, len(graph.args)):
         raise GraphError(f"{where}: bad init {init!r}; expected 'empty', 'value:<ref>' or 'init-of:n<i>'")
-    if kind == "value" and graph.type_of(ref) != dataclasses.replace(node.type, index_bound=graph.type_of(ref).index_bound):
+    if kind == "value" and graph.type_of(ref) != dataclasses.replace(
+        node.type, index_bound=graph.type_of(ref).index_bound
+    ):
         raise GraphError(f"{where}: init {ref} has type {graph.type_of(ref)!r}, not {node.type!r}")
     if kind == "init-of":
         other = graph.nodes[int(ref[1:])] if ref[0] == "n" else None
-        if (other is None or not OPS[other.op].has_init or other.attrs.get("init", "empty") != "empty"
-                or other.type != node.type):
-            raise GraphError(f"{where}: init-of {ref} needs an earlier node of type {node.type!r} with a fresh tensor.empty")
+        if (
+            other is None
+            or not OPS[other.op].has_init
+            or other.attrs.get("init", "empty") != "empty"
+            or other.type != node.type
+        ):
+            raise GraphError(
+                f"{where}: init-of {ref} needs an earlier node of type {node.type!r} with a fresh tensor.empty"
+            )
 
 
 def _check_dims(where: str, shape: Sequence[Dim]) -> None:

@@ -14,24 +14,49 @@ public ``main`` becomes ``name`` and every private helper JAX emits (``_wrapped_
 JAX's symbolic dims are >= 1 by construction: a shape instance with a 0-sized symbol is outside
 the exported program's contract (``nonzero_instances``).
 """
+
 from __future__ import annotations
 
 import functools
 from typing import Any, Mapping, Sequence
 
 from ireefuzz.errors import ExportError
+
 from .emit import Program
 from .graph import Graph, TensorType
 
 INPUT_FLAGS = ("--iree-input-type=stablehlo",)
 # Ops whose reference rows export with symbolic shapes. "gather" exports (jnp.take) but its
 # shape-polymorphic form does not legalize in IREE 3.13: kept, it is what the crash oracle finds.
-EXPORTABLE_OPS = frozenset({
-    "abs", "add", "batch_matmul", "broadcast", "cast", "div", "exp", "extract_slice", "fill", "gather", "iota",
-    "log", "matmul", "max", "min", "mul", "negate", "pad", "reduce_max", "reduce_sum", "sqrt", "sub", "tanh",
-    "transpose", "where_gt",
-})
-
+EXPORTABLE_OPS = frozenset(
+    {
+        "abs",
+        "add",
+        "batch_matmul",
+        "broadcast",
+        "cast",
+        "div",
+        "exp",
+        "extract_slice",
+        "fill",
+        "gather",
+        "iota",
+        "log",
+        "matmul",
+        "max",
+        "min",
+        "mul",
+        "negate",
+        "pad",
+        "reduce_max",
+        "reduce_sum",
+        "sqrt",
+        "sub",
+        "tanh",
+        "transpose",
+        "where_gt",
+    }
+)
 
 
 @functools.lru_cache(maxsize=1)
@@ -131,4 +156,3 @@ def export_graph(graph: Graph, name: str = "main") -> Program:
 def nonzero_instances(instances: Sequence[Mapping[str, int]]) -> list[dict[str, int]]:
     """The shape instances an exported program accepts (every symbol >= 1)."""
     return [dict(s) for s in instances if all(v >= 1 for v in s.values())]
-

@@ -7,6 +7,7 @@ producer's result or a function argument, named op vs linalg.generic) is drawn w
 Everything is built from Hypothesis primitives, so shrinking works on graph size, shapes, forms,
 dtypes and the input seed.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -25,7 +26,16 @@ TARGET_CPUS_DRAWN = ("host",)
 DEFAULT_DTYPES = ("f32", "f16", "i32", "bf16", "i64", "i16")  # bf16 / i64 / i16 values come from casts only
 FAMILY_WEIGHTS = {"producer": 1}  # else 2: fills are drawn as destinations besides (measured: bench/op_mix.py)
 # i64 stays within the i32 range: JAX (no x64) computes the i64 reference in int32; float64 arbitrates anyway
-BOUND_LIMIT = {"f32": 1e4, "f16": 2e2, "bf16": 2e2, "i32": 1e5, "i64": 1e6, "i16": 1e4, "i8": 8, "i1": 1}  # keep results finite and exact enough
+BOUND_LIMIT = {
+    "f32": 1e4,
+    "f16": 2e2,
+    "bf16": 2e2,
+    "i32": 1e5,
+    "i64": 1e6,
+    "i16": 1e4,
+    "i8": 8,
+    "i1": 1,
+}  # keep results finite and exact enough
 
 
 class _Pool:
@@ -71,8 +81,20 @@ class _Pool:
         choice = draw(st.sampled_from(("fill", "fill", "fill-into-arg", "value", "arg")))
         if choice in ("fill", "fill-into-arg"):
             init = "empty" if choice == "fill" else f"value:{self.new_arg(t)}"
-            return self.add(Node("fill", (), {"shape": list(t.shape), "dtype": t.dtype, "value": 0 if t.dtype == "i32"
-                                              else 0.0, "init": init, "generic": draw(st.booleans())}, t))
+            return self.add(
+                Node(
+                    "fill",
+                    (),
+                    {
+                        "shape": list(t.shape),
+                        "dtype": t.dtype,
+                        "value": 0 if t.dtype == "i32" else 0.0,
+                        "init": init,
+                        "generic": draw(st.booleans()),
+                    },
+                    t,
+                )
+            )
         if choice == "value":
             found = self.pick(draw, lambda u, b: (u.shape, u.dtype) == (t.shape, t.dtype) and b <= 10)
             if found is not None:
@@ -144,8 +166,16 @@ def _draw_init(draw: Callable, pool: _Pool, node: Node) -> Node:
 
 
 @st.composite
-def graphs(draw: Callable, *, ops: Sequence[str] | None = None, min_nodes: int = 1, max_nodes: int = 6,
-           dtypes: Sequence[str] = DEFAULT_DTYPES, dynamic: bool | None = None, syntax: Syntax = MODERN) -> Graph:
+def graphs(
+    draw: Callable,
+    *,
+    ops: Sequence[str] | None = None,
+    min_nodes: int = 1,
+    max_nodes: int = 6,
+    dtypes: Sequence[str] = DEFAULT_DTYPES,
+    dynamic: bool | None = None,
+    syntax: Syntax = MODERN,
+) -> Graph:
     """Well-formed graphs of ``min_nodes``..``max_nodes`` nodes drawn from ``ops`` (default: all).
 
     ``dynamic``: True = symbolic dims are drawn, False = all static, None = either.
@@ -175,8 +205,9 @@ def graphs(draw: Callable, *, ops: Sequence[str] | None = None, min_nodes: int =
             raise AssertionError(f"op {name!r} proposed an ill-typed node {inputs} {attrs}: {e}") from e
         node = _draw_init(draw, pool, Node(name, inputs, attrs, t))
         bound = OPS[name].bound([pool.bounds[r] for r in inputs], node.attrs, [pool.type(r) for r in inputs])
-        if bound > BOUND_LIMIT.get(t.dtype, 1e4) or (t.dtype == "i32" and any(pool.type(r).dtype != "i32" for r in inputs)
-                                                    and bound > 1e6):
+        if bound > BOUND_LIMIT.get(t.dtype, 1e4) or (
+            t.dtype == "i32" and any(pool.type(r).dtype != "i32" for r in inputs) and bound > 1e6
+        ):
             continue
         pool.add(node)
     if len(pool.nodes) < min_nodes:
@@ -213,20 +244,34 @@ def _carry_symbols(pool: _Pool) -> None:
 def instances(graph: Graph, *, allow_zero: bool = True) -> st.SearchStrategy[dict[str, int]]:
     """Sizes for every symbol of ``graph`` (0 only where legal)."""
     nonzero = {b for b in index_bounds(graph) if isinstance(b, str)}
-    sizes = {s: st.sampled_from(AWKWARD_SIZES if s in nonzero or not allow_zero else AWKWARD_SIZES + (0,))
-             for s in graph.symbols}
+    sizes = {
+        s: st.sampled_from(AWKWARD_SIZES if s in nonzero or not allow_zero else AWKWARD_SIZES + (0,))
+        for s in graph.symbols
+    }
     return st.fixed_dictionaries(sizes)
 
 
 @st.composite
-def cases(draw: Callable, *, graphs_strategy: st.SearchStrategy[Graph] | None = None, max_instances: int = 3,
-          target_cpus: Sequence[str] = TARGET_CPUS_DRAWN, flags: Sequence[Sequence[str]] = ((),), **graph_kwargs: Any) -> Case:
+def cases(
+    draw: Callable,
+    *,
+    graphs_strategy: st.SearchStrategy[Graph] | None = None,
+    max_instances: int = 3,
+    target_cpus: Sequence[str] = TARGET_CPUS_DRAWN,
+    flags: Sequence[Sequence[str]] = ((),),
+    **graph_kwargs: Any,
+) -> Case:
     """A graph, 1..max_instances shape instances, an input seed and a compiler configuration."""
     graph = draw(graphs_strategy if graphs_strategy is not None else graphs(**graph_kwargs))
     n = draw(st.integers(1, max_instances)) if graph.symbols else 1
     insts = draw(st.lists(instances(graph), min_size=n, max_size=n))
-    return Case(graph, tuple(insts), draw(st.integers(0, 2 ** 16)), draw(st.sampled_from(tuple(target_cpus))),
-                tuple(draw(st.sampled_from([tuple(f) for f in flags]))),
-                # input range: Hypothesis shrinks this towards the default (full) range, keeping the case
-                # comparable; ireefuzz.tools.shrink.graph lowers it explicitly when smaller values keep the bug.
-                MAX_MAGNITUDE - draw(st.integers(0, MAX_MAGNITUDE))).check()
+    return Case(
+        graph,
+        tuple(insts),
+        draw(st.integers(0, 2**16)),
+        draw(st.sampled_from(tuple(target_cpus))),
+        tuple(draw(st.sampled_from([tuple(f) for f in flags]))),
+        # input range: Hypothesis shrinks this towards the default (full) range, keeping the case
+        # comparable; ireefuzz.tools.shrink.graph lowers it explicitly when smaller values keep the bug.
+        MAX_MAGNITUDE - draw(st.integers(0, MAX_MAGNITUDE)),
+    ).check()

@@ -3,6 +3,7 @@
 The bottom of the model: the op registry (``ops``) types its results with it, and the graph
 (``graph``) checks itself with the registry. Dims are ints (static) or symbol names (dynamic).
 """
+
 from __future__ import annotations
 
 import dataclasses

@@ -3,6 +3,7 @@
 The public API is the names in ``__all__`` (documented in ``ireefuzz.api``). They are loaded on
 first use, so ``import ireefuzz`` (and the pytest plugin) imports neither IREE nor JAX.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -11,13 +12,43 @@ __version__ = "0.2.0"
 
 __all__ = [
     # generating
-    "graphs", "cases", "OP_NAMES", "ELEMENTWISE_OPS", "PRODUCER_OPS", "CONTRACTION_OPS", "REDUCTION_OPS",
-    "DATA_MOVEMENT_OPS", "CONVOLUTION_OPS", "NORMALIZATION_OPS", "SORTING_OPS", "MODEL_OPS", "GraphBuilder", "Graph", "TensorType", "Case", "GraphError", "emit",
+    "graphs",
+    "cases",
+    "OP_NAMES",
+    "ELEMENTWISE_OPS",
+    "PRODUCER_OPS",
+    "CONTRACTION_OPS",
+    "REDUCTION_OPS",
+    "DATA_MOVEMENT_OPS",
+    "CONVOLUTION_OPS",
+    "NORMALIZATION_OPS",
+    "SORTING_OPS",
+    "MODEL_OPS",
+    "GraphBuilder",
+    "Graph",
+    "TensorType",
+    "Case",
+    "GraphError",
+    "emit",
     # checking
-    "check_case", "check_jax", "awkward_sizes", "evaluate_cases", "CompilerConfig", "Policy", "ORACLE_NAMES", "CaseResult", "IreeSut", "KnownFinding",
-    "Finding", "IreeNotFound",
+    "check_case",
+    "check_jax",
+    "awkward_sizes",
+    "evaluate_cases",
+    "CompilerConfig",
+    "Policy",
+    "ORACLE_NAMES",
+    "CaseResult",
+    "IreeSut",
+    "KnownFinding",
+    "Finding",
+    "IreeNotFound",
     # oracles
-    "check_numeric", "check_inputs_unchanged", "check_compile_failure", "check_run_failure", "check_memory",
+    "check_numeric",
+    "check_inputs_unchanged",
+    "check_compile_failure",
+    "check_run_failure",
+    "check_memory",
     "check_fusion",
 ]
 

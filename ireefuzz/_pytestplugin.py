@@ -21,6 +21,7 @@ Options (one group, one prefix; ``--iree-compile`` / ``--iree-target-cpu`` name 
 Hypothesis profiles: ``ireefuzz-ci`` (short, derandomized) and ``ireefuzz-nightly`` (long); pick
 one with ``--hypothesis-profile``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,7 +33,6 @@ import pytest
 
 from ireefuzz.base.argtypes import memory_size, non_negative_int, positive_seconds
 from ireefuzz.base.compiler_options import add_compiler_options
-
 from ireefuzz.oracles.finding import ORACLE_NAMES  # light: no IREE, JAX or NumPy at plugin load
 
 _HARNESS_FIXTURES = {"ireefuzz_check", "iree_sut", "check_jax"}
@@ -55,7 +55,8 @@ def _oracles(value: str) -> tuple[str, ...]:
     if unknown or not names:
         raise argparse.ArgumentTypeError(
             f"unknown oracle(s) {', '.join(unknown) or '(none given)'}; choose a comma-separated subset of "
-            f"{','.join(ORACLE_NAMES)}")
+            f"{','.join(ORACLE_NAMES)}"
+        )
     return names
 
 
@@ -77,7 +78,9 @@ def _writable_dir(value: str) -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise argparse.ArgumentTypeError(f"{value!r} cannot be used as a directory ({e.strerror}); give a writable directory")
+        raise argparse.ArgumentTypeError(
+            f"{value!r} cannot be used as a directory ({e.strerror}); give a writable directory"
+        )
     if not os.access(path, os.W_OK | os.X_OK):
         raise argparse.ArgumentTypeError(f"{value!r} is not writable; give a writable directory")
     return path
@@ -86,30 +89,72 @@ def _writable_dir(value: str) -> Path:
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("ireefuzz", "ireefuzz: differential fuzzing of IREE's CPU code generation")
     add_compiler_options(group.addoption, dest_prefix="ireefuzz_", aliases=False)  # as ireefuzz check / fuzz / repro
-    group.addoption("--ireefuzz-oracles", dest="ireefuzz_oracles", metavar="NAMES", type=_oracles,
-                    default=ORACLE_NAMES,
-                    help=f"comma-separated oracles to run, from {','.join(ORACLE_NAMES)} (default: all)")
-    group.addoption("--ireefuzz-max-alloca", dest="ireefuzz_max_alloca", metavar="BYTES", type=non_negative_int("number of bytes"), default=0,
-                    help="static allocas outside loops up to BYTES are not memory findings (default: 0, every "
-                         "alloca is one)")
-    group.addoption("--ireefuzz-run-timeout", dest="ireefuzz_run_timeout", metavar="SECONDS", type=positive_seconds,
-                    default=60.0, help="wall-clock limit of each run of a compiled function, in a child process; "
-                    "a program past it is not judged, a generated graph past it is a crash/runtime-timeout (default 60)")
-    group.addoption("--ireefuzz-max-memory", dest="ireefuzz_max_memory", metavar="BYTES", type=memory_size,
-                    default=None, help="memory a run may take, estimated from types and shapes before it runs, "
-                    "e.g. 8G; one that needs more is not judged (default: half of this machine's memory)")
-    group.addoption("--ireefuzz-baseline", dest="ireefuzz_baseline", metavar="FILE", type=_existing_file,
-                    default=None,
-                    help="known-findings baseline: findings of these causes (or signatures) are reported as "
-                         "warnings, not failures")
-    group.addoption("--ireefuzz-bundles", dest="ireefuzz_bundles", metavar="DIR", type=_writable_dir, default=None,
-                    help="directory where a failing check writes its repro bundle (default: under pytest's "
-                         "basetemp)")
-    group.addoption("--ireefuzz-corpus", dest="ireefuzz_corpus", metavar="DIR", type=_existing_dir, default=None,
-                    help="collect every corpus case under DIR (a directory holding case.json) as a test")
-    group.addoption("--ireefuzz-mlir", dest="ireefuzz_mlir", action="store_true", default=False,
-                    help="collect the .mlir files under the test paths as tests (crash, memory, fusion; "
-                         "immutability and numeric too with a <name>.inputs.json next to the file)")
+    group.addoption(
+        "--ireefuzz-oracles",
+        dest="ireefuzz_oracles",
+        metavar="NAMES",
+        type=_oracles,
+        default=ORACLE_NAMES,
+        help=f"comma-separated oracles to run, from {','.join(ORACLE_NAMES)} (default: all)",
+    )
+    group.addoption(
+        "--ireefuzz-max-alloca",
+        dest="ireefuzz_max_alloca",
+        metavar="BYTES",
+        type=non_negative_int("number of bytes"),
+        default=0,
+        help="static allocas outside loops up to BYTES are not memory findings (default: 0, every alloca is one)",
+    )
+    group.addoption(
+        "--ireefuzz-run-timeout",
+        dest="ireefuzz_run_timeout",
+        metavar="SECONDS",
+        type=positive_seconds,
+        default=60.0,
+        help="wall-clock limit of each run of a compiled function, in a child process; "
+        "a program past it is not judged, a generated graph past it is a crash/runtime-timeout (default 60)",
+    )
+    group.addoption(
+        "--ireefuzz-max-memory",
+        dest="ireefuzz_max_memory",
+        metavar="BYTES",
+        type=memory_size,
+        default=None,
+        help="memory a run may take, estimated from types and shapes before it runs, "
+        "e.g. 8G; one that needs more is not judged (default: half of this machine's memory)",
+    )
+    group.addoption(
+        "--ireefuzz-baseline",
+        dest="ireefuzz_baseline",
+        metavar="FILE",
+        type=_existing_file,
+        default=None,
+        help="known-findings baseline: findings of these causes (or signatures) are reported as warnings, not failures",
+    )
+    group.addoption(
+        "--ireefuzz-bundles",
+        dest="ireefuzz_bundles",
+        metavar="DIR",
+        type=_writable_dir,
+        default=None,
+        help="directory where a failing check writes its repro bundle (default: under pytest's basetemp)",
+    )
+    group.addoption(
+        "--ireefuzz-corpus",
+        dest="ireefuzz_corpus",
+        metavar="DIR",
+        type=_existing_dir,
+        default=None,
+        help="collect every corpus case under DIR (a directory holding case.json) as a test",
+    )
+    group.addoption(
+        "--ireefuzz-mlir",
+        dest="ireefuzz_mlir",
+        action="store_true",
+        default=False,
+        help="collect the .mlir files under the test paths as tests (crash, memory, fusion; "
+        "immutability and numeric too with a <name>.inputs.json next to the file)",
+    )
 
 
 @pytest.hookimpl(tryfirst=True)  # before Hypothesis's plugin loads --hypothesis-profile
@@ -139,8 +184,10 @@ def _check_baseline(config: pytest.Config) -> None:
     try:
         testing.load_baseline(path)
     except (IreefuzzError, ValueError, KeyError, TypeError, UnicodeDecodeError) as e:
-        raise pytest.UsageError(f"--ireefuzz-baseline {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
-                                "; give a known-findings JSON file (format: ireefuzz.tools.baseline)")
+        raise pytest.UsageError(
+            f"--ireefuzz-baseline {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+            "; give a known-findings JSON file (format: ireefuzz.tools.baseline)"
+        )
 
 
 def _probe_compiler(config: pytest.Config) -> None:
@@ -185,10 +232,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    compiler = (config.getoption("ireefuzz_iree_compile") or config.getoption("ireefuzz_release")
-                or "installed wheel")
-    lines = [f"ireefuzz: iree-compile={compiler}, target-cpu={config.getoption('ireefuzz_target_cpu')}, "
-             f"oracles={','.join(config.getoption('ireefuzz_oracles'))}"]
+    compiler = config.getoption("ireefuzz_iree_compile") or config.getoption("ireefuzz_release") or "installed wheel"
+    lines = [
+        f"ireefuzz: iree-compile={compiler}, target-cpu={config.getoption('ireefuzz_target_cpu')}, "
+        f"oracles={','.join(config.getoption('ireefuzz_oracles'))}"
+    ]
     if config.getoption("ireefuzz_corpus"):
         lines.append(f"ireefuzz: corpus={config.getoption('ireefuzz_corpus')}")
     return lines

@@ -27,6 +27,7 @@ Each oracle on its own
     check_numeric, check_inputs_unchanged, check_compile_failure, check_run_failure,
     check_memory, check_fusion
 """
+
 from __future__ import annotations
 
 from ireefuzz.core.evaluate import ORACLE_NAMES, CaseResult, Policy
@@ -44,9 +45,8 @@ from ireefuzz.oracles.immutability import check_inputs_unchanged
 from ireefuzz.oracles.memory import check_memory
 from ireefuzz.oracles.numeric import check_numeric
 from ireefuzz.sut import CompilerConfig, IreeNotFound
-from ireefuzz.testing import IreeSut, KnownFinding
+from ireefuzz.testing import IreeSut, KnownFinding, check_jax
 from ireefuzz.testing import check as check_case
-from ireefuzz.testing import check_jax
 from ireefuzz.tools.jax_model import awkward_sizes
 
 # Op subsets, for ``graphs(ops=...)`` / ``cases(ops=...)``; together they cover OP_NAMES (tests/test_public_api.py).
@@ -62,13 +62,42 @@ MODEL_OPS: tuple[str, ...] = ops_of("model")  # patterns from model bug reports:
 
 __all__ = [
     # generating
-    "graphs", "cases", "OP_NAMES", "ELEMENTWISE_OPS", "PRODUCER_OPS", "CONTRACTION_OPS", "REDUCTION_OPS",
-    "DATA_MOVEMENT_OPS", "CONVOLUTION_OPS", "NORMALIZATION_OPS", "SORTING_OPS", "MODEL_OPS",
-    "GraphBuilder", "Graph", "TensorType", "Case", "GraphError", "emit",
+    "graphs",
+    "cases",
+    "OP_NAMES",
+    "ELEMENTWISE_OPS",
+    "PRODUCER_OPS",
+    "CONTRACTION_OPS",
+    "REDUCTION_OPS",
+    "DATA_MOVEMENT_OPS",
+    "CONVOLUTION_OPS",
+    "NORMALIZATION_OPS",
+    "SORTING_OPS",
+    "MODEL_OPS",
+    "GraphBuilder",
+    "Graph",
+    "TensorType",
+    "Case",
+    "GraphError",
+    "emit",
     # checking
-    "check_case", "check_jax", "awkward_sizes", "evaluate_cases", "CompilerConfig", "Policy", "ORACLE_NAMES", "CaseResult", "IreeSut", "KnownFinding",
-    "Finding", "IreeNotFound",
+    "check_case",
+    "check_jax",
+    "awkward_sizes",
+    "evaluate_cases",
+    "CompilerConfig",
+    "Policy",
+    "ORACLE_NAMES",
+    "CaseResult",
+    "IreeSut",
+    "KnownFinding",
+    "Finding",
+    "IreeNotFound",
     # oracles
-    "check_numeric", "check_inputs_unchanged", "check_compile_failure", "check_run_failure", "check_memory",
+    "check_numeric",
+    "check_inputs_unchanged",
+    "check_compile_failure",
+    "check_run_failure",
+    "check_memory",
     "check_fusion",
 ]

@@ -3,6 +3,7 @@ the module defines ``configure(parser)`` (its options) and ``main(args) -> int``
 
 Exit status everywhere: 0 = nothing (new) found, 1 = findings, 2 = usage or infrastructure error.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,7 +22,10 @@ from ireefuzz.errors import USER_ERRORS
 
 COMMANDS = {
     "fuzz": ("ireefuzz.tools.campaign", "run a fuzzing campaign (the nightly job)"),
-    "triage": ("ireefuzz.tools.campaign.triage", "re-bucket a campaign's findings by cause and write the missing bundles"),
+    "triage": (
+        "ireefuzz.tools.campaign.triage",
+        "re-bucket a campaign's findings by cause and write the missing bundles",
+    ),
     "diff": ("ireefuzz.tools.campaign.diff", "compare two campaigns' causes: new, still present, gone, back again"),
     "check": ("ireefuzz.tools.check_command", "run every applicable oracle on your own MLIR program"),
     "repro": ("ireefuzz.tools.filing.repro", "shrink a finding and write a self-contained repro bundle"),
@@ -87,14 +91,20 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except MemoryError:  # our own process ran out of room: never a finding (exit 1 would say "found a bug")
         log = _log_traceback(args.command)
-        print(f"ireefuzz {args.command}: error: out of memory in ireefuzz itself (not an IREE finding); give smaller "
-              f"shapes or a lower --max-memory where the command has one (traceback in {log})", file=sys.stderr)
+        print(
+            f"ireefuzz {args.command}: error: out of memory in ireefuzz itself (not an IREE finding); give smaller "
+            f"shapes or a lower --max-memory where the command has one (traceback in {log})",
+            file=sys.stderr,
+        )
         return 2
     except OSError as e:
         if e.errno not in (errno.ENOSPC, errno.EDQUOT):
             return _unexpected(args.command, e)
-        print(f"ireefuzz {args.command}: error: no space left on the device ({e.filename or 'writing'}); free some "
-              "space, then run again (a campaign continues with --resume)", file=sys.stderr)
+        print(
+            f"ireefuzz {args.command}: error: no space left on the device ({e.filename or 'writing'}); free some "
+            "space, then run again (a campaign continues with --resume)",
+            file=sys.stderr,
+        )
         return 2
     except Exception as e:  # noqa: BLE001  (ireefuzz's own bug: exit 2, never 1 = "findings")
         return _unexpected(args.command, e)
@@ -122,8 +132,11 @@ def _unexpected(command: str, e: BaseException) -> int:
     """An exception nobody expected: ireefuzz's own bug. One line, the traceback in a log file, exit 2."""
     log = _log_traceback(command)
     first = (str(e).strip().splitlines() or [""])[0][:300]
-    print(f"ireefuzz {command}: internal error (an ireefuzz bug, not a finding): {type(e).__name__}: {first} "
-          f"(traceback in {log})", file=sys.stderr)
+    print(
+        f"ireefuzz {command}: internal error (an ireefuzz bug, not a finding): {type(e).__name__}: {first} "
+        f"(traceback in {log})",
+        file=sys.stderr,
+    )
     return 2
 
 

@@ -3,6 +3,7 @@
 Layer 0: imports nothing of ireefuzz. Faces map ``UsageError`` and its kin to one line and exit 2;
 anything else escaping is ireefuzz's own bug and is never swallowed.
 """
+
 from __future__ import annotations
 
 

@@ -5,6 +5,7 @@ are described in ``ireefuzz.tools.corpus``).
 Loaded by the plugin (``_pytestplugin.CorpusFile``) and the repository's conftest only when a corpus is
 collected, so the plugin itself stays import-light.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -43,11 +44,16 @@ class CorpusItem(pytest.Item):
     """One check of a corpus case: ``signature=None`` -> no unexpected finding; else the expected
     ``signature`` must be absent (marked strict xfail, so it xfails while IREE shows it)."""
 
-    def __init__(self, *, corpus_case: CorpusCase, signature: str | None, ireefuzz_config: Any, ireefuzz_policy: Any,
-                 **kw: Any):
+    def __init__(
+        self, *, corpus_case: CorpusCase, signature: str | None, ireefuzz_config: Any, ireefuzz_policy: Any, **kw: Any
+    ):
         super().__init__(**kw)
         self.corpus_case, self.signature, self.ireefuzz_config, self.ireefuzz_policy = (
-            corpus_case, signature, ireefuzz_config, ireefuzz_policy)
+            corpus_case,
+            signature,
+            ireefuzz_config,
+            ireefuzz_policy,
+        )
         self.add_marker("iree")
         if signature is not None:
             self.add_marker(pytest.mark.xfail(strict=True, reason=f"known finding {signature}"))
@@ -79,6 +85,7 @@ class CorpusItem(pytest.Item):
     def reportinfo(self) -> tuple:
         return self.path, None, f"corpus {self.corpus_case.name}" + (f" [{self.signature}]" if self.signature else "")
 
+
 class CorpusFile(pytest.File):
     def collect(self) -> list:
         return collect(self, self.path)
@@ -89,9 +96,11 @@ def _skip_if_other_cpu(corpus_case: CorpusCase, config: Any) -> None:
     config = dataclasses.replace(config, target_cpu=corpus_case.target_cpu)
     here = sut.resolve_platform(config)[0].name
     if corpus_case.cpu and here and here != corpus_case.cpu:
-        pytest.skip(f"verdicts of {corpus_case.name} were recorded where {corpus_case.target_cpu!r} is "
-                    f"{corpus_case.cpu}; here it is {here}: re-record them on this machine "
-                    "(python corpus/make_seeds.py --record)")
+        pytest.skip(
+            f"verdicts of {corpus_case.name} were recorded where {corpus_case.target_cpu!r} is "
+            f"{corpus_case.cpu}; here it is {here}: re-record them on this machine "
+            "(python corpus/make_seeds.py --record)"
+        )
 
 
 def collect(parent: Any, path: str | Path, *, config: Any = None, policy: Any = None) -> list:
@@ -104,15 +113,33 @@ def collect(parent: Any, path: str | Path, *, config: Any = None, policy: Any = 
     config = config or sut.CompilerConfig.from_options(parent.config.option, prefix="ireefuzz_")
     if policy is None:
         chosen = options("ireefuzz_oracles", default=None) or ORACLE_NAMES
-        policy = Policy(oracles=frozenset(o for o in chosen if o in ORACLE_NAMES),
-                        max_static_alloca_bytes=options("ireefuzz_max_alloca", default=0) or 0,
-                        run_timeout_s=options("ireefuzz_run_timeout", default=None) or 60.0,  # bounded runs
-                        max_memory=options("ireefuzz_max_memory", default=None) or 0)
-    items = [CorpusItem.from_parent(parent, name=corpus_case.name, corpus_case=corpus_case, signature=None,
-                                    ireefuzz_config=config, ireefuzz_policy=policy)]
+        policy = Policy(
+            oracles=frozenset(o for o in chosen if o in ORACLE_NAMES),
+            max_static_alloca_bytes=options("ireefuzz_max_alloca", default=0) or 0,
+            run_timeout_s=options("ireefuzz_run_timeout", default=None) or 60.0,  # bounded runs
+            max_memory=options("ireefuzz_max_memory", default=None) or 0,
+        )
+    items = [
+        CorpusItem.from_parent(
+            parent,
+            name=corpus_case.name,
+            corpus_case=corpus_case,
+            signature=None,
+            ireefuzz_config=config,
+            ireefuzz_policy=policy,
+        )
+    ]
     for sig in sorted(corpus_case.expected_signatures):
-        items.append(CorpusItem.from_parent(parent, name=f"{corpus_case.name}[{sig}]", corpus_case=corpus_case,
-                                            signature=sig, ireefuzz_config=config, ireefuzz_policy=policy))
+        items.append(
+            CorpusItem.from_parent(
+                parent,
+                name=f"{corpus_case.name}[{sig}]",
+                corpus_case=corpus_case,
+                signature=sig,
+                ireefuzz_config=config,
+                ireefuzz_policy=policy,
+            )
+        )
     return items
 
 

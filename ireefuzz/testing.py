@@ -38,6 +38,7 @@ Paths are relative to the spec file; ``.npz`` files are loaded without pickle. W
 ``"functions"``, the keys of one function spec apply to the file's only public function, so
 ``{}`` just opts a single-function file into running.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -54,8 +55,8 @@ import pytest
 
 from ireefuzz import sut as _sut
 from ireefuzz.base.durable import slug
-from ireefuzz.errors import IreefuzzError
 from ireefuzz.core.evaluate import ORACLE_NAMES, CaseResult, Policy, evaluate
+from ireefuzz.errors import IreefuzzError
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
 from ireefuzz.generators.graph import Graph, GraphError
@@ -63,8 +64,23 @@ from ireefuzz.oracles.finding import Finding, first_per_signature, signature_cla
 from ireefuzz.tools import baseline as _baseline
 from ireefuzz.tools.baseline import Baseline
 
-__all__ = ["IreeSut", "Checker", "KnownFinding", "NotJudgedWarning", "IreefuzzFailure", "check", "check_mlir_file", "load_baseline",
-           "sut_from_config", "load_inputs_spec", "current_test_id", "DEFAULT_SYMBOL_SIZE", "check_jax", "JaxChecker", "UsageFailure"]
+__all__ = [
+    "IreeSut",
+    "Checker",
+    "KnownFinding",
+    "NotJudgedWarning",
+    "IreefuzzFailure",
+    "check",
+    "check_mlir_file",
+    "load_baseline",
+    "sut_from_config",
+    "load_inputs_spec",
+    "current_test_id",
+    "DEFAULT_SYMBOL_SIZE",
+    "check_jax",
+    "JaxChecker",
+    "UsageFailure",
+]
 
 DEFAULT_SYMBOL_SIZE = 33  # a graph checked without instances runs every symbol at this (unaligned) size
 PROGRAM_LINES_SHOWN = 200
@@ -93,8 +109,10 @@ class IreeSut:
     bundle_dir: Path | None = None  # None: a fresh temporary directory per failing check
 
     def __repr__(self) -> str:
-        return (f"IreeSut(iree_compile={self.config.iree_compile or 'wheel'}, cpu={self.config.target_cpu}, "
-                f"oracles={','.join(sorted(self.policy.oracles))}, known={len(self.known.entries)})")
+        return (
+            f"IreeSut(iree_compile={self.config.iree_compile or 'wheel'}, cpu={self.config.target_cpu}, "
+            f"oracles={','.join(sorted(self.policy.oracles))}, known={len(self.known.entries)})"
+        )
 
 
 def sut_from_config(config: pytest.Config) -> IreeSut:
@@ -114,10 +132,12 @@ def sut_from_config(config: pytest.Config) -> IreeSut:
         raise pytest.UsageError(f"ireefuzz: {e}") from None
     made = IreeSut(
         config=compiler,
-        policy=Policy(frozenset(config.getoption("ireefuzz_oracles")) - unable,
-                      max_static_alloca_bytes=config.getoption("ireefuzz_max_alloca"),
-                      run_timeout_s=config.getoption("ireefuzz_run_timeout", default=60.0),  # every run bounded
-                      max_memory=config.getoption("ireefuzz_max_memory", default=None) or 0),
+        policy=Policy(
+            frozenset(config.getoption("ireefuzz_oracles")) - unable,
+            max_static_alloca_bytes=config.getoption("ireefuzz_max_alloca"),
+            run_timeout_s=config.getoption("ireefuzz_run_timeout", default=60.0),  # every run bounded
+            max_memory=config.getoption("ireefuzz_max_memory", default=None) or 0,
+        ),
         known=load_baseline(baseline) if baseline is not None else Baseline(),
         bundle_dir=Path(bundles) if bundles is not None else None,
     )
@@ -146,10 +166,17 @@ class Checker:
     def __repr__(self) -> str:
         return f"Checker({self.sut!r})"
 
-    def __call__(self, case_or_graph: Case | Graph, *, instances: Sequence[Mapping[str, int]] | None = None,
-                 oracles: Iterable[str] | None = None, seed: int | None = None) -> CaseResult:
-        return check(case_or_graph, instances=instances, oracles=oracles, seed=seed, sut=self.sut,
-                     test_id=current_test_id())
+    def __call__(
+        self,
+        case_or_graph: Case | Graph,
+        *,
+        instances: Sequence[Mapping[str, int]] | None = None,
+        oracles: Iterable[str] | None = None,
+        seed: int | None = None,
+    ) -> CaseResult:
+        return check(
+            case_or_graph, instances=instances, oracles=oracles, seed=seed, sut=self.sut, test_id=current_test_id()
+        )
 
 
 def current_test_id() -> str:
@@ -157,9 +184,15 @@ def current_test_id() -> str:
     return os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
 
 
-def check(case_or_graph: Case | Graph, *, instances: Sequence[Mapping[str, int]] | None = None,
-          oracles: Iterable[str] | None = None, seed: int | None = None, sut: IreeSut | None = None,
-          test_id: str = "") -> CaseResult:
+def check(
+    case_or_graph: Case | Graph,
+    *,
+    instances: Sequence[Mapping[str, int]] | None = None,
+    oracles: Iterable[str] | None = None,
+    seed: int | None = None,
+    sut: IreeSut | None = None,
+    test_id: str = "",
+) -> CaseResult:
     """Run every oracle on a Case or a Graph; fail the current test with a repro on a new finding.
 
     ``instances``: shape instances (``{symbol: size}``) to run a graph or to replace a case's;
@@ -178,14 +211,23 @@ def check(case_or_graph: Case | Graph, *, instances: Sequence[Mapping[str, int]]
         policy = dataclasses.replace(policy, oracles=chosen & policy.oracles)
     (result,) = evaluate([case], sut.config, policy)
     program = emit(case.graph, "main").text  # what evaluate compiled, with the function named @main
-    _judge(list(result.findings), sut, test_id, program=program, case_json=case.to_json(), what=repr(case),
-           config=sut.config if not case.flags else dataclasses.replace(sut.config, flags=sut.config.flags + case.flags),
-           target_cpu=case.target_cpu, case=case)
+    _judge(
+        list(result.findings),
+        sut,
+        test_id,
+        program=program,
+        case_json=case.to_json(),
+        what=repr(case),
+        config=sut.config if not case.flags else dataclasses.replace(sut.config, flags=sut.config.flags + case.flags),
+        target_cpu=case.target_cpu,
+        case=case,
+    )
     return result
 
 
-def _as_case(case_or_graph: Case | Graph, instances: Sequence[Mapping[str, int]] | None, seed: int | None,
-             target_cpu: str) -> Case:
+def _as_case(
+    case_or_graph: Case | Graph, instances: Sequence[Mapping[str, int]] | None, seed: int | None, target_cpu: str
+) -> Case:
     if isinstance(case_or_graph, Graph):
         graph = case_or_graph.check()
         if instances is None:
@@ -207,9 +249,20 @@ def _as_case(case_or_graph: Case | Graph, instances: Sequence[Mapping[str, int]]
 # --------------------------------------------------------------------------- judging and reporting
 
 
-def _judge(findings: list[Finding], sut: IreeSut, test_id: str, *, program: str, case_json: Mapping[str, Any],
-           what: str, config: _sut.CompilerConfig, target_cpu: str, case: Case | None = None,
-           program_cases: Mapping[str, Any] | None = None, bundle_maker: Any = None) -> None:
+def _judge(
+    findings: list[Finding],
+    sut: IreeSut,
+    test_id: str,
+    *,
+    program: str,
+    case_json: Mapping[str, Any],
+    what: str,
+    config: _sut.CompilerConfig,
+    target_cpu: str,
+    case: Case | None = None,
+    program_cases: Mapping[str, Any] | None = None,
+    bundle_maker: Any = None,
+) -> None:
     judged = {id(f): sut.known.finding_known(f.signature, f.cause) for f in findings}  # by cause, as the campaign
     new = [f for f in findings if not judged[id(f)]]
     for f in findings:
@@ -221,8 +274,9 @@ def _judge(findings: list[Finding], sut: IreeSut, test_id: str, *, program: str,
         return
     bundle = _bundle_dir(sut, test_id, new[0].signature)
     command = _compile_command(config, target_cpu, bundle / "program.mlir", bundle / "module.vmfb")
-    written, program = _write_bundle(bundle, new, program, case_json, command, config, case, program_cases,
-                                     bundle_maker)
+    written, program = _write_bundle(
+        bundle, new, program, case_json, command, config, case, program_cases, bundle_maker
+    )
     lines = [f"ireefuzz: {len(new)} new finding(s){f' in {test_id}' if test_id else ''}"]
     for f in new:
         lines.append(f"  {f.signature}")
@@ -248,9 +302,17 @@ def _compile_command(config: _sut.CompilerConfig, target_cpu: str, source: Path,
     return shlex.join(_sut.compile_command(dataclasses.replace(config, target_cpu=target_cpu), source, output))
 
 
-def _write_bundle(bundle: Path, findings: Sequence[Finding], program: str, case_json: Mapping[str, Any],
-                  command: str, config: _sut.CompilerConfig, case: Case | None,
-                  program_cases: Mapping[str, Any] | None = None, bundle_maker: Any = None) -> tuple[list[str], str]:
+def _write_bundle(
+    bundle: Path,
+    findings: Sequence[Finding],
+    program: str,
+    case_json: Mapping[str, Any],
+    command: str,
+    config: _sut.CompilerConfig,
+    case: Case | None,
+    program_cases: Mapping[str, Any] | None = None,
+    bundle_maker: Any = None,
+) -> tuple[list[str], str]:
     """Write the bundle (``ireefuzz.tools.filing.bundle``); returns (its file names, its program text).
 
     Always: ``program.mlir``, ``case.json``, ``finding.json`` (the first new finding, the input of
@@ -269,11 +331,17 @@ def _write_bundle(bundle: Path, findings: Sequence[Finding], program: str, case_
         from ireefuzz.tools.filing import repro
 
         try:
-            made = (bundle_maker(findings[0]) if bundle_maker is not None
-                    else repro.make_bundle(findings[0], case, config) if case is not None
-                    else repro.make_program_bundle(findings[0], program_case, config))
+            made = (
+                bundle_maker(findings[0])
+                if bundle_maker is not None
+                else repro.make_bundle(findings[0], case, config)
+                if case is not None
+                else repro.make_program_bundle(findings[0], program_case, config)
+            )
         except Exception as e:  # noqa: BLE001 - the minimal bundle below still gets written
-            warnings.warn(f"ireefuzz.tools.filing.repro bundle failed ({e!r}); wrote the minimal bundle only", stacklevel=4)
+            warnings.warn(
+                f"ireefuzz.tools.filing.repro bundle failed ({e!r}); wrote the minimal bundle only", stacklevel=4
+            )
     if made is None:
         made = Bundle(program=program, finding=findings[0].to_json(), case=dict(case_json))
     else:
@@ -305,8 +373,8 @@ def _in_hypothesis() -> bool:
 
 def check_mlir_file(path: str | Path, *, sut: IreeSut | None = None, test_id: str = "") -> list[Finding]:
     """Check a ``.mlir`` file (see the module docstring); fail the test with a repro on a new finding."""
-    from ireefuzz.tools import check as raw  # raw programs go through ``evaluate`` with the MLIR frontend
     from ireefuzz.core.frontends import signatures
+    from ireefuzz.tools import check as raw  # raw programs go through ``evaluate`` with the MLIR frontend
 
     sut = sut or IreeSut()
     path = Path(path)
@@ -319,16 +387,31 @@ def check_mlir_file(path: str | Path, *, sut: IreeSut | None = None, test_id: st
         functions = spec["functions"]
         shapes = {name: f["shapes"] for name, f in functions.items() if f.get("shapes") is not None}
         expected = _expected_outputs(functions, spec_path.parent) if "numeric" in sut.policy.oracles else None
-        results = raw.check_results(text, sut.config, sut.policy, functions=list(functions), shapes=shapes,
-                                    seed=spec["seed"], expected=expected)
+        results = raw.check_results(
+            text, sut.config, sut.policy, functions=list(functions), shapes=shapes, seed=spec["seed"], expected=expected
+        )
     for r in results:
         for reason in r.not_judged:
             warnings.warn(NotJudgedWarning(f"{path}: @{r.case.function}: numbers not judged: {reason}"), stacklevel=2)
     findings = first_per_signature(f for r in results for f in r.findings)
-    case_json = {"kind": "mlir", "source": str(path), "target_cpu": sut.config.target_cpu,
-                 "flags": list(sut.config.flags), "inputs_spec": spec}
-    _judge(findings, sut, test_id, program=text, case_json=case_json, what=str(path), config=sut.config,
-           target_cpu=sut.config.target_cpu, program_cases={r.case.function: r.case for r in results})
+    case_json = {
+        "kind": "mlir",
+        "source": str(path),
+        "target_cpu": sut.config.target_cpu,
+        "flags": list(sut.config.flags),
+        "inputs_spec": spec,
+    }
+    _judge(
+        findings,
+        sut,
+        test_id,
+        program=text,
+        case_json=case_json,
+        what=str(path),
+        config=sut.config,
+        target_cpu=sut.config.target_cpu,
+        program_cases={r.case.function: r.case for r in results},
+    )
     return findings
 
 
@@ -346,22 +429,32 @@ def load_inputs_spec(path: str | Path, public_functions: Sequence[str]) -> dict[
         functions = data["functions"]
     else:  # shorthand: the keys of one function spec apply to the only public function
         if len(public_functions) != 1:
-            raise GraphError(f"{path}: without 'functions' the file must have exactly one public function; it has "
-                             f"{list(public_functions)}")
+            raise GraphError(
+                f"{path}: without 'functions' the file must have exactly one public function; it has "
+                f"{list(public_functions)}"
+            )
         functions = {public_functions[0]: {k: v for k, v in data.items() if k != "seed"}}
     if not isinstance(functions, dict) or not isinstance(seed, int):
         raise GraphError(f"{path}: expected {{'seed': int, 'functions': {{name: {{'shapes': [[...], ...]}}}}}}")
     for name, fspec in functions.items():
         if name not in public_functions:
-            raise GraphError(f"{path}: {name!r} is not a public function of the program (it has "
-                             f"{', '.join(public_functions)})")
+            raise GraphError(
+                f"{path}: {name!r} is not a public function of the program (it has {', '.join(public_functions)})"
+            )
         unknown = set(fspec) - {"shapes", "expected", "rtol", "atol"}
         shapes = fspec.get("shapes")
-        if unknown or shapes is not None and not (
-                isinstance(shapes, list) and all(isinstance(s, list) and all(isinstance(d, int) and d >= 0 for d in s)
-                                                 for s in shapes)):
-            raise GraphError(f"{path}: function {name!r}: expected keys shapes (a list of int lists), expected, "
-                             f"rtol, atol; got {fspec}")
+        if (
+            unknown
+            or shapes is not None
+            and not (
+                isinstance(shapes, list)
+                and all(isinstance(s, list) and all(isinstance(d, int) and d >= 0 for d in s) for s in shapes)
+            )
+        ):
+            raise GraphError(
+                f"{path}: function {name!r}: expected keys shapes (a list of int lists), expected, "
+                f"rtol, atol; got {fspec}"
+            )
     return {"seed": seed, "functions": functions}
 
 
@@ -401,15 +494,37 @@ class JaxChecker:
     def __repr__(self) -> str:
         return f"JaxChecker({self.sut!r})"
 
-    def __call__(self, fn: Any, *example_args: Any, dynamic: Mapping[Any, Mapping[int, str]] | None = None,
-                 instances: Any = None, oracles: Iterable[str] | None = None, seed: int = 0) -> CaseResult:
-        return check_jax(fn, *example_args, dynamic=dynamic, instances=instances, oracles=oracles, seed=seed,
-                         sut=self.sut, test_id=current_test_id())
+    def __call__(
+        self,
+        fn: Any,
+        *example_args: Any,
+        dynamic: Mapping[Any, Mapping[int, str]] | None = None,
+        instances: Any = None,
+        oracles: Iterable[str] | None = None,
+        seed: int = 0,
+    ) -> CaseResult:
+        return check_jax(
+            fn,
+            *example_args,
+            dynamic=dynamic,
+            instances=instances,
+            oracles=oracles,
+            seed=seed,
+            sut=self.sut,
+            test_id=current_test_id(),
+        )
 
 
-def check_jax(fn: Any, *example_args: Any, dynamic: Mapping[Any, Mapping[int, str]] | None = None,
-              instances: Any = None, oracles: Iterable[str] | None = None, seed: int = 0, sut: IreeSut | None = None,
-              test_id: str = "") -> CaseResult:
+def check_jax(
+    fn: Any,
+    *example_args: Any,
+    dynamic: Mapping[Any, Mapping[int, str]] | None = None,
+    instances: Any = None,
+    oracles: Iterable[str] | None = None,
+    seed: int = 0,
+    sut: IreeSut | None = None,
+    test_id: str = "",
+) -> CaseResult:
     """Check a JAX function through IREE with every oracle at every shape instance; fail the current test
     with a repro on a new finding (``ireefuzz.tools.jax_model`` says how).
 
@@ -426,19 +541,29 @@ def check_jax(fn: Any, *example_args: Any, dynamic: Mapping[Any, Mapping[int, st
         chosen = frozenset([oracles] if isinstance(oracles, str) else oracles)
         unknown = chosen - set(ORACLE_NAMES)
         if unknown:
-            raise UsageFailure(f"usage error: check_jax: unknown oracles {sorted(unknown)}; choose from "
-                               f"{', '.join(ORACLE_NAMES)}", pytrace=False)
+            raise UsageFailure(
+                f"usage error: check_jax: unknown oracles {sorted(unknown)}; choose from {', '.join(ORACLE_NAMES)}",
+                pytrace=False,
+            )
         policy = dataclasses.replace(policy, oracles=chosen & policy.oracles)
     try:
-        case, result = jax_model.check_results(fn, *example_args, dynamic=dynamic, instances=instances,
-                                               config=sut.config, policy=policy, seed=seed)
+        case, result = jax_model.check_results(
+            fn, *example_args, dynamic=dynamic, instances=instances, config=sut.config, policy=policy, seed=seed
+        )
     except UsageError as e:
         raise UsageFailure(f"usage error: {str(e).splitlines()[0]}", pytrace=False) from None
     for reason in result.not_judged:
         warnings.warn(NotJudgedWarning(f"check_jax({case.function}): numbers not judged: {reason}"), stacklevel=2)
     config = jax_model.JAX.configure(sut.config)
-    _judge(list(result.findings), sut, test_id, program=case.program,
-           case_json={"kind": "jax", "function": case.function, "instances": list(case.instances)}, what=repr(case),
-           config=config, target_cpu=case.target_cpu,
-           bundle_maker=lambda finding: jax_model.make_bundle(finding, case, sut.config))
+    _judge(
+        list(result.findings),
+        sut,
+        test_id,
+        program=case.program,
+        case_json={"kind": "jax", "function": case.function, "instances": list(case.instances)},
+        what=repr(case),
+        config=config,
+        target_cpu=case.target_cpu,
+        bundle_maker=lambda finding: jax_model.make_bundle(finding, case, sut.config),
+    )
     return result

@@ -23,6 +23,7 @@ identifies the defect and nothing else, the way ClusterFuzz buckets crashes by t
 
 Pure: reads only the finding's own JSON (message, evidence, case), so older runs can be re-bucketed.
 """
+
 from __future__ import annotations
 
 import collections
@@ -33,6 +34,7 @@ from typing import Any, Mapping, Sequence
 from ireefuzz.generators.ops import NORMS, OPS, destinations
 
 from .finding import Finding
+
 
 @dataclasses.dataclass(frozen=True)
 class Cause:
@@ -55,10 +57,14 @@ def _cause(oracle: str, parts: Sequence[str], title: str) -> Cause:
 ARGUMENT_MUTATION = Cause(
     "immutability/dps-init-written-in-place",
     "A dispatch tied to an imported argument buffer (no clone) writes the caller's buffer in place "
-    "(iree-org/iree#16168)", "immutability")
+    "(iree-org/iree#16168)",
+    "immutability",
+)
 READ_ONLY_MUTATION = Cause(
     "immutability/read-only-argument-written",
-    "A function argument the program only reads is overwritten by the call", "immutability")
+    "A function argument the program only reads is overwritten by the call",
+    "immutability",
+)
 
 
 def _immutability_cause(finding: Finding) -> Cause:
@@ -83,17 +89,33 @@ _ASSERTION = re.compile(r"Assertion `(.*?)' failed")
 _LLVM_ERROR = re.compile(r"LLVM ERROR: (.*)")
 _RUNNING_PASS = re.compile(r"^\d+\.\s+Running pass '([^']+)'", re.M)
 _FAILED_FOR_OP = re.compile(r"failed for operation: ([a-z_]+\.[a-z_.]+)")
-_SIGNALS = {-4: "SIGILL", -6: "SIGABRT", -7: "SIGBUS", -8: "SIGFPE", -11: "SIGSEGV", 132: "SIGILL", 134: "SIGABRT",
-            136: "SIGFPE", 139: "SIGSEGV"}
+_SIGNALS = {
+    -4: "SIGILL",
+    -6: "SIGABRT",
+    -7: "SIGBUS",
+    -8: "SIGFPE",
+    -11: "SIGSEGV",
+    132: "SIGILL",
+    134: "SIGABRT",
+    136: "SIGFPE",
+    139: "SIGSEGV",
+}
 # Frames of the crash machinery itself, never the defect (ClusterFuzz's ignore list, for LLVM).
 _NOISE_FRAMES = re.compile(
     r"PrintStackTrace|RunSignalHandlers|SignalHandler|CrashRecoveryContext|HandleCrash|CleanupOnSignal|"
     r"report_fatal_error|llvm_unreachable_internal|__assert_fail|__assert_fail_base|\babort\b|\braise\b|"
-    r"pthread_kill|gsignal|__restore_rt|^\(?/lib|libc\.so|^\?\?|^0x")
+    r"pthread_kill|gsignal|__restore_rt|^\(?/lib|libc\.so|^\?\?|^0x"
+)
 # Context errors that say where, not what: skipped when naming the stage.
-_GENERIC_STAGES = ("failed to run translation of source executable", "failed to serialize executable",
-                   "failed to translate executables", "failed to legalize operation")
-_TYPE = re.compile(r"\b(?:tensor|memref|vector|complex|!?[\w.]+)<[^<>]*(?:<[^<>]*>[^<>]*)*>|\b[iuf]\d+\b|\bindex\b|\bbf16\b")
+_GENERIC_STAGES = (
+    "failed to run translation of source executable",
+    "failed to serialize executable",
+    "failed to translate executables",
+    "failed to legalize operation",
+)
+_TYPE = re.compile(
+    r"\b(?:tensor|memref|vector|complex|!?[\w.]+)<[^<>]*(?:<[^<>]*>[^<>]*)*>|\b[iuf]\d+\b|\bindex\b|\bbf16\b"
+)
 _OP_NAME = re.compile(r"'([a-z_]+\.[a-z_.0-9]+)'")
 
 
@@ -143,8 +165,11 @@ def compile_error_stage(diagnostic: str) -> str:
     located = _LOCATED.search(diagnostic)
     if located is None:
         return "-"
-    return "codegen" if "/sources/" in located.group(1) or "/configurations/" in located.group(1) \
-        or "_dispatch_" in located.group(1) else "input"
+    return (
+        "codegen"
+        if "/sources/" in located.group(1) or "/configurations/" in located.group(1) or "_dispatch_" in located.group(1)
+        else "input"
+    )
 
 
 _LOCATED_ERROR = re.compile(r"^(\S+?):\d+:\d+: error: (.*)$", re.M)
@@ -166,7 +191,7 @@ def _own_error_blocks(diagnostic: str) -> list[tuple[str, str]]:
     first = errors[0][1]
     own = [(k, m) for k, m in errors if first is None or (m is not None and m.group(1) == first.group(1))]
     ends = {k: next((j for j, _ in errors if j > k), len(lines)) for k, _ in own}
-    return [("\n".join(lines[k + 1:ends[k]]), m.group(2) if m else lines[k].partition("error: ")[2]) for k, m in own]
+    return [("\n".join(lines[k + 1 : ends[k]]), m.group(2) if m else lines[k].partition("error: ")[2]) for k, m in own]
 
 
 def first_error(diagnostic: str, fallback: str = "") -> str:
@@ -176,9 +201,9 @@ def first_error(diagnostic: str, fallback: str = "") -> str:
 
 def crash_state(diagnostic: str, returncode: Any = None, frames: int = 3) -> tuple[str, list[str]]:
     """(crash type, top frames) of a crash, each normalized: no addresses, offsets, paths or arguments."""
-    if (m := _ASSERTION.search(diagnostic)):
+    if m := _ASSERTION.search(diagnostic):
         kind = f"assertion:{normalize_diagnostic(m.group(1), 8)}"
-    elif (m := _LLVM_ERROR.search(diagnostic)):
+    elif m := _LLVM_ERROR.search(diagnostic):
         kind = f"llvm-error:{normalize_diagnostic(m.group(1), 8)}"
     elif isinstance(returncode, int) and returncode in _SIGNALS:
         kind = _SIGNALS[returncode]
@@ -242,12 +267,16 @@ def _crash_cause(finding: Finding) -> Cause:
 # ``'func.func' op exceeded stack allocation limit of N bytes``, ``'memref.alloca' op stack allocation size
 # overflows 64 bits`` and ``expected no unbounded stack allocations``: one check (the dispatch's stack buffers must
 # fit max_stack_allocation_size), three wordings of a buffer sized by a dynamic dim.
-_STACK_LIMIT_ERROR = re.compile(r"exceeded stack allocation limit|stack allocation size overflows|"
-                                r"expected no unbounded stack allocations")
+_STACK_LIMIT_ERROR = re.compile(
+    r"exceeded stack allocation limit|stack allocation size overflows|"
+    r"expected no unbounded stack allocations"
+)
 _IN_PLACE_ROLES = frozenset({"sort", "topk", "scan", "scatter"})  # linalg_ext ops that update their outs in place
 # A dispatch that writes a global (argument-tied) buffer outside workgroup distribution, whichever op does it.
-_WRITE_AFFECTING = re.compile(r"write affecting operations on global resources are restricted to workgroup "
-                              r"distributed contexts")
+_WRITE_AFFECTING = re.compile(
+    r"write affecting operations on global resources are restricted to workgroup "
+    r"distributed contexts"
+)
 _DISPATCH_FUNC = re.compile(r"func\.func @([\w$.-]*_dispatch_\d+_[\w$.-]+)")
 _QUOTED_OP = re.compile(r"^\s*(?:%[\w#:]+(?:, %[\w#:]+)* = )?([a-z_]+\.[a-z_]+)", re.M)
 
@@ -257,7 +286,7 @@ def _failing_dispatch_role(diagnostic: str) -> str:
     from the op quoted under its first error; "" if neither is quoted."""
     blocks = _own_error_blocks(diagnostic)
     quoted = "\n".join(text for text, _ in blocks)
-    if (m := _DISPATCH_FUNC.search(quoted)):
+    if m := _DISPATCH_FUNC.search(quoted):
         return dispatch_role(m.group(1))
     if blocks and (op := _QUOTED_OP.search(blocks[0][0])):
         short = op.group(1).partition(".")[2]
@@ -274,13 +303,32 @@ def _words(slug: str) -> str:
 
 _DISPATCH_ROOT = re.compile(r"_dispatch_\d+_(?P<root>[a-z]+(?:_[a-z]+)*?)(?:_(?:\d|D[x_]|D$|[a-z]+\d)|$)")
 # IREE names a dispatch by its root op's category; the role it plays, coarsened.
-_ROLES = (("contraction", ("matmul", "mmt4d", "contract", "conv")), ("reduction", ("reduction", "argmax", "softmax")),
-          ("gather", ("gather", "scatter")), ("transpose", ("transpose",)), ("data-movement", ("slow_memcpy", "pack", "unpack")),
-          ("fill", ("fill",)), ("elementwise", ("elementwise", "broadcast", "generic")))
-_CONTRACTION_LIKE = frozenset({"matmul", "batch_matmul", "matvec", "vecmat", "batch_matvec", "batch_vecmat", "contract"})
-_GRAPH_ROLES = (("contraction", ("matmul",)), ("reduction", ("reduce_", "argmax")), ("gather", ("gather",)),
-                ("transpose", ("transpose",)), ("fill", ("fill", "iota")))
-MEMORY_FAMILIES = {"alloca": "alloca", "alloca-dynamic": "alloca", "alloca-in-loop": "alloca", "alloc": "alloc", "copy": "copy"}
+_ROLES = (
+    ("contraction", ("matmul", "mmt4d", "contract", "conv")),
+    ("reduction", ("reduction", "argmax", "softmax")),
+    ("gather", ("gather", "scatter")),
+    ("transpose", ("transpose",)),
+    ("data-movement", ("slow_memcpy", "pack", "unpack")),
+    ("fill", ("fill",)),
+    ("elementwise", ("elementwise", "broadcast", "generic")),
+)
+_CONTRACTION_LIKE = frozenset(
+    {"matmul", "batch_matmul", "matvec", "vecmat", "batch_matvec", "batch_vecmat", "contract"}
+)
+_GRAPH_ROLES = (
+    ("contraction", ("matmul",)),
+    ("reduction", ("reduce_", "argmax")),
+    ("gather", ("gather",)),
+    ("transpose", ("transpose",)),
+    ("fill", ("fill", "iota")),
+)
+MEMORY_FAMILIES = {
+    "alloca": "alloca",
+    "alloca-dynamic": "alloca",
+    "alloca-in-loop": "alloca",
+    "alloc": "alloc",
+    "copy": "copy",
+}
 _SERVES = {"contraction": "the vector tile of a contraction", "reduction": "the accumulator of a reduction"}
 
 
@@ -290,7 +338,9 @@ def dispatch_role(dispatch_name: str, fallback_ops: str = "") -> str:
     m = _DISPATCH_ROOT.search(dispatch_name or "")
     if m:
         root = m.group("root")
-        if root.endswith("_like"):  # IREE's name for a generic with a named op's structure: matmul_like, matvec_like ...
+        if root.endswith(
+            "_like"
+        ):  # IREE's name for a generic with a named op's structure: matmul_like, matvec_like ...
             return "contraction" if root.removesuffix("_like") in _CONTRACTION_LIKE else root.removesuffix("_like")
         for role, keys in _ROLES:
             if any(k in root for k in keys):
@@ -317,8 +367,11 @@ def _memory_cause(finding: Finding) -> Cause:
     role = str(ev.get("role") or "") or dispatch_role(str(ev.get("dispatch") or ""), _signature_ops(finding))
     pipeline = _pipeline(ev.get("pipeline"))
     if family == "copy" and _outs_is_an_argument(finding):  # #8303's form: the copy moves the argument, whatever op
-        return _cause("memory", [family, f"outs-is-argument@{pipeline}"],
-                      f"A buffer copy in {pipeline} codegen when an op's destination (outs) is a function argument")
+        return _cause(
+            "memory",
+            [family, f"outs-is-argument@{pipeline}"],
+            f"A buffer copy in {pipeline} codegen when an op's destination (outs) is a function argument",
+        )
     if family == "copy":
         title = f"A buffer copy in the {pipeline} codegen of a {role} dispatch"
     else:
@@ -358,12 +411,18 @@ def _fusion_cause(finding: Finding) -> Cause:
         names = ev.get("dispatches")
         names = names if isinstance(names, list) else []
         roles = sorted({dispatch_role(str(d)) for d in names} - {"-"}) or [ops_role(_signature_ops(finding))]
-        return _cause("fusion", [finding.kind, "+".join(roles)],
-                      f"{_words(finding.kind).capitalize()} over the graph's budget in a {'+'.join(roles)} program")
+        return _cause(
+            "fusion",
+            [finding.kind, "+".join(roles)],
+            f"{_words(finding.kind).capitalize()} over the graph's budget in a {'+'.join(roles)} program",
+        )
     producer = producer_kind(str(ev.get("excerpt") or ""), _signature_ops(finding))
     pipeline = _pipeline(ev.get("pipeline"))
-    return _cause("fusion", [finding.kind, f"{producer}@{pipeline}"],
-                  f"A {producer} producer gets its own dispatch ({pipeline}) instead of fusing into its consumers")
+    return _cause(
+        "fusion",
+        [finding.kind, f"{producer}@{pipeline}"],
+        f"A {producer} producer gets its own dispatch ({pipeline}) instead of fusing into its consumers",
+    )
 
 
 # --------------------------------------------------------------------------- numeric
@@ -378,7 +437,9 @@ class _Node:
     @property
     def destinations(self) -> tuple[str, ...]:
         """What the node writes into: its ``init`` value, or its accumulator operand (a matmul's, a convolution's ...)."""
-        return tuple(ref for ref, _ in destinations(self.op, self.inputs, {"init": f"value:{self.init}"} if self.init else {}))
+        return tuple(
+            ref for ref, _ in destinations(self.op, self.inputs, {"init": f"value:{self.init}"} if self.init else {})
+        )
 
     @property
     def is_view(self) -> bool:
@@ -406,8 +467,13 @@ class _Program:
             n = n if isinstance(n, Mapping) else {}
             attrs = n.get("attrs")
             init = str((attrs if isinstance(attrs, Mapping) else {}).get("init", "empty"))
-            nodes.append(_Node(str(n.get("op", "-")), tuple(str(r) for r in n.get("inputs") or ()),
-                               init.partition(":")[2] if init.startswith("value:") else ""))
+            nodes.append(
+                _Node(
+                    str(n.get("op", "-")),
+                    tuple(str(r) for r in n.get("inputs") or ()),
+                    init.partition(":")[2] if init.startswith("value:") else "",
+                )
+            )
         return cls(tuple(nodes), tuple(str(r) for r in graph.get("outputs") or ()))
 
     def node(self, ref: str) -> _Node | None:
@@ -469,8 +535,27 @@ def reads_argument(finding: Finding, argument: Any) -> bool:
 
 
 # Ops whose result is a splat when every input is one: the compiler folds them into the fill.
-_SPLAT_PRESERVING = frozenset({"abs", "add", "broadcast", "cast", "div", "exp", "extract_slice", "log", "max", "min", "mul",
-                               "negate", "sqrt", "sub", "tanh", "transpose", "where_gt"})
+_SPLAT_PRESERVING = frozenset(
+    {
+        "abs",
+        "add",
+        "broadcast",
+        "cast",
+        "div",
+        "exp",
+        "extract_slice",
+        "log",
+        "max",
+        "min",
+        "mul",
+        "negate",
+        "sqrt",
+        "sub",
+        "tanh",
+        "transpose",
+        "where_gt",
+    }
+)
 _DATA_MOVEMENT = frozenset({"broadcast", "transpose", "extract_slice"})
 # Ops that sum over their input along a dim (a mean, a softmax's denominator): over a splat, that sum is the
 # reduction over a fill, so their findings share its cause (fill>rms_norm -> fill>reduce_sum).
@@ -484,8 +569,13 @@ def cone_pattern(program: _Program, output: Any) -> str:
     -> ``fill>reduce_sum``; a norm or softmax of a splat is its sum over the splat (``fill>rms_norm`` ->
     ``fill>reduce_sum``)."""
     ref = program.output(output)
-    while ref is not None and (node := program.node(ref)) is not None and node.op in _DATA_MOVEMENT \
-            and node.inputs and program.node(node.inputs[0]) is not None:
+    while (
+        ref is not None
+        and (node := program.node(ref)) is not None
+        and node.op in _DATA_MOVEMENT
+        and node.inputs
+        and program.node(node.inputs[0]) is not None
+    ):
         ref = node.inputs[0]
     splat: set[str] = set()
     ops: dict[str, None] = {}
@@ -509,7 +599,9 @@ def _numeric_cause(finding: Finding) -> Cause:
     if clobbered_arguments(finding):
         return ARGUMENT_MUTATION
     program = _Program.of(finding)
-    ops = cone_pattern(program, finding.evidence.get("output")) if program is not None else _signature_ops(finding) or "-"
+    ops = (
+        cone_pattern(program, finding.evidence.get("output")) if program is not None else _signature_ops(finding) or "-"
+    )
     who = "IREE" if finding.oracle == "numeric" else "JAX (the reference)"
     return _cause(finding.oracle, [finding.kind, ops], f"{who} computes a {_words(finding.kind)} for {ops}")
 
@@ -536,15 +628,24 @@ def _metamorphic_cause(finding: Finding) -> Cause:
     relation = str(ev.get("relation") or "-")
     label = _INDEX.sub(r"\1", str(ev.get("variant") or "-"))
     role = ops_role(_signature_ops(finding).partition("[")[0])
-    return _cause("metamorphic", [finding.kind, f"{role}[{relation}:{label}]"],
-                  f"{_words(finding.kind).capitalize()} of a {role} graph under the {relation} relation ({label})")
+    return _cause(
+        "metamorphic",
+        [finding.kind, f"{role}[{relation}:{label}]"],
+        f"{_words(finding.kind).capitalize()} of a {role} graph under the {relation} relation ({label})",
+    )
 
 
 # --------------------------------------------------------------------------- entry points
 
-_BY_ORACLE = {"immutability": _immutability_cause, "crash": _crash_cause, "memory": _memory_cause,
-              "fusion": _fusion_cause, "numeric": _numeric_cause, "reference": _numeric_cause,
-              "metamorphic": _metamorphic_cause}
+_BY_ORACLE = {
+    "immutability": _immutability_cause,
+    "crash": _crash_cause,
+    "memory": _memory_cause,
+    "fusion": _fusion_cause,
+    "numeric": _numeric_cause,
+    "reference": _numeric_cause,
+    "metamorphic": _metamorphic_cause,
+}
 
 
 def cause_of(finding: Finding) -> Cause:
@@ -575,11 +676,25 @@ def _consequence_source(index: int, findings: Sequence[Finding], causes: Sequenc
     """The index of the finding in the same case that ``findings[index]`` follows from, if any."""
     finding = findings[index]
     if finding.oracle in ("numeric", "reference"):
-        return next((i for i, other in enumerate(findings)
-                     if other.oracle == "immutability" and reads_argument(finding, other.evidence.get("argument"))), None)
+        return next(
+            (
+                i
+                for i, other in enumerate(findings)
+                if other.oracle == "immutability" and reads_argument(finding, other.evidence.get("argument"))
+            ),
+            None,
+        )
     if finding.oracle == "metamorphic" and finding.kind in _ASYMMETRIES:
         family = finding.kind.removesuffix("-asymmetry")
         located = bool(finding.evidence.get("sites"))
-        return next((i for i, other in enumerate(findings) if other.oracle == "memory"
-                     and MEMORY_FAMILIES.get(other.kind) == family and (not located or causes[i] == causes[index])), None)
+        return next(
+            (
+                i
+                for i, other in enumerate(findings)
+                if other.oracle == "memory"
+                and MEMORY_FAMILIES.get(other.kind) == family
+                and (not located or causes[i] == causes[index])
+            ),
+            None,
+        )
     return None

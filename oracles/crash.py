@@ -5,9 +5,11 @@ Compile errors, compiler crashes, hangs (timeouts), out-of-memory, and runtime f
 text at the reported line) and the gist of the first error message, so one bug deduplicates to one
 signature whatever graph it was found in.
 """
+
 from __future__ import annotations
 
 import re
+
 from ireefuzz.generators.graph import Graph, dims_pattern
 
 from .finding import Finding, dispatch_dtype_dims, make_signature
@@ -38,7 +40,7 @@ def locate(program_text: str, diagnostic: str) -> tuple[str | None, str | None, 
     message = m.group(2) if m else next((e.group(1) for e in _ERROR.finditer(diagnostic)), diagnostic.strip()[:200])
     if not m:
         return None, None, None, message
-    echoed = diagnostic[m.end():].lstrip("\n").split("\n", 1)[0]
+    echoed = diagnostic[m.end() :].lstrip("\n").split("\n", 1)[0]
     dispatch = _DISPATCH.search(diagnostic)
     lines = program_text.splitlines()
     line_no = int(m.group(1))
@@ -70,10 +72,21 @@ def check_compile_failure(failure, program_text: str, graphs: dict[str, Graph] |
         dtype, dims = graph.dtype, graph.dims
     kind = "bad-output" if failure.kind == "bad-output" else f"compile-{failure.kind}"  # exit 0, but no module
     detail = f"{op_name}[{gist(message)}]" if failure.kind == "error" else op_name
-    return Finding("crash", kind, make_signature("crash", kind, detail, dtype, dims),
-                   f"iree-compile {failure.kind} on a valid program: {message[:300]}",
-                   {"diagnostic": failure.diagnostic, "command": list(failure.command), "returncode": failure.returncode,
-                    "function": func, "node": node, "op": op, "seconds": round(failure.seconds, 3)})
+    return Finding(
+        "crash",
+        kind,
+        make_signature("crash", kind, detail, dtype, dims),
+        f"iree-compile {failure.kind} on a valid program: {message[:300]}",
+        {
+            "diagnostic": failure.diagnostic,
+            "command": list(failure.command),
+            "returncode": failure.returncode,
+            "function": func,
+            "node": node,
+            "op": op,
+            "seconds": round(failure.seconds, 3),
+        },
+    )
 
 
 _OUT_OF_ROOM = ("RESOURCE_EXHAUSTED", "allocator failed", "out of memory", "Cannot allocate memory")
@@ -95,8 +108,10 @@ def check_run_failure(failure, graph: Graph | None, function: str, sizes: dict |
     kind = f"runtime-{failure.kind}"
     ops = graph.op_pattern if graph is not None else function
     dtype, dims = (graph.dtype, graph.dims) if graph is not None else ("-", "-")
-    return Finding("crash", kind, make_signature("crash", kind, f"{ops}[{gist(failure.message)}]", dtype, dims),
-                   f"running {function} failed ({failure.kind}): {failure.message[:300]}",
-                   {"function": function, "message": failure.message, "sizes": dict(sizes or {})})
-
-
+    return Finding(
+        "crash",
+        kind,
+        make_signature("crash", kind, f"{ops}[{gist(failure.message)}]", dtype, dims),
+        f"running {function} failed ({failure.kind}): {failure.message[:300]}",
+        {"function": function, "message": failure.message, "sizes": dict(sizes or {})},
+    )

@@ -5,6 +5,7 @@ where ``dims`` marks which dimensions are dynamic (``?``) or static (``S``), e.g
 ``memory/alloca/fill>matmul>exp/f32/?x?``. It never contains SSA names or sizes,
 so the same bug found at 33x49 and at 7x5 deduplicates to one line.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -23,7 +24,9 @@ ORACLES = ORACLE_NAMES + ("reference", "metamorphic")  # every oracle a Finding 
 _SAFE = re.compile(r"[^A-Za-z0-9_.+>?:,=\-\[\]x]")
 
 
-_DISPATCH_NAME = re.compile(r"_dispatch_\d+_(?P<op>.+?)(?:_(?P<dims>(?:\d+|D)(?:x(?:\d+|D))*))?_(?P<types>[a-z]+\d+(?:x[a-z]+\d+)*)$")
+_DISPATCH_NAME = re.compile(
+    r"_dispatch_\d+_(?P<op>.+?)(?:_(?P<dims>(?:\d+|D)(?:x(?:\d+|D))*))?_(?P<types>[a-z]+\d+(?:x[a-z]+\d+)*)$"
+)
 
 
 def dispatch_dtype_dims(dispatch_name: str) -> tuple[str, str]:
@@ -116,6 +119,7 @@ class Finding:
     def with_cause(self, cause: Any) -> "Finding":
         """This finding with ``cause`` (an ``oracles.cause.Cause``: its ``id`` and ``title``) assigned."""
         return dataclasses.replace(self, cause=cause.id, cause_title=cause.title)
+
 
 def first_per_signature(findings: Iterable[Finding]) -> list[Finding]:
     """The first finding of each signature, in order (a signature is one bug class)."""

@@ -17,14 +17,22 @@ statistics of the whole program:
   transient size; with dynamic shapes it reads 0 (sizes are computed at run time), so this kind
   is blind for dynamic graphs, and callers should give a budget only for static ones.
 """
+
 from __future__ import annotations
 
 import functools
 from typing import Any, Mapping, Sequence
 
 from ireefuzz.oracles.finding import Finding, dispatch_dtype_dims, make_signature
-from ireefuzz.oracles.ir import (dispatch_fact, dispatch_op_pattern, first_line, functions, parse_ir, program_op_pattern,
-                                 walk)
+from ireefuzz.oracles.ir import (
+    dispatch_fact,
+    dispatch_op_pattern,
+    first_line,
+    functions,
+    parse_ir,
+    program_op_pattern,
+    walk,
+)
 
 _TENSOR_LOADS = frozenset({"iree_tensor_ext.dispatch.tensor.load", "flow.dispatch.tensor.load"})
 _TENSOR_STORES = frozenset({"iree_tensor_ext.dispatch.tensor.store", "flow.dispatch.tensor.store"})
@@ -43,8 +51,11 @@ def materializing_op(source: str) -> str | None:
             continue
         # a store into a window of a larger (readwrite) result assembles that result in place (a concat's operand,
         # an insert_slice): the constant is the program's own output there, not a producer kept for a consumer
-        stored = [op.operands[0].owner for op in ops if op.name in _TENSOR_STORES
-                  and f":{op.operands[0].type}>" in str(op.operands[1].type)]
+        stored = [
+            op.operands[0].owner
+            for op in ops
+            if op.name in _TENSOR_STORES and f":{op.operands[0].type}>" in str(op.operands[1].type)
+        ]
         producers = [op for op in stored if hasattr(op, "name") and op.name.startswith(_PRODUCER_ROOTS)]
         if producers:
             return first_line(producers[0])
@@ -94,8 +105,11 @@ def check_fusion(
     def finding(kind: str, ops: str, message: str, dispatch_name: str = "", **evidence: Any) -> Finding:
         own = dispatch_dtype_dims(dispatch_name)  # a per-dispatch finding is signed by its dispatch
         return Finding(
-            oracle="fusion", kind=kind, signature=make_signature("fusion", kind, ops, dtype or own[0], dims or own[1]),
-            message=message, evidence=common | evidence,
+            oracle="fusion",
+            kind=kind,
+            signature=make_signature("fusion", kind, ops, dtype or own[0], dims or own[1]),
+            message=message,
+            evidence=common | evidence,
         )
 
     findings: list[Finding] = []
@@ -105,22 +119,36 @@ def check_fusion(
             if excerpt is None:
                 continue
             ops = graph_ops or dispatch_op_pattern(dispatch)
-            findings.append(finding(
-                "materialized-producer", ops,
-                f"{dispatch.name} only materializes index/constant data into memory: {excerpt}",
-                dispatch_name=dispatch.name, dispatch=dispatch.name, pipeline=dispatch.pipeline, excerpt=excerpt,
-            ))
+            findings.append(
+                finding(
+                    "materialized-producer",
+                    ops,
+                    f"{dispatch.name} only materializes index/constant data into memory: {excerpt}",
+                    dispatch_name=dispatch.name,
+                    dispatch=dispatch.name,
+                    pipeline=dispatch.pipeline,
+                    excerpt=excerpt,
+                )
+            )
     graph_pattern = lambda: graph_ops or program_op_pattern(dispatches)
     if graph_dispatch_budget is not None and dispatch_count > graph_dispatch_budget:
-        findings.append(finding(
-            "extra-dispatches", graph_pattern(),
-            f"{dispatch_count} dispatches where the graph needs at most {graph_dispatch_budget}",
-            dispatches=[d.name for d in dispatches], budget=graph_dispatch_budget,
-        ))
+        findings.append(
+            finding(
+                "extra-dispatches",
+                graph_pattern(),
+                f"{dispatch_count} dispatches where the graph needs at most {graph_dispatch_budget}",
+                dispatches=[d.name for d in dispatches],
+                budget=graph_dispatch_budget,
+            )
+        )
     if transient_budget_bytes is not None and transient is not None and transient > transient_budget_bytes:
-        findings.append(finding(
-            "transient-memory", graph_pattern(),
-            f"{transient} bytes of transient memory where the graph needs at most {transient_budget_bytes}",
-            dispatches=[d.name for d in dispatches], budget=transient_budget_bytes,
-        ))
+        findings.append(
+            finding(
+                "transient-memory",
+                graph_pattern(),
+                f"{transient} bytes of transient memory where the graph needs at most {transient_budget_bytes}",
+                dispatches=[d.name for d in dispatches],
+                budget=transient_budget_bytes,
+            )
+        )
     return findings

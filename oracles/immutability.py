@@ -1,4 +1,5 @@
 """Input-immutability oracle: after the call, every caller buffer still holds what was passed in."""
+
 from __future__ import annotations
 
 import re
@@ -27,15 +28,29 @@ def check_inputs_unchanged(graph: Graph, before: Sequence[np.ndarray], after: Se
         if b.shape == a.shape and b.dtype == a.dtype:
             idx = np.argwhere(_bitwise_differs(b, a))
             first = [int(v) for v in idx[0]] if len(idx) else []
-            evidence |= {"changed_elements": int(len(idx)), "first_index": first,
-                         "before": b[tuple(first)].item(), "after": a[tuple(first)].item()}
+            evidence |= {
+                "changed_elements": int(len(idx)),
+                "first_index": first,
+                "before": b[tuple(first)].item(),
+                "after": a[tuple(first)].item(),
+            }
         else:
             evidence |= {"before_shape": list(b.shape), "after_shape": list(a.shape)}
-        findings.append(Finding(
-            "immutability", "input-mutated",
-            make_signature("immutability", "input-mutated", ">".join(dict.fromkeys(users)) or "-", t.dtype, dims_pattern([t.shape])),
-            f"argument {i} ({t!r}) was modified by the call ({evidence.get('changed_elements', 'shape')} elements changed)",
-            evidence))
+        findings.append(
+            Finding(
+                "immutability",
+                "input-mutated",
+                make_signature(
+                    "immutability",
+                    "input-mutated",
+                    ">".join(dict.fromkeys(users)) or "-",
+                    t.dtype,
+                    dims_pattern([t.shape]),
+                ),
+                f"argument {i} ({t!r}) was modified by the call ({evidence.get('changed_elements', 'shape')} elements changed)",
+                evidence,
+            )
+        )
     return findings
 
 
@@ -46,7 +61,9 @@ def writers_of(graph: Graph, arg: str) -> list[str]:
     for i, n in enumerate(graph.nodes):
         if OPS[n.op].view and n.inputs and n.inputs[0] in aliases:
             aliases.add(f"n{i}")
-    return [f"{n.op}[{role}]" for n in graph.nodes for ref, role in destinations(n.op, n.inputs, n.attrs) if ref in aliases]
+    return [
+        f"{n.op}[{role}]" for n in graph.nodes for ref, role in destinations(n.op, n.inputs, n.attrs) if ref in aliases
+    ]
 
 
 def _bitwise_differs(b: np.ndarray, a: np.ndarray) -> np.ndarray:
@@ -76,11 +93,11 @@ def tied_arguments(flow_ir: str, function: str) -> dict[int, list[str]] | None:
     owner: dict[str, int] = {}  # SSA value -> the argument whose buffer it is
     tied: dict[int, list[str]] = {}
     for line in body.splitlines():
-        if (m := _IMPORT.search(line)):
+        if m := _IMPORT.search(line):
             owner[m.group(1).split(":")[0]] = int(m.group(2))
         elif (m := _VIEW.search(line)) and m.group(2).split("#")[0] in owner:
             owner[m.group(1).split(":")[0]] = owner[m.group(2).split("#")[0]]
-        elif (m := _DISPATCH.search(line)):
+        elif m := _DISPATCH.search(line):
             results = re.sub(r"\{[^}]*\}", "", m.group(3))
             for operand in re.findall(r"%([\w]+)", results):
                 if operand in owner:
@@ -94,5 +111,5 @@ def _function_body(flow_ir: str, function: str) -> str:
     starts = [(m.start(), m.group(1)) for m in _FUNC.finditer(flow_ir)]
     for k, (start, name) in enumerate(starts):
         if name == function:
-            return flow_ir[start:starts[k + 1][0] if k + 1 < len(starts) else len(flow_ir)]
+            return flow_ir[start : starts[k + 1][0] if k + 1 < len(starts) else len(flow_ir)]
     return ""

@@ -11,6 +11,7 @@ IR is read by the bindings of the compiler that printed it. What an oracle reads
 IR does not parse with the installed bindings, so ``ireefuzz/ir_reader.py`` computes every fact in
 that release's Python (``facts_of``) and ``sut`` hands them over in ``DispatchIR.facts``.
 """
+
 from __future__ import annotations
 
 import functools
@@ -26,11 +27,13 @@ T = TypeVar("T")
 FACTS: dict[str, Callable[[Any], Any]] = {}  # fact name -> its JSON value for a dispatch, read here
 
 
-def dispatch_fact(name: str, encode: Callable[[Any], Any] = lambda v: v,
-                  decode: Callable[[Any], Any] = lambda v: v) -> Callable[[Callable[[Any], T]], Callable[[Any], T]]:
+def dispatch_fact(
+    name: str, encode: Callable[[Any], Any] = lambda v: v, decode: Callable[[Any], Any] = lambda v: v
+) -> Callable[[Callable[[Any], T]], Callable[[Any], T]]:
     """Declare ``compute(dispatch)`` a fact called ``name``: the decorated function returns
     ``decode(dispatch.facts[name])`` when the dispatch's IR was read elsewhere (``DispatchIR.facts``),
     else ``compute(dispatch)`` with the installed bindings. ``encode`` makes the value JSON."""
+
     def declare(compute: Callable[[Any], T]) -> Callable[[Any], T]:
         FACTS[name] = lambda dispatch: encode(compute(dispatch))
 
@@ -43,7 +46,9 @@ def dispatch_fact(name: str, encode: Callable[[Any], Any] = lambda v: v,
             if isinstance(value, dict) and ir_text.UNREADABLE in value:
                 raise IRParseError(f"{dispatch.name}: {value[ir_text.UNREADABLE]}", "")
             return decode(value)
+
         return read
+
     return declare
 
 
@@ -75,7 +80,9 @@ def parse_ir(text: str) -> ir.Module:
         raise IRParseError(str(error), text) from None
 
 
-_CONTEXT_REUSE = 256  # parses per Context: creating one costs ~5 ms; a fresh one now and then bounds its uniquing tables
+_CONTEXT_REUSE = (
+    256  # parses per Context: creating one costs ~5 ms; a fresh one now and then bounds its uniquing tables
+)
 _context_state: dict[str, Any] = {"context": None, "uses": 0}
 
 
@@ -98,8 +105,11 @@ def _callee_declarations(text: str) -> str:
     ``iree_uk_mmt4d`` microkernel under data tiling): a per-function dump omits them, and the
     verifier rejects a call to an undeclared symbol. Only their types are needed."""
     defined = set(_DEFINED.findall(text))
-    decls = {name: f"func.func private @{name}{args} -> {results}"
-             for name, args, results in _CALL.findall(text) if name not in defined}
+    decls = {
+        name: f"func.func private @{name}{args} -> {results}"
+        for name, args, results in _CALL.findall(text)
+        if name not in defined
+    }
     return "".join(f"\n{d}" for d in decls.values())
 
 
@@ -119,7 +129,7 @@ def _with_global_declarations(text: str) -> str:
     if not missing or first is None:
         return text
     decls = "".join(f'memref.global "private" constant @{name} : {kind}\n' for name, kind in missing.items())
-    return text[:first.start()] + decls + text[first.start():]
+    return text[: first.start()] + decls + text[first.start() :]
 
 
 def walk(op: ir.Operation) -> Iterator[ir.Operation]:
@@ -137,8 +147,12 @@ def block_of(op: ir.Operation) -> ir.Block:
     lack it: a release's own bindings run the judges, ``ireefuzz/ir_reader.py``)."""
     if hasattr(op, "block"):
         return op.block
-    return next(block for region in op.parent.regions for block in region.blocks
-                if any(child.operation == op for child in block.operations))
+    return next(
+        block
+        for region in op.parent.regions
+        for block in region.blocks
+        if any(child.operation == op for child in block.operations)
+    )
 
 
 def successors(block: ir.Block) -> list[ir.Block]:
@@ -171,8 +185,10 @@ def compute_op_pattern(module: ir.Module) -> str:
         if dialect not in ("linalg", "iree_linalg_ext") or short in ("yield", "index"):
             continue
         if short == "generic":
-            body = sorted({o.name.partition(".")[2] for o in walk(op) if o.name.startswith("math.")}
-                          | {"index" for o in walk(op) if o.name == "linalg.index"})
+            body = sorted(
+                {o.name.partition(".")[2] for o in walk(op) if o.name.startswith("math.")}
+                | {"index" for o in walk(op) if o.name == "linalg.index"}
+            )
             short = f"generic[{','.join(body)}]" if body else "generic"
         if short not in names:
             names.append(short)
@@ -239,4 +255,4 @@ def _configuration_of(text: str) -> str:
 def _attr_body(text: str) -> str:
     """``#dialect.name<body>`` -> ``body`` (the text inside the outermost angle brackets)."""
     start = text.find("<")
-    return text[start + 1:-1] if start >= 0 and text.endswith(">") else text
+    return text[start + 1 : -1] if start >= 0 and text.endswith(">") else text

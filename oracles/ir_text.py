@@ -22,6 +22,7 @@ a release's Python, ``ireefuzz/sut/ir_reader.py``), for what the printed form ma
 Each reader answers the fact's JSON value (``READERS``); ``facts_of`` answers them all, a fact it
 cannot read as ``{UNREADABLE: why}`` (``oracles.ir.dispatch_fact`` raises ``IRParseError`` for it).
 """
+
 from __future__ import annotations
 
 import math
@@ -38,8 +39,17 @@ _TENSOR_LOADS = ("iree_tensor_ext.dispatch.tensor.load", "flow.dispatch.tensor.l
 _TENSOR_STORE = re.compile(r"(?:iree_tensor_ext|flow)\.dispatch\.tensor\.store (%[\w$.-]+)")
 _PRODUCER_ROOTS = ("linalg.", "arith.constant", "tensor.splat", "tensor.generate")
 # memory.DATA_MOVEMENT_OPS, LOOP_OPS, VIEW_OPS and BINDING_OPS (names only: this module imports no bindings)
-DATA_MOVEMENT_OPS = ("iree_linalg_ext.gather", "iree_linalg_ext.scatter", "linalg.transpose", "linalg.broadcast",
-                     "linalg.copy", "tensor.pad", "tensor.concat", "tensor.extract_slice", "tensor.insert_slice")
+DATA_MOVEMENT_OPS = (
+    "iree_linalg_ext.gather",
+    "iree_linalg_ext.scatter",
+    "linalg.transpose",
+    "linalg.broadcast",
+    "linalg.copy",
+    "tensor.pad",
+    "tensor.concat",
+    "tensor.extract_slice",
+    "tensor.insert_slice",
+)
 LOOP_OPS = ("scf.for", "scf.forall", "scf.while", "scf.parallel", "affine.for", "affine.parallel")
 _ALIAS_OPS = ("memref.cast", "memref.assume_alignment", "memref.memory_space_cast")
 _VIEW_OPS = _ALIAS_OPS + ("memref.subview", "memref.expand_shape", "memref.collapse_shape", "memref.reinterpret_cast")
@@ -59,7 +69,7 @@ def functions(text: str) -> dict[str, str]:
     for match in _FUNC.finditer(text):
         region = re.compile(r"\{[ \t]*\n").search(text, match.end())  # not an ``attributes {...}`` dict
         end = _region_end(text, region.start() if region else -1)
-        found[match.group(1)] = text[match.start():end]
+        found[match.group(1)] = text[match.start() : end]
     return found
 
 
@@ -86,7 +96,7 @@ def _region_end(text: str, start: int) -> int:
 def _body_of(text: str, at: int) -> str:
     """The region of the op printed at ``at``: from the first ``{`` that ends a line to its closing brace."""
     found = re.compile(r"\{[ \t]*\n").search(text, at)
-    return text[found.start():_region_end(text, found.start())] if found else ""
+    return text[found.start() : _region_end(text, found.start())] if found else ""
 
 
 def _uncommented(text: str) -> str:
@@ -147,7 +157,9 @@ def _whole_stores(body: str, stored: list[str]) -> list[str]:
     result assembles that result in place)."""
     whole = []
     for value in stored:
-        line = next((ln for ln in body.splitlines() if re.search(rf"dispatch\.tensor\.store {re.escape(value)}\b", ln)), "")
+        line = next(
+            (ln for ln in body.splitlines() if re.search(rf"dispatch\.tensor\.store {re.escape(value)}\b", ln)), ""
+        )
         types = re.search(r":\s*(tensor<[^>]*>)\s*->\s*!\S*?dispatch\.tensor<\w+:(tensor<[^>]*>)>", line)
         if types is None or types.group(1) == types.group(2):
             whole.append(value)
@@ -168,7 +180,7 @@ def moves_data(source: str) -> bool:
         body = _body_of(source, match.end())
         if "tensor.extract " in body or "tensor.extract\t" in body:
             return True
-        header = source[match.end():source.find("\n", match.end())]
+        header = source[match.end() : source.find("\n", match.end())]
         if len(_operands(header, "ins")) == 1 and len(_operands(header, "outs")) == 1 and _only_yields_first_arg(body):
             return True
     return False
@@ -184,7 +196,11 @@ def _only_yields_first_arg(body: str) -> bool:
     block = next((line for line in lines if line.startswith("^bb")), "")
     first = re.search(r"\((%[\w$.-]+)", block)
     ops = [line for line in lines if not line.startswith("^bb")]
-    return first is not None and len(ops) == 1 and re.match(rf"linalg\.yield {re.escape(first.group(1))}\s*:", ops[0]) is not None
+    return (
+        first is not None
+        and len(ops) == 1
+        and re.match(rf"linalg\.yield {re.escape(first.group(1))}\s*:", ops[0]) is not None
+    )
 
 
 def _definitions(text: str) -> dict[str, tuple[str, str]]:
@@ -237,7 +253,9 @@ def _scan(text: str) -> list[dict[str, Any]]:
                 if copy is not None:
                     source, target, target_type = copy
                     if _view_key(source, definitions, carried) != _view_key(target, definitions, carried):
-                        staged = not (_is_binding(source, definitions, carried) and _is_binding(target, definitions, carried))
+                        staged = not (
+                            _is_binding(source, definitions, carried) and _is_binding(target, definitions, carried)
+                        )
                         match = re.search(r"(memref\.copy|linalg\.copy|linalg\.generic)", line)
                         assert match is not None  # _copy_operands read one of these
                         op = match.group(1)
@@ -248,15 +266,24 @@ def _scan(text: str) -> list[dict[str, Any]]:
                 is_loop = any(re.search(rf"(?<![\w.]){re.escape(op)}\b", line) for op in LOOP_OPS)
                 stack.extend([is_loop] * opened)
             elif opened < 0:
-                del stack[len(stack) + opened:]
+                del stack[len(stack) + opened :]
     return found
 
 
 def _row(kind: str, op: str, memref: str, in_loop: bool, line: str, staged: bool = False) -> dict[str, Any]:
     memref = _memref_type(memref)
     bytes_ = static_bytes(memref)
-    return {"kind": kind, "op": op, "type": memref, "bytes": bytes_, "dynamic": "?" in _shape_of(memref),
-            "in_loop": in_loop, "excerpt": _excerpt(line), "staged": staged, "aligned": False}
+    return {
+        "kind": kind,
+        "op": op,
+        "type": memref,
+        "bytes": bytes_,
+        "dynamic": "?" in _shape_of(memref),
+        "in_loop": in_loop,
+        "excerpt": _excerpt(line),
+        "staged": staged,
+        "aligned": False,
+    }
 
 
 def _memref_type(text: str) -> str:
@@ -271,13 +298,13 @@ def _memref_type(text: str) -> str:
         elif text[k] == ">" and text[k - 1] != "-":
             depth -= 1
             if depth == 0:
-                return text[start:k + 1]
+                return text[start : k + 1]
     return text[start:].strip()
 
 
 def _shape_of(memref: str) -> list[str]:
     """``memref<13x?x48xf16, #layout>`` -> ["13", "?", "48", "f16"] (dims, then the element type)."""
-    inner = memref[len("memref<"):-1] if memref.startswith("memref<") else memref
+    inner = memref[len("memref<") : -1] if memref.startswith("memref<") else memref
     depth, head = 0, ""
     for ch in inner:  # the element type may be a vector<...> or complex<...>: cut at the first top-level comma
         depth += ch == "<"
@@ -407,11 +434,18 @@ def _view_key(value: str, definitions: dict, carried: dict, depth: int = 0) -> A
 
 def _is_full_view(line: str) -> bool:
     """``memref.subview %m[0, ..] [<shape of %m>] [1, ..] : memref<shape...>``: the whole source, a no-op view."""
-    found = re.search(r"memref\.subview %[\w$.#-]+\[([^\]]*)\]\s*\[([^\]]*)\]\s*\[([^\]]*)\]\s*:\s*(memref<.*?>) to", line)
+    found = re.search(
+        r"memref\.subview %[\w$.#-]+\[([^\]]*)\]\s*\[([^\]]*)\]\s*\[([^\]]*)\]\s*:\s*(memref<.*?>) to", line
+    )
     if not found:
         return False
     split = lambda group: [v.strip() for v in group.split(",")]
-    offsets, sizes, strides, source = split(found.group(1)), split(found.group(2)), split(found.group(3)), found.group(4)
+    offsets, sizes, strides, source = (
+        split(found.group(1)),
+        split(found.group(2)),
+        split(found.group(3)),
+        found.group(4),
+    )
     shape = _shape_of(_memref_type(source))[:-1]
     return all(v == "0" for v in offsets) and all(v == "1" for v in strides) and sizes == shape and "?" not in shape
 
@@ -489,7 +523,7 @@ def _outs_of(line: str) -> list[tuple[str, str]]:
         return []
     values = [v.strip() for v in found.group(1).split(",") if v.strip()]
     types, depth, current = [], 0, ""
-    for ch in line[found.end():]:
+    for ch in line[found.end() :]:
         if ch == ")" and depth == 0:
             break
         depth += ch == "<"
@@ -516,11 +550,17 @@ def _from_read_only_load(value: str, definitions: dict) -> bool:
 
 
 def _allowance(op: str, index: int, tensor: str, limit: int, why: str) -> dict[str, Any]:
-    *dims, element = _shape_of(tensor[len("tensor<"):-1] if tensor.startswith("tensor<") else tensor)
+    *dims, element = _shape_of(tensor[len("tensor<") : -1] if tensor.startswith("tensor<") else tensor)
     bits = element_bits(element)
     size = None if "?" in dims or bits is None else math.prod(int(d) for d in dims) * math.ceil(bits / 8)
-    return {"op": op, "operand": index, "element_type": element, "max_bytes": min(size, limit) if size is not None
-            else limit, "why": why, "operand_bytes": size}
+    return {
+        "op": op,
+        "operand": index,
+        "element_type": element,
+        "max_bytes": min(size, limit) if size is not None else limit,
+        "why": why,
+        "operand_bytes": size,
+    }
 
 
 def _required_scratch(dispatch: Any) -> Any:
@@ -534,8 +574,11 @@ READERS: dict[str, Callable[[Any], Any]] = {
     "materializing": lambda d: materializing(d.source) if d.source else None,
     "moves_data": lambda d: moves_data(d.source),
     "final_ops": lambda d: scan(d.final_ir) if d.final_ir and ("memref.alloc" in d.final_ir) else [],
-    "bufferized_ops": lambda d: scan(d.bufferized_ir) if d.bufferized_ir and any(
-        n in d.bufferized_ir for n in ("memref.copy", "linalg.copy", "linalg.generic")) else [],
+    "bufferized_ops": lambda d: (
+        scan(d.bufferized_ir)
+        if d.bufferized_ir and any(n in d.bufferized_ir for n in ("memref.copy", "linalg.copy", "linalg.generic"))
+        else []
+    ),
     "required_scratch": _required_scratch,
 }
 

@@ -23,6 +23,7 @@ The definition lives in ``BINDING_OPS`` / ``VIEW_OPS`` / ``DATA_MOVEMENT_OPS``; 
 Text that does not parse is an ireefuzz/infrastructure problem, not an IREE finding: it raises
 ``ireefuzz.errors.IRParseError`` (see ``oracles.ir``).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -34,8 +35,16 @@ from iree.compiler import ir
 
 from ireefuzz.oracles import scratch
 from ireefuzz.oracles.finding import Finding, dispatch_dtype_dims, make_signature
-from ireefuzz.oracles.ir import (block_of, compute_op_pattern, dispatch_fact, dispatch_op_pattern, first_line, parse_ir,
-                                 successors, walk)
+from ireefuzz.oracles.ir import (
+    block_of,
+    compute_op_pattern,
+    dispatch_fact,
+    dispatch_op_pattern,
+    first_line,
+    parse_ir,
+    successors,
+    walk,
+)
 
 SEEN_AT_FINAL = "before iree-convert-to-llvm"
 SEEN_AT_BUFFERIZED = "after bufferization cleanup"
@@ -49,9 +58,19 @@ BINDING_OPS = frozenset({"hal.interface.binding.subspan"})  # a dispatch's input
 VIEW_OPS = _ALIAS_OPS | {"memref.subview", "memref.expand_shape", "memref.collapse_shape", "memref.reinterpret_cast"}
 # Ops in a dispatch's executable source whose semantics is moving data (besides copy-like
 # linalg.generics, a generic that gathers with tensor.extract, and a dispatch with no compute op).
-DATA_MOVEMENT_OPS = frozenset({"iree_linalg_ext.gather", "iree_linalg_ext.scatter", "linalg.transpose",
-                               "linalg.broadcast", "linalg.copy", "tensor.pad", "tensor.concat",
-                               "tensor.extract_slice", "tensor.insert_slice"})
+DATA_MOVEMENT_OPS = frozenset(
+    {
+        "iree_linalg_ext.gather",
+        "iree_linalg_ext.scatter",
+        "linalg.transpose",
+        "linalg.broadcast",
+        "linalg.copy",
+        "tensor.pad",
+        "tensor.concat",
+        "tensor.extract_slice",
+        "tensor.insert_slice",
+    }
+)
 MEMORY_KINDS = ("alloca", "alloca-dynamic", "alloca-in-loop", "alloc", "copy")
 
 
@@ -231,21 +250,35 @@ def scan(ir_text: str) -> list[MemoryOp]:
         if op.name in ("memref.alloca", "memref.alloc"):
             memref_type = op.results[0].type
             static = _static_bytes(memref_type)
-            found.append(MemoryOp(
-                kind=op.name.partition(".")[2], op=op.name, type=str(memref_type), bytes=static,
-                dynamic=not memref_type.has_static_shape, in_loop=_in_loop(op), excerpt=first_line(op),
-            ))
+            found.append(
+                MemoryOp(
+                    kind=op.name.partition(".")[2],
+                    op=op.name,
+                    type=str(memref_type),
+                    bytes=static,
+                    dynamic=not memref_type.has_static_shape,
+                    in_loop=_in_loop(op),
+                    excerpt=first_line(op),
+                )
+            )
             continue
         operands = _copy_operands(op)
         if operands is None or _view_key(operands[0]) == _view_key(operands[1]):
             continue
         target_type = operands[1].type
-        found.append(MemoryOp(
-            kind="copy", op=op.name, type=str(target_type), bytes=_static_bytes(target_type),
-            dynamic=not target_type.has_static_shape, in_loop=_in_loop(op), excerpt=first_line(op),
-            staged=not (_is_binding(operands[0]) and _is_binding(operands[1])),
-            aligned=_aligned(operands[0], operands[1]),
-        ))
+        found.append(
+            MemoryOp(
+                kind="copy",
+                op=op.name,
+                type=str(target_type),
+                bytes=_static_bytes(target_type),
+                dynamic=not target_type.has_static_shape,
+                in_loop=_in_loop(op),
+                excerpt=first_line(op),
+                staged=not (_is_binding(operands[0]) and _is_binding(operands[1])),
+                aligned=_aligned(operands[0], operands[1]),
+            )
+        )
     return found
 
 
@@ -254,8 +287,9 @@ def _aligned(source: ir.Value, target: ir.Value) -> bool:
     a, b = (v.owner if not isinstance(v, ir.BlockArgument) else None for v in (source, target))
     if a is None or b is None or a.name != "memref.subview" or b.name != "memref.subview":
         return False
-    same_window = all(str(a.attributes[k]) == str(b.attributes[k]) for k in ("static_offsets", "static_sizes",
-                                                                            "static_strides"))
+    same_window = all(
+        str(a.attributes[k]) == str(b.attributes[k]) for k in ("static_offsets", "static_sizes", "static_strides")
+    )
     return same_window and tuple(a.operands)[1:] == tuple(b.operands)[1:] and a.operands[0].type == b.operands[0].type
 
 
@@ -298,13 +332,16 @@ def _source_moves_data(source: str) -> bool:
         if op.name in DATA_MOVEMENT_OPS:
             return True
         if op.name == "linalg.generic" and (
-                any(inner.name == "tensor.extract" for inner in walk(op))  # a gather written as a generic
-                or (list(op.attributes["operandSegmentSizes"]) == [1, 1] and _is_copy_like_generic(op))):
+            any(inner.name == "tensor.extract" for inner in walk(op))  # a gather written as a generic
+            or (list(op.attributes["operandSegmentSizes"]) == [1, 1] and _is_copy_like_generic(op))
+        ):
             return True
     return False
 
 
-_ELEMENTWISE = "_elementwise_"  # IREE's name for a dispatch of all-parallel generics (``*_dispatch_0_elementwise_833_f32``)
+_ELEMENTWISE = (
+    "_elementwise_"  # IREE's name for a dispatch of all-parallel generics (``*_dispatch_0_elementwise_833_f32``)
+)
 
 
 def is_defect(copy: MemoryOp, dispatch: Any) -> bool:
@@ -364,11 +401,20 @@ def _judged(dispatch: Any) -> tuple[list[tuple[str, MemoryOp]], list[dict[str, A
     for seen_at, memory_op in observations:
         kind = finding_kind(memory_op)
         role = "copy" if kind == "copy" else "buffer" if kind in ("alloca", "alloc") else None
-        allowance = role and scratch.within(allowances, scratch.element_type_of(memory_op.type), memory_op.bytes,
-                                            role, used)
+        allowance = role and scratch.within(
+            allowances, scratch.element_type_of(memory_op.type), memory_op.bytes, role, used
+        )
         if allowance:
-            admitted.append({"op": memory_op.op, "type": memory_op.type, "bytes": memory_op.bytes,
-                             "for": allowance.op, "operand": allowance.operand, "why": allowance.why})
+            admitted.append(
+                {
+                    "op": memory_op.op,
+                    "type": memory_op.type,
+                    "bytes": memory_op.bytes,
+                    "for": allowance.op,
+                    "operand": allowance.operand,
+                    "why": allowance.why,
+                }
+            )
         else:
             excess.append((seen_at, memory_op))
     return excess, admitted
@@ -400,26 +446,32 @@ def check_memory(
         ops = graph_ops or dispatch_op_pattern(dispatch)
         for kind, (seen_at, memory_ops) in grouped.items():
             types = ", ".join(sorted({m.type for m in memory_ops}))
-            findings.append(Finding(
-                oracle="memory",
-                kind=kind,
-                signature=make_signature("memory", kind, ops, *_dtype_dims(dispatch, dtype, dims)),
-                message=f"{len(memory_ops)} {kind} in {dispatch.name} ({dispatch.pipeline}) {seen_at}: {types}"
-                        + (f"; beyond the {len(admitted)} its ops require and allowed "
-                           f"({', '.join(sorted({a['type'] + ' for ' + a['for'] for a in admitted}))})" if admitted else ""),
-                evidence={
-                    "dispatch": dispatch.name,
-                    "pipeline": dispatch.pipeline,
-                    "seen_at": seen_at,
-                    "max_static_alloca_bytes": max_static_alloca_bytes,
-                    "memory_ops": [
-                        {"op": m.op, "type": m.type, "bytes": m.bytes, "in_loop": m.in_loop, "excerpt": m.excerpt}
-                        for m in memory_ops
-                    ],
-                    # what the ops' semantics require (oracles.scratch), so the excess above is all that is flagged
-                    "required_scratch": admitted,
-                },
-            ))
+            findings.append(
+                Finding(
+                    oracle="memory",
+                    kind=kind,
+                    signature=make_signature("memory", kind, ops, *_dtype_dims(dispatch, dtype, dims)),
+                    message=f"{len(memory_ops)} {kind} in {dispatch.name} ({dispatch.pipeline}) {seen_at}: {types}"
+                    + (
+                        f"; beyond the {len(admitted)} its ops require and allowed "
+                        f"({', '.join(sorted({a['type'] + ' for ' + a['for'] for a in admitted}))})"
+                        if admitted
+                        else ""
+                    ),
+                    evidence={
+                        "dispatch": dispatch.name,
+                        "pipeline": dispatch.pipeline,
+                        "seen_at": seen_at,
+                        "max_static_alloca_bytes": max_static_alloca_bytes,
+                        "memory_ops": [
+                            {"op": m.op, "type": m.type, "bytes": m.bytes, "in_loop": m.in_loop, "excerpt": m.excerpt}
+                            for m in memory_ops
+                        ],
+                        # what the ops' semantics require (oracles.scratch), so the excess above is all that is flagged
+                        "required_scratch": admitted,
+                    },
+                )
+            )
     return findings
 
 

@@ -17,6 +17,7 @@ shape instance + ``memory.profile``); this module judges those observations and 
 Signatures: ``metamorphic/<kind>/<ops>[<relation>:<variant label>]/<dtype>/<dims>``, where the
 label names the variant that deviates from the reference (labels are size-free).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -35,7 +36,7 @@ RELATIONS = ("shape", "dps", "config")  # built and observed by ireefuzz.core.re
 FAMILIES = {"alloca": ("alloca", "alloca-dynamic", "alloca-in-loop"), "alloc": ("alloc",), "copy": ("copy",)}
 # IREE vs IREE has no float64 arbiter to widen the tolerance where cancellation makes it
 # ill-conditioned, so errors are also measured against this fraction of the output's magnitude.
-CANCELLATION_FLOOR = 2.0 ** -6
+CANCELLATION_FLOOR = 2.0**-6
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,22 +57,42 @@ class Observation:
 # --------------------------------------------------------------------------- comparison (the one place)
 
 
-def compare(relation: str, reference: Observation, other: Observation, *, ops: str, dtype: str, dims: str,
-            rtols: Sequence[float] = (), numbers: bool = True, profiles: bool = True) -> list[Finding]:
+def compare(
+    relation: str,
+    reference: Observation,
+    other: Observation,
+    *,
+    ops: str,
+    dtype: str,
+    dims: str,
+    rtols: Sequence[float] = (),
+    numbers: bool = True,
+    profiles: bool = True,
+) -> list[Finding]:
     """Findings for ``other`` deviating from ``reference``. ``rtols`` is the relative tolerance per
     shape instance (missing entries use the last one, or the f32 default)."""
 
     def finding(kind: str, message: str, **evidence: Any) -> Finding:
         label = other.label if kind != "variant-failed" or other.failure else reference.label
-        return Finding("metamorphic", kind, make_signature("metamorphic", kind, f"{ops}[{relation}:{label}]", dtype, dims),
-                       message, {"relation": relation, "reference": reference.label, "variant": other.label} | evidence)
+        return Finding(
+            "metamorphic",
+            kind,
+            make_signature("metamorphic", kind, f"{ops}[{relation}:{label}]", dtype, dims),
+            message,
+            {"relation": relation, "reference": reference.label, "variant": other.label} | evidence,
+        )
 
     if reference.failure or other.failure:
         if bool(reference.failure) != bool(other.failure):
             failed = other if other.failure else reference
             ok = reference if other.failure else other
-            return [finding("variant-failed", f"variant {failed.label} failed where {ok.label} did not: {failed.failure[:300]}",
-                            failure=failed.failure)]
+            return [
+                finding(
+                    "variant-failed",
+                    f"variant {failed.label} failed where {ok.label} did not: {failed.failure[:300]}",
+                    failure=failed.failure,
+                )
+            ]
         return []
     findings: list[Finding] = []
     if profiles and reference.profile is not None and other.profile is not None:
@@ -81,21 +102,30 @@ def compare(relation: str, reference: Observation, other: Observation, *, ops: s
             if (ref_n == 0) != (oth_n == 0):
                 where = other.label if oth_n else reference.label
                 carrier = other if oth_n else reference
-                findings.append(finding(
-                    f"{family}-asymmetry",
-                    f"{family} present only in {where}: {reference.label} has {ref_n}, {other.label} has {oth_n}",
-                    profile_reference=dict(reference.profile), profile_variant=dict(other.profile),
-                    sites=list((carrier.sites or {}).get(family, []))))
+                findings.append(
+                    finding(
+                        f"{family}-asymmetry",
+                        f"{family} present only in {where}: {reference.label} has {ref_n}, {other.label} has {oth_n}",
+                        profile_reference=dict(reference.profile),
+                        profile_variant=dict(other.profile),
+                        sites=list((carrier.sites or {}).get(family, [])),
+                    )
+                )
     if numbers and reference.outputs is not None and other.outputs is not None:
         for k, (ref_outs, oth_outs) in enumerate(zip(reference.outputs, other.outputs)):
             rtol = rtols[min(k, len(rtols) - 1)] if rtols else default_tolerance(dtype)
             mismatch = first_mismatch(ref_outs, oth_outs, rtol)
             if mismatch is not None:
-                findings.append(finding(
-                    "output-mismatch",
-                    f"{other.label} disagrees with {reference.label} at instance {k}, output {mismatch['output']}: "
-                    f"{mismatch.get('variant')} vs {mismatch.get('reference')} at {mismatch.get('index')}",
-                    instance=k, rtol=rtol, **mismatch))
+                findings.append(
+                    finding(
+                        "output-mismatch",
+                        f"{other.label} disagrees with {reference.label} at instance {k}, output {mismatch['output']}: "
+                        f"{mismatch.get('variant')} vs {mismatch.get('reference')} at {mismatch.get('index')}",
+                        instance=k,
+                        rtol=rtol,
+                        **mismatch,
+                    )
+                )
                 break  # one per pair: the first instance that disagrees
     return findings
 
@@ -118,8 +148,14 @@ def first_mismatch(reference: Sequence[np.ndarray], other: Sequence[np.ndarray],
             bad = a.astype(np.int64) != b.astype(np.int64)
         if bad.any():
             index = tuple(int(i) for i in np.argwhere(bad)[0])
-            return {"output": j, "index": list(index), "reference": numeric.plain_value(a[index]),
-                    "variant": numeric.plain_value(b[index]), "mismatches": int(np.count_nonzero(bad)), "elements": int(bad.size)}
+            return {
+                "output": j,
+                "index": list(index),
+                "reference": numeric.plain_value(a[index]),
+                "variant": numeric.plain_value(b[index]),
+                "mismatches": int(np.count_nonzero(bad)),
+                "elements": int(bad.size),
+            }
     return None
 
 
@@ -129,8 +165,14 @@ def default_tolerance(dtype: str, accumulation: int = 1, depth: int = 8) -> floa
     return numeric.ULPS_PER_OP * eps * (depth + math.sqrt(max(accumulation, 1)) * 2)
 
 
-def compare_observations(relation: str, observations: Sequence[Observation], graph: Graph, *,
-                         numbers: Sequence[bool], rtols: Sequence[float] = ()) -> list[Finding]:
+def compare_observations(
+    relation: str,
+    observations: Sequence[Observation],
+    graph: Graph,
+    *,
+    numbers: Sequence[bool],
+    rtols: Sequence[float] = (),
+) -> list[Finding]:
     """Every variant's observation against the reference (the first): memory profiles (unless
     ``config``: configurations legitimately lower differently) and failures; and outputs against the
     first observation whose ``numbers`` flag is set, with ``rtols`` per shape instance."""
@@ -142,14 +184,33 @@ def compare_observations(relation: str, observations: Sequence[Observation], gra
         if relation != "config":
             findings += compare(relation, reference, observations[i], ops=ops, dtype=dtype, dims=dims, numbers=False)
         elif observations[i].failure or reference.failure:
-            findings += compare(relation, reference, observations[i], ops=ops, dtype=dtype, dims=dims,
-                                numbers=False, profiles=False)
+            findings += compare(
+                relation, reference, observations[i], ops=ops, dtype=dtype, dims=dims, numbers=False, profiles=False
+            )
         if numbers[i] and number_ref is not None and number_ref != i:
-            findings += [f for f in compare(relation, observations[number_ref], observations[i], ops=ops, dtype=dtype,
-                                            dims=dims, rtols=rtols, profiles=False)
-                         if f.kind == "output-mismatch"]
+            findings += [
+                f
+                for f in compare(
+                    relation,
+                    observations[number_ref],
+                    observations[i],
+                    ops=ops,
+                    dtype=dtype,
+                    dims=dims,
+                    rtols=rtols,
+                    profiles=False,
+                )
+                if f.kind == "output-mismatch"
+            ]
     return first_per_signature(findings)
 
 
-__all__ = ["RELATIONS", "FAMILIES", "Observation", "compare", "first_mismatch", "default_tolerance",
-           "compare_observations"]
+__all__ = [
+    "RELATIONS",
+    "FAMILIES",
+    "Observation",
+    "compare",
+    "first_mismatch",
+    "default_tolerance",
+    "compare_observations",
+]

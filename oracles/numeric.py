@@ -11,6 +11,7 @@ the running error bound of the float64 evaluation (``reference.evaluate_with_bou
 correct implementation computing in the program's dtypes may land. Integers are exact unless a
 cast made them ambiguous.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -22,8 +23,12 @@ from ireefuzz.generators.graph import FLOAT_DTYPES, Graph, dims_pattern
 
 from .finding import Finding, make_signature
 
-EPS = {"f32": float(np.finfo(np.float32).eps), "f16": float(np.finfo(np.float16).eps), "bf16": 2.0 ** -7,
-       "f64": float(np.finfo(np.float64).eps)}
+EPS = {
+    "f32": float(np.finfo(np.float32).eps),
+    "f16": float(np.finfo(np.float16).eps),
+    "bf16": 2.0**-7,
+    "f64": float(np.finfo(np.float64).eps),
+}
 ULPS_PER_OP = 4.0  # transcendental ops are accurate to a few ulps in both IREE and XLA
 BOUND_MARGIN = 2.0
 
@@ -76,9 +81,14 @@ def cone_ops(graph: Graph, output: str) -> str:
     return ">".join(ops)
 
 
-def check_numeric(graph: Graph, sizes: Mapping[str, int], inputs: Sequence[np.ndarray],
-                  actual: Sequence[np.ndarray], expected: Sequence[np.ndarray] | Callable[[], Sequence[np.ndarray]],
-                  arbiter: Arbiter) -> NumericResult:
+def check_numeric(
+    graph: Graph,
+    sizes: Mapping[str, int],
+    inputs: Sequence[np.ndarray],
+    actual: Sequence[np.ndarray],
+    expected: Sequence[np.ndarray] | Callable[[], Sequence[np.ndarray]],
+    arbiter: Arbiter,
+) -> NumericResult:
     """Compare IREE's ``actual`` outputs with JAX's ``expected``; ``arbiter`` gives the float64 outputs and
     their error bounds.
 
@@ -98,14 +108,21 @@ def check_numeric(graph: Graph, sizes: Mapping[str, int], inputs: Sequence[np.nd
     for k, ref in enumerate(graph.outputs):
         t = graph.type_of(ref)
         want_shape = t.concrete(sizes)
-        sig = lambda kind, oracle="numeric": make_signature(oracle, kind, cone_ops(graph, ref), t.dtype,
-                                                            dims_pattern([t.shape]))
+        sig = lambda kind, oracle="numeric": make_signature(
+            oracle, kind, cone_ops(graph, ref), t.dtype, dims_pattern([t.shape])
+        )
         base: dict[str, Any] = {"output": k, "sizes": dict(sizes)}
         got = np.asarray(actual[k])
         if tuple(got.shape) != want_shape:
-            findings.append(Finding("numeric", "wrong-shape", sig("wrong-shape"),
-                                    f"output {k} has shape {got.shape}, expected {want_shape}",
-                                    base | {"actual_shape": list(got.shape), "expected_shape": list(want_shape)}))
+            findings.append(
+                Finding(
+                    "numeric",
+                    "wrong-shape",
+                    sig("wrong-shape"),
+                    f"output {k} has shape {got.shape}, expected {want_shape}",
+                    base | {"actual_shape": list(got.shape), "expected_shape": list(want_shape)},
+                )
+            )
             continue
         want = np.asarray(expected[k])
         truth = _representable(truths[k], t.dtype)
@@ -122,24 +139,46 @@ def check_numeric(graph: Graph, sizes: Mapping[str, int], inputs: Sequence[np.nd
                 continue
             err = iree_err if oracle == "numeric" else jax_err
             worst = np.unravel_index(int(np.argmax(np.where(mask, np.nan_to_num(err, posinf=1e300), -1))), mask.shape)
-            nan_case = bool(np.isnan(got[worst]) != np.isnan(truth[worst]) or np.isnan(want[worst]) != np.isnan(truth[worst]))
+            nan_case = bool(
+                np.isnan(got[worst]) != np.isnan(truth[worst]) or np.isnan(want[worst]) != np.isnan(truth[worst])
+            )
             kind = ("jax-" if oracle == "reference" else "") + ("nan-mismatch" if nan_case else "wrong-value")
             abs_err = float(err[worst])
             evidence = base | {
-                "index": [int(i) for i in worst], "iree": plain_value(got[worst]), "jax": plain_value(want[worst]),
-                "float64": plain_value(truths[k][worst]), "max_abs_err": abs_err if np.isfinite(abs_err) else repr(abs_err),
-                "max_rel_err": abs_err / abs(float(truth[worst])) if np.isfinite(truth[worst]) and truth[worst] != 0 else None,
-                "tolerance": float(tol[worst]), "mismatches": int(np.count_nonzero(mask)), "elements": int(mask.size),
+                "index": [int(i) for i in worst],
+                "iree": plain_value(got[worst]),
+                "jax": plain_value(want[worst]),
+                "float64": plain_value(truths[k][worst]),
+                "max_abs_err": abs_err if np.isfinite(abs_err) else repr(abs_err),
+                "max_rel_err": abs_err / abs(float(truth[worst]))
+                if np.isfinite(truth[worst]) and truth[worst] != 0
+                else None,
+                "tolerance": float(tol[worst]),
+                "mismatches": int(np.count_nonzero(mask)),
+                "elements": int(mask.size),
             }
-            findings.append(Finding(oracle, kind, sig(kind, oracle),
-                                    f"{who} output {k} is wrong at {list(evidence['index'])}: IREE {evidence['iree']}, "
-                                    f"JAX {evidence['jax']}, float64 {evidence['float64']} "
-                                    f"({evidence['mismatches']} of {evidence['elements']} elements)", evidence))
+            findings.append(
+                Finding(
+                    oracle,
+                    kind,
+                    sig(kind, oracle),
+                    f"{who} output {k} is wrong at {list(evidence['index'])}: IREE {evidence['iree']}, "
+                    f"JAX {evidence['jax']}, float64 {evidence['float64']} "
+                    f"({evidence['mismatches']} of {evidence['elements']} elements)",
+                    evidence,
+                )
+            )
     return NumericResult(tuple(findings), discarded)
 
 
-def _agrees_with_float64(graph: Graph, sizes: Mapping[str, int], actual: Sequence[np.ndarray],
-                         truths: Sequence[np.ndarray], bounds: Sequence[np.ndarray], rtol: float) -> bool:
+def _agrees_with_float64(
+    graph: Graph,
+    sizes: Mapping[str, int],
+    actual: Sequence[np.ndarray],
+    truths: Sequence[np.ndarray],
+    bounds: Sequence[np.ndarray],
+    rtol: float,
+) -> bool:
     """IREE within tolerance of the float64 result on every output (the tolerance taken relative to it)."""
     for k, ref in enumerate(graph.outputs):
         t = graph.type_of(ref)
@@ -155,7 +194,11 @@ def _agrees_with_float64(graph: Graph, sizes: Mapping[str, int], actual: Sequenc
 
 def _tolerance(scale: np.ndarray, bound: np.ndarray, dtype: str, rtol: float) -> tuple[np.ndarray, np.ndarray]:
     """(plain, full) per-element tolerance: ``rtol`` relative to ``scale``; full adds the error bound."""
-    plain = rtol * np.abs(np.nan_to_num(scale, posinf=0, neginf=0)) + 1e-30 if dtype in FLOAT_DTYPES else np.zeros(np.shape(scale))
+    plain = (
+        rtol * np.abs(np.nan_to_num(scale, posinf=0, neginf=0)) + 1e-30
+        if dtype in FLOAT_DTYPES
+        else np.zeros(np.shape(scale))
+    )
     with np.errstate(over="ignore"):  # a bound past float64 is an unbounded tolerance: that element is not judged
         return plain, plain + BOUND_MARGIN * np.asarray(bound, dtype=np.float64)
 
@@ -176,9 +219,15 @@ def _representable(x: np.ndarray, dtype: str) -> np.ndarray:
 # --------------------------------------------------------------------------- a program against its interpreter
 
 
-def check_program_outputs(function: str, ops: str, actual: Sequence[np.ndarray], truths: Sequence[np.ndarray],
-                          dtypes: Sequence[str], rtol: float,
-                          perturbed: Callable[[], Sequence[Sequence[np.ndarray] | None]]) -> NumericResult:
+def check_program_outputs(
+    function: str,
+    ops: str,
+    actual: Sequence[np.ndarray],
+    truths: Sequence[np.ndarray],
+    dtypes: Sequence[str],
+    rtol: float,
+    perturbed: Callable[[], Sequence[Sequence[np.ndarray] | None]],
+) -> NumericResult:
     """IREE's outputs of a raw program's ``function`` against the float64 interpreter's ``truths``.
 
     Each truth is first rounded to its output dtype (``dtypes``: f16 overflow is inf on both sides);
@@ -196,9 +245,15 @@ def check_program_outputs(function: str, ops: str, actual: Sequence[np.ndarray],
         sig = lambda kind: make_signature("numeric", kind, ops, dtype, dims_pattern([truth.shape]))
         base = {"function": function, "output": k}
         if got.shape != truth.shape:
-            findings.append(Finding("numeric", "wrong-shape", sig("wrong-shape"),
-                                    f"{function} output {k} has shape {got.shape}, expected {truth.shape}",
-                                    base | {"actual_shape": list(got.shape), "expected_shape": list(truth.shape)}))
+            findings.append(
+                Finding(
+                    "numeric",
+                    "wrong-shape",
+                    sig("wrong-shape"),
+                    f"{function} output {k} has shape {got.shape}, expected {truth.shape}",
+                    base | {"actual_shape": list(got.shape), "expected_shape": list(truth.shape)},
+                )
+            )
             continue
         is_float = dtype in EPS
         want = _representable(truth.astype(np.float64), dtype)
@@ -217,18 +272,32 @@ def check_program_outputs(function: str, ops: str, actual: Sequence[np.ndarray],
         worst = np.unravel_index(int(np.argmax(np.where(bad, np.nan_to_num(err, posinf=1e300), -1))), bad.shape)
         kind = "nan-mismatch" if bool(np.isnan(g64[worst]) != np.isnan(want[worst])) else "wrong-value"
         evidence = base | {
-            "index": [int(i) for i in worst], "iree": plain_value(got[worst]), "reference": plain_value((want if is_float else truth)[worst]),
-            "float64": plain_value(truth[worst]), "tolerance": float(plain[worst] + BOUND_MARGIN * spread[worst]),
-            "rtol": rtol, "mismatches": int(np.count_nonzero(bad)), "elements": int(bad.size)}
-        findings.append(Finding("numeric", kind, sig(kind),
-                                f"{function} output {k} is wrong at {evidence['index']}: IREE {evidence['iree']}, "
-                                f"interpreter {evidence['reference']} ({evidence['mismatches']} of "
-                                f"{evidence['elements']} elements)", evidence))
+            "index": [int(i) for i in worst],
+            "iree": plain_value(got[worst]),
+            "reference": plain_value((want if is_float else truth)[worst]),
+            "float64": plain_value(truth[worst]),
+            "tolerance": float(plain[worst] + BOUND_MARGIN * spread[worst]),
+            "rtol": rtol,
+            "mismatches": int(np.count_nonzero(bad)),
+            "elements": int(bad.size),
+        }
+        findings.append(
+            Finding(
+                "numeric",
+                kind,
+                sig(kind),
+                f"{function} output {k} is wrong at {evidence['index']}: IREE {evidence['iree']}, "
+                f"interpreter {evidence['reference']} ({evidence['mismatches']} of "
+                f"{evidence['elements']} elements)",
+                evidence,
+            )
+        )
     return NumericResult(tuple(findings), discarded)
 
 
-def _spreads(runs: Sequence[Sequence[np.ndarray] | None], truths: Sequence[np.ndarray],
-             dtypes: Sequence[str]) -> list[np.ndarray]:
+def _spreads(
+    runs: Sequence[Sequence[np.ndarray] | None], truths: Sequence[np.ndarray], dtypes: Sequence[str]
+) -> list[np.ndarray]:
     """Per output, the largest move of any perturbed run from the truth (inf where parity broke, or a
     run could not be judged)."""
     out = []

@@ -6,6 +6,7 @@ program's own dtypes (highest matmul precision) -- the reference IREE is compare
 through f16) -- the arbiter that decides who is wrong when the two disagree.
 Each row is written once against an array namespace, so the two cannot drift apart.
 """
+
 from __future__ import annotations
 
 import functools
@@ -16,11 +17,19 @@ import ml_dtypes
 import numpy as np
 
 from ireefuzz.generators.graph import FLOAT_DTYPES, INT_DTYPES, Graph, Node
-from ireefuzz.generators.tensor import NARROW_FLOATS
 from ireefuzz.generators.ops import CONV_LAYOUTS, POOL_LAYOUTS, POOLINGS, SPATIAL, pack_array, unpack_array, window_out
+from ireefuzz.generators.tensor import NARROW_FLOATS
 
-NUMPY_DTYPES = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16, "i32": np.int32, "i8": np.int8,
-                "i64": np.int64, "i16": np.int16, "i1": np.bool_}
+NUMPY_DTYPES = {
+    "f32": np.float32,
+    "f16": np.float16,
+    "bf16": ml_dtypes.bfloat16,
+    "i32": np.int32,
+    "i8": np.int8,
+    "i64": np.int64,
+    "i16": np.int16,
+    "i1": np.bool_,
+}
 BACKENDS = ("jax", "f64")
 
 
@@ -60,7 +69,9 @@ class Evaluator:
             return np.einsum(spec, a, b)
         import jax
 
-        return self.xp.einsum(spec, a, b, precision=jax.lax.Precision.HIGHEST, preferred_element_type=self.dtype(out_dtype))
+        return self.xp.einsum(
+            spec, a, b, precision=jax.lax.Precision.HIGHEST, preferred_element_type=self.dtype(out_dtype)
+        )
 
     def apply(self, node: Node, operands: Sequence[Any], shape: tuple[Any, ...]) -> Any:
         """``node``'s reference row on ``operands`` at ``shape``, stored as this backend stores the
@@ -100,7 +111,9 @@ def _reduce_max(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], shape: tu
 
 
 def _slice(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], shape: tuple[int, ...], dtype: str) -> Any:
-    return xs[0][tuple(slice(o, o + (s - 1) * st + 1 if s else o, st) for o, s, st in zip(a["offsets"], shape, a["strides"]))]
+    return xs[0][
+        tuple(slice(o, o + (s - 1) * st + 1 if s else o, st) for o, s, st in zip(a["offsets"], shape, a["strides"]))
+    ]
 
 
 def _broadcast(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], shape: tuple[int, ...], dtype: str) -> Any:
@@ -116,9 +129,13 @@ def _windows(xp: Any, image: Any, image_l: str, window: Sequence[int], a: Mappin
     """For each window position: the image (channels last, ``n<spatial>c``) at that offset of every result element."""
     canonical = "n" + "".join(ch for ch in image_l if ch in SPATIAL) + "c"
     x = _to_layout(xp, image, image_l, canonical)
-    outs = [window_out(x.shape[1 + i], k, s, d) for i, (k, s, d) in enumerate(zip(window, a["strides"], a["dilations"]))]
+    outs = [
+        window_out(x.shape[1 + i], k, s, d) for i, (k, s, d) in enumerate(zip(window, a["strides"], a["dilations"]))
+    ]
     for offset in np.ndindex(*window):
-        index = tuple(slice(o * d, o * d + (n - 1) * s + 1, s) for o, n, s, d in zip(offset, outs, a["strides"], a["dilations"]))
+        index = tuple(
+            slice(o * d, o * d + (n - 1) * s + 1, s) for o, n, s, d in zip(offset, outs, a["strides"], a["dilations"])
+        )
         yield offset, x[(slice(None),) + index]
 
 
@@ -164,7 +181,9 @@ def _norm(centered: bool) -> Row:
     def row(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, ...], t: str) -> Any:
         x, dim = xs[0], a["dim"]
         mean = lambda v: E.xp.sum(v, axis=dim, keepdims=True) / v.shape[dim]  # as emitted: 0 / 0 over an empty dim
-        with np.errstate(invalid="ignore", divide="ignore"):  # that NaN is the answer, not a warning on the run's stderr
+        with np.errstate(
+            invalid="ignore", divide="ignore"
+        ):  # that NaN is the answer, not a warning on the run's stderr
             if centered:
                 x = x - mean(x)
             return x / E.xp.sqrt(mean(x * x) + a["eps"])
@@ -206,7 +225,11 @@ def _sort(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, .
     """Ascending, ties in position order (the emitted comparator breaks them by position)."""
     if a["result"] == "values":
         return E.xp.sort(xs[0], axis=a["dim"])
-    return E.xp.argsort(xs[0], axis=a["dim"], stable=True) if E.backend == "jax" else np.argsort(xs[0], axis=a["dim"], kind="stable")
+    return (
+        E.xp.argsort(xs[0], axis=a["dim"], stable=True)
+        if E.backend == "jax"
+        else np.argsort(xs[0], axis=a["dim"], kind="stable")
+    )
 
 
 def _topk(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, ...], t: str) -> Any:
@@ -279,8 +302,9 @@ REFERENCE: dict[str, Row] = {
     "layer_norm": _norm(centered=True),
     "rms_norm": _norm(centered=False),
     "take": lambda E, xs, a, s, t: E.xp.take(xs[0], _take_index(E, xs[1]), axis=0),
-    "causal_mask": lambda E, xs, a, s, t: E.xp.where(_causal(E, s, a["offset"]), xs[0],
-                                                     E.xp.asarray(a["fill"], dtype=E.dtype(t))),
+    "causal_mask": lambda E, xs, a, s, t: E.xp.where(
+        _causal(E, s, a["offset"]), xs[0], E.xp.asarray(a["fill"], dtype=E.dtype(t))
+    ),
     "quantize": _quantize,
     "dequantize": lambda E, xs, a, s, t: (E.cast(xs[0], t) - a["zero_point"]) * a["scale"],
     "expand_shape": lambda E, xs, a, s, t: E.xp.reshape(xs[0], s),
@@ -374,8 +398,13 @@ def _contract_error(E, xs, es, out, a, s, t, u):
     lhs_l, rhs_l, out_l = spec.replace("->", ",").split(",")
     dims = dict(zip(lhs_l, np.shape(x))) | dict(zip(rhs_l, np.shape(y)))
     k = int(np.prod([dims[ch] for ch in dims if ch not in out_l]))
-    return (np.einsum(spec, x, es[1]) + np.einsum(spec, es[0], y) + es[2] + u * np.sqrt(max(k, 1)) * np.einsum(spec, x, y)
-            + u * np.abs(out))
+    return (
+        np.einsum(spec, x, es[1])
+        + np.einsum(spec, es[0], y)
+        + es[2]
+        + u * np.sqrt(max(k, 1)) * np.einsum(spec, x, y)
+        + u * np.abs(out)
+    )
 
 
 def _dequant_error(E, xs, es, out, a, s, t, u):
@@ -389,13 +418,18 @@ def _attention_error(E, xs, es, out, a, s, t, u):
     d, n = np.shape(q)[2], np.shape(k)[1]
     spec = "bsd,btd->bst"
     scores = _scores(E, xs[0], xs[1], a, t)
-    e_scores = a["scale"] * (np.einsum(spec, q, es[1]) + np.einsum(spec, es[0], k) + u * np.sqrt(max(d, 1))
-                             * np.einsum(spec, q, k)) + u * np.abs(np.nan_to_num(scores, neginf=0))
+    e_scores = a["scale"] * (
+        np.einsum(spec, q, es[1]) + np.einsum(spec, es[0], k) + u * np.sqrt(max(d, 1)) * np.einsum(spec, q, k)
+    ) + u * np.abs(np.nan_to_num(scores, neginf=0))
     e_scores = np.where(np.isfinite(scores), e_scores, 0.0)
     probs = _softmax(E, [scores], {"dim": 2}, s, t)
     e_probs = _softmax_error(E, [scores], [e_scores], probs, {"dim": 2}, s, t, u)
-    return (np.einsum("bst,bte->bse", e_probs, v) + np.einsum("bst,bte->bse", probs, es[2])
-            + u * np.sqrt(max(n, 1)) * np.einsum("bst,bte->bse", probs, v) + u * np.abs(out))
+    return (
+        np.einsum("bst,bte->bse", e_probs, v)
+        + np.einsum("bst,bte->bse", probs, es[2])
+        + u * np.sqrt(max(n, 1)) * np.einsum("bst,bte->bse", probs, v)
+        + u * np.abs(out)
+    )
 
 
 def _softmax_error(E, xs, es, out, a, s, t, u):
@@ -408,6 +442,7 @@ def _softmax_error(E, xs, es, out, a, s, t, u):
 def _norm_error(centered: bool) -> ErrorRow:
     """Through each step (mean, centre, mean of squares, rsqrt, scale), first order plus the square of
     an error (cancellation), and the rsqrt over the whole interval its argument may lie in."""
+
     def row(E, xs, es, out, a, s, t, u):
         dim, x, e = a["dim"], np.asarray(xs[0], np.float64), es[0]
         n = max(np.shape(x)[dim], 1)
@@ -445,7 +480,9 @@ def _ambiguous_rows(x: Any, es: Any, dim: int, top: int | None = None, exact_tie
     with np.errstate(invalid="ignore"):
         gaps = -np.diff(ordered, axis=dim)
         close = (gaps <= 2 * worst) & ((worst > 0) | exact_ties)
-    return np.any(close | ~np.isfinite(gaps), axis=dim, keepdims=True) | ~np.all(np.isfinite(x), axis=dim, keepdims=True)
+    return np.any(close | ~np.isfinite(gaps), axis=dim, keepdims=True) | ~np.all(
+        np.isfinite(x), axis=dim, keepdims=True
+    )
 
 
 def _selection_error(op: str) -> ErrorRow:
@@ -502,7 +539,7 @@ ERROR_BOUND: dict[str, ErrorRow] = {
     "reduce_sum": _reduce_sum_error,
     "sqrt": _rounded(lambda xs, es, out: np.minimum(es[0] / (2 * np.maximum(out, 1e-300)), np.sqrt(es[0]))),
     "sub": _rounded(lambda xs, es, out: es[0] + es[1]),
-    "tanh": _rounded(lambda xs, es, out: (1 - out ** 2) * es[0]),
+    "tanh": _rounded(lambda xs, es, out: (1 - out**2) * es[0]),
     "transpose": lambda E, xs, es, out, a, s, t, u: REFERENCE["transpose"](E, es, a, s, t),
     "where_gt": _where_gt_error,
     **{kind: _conv_error(kind) for kind in CONV_LAYOUTS},
@@ -533,14 +570,16 @@ def evaluate(graph: Graph, inputs: Sequence[np.ndarray], sizes: Mapping[str, int
     return _run(graph, inputs, sizes, backend, bounds=False)[0]
 
 
-def evaluate_with_bounds(graph: Graph, inputs: Sequence[np.ndarray], sizes: Mapping[str, int]
-                         ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def evaluate_with_bounds(
+    graph: Graph, inputs: Sequence[np.ndarray], sizes: Mapping[str, int]
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """The float64 outputs and, per element, how far a correct implementation may land from them."""
     return _run(graph, inputs, sizes, "f64", bounds=True)
 
 
-def _run(graph: Graph, inputs: Sequence[np.ndarray], sizes: Mapping[str, int], backend: str,
-         *, bounds: bool) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def _run(
+    graph: Graph, inputs: Sequence[np.ndarray], sizes: Mapping[str, int], backend: str, *, bounds: bool
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
     E = Evaluator(backend)
     values: dict[str, Any] = {}
     errors: dict[str, Any] = {}
@@ -552,14 +591,17 @@ def _run(graph: Graph, inputs: Sequence[np.ndarray], sizes: Mapping[str, int], b
         operands = [values[r] for r in node.inputs]
         out = E.apply(node, operands, shape)
         if tuple(out.shape) != shape:
-            raise AssertionError(f"reference row {node.op!r} gave shape {tuple(out.shape)}, expected {shape}: ireefuzz bug")
+            raise AssertionError(
+                f"reference row {node.op!r} gave shape {tuple(out.shape)}, expected {shape}: ireefuzz bug"
+            )
         values[f"n{i}"] = out
         if bounds:
             info = ml_dtypes.finfo(NUMPY_DTYPES[node.type.dtype]) if node.type.dtype in FLOAT_DTYPES else None
             u = ROUNDING_ULPS * float(info.eps) if info is not None else 0.0
             with np.errstate(all="ignore"):
-                e = ERROR_BOUND[node.op](E, operands, [errors[r] for r in node.inputs], out, node.attrs, shape,
-                                         node.type.dtype, u)
+                e = ERROR_BOUND[node.op](
+                    E, operands, [errors[r] for r in node.inputs], out, node.attrs, shape, node.type.dtype, u
+                )
                 # a rounding into the subnormal range is off by up to half its spacing, however small the value
                 e = e + u * float(info.smallest_normal) if info is not None else e
             errors[f"n{i}"] = np.nan_to_num(np.broadcast_to(np.asarray(e, dtype=np.float64), shape), nan=np.inf)

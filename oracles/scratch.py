@@ -17,6 +17,7 @@ the allowed element type and at most the operand's size (the stack limit when th
 dynamic), plus one copy into it. A dynamically sized or unbounded buffer on the stack is never
 allowed: a tile is static, so a dynamic alloca is the defect itself (a dynamic sort's scratch).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -30,13 +31,17 @@ from iree.compiler import ir
 from ireefuzz.oracles.ir import dispatch_fact, parse_ir, walk
 
 # Ops that update all of their ``outs`` operands in place (their results are those operands).
-IN_PLACE_OPS = frozenset({"iree_linalg_ext.sort", "iree_linalg_ext.topk", "iree_linalg_ext.scan",
-                          "iree_linalg_ext.scatter"})
+IN_PLACE_OPS = frozenset(
+    {"iree_linalg_ext.sort", "iree_linalg_ext.topk", "iree_linalg_ext.scan", "iree_linalg_ext.scatter"}
+)
 REQUIRED_SCRATCH = {
-    **{op: "updates its outs in place: an operand read through a read-only binding, or whose result is "
-           "unused, needs one buffer of that operand's tile and one copy into it" for op in sorted(IN_PLACE_OPS)},
+    **{
+        op: "updates its outs in place: an operand read through a read-only binding, or whose result is "
+        "unused, needs one buffer of that operand's tile and one copy into it"
+        for op in sorted(IN_PLACE_OPS)
+    },
     "linalg.generic[reduction]": "a reduction whose companion result is unused still carries its accumulator "
-                                 "between steps: one buffer for it",
+    "between steps: one buffer for it",
 }
 DEFAULT_STACK_LIMIT = 32768  # bytes: IREE's llvm-cpu default max_stack_allocation_size
 _STACK_LIMIT = re.compile(r"max_stack_allocation_size\s*=\s*(\d+)")
@@ -61,7 +66,8 @@ class Allowance:
     def admits_copy(self, element_type: str, size_bytes: int | None) -> bool:
         """One copy of the operand (or of a tile of it): its element type, at most the operand's size."""
         return element_type == self.element_type and (
-            self.operand_bytes is None or (size_bytes is not None and size_bytes <= self.operand_bytes))
+            self.operand_bytes is None or (size_bytes is not None and size_bytes <= self.operand_bytes)
+        )
 
 
 def element_type_of(memref_type: str) -> str:
@@ -71,8 +77,11 @@ def element_type_of(memref_type: str) -> str:
     return match.group(1) if match else shape
 
 
-@dispatch_fact("required_scratch", lambda rows: [dataclasses.asdict(a) for a in rows],
-               lambda rows: [Allowance(**row) for row in rows])
+@dispatch_fact(
+    "required_scratch",
+    lambda rows: [dataclasses.asdict(a) for a in rows],
+    lambda rows: [Allowance(**row) for row in rows],
+)
 def required_scratch(dispatch: Any) -> list[Allowance]:
     """The allowances of ``dispatch``, read from its executable source (none without one)."""
     source = getattr(dispatch, "source", "")
@@ -105,9 +114,9 @@ def _outs(op: ir.Operation) -> list[ir.Value]:
     """The DPS inits of ``op`` (its ``outs``), read from ``operandSegmentSizes``."""
     operands = list(op.operands)
     if "operandSegmentSizes" not in op.attributes:
-        return operands[-len(op.results):] if op.results else []
+        return operands[-len(op.results) :] if op.results else []
     n_ins, n_outs = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))[:2]
-    return operands[n_ins:n_ins + n_outs]
+    return operands[n_ins : n_ins + n_outs]
 
 
 def _in_place(op: ir.Operation, limit: int) -> Iterable[Allowance]:
@@ -156,8 +165,9 @@ def _from_read_only_binding(value: ir.Value) -> bool:
     return False
 
 
-def within(allowances: list[Allowance], element_type: str, size_bytes: int | None, kind: str,
-           used: dict[tuple[int, str], int]) -> Allowance | None:
+def within(
+    allowances: list[Allowance], element_type: str, size_bytes: int | None, kind: str, used: dict[tuple[int, str], int]
+) -> Allowance | None:
     """The first allowance that still admits one more ``kind`` ("buffer" or "copy") of this element type and
     size; ``used`` counts what each allowance has already admitted (one of each kind)."""
     for number, allowance in enumerate(allowances):

@@ -1,10 +1,11 @@
 """Programs and helpers several test files use (one copy each)."""
+
 from __future__ import annotations
 
 import argparse
 
-from ireefuzz.tools import check
 from ireefuzz.errors import UsageError
+from ireefuzz.tools import check
 
 # A dynamic gather whose index operand is a function argument (in-bounds indices are the caller's job).
 GATHER = """

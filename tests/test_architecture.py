@@ -5,6 +5,7 @@ Grimp, under import-linter, finds a package's modules by walking its directory; 
 ``oracles/`` sit outside ``ireefuzz/`` (pyproject's ``package-dir``), so the lint runs on the
 installed layout: a temporary copy with each package where a wheel puts it. The real tree is only read.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -33,8 +34,9 @@ def installed_layout(dest: Path) -> Path:
 def lint_imports(tree: Path) -> subprocess.CompletedProcess:
     """``lint-imports`` in ``tree`` (its ``ireefuzz`` shadows the installed one: the current directory comes first)."""
     env = os.environ | {"COLUMNS": "200"}  # rich wraps the report at the terminal width
-    return subprocess.run([sys.executable, "-c", LINT, "--no-cache"], cwd=tree, env=env, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", LINT, "--no-cache"], cwd=tree, env=env, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_the_tree_keeps_every_contract(tmp_path):
@@ -45,19 +47,38 @@ def test_the_tree_keeps_every_contract(tmp_path):
 
 # (file under the installed package, the line added, what the report must say)
 FAULTS = [
-    ("oracles/numeric.py", "from ireefuzz import sut", "ireefuzz.oracles.numeric is not allowed to import ireefuzz.sut"),
-    ("generators/tensor.py", "from ireefuzz.generators import graph",
-     "ireefuzz.generators.tensor is not allowed to import ireefuzz.generators.graph"),
-    ("core/relations.py", "from ireefuzz.core import evaluate",
-     "ireefuzz.core.relations is not allowed to import ireefuzz.core.evaluate"),
+    (
+        "oracles/numeric.py",
+        "from ireefuzz import sut",
+        "ireefuzz.oracles.numeric is not allowed to import ireefuzz.sut",
+    ),
+    (
+        "generators/tensor.py",
+        "from ireefuzz.generators import graph",
+        "ireefuzz.generators.tensor is not allowed to import ireefuzz.generators.graph",
+    ),
+    (
+        "core/relations.py",
+        "from ireefuzz.core import evaluate",
+        "ireefuzz.core.relations is not allowed to import ireefuzz.core.evaluate",
+    ),
     ("core/evaluate.py", "import subprocess", "ireefuzz.core.evaluate -> subprocess"),
     ("sut/remote.py", "from ireefuzz.core import evaluate", "ireefuzz.sut is not allowed to import ireefuzz.core"),
-    ("tools/shrink/mlir.py", "from ireefuzz.tools.shrink import graph",
-     "ireefuzz.tools.shrink.mlir is not allowed to import ireefuzz.tools.shrink.graph"),
-    ("tools/check.py", "from ireefuzz.tools import corpus",
-     "ireefuzz.tools.check is not allowed to import ireefuzz.tools.corpus"),
-    ("tools/check.py", "from ireefuzz.tools.filing import program",
-     "ireefuzz.tools.check is not allowed to import ireefuzz.tools.filing"),
+    (
+        "tools/shrink/mlir.py",
+        "from ireefuzz.tools.shrink import graph",
+        "ireefuzz.tools.shrink.mlir is not allowed to import ireefuzz.tools.shrink.graph",
+    ),
+    (
+        "tools/check.py",
+        "from ireefuzz.tools import corpus",
+        "ireefuzz.tools.check is not allowed to import ireefuzz.tools.corpus",
+    ),
+    (
+        "tools/check.py",
+        "from ireefuzz.tools.filing import program",
+        "ireefuzz.tools.check is not allowed to import ireefuzz.tools.filing",
+    ),
     ("unplaced.py", "", "- ireefuzz.unplaced"),  # a module in no layer: the map must be updated
 ]
 

@@ -5,6 +5,7 @@ Every verdict path that can fail has a test: a judged cause does not turn a run 
 a bad ``--mark`` is one line and exit 2, and leaves the baseline as it was; a new dims variant of a known
 cause is known to the plugin and to the campaign.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -15,7 +16,6 @@ import warnings
 from pathlib import Path
 
 import pytest
-from ireefuzz.oracles.finding import Finding, Signature
 from test_campaign_causes import (  # the small recorded run
     ALLOCA,
     MUTATED,
@@ -24,6 +24,7 @@ from test_campaign_causes import (  # the small recorded run
 )
 
 from ireefuzz.errors import CorpusError, UsageError
+from ireefuzz.oracles.finding import Finding, Signature
 from ireefuzz.tools import baseline
 from ireefuzz.tools.campaign import runs
 
@@ -48,9 +49,16 @@ def triage(*args: str) -> tuple[int, str, str]:
 
 # --------------------------------------------------------------------------- Signature
 
+
 def test_signature_parses_its_five_parts_and_rejects_other_text():
     sig = Signature.parse("memory/alloca/fill>generic[exp]/f32/SxS,SxS")
-    assert (sig.oracle, sig.kind, sig.ops, sig.dtype, sig.dims) == ("memory", "alloca", "fill>generic[exp]", "f32", "SxS,SxS")
+    assert (sig.oracle, sig.kind, sig.ops, sig.dtype, sig.dims) == (
+        "memory",
+        "alloca",
+        "fill>generic[exp]",
+        "f32",
+        "SxS,SxS",
+    )
     assert sig.op_names == ("fill", "generic") and str(sig) == "memory/alloca/fill>generic[exp]/f32/SxS,SxS"
     for bad in ("memory/alloca/x/f32", "a/b/c/d/e/f", "memory//x/f32/S", "", None):
         with pytest.raises(ValueError, match="oracle/kind/ops/dtype/dims"):
@@ -59,16 +67,32 @@ def test_signature_parses_its_five_parts_and_rejects_other_text():
 
 # --------------------------------------------------------------------------- formats
 
+
 def test_a_format_1_file_is_read_with_the_verdicts_it_already_says(tmp_path):
-    file = write(tmp_path / "old.json", [
-        {"signature": "memory/alloca/x/f32/S", "cause": ALLOCA, "upstream": "https://github.com/iree-org/iree/issues/8303"},
-        {"signature": "memory/alloca/x/f16/?", "cause": ALLOCA, "upstream": ""},
-        {"cause": "memory/copy/sort@Default", "status": "intended", "note": "sort works in place on a read-only operand"},
-        {"signature": "crash/compile-error/y/f16/?", "note": None}])
+    file = write(
+        tmp_path / "old.json",
+        [
+            {
+                "signature": "memory/alloca/x/f32/S",
+                "cause": ALLOCA,
+                "upstream": "https://github.com/iree-org/iree/issues/8303",
+            },
+            {"signature": "memory/alloca/x/f16/?", "cause": ALLOCA, "upstream": ""},
+            {
+                "cause": "memory/copy/sort@Default",
+                "status": "intended",
+                "note": "sort works in place on a read-only operand",
+            },
+            {"signature": "crash/compile-error/y/f16/?", "note": None},
+        ],
+    )
     base = baseline.load(file)
     alloca = base.causes[ALLOCA]
     assert (alloca.verdict, alloca.link, alloca.signatures) == (
-        "upstream", "https://github.com/iree-org/iree/issues/8303", ("memory/alloca/x/f16/?", "memory/alloca/x/f32/S"))
+        "upstream",
+        "https://github.com/iree-org/iree/issues/8303",
+        ("memory/alloca/x/f16/?", "memory/alloca/x/f32/S"),
+    )
     assert base.causes["memory/copy/sort@Default"].verdict == "by-design"
     assert "read-only operand" in base.causes["memory/copy/sort@Default"].why
     assert base.signatures["crash/compile-error/y/f16/?"].verdict == ""  # listed, no verdict: still known
@@ -84,18 +108,21 @@ def test_the_shipped_baseline_reads_and_gives_a_verdict_to_every_linked_cause():
     assert all(k.link.startswith(("https://", "corpus/", "docs/")) for k in entries if k.verdict == "upstream")
 
 
-@pytest.mark.parametrize("entry, match", [
-    ({"cause": ALLOCA, "verdict": "wontfix"}, "choose one of upstream, by-design, harness, duplicate-of"),
-    ({"cause": ALLOCA, "verdict": "by-design"}, "needs 'why'"),
-    ({"cause": ALLOCA, "verdict": "upstream", "link": " "}, "needs 'link'"),
-    ({"cause": ALLOCA, "verdict": "harness"}, "needs 'fixed_in'"),
-    ({"cause": ALLOCA, "verdict": "duplicate-of", "of": ALLOCA}, "duplicate of itself"),
-    ({"cause": ALLOCA, "verdict": "duplicate-of", "of": "nothing"}, "like oracle/what"),
-    ({"cause": "nothing", "verdict": "by-design", "why": "x"}, "oracle/what"),
-    ({"cause": ALLOCA, "signatures": ["memory/alloca"]}, "oracle/kind/ops/dtype/dims"),
-    ({"cause": ALLOCA, "why": 3}, "must be a string"),
-    ({"note": "x"}, '"cause"'),
-])
+@pytest.mark.parametrize(
+    "entry, match",
+    [
+        ({"cause": ALLOCA, "verdict": "wontfix"}, "choose one of upstream, by-design, harness, duplicate-of"),
+        ({"cause": ALLOCA, "verdict": "by-design"}, "needs 'why'"),
+        ({"cause": ALLOCA, "verdict": "upstream", "link": " "}, "needs 'link'"),
+        ({"cause": ALLOCA, "verdict": "harness"}, "needs 'fixed_in'"),
+        ({"cause": ALLOCA, "verdict": "duplicate-of", "of": ALLOCA}, "duplicate of itself"),
+        ({"cause": ALLOCA, "verdict": "duplicate-of", "of": "nothing"}, "like oracle/what"),
+        ({"cause": "nothing", "verdict": "by-design", "why": "x"}, "oracle/what"),
+        ({"cause": ALLOCA, "signatures": ["memory/alloca"]}, "oracle/kind/ops/dtype/dims"),
+        ({"cause": ALLOCA, "why": 3}, "must be a string"),
+        ({"note": "x"}, '"cause"'),
+    ],
+)
 def test_a_bad_format_2_entry_is_one_line_naming_it(tmp_path, entry, match):
     file = write(tmp_path / "bad.json", {"format": 2, "causes": [entry]})
     with pytest.raises(UsageError, match=match) as e:
@@ -113,11 +140,20 @@ def test_a_cause_listed_twice_or_an_unknown_format_is_refused(tmp_path):
 
 # --------------------------------------------------------------------------- matching by cause
 
+
 def test_a_new_dims_variant_of_a_known_cause_is_known_to_the_campaign(tmp_path):
     """ROWS hold immutability/input-mutated/... signatures of the MUTATED cause; the baseline lists the cause
     with a signature none of them has."""
-    base = baseline.Baseline.of([baseline.Known(MUTATED, "upstream", link="https://x/16168",
-                                                signatures=("immutability/input-mutated/matmul[acc]/f32/?x?",))])
+    base = baseline.Baseline.of(
+        [
+            baseline.Known(
+                MUTATED,
+                "upstream",
+                link="https://x/16168",
+                signatures=("immutability/input-mutated/matmul[acc]/f32/?x?",),
+            )
+        ]
+    )
     record = runs.open_run(old_run(tmp_path / "run"), base)
     assert record.new_causes() == [ALLOCA]
     assert all(record.status(sig) == "known" for _, sig, *_ in ROWS[:3])
@@ -126,13 +162,33 @@ def test_a_new_dims_variant_of_a_known_cause_is_known_to_the_campaign(tmp_path):
 def test_a_new_dims_variant_of_a_known_cause_is_known_to_the_plugin(tmp_path):
     from ireefuzz import sut, testing
 
-    base = baseline.Baseline.of([baseline.Known(MUTATED, "by-design", why="the test says so",
-                                                signatures=("immutability/input-mutated/matmul[acc]/f32/?x?",))])
-    variant = Finding("immutability", "input-mutated", "immutability/input-mutated/matmul[acc]/f32/SxS", "argument 2 "
-                      "changed", cause=MUTATED)
+    base = baseline.Baseline.of(
+        [
+            baseline.Known(
+                MUTATED,
+                "by-design",
+                why="the test says so",
+                signatures=("immutability/input-mutated/matmul[acc]/f32/?x?",),
+            )
+        ]
+    )
+    variant = Finding(
+        "immutability",
+        "input-mutated",
+        "immutability/input-mutated/matmul[acc]/f32/SxS",
+        "argument 2 changed",
+        cause=MUTATED,
+    )
     judge = lambda findings: testing._judge(
-        findings, testing.IreeSut(known=base, bundle_dir=tmp_path), "t", program="", case_json={}, what="case",
-        config=sut.CompilerConfig(), target_cpu="host")
+        findings,
+        testing.IreeSut(known=base, bundle_dir=tmp_path),
+        "t",
+        program="",
+        case_json={},
+        what="case",
+        config=sut.CompilerConfig(),
+        target_cpu="host",
+    )
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         judge([variant])  # known by its cause: no failure
@@ -145,15 +201,36 @@ def test_a_new_dims_variant_of_a_known_cause_is_known_to_the_plugin(tmp_path):
 
 # --------------------------------------------------------------------------- triage --mark
 
+
 def test_a_judged_cause_does_not_turn_the_run_red_an_unjudged_one_does(tmp_path):
     run, file = old_run(tmp_path / "run"), write(tmp_path / "known.json", {"format": 2, "causes": []})
     rc, _, err = triage(str(run), "--baseline", str(file))
     assert rc == 1, err  # both causes new: red
-    rc, _, err = triage(str(run), "--baseline", str(file), "--mark", MUTATED, "--as", "upstream", "--link",
-                          "https://github.com/iree-org/iree/issues/16168")
+    rc, _, err = triage(
+        str(run),
+        "--baseline",
+        str(file),
+        "--mark",
+        MUTATED,
+        "--as",
+        "upstream",
+        "--link",
+        "https://github.com/iree-org/iree/issues/16168",
+    )
     assert rc == 1, err  # ALLOCA is still unjudged: still red
-    rc, _, err = triage(str(run), "--baseline", str(file), "--mark", ALLOCA, "--as", "by-design", "--why",
-                          "the semantics need this scratch", "--note", "checked by hand")
+    rc, _, err = triage(
+        str(run),
+        "--baseline",
+        str(file),
+        "--mark",
+        ALLOCA,
+        "--as",
+        "by-design",
+        "--why",
+        "the semantics need this scratch",
+        "--note",
+        "checked by hand",
+    )
     assert rc == 0, err  # every cause judged: green
     written = {k.cause: k for k in baseline.read(file)}
     assert written[ALLOCA].why == "the semantics need this scratch" and written[ALLOCA].note == "checked by hand"
@@ -161,7 +238,9 @@ def test_a_judged_cause_does_not_turn_the_run_red_an_unjudged_one_does(tmp_path)
     assert written[MUTATED].verdict == "upstream"
     summary = json.loads((run / "summary.json").read_text())
     assert summary["new_causes"] == [] and {c["id"]: c["verdict"] for c in summary["causes"]} == {
-        MUTATED: "upstream", ALLOCA: "by-design"}
+        MUTATED: "upstream",
+        ALLOCA: "by-design",
+    }
     assert summary["judged_causes"][ALLOCA] == {"verdict": "by-design", "detail": "the semantics need this scratch"}
     md = (run / "summary.md").read_text()  # judged causes shown apart, with their verdict: nothing hidden
     assert "## Judged causes (2: 1 by-design, 1 upstream; not failures)" in md
@@ -172,16 +251,19 @@ def test_a_judged_cause_does_not_turn_the_run_red_an_unjudged_one_does(tmp_path)
     assert rc == 0 and baseline.load(file).causes[ALLOCA].of == MUTATED  # a verdict can be changed
 
 
-@pytest.mark.parametrize("args, match", [
-    (["--mark", "no-such-cause", "--as", "by-design", "--why", "x"], "does not look like oracle/what"),
-    (["--mark", "memory/alloca/none@X", "--as", "by-design", "--why", "x"], "has no such cause"),
-    (["--mark", ALLOCA, "--as", "upstream"], "needs 'link'.*give --link"),
-    (["--mark", ALLOCA, "--as", "upstream", "--why", "x"], "--as upstream takes --link, not --why"),
-    (["--mark", ALLOCA], "say which verdict with --as"),
-    (["--as", "by-design", "--why", "x"], "go with --mark CAUSE"),
-    (["--mark", ALLOCA, "--as", "duplicate-of", "--of", "memory/copy/none"], "neither a cause of"),
-    (["--mark", ALLOCA, "--as", "duplicate-of", "--of", ALLOCA], "duplicate of itself"),
-])
+@pytest.mark.parametrize(
+    "args, match",
+    [
+        (["--mark", "no-such-cause", "--as", "by-design", "--why", "x"], "does not look like oracle/what"),
+        (["--mark", "memory/alloca/none@X", "--as", "by-design", "--why", "x"], "has no such cause"),
+        (["--mark", ALLOCA, "--as", "upstream"], "needs 'link'.*give --link"),
+        (["--mark", ALLOCA, "--as", "upstream", "--why", "x"], "--as upstream takes --link, not --why"),
+        (["--mark", ALLOCA], "say which verdict with --as"),
+        (["--as", "by-design", "--why", "x"], "go with --mark CAUSE"),
+        (["--mark", ALLOCA, "--as", "duplicate-of", "--of", "memory/copy/none"], "neither a cause of"),
+        (["--mark", ALLOCA, "--as", "duplicate-of", "--of", ALLOCA], "duplicate of itself"),
+    ],
+)
 def test_a_bad_mark_is_one_line_exit_2_and_writes_nothing(tmp_path, args, match):
     import re
 
@@ -207,7 +289,10 @@ def test_mark_rewrites_a_format_1_file_as_format_2_atomically(tmp_path):
     entry = baseline.mark(file, ALLOCA, "duplicate-of", MUTATED, signatures=[ROWS[3][1], ROWS[4][1]])
     assert entry.of == MUTATED
     data = json.loads(file.read_text())
-    assert data["format"] == 2 and [e["cause"] for e in data["causes"]] == [MUTATED, ALLOCA]  # the signature row folded in
+    assert data["format"] == 2 and [e["cause"] for e in data["causes"]] == [
+        MUTATED,
+        ALLOCA,
+    ]  # the signature row folded in
     assert not list(tmp_path.glob("*.tmp*")) and sorted(p.name for p in tmp_path.iterdir()) == ["known.json"]
     with pytest.raises(UsageError, match="needs 'why'"):
         baseline.mark(file, ALLOCA, "by-design", "")
@@ -219,10 +304,23 @@ def test_mark_rewrites_a_format_1_file_as_format_2_atomically(tmp_path):
 def test_the_plugin_passes_a_dims_variant_of_a_known_cause_for_real(pytester: pytest.Pytester):
     """IREE 3.13 writes a reduction's partial sums into the caller's ``outs`` argument (iree-org/iree#16168). The
     baseline lists that cause with another shape's signature only; the test passes with a KnownFinding."""
-    (pytester.path / "baseline.json").write_text(json.dumps({"format": 2, "causes": [
-        {"cause": MUTATED, "verdict": "upstream", "link": "https://github.com/iree-org/iree/issues/16168",
-         "signatures": ["immutability/input-mutated/reduce_sum[outs]/i32/?"]}]}))
-    pytester.makepyfile(textwrap.dedent("""
+    (pytester.path / "baseline.json").write_text(
+        json.dumps(
+            {
+                "format": 2,
+                "causes": [
+                    {
+                        "cause": MUTATED,
+                        "verdict": "upstream",
+                        "link": "https://github.com/iree-org/iree/issues/16168",
+                        "signatures": ["immutability/input-mutated/reduce_sum[outs]/i32/?"],
+                    }
+                ],
+            }
+        )
+    )
+    pytester.makepyfile(
+        textwrap.dedent("""
         import ireefuzz
 
         def test_variant(ireefuzz_check):
@@ -232,7 +330,8 @@ def test_the_plugin_passes_a_dims_variant_of_a_known_cause_for_real(pytester: py
             b.output(b.reduce_sum(x, dim=1, init=acc))
             result = ireefuzz_check(b.build(), oracles=["immutability"])
             assert result.signatures == ("immutability/input-mutated/reduce_sum[outs]/i32/S",)
-    """))
+    """)
+    )
     result = pytester.runpytest_subprocess("--ireefuzz-baseline=baseline.json", timeout=600)
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines([f"*KnownFinding: known finding * of cause {MUTATED} (upstream: *16168)*"])
@@ -250,9 +349,16 @@ def test_a_signature_listed_under_one_cause_never_makes_another_cause_known(tmp_
 
 def test_a_harness_verdict_holds_for_older_runs_and_a_return_after_its_fix_is_red(tmp_path):
     run = old_run(tmp_path / "run")
-    file = write(tmp_path / "known.json", {"format": 2, "causes": [
-        {"cause": MUTATED, "verdict": "upstream", "link": "https://x/16168"},
-        {"cause": ALLOCA, "verdict": "harness", "fixed_in": "0.2.0"}]})
+    file = write(
+        tmp_path / "known.json",
+        {
+            "format": 2,
+            "causes": [
+                {"cause": MUTATED, "verdict": "upstream", "link": "https://x/16168"},
+                {"cause": ALLOCA, "verdict": "harness", "fixed_in": "0.2.0"},
+            ],
+        },
+    )
     rc, _, err = triage(str(run), "--baseline", str(file))
     assert rc == 0, err  # a run whose ireefuzz is not known (an older run): the verdict holds
     for version, red in (("0.1.0", False), ("0.2.0", True), ("0.10.1", True)):
@@ -263,7 +369,9 @@ def test_a_harness_verdict_holds_for_older_runs_and_a_return_after_its_fix_is_re
         summary = json.loads((run / "summary.json").read_text())
         assert summary["ireefuzz_version"] == version  # the run's own version is kept by triage
         ranked = {r["id"]: r for r in summary["ranking"]}
-        assert (ALLOCA in ranked) == red and (not red or "fixed in ireefuzz 0.2.0, seen again" in ranked[ALLOCA]["regressed"])
+        assert (ALLOCA in ranked) == red and (
+            not red or "fixed in ireefuzz 0.2.0, seen again" in ranked[ALLOCA]["regressed"]
+        )
     assert "seen again in 0.10.1" in (run / "summary.md").read_text()
 
 

@@ -1,10 +1,11 @@
 """Release bisection: the search on fake verdicts (fast) and over three installed releases (slow)."""
+
 from __future__ import annotations
 
 import pytest
 
-from ireefuzz.tools.filing.bisect import Trial, bisect
 from ireefuzz.sut.releases import RELEASES, compile_flags_for, order_key, packages, syntax_for
+from ireefuzz.tools.filing.bisect import Trial, bisect
 
 VS = ["20230404.479", "20231004.665", "20240410.859", "20241104.1068", "3.0.0", "3.5.0", "3.9.0", "3.13.0"]
 
@@ -13,6 +14,7 @@ def _judge(present: set[str], calls: list[str]):
     def judge(v: str) -> Trial:
         calls.append(v)
         return Trial(v, "present" if v in present else "absent", "", 0.0)
+
     return judge
 
 
@@ -36,7 +38,9 @@ def test_regressed_between():
 
 def test_fixed_in_and_present_since():
     result = bisect(VS, _judge(set(VS[:5]), []), known_present="20240410.859")
-    assert result.answer == "present since 20230404.479 (the oldest release tested); fixed in 3.5.0 (last present: 3.0.0)"
+    assert (
+        result.answer == "present since 20230404.479 (the oldest release tested); fixed in 3.5.0 (last present: 3.0.0)"
+    )
     assert bisect(VS, _judge(set(), [])).answer.startswith("not reproduced")
 
 
@@ -44,10 +48,11 @@ def test_fixed_in_and_present_since():
 @pytest.mark.iree
 def test_bisect_over_three_installed_releases(tmp_path):
     """Needs three releases in ~/.cache/ireefuzz/releases (e.g. 20240410.859, 3.0.0) plus the installed one."""
-    from ireefuzz.tools.filing.bisect import bisect_bundle, installed_versions
     from ireefuzz.core.evaluate import evaluate
     from ireefuzz.generators.case import Case
-    from ireefuzz.generators.graph import Graph, Node, TensorType as T
+    from ireefuzz.generators.graph import Graph, Node
+    from ireefuzz.generators.graph import TensorType as T
+    from ireefuzz.tools.filing.bisect import bisect_bundle, installed_versions
     from ireefuzz.tools.filing.repro import shrink_and_bundle
 
     versions = installed_versions()
@@ -55,8 +60,9 @@ def test_bisect_over_three_installed_releases(tmp_path):
         pytest.skip(f"needs three installed releases, found {versions}")
     versions = [versions[0], versions[len(versions) // 2], versions[-1]]
     i32 = lambda *s: T(s, "i32")
-    g = Graph((i32(8, 8), i32(8)), (Node("reduce_sum", ("a0",), {"dim": 1, "init": "value:a1"}, i32(8)),),
-              ("n0",)).check()
+    g = Graph(
+        (i32(8, 8), i32(8)), (Node("reduce_sum", ("a0",), {"dim": 1, "init": "value:a1"}, i32(8)),), ("n0",)
+    ).check()
     (finding,) = evaluate([Case(g, ({},))])[0].findings
     bundle = shrink_and_bundle(finding, tmp_path / "bundle", shrink=False, confirm_runs=1).path
     result = bisect_bundle(bundle, versions, install=False)
@@ -77,17 +83,32 @@ def test_a_release_that_cannot_run_the_repro_is_not_evidence_of_absence():
 
 
 def test_bisect_compiles_with_the_findings_configuration():
-    from ireefuzz.tools.filing.bisect import configuration_for
     from ireefuzz.sut.releases import Release
+    from ireefuzz.tools.filing.bisect import configuration_for
 
-    finding = {"compiler_version": "3.13.0 @ abc", "flags": ["--iree-hal-target-backends=llvm-cpu",
-               "--iree-llvmcpu-target-cpu=znver4", "--iree-opt-data-tiling=true"]}
+    finding = {
+        "compiler_version": "3.13.0 @ abc",
+        "flags": [
+            "--iree-hal-target-backends=llvm-cpu",
+            "--iree-llvmcpu-target-cpu=znver4",
+            "--iree-opt-data-tiling=true",
+        ],
+    }
     rel = lambda v: Release(v, "python", "iree-compile", "iree-run-module")
     knows = lambda r, cpu: r.version == "3.10.0"
     assert configuration_for(rel("3.10.0"), finding, {}, knows) == finding["flags"]  # its CPU, its flags
     assert configuration_for(rel("20230209.425"), finding, {}, knows) == [  # an LLVM without znver4: host
-        "--iree-hal-target-backends=llvm-cpu", "--iree-llvm-target-cpu=host", "--iree-opt-data-tiling=true"]
+        "--iree-hal-target-backends=llvm-cpu",
+        "--iree-llvm-target-cpu=host",
+        "--iree-opt-data-tiling=true",
+    ]
     assert configuration_for(rel("3.13.0"), finding, {}, lambda r, c: False) == finding["flags"]  # its own release
-    older = {"target_cpu": "x86-64-v3", "flags": ["--iree-opt-level=O3"]}  # a finding that recorded no flags: its case's
+    older = {
+        "target_cpu": "x86-64-v3",
+        "flags": ["--iree-opt-level=O3"],
+    }  # a finding that recorded no flags: its case's
     assert configuration_for(rel("3.10.0"), {}, older, knows) == [
-        "--iree-hal-target-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=x86-64-v3", "--iree-opt-level=O3"]
+        "--iree-hal-target-backends=llvm-cpu",
+        "--iree-llvmcpu-target-cpu=x86-64-v3",
+        "--iree-opt-level=O3",
+    ]

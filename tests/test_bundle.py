@@ -1,5 +1,6 @@
 """Bundles whose run.sh never lies: hostile files, missing tools, fake compilers (fast); every kind of
 bundle under ``env -i`` with only the two IREE tools on PATH (iree)."""
+
 from __future__ import annotations
 
 import os
@@ -12,11 +13,12 @@ import numpy as np
 import pytest
 
 from ireefuzz import sut
-from ireefuzz.tools.filing.bundle import Bundle, render, run_script
 from ireefuzz.errors import CorpusError
 from ireefuzz.generators.case import Case
-from ireefuzz.generators.graph import Graph, Node, TensorType as T
+from ireefuzz.generators.graph import Graph, Node
+from ireefuzz.generators.graph import TensorType as T
 from ireefuzz.oracles.finding import Finding
+from ireefuzz.tools.filing.bundle import Bundle, render, run_script
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 F32 = lambda *s: T(s, "f32")
@@ -25,14 +27,19 @@ FLAGS = sut.target_flags("host")
 
 
 def _finding(oracle: str, kind: str, signature: str | None = None, message: str = "msg", **evidence) -> Finding:
-    return Finding(oracle, kind, signature or f"{oracle}/{kind}/add/f32/SxS", message, evidence,
-                   Case(GRAPH, ({},)).to_json())
+    return Finding(
+        oracle, kind, signature or f"{oracle}/{kind}/add/f32/SxS", message, evidence, Case(GRAPH, ({},)).to_json()
+    )
 
 
 def _write(tmp_path: Path, script: str) -> Path:
     bundle = tmp_path / "bundle"
-    Bundle(program="module {}\n", finding={"signature": "memory/alloca/add/f32/SxS"}, run_sh=script,
-           inputs=[np.zeros((4, 4), np.float32)] * 2).dump(bundle)
+    Bundle(
+        program="module {}\n",
+        finding={"signature": "memory/alloca/add/f32/SxS"},
+        run_sh=script,
+        inputs=[np.zeros((4, 4), np.float32)] * 2,
+    ).dump(bundle)
     return bundle
 
 
@@ -50,8 +57,12 @@ def _tools(tmp_path: Path, compile_body: str | None, run_body: str | None = "ech
 def _run(bundle: Path, tools: Path, **env: str) -> subprocess.CompletedProcess:
     """run.sh under ``env -i``: PATH holds only ``tools`` (no dirname, mktemp, grep, rm, python3)."""
     variables = {"PATH": str(tools), "TMPDIR": str(bundle.parent)} | env
-    return subprocess.run(["/usr/bin/env", "-i", *[f"{k}={v}" for k, v in variables.items()], "/bin/sh",
-                           str(bundle / "run.sh")], capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        ["/usr/bin/env", "-i", *[f"{k}={v}" for k, v in variables.items()], "/bin/sh", str(bundle / "run.sh")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 ALLOCA_IR = """// -----// IR Dump Before ConvertToLLVMPass (iree-convert-to-llvm) ('builtin.module' operation: @main_dispatch_0_matmul) //----- //
@@ -78,29 +89,46 @@ MATMUL = "linalg.matmul ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%c :
 
 def _printing(text: str, status: int = 0) -> str:
     """A fake iree-compile body that prints ``text`` on stderr and writes its -o file."""
-    return (f"while [ $# -gt 0 ]; do [ \"$1\" = -o ] && : > \"$2\"; shift; done\n"
-            f"printf '%s\\n' {shlex.quote(text)} >&2\nexit {status}")  # builtins only: PATH has no cat
+    return (
+        f'while [ $# -gt 0 ]; do [ "$1" = -o ] && : > "$2"; shift; done\n'
+        f"printf '%s\\n' {shlex.quote(text)} >&2\nexit {status}"
+    )  # builtins only: PATH has no cat
 
 
-@pytest.mark.parametrize("kind,ir,status", [
-    ("alloca", ALLOCA_IR, 1),
-    ("alloca", ALLOCA_IR.replace("memref.alloca()", "memref.subview()"), 0),
-    ("copy", COPY_IR.format(name="matmul", compute=MATMUL, target="subview_2"), 1),
-    ("copy", COPY_IR.format(name="matmul", compute=MATMUL, target="subview"), 0),  # onto itself
-    ("copy", COPY_IR.format(name="slow_memcpy", compute=BINDINGS, target="subview_2"), 0),  # data movement only
-    ("copy", COPY_IR.format(name="gather", compute=BINDINGS, target="subview_2"), 0),  # the gather's own row copy
-    ("copy", COPY_IR.format(name="matmul", compute=BINDINGS, target="subview_2"), 1),  # ... where no op moves data
-    ("copy", COPY_IR.format(name="gather", compute=BINDINGS.replace("%subview_2 = memref.subview %assume",
-                                                                    "%subview_2 = memref.subview %alloca"),
-                            target="subview_2"), 1),  # staged through an alloca in the gather
-    ("copy", COPY_IR.format(name="gather", compute="", target="subview_2"), 1),  # ends not seen to be bindings
-    ("copy", COPY_IR.format(name="matmul", compute="", target="subview_2").replace("%in : f32", "%out : f32"), 0),
-    ("copy", COPY_IR.format(name="matmul", compute=MATMUL, target="subview") + "\n"  # second dump: not read
-     + COPY_IR.format(name="matmul", compute=MATMUL, target="subview_2"), 0),
-])
+@pytest.mark.parametrize(
+    "kind,ir,status",
+    [
+        ("alloca", ALLOCA_IR, 1),
+        ("alloca", ALLOCA_IR.replace("memref.alloca()", "memref.subview()"), 0),
+        ("copy", COPY_IR.format(name="matmul", compute=MATMUL, target="subview_2"), 1),
+        ("copy", COPY_IR.format(name="matmul", compute=MATMUL, target="subview"), 0),  # onto itself
+        ("copy", COPY_IR.format(name="slow_memcpy", compute=BINDINGS, target="subview_2"), 0),  # data movement only
+        ("copy", COPY_IR.format(name="gather", compute=BINDINGS, target="subview_2"), 0),  # the gather's own row copy
+        ("copy", COPY_IR.format(name="matmul", compute=BINDINGS, target="subview_2"), 1),  # ... where no op moves data
+        (
+            "copy",
+            COPY_IR.format(
+                name="gather",
+                compute=BINDINGS.replace("%subview_2 = memref.subview %assume", "%subview_2 = memref.subview %alloca"),
+                target="subview_2",
+            ),
+            1,
+        ),  # staged through an alloca in the gather
+        ("copy", COPY_IR.format(name="gather", compute="", target="subview_2"), 1),  # ends not seen to be bindings
+        ("copy", COPY_IR.format(name="matmul", compute="", target="subview_2").replace("%in : f32", "%out : f32"), 0),
+        (
+            "copy",
+            COPY_IR.format(name="matmul", compute=MATMUL, target="subview")
+            + "\n"  # second dump: not read
+            + COPY_IR.format(name="matmul", compute=MATMUL, target="subview_2"),
+            0,
+        ),
+    ],
+)
 def test_memory_run_sh_decides_from_the_oracles_observation_point(tmp_path, kind, ir, status):
-    script = run_script(_finding("memory", kind), GRAPH, FLAGS,
-                        data_movement=["main_dispatch_0_slow_memcpy", "main_dispatch_0_gather"])
+    script = run_script(
+        _finding("memory", kind), GRAPH, FLAGS, data_movement=["main_dispatch_0_slow_memcpy", "main_dispatch_0_gather"]
+    )
     bundle = _write(tmp_path, script)
     proc = _run(bundle, _tools(tmp_path, _printing(ir), run_body=None))
     assert proc.returncode == status, proc.stdout + proc.stderr
@@ -110,23 +138,49 @@ def test_memory_run_sh_decides_from_the_oracles_observation_point(tmp_path, kind
 OLD_HEADER = "// -----// IR Dump Before {pass_} //----- //\n"  # 3.10.0 and older name no function in the header
 
 
-@pytest.mark.parametrize("kind,ir,status", [
-    ("alloca", OLD_HEADER.format(pass_="ConvertToLLVMPass (iree-convert-to-llvm)") + "func.func @d0() {\n}\n"
-     + ALLOCA_IR.replace(ALLOCA_IR.splitlines()[0], OLD_HEADER.format(pass_="ConvertToLLVMPass (iree-convert-to-llvm)")),
-     1),  # the alloca is in the second dispatch
-    ("copy", "\n".join(OLD_HEADER.format(pass_="CleanupBufferAllocViewPass") + c.split("\n", 1)[1] for c in (
-        COPY_IR.format(name="matmul", compute=MATMUL, target="subview"),
-        COPY_IR.format(name="matmul", compute=MATMUL, target="subview_2"))), 0),  # second dump of one function
-])
+@pytest.mark.parametrize(
+    "kind,ir,status",
+    [
+        (
+            "alloca",
+            OLD_HEADER.format(pass_="ConvertToLLVMPass (iree-convert-to-llvm)")
+            + "func.func @d0() {\n}\n"
+            + ALLOCA_IR.replace(
+                ALLOCA_IR.splitlines()[0], OLD_HEADER.format(pass_="ConvertToLLVMPass (iree-convert-to-llvm)")
+            ),
+            1,
+        ),  # the alloca is in the second dispatch
+        (
+            "copy",
+            "\n".join(
+                OLD_HEADER.format(pass_="CleanupBufferAllocViewPass") + c.split("\n", 1)[1]
+                for c in (
+                    COPY_IR.format(name="matmul", compute=MATMUL, target="subview"),
+                    COPY_IR.format(name="matmul", compute=MATMUL, target="subview_2"),
+                )
+            ),
+            0,
+        ),  # second dump of one function
+    ],
+)
 def test_memory_run_sh_names_each_dump_by_its_function_when_the_header_does_not(tmp_path, kind, ir, status):
     bundle = _write(tmp_path, run_script(_finding("memory", kind), GRAPH, FLAGS))
     proc = _run(bundle, _tools(tmp_path, _printing(ir), run_body=None))
     assert proc.returncode == status, proc.stdout + proc.stderr
 
 
-@pytest.mark.parametrize("oracle,kind", [("memory", "alloca"), ("memory", "copy"), ("numeric", "wrong-value"),
-                                         ("immutability", "input-mutated"), ("crash", "runtime-fault"),
-                                         ("crash", "compile-error"), ("fusion", "materialized-producer")])
+@pytest.mark.parametrize(
+    "oracle,kind",
+    [
+        ("memory", "alloca"),
+        ("memory", "copy"),
+        ("numeric", "wrong-value"),
+        ("immutability", "input-mutated"),
+        ("crash", "runtime-fault"),
+        ("crash", "compile-error"),
+        ("fusion", "materialized-producer"),
+    ],
+)
 def test_run_sh_says_2_when_it_cannot_tell(tmp_path, oracle, kind):
     script = run_script(_finding(oracle, kind), GRAPH, FLAGS, error_message="failed to legalize operation")
     bundle = _write(tmp_path, script)
@@ -150,10 +204,14 @@ def test_a_runner_that_cannot_compare_is_not_a_reproduction(tmp_path):
 
 
 def test_compile_error_reproduces_only_with_its_own_diagnostic(tmp_path):
-    script = run_script(_finding("crash", "compile-error"), GRAPH, FLAGS, error_message="failed to legalize operation 'x'")
+    script = run_script(
+        _finding("crash", "compile-error"), GRAPH, FLAGS, error_message="failed to legalize operation 'x'"
+    )
     bundle = _write(tmp_path, script)
-    assert _run(bundle, _tools(tmp_path, _printing("a.mlir:3:5: error: failed to legalize operation 'y'", 1))
-                ).returncode == 1
+    assert (
+        _run(bundle, _tools(tmp_path, _printing("a.mlir:3:5: error: failed to legalize operation 'y'", 1))).returncode
+        == 1
+    )
     assert _run(bundle, _tools(tmp_path / "o", _printing("error: unknown command line flag", 1))).returncode == 2
     assert _run(bundle, _tools(tmp_path / "s", _printing(""))).returncode == 0
 
@@ -173,9 +231,20 @@ def test_hostile_finding_runs_no_injected_command(tmp_path):
         run_script(_finding("memory", "alloca"), GRAPH, [*FLAGS, "; rm -rf /"])
 
 
-@pytest.mark.parametrize("flag", ["--iree-hal-dump-executable-sources-to=/tmp/x", "-o", "--output-format=x",
-                                  "--mlir-print-ir-tree-dir=/tmp/x", "--iree-scheduling-dump-statistics-file=/x",
-                                  "--x-to=/tmp", "; touch x", "--a b", "--iree-llvmcpu-embedded-linker-path=/bin/sh"])
+@pytest.mark.parametrize(
+    "flag",
+    [
+        "--iree-hal-dump-executable-sources-to=/tmp/x",
+        "-o",
+        "--output-format=x",
+        "--mlir-print-ir-tree-dir=/tmp/x",
+        "--iree-scheduling-dump-statistics-file=/x",
+        "--x-to=/tmp",
+        "; touch x",
+        "--a b",
+        "--iree-llvmcpu-embedded-linker-path=/bin/sh",
+    ],
+)
 def test_unsafe_flags_are_refused(flag):
     assert sut.unsafe_flags([flag]) == [flag]
 
@@ -199,10 +268,17 @@ def test_render_quotes_every_word_but_placeholders():
 
 
 def test_bundle_round_trip(tmp_path):
-    made = Bundle(program="module {}\n", finding={"signature": "numeric/wrong-value/add/f32/SxS", "flags": FLAGS},
-                  case=Case(GRAPH, ({},)).to_json(), inputs=[np.arange(4, dtype=np.float32)],
-                  expected={"jax_0": np.ones(2), "f64_0": np.ones(2)}, run_sh="#!/bin/sh\nexit 0\n", issue="# x\n",
-                  findings=[{"signature": "s"}], command="iree-compile x")
+    made = Bundle(
+        program="module {}\n",
+        finding={"signature": "numeric/wrong-value/add/f32/SxS", "flags": FLAGS},
+        case=Case(GRAPH, ({},)).to_json(),
+        inputs=[np.arange(4, dtype=np.float32)],
+        expected={"jax_0": np.ones(2), "f64_0": np.ones(2)},
+        run_sh="#!/bin/sh\nexit 0\n",
+        issue="# x\n",
+        findings=[{"signature": "s"}],
+        command="iree-compile x",
+    )
     made.dump(tmp_path / "b")
     assert (tmp_path / "b" / "expected" / "out0.npy").exists() and os.access(tmp_path / "b" / "run.sh", os.X_OK)
     loaded = Bundle.load(tmp_path / "b")
@@ -218,15 +294,32 @@ def test_bundle_round_trip(tmp_path):
 
 def test_promote_refuses_a_name_outside_regressions(tmp_path):
     bundle = tmp_path / "bundle"
-    Bundle(program="// p\n", finding={"signature": "memory/alloca/add/f32/SxS"}, case=Case(GRAPH, ({},)).to_json()
-           ).dump(bundle)
-    proc = subprocess.run([sys.executable, "-m", "ireefuzz.cli", "promote", str(bundle), "--corpus",
-                           str(tmp_path / "corpus"), "--name", "../../escaped"], capture_output=True, text=True)
+    Bundle(
+        program="// p\n", finding={"signature": "memory/alloca/add/f32/SxS"}, case=Case(GRAPH, ({},)).to_json()
+    ).dump(bundle)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ireefuzz.cli",
+            "promote",
+            str(bundle),
+            "--corpus",
+            str(tmp_path / "corpus"),
+            "--name",
+            "../../escaped",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert not (tmp_path / "escaped").exists() and not list(tmp_path.rglob("escaped"))
     (tmp_path / "file").write_text("")
-    proc = subprocess.run([sys.executable, "-m", "ireefuzz.cli", "promote", str(bundle), "--corpus",
-                           str(tmp_path / "file")], capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "ireefuzz.cli", "promote", str(bundle), "--corpus", str(tmp_path / "file")],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
 
@@ -247,21 +340,26 @@ def _stock_tools(tmp_path: Path) -> Path:
     tools = tmp_path / "iree-tools"
     tools.mkdir()
     (tools / "iree-compile").symlink_to(Path(list(iree.compiler.__path__)[0]) / "_mlir_libs" / "iree-compile")
-    (tools / "iree-run-module").symlink_to(Path(iree.runtime.__file__).parent.parent / "_runtime_libs" / "iree-run-module")
+    (tools / "iree-run-module").symlink_to(
+        Path(iree.runtime.__file__).parent.parent / "_runtime_libs" / "iree-run-module"
+    )
     return tools
 
 
 @pytest.mark.iree
-@pytest.mark.parametrize("seed,prefix", [
-    ("seeds/dot_33x16x49_exp_static", "memory/alloca/"),
-    ("seeds/dot_33x16x49_exp_static", "memory/copy/"),
-    ("seeds/matmul_acc_is_argument", "immutability/"),
-    ("regressions/reduce_sum_of_fill", "numeric/"),
-    ("seeds/reduce_sum_outs_is_argument", "crash/compile-error/"),
-])
+@pytest.mark.parametrize(
+    "seed,prefix",
+    [
+        ("seeds/dot_33x16x49_exp_static", "memory/alloca/"),
+        ("seeds/dot_33x16x49_exp_static", "memory/copy/"),
+        ("seeds/matmul_acc_is_argument", "immutability/"),
+        ("regressions/reduce_sum_of_fill", "numeric/"),
+        ("seeds/reduce_sum_outs_is_argument", "crash/compile-error/"),
+    ],
+)
 def test_every_kind_of_bundle_reproduces_with_only_the_two_tools(tmp_path, seed, prefix):
-    from ireefuzz.tools.corpus import load_case
     from ireefuzz.core.evaluate import evaluate
+    from ireefuzz.tools.corpus import load_case
     from ireefuzz.tools.filing.repro import write_bundle
 
     case = load_case(CORPUS / seed).case
@@ -278,8 +376,12 @@ def test_repro_refuses_a_finding_whose_case_writes_files(tmp_path):
     case = Case(GRAPH, ({},), flags=("--iree-hal-dump-executable-sources-to=" + str(tmp_path / "evil"),))
     hostile = Finding("memory", "alloca", "memory/alloca/x\n;touch evil/f32/S", "m\n$(touch evil)", {}, case.to_json())
     (tmp_path / "hostile.json").write_text(hostile.dumps())
-    proc = subprocess.run([sys.executable, "-m", "ireefuzz.cli", "repro", str(tmp_path / "hostile.json"), "--out",
-                           str(tmp_path / "out")], capture_output=True, text=True, cwd=tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-m", "ireefuzz.cli", "repro", str(tmp_path / "hostile.json"), "--out", str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert proc.returncode == 2 and "refusing" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "evil").exists() and not (tmp_path / "out").exists()
 
@@ -299,17 +401,27 @@ def test_bisect_refuses_a_corrupt_or_hostile_bundle(tmp_path):
 IR_DIR = Path(__file__).resolve().parent / "data" / "ir"
 GATHER_ROW = "ins(%subview_2 : memref<1x35xi32, strided<[35, 1], offset: ?>, #hal.descriptor_type<storage_buffer>>)"
 GATHER_STAGED = lambda text: text.replace(  # fault injection: the gather's row staged through an alloca
-    "    linalg.generic", "    %stage = memref.alloca() : memref<1x35xi32>\n    memref.copy %subview_2, %stage : "
+    "    linalg.generic",
+    "    %stage = memref.alloca() : memref<1x35xi32>\n    memref.copy %subview_2, %stage : "
     "memref<1x35xi32, strided<[35, 1], offset: ?>, #hal.descriptor_type<storage_buffer>> to memref<1x35xi32>\n"
-    "    linalg.generic", 1).replace(GATHER_ROW, "ins(%stage : memref<1x35xi32>)")
+    "    linalg.generic",
+    1,
+).replace(GATHER_ROW, "ins(%stage : memref<1x35xi32>)")
 
 
-@pytest.mark.parametrize("name,moves,change", [
-    ("gather_31x35.bufferized.mlir", True, None), ("gather_31x35.bufferized.mlir", False, None),
-    ("gather_31x35.bufferized.mlir", True, GATHER_STAGED), ("hand.staging_copies.mlir", True, None),
-    ("hand.staging_copies.mlir", False, None), ("fill_matmul_exp_33x16x49.bufferized.mlir", False, None),
-    ("fill_matmul_exp_dyn.bufferized.mlir", False, None), ("fill_matmul_exp_32x16x48.bufferized.mlir", False, None),
-])
+@pytest.mark.parametrize(
+    "name,moves,change",
+    [
+        ("gather_31x35.bufferized.mlir", True, None),
+        ("gather_31x35.bufferized.mlir", False, None),
+        ("gather_31x35.bufferized.mlir", True, GATHER_STAGED),
+        ("hand.staging_copies.mlir", True, None),
+        ("hand.staging_copies.mlir", False, None),
+        ("fill_matmul_exp_33x16x49.bufferized.mlir", False, None),
+        ("fill_matmul_exp_dyn.bufferized.mlir", False, None),
+        ("fill_matmul_exp_32x16x48.bufferized.mlir", False, None),
+    ],
+)
 def test_run_sh_counts_the_copies_the_oracle_counts(tmp_path, name, moves, change):
     """One definition: on recorded and hand-written IR at the observation point (after the cleanup that
     folds full-view self-copies, which only the oracle would see through), run.sh counts the oracle's copies."""
@@ -319,8 +431,10 @@ def test_run_sh_counts_the_copies_the_oracle_counts(tmp_path, name, moves, chang
     text = change(text) if change else text
     fn = "main_dispatch_0_d"
     oracle = sum(1 for m in memory.scan(text) if m.kind == "copy" and (m.staged or not moves))
-    header = (f"// -----// IR Dump Before CleanupBufferAllocViewPass (iree-codegen-cleanup-buffer-alloc-view) "
-              f"('func.func' operation: @{fn}) //----- //\n")
+    header = (
+        f"// -----// IR Dump Before CleanupBufferAllocViewPass (iree-codegen-cleanup-buffer-alloc-view) "
+        f"('func.func' operation: @{fn}) //----- //\n"
+    )
     script = run_script(_finding("memory", "copy"), GRAPH, FLAGS, data_movement=[fn] if moves else [])
     proc = _run(_write(tmp_path, script), _tools(tmp_path, _printing(header + text), run_body=None))
     assert proc.returncode == (1 if oracle else 0), proc.stdout

@@ -2,6 +2,7 @@
 evidence shows what the oracle counted (a copy-shaped linalg.generic, not only memref.copy), ISSUE.md makes no
 claim it did not measure, the signature is the minimal program's own, and the first pass is named when the
 oracle counted something."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,7 +12,8 @@ import numpy as np
 import pytest
 
 from ireefuzz.generators.case import Case
-from ireefuzz.generators.graph import Graph, Node, TensorType as T
+from ireefuzz.generators.graph import Graph, Node
+from ireefuzz.generators.graph import TensorType as T
 from ireefuzz.oracles.finding import Finding
 from ireefuzz.tools.filing import repro
 
@@ -28,16 +30,43 @@ COPY_GENERIC = """func.func @main_dispatch_0_sort_4_f32(%0: memref<4xf32>) {
 }"""
 
 EVIDENCE = {
-    ("memory", "copy"): {"dispatch": "main_dispatch_0_sort_4_f32", "pipeline": "Default", "seen_at": "after bufferization",
-                         "memory_ops": [{"op": "linalg.generic", "type": "memref<4xf32>", "bytes": 16, "in_loop": False,
-                                         "excerpt": "linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>"}],
-                         "required_scratch": []},
-    ("memory", "alloca"): {"dispatch": "main_dispatch_0_sort_4_f32", "pipeline": "Default", "seen_at": "before llvm",
-                           "memory_ops": [{"op": "memref.alloca", "type": "memref<4xf32>", "bytes": 16,
-                                           "in_loop": False, "excerpt": "%1 = memref.alloca() : memref<4xf32>"}]},
+    ("memory", "copy"): {
+        "dispatch": "main_dispatch_0_sort_4_f32",
+        "pipeline": "Default",
+        "seen_at": "after bufferization",
+        "memory_ops": [
+            {
+                "op": "linalg.generic",
+                "type": "memref<4xf32>",
+                "bytes": 16,
+                "in_loop": False,
+                "excerpt": "linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>",
+            }
+        ],
+        "required_scratch": [],
+    },
+    ("memory", "alloca"): {
+        "dispatch": "main_dispatch_0_sort_4_f32",
+        "pipeline": "Default",
+        "seen_at": "before llvm",
+        "memory_ops": [
+            {
+                "op": "memref.alloca",
+                "type": "memref<4xf32>",
+                "bytes": 16,
+                "in_loop": False,
+                "excerpt": "%1 = memref.alloca() : memref<4xf32>",
+            }
+        ],
+    },
     ("memory", "alloc"): {"dispatch": "elsewhere", "pipeline": "Default"},  # no dispatch holds it: evidence JSON
-    ("immutability", "input-mutated"): {"argument": 0, "changed_elements": 3, "first_index": [0], "before": 3.0,
-                                        "after": 0.0},
+    ("immutability", "input-mutated"): {
+        "argument": 0,
+        "changed_elements": 3,
+        "first_index": [0],
+        "before": 3.0,
+        "after": 0.0,
+    },
     ("numeric", "wrong-value"): {"iree": 2, "reference": 4, "index": []},
     ("crash", "compile-error"): {"diagnostic": "error: 'linalg.generic' op inferred input/output operand #0"},
     ("crash", "runtime-fault"): {},
@@ -50,8 +79,9 @@ def test_evidence_is_never_empty(oracle, kind):
     ev = EVIDENCE[(oracle, kind)]
     f = Finding(oracle, kind, f"{oracle}/{kind}/abs/f32/S", "a message", ev, Case(GRAPH, ({},)).to_json())
     dispatch = SimpleNamespace(name="main_dispatch_0_sort_4_f32", final_ir=COPY_GENERIC, bufferized_ir=COPY_GENERIC)
-    lines = repro._evidence_section(f, ev, SimpleNamespace(dispatches=(dispatch,)), [np.zeros(4, np.float32)],
-                                    {"jax_0": np.zeros(4)})
+    lines = repro._evidence_section(
+        f, ev, SimpleNamespace(dispatches=(dispatch,)), [np.zeros(4, np.float32)], {"jax_0": np.zeros(4)}
+    )
     body = [line for line in lines[2:] if line.strip() and line.strip() not in ("```", "```mlir", "```json")]
     assert body, lines
 
@@ -104,10 +134,17 @@ def test_campaign_bundle_index_has_one_line_per_bundled_cause(tmp_path):
     record = SimpleNamespace(out=tmp_path, bundle_dir=lambda c: tmp_path / "bundles" / c.replace("/", "_"))
     done = record.bundle_dir("crash/x")
     done.mkdir(parents=True)
-    (done / "finding.json").write_text(json.dumps({
-        "signature": "crash/compile-error/x/f32/S", "run_sh": {"exit": 1}, "confirm": "3/3",
-        "culprit": {"phase": "flow", "pass": "iree-flow-canonicalize", "how": "h"},
-        "upstream": [{"issue": "iree-org/iree#24385", "state": "closed"}]}))
+    (done / "finding.json").write_text(
+        json.dumps(
+            {
+                "signature": "crash/compile-error/x/f32/S",
+                "run_sh": {"exit": 1},
+                "confirm": "3/3",
+                "culprit": {"phase": "flow", "pass": "iree-flow-canonicalize", "how": "h"},
+                "upstream": [{"issue": "iree-org/iree#24385", "state": "closed"}],
+            }
+        )
+    )
     (done / "ISSUE.md").write_text("# t\n")
     text = write_index(record, ["crash/x", "memory/y"]).read_text()
     assert "iree-flow-canonicalize" in text and "iree-org/iree#24385 (closed)" in text and "ISSUE.md" in text
@@ -117,10 +154,21 @@ def test_campaign_bundle_index_has_one_line_per_bundled_cause(tmp_path):
 def test_program_bundle_title_says_what_happened():
     from ireefuzz.tools.filing.program import _what
 
-    crash = Finding("crash", "compile-crash", "crash/compile-crash/-/-/-", "iree-compile crash on a valid program: Stack "
-                    "dump:", {}, cause="crash/compile-crash/SIGFPE/mlir.iree_compiler.limitVectorTileSizes>"
-                                       "mlir.iree_compiler.getMmt4dLoweringConfig")
+    crash = Finding(
+        "crash",
+        "compile-crash",
+        "crash/compile-crash/-/-/-",
+        "iree-compile crash on a valid program: Stack dump:",
+        {},
+        cause="crash/compile-crash/SIGFPE/mlir.iree_compiler.limitVectorTileSizes>"
+        "mlir.iree_compiler.getMmt4dLoweringConfig",
+    )
     assert _what(crash) == "SIGFPE in iree_compiler::limitVectorTileSizes < iree_compiler::getMmt4dLoweringConfig"
-    wrong = Finding("numeric", "wrong-value", "numeric/wrong-value/main", "main output 0 is wrong at []: IREE 2, "
-                    "interpreter 4 (1 of 1 elements)", {})
+    wrong = Finding(
+        "numeric",
+        "wrong-value",
+        "numeric/wrong-value/main",
+        "main output 0 is wrong at []: IREE 2, interpreter 4 (1 of 1 elements)",
+        {},
+    )
     assert _what(wrong).startswith("main output 0 is wrong")

@@ -3,6 +3,7 @@
 Unit tests use recorded values; tests marked ``iree`` run real campaigns in a subprocess with a few
 cases, injecting worker faults through the test-only ``IREEFUZZ_TEST_FAULT`` hook.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -18,14 +19,13 @@ from pathlib import Path
 import pytest
 
 from ireefuzz.base import durable as _io
-from ireefuzz.tools.campaign import report
-from ireefuzz.tools import baseline
-from ireefuzz.tools.campaign import guidance, options, pool, record
-from ireefuzz.errors import UsageError
 from ireefuzz.core.evaluate import ORACLE_NAMES, CaseResult
+from ireefuzz.errors import UsageError
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, Node, TensorType
 from ireefuzz.oracles.finding import Finding
+from ireefuzz.tools import baseline
+from ireefuzz.tools.campaign import guidance, options, pool, record, report
 
 # The real CLI, restricted to `fuzz` so the test does not depend on the other subcommands' modules.
 DRIVER = "import sys; from ireefuzz import cli; sys.exit(cli.main(['fuzz'] + sys.argv[1:]))"
@@ -58,6 +58,7 @@ def parse(*argv: str) -> argparse.Namespace:
 
 # --------------------------------------------------------------------------- unit
 
+
 def test_oracle_names_are_the_evaluators():
     assert options.ORACLE_NAMES is ORACLE_NAMES
 
@@ -71,13 +72,22 @@ def test_blocks_are_deterministic_and_shards_disjoint():
     assert len({c.dumps() for c in a} & {c.dumps() for c in other}) <= 1  # distinct runs; a tiny case may recur
     shards = [guidance.Stream(options.Options(shard=(i, 3), block=16, cases=40)) for i in range(3)]
     indices = [set(i for k in range(3) for i in s.indices(k)) for s in shards]
-    assert all(len(ix) == 40 for ix in indices) and not (indices[0] & indices[1] or indices[1] & indices[2] or indices[0] & indices[2])
+    assert all(len(ix) == 40 for ix in indices) and not (
+        indices[0] & indices[1] or indices[1] & indices[2] or indices[0] & indices[2]
+    )
 
 
 def _entry(ops: str, configurations: list[str], dims: str = "S", failed: str | None = None) -> dict:
     sigs, causes = ([f"crash/compile-error/{ops}[x]/f32/{dims}"], [failed]) if failed else ([], [])
-    return {"ops": ops, "dtype": "f32", "dims": dims, "pipelines": [c.partition("[")[0] for c in configurations],
-            "configurations": configurations, "sigs": sigs, "causes": causes}
+    return {
+        "ops": ops,
+        "dtype": "f32",
+        "dims": dims,
+        "pipelines": [c.partition("[")[0] for c in configurations],
+        "configurations": configurations,
+        "sigs": sigs,
+        "causes": causes,
+    }
 
 
 def _one_op_graph(op: str) -> Graph:
@@ -102,7 +112,9 @@ def test_value_penalizes_ops_that_keep_failing_with_a_cause_already_seen():
         novel.add(_entry("sort", config(i), failed=f"crash/compile-error/new-{i}" if i % 2 else None))
         clean.add(_entry("sort", config(i)))
     sort = _one_op_graph("sort")
-    assert repeating.value(sort) == pytest.approx(novel.value(sort) / (1 + guidance.FAILURE_COST * 9 / 21))  # 9 repeats in 20
+    assert repeating.value(sort) == pytest.approx(
+        novel.value(sort) / (1 + guidance.FAILURE_COST * 9 / 21)
+    )  # 9 repeats in 20
     assert novel.value(sort) == clean.value(sort)  # a failure with a new cause each time is worth its cost
 
 
@@ -139,7 +151,9 @@ def test_a_runtime_that_dies_on_unused_arguments_makes_only_those_graphs_less_va
 def test_failures_on_dynamic_dims_make_only_the_dynamic_cases_of_that_op_less_valuable():
     coverage = guidance.Coverage()
     for i in range(20):
-        coverage.add(_entry("sort", [f"Default[sort{{distribution = [{i}]}}]"], dims="?", failed="crash/compile-error/stack"))
+        coverage.add(
+            _entry("sort", [f"Default[sort{{distribution = [{i}]}}]"], dims="?", failed="crash/compile-error/stack")
+        )
         coverage.add(_entry("sort", [f"Default[sort{{distribution = [{i + 20}]}}]"], dims="S"))
         coverage.add(_entry("abs", [f"X[{i}]"], dims="?"))
     d = TensorType(("M",), "f32")
@@ -150,8 +164,11 @@ def test_failures_on_dynamic_dims_make_only_the_dynamic_cases_of_that_op_less_va
 
 
 def test_coverage_merged_block_by_block_equals_one_coverage_of_every_entry():
-    entries = [_entry("exp>abs", ["A[x]"]), _entry("abs", ["A[x]", "B[y]"], dims="?"),
-               _entry("sort", [], failed="crash/compile-error/c")]
+    entries = [
+        _entry("exp>abs", ["A[x]"]),
+        _entry("abs", ["A[x]", "B[y]"], dims="?"),
+        _entry("sort", [], failed="crash/compile-error/c"),
+    ]
     whole, merged = guidance.Coverage(), guidance.Coverage()
     for e in entries:
         whole.add(e)
@@ -187,7 +204,9 @@ def test_a_block_puts_the_cases_likeliest_to_fail_to_compile_last():
     for i in range(10):  # fails half the time, with a new cause each time: no less valuable, only riskier
         coverage.add(_entry(risky_op, [f"X[{i}]"], failed=f"crash/compile-error/c{i}" if i % 2 else None))
     ordered = guidance.best(plain, 16, coverage)
-    risky = [any(n.op == risky_op for n in c.graph.nodes) and "?" not in c.graph.dims for c in ordered]  # it failed static
+    risky = [
+        any(n.op == risky_op for n in c.graph.nodes) and "?" not in c.graph.dims for c in ordered
+    ]  # it failed static
     assert 0 < sum(risky) < 16 and risky == sorted(risky)  # the risky ones form the block's last slice
     assert {c.dumps() for c in ordered} == {c.dumps() for c in plain}
 
@@ -208,9 +227,16 @@ def test_options_are_validated():
     with pytest.raises(UsageError, match="unknown bogus"):
         options.options_from_args(parse("--cases", "3", "--ops", "sort,bogus"), None)
     assert options.options_from_args(parse("--cases", "3", "--ops", "sorting,reverse"), None).ops == (
-        "argmax", "reverse", "sort", "topk")
+        "argmax",
+        "reverse",
+        "sort",
+        "topk",
+    )
     opts = options.options_from_args(parse("--cases", "16", "--ops", "argmax"), None)
-    assert {n.op for c in guidance.draw_block(opts, 0, guidance.Coverage()) for n in c.graph.nodes} <= {"argmax", "fill"}
+    assert {n.op for c in guidance.draw_block(opts, 0, guidance.Coverage()) for n in c.graph.nodes} <= {
+        "argmax",
+        "fill",
+    }
     opts = options.options_from_args(parse("--cases", "3", "--flags", "--a='x y' --b", "--seed", "4"), None)
     assert opts.flags == ("--a=x y", "--b") and opts.seed == 4
     with pytest.raises(UsageError, match="--seed differ"):
@@ -219,16 +245,20 @@ def test_options_are_validated():
 
 
 def test_policy_checks_are_usage_errors():
-    for argv, match in ((("--relations", "shape,bogus"), "choose from"), (("--relations-every", "0"), "positive"),
-                        (("--batch", "0"), "--batch 0"), (("--case-timeout", "-1"), "--case-timeout")):
+    for argv, match in (
+        (("--relations", "shape,bogus"), "choose from"),
+        (("--relations-every", "0"), "positive"),
+        (("--batch", "0"), "--batch 0"),
+        (("--case-timeout", "-1"), "--case-timeout"),
+    ):
         with pytest.raises(UsageError, match=match):
             options.options_from_args(parse("--cases", "3", *argv), None)
     assert options.options_from_args(parse("--cases", "3", "--relations", ""), None).relations == ()
 
 
 def test_mixed_campaigns_alternate_front_ends_by_block(tmp_path):
-    from ireefuzz.tools.campaign.loop import Planner
     from ireefuzz.generators.stablehlo import EXPORTABLE_OPS
+    from ireefuzz.tools.campaign.loop import Planner
 
     opts = options.options_from_args(parse("--cases", "32", "--frontend", "mixed", "--batch", "8"), None)
     opts = dataclasses.replace(opts, block=16)
@@ -252,12 +282,28 @@ def test_every_pool_implements_the_protocol():
 
 def test_baseline_is_read_tolerantly_and_rejected_clearly(tmp_path):
     good = tmp_path / "known.json"
-    good.write_text(json.dumps([{"signature": "memory/alloca/x/f32/S", "upstream": "https://x/1"},
-                                {"signature": "crash/compile-error/y/f16/?", "note": None}]))
+    good.write_text(
+        json.dumps(
+            [
+                {"signature": "memory/alloca/x/f32/S", "upstream": "https://x/1"},
+                {"signature": "crash/compile-error/y/f16/?", "note": None},
+            ]
+        )
+    )
     known_map = baseline.load(good).signatures
-    assert known_map["memory/alloca/x/f32/S"].upstream == "https://x/1" and known_map["crash/compile-error/y/f16/?"].note == ""
-    assert known_map["memory/alloca/x/f32/S"].verdict == "upstream" and known_map["crash/compile-error/y/f16/?"].verdict == ""
-    for text, match in (("{", "not valid JSON"), ('{"signature": "x"}', '"format": 2'), ('[{"sig": 1}]', '"signature"')):
+    assert (
+        known_map["memory/alloca/x/f32/S"].upstream == "https://x/1"
+        and known_map["crash/compile-error/y/f16/?"].note == ""
+    )
+    assert (
+        known_map["memory/alloca/x/f32/S"].verdict == "upstream"
+        and known_map["crash/compile-error/y/f16/?"].verdict == ""
+    )
+    for text, match in (
+        ("{", "not valid JSON"),
+        ('{"signature": "x"}', '"format": 2'),
+        ('[{"sig": 1}]', '"signature"'),
+    ):
         (tmp_path / "bad.json").write_text(text)
         with pytest.raises(UsageError, match=match):
             baseline.load(tmp_path / "bad.json")
@@ -278,7 +324,9 @@ def _result(case: Case, *sigs: str) -> CaseResult:
 def test_record_keeps_first_and_smaller_examples_and_never_duplicates(tmp_path):
     opts = options.Options(cases=64, batch=4)
     sig, known = "memory/alloca/exp/f32/S", "memory/alloca/known/f32/S"
-    rec = record.Record(tmp_path, opts, baseline.Baseline({known: baseline.Known(verdict="upstream", link="u", signatures=(known,))}))
+    rec = record.Record(
+        tmp_path, opts, baseline.Baseline({known: baseline.Known(verdict="upstream", link="u", signatures=(known,))})
+    )
     big, small, bigger = _case(64), _case(8), _case(128)
     task = pool.Task((0, 1, 2), (big, small, bigger))
     rec.record(task, [_result(big, sig, known), _result(small, sig), _result(bigger, sig)], 1.0)
@@ -288,7 +336,10 @@ def test_record_keeps_first_and_smaller_examples_and_never_duplicates(tmp_path):
     rec.record(task, [_result(big, sig, known), _result(small, sig), _result(bigger, sig)], 2.0)
     rows = findings(tmp_path)
     assert [(r["signature"], r["case_index"], r["example"]) for r in rows] == [
-        (sig, 0, "first"), (known, 0, "first"), (sig, 1, "smaller")]
+        (sig, 0, "first"),
+        (known, 0, "first"),
+        (sig, 1, "smaller"),
+    ]
     assert [r["status"] for r in rows] == ["new", "known", "new"]
     summary = record.Record(tmp_path, opts, baseline.Baseline({known: baseline.Known(signatures=(known,))})).summary()
     assert summary["signatures"][sig] == {"count": 3, "status": "new", "first_case_index": 0, "smallest_case_index": 1}
@@ -299,8 +350,11 @@ def test_record_keeps_first_and_smaller_examples_and_never_duplicates(tmp_path):
 def test_summary_counts_distinct_lowering_configurations_per_pipeline(tmp_path):
     opts = options.Options(cases=64, batch=4)
     peeled = "#iree_cpu.pipeline<DoubleTilingExpert>, {enable_loop_peeling}[generic{distribution = [8]}]"
-    configs = (("DoubleTilingExpert[generic{distribution = [32]}]",), ("DoubleTilingExpert[generic{distribution = [32]}]",
-               "Default[fill{distribution = [4]}]"), (peeled,))
+    configs = (
+        ("DoubleTilingExpert[generic{distribution = [32]}]",),
+        ("DoubleTilingExpert[generic{distribution = [32]}]", "Default[fill{distribution = [4]}]"),
+        (peeled,),
+    )
     cases = [_case(n) for n in (4, 8, 16)]
     results = [dataclasses.replace(_result(c), configurations=cfg) for c, cfg in zip(cases, configs)]
     record.Record(tmp_path, opts, baseline.Baseline({})).record(pool.Task((0, 1, 2), tuple(cases)), results, 1.0)
@@ -327,14 +381,25 @@ def test_reports(tmp_path):
 
 # --------------------------------------------------------------------------- real campaigns
 
+
 def crash_rows(out: Path) -> dict[int, str]:
     return {r["case_index"]: r["kind"] for r in findings(out) if r["oracle"] == "crash"}
 
 
 @pytest.mark.iree
 def test_worker_segv_and_sigkill_are_bisected_to_their_culprits(tmp_path):
-    rc, err = fuzz(tmp_path, "--cases", "8", "--batch", "4", "--oracles", "crash", "--ops", "elementwise,producer",
-                   fault="2:segv,5:kill")  # ops IREE compiles cleanly: the only crashes are the injected ones
+    rc, err = fuzz(
+        tmp_path,
+        "--cases",
+        "8",
+        "--batch",
+        "4",
+        "--oracles",
+        "crash",
+        "--ops",
+        "elementwise,producer",
+        fault="2:segv,5:kill",
+    )  # ops IREE compiles cleanly: the only crashes are the injected ones
     assert rc == 1, err
     assert crash_rows(tmp_path) == {2: "runtime-crash", 5: "worker-killed"}
     assert sorted(progress_indices(tmp_path)) == list(range(8))  # the bystanders were evaluated, once
@@ -344,7 +409,9 @@ def test_worker_segv_and_sigkill_are_bisected_to_their_culprits(tmp_path):
 
 @pytest.mark.iree
 def test_a_case_hanging_past_its_timeout_becomes_a_finding(tmp_path):
-    rc, err = fuzz(tmp_path, "--cases", "2", "--batch", "1", "--oracles", "crash", "--case-timeout", "6", fault="1:hang")
+    rc, err = fuzz(
+        tmp_path, "--cases", "2", "--batch", "1", "--oracles", "crash", "--case-timeout", "6", fault="1:hang"
+    )
     assert rc == 1, err
     assert crash_rows(tmp_path) == {1: "worker-timeout"}
     assert sorted(progress_indices(tmp_path)) == [0, 1]
@@ -354,10 +421,23 @@ def test_a_case_hanging_past_its_timeout_becomes_a_finding(tmp_path):
 def test_exit_status(tmp_path):
     rc, err = fuzz(tmp_path / "a", "--cases", "4", "--batch", "4", "--oracles", "crash", fault="1:segv")
     assert rc == 1, err
-    known = [{"signature": s, "status": "open", "upstream": "", "note": ""}
-             for s in json.loads((tmp_path / "a" / "summary.json").read_text())["signatures"]]
+    known = [
+        {"signature": s, "status": "open", "upstream": "", "note": ""}
+        for s in json.loads((tmp_path / "a" / "summary.json").read_text())["signatures"]
+    ]
     (tmp_path / "known.json").write_text(json.dumps(known))
-    rc, err = fuzz(tmp_path / "b", "--cases", "4", "--batch", "4", "--oracles", "crash", "--baseline", str(tmp_path / "known.json"), fault="1:segv")
+    rc, err = fuzz(
+        tmp_path / "b",
+        "--cases",
+        "4",
+        "--batch",
+        "4",
+        "--oracles",
+        "crash",
+        "--baseline",
+        str(tmp_path / "known.json"),
+        fault="1:segv",
+    )
     assert rc == 0, err
     assert json.loads((tmp_path / "b" / "summary.json").read_text())["known"] == [k["signature"] for k in known]
     rc, err = fuzz(tmp_path / "c", "--cases", "4", "--batch", "4", "--oracles", "crash", fault="2:raise")
@@ -388,11 +468,14 @@ def test_coordinator_killed_then_resumed_loses_and_duplicates_nothing(tmp_path):
     assert {3: "runtime-crash", 13: "runtime-crash"}.items() <= crash_rows(tmp_path / "run").items()
     # the resumed campaign drew exactly the cases an uninterrupted one draws
     rc, err = fuzz(tmp_path / "clean", *args, fault=faults)
-    hashes = lambda out: sorted((e["i"], e["h"]) for row in _io.read_jsonl(out / "progress.jsonl") for e in row["cases"])
+    hashes = lambda out: sorted(
+        (e["i"], e["h"]) for row in _io.read_jsonl(out / "progress.jsonl") for e in row["cases"]
+    )
     assert hashes(tmp_path / "run") == hashes(tmp_path / "clean")
     summary = lambda out: json.loads((out / "summary.json").read_text())
-    assert {s: v["count"] for s, v in summary(tmp_path / "run")["signatures"].items()} == \
-           {s: v["count"] for s, v in summary(tmp_path / "clean")["signatures"].items()}
+    assert {s: v["count"] for s, v in summary(tmp_path / "run")["signatures"].items()} == {
+        s: v["count"] for s, v in summary(tmp_path / "clean")["signatures"].items()
+    }
 
 
 @pytest.mark.iree
@@ -407,6 +490,7 @@ def test_a_stablehlo_campaign_runs_end_to_end(tmp_path):
 
 
 # --------------------------------------------------------------------------- Dask
+
 
 def _free_port() -> int:
     import socket
@@ -423,10 +507,19 @@ def dask_cluster(tmp_path):
     address = f"tcp://127.0.0.1:{_free_port()}"
     env = dict(os.environ, **{pool.FAULT_ENV: "3:segv"})
     log = open(tmp_path / "cluster.log", "w")
-    scheduler = subprocess.Popen([*dask, "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1], "--no-dashboard"],
-                                 stdout=log, stderr=log, start_new_session=True)
-    worker = subprocess.Popen([*dask, "worker", address, "--nthreads", "1", "--nworkers", "2", "--memory-limit", "0",
-                               "--no-dashboard"], env=env, stdout=log, stderr=log, start_new_session=True)
+    scheduler = subprocess.Popen(
+        [*dask, "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1], "--no-dashboard"],
+        stdout=log,
+        stderr=log,
+        start_new_session=True,
+    )
+    worker = subprocess.Popen(
+        [*dask, "worker", address, "--nthreads", "1", "--nworkers", "2", "--memory-limit", "0", "--no-dashboard"],
+        env=env,
+        stdout=log,
+        stderr=log,
+        start_new_session=True,
+    )
     from distributed import Client
 
     with Client(address, timeout=30) as client:
@@ -445,8 +538,19 @@ def dask_cluster(tmp_path):
 
 @pytest.mark.iree
 def test_dask_cluster_run_isolates_a_crash(tmp_path, dask_cluster):
-    rc, err = fuzz(tmp_path / "out", "--cases", "8", "--batch", "4", "--oracles", "crash", "--ops", "elementwise,producer",
-                   "--scheduler", dask_cluster)  # ops IREE compiles cleanly: the only crash is the injected one
+    rc, err = fuzz(
+        tmp_path / "out",
+        "--cases",
+        "8",
+        "--batch",
+        "4",
+        "--oracles",
+        "crash",
+        "--ops",
+        "elementwise,producer",
+        "--scheduler",
+        dask_cluster,
+    )  # ops IREE compiles cleanly: the only crash is the injected one
     assert rc == 1, err
     assert crash_rows(tmp_path / "out") == {3: "runtime-crash"}
     assert sorted(progress_indices(tmp_path / "out")) == list(range(8))
@@ -457,8 +561,20 @@ def test_new_signatures_are_shrunk_and_bundled_after_the_campaign(tmp_path):
     out = tmp_path / "out"
     empty = tmp_path / "baseline.json"
     empty.write_text("[]")
-    rc, err = fuzz(out, "--seed", "2", "--cases", "128", "--oracles", "immutability", "--baseline", str(empty),
-                   "--bundles", "1", timeout=400)  # seed 2 draws argument-mutating cases among the model ops
+    rc, err = fuzz(
+        out,
+        "--seed",
+        "2",
+        "--cases",
+        "128",
+        "--oracles",
+        "immutability",
+        "--baseline",
+        str(empty),
+        "--bundles",
+        "1",
+        timeout=400,
+    )  # seed 2 draws argument-mutating cases among the model ops
     assert rc == 1, err
     (bundle,) = [p for p in (out / "bundles").iterdir() if p.is_dir()]
     finding = json.loads((bundle / "finding.json").read_text())

@@ -4,6 +4,7 @@ triage and bundles, over small recorded findings.jsonl / progress.jsonl fixtures
 The fixture is an "old" run (no cause recorded anywhere): five signatures of two causes --
 arguments written in place (three ops and dtypes) and a contraction's stack alloca (two).
 """
+
 from __future__ import annotations
 
 import json
@@ -16,9 +17,9 @@ import pytest
 
 from ireefuzz import cli
 from ireefuzz.base import durable as _io
+from ireefuzz.errors import UsageError
 from ireefuzz.tools import baseline
 from ireefuzz.tools.campaign import bundling, causes, options, pool, record, runs
-from ireefuzz.errors import UsageError
 
 MUTATED = "immutability/dps-init-written-in-place"
 ALLOCA = "memory/alloca/contraction@DoubleTilingExpert"
@@ -39,18 +40,46 @@ def old_run(out: Path, rows=ROWS, case_sigs=CASE_SIGS) -> Path:
     _io.atomic_write_json(out / "campaign.json", options.Options(cases=64).to_json())
     for i, sig, evidence, size in rows:
         oracle, kind = sig.split("/")[:2]
-        _io.append_line(out / "findings.jsonl", json.dumps({
-            "oracle": oracle, "kind": kind, "signature": sig, "message": f"{kind} in case {i}", "evidence": evidence,
-            "case": {"graph": {"nodes": []}, "index": i}, "case_index": i, "status": "new", "example": "first", "size": [size, 1]}))
-    entries = [{"i": i, "h": f"h{i}", "sigs": sigs, "pipelines": ["DoubleTilingExpert"], "ops": "matmul", "dtype": "f32",
-                "dims": "SxS", "instances": 1, "discarded": 0} for i, sigs in case_sigs.items()]
+        _io.append_line(
+            out / "findings.jsonl",
+            json.dumps(
+                {
+                    "oracle": oracle,
+                    "kind": kind,
+                    "signature": sig,
+                    "message": f"{kind} in case {i}",
+                    "evidence": evidence,
+                    "case": {"graph": {"nodes": []}, "index": i},
+                    "case_index": i,
+                    "status": "new",
+                    "example": "first",
+                    "size": [size, 1],
+                }
+            ),
+        )
+    entries = [
+        {
+            "i": i,
+            "h": f"h{i}",
+            "sigs": sigs,
+            "pipelines": ["DoubleTilingExpert"],
+            "ops": "matmul",
+            "dtype": "f32",
+            "dims": "SxS",
+            "instances": 1,
+            "discarded": 0,
+        }
+        for i, sigs in case_sigs.items()
+    ]
     _io.append_line(out / "progress.jsonl", json.dumps({"t": 1.0, "cases": entries, "cpu": "c", "version": "v"}))
     return out
 
 
 def known(**entries: list[str]) -> baseline.Baseline:
-    return baseline.Baseline.of([baseline.Known(signatures=(s,)) for s in entries.get("signatures", [])]
-                                + [baseline.Known(c, "upstream", link="https://x/1") for c in entries.get("causes", [])])
+    return baseline.Baseline.of(
+        [baseline.Known(signatures=(s,)) for s in entries.get("signatures", [])]
+        + [baseline.Known(c, "upstream", link="https://x/1") for c in entries.get("causes", [])]
+    )
 
 
 def open_old(tmp_path: Path, base: baseline.Baseline = baseline.Baseline(), previous=None) -> record.Record:
@@ -63,13 +92,25 @@ def by_id(summary: dict) -> dict[str, dict]:
 
 # --------------------------------------------------------------------------- record and summary
 
+
 def test_an_old_run_is_counted_by_cause(tmp_path):
     summary = open_old(tmp_path).summary()
     causes = by_id(summary)
     assert sorted(causes) == [MUTATED, ALLOCA]  # five signatures, two causes
     assert causes[MUTATED] | {"title": ""} == {
-        "id": MUTATED, "title": "", "oracle": "immutability", "signatures": sorted(r[1] for r in ROWS[:3]),
-        "cases": 4, "first_case": 0, "smallest_case": 2, "bundle": "", "status": "new", "verdict": "", "verdict_detail": "", "upstream": ""}
+        "id": MUTATED,
+        "title": "",
+        "oracle": "immutability",
+        "signatures": sorted(r[1] for r in ROWS[:3]),
+        "cases": 4,
+        "first_case": 0,
+        "smallest_case": 2,
+        "bundle": "",
+        "status": "new",
+        "verdict": "",
+        "verdict_detail": "",
+        "upstream": "",
+    }
     assert "16168" in causes[MUTATED]["title"]
     assert (causes[ALLOCA]["cases"], causes[ALLOCA]["first_case"], causes[ALLOCA]["smallest_case"]) == (2, 2, 3)
     assert summary["new_causes"] == [MUTATED, ALLOCA] and summary["history"] == [MUTATED, ALLOCA]
@@ -98,6 +139,7 @@ def test_new_findings_and_progress_carry_their_causes(tmp_path):
 
 # --------------------------------------------------------------------------- baseline
 
+
 def test_a_finding_is_known_by_its_cause_or_its_signature(tmp_path):
     assert open_old(tmp_path / "a", known(causes=[MUTATED])).new_causes() == [ALLOCA]
     # an old signature baseline covers the cause's other dims and dtypes
@@ -110,14 +152,23 @@ def test_a_finding_is_known_by_its_cause_or_its_signature(tmp_path):
 
 def test_the_baseline_file_takes_causes(tmp_path):
     file = tmp_path / "known.json"
-    file.write_text(json.dumps([{"cause": MUTATED, "upstream": "https://github.com/iree-org/iree/issues/16168"},
-                                {"signature": "memory/alloca/x/f32/S", "cause": ALLOCA}]))
+    file.write_text(
+        json.dumps(
+            [
+                {"cause": MUTATED, "upstream": "https://github.com/iree-org/iree/issues/16168"},
+                {"signature": "memory/alloca/x/f32/S", "cause": ALLOCA},
+            ]
+        )
+    )
     base = baseline.load(file)
     assert set(base.causes) == {MUTATED, ALLOCA} and base.causes[ALLOCA].signatures == ("memory/alloca/x/f32/S",)
     assert not base.signatures  # a signature with a cause matches by its cause
     assert base.cause_known(MUTATED, []).upstream.endswith("16168")
-    for bad, match in (([{"cause": "nothing"}], "oracle/what"), ([{"cause": MUTATED}] * 2, "twice"),
-                       ([{"note": "x"}], '"cause"')):
+    for bad, match in (
+        ([{"cause": "nothing"}], "oracle/what"),
+        ([{"cause": MUTATED}] * 2, "twice"),
+        ([{"note": "x"}], '"cause"'),
+    ):
         file.write_text(json.dumps(bad))
         with pytest.raises(UsageError, match=match):
             baseline.load(file)
@@ -127,10 +178,15 @@ def test_the_baseline_file_takes_causes(tmp_path):
 
 # --------------------------------------------------------------------------- nightly diff
 
+
 def test_diff_categories():
     previous = causes.Previous("A", frozenset({"a", "b"}), frozenset({"a", "b", "c"}))
     assert causes.diff_causes({"b", "c", "d", "e"}, {"e"}, previous) == {
-        "new": ["d"], "still_present": ["b"], "gone": ["a"], "back_again": ["c", "e"]}
+        "new": ["d"],
+        "still_present": ["b"],
+        "gone": ["a"],
+        "back_again": ["c", "e"],
+    }
     assert causes.diff_causes({"d", "e"}, {"e"}, None)["new"] == ["d"]  # no previous run: new = not in the baseline
 
 
@@ -139,8 +195,13 @@ def test_compare_with_the_previous_night(tmp_path):
     previous = runs.previous_run(a, baseline.Baseline())
     assert previous.present == {MUTATED}
     summary = open_old(tmp_path, previous=previous).summary()
-    assert summary["diff"] == {"compared_with": str(a), "new": [ALLOCA], "still_present": [MUTATED], "gone": [],
-                               "back_again": []}
+    assert summary["diff"] == {
+        "compared_with": str(a),
+        "new": [ALLOCA],
+        "still_present": [MUTATED],
+        "gone": [],
+        "back_again": [],
+    }
     assert summary["new_causes"] == [ALLOCA]
     assert open_old(tmp_path / "b", known(causes=[ALLOCA]), previous).summary()["diff"]["back_again"] == [ALLOCA]
 
@@ -161,6 +222,7 @@ def empty_baseline(tmp_path: Path) -> Path:
 
 # --------------------------------------------------------------------------- reports
 
+
 def test_reports_are_organised_by_cause(tmp_path):
     rec = open_old(tmp_path, known(causes=[ALLOCA]))
     summary = runs.write_outputs(rec.out, rec)
@@ -168,7 +230,7 @@ def test_reports_are_organised_by_cause(tmp_path):
     assert junit.count("<testcase") == 2 and junit.count("<failure") == 1 and junit.count("<skipped") == 1
     assert f'name="{MUTATED}"' in junit and "https://x/1" in junit
     md = (rec.out / "summary.md").read_text()
-    section = md[md.index(f"### `{MUTATED}`"):]
+    section = md[md.index(f"### `{MUTATED}`") :]
     assert "<details>" in section and all(f"`{r[1]}`" in section for r in ROWS[:3])
     page = (rec.out / "report.html").read_text()
     assert page.count("<details>") == 2 and MUTATED in page
@@ -176,6 +238,7 @@ def test_reports_are_organised_by_cause(tmp_path):
 
 
 # --------------------------------------------------------------------------- triage and bundles
+
 
 def test_triage_rebuckets_an_old_run(tmp_path, capsys):
     run = old_run(tmp_path / "run")
@@ -230,22 +293,43 @@ DRIVER = "import sys; from ireefuzz import cli; sys.exit(cli.main(sys.argv[1:]))
 def ireefuzz(*argv: str, fault: str = "", timeout: float = 300) -> tuple[int, str]:
     from ireefuzz.tools.campaign.pool import FAULT_ENV
 
-    done = subprocess.run([sys.executable, "-c", DRIVER, *argv], env=dict(os.environ, **{FAULT_ENV: fault}),
-                          capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(
+        [sys.executable, "-c", DRIVER, *argv],
+        env=dict(os.environ, **{FAULT_ENV: fault}),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     return done.returncode, done.stderr
 
 
 @pytest.mark.iree
 def test_a_second_night_with_the_first_nights_causes_as_baseline_exits_0(tmp_path):
-    args = ("--cases", "16", "--batch", "8", "--oracles", "crash,immutability,memory", "--workers", "2", "--bundles", "0",
-            "--ops", "elementwise,producer,reduction")  # the families whose stream this test was written against
-    rc, err = ireefuzz("fuzz", "--out", str(tmp_path / "a"), "--baseline", str(empty_baseline(tmp_path)), *args, fault="3:segv")
+    args = (
+        "--cases",
+        "16",
+        "--batch",
+        "8",
+        "--oracles",
+        "crash,immutability,memory",
+        "--workers",
+        "2",
+        "--bundles",
+        "0",
+        "--ops",
+        "elementwise,producer,reduction",
+    )  # the families whose stream this test was written against
+    rc, err = ireefuzz(
+        "fuzz", "--out", str(tmp_path / "a"), "--baseline", str(empty_baseline(tmp_path)), *args, fault="3:segv"
+    )
     assert rc == 1, err
     first = json.loads((tmp_path / "a" / "summary.json").read_text())
     assert first["new_causes"] and len(first["causes"]) <= len(first["signatures"])
     assert all(r["cause"] for r in _io.read_jsonl(tmp_path / "a" / "findings.jsonl"))
     (tmp_path / "causes.json").write_text(json.dumps([{"cause": c["id"]} for c in first["causes"]]))
-    rc, err = ireefuzz("fuzz", "--out", str(tmp_path / "b"), "--baseline", str(tmp_path / "causes.json"), *args, fault="3:segv")
+    rc, err = ireefuzz(
+        "fuzz", "--out", str(tmp_path / "b"), "--baseline", str(tmp_path / "causes.json"), *args, fault="3:segv"
+    )
     assert rc == 0, err
     assert json.loads((tmp_path / "b" / "summary.json").read_text())["new_causes"] == []
     rc, err = ireefuzz("diff", str(tmp_path / "a"), str(tmp_path / "b"), "--baseline", str(empty_baseline(tmp_path)))

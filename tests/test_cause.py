@@ -3,6 +3,7 @@
 Recorded findings from a 1024-case campaign on IREE 3.13 (tests/data/findings), and findings made
 by the real oracles from injected faults; no compiler needed.
 """
+
 from __future__ import annotations
 
 import collections
@@ -64,18 +65,26 @@ def test_all_argument_mutation_signatures_are_one_cause():
 
 def test_alloca_in_contraction_dispatches_is_one_cause_over_dtypes_and_dims():
     causes = causes_by_signature(recorded())
-    contraction = {c for sig, c in causes.items() if sig.startswith("memory/alloca/") and "matmul" in sig
-                   or sig == "memory/alloca/fill>generic/f32/SxSxS"}  # the matmul_like dispatch, in generic form
+    contraction = {
+        c
+        for sig, c in causes.items()
+        if sig.startswith("memory/alloca/") and "matmul" in sig or sig == "memory/alloca/fill>generic/f32/SxSxS"
+    }  # the matmul_like dispatch, in generic form
     assert contraction == {"memory/alloca/contraction@DoubleTilingExpert"}
-    reduction = {c for sig, c in causes.items()
-                 if sig.startswith("memory/alloca/fill>generic") and sig != "memory/alloca/fill>generic/f32/SxSxS"}
+    reduction = {
+        c
+        for sig, c in causes.items()
+        if sig.startswith("memory/alloca/fill>generic") and sig != "memory/alloca/fill>generic/f32/SxSxS"
+    }
     assert reduction == {"memory/alloca/reduction@DoubleTilingExpert"}
 
 
 def test_one_compile_error_over_dtypes_and_dims_is_one_cause_named_by_diagnostic_and_stage():
     causes = {c for sig, c in causes_by_signature(recorded()).items() if sig.startswith("crash/compile-error/")}
-    assert causes == {"crash/compile-error/write-affecting-operations-on-global-resources-are-restricted-to-"
-                      "workgroup-distributed-contexts@workgroup-distribution-verification"}  # whichever op IREE names
+    assert causes == {
+        "crash/compile-error/write-affecting-operations-on-global-resources-are-restricted-to-"
+        "workgroup-distributed-contexts@workgroup-distribution-verification"
+    }  # whichever op IREE names
 
 
 def test_round_trip_keeps_the_cause_and_old_json_without_it_loads():
@@ -94,20 +103,31 @@ def test_diagnostics_are_normalized_without_names_numbers_types_or_shapes():
     assert normalize_diagnostic(a) == normalize_diagnostic(b)
     assert normalize_diagnostic(a).startswith("tensor.extract_slice-op-expected-type")
     assert normalize_diagnostic("failed to legalize operation 'arith.constant'") != normalize_diagnostic(
-        "failed to legalize operation 'builtin.unrealized_conversion_cast'")
+        "failed to legalize operation 'builtin.unrealized_conversion_cast'"
+    )
 
 
 def stack(*frames: str, base: int = 0x7F00) -> str:
-    lines = ["PLEASE submit a bug report", "Stack dump:", "0.\tProgram arguments: iree-compile x.mlir",
-             f" #0 0x{base:012x} llvm::sys::PrintStackTrace(llvm::raw_ostream&, int) (/a/libIREECompiler.so+0x{base:x})",
-             f" #1 0x{base + 8:012x} SignalHandler(int) Signals.cpp:0:0",
-             f" #2 0x{base + 16:012x} (/lib/x86_64-linux-gnu/libc.so.6+0x42520)"]
-    lines += [f" #{i + 3} 0x{base + 64 * i:012x} {f} (/b{base}/libIREECompiler.so+0x{base + i:x})" for i, f in enumerate(frames)]
+    lines = [
+        "PLEASE submit a bug report",
+        "Stack dump:",
+        "0.\tProgram arguments: iree-compile x.mlir",
+        f" #0 0x{base:012x} llvm::sys::PrintStackTrace(llvm::raw_ostream&, int) (/a/libIREECompiler.so+0x{base:x})",
+        f" #1 0x{base + 8:012x} SignalHandler(int) Signals.cpp:0:0",
+        f" #2 0x{base + 16:012x} (/lib/x86_64-linux-gnu/libc.so.6+0x42520)",
+    ]
+    lines += [
+        f" #{i + 3} 0x{base + 64 * i:012x} {f} (/b{base}/libIREECompiler.so+0x{base + i:x})"
+        for i, f in enumerate(frames)
+    ]
     return "\n".join(lines)
 
 
-GRAPHS = [Graph((TensorType(shape, dtype),), (Node("exp", ("a0",), {}, TensorType(shape, dtype)),), ("n0",)).check()
-          for dtype in ("f32", "f16") for shape in ((4,), ("M", 3), (2, "N", 5))]
+GRAPHS = [
+    Graph((TensorType(shape, dtype),), (Node("exp", ("a0",), {}, TensorType(shape, dtype)),), ("n0",)).check()
+    for dtype in ("f32", "f16")
+    for shape in ((4,), ("M", 3), (2, "N", 5))
+]
 
 
 def compile_crash(diagnostic: str, graph: Graph, returncode: int = -11) -> Finding:
@@ -122,10 +142,16 @@ def test_a_segfaulting_fake_compiler_is_one_cause_on_every_input():
 
 
 def test_crash_state_is_the_top_three_frames_without_addresses_arguments_or_templates():
-    frames = ["mlir::Value::getType() const", "mlir::iree_compiler::(anonymous namespace)::Fold<4u>::run(mlir::Operation*)",
-              "mlir::detail::OpToOpPassAdaptor::run(mlir::Pass*, mlir::Operation*)", "main"]
-    assert crash_state(stack(*frames), -11) == ("SIGSEGV", ["mlir::Value::getType", "mlir::iree_compiler::anon::Fold::run",
-                                                           "mlir::detail::OpToOpPassAdaptor::run"])
+    frames = [
+        "mlir::Value::getType() const",
+        "mlir::iree_compiler::(anonymous namespace)::Fold<4u>::run(mlir::Operation*)",
+        "mlir::detail::OpToOpPassAdaptor::run(mlir::Pass*, mlir::Operation*)",
+        "main",
+    ]
+    assert crash_state(stack(*frames), -11) == (
+        "SIGSEGV",
+        ["mlir::Value::getType", "mlir::iree_compiler::anon::Fold::run", "mlir::detail::OpToOpPassAdaptor::run"],
+    )
     same = {cause_of(compile_crash(stack(*frames, base=b), g)).id for b in (0x7F00, 0x5500) for g in GRAPHS}
     assert len(same) == 1
     other = cause_of(compile_crash(stack("mlir::OpBuilder::create(mlir::Location)", *frames[1:]), GRAPHS[0])).id
@@ -133,7 +159,9 @@ def test_crash_state_is_the_top_three_frames_without_addresses_arguments_or_temp
 
 
 def test_an_assertion_is_its_own_crash_type():
-    diagnostic = "iree-compile: Foo.cpp:12: void f(): Assertion `idx < size() && \"out of range\"' failed.\n" + stack("f()")
+    diagnostic = 'iree-compile: Foo.cpp:12: void f(): Assertion `idx < size() && "out of range"\' failed.\n' + stack(
+        "f()"
+    )
     kind, frames = crash_state(diagnostic, -6)
     assert kind.startswith("assertion:idx") and frames == ["f"]
 
@@ -142,7 +170,9 @@ def test_an_assertion_is_its_own_crash_type():
 
 
 def regression_graph() -> Graph:
-    return Graph.from_json(json.loads((CORPUS / "regressions" / "reduce_sum_of_fill" / "case.json").read_text())["graph"])
+    return Graph.from_json(
+        json.loads((CORPUS / "regressions" / "reduce_sum_of_fill" / "case.json").read_text())["graph"]
+    )
 
 
 NP = {"f32": np.float32, "f16": np.float16, "i32": np.int32}
@@ -154,16 +184,20 @@ def wrong_value(graph: Graph, sizes: dict, inputs: list) -> Finding:
     expected = [np.asarray(t).astype(NP[graph.type_of(o).dtype]) for t, o in zip(truth, graph.outputs)]
     actual = [e.copy() for e in expected]
     actual[0].reshape(-1)[0] += 3
-    (finding,) = numeric.check_numeric(graph, sizes, inputs, actual, expected,
-                                       lambda xs: evaluate_with_bounds(graph, xs, sizes)).findings
+    (finding,) = numeric.check_numeric(
+        graph, sizes, inputs, actual, expected, lambda xs: evaluate_with_bounds(graph, xs, sizes)
+    ).findings
     return finding.with_case({"graph": graph.to_json()})
 
 
 def reduce_into_argument(dtype: str, n: int) -> Graph:
     """A reduction into argument a1, which a broadcast also reads: an in-place write clobbers what it reads."""
     vec, mat = TensorType((n,), dtype), TensorType((n, 3), dtype)
-    return Graph((mat, vec), (Node("reduce_sum", ("a0",), {"dim": 1, "init": "value:a1"}, vec),
-                              Node("add", ("n0", "a1"), {}, vec)), ("n1",)).check()
+    return Graph(
+        (mat, vec),
+        (Node("reduce_sum", ("a0",), {"dim": 1, "init": "value:a1"}, vec), Node("add", ("n0", "a1"), {}, vec)),
+        ("n1",),
+    ).check()
 
 
 def inputs_for(graph: Graph) -> list[np.ndarray]:
@@ -174,8 +208,11 @@ def inputs_for(graph: Graph) -> list[np.ndarray]:
 def test_the_fill_sum_miscompile_and_a_mutation_caused_wrong_value_never_share_a_cause():
     fill_sum = wrong_value(regression_graph(), {}, [])
     assert cause_of(fill_sum).id == "numeric/wrong-value/fill>reduce_sum"
-    mutated = [wrong_value(reduce_into_argument(dtype, n), {}, inputs_for(reduce_into_argument(dtype, n)))
-               for dtype in ("f32", "i32") for n in (2, 7)]
+    mutated = [
+        wrong_value(reduce_into_argument(dtype, n), {}, inputs_for(reduce_into_argument(dtype, n)))
+        for dtype in ("f32", "i32")
+        for n in (2, 7)
+    ]
     assert {cause_of(f).id for f in mutated} == {ARGUMENT_MUTATION.id}
     assert cause_of(fill_sum).id not in {cause_of(f).id for f in mutated}
 
@@ -205,8 +242,13 @@ ALLOCA = """func.func @{name}(%v: f32) {{
 
 def injected_alloca(dtype: str, dims: str, tile: str) -> Finding:
     name = f"g0_dispatch_0_matmul_{dims}_{dtype}"
-    d = DispatchIR(name=name, pipeline="CPUDoubleTilingExpert", bufferized_ir="", source="",
-                   final_ir=ALLOCA.format(name=name, tile=tile, dtype=dtype))
+    d = DispatchIR(
+        name=name,
+        pipeline="CPUDoubleTilingExpert",
+        bufferized_ir="",
+        source="",
+        final_ir=ALLOCA.format(name=name, tile=tile, dtype=dtype),
+    )
     (finding,) = memory.check_memory([d], graph_ops="fill>matmul>generic[exp]")
     return finding
 
@@ -218,8 +260,11 @@ def reduction_graph(dtype: str, shape: tuple) -> Graph:
 
 
 def test_two_injected_bugs_never_share_a_cause_and_one_bug_over_dtypes_dims_and_shapes_is_one():
-    allocas = [injected_alloca(dtype, dims, tile) for dtype in ("f32", "f16", "i32")
-               for dims, tile in (("33x16x49", "3x7"), ("DxDx16", "8x16"), ("65xDx2", "7"))]
+    allocas = [
+        injected_alloca(dtype, dims, tile)
+        for dtype in ("f32", "f16", "i32")
+        for dims, tile in (("33x16x49", "3x7"), ("DxDx16", "8x16"), ("65xDx2", "7"))
+    ]
     wrong = []
     for dtype in ("f32", "f16", "i32"):
         for shape, sizes in (((5, 7), {}), (("M", 3), {"M": 4}), ((2, "N", 6), {"N": 3})):
@@ -234,8 +279,13 @@ def test_two_injected_bugs_never_share_a_cause_and_one_bug_over_dtypes_dims_and_
 
 def test_metamorphic_asymmetry_takes_the_cause_of_the_memory_finding_of_its_family():
     alloca = injected_alloca("f32", "DxDx16", "8x16")
-    asym = Finding("metamorphic", "alloca-asymmetry", "metamorphic/alloca-asymmetry/fill>matmul>exp[shape:dynamic]/f32/?x?",
-                   "alloca present only in dynamic", {"relation": "shape", "reference": "static", "variant": "dynamic"})
+    asym = Finding(
+        "metamorphic",
+        "alloca-asymmetry",
+        "metamorphic/alloca-asymmetry/fill>matmul>exp[shape:dynamic]/f32/?x?",
+        "alloca present only in dynamic",
+        {"relation": "shape", "reference": "static", "variant": "dynamic"},
+    )
     assert cause_of(asym).id == "metamorphic/alloca-asymmetry/contraction[shape:dynamic]"
     linked = assign_causes([alloca, asym])
     assert linked[1].cause == linked[0].cause == "memory/alloca/contraction@DoubleTilingExpert"
@@ -252,72 +302,148 @@ def test_splats_fold_into_the_fill_and_a_broadcast_of_the_wrong_sum_is_the_same_
     graph = regression_graph()
     fill, reduce = graph.nodes
     cast = Node("cast", ("n0",), {"to": "f32"}, TensorType(fill.type.shape, "f32"))
-    wider = Graph((), (fill, cast, Node("reduce_sum", ("n1",), {"dim": 0}, TensorType((), "f32")),
-                       Node("broadcast", ("n2",), {"shape": [3], "dimensions": [0]}, TensorType((3,), "f32"))), ("n3",)).check()
+    wider = Graph(
+        (),
+        (
+            fill,
+            cast,
+            Node("reduce_sum", ("n1",), {"dim": 0}, TensorType((), "f32")),
+            Node("broadcast", ("n2",), {"shape": [3], "dimensions": [0]}, TensorType((3,), "f32")),
+        ),
+        ("n3",),
+    ).check()
     finding = wrong_value(wider, {}, [])
     assert finding.signature == "numeric/wrong-value/fill>cast>reduce_sum>broadcast/f32/S"
     assert cause_of(finding).id == cause_of(wrong_value(graph, {}, [])).id == "numeric/wrong-value/fill>reduce_sum"
 
 
 def test_an_unsymbolized_crash_is_bucketed_by_the_running_pass():
-    dump = ("Stack dump:\n0.\tProgram arguments: iree-compile x.mlir\n"
-            "1.\tRunning pass 'X86 DAG->DAG Instruction Selection' on function '@g0_dispatch_0'\n"
-            " #0 0x00007f00 (/a/libIREECompiler.so+0x1234)\n")
+    dump = (
+        "Stack dump:\n0.\tProgram arguments: iree-compile x.mlir\n"
+        "1.\tRunning pass 'X86 DAG->DAG Instruction Selection' on function '@g0_dispatch_0'\n"
+        " #0 0x00007f00 (/a/libIREECompiler.so+0x1234)\n"
+    )
     assert crash_state(dump, -11) == ("SIGSEGV", ["pass:x-dag-dag-instruction-selection"])
 
 
 def test_a_compile_error_names_the_op_llvm_translation_failed_for():
     where = "/tmp/s/sources/module_g0_dispatch_0.mlir:2:2: error:"
-    diagnostic = (f"{where} failed to translate the MLIR LLVM dialect to the native llvm::Module\n"
-                  "LLVM Translation failed for operation: builtin.unrealized_conversion_cast\n"
-                  f"{where} failed to serialize executable for target backend llvm-cpu\n")
+    diagnostic = (
+        f"{where} failed to translate the MLIR LLVM dialect to the native llvm::Module\n"
+        "LLVM Translation failed for operation: builtin.unrealized_conversion_cast\n"
+        f"{where} failed to serialize executable for target backend llvm-cpu\n"
+    )
     failure = CompileFailure("error", diagnostic, ("iree-compile",), 1, 0.1)
     finding = crash.check_compile_failure(failure, "", {"g0": GRAPHS[0]})
-    assert cause_of(finding).id == ("crash/compile-error/failed-to-translate-the-mlir-llvm-dialect-to-the-native-llvm-module"
-                                    "[builtin.unrealized_conversion_cast]@codegen")
+    assert cause_of(finding).id == (
+        "crash/compile-error/failed-to-translate-the-mlir-llvm-dialect-to-the-native-llvm-module"
+        "[builtin.unrealized_conversion_cast]@codegen"
+    )
 
 
 def test_the_shipped_baseline_names_a_cause_for_every_entry_and_keeps_the_fill_sum_apart():
     causes = json.loads((CORPUS / "known_findings.json").read_text())["causes"]  # format 2: one entry per cause
-    assert all(e["cause"] and e["cause"].split("/")[0] in ("crash", "fusion", "immutability", "memory", "metamorphic", "numeric")
-               for e in causes)
+    assert all(
+        e["cause"]
+        and e["cause"].split("/")[0] in ("crash", "fusion", "immutability", "memory", "metamorphic", "numeric")
+        for e in causes
+    )
     by_cause = collections.defaultdict(set)
     for e in causes:
         by_cause[e["cause"]].update(e.get("signatures", []))
     entries = [s for e in causes for s in e.get("signatures", [])]
     assert by_cause["numeric/wrong-value/fill>reduce_sum"] == {
-        "numeric/wrong-value/fill>reduce_sum/i32/scalar", "numeric/wrong-value/fill>reduce_sum/f32/S",
-        "numeric/wrong-value/fill>reduce_sum/f16/scalar", "numeric/wrong-value/fill>cast>reduce_sum>broadcast/i32/SxSxS",
-        "numeric/wrong-value/fill>rms_norm/f16/?xSx?", "numeric/wrong-value/fill>rms_norm/f16/SxSx?"}  # the sum inside a norm
+        "numeric/wrong-value/fill>reduce_sum/i32/scalar",
+        "numeric/wrong-value/fill>reduce_sum/f32/S",
+        "numeric/wrong-value/fill>reduce_sum/f16/scalar",
+        "numeric/wrong-value/fill>cast>reduce_sum>broadcast/i32/SxSxS",
+        "numeric/wrong-value/fill>rms_norm/f16/?xSx?",
+        "numeric/wrong-value/fill>rms_norm/f16/SxSx?",
+    }  # the sum inside a norm
     assert "numeric/wrong-value/fill>reduce_sum>add/f16/scalar" in by_cause[ARGUMENT_MUTATION.id]  # a consequence
-    assert len([c for c, sigs in by_cause.items() if sigs]) * 3 <= len(entries)  # causes that list signatures group them
+    assert len([c for c, sigs in by_cause.items() if sigs]) * 3 <= len(
+        entries
+    )  # causes that list signatures group them
 
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
-_json = st.recursive(st.none() | st.booleans() | st.integers(-3, 3) | st.text(max_size=12),
-                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
-                     max_leaves=8)
-_KEYS = ["argument", "ops", "output", "diagnostic", "returncode", "message", "detail", "dispatch", "pipeline", "excerpt",
-         "dispatches", "relation", "variant", "failure", "role", "sites"]
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
+_KEYS = [
+    "argument",
+    "ops",
+    "output",
+    "diagnostic",
+    "returncode",
+    "message",
+    "detail",
+    "dispatch",
+    "pipeline",
+    "excerpt",
+    "dispatches",
+    "relation",
+    "variant",
+    "failure",
+    "role",
+    "sites",
+]
 
 
 @settings(max_examples=100, deadline=None)
-@given(oracle_kind=st.sampled_from([("immutability", "input-mutated"), ("crash", "compile-error"), ("crash", "compile-crash"),
-                                    ("crash", "runtime-fault"), ("crash", "worker-killed"), ("memory", "alloca"),
-                                    ("memory", "copy"), ("fusion", "materialized-producer"), ("fusion", "extra-dispatches"),
-                                    ("numeric", "wrong-value"), ("reference", "jax-wrong-value"),
-                                    ("metamorphic", "variant-failed"), ("metamorphic", "alloca-asymmetry")]),
-       evidence=st.dictionaries(st.sampled_from(_KEYS), _json | st.integers(0, 2), max_size=6), ops=st.text(max_size=20),
-       graph=st.none() | st.fixed_dictionaries({"nodes": st.lists(st.fixed_dictionaries(
-           {"op": st.sampled_from(["fill", "cast", "matmul", "reduce_sum", "broadcast"]),
-            "inputs": st.lists(st.sampled_from(["a0", "a1", "n0", "n1"]), max_size=3),
-            "attrs": st.fixed_dictionaries({"init": st.sampled_from(["empty", "value:a0", "value:n0", "init-of:n0"])})}),
-           max_size=3), "outputs": st.lists(st.sampled_from(["n0", "n1", "n2"]), max_size=2)}))
+@given(
+    oracle_kind=st.sampled_from(
+        [
+            ("immutability", "input-mutated"),
+            ("crash", "compile-error"),
+            ("crash", "compile-crash"),
+            ("crash", "runtime-fault"),
+            ("crash", "worker-killed"),
+            ("memory", "alloca"),
+            ("memory", "copy"),
+            ("fusion", "materialized-producer"),
+            ("fusion", "extra-dispatches"),
+            ("numeric", "wrong-value"),
+            ("reference", "jax-wrong-value"),
+            ("metamorphic", "variant-failed"),
+            ("metamorphic", "alloca-asymmetry"),
+        ]
+    ),
+    evidence=st.dictionaries(st.sampled_from(_KEYS), _json | st.integers(0, 2), max_size=6),
+    ops=st.text(max_size=20),
+    graph=st.none()
+    | st.fixed_dictionaries(
+        {
+            "nodes": st.lists(
+                st.fixed_dictionaries(
+                    {
+                        "op": st.sampled_from(["fill", "cast", "matmul", "reduce_sum", "broadcast"]),
+                        "inputs": st.lists(st.sampled_from(["a0", "a1", "n0", "n1"]), max_size=3),
+                        "attrs": st.fixed_dictionaries(
+                            {"init": st.sampled_from(["empty", "value:a0", "value:n0", "init-of:n0"])}
+                        ),
+                    }
+                ),
+                max_size=3,
+            ),
+            "outputs": st.lists(st.sampled_from(["n0", "n1", "n2"]), max_size=2),
+        }
+    ),
+)
 def test_any_recorded_finding_gets_a_path_safe_cause_and_never_raises(oracle_kind, evidence, ops, graph):
     oracle, kind = oracle_kind
-    finding = Finding(oracle, kind, f"{oracle}/{kind}/{ops.replace('/', '_') or '-'}/f32/S", "m", evidence,
-                      {"graph": graph} if graph else None)
+    finding = Finding(
+        oracle,
+        kind,
+        f"{oracle}/{kind}/{ops.replace('/', '_') or '-'}/f32/S",
+        "m",
+        evidence,
+        {"graph": graph} if graph else None,
+    )
     assert isinstance(cause_of(dataclasses.replace(finding, evidence=None)), Cause)
     (assigned_finding,) = assign_causes([finding])
     assert re.fullmatch(r"[A-Za-z0-9_.+>=,:@\-\[\]]+(/[A-Za-z0-9_.+>=,:@\-\[\]]+)+", assigned_finding.cause)
@@ -334,8 +460,11 @@ def test_an_asymmetry_takes_the_memory_cause_of_the_dispatch_that_carries_it():
     from ireefuzz.oracles.metamorphic import Observation, compare
 
     clean = Observation("static-aligned", profile={"alloca": 0}, sites={})
-    carrier = Observation("dynamic", profile={"alloca": 1},
-                          sites={"alloca": [{"dispatch": "main_dispatch_0_reduction_DxD_f32", "pipeline": "CPUDoubleTilingExpert"}]})
+    carrier = Observation(
+        "dynamic",
+        profile={"alloca": 1},
+        sites={"alloca": [{"dispatch": "main_dispatch_0_reduction_DxD_f32", "pipeline": "CPUDoubleTilingExpert"}]},
+    )
     (asym,) = compare("shape", clean, carrier, ops="reduce_max>add", dtype="f32", dims="?")
     assert asym.kind == "alloca-asymmetry" and cause_of(asym).id == "memory/alloca/reduction@DoubleTilingExpert"
     (reverse,) = compare("shape", carrier, clean, ops="reduce_max>add", dtype="f32", dims="?")
@@ -345,20 +474,38 @@ def test_an_asymmetry_takes_the_memory_cause_of_the_dispatch_that_carries_it():
 def test_a_located_asymmetry_keeps_its_carriers_cause_and_links_only_a_memory_finding_of_that_cause():
     from ireefuzz.oracles.metamorphic import Observation, compare
 
-    carrier = Observation("dynamic", profile={"alloca": 1},
-                          sites={"alloca": [{"dispatch": "main_dispatch_0_reduction_DxD_f32", "pipeline": "CPUDoubleTilingExpert"}]})
-    (asym,) = compare("shape", Observation("static", profile={"alloca": 0}), carrier, ops="reduce_max", dtype="f32", dims="?")
+    carrier = Observation(
+        "dynamic",
+        profile={"alloca": 1},
+        sites={"alloca": [{"dispatch": "main_dispatch_0_reduction_DxD_f32", "pipeline": "CPUDoubleTilingExpert"}]},
+    )
+    (asym,) = compare(
+        "shape", Observation("static", profile={"alloca": 0}), carrier, ops="reduce_max", dtype="f32", dims="?"
+    )
     contraction = injected_alloca("f32", "DxDx16", "8x16")  # the case's own alloca: another cause
     linked = assign_causes([contraction, asym])
-    assert linked[1].cause == "memory/alloca/reduction@DoubleTilingExpert" and "consequence_of" not in linked[1].evidence
+    assert (
+        linked[1].cause == "memory/alloca/reduction@DoubleTilingExpert" and "consequence_of" not in linked[1].evidence
+    )
 
 
-@pytest.mark.parametrize("excerpt, ops, kind", [
-    ("%11 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>]} outs(%10 : tensor<?xf32>) {", "generic[index]", "iota"),
-    ("%11 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>]} outs(%10 : tensor<?xf32>) {", "generic", "fill"),
-    ("%3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<4xf32>) -> tensor<4xf32>", "fill", "fill"),
-    ("%cst = arith.constant dense<1.0> : tensor<4xf32>", "-", "constant"),
-])
+@pytest.mark.parametrize(
+    "excerpt, ops, kind",
+    [
+        (
+            "%11 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>]} outs(%10 : tensor<?xf32>) {",
+            "generic[index]",
+            "iota",
+        ),
+        (
+            "%11 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>]} outs(%10 : tensor<?xf32>) {",
+            "generic",
+            "fill",
+        ),
+        ("%3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<4xf32>) -> tensor<4xf32>", "fill", "fill"),
+        ("%cst = arith.constant dense<1.0> : tensor<4xf32>", "-", "constant"),
+    ],
+)
 def test_a_materialized_producer_is_named_by_its_kind(excerpt, ops, kind):
     from ireefuzz.oracles.cause import producer_kind
 
@@ -370,8 +517,14 @@ def test_a_norm_of_a_fill_is_the_fill_sum_miscompile_and_a_norm_of_data_is_not(n
     """The 30-minute run's fill>rms_norm wrong values were the sum over a fill inside the norm: one cause with it."""
     t = TensorType((63,), "f32")
     attrs = {"dim": 0, "decomposed": False} if norm == "softmax" else {"dim": 0, "eps": 1e-5}
-    of_fill = Graph((), (Node("fill", (), {"shape": [63], "dtype": "f32", "value": 2.0, "init": "empty", "generic": False}, t),
-                         Node(norm, ("n0",), attrs, t)), ("n1",)).check()
+    of_fill = Graph(
+        (),
+        (
+            Node("fill", (), {"shape": [63], "dtype": "f32", "value": 2.0, "init": "empty", "generic": False}, t),
+            Node(norm, ("n0",), attrs, t),
+        ),
+        ("n1",),
+    ).check()
     assert cause_of(wrong_value(of_fill, {}, [])).id == "numeric/wrong-value/fill>reduce_sum"
     of_data = Graph((t,), (Node(norm, ("a0",), attrs, t),), ("n0",)).check()
     assert cause_of(wrong_value(of_data, {}, inputs_for(of_data))).id == f"numeric/wrong-value/{norm}"

@@ -1,13 +1,14 @@
 """``ireefuzz check``: signature parsing, shapes, exit statuses and --json (real IREE where marked)."""
+
 from __future__ import annotations
 
 import json
 
 import pytest
-
-from ireefuzz.tools import check
-from ireefuzz.core import frontends
 from programs import run_check as run
+
+from ireefuzz.core import frontends
+from ireefuzz.tools import check
 
 ADD = """func.func @add(%a: tensor<32x48xf32>, %b: tensor<32x48xf32>) -> tensor<32x48xf32> {
   %e = tensor.empty() : tensor<32x48xf32>
@@ -29,8 +30,6 @@ func.func private @helper(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %a : tensor<4xf32>
 }
 """
-
-
 
 
 def test_signatures_list_public_functions_with_dynamic_dims():

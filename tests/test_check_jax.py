@@ -7,6 +7,7 @@ passes). ``iree``: an injected fault (a constant patched into the exported progr
 its signature and a bundle whose run.sh reproduces it with stock tools, and the unpatched program passes;
 the five example models show exactly their triaged findings on 3.13; the docs example runs verbatim.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -76,13 +77,16 @@ def test_a_dynamic_dim_the_function_rejects_is_one_usage_error():
     assert "rejects the dynamic dim(s) batch" in _one_line(e) and "drop them from dynamic=" in str(e.value)
 
 
-@pytest.mark.parametrize("dynamic, says", [
-    ({"y": {0: "b"}}, "no such argument"),
-    ({3: {0: "b"}}, "use a position 0..0"),
-    ({0: {2: "b"}}, "axis 2 is not one of its axes"),
-    ({0: {0: "not a name"}}, "is not a name"),
-    ({0: [0]}, "give {axis: symbol name}"),
-])
+@pytest.mark.parametrize(
+    "dynamic, says",
+    [
+        ({"y": {0: "b"}}, "no such argument"),
+        ({3: {0: "b"}}, "use a position 0..0"),
+        ({0: {2: "b"}}, "axis 2 is not one of its axes"),
+        ({0: {0: "not a name"}}, "is not a name"),
+        ({0: [0]}, "give {axis: symbol name}"),
+    ],
+)
 def test_a_malformed_dynamic_is_one_usage_error(dynamic, says):
     with pytest.raises(UsageError) as e:
         jax_model.export_model(lambda x: x + 1, np.ones((2, 3), np.float32), dynamic=dynamic)
@@ -90,12 +94,14 @@ def test_a_malformed_dynamic_is_one_usage_error(dynamic, says):
 
 
 def test_the_fixture_reports_bad_input_as_one_line_without_a_traceback(pytester: pytest.Pytester):
-    pytester.makepyfile(test_bad="""
+    pytester.makepyfile(
+        test_bad="""
         import numpy as np
 
         def test_non_array(check_jax):
             check_jax(lambda x, n: x * n, np.ones(3, np.float32), 3.0)
-    """)
+    """
+    )
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", timeout=300)
     result.assert_outcomes(failed=1)
     output = result.stdout.str()
@@ -137,7 +143,9 @@ def test_only_rounding_ops_deepen_the_error_chain():
 def test_a_dtype_variant_casts_the_float_leaves_only():
     params = {"w": np.ones((2, 2), np.int8), "s": np.ones(2, np.float32)}
     (cast_params, x) = jax_model.with_float_dtype((params, np.ones(2, np.float32)), "bf16")
-    assert cast_params["w"].dtype == np.int8 and cast_params["s"].dtype.name == "bfloat16" and x.dtype.name == "bfloat16"
+    assert (
+        cast_params["w"].dtype == np.int8 and cast_params["s"].dtype.name == "bfloat16" and x.dtype.name == "bfloat16"
+    )
     with pytest.raises(UsageError, match="choose from f32, f16, bf16"):
         jax_model.with_float_dtype((x,), "f8")
 
@@ -193,8 +201,9 @@ def _judge(outputs):
     x, w = scaled_args()
     model = jax_model.export_model(scaled, x, w)
     case = jax_model.make_case(model, ({},), jax_model.sut.CompilerConfig())
-    return jax_model._jax_numbers(case, {}, [x, w], outputs, config=jax_model.sut.CompilerConfig(), policy=Policy(),
-                                  dispatches=())
+    return jax_model._jax_numbers(
+        case, {}, [x, w], outputs, config=jax_model.sut.CompilerConfig(), policy=Policy(), dispatches=()
+    )
 
 
 def test_the_numeric_judge_passes_float32_rounding_of_the_right_answer():
@@ -235,14 +244,16 @@ def test_an_injected_wrong_constant_fails_with_its_signature_and_a_reproducing_b
     sut = testing.IreeSut(bundle_dir=tmp_path)
     x, w = scaled_args()
     with pytest.raises(testing.IreefuzzFailure) as e:
-        testing.check_jax(scaled, x, w, dynamic={0: {0: "batch"}}, oracles=["numeric", "crash"], sut=sut,
-                          test_id="fault")
+        testing.check_jax(
+            scaled, x, w, dynamic={0: {0: "batch"}}, oracles=["numeric", "crash"], sut=sut, test_id="fault"
+        )
     text = str(e.value)
     signature = re.search(r"^  (numeric/wrong-value/\S+)$", text, re.MULTILINE).group(1)
     assert "JAX float64" in text
     bundle = next(p.parent for p in tmp_path.rglob("run.sh"))
     assert {"program.mlir", "inputs.npz", "expected.npz", "run.sh", "ISSUE.md", "finding.json"} <= {
-        p.name for p in bundle.iterdir()}
+        p.name for p in bundle.iterdir()
+    }
     assert "3.010000e+00" in (bundle / "program.mlir").read_text()
     assert json.loads((bundle / "finding.json").read_text())["signature"] == signature
     issue = (bundle / "ISSUE.md").read_text()
@@ -309,8 +320,16 @@ def test_a_hypothesis_sweep_shrinks_a_failing_size_to_the_smallest_that_fails(mo
     @given(sizes=ireefuzz.awkward_sizes("batch"))
     def sweep(sizes):
         try:
-            testing.check_jax(scaled_past_16, x, w, dynamic={"x": {0: "batch"}}, instances=[sizes],
-                              oracles=["numeric"], sut=sut, test_id="sweep")
+            testing.check_jax(
+                scaled_past_16,
+                x,
+                w,
+                dynamic={"x": {0: "batch"}},
+                instances=[sizes],
+                oracles=["numeric"],
+                sut=sut,
+                test_id="sweep",
+            )
         except testing.IreefuzzFailure:
             outcomes.append((sizes["batch"], False))
             raise
@@ -333,7 +352,9 @@ def test_a_hypothesis_sweep_shrinks_a_failing_size_to_the_smallest_that_fails(mo
 #  - memory alloca / copy in a dynamic-M matmul (DoubleTilingExpert): iree-org/iree#8303 (real bug, known).
 EXPECTED_ON_3_13 = {
     "mlp": {"crash/compile-error/stablehlo.dynamic_broadcast_in_dim[failed-to-legalize-operation-that-was]/-/-"},
-    "transformer": {"crash/compile-error/stablehlo.dynamic_broadcast_in_dim[failed-to-legalize-operation-that-was]/-/-"},
+    "transformer": {
+        "crash/compile-error/stablehlo.dynamic_broadcast_in_dim[failed-to-legalize-operation-that-was]/-/-"
+    },
     "convnet": set(),
     "moe": {"crash/compile-error/stablehlo.reshape[op-result-must-be-statically-shaped]/-/-"},
     "int8_matmul": {"memory/alloca/fill>matmul>generic/f32/?xSxS", "memory/copy/fill>matmul>generic/f32/?xSxS"},
@@ -375,7 +396,9 @@ def docs_blocks() -> tuple[str, str]:
 
 
 def docs_signatures() -> list[str]:
-    return re.findall(r"^  (\S+/\S+)$", re.search(r"```text\n(.*?)```", DOCS.read_text(), re.DOTALL).group(1), re.MULTILINE)
+    return re.findall(
+        r"^  (\S+/\S+)$", re.search(r"```text\n(.*?)```", DOCS.read_text(), re.DOTALL).group(1), re.MULTILINE
+    )
 
 
 @pytest.mark.iree
@@ -392,15 +415,16 @@ def test_the_docs_example_runs_verbatim(pytester: pytest.Pytester):
     failing.assert_outcomes(passed=1, failed=1)
     for signature in docs_signatures():
         assert signature in output
-    passing = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--ireefuzz-baseline=known_findings.json",
-                                            "tests", timeout=900)
+    passing = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--ireefuzz-baseline=known_findings.json", "tests", timeout=900
+    )
     passing.assert_outcomes(passed=2)
     assert "known finding" in passing.stdout.str()
 
 
 # --------------------------------------------------------------------------- ireefuzz fuzz --model
 
-MODEL_MODULE = '''
+MODEL_MODULE = """
 import jax.numpy as jnp
 import numpy as np
 
@@ -414,7 +438,7 @@ def scaled(x, w):
 def example_args():
     rng = np.random.default_rng(0)
     return rng.standard_normal((4, 16)).astype(np.float32), rng.standard_normal((16, 8)).astype(np.float32)
-'''
+"""
 
 
 def _ireefuzz(*argv: str, cwd: Path):
@@ -422,16 +446,26 @@ def _ireefuzz(*argv: str, cwd: Path):
     import subprocess
 
     env = dict(os.environ, JAX_PLATFORMS="cpu")
-    return subprocess.run([sys.executable, "-m", "ireefuzz.cli", *argv], check=False, cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=900)
+    return subprocess.run(
+        [sys.executable, "-m", "ireefuzz.cli", *argv],
+        check=False,
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
 
 
-@pytest.mark.parametrize("spec, says", [
-    ("no_such_module:fn", "cannot import no_such_module"),
-    ("model_mod", "give MODULE:FUNCTION"),
-    ("model_mod:nothing", "has no function nothing"),
-    ("bare_mod:scaled", "must define example_args()"),
-])
+@pytest.mark.parametrize(
+    "spec, says",
+    [
+        ("no_such_module:fn", "cannot import no_such_module"),
+        ("model_mod", "give MODULE:FUNCTION"),
+        ("model_mod:nothing", "has no function nothing"),
+        ("bare_mod:scaled", "must define example_args()"),
+    ],
+)
 def test_fuzz_model_bad_specs_are_one_usage_error(tmp_path, spec, says):
     (tmp_path / "model_mod.py").write_text(MODEL_MODULE)
     (tmp_path / "bare_mod.py").write_text("def scaled(x):\n    return x\n")
@@ -458,12 +492,26 @@ def test_model_variants_start_with_the_model_as_given_and_are_deterministic():
 def test_fuzz_model_checks_variants_and_bundles_each_new_signature(tmp_path):
     (tmp_path / "model_mod.py").write_text(MODEL_MODULE)
     (tmp_path / "none.json").write_text("[]")
-    result = _ireefuzz("fuzz", "--model", "model_mod:scaled", "--cases", "2", "--oracles", "memory,crash,numeric",
-                       "--baseline", "none.json", "--out", "run", cwd=tmp_path)
+    result = _ireefuzz(
+        "fuzz",
+        "--model",
+        "model_mod:scaled",
+        "--cases",
+        "2",
+        "--oracles",
+        "memory,crash,numeric",
+        "--baseline",
+        "none.json",
+        "--out",
+        "run",
+        cwd=tmp_path,
+    )
     rows = [json.loads(line) for line in (tmp_path / "run" / "findings.jsonl").read_text().splitlines()]
     assert [r["variant"]["index"] for r in rows] == [0, 1]
     signatures = {f["signature"] for r in rows for f in r["findings"]}
     assert any(s.startswith("memory/alloca/") for s in signatures)  # the dynamic-batch matmul on 3.13 (#8303)
     assert result.returncode == 1, result.stdout + result.stderr
     bundles = {p.name for p in (tmp_path / "run" / "bundles").iterdir()}
-    assert len(bundles) == len(signatures) and all((tmp_path / "run" / "bundles" / b / "run.sh").is_file() for b in bundles)
+    assert len(bundles) == len(signatures) and all(
+        (tmp_path / "run" / "bundles" / b / "run.sh").is_file() for b in bundles
+    )

@@ -1,5 +1,6 @@
 """``ireefuzz`` imports a subcommand's module only when that subcommand runs (``cli.build_parser(only=...)``):
 ``ireefuzz --help`` loads no tool, ``ireefuzz diff --help`` only the campaign's."""
+
 from __future__ import annotations
 
 import subprocess

@@ -1,6 +1,7 @@
 """The compiler options are declared once (``ireefuzz.base.compiler_options``) and read into a config once
 (``CompilerConfig.from_options``): check, fuzz and repro spell them alike, with ``--release`` / ``--target-cpu``
 kept as the command line's other spellings; ``config_for`` is the one case -> config merge."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -15,8 +16,9 @@ from ireefuzz.cli import build_parser
 @pytest.mark.parametrize("spelling", [("--iree-release", "--iree-target-cpu"), ("--release", "--target-cpu")])
 def test_check_reads_either_spelling_into_the_same_config(spelling):
     release, target = spelling
-    args = build_parser().parse_args(["check", "p.mlir", release, "3.10.0", target, "generic", "--flags=--x=1",
-                                      "--iree-runtime", sys.executable])
+    args = build_parser().parse_args(
+        ["check", "p.mlir", release, "3.10.0", target, "generic", "--flags=--x=1", "--iree-runtime", sys.executable]
+    )
     config = sut.CompilerConfig.from_options(args)
     assert (config.release, config.target_cpu, config.flags) == ("3.10.0", "generic", ("--x=1",))
     assert config.runtime_python == sys.executable and config.iree_compile is None
@@ -32,8 +34,10 @@ def test_fuzz_and_repro_declare_the_same_options():
 
 
 def test_a_bad_compiler_path_or_cpu_name_is_one_line_at_parse_time(tmp_path, capsys):
-    for argv, says in ((["--iree-compile", str(tmp_path / "none")], "does not exist"),
-                       (["--iree-target-cpu", "not a cpu"], "is not a CPU name")):
+    for argv, says in (
+        (["--iree-compile", str(tmp_path / "none")], "does not exist"),
+        (["--iree-target-cpu", "not a cpu"], "is not a CPU name"),
+    ):
         with pytest.raises(SystemExit) as bad:
             build_parser().parse_args(["check", "p.mlir", *argv])
         assert bad.value.code == 2 and says in capsys.readouterr().err

@@ -1,5 +1,6 @@
 """Configuration fuzzing: the declared space, limited to a compiler's flags and this machine's CPUs,
 drawn deterministically per block (fast; the campaign draw uses a fake space)."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -17,8 +18,9 @@ def test_the_space_keeps_only_the_flags_the_compiler_lists():
     everything = frozenset(f.split("=")[0] for axis in configs.AXES for _, flags in axis.values for f in flags)
     full = configs.limited_to(everything, ("host",))
     assert [a.name for a in full.axes] == [a.name for a in configs.AXES]
-    old = configs.limited_to(everything - {"--iree-opt-level", "--iree-dispatch-creation-enable-aggressive-fusion"},
-                             ("host",))
+    old = configs.limited_to(
+        everything - {"--iree-opt-level", "--iree-dispatch-creation-enable-aggressive-fusion"}, ("host",)
+    )
     assert "opt-level" not in {a.name for a in old.axes}  # an axis left with its default alone goes
     fusion = next(a for a in old.axes if a.name == "aggressive-fusion")
     assert fusion.values[1][1] == ("--iree-flow-enable-aggressive-fusion=true",)  # the older spelling
@@ -26,8 +28,10 @@ def test_the_space_keeps_only_the_flags_the_compiler_lists():
 
 
 def test_draws_are_deterministic_per_seed_and_block_and_cover_the_space():
-    space = configs.limited_to(frozenset(f.split("=")[0] for a in configs.AXES for _, fs in a.values for f in fs),
-                               ("generic", "host", "x86-64-v3"))
+    space = configs.limited_to(
+        frozenset(f.split("=")[0] for a in configs.AXES for _, fs in a.values for f in fs),
+        ("generic", "host", "x86-64-v3"),
+    )
     assert space.draw(1, 5) == space.draw(1, 5)
     drawn = [space.draw(1, i) for i in range(200)]
     assert {c.target_cpu for c in drawn} == {"generic", "host", "x86-64-v3"}
@@ -37,8 +41,13 @@ def test_draws_are_deterministic_per_seed_and_block_and_cover_the_space():
 
 
 def test_only_cpus_whose_features_the_host_has_are_drawn():
-    features = {"host": "+sse2,+avx2,-avx512f", "generic": "", "x86-64-v3": "+sse2,+avx2,+x87",
-                "x86-64-v4": "+sse2,+avx2,+avx512f", "unknown-to-this-llvm": None}
+    features = {
+        "host": "+sse2,+avx2,-avx512f",
+        "generic": "",
+        "x86-64-v3": "+sse2,+avx2,+x87",
+        "x86-64-v4": "+sse2,+avx2,+avx512f",
+        "unknown-to-this-llvm": None,
+    }
     assert configs.runnable(features) == ("host", "generic", "x86-64-v3")  # x87 is implicit, avx512f missing
 
 
@@ -56,13 +65,16 @@ def test_a_campaign_with_configs_draws_each_block_in_its_configuration(monkeypat
 
 def test_cross_targets_are_drawn_as_compile_only_configurations_for_the_generic_cpu():
     flags = frozenset(f.split("=")[0] for a in configs.AXES for _, fs in a.values for f in fs)
-    space = configs.limited_to(flags | {configs.TRIPLE_FLAG, configs.FEATURES_FLAG}, ("host",),
-                               cross_targets=tuple(configs.CROSS_TARGETS))
+    space = configs.limited_to(
+        flags | {configs.TRIPLE_FLAG, configs.FEATURES_FLAG}, ("host",), cross_targets=tuple(configs.CROSS_TARGETS)
+    )
     drawn = [space.draw(2, i) for i in range(80)]
     assert {c.target for c in drawn} == {"host", *configs.CROSS_TARGETS}
     sve = next(c for c in drawn if c.target == "aarch64+sve")
-    assert sve.target_cpu == "generic" and sve.flags[:2] == ("--iree-llvmcpu-target-triple=aarch64-unknown-linux-gnu",
-                                                             "--iree-llvmcpu-target-cpu-features=+neon,+sve")
+    assert sve.target_cpu == "generic" and sve.flags[:2] == (
+        "--iree-llvmcpu-target-triple=aarch64-unknown-linux-gnu",
+        "--iree-llvmcpu-target-cpu-features=+neon,+sve",
+    )
     from ireefuzz import sut
 
     assert sut.compile_only(sut.CompilerConfig(target_cpu="generic", flags=sve.flags)) == "aarch64-unknown-linux-gnu"
@@ -71,15 +83,17 @@ def test_cross_targets_are_drawn_as_compile_only_configurations_for_the_generic_
 
 
 def test_labels_name_a_configuration_per_flag_value_and_coverage_counts_cases_and_causes():
-    assert configs.labels("x86-64-v3", ["--iree-opt-data-tiling=false", "--iree-flow-enable-aggressive-fusion=true",
-                                        "--user-flag"]) == ["cpu=x86-64-v3", "data-tiling=false", "aggressive-fusion=on",
-                                                            "--user-flag"]
+    assert configs.labels(
+        "x86-64-v3", ["--iree-opt-data-tiling=false", "--iree-flow-enable-aggressive-fusion=true", "--user-flag"]
+    ) == ["cpu=x86-64-v3", "data-tiling=false", "aggressive-fusion=on", "--user-flag"]
     assert configs.labels("generic", configs.cross_flags("riscv64+v")) == ["target=riscv64+v"]
     coverage = configs.ConfigurationCoverage()
     coverage.add(["cpu=host", "data-tiling=false"], ["memory/alloca", "memory/alloca"])
     coverage.add(["cpu=host"], [])
-    assert coverage.to_json() == {"cpu=host": {"cases": 2, "causes": {"memory/alloca": 1}},
-                                  "data-tiling=false": {"cases": 1, "causes": {"memory/alloca": 1}}}
+    assert coverage.to_json() == {
+        "cpu=host": {"cases": 2, "causes": {"memory/alloca": 1}},
+        "data-tiling=false": {"cases": 1, "causes": {"memory/alloca": 1}},
+    }
 
 
 @pytest.mark.iree
@@ -110,8 +124,13 @@ def test_a_release_whose_llvm_names_no_host_features_gets_this_machines(monkeypa
     and 3 cross targets drawn as often as each of those 2 made 60% of the cases compile-only."""
     from ireefuzz import sut
 
-    old_llvm = {"generic": ("generic", ""), "host": ("znver4", ""), "x86-64-v3": ("x86-64-v3", "+avx2,+fma"),
-                "x86-64-v4": ("x86-64-v4", "+avx2,+avx512f"), "sapphirerapids": ("", "")}
+    old_llvm = {
+        "generic": ("generic", ""),
+        "host": ("znver4", ""),
+        "x86-64-v3": ("x86-64-v3", "+avx2,+fma"),
+        "x86-64-v4": ("x86-64-v4", "+avx2,+avx512f"),
+        "sapphirerapids": ("", ""),
+    }
 
     def resolve(config):
         if config.release is None:  # the installed compiler knows the host's features

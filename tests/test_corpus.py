@@ -1,5 +1,6 @@
 """The corpus format: round trip, atomic writes, clear errors, the baseline, promote, and the
 pytest items (strict xfail per expected signature) with check_case faked; one real-IREE check."""
+
 from __future__ import annotations
 
 import json
@@ -8,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from ireefuzz import pytest_items
-from ireefuzz.tools import corpus
-from ireefuzz.tools import baseline
-from ireefuzz.tools.corpus import CorpusCase, CorpusError, load_case, write_case
 from ireefuzz.generators.case import Case
-from ireefuzz.generators.graph import Graph, GraphError, Node, TensorType as T
+from ireefuzz.generators.graph import Graph, GraphError, Node
+from ireefuzz.generators.graph import TensorType as T
 from ireefuzz.oracles.finding import Finding
+from ireefuzz.tools import baseline, corpus
+from ireefuzz.tools.corpus import CorpusCase, CorpusError, load_case, write_case
 
 pytest_plugins = ["pytester"]
 
@@ -41,7 +42,9 @@ def test_graph_case_round_trip(tmp_path):
 
 def test_raw_mlir_case_round_trip(tmp_path):
     text = "func.func @f(%a: tensor<?xf32>) -> tensor<?xf32> { return %a : tensor<?xf32> }\n"
-    write_case(tmp_path / "raw", CorpusCase(name="raw", mlir=text, functions=("f",), shapes={"f": [(7,)]}, compile_only=True))
+    write_case(
+        tmp_path / "raw", CorpusCase(name="raw", mlir=text, functions=("f",), shapes={"f": [(7,)]}, compile_only=True)
+    )
     loaded = load_case(tmp_path / "raw")
     assert loaded.mlir == text and loaded.shapes == {"f": [(7,)]} and loaded.compile_only and not loaded.is_graph
     assert [c.name for c in corpus.iter_cases(tmp_path)] == ["raw"]
@@ -61,16 +64,19 @@ def test_write_is_atomic(tmp_path, monkeypatch):
     assert [p.name for p in (tmp_path / "add").iterdir() if p.name.startswith(".")] == []
 
 
-@pytest.mark.parametrize("content, message", [
-    ("{not json", "not valid JSON"),
-    ("[]", "expected a JSON object"),
-    ('{"note": "x"}', "neither a graph case"),
-    ('{"mlir": "missing.mlir"}', "cannot be read"),
-    ('{"graph": {"args": []}, "instances": [{}]}', "missing or mistypes"),
-    ('{"mlir": "p.mlir", "expected": {"memory": "memory/alloca/x/f32/S"}}', "'expected' must map"),
-    ('{"mlir": "p.mlir", "expected": {"memory": ["fusion/x/y/f32/S"]}}', "another oracle"),
-    ('{"mlir": "p.mlir", "relations": ["colour"]}', "'relations'"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("{not json", "not valid JSON"),
+        ("[]", "expected a JSON object"),
+        ('{"note": "x"}', "neither a graph case"),
+        ('{"mlir": "missing.mlir"}', "cannot be read"),
+        ('{"graph": {"args": []}, "instances": [{}]}', "missing or mistypes"),
+        ('{"mlir": "p.mlir", "expected": {"memory": "memory/alloca/x/f32/S"}}', "'expected' must map"),
+        ('{"mlir": "p.mlir", "expected": {"memory": ["fusion/x/y/f32/S"]}}', "another oracle"),
+        ('{"mlir": "p.mlir", "relations": ["colour"]}', "'relations'"),
+    ],
+)
 def test_bad_case_file_raises_a_clear_graph_error(tmp_path, content, message):
     (tmp_path / "case.json").write_text(content)
     (tmp_path / "p.mlir").write_text("module {}\n")
@@ -84,9 +90,12 @@ def test_load_baseline(tmp_path):
     path = tmp_path / "known.json"
     path.write_text(json.dumps([{"signature": SIG, "status": "open", "upstream": "https://x/8303", "note": "n"}]))
     assert baseline.load(path).signatures[SIG].upstream == "https://x/8303"
-    for bad, message in [({"a": 1}, "format"), ([{"status": "open"}], "signature"),
-                         ([{"signature": SIG, "status": "maybe"}], "status"),
-                         ([{"signature": SIG, "status": "open"}] * 2, "twice")]:
+    for bad, message in [
+        ({"a": 1}, "format"),
+        ([{"status": "open"}], "signature"),
+        ([{"signature": SIG, "status": "maybe"}], "status"),
+        ([{"signature": SIG, "status": "open"}] * 2, "twice"),
+    ]:
         path.write_text(json.dumps(bad))
         with pytest.raises(CorpusError, match=message):
             baseline.read(path)
@@ -117,7 +126,10 @@ def test_promote_a_bundle(tmp_path):
 
 
 def test_verdicts_group_by_oracle():
-    fs = [Finding("memory", "alloca", SIG, "m"), Finding("reference", "jax-wrong-value", "reference/jax-wrong-value/a/f32/S", "m")]
+    fs = [
+        Finding("memory", "alloca", SIG, "m"),
+        Finding("reference", "jax-wrong-value", "reference/jax-wrong-value/a/f32/S", "m"),
+    ]
     assert corpus.verdicts(fs) == {"memory": [SIG], "numeric": ["reference/jax-wrong-value/a/f32/S"]}
 
 
@@ -155,8 +167,14 @@ def test_fixed_finding_shows_up_as_strict_xpass_failure(pytester, monkeypatch):
 def test_unexpected_finding_fails_with_a_repro(pytester, monkeypatch):
     result = run_items(pytester, monkeypatch, [SIG, "memory/copy/add/f32/SxS"])
     result.assert_outcomes(failed=1, xfailed=1)
-    result.stdout.fnmatch_lines(["*1 unexpected finding*", "*memory/copy/add/f32/SxS*", "*program: *program.mlir*",
-                                 "*repro:*iree-compile*program.mlir*--iree-llvmcpu-target-cpu=host*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*1 unexpected finding*",
+            "*memory/copy/add/f32/SxS*",
+            "*program: *program.mlir*",
+            "*repro:*iree-compile*program.mlir*--iree-llvmcpu-target-cpu=host*",
+        ]
+    )
 
 
 # --------------------------------------------------------------------------- real IREE
@@ -164,7 +182,11 @@ def test_unexpected_finding_fails_with_a_repro(pytester, monkeypatch):
 
 @pytest.mark.iree
 def test_seed_verdicts_hold_on_the_installed_iree():
-    for name in ("dot_33x16x49_exp_static", "dot_32x16x48_exp_static", "matmul_bias_add_27x43x37_fill_into_argument_mlir"):
+    for name in (
+        "dot_33x16x49_exp_static",
+        "dot_32x16x48_exp_static",
+        "matmul_bias_add_27x43x37_fill_into_argument_mlir",
+    ):
         case = load_case(SEEDS / name)
         assert {f.signature for f in corpus.check_case(case)} == case.expected_signatures, name
 

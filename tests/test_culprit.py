@@ -6,6 +6,7 @@ the lowering strategy selection); the unpack error is reported by the workgroup 
 argmax alloca is absent from empty-tensor-to-alloc-tensor's output and present in bufferization's; the pooling
 generic that reads out of bounds is first printed after fold-unit-extent-dims.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -68,17 +69,23 @@ def test_wrong_values_localized_on_recorded_module_scope_dumps():
     """The pooling with a unit output (corpus/regressions/pooling_unit_output_unread_rows), the global-optimization
     phase printed per pass at module scope: the interpreter agrees with the program before
     fold-unit-extent-dims and finds an out-of-bounds read after it."""
-    program = (Path(__file__).parents[1] / "corpus/regressions/pooling_unit_output_unread_rows/program.mlir").read_text()
+    program = (
+        Path(__file__).parents[1] / "corpus/regressions/pooling_unit_output_unread_rows/program.mlir"
+    ).read_text()
     x = (np.arange(2 * 27).reshape(2, 3, 3, 3) % 7).astype(np.float16)
     reference = culprit.interpret(program, "main", [x])
     found = culprit.first_pass_differing(_log("pooling_global_opt_module_scope.log"), "main", [x], reference)
     assert found is not None and found[1].name == "iree-dispatch-creation-fold-unit-extent-dims"
-    previous = [d for d in culprit.dumps(_log("pooling_global_opt_module_scope.log")) if d.name.startswith("iree-dispatch")]
+    previous = [
+        d for d in culprit.dumps(_log("pooling_global_opt_module_scope.log")) if d.name.startswith("iree-dispatch")
+    ]
     assert found[0] == previous[0].body  # the IR before: the dump the interpreter still agreed with
 
 
 def test_wrong_values_not_blamed_when_every_dump_agrees():
-    program = (Path(__file__).parents[1] / "corpus/regressions/pooling_unit_output_unread_rows/program.mlir").read_text()
+    program = (
+        Path(__file__).parents[1] / "corpus/regressions/pooling_unit_output_unread_rows/program.mlir"
+    ).read_text()
     x = (np.arange(2 * 27).reshape(2, 3, 3, 3) % 7).astype(np.float16)
     reference = culprit.interpret(program, "main", [x])
     log = _log("pooling_global_opt_module_scope.log")
@@ -87,7 +94,10 @@ def test_wrong_values_not_blamed_when_every_dump_agrees():
     assert culprit.first_pass_differing(log[:cut], "main", [x], reference) is None
     # and a different reference makes the first readable dump the culprit: the comparison is what decides
     wrong = [np.asarray(r) + 1 for r in reference]
-    assert culprit.first_pass_differing(log[:cut], "main", [x], wrong)[1].name == "iree-dispatch-creation-insert-tensor-barriers"
+    assert (
+        culprit.first_pass_differing(log[:cut], "main", [x], wrong)[1].name
+        == "iree-dispatch-creation-insert-tensor-barriers"
+    )
 
 
 def test_unwrap_makes_abi_ir_interpretable():
@@ -117,17 +127,30 @@ def test_culprit_json_is_phase_pass_how_and_pass_is_null_when_not_localized():
 
 
 TABLE = [
-    {"issue": "iree-org/iree#1", "url": "u1", "title": "open one", "state": "open", "fixed_in": None,
-     "match": {"causes": ["memory/alloca/x"], "program": [r"\bsort\b"], "diagnostic": [r"stack allocations"]}},
-    {"issue": "iree-org/iree#2", "url": "u2", "title": "closed one", "state": "closed", "fixed_in": "3.5",
-     "match": {"causes": [], "program": [], "diagnostic": [r"getResultAccess"]}},
+    {
+        "issue": "iree-org/iree#1",
+        "url": "u1",
+        "title": "open one",
+        "state": "open",
+        "fixed_in": None,
+        "match": {"causes": ["memory/alloca/x"], "program": [r"\bsort\b"], "diagnostic": [r"stack allocations"]},
+    },
+    {
+        "issue": "iree-org/iree#2",
+        "url": "u2",
+        "title": "closed one",
+        "state": "closed",
+        "fixed_in": "3.5",
+        "match": {"causes": [], "program": [], "diagnostic": [r"getResultAccess"]},
+    },
 ]
 
 
 def test_upstream_match_by_cause_or_diagnostic_with_program():
     assert [m.issue for m in upstream.match("memory/alloca/x", table=TABLE)] == ["iree-org/iree#1"]
-    assert [m.how for m in upstream.match("", "iree_linalg_ext.sort", "no unbounded stack allocations", table=TABLE)] \
-        == ["diagnostic+program"]
+    assert [
+        m.how for m in upstream.match("", "iree_linalg_ext.sort", "no unbounded stack allocations", table=TABLE)
+    ] == ["diagnostic+program"]
     assert upstream.match("", "linalg.matmul", "no unbounded stack allocations", table=TABLE) == []  # wrong program
     assert upstream.match("", "iree_linalg_ext.sort", "", table=TABLE) == []  # a program shape alone is not the bug
 
@@ -151,32 +174,60 @@ def test_shipped_table_knows_the_dynamic_sort_stack_and_the_conv_pad_crash():
 def test_program_bundles_index_lists_each_cause_with_its_measurements(tmp_path):
     from ireefuzz.tools.filing import program
 
-    w = program.Written(tmp_path / "a", "crash/compile-error/x@codegen", "crash/compile-error/x/f32/S", ["linalg.mmt4d"],
-                        [1, 1, 1], culprit.Culprit("executable-targets", "iree-llvmcpu-select-lowering-strategy", "how"),
-                        upstream.match("", "", "DispatchWorkgroupsOp::getResultAccess", table=TABLE), True)
-    n = program.write_index(tmp_path, [w, program.Written(tmp_path / "b", "numeric/x", "numeric/x/-", [], [2, 2, 2],
-                                                           culprit.not_localized("why"), [], False)])
+    w = program.Written(
+        tmp_path / "a",
+        "crash/compile-error/x@codegen",
+        "crash/compile-error/x/f32/S",
+        ["linalg.mmt4d"],
+        [1, 1, 1],
+        culprit.Culprit("executable-targets", "iree-llvmcpu-select-lowering-strategy", "how"),
+        upstream.match("", "", "DispatchWorkgroupsOp::getResultAccess", table=TABLE),
+        True,
+    )
+    n = program.write_index(
+        tmp_path,
+        [
+            w,
+            program.Written(
+                tmp_path / "b", "numeric/x", "numeric/x/-", [], [2, 2, 2], culprit.not_localized("why"), [], False
+            ),
+        ],
+    )
     text = n.read_text()
     assert "iree-llvmcpu-select-lowering-strategy" in text and "iree-org/iree#2 (closed as fixed in 3.5)" in text
     assert "not localized" in text and "[2, 2, 2]" in text
 
 
 def test_upstream_open_specific_issue_ranks_before_a_closed_general_one():
-    sort = (Path(__file__).parents[1] / "docs/issue15-repros/sort_of_a_copy_sorts_the_argument_in_place.mlir").read_text()
-    found = upstream.match("immutability/dps-init-written-in-place", sort,
-                           "argument 0 (8xf32) was modified by the call (8 elements changed)")
+    sort = (
+        Path(__file__).parents[1] / "docs/issue15-repros/sort_of_a_copy_sorts_the_argument_in_place.mlir"
+    ).read_text()
+    found = upstream.match(
+        "immutability/dps-init-written-in-place",
+        sort,
+        "argument 0 (8xf32) was modified by the call (8 elements changed)",
+    )
     assert [m.issue for m in found][:2] == ["iree-org/iree#24665", "iree-org/iree#16168"]
 
 
 def test_a_checkers_rejected_op_is_followed_only_when_specific():
     name, holds = culprit.rejected_op("x.mlir:3:5: error: 'memref.alloca' op expected no unbounded stack allocations")
-    assert name == "memref.alloca" and holds("%a = memref.alloca(%d) : memref<?xf32>") and not holds(
-        "%a = memref.alloca() : memref<4xf32>")
+    assert (
+        name == "memref.alloca"
+        and holds("%a = memref.alloca(%d) : memref<?xf32>")
+        and not holds("%a = memref.alloca() : memref<4xf32>")
+    )
     assert culprit.rejected_op("error: 'linalg.generic' op write affecting operations on global resources") is None
-    assert culprit.rejected_op("error: 'func.func' op exceeded stack allocation limit of 32768 bytes")[0] == "memref.alloca"
+    assert (
+        culprit.rejected_op("error: 'func.func' op exceeded stack allocation limit of 32768 bytes")[0]
+        == "memref.alloca"
+    )
     # on the recorded argmax log, the first pass whose output holds a (static) alloca is bufferization
     name, holds = culprit.rejected_op("error: 'memref.alloca' op exceeded stack allocation limit")
-    assert culprit.first_after(_log("argmax_after_change.log"), holds)[1].name == "iree-codegen-iree-comprehensive-bufferize"
+    assert (
+        culprit.first_after(_log("argmax_after_change.log"), holds)[1].name
+        == "iree-codegen-iree-comprehensive-bufferize"
+    )
 
 
 def test_unwrap_follows_dispatch_regions_initializers_and_executables():
@@ -191,16 +242,20 @@ def test_unwrap_follows_dispatch_regions_initializers_and_executables():
         assert "flow.dispatch" not in text and "util.initializer" not in text and "flow.executable" not in text
         assert np.array_equal(culprit.interpret(text, "g1", inputs)[0], want[0])
     # a tile-sized load is not a whole tensor: not followed, never guessed
-    tiled = _log("two_functions_flow.mlir").replace("offsets = [0], sizes = [2], strides = [1] : !iree_tensor_ext"
-                                                    ".dispatch.tensor<readonly", "offsets = [1], sizes = [1], strides = [1]"
-                                                    " : !iree_tensor_ext.dispatch.tensor<readonly", 1)
+    tiled = _log("two_functions_flow.mlir").replace(
+        "offsets = [0], sizes = [2], strides = [1] : !iree_tensor_ext.dispatch.tensor<readonly",
+        "offsets = [1], sizes = [1], strides = [1] : !iree_tensor_ext.dispatch.tensor<readonly",
+        1,
+    )
     with pytest.raises(Exception):
         culprit.unwrap(tiled)
 
 
 def test_shipped_table_knows_the_sort_scratch_over_the_stack_limit():
     sort = (Path(__file__).parents[1] / "docs/issue15-repros/sort_1d_dynamic_unbounded_stack.mlir").read_text()
-    huge = "error: 'func.func' op exceeded stack allocation limit of 32768 bytes for function. Got 36028797018963968 bytes"
+    huge = (
+        "error: 'func.func' op exceeded stack allocation limit of 32768 bytes for function. Got 36028797018963968 bytes"
+    )
     assert "iree-org/iree#24735" in [m.issue for m in upstream.match("", sort, huge)]
     small = huge.replace("36028797018963968", "40960")  # a static tile over the limit is not the unbounded sort scratch
     assert "iree-org/iree#24735" not in [m.issue for m in upstream.match("", sort, small)]

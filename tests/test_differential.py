@@ -4,6 +4,7 @@ Faults are injected at the boundary between IREE and the oracles (the runtime's 
 input buffers, the compiler binary), so each oracle is shown catching them through the whole
 pipeline with the right signature, while the clean run stays clean.
 """
+
 import json
 import stat
 
@@ -22,7 +23,6 @@ pytestmark = pytest.mark.iree
 
 FME = Case(fme_graph(), ({"M": 33, "N": 49}, {"M": 8, "N": 16}, {"M": 1, "N": 1}), seed=1)
 FME_SIG = "fill>matmul>exp/f32/?x?"
-
 
 
 def run_with(monkeypatch, transform=None, mutate_inputs=None, case=FME, config=sut.CompilerConfig()):
@@ -46,12 +46,15 @@ def test_clean_run_has_no_numeric_or_crash_finding(monkeypatch):
     assert run_with(monkeypatch) == []
 
 
-@pytest.mark.parametrize("fault, kind", [
-    (lambda o: np.where(np.arange(o.size).reshape(o.shape) == 3, o * 1.5, o).astype(o.dtype), "wrong-value"),
-    (lambda o: o.T.copy() if o.shape[0] == o.shape[1] and o.shape[0] > 1 else o, None),
-    (lambda o: o[:, :-1] if o.shape[1] > 1 else o, "wrong-shape"),
-    (lambda o: np.where(np.arange(o.size).reshape(o.shape) == 0, np.nan, o).astype(o.dtype), "nan-mismatch"),
-])
+@pytest.mark.parametrize(
+    "fault, kind",
+    [
+        (lambda o: np.where(np.arange(o.size).reshape(o.shape) == 3, o * 1.5, o).astype(o.dtype), "wrong-value"),
+        (lambda o: o.T.copy() if o.shape[0] == o.shape[1] and o.shape[0] > 1 else o, None),
+        (lambda o: o[:, :-1] if o.shape[1] > 1 else o, "wrong-shape"),
+        (lambda o: np.where(np.arange(o.size).reshape(o.shape) == 0, np.nan, o).astype(o.dtype), "nan-mismatch"),
+    ],
+)
 def test_injected_output_faults_are_numeric_findings(monkeypatch, fault, kind):
     if kind is None:  # transposed result: only visible at a square, non-symmetric instance
         case = Case(fme_graph(), ({"M": 16, "N": 16},), seed=1)
@@ -62,11 +65,13 @@ def test_injected_output_faults_are_numeric_findings(monkeypatch, fault, kind):
 
 def test_result_computed_at_the_wrong_dynamic_size_is_caught(monkeypatch):
     """Pretend IREE used N=48 for N=49: the last column comes out as the fill value's exp."""
+
     def wrong_size(o):
         o = o.copy()
         if o.shape[1] == 49:
             o[:, 48] = 1.0
         return o
+
     assert run_with(monkeypatch, wrong_size) == [f"numeric/wrong-value/{FME_SIG}"]
 
 
@@ -86,8 +91,11 @@ def test_mutated_input_buffer_is_an_immutability_finding(monkeypatch):
         x = x.copy()
         x.reshape(-1)[0] += 1
         return x
+
     assert run_with(monkeypatch, mutate_inputs=scribble) == [
-        "immutability/input-mutated/matmul/f32/?xS", "immutability/input-mutated/matmul/f32/Sx?"]
+        "immutability/input-mutated/matmul/f32/?xS",
+        "immutability/input-mutated/matmul/f32/Sx?",
+    ]
 
 
 def fake_compiler(tmp_path, body, timeout_s=120.0):
@@ -99,13 +107,18 @@ def fake_compiler(tmp_path, body, timeout_s=120.0):
     return sut.CompilerConfig(iree_compile=str(path), timeout_s=timeout_s)
 
 
-@pytest.mark.parametrize("body, kind", [
-    ('line=$(grep -n linalg.matmul "$1" | cut -d: -f1)\n'
-     'echo "$1:$line:3: error: \'linalg.matmul\' op injected failure" >&2\nsed -n "${line}p" "$1" >&2\nexit 1\n',
-     "compile-error"),
-    ("kill -SEGV $$\n", "compile-crash"),
-    ("sleep 30\n", "compile-timeout"),
-])
+@pytest.mark.parametrize(
+    "body, kind",
+    [
+        (
+            'line=$(grep -n linalg.matmul "$1" | cut -d: -f1)\n'
+            'echo "$1:$line:3: error: \'linalg.matmul\' op injected failure" >&2\nsed -n "${line}p" "$1" >&2\nexit 1\n',
+            "compile-error",
+        ),
+        ("kill -SEGV $$\n", "compile-crash"),
+        ("sleep 30\n", "compile-timeout"),
+    ],
+)
 def test_failing_compiles_are_crash_findings(tmp_path, body, kind):
     (result,) = evaluate([FME], fake_compiler(tmp_path, body, timeout_s=2 if kind == "compile-timeout" else 120))
     (finding,) = result.findings
@@ -117,8 +130,10 @@ def test_failing_compiles_are_crash_findings(tmp_path, body, kind):
 
 def test_a_failing_graph_in_a_batch_is_pinned_to_its_own_case(tmp_path):
     """Batch of 4 sharing one module; a compiler that rejects only g2's text -> only case 2 fails."""
-    body = 'if [ -f "$1" ] && grep -q "func.func @g2" "$1"; then echo "$1:1:1: error: nope" >&2; exit 1; fi\n' \
-           f'exec {sut.find_iree_compile(sut.CompilerConfig())} "$@"\n'
+    body = (
+        'if [ -f "$1" ] && grep -q "func.func @g2" "$1"; then echo "$1:1:1: error: nope" >&2; exit 1; fi\n'
+        f'exec {sut.find_iree_compile(sut.CompilerConfig())} "$@"\n'
+    )
     results = evaluate([FME] * 4, fake_compiler(tmp_path, body))
     assert [bool([f for f in r.findings if f.oracle == "crash"]) for r in results] == [False, False, True, False]
 
@@ -141,7 +156,7 @@ def test_property_over_150_generated_cases(tmp_path):
     out = tmp_path / "findings.jsonl"
     results = []
     for i in range(0, len(DRAWN), 10):
-        results += evaluate(DRAWN[i:i + 10])
+        results += evaluate(DRAWN[i : i + 10])
     assert [r.case for r in results] == DRAWN  # nothing skipped, nothing reordered
     for r in results:
         for f in r.findings:

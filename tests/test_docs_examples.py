@@ -5,6 +5,7 @@ Fast: bad plugin input at start (malformed baseline, unusable bundle directory) 
 Hypothesis' deadline), the failure it documents with the signature it documents, and a baseline
 written from the docs that suppresses it.
 """
+
 from __future__ import annotations
 
 import json
@@ -62,7 +63,13 @@ def test_the_docs_example_runs_verbatim_under_plain_pytest(pytester: pytest.Pyte
     assert "test_fill_matmul_exp FAILED" in output or "FAILED tests/test_iree_ops.py::test_fill_matmul_exp" in output
     assert docs_signature() in output
     (pytester.path / "known.json").write_text(json.dumps([{"signature": docs_signature(), "status": "open"}]))
-    known = pytester.runpytest_subprocess("--hypothesis-profile=short", "-p", "no:cacheprovider",
-                                          "--ireefuzz-baseline=known.json", "-k", "fill_matmul_exp", timeout=900)
+    known = pytester.runpytest_subprocess(
+        "--hypothesis-profile=short",
+        "-p",
+        "no:cacheprovider",
+        "--ireefuzz-baseline=known.json",
+        "-k",
+        "fill_matmul_exp",
+        timeout=900,
+    )
     known.assert_outcomes(passed=1)
-

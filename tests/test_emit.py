@@ -1,4 +1,5 @@
 """Emitted programs parse with the MLIR Python bindings shipped in IREE, within the old-release syntax."""
+
 import re
 
 from hypothesis import HealthCheck, given, settings

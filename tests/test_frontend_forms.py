@@ -1,6 +1,7 @@
 """Programs IREE's frontends produce: the attention score region is f32 whatever the inputs (as Torch and
 StableHLO lowering and IREE's own tests type it), and forms no frontend produces are labelled on the
 findings they reach, so the ranking puts them after the rest."""
+
 from __future__ import annotations
 
 import pytest
@@ -50,6 +51,5 @@ def test_a_findings_case_record_carries_the_label_only_when_a_rule_is_broken():
 def test_f16_attention_compiles_with_the_frontends_region_type():
     from ireefuzz import sut
 
-    artifact = sut.compile_mlir(emit(attention("f16"), "main").text,
-                                sut.CompilerConfig())
+    artifact = sut.compile_mlir(emit(attention("f16"), "main").text, sut.CompilerConfig())
     assert not isinstance(artifact, sut.CompileFailure), artifact.diagnostic[:400]

@@ -1,4 +1,5 @@
 """The fusion oracle on executable sources and statistics recorded from iree-compile 3.13."""
+
 from __future__ import annotations
 
 import json
@@ -6,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ireefuzz.oracles.fusion import check_fusion, materializing_op, statistic
 from ireefuzz.errors import IRParseError
+from ireefuzz.oracles.fusion import check_fusion, materializing_op, statistic
 from ireefuzz.sut import DispatchIR
 
 IR = Path(__file__).parent / "data" / "ir"
@@ -19,8 +20,13 @@ def read(name: str) -> str:
 
 def recorded(program: str, count: int) -> tuple[list[DispatchIR], dict]:
     dispatches = [
-        DispatchIR(name=f"{program}_dispatch_{i}", pipeline="CPUDefault", final_ir="", bufferized_ir="",
-                   source=read(f"{program}.dispatch_{i}.source.mlir"))
+        DispatchIR(
+            name=f"{program}_dispatch_{i}",
+            pipeline="CPUDefault",
+            final_ir="",
+            bufferized_ir="",
+            source=read(f"{program}.dispatch_{i}.source.mlir"),
+        )
         for i in range(count)
     ]
     return dispatches, json.loads(read(f"{program}.statistics.json"))
@@ -29,16 +35,22 @@ def recorded(program: str, count: int) -> tuple[list[DispatchIR], dict]:
 def test_materialized_iota_is_found_and_a_fused_iota_is_not():
     assert materializing_op(read("iota_concat.dispatch_0.source.mlir")).startswith("%2 = linalg.generic")
     assert materializing_op(read("argsort_dyn.dispatch_0.source.mlir")) is not None
-    for fused in ("iota_two_consumers.dispatch_0", "iota_two_consumers.dispatch_1", "iota_concat.dispatch_1",
-                  "argsort_dyn.dispatch_1", "fill_matmul_exp_dyn"):
+    for fused in (
+        "iota_two_consumers.dispatch_0",
+        "iota_two_consumers.dispatch_1",
+        "iota_concat.dispatch_1",
+        "argsort_dyn.dispatch_1",
+        "fill_matmul_exp_dyn",
+    ):
         assert materializing_op(read(f"{fused}.source.mlir")) is None, fused
 
 
 def test_check_fusion_on_the_iota_concat_program():
     dispatches, stats = recorded("iota_concat", 2)
     assert statistic(stats, "dispatch-count") == 3 and statistic(stats, "transient-memory-size") == 160
-    findings = check_fusion(dispatches, stats, graph_dispatch_budget=1, transient_budget_bytes=0,
-                            dtype="i32", dims="SxSxS")
+    findings = check_fusion(
+        dispatches, stats, graph_dispatch_budget=1, transient_budget_bytes=0, dtype="i32", dims="SxSxS"
+    )
     by_kind = {f.kind: f for f in findings}
     assert set(by_kind) == {"materialized-producer", "extra-dispatches", "transient-memory"}
     producer = by_kind["materialized-producer"]
@@ -107,7 +119,8 @@ def test_a_constant_stored_into_a_window_of_a_larger_result_is_that_result_not_a
 
     source = (Path(__file__).parent / "data" / "ir" / "concat_fill_window.source.mlir").read_text()
     assert materializing_op(source) is None and ir_text.materializing(source) is None
-    whole = source.replace("offsets = [0, 3], sizes = [13, 63]", "offsets = [0, 0], sizes = [13, 63]") \
-                  .replace("tensor<readwrite:tensor<13x82xf32>>", "tensor<readwrite:tensor<13x63xf32>>")
+    whole = source.replace("offsets = [0, 3], sizes = [13, 63]", "offsets = [0, 0], sizes = [13, 63]").replace(
+        "tensor<readwrite:tensor<13x82xf32>>", "tensor<readwrite:tensor<13x63xf32>>"
+    )
     assert whole != source
     assert materializing_op(whole) is not None and ir_text.materializing(whole) is not None  # the whole buffer: flagged

@@ -1,4 +1,5 @@
 """Graph model: JSON round-trip, well-formedness, and the op registry in step with the references."""
+
 import json
 
 import pytest
@@ -64,8 +65,12 @@ def test_well_formed_graph_passes_check():
         (lambda d: d["nodes"][2]["attrs"].update(init="init-of:n1"), "init-of"),
         (lambda d: d["nodes"][2]["attrs"].update(init="bogus"), "bad init"),
         (lambda d: d.update(outputs=[]), "no outputs"),
-        (lambda d: d["nodes"][0].update(attrs={"shape": ["Z", "N"], "dtype": "f32", "value": 0.0},
-                                        type={"shape": ["Z", "N"], "dtype": "f32"}), "appear in no argument"),
+        (
+            lambda d: d["nodes"][0].update(
+                attrs={"shape": ["Z", "N"], "dtype": "f32", "value": 0.0}, type={"shape": ["Z", "N"], "dtype": "f32"}
+            ),
+            "appear in no argument",
+        ),
         (lambda d: d.pop("nodes"), "missing"),
         (lambda d: d["args"][0].update(shape=[-1, 16]), "bad dim"),
     ],

@@ -4,6 +4,7 @@
 - a module whose runner another thread's call restarted is loaded again, never called by a stale id;
 - an exception injected into one batch of a real campaign is one harness error: the rest are judged.
 """
+
 from __future__ import annotations
 
 import json
@@ -41,8 +42,11 @@ def test_a_dispatch_reading_a_global_it_does_not_contain_is_read():
 def test_a_global_the_dump_defines_is_not_declared_twice():
     from ireefuzz.oracles import ir
 
-    defined = ('module {\nmemref.global "private" constant @__constant_13x48xf16 : memref<13x48xf16> = dense<0.0>\n'
-               + GLOBAL_READ + "\n}")
+    defined = (
+        'module {\nmemref.global "private" constant @__constant_13x48xf16 : memref<13x48xf16> = dense<0.0>\n'
+        + GLOBAL_READ
+        + "\n}"
+    )
     ir.parse_ir(defined)
 
 
@@ -54,6 +58,7 @@ def test_a_module_whose_runner_another_thread_restarted_is_loaded_again(monkeypa
     import iree.compiler
 
     from ireefuzz import sut
+
     try:
         from ireefuzz.sut import remote
     except ImportError:
@@ -62,7 +67,9 @@ def test_a_module_whose_runner_another_thread_restarted_is_loaded_again(monkeypa
     vmfb = iree.compiler.compile_str(
         "func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
         "  %y = arith.addf %x, %x : tensor<4xf32>\n  return %y : tensor<4xf32>\n}",
-        target_backends=["llvm-cpu"], extra_args=["--iree-llvmcpu-target-cpu=generic"])
+        target_backends=["llvm-cpu"],
+        extra_args=["--iree-llvmcpu-target-cpu=generic"],
+    )
     python = sys.executable
     runner = remote.RunnerProcess(python)
     monkeypatch.setattr(remote, "runner_for", lambda p, script=remote.RUNNER: runner)
@@ -96,9 +103,31 @@ DRIVER = "import sys; from ireefuzz import cli; sys.exit(cli.main(['fuzz'] + sys
 def test_an_exception_in_one_batch_is_a_harness_error_and_the_rest_are_judged(tmp_path):
     out = tmp_path / "run"
     env = dict(os.environ, **{FAULT_ENV: "2:raise"})
-    proc = subprocess.run([sys.executable, "-c", DRIVER, "--out", str(out), "--workers", "2", "--bundles", "0",
-                           "--cases", "8", "--batch", "4", "--oracles", "crash,numeric", "--ops", "elementwise,producer"],
-                          env=env, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            DRIVER,
+            "--out",
+            str(out),
+            "--workers",
+            "2",
+            "--bundles",
+            "0",
+            "--cases",
+            "8",
+            "--batch",
+            "4",
+            "--oracles",
+            "crash,numeric",
+            "--ops",
+            "elementwise,producer",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 2, proc.stderr  # no new cause, but harness errors: exit 2 (1 stays "a new cause")
     assert "1 harness error" in proc.stderr
     entries = {e["i"]: e for row in _io.read_jsonl(out / "progress.jsonl") for e in row["cases"]}
@@ -117,7 +146,7 @@ def test_an_exception_in_one_batch_is_a_harness_error_and_the_rest_are_judged(tm
     assert "Harness errors" in (out / "report.html").read_text()
 
 
-DYING_RUNTIME = '''
+DYING_RUNTIME = """
 import os, sys
 sys.path.insert(0, {folder!r})
 import numpy as np
@@ -130,7 +159,7 @@ while (request := runner.read_message(sys.stdin.buffer)) is not None:
     else:  # a runtime that dies running the module: exit status 1, no signal
         sys.stderr.write("fatal: the runtime gave up\\n")
         os._exit(1)
-'''
+"""
 
 
 def test_a_runtime_that_dies_costs_the_call_and_its_successor_is_already_started(tmp_path, monkeypatch):
@@ -138,6 +167,7 @@ def test_a_runtime_that_dies_costs_the_call_and_its_successor_is_already_started
     rather than a signal: that used to raise in the worker, a harness error), and the next runner is started
     as soon as one dies, so the next case does not wait for its start-up."""
     from ireefuzz import sut
+
     try:
         from ireefuzz.sut import remote
     except ImportError:

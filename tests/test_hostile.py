@@ -4,6 +4,7 @@ found (each fails on the code before the fix), and the clean case beside each gu
 Cheap tests run the parsers and guards directly; ``iree`` ones run the real CLI in a subprocess (so a hang or a
 crash of the code under test fails the test instead of taking pytest down with it).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -80,8 +81,15 @@ BIG_ARGS = """func.func @main(%a: tensor<65536x65536xf32>, %b: tensor<65536x6553
 
 
 def ireefuzz(*argv: str, timeout: float = 300, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ireefuzz.cli", *argv], capture_output=True, text=True,
-                          timeout=timeout, env=ENV, cwd=cwd, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "ireefuzz.cli", *argv],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=ENV,
+        cwd=cwd,
+        check=False,
+    )
 
 
 def one_line(stderr: str) -> str:
@@ -104,9 +112,8 @@ def test_check_ends_on_a_program_that_never_ends(tmp_path):
 
 
 def test_a_timeout_is_a_finding_only_for_a_program_known_to_end():
-    from ireefuzz.oracles import crash
-
     from ireefuzz import sut
+    from ireefuzz.oracles import crash
 
     late = sut.RunFailure("timeout", "main: did not finish in 3 s")
     assert "did not finish in 3 s" in crash.not_a_finding(late, known_to_end=False)
@@ -119,19 +126,23 @@ def test_a_timeout_is_a_finding_only_for_a_program_known_to_end():
 
 
 def test_resource_exhausted_in_the_run_is_never_an_iree_finding():
+    from ireefuzz import sut
     from ireefuzz.oracles import crash
 
-    from ireefuzz import sut
-
-    oom = sut.RunFailure("fault", "main: c/runtime/src/iree/hal/allocator.c:123: RESOURCE_EXHAUSTED; libc allocator failed")
+    oom = sut.RunFailure(
+        "fault", "main: c/runtime/src/iree/hal/allocator.c:123: RESOURCE_EXHAUSTED; libc allocator failed"
+    )
     assert "out of memory" in crash.not_a_finding(oom, known_to_end=True)
     fault = sut.RunFailure("fault", "main: INVALID_ARGUMENT; input 0 shape mismatch")
     assert crash.not_a_finding(fault, known_to_end=True) is None  # a genuine fault stays a finding
 
 
 @pytest.mark.iree
-@pytest.mark.parametrize("program, extra", [(BROADCAST, ()), (MATMUL, ("--shapes", "70000x0,0x70000"))],
-                         ids=["broadcast-65536x65536", "empty-inputs-huge-output"])
+@pytest.mark.parametrize(
+    "program, extra",
+    [(BROADCAST, ()), (MATMUL, ("--shapes", "70000x0,0x70000"))],
+    ids=["broadcast-65536x65536", "empty-inputs-huge-output"],
+)
 def test_an_output_too_big_for_this_machine_is_refused_before_it_runs(tmp_path, program, extra):
     path = tmp_path / "big.mlir"
     path.write_text(program)
@@ -155,11 +166,11 @@ def test_the_budget_estimates_from_types_and_passes_small_programs():
     from ireefuzz.core import budget
 
     small = budget.estimate_program(MATMUL, [((33, 16), "f32"), ((16, 49), "f32")], (((None, None), "f32"),))
-    assert small < 2 ** 20  # well under any budget: a realistic program runs
+    assert small < 2**20  # well under any budget: a realistic program runs
     huge = budget.estimate_program(MATMUL, [((70000, 0), "f32"), ((0, 70000), "f32")], (((None, None), "f32"),))
     assert huge > 70000 * 70000 * 4  # the output's 4.9e9 elements count, though the inputs are empty
     with pytest.raises(budget.OverBudget, match="--max-memory"):
-        budget.check(huge, 8 * 2 ** 30, "@main")
+        budget.check(huge, 8 * 2**30, "@main")
 
 
 def test_repro_refuses_a_finding_too_big_to_run(tmp_path):
@@ -168,15 +179,26 @@ def test_repro_refuses_a_finding_too_big_to_run(tmp_path):
     from ireefuzz.oracles.finding import Finding
 
     n = 65536
-    graph = Graph(args=(TensorType((n, n), "f32"), TensorType((n, n), "f32")),
-                  nodes=(Node("fill", (), {"shape": [n, n], "dtype": "f32", "value": 0.0}, TensorType((n, n), "f32")),
-                         Node("matmul", ("a0", "a1", "n0"), {}, TensorType((n, n), "f32"))),
-                  outputs=("n1",)).check()
-    finding = Finding("crash", "runtime-fault", "crash/runtime-fault/fill>matmul/f32/SxS", "x", {},
-                      Case(graph, ({},), seed=0).to_json())
+    graph = Graph(
+        args=(TensorType((n, n), "f32"), TensorType((n, n), "f32")),
+        nodes=(
+            Node("fill", (), {"shape": [n, n], "dtype": "f32", "value": 0.0}, TensorType((n, n), "f32")),
+            Node("matmul", ("a0", "a1", "n0"), {}, TensorType((n, n), "f32")),
+        ),
+        outputs=("n1",),
+    ).check()
+    finding = Finding(
+        "crash",
+        "runtime-fault",
+        "crash/runtime-fault/fill>matmul/f32/SxS",
+        "x",
+        {},
+        Case(graph, ({},), seed=0).to_json(),
+    )
     (tmp_path / "findings.jsonl").write_text(finding.dumps().replace("\n", " ") + "\n")
-    done = ireefuzz("repro", str(tmp_path / "findings.jsonl"), "--line", "1", "--out", str(tmp_path / "b"),
-                    "--no-shrink")
+    done = ireefuzz(
+        "repro", str(tmp_path / "findings.jsonl"), "--line", "1", "--out", str(tmp_path / "b"), "--no-shrink"
+    )
     assert done.returncode == 2 and "memory" in done.stderr and "Traceback" not in done.stderr, done.stderr
 
 
@@ -255,8 +277,9 @@ WATCHDOG_DRIVER = textwrap.dedent("""
 @pytest.mark.slow
 def test_a_stopped_worker_is_killed_as_stuck_long_before_its_deadline():
     env = dict(ENV, IREEFUZZ_TEST_FAULT="0:stop")
-    done = subprocess.run([sys.executable, "-c", WATCHDOG_DRIVER], capture_output=True, text=True, timeout=120, check=False,
-                          env=env)
+    done = subprocess.run(
+        [sys.executable, "-c", WATCHDOG_DRIVER], capture_output=True, text=True, timeout=120, check=False, env=env
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[:4] == ["Died", "worker-timeout", "True", "True"], done.stdout  # its seconds: "stuck"
     assert "no progress" in done.stdout
@@ -301,8 +324,13 @@ def test_repro_confirm_runs_takes_a_positive_count():
 def test_a_deeply_nested_program_is_one_line_not_a_segfault(tmp_path):
     deep = 20000
     path = tmp_path / "deep.mlir"
-    path.write_text("func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> attributes {x = " + "[" * deep + "1"
-                    + "]" * deep + "} {\n  return %arg0 : tensor<4xf32>\n}\n")
+    path.write_text(
+        "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> attributes {x = "
+        + "[" * deep
+        + "1"
+        + "]" * deep
+        + "} {\n  return %arg0 : tensor<4xf32>\n}\n"
+    )
     done = ireefuzz("check", str(path))
     assert done.returncode == 2 and "nested" in one_line(done.stderr), (done.returncode, done.stderr[-500:])
 
@@ -323,20 +351,42 @@ def test_ordinary_nesting_passes_the_depth_guard():
 def test_the_plugin_session_finishes_on_a_never_ending_and_a_hostile_mlir(tmp_path):
     (tmp_path / "never.mlir").write_text(NEVER_ENDS)
     (tmp_path / "never.inputs.json").write_text(json.dumps({"seed": 0, "functions": {"main": {}}}))
-    (tmp_path / "deep.mlir").write_text("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> attributes {x = "
-                                        + "[" * 20000 + "1" + "]" * 20000 + "} {\n  return %a : tensor<4xf32>\n}\n")
-    done = subprocess.run([sys.executable, "-m", "pytest", "--ireefuzz-mlir",
-                           "--ireefuzz-run-timeout", "3", "-q", "-rw", "-p", "no:cacheprovider", str(tmp_path)],
-                          capture_output=True, text=True, timeout=300, env=ENV, cwd=tmp_path, check=False)
+    (tmp_path / "deep.mlir").write_text(
+        "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> attributes {x = "
+        + "[" * 20000
+        + "1"
+        + "]" * 20000
+        + "} {\n  return %a : tensor<4xf32>\n}\n"
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--ireefuzz-mlir",
+            "--ireefuzz-run-timeout",
+            "3",
+            "-q",
+            "-rw",
+            "-p",
+            "no:cacheprovider",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=ENV,
+        cwd=tmp_path,
+        check=False,
+    )
     out = done.stdout
     assert "did not finish in 3 s" in out, out[-3000:]  # the never-ending item: not judged (a warning)
     assert "1 failed, 1 passed" in out and "nested" in out, out[-3000:]  # the hostile one: one failed item
 
 
 def test_the_reference_interpreter_stops_at_its_time_limit():
-    from ireefuzz.oracles import interpret
-
     from ireefuzz.errors import NotInterpretable
+    from ireefuzz.oracles import interpret
 
     x = np.arange(4, dtype=np.float32)
     with pytest.raises(NotInterpretable, match="did not finish in 0.5 s"):
@@ -348,9 +398,8 @@ def test_the_reference_interpreter_stops_at_its_time_limit():
 
 
 def test_inputs_whose_shapes_disagree_are_not_judged():
-    from ireefuzz.oracles import interpret
-
     from ireefuzz.errors import NotInterpretable
+    from ireefuzz.oracles import interpret
 
     with pytest.raises(NotInterpretable, match="operand shapes disagree.*undefined behaviour"):
         interpret.interpret_traced(MATMUL, "main", [np.ones((3, 4), np.float32), np.ones((7, 5), np.float32)])
@@ -372,8 +421,17 @@ def test_check_rejects_inputs_whose_shapes_disagree(tmp_path):
 def _bundle(root: Path, case: dict, program: str | None = None) -> Path:
     root.mkdir(parents=True)
     (root / "case.json").write_text(json.dumps(case))
-    (root / "finding.json").write_text(json.dumps({"oracle": "crash", "kind": "compile-error", "message": "m",
-                                                   "signature": "crash/compile-error/add/f32/S", "evidence": {}}))
+    (root / "finding.json").write_text(
+        json.dumps(
+            {
+                "oracle": "crash",
+                "kind": "compile-error",
+                "message": "m",
+                "signature": "crash/compile-error/add/f32/S",
+                "evidence": {},
+            }
+        )
+    )
     if program is not None:
         (root / "program.mlir").write_text(program)
     return root

@@ -1,4 +1,5 @@
 """Input-immutability oracle: a mutated caller buffer is caught; untouched buffers pass."""
+
 import numpy as np
 
 from ireefuzz.generators.graph import Graph, Node, TensorType
@@ -6,8 +7,8 @@ from ireefuzz.oracles.immutability import check_inputs_unchanged
 
 T = TensorType((64,), "i32")
 REDUCE_INTO_ARG = Graph(
-    (TensorType((64, 64), "i32"), T),
-    (Node("reduce_sum", ("a0",), {"dim": 1, "init": "value:a1"}, T),), ("n0",)).check()
+    (TensorType((64, 64), "i32"), T), (Node("reduce_sum", ("a0",), {"dim": 1, "init": "value:a1"}, T),), ("n0",)
+).check()
 
 
 def test_untouched_inputs_pass():

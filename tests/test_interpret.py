@@ -4,24 +4,25 @@ The property test interprets the emitted MLIR of drawn graphs (every op, dtype, 
 DPS form) and compares with the float64 graph reference within its error bounds; fault injection
 shows that cross-check catches a wrong interpreter. No IREE compile is needed: these are fast.
 """
+
 import itertools
 from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from programs import GATHER
 
-from ireefuzz.oracles import interpret as interp_module
-from ireefuzz.oracles.interpret import linalg as interp_linalg
-from ireefuzz.oracles.interpret import tensor as interp_tensor
 from ireefuzz.errors import NotInterpretable, ProgramError
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
 from ireefuzz.generators.graph import Graph, Node, TensorType
 from ireefuzz.generators.strategies import cases
+from ireefuzz.oracles import interpret as interp_module
 from ireefuzz.oracles.interpret import Domain, infer_input_domains, interpret
+from ireefuzz.oracles.interpret import linalg as interp_linalg
+from ireefuzz.oracles.interpret import tensor as interp_tensor
 from ireefuzz.oracles.reference import evaluate_with_bounds
-from programs import GATHER
 
 ROOT = Path(__file__).resolve().parents[1]
 DTYPES = ("f32", "f16", "i32", "i8")
@@ -56,7 +57,11 @@ def index_domains_agree(case: Case) -> bool:
     live = _live_refs(case.graph)
     indexing = {r for i, n in enumerate(case.graph.nodes) if n.op == "gather" and f"n{i}" in live for r in n.inputs[1:]}
     for i, (t, d) in enumerate(zip(case.graph.args, domains)):
-        want = None if t.index_bound is None else (t.index_bound if isinstance(t.index_bound, int) else sizes[t.index_bound])
+        want = (
+            None
+            if t.index_bound is None
+            else (t.index_bound if isinstance(t.index_bound, int) else sizes[t.index_bound])
+        )
         if d.index and (want is None or d.upper(shapes) != want) or f"a{i}" in indexing and not d.index:
             return False
     return True
@@ -89,7 +94,9 @@ def test_interpreter_agrees_on_indexing_and_contraction_ops(case):
 
 
 @settings(max_examples=25, suppress_health_check=list(HealthCheck), deadline=None, database=None)
-@given(cases(dtypes=DTYPES, ops=("take", "gather", "causal_mask", "quantize", "dequantize", "matmul", "contract", "add")))
+@given(
+    cases(dtypes=DTYPES, ops=("take", "gather", "causal_mask", "quantize", "dequantize", "matmul", "contract", "add"))
+)
 def test_interpreter_agrees_on_the_model_pattern_ops(case):  # index chains, position masks, quantized paths
     assert disagreements(case) == []
     assert index_domains_agree(case)
@@ -105,22 +112,45 @@ def test_interpreter_agrees_on_many_graphs(case):  # the acceptance run (issue 1
 
 # --------------------------------------------------------------------------- fault injection
 
-STRIDED = Case(Graph((TensorType((9, 4), "f32"),),
-                     (Node("extract_slice", ("a0",), {"offsets": [1, 0], "sizes": [3, 4], "strides": [2, 1]},
-                           TensorType((3, 4), "f32")),), ("n0",)), ({},), seed=3)
+STRIDED = Case(
+    Graph(
+        (TensorType((9, 4), "f32"),),
+        (
+            Node(
+                "extract_slice",
+                ("a0",),
+                {"offsets": [1, 0], "sizes": [3, 4], "strides": [2, 1]},
+                TensorType((3, 4), "f32"),
+            ),
+        ),
+        ("n0",),
+    ),
+    ({},),
+    seed=3,
+)
 
 
 def test_a_dropped_stride_is_caught(monkeypatch):
     assert disagreements(STRIDED) == []
     real = interp_tensor._slice_of
-    monkeypatch.setattr(interp_tensor, "_slice_of", lambda op, shape, offs, sizes, strides:
-                        real(op, shape, offs, sizes, [1] * len(strides)))
+    monkeypatch.setattr(
+        interp_tensor,
+        "_slice_of",
+        lambda op, shape, offs, sizes, strides: real(op, shape, offs, sizes, [1] * len(strides)),
+    )
     assert disagreements(STRIDED) != []
 
 
 def test_a_swapped_operand_is_caught(monkeypatch):
-    sub = Case(Graph((TensorType(("M", 5), "f32"), TensorType(("M", 5), "f32")),
-                     (Node("sub", ("a0", "a1"), {}, TensorType(("M", 5), "f32")),), ("n0",)), ({"M": 3},), seed=1)
+    sub = Case(
+        Graph(
+            (TensorType(("M", 5), "f32"), TensorType(("M", 5), "f32")),
+            (Node("sub", ("a0", "a1"), {}, TensorType(("M", 5), "f32")),),
+            ("n0",),
+        ),
+        ({"M": 3},),
+        seed=1,
+    )
     assert disagreements(sub) == []
     real = interp_module.HANDLERS["arith.subf"]
     monkeypatch.setitem(interp_module.HANDLERS, "arith.subf", lambda i, op, args: real(i, op, args[::-1]))
@@ -148,8 +178,9 @@ func.func @main(%x: tensor<4xi32>) -> tensor<i32> {
 def test_a_non_associative_reduction_runs_in_iteration_order(monkeypatch):
     bits = np.array([1, 0, 1, 1], np.int32)  # read most significant first: 0b1011
     assert interpret(HORNER, "main", [bits])[0] == 11
-    monkeypatch.setattr(interp_linalg, "_reduction_points", lambda sizes: list(itertools.product(
-        *(range(s) for s in sizes)))[::-1])
+    monkeypatch.setattr(
+        interp_linalg, "_reduction_points", lambda sizes: list(itertools.product(*(range(s) for s in sizes)))[::-1]
+    )
     assert interpret(HORNER, "main", [bits])[0] == 13  # reversed order: 0b1101, caught
 
 
@@ -159,11 +190,15 @@ def test_a_non_associative_reduction_runs_in_iteration_order(monkeypatch):
 def test_the_fill_sum_regression_interprets_to_the_right_sums():
     text = (ROOT / "corpus/regressions/reduce_sum_of_fill/program.mlir").read_text()
     assert interpret(text, "main", []) == [4]
-    f32 = (text.replace("2xi32", "63xf32").replace("tensor<i32>", "tensor<f32>").replace(": i32", ": f32")
-           .replace("constant 2 :", "constant 2.0 :").replace("constant 0 :", "constant 0.0 :").replace("addi", "addf"))
+    f32 = (
+        text.replace("2xi32", "63xf32")
+        .replace("tensor<i32>", "tensor<f32>")
+        .replace(": i32", ": f32")
+        .replace("constant 2 :", "constant 2.0 :")
+        .replace("constant 0 :", "constant 0.0 :")
+        .replace("addi", "addf")
+    )
     assert interpret(f32, "main", []) == [126.0]
-
-
 
 
 def test_a_dynamic_gather_with_in_bounds_indices_from_the_inferred_domains():
@@ -195,10 +230,10 @@ def scalar_op(op: str, dtype: str, a, b=None, out: str | None = None):
     sig = ", ".join(f"%{v}: tensor<{dtype}>" for v in ("x", "y")[:n])
     body = f"""
   %e = tensor.empty() : tensor<{out}>
-  %r = linalg.generic {{indexing_maps = [{', '.join(['affine_map<() -> ()>'] * (n + 1))}], iterator_types = []}}
+  %r = linalg.generic {{indexing_maps = [{", ".join(["affine_map<() -> ()>"] * (n + 1))}], iterator_types = []}}
        ins({ins} : {types}) outs(%e : tensor<{out}>) {{
-  ^bb0({', '.join(f'%b{i}: {dtype}' for i in range(n))}, %o: {out}):
-    %v = {op} {args} : {dtype if '->' not in op else ''}
+  ^bb0({", ".join(f"%b{i}: {dtype}" for i in range(n))}, %o: {out}):
+    %v = {op} {args} : {dtype if "->" not in op else ""}
     linalg.yield %v : {out}
   }} -> tensor<{out}>
   return %r : tensor<{out}>"""
@@ -206,13 +241,25 @@ def scalar_op(op: str, dtype: str, a, b=None, out: str | None = None):
     return run(sig, body, *values, results=f"tensor<{out}>")[0][()]
 
 
-@pytest.mark.parametrize("op, a, b, want", [
-    ("arith.divsi", -7, 2, -3), ("arith.remsi", -7, 2, -1), ("arith.floordivsi", -7, 2, -4),
-    ("arith.ceildivsi", -7, 2, -3), ("arith.divui", -8, 3, (2 ** 32 - 8) // 3),
-    ("arith.remui", -8, 3, (2 ** 32 - 8) % 3), ("arith.maxui", -1, 3, -1), ("arith.minui", -1, 3, 3),
-    ("arith.shrsi", -8, 1, -4), ("arith.shrui", -8, 28, 15), ("arith.shli", 1, 31, -(2 ** 31)),
-    ("arith.addi", 2 ** 31 - 1, 1, -(2 ** 31)), ("arith.muli", 65536, 65536, 0), ("arith.xori", 6, 3, 5),
-])
+@pytest.mark.parametrize(
+    "op, a, b, want",
+    [
+        ("arith.divsi", -7, 2, -3),
+        ("arith.remsi", -7, 2, -1),
+        ("arith.floordivsi", -7, 2, -4),
+        ("arith.ceildivsi", -7, 2, -3),
+        ("arith.divui", -8, 3, (2**32 - 8) // 3),
+        ("arith.remui", -8, 3, (2**32 - 8) % 3),
+        ("arith.maxui", -1, 3, -1),
+        ("arith.minui", -1, 3, 3),
+        ("arith.shrsi", -8, 1, -4),
+        ("arith.shrui", -8, 28, 15),
+        ("arith.shli", 1, 31, -(2**31)),
+        ("arith.addi", 2**31 - 1, 1, -(2**31)),
+        ("arith.muli", 65536, 65536, 0),
+        ("arith.xori", 6, 3, 5),
+    ],
+)
 def test_integer_ops_are_exact_and_wrap_at_i32(op, a, b, want):
     assert scalar_op(op, "i32", np.int32(a), np.int32(b)) == want
 
@@ -225,44 +272,85 @@ def test_i8_wraps_and_division_by_zero_is_not_judged():
         scalar_op("arith.shli", "i32", np.int32(1), np.int32(32))
 
 
-@pytest.mark.parametrize("op, a, b, want", [
-    ("arith.maximumf", np.nan, 1.0, np.nan), ("arith.maxnumf", np.nan, 1.0, 1.0), ("arith.minnumf", 2.0, np.nan, 2.0),
-    ("arith.remf", -7.0, 2.0, -1.0), ("math.powf", 2.0, 10.0, 1024.0), ("math.copysign", 3.0, -0.0, -3.0),
-])
+@pytest.mark.parametrize(
+    "op, a, b, want",
+    [
+        ("arith.maximumf", np.nan, 1.0, np.nan),
+        ("arith.maxnumf", np.nan, 1.0, 1.0),
+        ("arith.minnumf", 2.0, np.nan, 2.0),
+        ("arith.remf", -7.0, 2.0, -1.0),
+        ("math.powf", 2.0, 10.0, 1024.0),
+        ("math.copysign", 3.0, -0.0, -3.0),
+    ],
+)
 def test_float_binary_ops(op, a, b, want):
     np.testing.assert_equal(scalar_op(op, "f32", np.float32(a), np.float32(b)), want)
 
 
-@pytest.mark.parametrize("op, a, want", [
-    ("math.round", -2.5, -3.0), ("math.roundeven", 2.5, 2.0), ("math.floor", -0.5, -1.0), ("math.ceil", 0.25, 1.0),
-    ("math.rsqrt", 4.0, 0.5), ("math.exp2", 3.0, 8.0), ("math.log1p", 0.0, 0.0), ("math.erf", 0.0, 0.0),
-    ("math.absf", -1.5, 1.5), ("arith.negf", 1.0, -1.0),
-])
+@pytest.mark.parametrize(
+    "op, a, want",
+    [
+        ("math.round", -2.5, -3.0),
+        ("math.roundeven", 2.5, 2.0),
+        ("math.floor", -0.5, -1.0),
+        ("math.ceil", 0.25, 1.0),
+        ("math.rsqrt", 4.0, 0.5),
+        ("math.exp2", 3.0, 8.0),
+        ("math.log1p", 0.0, 0.0),
+        ("math.erf", 0.0, 0.0),
+        ("math.absf", -1.5, 1.5),
+        ("arith.negf", 1.0, -1.0),
+    ],
+)
 def test_float_unary_ops(op, a, want):
     assert scalar_op(op, "f32", np.float32(a)) == want
 
 
-@pytest.mark.parametrize("predicate, a, b, want", [
-    ("ult", -1, 1, False), ("slt", -1, 1, True), ("uge", -1, 1, True), ("ne", 3, 3, False), ("sle", 3, 3, True),
-])
+@pytest.mark.parametrize(
+    "predicate, a, b, want",
+    [
+        ("ult", -1, 1, False),
+        ("slt", -1, 1, True),
+        ("uge", -1, 1, True),
+        ("ne", 3, 3, False),
+        ("sle", 3, 3, True),
+    ],
+)
 def test_cmpi_predicates(predicate, a, b, want):
     assert scalar_op(f"arith.cmpi {predicate},", "i32", np.int32(a), np.int32(b), out="i1") == want
 
 
-@pytest.mark.parametrize("predicate, a, b, want", [
-    ("olt", np.nan, 1.0, False), ("ult", np.nan, 1.0, True), ("oeq", 1.0, 1.0, True), ("une", 1.0, 1.0, False),
-    ("uno", np.nan, 0.0, True), ("ord", 1.0, 0.0, True), ("one", np.nan, 1.0, False),
-])
+@pytest.mark.parametrize(
+    "predicate, a, b, want",
+    [
+        ("olt", np.nan, 1.0, False),
+        ("ult", np.nan, 1.0, True),
+        ("oeq", 1.0, 1.0, True),
+        ("une", 1.0, 1.0, False),
+        ("uno", np.nan, 0.0, True),
+        ("ord", 1.0, 0.0, True),
+        ("one", np.nan, 1.0, False),
+    ],
+)
 def test_cmpf_predicates(predicate, a, b, want):
     assert scalar_op(f"arith.cmpf {predicate},", "f32", np.float32(a), np.float32(b), out="i1") == want
 
 
-@pytest.mark.parametrize("cast, src, dst, a, want", [
-    ("arith.extsi", "i8", "i32", -3, -3), ("arith.extui", "i8", "i32", -3, 253), ("arith.trunci", "i32", "i8", 300, 44),
-    ("arith.fptosi", "f32", "i32", -2.75, -2), ("arith.sitofp", "i32", "f16", 2049, 2048.0),
-    ("arith.truncf", "f32", "bf16", 1.00390625, 1.0), ("arith.uitofp", "i8", "f32", -1, 255.0),
-    ("arith.extui", "i1", "i32", 1, 1), ("arith.extsi", "i1", "i32", 1, -1), ("arith.bitcast", "f32", "i32", 1.0, 0x3F800000),
-])
+@pytest.mark.parametrize(
+    "cast, src, dst, a, want",
+    [
+        ("arith.extsi", "i8", "i32", -3, -3),
+        ("arith.extui", "i8", "i32", -3, 253),
+        ("arith.trunci", "i32", "i8", 300, 44),
+        ("arith.fptosi", "f32", "i32", -2.75, -2),
+        ("arith.sitofp", "i32", "f16", 2049, 2048.0),
+        ("arith.truncf", "f32", "bf16", 1.00390625, 1.0),
+        ("arith.uitofp", "i8", "f32", -1, 255.0),
+        ("arith.extui", "i1", "i32", 1, 1),
+        ("arith.extsi", "i1", "i32", 1, -1),
+        ("arith.bitcast", "f32", "i32", 1.0, 0x3F800000),
+    ],
+)
 def test_casts(cast, src, dst, a, want):
     dtypes = {"i8": np.int8, "i32": np.int32, "f32": np.float32, "i1": np.bool_}
     assert scalar_op(f"{cast} %b0 : {src} to {dst} //", src, dtypes[src](a), out=dst) == want
@@ -288,8 +376,13 @@ def test_named_contractions_through_generalization():
   %vz = linalg.fill ins(%c : f64) outs(%v0 : tensor<3xf64>) -> tensor<3xf64>
   %v = linalg.matvec ins(%a, %x : tensor<3x4xf64>, tensor<4xf64>) outs(%vz : tensor<3xf64>) -> tensor<3xf64>
   return %m, %t, %v : tensor<3x5xf64>, tensor<5x4xf64>, tensor<3xf64>"""
-    m, t, v = run("%a: tensor<3x4xf64>, %b: tensor<4x5xf64>", body, a, b,
-                  results="tensor<3x5xf64>, tensor<5x4xf64>, tensor<3xf64>")
+    m, t, v = run(
+        "%a: tensor<3x4xf64>, %b: tensor<4x5xf64>",
+        body,
+        a,
+        b,
+        results="tensor<3x5xf64>, tensor<5x4xf64>, tensor<3xf64>",
+    )
     np.testing.assert_allclose(m, a @ b + 1, rtol=1e-13)
     np.testing.assert_equal(t, b.T)
     np.testing.assert_allclose(v, a @ b[:, 0] + 1, rtol=1e-13)
@@ -297,7 +390,10 @@ def test_named_contractions_through_generalization():
 
 def test_conv_and_pooling():
     rng = np.random.default_rng(2)
-    image, kernel = rng.integers(-3, 4, (1, 6, 6, 2)).astype(np.float32), rng.integers(-2, 3, (3, 3, 2, 4)).astype(np.float32)
+    image, kernel = (
+        rng.integers(-3, 4, (1, 6, 6, 2)).astype(np.float32),
+        rng.integers(-2, 3, (3, 3, 2, 4)).astype(np.float32),
+    )
     body = """
   %e = tensor.empty() : tensor<1x4x4x4xf32>
   %c = arith.constant 0.0 : f32
@@ -311,12 +407,17 @@ def test_conv_and_pooling():
   %p = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
        ins(%i, %w : tensor<1x6x6x2xf32>, tensor<2x2xf32>) outs(%pz : tensor<1x3x3x2xf32>) -> tensor<1x3x3x2xf32>
   return %r, %p : tensor<1x4x4x4xf32>, tensor<1x3x3x2xf32>"""
-    conv, pool = run("%i: tensor<1x6x6x2xf32>, %k: tensor<3x3x2x4xf32>", body, image, kernel,
-                     results="tensor<1x4x4x4xf32>, tensor<1x3x3x2xf32>")
+    conv, pool = run(
+        "%i: tensor<1x6x6x2xf32>, %k: tensor<3x3x2x4xf32>",
+        body,
+        image,
+        kernel,
+        results="tensor<1x4x4x4xf32>, tensor<1x3x3x2xf32>",
+    )
     want = np.zeros((1, 4, 4, 4))
     for y in range(4):
         for x in range(4):
-            want[0, y, x] = np.einsum("hwc,hwcf->f", image[0, y:y + 3, x:x + 3], kernel)
+            want[0, y, x] = np.einsum("hwc,hwcf->f", image[0, y : y + 3, x : x + 3], kernel)
     np.testing.assert_array_equal(conv, want)
     np.testing.assert_array_equal(pool, image.reshape(1, 3, 2, 3, 2, 2).max(axis=(2, 4)))
 
@@ -341,8 +442,12 @@ def test_tensor_ops():
   %v = tensor.extract %x[%c1, %c1] : tensor<4x6xf32>
   %fe = tensor.from_elements %v, %v : tensor<2xf32>
   return %i, %exp, %cat, %pad, %fe : tensor<4x6xf32>, tensor<2x3x4xf32>, tensor<4x3xf32>, tensor<3x4xf32>, tensor<2xf32>"""
-    ins, exp, cat, pad, fe = run("%x: tensor<4x6xf32>", body, x, results="tensor<4x6xf32>, tensor<2x3x4xf32>, "
-                                 "tensor<4x3xf32>, tensor<3x4xf32>, tensor<2xf32>")
+    ins, exp, cat, pad, fe = run(
+        "%x: tensor<4x6xf32>",
+        body,
+        x,
+        results="tensor<4x6xf32>, tensor<2x3x4xf32>, tensor<4x3xf32>, tensor<3x4xf32>, tensor<2xf32>",
+    )
     s = x[1:4:2, 0:5:2]
     want = np.full((4, 6), -1.0)
     want[0:2, 1:6:2] = s
@@ -403,8 +508,11 @@ func.func @main(%upd: tensor<3xf32>, %idx: tensor<3x1xi32>, %orig: tensor<4xf32>
   return %r : tensor<4xf32>
 }"""
     assert infer_input_domains(text, "main")[1] == Domain(1, index=True, bound=4)
-    out = interpret(text, "main", [np.array([1.0, 2.0, 4.0], np.float32), np.array([[1], [3], [1]], np.int32),
-                                   np.zeros(4, np.float32)])
+    out = interpret(
+        text,
+        "main",
+        [np.array([1.0, 2.0, 4.0], np.float32), np.array([[1], [3], [1]], np.int32), np.zeros(4, np.float32)],
+    )
     np.testing.assert_array_equal(out[0], [0.0, 5.0, 0.0, 2.0])
 
 
@@ -472,21 +580,28 @@ def test_every_width_bf16_f16_i16_i64_and_dense_constants():
     %z = {op} %x, %y : {t}
     linalg.yield %z : {t}
   }} -> tensor<2x{t}>"""
-    body = "\n".join([
-        "  %m = arith.constant dense<9223372036854775807> : tensor<2xi64>",
-        "  %third = arith.constant dense<[3.0, 3.0]> : tensor<2xbf16>",
-        "  %k = arith.constant dense<[1.5, -2.25]> : tensor<2xbf16>",
-        "  %f = arith.constant dense<[1.5, 65504.0]> : tensor<2xf16>",
-        generic.format(n=0, t="i64", a="b", b="m", op="arith.addi"),
-        generic.format(n=1, t="bf16", a="a", b="third", op="arith.divf"),
-        generic.format(n=2, t="i16", a="h", b="h", op="arith.muli"),
-        generic.format(n=3, t="f16", a="f", b="f", op="arith.addf"),
-        "  return %r0, %r1, %r2, %r3, %k : tensor<2xi64>, tensor<2xbf16>, tensor<2xi16>, tensor<2xf16>, tensor<2xbf16>"])
-    i64, bf16, i16, f16, k = run("%a: tensor<2xbf16>, %b: tensor<2xi64>, %h: tensor<2xi16>", body,
-                                 np.array([1, 2], ml_dtypes.bfloat16), np.array([1, -1], np.int64),
-                                 np.array([300, -2], np.int16),
-                                 results="tensor<2xi64>, tensor<2xbf16>, tensor<2xi16>, tensor<2xf16>, tensor<2xbf16>")
-    assert i64.tolist() == [-(2 ** 63), 2 ** 63 - 2]  # wraps at 64 bits
+    body = "\n".join(
+        [
+            "  %m = arith.constant dense<9223372036854775807> : tensor<2xi64>",
+            "  %third = arith.constant dense<[3.0, 3.0]> : tensor<2xbf16>",
+            "  %k = arith.constant dense<[1.5, -2.25]> : tensor<2xbf16>",
+            "  %f = arith.constant dense<[1.5, 65504.0]> : tensor<2xf16>",
+            generic.format(n=0, t="i64", a="b", b="m", op="arith.addi"),
+            generic.format(n=1, t="bf16", a="a", b="third", op="arith.divf"),
+            generic.format(n=2, t="i16", a="h", b="h", op="arith.muli"),
+            generic.format(n=3, t="f16", a="f", b="f", op="arith.addf"),
+            "  return %r0, %r1, %r2, %r3, %k : tensor<2xi64>, tensor<2xbf16>, tensor<2xi16>, tensor<2xf16>, tensor<2xbf16>",
+        ]
+    )
+    i64, bf16, i16, f16, k = run(
+        "%a: tensor<2xbf16>, %b: tensor<2xi64>, %h: tensor<2xi16>",
+        body,
+        np.array([1, 2], ml_dtypes.bfloat16),
+        np.array([1, -1], np.int64),
+        np.array([300, -2], np.int16),
+        results="tensor<2xi64>, tensor<2xbf16>, tensor<2xi16>, tensor<2xf16>, tensor<2xbf16>",
+    )
+    assert i64.tolist() == [-(2**63), 2**63 - 2]  # wraps at 64 bits
     assert bf16.tolist() == [float(ml_dtypes.bfloat16(1 / 3)), float(ml_dtypes.bfloat16(2 / 3))]  # stored in bf16
     assert i16.tolist() == [300 * 300 - 65536, 4]
     assert f16.tolist() == [3.0, np.inf]  # 2 * 65504 overflows f16 storage

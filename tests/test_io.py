@@ -1,4 +1,5 @@
 """Durable writes (``ireefuzz.base.durable``)."""
+
 from __future__ import annotations
 
 from pathlib import Path

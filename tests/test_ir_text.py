@@ -4,6 +4,7 @@ It stands in for the MLIR bindings where a release's own cannot read its IR (the
 IREE dialect), so it must read what the bindings read: checked on every recorded dump, and on a real
 2023 release, where an injected alloca and an injected extra dispatch are caught and clean cases pass.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -45,26 +46,48 @@ def test_memory_judges_from_the_text_when_the_bindings_cannot():
     kinds = {f.kind for f in memory.check_memory([injected])}
     assert kinds == {"alloca", "copy"}
     clean = ALLOCA.replace("  %1 = memref.alloca() {alignment = 64 : i64} : memref<8xf32>\n", "").replace(
-        "  memref.copy %0, %1 : memref<8xf32> to memref<8xf32>\n", "")
-    assert memory.check_memory([DispatchIR("main_dispatch_0_generic_8_f32", "CPUDefault", clean, clean, "",
-                                           facts=UNREADABLE)]) == []
+        "  memref.copy %0, %1 : memref<8xf32> to memref<8xf32>\n", ""
+    )
+    assert (
+        memory.check_memory(
+            [DispatchIR("main_dispatch_0_generic_8_f32", "CPUDefault", clean, clean, "", facts=UNREADABLE)]
+        )
+        == []
+    )
 
 
 def test_fusion_judges_from_the_text_when_the_bindings_cannot():
     sources = [(IR / f"iota_concat.dispatch_{i}.source.mlir").read_text() for i in range(2)]
     stats = json.loads((IR / "iota_concat.statistics.json").read_text())
-    dispatches = [DispatchIR(f"iota_concat_dispatch_{i}", "CPUDefault", "", "", s, facts=UNREADABLE)
-                  for i, s in enumerate(sources)]
+    dispatches = [
+        DispatchIR(f"iota_concat_dispatch_{i}", "CPUDefault", "", "", s, facts=UNREADABLE)
+        for i, s in enumerate(sources)
+    ]
     read = {f.kind for f in fusion.check_fusion(dispatches, stats, graph_dispatch_budget=1)}
     assert read == {"materialized-producer", "extra-dispatches"}
-    fused = [DispatchIR(f"iota_two_consumers_dispatch_{i}", "CPUDefault", "", "",
-                        (IR / f"iota_two_consumers.dispatch_{i}.source.mlir").read_text(), facts=UNREADABLE)
-             for i in range(2)]
+    fused = [
+        DispatchIR(
+            f"iota_two_consumers_dispatch_{i}",
+            "CPUDefault",
+            "",
+            "",
+            (IR / f"iota_two_consumers.dispatch_{i}.source.mlir").read_text(),
+            facts=UNREADABLE,
+        )
+        for i in range(2)
+    ]
     assert fusion.check_fusion(fused, {}, graph_dispatch_budget=2) == []
 
 
-@pytest.mark.parametrize("name", ["scratch_sort_readonly_operand", "scratch_topk_values_only",
-                                  "scratch_argmax_value_unused", "argsort_dyn.dispatch_1"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "scratch_sort_readonly_operand",
+        "scratch_topk_values_only",
+        "scratch_argmax_value_unused",
+        "argsort_dyn.dispatch_1",
+    ],
+)
 def test_the_scratch_an_ops_semantics_needs_is_read_from_the_text_too(name):
     from ireefuzz.oracles import scratch
 
@@ -145,8 +168,9 @@ def test_memory_judges_on_a_2023_release_and_catches_an_injected_alloca():
     assert memory.check_memory(artifact.dispatches) == []  # clean
     first = artifact.dispatches[0]
     head, _, rest = first.final_ir.partition("\n")
-    injected = dataclasses.replace(first, final_ir=f"{head}\n  %injected = memref.alloca() : memref<64xf32>\n{rest}",
-                                   facts=None)
+    injected = dataclasses.replace(
+        first, final_ir=f"{head}\n  %injected = memref.alloca() : memref<64xf32>\n{rest}", facts=None
+    )
     import inspect
 
     reader = config if "config" in inspect.signature(read_elsewhere).parameters else sut.runtime_python_for(config)
@@ -158,13 +182,15 @@ def test_memory_judges_on_a_2023_release_and_catches_an_injected_alloca():
 def test_ir_printed_to_stderr_is_read_back_and_kept_out_of_the_diagnostic():
     from ireefuzz.sut.dumps import printed_ir
 
-    stderr = ("warning: before\n"
-              "// -----// IR Dump Before CleanupBufferAllocView (iree-codegen-cleanup-buffer-alloc-view) //----- //\n"
-              "func.func @d_dispatch_0() {\n  scf.for %i = %a to %b step %c {\n  }\n  return\n}\n\n"
-              "// -----// IR Dump Before ConvertToLLVM (iree-convert-to-llvm) //----- //\n"
-              "module {\n  func.func @d_dispatch_0() {\n    return\n  }\n}\n"
-              "iree-lld: error: undefined symbol: roundevenf\n"
-              '"builtin.module"() ({\n}) {sym_name = "d_dispatch_0"} : () -> ()\n')
+    stderr = (
+        "warning: before\n"
+        "// -----// IR Dump Before CleanupBufferAllocView (iree-codegen-cleanup-buffer-alloc-view) //----- //\n"
+        "func.func @d_dispatch_0() {\n  scf.for %i = %a to %b step %c {\n  }\n  return\n}\n\n"
+        "// -----// IR Dump Before ConvertToLLVM (iree-convert-to-llvm) //----- //\n"
+        "module {\n  func.func @d_dispatch_0() {\n    return\n  }\n}\n"
+        "iree-lld: error: undefined symbol: roundevenf\n"
+        '"builtin.module"() ({\n}) {sym_name = "d_dispatch_0"} : () -> ()\n'
+    )
     rest, printed = printed_ir(stderr)
     assert set(printed) == {"iree-codegen-cleanup-buffer-alloc-view", "iree-convert-to-llvm"}
     assert "scf.for" in printed["iree-codegen-cleanup-buffer-alloc-view"]["d_dispatch_0"]

@@ -1,4 +1,5 @@
 """The memory oracle on IR recorded from iree-compile 3.13 (tests/data/ir) and handwritten IR."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -17,7 +18,9 @@ def read(name: str) -> str:
 
 
 def dispatch(final_ir: str = "", bufferized_ir: str = "", source: str = "", name: str = "d0") -> DispatchIR:
-    return DispatchIR(name=name, pipeline="DoubleTilingExpert", final_ir=final_ir, bufferized_ir=bufferized_ir, source=source)
+    return DispatchIR(
+        name=name, pipeline="DoubleTilingExpert", final_ir=final_ir, bufferized_ir=bufferized_ir, source=source
+    )
 
 
 def kinds(ir_text: str) -> list[str]:
@@ -94,10 +97,15 @@ def test_unparsable_text_raises_ir_parse_error():
 
 def test_check_memory_signature_and_evidence():
     findings = check_memory(
-        [dispatch(final_ir=read("fill_matmul_exp_33x16x49.final.mlir"),
-                  bufferized_ir=read("fill_matmul_exp_33x16x49.bufferized.mlir"),
-                  name="fill_matmul_exp_dispatch_0_matmul_33x49x16_f32")],
-        dtype="f32", dims="SxS,SxS",
+        [
+            dispatch(
+                final_ir=read("fill_matmul_exp_33x16x49.final.mlir"),
+                bufferized_ir=read("fill_matmul_exp_33x16x49.bufferized.mlir"),
+                name="fill_matmul_exp_dispatch_0_matmul_33x49x16_f32",
+            )
+        ],
+        dtype="f32",
+        dims="SxS,SxS",
     )
     by_kind = {f.kind: f for f in findings}
     assert set(by_kind) == {"alloca", "copy"}
@@ -153,23 +161,34 @@ def test_fault_injection_alloca_and_copy_on_clean_ir():
 
 
 def test_profile_counts_every_kind():
-    counts = profile([
-        dispatch(final_ir=read("fill_matmul_exp_33x16x49.final.mlir"),
-                 bufferized_ir=read("fill_matmul_exp_33x16x49.bufferized.mlir")),
-        dispatch(final_ir=read("hand.alloca_dynamic.mlir")),
-    ])
+    counts = profile(
+        [
+            dispatch(
+                final_ir=read("fill_matmul_exp_33x16x49.final.mlir"),
+                bufferized_ir=read("fill_matmul_exp_33x16x49.bufferized.mlir"),
+            ),
+            dispatch(final_ir=read("hand.alloca_dynamic.mlir")),
+        ]
+    )
     assert counts == {"alloca": 3, "alloca-dynamic": 1, "alloca-in-loop": 0, "alloc": 0, "copy": 3, "alloca_bytes": 252}
 
 
 # --------------------------------------------------------------------------- what makes a copy a defect
 
 GATHER = "gather_dispatch_0_gather_31x35xi32_dispatch_tensor_store"
-GATHER_ROW_COPY = "    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>]"
+GATHER_ROW_COPY = (
+    "    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>]"
+)
 
 
 def _gather(bufferized_ir: str | None = None, source: str | None = None) -> DispatchIR:
-    return DispatchIR(GATHER, "LinalgExtTileAndVectorize", "", bufferized_ir or read("gather_31x35.bufferized.mlir"),
-                      read("gather_31x35.source.mlir") if source is None else source)
+    return DispatchIR(
+        GATHER,
+        "LinalgExtTileAndVectorize",
+        "",
+        bufferized_ir or read("gather_31x35.bufferized.mlir"),
+        read("gather_31x35.source.mlir") if source is None else source,
+    )
 
 
 def test_the_gathers_own_row_copy_between_bindings_is_not_a_finding():
@@ -189,12 +208,17 @@ def test_the_same_copy_is_a_finding_where_the_dispatchs_op_does_not_move_data():
 def test_fault_injection_a_staging_copy_inside_the_gather_dispatch_is_caught():
     buffers = read("gather_31x35.bufferized.mlir")
     assert buffers.count(GATHER_ROW_COPY) == 1 and buffers.count("ins(%subview_2 ") == 1
-    staged = buffers.replace(GATHER_ROW_COPY, (
-        "    %stage = memref.alloca() : memref<1x35xi32>\n"
-        "    memref.copy %subview_2, %stage : memref<1x35xi32, strided<[35, 1], offset: ?>, "
-        "#hal.descriptor_type<storage_buffer>> to memref<1x35xi32>\n" + GATHER_ROW_COPY)).replace(
+    staged = buffers.replace(
+        GATHER_ROW_COPY,
+        (
+            "    %stage = memref.alloca() : memref<1x35xi32>\n"
+            "    memref.copy %subview_2, %stage : memref<1x35xi32, strided<[35, 1], offset: ?>, "
+            "#hal.descriptor_type<storage_buffer>> to memref<1x35xi32>\n" + GATHER_ROW_COPY
+        ),
+    ).replace(
         "ins(%subview_2 : memref<1x35xi32, strided<[35, 1], offset: ?>, #hal.descriptor_type<storage_buffer>>)",
-        "ins(%stage : memref<1x35xi32>)")
+        "ins(%stage : memref<1x35xi32>)",
+    )
     (finding,) = check_memory([_gather(staged)])
     assert finding.kind == "copy" and len(finding.evidence["memory_ops"]) == 2  # into the stage and out of it
 
@@ -208,30 +232,46 @@ def test_staging_through_an_alloca_or_alloc_is_seen_through_views_and_bindings_t
 
 
 HAND_SOURCES = {  # executable sources written by hand: does the dispatch's own op move data?
-    "transpose": ("linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>], "
-                  "iterator_types = [\"parallel\", \"parallel\"]} ins(%a : tensor<4x8xf32>) outs(%e : tensor<8x4xf32>) {\n"
-                  "^bb0(%x: f32, %y: f32):\n  linalg.yield %x : f32\n} -> tensor<8x4xf32>", True),
-    "pad": ("tensor.pad %a low[0, 0] high[1, 0] {\n^bb0(%i: index, %j: index):\n  tensor.yield %c : f32\n}"
-            " : tensor<4x8xf32> to tensor<5x8xf32>", True),
-    "exp": ("linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>], "
-            "iterator_types = [\"parallel\", \"parallel\"]} ins(%a : tensor<4x8xf32>) outs(%e : tensor<8x4xf32>) {\n"
-            "^bb0(%x: f32, %y: f32):\n  %z = math.exp %x : f32\n  linalg.yield %z : f32\n} -> tensor<8x4xf32>", False),
+    "transpose": (
+        "linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>], "
+        'iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x8xf32>) outs(%e : tensor<8x4xf32>) {\n'
+        "^bb0(%x: f32, %y: f32):\n  linalg.yield %x : f32\n} -> tensor<8x4xf32>",
+        True,
+    ),
+    "pad": (
+        "tensor.pad %a low[0, 0] high[1, 0] {\n^bb0(%i: index, %j: index):\n  tensor.yield %c : f32\n}"
+        " : tensor<4x8xf32> to tensor<5x8xf32>",
+        True,
+    ),
+    "exp": (
+        "linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>], "
+        'iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x8xf32>) outs(%e : tensor<8x4xf32>) {\n'
+        "^bb0(%x: f32, %y: f32):\n  %z = math.exp %x : f32\n  linalg.yield %z : f32\n} -> tensor<8x4xf32>",
+        False,
+    ),
 }
 
 
 @pytest.mark.parametrize("name", sorted(HAND_SOURCES))
 def test_moves_data_reads_the_dispatchs_own_op(name):
     body, expected = HAND_SOURCES[name]
-    source = (f"func.func @d(%a: tensor<4x8xf32>, %e: tensor<8x4xf32>, %c: f32) -> tensor<?x?xf32> {{\n"
-              f"  %r = {body}\n  %d = tensor.cast %r : {body.rsplit(' ', 1)[1]} to tensor<?x?xf32>\n"
-              f"  return %d : tensor<?x?xf32>\n}}\n")
+    source = (
+        f"func.func @d(%a: tensor<4x8xf32>, %e: tensor<8x4xf32>, %c: f32) -> tensor<?x?xf32> {{\n"
+        f"  %r = {body}\n  %d = tensor.cast %r : {body.rsplit(' ', 1)[1]} to tensor<?x?xf32>\n"
+        f"  return %d : tensor<?x?xf32>\n}}\n"
+    )
     assert moves_data(dispatch(source=source)) is expected
 
 
-@pytest.mark.parametrize("name,expected", [("fill_matmul_exp_dyn.source.mlir", False),
-                                           ("argsort_dyn.dispatch_0.source.mlir", False),
-                                           ("iota_concat.dispatch_1.source.mlir", True),  # no compute op
-                                           ("gather_31x35.source.mlir", True)])
+@pytest.mark.parametrize(
+    "name,expected",
+    [
+        ("fill_matmul_exp_dyn.source.mlir", False),
+        ("argsort_dyn.dispatch_0.source.mlir", False),
+        ("iota_concat.dispatch_1.source.mlir", True),  # no compute op
+        ("gather_31x35.source.mlir", True),
+    ],
+)
 def test_moves_data_on_recorded_sources(name, expected):
     assert moves_data(dispatch(source=read(name))) is expected
 
@@ -267,12 +307,18 @@ def test_real_gather_has_its_row_copy_and_no_finding():
 
 # --------------------------------------------------------------------------- a remainder computed as a copy
 
+
 def remainder(name: str = "main_dispatch_0_elementwise_833_f32", bufferized: str | None = None) -> DispatchIR:
     """A causal-mask select over 7x17x7 (IREE 3.13): the peeled last element keeps its input, and IREE writes it
     as a copy-shaped generic from the input binding's window to the same window of the output."""
     text = read("elementwise_select_remainder.bufferized.mlir") if bufferized is None else bufferized
-    return DispatchIR(name=name, pipeline="DoubleTilingExpert", final_ir="", bufferized_ir=text,
-                      source=read("elementwise_select_remainder.source.mlir"))
+    return DispatchIR(
+        name=name,
+        pipeline="DoubleTilingExpert",
+        final_ir="",
+        bufferized_ir=text,
+        source=read("elementwise_select_remainder.source.mlir"),
+    )
 
 
 def test_a_copy_between_the_same_window_of_two_bindings_in_an_elementwise_dispatch_is_the_op_itself():

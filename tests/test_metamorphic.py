@@ -1,13 +1,15 @@
 """Metamorphic relations: the oracle's comparison on recorded observations (fault injection), the
 graph transforms of ``ireefuzz.core.relations``, and (marked iree) the relations on the real compiler."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from ireefuzz.generators.case import Case
-from ireefuzz.generators.graph import Graph, GraphError, Node, TensorType as T
 from ireefuzz.core import relations as rel
+from ireefuzz.generators.case import Case
+from ireefuzz.generators.graph import Graph, GraphError, Node
+from ireefuzz.generators.graph import TensorType as T
 from ireefuzz.oracles import metamorphic as mm
 from ireefuzz.oracles.memory import MEMORY_KINDS
 
@@ -15,11 +17,15 @@ CLEAN = dict.fromkeys(MEMORY_KINDS, 0) | {"alloca_bytes": 0}
 
 
 def dot_exp(m="M", k="K", n="N") -> Graph:
-    return Graph((T((m, k), "f32"), T((k, n), "f32")), (
-        Node("fill", (), {"shape": [m, n], "dtype": "f32", "value": 0.0}, T((m, n), "f32")),
-        Node("matmul", ("a0", "a1", "n0"), {}, T((m, n), "f32")),
-        Node("exp", ("n1",), {"init": "init-of:n0"}, T((m, n), "f32")),
-    ), ("n2",)).check()
+    return Graph(
+        (T((m, k), "f32"), T((k, n), "f32")),
+        (
+            Node("fill", (), {"shape": [m, n], "dtype": "f32", "value": 0.0}, T((m, n), "f32")),
+            Node("matmul", ("a0", "a1", "n0"), {}, T((m, n), "f32")),
+            Node("exp", ("n1",), {"init": "init-of:n0"}, T((m, n), "f32")),
+        ),
+        ("n2",),
+    ).check()
 
 
 def obs(label, outputs=None, **profile):
@@ -34,8 +40,9 @@ def kinds(findings):
 
 
 def test_alloca_in_only_one_variant_is_an_asymmetry():
-    findings = mm.compare("shape", obs("static-aligned"), obs("static", alloca=3, copy=3), ops="fill>matmul>exp",
-                          dtype="f32", dims="?x?")
+    findings = mm.compare(
+        "shape", obs("static-aligned"), obs("static", alloca=3, copy=3), ops="fill>matmul>exp", dtype="f32", dims="?x?"
+    )
     assert kinds(findings) == ["alloca-asymmetry", "copy-asymmetry"]
     assert findings[0].signature == "metamorphic/alloca-asymmetry/fill>matmul>exp[shape:static]/f32/?x?"
     assert findings[0].evidence["profile_variant"]["alloca"] == 3
@@ -43,7 +50,8 @@ def test_alloca_in_only_one_variant_is_an_asymmetry():
 
 def test_dynamic_alloca_counts_as_alloca_family_and_equal_profiles_are_clean():
     assert kinds(mm.compare("shape", obs("a"), obs("b", **{"alloca-dynamic": 1}), ops="x", dtype="f32", dims="?")) == [
-        "alloca-asymmetry"]
+        "alloca-asymmetry"
+    ]
     # both have allocas (different counts): no asymmetry; identical profiles: nothing
     assert mm.compare("shape", obs("a", alloca=1), obs("b", alloca=3), ops="x", dtype="f32", dims="?") == []
     assert mm.compare("dps", obs("a"), obs("b"), ops="x", dtype="f32", dims="?") == []
@@ -56,14 +64,31 @@ def test_alloca_only_in_the_reference_names_the_reference():
 
 def test_perturbed_output_is_a_mismatch_and_rounding_is_not():
     x = np.linspace(-2, 2, 60, dtype=np.float32).reshape(6, 10)
-    same = x * np.float32(1 + 2 ** -22)  # a couple of ulps
+    same = x * np.float32(1 + 2**-22)  # a couple of ulps
     wrong = x.copy()
     wrong[3, 4] += 0.25
     rtol = 1e-5
-    assert mm.compare("config", obs("cpu=host", ((x,),)), obs("cpu=generic", ((same,),)), ops="add", dtype="f32",
-                      dims="SxS", rtols=[rtol]) == []
-    (f,) = mm.compare("config", obs("cpu=host", ((x,),)), obs("cpu=generic", ((wrong,),)), ops="add", dtype="f32",
-                      dims="SxS", rtols=[rtol])
+    assert (
+        mm.compare(
+            "config",
+            obs("cpu=host", ((x,),)),
+            obs("cpu=generic", ((same,),)),
+            ops="add",
+            dtype="f32",
+            dims="SxS",
+            rtols=[rtol],
+        )
+        == []
+    )
+    (f,) = mm.compare(
+        "config",
+        obs("cpu=host", ((x,),)),
+        obs("cpu=generic", ((wrong,),)),
+        ops="add",
+        dtype="f32",
+        dims="SxS",
+        rtols=[rtol],
+    )
     assert f.kind == "output-mismatch" and f.evidence["index"] == [3, 4]
     assert f.signature == "metamorphic/output-mismatch/add[config:cpu=generic]/f32/SxS"
 
@@ -93,7 +118,11 @@ def test_compare_variants_checks_numbers_only_between_comparable_variants():
     assert [v.label for v in variants] == ["static-aligned", "static", "dynamic"]
     out = np.ones((33, 49), np.float32)
     aligned = np.zeros((32, 48), np.float32)  # other sizes: never compared numerically
-    observations = [obs("static-aligned", ((aligned,),)), obs("static", ((out,),), alloca=3), obs("dynamic", ((out + 1,),))]
+    observations = [
+        obs("static-aligned", ((aligned,),)),
+        obs("static", ((out,),), alloca=3),
+        obs("dynamic", ((out + 1,),)),
+    ]
     findings = rel.compare_variants("shape", variants, observations, g)
     assert sorted(f.signature for f in findings) == [
         "metamorphic/alloca-asymmetry/fill>matmul>exp[shape:static]/f32/?x?",
@@ -115,9 +144,11 @@ def test_to_static_and_to_dynamic_round_trip():
 
 
 def test_to_dynamic_keeps_sliced_dims_static():
-    g = Graph((T((8, 5), "f32"),), (
-        Node("extract_slice", ("a0",), {"offsets": [2, 0], "sizes": [3, 5], "strides": [1, 1]}, T((3, 5), "f32")),
-    ), ("n0",)).check()
+    g = Graph(
+        (T((8, 5), "f32"),),
+        (Node("extract_slice", ("a0",), {"offsets": [2, 0], "sizes": [3, 5], "strides": [1, 1]}, T((3, 5), "f32")),),
+        ("n0",),
+    ).check()
     dynamic, sizes = rel.to_dynamic(g)
     assert sizes == {} and dynamic == g
 
@@ -172,7 +203,9 @@ def test_relations_run_on_a_deterministic_sample_of_cases(monkeypatch):
     from tests.test_graph import fme_graph
 
     calls = []
-    fake = Finding("metamorphic", "alloca-asymmetry", "metamorphic/alloca-asymmetry/x[shape:static]/f32/?x?", "injected")
+    fake = Finding(
+        "metamorphic", "alloca-asymmetry", "metamorphic/alloca-asymmetry/x[shape:static]/f32/?x?", "injected"
+    )
     monkeypatch.setattr(relations, "check_relation", lambda rel, case, config: calls.append(rel) or [fake])
     cases = [Case(fme_graph(), ({"M": m, "N": 3},), seed=m) for m in range(1, 13)]
     base = [ev.CaseResult(c, ()) for c in cases]

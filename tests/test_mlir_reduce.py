@@ -3,6 +3,7 @@
 No IREE compile: a program is "interesting" when a text predicate holds, so each test shows what one pass
 removes and that it keeps what the bug needs.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,14 +15,17 @@ from ireefuzz.tools.shrink import mlir as M
 
 
 def _finding() -> Finding:
-    return Finding(oracle="crash", kind="compile-error", signature="crash/compile-error/x/-/-", message="m", evidence={})
+    return Finding(
+        oracle="crash", kind="compile-error", signature="crash/compile-error/x/-/-", message="m", evidence={}
+    )
 
 
 def reduce_with(text: str, name: str, holds) -> str:
     """Reduce ``text`` with the single pass ``name`` while ``holds(program)``."""
     (pass_,) = [p for p in M.PASSES if p[0] == name]
-    result = M.reduce_mlir(text, interesting=lambda t: (_finding(),) if holds(t) else (), passes=[pass_],
-                           max_candidates=400)
+    result = M.reduce_mlir(
+        text, interesting=lambda t: (_finding(),) if holds(t) else (), passes=[pass_], max_candidates=400
+    )
     assert M.parse(result.text) is not None
     return result.text
 
@@ -63,7 +67,8 @@ def test_splat_constants_replace_a_value_with_a_constant():
 def test_make_dims_static_and_shrink_static_dims_toward_1_and_2():
     dynamic = CHAIN.replace("tensor<8x4xf32>", "tensor<?x4xf32>").replace(
         "%e = tensor.empty() : tensor<?x4xf32>",
-        "%c0 = arith.constant 0 : index\n  %d = tensor.dim %a, %c0 : tensor<?x4xf32>\n  %e = tensor.empty(%d) : tensor<?x4xf32>")
+        "%c0 = arith.constant 0 : index\n  %d = tensor.dim %a, %c0 : tensor<?x4xf32>\n  %e = tensor.empty(%d) : tensor<?x4xf32>",
+    )
     assert M.parse(dynamic) is not None
     out = reduce_with(dynamic, "make-dims-static", lambda t: "math.sqrt" in t)
     assert "?" not in out and "tensor<1x4xf32>" in out and "tensor.dim" not in out  # the dim op is dead: dropped
@@ -74,7 +79,8 @@ def test_make_dims_static_and_shrink_static_dims_toward_1_and_2():
 
 def test_drop_function_results_and_attributes():
     two = CHAIN.replace("-> tensor<8x4xf32> {\n  %e", "-> (tensor<8x4xf32>, tensor<8x4xf32>) {\n  %e", 1).replace(
-        "return %s : tensor<8x4xf32>", "return %t, %s : tensor<8x4xf32>, tensor<8x4xf32>")
+        "return %s : tensor<8x4xf32>", "return %t, %s : tensor<8x4xf32>, tensor<8x4xf32>"
+    )
     out = reduce_with(two, "drop-function-results", lambda t: "math.sqrt" in t)
     assert "-> tensor<8x4xf32>" in out and re.search(r"return %\w+ : tensor<8x4xf32>", out)
     conv = """func.func @main(%p: tensor<1x4x1x1xf32>, %w: tensor<3x1x1xf32>, %f: tensor<1x1x1x1xf32>) -> tensor<1x1x1x1xf32> {
@@ -130,8 +136,9 @@ def test_readable_names_say_what_each_value_is_and_keep_the_program():
 
 
 def test_the_full_pipeline_reaches_a_small_program():
-    out = M.reduce_mlir(TWO.replace("math.tanh %a", "math.tanh %a"),
-                        interesting=lambda t: (_finding(),) if "math.sqrt" in t else ()).text
+    out = M.reduce_mlir(
+        TWO.replace("math.tanh %a", "math.tanh %a"), interesting=lambda t: (_finding(),) if "math.sqrt" in t else ()
+    ).text
     assert "@f" not in out and "tensor<1xf32>" in out
 
 
@@ -143,8 +150,12 @@ def test_every_pass_yields_only_programs_that_verify(name):
 
 
 def test_readable_names_are_given_per_function():
-    out = M.readable(TWO.replace("%y = math.sqrt %a : tensor<4xf32>",
-                                 "%e = tensor.empty() : tensor<4xf32>\n  %y = math.sqrt %a : tensor<4xf32>"))
-    g = out[out.index("@g("):]
+    out = M.readable(
+        TWO.replace(
+            "%y = math.sqrt %a : tensor<4xf32>",
+            "%e = tensor.empty() : tensor<4xf32>\n  %y = math.sqrt %a : tensor<4xf32>",
+        )
+    )
+    g = out[out.index("@g(") :]
     assert "%empty = tensor.empty()" in g and "%sqrt = math.sqrt" in g  # not the names @f's values took
-    assert "%tanh = math.tanh" in out[:out.index("@g(")]
+    assert "%tanh = math.tanh" in out[: out.index("@g(")]

@@ -1,5 +1,6 @@
 """The ops real models are made of (issue 15): their reference rows against loops written out by hand,
 and, through real IREE, a clean run per family plus an injected fault caught with the family's signature."""
+
 import dataclasses
 
 import numpy as np
@@ -101,19 +102,41 @@ def tiling_case() -> Case:
     return Case(b.build(), ({"M": 6}, {"M": 1}), seed=12)
 
 
-FAMILIES = {"conv": (conv_case, "numeric/wrong-value/pad>fill>conv_2d_nhwc_hwcf/f32/?xSxSxS"),
-            "norm": (norm_case, "numeric/wrong-value/layer_norm>softmax>rms_norm/f32/?xS"),
-            "quantized": (quantized_case, "numeric/wrong-value/fill>contract/i32/?xS",
-                          "numeric/wrong-value/fill>dequant_matmul>contract/f32/?"),
-            "attention": (attention_case, "numeric/wrong-value/attention/f32/Sx?xS"),
-            "pooling": (pooling_case, "numeric/wrong-value/pooling_nchw_max/f32/?x?xSxS"),
-            "movement": (movement_case, "numeric/wrong-value/expand_shape>reverse>collapse_shape>concat/f32/?xS",
-                         "numeric/wrong-value/fill>scatter/f32/SxS"),
-            "dtypes": (dtypes_case, "numeric/wrong-value/cast>exp>mul/bf16/?xS", "numeric/wrong-value/cast>tanh/f32/?xS",
-                       "numeric/wrong-value/cast>add>mul/i64/?xS", "numeric/wrong-value/cast>abs/i32/?xS"),
-            "tiling": (tiling_case, "numeric/wrong-value/pack>exp>unpack/f32/Sx?", "numeric/wrong-value/fill>contract/f32/SxSxSxS"),
-            "sorting": (sorting_case, "numeric/wrong-value/iota>add>sort/f32/Sx?", "numeric/wrong-value/iota>add>sort/i32/Sx?",
-                        "numeric/wrong-value/topk/i32/SxS", "numeric/wrong-value/argmax/i32/S")}
+FAMILIES = {
+    "conv": (conv_case, "numeric/wrong-value/pad>fill>conv_2d_nhwc_hwcf/f32/?xSxSxS"),
+    "norm": (norm_case, "numeric/wrong-value/layer_norm>softmax>rms_norm/f32/?xS"),
+    "quantized": (
+        quantized_case,
+        "numeric/wrong-value/fill>contract/i32/?xS",
+        "numeric/wrong-value/fill>dequant_matmul>contract/f32/?",
+    ),
+    "attention": (attention_case, "numeric/wrong-value/attention/f32/Sx?xS"),
+    "pooling": (pooling_case, "numeric/wrong-value/pooling_nchw_max/f32/?x?xSxS"),
+    "movement": (
+        movement_case,
+        "numeric/wrong-value/expand_shape>reverse>collapse_shape>concat/f32/?xS",
+        "numeric/wrong-value/fill>scatter/f32/SxS",
+    ),
+    "dtypes": (
+        dtypes_case,
+        "numeric/wrong-value/cast>exp>mul/bf16/?xS",
+        "numeric/wrong-value/cast>tanh/f32/?xS",
+        "numeric/wrong-value/cast>add>mul/i64/?xS",
+        "numeric/wrong-value/cast>abs/i32/?xS",
+    ),
+    "tiling": (
+        tiling_case,
+        "numeric/wrong-value/pack>exp>unpack/f32/Sx?",
+        "numeric/wrong-value/fill>contract/f32/SxSxSxS",
+    ),
+    "sorting": (
+        sorting_case,
+        "numeric/wrong-value/iota>add>sort/f32/Sx?",
+        "numeric/wrong-value/iota>add>sort/i32/Sx?",
+        "numeric/wrong-value/topk/i32/SxS",
+        "numeric/wrong-value/argmax/i32/S",
+    ),
+}
 
 
 def test_conv_reference_is_the_textbook_loop():
@@ -141,8 +164,9 @@ def test_softmax_and_norms_normalize():
     case = norm_case()
     (x,) = case.inputs(0)
     g = case.graph
-    probs, normed = (reference(g.__class__(g.args, g.nodes[:k], (f"n{k - 1}",)), [x], case.instances[0], "f64")[0]
-                     for k in (2, 1))
+    probs, normed = (
+        reference(g.__class__(g.args, g.nodes[:k], (f"n{k - 1}",)), [x], case.instances[0], "f64")[0] for k in (2, 1)
+    )
     np.testing.assert_allclose(probs.sum(axis=0), 1.0, rtol=1e-12)
     np.testing.assert_allclose(normed.mean(axis=1), 0.0, atol=1e-12)
     np.testing.assert_allclose(normed.var(axis=1), 1.0 / (1.0 + 1e-5 / x.astype(np.float64).var(axis=1)), rtol=1e-9)
@@ -200,8 +224,12 @@ def test_pack_and_mmt4d_references_are_the_textbook_index_arithmetic():
     from ireefuzz.generators.ops import pack_array
 
     packed = pack_array(np, x.astype(np.float64), [0], [4], -1.0)
-    assert packed.shape == (3, 6, 4) and all(packed[i, j, a] == (x[4 * i + a, j] if 4 * i + a < 9 else -1.0)
-                                             for i in range(3) for j in range(6) for a in range(4))
+    assert packed.shape == (3, 6, 4) and all(
+        packed[i, j, a] == (x[4 * i + a, j] if 4 * i + a < 9 else -1.0)
+        for i in range(3)
+        for j in range(6)
+        for a in range(4)
+    )
     roundtrip, tiled = reference(case.graph, [x, lhs, rhs], case.instances[0], "f64")
     np.testing.assert_allclose(roundtrip, np.exp(x.astype(np.float64)), rtol=1e-12)
     want = np.zeros((2, 5, 4, 2))
@@ -273,7 +301,8 @@ def test_lowering_configurations_name_the_pipeline_and_each_ops_tile_sizes():
 
     dispatches = [SimpleNamespace(configured=CONFIGURED), SimpleNamespace(configured="")]
     assert lowering_configurations(dispatches) == (
-        "DoubleTilingExpert[fill{distribution = [32], vector_common_parallel = [4]}]",)
+        "DoubleTilingExpert[fill{distribution = [32], vector_common_parallel = [4]}]",
+    )
 
 
 @pytest.mark.iree
@@ -304,8 +333,16 @@ def test_every_op_writing_into_an_argument_names_its_role_and_shares_the_one_cau
     b = GraphBuilder()
     conv = b.op("conv_1d_nwc_wcf", b.arg((1, 5, 2)), b.arg((2, 2, 3)), b.arg((1, 4, 3)), strides=[1], dilations=[1])
     b.output(conv)
-    b.output(b.op("pooling_nhwc_max", b.arg((1, 4, 4, 2)), window=[2, 2], strides=[2, 2], dilations=[1, 1],
-                  init=b.arg((1, 2, 2, 2))))
+    b.output(
+        b.op(
+            "pooling_nhwc_max",
+            b.arg((1, 4, 4, 2)),
+            window=[2, 2],
+            strides=[2, 2],
+            dilations=[1, 1],
+            init=b.arg((1, 2, 2, 2)),
+        )
+    )
     wide = b.arg((4, 6))
     view = b.op("extract_slice", wide, offsets=[0, 1], sizes=[4, 3], strides=[1, 2])
     b.output(b.op("matmul", b.arg((4, 5)), b.arg((5, 3)), b.fill((4, 3), 0.0, init=view)))
@@ -313,8 +350,12 @@ def test_every_op_writing_into_an_argument_names_its_role_and_shares_the_one_cau
     b.output(contract)
     g = b.build()
     roles = {i: mutated(g, i).evidence["ops"] for i in (2, 4, 5, 10)}
-    assert roles == {2: ["conv_1d_nwc_wcf[acc]"], 4: ["pooling_nhwc_max[outs]"], 5: ["fill[outs]"],
-                     10: ["contract[acc]"]}
+    assert roles == {
+        2: ["conv_1d_nwc_wcf[acc]"],
+        4: ["pooling_nhwc_max[outs]"],
+        5: ["fill[outs]"],
+        10: ["contract[acc]"],
+    }
     assert {cause_of(mutated(g, i)).id for i in roles} == {ARGUMENT_MUTATION.id}
     assert cause_of(mutated(g, 0)) == READ_ONLY_MUTATION  # the conv's image is only read
 
@@ -323,20 +364,35 @@ def test_a_recorded_untagged_contract_finding_is_rebucketed_into_the_dps_cause()
     from ireefuzz.oracles.cause import ARGUMENT_MUTATION, cause_of
     from ireefuzz.oracles.finding import Finding
 
-    graph = {"args": [{"dtype": "i8", "shape": [1]}, {"dtype": "i8", "shape": [1, "M"]}, {"dtype": "i32", "shape": ["M"]}],
-             "nodes": [{"attrs": {"form": "contract", "spec": "k,kn->n"}, "inputs": ["a0", "a1", "a2"], "op": "contract",
-                        "type": {"dtype": "i32", "shape": ["M"]}}], "outputs": ["n0"]}
-    old = Finding("immutability", "input-mutated", "immutability/input-mutated/contract/i32/?", "argument 2 was modified",
-                  {"argument": 2, "ops": ["contract"], "changed_elements": 1}, case={"graph": graph})
+    graph = {
+        "args": [{"dtype": "i8", "shape": [1]}, {"dtype": "i8", "shape": [1, "M"]}, {"dtype": "i32", "shape": ["M"]}],
+        "nodes": [
+            {
+                "attrs": {"form": "contract", "spec": "k,kn->n"},
+                "inputs": ["a0", "a1", "a2"],
+                "op": "contract",
+                "type": {"dtype": "i32", "shape": ["M"]},
+            }
+        ],
+        "outputs": ["n0"],
+    }
+    old = Finding(
+        "immutability",
+        "input-mutated",
+        "immutability/input-mutated/contract/i32/?",
+        "argument 2 was modified",
+        {"argument": 2, "ops": ["contract"], "changed_elements": 1},
+        case={"graph": graph},
+    )
     assert cause_of(old) == ARGUMENT_MUTATION
 
 
 def test_every_op_family_is_drawn_regularly_in_a_campaign_stream():
     """Families first, then an op of the family: nine convolution and pooling variants no longer crowd out the
     three normalizations (before: normalizations in 10% of cases, convolutions in 58%)."""
+    from ireefuzz.generators.ops import FAMILIES, OPS
     from ireefuzz.tools.campaign.guidance import Coverage, draw_block
     from ireefuzz.tools.campaign.options import Options
-    from ireefuzz.generators.ops import FAMILIES, OPS
 
     options = Options(seed=0, cases=128)
     cases = [c for b in range(128 // options.block) for c in draw_block(options, b, Coverage())]
@@ -359,4 +415,6 @@ def test_a_norm_over_an_empty_dim_warns_nothing():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         for centered in (True, False):
-            assert reference._norm(centered)(Float64, [np.zeros((3, 0))], {"dim": 1, "eps": 1e-5}, (3, 0), "f32").shape == (3, 0)
+            assert reference._norm(centered)(
+                Float64, [np.zeros((3, 0))], {"dim": 1, "eps": 1e-5}, (3, 0), "f32"
+            ).shape == (3, 0)

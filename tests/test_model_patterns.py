@@ -1,5 +1,6 @@
 """The model-pattern ops (generators/ops/models.py, docs/model-patterns.md): their frontend forms, reference rows
 and interpreter coverage, and that the generator draws the chains they exist for."""
+
 from __future__ import annotations
 
 import warnings
@@ -14,10 +15,19 @@ from ireefuzz.generators.strategies import cases
 from ireefuzz.oracles import reference
 from ireefuzz.oracles.interpret import interpret
 
-TABLE, MAP, IDX = TensorType((5, 3), "f32"), TensorType((4,), "i32", index_bound=5), TensorType((6,), "i32", index_bound=4)
-CHAIN = Graph((TABLE, MAP, IDX),
-              (Node("take", ("a1", "a2"), {}, TensorType((6,), "i32", index_bound=5)),
-               Node("gather", ("a0", "n0"), {"form": "extract"}, TensorType((6, 3), "f32"))), ("n1",))
+TABLE, MAP, IDX = (
+    TensorType((5, 3), "f32"),
+    TensorType((4,), "i32", index_bound=5),
+    TensorType((6,), "i32", index_bound=4),
+)
+CHAIN = Graph(
+    (TABLE, MAP, IDX),
+    (
+        Node("take", ("a1", "a2"), {}, TensorType((6,), "i32", index_bound=5)),
+        Node("gather", ("a0", "n0"), {"form": "extract"}, TensorType((6, 3), "f32")),
+    ),
+    ("n1",),
+)
 
 
 def test_an_index_read_from_one_tensor_indexes_another():
@@ -33,9 +43,14 @@ def test_an_index_read_from_one_tensor_indexes_another():
 
 def test_quantize_rounds_half_to_even_shifts_and_clamps_and_dequantize_undoes_the_scale():
     x = TensorType((5,), "f32")
-    graph = Graph((x,), (Node("quantize", ("a0",), {"scale": 0.5, "zero_point": 1, "qmin": -8, "qmax": 7},
-                              TensorType((5,), "i8")),
-                         Node("dequantize", ("n0",), {"scale": 0.5, "zero_point": 1, "to": "f32"}, x)), ("n0", "n1"))
+    graph = Graph(
+        (x,),
+        (
+            Node("quantize", ("a0",), {"scale": 0.5, "zero_point": 1, "qmin": -8, "qmax": 7}, TensorType((5,), "i8")),
+            Node("dequantize", ("n0",), {"scale": 0.5, "zero_point": 1, "to": "f32"}, x),
+        ),
+        ("n0", "n1"),
+    )
     text = emit(graph, "main").text
     for op in ("math.roundeven", "arith.fptosi", "arith.sitofp"):
         assert op in text
@@ -63,8 +78,9 @@ def test_a_causal_mask_keeps_the_positions_on_and_below_the_shifted_diagonal():
 
 def test_a_gather_of_an_experts_weights_is_rank_3():
     weights, ids = TensorType((4, 3, 2), "f32"), TensorType((5,), "i32", index_bound=4)
-    graph = Graph((weights, ids), (Node("gather", ("a0", "a1"), {"form": "extract"}, TensorType((5, 3, 2), "f32")),),
-                  ("n0",))
+    graph = Graph(
+        (weights, ids), (Node("gather", ("a0", "a1"), {"form": "extract"}, TensorType((5, 3, 2), "f32")),), ("n0",)
+    )
     w, i = np.arange(24, dtype=np.float32).reshape(4, 3, 2), np.array([3, 0, 0, 2, 1], np.int32)
     [out] = reference.evaluate(graph, [w, i], {}, "f64")
     np.testing.assert_array_equal(out, w[i])
@@ -78,8 +94,13 @@ def test_the_generator_draws_the_patterns_together():
     warnings.filterwarnings("ignore")
 
     @seed(3)
-    @settings(max_examples=300, database=None, deadline=None, suppress_health_check=list(HealthCheck),
-              phases=(Phase.generate,))
+    @settings(
+        max_examples=300,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        phases=(Phase.generate,),
+    )
     @given(cases(ops=("take", "causal_mask", "quantize", "dequantize", "gather", "matmul", "add", "exp", "contract")))
     def run(case: Case) -> None:
         drawn.append(case)

@@ -3,6 +3,7 @@
 Each fault must be caught with the right signature; a correct output must pass; a disagreement
 the float64 arbiter does not back up must be discarded or blamed on JAX, never on IREE.
 """
+
 import numpy as np
 import pytest
 
@@ -77,14 +78,18 @@ def test_wrong_jax_is_a_reference_finding_not_an_iree_one():
     wrong_jax[1, 1] += 1.0
     from ireefuzz.oracles import numeric
 
-    result = numeric.check_numeric(graph, SIZES, inputs, [truth], [wrong_jax],
-                                   lambda xs: evaluate_with_bounds(graph, xs, SIZES))
+    result = numeric.check_numeric(
+        graph, SIZES, inputs, [truth], [wrong_jax], lambda xs: evaluate_with_bounds(graph, xs, SIZES)
+    )
     assert signatures(result) == ["reference/jax-wrong-value/fill>matmul>exp/f32/?x?"]
 
 
 def test_integers_are_exact():
-    g = Graph((TensorType((8,), "i32"), TensorType((8,), "i32")),
-              (Node("add", ("a0", "a1"), {}, TensorType((8,), "i32")),), ("n0",)).check()
+    g = Graph(
+        (TensorType((8,), "i32"), TensorType((8,), "i32")),
+        (Node("add", ("a0", "a1"), {}, TensorType((8,), "i32")),),
+        ("n0",),
+    ).check()
     inputs = Case(g, ({},)).inputs()
     good = evaluate(g, inputs, {}, "jax")
     assert check_numbers(g, {}, inputs, good).findings == ()
@@ -96,8 +101,9 @@ def test_ill_conditioned_disagreement_is_discarded_not_reported():
     """where(exp(x) > y, 1, -1) with y = exp(x) rounded to f32: which branch a correct f32 implementation
     takes hinges on the last ulp of exp -- either answer is defensible, so neither is reported."""
     t = TensorType((4,), "f32")
-    g = Graph((t, t, t, t), (Node("exp", ("a0",), {}, t), Node("where_gt", ("n0", "a1", "a2", "a3"), {}, t)),
-              ("n1",)).check()
+    g = Graph(
+        (t, t, t, t), (Node("exp", ("a0",), {}, t), Node("where_gt", ("n0", "a1", "a2", "a3"), {}, t)), ("n1",)
+    ).check()
     x = np.array([0.5, 1.0, 1.5, 2.0], np.float32)
     y = np.exp(x.astype(np.float64)).astype(np.float32)  # a hair from exp(x): a near-tie
     ones, minus = np.ones(4, np.float32), -np.ones(4, np.float32)
@@ -142,10 +148,16 @@ def test_recomputed_value_cancellation_is_not_a_finding():
     (fused, differently vectorized) may round the two copies apart. Seen in a real campaign on 3.13:
     IREE -1.2e-6 where float64 says 0; the per-use jitter of the arbiter must explain it."""
     t = TensorType((4, 4), "f32")
-    g = Graph((t, t), (Node("fill", (), {"shape": [4, 4], "dtype": "f32", "value": 0.0}, t),
-                       Node("matmul", ("a0", "a1", "n0"), {}, t),
-                       Node("abs", ("n1",), {}, t),
-                       Node("add", ("n1", "n2"), {}, t)), ("n3",)).check()
+    g = Graph(
+        (t, t),
+        (
+            Node("fill", (), {"shape": [4, 4], "dtype": "f32", "value": 0.0}, t),
+            Node("matmul", ("a0", "a1", "n0"), {}, t),
+            Node("abs", ("n1",), {}, t),
+            Node("add", ("n1", "n2"), {}, t),
+        ),
+        ("n3",),
+    ).check()
     inputs = Case(g, ({},), seed=2).inputs()
     good = evaluate(g, inputs, {}, "jax")[0]
     negative = evaluate(g, inputs, {}, "f64")[0] == 0
@@ -155,4 +167,6 @@ def test_recomputed_value_cancellation_is_not_a_finding():
     assert check_numbers(g, {}, inputs, [rounded_apart]).findings == ()
     really_wrong = good.copy()
     really_wrong[negative] = -0.5  # far beyond any rounding of |x| ~ 1
-    assert signatures(check_numbers(g, {}, inputs, [really_wrong])) == ["numeric/wrong-value/fill>matmul>abs>add/f32/SxS"]
+    assert signatures(check_numbers(g, {}, inputs, [really_wrong])) == [
+        "numeric/wrong-value/fill>matmul>abs>add/f32/SxS"
+    ]

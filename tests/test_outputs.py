@@ -1,4 +1,5 @@
 """What a campaign writes, as its reader sees it: the report's rate plot, file modes (issue 14 §10)."""
+
 from __future__ import annotations
 
 import os
@@ -10,8 +11,9 @@ from ireefuzz.tools.campaign import report
 
 def test_the_cases_per_second_plot_is_smoothed_over_a_window():
     # 16 cases land every 8 s, each batch recorded 1 ms after the one before: 16000 cases/s unsmoothed
-    timeline = [(0.0, 0)] + [(t + dt, 16 * (2 * k + j + 1)) for k, t in enumerate(range(8, 800, 8))
-                             for j, dt in enumerate((0.0, 0.001))]
+    timeline = [(0.0, 0)] + [
+        (t + dt, 16 * (2 * k + j + 1)) for k, t in enumerate(range(8, 800, 8)) for j, dt in enumerate((0.0, 0.001))
+    ]
     smoothed = report.rates(timeline)
     assert max(rate for _, rate in smoothed) < 2 * 32 / 8  # near the true 4 cases/s, no spike
     assert [t for t, _ in smoothed] == [t for t, _ in timeline[1:]]

@@ -2,6 +2,7 @@
 items, raw corpus cases) goes through ``evaluate`` with the MLIR frontend, shown with a fault-injected
 (crashing) ``iree-compile``; the raw-program numeric judge (``reference_outputs``, host-vs-generic) with
 faults injected into its references (real IREE)."""
+
 from __future__ import annotations
 
 import argparse
@@ -10,13 +11,12 @@ import json
 from pathlib import Path
 
 import pytest
+from programs import ADD
 
 from ireefuzz import sut
-from ireefuzz.core import evaluate
-from ireefuzz.core import relations
+from ireefuzz.core import evaluate, relations
 from ireefuzz.core.evaluate import Policy
 from ireefuzz.oracles import metamorphic
-from programs import ADD
 
 check = importlib.import_module("ireefuzz.tools.check")  # `from ireefuzz import check` is the API function
 frontends = importlib.import_module("ireefuzz.core.frontends")
@@ -90,8 +90,19 @@ def test_raw_corpus_case_goes_through_evaluate(tmp_path, crashing_compiler, batc
     from ireefuzz.tools import corpus
 
     (tmp_path / "program.mlir").write_text(ADD)
-    (tmp_path / "case.json").write_text(json.dumps({"mlir": "program.mlir", "functions": [], "shapes": {}, "seed": 0,
-                                                    "target_cpu": "host", "flags": [], "expected": {}}))
+    (tmp_path / "case.json").write_text(
+        json.dumps(
+            {
+                "mlir": "program.mlir",
+                "functions": [],
+                "shapes": {},
+                "seed": 0,
+                "target_cpu": "host",
+                "flags": [],
+                "expected": {},
+            }
+        )
+    )
     (finding,) = corpus.check_case(corpus.load_case(tmp_path), sut.CompilerConfig(iree_compile=str(crashing_compiler)))
     assert _is_pipeline_crash(json.loads(finding.dumps()))
     assert batches == [("mlir", ["add"])]
@@ -152,8 +163,10 @@ def test_host_vs_generic_stands_in_while_nothing_judges(monkeypatch, other_cpu_r
 
     def perturbed(label, text, inputs, config, **kwargs):
         observed = original(label, text, inputs, config, **kwargs)
-        return {fn: metamorphic.Observation(o.label, tuple(tuple(x + 1 for x in outs) for outs in o.outputs))
-                for fn, o in observed.items()}
+        return {
+            fn: metamorphic.Observation(o.label, tuple(tuple(x + 1 for x in outs) for outs in o.outputs))
+            for fn, o in observed.items()
+        }
 
     monkeypatch.setattr(relations, "observe_program", perturbed)
     (finding,) = check.check_program(ADD, policy=NUMERIC)
@@ -173,7 +186,9 @@ def test_a_failed_compile_blames_the_functions_its_errors_point_at():
 
     program = "module {\nfunc.func @g0(%a: f32) -> f32 {\n  return %a : f32\n}\nfunc.func @g1(%a: f32) -> f32 {\n  return %a : f32\n}\n}\n"
     names = ["g0", "g1"]
-    dispatch = "/tmp/x/configurations/configured_module_g1_dispatch_0.mlir:35:8: error: 'memref.alloca' op stack allocation"
+    dispatch = (
+        "/tmp/x/configurations/configured_module_g1_dispatch_0.mlir:35:8: error: 'memref.alloca' op stack allocation"
+    )
     linked = "iree-lld: error: undefined symbol: fmaxf\n>>>  /tmp/input_linked.o:(g0_dispatch_1_softmax_2x32x2xf16)"
     assert blamed_functions(dispatch, program, names) == ["g1"]
     assert blamed_functions(linked, program, names) == ["g0"]

@@ -5,6 +5,7 @@ profiles, the fixtures' configuration, corpus-collection wiring. Tests marked ``
 for real (about a second each): a passing and a failing check, a known finding from a baseline,
 a fake crashing ``iree-compile``, ``.mlir`` collection, a Hypothesis property, corpus cases.
 """
+
 from __future__ import annotations
 
 import json
@@ -62,9 +63,11 @@ def _test_file(body: str) -> str:
 
 
 def test_plugin_and_package_import_neither_iree_nor_jax():
-    code = ("import sys, ireefuzz, ireefuzz._pytestplugin\n"
-            "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('jax', 'jaxlib', 'iree', 'numpy', 'hypothesis'))\n"
-            "print(heavy)\n")
+    code = (
+        "import sys, ireefuzz, ireefuzz._pytestplugin\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('jax', 'jaxlib', 'iree', 'numpy', 'hypothesis'))\n"
+        "print(heavy)\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]", f"plugin load imported {out.strip()}"
 
@@ -87,10 +90,22 @@ def test_public_api_all_resolves_and_matches():
         ireefuzz.not_a_public_name  # noqa: B018
     import importlib
 
-    importlib.import_module("ireefuzz.tools.check"), importlib.import_module("ireefuzz.core.evaluate")  # no public name shadowed
+    (
+        importlib.import_module("ireefuzz.tools.check"),
+        importlib.import_module("ireefuzz.core.evaluate"),
+    )  # no public name shadowed
     assert callable(ireefuzz.check_case) and callable(ireefuzz.evaluate_cases)
-    covered = set(api.ELEMENTWISE_OPS + api.PRODUCER_OPS + api.CONTRACTION_OPS + api.REDUCTION_OPS
-                  + api.DATA_MOVEMENT_OPS + api.CONVOLUTION_OPS + api.NORMALIZATION_OPS + api.SORTING_OPS + api.MODEL_OPS)
+    covered = set(
+        api.ELEMENTWISE_OPS
+        + api.PRODUCER_OPS
+        + api.CONTRACTION_OPS
+        + api.REDUCTION_OPS
+        + api.DATA_MOVEMENT_OPS
+        + api.CONVOLUTION_OPS
+        + api.NORMALIZATION_OPS
+        + api.SORTING_OPS
+        + api.MODEL_OPS
+    )
     assert covered == set(api.OP_NAMES)
 
 
@@ -115,8 +130,16 @@ def test_builder_infers_types_and_rejects_ill_typed_ops():
 def test_entry_point_loads_the_plugin_and_lists_its_options(pytester: pytest.Pytester):
     result = pytester.runpytest_subprocess("--help")  # a fresh process: the pytest11 entry point, not an import
     result.stdout.fnmatch_lines(["ireefuzz: differential fuzzing of IREE's CPU code generation:"])
-    for option in ("--iree-compile=PATH", "--iree-target-cpu=CPU", "--ireefuzz-oracles=NAMES", "--ireefuzz-baseline=FILE",
-                   "--ireefuzz-bundles=DIR", "--ireefuzz-corpus=DIR", "--ireefuzz-mlir", "--ireefuzz-max-alloca=BYTES"):
+    for option in (
+        "--iree-compile=PATH",
+        "--iree-target-cpu=CPU",
+        "--ireefuzz-oracles=NAMES",
+        "--ireefuzz-baseline=FILE",
+        "--ireefuzz-bundles=DIR",
+        "--ireefuzz-corpus=DIR",
+        "--ireefuzz-mlir",
+        "--ireefuzz-max-alloca=BYTES",
+    ):
         assert option in result.stdout.str(), option
 
 
@@ -135,14 +158,19 @@ exec {find_iree_compile(CompilerConfig())} "$@"
     return path
 
 
-@pytest.mark.parametrize("body, message", [
-    ("exit 1", "--version` failed"),
-    ("exit 0", "prints no IREE compiler version"),
-    ("echo 'IREE compiler version 9'; exit 0", "wrote no module.vmfb"),  # like /bin/true
-    ("echo 'IREE compiler version 9'; while [ $# -gt 0 ]; do [ \"$1\" = -o ] && echo garbage > \"$2\"; shift; done",
-     "is not an IREE module"),
-    ("[ \"$1\" = --version ] && echo 'IREE compiler version 9' && exit 0; kill -SEGV $$", "(crash)"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ("exit 1", "--version` failed"),
+        ("exit 0", "prints no IREE compiler version"),
+        ("echo 'IREE compiler version 9'; exit 0", "wrote no module.vmfb"),  # like /bin/true
+        (
+            'echo \'IREE compiler version 9\'; while [ $# -gt 0 ]; do [ "$1" = -o ] && echo garbage > "$2"; shift; done',
+            "is not an IREE module",
+        ),
+        ("[ \"$1\" = --version ] && echo 'IREE compiler version 9' && exit 0; kill -SEGV $$", "(crash)"),
+    ],
+)
 def test_a_compiler_that_fails_the_probe_is_a_usage_error_at_start(pytester: pytest.Pytester, body, message):
     path = pytester.path / "broken-iree-compile"
     path.write_text(f"#!/bin/sh\n{body}\n")
@@ -153,16 +181,19 @@ def test_a_compiler_that_fails_the_probe_is_a_usage_error_at_start(pytester: pyt
     assert message in result.stderr.str() and "Traceback" not in result.stderr.str()
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--ireefuzz-oracles=numeric,bogus"], "unknown oracle(s) bogus"),
-    (["--ireefuzz-oracles=,"], "(none given)"),
-    (["--iree-compile=/no/such/iree-compile"], "does not exist"),
-    (["--iree-compile=not-executable.txt"], "is not executable"),
-    (["--iree-target-cpu=not a cpu"], "is not a CPU name"),
-    (["--ireefuzz-corpus=/no/such/dir"], "is not a directory"),
-    (["--ireefuzz-baseline=/no/such/baseline.json"], "is not a file"),
-    (["--ireefuzz-max-alloca=-4"], "non-negative number of bytes"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--ireefuzz-oracles=numeric,bogus"], "unknown oracle(s) bogus"),
+        (["--ireefuzz-oracles=,"], "(none given)"),
+        (["--iree-compile=/no/such/iree-compile"], "does not exist"),
+        (["--iree-compile=not-executable.txt"], "is not executable"),
+        (["--iree-target-cpu=not a cpu"], "is not a CPU name"),
+        (["--ireefuzz-corpus=/no/such/dir"], "is not a directory"),
+        (["--ireefuzz-baseline=/no/such/baseline.json"], "is not a file"),
+        (["--ireefuzz-max-alloca=-4"], "non-negative number of bytes"),
+    ],
+)
 def test_bad_option_values_are_usage_errors(pytester: pytest.Pytester, args, message):
     (pytester.path / "not-executable.txt").write_text("")
     pytester.makepyfile("def test_nothing(): pass")
@@ -173,8 +204,9 @@ def test_bad_option_values_are_usage_errors(pytester: pytest.Pytester, args, mes
 
 @pytest.mark.iree  # the plugin probes the given compiler and runtime at start
 def test_options_configure_the_sut_fixture(pytester: pytest.Pytester, fake_compiler: Path):
-    (pytester.path / "baseline.json").write_text(json.dumps(
-        [{"signature": MUTATING_SIGNATURE, "status": "open", "note": "writes into the caller's buffer"}]))
+    (pytester.path / "baseline.json").write_text(
+        json.dumps([{"signature": MUTATING_SIGNATURE, "status": "open", "note": "writes into the caller's buffer"}])
+    )
     pytester.makepyfile(f"""
         from pathlib import Path
 
@@ -187,11 +219,19 @@ def test_options_configure_the_sut_fixture(pytester: pytest.Pytester, fake_compi
             assert iree_sut.bundle_dir == Path("bundles").resolve()
             assert ireefuzz_check.sut is iree_sut
     """)
-    result = _run_iree(pytester,
-        f"--iree-compile={fake_compiler}", "--iree-target-cpu=x86-64-v3", "--ireefuzz-oracles=memory,crash",
-        "--ireefuzz-max-alloca=256", "--ireefuzz-baseline=baseline.json", f"--ireefuzz-bundles={pytester.path / 'bundles'}")
+    result = _run_iree(
+        pytester,
+        f"--iree-compile={fake_compiler}",
+        "--iree-target-cpu=x86-64-v3",
+        "--ireefuzz-oracles=memory,crash",
+        "--ireefuzz-max-alloca=256",
+        "--ireefuzz-baseline=baseline.json",
+        f"--ireefuzz-bundles={pytester.path / 'bundles'}",
+    )
     result.assert_outcomes(passed=1)
-    result.stdout.fnmatch_lines(["ireefuzz: iree-compile=*fake-iree-compile, target-cpu=x86-64-v3, oracles=memory,crash"])
+    result.stdout.fnmatch_lines(
+        ["ireefuzz: iree-compile=*fake-iree-compile, target-cpu=x86-64-v3, oracles=memory,crash"]
+    )
 
 
 def test_default_bundle_dir_is_under_basetemp(pytester: pytest.Pytester):
@@ -249,7 +289,8 @@ def test_corpus_option_collects_case_directories_through_the_corpus_module(pytes
 
 @pytest.mark.iree
 def test_passing_and_failing_check(pytester: pytest.Pytester):
-    pytester.makepyfile(test_repo=_test_file("""
+    pytester.makepyfile(
+        test_repo=_test_file("""
         def test_add_is_fine(ireefuzz_check):
             b = ireefuzz.GraphBuilder()
             x = b.arg(("M", 16), "f32")
@@ -260,7 +301,8 @@ def test_passing_and_failing_check(pytester: pytest.Pytester):
 
         def test_reduce_into_argument(ireefuzz_check):
             ireefuzz_check(mutating_graph())
-    """))
+    """)
+    )
     bundles = pytester.path / "bundles"
     result = _run_iree(pytester, f"--ireefuzz-bundles={bundles}", "--iree-target-cpu=generic")
     result.assert_outcomes(passed=1, failed=1)
@@ -275,7 +317,9 @@ def test_passing_and_failing_check(pytester: pytest.Pytester):
     assert "Traceback" not in out and "testing.py" not in out  # the message is the report, not our stack
     assert bundle.is_dir(), sorted(p.relative_to(bundles) for p in bundles.rglob("*"))
     assert f"bundle: {bundle}" in out
-    assert {"program.mlir", "case.json", "finding.json", "findings.json", "command.txt"} <= {p.name for p in bundle.iterdir()}
+    assert {"program.mlir", "case.json", "finding.json", "findings.json", "command.txt"} <= {
+        p.name for p in bundle.iterdir()
+    }
     assert json.loads((bundle / "findings.json").read_text())[0]["signature"] == MUTATING_SIGNATURE
     import ireefuzz
 
@@ -285,39 +329,55 @@ def test_passing_and_failing_check(pytester: pytest.Pytester):
 
 @pytest.mark.iree
 def test_known_signature_from_the_baseline_warns_instead_of_failing(pytester: pytest.Pytester):
-    (pytester.path / "baseline.json").write_text(json.dumps([{"signature": MUTATING_SIGNATURE, "status": "open",
-                                                              "upstream": "iree-org/iree#0", "note": ""}]))
-    pytester.makepyfile(_test_file("""
+    (pytester.path / "baseline.json").write_text(
+        json.dumps([{"signature": MUTATING_SIGNATURE, "status": "open", "upstream": "iree-org/iree#0", "note": ""}])
+    )
+    pytester.makepyfile(
+        _test_file(
+            """
         def test_known(ireefuzz_check):
             result = ireefuzz_check(mutating_graph())
-            assert result.signatures == (""" + repr(MUTATING_SIGNATURE) + """,)
-    """))
+            assert result.signatures == ("""
+            + repr(MUTATING_SIGNATURE)
+            + """,)
+    """
+        )
+    )
     result = _run_iree(pytester, "--ireefuzz-baseline=baseline.json")
     result.assert_outcomes(passed=1, warnings=1)
-    result.stdout.fnmatch_lines(["*KnownFinding: known finding " + MUTATING_SIGNATURE.replace("[", "[[]")
-                                 + " of cause * (upstream: iree-org/iree#0)*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*KnownFinding: known finding "
+            + MUTATING_SIGNATURE.replace("[", "[[]")
+            + " of cause * (upstream: iree-org/iree#0)*"
+        ]
+    )
 
 
 @pytest.mark.iree
 def test_oracles_option_and_argument_narrow_the_check(pytester: pytest.Pytester):
-    pytester.makepyfile(_test_file("""
+    pytester.makepyfile(
+        _test_file("""
         def test_option_leaves_immutability_out(ireefuzz_check):
             assert ireefuzz_check(mutating_graph()).findings == ()
 
         def test_argument_narrows_further(iree_sut, ireefuzz_check):
             assert ireefuzz_check(mutating_graph(), oracles=["crash"]).findings == ()
-    """))
+    """)
+    )
     _run_iree(pytester, "--ireefuzz-oracles=numeric,crash,memory,fusion").assert_outcomes(passed=2)
 
 
 @pytest.mark.iree
 def test_crashing_iree_compile_is_a_finding_not_a_plugin_error(pytester: pytest.Pytester, fake_compiler: Path):
-    pytester.makepyfile(_test_file("""
+    pytester.makepyfile(
+        _test_file("""
         def test_exp(ireefuzz_check):
             b = ireefuzz.GraphBuilder()
             b.output(b.exp(b.arg((4, 4), "f32")))
             ireefuzz_check(b.build())
-    """))
+    """)
+    )
     result = _run_iree(pytester, f"--iree-compile={fake_compiler}")
     result.assert_outcomes(failed=1)
     out = result.stdout.str()
@@ -374,8 +434,9 @@ def test_mlir_files_are_collected_and_checked(pytester: pytest.Pytester):
     (kernels / "add.inputs.json").write_text(json.dumps({"seed": 7, "expected": "add.expected.npz"}))
     (kernels / "wrong.mlir").write_text(CLEAN_MLIR)  # same program, a wrong expectation: a numeric finding
     np.savez(kernels / "wrong.expected.npz", out0=a - b)
-    (kernels / "wrong.inputs.json").write_text(json.dumps({"seed": 7, "functions": {"add": {
-        "shapes": [[8, 4], [8, 4]], "expected": "wrong.expected.npz"}}}))
+    (kernels / "wrong.inputs.json").write_text(
+        json.dumps({"seed": 7, "functions": {"add": {"shapes": [[8, 4], [8, 4]], "expected": "wrong.expected.npz"}}})
+    )
     (kernels / "rowsum.mlir").write_text(MUTATING_MLIR)
     (kernels / "rowsum.inputs.json").write_text("{}")  # opt in to running it (immutability, numeric)
     (kernels / "rowsum_compile_only.mlir").write_text(MUTATING_MLIR)  # no spec: crash / memory / fusion only
@@ -395,8 +456,14 @@ def test_mlir_files_are_collected_and_checked(pytester: pytest.Pytester):
 def test_real_corpus_cases_are_collected(pytester: pytest.Pytester):
     corpus = pytest.importorskip("ireefuzz.tools.corpus")
     root = Path(__file__).resolve().parents[1] / "corpus"
-    cases = sorted((c for c in corpus.iter_cases(root) if c.path is not None and not c.compile_only),
-                   key=lambda c: len(c.program_text())) if root.is_dir() else []
+    cases = (
+        sorted(
+            (c for c in corpus.iter_cases(root) if c.path is not None and not c.compile_only),
+            key=lambda c: len(c.program_text()),
+        )
+        if root.is_dir()
+        else []
+    )
     if not cases:
         pytest.skip("the repository's corpus has no cases yet")
     import shutil

@@ -8,6 +8,7 @@ real iree-compile, or fails fast with ``probe="fail"``. Every process the fake s
 in its command line, and every process of a campaign under test a token in its environment: a leftover
 is found by scanning /proc.
 """
+
 from __future__ import annotations
 
 import json
@@ -63,10 +64,18 @@ sys.exit(1)
 class Fake:
     def __init__(self, root: Path, mode: str, probe: str = "fail") -> None:
         root.mkdir(parents=True, exist_ok=True)
-        self.root, self.path, self.mode_file, self.count_file = root, root / "iree-compile", root / "mode", root / "count"
+        self.root, self.path, self.mode_file, self.count_file = (
+            root,
+            root / "iree-compile",
+            root / "mode",
+            root / "count",
+        )
         real = sut.find_iree_compile(sut.CompilerConfig()) if probe == "real" else ""
-        self.path.write_text(FAKE.format(python=sys.executable, probe=probe, real=real, count=str(self.count_file),
-                                         mode=str(self.mode_file)))
+        self.path.write_text(
+            FAKE.format(
+                python=sys.executable, probe=probe, real=real, count=str(self.count_file), mode=str(self.mode_file)
+            )
+        )
         self.path.chmod(0o755)
         self.set(mode)
 
@@ -78,6 +87,7 @@ class Fake:
 
     def processes(self) -> list[int]:
         """Live compiles by this fake: the fake itself or its launcher (a campaign's own command line names it too)."""
+
         def compiling(pid: str) -> bool:
             argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
             return str(self.path).encode() in argv and any(a.endswith(b"input.mlir") for a in argv)
@@ -156,7 +166,9 @@ def test_a_hanging_batch_is_compiled_case_by_case_and_given_up_after_two_hang_al
     fake = Fake(tmp_path, "hang")
     config = sut.CompilerConfig(iree_compile=str(fake.path), timeout_s=0.5, observe=False)
     results = evaluate([exp_case()] * 5, config, Policy(frozenset({"crash"})))
-    assert [[f.signature.split("/")[:2] for f in r.findings] for r in results] == [[["crash", "compile-timeout"]]] * 2 + [[]] * 3
+    assert [[f.signature.split("/")[:2] for f in r.findings] for r in results] == [
+        [["crash", "compile-timeout"]]
+    ] * 2 + [[]] * 3
     assert [r.not_judged for r in results] == [()] * 2 + [(NOT_COMPILED.format(n=2),)] * 3
     assert fake.compiles() == 1 + 2
     task = Task((0, 1, 2), (exp_case(),) * 3)
@@ -196,7 +208,12 @@ def test_a_batch_whose_errors_point_at_two_functions_compiles_each_alone_then_th
 
     fake = Fake(tmp_path, "fail-exps", probe="real")
     config = sut.CompilerConfig(iree_compile=str(fake.path), observe=False)
-    cases = [unary_case("abs"), exp_case()] + [unary_case("negate") for _ in range(3)] + [exp_case()] + [unary_case("abs")] * 2
+    cases = (
+        [unary_case("abs"), exp_case()]
+        + [unary_case("negate") for _ in range(3)]
+        + [exp_case()]
+        + [unary_case("abs")] * 2
+    )
     results = evaluate(cases, config, Policy(frozenset({"crash"})))
     assert [bool(r.findings) for r in results] == [False, True, False, False, False, True, False, False]
     assert fake.compiles() == 4
@@ -208,9 +225,13 @@ def test_a_killed_caller_leaves_no_compiler_and_no_folder(tmp_path, monkeypatch)
     fake = Fake(tmp_path / "fake", "hang")
     scratch = tmp_path / "tmp"
     scratch.mkdir()
-    code = ("import os; from ireefuzz import sut; "
-            "sut.compile_mlir('', sut.CompilerConfig(iree_compile=os.environ['FAKE'], timeout_s=600, observe=False))")
-    caller = subprocess.Popen([sys.executable, "-c", code], env=dict(os.environ, TMPDIR=str(scratch), FAKE=str(fake.path)))
+    code = (
+        "import os; from ireefuzz import sut; "
+        "sut.compile_mlir('', sut.CompilerConfig(iree_compile=os.environ['FAKE'], timeout_s=600, observe=False))"
+    )
+    caller = subprocess.Popen(
+        [sys.executable, "-c", code], env=dict(os.environ, TMPDIR=str(scratch), FAKE=str(fake.path))
+    )
     try:
         assert wait_for(fake.compiles, 60) and wait_for(fake.processes, 10), "the fake compiler never started"
         assert list(scratch.glob(f"ireefuzz-pid{caller.pid}-*"))
@@ -245,12 +266,18 @@ def test_a_worker_whose_coordinator_dies_removes_the_folders_no_launcher_covers(
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     coordinator = subprocess.Popen(["sleep", "600"])
-    code = ("import sys, time; from ireefuzz import sut; from ireefuzz.sut.launch import die_with\n"
-            "held = sut.temp_dir()\n"
-            "die_with(int(sys.argv[1]), before=sut.remove_own_temp_dirs_for_good)\n"
-            "print('ready', flush=True); time.sleep(600)")
-    worker = subprocess.Popen([sys.executable, "-c", code, str(coordinator.pid)], stdout=subprocess.PIPE, text=True,
-                              env=dict(os.environ, TMPDIR=str(scratch)))
+    code = (
+        "import sys, time; from ireefuzz import sut; from ireefuzz.sut.launch import die_with\n"
+        "held = sut.temp_dir()\n"
+        "die_with(int(sys.argv[1]), before=sut.remove_own_temp_dirs_for_good)\n"
+        "print('ready', flush=True); time.sleep(600)"
+    )
+    worker = subprocess.Popen(
+        [sys.executable, "-c", code, str(coordinator.pid)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ, TMPDIR=str(scratch)),
+    )
     try:
         assert worker.stdout.readline().strip() == "ready"
         assert list(scratch.glob(f"ireefuzz-pid{worker.pid}-*"))
@@ -273,9 +300,18 @@ def test_one_holder_of_an_output_directory(tmp_path):
                 pass
     with lock.held(out):  # released with its holder
         pass
-    holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from pathlib import Path; "
-                               "from ireefuzz.tools.campaign import lock\nwith lock.held(Path(sys.argv[1])):\n"
-                               " print('held', flush=True); time.sleep(600)", str(out)], stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from pathlib import Path; "
+            "from ireefuzz.tools.campaign import lock\nwith lock.held(Path(sys.argv[1])):\n"
+            " print('held', flush=True); time.sleep(600)",
+            str(out),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert holder.stdout.readline().strip() == "held"
     with pytest.raises(UsageError, match=f"pid {holder.pid}"):
         with lock.held(out):
@@ -300,8 +336,20 @@ def fuzz(out: Path, fake: Fake, token: str, *argv: str, scratch: Path | None = N
     env = dict(os.environ, IREEFUZZ_TEST_TOKEN=token, JAX_PLATFORMS="cpu")
     if scratch is not None:
         env["TMPDIR"] = str(scratch)
-    command = [sys.executable, "-c", DRIVER, "--out", str(out), "--bundles", "0", "--oracles", "crash",
-               "--iree-compile", str(fake.path), *argv]
+    command = [
+        sys.executable,
+        "-c",
+        DRIVER,
+        "--out",
+        str(out),
+        "--bundles",
+        "0",
+        "--oracles",
+        "crash",
+        "--iree-compile",
+        str(fake.path),
+        *argv,
+    ]
     return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -317,8 +365,20 @@ def scratch():
 def test_time_bounds_a_campaign_whose_compiler_hangs(tmp_path, scratch):
     fake, token = Fake(tmp_path / "fake", "hang", probe="real"), f"time-{tmp_path.name}"
     started = time.monotonic()
-    proc = fuzz(tmp_path / "run", fake, token, "--time", "15", "--case-timeout", "3", "--batch", "8", "--workers", "1",
-                scratch=scratch)
+    proc = fuzz(
+        tmp_path / "run",
+        fake,
+        token,
+        "--time",
+        "15",
+        "--case-timeout",
+        "3",
+        "--batch",
+        "8",
+        "--workers",
+        "1",
+        scratch=scratch,
+    )
     _, stderr = proc.communicate(timeout=600)
     wall = time.monotonic() - started
     # exit 1 when the first batch's hang was pinned (2 of its cases timed out alone) before the time was up
@@ -339,8 +399,20 @@ def test_time_bounds_a_campaign_whose_compiler_hangs(tmp_path, scratch):
 @pytest.mark.iree  # the real iree-compile answers the probe (seconds)
 def test_kill_9_of_a_campaign_leaves_no_worker_and_no_compiler(tmp_path, scratch):
     fake, token = Fake(tmp_path / "fake", "hang", probe="real"), f"kill-{tmp_path.name}"
-    proc = fuzz(tmp_path / "run", fake, token, "--time", "600", "--case-timeout", "300", "--batch", "2",
-                "--workers", "2", scratch=scratch)
+    proc = fuzz(
+        tmp_path / "run",
+        fake,
+        token,
+        "--time",
+        "600",
+        "--case-timeout",
+        "300",
+        "--batch",
+        "2",
+        "--workers",
+        "2",
+        scratch=scratch,
+    )
     try:
         assert wait_for(lambda: fake.compiles() >= 2, 120), proc.stderr.read() if proc.poll() is not None else ""
         assert len(fake.processes()) >= 2
@@ -355,8 +427,9 @@ def test_kill_9_of_a_campaign_leaves_no_worker_and_no_compiler(tmp_path, scratch
 @pytest.mark.slow
 def test_a_live_campaign_refuses_another_on_its_out_and_ends_on_sigterm_like_ctrl_c(tmp_path, scratch):
     fake, token, out = Fake(tmp_path / "fake", "hang", probe="real"), f"lock-{tmp_path.name}", tmp_path / "run"
-    first = fuzz(out, fake, token, "--time", "600", "--case-timeout", "300", "--batch", "2", "--workers", "1",
-                 scratch=scratch)
+    first = fuzz(
+        out, fake, token, "--time", "600", "--case-timeout", "300", "--batch", "2", "--workers", "1", scratch=scratch
+    )
     try:
         assert wait_for(fake.compiles, 120), first.stderr.read() if first.poll() is not None else ""
         assert fake.processes()

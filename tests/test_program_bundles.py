@@ -1,5 +1,6 @@
 """Bundles of raw ``.mlir`` programs (``ireefuzz check``, the plugin's ``.mlir`` items): every kind has run.sh,
 inputs.npz and ISSUE.md, and run.sh gives the verdict under ``env -i`` with only the two stock IREE tools."""
+
 from __future__ import annotations
 
 import pytest
@@ -51,7 +52,9 @@ def test_a_compile_only_program_bundle_has_a_run_sh(tmp_path):
     from ireefuzz.tools.filing.repro import make_program_bundle
 
     # an NCHW conv whose splat init is a generic keeps a stack alloca beyond any scratch its ops require
-    program = Path(__file__).resolve().parents[1] / "docs" / "issue15-repros" / "nchw_conv_splat_generic_init_alloca.mlir"
+    program = (
+        Path(__file__).resolve().parents[1] / "docs" / "issue15-repros" / "nchw_conv_splat_generic_init_alloca.mlir"
+    )
     (result,) = check_results(program.read_text(), compile_only=True)
     finding = next(f for f in result.findings if f.signature.startswith("memory/alloca/"))
     bundle = make_program_bundle(finding, result.case).dump(tmp_path / "bundle")
@@ -71,15 +74,18 @@ def test_the_plugin_bundles_a_compile_only_function_in_full():
     compile_only = ProgramCase("", FunctionSignature("f", (), ()), None)
     finding = Finding("memory", "alloca", "memory/alloca/x/-/-", "m", {"function": "f"})
     assert _program_case_of(finding, {"f": compile_only}) is compile_only
-    assert _program_case_of(Finding("memory", "alloca", "memory/alloca/x/-/-", "m", {}), {"f": compile_only}) is compile_only
+    assert (
+        _program_case_of(Finding("memory", "alloca", "memory/alloca/x/-/-", "m", {}), {"f": compile_only})
+        is compile_only
+    )
 
 
 @pytest.mark.iree
 def test_issue_md_names_the_dispatch_as_the_finding_does_and_as_the_bundle_does(tmp_path):
     from pathlib import Path
 
-    from ireefuzz.tools.corpus import load_case
     from ireefuzz.core.evaluate import evaluate
+    from ireefuzz.tools.corpus import load_case
     from ireefuzz.tools.filing.repro import write_bundle
 
     case = load_case(Path(__file__).resolve().parents[1] / "corpus" / "seeds" / "dot_33x16x49_exp_static").case

@@ -1,5 +1,6 @@
 """The public surface (``ireefuzz.api``, re-exported lazily by ``ireefuzz``): checked here, not by a self-check at
 import (which would turn a stale table into an ImportError of every user's program)."""
+
 from __future__ import annotations
 
 import pkgutil
@@ -19,6 +20,15 @@ def test_no_public_name_is_also_a_submodule():
 
 
 def test_the_op_subsets_cover_every_op():
-    subsets = (api.ELEMENTWISE_OPS + api.PRODUCER_OPS + api.CONTRACTION_OPS + api.REDUCTION_OPS + api.DATA_MOVEMENT_OPS
-               + api.CONVOLUTION_OPS + api.NORMALIZATION_OPS + api.SORTING_OPS + api.MODEL_OPS)
+    subsets = (
+        api.ELEMENTWISE_OPS
+        + api.PRODUCER_OPS
+        + api.CONTRACTION_OPS
+        + api.REDUCTION_OPS
+        + api.DATA_MOVEMENT_OPS
+        + api.CONVOLUTION_OPS
+        + api.NORMALIZATION_OPS
+        + api.SORTING_OPS
+        + api.MODEL_OPS
+    )
     assert sorted(set(api.OP_NAMES) - set(subsets)) == [], "add these ops to a subset in ireefuzz/api.py"

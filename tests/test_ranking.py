@@ -1,4 +1,5 @@
 """Ranking the new causes of a run (``campaign.ranking``), and ``--bundles N`` taking the top N of it."""
+
 from __future__ import annotations
 
 import json
@@ -23,8 +24,13 @@ def feats(cause: str, *sigs: str, pipeline: str = ""):
 
 def test_features_and_distance():
     a = feats("memory/alloca/contraction@DoubleTilingExpert", "memory/alloca/fill>matmul>generic[exp]/f32/SxS")
-    assert a == {"oracle": {"memory"}, "kind": {"alloca"}, "ops": {"contraction", "fill", "matmul", "generic"},
-                 "dtype": {"f32"}, "pipeline": {"DoubleTilingExpert"}}
+    assert a == {
+        "oracle": {"memory"},
+        "kind": {"alloca"},
+        "ops": {"contraction", "fill", "matmul", "generic"},
+        "dtype": {"f32"},
+        "pipeline": {"DoubleTilingExpert"},
+    }
     assert ranking.distance(a, a) == 0.0
     b = feats("crash/compile-error/x@codegen", "crash/compile-error/sort/i32/?")
     assert ranking.distance(a, b) == 1.0
@@ -37,13 +43,18 @@ def candidate(prior: float, features, weight: float = 1.0):
 
 
 def test_a_near_copy_of_a_known_cause_ranks_below_a_distinct_one():
-    known = {"memory/alloca/contraction@DoubleTilingExpert": feats(
-        "memory/alloca/contraction@DoubleTilingExpert", "memory/alloca/fill>matmul/f32/SxS")}
+    known = {
+        "memory/alloca/contraction@DoubleTilingExpert": feats(
+            "memory/alloca/contraction@DoubleTilingExpert", "memory/alloca/fill>matmul/f32/SxS"
+        )
+    }
     near = feats("memory/alloca/matvec_like@DoubleTilingExpert", "memory/alloca/fill>matmul/f32/Sx?")
     far = feats("memory/alloca/sort@Default", "memory/alloca/sort/i32/?")
     ranked = ranking.furthest_first({"near": candidate(0.6, near), "far": candidate(0.6, far)}, known)
     assert [r.id for r in ranked] == ["far", "near"]
-    assert ranked[1].nearest == "memory/alloca/contraction@DoubleTilingExpert" and ranked[1].distance < ranked[0].distance
+    assert (
+        ranked[1].nearest == "memory/alloca/contraction@DoubleTilingExpert" and ranked[1].distance < ranked[0].distance
+    )
 
 
 def test_a_cause_ranked_above_pushes_its_near_copy_down():
@@ -51,8 +62,9 @@ def test_a_cause_ranked_above_pushes_its_near_copy_down():
     sort_a = feats("crash/compile-error/a@codegen", "crash/compile-error/sort/f32/?")
     sort_b = feats("crash/compile-error/b@codegen", "crash/compile-error/sort/f32/?x?")
     conv = feats("memory/alloca/conv@ConvTileAndDecomposeExpert", "memory/alloca/conv_2d_nchw_fchw>add/f32/SxSxSxS")
-    ranked = ranking.furthest_first({"a": candidate(1.0, sort_a), "b": candidate(0.99, sort_b),
-                                     "conv": candidate(0.6, conv)}, {})
+    ranked = ranking.furthest_first(
+        {"a": candidate(1.0, sort_a), "b": candidate(0.99, sort_b), "conv": candidate(0.6, conv)}, {}
+    )
     assert [r.id for r in ranked] == ["a", "conv", "b"]
 
 
@@ -68,9 +80,13 @@ def run_with(tmp_path: Path, rows, case_sigs) -> Path:
 
 
 def test_rank_reads_the_run_bundles_and_beyond_frontends_flags(tmp_path):
-    rows = [(0, "memory/alloca/matmul>exp/f32/SxS", MATMUL, 10), (1, "memory/alloca/matmul>exp/f32/SxS", MATMUL, 10),
-            (2, "memory/alloca/matmul>exp/f32/SxS", MATMUL, 10), (3, CRASH_SIG, CRASH_EVIDENCE, 10),
-            (4, "memory/copy/sort/i32/?", {"dispatch": "g4_dispatch_0_sort_D_i32", "pipeline": "CPUDefault"}, 10)]
+    rows = [
+        (0, "memory/alloca/matmul>exp/f32/SxS", MATMUL, 10),
+        (1, "memory/alloca/matmul>exp/f32/SxS", MATMUL, 10),
+        (2, "memory/alloca/matmul>exp/f32/SxS", MATMUL, 10),
+        (3, CRASH_SIG, CRASH_EVIDENCE, 10),
+        (4, "memory/copy/sort/i32/?", {"dispatch": "g4_dispatch_0_sort_D_i32", "pipeline": "CPUDefault"}, 10),
+    ]
     run = run_with(tmp_path, rows, {i: [sig] for i, sig, *_ in rows})
     record = runs.open_run(run, baseline.Baseline())
     ranked = ranking.rank(record)
@@ -92,14 +108,19 @@ def test_rank_reads_the_run_bundles_and_beyond_frontends_flags(tmp_path):
 
 
 def test_bundles_n_takes_the_top_n_of_the_ranking_not_the_largest(tmp_path, monkeypatch):
-    rows = [(i, "memory/alloca/matmul>exp/f32/SxS", MATMUL, 10) for i in range(3)] + [(3, CRASH_SIG, CRASH_EVIDENCE, 10)]
+    rows = [(i, "memory/alloca/matmul>exp/f32/SxS", MATMUL, 10) for i in range(3)] + [
+        (3, CRASH_SIG, CRASH_EVIDENCE, 10)
+    ]
     run = run_with(tmp_path, rows, {i: [sig] for i, sig, *_ in rows})
     record = runs.open_run(run, baseline.Baseline())
     largest = max(record.present_causes(), key=lambda c: c.cases)
     assert largest.id.startswith("memory/")
     commands = []
-    monkeypatch.setattr(bundling.subprocess, "run", lambda command, **kw: commands.append(command)
-                        or subprocess.CompletedProcess(command, 0, "", ""))
+    monkeypatch.setattr(
+        bundling.subprocess,
+        "run",
+        lambda command, **kw: commands.append(command) or subprocess.CompletedProcess(command, 0, "", ""),
+    )
     done = bundling.bundle_new_causes(record, 1, 10.0)
     assert len(done) == 1 and done[0].startswith("crash/") and done == [ranking.rank(record)[0].id]
 

@@ -1,5 +1,6 @@
 """Raw MLIR judged by the float64 interpreter (issue 10): the comparison's error-bound rules, inputs for
 every element type and index arguments, ``--inputs``, "not judged", bundles; real IREE where marked."""
+
 from __future__ import annotations
 
 import json
@@ -7,14 +8,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from programs import GATHER, run_check
 
-from ireefuzz.tools import check
 from ireefuzz.core import frontends
-from ireefuzz.errors import ProgramError
 from ireefuzz.core.evaluate import Policy
+from ireefuzz.errors import ProgramError
 from ireefuzz.oracles import numeric
 from ireefuzz.oracles.finding import Finding
-from programs import GATHER, run_check
+from ireefuzz.tools import check
 
 pytest_plugins = ["pytester"]
 
@@ -68,14 +69,13 @@ def identity(t: str) -> str:
     return f"func.func @main(%a: tensor<8x5x{t}>, %b: tensor<8x5x{t}>) -> tensor<8x5x{t}> {{ return %a : tensor<8x5x{t}> }}"
 
 
-
-
 # --------------------------------------------------------------------------- the comparison (no IREE)
 
 
 def judge(actual, truth, dtype, perturbed=()):
-    return numeric.check_program_outputs("main", "ops", [np.asarray(actual)], [np.asarray(truth)], [dtype], 1e-6,
-                                         lambda: list(perturbed))
+    return numeric.check_program_outputs(
+        "main", "ops", [np.asarray(actual)], [np.asarray(truth)], [dtype], 1e-6, lambda: list(perturbed)
+    )
 
 
 def test_agreement_within_the_tolerance_is_clean():
@@ -121,8 +121,9 @@ def test_the_tolerance_scales_with_depth_and_accumulation():
 
 def program_numbers(text: str, outputs, inputs=()):
     (case,) = frontends.program_cases(text)
-    return frontends._program_numbers(case, {}, list(inputs) or case.inputs(), outputs, config=None,
-                                      policy=Policy(), dispatches=[])
+    return frontends._program_numbers(
+        case, {}, list(inputs) or case.inputs(), outputs, config=None, policy=Policy(), dispatches=[]
+    )
 
 
 def test_the_oracle_catches_a_wrong_interpreter_and_passes_a_right_one(monkeypatch):
@@ -164,8 +165,22 @@ def test_outputs_that_read_tensor_empty_are_not_judged():
 # --------------------------------------------------------------------------- inputs (no IREE)
 
 
-@pytest.mark.parametrize("t,kind", [("i1", "b"), ("i8", "i"), ("i16", "i"), ("i32", "i"), ("i64", "i"), ("ui8", "u"),
-                                    ("ui32", "u"), ("f16", "f"), ("bf16", "V"), ("f32", "f"), ("f64", "f")])
+@pytest.mark.parametrize(
+    "t,kind",
+    [
+        ("i1", "b"),
+        ("i8", "i"),
+        ("i16", "i"),
+        ("i32", "i"),
+        ("i64", "i"),
+        ("ui8", "u"),
+        ("ui32", "u"),
+        ("f16", "f"),
+        ("bf16", "V"),
+        ("f32", "f"),
+        ("f64", "f"),
+    ],
+)
 def test_inputs_for_every_integer_width_and_float_type(t, kind):
     (case,) = frontends.program_cases(identity(t))
     a, b = case.inputs()
@@ -195,10 +210,12 @@ def test_given_inputs_fix_shapes_and_are_checked():
     assert case.given is not None
     (case,) = frontends.program_cases(GATHER, inputs={"a0": table, "a1": idx})  # a repro bundle's inputs.npz
     assert [x.shape for x in case.inputs()] == [(7, 5), (2,)]
-    for arrays, message in [({"arg0": table.astype(np.float64), "arg1": idx}, "arg0 has dtype float64"),
-                            ({"arg0": table}, "lacks arg1"),
-                            ({"arg0": table[0], "arg1": idx}, "arg0 has shape 5"),
-                            ({"arg0": table, "arg1": idx, "other.arg0": idx}, "other.arg0 names no argument")]:
+    for arrays, message in [
+        ({"arg0": table.astype(np.float64), "arg1": idx}, "arg0 has dtype float64"),
+        ({"arg0": table}, "lacks arg1"),
+        ({"arg0": table[0], "arg1": idx}, "arg0 has shape 5"),
+        ({"arg0": table, "arg1": idx, "other.arg0": idx}, "other.arg0 names no argument"),
+    ]:
         with pytest.raises(ProgramError, match=message):
             frontends.program_cases(GATHER, inputs=arrays)
 
@@ -208,9 +225,12 @@ def test_bad_inputs_files_exit_2_in_one_line(tmp_path, capsys):
     program.write_text(GATHER)
     np.savez(tmp_path / "wrong.npz", arg0=np.ones((7, 5)), arg1=np.int32([1]))
     (tmp_path / "text.npz").write_text("not a zip")
-    for argv in (["--inputs", str(tmp_path / "wrong.npz")], ["--inputs", str(tmp_path / "text.npz")],
-                 ["--inputs", str(tmp_path / "missing.npz")],
-                 ["--inputs", str(tmp_path / "wrong.npz"), "--shapes", "7x5,1"]):
+    for argv in (
+        ["--inputs", str(tmp_path / "wrong.npz")],
+        ["--inputs", str(tmp_path / "text.npz")],
+        ["--inputs", str(tmp_path / "missing.npz")],
+        ["--inputs", str(tmp_path / "wrong.npz"), "--shapes", "7x5,1"],
+    ):
         assert run_check([str(program), *argv]) == 2
         (line,) = capsys.readouterr().out.strip().splitlines()
         assert line.startswith("ireefuzz check: error: ")
@@ -221,9 +241,18 @@ def test_a_program_bundle_carries_inputs_the_interpreters_outputs_run_sh_and_iss
     from ireefuzz.tools.filing.repro import make_program_bundle
 
     (case,) = frontends.program_cases(GATHER, shapes=[(7, 5), (4,)])
-    finding = Finding("numeric", "wrong-value", "numeric/wrong-value/gather/f32/?x?", "main output 0 is wrong",
-                      {"function": "main", "rtol": 1e-6, "tolerance": 1e-6,
-                       "platform": {"cpu": "znver4", "compiler_version": "3.13"}})
+    finding = Finding(
+        "numeric",
+        "wrong-value",
+        "numeric/wrong-value/gather/f32/?x?",
+        "main output 0 is wrong",
+        {
+            "function": "main",
+            "rtol": 1e-6,
+            "tolerance": 1e-6,
+            "platform": {"cpu": "znver4", "compiler_version": "3.13"},
+        },
+    )
     make_program_bundle(finding, case).dump(tmp_path)
     names = {p.name for p in tmp_path.iterdir()}
     assert {"program.mlir", "inputs.npz", "expected.npz", "run.sh", "ISSUE.md", "finding.json"} <= names
@@ -253,8 +282,7 @@ def test_a_gather_with_dynamic_dims_gives_no_numeric_finding_in_or_out_of_bounds
     path.write_text(GATHER)
     assert run_check([str(path), "--oracles", "numeric,crash"]) == 0
     assert "not judged" not in capsys.readouterr().out
-    np.savez(tmp_path / "oob.npz", arg0=np.arange(35, dtype=np.float32).reshape(7, 5),
-             arg1=np.int32([0, 3, 9, -2, 6]))
+    np.savez(tmp_path / "oob.npz", arg0=np.arange(35, dtype=np.float32).reshape(7, 5), arg1=np.int32([0, 3, 9, -2, 6]))
     assert run_check([str(path), "--oracles", "numeric,crash", "--inputs", str(tmp_path / "oob.npz")]) == 0
     assert "numbers not judged: op iree_linalg_ext.gather reads out of bounds" in capsys.readouterr().out
 
@@ -308,8 +336,13 @@ def test_plugin_mlir_items_judge_numbers_with_the_interpreter(pytester: pytest.P
     for name, text in (("fill_sum", FILL_SUM), ("column_sum", column_sum("f32")), ("scan", REFUSED)):
         (kernels / f"{name}.mlir").write_text(text)
         (kernels / f"{name}.inputs.json").write_text("{}")  # run it; no expected outputs
-    result = pytester.runpytest_subprocess("--ireefuzz-mlir", f"--ireefuzz-bundles={pytester.path / 'b'}", "-v",
-                                           "--ireefuzz-oracles=numeric,crash", timeout=600)
+    result = pytester.runpytest_subprocess(
+        "--ireefuzz-mlir",
+        f"--ireefuzz-bundles={pytester.path / 'b'}",
+        "-v",
+        "--ireefuzz-oracles=numeric,crash",
+        timeout=600,
+    )
     result.assert_outcomes(passed=2, failed=1, warnings=1)
     out = result.stdout.str()
     assert "kernels/column_sum.mlir::column_sum.mlir PASSED" in out

@@ -1,6 +1,7 @@
 """Releases and their runtimes: what a release accepts (fast), the runner protocol with the installed
 wheel (iree), a runtime that cannot load the compiler's modules (fast, a fake compiler), and
 ``ireefuzz check --release`` over the installed releases (slow)."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -16,12 +17,11 @@ import numpy as np
 import pytest
 
 from ireefuzz import cli, sut
-from ireefuzz.sut import releases
-from ireefuzz.sut import remote
-from ireefuzz.tools.campaign import guidance
-from ireefuzz.tools.campaign.options import Options
 from ireefuzz.errors import IreeNotFound, IRParseError
 from ireefuzz.oracles import fusion, ir, memory
+from ireefuzz.sut import releases, remote
+from ireefuzz.tools.campaign import guidance
+from ireefuzz.tools.campaign.options import Options
 
 MATMUL_BIAS = """func.func @main(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %bias: tensor<16xf32>) -> tensor<4x16xf32> {
   %z = arith.constant 0.0 : f32
@@ -74,9 +74,16 @@ def executable(path: Path, text: str) -> str:
 
 
 def test_flags_are_spelled_and_observation_flags_kept_only_where_the_release_has_them():
-    command = ["iree-compile", "in.mlir", "--iree-llvmcpu-target-cpu=znver4", "--mlir-print-ir-tree-dir=/t",
-               "--mlir-print-ir-before=a,b", "--iree-hal-dump-executable-sources-to=/s", "--iree-opt-data-tiling=false",
-               "--mlir-print-ir-after-failure"]
+    command = [
+        "iree-compile",
+        "in.mlir",
+        "--iree-llvmcpu-target-cpu=znver4",
+        "--mlir-print-ir-tree-dir=/t",
+        "--mlir-print-ir-before=a,b",
+        "--iree-hal-dump-executable-sources-to=/s",
+        "--iree-opt-data-tiling=false",
+        "--mlir-print-ir-after-failure",
+    ]
     everything = frozenset(a.split("=")[0] for a in command[1:])
     assert releases.adapt_command("3.0.0", command, everything) == command
     without_tree = releases.adapt_command("20240226.813", command, everything - {"--mlir-print-ir-tree-dir"})
@@ -126,11 +133,14 @@ def test_unknown_release_and_both_compilers_are_usage_errors(tmp_path, capsys):
 @pytest.fixture
 def old_compiler(tmp_path) -> str:
     """An iree-compile whose modules no runtime here can load (like an older release's)."""
-    return executable(tmp_path / "iree-compile", """\
+    return executable(
+        tmp_path / "iree-compile",
+        """\
         #!/bin/sh
         if [ "$1" = --version ]; then echo "IREE compiler version 20230101.1 @ fake"; exit 0; fi
         while [ $# -gt 0 ]; do if [ "$1" = -o ]; then printf 'IREE?old module' > "$2"; fi; shift; done
-        """)
+        """,
+    )
 
 
 def test_a_runtime_that_cannot_load_the_modules_is_one_line_and_exit_2(tmp_path, old_compiler, capsys):
@@ -222,8 +232,10 @@ def test_an_old_release_compiler_without_its_runtime_is_one_line(tmp_path, capsy
     version = "20240621.931"
     if not (releases.DEFAULT_CACHE / version / ".installed").exists():
         pytest.skip(f"IREE {version} is not installed")
-    wrapper = executable(tmp_path / "iree-compile",  # not inside the wheel: no runtime beside it
-                         f'#!/bin/sh\nexec {releases.release(version, install=False).iree_compile} "$@"\n')
+    wrapper = executable(
+        tmp_path / "iree-compile",  # not inside the wheel: no runtime beside it
+        f'#!/bin/sh\nexec {releases.release(version, install=False).iree_compile} "$@"\n',
+    )
     path = tmp_path / "p.mlir"
     path.write_text(MATMUL_BIAS)
     assert cli.main(["check", str(path), "--iree-compile", wrapper]) == 2
@@ -240,11 +252,19 @@ def test_campaign_draws_only_the_ops_and_syntax_of_its_release(monkeypatch):
     old = [n for c in guidance.draw_block(options, 0, guidance.Coverage()) for n in c.graph.nodes]
     assert old and "gather" not in {n.op for n in old}
     gathers = ("gather", "add")  # a draw of gather or add: gather comes up in every block
-    new = [n for b in range(2) for c in guidance.draw_block(campaign_options(release="3.9.0", ops=gathers), b,
-                                                             guidance.Coverage()) for n in c.graph.nodes]
+    new = [
+        n
+        for b in range(2)
+        for c in guidance.draw_block(campaign_options(release="3.9.0", ops=gathers), b, guidance.Coverage())
+        for n in c.graph.nodes
+    ]
     assert "gather" in {n.op for n in new}
-    old = [n for b in range(2) for c in guidance.draw_block(campaign_options(release="3.8.0", ops=gathers), b,
-                                                             guidance.Coverage()) for n in c.graph.nodes]
+    old = [
+        n
+        for b in range(2)
+        for c in guidance.draw_block(campaign_options(release="3.8.0", ops=gathers), b, guidance.Coverage())
+        for n in c.graph.nodes
+    ]
     assert "gather" not in {n.op for n in old}
     monkeypatch.delitem(releases.OPS_SINCE, "gather")
     drawn = [n for b in range(4) for c in guidance.draw_block(options, b, guidance.Coverage()) for n in c.graph.nodes]
@@ -262,13 +282,30 @@ def test_a_campaign_on_a_release_compiles_and_runs_with_that_release(tmp_path, c
     if not (releases.DEFAULT_CACHE / version / ".installed").exists():
         pytest.skip(f"IREE {version} is not installed")
     out = tmp_path / "run"
-    status = cli.main(["fuzz", "--release", version, "--cases", "8", "--workers", "1", "--bundles", "0",
-                       "--relations", "", "--out", str(out)])
+    status = cli.main(
+        [
+            "fuzz",
+            "--release",
+            version,
+            "--cases",
+            "8",
+            "--workers",
+            "1",
+            "--bundles",
+            "0",
+            "--relations",
+            "",
+            "--out",
+            str(out),
+        ]
+    )
     assert status in (0, 1)
     import json
 
     recorded = json.loads((out / "campaign.json").read_text())
-    assert recorded["release"] == version and {"memory", "fusion"} <= set(recorded["oracles"])  # its own bindings read its IR
+    assert recorded["release"] == version and {"memory", "fusion"} <= set(
+        recorded["oracles"]
+    )  # its own bindings read its IR
     assert recorded["oracles_not_judged"] == []
     assert f"compiler: {version}" in (out / "summary.md").read_text()
     assert f"running modules with iree.runtime {version}" in capsys.readouterr().err
@@ -290,9 +327,17 @@ def test_a_runner_outlives_the_thread_that_started_it_but_not_its_process(scalar
     time.sleep(1.5)
     assert str(runner.request({"op": "hello"})["status"]) == "ok" and runner.generation == 1  # not restarted
     runner.close()
-    parent = subprocess.Popen([sys.executable, "-c", "import subprocess, sys, time; p = subprocess.Popen([sys.executable, "
-                               f"'-I', {str(remote.RUNNER)!r}], stdin=subprocess.PIPE); print(p.pid, flush=True); "
-                               "time.sleep(60)"], stdout=subprocess.PIPE, text=True)
+    parent = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import subprocess, sys, time; p = subprocess.Popen([sys.executable, "
+            f"'-I', {str(remote.RUNNER)!r}], stdin=subprocess.PIPE); print(p.pid, flush=True); "
+            "time.sleep(60)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     child = int(parent.stdout.readline())
     parent.kill()
     parent.wait()
@@ -329,10 +374,20 @@ def _with_alloca(final_ir: str) -> str:
 def test_facts_read_by_the_ir_reader_judge_as_the_ir_does():
     """The reader (here with this interpreter's bindings) answers what the oracles read in process:
     the same findings, clean IR clean, an injected alloca caught, an unreadable text said so."""
-    clean = sut.DispatchIR("add_dispatch_0_elementwise_1536_f32", "X", (IR_DATA / "add_32x48.final.mlir").read_text(),
-                           (IR_DATA / "add_32x48.after_bufferize.mlir").read_text(), "")
-    dyn = sut.DispatchIR("d1", "X", "", (IR_DATA / "fill_matmul_exp_dyn.bufferized.mlir").read_text(),
-                         (IR_DATA / "fill_matmul_exp_dyn.source.mlir").read_text())
+    clean = sut.DispatchIR(
+        "add_dispatch_0_elementwise_1536_f32",
+        "X",
+        (IR_DATA / "add_32x48.final.mlir").read_text(),
+        (IR_DATA / "add_32x48.after_bufferize.mlir").read_text(),
+        "",
+    )
+    dyn = sut.DispatchIR(
+        "d1",
+        "X",
+        "",
+        (IR_DATA / "fill_matmul_exp_dyn.bufferized.mlir").read_text(),
+        (IR_DATA / "fill_matmul_exp_dyn.source.mlir").read_text(),
+    )
     faulty = dataclasses.replace(clean, final_ir=_with_alloca(clean.final_ir))
     broken = dataclasses.replace(clean, final_ir="func.func @x() { memref.alloca( }")
     read = _read_by(sys.executable, clean, dyn, faulty, broken)
@@ -363,7 +418,9 @@ def test_ir_oracles_judge_an_older_release_and_catch_a_fault(version):
     assert artifact.dispatches and all(d.facts and "unreadable" not in d.facts for d in artifact.dispatches)
     assert memory.check_memory(artifact.dispatches) == []
     first = artifact.dispatches[0]
-    (faulty,) = _read_by(releases.release(version).python, dataclasses.replace(first, final_ir=_with_alloca(first.final_ir)))
+    (faulty,) = _read_by(
+        releases.release(version).python, dataclasses.replace(first, final_ir=_with_alloca(first.final_ir))
+    )
     assert [f.kind for f in memory.check_memory([faulty])] == ["alloca"]
     iota = sut.compile_mlir(IOTA_AND_ADD, config)
     assert "materialized-producer" in {f.kind for f in fusion.check_fusion(iota.dispatches, iota.statistics)}

@@ -4,6 +4,7 @@ semantics need. Recorded IR from iree-compile 3.13 (tests/data/ir/scratch_*) and
 Each rule is shown on both sides: the required buffer is admitted (these cases were findings before the
 rule), and the excess is still caught when a fault is injected into the same IR (a second buffer, a
 dynamic one, one of another element type, one inside a loop)."""
+
 from __future__ import annotations
 
 import re
@@ -20,15 +21,20 @@ IR = Path(__file__).parent / "data" / "ir"
 
 def recorded(stem: str, *, final: str | None = None, bufferized: str | None = None) -> DispatchIR:
     read = lambda kind: (IR / f"{stem}.{kind}.mlir").read_text() if (IR / f"{stem}.{kind}.mlir").exists() else ""
-    return DispatchIR(name=f"{stem}_dispatch", pipeline="Default", final_ir=read("final") if final is None else final,
-                      bufferized_ir=read("bufferized") if bufferized is None else bufferized, source=read("source"))
+    return DispatchIR(
+        name=f"{stem}_dispatch",
+        pipeline="Default",
+        final_ir=read("final") if final is None else final,
+        bufferized_ir=read("bufferized") if bufferized is None else bufferized,
+        source=read("source"),
+    )
 
 
 def inject_after_first_alloca(text: str, line: str) -> str:
     """``text`` with ``line`` added right after its first ``memref.alloca`` (same block, same indentation)."""
     match = re.search(r"^( *)(%\S+ = memref\.alloca\(.*)$", text, re.M)
     assert match, "the recorded IR has an alloca"
-    return text[:match.end()] + f"\n{match.group(1)}{line}" + text[match.end():]
+    return text[: match.end()] + f"\n{match.group(1)}{line}" + text[match.end() :]
 
 
 # --------------------------------------------------------------------------- the rules, read from the source
@@ -37,7 +43,11 @@ def inject_after_first_alloca(text: str, line: str) -> str:
 def test_topk_with_unused_indices_requires_one_index_buffer():
     (allowance,) = required_scratch(recorded("scratch_topk_values_only"))
     assert (allowance.op, allowance.operand, allowance.element_type, allowance.why) == (
-        "iree_linalg_ext.topk", 1, "i32", "result unused")
+        "iree_linalg_ext.topk",
+        1,
+        "i32",
+        "result unused",
+    )
     assert allowance.max_bytes == 15 * 17 * 7 * 4
 
 
@@ -49,7 +59,11 @@ def test_sort_with_an_unused_read_only_operand_requires_its_buffer():
 def test_argmax_with_unused_value_requires_its_accumulator_bounded_by_the_stack_limit():
     (allowance,) = required_scratch(recorded("scratch_argmax_value_unused"))
     assert (allowance.op, allowance.operand, allowance.element_type, allowance.why) == (
-        "linalg.generic[reduction]", 0, "f32", "companion result unused")
+        "linalg.generic[reduction]",
+        0,
+        "f32",
+        "companion result unused",
+    )
     assert allowance.max_bytes == 32768  # the operand is dynamic: the dispatch's max_stack_allocation_size
 
 
@@ -72,8 +86,9 @@ def test_an_allowance_admits_its_element_type_up_to_its_size_only():
 # --------------------------------------------------------------------------- the oracle: admitted vs excess
 
 
-@pytest.mark.parametrize("stem", ["scratch_topk_values_only", "scratch_sort_readonly_operand",
-                                  "scratch_argmax_value_unused"])
+@pytest.mark.parametrize(
+    "stem", ["scratch_topk_values_only", "scratch_sort_readonly_operand", "scratch_argmax_value_unused"]
+)
 def test_required_scratch_is_no_finding(stem):
     dispatch = recorded(stem)
     assert check_memory([dispatch]) == []
@@ -90,16 +105,21 @@ def test_a_second_buffer_beyond_the_requirement_is_a_finding_that_says_what_was_
     assert "allowed" in finding.message
 
 
-@pytest.mark.parametrize("line", [
-    "%extra = memref.alloca() : memref<16xf64>",  # another element type than the accumulator's
-    "%extra = memref.alloca() : memref<64x1024xf32>",  # the accumulator's type, beyond the stack limit
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "%extra = memref.alloca() : memref<16xf64>",  # another element type than the accumulator's
+        "%extra = memref.alloca() : memref<64x1024xf32>",  # the accumulator's type, beyond the stack limit
+    ],
+)
 def test_buffers_the_rule_does_not_cover_are_still_findings(line):
     dispatch = recorded("scratch_argmax_value_unused")
     final = inject_after_first_alloca(dispatch.final_ir, line)
     (finding,) = check_memory([recorded("scratch_argmax_value_unused", final=final)])
     assert finding.kind == "alloca"
-    assert [m["type"] for m in finding.evidence["memory_ops"]] == [line.rpartition(": ")[2]]  # the accumulator is admitted
+    assert [m["type"] for m in finding.evidence["memory_ops"]] == [
+        line.rpartition(": ")[2]
+    ]  # the accumulator is admitted
     assert [a["type"] for a in finding.evidence["required_scratch"]] == ["memref<16xf32>"]
 
 
@@ -123,8 +143,14 @@ def _memory_findings(program: str):
 
 
 @pytest.mark.iree
-@pytest.mark.parametrize("program", ["scratch_topk_values_only.program.mlir", "scratch_argmax_value_unused.program.mlir",
-                                     "scratch_sort_readonly_operand.program.mlir"])
+@pytest.mark.parametrize(
+    "program",
+    [
+        "scratch_topk_values_only.program.mlir",
+        "scratch_argmax_value_unused.program.mlir",
+        "scratch_sort_readonly_operand.program.mlir",
+    ],
+)
 def test_real_compiles_that_need_scratch_give_no_finding_and_record_what_they_needed(program):
     artifact, findings = _memory_findings(program)
     assert findings == []

@@ -1,4 +1,5 @@
 """Shrinking under a signature or a cause: injected faults (fast, no IREE) and real findings (iree)."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -6,7 +7,8 @@ import dataclasses
 import pytest
 
 from ireefuzz.generators.case import Case
-from ireefuzz.generators.graph import Graph, Node, TensorType as T
+from ireefuzz.generators.graph import Graph, Node
+from ireefuzz.generators.graph import TensorType as T
 from ireefuzz.oracles.finding import Finding
 from ireefuzz.tools.shrink.graph import PASSES, cone, confirm, rebuild, shrink, size_of
 
@@ -41,14 +43,17 @@ def big_case() -> Case:
     f = lambda *s: T(s, "f32")
     g = Graph(
         (f("M", 17), f(17, 33), f("M", 33)),
-        (Node("fill", (), {"shape": ["M", 33], "dtype": "f32", "value": 1.0, "generic": True}, f("M", 33)),
-         Node("matmul", ("a0", "a1", "n0"), {"generic": True}, f("M", 33)),
-         Node("tanh", ("n1",), {"init": "value:a2"}, f("M", 33)),
-         Node("exp", ("n2",), {"init": "init-of:n0"}, f("M", 33)),
-         Node("reduce_sum", ("n3",), {"dim": 1}, f("M")),
-         Node("add", ("n3", "a2"), {}, f("M", 33)),
-         Node("transpose", ("n5",), {"permutation": [1, 0]}, f(33, "M"))),
-        ("n4", "n6"))
+        (
+            Node("fill", (), {"shape": ["M", 33], "dtype": "f32", "value": 1.0, "generic": True}, f("M", 33)),
+            Node("matmul", ("a0", "a1", "n0"), {"generic": True}, f("M", 33)),
+            Node("tanh", ("n1",), {"init": "value:a2"}, f("M", 33)),
+            Node("exp", ("n2",), {"init": "init-of:n0"}, f("M", 33)),
+            Node("reduce_sum", ("n3",), {"dim": 1}, f("M")),
+            Node("add", ("n3", "a2"), {}, f("M", 33)),
+            Node("transpose", ("n5",), {"permutation": [1, 0]}, f(33, "M")),
+        ),
+        ("n4", "n6"),
+    )
     return Case(g.check(), ({"M": 31}, {"M": 64}), seed=1234).check()
 
 
@@ -101,12 +106,16 @@ def test_real_input_mutation_shrinks_to_one_reduce_sum():
     from ireefuzz.tools.shrink.graph import EvaluateCheck
 
     i32 = lambda *s: T(s, "i32")
-    g = Graph((i32(64, 64), i32(64), i32(64, 64)),
-              (Node("add", ("a0", "a2"), {}, i32(64, 64)),
-               Node("reduce_sum", ("n0",), {"dim": 1, "init": "value:a1"}, i32(64)),
-               Node("abs", ("n1",), {}, i32(64)),
-               Node("transpose", ("a2",), {"permutation": [1, 0], "generic": True}, i32(64, 64))),
-              ("n1", "n2", "n3")).check()
+    g = Graph(
+        (i32(64, 64), i32(64), i32(64, 64)),
+        (
+            Node("add", ("a0", "a2"), {}, i32(64, 64)),
+            Node("reduce_sum", ("n0",), {"dim": 1, "init": "value:a1"}, i32(64)),
+            Node("abs", ("n1",), {}, i32(64)),
+            Node("transpose", ("a2",), {"permutation": [1, 0], "generic": True}, i32(64, 64)),
+        ),
+        ("n1", "n2", "n3"),
+    ).check()
     case = Case(g, ({},), seed=17)
     (sig,) = [s for s in evaluate([case])[0].signatures if s.startswith("immutability/")]
     result = shrink(case, sig, EvaluateCheck(sig))
@@ -123,11 +132,15 @@ def test_real_compile_error_shrinks_under_its_cause_across_dims():
     from ireefuzz.tools.shrink.graph import EvaluateCheck, Target
 
     i32 = lambda *s, **k: T(s, "i32", **k)
-    g = Graph((i32(3, 3), i32(1, index_bound=3)),
-              (Node("extract_slice", ("a0",), {"offsets": [0, 0], "sizes": [3, 2], "strides": [1, 2]}, i32(3, 2)),
-               Node("gather", ("n0", "a1"), {"form": "extract"}, i32(1, 2)),
-               Node("abs", ("n1",), {}, i32(1, 2))),
-              ("n2", "n0")).check()
+    g = Graph(
+        (i32(3, 3), i32(1, index_bound=3)),
+        (
+            Node("extract_slice", ("a0",), {"offsets": [0, 0], "sizes": [3, 2], "strides": [1, 2]}, i32(3, 2)),
+            Node("gather", ("n0", "a1"), {"form": "extract"}, i32(1, 2)),
+            Node("abs", ("n1",), {}, i32(1, 2)),
+        ),
+        ("n2", "n0"),
+    ).check()
     (start,) = [f for f in evaluate([Case(g, ({},))])[0].findings if f.kind == "compile-error"]
     assert "unrealized_conversion_cast" in start.cause, start.cause
     target = Target.by_cause(start.cause)
@@ -156,8 +169,10 @@ def test_mlir_reduction_keeps_the_interesting_op():
     assert "linalg.matmul" in result.text and "math.tanh" not in result.text and "linalg.fill" not in result.text
     assert "tensor<1x1xf32>" in result.text and result.after < result.before
     with pytest.raises(NotInteresting):
-        reduce_mlir(MLIR.replace("linalg.matmul", "linalg.matmul_transpose_b") if False else "func.func @f() { return }",
-                    interesting=fake)
+        reduce_mlir(
+            MLIR.replace("linalg.matmul", "linalg.matmul_transpose_b") if False else "func.func @f() { return }",
+            interesting=fake,
+        )
 
 
 # --------------------------------------------------------------------------- shrinking under a cause
@@ -173,10 +188,17 @@ def dims_injected(cases_):
         g = c.graph
         exps = [n for n in g.nodes if n.op == "exp" and n.type.dtype == "f32"]
         dims = dims_pattern(g.type_of(o).shape for o in g.outputs)
-        cause = "exp-of-tanh" if any(g.nodes[int(r[1:])].op == "tanh" for n in exps for r in n.inputs if r[0] == "n") \
+        cause = (
+            "exp-of-tanh"
+            if any(g.nodes[int(r[1:])].op == "tanh" for n in exps for r in n.inputs if r[0] == "n")
             else "exp"
-        out.append(tuple(Finding("numeric", "wrong-values", f"numeric/wrong-values/exp/f32/{dims}", "injected",
-                                 {"cause": cause}) for _ in exps[:1]))
+        )
+        out.append(
+            tuple(
+                Finding("numeric", "wrong-values", f"numeric/wrong-values/exp/f32/{dims}", "injected", {"cause": cause})
+                for _ in exps[:1]
+            )
+        )
     return out
 
 
@@ -220,23 +242,28 @@ def test_canonical_key_ignores_function_and_value_names():
     assert canonical_key(case) != canonical_key(dataclasses.replace(case, flags=("--iree-opt-level=O0",)))
 
 
-
 def strided_slice_case() -> Case:
     """Issue 16 §2's shape: a strided ``extract_slice`` read by a gather's ``tensor.extract``, plus
     neighbours, three static rank-2 outputs."""
     i32 = lambda *s, **k: T(s, "i32", **k)
-    g = Graph((i32(16, 16), i32(5, index_bound=16), i32(16, 8)),
-              (Node("extract_slice", ("a0",), {"offsets": [0, 0], "sizes": [16, 8], "strides": [1, 2]}, i32(16, 8)),
-               Node("gather", ("n0", "a1"), {"form": "extract"}, i32(5, 8)),
-               Node("add", ("n0", "a2"), {}, i32(16, 8)),
-               Node("transpose", ("n2",), {"permutation": [1, 0]}, i32(8, 16)),
-               Node("abs", ("n1",), {}, i32(5, 8))),
-              ("n4", "n2", "n3")).check()
+    g = Graph(
+        (i32(16, 16), i32(5, index_bound=16), i32(16, 8)),
+        (
+            Node("extract_slice", ("a0",), {"offsets": [0, 0], "sizes": [16, 8], "strides": [1, 2]}, i32(16, 8)),
+            Node("gather", ("n0", "a1"), {"form": "extract"}, i32(5, 8)),
+            Node("add", ("n0", "a2"), {}, i32(16, 8)),
+            Node("transpose", ("n2",), {"permutation": [1, 0]}, i32(8, 16)),
+            Node("abs", ("n1",), {}, i32(5, 8)),
+        ),
+        ("n4", "n2", "n3"),
+    ).check()
     return Case(g, ({},), seed=7)
 
 
-LLVM_TRANSLATE = ("input.mlir:3:3: error: LLVM Translation failed for operation: builtin.unrealized_conversion_cast\n"
-                  "input.mlir:3:3: error: failed to translate the MLIR LLVM dialect to the native llvm::Module")
+LLVM_TRANSLATE = (
+    "input.mlir:3:3: error: LLVM Translation failed for operation: builtin.unrealized_conversion_cast\n"
+    "input.mlir:3:3: error: failed to translate the MLIR LLVM dialect to the native llvm::Module"
+)
 
 
 def fake_compiler(cases_):
@@ -248,12 +275,21 @@ def fake_compiler(cases_):
     out = []
     for c in cases_:
         g = c.graph
-        strided = lambda r: r[0] == "n" and g.nodes[int(r[1:])].op == "extract_slice" and \
-            g.nodes[int(r[1:])].attrs["strides"][-1] > 1 < g.nodes[int(r[1:])].attrs["sizes"][-1]
+        strided = lambda r: (
+            r[0] == "n"
+            and g.nodes[int(r[1:])].op == "extract_slice"
+            and g.nodes[int(r[1:])].attrs["strides"][-1] > 1 < g.nodes[int(r[1:])].attrs["sizes"][-1]
+        )
         if any(n.op == "gather" and n.attrs.get("form") == "extract" and strided(n.inputs[0]) for n in g.nodes):
             sig = make_signature("crash", "compile-error", "-[failed-to-translate-the-mlir-llvm]", g.dtype, g.dims)
-            found = Finding("crash", "compile-error", sig, "iree-compile error on a valid program: failed to translate",
-                            {"diagnostic": LLVM_TRANSLATE}, c.to_json())
+            found = Finding(
+                "crash",
+                "compile-error",
+                sig,
+                "iree-compile error on a valid program: failed to translate",
+                {"diagnostic": LLVM_TRANSLATE},
+                c.to_json(),
+            )
             out.append(tuple(assign_causes([found])))
         else:
             out.append(())
@@ -273,18 +309,22 @@ def test_fake_compile_error_shrinks_further_under_its_cause():
     assert [n.op for n in by_cause.case.graph.nodes] == ["extract_slice", "gather"]
     assert by_cause.cause == start.cause and by_cause.signature.endswith("/i32/SxS") and not by_cause.split_out
     assert by_cause.after.ops < by_sig.after.ops <= 4
-    assert canonical_key(by_cause.case) == canonical_key(shrink(by_sig.case, Target.by_cause(start.cause), fake_compiler).case)
+    assert canonical_key(by_cause.case) == canonical_key(
+        shrink(by_sig.case, Target.by_cause(start.cause), fake_compiler).case
+    )
 
 
 def test_mlir_reduction_under_a_cause_lets_the_signature_change():
-    from ireefuzz.tools.shrink.mlir import reduce_mlir
     from ireefuzz.tools.shrink.graph import Target
+    from ireefuzz.tools.shrink.mlir import reduce_mlir
 
     def fake(text):  # the signature names the function's result type; the cause only the matmul
         if "linalg.matmul" not in text:
             return ()
         result = text.split("->")[1].split("{")[0].strip()
-        return (Finding("memory", "alloca", f"memory/alloca/matmul/-/{result}", "injected", {"cause": "alloca-in-matmul"}),)
+        return (
+            Finding("memory", "alloca", f"memory/alloca/matmul/-/{result}", "injected", {"cause": "alloca-in-matmul"}),
+        )
 
     (start,) = fake(MLIR)
     by_sig = reduce_mlir(MLIR, start.signature, interesting=fake)
@@ -299,8 +339,13 @@ def test_a_data_tiling_only_finding_keeps_data_tiling_and_drops_every_other_flag
     from ireefuzz.sut import configs
 
     tiling = "--iree-opt-data-tiling=true"
-    flags = (*configs.cross_flags("aarch64+sve"), "--iree-opt-level=O3", tiling, "--iree-llvmcpu-enable-ukernels=all",
-             "--iree-opt-const-eval=false")
+    flags = (
+        *configs.cross_flags("aarch64+sve"),
+        "--iree-opt-level=O3",
+        tiling,
+        "--iree-llvmcpu-enable-ukernels=all",
+        "--iree-opt-const-eval=false",
+    )
     needs_tiling = lambda cases: [fs if tiling in c.flags else () for c, fs in zip(cases, injected(cases))]
     result = shrink(dataclasses.replace(big_case(), flags=flags), EXP, needs_tiling)
     assert result.case.flags == (tiling,) and [n.op for n in result.case.graph.nodes] == ["exp"]

@@ -1,4 +1,5 @@
 """The greedy loop shared by the graph shrinker and the MLIR reducer, on a toy value type (fast)."""
+
 from __future__ import annotations
 
 import pytest
@@ -9,12 +10,12 @@ from ireefuzz.tools.shrink.loop import shrink_greedily
 
 def drop_one(xs: tuple[int, ...]):
     for i in range(len(xs)):
-        yield xs[:i] + xs[i + 1:]
+        yield xs[:i] + xs[i + 1 :]
 
 
 def halve_one(xs: tuple[int, ...]):
     for i, x in enumerate(xs):
-        yield xs[:i] + (x // 2,) + xs[i + 1:]
+        yield xs[:i] + (x // 2,) + xs[i + 1 :]
 
 
 PASSES = (("drop-one", drop_one), ("halve-one", halve_one))
@@ -25,6 +26,7 @@ def judged_one_by_one(predicate, calls: list):
     def interesting(batch):
         calls.append(len(batch))
         return [predicate(xs) for xs in batch]
+
     return interesting
 
 
@@ -45,13 +47,15 @@ def test_pass_order_is_data():
 def test_not_interesting_start_is_refused_before_any_pass():
     calls: list[int] = []
     with pytest.raises(NotInteresting, match="nothing to see"):
-        shrink_greedily((1, 2), judged_one_by_one(lambda xs: False, calls), PASSES, size,
-                        not_interesting="nothing to see")
+        shrink_greedily(
+            (1, 2), judged_one_by_one(lambda xs: False, calls), PASSES, size, not_interesting="nothing to see"
+        )
     assert calls == [1]
 
 
 def test_batch_mates_that_interfere_are_verified_alone():
     """A candidate interesting only next to its batch-mates (shared module) is not taken."""
+
     def interesting(batch):
         return [len(batch) > 1 or xs == (7, 7, 7) for xs in batch]  # any batch of 2+ 'looks' interesting
 

@@ -1,5 +1,6 @@
 """A campaign stopped by SIGTERM (a scheduler's stop, ``timeout``, systemd) ends as Ctrl-C does: the
 workers go, and summary.json, summary.md, junit.xml and report.html are written."""
+
 from __future__ import annotations
 
 import os
@@ -15,9 +16,26 @@ import pytest
 @pytest.mark.iree
 def test_sigterm_writes_the_reports_like_sigint(tmp_path: Path):
     out = tmp_path / "run"
-    proc = subprocess.Popen([sys.executable, "-m", "ireefuzz.cli", "fuzz", "--time", "300", "--workers", "1",
-                             "--bundles", "0", "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env={**os.environ, "JAX_PLATFORMS": "cpu"})
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "ireefuzz.cli",
+            "fuzz",
+            "--time",
+            "300",
+            "--workers",
+            "1",
+            "--bundles",
+            "0",
+            "--out",
+            str(out),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "JAX_PLATFORMS": "cpu"},
+    )
     deadline = time.monotonic() + 120
     while not (out / "progress.jsonl").exists() and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.5)

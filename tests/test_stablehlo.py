@@ -1,5 +1,6 @@
 """The StableHLO front-end (jax.export -> iree-compile --iree-input-type=stablehlo) and the
 cross-front-end relation, against real JAX and (``iree``-marked) the real IREE compiler and runtime."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -13,8 +14,7 @@ from ireefuzz.core.evaluate import evaluate
 from ireefuzz.core.frontends import STABLEHLO
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, Node, TensorType
-from ireefuzz.generators.stablehlo import (INPUT_FLAGS, export_graph, export_module, jax_function,
-                                           nonzero_instances)
+from ireefuzz.generators.stablehlo import INPUT_FLAGS, export_graph, export_module, jax_function, nonzero_instances
 from ireefuzz.generators.strategies import cases
 from ireefuzz.oracles import reference
 
@@ -29,25 +29,36 @@ def T(shape, dtype="f32", bound=None) -> TensorType:
 
 
 def exp_add() -> Graph:
-    return Graph((T(("M", "N")), T(("M", "N"))),
-                 (Node("exp", ("a0",), {}, T(("M", "N"))), Node("add", ("n0", "a1"), {}, T(("M", "N")))), ("n1",)).check()
+    return Graph(
+        (T(("M", "N")), T(("M", "N"))),
+        (Node("exp", ("a0",), {}, T(("M", "N"))), Node("add", ("n0", "a1"), {}, T(("M", "N")))),
+        ("n1",),
+    ).check()
 
 
 def dynamic_gather(dtype: str = "f32", cols: int = 4) -> Graph:
-    return Graph((T(("M", cols), dtype), T(("N",), "i32", "M")),
-                 (Node("gather", ("a0", "a1"), {}, T(("N", cols), dtype)),), ("n0",)).check()
+    return Graph(
+        (T(("M", cols), dtype), T(("N",), "i32", "M")),
+        (Node("gather", ("a0", "a1"), {}, T(("N", cols), dtype)),),
+        ("n0",),
+    ).check()
 
 
 def dynamic_broadcast() -> Graph:
-    return Graph((T(("M",), "f16"),),
-                 (Node("broadcast", ("a0",), {"shape": ["M", 65], "dimensions": [1]}, T(("M", 65), "f16")),), ("n0",)).check()
+    return Graph(
+        (T(("M",), "f16"),),
+        (Node("broadcast", ("a0",), {"shape": ["M", 65], "dimensions": [1]}, T(("M", 65), "f16")),),
+        ("n0",),
+    ).check()
 
 
 def draw(strategy, n: int, at: int) -> list:
     out = []
 
     @seed(at)
-    @settings(max_examples=n, deadline=None, database=None, phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=n, deadline=None, database=None, phases=[Phase.generate], suppress_health_check=list(HealthCheck)
+    )
     @given(strategy)
     def collect(x):
         out.append(x)
@@ -95,7 +106,12 @@ def test_zero_sized_symbols_are_outside_the_export_contract():
 def test_generated_graphs_agree_on_both_paths():
     drawn = draw(cases(ops=CLEAN_OPS, dynamic=True, max_nodes=4, dtypes=("f32", "i32")), 6, at=8)
     for path, results in (("stablehlo", evaluate(drawn, frontend=STABLEHLO)), ("linalg", evaluate(drawn))):
-        wrong = [(f.signature, r.case) for r in results for f in r.findings if f.oracle in ("numeric", "crash", "immutability")]
+        wrong = [
+            (f.signature, r.case)
+            for r in results
+            for f in r.findings
+            if f.oracle in ("numeric", "crash", "immutability")
+        ]
         assert not wrong, f"{path} path: {wrong}"
 
 
@@ -107,9 +123,15 @@ def test_legalization_failures_are_crash_findings_deduplicated_by_the_failing_op
     gather_sig = "crash/compile-error/stablehlo.reshape[op-result-must-be-statically-shaped]/-/-"
     assert signatures[:2] == [(gather_sig,), (gather_sig,)]  # two graphs, one bug
     assert results[0].findings[0].evidence["source_op"] == "stablehlo.gather"
-    assert signatures[2] == ("crash/compile-error/stablehlo.dynamic_broadcast_in_dim[failed-to-legalize-operation-that-was]/-/-",)
-    static = Case(dataclasses.replace(dynamic_gather(), args=(T((7, 4)), T((3,), "i32", 7)),
-                                      nodes=(Node("gather", ("a0", "a1"), {}, T((3, 4))),)).check(), ({},))
+    assert signatures[2] == (
+        "crash/compile-error/stablehlo.dynamic_broadcast_in_dim[failed-to-legalize-operation-that-was]/-/-",
+    )
+    static = Case(
+        dataclasses.replace(
+            dynamic_gather(), args=(T((7, 4)), T((3,), "i32", 7)), nodes=(Node("gather", ("a0", "a1"), {}, T((3, 4))),)
+        ).check(),
+        ({},),
+    )
     assert evaluate([static], frontend=STABLEHLO)[0].findings == ()  # the static gather legalizes and computes right
 
 
@@ -119,7 +141,9 @@ def test_iota_seed_recorded_verdict():
 
     case = load_case(ROOT / "corpus" / "stablehlo" / "iota_multi_consumer")
     assert case.flags == INPUT_FLAGS
-    assert "fusion/materialized-producer/generic[index]/i32/?" in case.expected["fusion"]  # the iota dispatch, dynamic B·51
+    assert (
+        "fusion/materialized-producer/generic[index]/i32/?" in case.expected["fusion"]
+    )  # the iota dispatch, dynamic B·51
     assert sorted(f.signature for f in check_case(case)) == sorted(case.expected_signatures)
 
 

@@ -1,4 +1,5 @@
 """The system-under-test layer against the real IREE compiler and runtime (and fake compilers)."""
+
 from __future__ import annotations
 
 import os
@@ -174,8 +175,11 @@ def test_observe_off_still_lists_dispatches() -> None:
 
 @pytest.mark.iree
 def test_invalid_ir_is_an_error(tmp_path) -> None:
-    result = compile_mlir("func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n  return %b : tensor<4xf32>\n}\n",
-                          CompilerConfig(), workdir=str(tmp_path))
+    result = compile_mlir(
+        "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n  return %b : tensor<4xf32>\n}\n",
+        CompilerConfig(),
+        workdir=str(tmp_path),
+    )
     assert isinstance(result, CompileFailure), result
     assert result.kind == "error" and result.returncode == 1
     assert "error:" in result.diagnostic and "%b" in result.diagnostic
@@ -211,14 +215,17 @@ def test_missing_compiler(tmp_path) -> None:
 
 
 _VERSION = "[ \"$1\" = --version ] && { echo 'IREE compiler version 0-fake'; exit 0; }\n"
-_WRITE = "while [ $# -gt 0 ]; do [ \"$1\" = -o ] && printf '%s' {data} > \"$2\"; shift; done\n"
+_WRITE = 'while [ $# -gt 0 ]; do [ "$1" = -o ] && printf \'%s\' {data} > "$2"; shift; done\n'
 
 
-@pytest.mark.parametrize("body, says", [
-    ("exit 0", "wrote no module.vmfb"),
-    (_WRITE.format(data="garbage"), "is not an IREE module"),
-    (_WRITE.format(data="''"), "(0 bytes) is not an IREE module"),
-])
+@pytest.mark.parametrize(
+    "body, says",
+    [
+        ("exit 0", "wrote no module.vmfb"),
+        (_WRITE.format(data="garbage"), "is not an IREE module"),
+        (_WRITE.format(data="''"), "(0 bytes) is not an IREE module"),
+    ],
+)
 def test_exit_0_without_a_module_is_bad_output(tmp_path, body, says) -> None:
     result = compile_mlir("", CompilerConfig(iree_compile=fake_compiler(tmp_path, _VERSION + body), observe=False))
     assert isinstance(result, CompileFailure) and result.kind == "bad-output" and says in result.diagnostic, result
@@ -246,12 +253,15 @@ def test_bad_output_is_a_crash_finding_not_an_aborted_run(tmp_path, data) -> Non
     assert [f.signature.split("/")[:2] for f in result.findings] == [["crash", "bad-output"]], result.findings
 
 
-@pytest.mark.parametrize("body, says", [
-    ("exit 1", "--version` failed (1): no output"),
-    ("exit 0", "prints no IREE compiler version"),
-    (_VERSION + "exit 0", "wrote no module.vmfb"),
-    (_VERSION + "echo 'error: no' >&2; exit 1", "(error): error: no"),
-])
+@pytest.mark.parametrize(
+    "body, says",
+    [
+        ("exit 1", "--version` failed (1): no output"),
+        ("exit 0", "prints no IREE compiler version"),
+        (_VERSION + "exit 0", "wrote no module.vmfb"),
+        (_VERSION + "echo 'error: no' >&2; exit 1", "(error): error: no"),
+    ],
+)
 def test_probe_names_what_is_wrong_with_a_fake_compiler(tmp_path, body, says) -> None:
     problem = probe(CompilerConfig(iree_compile=fake_compiler(tmp_path, body)))
     assert problem is not None and says in problem, problem
@@ -282,5 +292,6 @@ def test_data_movement_dispatches_get_their_pipeline_name() -> None:
 def test_expected_output_flags_print_plain_numbers_for_numpy_tolerances():
     # np.float64's repr is "np.float64(1e-06)", which iree-run-module cannot read as a tolerance.
     from ireefuzz import sut
+
     flags = sut.expected_output_flags(["@e.npy"], exact=False, rtol=np.float64(1e-6), atol={"f32": np.float32(0.5)})
     assert "--expected_rtol=1e-06" in flags and "--expected_f32_threshold=0.5" in flags

@@ -1,5 +1,6 @@
 """Time accounting (issue 12): where a campaign's seconds went, from the progress.jsonl rows, in summary.json,
 summary.md and report.html; recomputed on resume like every count."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -8,34 +9,61 @@ import time
 from pathlib import Path
 
 from ireefuzz.base import durable as _io
-from ireefuzz.tools.campaign import report
+from ireefuzz.core.evaluate import CaseResult, Clock
 from ireefuzz.tools import baseline
-from ireefuzz.tools.campaign import options, pool, record, runs
-from ireefuzz.core.evaluate import Clock, CaseResult
+from ireefuzz.tools.campaign import options, pool, record, report, runs
 
 
 def entry(i: int) -> dict:
-    return {"i": i, "h": f"h{i}", "sigs": [], "pipelines": ["Default"], "ops": "exp", "dtype": "f32", "dims": "S",
-            "instances": 1, "discarded": 0}
+    return {
+        "i": i,
+        "h": f"h{i}",
+        "sigs": [],
+        "pipelines": ["Default"],
+        "ops": "exp",
+        "dtype": "f32",
+        "dims": "S",
+        "instances": 1,
+        "discarded": 0,
+    }
 
 
 def run_dir(out: Path) -> Path:
     """Two batches on 2 workers over 10 s: 12 s compiling, 2 s running, 1 s drawing, 3 s waiting, 0.5 s recording."""
     out.mkdir(parents=True, exist_ok=True)
     _io.atomic_write_json(out / "campaign.json", options.Options(cases=64).to_json())
-    rows = [(4.0, [0, 1], {"compile": 5.0, "run": 1.0, "draw": 1.0, "waiting": 2.0}),
-            (10.0, [2, 3], {"compile": 7.0, "run": 1.0, "waiting": 1.0, "coordinator": 0.5})]
+    rows = [
+        (4.0, [0, 1], {"compile": 5.0, "run": 1.0, "draw": 1.0, "waiting": 2.0}),
+        (10.0, [2, 3], {"compile": 7.0, "run": 1.0, "waiting": 1.0, "coordinator": 0.5}),
+    ]
     for t, indices, timings in rows:
-        _io.append_line(out / "progress.jsonl", json.dumps({"t": t, "cases": [entry(i) for i in indices], "cpu": "c",
-                                                            "version": "v", "timings": timings, "workers": 2}))
+        _io.append_line(
+            out / "progress.jsonl",
+            json.dumps(
+                {
+                    "t": t,
+                    "cases": [entry(i) for i in indices],
+                    "cpu": "c",
+                    "version": "v",
+                    "timings": timings,
+                    "workers": 2,
+                }
+            ),
+        )
     return out
 
 
 def test_the_summary_accounts_for_every_worker_second(tmp_path):
     accounting = runs.open_run(run_dir(tmp_path), baseline.Baseline()).summary()["time_accounting"]
     assert accounting["worker_seconds"] == 20.0  # 2 workers x 10 s
-    assert accounting["seconds"] == {"compile": 12.0, "run": 2.0, "draw": 1.0, "coordinator": 0.5, "waiting": 3.0,
-                                     "idle": 6.0}  # idle: 20 worker seconds - 14 on batches
+    assert accounting["seconds"] == {
+        "compile": 12.0,
+        "run": 2.0,
+        "draw": 1.0,
+        "coordinator": 0.5,
+        "waiting": 3.0,
+        "idle": 6.0,
+    }  # idle: 20 worker seconds - 14 on batches
     assert accounting["compile_share"] == 0.6 and accounting["total_seconds"] == 24.5
     assert abs(sum(accounting["shares"].values()) - 1) < 1e-3
 
@@ -43,8 +71,10 @@ def test_the_summary_accounts_for_every_worker_second(tmp_path):
 def test_an_old_run_without_timings_has_an_empty_accounting(tmp_path):
     run = run_dir(tmp_path)
     rows = _io.read_jsonl(run / "progress.jsonl")
-    _io.atomic_write_text(run / "progress.jsonl", "".join(
-        json.dumps({k: v for k, v in r.items() if k not in ("timings", "workers")}) + "\n" for r in rows))
+    _io.atomic_write_text(
+        run / "progress.jsonl",
+        "".join(json.dumps({k: v for k, v in r.items() if k not in ("timings", "workers")}) + "\n" for r in rows),
+    )
     accounting = runs.open_run(run, baseline.Baseline()).summary()["time_accounting"]
     assert accounting["seconds"] == {"idle": 0.0} and accounting["compile_share"] == 0.0
 
@@ -74,7 +104,9 @@ def test_the_reports_show_where_the_time_went(tmp_path):
     assert f"| {record.ACTIVITIES['compile']} | 12.0 | 42.1% |" in md
     page = (run / "report.html").read_text()
     assert "Where the time went" in page and "compiling (iree-compile): 42.1%" in page
-    again = runs.write_outputs(run, runs.open_run(run, baseline.Baseline()))  # a later rewrite keeps the bundling seconds
+    again = runs.write_outputs(
+        run, runs.open_run(run, baseline.Baseline())
+    )  # a later rewrite keeps the bundling seconds
     assert again["time_accounting"]["seconds"]["bundling"] == 4.0
     assert report.time_table(None) == [] and report.time_html(None) == ""
 
@@ -98,8 +130,8 @@ def test_the_clock_counts_a_nested_activity_once():
 
 def test_the_planner_draws_in_the_background_the_same_cases(tmp_path):
     """A block drawn on the planner's thread (the loop never waits for it) is the block drawn in line."""
-    from ireefuzz.tools.campaign.loop import Planner
     from ireefuzz.generators.case import Case
+    from ireefuzz.tools.campaign.loop import Planner
 
     opts = dataclasses.replace(options.Options(cases=16, batch=4), block=8)
     inline = Planner(record.Record(tmp_path / "a", opts, baseline.Baseline()))
@@ -112,7 +144,9 @@ def test_the_planner_draws_in_the_background_the_same_cases(tmp_path):
         tasks += [task] if task else []
         time.sleep(0.01)
     assert [t.indices for t in tasks] == [(0, 1, 2, 3), (4, 5, 6, 7)]
-    assert [Case.dumps(c) for t in tasks for c in t.cases] == [Case.dumps(c) for _ in range(2) for c in inline.next_task(True).cases]
+    assert [Case.dumps(c) for t in tasks for c in t.cases] == [
+        Case.dumps(c) for _ in range(2) for c in inline.next_task(True).cases
+    ]
     background.close()
 
 

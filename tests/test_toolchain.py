@@ -1,5 +1,6 @@
 """``sut.Toolchain``: a config's compiler and runtime resolved once per process, and read (not re-derived) by
 the compile path. Fast: fake compilers in a fake wheel layout, and the installed wheels."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -40,8 +41,11 @@ def test_a_toolchain_is_resolved_once_whatever_the_target_cpu_and_flags(tmp_path
     monkeypatch.setattr(releases, "release_of", lambda config: calls.append(config) or real(config))
     base = sut.CompilerConfig(iree_compile=binary)
     first = sut.toolchain_of(base)
-    variants = [dataclasses.replace(base, target_cpu=cpu, flags=flags, timeout_s=5.0)
-                for cpu in ("host", "generic") for flags in ((), ("--iree-opt-data-tiling=false",))]
+    variants = [
+        dataclasses.replace(base, target_cpu=cpu, flags=flags, timeout_s=5.0)
+        for cpu in ("host", "generic")
+        for flags in ((), ("--iree-opt-data-tiling=false",))
+    ]
     assert all(sut.toolchain_of(v) is first for v in variants)
     assert sut.runtime_python_for(variants[-1]) == first.runtime_python
     assert len(calls) == 1  # the site-packages glob ran once, not once per compile

@@ -1,5 +1,6 @@
 """One line on stderr and exit 2 for every bad input to check / repro / bisect / promote, never a traceback
 (exit 1 means "new findings"). Run as a user runs them: ``python -m ireefuzz.cli`` in a subprocess."""
+
 from __future__ import annotations
 
 import json
@@ -32,7 +33,7 @@ ADD = """func.func @add(%a: tensor<?x16xf32>, %b: tensor<?x16xf32>) -> tensor<?x
 FINDINGS = Path(__file__).parent / "data" / "findings" / "before-1024-3.13.jsonl"
 
 BAD_INPUTS = {  # name: (argv with {tmp}-relative files, what the one line says)
-    "check-unbalanced-quote": ("check add.mlir --flags \"'x\"", "No closing quotation"),
+    "check-unbalanced-quote": ('check add.mlir --flags "\'x"', "No closing quotation"),
     "check-binary-program": ("check binary.dat", "not a text file"),
     "check-negative-dim": ("check add.mlir --shapes 33x16,16x-1", "negative dim"),
     "check-huge-shape": ("check add.mlir --shapes 100000x100000,100000x100000", "more than ireefuzz check feeds"),
@@ -54,8 +55,11 @@ BAD_INPUTS = {  # name: (argv with {tmp}-relative files, what the one line says)
     "promote-corpus-cannot-be-made": ("promote good --corpus /proc/x", "cannot make a directory there"),
     "fuzz-out-is-a-file": ("fuzz --cases 2 --out binary.dat", "is a file; give a directory"),
     "fuzz-out-cannot-be-made": ("fuzz --cases 2 --out /proc/x", "cannot make a directory there"),
-    "fuzz-unbalanced-quote": ("fuzz --cases 2 --out o --flags \"'x\"", "No closing quotation"),
-    "fuzz-nan-case-timeout": ("fuzz --cases 2 --out o --case-timeout nan", "--case-timeout nan: give a positive number"),
+    "fuzz-unbalanced-quote": ('fuzz --cases 2 --out o --flags "\'x"', "No closing quotation"),
+    "fuzz-nan-case-timeout": (
+        "fuzz --cases 2 --out o --case-timeout nan",
+        "--case-timeout nan: give a positive number",
+    ),
     "fuzz-nan-time": ("fuzz --time nan --out o", "--time nan: give a positive number"),
     "fuzz-inf-time": ("fuzz --time inf --out o", "--time inf: give a positive number"),
     "fuzz-negative-time": ("fuzz --time -5 --out o", "--time -5.0: give a positive number"),
@@ -76,7 +80,12 @@ NEEDS_THE_COMPILER = {  # the start-up probe compiles a tiny program with the gi
     "fuzz-unknown-flag": ("fuzz --cases 2 --out o --flags=--no-such-flag", "Unknown command line argument"),
     "fuzz-scheduler-refused": ("fuzz --cases 2 --out o --scheduler tcp://127.0.0.1:1", "cannot connect"),
 }
-PROGRESS_LINE = {"t": 1.0, "cases": [{"i": 0, "sigs": [], "pipelines": [], "ops": "add", "dtype": "f32", "dims": "S", "instances": 1, "discarded": 0}]}
+PROGRESS_LINE = {
+    "t": 1.0,
+    "cases": [
+        {"i": 0, "sigs": [], "pipelines": [], "ops": "add", "dtype": "f32", "dims": "S", "instances": 1, "discarded": 0}
+    ],
+}
 DAMAGED_RUNS = {  # --resume of these: (campaign.json, progress.jsonl, findings.jsonl)
     "corrupt-campaign": ('{"seed": ', "", ""),
     "wrong-kinds": ('{"seed": "zero"}', "", ""),
@@ -111,8 +120,14 @@ def _cli(argv: str, cwd: Path) -> subprocess.CompletedProcess:
     import shlex
 
     env = dict(os.environ, JAX_PLATFORMS="cpu")
-    return subprocess.run([sys.executable, "-m", "ireefuzz.cli", *shlex.split(argv)], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "ireefuzz.cli", *shlex.split(argv)],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 @pytest.mark.iree  # a subprocess each (~2 s: the interpreter, NumPy and the MLIR bindings start up)
@@ -135,13 +150,19 @@ def test_the_help_texts_flags_form_works(inputs):
 # --------------------------------------------------------------------------- in process, fast
 
 
-@pytest.mark.parametrize("argv,joined", [
-    (["check", "p.mlir", "--flags", "--iree-opt-data-tiling=false"], ["check", "p.mlir", "--flags=--iree-opt-data-tiling=false"]),
-    (["fuzz", "--flags", "--a --b", "--cases", "3"], ["fuzz", "--flags=--a --b", "--cases", "3"]),
-    (["check", "p.mlir", "--flags=--x"], ["check", "p.mlir", "--flags=--x"]),
-    (["check", "--", "--flags", "x"], ["check", "--", "--flags", "x"]),
-    (["check", "p.mlir", "--flags"], ["check", "p.mlir", "--flags"]),  # no value: argparse says so
-])
+@pytest.mark.parametrize(
+    "argv,joined",
+    [
+        (
+            ["check", "p.mlir", "--flags", "--iree-opt-data-tiling=false"],
+            ["check", "p.mlir", "--flags=--iree-opt-data-tiling=false"],
+        ),
+        (["fuzz", "--flags", "--a --b", "--cases", "3"], ["fuzz", "--flags=--a --b", "--cases", "3"]),
+        (["check", "p.mlir", "--flags=--x"], ["check", "p.mlir", "--flags=--x"]),
+        (["check", "--", "--flags", "x"], ["check", "--", "--flags", "x"]),
+        (["check", "p.mlir", "--flags"], ["check", "p.mlir", "--flags"]),  # no value: argparse says so
+    ],
+)
 def test_flags_values_starting_with_dashes_are_joined(argv, joined):
     assert cli.join_option_values(argv) == joined
 
@@ -195,7 +216,16 @@ def _record_with_one_new_cause(out: Path):
     row = json.loads(FINDINGS.read_text().splitlines()[0])
     row |= {"case_index": 0, "size": [4, 1], "status": "new", "example": "first"}
     (out / "findings.jsonl").write_text(json.dumps(row) + "\n")
-    entry = {"i": 0, "sigs": [row["signature"]], "pipelines": [], "ops": "add", "dtype": "f32", "dims": "S", "instances": 1, "discarded": 0}
+    entry = {
+        "i": 0,
+        "sigs": [row["signature"]],
+        "pipelines": [],
+        "ops": "add",
+        "dtype": "f32",
+        "dims": "S",
+        "instances": 1,
+        "discarded": 0,
+    }
     (out / "progress.jsonl").write_text(json.dumps({"t": 1.0, "cases": [entry]}) + "\n")
     return record.Record(out, options.Options(cases=1), baseline.Baseline())
 
@@ -203,8 +233,11 @@ def _record_with_one_new_cause(out: Path):
 # --------------------------------------------------------------------------- the pytest plugin, as a user runs it
 
 UNCHECKABLE = {  # a .mlir file and its inputs spec (None: none), each failing in one line that says why
-    "bad.mlir": ("func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> { return %b : tensor<4xf32> }", None,
-                 "not a valid MLIR program"),
+    "bad.mlir": (
+        "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> { return %b : tensor<4xf32> }",
+        None,
+        "not a valid MLIR program",
+    ),
     "torn_spec.mlir": (ADD_8X4, b'{"seed": ', "not valid JSON"),
     "binary_spec.mlir": (ADD_8X4, b"\xff\xfe", "not valid JSON"),
     "no_npz.mlir": (ADD_8X4, b'{"expected": "missing.npz"}', "missing.npz: No such file or directory"),
@@ -214,8 +247,14 @@ UNCHECKABLE = {  # a .mlir file and its inputs spec (None: none), each failing i
 
 def _pytest(cwd: Path, *argv: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, JAX_PLATFORMS="cpu")
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *argv], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *argv],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 @pytest.mark.iree

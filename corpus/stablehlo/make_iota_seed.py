@@ -13,6 +13,7 @@ thread blames. The fusion oracle reads whether a dispatch materializes it.
 The verdict recorded in ``expected`` is what ``ireefuzz.tools.check.check_program`` (the raw-MLIR
 corpus checker) reports with the installed IREE; ``--dry-run`` prints it without writing.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,8 +49,8 @@ def jax_program(vocab: int, k: int) -> str:
 
 def verdict(text: str, shapes: list[list[int]]) -> list:
     from ireefuzz import sut
-    from ireefuzz.tools.check import check_program
     from ireefuzz.generators.stablehlo import INPUT_FLAGS
+    from ireefuzz.tools.check import check_program
 
     return check_program(text, sut.CompilerConfig(flags=INPUT_FLAGS), shapes={"main": shapes})
 
@@ -63,8 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from ireefuzz import sut
-    from ireefuzz.tools.corpus import CorpusCase, write_case
     from ireefuzz.generators.stablehlo import INPUT_FLAGS
+    from ireefuzz.tools.corpus import CorpusCase, write_case
 
     text = jax_program(args.vocab, args.k)
     shapes = [[args.batch, args.vocab]]
@@ -82,9 +83,12 @@ def main(argv: list[str] | None = None) -> int:
         f"vocabulary axis (B x {args.vocab}, B symbolic) feeding argsort, argmax, top_k (chlo.top_k composite) and "
         "min(where(x > 0, iota, V)). Verdict on IREE "
         f"{sut.compiler_version(sut.find_iree_compile(sut.CompilerConfig()))}: "
-        + ("the iota is materialized by its own dispatch: " + "; ".join(
-            f"{f.evidence.get('dispatch')}: {f.evidence.get('excerpt', '')[:160]}" for f in materialized)
-           if materialized else "no dispatch materializes the iota (fused into its consumers)")
+        + (
+            "the iota is materialized by its own dispatch: "
+            + "; ".join(f"{f.evidence.get('dispatch')}: {f.evidence.get('excerpt', '')[:160]}" for f in materialized)
+            if materialized
+            else "no dispatch materializes the iota (fused into its consumers)"
+        )
         + ". Regenerate with corpus/stablehlo/make_iota_seed.py."
     )
     if args.dry_run:
@@ -93,9 +97,16 @@ def main(argv: list[str] | None = None) -> int:
     import importlib.metadata
 
     case = CorpusCase(
-        name=CASE_DIR.name, mlir=text, functions=("main",), shapes={"main": [tuple(s) for s in shapes]},
-        seed=0, target_cpu="host", flags=INPUT_FLAGS, expected={k: tuple(v) for k, v in expected.items()},
-        note=note, ireefuzz_version=importlib.metadata.version("ireefuzz"),
+        name=CASE_DIR.name,
+        mlir=text,
+        functions=("main",),
+        shapes={"main": [tuple(s) for s in shapes]},
+        seed=0,
+        target_cpu="host",
+        flags=INPUT_FLAGS,
+        expected={k: tuple(v) for k, v in expected.items()},
+        note=note,
+        ireefuzz_version=importlib.metadata.version("ireefuzz"),
         iree_version=sut.compiler_version(sut.find_iree_compile(sut.CompilerConfig())),
         cpu=sut.resolve_platform(sut.CompilerConfig())[0].name,
     )

@@ -4,4 +4,5 @@ Each module has ``forward(params, x)``, ``example_args(seed=0) -> (params, x)`` 
 ``dynamic=`` its shape sweep uses). ``ireefuzz.check_jax(m.forward, *m.example_args(), dynamic=m.DYNAMIC)``
 checks one; ``tests/test_check_jax.py`` checks them all.
 """
+
 MODELS = ("mlp", "transformer", "convnet", "moe", "int8_matmul")

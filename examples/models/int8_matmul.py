@@ -1,4 +1,5 @@
 """Int8 weight-only quantization: int8 weights with per-output-channel scales, dequantized in the matmul."""
+
 import jax.numpy as jnp
 import numpy as np
 

@@ -1,4 +1,5 @@
 """An MLP block with layer norm: LN -> Linear -> GELU -> Linear, residual."""
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -21,7 +22,12 @@ def forward(params, x):
 def example_args(seed=0, batch=8, d=32, hidden=64):
     rng = np.random.default_rng(seed)
     f = lambda *s, scale=1.0: (rng.standard_normal(s) * scale).astype(np.float32)
-    params = {"ln_scale": 1 + f(d, scale=0.1), "ln_bias": f(d, scale=0.1),
-              "w1": f(d, hidden, scale=d ** -0.5), "b1": f(hidden, scale=0.1),
-              "w2": f(hidden, d, scale=hidden ** -0.5), "b2": f(d, scale=0.1)}
+    params = {
+        "ln_scale": 1 + f(d, scale=0.1),
+        "ln_bias": f(d, scale=0.1),
+        "w1": f(d, hidden, scale=d**-0.5),
+        "b1": f(hidden, scale=0.1),
+        "w2": f(hidden, d, scale=hidden**-0.5),
+        "b2": f(d, scale=0.1),
+    }
     return params, f(batch, d)

@@ -1,5 +1,6 @@
 """A mixture-of-experts layer: a softmax router picks the top-k experts per token, their weights are
 gathered, each token runs through its experts (a grouped matmul), the results are mixed by the router."""
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -22,6 +23,9 @@ def forward(params, x):
 def example_args(seed=0, tokens=8, d=16, hidden=32, experts=4):
     rng = np.random.default_rng(seed)
     f = lambda *s, scale=1.0: (rng.standard_normal(s) * scale).astype(np.float32)
-    params = {"router": f(d, experts, scale=d ** -0.5), "w_in": f(experts, d, hidden, scale=d ** -0.5),
-              "w_out": f(experts, hidden, d, scale=hidden ** -0.5)}
+    params = {
+        "router": f(d, experts, scale=d**-0.5),
+        "w_in": f(experts, d, hidden, scale=d**-0.5),
+        "w_out": f(experts, hidden, d, scale=hidden**-0.5),
+    }
     return params, f(tokens, d)

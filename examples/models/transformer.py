@@ -1,4 +1,5 @@
 """A decoder block: RMS norm, attention with a causal mask and rotary embeddings, SwiGLU feed-forward."""
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -47,8 +48,15 @@ def forward(params, x):
 def example_args(seed=0, seq=16, d=32, hidden=64):
     rng = np.random.default_rng(seed)
     f = lambda *s, scale=1.0: (rng.standard_normal(s) * scale).astype(np.float32)
-    params = {"attn_norm": 1 + f(d, scale=0.1), "mlp_norm": 1 + f(d, scale=0.1),
-              "wq": f(d, d, scale=d ** -0.5), "wk": f(d, d, scale=d ** -0.5), "wv": f(d, d, scale=d ** -0.5),
-              "wo": f(d, d, scale=d ** -0.5), "w_gate": f(d, hidden, scale=d ** -0.5),
-              "w_up": f(d, hidden, scale=d ** -0.5), "w_down": f(hidden, d, scale=hidden ** -0.5)}
+    params = {
+        "attn_norm": 1 + f(d, scale=0.1),
+        "mlp_norm": 1 + f(d, scale=0.1),
+        "wq": f(d, d, scale=d**-0.5),
+        "wk": f(d, d, scale=d**-0.5),
+        "wv": f(d, d, scale=d**-0.5),
+        "wo": f(d, d, scale=d**-0.5),
+        "w_gate": f(d, hidden, scale=d**-0.5),
+        "w_up": f(d, hidden, scale=d**-0.5),
+        "w_down": f(hidden, d, scale=hidden**-0.5),
+    }
     return params, f(seq, d)

@@ -9,26 +9,75 @@ and how the generator proposes it (``propose``). The reference semantics of ever
 its ops on import. Adding an op = one ``register(OpSpec(...))`` in its family's module plus its
 reference row.
 """
+
 from __future__ import annotations
 
-from .kit import (MATMUL_TYPES, MAX_SYMBOL_SIZE, OPS, Body, EmitContext, OpSpec, destinations, float_literal,
-                  identity_map, is_float, projected_map, register, result_name, same_type, tensor_type)
-from .elementwise import CASTS, ELEMENTWISE, ELEMENTWISE_DTYPES, Elementwise
-from .producers import PRODUCER_OPS
 from .contractions import CONTRACTIONS
-from .reductions import REDUCTIONS
-from .movement import pack_array, unpack_array
-from .windows import CONV_LAYOUTS, POOL_IDENTITY, POOL_LAYOUTS, POOLINGS, SPATIAL, window_out
-from .normalization import NORMS
-from .sorting import SELECTION_EMITTERS, SORTED_DTYPES
+from .elementwise import CASTS, ELEMENTWISE, ELEMENTWISE_DTYPES, Elementwise
+from .kit import (
+    MATMUL_TYPES,
+    MAX_SYMBOL_SIZE,
+    OPS,
+    Body,
+    EmitContext,
+    OpSpec,
+    destinations,
+    float_literal,
+    identity_map,
+    is_float,
+    projected_map,
+    register,
+    result_name,
+    same_type,
+    tensor_type,
+)
 from .models import CLAMPS, DEQUANT_SCALES, QUANT_SCALES
+from .movement import pack_array, unpack_array
+from .normalization import NORMS
+from .producers import PRODUCER_OPS
+from .reductions import REDUCTIONS
+from .sorting import SELECTION_EMITTERS, SORTED_DTYPES
+from .windows import CONV_LAYOUTS, POOL_IDENTITY, POOL_LAYOUTS, POOLINGS, SPATIAL, window_out
 
 __all__ = [
-    "CASTS", "CLAMPS", "CONTRACTIONS", "CONV_LAYOUTS", "DEQUANT_SCALES", "ELEMENTWISE", "ELEMENTWISE_DTYPES",
-    "FAMILIES", "MATMUL_TYPES", "MAX_SYMBOL_SIZE", "NORMS", "OPS", "OP_NAMES", "POOLINGS", "POOL_IDENTITY",
-    "POOL_LAYOUTS", "PRODUCER_OPS", "QUANT_SCALES", "REDUCTIONS", "SELECTION_EMITTERS", "SORTED_DTYPES", "SPATIAL",
-    "Body", "EmitContext", "Elementwise", "OpSpec", "destinations", "float_literal", "identity_map", "is_float",
-    "ops_of", "pack_array", "projected_map", "register", "result_name", "same_type", "tensor_type", "unpack_array",
+    "CASTS",
+    "CLAMPS",
+    "CONTRACTIONS",
+    "CONV_LAYOUTS",
+    "DEQUANT_SCALES",
+    "ELEMENTWISE",
+    "ELEMENTWISE_DTYPES",
+    "FAMILIES",
+    "MATMUL_TYPES",
+    "MAX_SYMBOL_SIZE",
+    "NORMS",
+    "OPS",
+    "OP_NAMES",
+    "POOLINGS",
+    "POOL_IDENTITY",
+    "POOL_LAYOUTS",
+    "PRODUCER_OPS",
+    "QUANT_SCALES",
+    "REDUCTIONS",
+    "SELECTION_EMITTERS",
+    "SORTED_DTYPES",
+    "SPATIAL",
+    "Body",
+    "EmitContext",
+    "Elementwise",
+    "OpSpec",
+    "destinations",
+    "float_literal",
+    "identity_map",
+    "is_float",
+    "ops_of",
+    "pack_array",
+    "projected_map",
+    "register",
+    "result_name",
+    "same_type",
+    "tensor_type",
+    "unpack_array",
     "window_out",
 ]
 
@@ -36,8 +85,17 @@ for _name in sorted(OPS):  # the registry in name order, whichever order the fam
     OPS[_name] = OPS.pop(_name)
 
 OP_NAMES = tuple(sorted(OPS))
-FAMILIES = ("elementwise", "producer", "contraction", "reduction", "data-movement", "convolution", "normalization",
-            "sorting", "model")  # "model": the patterns real models hit (models.py, docs/model-patterns.md)
+FAMILIES = (
+    "elementwise",
+    "producer",
+    "contraction",
+    "reduction",
+    "data-movement",
+    "convolution",
+    "normalization",
+    "sorting",
+    "model",
+)  # "model": the patterns real models hit (models.py, docs/model-patterns.md)
 
 
 def ops_of(family: str) -> tuple[str, ...]:

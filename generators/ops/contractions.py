@@ -1,16 +1,32 @@
 """Contractions: matmul / batch_matmul, contractions by einsum spec, dequantizing matmuls, attention."""
+
 from __future__ import annotations
 
 import math
 from typing import Any, Callable, Mapping, Sequence
 
 from ..tensor import Dim, TensorType
-from .kit import (MATMUL_TYPES, MAX_SYMBOL_SIZE, Body, EmitContext, OpSpec, float_literal, identity_map, is_float,
-                  multiply_accumulate, projected_map, register, result_name, size_bound, small_dim, tensor_type)
-
+from .kit import (
+    MATMUL_TYPES,
+    MAX_SYMBOL_SIZE,
+    Body,
+    EmitContext,
+    OpSpec,
+    float_literal,
+    identity_map,
+    is_float,
+    multiply_accumulate,
+    projected_map,
+    register,
+    result_name,
+    size_bound,
+    small_dim,
+    tensor_type,
+)
 
 # ---------------------------------------------------------------------------------------------
 # matmul / batch_matmul: inputs (lhs, rhs, acc); the acc is the destination (a fill, an argument...)
+
 
 def _matmul_infer(batch: bool) -> Callable:
     def infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
@@ -35,19 +51,30 @@ def _matmul_emit(batch: bool) -> Callable:
         name = result_name(ctx, node)
         if not node.attrs.get("generic"):
             op = "linalg.batch_matmul" if batch else "linalg.matmul"
-            ctx.line(f"{name} = {op} ins({operands[0]}, {operands[1]} : {tensor_type(lhs)}, {tensor_type(rhs)}) "
-                     f"outs({operands[2]} : {tensor_type(acc)}) -> {tensor_type(acc)}")
+            ctx.line(
+                f"{name} = {op} ins({operands[0]}, {operands[1]} : {tensor_type(lhs)}, {tensor_type(rhs)}) "
+                f"outs({operands[2]} : {tensor_type(acc)}) -> {tensor_type(acc)}"
+            )
             return name
         b0 = [0] if batch else []
         o = len(b0)
-        maps = [projected_map(3 + o, b0 + [o, o + 2]), projected_map(3 + o, b0 + [o + 2, o + 1]),
-                projected_map(3 + o, b0 + [o, o + 1])]
+        maps = [
+            projected_map(3 + o, b0 + [o, o + 2]),
+            projected_map(3 + o, b0 + [o + 2, o + 1]),
+            projected_map(3 + o, b0 + [o, o + 1]),
+        ]
 
         def body(b: Body, a: list[str]) -> str:
             return multiply_accumulate(b, a[0], a[1], a[2], lhs.dtype, acc.dtype)
 
-        return ctx.generic(name, [(operands[0], lhs), (operands[1], rhs)], (operands[2], acc), maps,
-                           ["parallel"] * (2 + o) + ["reduction"], body)
+        return ctx.generic(
+            name,
+            [(operands[0], lhs), (operands[1], rhs)],
+            (operands[2], acc),
+            maps,
+            ["parallel"] * (2 + o) + ["reduction"],
+            body,
+        )
 
     return emit
 
@@ -60,8 +87,9 @@ def _matmul_bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence
 def _matmul_propose(batch: bool) -> Callable:
     def propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
         r = 3 if batch else 2
-        lhs = pool.pick(draw, lambda t, bound: len(t.shape) == r and bound <= 4 and any(
-            frm == t.dtype for frm, _ in MATMUL_TYPES))
+        lhs = pool.pick(
+            draw, lambda t, bound: len(t.shape) == r and bound <= 4 and any(frm == t.dtype for frm, _ in MATMUL_TYPES)
+        )
         if lhs is None:
             return None
         lt = pool.type(lhs)
@@ -75,10 +103,32 @@ def _matmul_propose(batch: bool) -> Callable:
     return propose
 
 
-register(OpSpec("matmul", _matmul_infer(False), _matmul_emit(False), _matmul_bound, _matmul_propose(False),
-                has_init=False, has_generic_form=True, acc_input=2, family="contraction"))
-register(OpSpec("batch_matmul", _matmul_infer(True), _matmul_emit(True), _matmul_bound, _matmul_propose(True),
-                has_init=False, has_generic_form=True, acc_input=2, family="contraction"))
+register(
+    OpSpec(
+        "matmul",
+        _matmul_infer(False),
+        _matmul_emit(False),
+        _matmul_bound,
+        _matmul_propose(False),
+        has_init=False,
+        has_generic_form=True,
+        acc_input=2,
+        family="contraction",
+    )
+)
+register(
+    OpSpec(
+        "batch_matmul",
+        _matmul_infer(True),
+        _matmul_emit(True),
+        _matmul_bound,
+        _matmul_propose(True),
+        has_init=False,
+        has_generic_form=True,
+        acc_input=2,
+        family="contraction",
+    )
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -86,9 +136,18 @@ register(OpSpec("batch_matmul", _matmul_infer(True), _matmul_emit(True), _matmul
 # vecmat) and dequantizing matmuls. i8 operands accumulate into i32 through arith.extsi; an i8
 # operand is drawn whenever i32 is (the quantized form of an i32 program).
 
-CONTRACTIONS = {"mk,k->m": "linalg.matvec", "k,kn->n": "linalg.vecmat", "mab,abn->mn": None, "mk,nk->mn": None,
-                "km,kn->mn": None, "bmk,kn->bmn": None, "bmk,bnk->bmn": None, "abk,kc->abc": None,
-                "MKmk,NKnk->MNmn": "linalg.mmt4d", "bMKmk,bNKnk->bMNmn": "linalg.batch_mmt4d"}  # spec -> its named op
+CONTRACTIONS = {
+    "mk,k->m": "linalg.matvec",
+    "k,kn->n": "linalg.vecmat",
+    "mab,abn->mn": None,
+    "mk,nk->mn": None,
+    "km,kn->mn": None,
+    "bmk,kn->bmn": None,
+    "bmk,bnk->bmn": None,
+    "abk,kc->abc": None,
+    "MKmk,NKnk->MNmn": "linalg.mmt4d",
+    "bMKmk,bNKnk->bMNmn": "linalg.batch_mmt4d",
+}  # spec -> its named op
 
 
 def _spec(spec: str) -> tuple[str, str, str, str]:
@@ -126,18 +185,25 @@ def _contract_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
     if form != "generic":
         op = CONTRACTIONS[node.attrs["spec"]] if form == "named" else None
         head = op or f"linalg.contract indexing_maps = [{', '.join(maps)}]"
-        ctx.line(f"{name} = {head} ins({operands[0]}, {operands[1]} : {tensor_type(lhs)}, {tensor_type(rhs)}) "
-                 f"outs({operands[2]} : {tensor_type(acc)}) -> {tensor_type(acc)}")
+        ctx.line(
+            f"{name} = {head} ins({operands[0]}, {operands[1]} : {tensor_type(lhs)}, {tensor_type(rhs)}) "
+            f"outs({operands[2]} : {tensor_type(acc)}) -> {tensor_type(acc)}"
+        )
         return name
-    return ctx.generic(name, [(operands[0], lhs), (operands[1], rhs)], (operands[2], acc), maps,
-                       ["parallel"] * len(out_l) + ["reduction"] * (len(loops) - len(out_l)),
-                       lambda b, a: multiply_accumulate(b, a[0], a[1], a[2], lhs.dtype, acc.dtype))
+    return ctx.generic(
+        name,
+        [(operands[0], lhs), (operands[1], rhs)],
+        (operands[2], acc),
+        maps,
+        ["parallel"] * len(out_l) + ["reduction"] * (len(loops) - len(out_l)),
+        lambda b, a: multiply_accumulate(b, a[0], a[1], a[2], lhs.dtype, acc.dtype),
+    )
 
 
 def _reduced_size(spec: str, types: Sequence[TensorType]) -> int:
     lhs_l, rhs_l, out_l, loops = _spec(spec)
     dims = dict(zip(lhs_l, types[0].shape)) | dict(zip(rhs_l, types[1].shape))
-    return math.prod(size_bound(dims[ch]) for ch in loops[len(out_l):])
+    return math.prod(size_bound(dims[ch]) for ch in loops[len(out_l) :])
 
 
 def _contract_bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[TensorType]) -> float:
@@ -164,8 +230,18 @@ def _contract_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict]
     return (lhs, rhs, acc), {"spec": spec, "form": draw(pool.st.sampled_from(forms))}
 
 
-register(OpSpec("contract", _contract_infer, _contract_emit, _contract_bound, _contract_propose, has_init=False,
-                acc_input=2, family="contraction"))
+register(
+    OpSpec(
+        "contract",
+        _contract_infer,
+        _contract_emit,
+        _contract_bound,
+        _contract_propose,
+        has_init=False,
+        acc_input=2,
+        family="contraction",
+    )
+)
 
 
 def _dequant_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
@@ -192,17 +268,33 @@ def _dequant_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
         return b.op(f"arith.mulf {b.op(f'arith.sitofp {weight} : i8 to {dt}')}, {scale} : {dt}")
 
     if node.attrs.get("fused"):
-        maps = [projected_map(3, [0, 2]), projected_map(3, [2, 1]), f"affine_map<(d0, d1, d2) -> {scale_map(2)}>",
-                projected_map(3, [0, 1])]
-        return ctx.generic(name, [(operands[0], x), (operands[1], w), (operands[2], scales)], (operands[3], acc), maps,
-                           ["parallel", "parallel", "reduction"],
-                           lambda b, a: multiply_accumulate(b, a[0], dequantize(b, a[1], a[2]), a[3], dt, dt))
+        maps = [
+            projected_map(3, [0, 2]),
+            projected_map(3, [2, 1]),
+            f"affine_map<(d0, d1, d2) -> {scale_map(2)}>",
+            projected_map(3, [0, 1]),
+        ]
+        return ctx.generic(
+            name,
+            [(operands[0], x), (operands[1], w), (operands[2], scales)],
+            (operands[3], acc),
+            maps,
+            ["parallel", "parallel", "reduction"],
+            lambda b, a: multiply_accumulate(b, a[0], dequantize(b, a[1], a[2]), a[3], dt, dt),
+        )
     wf = TensorType(w.shape, dt)
-    dq = ctx.generic(ctx.fresh("r"), [(operands[1], w), (operands[2], scales)], (ctx.empty(wf), wf),
-                     [identity_map(2), f"affine_map<(d0, d1) -> {scale_map(0)}>", identity_map(2)], ["parallel"] * 2,
-                     lambda b, a: dequantize(b, a[0], a[1]))
-    ctx.line(f"{name} = linalg.matmul ins({operands[0]}, {dq} : {tensor_type(x)}, {tensor_type(wf)}) "
-             f"outs({operands[3]} : {tensor_type(acc)}) -> {tensor_type(acc)}")
+    dq = ctx.generic(
+        ctx.fresh("r"),
+        [(operands[1], w), (operands[2], scales)],
+        (ctx.empty(wf), wf),
+        [identity_map(2), f"affine_map<(d0, d1) -> {scale_map(0)}>", identity_map(2)],
+        ["parallel"] * 2,
+        lambda b, a: dequantize(b, a[0], a[1]),
+    )
+    ctx.line(
+        f"{name} = linalg.matmul ins({operands[0]}, {dq} : {tensor_type(x)}, {tensor_type(wf)}) "
+        f"outs({operands[3]} : {tensor_type(acc)}) -> {tensor_type(acc)}"
+    )
     return name
 
 
@@ -225,8 +317,18 @@ def _dequant_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] 
     return (x, w, scales, acc), {"group": group, "fused": draw(pool.st.booleans())}
 
 
-register(OpSpec("dequant_matmul", _dequant_infer, _dequant_emit, _dequant_bound, _dequant_propose, has_init=False,
-                acc_input=3, family="contraction"))
+register(
+    OpSpec(
+        "dequant_matmul",
+        _dequant_infer,
+        _dequant_emit,
+        _dequant_bound,
+        _dequant_propose,
+        has_init=False,
+        acc_input=3,
+        family="contraction",
+    )
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -262,41 +364,73 @@ def _attention_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str
     ctx.line(f"{neg_inf} = arith.constant {float_literal(float('-inf'), dt)} : {dt}")
     out, result = ctx.init_for(node.index, node, operands), result_name(ctx, node)
     if a["form"] == "linalg_ext":
-        mask = ctx.generic(ctx.fresh("r"), [], (ctx.empty(scores_t), scores_t), [identity_map(3)], ["parallel"] * 3,
-                           lambda b, x: _causal_mask(b, neg_inf, zero, dt) if a["causal"] else zero)
+        mask = ctx.generic(
+            ctx.fresh("r"),
+            [],
+            (ctx.empty(scores_t), scores_t),
+            [identity_map(3)],
+            ["parallel"] * 3,
+            lambda b, x: _causal_mask(b, neg_inf, zero, dt) if a["causal"] else zero,
+        )
         scale = ctx.fresh("c")
         ctx.line(f"{scale} = arith.constant {float_literal(a['scale'], dt)} : {dt}")
-        maps = [projected_map(5, m) for m in ([0, 1, 3], [0, 4, 3], [0, 4, 2])] + ["affine_map<(d0, d1, d2, d3, d4) -> ()>"] + \
-            [projected_map(5, m) for m in ([0, 1, 4], [0, 1, 2])]
-        ctx.line(f"{result} = iree_linalg_ext.attention <{{indexing_maps = [{', '.join(maps)}]}}> ins({operands[0]}, "
-                 f"{operands[1]}, {operands[2]}, {scale}, {mask} : {tensor_type(q)}, {tensor_type(k)}, {tensor_type(v)}, "
-                 f"{dt}, {tensor_type(scores_t)}) outs({out} : {tensor_type(t)}) {{")
+        maps = (
+            [projected_map(5, m) for m in ([0, 1, 3], [0, 4, 3], [0, 4, 2])]
+            + ["affine_map<(d0, d1, d2, d3, d4) -> ()>"]
+            + [projected_map(5, m) for m in ([0, 1, 4], [0, 1, 2])]
+        )
+        ctx.line(
+            f"{result} = iree_linalg_ext.attention <{{indexing_maps = [{', '.join(maps)}]}}> ins({operands[0]}, "
+            f"{operands[1]}, {operands[2]}, {scale}, {mask} : {tensor_type(q)}, {tensor_type(k)}, {tensor_type(v)}, "
+            f"{dt}, {tensor_type(scores_t)}) outs({out} : {tensor_type(t)}) {{"
+        )
         # IREE's frontends (Torch, StableHLO) and its own tests type the score region f32 for every input type
         ctx.line(f"^bb0(%score{node.index}: f32):")
         ctx.line(f"  iree_linalg_ext.yield %score{node.index} : f32")
         ctx.line(f"}} -> {tensor_type(t)}")
         return result
     filled = ctx.fresh("f")
-    ctx.line(f"{filled} = linalg.fill ins({zero} : {dt}) outs({ctx.empty(scores_t)} : {tensor_type(scores_t)}) -> "
-             f"{tensor_type(scores_t)}")
+    ctx.line(
+        f"{filled} = linalg.fill ins({zero} : {dt}) outs({ctx.empty(scores_t)} : {tensor_type(scores_t)}) -> "
+        f"{tensor_type(scores_t)}"
+    )
     mac = lambda b, x: multiply_accumulate(b, x[0], x[1], x[2], dt, dt)
-    scores = ctx.generic(ctx.fresh("r"), [(operands[0], q), (operands[1], k)], (filled, scores_t),
-                         [projected_map(4, m) for m in ([0, 1, 3], [0, 2, 3], [0, 1, 2])],
-                         ["parallel"] * 3 + ["reduction"], mac)
+    scores = ctx.generic(
+        ctx.fresh("r"),
+        [(operands[0], q), (operands[1], k)],
+        (filled, scores_t),
+        [projected_map(4, m) for m in ([0, 1, 3], [0, 2, 3], [0, 1, 2])],
+        ["parallel"] * 3 + ["reduction"],
+        mac,
+    )
 
     def scale_and_mask(b: Body, x: list[str]) -> str:
         scaled = b.op(f"arith.mulf {x[0]}, {b.const(a['scale'], dt)} : {dt}")
         return _causal_mask(b, neg_inf, scaled, dt) if a["causal"] else scaled
 
-    masked = ctx.generic(ctx.fresh("r"), [(scores, scores_t)], (ctx.empty(scores_t), scores_t), [identity_map(3)] * 2,
-                         ["parallel"] * 3, scale_and_mask)
+    masked = ctx.generic(
+        ctx.fresh("r"),
+        [(scores, scores_t)],
+        (ctx.empty(scores_t), scores_t),
+        [identity_map(3)] * 2,
+        ["parallel"] * 3,
+        scale_and_mask,
+    )
     probs = ctx.fresh("r")
-    ctx.line(f"{probs} = linalg.softmax dimension(2) ins({masked} : {tensor_type(scores_t)}) outs({ctx.empty(scores_t)} : "
-             f"{tensor_type(scores_t)}) -> {tensor_type(scores_t)}")
+    ctx.line(
+        f"{probs} = linalg.softmax dimension(2) ins({masked} : {tensor_type(scores_t)}) outs({ctx.empty(scores_t)} : "
+        f"{tensor_type(scores_t)}) -> {tensor_type(scores_t)}"
+    )
     acc = ctx.fresh("f")
     ctx.line(f"{acc} = linalg.fill ins({zero} : {dt}) outs({out} : {tensor_type(t)}) -> {tensor_type(t)}")
-    return ctx.generic(result, [(probs, scores_t), (operands[2], v)], (acc, t),
-                       [projected_map(4, m) for m in ([0, 1, 3], [0, 3, 2], [0, 1, 2])], ["parallel"] * 3 + ["reduction"], mac)
+    return ctx.generic(
+        result,
+        [(probs, scores_t), (operands[2], v)],
+        (acc, t),
+        [projected_map(4, m) for m in ([0, 1, 3], [0, 3, 2], [0, 1, 2])],
+        ["parallel"] * 3 + ["reduction"],
+        mac,
+    )
 
 
 def _attention_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
@@ -308,9 +442,20 @@ def _attention_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict
     k = pool.pick_or_arg(draw, TensorType((b, t, d), dtype), max_bound=2)
     v = pool.pick_or_arg(draw, TensorType((b, t, e), dtype), max_bound=4)
     forms = ["chain", "linalg_ext"] if pool.syntax.linalg_ext_gather else ["chain"]
-    return (q, k, v), {"scale": draw(pool.st.sampled_from((0.125, 0.25, 1.0))), "causal": draw(pool.st.booleans()),
-                       "form": draw(pool.st.sampled_from(forms))}
+    return (q, k, v), {
+        "scale": draw(pool.st.sampled_from((0.125, 0.25, 1.0))),
+        "causal": draw(pool.st.booleans()),
+        "form": draw(pool.st.sampled_from(forms)),
+    }
 
 
-register(OpSpec("attention", _attention_infer, _attention_emit, lambda bs, a, ts: bs[2], _attention_propose,
-                family="contraction"))
+register(
+    OpSpec(
+        "attention",
+        _attention_infer,
+        _attention_emit,
+        lambda bs, a, ts: bs[2],
+        _attention_propose,
+        family="contraction",
+    )
+)

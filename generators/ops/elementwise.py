@@ -1,4 +1,5 @@
 """Elementwise ops (one table row each) and cast."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -43,19 +44,49 @@ ELEMENTWISE_DTYPES = ("f32", "f16", "bf16", "i32", "i64", "i16")  # bf16 / i64 /
 ELEMENTWISE = (
     Elementwise("exp", 1, lambda b, x, t: b.op(f"math.exp {x[0]} : {t}"), None, lambda bs: 2.72 ** bs[0], domain=6.0),
     Elementwise("tanh", 1, lambda b, x, t: b.op(f"math.tanh {x[0]} : {t}"), None, lambda bs: min(bs[0], 1.0)),
-    Elementwise("negate", 1, lambda b, x, t: b.op(f"arith.negf {x[0]} : {t}"),
-                lambda b, x, t: b.op(f"arith.subi {b.const(0, t)}, {x[0]} : {t}"), lambda bs: bs[0]),
-    Elementwise("abs", 1, lambda b, x, t: b.op(f"math.absf {x[0]} : {t}"),
-                lambda b, x, t: b.op(f"math.absi {x[0]} : {t}"), lambda bs: bs[0]),
-    Elementwise("sqrt", 1, lambda b, x, t: b.op(f"math.sqrt {b.op('math.absf ' + x[0] + ' : ' + t)} : {t}"), None,
-                lambda bs: bs[0] ** 0.5 + 1),
+    Elementwise(
+        "negate",
+        1,
+        lambda b, x, t: b.op(f"arith.negf {x[0]} : {t}"),
+        lambda b, x, t: b.op(f"arith.subi {b.const(0, t)}, {x[0]} : {t}"),
+        lambda bs: bs[0],
+    ),
+    Elementwise(
+        "abs",
+        1,
+        lambda b, x, t: b.op(f"math.absf {x[0]} : {t}"),
+        lambda b, x, t: b.op(f"math.absi {x[0]} : {t}"),
+        lambda bs: bs[0],
+    ),
+    Elementwise(
+        "sqrt",
+        1,
+        lambda b, x, t: b.op(f"math.sqrt {b.op('math.absf ' + x[0] + ' : ' + t)} : {t}"),
+        None,
+        lambda bs: bs[0] ** 0.5 + 1,
+    ),
     Elementwise("log", 1, _log_guarded, None, lambda bs: bs[0]),
-    Elementwise("add", 2, lambda b, x, t: b.op(f"arith.addf {x[0]}, {x[1]} : {t}"),
-                lambda b, x, t: b.op(f"arith.addi {x[0]}, {x[1]} : {t}"), lambda bs: bs[0] + bs[1]),
-    Elementwise("sub", 2, lambda b, x, t: b.op(f"arith.subf {x[0]}, {x[1]} : {t}"),
-                lambda b, x, t: b.op(f"arith.subi {x[0]}, {x[1]} : {t}"), lambda bs: bs[0] + bs[1]),
-    Elementwise("mul", 2, lambda b, x, t: b.op(f"arith.mulf {x[0]}, {x[1]} : {t}"),
-                lambda b, x, t: b.op(f"arith.muli {x[0]}, {x[1]} : {t}"), lambda bs: bs[0] * bs[1]),
+    Elementwise(
+        "add",
+        2,
+        lambda b, x, t: b.op(f"arith.addf {x[0]}, {x[1]} : {t}"),
+        lambda b, x, t: b.op(f"arith.addi {x[0]}, {x[1]} : {t}"),
+        lambda bs: bs[0] + bs[1],
+    ),
+    Elementwise(
+        "sub",
+        2,
+        lambda b, x, t: b.op(f"arith.subf {x[0]}, {x[1]} : {t}"),
+        lambda b, x, t: b.op(f"arith.subi {x[0]}, {x[1]} : {t}"),
+        lambda bs: bs[0] + bs[1],
+    ),
+    Elementwise(
+        "mul",
+        2,
+        lambda b, x, t: b.op(f"arith.mulf {x[0]}, {x[1]} : {t}"),
+        lambda b, x, t: b.op(f"arith.muli {x[0]}, {x[1]} : {t}"),
+        lambda bs: bs[0] * bs[1],
+    ),
     Elementwise("max", 2, maxmin("max"), lambda b, x, t: b.op(f"arith.maxsi {x[0]}, {x[1]} : {t}"), max),
     Elementwise("min", 2, maxmin("min"), lambda b, x, t: b.op(f"arith.minsi {x[0]}, {x[1]} : {t}"), max),
     Elementwise("div", 2, _div_guarded, None, lambda bs: bs[0]),
@@ -79,12 +110,24 @@ def _register_elementwise(ew: Elementwise) -> None:
         ins = [(v, ctx.graph.type_of(r)) for v, r in zip(operands, node.inputs)]
         out = (ctx.init_for(node.index, node, operands), t)
         rank = len(t.shape)
-        return ctx.generic(result_name(ctx, node), ins, out, [identity_map(rank)] * (len(ins) + 1),
-                           ["parallel"] * rank, lambda b, args: body_fn(b, args[: ew.arity], t.dtype))
+        return ctx.generic(
+            result_name(ctx, node),
+            ins,
+            out,
+            [identity_map(rank)] * (len(ins) + 1),
+            ["parallel"] * rank,
+            lambda b, args: body_fn(b, args[: ew.arity], t.dtype),
+        )
 
     def propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
-        first = pool.pick(draw, lambda t, bound: t.dtype in ELEMENTWISE_DTYPES and bound <= ew.domain
-                          and (ew.float_body if is_float(t) else ew.int_body) is not None)
+        first = pool.pick(
+            draw,
+            lambda t, bound: (
+                t.dtype in ELEMENTWISE_DTYPES
+                and bound <= ew.domain
+                and (ew.float_body if is_float(t) else ew.int_body) is not None
+            ),
+        )
         if first is None:
             return None
         t = pool.type(first)
@@ -109,21 +152,40 @@ def _cast_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> Tensor
     return TensorType(t.shape, attrs["to"])
 
 
-CASTS = {("f32", "f16"): "arith.truncf", ("f16", "f32"): "arith.extf", ("f32", "i32"): "arith.fptosi",
-         ("i32", "f32"): "arith.sitofp", ("f16", "i32"): "arith.fptosi", ("i32", "f16"): "arith.sitofp",
-         ("f32", "bf16"): "arith.truncf", ("bf16", "f32"): "arith.extf", ("bf16", "i32"): "arith.fptosi",
-         ("i32", "i64"): "arith.extsi", ("i64", "i32"): "arith.trunci", ("f32", "i64"): "arith.fptosi",
-         ("i64", "f32"): "arith.sitofp", ("i32", "i16"): "arith.trunci", ("i16", "i32"): "arith.extsi",
-         ("i16", "f16"): "arith.sitofp", ("i8", "i32"): "arith.extsi", ("i8", "i16"): "arith.extsi"}
+CASTS = {
+    ("f32", "f16"): "arith.truncf",
+    ("f16", "f32"): "arith.extf",
+    ("f32", "i32"): "arith.fptosi",
+    ("i32", "f32"): "arith.sitofp",
+    ("f16", "i32"): "arith.fptosi",
+    ("i32", "f16"): "arith.sitofp",
+    ("f32", "bf16"): "arith.truncf",
+    ("bf16", "f32"): "arith.extf",
+    ("bf16", "i32"): "arith.fptosi",
+    ("i32", "i64"): "arith.extsi",
+    ("i64", "i32"): "arith.trunci",
+    ("f32", "i64"): "arith.fptosi",
+    ("i64", "f32"): "arith.sitofp",
+    ("i32", "i16"): "arith.trunci",
+    ("i16", "i32"): "arith.extsi",
+    ("i16", "f16"): "arith.sitofp",
+    ("i8", "i32"): "arith.extsi",
+    ("i8", "i16"): "arith.extsi",
+}
 
 
 def _cast_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
     src = ctx.graph.type_of(node.inputs[0])
     op = CASTS[(src.dtype, node.type.dtype)]
     rank = len(node.type.shape)
-    return ctx.generic(result_name(ctx, node), [(operands[0], src)], (ctx.init_for(node.index, node, operands), node.type),
-                       [identity_map(rank)] * 2, ["parallel"] * rank,
-                       lambda b, a: b.op(f"{op} {a[0]} : {src.dtype} to {node.type.dtype}"))
+    return ctx.generic(
+        result_name(ctx, node),
+        [(operands[0], src)],
+        (ctx.init_for(node.index, node, operands), node.type),
+        [identity_map(rank)] * 2,
+        ["parallel"] * rank,
+        lambda b, a: b.op(f"{op} {a[0]} : {src.dtype} to {node.type.dtype}"),
+    )
 
 
 def _cast_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:

@@ -7,6 +7,7 @@ and how the generator proposes it (``propose``). The reference semantics of ever
 ``ireefuzz.oracles.reference`` under the same name (a test keeps the two tables in step).
 Adding an op = one ``register(OpSpec(...))`` in its family's module plus its reference row.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -142,8 +143,15 @@ class EmitContext:
     def value(self, ref: str) -> str:
         return f"%arg{ref[1:]}" if ref[0] == "a" else f"%n{ref[1:]}"
 
-    def generic(self, result: str, ins: Sequence[tuple[str, TensorType]], out: tuple[str, TensorType],
-                maps: Sequence[str], iterators: Sequence[str], body: Callable[[Body, list[str]], str]) -> str:
+    def generic(
+        self,
+        result: str,
+        ins: Sequence[tuple[str, TensorType]],
+        out: tuple[str, TensorType],
+        maps: Sequence[str],
+        iterators: Sequence[str],
+        body: Callable[[Body, list[str]], str],
+    ) -> str:
         """Emit a linalg.generic; ``body`` gets the block args (ins then out) and returns the yielded value."""
         b = Body(self)
         block_args = [self.fresh("b") for _ in range(len(ins) + 1)]
@@ -194,8 +202,13 @@ def maxmin(which: str) -> Callable[[Body, list[str], str], str]:
     return body
 
 
-MATMUL_TYPES = {("f32", "f32"): "f32", ("f16", "f16"): "f16", ("f16", "f32"): "f32", ("i32", "i32"): "i32",
-                ("i8", "i32"): "i32"}  # (operand dtype, acc dtype)
+MATMUL_TYPES = {
+    ("f32", "f32"): "f32",
+    ("f16", "f16"): "f16",
+    ("f16", "f32"): "f32",
+    ("i32", "i32"): "i32",
+    ("i8", "i32"): "i32",
+}  # (operand dtype, acc dtype)
 
 
 def multiply_accumulate(b: Body, x: str, y: str, acc: str, src: str, dst: str) -> str:
@@ -212,8 +225,14 @@ def small_dim(draw: Callable, pool: Any, cap: int) -> Dim:
     return d if isinstance(d, str) else min(d, cap)
 
 
-def region(ctx: EmitContext, head: str, args: Sequence[tuple[str, str]], body: Callable[[Body], str], tail: str,
-           terminator: str = "iree_linalg_ext.yield") -> None:
+def region(
+    ctx: EmitContext,
+    head: str,
+    args: Sequence[tuple[str, str]],
+    body: Callable[[Body], str],
+    tail: str,
+    terminator: str = "iree_linalg_ext.yield",
+) -> None:
     """``head {`` then a block with ``args`` (name, type) whose ``body`` returns what it yields, then ``} tail``."""
     b = Body(ctx)
     yielded = body(b)

@@ -15,6 +15,7 @@
   to end (#22865, #18199, #18005, #19005). Scales are powers of two, so the float64 arbiter and the program
   round alike.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
@@ -24,7 +25,7 @@ from .kit import Body, EmitContext, OpSpec, identity_map, is_float, maxmin, regi
 
 MASKED_DTYPES = ("f32", "f16", "bf16", "i32", "i64", "i16")
 QUANT_SCALES = (0.25, 0.5, 1.0, 2.0)  # powers of two: x / scale is exact
-DEQUANT_SCALES = (2.0 ** -6, 2.0 ** -4, 0.125, 0.5, 1.0)
+DEQUANT_SCALES = (2.0**-6, 2.0**-4, 0.125, 0.5, 1.0)
 CLAMPS = ((-128, 127), (-8, 7), (-4, 3))  # int8, and int4-like ranges that clamp the drawn values
 
 
@@ -48,8 +49,14 @@ def _take_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
         at = b.op(f"arith.index_cast {a[0]} : i32 to index")
         return b.op(f"tensor.extract {operands[0]}[{at}] : {tensor_type(src)}")
 
-    return ctx.generic(result_name(ctx, node), [(operands[1], idx)], (ctx.init_for(node.index, node, operands), node.type),
-                       [identity_map(1), identity_map(1)], ["parallel"], body)
+    return ctx.generic(
+        result_name(ctx, node),
+        [(operands[1], idx)],
+        (ctx.init_for(node.index, node, operands), node.type),
+        [identity_map(1), identity_map(1)],
+        ["parallel"],
+        body,
+    )
 
 
 def _take_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
@@ -96,8 +103,14 @@ def _mask_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
         keep = b.op(f"arith.cmpi sle, {j}, {limit} : index")
         return b.op(f"arith.select {keep}, {a[0]}, {b.const(node.attrs['fill'], t.dtype)} : {t.dtype}")
 
-    return ctx.generic(result_name(ctx, node), [(operands[0], x)], (ctx.init_for(node.index, node, operands), t),
-                       [identity_map(rank)] * 2, ["parallel"] * rank, body)
+    return ctx.generic(
+        result_name(ctx, node),
+        [(operands[0], x)],
+        (ctx.init_for(node.index, node, operands), t),
+        [identity_map(rank)] * 2,
+        ["parallel"] * rank,
+        body,
+    )
 
 
 def _mask_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
@@ -105,12 +118,22 @@ def _mask_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | N
     if x is None:
         return None
     fill = draw(pool.st.sampled_from((0, -64)))  # a large negative stands for -inf before a softmax
-    return (x,), {"offset": draw(pool.st.sampled_from((-1, 0, 1))),
-                  "fill": float(fill) if pool.type(x).dtype in FLOAT_DTYPES else fill}
+    return (x,), {
+        "offset": draw(pool.st.sampled_from((-1, 0, 1))),
+        "fill": float(fill) if pool.type(x).dtype in FLOAT_DTYPES else fill,
+    }
 
 
-register(OpSpec("causal_mask", _mask_infer, _mask_emit, lambda bs, a, ts: max(bs[0], abs(a["fill"])), _mask_propose,
-                family="model"))
+register(
+    OpSpec(
+        "causal_mask",
+        _mask_infer,
+        _mask_emit,
+        lambda bs, a, ts: max(bs[0], abs(a["fill"])),
+        _mask_propose,
+        family="model",
+    )
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -136,8 +159,14 @@ def _quantize_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
         clamped = maxmin("min")(b, [low, b.const(float(a["qmax"]), dt)], dt)
         return b.op(f"arith.fptosi {clamped} : {dt} to i8")
 
-    return ctx.generic(result_name(ctx, node), [(operands[0], x)], (ctx.init_for(node.index, node, operands), t),
-                       [identity_map(rank)] * 2, ["parallel"] * rank, body)
+    return ctx.generic(
+        result_name(ctx, node),
+        [(operands[0], x)],
+        (ctx.init_for(node.index, node, operands), t),
+        [identity_map(rank)] * 2,
+        ["parallel"] * rank,
+        body,
+    )
 
 
 def _quantize_bound(bs: Sequence[float], a: Mapping[str, Any], ts: Sequence[TensorType]) -> float:
@@ -149,8 +178,12 @@ def _quantize_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict]
     if x is None:
         return None
     qmin, qmax = draw(pool.st.sampled_from(CLAMPS))
-    return (x,), {"scale": draw(pool.st.sampled_from(QUANT_SCALES)), "zero_point": draw(pool.st.integers(-2, 2)),
-                  "qmin": qmin, "qmax": qmax}
+    return (x,), {
+        "scale": draw(pool.st.sampled_from(QUANT_SCALES)),
+        "zero_point": draw(pool.st.integers(-2, 2)),
+        "qmin": qmin,
+        "qmax": qmax,
+    }
 
 
 def _dequantize_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
@@ -169,21 +202,38 @@ def _dequantize_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> st
         shifted = b.op(f"arith.subf {value}, {b.const(float(a['zero_point']), dt)} : {dt}")
         return b.op(f"arith.mulf {shifted}, {b.const(a['scale'], dt)} : {dt}")
 
-    return ctx.generic(result_name(ctx, node), [(operands[0], q)], (ctx.init_for(node.index, node, operands), t),
-                       [identity_map(rank)] * 2, ["parallel"] * rank, body)
+    return ctx.generic(
+        result_name(ctx, node),
+        [(operands[0], q)],
+        (ctx.init_for(node.index, node, operands), t),
+        [identity_map(rank)] * 2,
+        ["parallel"] * rank,
+        body,
+    )
 
 
 def _dequantize_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
     q = pool.pick(draw, lambda t, bound: t.dtype in ("i8", "i32") and bound <= 2048)  # f16 holds these exactly
     if q is None:
         return None
-    return (q,), {"scale": draw(pool.st.sampled_from(DEQUANT_SCALES)), "zero_point": draw(pool.st.integers(-2, 2)),
-                  "to": draw(pool.st.sampled_from(pool.dtypes_among(("f32", "f16"))))}
+    return (q,), {
+        "scale": draw(pool.st.sampled_from(DEQUANT_SCALES)),
+        "zero_point": draw(pool.st.integers(-2, 2)),
+        "to": draw(pool.st.sampled_from(pool.dtypes_among(("f32", "f16")))),
+    }
 
 
 register(OpSpec("quantize", _quantize_infer, _quantize_emit, _quantize_bound, _quantize_propose, family="model"))
-register(OpSpec("dequantize", _dequantize_infer, _dequantize_emit,
-                lambda bs, a, ts: (bs[0] + abs(a["zero_point"])) * a["scale"], _dequantize_propose, family="model"))
+register(
+    OpSpec(
+        "dequantize",
+        _dequantize_infer,
+        _dequantize_emit,
+        lambda bs, a, ts: (bs[0] + abs(a["zero_point"])) * a["scale"],
+        _dequantize_propose,
+        family="model",
+    )
+)
 
 
 __all__ = ["CLAMPS", "DEQUANT_SCALES", "MASKED_DTYPES", "QUANT_SCALES"]

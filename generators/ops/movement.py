@@ -1,14 +1,27 @@
 """Data movement: broadcast, transpose, gather, extract_slice, pad, reshapes, concat, reverse, scatter,
 pack / unpack."""
+
 from __future__ import annotations
 
 import math
 from typing import Any, Callable, Mapping, Sequence
 
 from ..tensor import INT_DTYPES, Dim, TensorType
-from .kit import (MAX_SYMBOL_SIZE, Body, EmitContext, OpSpec, float_literal, identity_map, is_float, projected_map,
-                  region, register, result_name, small_dim, tensor_type)
-
+from .kit import (
+    MAX_SYMBOL_SIZE,
+    Body,
+    EmitContext,
+    OpSpec,
+    float_literal,
+    identity_map,
+    is_float,
+    projected_map,
+    region,
+    register,
+    result_name,
+    small_dim,
+    tensor_type,
+)
 
 # ---------------------------------------------------------------------------------------------
 # broadcast / transpose
@@ -30,10 +43,18 @@ def _broadcast_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str
     name = result_name(ctx, node)
     if node.attrs.get("generic"):
         kept = [i for i in range(rank) if i not in added]
-        return ctx.generic(name, [(operands[0], src)], (init, t), [projected_map(rank, kept), identity_map(rank)],
-                           ["parallel"] * rank, lambda b, a: a[0])
-    ctx.line(f"{name} = linalg.broadcast ins({operands[0]} : {tensor_type(src)}) outs({init} : {tensor_type(t)}) "
-             f"dimensions = [{', '.join(map(str, added))}]")
+        return ctx.generic(
+            name,
+            [(operands[0], src)],
+            (init, t),
+            [projected_map(rank, kept), identity_map(rank)],
+            ["parallel"] * rank,
+            lambda b, a: a[0],
+        )
+    ctx.line(
+        f"{name} = linalg.broadcast ins({operands[0]} : {tensor_type(src)}) outs({init} : {tensor_type(t)}) "
+        f"dimensions = [{', '.join(map(str, added))}]"
+    )
     return name
 
 
@@ -61,10 +82,18 @@ def _transpose_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str
     perm, t, name = list(node.attrs["permutation"]), node.type, result_name(ctx, node)
     if node.attrs.get("generic"):
         inverse = [perm.index(j) for j in range(len(perm))]
-        return ctx.generic(name, [(operands[0], src)], (init, t), [projected_map(len(perm), inverse),
-                           identity_map(len(perm))], ["parallel"] * len(perm), lambda b, a: a[0])
-    ctx.line(f"{name} = linalg.transpose ins({operands[0]} : {tensor_type(src)}) outs({init} : {tensor_type(t)}) "
-             f"permutation = [{', '.join(map(str, perm))}]")
+        return ctx.generic(
+            name,
+            [(operands[0], src)],
+            (init, t),
+            [projected_map(len(perm), inverse), identity_map(len(perm))],
+            ["parallel"] * len(perm),
+            lambda b, a: a[0],
+        )
+    ctx.line(
+        f"{name} = linalg.transpose ins({operands[0]} : {tensor_type(src)}) outs({init} : {tensor_type(t)}) "
+        f"permutation = [{', '.join(map(str, perm))}]"
+    )
     return name
 
 
@@ -77,10 +106,28 @@ def _transpose_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict
     return (src,), {"permutation": list(perm), "generic": draw(pool.st.booleans())}
 
 
-register(OpSpec("broadcast", _broadcast_infer, _broadcast_emit, lambda bs, a, ts: bs[0], _broadcast_propose,
-                has_generic_form=True, family="data-movement"))
-register(OpSpec("transpose", _transpose_infer, _transpose_emit, lambda bs, a, ts: bs[0], _transpose_propose,
-                has_generic_form=True, family="data-movement"))
+register(
+    OpSpec(
+        "broadcast",
+        _broadcast_infer,
+        _broadcast_emit,
+        lambda bs, a, ts: bs[0],
+        _broadcast_propose,
+        has_generic_form=True,
+        family="data-movement",
+    )
+)
+register(
+    OpSpec(
+        "transpose",
+        _transpose_infer,
+        _transpose_emit,
+        lambda bs, a, ts: bs[0],
+        _transpose_propose,
+        has_generic_form=True,
+        family="data-movement",
+    )
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -103,11 +150,15 @@ def _gather_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
     if node.attrs.get("form") == "linalg_ext":
         idx2 = TensorType((idx.shape[0], 1), "i32")
         expanded = ctx.fresh("x")
-        ctx.line(f"{expanded} = tensor.expand_shape {operands[1]} [[0, 1]] output_shape "
-                 f"[{ctx.dim_values[idx.shape[0]] if isinstance(idx.shape[0], str) else idx.shape[0]}, 1] "
-                 f": {tensor_type(idx)} into {tensor_type(idx2)}")
-        ctx.line(f"{name} = iree_linalg_ext.gather dimension_map = [0] ins({operands[0]}, {expanded} : "
-                 f"{tensor_type(table)}, {tensor_type(idx2)}) outs({init} : {tensor_type(t)}) -> {tensor_type(t)}")
+        ctx.line(
+            f"{expanded} = tensor.expand_shape {operands[1]} [[0, 1]] output_shape "
+            f"[{ctx.dim_values[idx.shape[0]] if isinstance(idx.shape[0], str) else idx.shape[0]}, 1] "
+            f": {tensor_type(idx)} into {tensor_type(idx2)}"
+        )
+        ctx.line(
+            f"{name} = iree_linalg_ext.gather dimension_map = [0] ins({operands[0]}, {expanded} : "
+            f"{tensor_type(table)}, {tensor_type(idx2)}) outs({init} : {tensor_type(t)}) -> {tensor_type(t)}"
+        )
         return name
 
     rank = len(t.shape)
@@ -117,8 +168,9 @@ def _gather_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
         rest = [b.op(f"linalg.index {d} : index") for d in range(1, rank)]
         return b.op(f"tensor.extract {operands[0]}[{', '.join([row, *rest])}] : {tensor_type(table)}")
 
-    return ctx.generic(name, [(operands[1], idx)], (init, t), [projected_map(rank, [0]), identity_map(rank)],
-                       ["parallel"] * rank, body)
+    return ctx.generic(
+        name, [(operands[1], idx)], (init, t), [projected_map(rank, [0]), identity_map(rank)], ["parallel"] * rank, body
+    )
 
 
 def _gather_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
@@ -133,7 +185,9 @@ def _gather_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] |
     return (table, idx), {"form": draw(pool.st.sampled_from(forms))}
 
 
-register(OpSpec("gather", _gather_infer, _gather_emit, lambda bs, a, ts: bs[0], _gather_propose, family="data-movement"))
+register(
+    OpSpec("gather", _gather_infer, _gather_emit, lambda bs, a, ts: bs[0], _gather_propose, family="data-movement")
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -158,8 +212,10 @@ def _slice_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
     src, a = ctx.graph.type_of(node.inputs[0]), node.attrs
     sizes = ", ".join(ctx.dim_values[s] if isinstance(s, str) else str(s) for s in a["sizes"])
     name = result_name(ctx, node)
-    ctx.line(f"{name} = tensor.extract_slice {operands[0]}[{', '.join(map(str, a['offsets']))}] [{sizes}] "
-             f"[{', '.join(map(str, a['strides']))}] : {tensor_type(src)} to {tensor_type(node.type)}")
+    ctx.line(
+        f"{name} = tensor.extract_slice {operands[0]}[{', '.join(map(str, a['offsets']))}] [{sizes}] "
+        f"[{', '.join(map(str, a['strides']))}] : {tensor_type(src)} to {tensor_type(node.type)}"
+    )
     return name
 
 
@@ -198,8 +254,10 @@ def _pad_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
     cst = ctx.fresh("c")
     ctx.line(f"{cst} = arith.constant {float_literal(a['value'], t.dtype)} : {t.dtype}")
     idx = ", ".join(f"{ctx.fresh('i')}: index" for _ in t.shape)
-    ctx.line(f"{name} = tensor.pad {operands[0]} low[{', '.join(map(str, a['low']))}] "
-             f"high[{', '.join(map(str, a['high']))}] {{")
+    ctx.line(
+        f"{name} = tensor.pad {operands[0]} low[{', '.join(map(str, a['low']))}] "
+        f"high[{', '.join(map(str, a['high']))}] {{"
+    )
     ctx.line(f"^bb0({idx}):")
     ctx.line(f"  tensor.yield {cst} : {t.dtype}")
     ctx.line(f"}} : {tensor_type(src)} to {tensor_type(t)}")
@@ -222,10 +280,29 @@ def _pad_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | No
     return (src,), {"low": low, "high": high, "value": int(value) if t.dtype in INT_DTYPES else value}
 
 
-register(OpSpec("extract_slice", _slice_infer, _slice_emit, lambda bs, a, ts: bs[0], _slice_propose, has_init=False,
-                view=True, family="data-movement"))
-register(OpSpec("pad", _pad_infer, _pad_emit, lambda bs, a, ts: max(bs[0], abs(a["value"])), _pad_propose,
-                has_init=False, family="data-movement"))
+register(
+    OpSpec(
+        "extract_slice",
+        _slice_infer,
+        _slice_emit,
+        lambda bs, a, ts: bs[0],
+        _slice_propose,
+        has_init=False,
+        view=True,
+        family="data-movement",
+    )
+)
+register(
+    OpSpec(
+        "pad",
+        _pad_infer,
+        _pad_emit,
+        lambda bs, a, ts: max(bs[0], abs(a["value"])),
+        _pad_propose,
+        has_init=False,
+        family="data-movement",
+    )
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -301,8 +378,13 @@ def _expand_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] |
 
 def _collapse_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
     def collapsible(t: TensorType) -> list[int]:  # i: dims i and i+1 may merge
-        return [i for i in range(len(t.shape) - 1) if all(isinstance(d, int) for d in t.shape[i:i + 2])
-                or 1 in t.shape[i:i + 2] and not all(isinstance(d, str) for d in t.shape[i:i + 2])]
+        return [
+            i
+            for i in range(len(t.shape) - 1)
+            if all(isinstance(d, int) for d in t.shape[i : i + 2])
+            or 1 in t.shape[i : i + 2]
+            and not all(isinstance(d, str) for d in t.shape[i : i + 2])
+        ]
 
     src = pool.pick(draw, lambda t, bound: bool(collapsible(t)))
     if src is None:
@@ -313,10 +395,30 @@ def _collapse_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict]
     return (src,), {"groups": groups}
 
 
-register(OpSpec("expand_shape", _expand_infer, _reshape_emit("expand_shape"), lambda bs, a, ts: bs[0], _expand_propose,
-                has_init=False, view=True, family="data-movement"))
-register(OpSpec("collapse_shape", _collapse_infer, _reshape_emit("collapse_shape"), lambda bs, a, ts: bs[0],
-                _collapse_propose, has_init=False, view=True, family="data-movement"))
+register(
+    OpSpec(
+        "expand_shape",
+        _expand_infer,
+        _reshape_emit("expand_shape"),
+        lambda bs, a, ts: bs[0],
+        _expand_propose,
+        has_init=False,
+        view=True,
+        family="data-movement",
+    )
+)
+register(
+    OpSpec(
+        "collapse_shape",
+        _collapse_infer,
+        _reshape_emit("collapse_shape"),
+        lambda bs, a, ts: bs[0],
+        _collapse_propose,
+        has_init=False,
+        view=True,
+        family="data-movement",
+    )
+)
 
 
 def _concat_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
@@ -324,7 +426,7 @@ def _concat_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> Tens
     if len(types) < 2 or not 0 <= dim < len(first.shape):
         raise ValueError(f"concat of {len(types)} operands along dim {dim} of {first!r}")
     for t in types:
-        rest = lambda u: (u.shape[:dim] + u.shape[dim + 1:], u.dtype, len(u.shape))
+        rest = lambda u: (u.shape[:dim] + u.shape[dim + 1 :], u.dtype, len(u.shape))
         if rest(t) != rest(first) or not isinstance(t.shape[dim], int):
             raise ValueError(f"concat operands {list(types)} differ off dim {dim} or are symbolic along it")
     shape = list(first.shape)
@@ -335,8 +437,10 @@ def _concat_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> Tens
 def _concat_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
     types = [ctx.graph.type_of(r) for r in node.inputs]
     name = result_name(ctx, node)
-    ctx.line(f"{name} = tensor.concat dim({node.attrs['dim']}) {', '.join(operands)} : "
-             f"({', '.join(tensor_type(t) for t in types)}) -> {tensor_type(node.type)}")
+    ctx.line(
+        f"{name} = tensor.concat dim({node.attrs['dim']}) {', '.join(operands)} : "
+        f"({', '.join(tensor_type(t) for t in types)}) -> {tensor_type(node.type)}"
+    )
     return name
 
 
@@ -354,8 +458,17 @@ def _concat_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] |
     return tuple(draw(pool.st.permutations(operands))), {"dim": dim}
 
 
-register(OpSpec("concat", _concat_infer, _concat_emit, lambda bs, a, ts: max(bs), _concat_propose, has_init=False,
-                family="data-movement"))
+register(
+    OpSpec(
+        "concat",
+        _concat_infer,
+        _concat_emit,
+        lambda bs, a, ts: max(bs),
+        _concat_propose,
+        has_init=False,
+        family="data-movement",
+    )
+)
 
 
 def _reverse_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
@@ -376,8 +489,14 @@ def _reverse_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
     if node.attrs.get("form") == "map":
         exprs = [f"{t.shape[i] - 1} - d{i}" if i in dims else f"d{i}" for i in range(rank)]
         head = ", ".join(f"d{i}" for i in range(rank))
-        return ctx.generic(name, [(operands[0], src)], (out, t), [f"affine_map<({head}) -> ({', '.join(exprs)})>",
-                           identity_map(rank)], ["parallel"] * rank, lambda b, a: a[0])
+        return ctx.generic(
+            name,
+            [(operands[0], src)],
+            (out, t),
+            [f"affine_map<({head}) -> ({', '.join(exprs)})>", identity_map(rank)],
+            ["parallel"] * rank,
+            lambda b, a: a[0],
+        )
 
     def body(b: Body, a: list[str]) -> str:
         index = [b.op(f"linalg.index {i} : index") for i in range(rank)]
@@ -401,8 +520,9 @@ def _reverse_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] 
     return (src,), {"dims": dims, "form": draw(pool.st.sampled_from(("map", "extract") if static else ("extract",)))}
 
 
-register(OpSpec("reverse", _reverse_infer, _reverse_emit, lambda bs, a, ts: bs[0], _reverse_propose,
-                family="data-movement"))
+register(
+    OpSpec("reverse", _reverse_infer, _reverse_emit, lambda bs, a, ts: bs[0], _reverse_propose, family="data-movement")
+)
 
 
 def _scatter_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
@@ -419,14 +539,25 @@ def _scatter_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> Ten
 
 def _scatter_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
     updates, idx, original = (ctx.graph.type_of(r) for r in node.inputs)
-    idx2, expanded, name, dt = TensorType((idx.shape[0], 1), "i32"), ctx.fresh("x"), result_name(ctx, node), node.type.dtype
-    ctx.line(f"{expanded} = tensor.expand_shape {operands[1]} [[0, 1]] output_shape [{_dim_text(ctx, idx.shape[0])}, 1] "
-             f": {tensor_type(idx)} into {tensor_type(idx2)}")
+    idx2, expanded, name, dt = (
+        TensorType((idx.shape[0], 1), "i32"),
+        ctx.fresh("x"),
+        result_name(ctx, node),
+        node.type.dtype,
+    )
+    ctx.line(
+        f"{expanded} = tensor.expand_shape {operands[1]} [[0, 1]] output_shape [{_dim_text(ctx, idx.shape[0])}, 1] "
+        f": {tensor_type(idx)} into {tensor_type(idx2)}"
+    )
     update, old, add = ctx.fresh("u"), ctx.fresh("o"), "arith.addf" if is_float(node.type) else "arith.addi"
-    region(ctx, f"{name} = iree_linalg_ext.scatter dimension_map = [0] unique_indices(false) ins({operands[0]}, "
-                 f"{expanded} : {tensor_type(updates)}, {tensor_type(idx2)}) outs({operands[2]} : {tensor_type(original)})",
-            [(update, dt), (old, dt)], lambda b: f"{b.op(f'{add} {old}, {update} : {dt}')} : {dt}",
-            f"-> {tensor_type(original)}")
+    region(
+        ctx,
+        f"{name} = iree_linalg_ext.scatter dimension_map = [0] unique_indices(false) ins({operands[0]}, "
+        f"{expanded} : {tensor_type(updates)}, {tensor_type(idx2)}) outs({operands[2]} : {tensor_type(original)})",
+        [(update, dt), (old, dt)],
+        lambda b: f"{b.op(f'{add} {old}, {update} : {dt}')} : {dt}",
+        f"-> {tensor_type(original)}",
+    )
     return name
 
 
@@ -448,8 +579,18 @@ def _scatter_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] 
     return (updates, idx, pool.destination(draw, TensorType((rows, *rest), dtype))), {}
 
 
-register(OpSpec("scatter", _scatter_infer, _scatter_emit, _scatter_bound, _scatter_propose, has_init=False, acc_input=2,
-                family="data-movement"))
+register(
+    OpSpec(
+        "scatter",
+        _scatter_infer,
+        _scatter_emit,
+        _scatter_bound,
+        _scatter_propose,
+        has_init=False,
+        acc_input=2,
+        family="data-movement",
+    )
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -496,8 +637,10 @@ def unpack_array(xp: Any, x: Any, positions: Sequence[int], tiles: Sequence[int]
         order.append(i)
         if i in positions:
             order.append(rank + list(positions).index(i))
-    merged = xp.reshape(xp.transpose(x, order), [x.shape[i] * (tiles[list(positions).index(i)] if i in positions else 1)
-                                                 for i in range(rank)])
+    merged = xp.reshape(
+        xp.transpose(x, order),
+        [x.shape[i] * (tiles[list(positions).index(i)] if i in positions else 1) for i in range(rank)],
+    )
     return merged[tuple(slice(0, d) for d in shape)]
 
 
@@ -519,8 +662,10 @@ def _unpack_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> Tens
 
 
 def _tiling_text(attrs: Mapping[str, Any]) -> str:
-    return (f"inner_dims_pos = [{', '.join(map(str, attrs['inner_dims_pos']))}] "
-            f"inner_tiles = [{', '.join(map(str, attrs['inner_tiles']))}]")
+    return (
+        f"inner_dims_pos = [{', '.join(map(str, attrs['inner_dims_pos']))}] "
+        f"inner_tiles = [{', '.join(map(str, attrs['inner_tiles']))}]"
+    )
 
 
 def _pack_emit(kind: str) -> Callable:
@@ -531,8 +676,10 @@ def _pack_emit(kind: str) -> Callable:
             cst = ctx.fresh("c")
             ctx.line(f"{cst} = arith.constant {float_literal(node.attrs['padding'], t.dtype)} : {t.dtype}")
             padding = f" padding_value({cst} : {t.dtype})"
-        ctx.line(f"{name} = linalg.{kind} {operands[0]}{padding} {_tiling_text(node.attrs)} into {dest} : "
-                 f"{tensor_type(src)} -> {tensor_type(t)}")
+        ctx.line(
+            f"{name} = linalg.{kind} {operands[0]}{padding} {_tiling_text(node.attrs)} into {dest} : "
+            f"{tensor_type(src)} -> {tensor_type(t)}"
+        )
         return name
 
     return emit
@@ -567,7 +714,18 @@ def _unpack_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] |
     return (packed,), {"inner_dims_pos": tiling[0], "inner_tiles": tiling[1], "shape": list(shape)}
 
 
-register(OpSpec("pack", _pack_infer, _pack_emit("pack"), lambda bs, a, ts: max(bs[0], abs(a.get("padding") or 0)),
-                _pack_propose, family="data-movement"))
-register(OpSpec("unpack", _unpack_infer, _pack_emit("unpack"), lambda bs, a, ts: bs[0], _unpack_propose,
-                family="data-movement"))
+register(
+    OpSpec(
+        "pack",
+        _pack_infer,
+        _pack_emit("pack"),
+        lambda bs, a, ts: max(bs[0], abs(a.get("padding") or 0)),
+        _pack_propose,
+        family="data-movement",
+    )
+)
+register(
+    OpSpec(
+        "unpack", _unpack_infer, _pack_emit("unpack"), lambda bs, a, ts: bs[0], _unpack_propose, family="data-movement"
+    )
+)

@@ -1,13 +1,25 @@
 """softmax and the normalizations over one dim."""
+
 from __future__ import annotations
 
 import math
 from typing import Any, Callable, Mapping, Sequence
 
 from ..tensor import TensorType
-from .kit import (MAX_SYMBOL_SIZE, Body, EmitContext, OpSpec, float_literal, identity_map, is_float, maxmin,
-                  projected_map, register, result_name, tensor_type)
-
+from .kit import (
+    MAX_SYMBOL_SIZE,
+    Body,
+    EmitContext,
+    OpSpec,
+    float_literal,
+    identity_map,
+    is_float,
+    maxmin,
+    projected_map,
+    register,
+    result_name,
+    tensor_type,
+)
 
 # ---------------------------------------------------------------------------------------------
 # softmax and normalizations over one dim. softmax is linalg.softmax or its decomposition (max, sub,
@@ -27,27 +39,49 @@ def _norm_infer(name: str) -> Callable:
     return infer
 
 
-def _reduce_into(ctx: EmitContext, x: str, t: TensorType, dim: int, identity: float,
-                 combine: Callable[[Body, str, str], str]) -> str:
+def _reduce_into(
+    ctx: EmitContext, x: str, t: TensorType, dim: int, identity: float, combine: Callable[[Body, str, str], str]
+) -> str:
     """Reduce ``x`` over ``dim`` into a fresh tensor filled with ``identity``; ``combine(b, acc, element)``."""
     rank = len(t.shape)
     kept = [i for i in range(rank) if i != dim]
     rt = TensorType(tuple(t.shape[i] for i in kept), t.dtype)
     cst, filled = ctx.fresh("c"), ctx.fresh("f")
     ctx.line(f"{cst} = arith.constant {float_literal(identity, t.dtype)} : {t.dtype}")
-    ctx.line(f"{filled} = linalg.fill ins({cst} : {t.dtype}) outs({ctx.empty(rt)} : {tensor_type(rt)}) -> {tensor_type(rt)}")
-    return ctx.generic(ctx.fresh("r"), [(x, t)], (filled, rt), [identity_map(rank), projected_map(rank, kept)],
-                       ["reduction" if i == dim else "parallel" for i in range(rank)], lambda b, a: combine(b, a[1], a[0]))
+    ctx.line(
+        f"{filled} = linalg.fill ins({cst} : {t.dtype}) outs({ctx.empty(rt)} : {tensor_type(rt)}) -> {tensor_type(rt)}"
+    )
+    return ctx.generic(
+        ctx.fresh("r"),
+        [(x, t)],
+        (filled, rt),
+        [identity_map(rank), projected_map(rank, kept)],
+        ["reduction" if i == dim else "parallel" for i in range(rank)],
+        lambda b, a: combine(b, a[1], a[0]),
+    )
 
 
-def _with_reduced(ctx: EmitContext, x: str, t: TensorType, reduced: str, dim: int, out: str, result: str,
-                  fn: Callable[[Body, str, str], str]) -> str:
+def _with_reduced(
+    ctx: EmitContext,
+    x: str,
+    t: TensorType,
+    reduced: str,
+    dim: int,
+    out: str,
+    result: str,
+    fn: Callable[[Body, str, str], str],
+) -> str:
     """An elementwise generic over ``x`` reading ``reduced`` broadcast back along ``dim``: ``fn(b, x, r)``."""
     rank = len(t.shape)
     rt = TensorType(tuple(d for i, d in enumerate(t.shape) if i != dim), t.dtype)
-    return ctx.generic(result, [(x, t), (reduced, rt)], (out, t),
-                       [identity_map(rank), projected_map(rank, [i for i in range(rank) if i != dim]), identity_map(rank)],
-                       ["parallel"] * rank, lambda b, a: fn(b, a[0], a[1]))
+    return ctx.generic(
+        result,
+        [(x, t), (reduced, rt)],
+        (out, t),
+        [identity_map(rank), projected_map(rank, [i for i in range(rank) if i != dim]), identity_map(rank)],
+        ["parallel"] * rank,
+        lambda b, a: fn(b, a[0], a[1]),
+    )
 
 
 def _dim_as_float(ctx: EmitContext, t: TensorType, dim: int) -> str:
@@ -68,22 +102,48 @@ def _norm_emit(name: str) -> Callable:
         out, result = ctx.init_for(node.index, node, operands), result_name(ctx, node)
         add = lambda b, u, v: b.op(f"arith.addf {u}, {v} : {dt}")
         if name == "softmax" and not node.attrs.get("decomposed"):
-            ctx.line(f"{result} = linalg.softmax dimension({dim}) ins({x} : {tensor_type(t)}) outs({out} : "
-                     f"{tensor_type(t)}) -> {tensor_type(t)}")
+            ctx.line(
+                f"{result} = linalg.softmax dimension({dim}) ins({x} : {tensor_type(t)}) outs({out} : "
+                f"{tensor_type(t)}) -> {tensor_type(t)}"
+            )
             return result
         if name == "softmax":
             m = _reduce_into(ctx, x, t, dim, float("-inf"), lambda b, u, v: maxmin("max")(b, [u, v], dt))
-            e = _with_reduced(ctx, x, t, m, dim, ctx.empty(t), ctx.fresh("r"),
-                              lambda b, u, v: b.op(f"math.exp {b.op(f'arith.subf {u}, {v} : {dt}')} : {dt}"))
+            e = _with_reduced(
+                ctx,
+                x,
+                t,
+                m,
+                dim,
+                ctx.empty(t),
+                ctx.fresh("r"),
+                lambda b, u, v: b.op(f"math.exp {b.op(f'arith.subf {u}, {v} : {dt}')} : {dt}"),
+            )
             total = _reduce_into(ctx, e, t, dim, 0.0, add)
-            return _with_reduced(ctx, e, t, total, dim, out, result, lambda b, u, v: b.op(f"arith.divf {u}, {v} : {dt}"))
+            return _with_reduced(
+                ctx, e, t, total, dim, out, result, lambda b, u, v: b.op(f"arith.divf {u}, {v} : {dt}")
+            )
         n, eps = _dim_as_float(ctx, t, dim), node.attrs["eps"]
         if name == "layer_norm":
             total = _reduce_into(ctx, x, t, dim, 0.0, add)
-            x = _with_reduced(ctx, x, t, total, dim, ctx.empty(t), ctx.fresh("r"),
-                              lambda b, u, v: b.op(f"arith.subf {u}, {b.op(f'arith.divf {v}, {n} : {dt}')} : {dt}"))
-        squares = _reduce_into(ctx, x, t, dim, 0.0,
-                               lambda b, acc, u: b.op(f"arith.addf {acc}, {b.op(f'arith.mulf {u}, {u} : {dt}')} : {dt}"))
+            x = _with_reduced(
+                ctx,
+                x,
+                t,
+                total,
+                dim,
+                ctx.empty(t),
+                ctx.fresh("r"),
+                lambda b, u, v: b.op(f"arith.subf {u}, {b.op(f'arith.divf {v}, {n} : {dt}')} : {dt}"),
+            )
+        squares = _reduce_into(
+            ctx,
+            x,
+            t,
+            dim,
+            0.0,
+            lambda b, acc, u: b.op(f"arith.addf {acc}, {b.op(f'arith.mulf {u}, {u} : {dt}')} : {dt}"),
+        )
 
         def scale(b: Body, u: str, v: str) -> str:
             mean = b.op(f"arith.divf {v}, {n} : {dt}")
@@ -105,7 +165,9 @@ def _norm_bound(name: str) -> Callable:
 
 def _norm_propose(name: str) -> Callable:
     def propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
-        src = pool.pick(draw, lambda t, bound: is_float(t) and len(t.shape) >= 1 and bound <= (50 if name == "softmax" else 8))
+        src = pool.pick(
+            draw, lambda t, bound: is_float(t) and len(t.shape) >= 1 and bound <= (50 if name == "softmax" else 8)
+        )
         if src is None:
             return None
         attrs: dict[str, Any] = {"dim": draw(pool.st.integers(0, len(pool.type(src).shape) - 1))}
@@ -119,5 +181,13 @@ def _norm_propose(name: str) -> Callable:
 
 
 for _name in NORMS:
-    register(OpSpec(_name, _norm_infer(_name), _norm_emit(_name), _norm_bound(_name), _norm_propose(_name),
-                    family="normalization"))
+    register(
+        OpSpec(
+            _name,
+            _norm_infer(_name),
+            _norm_emit(_name),
+            _norm_bound(_name),
+            _norm_propose(_name),
+            family="normalization",
+        )
+    )

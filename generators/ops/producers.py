@@ -1,12 +1,21 @@
 """Producers with no tensor inputs: fill and iota."""
+
 from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
 from ..tensor import TensorType
-from .kit import (MAX_SYMBOL_SIZE, Body, EmitContext, OpSpec, float_literal, identity_map, register, result_name,
-                  tensor_type)
-
+from .kit import (
+    MAX_SYMBOL_SIZE,
+    Body,
+    EmitContext,
+    OpSpec,
+    float_literal,
+    identity_map,
+    register,
+    result_name,
+    tensor_type,
+)
 
 # ---------------------------------------------------------------------------------------------
 # fill and iota: producers with no tensor inputs
@@ -19,8 +28,9 @@ def _fill_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
     ctx.line(f"{cst} = arith.constant {float_literal(node.attrs['value'], t.dtype)} : {t.dtype}")
     if node.attrs.get("generic"):
         rank = len(t.shape)
-        return ctx.generic(result_name(ctx, node), [], (init, t), [identity_map(rank)], ["parallel"] * rank,
-                           lambda b, a: cst)
+        return ctx.generic(
+            result_name(ctx, node), [], (init, t), [identity_map(rank)], ["parallel"] * rank, lambda b, a: cst
+        )
     name = result_name(ctx, node)
     ctx.line(f"{name} = linalg.fill ins({cst} : {t.dtype}) outs({init} : {tensor_type(t)}) -> {tensor_type(t)}")
     return name
@@ -63,8 +73,14 @@ def _iota_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
         i32 = b.op(f"arith.index_cast {index} : index to i32")
         return i32 if t.dtype == "i32" else b.op(f"arith.sitofp {i32} : i32 to {t.dtype}")
 
-    return ctx.generic(result_name(ctx, node), [], (ctx.init_for(node.index, node, operands), t),
-                       [identity_map(rank)], ["parallel"] * rank, body)
+    return ctx.generic(
+        result_name(ctx, node),
+        [],
+        (ctx.init_for(node.index, node, operands), t),
+        [identity_map(rank)],
+        ["parallel"] * rank,
+        body,
+    )
 
 
 def _iota_bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[TensorType]) -> float:
@@ -72,7 +88,16 @@ def _iota_bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[T
     return float(d if isinstance(d, int) else MAX_SYMBOL_SIZE)
 
 
-register(OpSpec("fill", _producer_infer, _fill_emit, lambda bs, a, ts: abs(a["value"]), _producer_propose("fill"),
-                has_generic_form=True, family="producer"))
+register(
+    OpSpec(
+        "fill",
+        _producer_infer,
+        _fill_emit,
+        lambda bs, a, ts: abs(a["value"]),
+        _producer_propose("fill"),
+        has_generic_form=True,
+        family="producer",
+    )
+)
 register(OpSpec("iota", _iota_infer, _iota_emit, _iota_bound, _producer_propose("iota"), family="producer"))
 PRODUCER_OPS = ("fill", "iota")  # no tensor operands: data from indices and constants, what fusion should recompute

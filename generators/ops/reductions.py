@@ -1,12 +1,23 @@
 """Reductions over one dim."""
+
 from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
 from ..tensor import TensorType
-from .kit import (MAX_SYMBOL_SIZE, Body, EmitContext, OpSpec, float_literal, identity_map, maxmin, projected_map,
-                  register, result_name, tensor_type)
-
+from .kit import (
+    MAX_SYMBOL_SIZE,
+    Body,
+    EmitContext,
+    OpSpec,
+    float_literal,
+    identity_map,
+    maxmin,
+    projected_map,
+    register,
+    result_name,
+    tensor_type,
+)
 
 # ---------------------------------------------------------------------------------------------
 # reductions over one dim: the destination is a fresh init filled with the identity
@@ -27,7 +38,7 @@ def _reduce_emit(kind: str) -> Callable:
         src, t, dim = ctx.graph.type_of(node.inputs[0]), node.type, node.attrs["dim"]
         identity = REDUCTIONS[kind]
         if t.dtype == "i32" and identity == float("-inf"):
-            identity = -(2 ** 31)
+            identity = -(2**31)
         init = ctx.init_for(node.index, node, operands)
         cst, filled = ctx.fresh("c"), ctx.fresh("f")
         ctx.line(f"{cst} = arith.constant {float_literal(identity, t.dtype)} : {t.dtype}")
@@ -42,9 +53,14 @@ def _reduce_emit(kind: str) -> Callable:
                 return b.op(f"arith.maxsi {a[1]}, {a[0]} : {t.dtype}")
             return maxmin("max")(b, [a[1], a[0]], t.dtype)
 
-        return ctx.generic(result_name(ctx, node), [(operands[0], src)], (filled, t),
-                           [identity_map(rank), projected_map(rank, kept)],
-                           ["reduction" if i == dim else "parallel" for i in range(rank)], body)
+        return ctx.generic(
+            result_name(ctx, node),
+            [(operands[0], src)],
+            (filled, t),
+            [identity_map(rank), projected_map(rank, kept)],
+            ["reduction" if i == dim else "parallel" for i in range(rank)],
+            body,
+        )
 
     return emit
 
@@ -65,5 +81,6 @@ def _reduce_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] |
 
 
 for _kind in REDUCTIONS:
-    register(OpSpec(_kind, _reduce_infer, _reduce_emit(_kind), _reduce_bound(_kind), _reduce_propose,
-                    family="reduction"))
+    register(
+        OpSpec(_kind, _reduce_infer, _reduce_emit(_kind), _reduce_bound(_kind), _reduce_propose, family="reduction")
+    )

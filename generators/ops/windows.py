@@ -1,13 +1,25 @@
 """Convolution and pooling: ops over a sliding window."""
+
 from __future__ import annotations
 
 import math
 from typing import Any, Callable, Mapping, Sequence
 
 from ..tensor import Dim, TensorType
-from .kit import (MATMUL_TYPES, Body, EmitContext, OpSpec, float_literal, maxmin, multiply_accumulate,
-                  register, result_name, size_bound, small_dim, tensor_type)
-
+from .kit import (
+    MATMUL_TYPES,
+    Body,
+    EmitContext,
+    OpSpec,
+    float_literal,
+    maxmin,
+    multiply_accumulate,
+    register,
+    result_name,
+    size_bound,
+    small_dim,
+    tensor_type,
+)
 
 # ---------------------------------------------------------------------------------------------
 # convolution and pooling. A layout names each operand's dims by letter: n batch, c channel,
@@ -15,11 +27,20 @@ from .kit import (MATMUL_TYPES, Body, EmitContext, OpSpec, float_literal, maxmin
 # Spatial and window dims are static (a result's spatial size is an expression of the input's);
 # batch and channels may be symbolic. Padding comes from a pad node the proposal puts before the op.
 
-CONV_LAYOUTS = {"conv_1d_nwc_wcf": ("nxc", "Xcf", "nxf"), "conv_2d_nhwc_hwcf": ("nxyc", "XYcf", "nxyf"),
-                "conv_2d_nchw_fchw": ("ncxy", "fcXY", "nfxy"), "depthwise_conv_2d_nhwc_hwc": ("nxyc", "XYc", "nxyc")}
+CONV_LAYOUTS = {
+    "conv_1d_nwc_wcf": ("nxc", "Xcf", "nxf"),
+    "conv_2d_nhwc_hwcf": ("nxyc", "XYcf", "nxyf"),
+    "conv_2d_nchw_fchw": ("ncxy", "fcXY", "nfxy"),
+    "depthwise_conv_2d_nhwc_hwc": ("nxyc", "XYc", "nxyc"),
+}
 POOL_LAYOUTS = {"nhwc": ("nxyc", "XY", "nxyc"), "nchw": ("ncxy", "XY", "ncxy")}
-POOLINGS = {"pooling_nhwc_sum": ("nhwc", "sum"), "pooling_nhwc_max": ("nhwc", "max"), "pooling_nhwc_min": ("nhwc", "min"),
-            "pooling_nchw_sum": ("nchw", "sum"), "pooling_nchw_max": ("nchw", "max")}  # linalg has no pooling_nchw_min
+POOLINGS = {
+    "pooling_nhwc_sum": ("nhwc", "sum"),
+    "pooling_nhwc_max": ("nhwc", "max"),
+    "pooling_nhwc_min": ("nhwc", "min"),
+    "pooling_nchw_sum": ("nchw", "sum"),
+    "pooling_nchw_max": ("nchw", "max"),
+}  # linalg has no pooling_nchw_min
 POOL_IDENTITY = {"sum": 0.0, "max": float("-inf"), "min": float("inf")}
 SPATIAL = "xy"
 
@@ -29,8 +50,12 @@ def window_out(size: int, window: int, stride: int, dilation: int) -> int:
     return max(0, (size - (window - 1) * dilation - 1) // stride + 1)
 
 
-def _window_dims(layout: tuple[str, str, str], types: Sequence[TensorType], attrs: Mapping[str, Any],
-                 window_shape: Sequence[int] | None = None) -> dict[str, Dim]:
+def _window_dims(
+    layout: tuple[str, str, str],
+    types: Sequence[TensorType],
+    attrs: Mapping[str, Any],
+    window_shape: Sequence[int] | None = None,
+) -> dict[str, Dim]:
     """Letter -> dim of the result, checking every operand's dims agree."""
     image_l, window_l, out_l = layout
     image, rest = types[0], types[1:]
@@ -89,18 +114,29 @@ def _window_maps(layout: tuple[str, str, str], attrs: Mapping[str, Any]) -> tupl
         else:
             image_exprs.append(d[ch])
     head = f"({', '.join(d.values())})"
-    maps = [f"affine_map<{head} -> ({', '.join(image_exprs)})>",
-            f"affine_map<{head} -> ({', '.join(d[ch] for ch in window_l)})>",
-            f"affine_map<{head} -> ({', '.join(d[ch] for ch in out_l)})>"]
+    maps = [
+        f"affine_map<{head} -> ({', '.join(image_exprs)})>",
+        f"affine_map<{head} -> ({', '.join(d[ch] for ch in window_l)})>",
+        f"affine_map<{head} -> ({', '.join(d[ch] for ch in out_l)})>",
+    ]
     return loops, ["parallel" if ch in out_l else "reduction" for ch in loops], maps
 
 
-def _named_window_op(ctx: EmitContext, result: str, op: str, attrs: Mapping[str, Any], image: tuple[str, Any],
-                     window: tuple[str, Any], out: tuple[str, Any]) -> str:
+def _named_window_op(
+    ctx: EmitContext,
+    result: str,
+    op: str,
+    attrs: Mapping[str, Any],
+    image: tuple[str, Any],
+    window: tuple[str, Any],
+    out: tuple[str, Any],
+) -> str:
     """``result = linalg.<op>`` of a convolution or pooling (value, type pairs), with its dilations and strides."""
-    ctx.line(f"{result} = linalg.{op} {{dilations = {_window_attr(attrs['dilations'])}, strides = "
-             f"{_window_attr(attrs['strides'])}}} ins({image[0]}, {window[0]} : {tensor_type(image[1])}, "
-             f"{tensor_type(window[1])}) outs({out[0]} : {tensor_type(out[1])}) -> {tensor_type(out[1])}")
+    ctx.line(
+        f"{result} = linalg.{op} {{dilations = {_window_attr(attrs['dilations'])}, strides = "
+        f"{_window_attr(attrs['strides'])}}} ins({image[0]}, {window[0]} : {tensor_type(image[1])}, "
+        f"{tensor_type(window[1])}) outs({out[0]} : {tensor_type(out[1])}) -> {tensor_type(out[1])}"
+    )
     return result
 
 
@@ -145,16 +181,28 @@ def _draw_window(draw: Callable, pool: Any, n_spatial: int) -> tuple[list[int], 
     return window, strides, dilations, outs
 
 
-def _padded_image(draw: Callable, pool: Any, letters: str, dims: Mapping[str, Dim], dtype: str, max_bound: float) -> str:
+def _padded_image(
+    draw: Callable, pool: Any, letters: str, dims: Mapping[str, Dim], dtype: str, max_bound: float
+) -> str:
     """An image of the given dims: an argument or earlier value, sometimes through a pad node (zero padding)."""
-    pads = {ch: (draw(pool.st.integers(0, 2)), draw(pool.st.integers(0, 2))) if ch in SPATIAL and draw(pool.st.booleans())
-            else (0, 0) for ch in letters}
+    pads = {
+        ch: (draw(pool.st.integers(0, 2)), draw(pool.st.integers(0, 2)))
+        if ch in SPATIAL and draw(pool.st.booleans())
+        else (0, 0)
+        for ch in letters
+    }
     pads = {ch: p if isinstance(size := dims[ch], int) and size - sum(p) >= 1 else (0, 0) for ch, p in pads.items()}
-    shape = tuple(d if isinstance(d, str) else d - sum(pads[ch]) for ch, d in zip(letters, (dims[ch] for ch in letters)))
+    shape = tuple(
+        d if isinstance(d, str) else d - sum(pads[ch]) for ch, d in zip(letters, (dims[ch] for ch in letters))
+    )
     src = pool.pick_or_arg(draw, TensorType(shape, dtype), max_bound=max_bound)
     if not any(sum(p) for p in pads.values()):
         return src
-    attrs = {"low": [pads[ch][0] for ch in letters], "high": [pads[ch][1] for ch in letters], "value": 0 if dtype == "i32" else 0.0}
+    attrs = {
+        "low": [pads[ch][0] for ch in letters],
+        "high": [pads[ch][1] for ch in letters],
+        "value": 0 if dtype == "i32" else 0.0,
+    }
     return pool.derive("pad", (src,), attrs)
 
 
@@ -164,10 +212,19 @@ def _conv_propose(kind: str) -> Callable:
         spatial = [ch for ch in image_l if ch in SPATIAL]
         window, strides, dilations, outs = _draw_window(draw, pool, len(spatial))
         dtype = draw(pool.st.sampled_from(sorted({frm for frm, _ in MATMUL_TYPES if frm in pool.dtypes} or {"f32"})))
-        dims: dict[str, Dim] = {"n": small_dim(draw, pool, 3), "c": small_dim(draw, pool, 16), "f": small_dim(draw, pool, 16)}
+        dims: dict[str, Dim] = {
+            "n": small_dim(draw, pool, 3),
+            "c": small_dim(draw, pool, 16),
+            "f": small_dim(draw, pool, 16),
+        }
         for i, x in enumerate(spatial):
             dims[x.upper()] = window[i]
-            dims[x] = (outs[i] - 1) * strides[i] + (window[i] - 1) * dilations[i] + 1 + draw(pool.st.integers(0, strides[i] - 1))
+            dims[x] = (
+                (outs[i] - 1) * strides[i]
+                + (window[i] - 1) * dilations[i]
+                + 1
+                + draw(pool.st.integers(0, strides[i] - 1))
+            )
         image = _padded_image(draw, pool, image_l, dims, dtype, max_bound=4)
         filt = pool.pick_or_arg(draw, TensorType(tuple(dims[ch] for ch in filter_l), dtype), max_bound=4)
         acc_dtype = draw(pool.st.sampled_from(sorted({to for frm, to in MATMUL_TYPES if frm == dtype})))
@@ -179,8 +236,19 @@ def _conv_propose(kind: str) -> Callable:
 
 
 for _kind in CONV_LAYOUTS:
-    register(OpSpec(_kind, _conv_infer(_kind), _conv_emit(_kind), _conv_bound(_kind), _conv_propose(_kind),
-                    has_init=False, has_generic_form=True, acc_input=2, family="convolution"))
+    register(
+        OpSpec(
+            _kind,
+            _conv_infer(_kind),
+            _conv_emit(_kind),
+            _conv_bound(_kind),
+            _conv_propose(_kind),
+            has_init=False,
+            has_generic_form=True,
+            acc_input=2,
+            family="convolution",
+        )
+    )
 
 
 def _pool_infer(name: str) -> Callable:
@@ -202,7 +270,7 @@ def _pool_emit(name: str) -> Callable:
         image, t, a = ctx.graph.type_of(node.inputs[0]), node.type, node.attrs
         identity = POOL_IDENTITY[kind]
         if t.dtype == "i32" and kind != "sum":
-            identity = -(2 ** 31) if kind == "max" else 2 ** 31 - 1
+            identity = -(2**31) if kind == "max" else 2**31 - 1
         init = ctx.init_for(node.index, node, operands)
         cst, filled, window = ctx.fresh("c"), ctx.fresh("f"), ctx.fresh("w")
         ctx.line(f"{cst} = arith.constant {float_literal(identity, t.dtype)} : {t.dtype}")
@@ -242,13 +310,32 @@ def _pool_propose(name: str) -> Callable:
         dtype = draw(pool.st.sampled_from(pool.dtypes_among(("f32", "f16", "i32"))))
         dims: dict[str, Dim] = {"n": small_dim(draw, pool, 3), "c": small_dim(draw, pool, 16)}
         for i, x in enumerate(spatial):
-            dims[x] = (outs[i] - 1) * strides[i] + (window[i] - 1) * dilations[i] + 1 + draw(pool.st.integers(0, strides[i] - 1))
+            dims[x] = (
+                (outs[i] - 1) * strides[i]
+                + (window[i] - 1) * dilations[i]
+                + 1
+                + draw(pool.st.integers(0, strides[i] - 1))
+            )
         image = _padded_image(draw, pool, image_l, dims, dtype, max_bound=50)
-        return (image,), {"window": window, "strides": strides, "dilations": dilations, "generic": draw(pool.st.booleans())}
+        return (image,), {
+            "window": window,
+            "strides": strides,
+            "dilations": dilations,
+            "generic": draw(pool.st.booleans()),
+        }
 
     return propose
 
 
 for _name in POOLINGS:
-    register(OpSpec(_name, _pool_infer(_name), _pool_emit(_name), _pool_bound(_name), _pool_propose(_name),
-                    has_generic_form=True, family="convolution"))
+    register(
+        OpSpec(
+            _name,
+            _pool_infer(_name),
+            _pool_emit(_name),
+            _pool_bound(_name),
+            _pool_propose(_name),
+            has_generic_form=True,
+            family="convolution",
+        )
+    )

@@ -1,4 +1,5 @@
 """argparse option types shared by the CLI and the pytest plugin (stdlib only: the plugin stays import-light)."""
+
 from __future__ import annotations
 
 import argparse
@@ -9,6 +10,7 @@ from typing import Callable
 
 def non_negative_int(noun: str) -> Callable[[str], int]:
     """An option type accepting integers >= 0; anything else is one line naming ``noun``."""
+
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -23,6 +25,7 @@ def non_negative_int(noun: str) -> Callable[[str], int]:
 
 def positive_int(noun: str) -> Callable[[str], int]:
     """An option type accepting integers >= 1 (``--confirm-runs 0`` would confirm nothing and call it confirmed)."""
+
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -35,8 +38,22 @@ def positive_int(noun: str) -> Callable[[str], int]:
     return parse
 
 
-_UNITS = {"": 1, "b": 1, "k": 2 ** 10, "kb": 2 ** 10, "kib": 2 ** 10, "m": 2 ** 20, "mb": 2 ** 20, "mib": 2 ** 20,
-          "g": 2 ** 30, "gb": 2 ** 30, "gib": 2 ** 30, "t": 2 ** 40, "tb": 2 ** 40, "tib": 2 ** 40}
+_UNITS = {
+    "": 1,
+    "b": 1,
+    "k": 2**10,
+    "kb": 2**10,
+    "kib": 2**10,
+    "m": 2**20,
+    "mb": 2**20,
+    "mib": 2**20,
+    "g": 2**30,
+    "gb": 2**30,
+    "gib": 2**30,
+    "t": 2**40,
+    "tb": 2**40,
+    "tib": 2**40,
+}
 
 
 def memory_size(text: str) -> int:
@@ -56,8 +73,9 @@ def shell_words(text: str) -> tuple[str, ...]:
     try:
         return tuple(shlex.split(text))
     except ValueError as e:
-        raise argparse.ArgumentTypeError(f"{text!r}: {e}; give the flags as one quoted word, "
-                                         "e.g. --flags='--iree-opt-data-tiling=false'") from None
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: {e}; give the flags as one quoted word, e.g. --flags='--iree-opt-data-tiling=false'"
+        ) from None
 
 
 def positive_seconds(text: str) -> float:

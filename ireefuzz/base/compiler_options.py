@@ -5,6 +5,7 @@ One spelling everywhere: ``--iree-compile``, ``--iree-release``, ``--iree-runtim
 command line also takes ``--release`` (the old spelling, deprecated) and ``--target-cpu``. The values become a
 ``CompilerConfig`` through ``CompilerConfig.from_options`` (the dests below, with the face's prefix).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,26 +38,57 @@ def python_executable(value: str) -> str:
 def cpu_name(value: str) -> str:
     if not _CPU_NAME.match(value):
         raise argparse.ArgumentTypeError(
-            f"{value!r} is not a CPU name; use one of {', '.join(NAMED_CPUS)} or an LLVM CPU name such as skylake-avx512")
+            f"{value!r} is not a CPU name; use one of {', '.join(NAMED_CPUS)} or an LLVM CPU name such as skylake-avx512"
+        )
     return value
 
 
-def add_compiler_options(add: Callable[..., Any], *, dest_prefix: str = "", aliases: bool = True,
-                         target: bool = True, target_default: str | None = "host") -> None:
+def add_compiler_options(
+    add: Callable[..., Any],
+    *,
+    dest_prefix: str = "",
+    aliases: bool = True,
+    target: bool = True,
+    target_default: str | None = "host",
+) -> None:
     """Declare the compiler options through ``add`` (an argparse parser's or group's ``add_argument``, or a pytest
     group's ``addoption``). ``aliases``: also the command line's other spellings; ``target``: also the target CPU
     (``repro`` takes it from the finding); ``target_default``: None where "not given" must be told apart."""
+
     def names(canonical: str, *others: str) -> tuple[str, ...]:
         return (canonical, *others) if aliases else (canonical,)
 
-    add("--iree-compile", dest=f"{dest_prefix}iree_compile", metavar="PATH", type=executable_file, default=None,
-        help="an iree-compile binary to test (e.g. your own build); default: the installed iree-base-compiler wheel's")
-    add(*names("--iree-release", "--release"), dest=f"{dest_prefix}release", metavar="VERSION", default=None,
+    add(
+        "--iree-compile",
+        dest=f"{dest_prefix}iree_compile",
+        metavar="PATH",
+        type=executable_file,
+        default=None,
+        help="an iree-compile binary to test (e.g. your own build); default: the installed iree-base-compiler wheel's",
+    )
+    add(
+        *names("--iree-release", "--release"),
+        dest=f"{dest_prefix}release",
+        metavar="VERSION",
+        default=None,
         help="a published IREE release: its iree-compile, and its own runtime in a runner process (installed into "
-             "~/.cache/ireefuzz/releases on first use)" + ("; --release is its old spelling" if aliases else ""))
-    add("--iree-runtime", dest=f"{dest_prefix}iree_runtime", metavar="PYTHON", type=python_executable, default=None,
-        help="a Python whose iree.runtime matches --iree-compile (default: the one installed beside it, else this one's)")
+        "~/.cache/ireefuzz/releases on first use)" + ("; --release is its old spelling" if aliases else ""),
+    )
+    add(
+        "--iree-runtime",
+        dest=f"{dest_prefix}iree_runtime",
+        metavar="PYTHON",
+        type=python_executable,
+        default=None,
+        help="a Python whose iree.runtime matches --iree-compile (default: the one installed beside it, else this one's)",
+    )
     if target:
-        add(*names("--iree-target-cpu", "--target-cpu"), dest=f"{dest_prefix}target_cpu", metavar="CPU", type=cpu_name,
-            default=target_default, help=f"--iree-llvmcpu-target-cpu to compile for: {', '.join(NAMED_CPUS)} or any "
-                                         "LLVM CPU name (default: host)")
+        add(
+            *names("--iree-target-cpu", "--target-cpu"),
+            dest=f"{dest_prefix}target_cpu",
+            metavar="CPU",
+            type=cpu_name,
+            default=target_default,
+            help=f"--iree-llvmcpu-target-cpu to compile for: {', '.join(NAMED_CPUS)} or any "
+            "LLVM CPU name (default: host)",
+        )

@@ -1,4 +1,5 @@
 """Atomic, durable writes: nothing recorded is ever half-written or lost."""
+
 from __future__ import annotations
 
 import hashlib

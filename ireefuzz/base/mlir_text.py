@@ -5,6 +5,7 @@ attribute overflows its stack and kills the process with SIGSEGV (no message; a 
 the file dies with it). Real programs nest a few dozen levels, so text nested deeper than ``MAX_NESTING``
 is refused before it is parsed: one line, never a crash.
 """
+
 from __future__ import annotations
 
 MAX_NESTING = 1000  # brackets ([{< open at once; MLIR's parser overflows its stack near 20000 (5000 parse)
@@ -41,6 +42,8 @@ def too_deep(text: str, limit: int = MAX_NESTING) -> str | None:
     stops counting once the limit is passed is not needed, the scan is linear."""
     depth = nesting_depth(text)
     if depth > limit:
-        return (f"nested {depth} levels deep (brackets open at once); ireefuzz parses at most {limit} levels, "
-                "as deeper text crashes MLIR's parser")
+        return (
+            f"nested {depth} levels deep (brackets open at once); ireefuzz parses at most {limit} levels, "
+            "as deeper text crashes MLIR's parser"
+        )
     return None

@@ -12,6 +12,7 @@ bounded by the largest concrete argument dim: the dims a program computes come f
 budget (``--max-memory``; default ``DEFAULT_FRACTION`` of this machine's memory) and raises ``OverBudget``:
 one line and exit 2 for the user's own program, "not judged" in a campaign.
 """
+
 from __future__ import annotations
 
 import math
@@ -25,8 +26,22 @@ DEFAULT_FRACTION = 0.5  # of this machine's physical memory
 INTERPRETER_BYTES_PER_ELEMENT = 32  # float64 value + its error bound + NumPy temporaries, per element
 COPIES = 2  # bytes of each argument and result held natively: ours and the runtime's (read back)
 
-_ITEMSIZE = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "index": 8, "f16": 2, "bf16": 2, "f32": 4, "f64": 8,
-             "f8E4M3FN": 1, "f8E5M2": 1, "complex<f32>": 8, "complex<f64>": 16}
+_ITEMSIZE = {
+    "i1": 1,
+    "i8": 1,
+    "i16": 2,
+    "i32": 4,
+    "i64": 8,
+    "index": 8,
+    "f16": 2,
+    "bf16": 2,
+    "f32": 4,
+    "f64": 8,
+    "f8E4M3FN": 1,
+    "f8E5M2": 1,
+    "complex<f32>": 8,
+    "complex<f64>": 16,
+}
 _TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)([A-Za-z][\w]*)")
 
 
@@ -35,7 +50,7 @@ def machine_memory() -> int:
     try:
         return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError, AttributeError):
-        return 16 * 2 ** 30
+        return 16 * 2**30
 
 
 def default_budget() -> int:
@@ -57,8 +72,9 @@ def estimate(values: Iterable[tuple[Sequence[int], str]], largest_intermediate: 
     return COPIES * native + INTERPRETER_BYTES_PER_ELEMENT * (elements + largest_intermediate)
 
 
-def estimate_program(text: str, args: Sequence[tuple[Sequence[int], str]],
-                     results: Sequence[tuple[Sequence[int | None], str]]) -> int:
+def estimate_program(
+    text: str, args: Sequence[tuple[Sequence[int], str]], results: Sequence[tuple[Sequence[int | None], str]]
+) -> int:
     """Bytes to run a raw program's function on arguments of these concrete shapes: its results' dynamic dims,
     and those of every tensor type in ``text``, bounded by the largest argument dim."""
     bound = max((int(d) for shape, _ in args for d in shape), default=1)
@@ -79,15 +95,17 @@ def estimate_graph(graph: Any, sizes: Mapping[str, int]) -> int:
 
 
 def gib(n: float) -> str:
-    return f"{n / 2 ** 30:.3g} GiB" if n >= 2 ** 30 else f"{n / 2 ** 20:.3g} MiB"
+    return f"{n / 2**30:.3g} GiB" if n >= 2**30 else f"{n / 2**20:.3g} MiB"
 
 
 def check(needed: int, budget: int | None, what: str) -> None:
     """``OverBudget`` (one line, saying what to do) if ``needed`` bytes exceed ``budget`` (None: the default)."""
     budget = default_budget() if not budget else budget
     if needed > budget:
-        raise OverBudget(f"{what} would need about {gib(needed)} of memory to run and check, more than the budget "
-                         f"of {gib(budget)}; give smaller shapes, or a larger --max-memory if this machine has it")
+        raise OverBudget(
+            f"{what} would need about {gib(needed)} of memory to run and check, more than the budget "
+            f"of {gib(budget)}; give smaller shapes, or a larger --max-memory if this machine has it"
+        )
 
 
 def estimate_case(case: Any, instance: int) -> int:

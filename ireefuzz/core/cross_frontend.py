@@ -11,6 +11,7 @@ oracle's convention, the label naming the deviating path:
 
 A relation, kept here until the relations module (variants built and observed) takes it in.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -18,13 +19,13 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ireefuzz import sut
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, dims_pattern
 from ireefuzz.oracles import fusion, memory, numeric
 from ireefuzz.oracles.finding import Finding, first_per_signature, make_signature
 from ireefuzz.oracles.metamorphic import FAMILIES
 
-from ireefuzz import sut
 from .evaluate import LINALG, config_for
 from .frontends import FRONTENDS, STABLEHLO, exportable_instances
 
@@ -81,8 +82,11 @@ def cross_frontend(case: Case, config: sut.CompilerConfig = sut.CompilerConfig()
 def relate_frontends(case: Case, runs: Mapping[str, FrontendRun]) -> list[Finding]:
     """The relation on two recorded runs (tests inject faults by editing a run's outputs)."""
     linalg, shlo = runs["linalg"], runs["stablehlo"]
-    findings = [FRONTENDS[side].compile_failure(run.artifact, run.program_text, {"main": case})
-                for side, run in runs.items() if isinstance(run.artifact, sut.CompileFailure)]
+    findings = [
+        FRONTENDS[side].compile_failure(run.artifact, run.program_text, {"main": case})
+        for side, run in runs.items()
+        if isinstance(run.artifact, sut.CompileFailure)
+    ]
     if findings:
         return [f.with_case(case.to_json()) for f in findings]
     assert isinstance(linalg.artifact, sut.Artifact) and isinstance(shlo.artifact, sut.Artifact)  # none failed
@@ -95,9 +99,15 @@ def relate_frontends(case: Case, runs: Mapping[str, FrontendRun]) -> list[Findin
     return [f.with_case(case.to_json()) for f in first_per_signature(findings)]
 
 
-def compare_outputs(graph: Graph, sizes: Mapping[str, int], inputs: Sequence[np.ndarray],
-                    linalg_outputs: Sequence[np.ndarray], stablehlo_outputs: Sequence[np.ndarray],
-                    *, seed: int = 0) -> list[Finding]:
+def compare_outputs(
+    graph: Graph,
+    sizes: Mapping[str, int],
+    inputs: Sequence[np.ndarray],
+    linalg_outputs: Sequence[np.ndarray],
+    stablehlo_outputs: Sequence[np.ndarray],
+    *,
+    seed: int = 0,
+) -> list[Finding]:
     """IREE vs IREE: the numeric oracle with the linalg path's outputs in the reference's seat and the
     float64 arbiter deciding which path is wrong; ill-conditioned disagreements are discarded as there."""
     from ireefuzz.oracles import reference
@@ -111,9 +121,17 @@ def compare_outputs(graph: Graph, sizes: Mapping[str, int], inputs: Sequence[np.
         t = graph.type_of(ref)
         evidence = dict(f.evidence)
         evidence["linalg"], evidence["stablehlo"] = evidence.pop("jax", None), evidence.pop("iree", None)
-        out.append(_finding("frontend-mismatch", numeric.cone_ops(graph, ref), wrong, t.dtype, dims_pattern([t.shape]),
-                            f"the {wrong} path is wrong where the front-ends disagree (float64 decides): {f.message}",
-                            evidence | {"wrong": wrong, "detail": f.kind}))
+        out.append(
+            _finding(
+                "frontend-mismatch",
+                numeric.cone_ops(graph, ref),
+                wrong,
+                t.dtype,
+                dims_pattern([t.shape]),
+                f"the {wrong} path is wrong where the front-ends disagree (float64 decides): {f.message}",
+                evidence | {"wrong": wrong, "detail": f.kind},
+            )
+        )
     return out
 
 
@@ -125,26 +143,50 @@ def compare_profiles(graph: Graph, linalg: sut.Artifact, stablehlo: sut.Artifact
     counts = {name: _dispatch_count(a) for name, a in artifacts.items()}
     if counts["linalg"] != counts["stablehlo"]:
         more = max(counts, key=lambda name: counts[name])
-        findings.append(_finding(
-            "frontend-dispatch-count", ops, more, dtype, dims,
-            f"{counts['linalg']} dispatches from linalg, {counts['stablehlo']} from StableHLO",
-            {"dispatch_count": counts, "dispatches": {n: [d.name for d in a.dispatches] for n, a in artifacts.items()}}))
+        findings.append(
+            _finding(
+                "frontend-dispatch-count",
+                ops,
+                more,
+                dtype,
+                dims,
+                f"{counts['linalg']} dispatches from linalg, {counts['stablehlo']} from StableHLO",
+                {
+                    "dispatch_count": counts,
+                    "dispatches": {n: [d.name for d in a.dispatches] for n, a in artifacts.items()},
+                },
+            )
+        )
     profiles = {name: memory.profile(a.dispatches) for name, a in artifacts.items()}
     for family, kinds in FAMILIES.items():
         totals = {name: sum(p.get(k, 0) for k in kinds) for name, p in profiles.items()}
         present = [name for name in SIDES if totals[name]]
         if len(present) == 1:
-            findings.append(_finding(
-                f"frontend-{family}-asymmetry", ops, present[0], dtype, dims,
-                f"{family} present only in the {present[0]} path's codegen ({totals[present[0]]} vs 0)",
-                {"profiles": profiles, "family": family}))
+            findings.append(
+                _finding(
+                    f"frontend-{family}-asymmetry",
+                    ops,
+                    present[0],
+                    dtype,
+                    dims,
+                    f"{family} present only in the {present[0]} path's codegen ({totals[present[0]]} vs 0)",
+                    {"profiles": profiles, "family": family},
+                )
+            )
     return findings
 
 
-def _finding(kind: str, ops: str, side: str, dtype: str, dims: str, message: str, evidence: Mapping[str, Any]) -> Finding:
+def _finding(
+    kind: str, ops: str, side: str, dtype: str, dims: str, message: str, evidence: Mapping[str, Any]
+) -> Finding:
     """``metamorphic/<kind>/<ops>[frontend:<side>]/<dtype>/<dims>`` (the metamorphic oracle's label convention)."""
-    return Finding("metamorphic", kind, make_signature("metamorphic", kind, f"{ops}[frontend:{side}]", dtype, dims),
-                   message, dict(evidence) | {"relation": "frontend", "variant": side})
+    return Finding(
+        "metamorphic",
+        kind,
+        make_signature("metamorphic", kind, f"{ops}[frontend:{side}]", dtype, dims),
+        message,
+        dict(evidence) | {"relation": "frontend", "variant": side},
+    )
 
 
 def _dispatch_count(artifact: sut.Artifact) -> int:

@@ -7,6 +7,7 @@ in ``ireefuzz.core.frontends``, which maps each name to its Frontend (``FRONTEND
 one module (one ``func.func`` each). A batch whose compile fails is split in halves until each
 failure is pinned to its own case, so nothing is lost or misattributed.
 """
+
 from __future__ import annotations
 
 import collections
@@ -20,6 +21,7 @@ from typing import Any, Callable, Iterator, Literal, Mapping, Sequence, get_args
 
 import numpy as np
 
+from ireefuzz import sut
 from ireefuzz.core import budget
 from ireefuzz.errors import ExportError, IRParseError
 from ireefuzz.generators import frontend_forms
@@ -30,10 +32,10 @@ from ireefuzz.generators.ops import PRODUCER_OPS
 from ireefuzz.oracles import crash, fusion, immutability, ir, memory, numeric, reference
 from ireefuzz.oracles.cause import assign_causes
 from ireefuzz.oracles.finding import ORACLE_NAMES, Finding, first_per_signature
-
-from ireefuzz import sut
-from ireefuzz.sut import isolated
-from ireefuzz.sut import config_for  # beside CompilerConfig, so relations derive configs without evaluate
+from ireefuzz.sut import (
+    config_for,  # beside CompilerConfig, so relations derive configs without evaluate
+    isolated,
+)
 
 JaxMode = Literal["always", "on-disagreement"]
 JAX_MODES: tuple[JaxMode, ...] = get_args(JaxMode)
@@ -94,8 +96,10 @@ class Policy:
         from ireefuzz.oracles.metamorphic import RELATIONS
 
         if set(self.relations) - set(RELATIONS) or self.relations_every < 1:
-            raise ValueError(f"relations {self.relations} every {self.relations_every}: choose from {', '.join(RELATIONS)}"
-                             " and a positive sampling period")
+            raise ValueError(
+                f"relations {self.relations} every {self.relations_every}: choose from {', '.join(RELATIONS)}"
+                " and a positive sampling period"
+            )
         if self.jax not in JAX_MODES:
             raise ValueError(f"unknown JAX mode {self.jax!r}; choose from {', '.join(JAX_MODES)}")
         unknown = set(self.oracles) - set(ORACLE_NAMES)
@@ -115,7 +119,9 @@ class CaseResult:
     run_seconds: float = 0.0
     not_judged: tuple[str, ...] = ()  # why the numeric oracle could not judge (``op linalg.softmax``): no finding
     configurations: tuple[str, ...] = ()  # lowering configurations (pipeline + tile sizes) of its dispatches
-    timings: Mapping[str, float] = dataclasses.field(default_factory=dict)  # seconds per activity (``Clock``): this case's share
+    timings: Mapping[str, float] = dataclasses.field(
+        default_factory=dict
+    )  # seconds per activity (``Clock``): this case's share
     compile_timed_out: bool = False  # its own compile (not a batch's) ran past the timeout
 
     @property
@@ -123,9 +129,11 @@ class CaseResult:
         return tuple(f.signature for f in self.findings)
 
 
-def check_numbers(graph: Graph, sizes: dict, inputs: Sequence[np.ndarray], actual: Sequence[np.ndarray],
-                  *, jax: str = "always") -> numeric.NumericResult:
+def check_numbers(
+    graph: Graph, sizes: dict, inputs: Sequence[np.ndarray], actual: Sequence[np.ndarray], *, jax: str = "always"
+) -> numeric.NumericResult:
     """The numeric oracle wired to the references: JAX to compare with, float64 (with error bounds) to arbitrate."""
+
     def run_jax() -> Any:
         with CLOCK("jax"):
             return reference.evaluate(graph, inputs, sizes, "jax")
@@ -138,13 +146,21 @@ def check_numbers(graph: Graph, sizes: dict, inputs: Sequence[np.ndarray], actua
     return numeric.check_numeric(graph, sizes, inputs, actual, expected, run_float64)
 
 
-def _graph_numbers(case: Case, sizes: Mapping[str, int], inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray],
-                   *, policy: Policy, **_: Any) -> numeric.NumericResult:
+def _graph_numbers(
+    case: Case,
+    sizes: Mapping[str, int],
+    inputs: Sequence[np.ndarray],
+    outputs: Sequence[np.ndarray],
+    *,
+    policy: Policy,
+    **_: Any,
+) -> numeric.NumericResult:
     return check_numbers(case.graph, dict(sizes), inputs, outputs, jax=policy.jax)
 
 
-def _graph_mutated_inputs(case: Case, before: Sequence[np.ndarray], after: Sequence[np.ndarray],
-                          dispatches: Sequence[sut.DispatchIR]) -> list[Finding]:
+def _graph_mutated_inputs(
+    case: Case, before: Sequence[np.ndarray], after: Sequence[np.ndarray], dispatches: Sequence[sut.DispatchIR]
+) -> list[Finding]:
     return immutability.check_inputs_unchanged(case.graph, before, after)
 
 
@@ -201,8 +217,12 @@ class Frontend:
 LINALG = Frontend("linalg", emit_module, _graph_of, _graph_compile_failure)
 
 
-def evaluate(cases: Sequence[Any], base: sut.CompilerConfig = sut.CompilerConfig(), policy: Policy = Policy(),
-             frontend: Frontend = LINALG) -> list[CaseResult]:
+def evaluate(
+    cases: Sequence[Any],
+    base: sut.CompilerConfig = sut.CompilerConfig(),
+    policy: Policy = Policy(),
+    frontend: Frontend = LINALG,
+) -> list[CaseResult]:
     """Check ``cases`` through ``frontend``, each group of cases with the same configuration as one module.
     A case outside the frontend (``admit`` or ``payload`` refuses it) has no findings and ``discarded=1``.
     Each result's ``timings`` is an equal share of the seconds ``CLOCK`` counted during the call."""
@@ -249,8 +269,9 @@ def _admit(frontend: Frontend, case: Any, index: int) -> tuple[str, Any, Any] | 
         return None
 
 
-def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerConfig, policy: Policy,
-                   frontend: Frontend = LINALG) -> list[CaseResult]:
+def evaluate_batch(
+    named: Sequence[tuple[str, Any, Any]], config: sut.CompilerConfig, policy: Policy, frontend: Frontend = LINALG
+) -> list[CaseResult]:
     """One module for all of ``named`` (function name, case, payload); a failing compile is split in halves
     until each failure is pinned to its own case -- a timed-out one case by case (``_after_a_timeout``)."""
     if not named:
@@ -263,7 +284,11 @@ def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerCo
         artifact = sut.compile_mlir(program.text, config, toolchain=toolchain)
         CLOCK.add("compile", artifact.seconds)
         module = None  # none for a compile-only configuration (another architecture): nothing runs
-        if isinstance(artifact, sut.Artifact) and any(case.instances for _, case, _ in named) and not sut.compile_only(config):
+        if (
+            isinstance(artifact, sut.Artifact)
+            and any(case.instances for _, case, _ in named)
+            and not sut.compile_only(config)
+        ):
             module = isolated.load(artifact, config, policy.run_timeout_s)
             artifact = module if isinstance(module, sut.CompileFailure) else artifact
     if isinstance(artifact, sut.CompileFailure):
@@ -271,15 +296,22 @@ def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerCo
             if artifact.kind == "timeout":
                 return _after_a_timeout(named, config, policy, frontend)
             blamed = blamed_functions(artifact.diagnostic, program.text, [name for name, _, _ in named])
-            parts = ([[item] for item in named if item[0] in blamed] + [[item for item in named if item[0] not in blamed]]
-                     if blamed else [named[:len(named) // 2], named[len(named) // 2:]])
+            parts = (
+                [[item] for item in named if item[0] in blamed] + [[item for item in named if item[0] not in blamed]]
+                if blamed
+                else [named[: len(named) // 2], named[len(named) // 2 :]]
+            )
             parts = [part for part in parts if part]
-            by_name = {item[0]: r for part in parts for item, r in zip(part, evaluate_batch(part, config, policy, frontend))}
+            by_name = {
+                item[0]: r for part in parts for item, r in zip(part, evaluate_batch(part, config, policy, frontend))
+            }
             return [by_name[name] for name, _, _ in named]
         return _compile_failed(named, artifact, program.text, config, policy, frontend)
     share = artifact.seconds / len(named)
-    results = [check_compiled_case(case, name, module, artifact, config, policy, frontend, share,
-                                   single=len(named) == 1) for name, case, _ in named]
+    results = [
+        check_compiled_case(case, name, module, artifact, config, policy, frontend, share, single=len(named) == 1)
+        for name, case, _ in named
+    ]
     results = _attribute_mutations(results, [name for name, _, _ in named], program.text, config)
     if policy.relations and frontend == LINALG and not sut.compile_only(config):
         with CLOCK("relations"):
@@ -287,8 +319,9 @@ def evaluate_batch(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerCo
     return results
 
 
-def _attribute_mutations(results: list[CaseResult], names: Sequence[str], text: str,
-                         config: sut.CompilerConfig) -> list[CaseResult]:
+def _attribute_mutations(
+    results: list[CaseResult], names: Sequence[str], text: str, config: sut.CompilerConfig
+) -> list[CaseResult]:
     """Each input mutation attributed by what IREE did, not by the program's syntax: the dispatches tied to that
     argument's imported buffer in the program compiled to flow (``tied_to``; one more compile, only for a batch
     that has a mutation). Its cause is re-derived from that evidence."""
@@ -300,12 +333,18 @@ def _attribute_mutations(results: list[CaseResult], names: Sequence[str], text: 
         return results
     attributed = []
     for name, result in zip(names, results):
-        ties = immutability.tied_arguments(flow, name) if any(f.oracle == "immutability" for f in result.findings) else None
+        ties = (
+            immutability.tied_arguments(flow, name)
+            if any(f.oracle == "immutability" for f in result.findings)
+            else None
+        )
         if ties is None:
             attributed.append(result)
             continue
-        findings = [f.with_evidence(tied_to=ties.get(f.evidence.get("argument", -1), [])) if f.oracle == "immutability" else f
-                    for f in result.findings]
+        findings = [
+            f.with_evidence(tied_to=ties.get(f.evidence.get("argument", -1), [])) if f.oracle == "immutability" else f
+            for f in result.findings
+        ]
         attributed.append(dataclasses.replace(result, findings=tuple(assign_causes(findings))))
     return attributed
 
@@ -319,8 +358,11 @@ def blamed_functions(diagnostic: str, program: str, names: Sequence[str]) -> lis
     halved): a dispatch named after one (``g7_dispatch_1``), or an error at a line of ``program`` inside one.
     Each is then compiled alone and the rest together (k + 1 compiles for k of them), not halved down to them
     (about 2 k log2 n)."""
-    blamed = {n for n in names  # as IREE names executables: g7_dispatch_1..., module_g7_dispatch_1 (their files)
-              if re.search(rf"(?:(?<![\w$.-])|(?<=module_)){re.escape(n)}_dispatch_\d", diagnostic)}
+    blamed = {
+        n
+        for n in names  # as IREE names executables: g7_dispatch_1..., module_g7_dispatch_1 (their files)
+        if re.search(rf"(?:(?<![\w$.-])|(?<=module_)){re.escape(n)}_dispatch_\d", diagnostic)
+    }
     lines = sorted({int(m) for m in _INPUT_LINE.findall(diagnostic)})
     if lines:
         starts = [(program.count("\n", 0, m.start()) + 1, m.group(1)) for m in _FUNCTION_LINE.finditer(program)]
@@ -334,8 +376,9 @@ TIMEOUTS_PER_BATCH = 2  # cases of a timed-out batch that may time out alone bef
 NOT_COMPILED = "every oracle: not compiled ({n} cases of its batch timed out alone under this configuration)"
 
 
-def _after_a_timeout(named: Sequence[tuple[str, Any, Any]], config: sut.CompilerConfig, policy: Policy,
-                     frontend: Frontend) -> list[CaseResult]:
+def _after_a_timeout(
+    named: Sequence[tuple[str, Any, Any]], config: sut.CompilerConfig, policy: Policy, frontend: Frontend
+) -> list[CaseResult]:
     """A batch whose compile timed out, case by case (a hang costs a whole timeout: not log2(n) halvings). Once
     TIMEOUTS_PER_BATCH of its cases have timed out alone, the configuration is the likely cause, not a case: the
     rest are not compiled, and are counted as not judged. A batch of n costs at most min(n, 2) + 1 timeouts,
@@ -352,16 +395,29 @@ def _after_a_timeout(named: Sequence[tuple[str, Any, Any]], config: sut.Compiler
     return results
 
 
-def _compile_failed(named: Sequence[tuple[str, Any, Any]], failure: sut.CompileFailure, text: str,
-                    config: sut.CompilerConfig, policy: Policy, frontend: Frontend) -> list[CaseResult]:
+def _compile_failed(
+    named: Sequence[tuple[str, Any, Any]],
+    failure: sut.CompileFailure,
+    text: str,
+    config: sut.CompilerConfig,
+    policy: Policy,
+    frontend: Frontend,
+) -> list[CaseResult]:
     """The crash oracle's finding for every case of a batch that cannot be split further."""
     share, timed_out = failure.seconds / len(named), failure.kind == "timeout"
     if "crash" not in policy.oracles:
         return [CaseResult(case, (), compile_seconds=share, compile_timed_out=timed_out) for _, case, _ in named]
     finding = frontend.compile_failure(failure, text, {name: case for name, case, _ in named})
     finding = finding.with_evidence(platform=platform_of(config=config))
-    return [CaseResult(case, tuple(assign_causes([finding.with_case(case_json(case))])), compile_seconds=share,
-                       compile_timed_out=timed_out) for _, case, _ in named]
+    return [
+        CaseResult(
+            case,
+            tuple(assign_causes([finding.with_case(case_json(case))])),
+            compile_seconds=share,
+            compile_timed_out=timed_out,
+        )
+        for _, case, _ in named
+    ]
 
 
 def case_json(case: Any) -> dict[str, Any] | None:
@@ -388,14 +444,26 @@ def with_relations(result: CaseResult, config: sut.CompilerConfig, policy: Polic
     from ireefuzz.core import relations
 
     platform = platform_of(config=config)
-    found = [f.with_case(result.case.to_json()).with_evidence(platform=platform) for rel in policy.relations
-             for f in relations.check_relation(rel, result.case, config)]
+    found = [
+        f.with_case(result.case.to_json()).with_evidence(platform=platform)
+        for rel in policy.relations
+        for f in relations.check_relation(rel, result.case, config)
+    ]
     return dataclasses.replace(result, findings=tuple(assign_causes(first_per_signature([*result.findings, *found]))))
 
 
-def check_compiled_case(case: Any, function: str, module: sut.LoadedModule | None, artifact: sut.Artifact,
-                        config: sut.CompilerConfig, policy: Policy, frontend: Frontend, compile_seconds: float, *,
-                        single: bool) -> CaseResult:
+def check_compiled_case(
+    case: Any,
+    function: str,
+    module: sut.LoadedModule | None,
+    artifact: sut.Artifact,
+    config: sut.CompilerConfig,
+    policy: Policy,
+    frontend: Frontend,
+    compile_seconds: float,
+    *,
+    single: bool,
+) -> CaseResult:
     """Every oracle on one compiled case: memory and fusion on its dispatches, then per shape instance
     crash at run time, immutability and numeric (the last two as ``frontend`` judges them)."""
     graph = case.graph
@@ -427,8 +495,10 @@ def check_compiled_case(case: Any, function: str, module: sut.LoadedModule | Non
         with CLOCK("run"):
             outcome = module.call(function, inputs)
         if isinstance(outcome, sut.RunFailure):
-            ends = (outcome.kind != "timeout"  # a timeout: does the reference end in as long as IREE had?
-                    or frontend.ends(case, inputs, policy.run_timeout_s or isolated.DEFAULT_RUN_TIMEOUT_S))
+            ends = (
+                outcome.kind != "timeout"  # a timeout: does the reference end in as long as IREE had?
+                or frontend.ends(case, inputs, policy.run_timeout_s or isolated.DEFAULT_RUN_TIMEOUT_S)
+            )
             why = crash.not_a_finding(outcome, known_to_end=ends)
             if why:
                 not_judged[why] = None
@@ -438,17 +508,26 @@ def check_compiled_case(case: Any, function: str, module: sut.LoadedModule | Non
         if "immutability" in policy.oracles:
             findings += frontend.mutated_inputs(case, inputs, outcome.inputs_after, dispatches)
         if "numeric" in policy.oracles:
-            result = frontend.numbers(case, sizes, inputs, outcome.outputs, config=config, policy=policy,
-                                      dispatches=dispatches)
+            result = frontend.numbers(
+                case, sizes, inputs, outcome.outputs, config=config, policy=policy, dispatches=dispatches
+            )
             findings += result.findings
             discarded += result.discarded
             not_judged.update(dict.fromkeys(result.not_judged))
     platform = platform_of(artifact)
     findings = [f.with_case(case_json(case)).with_evidence(platform=platform) for f in findings]
-    return CaseResult(case, tuple(assign_causes(first_per_signature(findings))), discarded,
-                      tuple(d.pipeline for d in dispatches), artifact.cpu.name, artifact.compiler_version,
-                      compile_seconds, time.perf_counter() - started, tuple(not_judged),
-                      ir.lowering_configurations(dispatches))
+    return CaseResult(
+        case,
+        tuple(assign_causes(first_per_signature(findings))),
+        discarded,
+        tuple(d.pipeline for d in dispatches),
+        artifact.cpu.name,
+        artifact.compiler_version,
+        compile_seconds,
+        time.perf_counter() - started,
+        tuple(not_judged),
+        ir.lowering_configurations(dispatches),
+    )
 
 
 def _unread(error: IRParseError) -> str:

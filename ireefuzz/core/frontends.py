@@ -23,6 +23,7 @@ oracle runs in the same pipeline (``evaluate.check_compiled_case``) whatever the
   behaviour (an out-of-bounds index), on which two targets may rightly differ. ``cpu_agreement`` also
   runs when the policy lists the ``config`` relation.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -31,7 +32,9 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ireefuzz import sut
 from ireefuzz.base.mlir_text import too_deep
+from ireefuzz.core import relations
 from ireefuzz.errors import IRParseError, NotInterpretable, ProgramError
 from ireefuzz.generators.case import FLOAT_STEP, MAX_MAGNITUDE
 from ireefuzz.generators.emit import Program
@@ -41,8 +44,6 @@ from ireefuzz.oracles import crash, immutability, memory, metamorphic, numeric
 from ireefuzz.oracles.finding import Finding, make_signature
 from ireefuzz.oracles.ir import walk
 
-from ireefuzz import sut
-from ireefuzz.core import relations
 from .evaluate import LINALG, Frontend, Policy
 
 DEFAULT_DYNAMIC_SIZE = 33
@@ -67,8 +68,11 @@ def stablehlo_compile_failure(failure: sut.CompileFailure, program_text: str, ca
     signature = finding.signature
     if failure.kind == "error":
         signature = make_signature("crash", finding.kind, f"{failing_op}[{crash.gist(message)}]", "-", "-")
-    return dataclasses.replace(finding, signature=signature, evidence=dict(finding.evidence) | {
-        "frontend": "stablehlo", "failing_op": failing_op, "source_op": source_op})
+    return dataclasses.replace(
+        finding,
+        signature=signature,
+        evidence=dict(finding.evidence) | {"frontend": "stablehlo", "failing_op": failing_op, "source_op": source_op},
+    )
 
 
 _QUOTED_OP = re.compile(r"'([a-z_]+\.[a-z_.]+)'")
@@ -84,8 +88,9 @@ def _exported(case: Any, name: str) -> tuple[str, ...]:
     return export_functions(case.graph, name)
 
 
-STABLEHLO = Frontend("stablehlo", module_of, _exported, stablehlo_compile_failure, configure=stablehlo_config,
-                     admit=exportable_instances)
+STABLEHLO = Frontend(
+    "stablehlo", module_of, _exported, stablehlo_compile_failure, configure=stablehlo_config, admit=exportable_instances
+)
 
 
 # --------------------------------------------------------------------------- raw MLIR: the case
@@ -176,8 +181,13 @@ def signatures(text: str) -> list[FunctionSignature]:
             continue
         name = ir.StringAttr(attrs["sym_name"]).value
         ftype = ir.TypeAttr(attrs["function_type"]).value
-        found.append(FunctionSignature(name, tuple(_tensor(name, t, "argument") for t in ftype.inputs),
-                                       tuple(_tensor(name, t, "result") for t in ftype.results)))
+        found.append(
+            FunctionSignature(
+                name,
+                tuple(_tensor(name, t, "argument") for t in ftype.inputs),
+                tuple(_tensor(name, t, "result") for t in ftype.results),
+            )
+        )
     if not found:
         raise ProgramError("the program has no public function to call")
     return found
@@ -187,13 +197,16 @@ def _tensor(function: str, t: Any, what: str) -> tuple[tuple[int | None, ...], s
     from iree.compiler import ir
 
     if not isinstance(t, ir.RankedTensorType):
-        raise ProgramError(f"@{function}: {what} of type {t} is not a ranked tensor; ireefuzz check feeds ranked tensors only")
+        raise ProgramError(
+            f"@{function}: {what} of type {t} is not a ranked tensor; ireefuzz check feeds ranked tensors only"
+        )
     shape = tuple(None if t.is_dynamic_dim(i) else t.get_dim_size(i) for i in range(t.rank))
     return shape, str(t.element_type)
 
 
-def concrete_shapes(sig: FunctionSignature, shapes: Sequence[Sequence[int]] | None,
-                    default: int = DEFAULT_DYNAMIC_SIZE) -> list[tuple[int, ...]]:
+def concrete_shapes(
+    sig: FunctionSignature, shapes: Sequence[Sequence[int]] | None, default: int = DEFAULT_DYNAMIC_SIZE
+) -> list[tuple[int, ...]]:
     """One concrete shape per argument: ``shapes`` if given (checked against the static dims), else
     every dynamic dim = ``default``."""
     if shapes is None:
@@ -205,7 +218,9 @@ def concrete_shapes(sig: FunctionSignature, shapes: Sequence[Sequence[int]] | No
         given = tuple(given)
         if len(given) != len(shape) or any(d is not None and d != g for d, g in zip(shape, given)):
             shown = "x".join("?" if d is None else str(d) for d in shape)
-            raise ProgramError(f"@{sig.name} argument {i} is tensor<{shown}> but its given shape is {'x'.join(map(str, given))}")
+            raise ProgramError(
+                f"@{sig.name} argument {i} is tensor<{shown}> but its given shape is {'x'.join(map(str, given))}"
+            )
         out.append(given)
     return out
 
@@ -292,27 +307,40 @@ def given_inputs(sig: FunctionSignature, arrays: Mapping[str, np.ndarray]) -> tu
         return None
     missing = [k for k in keys if k not in arrays]
     if missing:
-        raise ProgramError(f"--inputs: @{sig.name} takes {len(sig.args)} arguments; the file lacks {', '.join(missing)}")
+        raise ProgramError(
+            f"--inputs: @{sig.name} takes {len(sig.args)} arguments; the file lacks {', '.join(missing)}"
+        )
     given = []
     for key, (shape, dtype) in zip(keys, sig.args):
         x = np.asarray(arrays[key])
         want = numpy_dtype(dtype)
         shown = "x".join("?" if d is None else str(d) for d in shape)
         if x.ndim != len(shape) or any(d is not None and d != n for d, n in zip(shape, x.shape)):
-            raise ProgramError(f"--inputs: {key} has shape {'x'.join(map(str, x.shape)) or 'scalar'}, "
-                               f"@{sig.name} takes tensor<{shown}x{dtype}>")
+            raise ProgramError(
+                f"--inputs: {key} has shape {'x'.join(map(str, x.shape)) or 'scalar'}, "
+                f"@{sig.name} takes tensor<{shown}x{dtype}>"
+            )
         if want is None or x.dtype != want:
-            raise ProgramError(f"--inputs: {key} has dtype {x.dtype}, @{sig.name} takes {dtype} "
-                               f"({want if want is not None else 'not feedable'})")
+            raise ProgramError(
+                f"--inputs: {key} has dtype {x.dtype}, @{sig.name} takes {dtype} "
+                f"({want if want is not None else 'not feedable'})"
+            )
         given.append(x)
     return tuple(given)
 
 
-def program_cases(text: str, *, functions: Sequence[str] | None = None,
-                  shapes: Mapping[str, Sequence[Sequence[int]]] | Sequence[Sequence[int]] | None = None,
-                  seed: int = 0, run: bool = True, expected: Mapping[str, Expected] | None = None,
-                  target_cpu: str = "host", flags: tuple[str, ...] = (),
-                  inputs: Mapping[str, np.ndarray] | None = None) -> list[ProgramCase]:
+def program_cases(
+    text: str,
+    *,
+    functions: Sequence[str] | None = None,
+    shapes: Mapping[str, Sequence[Sequence[int]]] | Sequence[Sequence[int]] | None = None,
+    seed: int = 0,
+    run: bool = True,
+    expected: Mapping[str, Expected] | None = None,
+    target_cpu: str = "host",
+    flags: tuple[str, ...] = (),
+    inputs: Mapping[str, np.ndarray] | None = None,
+) -> list[ProgramCase]:
     """One case per public function of ``text`` (or of ``functions``). ``shapes`` is one list of argument
     shapes (for every function with that many arguments) or a mapping function -> argument shapes.
     ``inputs`` (an ``--inputs`` file's arrays, ``given_inputs``) fixes a function's inputs and shapes."""
@@ -335,8 +363,9 @@ def program_cases(text: str, *, functions: Sequence[str] | None = None,
                 given = [x.shape for x in own]
             args = argument_types(sig, concrete_shapes(sig, given))
             domains = input_domains(text, sig.name) if own is None else ()
-        cases.append(ProgramCase(text, sig, args, seed, target_cpu, flags, (expected or {}).get(sig.name), domains,
-                                 own))
+        cases.append(
+            ProgramCase(text, sig, args, seed, target_cpu, flags, (expected or {}).get(sig.name), domains, own)
+        )
     _all_inputs_used(inputs or {}, sigs)
     return cases
 
@@ -358,15 +387,13 @@ class NotJudged:
 
     reason: str
 
-
     @property
     def undefined(self) -> bool:
         """The inputs hit undefined behaviour (two correct compilations may then differ)."""
         return "undefined behaviour" in self.reason or "(poison)" in self.reason
 
 
-def reference_outputs(program: str, function: str, inputs: Sequence[np.ndarray],
-                      time_limit_s: float = 0.0) -> Any:
+def reference_outputs(program: str, function: str, inputs: Sequence[np.ndarray], time_limit_s: float = 0.0) -> Any:
     """The float64 interpreter's run of ``function`` on ``inputs`` (``interpret.Interpretation``: outputs,
     accumulation length, depth), or ``NotJudged("op X")`` where it cannot judge. (The numeric oracle also
     takes plain outputs from a substitute: then depth 1 and the longest input dim as the accumulation.)"""
@@ -376,8 +403,9 @@ def reference_outputs(program: str, function: str, inputs: Sequence[np.ndarray],
         limit = time_limit_s or REFERENCE_TIME_LIMIT_S
         run = interpret.interpret_traced(program, function, inputs, time_limit_s=limit)
         if "tensor.empty" in program and _reads_undefined(  # no tensor.empty: nothing undefined to probe for
-                run.outputs, interpret.interpret_traced(program, function, inputs, UNDEFINED_PROBE,
-                                                        time_limit_s=limit).outputs):
+            run.outputs,
+            interpret.interpret_traced(program, function, inputs, UNDEFINED_PROBE, time_limit_s=limit).outputs,
+        ):
             return NotJudged("op tensor.empty: its undefined contents reach an output (undefined behaviour)")
         return run
     except NotInterpretable as e:
@@ -391,22 +419,29 @@ UNDEFINED_PROBE = 3.0  # a second run with tensor.empty holding this (not NaN / 
 
 
 def _reads_undefined(first: Sequence[np.ndarray], second: Sequence[np.ndarray]) -> bool:
-    return any(not np.array_equal(np.asarray(a), np.asarray(b), equal_nan=np.asarray(a).dtype.kind == "f")
-               for a, b in zip(first, second))
+    return any(
+        not np.array_equal(np.asarray(a), np.asarray(b), equal_nan=np.asarray(a).dtype.kind == "f")
+        for a, b in zip(first, second)
+    )
 
 
 PERTURBED_RUNS = 3
 
 
-def perturbed_outputs(program: str, function: str, inputs: Sequence[np.ndarray], rtol: float,
-                      seed: int = 0) -> list[list[np.ndarray] | None]:
+def perturbed_outputs(
+    program: str, function: str, inputs: Sequence[np.ndarray], rtol: float, seed: int = 0
+) -> list[list[np.ndarray] | None]:
     """The interpreter's outputs on ``inputs`` whose floats are moved by up to ``rtol`` relatively (random
     signs; integers and indices unchanged), ``PERTURBED_RUNS`` times; None for a run it could not judge."""
     rng = np.random.default_rng(seed)
     runs: list[list[np.ndarray] | None] = []
     for _ in range(PERTURBED_RUNS):
-        moved = [x.astype(np.float64) * (1 + rtol * rng.choice((-1.0, 1.0), np.shape(x))) if x.dtype.kind == "f"
-                 or x.dtype.name == "bfloat16" else x for x in inputs]
+        moved = [
+            x.astype(np.float64) * (1 + rtol * rng.choice((-1.0, 1.0), np.shape(x)))
+            if x.dtype.kind == "f" or x.dtype.name == "bfloat16"
+            else x
+            for x in inputs
+        ]
         reference = reference_outputs(program, function, moved)
         runs.append(None if isinstance(reference, NotJudged) else getattr(reference, "outputs", reference))
     return runs
@@ -423,22 +458,38 @@ def dispatch_ops(dispatches: Sequence[sut.DispatchIR], fallback: str) -> str:
 
 
 def _stub_graph(sig: FunctionSignature) -> Graph:
-    return Graph(tuple(TensorType(tuple(f"d{i}" if d is None else d for i, d in enumerate(shape)), dtype)
-                       for shape, dtype in sig.args), (), ())
+    return Graph(
+        tuple(
+            TensorType(tuple(f"d{i}" if d is None else d for i, d in enumerate(shape)), dtype)
+            for shape, dtype in sig.args
+        ),
+        (),
+        (),
+    )
 
 
-def _program_mutated_inputs(case: ProgramCase, before: Sequence[np.ndarray], after: Sequence[np.ndarray],
-                            dispatches: Sequence[sut.DispatchIR]) -> list[Finding]:
+def _program_mutated_inputs(
+    case: ProgramCase, before: Sequence[np.ndarray], after: Sequence[np.ndarray], dispatches: Sequence[sut.DispatchIR]
+) -> list[Finding]:
     """The immutability oracle, signed by the dispatches' ops (a raw program has no graph nodes to name)."""
     found = immutability.check_inputs_unchanged(_stub_graph(case.signature), before, after)
     ops = dispatch_ops(dispatches, case.function) if found else ""
-    return [dataclasses.replace(f, signature=make_signature("immutability", f.kind, ops, *f.signature.rsplit("/", 2)[1:]))
-            for f in found]
+    return [
+        dataclasses.replace(f, signature=make_signature("immutability", f.kind, ops, *f.signature.rsplit("/", 2)[1:]))
+        for f in found
+    ]
 
 
-def _program_numbers(case: ProgramCase, sizes: Mapping[str, int], inputs: Sequence[np.ndarray],
-                     outputs: Sequence[np.ndarray], *, config: sut.CompilerConfig, policy: Policy,
-                     dispatches: Sequence[sut.DispatchIR]) -> numeric.NumericResult:
+def _program_numbers(
+    case: ProgramCase,
+    sizes: Mapping[str, int],
+    inputs: Sequence[np.ndarray],
+    outputs: Sequence[np.ndarray],
+    *,
+    config: sut.CompilerConfig,
+    policy: Policy,
+    dispatches: Sequence[sut.DispatchIR],
+) -> numeric.NumericResult:
     """The numeric oracle for a raw program: the user's expected outputs, the interpreter
     (``reference_outputs``) under error-bound rules and, where the interpreter cannot judge an op or the
     ``config`` relation is asked for, host-vs-generic agreement (never on undefined behaviour)."""
@@ -455,8 +506,14 @@ def _program_numbers(case: ProgramCase, sizes: Mapping[str, int], inputs: Sequen
     accumulation = getattr(reference, "longest_reduction", max((d for x in inputs for d in np.shape(x)), default=1))
     rtol = numeric.relative_tolerance(float_types(case.program), getattr(reference, "depth", 1), accumulation)
     judged = numeric.check_program_outputs(
-        case.function, ops, outputs, truths, [dtype for _, dtype in case.signature.results], rtol,
-        lambda: perturbed_outputs(case.program, case.function, inputs, rtol, case.seed))
+        case.function,
+        ops,
+        outputs,
+        truths,
+        [dtype for _, dtype in case.signature.results],
+        rtol,
+        lambda: perturbed_outputs(case.program, case.function, inputs, rtol, case.seed),
+    )
     findings += judged.findings
     if "config" in policy.relations:
         findings += cpu_agreement(case, inputs, outputs, config, ops)
@@ -476,16 +533,25 @@ def _tolerance(case: ProgramCase, inputs: Sequence[np.ndarray]) -> float:
     return metamorphic.default_tolerance(case.signature.dtype, accumulation)
 
 
-def cpu_agreement(case: ProgramCase, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray],
-                  config: sut.CompilerConfig, ops: str) -> list[Finding]:
+def cpu_agreement(
+    case: ProgramCase, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray], config: sut.CompilerConfig, ops: str
+) -> list[Finding]:
     """The configuration relation on a raw program: compiled for the other target CPU (``host`` vs
     ``generic``), it must compute the same numbers (``metamorphic/output-mismatch``, ``variant-failed``)."""
     other_cpu = "generic" if config.target_cpu != "generic" else "host"
     other = dataclasses.replace(config, target_cpu=other_cpu, observe=False)
     theirs = relations.observe_program(f"cpu={other_cpu}", case.program, {case.function: [inputs]}, other)
     ours = metamorphic.Observation(f"cpu={config.target_cpu}", (tuple(outputs),))
-    return metamorphic.compare("config", ours, theirs[case.function], ops=ops, dtype=case.signature.dtype,
-                               dims=case.signature.dims, rtols=[_tolerance(case, inputs)], profiles=False)
+    return metamorphic.compare(
+        "config",
+        ours,
+        theirs[case.function],
+        ops=ops,
+        dtype=case.signature.dtype,
+        dims=case.signature.dims,
+        rtols=[_tolerance(case, inputs)],
+        profiles=False,
+    )
 
 
 def compare_with_expected(function: str, ops: str, actual: Sequence[np.ndarray], expected: Expected) -> list[Finding]:
@@ -494,18 +560,34 @@ def compare_with_expected(function: str, ops: str, actual: Sequence[np.ndarray],
     findings = []
     for k, (got, want) in enumerate(zip(actual, expected.outputs)):
         got, want = np.asarray(got), np.asarray(want)
-        dtype = {np.dtype(np.float32): "f32", np.dtype(np.float16): "f16", np.dtype(np.int32): "i32",
-                 np.dtype(np.int8): "i8", np.dtype(np.bool_): "i1"}.get(want.dtype, str(want.dtype))
+        dtype = {
+            np.dtype(np.float32): "f32",
+            np.dtype(np.float16): "f16",
+            np.dtype(np.int32): "i32",
+            np.dtype(np.int8): "i8",
+            np.dtype(np.bool_): "i1",
+        }.get(want.dtype, str(want.dtype))
         sig = lambda kind: make_signature("numeric", kind, ops, dtype, dims_pattern([want.shape]))
         if got.shape != want.shape:
-            findings.append(Finding("numeric", "wrong-shape", sig("wrong-shape"),
-                                    f"{function} output {k} has shape {got.shape}, expected {want.shape}",
-                                    {"function": function, "output": k, "actual_shape": list(got.shape),
-                                     "expected_shape": list(want.shape)}))
+            findings.append(
+                Finding(
+                    "numeric",
+                    "wrong-shape",
+                    sig("wrong-shape"),
+                    f"{function} output {k} has shape {got.shape}, expected {want.shape}",
+                    {
+                        "function": function,
+                        "output": k,
+                        "actual_shape": list(got.shape),
+                        "expected_shape": list(want.shape),
+                    },
+                )
+            )
             continue
         if want.dtype.kind == "f":
-            bad = ~np.isclose(got.astype(np.float64), want.astype(np.float64), rtol=expected.rtol, atol=expected.atol,
-                              equal_nan=True)
+            bad = ~np.isclose(
+                got.astype(np.float64), want.astype(np.float64), rtol=expected.rtol, atol=expected.atol, equal_nan=True
+            )
         else:
             bad = got != want
         if not bad.any():
@@ -513,12 +595,25 @@ def compare_with_expected(function: str, ops: str, actual: Sequence[np.ndarray],
         worst = tuple(int(i) for i in np.argwhere(bad)[0])
         nan = want.dtype.kind == "f" and bool(np.isnan(got[worst]) != np.isnan(want[worst]))
         kind = "nan-mismatch" if nan else "wrong-value"
-        findings.append(Finding("numeric", kind, sig(kind),
-                                f"{function} output {k} is wrong at {list(worst)}: IREE {got[worst].item()}, expected "
-                                f"{want[worst].item()} ({int(bad.sum())} of {bad.size} elements)",
-                                {"function": function, "output": k, "index": list(worst), "iree": got[worst].item(),
-                                 "expected": want[worst].item(), "mismatches": int(bad.sum()), "rtol": expected.rtol,
-                                 "atol": expected.atol}))
+        findings.append(
+            Finding(
+                "numeric",
+                kind,
+                sig(kind),
+                f"{function} output {k} is wrong at {list(worst)}: IREE {got[worst].item()}, expected "
+                f"{want[worst].item()} ({int(bad.sum())} of {bad.size} elements)",
+                {
+                    "function": function,
+                    "output": k,
+                    "index": list(worst),
+                    "iree": got[worst].item(),
+                    "expected": want[worst].item(),
+                    "mismatches": int(bad.sum()),
+                    "rtol": expected.rtol,
+                    "atol": expected.atol,
+                },
+            )
+        )
     return findings
 
 
@@ -549,8 +644,17 @@ def _program_ends(case: ProgramCase, inputs: Sequence[np.ndarray], seconds: floa
     return not isinstance(reference_outputs(case.program, case.function, inputs, seconds), NotJudged)
 
 
-MLIR = Frontend("mlir", _given_program, _program_text, _program_compile_failure, function=_function_of,
-                batch_key=_by_program, splits=False, mutated_inputs=_program_mutated_inputs, numbers=_program_numbers,
-                ends=_program_ends)
+MLIR = Frontend(
+    "mlir",
+    _given_program,
+    _program_text,
+    _program_compile_failure,
+    function=_function_of,
+    batch_key=_by_program,
+    splits=False,
+    mutated_inputs=_program_mutated_inputs,
+    numbers=_program_numbers,
+    ends=_program_ends,
+)
 
 FRONTENDS: Mapping[str, Frontend] = {"linalg": LINALG, "stablehlo": STABLEHLO, "mlir": MLIR}

@@ -13,6 +13,7 @@ and ``memory.profile`` of its dispatches. The judging is the oracle's
 * ``config``: compiler configuration variants (target CPU ``host`` vs ``generic``,
   ``--iree-opt-data-tiling`` on vs off); IREE against IREE with the numeric tolerance.
 """
+
 from __future__ import annotations
 
 import concurrent.futures
@@ -116,8 +117,11 @@ def dps_variants(graph: Graph, *, limit: int = 8) -> list[tuple[str, Graph]]:
                     alternatives.append(f"init-of:n{j}")
                 if (other.type.shape, other.type.dtype) == (node.type.shape, node.type.dtype):
                     alternatives.append(f"value:n{j}")
-            alternatives += [f"value:a{k}" for k, t in enumerate(graph.args)
-                             if (t.shape, t.dtype) == (node.type.shape, node.type.dtype)]
+            alternatives += [
+                f"value:a{k}"
+                for k, t in enumerate(graph.args)
+                if (t.shape, t.dtype) == (node.type.shape, node.type.dtype)
+            ]
             for alt in alternatives:
                 if alt != node.attrs.get("init", "empty"):
                     nodes = list(graph.nodes)
@@ -147,7 +151,9 @@ def shape_variants(case: Case) -> list[Variant]:
     align = aligned(dyn_sizes)
     if align != dyn_sizes and dynamic.symbols:
         try:
-            variants.append(Variant("static-aligned", dataclasses.replace(base, graph=to_static(dynamic, align)), numbers=False))
+            variants.append(
+                Variant("static-aligned", dataclasses.replace(base, graph=to_static(dynamic, align)), numbers=False)
+            )
         except GraphError:
             pass
     variants.append(Variant("static", dataclasses.replace(base, graph=static)))
@@ -157,8 +163,9 @@ def shape_variants(case: Case) -> list[Variant]:
 
 
 def dps_case_variants(case: Case, *, limit: int = 8) -> list[Variant]:
-    return [Variant("as-given", case)] + [Variant(label, dataclasses.replace(case, graph=g))
-                                          for label, g in dps_variants(case.graph, limit=limit)]
+    return [Variant("as-given", case)] + [
+        Variant(label, dataclasses.replace(case, graph=g)) for label, g in dps_variants(case.graph, limit=limit)
+    ]
 
 
 def config_variants(case: Case) -> list[Variant]:
@@ -186,10 +193,17 @@ def variants_for(relation: str, case: Case) -> list[Variant]:
 # --------------------------------------------------------------------------- observing
 
 
-def observe_program(label: str, text: str, inputs: Mapping[str, Sequence[Sequence[np.ndarray]]],
-                    config: sut.CompilerConfig, *, run: bool = True) -> dict[str, Observation]:
+def observe_program(
+    label: str,
+    text: str,
+    inputs: Mapping[str, Sequence[Sequence[np.ndarray]]],
+    config: sut.CompilerConfig,
+    *,
+    run: bool = True,
+) -> dict[str, Observation]:
     """Compile ``text`` with ``config`` and observe each function in ``inputs`` (function -> inputs
     per shape instance): its memory profile and, if ``run``, its outputs."""
+
     def failed(failure: sut.CompileFailure) -> dict[str, Observation]:
         # the whole diagnostic: its cause reads the context lines after the first error
         return {fn: Observation(label, failure=f"compile {failure.kind}: {failure.diagnostic}") for fn in inputs}
@@ -226,12 +240,24 @@ def observe(variant: Variant, config: sut.CompilerConfig, *, run: bool = True) -
     which would hide one variant's profile behind another's) and run one variant."""
     case = variant.case
     inputs = [case.inputs(k) for k in range(len(case.instances))] if run else []
-    return observe_program(variant.label, emit(case.graph, "main", sut.toolchain_of(config).syntax).text, {"main": inputs},
-                           sut.config_for(case, config), run=run)["main"]
+    return observe_program(
+        variant.label,
+        emit(case.graph, "main", sut.toolchain_of(config).syntax).text,
+        {"main": inputs},
+        sut.config_for(case, config),
+        run=run,
+    )["main"]
 
 
-def check_relation(relation: str, case: Case, config: sut.CompilerConfig | None = None, *, run: bool = True,
-                   jobs: int = 2, variants: Sequence[Variant] | None = None) -> list[Finding]:
+def check_relation(
+    relation: str,
+    case: Case,
+    config: sut.CompilerConfig | None = None,
+    *,
+    run: bool = True,
+    jobs: int = 2,
+    variants: Sequence[Variant] | None = None,
+) -> list[Finding]:
     """Build the relation's variants of ``case``, observe them, and let the oracle compare each with
     the reference (the first variant; numbers against the first variant with ``numbers``)."""
     config = config or sut.CompilerConfig()
@@ -243,8 +269,9 @@ def check_relation(relation: str, case: Case, config: sut.CompilerConfig | None 
     return compare_variants(relation, variants, observations, case.graph)
 
 
-def compare_variants(relation: str, variants: Sequence[Variant], observations: Sequence[Observation],
-                     graph: Graph) -> list[Finding]:
+def compare_variants(
+    relation: str, variants: Sequence[Variant], observations: Sequence[Observation], graph: Graph
+) -> list[Finding]:
     """The oracle's verdict on ``observations`` of ``variants``, with the numeric tolerance of the
     first variant whose numbers count."""
     number_ref = next((v.case for v in variants if v.numbers), None)
@@ -252,5 +279,18 @@ def compare_variants(relation: str, variants: Sequence[Variant], observations: S
     return compare_observations(relation, observations, graph, numbers=[v.numbers for v in variants], rtols=rtols)
 
 
-__all__ = ["Variant", "to_static", "to_dynamic", "aligned", "dps_variants", "shape_variants", "dps_case_variants",
-           "config_variants", "variants_for", "observe_program", "observe", "check_relation", "compare_variants"]
+__all__ = [
+    "Variant",
+    "to_static",
+    "to_dynamic",
+    "aligned",
+    "dps_variants",
+    "shape_variants",
+    "dps_case_variants",
+    "config_variants",
+    "variants_for",
+    "observe_program",
+    "observe",
+    "check_relation",
+    "compare_variants",
+]

@@ -1,6 +1,7 @@
 """Locating IREE: the iree-compile and iree-run-module executables (a given path, a release's, or the installed
 wheels'), their version and flags, and the Python whose iree.runtime runs a configuration's modules.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -15,7 +16,6 @@ from pathlib import Path
 from ireefuzz.errors import IreeNotFound
 from ireefuzz.sut import releases
 from ireefuzz.sut.config import CompilerConfig
-
 
 _WHEEL_COMPILE = ("_mlir_libs", "iree-compile")  # the native binary inside iree/compiler/
 _INSTALL_HINT = "pip install iree-base-compiler (or pass CompilerConfig(iree_compile=/path/to/iree-compile))"
@@ -54,8 +54,9 @@ def find_iree_run_module(config: CompilerConfig | None = None) -> str:
     if version is not None:
         path = releases.release(version, install=False).iree_run_module
         if not os.access(path, os.X_OK):  # the 2023-04/05 runtime wheels ship none
-            raise IreeNotFound(f"IREE {version}'s runtime wheel has no iree-run-module, so a bundle's run.sh "
-                               "cannot run with it")
+            raise IreeNotFound(
+                f"IREE {version}'s runtime wheel has no iree-run-module, so a bundle's run.sh cannot run with it"
+            )
         return path
     try:
         spec = importlib.util.find_spec("iree._runtime_libs")
@@ -76,7 +77,9 @@ def compiler_version(iree_compile: str) -> str:
     command = [iree_compile, "--version"]
     proc = subprocess.run(command, capture_output=True, text=True, timeout=60)
     if proc.returncode != 0:
-        raise IreeNotFound(f"`{shlex.join(command)}` failed ({proc.returncode}): {proc.stderr.strip()[:500] or 'no output'}")
+        raise IreeNotFound(
+            f"`{shlex.join(command)}` failed ({proc.returncode}): {proc.stderr.strip()[:500] or 'no output'}"
+        )
     match = re.search(r"IREE compiler version (.+)", proc.stdout)
     return match.group(1).strip() if match else (proc.stdout.strip().splitlines() or [""])[0]
 
@@ -96,8 +99,10 @@ def resolve_runtime_python(config: CompilerConfig) -> str | None:
     if config.runtime_python is not None:
         python = shutil.which(config.runtime_python) or config.runtime_python
         if not (os.path.isfile(python) and os.access(python, os.X_OK)):
-            raise IreeNotFound(f"the runtime Python given ({config.runtime_python!r}, from --iree-runtime) is not an "
-                               "executable file: give a Python that can import the matching iree.runtime")
+            raise IreeNotFound(
+                f"the runtime Python given ({config.runtime_python!r}, from --iree-runtime) is not an "
+                "executable file: give a Python that can import the matching iree.runtime"
+            )
     elif config.release is not None and config.iree_compile is None:
         python = releases.release(config.release, install=False).python
     elif config.iree_compile is not None:

@@ -1,6 +1,7 @@
 """IREE command lines: the target flags, ``iree-compile`` and ``iree-run-module`` commands, value literals and
 expected-output flags, and which flags a case read from a file may not carry.
 """
+
 from __future__ import annotations
 
 import platform
@@ -14,7 +15,6 @@ from ireefuzz.errors import IreeNotFound
 from ireefuzz.sut.binaries import find_iree_compile
 from ireefuzz.sut.config import CompilerConfig
 
-
 _MACHINES = {"arm64": "aarch64", "amd64": "x86_64"}  # platform.machine() spellings -> LLVM triple arch
 CROSS_FLAGS = ("--iree-llvmcpu-target-triple=", "--iree-llvmcpu-target-cpu-features=")  # another target's
 
@@ -23,7 +23,7 @@ def compile_only(config: CompilerConfig) -> str | None:
     """The target triple of ``config`` when its code cannot run on this machine (another architecture: a
     cross-compile configuration, ``configs.CROSS_TARGETS``), else None."""
     prefix = CROSS_FLAGS[0]
-    triple = next((f[len(prefix):] for f in reversed(config.flags) if f.startswith(prefix)), None)
+    triple = next((f[len(prefix) :] for f in reversed(config.flags) if f.startswith(prefix)), None)
     here = platform.machine().lower()
     return None if triple is None or triple.split("-")[0] == _MACHINES.get(here, here) else triple
 
@@ -33,8 +33,15 @@ def target_flags(target_cpu: str, flags: Sequence[str] = ()) -> list[str]:
     return ["--iree-hal-target-backends=llvm-cpu", f"--iree-llvmcpu-target-cpu={target_cpu}", *flags]
 
 
-def compile_command(config: CompilerConfig, source: str | Path, output: str | Path, extra: Sequence[str] = (),
-                    *, binary: str | None = None, flags: Sequence[str] | None = None) -> list[str]:
+def compile_command(
+    config: CompilerConfig,
+    source: str | Path,
+    output: str | Path,
+    extra: Sequence[str] = (),
+    *,
+    binary: str | None = None,
+    flags: Sequence[str] | None = None,
+) -> list[str]:
     """``iree-compile SOURCE -o OUTPUT <target flags> <config.flags> <extra>``.
 
     ``binary`` defaults to ``find_iree_compile(config)``, or the name ``iree-compile`` when it is
@@ -49,14 +56,26 @@ def compile_command(config: CompilerConfig, source: str | Path, output: str | Pa
     return [binary, str(source), "-o", str(output), *chosen, *extra]
 
 
-def run_module_command(module: str | Sequence[str], function: str, inputs: Sequence[str] = (),
-                       extra: Sequence[str] = (), *, binary: str = "iree-run-module") -> list[str]:
+def run_module_command(
+    module: str | Sequence[str],
+    function: str,
+    inputs: Sequence[str] = (),
+    extra: Sequence[str] = (),
+    *,
+    binary: str = "iree-run-module",
+) -> list[str]:
     """``iree-run-module --module=M... --device=local-sync --function=F --input=I... <extra>``.
 
     ``module`` may be several (later ones may import functions of earlier ones)."""
     modules = [module] if isinstance(module, (str, Path)) else list(module)
-    return [binary, *(f"--module={m}" for m in modules), f"--device={DRIVER}", f"--function={function}",
-            *(f"--input={i}" for i in inputs), *extra]
+    return [
+        binary,
+        *(f"--module={m}" for m in modules),
+        f"--device={DRIVER}",
+        f"--function={function}",
+        *(f"--input={i}" for i in inputs),
+        *extra,
+    ]
 
 
 def value_literal(array: np.ndarray) -> str:
@@ -73,8 +92,9 @@ def value_literal(array: np.ndarray) -> str:
     return f"{shape + 'x' if shape else ''}{kind}={' '.join(values)}"
 
 
-def expected_output_flags(expected: Sequence[str], *, exact: bool, rtol: float = 0.0,
-                          atol: Mapping[str, float] | None = None) -> list[str]:
+def expected_output_flags(
+    expected: Sequence[str], *, exact: bool, rtol: float = 0.0, atol: Mapping[str, float] | None = None
+) -> list[str]:
     """iree-run-module flags that compare the results with ``expected`` (files as ``@path.npy``):
     bitwise when ``exact``, else ``|actual - expected| <= atol + rtol * |expected|`` per element."""
     flags = [f"--expected_output={e}" for e in expected]
@@ -85,10 +105,24 @@ def expected_output_flags(expected: Sequence[str], *, exact: bool, rtol: float =
 
 
 # Flags a case or finding file may not carry: they make iree-compile write files where the file says.
-_OUTPUT_FLAGS = ("-o", "--o", "--output", "--iree-hal-dump-", "--mlir-print-ir-tree-dir", "--dump-", "--iree-dump-",
-                 "--iree-scheduling-dump-", "--mlir-pass-statistics-", "--iree-hal-executable-object-search-path",
-                 "--iree-llvmcpu-embedded-linker-path", "--iree-llvmcpu-system-linker-path", "--iree-hal-list-",
-                 "--mlir-reproducer", "--mlir-pass-pipeline-crash-reproducer", "--iree-hal-preprocess-executables-with")
+_OUTPUT_FLAGS = (
+    "-o",
+    "--o",
+    "--output",
+    "--iree-hal-dump-",
+    "--mlir-print-ir-tree-dir",
+    "--dump-",
+    "--iree-dump-",
+    "--iree-scheduling-dump-",
+    "--mlir-pass-statistics-",
+    "--iree-hal-executable-object-search-path",
+    "--iree-llvmcpu-embedded-linker-path",
+    "--iree-llvmcpu-system-linker-path",
+    "--iree-hal-list-",
+    "--mlir-reproducer",
+    "--mlir-pass-pipeline-crash-reproducer",
+    "--iree-hal-preprocess-executables-with",
+)
 
 
 def unsafe_flags(flags: Sequence[str]) -> list[str]:
@@ -97,9 +131,13 @@ def unsafe_flags(flags: Sequence[str]) -> list[str]:
     bad = []
     for flag in flags:
         name = str(flag).split("=", 1)[0]
-        if (not isinstance(flag, str) or not re.fullmatch(r"--[A-Za-z0-9][\w.-]*(=[^\s]*)?", flag)
-                or name.startswith(_OUTPUT_FLAGS) or name in ("-o", "--o")
-                or re.search(r"-(to|file|dir|path|directory|output|filename)$", name)):
+        if (
+            not isinstance(flag, str)
+            or not re.fullmatch(r"--[A-Za-z0-9][\w.-]*(=[^\s]*)?", flag)
+            or name.startswith(_OUTPUT_FLAGS)
+            or name in ("-o", "--o")
+            or re.search(r"-(to|file|dir|path|directory|output|filename)$", name)
+        ):
             bad.append(str(flag))
     return bad
 

@@ -1,6 +1,7 @@
 """Compiling: ``compile_mlir`` (a module with its dispatch IR, or a ``CompileFailure``), failure
 classification and diagnostics, the IR after each pass, and the platform a target CPU resolves to.
 """
+
 from __future__ import annotations
 
 import functools
@@ -13,21 +14,33 @@ from pathlib import Path
 
 from ireefuzz.base.durable import atomic_write_text
 from ireefuzz.sut import launch, releases
-from ireefuzz.sut.toolchain import Toolchain, identity, toolchain_of
 from ireefuzz.sut.commands import compile_command, target_flags
 from ireefuzz.sut.config import CompilerConfig
-from ireefuzz.sut.dumps import (BUFFERIZED_PASS, FINAL_PASS, cpu_info, failing_passes, printed_ir, read_dispatches,
-                                read_elsewhere, read_sources)
+from ireefuzz.sut.dumps import (
+    BUFFERIZED_PASS,
+    FINAL_PASS,
+    cpu_info,
+    failing_passes,
+    printed_ir,
+    read_dispatches,
+    read_elsewhere,
+    read_sources,
+)
 from ireefuzz.sut.results import Artifact, CompileFailure, CompileFailureKind, CpuInfo
 from ireefuzz.sut.scratch import temp_dir
-
+from ireefuzz.sut.toolchain import Toolchain, identity, toolchain_of
 
 _DIAGNOSTIC_LIMIT = 8192
 _STACK_LINES = 24
 _OOM_MARKERS = (  # under RLIMIT_AS: failed allocations, thread stacks, or even loading the compiler's .so
-    "std::bad_alloc", "LLVM ERROR: out of memory", "Allocation failed", "Cannot allocate memory",
-    "failed to map segment from shared object", "pthread_create failed",
-    "MemoryError", "out of memory",  # a Python (wrapper) compiler; any allocator that says so
+    "std::bad_alloc",
+    "LLVM ERROR: out of memory",
+    "Allocation failed",
+    "Cannot allocate memory",
+    "failed to map segment from shared object",
+    "pthread_create failed",
+    "MemoryError",
+    "out of memory",  # a Python (wrapper) compiler; any allocator that says so
 )
 _CRASH_MARKERS = ("PLEASE submit a bug report", "Stack dump:", "LLVM ERROR:", "Assertion `")
 OOM_MARKERS, CRASH_MARKERS = _OOM_MARKERS, _CRASH_MARKERS  # what a repro's run.sh looks for, too
@@ -35,7 +48,11 @@ _KEY_LINE = re.compile(r"error:|LLVM ERROR|Assertion `|terminate called|what\(\)
 
 
 def compile_mlir(
-    mlir_text: str, config: CompilerConfig, *, workdir: str | None = None, resolve_cpu: bool = True,
+    mlir_text: str,
+    config: CompilerConfig,
+    *,
+    workdir: str | None = None,
+    resolve_cpu: bool = True,
     toolchain: Toolchain | None = None,
 ) -> Artifact | CompileFailure:
     """Compile ``mlir_text`` for llvm-cpu; IREE's failures come back as a CompileFailure.
@@ -53,8 +70,15 @@ def compile_mlir(
     return _compile_in(toolchain, mlir_text, config, Path(workdir), resolve_cpu)
 
 
-def _compile_in(toolchain: Toolchain, mlir_text: str, config: CompilerConfig, work: Path,
-                resolve_cpu: bool = True, *, scratch: bool = False) -> Artifact | CompileFailure:
+def _compile_in(
+    toolchain: Toolchain,
+    mlir_text: str,
+    config: CompilerConfig,
+    work: Path,
+    resolve_cpu: bool = True,
+    *,
+    scratch: bool = False,
+) -> Artifact | CompileFailure:
     source, vmfb = work / "input.mlir", work / "module.vmfb"
     sources_dir, tree_dir, stats_file = work / "sources", work / "ir", work / "statistics.json"
     configs_dir = work / "configurations"
@@ -64,14 +88,22 @@ def _compile_in(toolchain: Toolchain, mlir_text: str, config: CompilerConfig, wo
         stale.unlink(missing_ok=True)
     atomic_write_text(source, mlir_text)
     command = [
-        toolchain.iree_compile, str(source), "-o", str(vmfb), *target_flags(config.target_cpu),
+        toolchain.iree_compile,
+        str(source),
+        "-o",
+        str(vmfb),
+        *target_flags(config.target_cpu),
         f"--iree-hal-dump-executable-sources-to={sources_dir}",
         "--iree-scheduling-dump-statistics-format=json",
         f"--iree-scheduling-dump-statistics-file={stats_file}",
     ]
     if config.observe:
-        command += [f"--mlir-print-ir-tree-dir={tree_dir}", f"--mlir-print-ir-before={FINAL_PASS},{BUFFERIZED_PASS}",
-                    f"--iree-hal-dump-executable-configurations-to={configs_dir}", "--mlir-print-ir-after-failure"]
+        command += [
+            f"--mlir-print-ir-tree-dir={tree_dir}",
+            f"--mlir-print-ir-before={FINAL_PASS},{BUFFERIZED_PASS}",
+            f"--iree-hal-dump-executable-configurations-to={configs_dir}",
+            "--mlir-print-ir-after-failure",
+        ]
     command += config.flags
     if toolchain.release is not None:  # a published release: its spelling, and only the observation flags it has
         command = releases.adapt_command(toolchain.release, command, toolchain.known_flags)
@@ -80,11 +112,14 @@ def _compile_in(toolchain: Toolchain, mlir_text: str, config: CompilerConfig, wo
     kind = _failure_kind(returncode, stderr)
     if kind is not None:  # the passes that failed name the culprit (read from their after-failure dumps)
         failed = "\n".join(failing_passes(tree_dir)) if config.observe else ""
-        return CompileFailure(kind, f"{_trim_diagnostic(stderr)}\n{failed}".strip(), tuple(command), returncode, seconds)
+        return CompileFailure(
+            kind, f"{_trim_diagnostic(stderr)}\n{failed}".strip(), tuple(command), returncode, seconds
+        )
     problem = _output_problem(vmfb)
     if problem is not None:
-        return CompileFailure("bad-output", f"{problem}\n{_trim_diagnostic(stderr)}".strip(), tuple(command), returncode,
-                              seconds)
+        return CompileFailure(
+            "bad-output", f"{problem}\n{_trim_diagnostic(stderr)}".strip(), tuple(command), returncode, seconds
+        )
     sources = read_sources(sources_dir)
     cpu = cpu_info(config.target_cpu, sources.values())
     if not cpu.name and resolve_cpu:  # no dispatch (everything folded): ask a probe module instead
@@ -101,8 +136,12 @@ def _compile_in(toolchain: Toolchain, mlir_text: str, config: CompilerConfig, wo
     )
 
 
-_PRINT_CHANGES = ("--mlir-print-ir-after-all", "--mlir-print-ir-after-change", "--mlir-disable-threading",
-                  "--mlir-elide-elementsattrs-if-larger=8")
+_PRINT_CHANGES = (
+    "--mlir-print-ir-after-all",
+    "--mlir-print-ir-after-change",
+    "--mlir-disable-threading",
+    "--mlir-elide-elementsattrs-if-larger=8",
+)
 
 
 def ir_after_each_change(mlir_text: str, config: CompilerConfig) -> str | CompileFailure:
@@ -135,13 +174,15 @@ def compile_to(mlir_text: str, config: CompilerConfig, phase: str) -> str | Comp
         return output.read_text()
 
 
-def _run_limited(command: list[str], config: CompilerConfig,
-                 scratch: Path | None = None) -> tuple[int | None, str, float]:
+def _run_limited(
+    command: list[str], config: CompilerConfig, scratch: Path | None = None
+) -> tuple[int | None, str, float]:
     """Run under ``launch`` (memory cap, no core dumps, its process group dies with this process, which
     removes ``scratch`` then); returncode None means it timed out (its group was killed)."""
     start = time.perf_counter()
-    returncode, _, stderr = launch.run(command, timeout=config.timeout_s, memory_limit_mb=config.memory_limit_mb,
-                                       scratch=scratch, stdout=False)
+    returncode, _, stderr = launch.run(
+        command, timeout=config.timeout_s, memory_limit_mb=config.memory_limit_mb, scratch=scratch, stdout=False
+    )
     return returncode, stderr, time.perf_counter() - start
 
 
@@ -182,7 +223,7 @@ def _trim_diagnostic(stderr: str, limit: int = _DIAGNOSTIC_LIMIT) -> str:
         elif line.startswith("Stack dump:"):
             keep.update(dict.fromkeys(range(i, min(i + 1 + _STACK_LINES, len(lines)))))
     if not keep:  # unrecognised output: its beginning and its end
-        return stderr if len(stderr) <= limit else f"{stderr[: limit // 2]}\n...\n{stderr[-limit // 2:]}"
+        return stderr if len(stderr) <= limit else f"{stderr[: limit // 2]}\n...\n{stderr[-limit // 2 :]}"
     text = "\n".join(lines[i][:500] for i in keep)
     return text[:limit]
 
@@ -201,11 +242,19 @@ PROBE_PROGRAM = """func.func @probe(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 
 @functools.lru_cache(maxsize=None)
-def _probe(toolchain: tuple[str | None, str | None, str | None], target_cpu: str, flags: tuple[str, ...],
-           timeout_s: float) -> tuple[CpuInfo, str]:
+def _probe(
+    toolchain: tuple[str | None, str | None, str | None], target_cpu: str, flags: tuple[str, ...], timeout_s: float
+) -> tuple[CpuInfo, str]:
     iree_compile, release, runtime_python = toolchain  # the identity: the same Toolchain as the config's
-    config = CompilerConfig(iree_compile=iree_compile, release=release, runtime_python=runtime_python,
-                            target_cpu=target_cpu, flags=flags, observe=False, timeout_s=timeout_s)
+    config = CompilerConfig(
+        iree_compile=iree_compile,
+        release=release,
+        runtime_python=runtime_python,
+        target_cpu=target_cpu,
+        flags=flags,
+        observe=False,
+        timeout_s=timeout_s,
+    )
     artifact = compile_mlir(PROBE_PROGRAM, config, resolve_cpu=False)
     if isinstance(artifact, Artifact):
         return artifact.cpu, artifact.compiler_version

@@ -1,11 +1,11 @@
 """What to compile with: ``CompilerConfig`` (unresolved inputs: a compiler path, a release, a runtime Python,
 each maybe None) and ``config_for``, the one case -> config merge.
 """
+
 from __future__ import annotations
 
 import dataclasses
 from typing import Any, Protocol, Sequence
-
 
 TARGET_CPUS = ("host", "generic", "x86-64-v3", "x86-64-v4")
 
@@ -21,17 +21,23 @@ class CompilerConfig:
     release: str | None = None  # a published IREE release (ireefuzz.sut.releases): its iree-compile, syntax and runtime
     runtime_python: str | None = None  # a Python whose iree.runtime runs the modules; None = this process's
 
-
     @classmethod
     def from_options(cls, options: Any, *, prefix: str = "", **fields: Any) -> "CompilerConfig":
         """The config the shared compiler options (``ireefuzz.base.compiler_options``) give on ``options`` (an argparse
         namespace, or pytest's ``config.option`` with ``prefix="ireefuzz_"``); an option a face does not declare
         keeps its default. ``fields`` sets the rest (``timeout_s``, ``observe``...)."""
+
         def given(name: str) -> Any:
             return getattr(options, prefix + name, None)
 
-        return cls(iree_compile=given("iree_compile"), release=given("release"), runtime_python=given("iree_runtime"),
-                   target_cpu=given("target_cpu") or "host", flags=tuple(given("flags") or ()), **fields)
+        return cls(
+            iree_compile=given("iree_compile"),
+            release=given("release"),
+            runtime_python=given("iree_runtime"),
+            target_cpu=given("target_cpu") or "host",
+            flags=tuple(given("flags") or ()),
+            **fields,
+        )
 
 
 class CaseLike(Protocol):

@@ -15,6 +15,7 @@ The draw is deterministic in (campaign seed, block); the configuration travels i
 (``Case.target_cpu`` and ``Case.flags``), so every finding records it, and ``labels`` names it per
 flag value for the coverage tables.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -23,14 +24,25 @@ import hashlib
 import random
 from typing import Any, Mapping
 
-TARGET_CPUS = ("generic", "host", "x86-64-v2", "x86-64-v3", "x86-64-v4", "znver4", "skylake-avx512", "cascadelake",
-               "sapphirerapids")
+TARGET_CPUS = (
+    "generic",
+    "host",
+    "x86-64-v2",
+    "x86-64-v3",
+    "x86-64-v4",
+    "znver4",
+    "skylake-avx512",
+    "cascadelake",
+    "sapphirerapids",
+)
 CROSS_SHARE = 0.2  # of the configurations drawn, the compile-only cross targets' share (when the compiler has any)
 TRIPLE_FLAG, FEATURES_FLAG = "--iree-llvmcpu-target-triple", "--iree-llvmcpu-target-cpu-features"
 # Compile-only targets: name -> (triple, CPU features), compiled for the generic CPU of that triple.
-CROSS_TARGETS = {"aarch64+neon": ("aarch64-unknown-linux-gnu", "+neon"),
-                 "aarch64+sve": ("aarch64-unknown-linux-gnu", "+neon,+sve"),
-                 "riscv64+v": ("riscv64-unknown-linux-gnu", "+m,+a,+f,+d,+v")}
+CROSS_TARGETS = {
+    "aarch64+neon": ("aarch64-unknown-linux-gnu", "+neon"),
+    "aarch64+sve": ("aarch64-unknown-linux-gnu", "+neon,+sve"),
+    "riscv64+v": ("riscv64-unknown-linux-gnu", "+m,+a,+f,+d,+v"),
+}
 
 
 def cross_flags(target: str) -> tuple[str, ...]:
@@ -53,8 +65,14 @@ AXES = (
     _axis("ukernels", "--iree-llvmcpu-enable-ukernels", "none", "mmt4d", "all"),
     _axis("opt-level", "--iree-opt-level", "O0", "O1", "O2", "O3"),
     _axis("const-eval", "--iree-opt-const-eval", "false"),
-    Axis("aggressive-fusion", (("default", ()), ("on", ("--iree-dispatch-creation-enable-aggressive-fusion=true",)),
-                               ("on", ("--iree-flow-enable-aggressive-fusion=true",)))),  # its name before 3.0
+    Axis(
+        "aggressive-fusion",
+        (
+            ("default", ()),
+            ("on", ("--iree-dispatch-creation-enable-aggressive-fusion=true",)),
+            ("on", ("--iree-flow-enable-aggressive-fusion=true",)),
+        ),
+    ),  # its name before 3.0
     _axis("vector-peeling", "--iree-llvmcpu-disable-vector-peeling", "true"),
     _axis("distribution", "--iree-llvmcpu-disable-distribution", "true"),
     # the distribution (workgroup) tile size every heuristic starts from (64 by default): each value gives most
@@ -99,12 +117,19 @@ class Space:
         return Configuration(where, choices, flags)
 
     def to_json(self) -> dict[str, Any]:
-        return {"target_cpus": list(self.target_cpus), "cross_targets": list(self.cross_targets),
-                "axes": {a.name: sorted({label for label, _ in a.values}) for a in self.axes}}
+        return {
+            "target_cpus": list(self.target_cpus),
+            "cross_targets": list(self.cross_targets),
+            "axes": {a.name: sorted({label for label, _ in a.values}) for a in self.axes},
+        }
 
 
-def limited_to(supported_flags: frozenset[str], target_cpus: tuple[str, ...], axes: tuple[Axis, ...] = AXES,
-               cross_targets: tuple[str, ...] = ()) -> Space:
+def limited_to(
+    supported_flags: frozenset[str],
+    target_cpus: tuple[str, ...],
+    axes: tuple[Axis, ...] = AXES,
+    cross_targets: tuple[str, ...] = (),
+) -> Space:
     """The space with only the values whose flags the compiler lists; an axis left with its default alone goes."""
     kept = []
     for axis in axes:
@@ -152,16 +177,21 @@ def space_for(config: Any) -> Space:
     once per process)."""
     from ireefuzz import sut
 
-    resolved = {cpu: sut.resolve_platform(dataclasses.replace(config, target_cpu=cpu, flags=()))[0]
-                for cpu in TARGET_CPUS}
+    resolved = {
+        cpu: sut.resolve_platform(dataclasses.replace(config, target_cpu=cpu, flags=()))[0] for cpu in TARGET_CPUS
+    }
     features = {cpu: info.features if info.name else None for cpu, info in resolved.items()}
     if not features.get("host"):  # an older LLVM resolves the host's name but not its features: ours are the host's
-        installed = dataclasses.replace(config, release=None, iree_compile=None, runtime_python=None, target_cpu="host",
-                                        flags=())
+        installed = dataclasses.replace(
+            config, release=None, iree_compile=None, runtime_python=None, target_cpu="host", flags=()
+        )
         features["host"] = sut.resolve_platform(installed)[0].features or features.get("host")
     features["generic"] = features.get("generic") or ""  # every release can target the generic CPU
-    cross = tuple(t for t in CROSS_TARGETS  # those this compiler can target (its LLVM has the backend)
-                  if sut.resolve_platform(dataclasses.replace(config, target_cpu="generic", flags=cross_flags(t)))[0].name)
+    cross = tuple(
+        t
+        for t in CROSS_TARGETS  # those this compiler can target (its LLVM has the backend)
+        if sut.resolve_platform(dataclasses.replace(config, target_cpu="generic", flags=cross_flags(t)))[0].name
+    )
     return limited_to(sut.toolchain_of(config).known_flags, runnable(features), cross_targets=cross)
 
 
@@ -181,5 +211,7 @@ class ConfigurationCoverage:
 
     def to_json(self) -> dict[str, Any]:
         """{label: {"cases": n, "causes": {cause: cases}}}, by label."""
-        return {label: {"cases": n, "causes": dict(sorted(self.causes[label].items(), key=lambda kv: (-kv[1], kv[0])))}
-                for label, n in sorted(self.cases.items())}
+        return {
+            label: {"cases": n, "causes": dict(sorted(self.causes[label].items(), key=lambda kv: (-kv[1], kv[0])))}
+            for label, n in sorted(self.cases.items())
+        }

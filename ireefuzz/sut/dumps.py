@@ -1,6 +1,7 @@
 """Reading what a compile dumped: executable sources, the per-dispatch IR tree (the observation points), the
 pipeline of each dispatch, and the CPU the target resolved to.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -10,7 +11,6 @@ from typing import Iterable, Mapping
 
 from ireefuzz.sut import remote
 from ireefuzz.sut.results import Artifact, CpuInfo, DispatchIR
-
 
 # Observation points, printed per dispatch into --mlir-print-ir-tree-dir (one file per dump, so
 # multithreaded compilation cannot interleave them and no --mlir-disable-threading is needed):
@@ -44,13 +44,17 @@ NO_PIPELINE = "None"
 _EXPORT = re.compile(r"hal\.executable\.export (?:public )?@([\w$.-]+)")
 _FUNC = re.compile(r"^([ \t]*)func\.func (?:public |private )?@([\w$.-]+)\(", re.M)
 _PIPELINE = re.compile(  # ``<pipeline = #iree_cpu.pipeline<X>`` (3.13), ``<pipeline = X`` (3.x), ``<X`` (2024)
-    r"translation_info\s*=\s*#iree_codegen\.translation_info<\s*(?:pipeline\s*=\s*)?(?:#[\w.]+<)?(\w+)")
+    r"translation_info\s*=\s*#iree_codegen\.translation_info<\s*(?:pipeline\s*=\s*)?(?:#[\w.]+<)?(\w+)"
+)
 _TREE_FILE = re.compile(r"^((?:\d+_)+)(.+)\.mlir$")
 
 
-def read_dispatches(sources: Mapping[str, str], tree_dir: Path | None,
-                     configured: Mapping[str, str] | None = None,
-                     printed: Mapping[str, Mapping[str, str]] | None = None) -> tuple[DispatchIR, ...]:
+def read_dispatches(
+    sources: Mapping[str, str],
+    tree_dir: Path | None,
+    configured: Mapping[str, str] | None = None,
+    printed: Mapping[str, Mapping[str, str]] | None = None,
+) -> tuple[DispatchIR, ...]:
     final_ir: dict[str, str] = dict((printed or {}).get(FINAL_PASS, {}))  # stderr's dumps (``printed_ir``)
     bufferized_ir: dict[str, str] = dict((printed or {}).get(BUFFERIZED_PASS, {}))
     if tree_dir is not None:
@@ -66,16 +70,21 @@ def read_dispatches(sources: Mapping[str, str], tree_dir: Path | None,
         for name in _EXPORT.findall(source):
             bufferized = bufferized_ir.get(name, "")
             configured_ir = (configured or {}).get(executable, "")
-            pipeline = (_PIPELINE.search(bufferized) or _PIPELINE.search(final_ir.get(name, ""))
-                        or _PIPELINE.search(configured_ir))  # a buffer-ops dispatch (a copy) is never bufferized
-            dispatches.append(DispatchIR(
-                name=name,
-                pipeline=pipeline.group(1) if pipeline else NO_PIPELINE,
-                final_ir=final_ir.get(name, ""),
-                bufferized_ir=bufferized,
-                source=source,
-                configured=configured_ir,
-            ))
+            pipeline = (
+                _PIPELINE.search(bufferized)
+                or _PIPELINE.search(final_ir.get(name, ""))
+                or _PIPELINE.search(configured_ir)
+            )  # a buffer-ops dispatch (a copy) is never bufferized
+            dispatches.append(
+                DispatchIR(
+                    name=name,
+                    pipeline=pipeline.group(1) if pipeline else NO_PIPELINE,
+                    final_ir=final_ir.get(name, ""),
+                    bufferized_ir=bufferized,
+                    source=source,
+                    configured=configured_ir,
+                )
+            )
     return tuple(sorted(dispatches, key=lambda d: _natural_key(d.name)))
 
 
@@ -101,10 +110,10 @@ def printed_ir(stderr: str) -> tuple[str, dict[str, dict[str, str]]]:
     if not heads:
         return stderr, {}
     printed: dict[str, dict[str, str]] = {}
-    rest = [stderr[:heads[0].start()]]
+    rest = [stderr[: heads[0].start()]]
     for k, head in enumerate(heads):
         end = heads[k + 1].start() if k + 1 < len(heads) else len(stderr)
-        chunk = stderr[head.end():end]
+        chunk = stderr[head.end() : end]
         target = printed.setdefault(head.group(1), {})
         for name, text in _functions(chunk).items():
             target.setdefault(name, text)
@@ -112,7 +121,7 @@ def printed_ir(stderr: str) -> tuple[str, dict[str, dict[str, str]]]:
             rest.append(chunk)  # a diagnostic right after a dump (the compile failed): keep it
         else:  # what follows the dump: its op closes at the first ``}`` in column 0 (a diagnostic may follow)
             closing = re.search(r"\n\}[ \t]*(?:\n|$)", chunk)
-            rest.append(chunk[closing.end():] if closing else "")
+            rest.append(chunk[closing.end() :] if closing else "")
     return "".join(rest), printed
 
 
@@ -126,8 +135,14 @@ def failing_passes(tree_dir: Path) -> list[str]:
         if match is None or match.group(2) in OBSERVATION_PASSES.values():
             continue
         parts = path.relative_to(tree_dir).parts[:-1]
-        executable = next((p.removeprefix("hal_executable_") for p in parts if p.startswith("hal_executable_")
-                           and not p.startswith("hal_executable_variant")), "module")
+        executable = next(
+            (
+                p.removeprefix("hal_executable_")
+                for p in parts
+                if p.startswith("hal_executable_") and not p.startswith("hal_executable_variant")
+            ),
+            "module",
+        )
         function = next((p.removeprefix("func_func_") for p in parts if p.startswith("func_func_")), executable)
         depth = len(parts)
         if executable not in innermost or depth > innermost[executable][0]:
@@ -154,7 +169,7 @@ def _functions(text: str) -> dict[str, str]:
         indent, name = match.group(1), match.group(2)
         first = text.count("\n", 0, match.start(2))
         end = next((i for i in range(first + 1, len(lines)) if lines[i] == indent + "}"), len(lines) - 1)
-        functions[name] = "\n".join(line[len(indent):] for line in lines[first:end + 1]) + "\n"
+        functions[name] = "\n".join(line[len(indent) :] for line in lines[first : end + 1]) + "\n"
     return functions
 
 
@@ -174,4 +189,4 @@ def dispatches_of(artifact: Artifact, function_name: str) -> tuple[DispatchIR, .
     of an earlier function is listed under that earlier function only.
     """
     prefix = f"{function_name}_dispatch_"
-    return tuple(d for d in artifact.dispatches if d.name.startswith(prefix) and d.name[len(prefix):][:1].isdigit())
+    return tuple(d for d in artifact.dispatches if d.name.startswith(prefix) and d.name[len(prefix) :][:1].isdigit())

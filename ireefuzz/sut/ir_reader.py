@@ -13,6 +13,7 @@ Protocol: ``runner.py``'s framing (npz messages, no pickle). Request: ``dispatch
 ``facts``, a JSON list (one object per dispatch, ``{"unreadable": why}`` for IR that does not
 parse), or ``status`` ``error`` and ``message`` (these bindings cannot be loaded).
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -28,8 +29,9 @@ PACKAGE = Path(__file__).resolve().parents[1]  # ireefuzz/, this file being iree
 def _load_package() -> None:
     """``ireefuzz`` imported from this file's folder only: putting its parent on ``sys.path`` would put
     the installed ``iree`` (a site-packages) before the release's."""
-    spec = importlib.util.spec_from_file_location("ireefuzz", PACKAGE / "__init__.py",
-                                                  submodule_search_locations=[str(PACKAGE)])
+    spec = importlib.util.spec_from_file_location(
+        "ireefuzz", PACKAGE / "__init__.py", submodule_search_locations=[str(PACKAGE)]
+    )
     assert spec is not None and spec.loader is not None  # a file path always has a spec and a loader
     package = importlib.util.module_from_spec(spec)
     sys.modules["ireefuzz"] = package
@@ -41,7 +43,9 @@ def _load_package() -> None:
 
 def _alias(name: str, folder: Path) -> None:
     """Load the package ``name`` from ``folder`` (the checkout layout, ``package-dir`` in pyproject.toml)."""
-    spec = importlib.util.spec_from_file_location(name, folder / "__init__.py", submodule_search_locations=[str(folder)])
+    spec = importlib.util.spec_from_file_location(
+        name, folder / "__init__.py", submodule_search_locations=[str(folder)]
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
@@ -70,9 +74,12 @@ def _facts(ir: types.ModuleType | None, dispatch: types.SimpleNamespace) -> dict
         return ir.facts_of(dispatch)
     except Exception as e:  # bindings older than the judges' use of them (e.g. 2023's operand_segment_sizes)
         facts = ir_text.facts_of(dispatch)
-        return {name: value if not (isinstance(value, dict) and ir_text.UNREADABLE in value) else
-                {ir_text.UNREADABLE: f"these bindings cannot answer ({type(e).__name__}: {e})"}
-                for name, value in facts.items()}
+        return {
+            name: value
+            if not (isinstance(value, dict) and ir_text.UNREADABLE in value)
+            else {ir_text.UNREADABLE: f"these bindings cannot answer ({type(e).__name__}: {e})"}
+            for name, value in facts.items()
+        }
 
 
 def _text_only() -> bool:

@@ -10,6 +10,7 @@ thread, ``runner.die_with_parent``), and an interrupted call kills it at once.
 
 The campaign's workers run modules in process: a worker is itself a process the coordinator watches.
 """
+
 from __future__ import annotations
 
 import sys
@@ -49,8 +50,11 @@ def isolated_module(vmfb: bytes, timeout_s: float, python: str | None = None):
             except remote.RunnerTimedOut as e:
                 return sut.RunFailure("timeout", f"{function}: did not finish in {e.seconds:g} s")
             if isinstance(outcome, sut.RunResult):
-                outcome = sut.RunResult(tuple(_bf16(x) for x in outcome.outputs),
-                                        tuple(_bf16(x) for x in outcome.inputs_after), outcome.seconds)
+                outcome = sut.RunResult(
+                    tuple(_bf16(x) for x in outcome.outputs),
+                    tuple(_bf16(x) for x in outcome.inputs_after),
+                    outcome.seconds,
+                )
             return outcome
 
     return IsolatedModule()
@@ -81,5 +85,10 @@ def load(artifact, config, timeout_s: float | None):
     try:
         return isolated_module(artifact.vmfb, timeout_s, python)
     except (RuntimeError, ValueError, remote.RunnerTimedOut) as e:
-        return sut.CompileFailure("bad-output", f"the runtime rejects the module iree-compile wrote: {e}",
-                                  artifact.command, 0, artifact.seconds)
+        return sut.CompileFailure(
+            "bad-output",
+            f"the runtime rejects the module iree-compile wrote: {e}",
+            artifact.command,
+            0,
+            artifact.seconds,
+        )

@@ -14,6 +14,7 @@ A Python ``preexec_fn`` would do the same in the parent's fork, but forking a mu
 interpreter can deadlock; this script's own fork is single-threaded. Standard library only, as it
 runs with ``-I -S``. ``die_with`` is what a campaign's worker processes call to end with the coordinator.
 """
+
 from __future__ import annotations
 
 import os
@@ -30,21 +31,41 @@ _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 def command(argv: Sequence[str], *, memory_limit_mb: int = 0, scratch: str | os.PathLike | None = None) -> list[str]:
     """``argv`` run under the launcher, a child of this process (start it with ``start_new_session=True``);
     ``scratch``: a folder of ours the launcher removes if this process dies first."""
-    limit = memory_limit_mb * 2 ** 20 if memory_limit_mb > 0 else 0
-    return [sys.executable, "-I", "-S", os.path.abspath(__file__), str(os.getpid()), str(limit),
-            os.fspath(scratch or ""), *argv]
+    limit = memory_limit_mb * 2**20 if memory_limit_mb > 0 else 0
+    return [
+        sys.executable,
+        "-I",
+        "-S",
+        os.path.abspath(__file__),
+        str(os.getpid()),
+        str(limit),
+        os.fspath(scratch or ""),
+        *argv,
+    ]
 
 
-def run(argv: Sequence[str], *, timeout: float | None, env: dict[str, str] | None = None, memory_limit_mb: int = 0,
-        scratch: str | os.PathLike | None = None, stdout: bool = True) -> tuple[int | None, str, str]:
+def run(
+    argv: Sequence[str],
+    *,
+    timeout: float | None,
+    env: dict[str, str] | None = None,
+    memory_limit_mb: int = 0,
+    scratch: str | os.PathLike | None = None,
+    stdout: bool = True,
+) -> tuple[int | None, str, str]:
     """(exit status, stdout, stderr) of ``argv`` run under the launcher in a session of its own; the status is
     None if it ran past ``timeout`` s. Its whole process group is killed then, and once it has ended (what it
     left running, e.g. a linker), and with this process if we die first."""
     import subprocess
 
-    proc = subprocess.Popen(command(argv, memory_limit_mb=memory_limit_mb, scratch=scratch), env=env,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE if stdout else subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, start_new_session=True)
+    proc = subprocess.Popen(
+        command(argv, memory_limit_mb=memory_limit_mb, scratch=scratch),
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE if stdout else subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     try:
         out, err = proc.communicate(timeout=timeout)
         code: int | None = proc.returncode

@@ -2,6 +2,7 @@
 ``require_usable``), the runtime loads its modules (``check_runtime``), which IR oracles can judge it
 (``oracles_not_judged``), and ``prepare``, which does all of these once before any work.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -37,13 +38,18 @@ def probe(config: CompilerConfig) -> str | None:
         return f"cannot run `{config.iree_compile or 'iree-compile'} --version`: {e}"
     if not version:
         return f"`{binary} --version` prints no IREE compiler version: is it an iree-compile?"
-    result = compile_mlir(PROBE_PROGRAM, dataclasses.replace(config, observe=False, timeout_s=min(config.timeout_s, 120.0)),
-                          resolve_cpu=False)
+    result = compile_mlir(
+        PROBE_PROGRAM,
+        dataclasses.replace(config, observe=False, timeout_s=min(config.timeout_s, 120.0)),
+        resolve_cpu=False,
+    )
     if isinstance(result, CompileFailure):
         lines = [line.strip() for line in result.diagnostic.splitlines() if line.strip()]
         why = next((line for line in lines if "error" in line.lower()), lines[0] if lines else result.kind)
-        return (f"iree-compile fails on a tiny probe program with --iree-llvmcpu-target-cpu={config.target_cpu} and "
-                f"flags {shlex.join(config.flags) or '(none)'} ({result.kind}): {why[:300]}")
+        return (
+            f"iree-compile fails on a tiny probe program with --iree-llvmcpu-target-cpu={config.target_cpu} and "
+            f"flags {shlex.join(config.flags) or '(none)'} ({result.kind}): {why[:300]}"
+        )
     return None
 
 
@@ -57,16 +63,21 @@ def require_usable(config: CompilerConfig) -> None:
 def _mismatch(artifact: Artifact, config: CompilerConfig, python: str | None, reason: str) -> str:
     runtime = f"the IREE runtime of {python}" if python else "the IREE runtime installed with ireefuzz"
     reason = re.sub(r"\S+\.c:\d+: ", "", " ".join(reason.split()))[:300]  # without the runtime's source location
-    return (f"iree-compile {artifact.compiler_version} ({toolchain_of(config).iree_compile}) writes modules that {runtime} "
-            f"cannot load ({reason}); give --iree-runtime PYTHON (a Python whose iree.runtime comes from the same "
-            "build) or --release VERSION")
+    return (
+        f"iree-compile {artifact.compiler_version} ({toolchain_of(config).iree_compile}) writes modules that {runtime} "
+        f"cannot load ({reason}); give --iree-runtime PYTHON (a Python whose iree.runtime comes from the same "
+        "build) or --release VERSION"
+    )
 
 
 @functools.lru_cache(maxsize=None)
 def _probe_artifact(config: CompilerConfig) -> Artifact | CompileFailure:
     """The probe module compiled (with the IR dumps) by ``config``'s compiler, once per configuration."""
-    return compile_mlir(PROBE_PROGRAM, dataclasses.replace(config, observe=True, timeout_s=min(config.timeout_s, 60.0)),
-                        resolve_cpu=False)
+    return compile_mlir(
+        PROBE_PROGRAM,
+        dataclasses.replace(config, observe=True, timeout_s=min(config.timeout_s, 60.0)),
+        resolve_cpu=False,
+    )
 
 
 def check_runtime(config: CompilerConfig) -> None:
@@ -75,8 +86,9 @@ def check_runtime(config: CompilerConfig) -> None:
     the probe is left for the real compiles to report. A compile-only configuration is checked for this
     machine (its runtime still runs the campaign's other configurations)."""
     if compile_only(config):
-        config = dataclasses.replace(config, target_cpu="generic",
-                                     flags=tuple(f for f in config.flags if not f.startswith(CROSS_FLAGS)))
+        config = dataclasses.replace(
+            config, target_cpu="generic", flags=tuple(f for f in config.flags if not f.startswith(CROSS_FLAGS))
+        )
     artifact = _probe_artifact(config)
     if isinstance(artifact, CompileFailure):
         return
@@ -85,8 +97,9 @@ def check_runtime(config: CompilerConfig) -> None:
         raise IreeNotFound(_mismatch(artifact, config, toolchain_of(config).runtime_python, module.diagnostic))
     outcome = module.call("probe", [np.arange(4, dtype=np.float32)])
     if isinstance(outcome, RunFailure) or not np.array_equal(outcome.outputs[0], 2 * np.arange(4, dtype=np.float32)):
-        raise IreeNotFound(_mismatch(artifact, config, toolchain_of(config).runtime_python,
-                                     f"the probe module ran wrong: {outcome}"))
+        raise IreeNotFound(
+            _mismatch(artifact, config, toolchain_of(config).runtime_python, f"the probe module ran wrong: {outcome}")
+        )
 
 
 def oracles_not_judged(config: CompilerConfig) -> Mapping[str, str]:
@@ -125,8 +138,10 @@ def prepare(config: CompilerConfig, *, log: Callable[[str], None] = lambda m: No
     toolchain = toolchain_of(config)
     check_runtime(config)
     if toolchain.runtime_python is not None:
-        log(f"running modules with iree.runtime {remote.runtime_version(toolchain.runtime_python)} of "
-            f"{toolchain.runtime_python}")
+        log(
+            f"running modules with iree.runtime {remote.runtime_version(toolchain.runtime_python)} of "
+            f"{toolchain.runtime_python}"
+        )
     unable = oracles_not_judged(config)
     for oracle, why in unable.items():
         log(f"the {oracle} oracle cannot judge this compiler: {why}")

@@ -11,6 +11,7 @@ What a release accepts is data here: ``syntax_for`` (the emitter's ``Syntax`` sw
 ``spell_flags`` / ``adapt_command`` (flags as the release spells them, observation flags it lacks
 dropped). ``bisect``, ``sut`` and ``campaign`` use this module; it never imports ``sut``.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -25,11 +26,42 @@ from ireefuzz.base.durable import atomic_write_text
 from ireefuzz.errors import UsageError
 
 # Published releases, oldest first: nightly-dated iree-compiler, then iree-base-compiler.
-OLD_RELEASES = ("20230209.425", "20230228.444", "20230404.479", "20230419.494", "20230524.529", "20230815.614",
-                "20231004.665", "20231113.707", "20231218.742", "20240129.785", "20240226.813", "20240410.859",
-                "20240621.931", "20240724.964", "20240828.999", "20241104.1068")
-BASE_RELEASES = ("2.9.0", "3.0.0", "3.1.0", "3.2.0", "3.3.0", "3.4.0", "3.5.0", "3.6.0", "3.7.0", "3.7.1", "3.8.0",
-                 "3.9.0", "3.10.0", "3.11.0", "3.12.0", "3.13.0")
+OLD_RELEASES = (
+    "20230209.425",
+    "20230228.444",
+    "20230404.479",
+    "20230419.494",
+    "20230524.529",
+    "20230815.614",
+    "20231004.665",
+    "20231113.707",
+    "20231218.742",
+    "20240129.785",
+    "20240226.813",
+    "20240410.859",
+    "20240621.931",
+    "20240724.964",
+    "20240828.999",
+    "20241104.1068",
+)
+BASE_RELEASES = (
+    "2.9.0",
+    "3.0.0",
+    "3.1.0",
+    "3.2.0",
+    "3.3.0",
+    "3.4.0",
+    "3.5.0",
+    "3.6.0",
+    "3.7.0",
+    "3.7.1",
+    "3.8.0",
+    "3.9.0",
+    "3.10.0",
+    "3.11.0",
+    "3.12.0",
+    "3.13.0",
+)
 RELEASES = OLD_RELEASES + BASE_RELEASES
 DEFAULT_CACHE = Path(os.environ.get("IREEFUZZ_RELEASES", Path.home() / ".cache" / "ireefuzz" / "releases"))
 
@@ -37,11 +69,36 @@ DEFAULT_CACHE = Path(os.environ.get("IREEFUZZ_RELEASES", Path.home() / ".cache" 
 # The model ops were written and checked against 3.13 only (linalg.softmax, linalg.contract,
 # iree_linalg_ext.attention and the pooling/conv forms they emit): no older release is given them
 # until a release run shows it can express them.
-OPS_SINCE: dict[str, str] = {op: "3.13.0" for op in (
-    "attention", "contract", "conv_1d_nwc_wcf", "conv_2d_nchw_fchw", "conv_2d_nhwc_hwcf", "depthwise_conv_2d_nhwc_hwc",
-    "dequant_matmul", "layer_norm", "pooling_nchw_max", "pooling_nchw_sum", "pooling_nhwc_max", "pooling_nhwc_min",
-    "pooling_nhwc_sum", "rms_norm", "softmax", "argmax", "collapse_shape", "concat", "expand_shape", "reverse", "scatter",
-    "sort", "topk", "pack", "unpack")}
+OPS_SINCE: dict[str, str] = {
+    op: "3.13.0"
+    for op in (
+        "attention",
+        "contract",
+        "conv_1d_nwc_wcf",
+        "conv_2d_nchw_fchw",
+        "conv_2d_nhwc_hwcf",
+        "depthwise_conv_2d_nhwc_hwc",
+        "dequant_matmul",
+        "layer_norm",
+        "pooling_nchw_max",
+        "pooling_nchw_sum",
+        "pooling_nhwc_max",
+        "pooling_nhwc_min",
+        "pooling_nhwc_sum",
+        "rms_norm",
+        "softmax",
+        "argmax",
+        "collapse_shape",
+        "concat",
+        "expand_shape",
+        "reverse",
+        "scatter",
+        "sort",
+        "topk",
+        "pack",
+        "unpack",
+    )
+}
 # quantize's math.roundeven links against a roundevenf the older releases' runtime lacks (as fmaxf: a link
 # error at every compile); 20240621.931 is the oldest release it was compiled and run on.
 OPS_SINCE["quantize"] = "20240621.931"
@@ -75,8 +132,10 @@ def syntax_for(version: str):
     """The emitter's ``Syntax`` switches for ``version`` (maxf -> maximumf in 2024-02; gather from 3.9)."""
     from ireefuzz.generators.emit import Syntax
 
-    return Syntax(maximumf=order_key(version) >= order_key("20240226.813"),
-                  linalg_ext_gather=order_key(version) >= order_key("3.9.0"))
+    return Syntax(
+        maximumf=order_key(version) >= order_key("20240226.813"),
+        linalg_ext_gather=order_key(version) >= order_key("3.9.0"),
+    )
 
 
 def release_of(config) -> str | None:
@@ -88,15 +147,16 @@ def release_of(config) -> str | None:
     if site is None:
         return None
     for info in site.glob("iree*compiler-*.dist-info"):
-        version = info.name[:-len(".dist-info")].rsplit("-", 1)[1]
+        version = info.name[: -len(".dist-info")].rsplit("-", 1)[1]
         if version in RELEASES:
             return version
     return None
 
 
 def _site_packages_of(binary: str) -> Path | None:
-    return next((p for p in Path(os.path.realpath(shutil.which(binary) or binary)).parents if p.name == "site-packages"),
-                None)
+    return next(
+        (p for p in Path(os.path.realpath(shutil.which(binary) or binary)).parents if p.name == "site-packages"), None
+    )
 
 
 def syntax_of(config):
@@ -122,9 +182,14 @@ def spell_flags(version: str, flags: Sequence[str]) -> list[str]:
 
 
 # ireefuzz's own observation flags (sut), by name; a release without one simply observes less.
-OBSERVATION_FLAGS = ("--iree-hal-dump-executable-sources-to", "--iree-hal-dump-executable-configurations-to",
-                     "--iree-scheduling-dump-statistics-format",
-                     "--iree-scheduling-dump-statistics-file", "--mlir-print-ir-tree-dir", "--mlir-print-ir-before")
+OBSERVATION_FLAGS = (
+    "--iree-hal-dump-executable-sources-to",
+    "--iree-hal-dump-executable-configurations-to",
+    "--iree-scheduling-dump-statistics-format",
+    "--iree-scheduling-dump-statistics-file",
+    "--mlir-print-ir-tree-dir",
+    "--mlir-print-ir-before",
+)
 
 
 PRINTED_TO_STDERR = "--mlir-disable-threading"  # added where the observation IR is printed to stderr (see below)
@@ -151,8 +216,9 @@ def compile_flags_for(version: str, flags: Sequence[str], *, own: bool = False) 
     bundle's ``own`` release."""
     if own:
         return list(flags)
-    return spell_flags(version, ["--iree-llvmcpu-target-cpu=host" if f.startswith("--iree-llvmcpu-target-cpu=") else f
-                                 for f in flags])
+    return spell_flags(
+        version, ["--iree-llvmcpu-target-cpu=host" if f.startswith("--iree-llvmcpu-target-cpu=") else f for f in flags]
+    )
 
 
 # --------------------------------------------------------------------------- installed releases
@@ -167,7 +233,10 @@ class Release:
 
 
 def _tools_in(site: Path) -> tuple[Path, Path]:
-    return site / "iree" / "compiler" / "_mlir_libs" / "iree-compile", site / "iree" / "_runtime_libs" / "iree-run-module"
+    return (
+        site / "iree" / "compiler" / "_mlir_libs" / "iree-compile",
+        site / "iree" / "_runtime_libs" / "iree-run-module",
+    )
 
 
 def current_release() -> Release | None:
@@ -188,8 +257,9 @@ def current_release() -> Release | None:
     return None
 
 
-def release(version: str, cache: Path = DEFAULT_CACHE, *, install: bool = True,
-            log: Callable[[str], None] = lambda m: None) -> Release:
+def release(
+    version: str, cache: Path = DEFAULT_CACHE, *, install: bool = True, log: Callable[[str], None] = lambda m: None
+) -> Release:
     """The release ``version``, installed into ``cache/<version>`` on first use."""
     current = current_release()
     if current is not None and current.version == version:
@@ -198,14 +268,19 @@ def release(version: str, cache: Path = DEFAULT_CACHE, *, install: bool = True,
     python = venv / "bin" / "python"
     if not (venv / ".installed").exists():
         if not install:
-            raise UsageError(f"IREE {version} is not installed in {venv} (install it: ireefuzz check --release {version} "
-                             "downloads it, or drop --no-install)")
+            raise UsageError(
+                f"IREE {version} is not installed in {venv} (install it: ireefuzz check --release {version} "
+                "downloads it, or drop --no-install)"
+            )
         log(f"installing IREE {version} into {venv}")
         shutil.rmtree(venv, ignore_errors=True)
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         reqs = packages(version)
-        proc = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *reqs],
-                              capture_output=True, text=True)
+        proc = subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *reqs],
+            capture_output=True,
+            text=True,
+        )
         if proc.returncode != 0:
             raise UsageError(f"pip could not install {' '.join(reqs)}: {proc.stderr.strip()[-800:]}")
         atomic_write_text(venv / ".installed", " ".join(reqs) + "\n")
@@ -234,4 +309,3 @@ def runtime_python_beside(iree_compile: str) -> str | None:
         candidates.append(site.parent.parent.parent / "bin" / "python")
     candidates.append(Path(os.path.abspath(iree_compile)).parent / "python")
     return next((str(c) for c in candidates if c.is_file() and os.access(c, os.X_OK)), None)
-

@@ -5,6 +5,7 @@ speaks its npz protocol. A runner that ends while serving a request raises ``Run
 the signal that killed it, if one did); the next request starts a new runner (a new
 ``generation``: modules loaded in the old one are gone). Only ``sut`` uses this module.
 """
+
 from __future__ import annotations
 
 import atexit
@@ -18,8 +19,8 @@ from typing import IO
 
 import numpy as np
 
-from ireefuzz.sut import runner
 from ireefuzz.errors import IreeNotFound
+from ireefuzz.sut import runner
 
 RUNNER = Path(__file__).with_name("runner.py")  # run as a script by the runtime's Python (imports no ireefuzz)
 IR_READER = Path(__file__).with_name("ir_reader.py")  # run as a script by a release's Python (its MLIR bindings)
@@ -144,8 +145,9 @@ class RunnerProcess:
     def _spawn(self) -> tuple[subprocess.Popen, IO[bytes]]:
         stderr = tempfile.TemporaryFile()
         env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-        return subprocess.Popen([self.python, "-I", str(self.script)], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=stderr, env=env), stderr
+        return subprocess.Popen(
+            [self.python, "-I", str(self.script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, env=env
+        ), stderr
 
     def _kill(self) -> None:
         proc, self._proc = self._proc, None

@@ -1,6 +1,7 @@
 """The values at the IREE boundary: ``Artifact`` / ``CompileFailure`` out of a compile, ``RunResult`` /
 ``RunFailure`` out of a call, with ``DispatchIR`` and ``CpuInfo``. Failures of IREE are values, never exceptions.
 """
+
 from __future__ import annotations
 
 import dataclasses

@@ -20,6 +20,7 @@ Every request may also carry ``free`` (module ids to drop first). Every reply ha
 served, e.g. a module this runtime cannot load; ``message``). The process stays up until stdin
 closes; anything the runtime prints goes to stderr, never into the protocol.
 """
+
 from __future__ import annotations
 
 import io
@@ -87,8 +88,9 @@ class Runtime:
         if op == "load":
             return self.load(request["module"].tobytes())
         if op == "call":
-            return self.call(int(request["id"]), str(request["function"]),
-                             [request[f"in{k}"] for k in range(int(request["n"]))])
+            return self.call(
+                int(request["id"]), str(request["function"]), [request[f"in{k}"] for k in range(int(request["n"]))]
+            )
         if op == "free":
             for i in request["ids"].tolist():
                 self.modules.pop(int(i), None)

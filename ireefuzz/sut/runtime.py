@@ -1,6 +1,7 @@
 """Running compiled modules: ``LoadedModule`` (this process' iree.runtime), ``RemoteModule`` (another Python's,
 through ``runner.py``) and ``load_module``, which picks the one that matches the compiler.
 """
+
 from __future__ import annotations
 
 import functools
@@ -12,10 +13,10 @@ import numpy as np
 
 from ireefuzz.errors import IreeNotFound
 from ireefuzz.sut import remote
-from ireefuzz.sut.toolchain import Toolchain, toolchain_of
 from ireefuzz.sut.commands import DRIVER
 from ireefuzz.sut.config import CompilerConfig
 from ireefuzz.sut.results import Artifact, CompileFailure, RunFailure, RunResult
+from ireefuzz.sut.toolchain import Toolchain, toolchain_of
 
 
 @functools.lru_cache(maxsize=None)
@@ -132,7 +133,9 @@ class RemoteModule:
         except remote.RunnerDied as e:
             if e.signal is None:
                 raise RuntimeError(f"the runtime died loading the module: {remote.last_line(e.stderr)}") from None
-            self._died_loading = f"the runtime died of signal {e.signal} loading the module: {remote.last_line(e.stderr)}"
+            self._died_loading = (
+                f"the runtime died of signal {e.signal} loading the module: {remote.last_line(e.stderr)}"
+            )
             return
         if str(reply["status"]) != "ok":
             raise RuntimeError(str(reply["message"]))
@@ -141,8 +144,9 @@ class RemoteModule:
         weakref.finalize(self, self._runner.free_later, self._generation, self._id)
 
 
-def load_module(artifact: Artifact, config: CompilerConfig | None = None, *,
-                toolchain: Toolchain | None = None) -> "LoadedModule | RemoteModule | CompileFailure":
+def load_module(
+    artifact: Artifact, config: CompilerConfig | None = None, *, toolchain: Toolchain | None = None
+) -> "LoadedModule | RemoteModule | CompileFailure":
     """``artifact`` loaded into the runtime that matches ``config``'s compiler (``Toolchain.runtime_python``).
     A module that runtime rejects is the compiler's bad output (a ``bad-output`` failure value); a runtime
     that cannot load this compiler's modules at all is caught once, up front, by ``check_runtime``."""
@@ -150,5 +154,10 @@ def load_module(artifact: Artifact, config: CompilerConfig | None = None, *,
     try:
         return LoadedModule(artifact) if python is None else RemoteModule(artifact.vmfb, python)
     except (RuntimeError, ValueError) as e:  # e.g. "bytecode version mismatch; runtime supports 17.0, module has 15.0"
-        return CompileFailure("bad-output", f"the runtime rejects the module iree-compile wrote: {e}",
-                              artifact.command, 0, artifact.seconds)
+        return CompileFailure(
+            "bad-output",
+            f"the runtime rejects the module iree-compile wrote: {e}",
+            artifact.command,
+            0,
+            artifact.seconds,
+        )

@@ -1,6 +1,7 @@
 """Temporary folders of compiles: named with the pid of the process that made them, so the folders of a
 process that was killed are recognised and removed later.
 """
+
 from __future__ import annotations
 
 import os
@@ -12,7 +13,6 @@ from pathlib import Path
 from typing import Iterable
 
 from ireefuzz.sut import launch
-
 
 # Temporary folders carry the pid of the process that made them, so a folder whose process was killed
 # (a worker past its deadline, a campaign killed with -9) is recognised and removed later.

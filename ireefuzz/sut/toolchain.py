@@ -9,6 +9,7 @@ oracles cannot judge it. Compiling, loading and evaluating read these fields ins
 The identity of a toolchain is (compiler, release, runtime Python): the target CPU, flags and limits of a
 config are per compile and do not change what the toolchain is.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -17,8 +18,14 @@ import threading
 from typing import TYPE_CHECKING, Mapping
 
 from ireefuzz.sut import releases
-from ireefuzz.sut.binaries import (RUNNER_UNFEEDABLE_DTYPES, compiler_flags, compiler_version, find_iree_compile,
-                                   resolve_runtime_python, uses_installed_wheels)
+from ireefuzz.sut.binaries import (
+    RUNNER_UNFEEDABLE_DTYPES,
+    compiler_flags,
+    compiler_version,
+    find_iree_compile,
+    resolve_runtime_python,
+    uses_installed_wheels,
+)
 from ireefuzz.sut.config import CompilerConfig
 
 if TYPE_CHECKING:
@@ -39,8 +46,11 @@ class Toolchain:
     not_judged: Mapping[str, str] | None = None  # oracles that cannot judge it, with why; None until prepare() probes
 
     def __repr__(self) -> str:
-        what = f"release {self.release}" if self.release else ("installed wheels" if self.installed_wheels
-                                                                else self.iree_compile)
+        what = (
+            f"release {self.release}"
+            if self.release
+            else ("installed wheels" if self.installed_wheels else self.iree_compile)
+        )
         runtime = f", runtime {self.runtime_python}" if self.runtime_python else ""
         return f"Toolchain({what}{runtime})"
 

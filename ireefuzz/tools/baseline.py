@@ -34,6 +34,7 @@ A ``harness`` verdict holds for runs of an ireefuzz older than its ``fixed_in``:
 or later (``Baseline.judging(version)``; a run's version is in its summary.json) the error came back, and
 the cause is not judged again until someone looks (``regressed`` says which entry it was).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -117,12 +118,16 @@ class Baseline:
     @classmethod
     def of(cls, entries: Iterable[Known]) -> Baseline:
         entries = list(entries)
-        return cls({s: k for k in entries if not k.cause for s in k.signatures}, {k.cause: k for k in entries if k.cause})
+        return cls(
+            {s: k for k in entries if not k.cause for s in k.signatures}, {k.cause: k for k in entries if k.cause}
+        )
 
     @property
     def entries(self) -> list[Known]:
-        return sorted({id(k): k for k in [*self.causes.values(), *self.signatures.values()]}.values(),
-                      key=lambda k: (k.cause, k.signatures))
+        return sorted(
+            {id(k): k for k in [*self.causes.values(), *self.signatures.values()]}.values(),
+            key=lambda k: (k.cause, k.signatures),
+        )
 
     def finding_known(self, signature: str, cause: str) -> Known | None:
         """The entry that makes a finding known: its cause's, else a cause-less entry of its signature."""
@@ -131,7 +136,8 @@ class Baseline:
     def cause_known(self, cause: str, signatures: Iterable[str]) -> Known | None:
         """The entry that makes ``cause`` known: its own, else a cause-less entry of one of its signatures."""
         return self._holds(self.causes.get(cause)) or next(
-            (self.signatures[s] for s in sorted(signatures) if s in self.signatures), None)
+            (self.signatures[s] for s in sorted(signatures) if s in self.signatures), None
+        )
 
 
 def _at_least(version: str, fixed_in: str) -> bool:
@@ -145,6 +151,7 @@ def _at_least(version: str, fixed_in: str) -> bool:
 
 
 # --------------------------------------------------------------------------- where the baseline is
+
 
 def shipped() -> Path:
     """The project's own baseline: the copy shipped in the wheel (package data ``ireefuzz._corpus``), else
@@ -173,6 +180,7 @@ def baseline_path(given: str | None) -> Path | None:
 
 # --------------------------------------------------------------------------- reading
 
+
 def load(path: str | Path | None, option: str = "--baseline") -> Baseline:
     """The baseline in ``path`` (none: empty); a malformed file is one line naming ``option`` (UsageError)."""
     if path is None:
@@ -190,8 +198,10 @@ def read(path: str | Path) -> list[Known]:
     if isinstance(data, list):
         return _from_rows(path, data)
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("causes"), list):
-        raise CorpusError(f"{path}: expected {{\"format\": 2, \"causes\": [...]}} (or a format 1 list of "
-                          "{\"signature\"|\"cause\", ...} rows)")
+        raise CorpusError(
+            f'{path}: expected {{"format": 2, "causes": [...]}} (or a format 1 list of '
+            '{"signature"|"cause", ...} rows)'
+        )
     entries = [_entry(path, i, row) for i, row in enumerate(data["causes"])]
     _no_repeats(path, entries)
     return entries
@@ -205,13 +215,20 @@ def _entry(path: Path, i: int, row: Any) -> Known:
     bad = [k for k, v in strings.items() if not isinstance(v, str)]
     sigs = row.get("signatures") or []
     if bad or not isinstance(sigs, list) or not all(isinstance(s, str) for s in sigs):
-        raise CorpusError(f"{where}: {', '.join(bad) or 'signatures'} must be {'a string' if bad else 'a list of strings'}")
+        raise CorpusError(
+            f"{where}: {', '.join(bad) or 'signatures'} must be {'a string' if bad else 'a list of strings'}"
+        )
     problem = check_entry(strings["cause"], strings["verdict"], {k: strings[k] for k in VERDICTS.values()}, sigs)
     if problem:
         raise CorpusError(f"{where} ({strings['cause'] or (sigs[0] if sigs else '?')}): {problem}")
     detail = VERDICTS.get(strings["verdict"])
-    return Known(strings["cause"], strings["verdict"], note=strings["note"], signatures=tuple(sigs),
-                 **({detail: strings[detail]} if detail else {}))
+    return Known(
+        strings["cause"],
+        strings["verdict"],
+        note=strings["note"],
+        signatures=tuple(sigs),
+        **({detail: strings[detail]} if detail else {}),
+    )
 
 
 def check_entry(cause: str, verdict: str, details: Mapping[str, str], signatures: Sequence[str] = ()) -> str:
@@ -219,7 +236,7 @@ def check_entry(cause: str, verdict: str, details: Mapping[str, str], signatures
     if not cause and not signatures:
         return 'needs a "cause" like oracle/what (or "signatures" like oracle/kind/ops/dtype/dims)'
     if cause and ("/" not in cause or any(c.isspace() for c in cause)):
-        return f'cause {cause!r} does not look like oracle/what'
+        return f"cause {cause!r} does not look like oracle/what"
     for s in signatures:
         try:
             Signature.parse(s)
@@ -240,14 +257,18 @@ def check_entry(cause: str, verdict: str, details: Mapping[str, str], signatures
     return ""
 
 
-_WHAT = {"upstream": "the issue URL, or the repro to file", "by-design": "what the semantics require",
-         "harness": "the ireefuzz version that fixed it", "duplicate-of": "the cause id it duplicates"}
+_WHAT = {
+    "upstream": "the issue URL, or the repro to file",
+    "by-design": "what the semantics require",
+    "harness": "the ireefuzz version that fixed it",
+    "duplicate-of": "the cause id it duplicates",
+}
 
 
 def _no_repeats(path: Path, entries: Sequence[Known]) -> None:
     seen: set[tuple[str, str]] = set()
     for k in entries:
-        for key in ([("cause", k.cause)] if k.cause else [("signature", s) for s in k.signatures]):
+        for key in [("cause", k.cause)] if k.cause else [("signature", s) for s in k.signatures]:
             if key in seen:
                 raise CorpusError(f"{path}: {key[0]} {key[1]} listed twice")
             seen.add(key)
@@ -280,8 +301,9 @@ def _from_rows(path: Path, rows: list) -> list[Known]:
 
 def _legacy_row(path: Path, i: int, row: Any) -> dict:
     if not isinstance(row, dict) or not (row.get("signature") or row.get("cause")):
-        raise CorpusError(f"{path}: entry {i} needs a \"signature\" like oracle/kind/ops/dtype/dims or a \"cause\" "
-                          "like oracle/what")
+        raise CorpusError(
+            f'{path}: entry {i} needs a "signature" like oracle/kind/ops/dtype/dims or a "cause" like oracle/what'
+        )
     row = {k: ("" if v is None else v) for k, v in row.items()}
     for key in ("signature", "cause", "upstream", "note"):
         if not isinstance(row.setdefault(key, ""), str):
@@ -308,6 +330,7 @@ def _read_json(file: Path) -> Any:
 
 # --------------------------------------------------------------------------- writing
 
+
 def dumps(entries: Iterable[Known]) -> str:
     rows = sorted((k.to_json() for k in entries), key=lambda r: (r.get("cause", ""), r.get("signatures", [])))
     return json.dumps({"format": FORMAT, "causes": rows}, indent=2, ensure_ascii=False) + "\n"
@@ -318,8 +341,9 @@ def write(path: str | Path, entries: Iterable[Known]) -> None:
     atomic_write_text(Path(path), dumps(entries))
 
 
-def mark(path: str | Path, cause: str, verdict: str, detail: str, *, signatures: Iterable[str] = (),
-         note: str = "") -> Known:
+def mark(
+    path: str | Path, cause: str, verdict: str, detail: str, *, signatures: Iterable[str] = (), note: str = ""
+) -> Known:
     """Give ``cause`` the ``verdict`` (``detail``: its link, why, version or cause id) in the baseline at
     ``path`` (made if missing; a format 1 file is rewritten as format 2), keeping the cause's listed
     signatures and note; the entry written. UsageError (one line) for a bad verdict or detail."""
@@ -336,7 +360,9 @@ def mark(path: str | Path, cause: str, verdict: str, detail: str, *, signatures:
     # a signature-only entry of one of the cause's signatures is folded into the cause's own entry
     sigs = set(old.signatures) | set(signatures)
     folded = [k for k in entries if not k.cause and set(k.signatures) <= sigs]
-    entry = dataclasses.replace(Known(cause, verdict, signatures=tuple(sorted(sigs)), note=note or old.note),
-                                **dict[str, Any]({field: detail.strip()}))
+    entry = dataclasses.replace(
+        Known(cause, verdict, signatures=tuple(sorted(sigs)), note=note or old.note),
+        **dict[str, Any]({field: detail.strip()}),
+    )
     write(path, [k for k in entries if k is not old and k not in folded] + [entry])
     return entry

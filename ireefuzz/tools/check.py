@@ -30,6 +30,7 @@ anything runs. Text nested deeper than MLIR's parser survives is refused before 
 
 Exit status: 0 no finding, 1 findings, 2 usage or infrastructure error (and ireefuzz's own errors).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,16 +42,15 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ireefuzz import sut
-from ireefuzz.sut import isolated
 from ireefuzz.base.argtypes import memory_size, non_negative_int, positive_seconds, shell_words
 from ireefuzz.base.compiler_options import add_compiler_options
 from ireefuzz.core import budget
+from ireefuzz.core.evaluate import Policy, evaluate
+from ireefuzz.core.frontends import DEFAULT_DYNAMIC_SIZE, MLIR, program_cases, signatures
 from ireefuzz.errors import ProgramError, UsageError
 from ireefuzz.oracles.finding import ORACLE_NAMES as ORACLE_CHOICES
-from ireefuzz.core.evaluate import Policy, evaluate
 from ireefuzz.oracles.finding import first_per_signature
-from ireefuzz.core.frontends import DEFAULT_DYNAMIC_SIZE, MLIR, program_cases, signatures
-
+from ireefuzz.sut import isolated
 
 MAX_ELEMENTS = 1 << 24  # per argument (64 MiB of f32): inputs, outputs and the references are all this large
 
@@ -70,8 +70,10 @@ def parse_shapes(text: str | None) -> list[tuple[int, ...]] | None:
         if any(d < 0 for d in shape):
             raise ProgramError(f"--shapes: {item!r} has a negative dim")
         if math.prod(shape) > MAX_ELEMENTS:
-            raise ProgramError(f"--shapes: {item!r} has {math.prod(shape)} elements, more than ireefuzz check feeds "
-                               f"({MAX_ELEMENTS} per argument); give smaller shapes")
+            raise ProgramError(
+                f"--shapes: {item!r} has {math.prod(shape)} elements, more than ireefuzz check feeds "
+                f"({MAX_ELEMENTS} per argument); give smaller shapes"
+            )
         shapes.append(shape)
     return shapes
 
@@ -84,7 +86,9 @@ def _fitting_shapes(text: str, shapes: Sequence[Sequence[int]] | None) -> None:
         return
     if len(shapes) not in counts.values():
         takes = ", ".join(f"@{name} takes {n}" for name, n in counts.items())
-        raise ProgramError(f"--shapes gives {len(shapes)} shape(s) but no public function takes that many arguments ({takes})")
+        raise ProgramError(
+            f"--shapes gives {len(shapes)} shape(s) but no public function takes that many arguments ({takes})"
+        )
 
 
 def check_program(text: str, config: Any = None, policy: Any = None, **options: Any) -> list:
@@ -93,10 +97,19 @@ def check_program(text: str, config: Any = None, policy: Any = None, **options: 
     return first_per_signature(f for r in check_results(text, config, policy, **options) for f in r.findings)
 
 
-def check_results(text: str, config: Any = None, policy: Any = None, *, functions: Sequence[str] | None = None,
-                  shapes: Mapping[str, Sequence[Sequence[int]]] | Sequence[Sequence[int]] | None = None,
-                  seed: int = 0, compile_only: bool = False, expected: Mapping[str, Any] | None = None,
-                  inputs: Mapping[str, Any] | None = None, refuse_over_budget: bool = False) -> list:
+def check_results(
+    text: str,
+    config: Any = None,
+    policy: Any = None,
+    *,
+    functions: Sequence[str] | None = None,
+    shapes: Mapping[str, Sequence[Sequence[int]]] | Sequence[Sequence[int]] | None = None,
+    seed: int = 0,
+    compile_only: bool = False,
+    expected: Mapping[str, Any] | None = None,
+    inputs: Mapping[str, Any] | None = None,
+    refuse_over_budget: bool = False,
+) -> list:
     """Run the applicable oracles on raw MLIR ``text`` through ``evaluate`` (the MLIR frontend): one
     ``CaseResult`` per function (its findings, ``not_judged`` and ``discarded``).
 
@@ -113,9 +126,17 @@ def check_results(text: str, config: Any = None, policy: Any = None, *, function
     policy = policy or Policy()
     if policy.run_timeout_s is None:  # a raw program may never end: never run one in this process
         policy = dataclasses.replace(policy, run_timeout_s=isolated.DEFAULT_RUN_TIMEOUT_S)
-    cases = program_cases(text, functions=functions, shapes=shapes, seed=seed, run=not compile_only,
-                          expected=expected, target_cpu=config.target_cpu, inputs=inputs,
-                          flags=program_flags(text, config.flags))
+    cases = program_cases(
+        text,
+        functions=functions,
+        shapes=shapes,
+        seed=seed,
+        run=not compile_only,
+        expected=expected,
+        target_cpu=config.target_cpu,
+        inputs=inputs,
+        flags=program_flags(text, config.flags),
+    )
     if refuse_over_budget:
         for case in cases:
             if case.args is not None:
@@ -153,32 +174,77 @@ def load_inputs(path: str | Path) -> dict[str, Any]:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("program", metavar="PROGRAM.mlir", help="an MLIR program (linalg / StableHLO / ...) to check")
-    parser.add_argument("--shapes", metavar="SHAPES", default=None,
-                        help="one concrete shape per argument for dynamic dims, e.g. 33x16,16x49 "
-                             f"(default: every dynamic dim = {DEFAULT_DYNAMIC_SIZE})")
-    parser.add_argument("--flags", metavar="FLAGS", type=shell_words, default="",
-                        help="extra iree-compile flags, space-separated and quoted, e.g. '--iree-opt-data-tiling=false'")
+    parser.add_argument(
+        "--shapes",
+        metavar="SHAPES",
+        default=None,
+        help="one concrete shape per argument for dynamic dims, e.g. 33x16,16x49 "
+        f"(default: every dynamic dim = {DEFAULT_DYNAMIC_SIZE})",
+    )
+    parser.add_argument(
+        "--flags",
+        metavar="FLAGS",
+        type=shell_words,
+        default="",
+        help="extra iree-compile flags, space-separated and quoted, e.g. '--iree-opt-data-tiling=false'",
+    )
     add_compiler_options(parser.add_argument)
-    parser.add_argument("--oracles", metavar="LIST", default=",".join(ORACLE_CHOICES),
-                        help=f"comma-separated oracles to run, from {', '.join(ORACLE_CHOICES)} (default: all)")
-    parser.add_argument("--max-static-alloca-bytes", metavar="N", type=non_negative_int("number of bytes"), default=0,
-                        help="tolerate static allocas outside loops up to N bytes (default: 0, report every alloca)")
-    parser.add_argument("--seed", metavar="N", type=non_negative_int("integer"), default=0, help="input seed, a non-negative integer (default: 0)")
-    parser.add_argument("--inputs", metavar="FILE.npz", default=None,
-                        help="one's own inputs: arrays arg0, arg1, ... (every function with that many arguments) or "
-                             "FUNCTION.arg0, ... with the arguments' dtypes; their shapes fix dynamic dims")
-    parser.add_argument("--run-timeout", metavar="SECONDS", type=positive_seconds, default=isolated.DEFAULT_RUN_TIMEOUT_S,
-                        help="wall-clock limit of each run of a compiled function, in a child process; a program "
-                             f"past it is not judged (default {isolated.DEFAULT_RUN_TIMEOUT_S:g})")
-    parser.add_argument("--max-memory", metavar="BYTES", type=memory_size, default=None,
-                        help="memory a function's run may take, estimated from its types and shapes before it "
-                             f"runs, e.g. 8G (default {budget.DEFAULT_FRACTION:g} of this machine's memory); "
-                             "a program that needs more is refused")
-    parser.add_argument("--json", action="store_true",
-                        help='print {"findings": [...], "functions": [{"function", "not_judged", "discarded"}]}')
-    parser.add_argument("--bundle", metavar="DIR", default=None,
-                        help="write a filed-ready bundle per cause found into DIR/<cause> (the program reduced at IR "
-                             "level, inputs, run.sh, the culprit pass, ISSUE.md) and DIR/index.md")
+    parser.add_argument(
+        "--oracles",
+        metavar="LIST",
+        default=",".join(ORACLE_CHOICES),
+        help=f"comma-separated oracles to run, from {', '.join(ORACLE_CHOICES)} (default: all)",
+    )
+    parser.add_argument(
+        "--max-static-alloca-bytes",
+        metavar="N",
+        type=non_negative_int("number of bytes"),
+        default=0,
+        help="tolerate static allocas outside loops up to N bytes (default: 0, report every alloca)",
+    )
+    parser.add_argument(
+        "--seed",
+        metavar="N",
+        type=non_negative_int("integer"),
+        default=0,
+        help="input seed, a non-negative integer (default: 0)",
+    )
+    parser.add_argument(
+        "--inputs",
+        metavar="FILE.npz",
+        default=None,
+        help="one's own inputs: arrays arg0, arg1, ... (every function with that many arguments) or "
+        "FUNCTION.arg0, ... with the arguments' dtypes; their shapes fix dynamic dims",
+    )
+    parser.add_argument(
+        "--run-timeout",
+        metavar="SECONDS",
+        type=positive_seconds,
+        default=isolated.DEFAULT_RUN_TIMEOUT_S,
+        help="wall-clock limit of each run of a compiled function, in a child process; a program "
+        f"past it is not judged (default {isolated.DEFAULT_RUN_TIMEOUT_S:g})",
+    )
+    parser.add_argument(
+        "--max-memory",
+        metavar="BYTES",
+        type=memory_size,
+        default=None,
+        help="memory a function's run may take, estimated from its types and shapes before it "
+        f"runs, e.g. 8G (default {budget.DEFAULT_FRACTION:g} of this machine's memory); "
+        "a program that needs more is refused",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"findings": [...], "functions": [{"function", "not_judged", "discarded"}]}',
+    )
+    parser.add_argument(
+        "--bundle",
+        metavar="DIR",
+        default=None,
+        help="write a filed-ready bundle per cause found into DIR/<cause> (the program reduced at IR "
+        "level, inputs, run.sh, the culprit pass, ISSUE.md) and DIR/index.md",
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -210,8 +276,12 @@ def prepare(args: argparse.Namespace) -> Prepared:
     config = sut.CompilerConfig.from_options(args)
     toolchain = sut.prepare(config, log=lambda m: print(f"ireefuzz check: {m}", file=sys.stderr))
     unable = toolchain.unable
-    policy = Policy(oracles=oracles - unable, max_static_alloca_bytes=args.max_static_alloca_bytes,
-                    run_timeout_s=args.run_timeout, max_memory=args.max_memory or 0)
+    policy = Policy(
+        oracles=oracles - unable,
+        max_static_alloca_bytes=args.max_static_alloca_bytes,
+        run_timeout_s=args.run_timeout,
+        max_memory=args.max_memory or 0,
+    )
     try:
         shapes = parse_shapes(args.shapes)
         _fitting_shapes(text, shapes)
@@ -227,25 +297,43 @@ def prepare(args: argparse.Namespace) -> Prepared:
 def main(args: argparse.Namespace) -> int:
     prepared = prepare(args)
     path, text, config, toolchain, policy, shapes, inputs = (
-        prepared.path, prepared.text, prepared.config, prepared.toolchain, prepared.policy, prepared.shapes,
-        prepared.inputs)
+        prepared.path,
+        prepared.text,
+        prepared.config,
+        prepared.toolchain,
+        prepared.policy,
+        prepared.shapes,
+        prepared.inputs,
+    )
     try:
-        results = check_results(text, config, policy, shapes=shapes, seed=args.seed, inputs=inputs,
-                                refuse_over_budget=True)
+        results = check_results(
+            text, config, policy, shapes=shapes, seed=args.seed, inputs=inputs, refuse_over_budget=True
+        )
     except ProgramError as e:
         raise UsageError(f"{path}: {e}") from None
     disagree = [f"@{r.case.function}: {why}" for r in results for why in r.not_judged if "shapes disagree" in why]
     if inputs is not None and disagree:  # the user's own inputs break the program's contract: say so, judge nothing
-        raise UsageError(f"--inputs {args.inputs}: the arrays' shapes do not fit together ({disagree[0]}); give "
-                         "arrays whose dims agree where the program uses them together")
+        raise UsageError(
+            f"--inputs {args.inputs}: the arrays' shapes do not fit together ({disagree[0]}); give "
+            "arrays whose dims agree where the program uses them together"
+        )
     findings = first_per_signature(f for r in results for f in r.findings)
-    functions = [{"function": r.case.function, "not_judged": list(r.not_judged), "discarded": r.discarded}
-                 for r in results]
+    functions = [
+        {"function": r.case.function, "not_judged": list(r.not_judged), "discarded": r.discarded} for r in results
+    ]
     if args.json:
         not_judged = dict(toolchain.not_judged or {})  # oracles that cannot judge this compiler
         oracles = {o.strip() for o in args.oracles.split(",")}  # the ones asked for (prepare checked them)
-        print(json.dumps({"findings": [json.loads(f.dumps()) for f in findings], "functions": functions,
-                          "oracles_not_judged": {o: why for o, why in not_judged.items() if o in oracles}}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "findings": [json.loads(f.dumps()) for f in findings],
+                    "functions": functions,
+                    "oracles_not_judged": {o: why for o, why in not_judged.items() if o in oracles},
+                },
+                indent=2,
+            )
+        )
     else:
         for f in findings:
             print(f"{f.signature}\n    {f.message}")

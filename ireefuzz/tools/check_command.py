@@ -1,5 +1,6 @@
 """The ``ireefuzz check`` command: every oracle on a user's program (``tools.check``), or with ``--bundle DIR`` a
 filed-ready bundle per cause found (``tools.filing.program``). It sits above both, so neither imports upward."""
+
 from __future__ import annotations
 
 import argparse

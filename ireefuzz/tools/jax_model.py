@@ -29,6 +29,7 @@ StableHLO as ``program.mlir``, the failing instance's inputs, JAX's float64 outp
 ``run.sh``, ``inputs_after.mlir`` for immutability, and ``ISSUE.md`` with the program after IREE's input
 conversion and, for a memory / fusion finding, the dispatch at fault as a program of its own).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -75,7 +76,9 @@ class Leaf:
     dynamic: Mapping[int, str]  # axis -> symbol
 
     def shape_at(self, sizes: Mapping[str, int]) -> tuple[int, ...]:
-        return tuple(sizes.get(self.dynamic[a], d) if a in self.dynamic else d for a, d in enumerate(self.example.shape))
+        return tuple(
+            sizes.get(self.dynamic[a], d) if a in self.dynamic else d for a, d in enumerate(self.example.shape)
+        )
 
     def at(self, sizes: Mapping[str, int]) -> np.ndarray:
         """The example's values at the instance's shape (tiled or cut along each dynamic axis)."""
@@ -117,8 +120,10 @@ def _array_leaves(fn_name: str, args: Sequence[Any], labels: Sequence[str]) -> t
     for i, arg in enumerate(args):
         for leaf in jax.tree_util.tree_leaves(arg):
             if not (hasattr(leaf, "shape") and hasattr(leaf, "dtype")) or isinstance(leaf, type):
-                raise UsageError(f"check_jax({fn_name}): argument {labels[i]} is a {_describe(leaf)}, not an array; "
-                                 f"pass arrays (or pytrees of arrays) and bind other values with functools.partial")
+                raise UsageError(
+                    f"check_jax({fn_name}): argument {labels[i]} is a {_describe(leaf)}, not an array; "
+                    f"pass arrays (or pytrees of arrays) and bind other values with functools.partial"
+                )
             leaves.append(np.asarray(leaf))
             owners.append(i)
     return jax.tree_util.tree_structure(tuple(args)), leaves, owners
@@ -127,8 +132,10 @@ def _array_leaves(fn_name: str, args: Sequence[Any], labels: Sequence[str]) -> t
 def _argument_index(fn: Callable[..., Any], key: Any, n: int) -> int:
     if isinstance(key, int) and not isinstance(key, bool):
         if not 0 <= key < n:
-            raise UsageError(f"dynamic={{{key}: ...}}: the function is given {n} argument(s); use a position 0..{n - 1} "
-                             f"or a parameter name")
+            raise UsageError(
+                f"dynamic={{{key}: ...}}: the function is given {n} argument(s); use a position 0..{n - 1} "
+                f"or a parameter name"
+            )
         return key
     try:
         params = list(inspect.signature(fn).parameters)
@@ -136,14 +143,17 @@ def _argument_index(fn: Callable[..., Any], key: Any, n: int) -> int:
         params = []
     if isinstance(key, str) and key in params[:n]:
         return params.index(key)
-    raise UsageError(f"dynamic={{{key!r}: ...}}: no such argument; use a position or one of {', '.join(params[:n]) or '-'}")
+    raise UsageError(
+        f"dynamic={{{key!r}: ...}}: no such argument; use a position or one of {', '.join(params[:n]) or '-'}"
+    )
 
 
 _SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def _dynamic_axes(fn: Callable[..., Any], dynamic: Mapping[Any, Mapping[int, str]] | None, args: Sequence[Any],
-                  labels: Sequence[str]) -> dict[int, dict[int, str]]:
+def _dynamic_axes(
+    fn: Callable[..., Any], dynamic: Mapping[Any, Mapping[int, str]] | None, args: Sequence[Any], labels: Sequence[str]
+) -> dict[int, dict[int, str]]:
     out: dict[int, dict[int, str]] = {}
     for key, axes in (dynamic or {}).items():
         i = _argument_index(fn, key, len(args))
@@ -151,13 +161,15 @@ def _dynamic_axes(fn: Callable[..., Any], dynamic: Mapping[Any, Mapping[int, str
         if not hasattr(arg, "shape"):
             raise UsageError(f"dynamic: argument {labels[i]} is not an array; only array arguments have dynamic dims")
         if not isinstance(axes, Mapping):
-            raise UsageError(f"dynamic={{{key!r}: {axes!r}}}: give {{axis: symbol name}}, e.g. {{0: \"batch\"}}")
+            raise UsageError(f'dynamic={{{key!r}: {axes!r}}}: give {{axis: symbol name}}, e.g. {{0: "batch"}}')
         rank = len(arg.shape)
         for axis, symbol in axes.items():
             if not isinstance(axis, int) or not -rank <= axis < rank:
                 raise UsageError(f"dynamic: argument {labels[i]} has rank {rank}; axis {axis!r} is not one of its axes")
             if not isinstance(symbol, str) or not _SYMBOL.fullmatch(symbol):
-                raise UsageError(f"dynamic: axis {axis} of argument {labels[i]}: symbol {symbol!r} is not a name like 'batch'")
+                raise UsageError(
+                    f"dynamic: axis {axis} of argument {labels[i]}: symbol {symbol!r} is not a name like 'batch'"
+                )
             if arg.shape[axis] < 1:
                 raise UsageError(f"dynamic: axis {axis} of argument {labels[i]} has size 0; JAX symbolic dims are >= 1")
             out.setdefault(i, {})[axis % rank] = symbol
@@ -184,8 +196,9 @@ def _exports(thunk: Callable[[], Any]) -> bool:
     return True
 
 
-def export_model(fn: Callable[..., Any], *example_args: Any,
-                 dynamic: Mapping[Any, Mapping[int, str]] | None = None) -> JaxModel:
+def export_model(
+    fn: Callable[..., Any], *example_args: Any, dynamic: Mapping[Any, Mapping[int, str]] | None = None
+) -> JaxModel:
     """Export ``fn`` at the example arguments' shapes and dtypes, ``dynamic`` dims symbolic (see the module doc)."""
     if not callable(fn):
         raise UsageError(f"check_jax: the first argument must be a function, not a {_describe(fn)}")
@@ -206,25 +219,40 @@ def export_model(fn: Callable[..., Any], *example_args: Any,
         for axis, symbol in per.items():
             n = int(example_args[i].shape[axis])
             if sizes.setdefault(symbol, n) != n:
-                raise UsageError(f"dynamic: symbol {symbol!r} is {sizes[symbol]} in one argument and {n} in "
-                                 f"argument {labels[i]}; one symbol is one size")
-    dims = dict(zip(symbols, export.symbolic_shape(", ".join(symbols), scope=export.SymbolicScope()))) if symbols else {}
-    made = [Leaf(x, axes.get(owner, {}) if np.ndim(example_args[owner]) == x.ndim and owner in axes else {})
-            for x, owner in zip(leaves, owners)]
+                raise UsageError(
+                    f"dynamic: symbol {symbol!r} is {sizes[symbol]} in one argument and {n} in "
+                    f"argument {labels[i]}; one symbol is one size"
+                )
+    dims = (
+        dict(zip(symbols, export.symbolic_shape(", ".join(symbols), scope=export.SymbolicScope()))) if symbols else {}
+    )
+    made = [
+        Leaf(x, axes.get(owner, {}) if np.ndim(example_args[owner]) == x.ndim and owner in axes else {})
+        for x, owner in zip(leaves, owners)
+    ]
 
     def specs(symbolic: bool) -> list[Any]:
-        flat = [jax.ShapeDtypeStruct(tuple(dims[leaf.dynamic[a]] if symbolic and a in leaf.dynamic else d
-                                           for a, d in enumerate(leaf.example.shape)), leaf.example.dtype)
-                for leaf in made]
+        flat = [
+            jax.ShapeDtypeStruct(
+                tuple(
+                    dims[leaf.dynamic[a]] if symbolic and a in leaf.dynamic else d
+                    for a, d in enumerate(leaf.example.shape)
+                ),
+                leaf.example.dtype,
+            )
+            for leaf in made
+        ]
         return list(jax.tree_util.tree_unflatten(treedef, flat))
 
     try:
         exported = export.export(jax.jit(fn))(*specs(True))
     except Exception as e:  # noqa: BLE001 - JAX's tracing errors have no common base class
         if symbols and _exports(lambda: export.export(jax.jit(fn))(*specs(False))):
-            raise UsageError(f"check_jax({name}) rejects the dynamic dim(s) {', '.join(symbols)}: {_first_line(e)}; "
-                             f"keep those dims static (drop them from dynamic=) or make the function "
-                             f"shape-polymorphic") from None
+            raise UsageError(
+                f"check_jax({name}) rejects the dynamic dim(s) {', '.join(symbols)}: {_first_line(e)}; "
+                f"keep those dims static (drop them from dynamic=) or make the function "
+                f"shape-polymorphic"
+            ) from None
         raise UsageError(f"check_jax: jax.export cannot export {name}: {_first_line(e)}") from None
     from ireefuzz.generators.stablehlo import module_of, rename_functions
 
@@ -247,13 +275,55 @@ _FLOAT_NAMES = {"float32": "f32", "float16": "f16", "bfloat16": "bf16", "float64
 _CALLS = ("jaxpr", "call_jaxpr", "fun_jaxpr")  # sub-jaxpr params of call-like primitives (pjit, custom_jvp_call, ...)
 _NOT_INLINED = ("cond", "while", "scan")  # their sub-jaxprs are not calls with the eqn's operands
 # Primitives that round nothing (they move, select or compare values): no step on the error's chain.
-_EXACT = frozenset({
-    "reshape", "broadcast_in_dim", "transpose", "squeeze", "expand_dims", "slice", "dynamic_slice",
-    "dynamic_update_slice", "concatenate", "gather", "scatter", "copy", "copy_p", "select_n", "iota", "pad", "rev",
-    "reduce_max", "reduce_min", "max", "min", "argmax", "argmin", "sort", "top_k", "stop_gradient", "neg", "abs",
-    "sign", "eq", "ne", "lt", "le", "gt", "ge", "and", "or", "not", "floor", "ceil", "round", "clamp",
-    "reduce_precision", "sharding_constraint", "optimization_barrier",
-})
+_EXACT = frozenset(
+    {
+        "reshape",
+        "broadcast_in_dim",
+        "transpose",
+        "squeeze",
+        "expand_dims",
+        "slice",
+        "dynamic_slice",
+        "dynamic_update_slice",
+        "concatenate",
+        "gather",
+        "scatter",
+        "copy",
+        "copy_p",
+        "select_n",
+        "iota",
+        "pad",
+        "rev",
+        "reduce_max",
+        "reduce_min",
+        "max",
+        "min",
+        "argmax",
+        "argmin",
+        "sort",
+        "top_k",
+        "stop_gradient",
+        "neg",
+        "abs",
+        "sign",
+        "eq",
+        "ne",
+        "lt",
+        "le",
+        "gt",
+        "ge",
+        "and",
+        "or",
+        "not",
+        "floor",
+        "ceil",
+        "round",
+        "clamp",
+        "reduce_precision",
+        "sharding_constraint",
+        "optimization_barrier",
+    }
+)
 
 
 def _is_float(dtype: Any) -> bool:
@@ -297,8 +367,9 @@ def _reduction_length(eqn: Any) -> int:
     return 1
 
 
-def _eval_wide(jaxpr: Any, consts: Sequence[Any], args: Sequence[Any], track: _Tracking,
-               depths: Sequence[int]) -> tuple[list[Any], list[int]]:
+def _eval_wide(
+    jaxpr: Any, consts: Sequence[Any], args: Sequence[Any], track: _Tracking, depths: Sequence[int]
+) -> tuple[list[Any], list[int]]:
     """Evaluate ``jaxpr`` eagerly with floats widened to float64; returns (outputs, their depths)."""
     jax = _jax()
     import jax.numpy as jnp
@@ -338,8 +409,9 @@ def _eval_wide(jaxpr: Any, consts: Sequence[Any], args: Sequence[Any], track: _T
             try:
                 result = eqn.primitive.bind(*values, **params)
             except Exception:  # noqa: BLE001 - a primitive that takes only its traced dtypes: at them
-                narrow = [jnp.asarray(x).astype(v.aval.dtype) if hasattr(v, "aval") else x
-                          for x, v in zip(values, eqn.invars)]
+                narrow = [
+                    jnp.asarray(x).astype(v.aval.dtype) if hasattr(v, "aval") else x for x, v in zip(values, eqn.invars)
+                ]
                 result = eqn.primitive.bind(*narrow, **eqn.params)
             outs = list(result) if eqn.primitive.multiple_results else [result]
             out_ds = [max(ds, default=0) + (eqn.primitive.name not in _EXACT)] * len(outs)
@@ -399,8 +471,10 @@ class JaxCase:
         return self.args_at(0)
 
     def args_at(self, k: int) -> tuple[TensorType, ...]:
-        return tuple(TensorType(leaf.shape_at(self.instances[k]), dtype)
-                     for leaf, (_, dtype) in zip(self.model.leaves, self.signature.args))
+        return tuple(
+            TensorType(leaf.shape_at(self.instances[k]), dtype)
+            for leaf, (_, dtype) in zip(self.model.leaves, self.signature.args)
+        )
 
     def inputs(self, instance: int = 0) -> list[np.ndarray]:
         return self.model.inputs(self.instances[instance])
@@ -410,9 +484,16 @@ class JaxCase:
         return f"JaxCase(@{self.function}, instances: {shown}, cpu={self.target_cpu})"
 
 
-def _jax_numbers(case: JaxCase, sizes: Mapping[str, int], inputs: Sequence[np.ndarray],
-                 outputs: Sequence[np.ndarray], *, config: sut.CompilerConfig, policy: Policy,
-                 dispatches: Sequence[sut.DispatchIR]) -> numeric.NumericResult:
+def _jax_numbers(
+    case: JaxCase,
+    sizes: Mapping[str, int],
+    inputs: Sequence[np.ndarray],
+    outputs: Sequence[np.ndarray],
+    *,
+    config: sut.CompilerConfig,
+    policy: Policy,
+    dispatches: Sequence[sut.DispatchIR],
+) -> numeric.NumericResult:
     """The numeric oracle with JAX in float64 as the reference (``numeric.check_program_outputs``' rule)."""
     ops = frontends.dispatch_ops(dispatches, case.function)
     try:
@@ -426,8 +507,12 @@ def _jax_numbers(case: JaxCase, sizes: Mapping[str, int], inputs: Sequence[np.nd
         rng = np.random.default_rng(case.seed)
         runs: list[list[np.ndarray] | None] = []
         for _ in range(frontends.PERTURBED_RUNS):
-            moved = [(x.astype(np.float64) * (1 + rtol * rng.choice((-1.0, 1.0), np.shape(x)))).astype(x.dtype)
-                     if _is_float(x.dtype) else x for x in inputs]
+            moved = [
+                (x.astype(np.float64) * (1 + rtol * rng.choice((-1.0, 1.0), np.shape(x)))).astype(x.dtype)
+                if _is_float(x.dtype)
+                else x
+                for x in inputs
+            ]
             try:
                 runs.append(list(case.model.reference(moved).outputs))
             except Exception:  # noqa: BLE001
@@ -435,20 +520,35 @@ def _jax_numbers(case: JaxCase, sizes: Mapping[str, int], inputs: Sequence[np.nd
         return runs
 
     judged = numeric.check_program_outputs(case.function, ops, outputs, ref.outputs, dtypes, rtol, perturbed)
-    findings = tuple(dataclasses.replace(f, message=f.message.replace("interpreter", "JAX float64"),
-                                         evidence=dict(f.evidence) | {"sizes": dict(sizes), "reference": "jax-float64",
-                                                                       "depth": ref.depth,
-                                                                       "longest_reduction": ref.longest_reduction})
-                     for f in judged.findings)
+    findings = tuple(
+        dataclasses.replace(
+            f,
+            message=f.message.replace("interpreter", "JAX float64"),
+            evidence=dict(f.evidence)
+            | {
+                "sizes": dict(sizes),
+                "reference": "jax-float64",
+                "depth": ref.depth,
+                "longest_reduction": ref.longest_reduction,
+            },
+        )
+        for f in judged.findings
+    )
     return numeric.NumericResult(findings, judged.discarded)
 
 
-JAX = dataclasses.replace(frontends.MLIR, name="jax", compile_failure=frontends.STABLEHLO.compile_failure,
-                          configure=frontends.STABLEHLO.configure, numbers=_jax_numbers)
+JAX = dataclasses.replace(
+    frontends.MLIR,
+    name="jax",
+    compile_failure=frontends.STABLEHLO.compile_failure,
+    configure=frontends.STABLEHLO.configure,
+    numbers=_jax_numbers,
+)
 
 
-def shape_instances(model: JaxModel, instances: int | Sequence[Mapping[str, int]] | None, seed: int = 0
-                    ) -> tuple[dict[str, int], ...]:
+def shape_instances(
+    model: JaxModel, instances: int | Sequence[Mapping[str, int]] | None, seed: int = 0
+) -> tuple[dict[str, int], ...]:
     """A number of ``instances``: the example's sizes first, then that many draws over ``AWKWARD`` (1 and the
     largest always), at most ``MAX_ELEMENTS`` per argument, smallest first. A list: exactly those, in order
     (a Hypothesis sweep draws them with ``awkward_sizes``)."""
@@ -468,9 +568,14 @@ def shape_instances(model: JaxModel, instances: int | Sequence[Mapping[str, int]
     else:
         drawn = []
         for given in list(instances):  # type: ignore[arg-type]
-            if not isinstance(given, Mapping) or set(given) != set(model.symbols) or not all(
-                    isinstance(v, int) and v >= 1 for v in given.values()):
-                raise UsageError(f"instances: {given!r} must give every symbol ({', '.join(model.symbols)}) a size >= 1")
+            if (
+                not isinstance(given, Mapping)
+                or set(given) != set(model.symbols)
+                or not all(isinstance(v, int) and v >= 1 for v in given.values())
+            ):
+                raise UsageError(
+                    f"instances: {given!r} must give every symbol ({', '.join(model.symbols)}) a size >= 1"
+                )
             if not _fits(model, given):
                 raise UsageError(f"instances: {given!r} makes an argument larger than {MAX_ELEMENTS} elements")
             drawn.append(dict(given))
@@ -493,8 +598,9 @@ def awkward_sizes(*symbols: str) -> Any:
     return st.fixed_dictionaries({s: st.sampled_from(AWKWARD) for s in symbols})
 
 
-def accepted_instances(model: JaxModel, instances: int | Sequence[Mapping[str, int]] | None, seed: int = 0
-                       ) -> tuple[dict[str, int], ...]:
+def accepted_instances(
+    model: JaxModel, instances: int | Sequence[Mapping[str, int]] | None, seed: int = 0
+) -> tuple[dict[str, int], ...]:
     """``shape_instances`` without the drawn sizes the function rejects; a given size it rejects is a UsageError."""
     sizes = shape_instances(model, instances, seed)
     accepted = tuple(s for s in sizes if _rejects(model, s) is None)
@@ -533,16 +639,23 @@ def with_float_dtype(args: Sequence[Any], dtype: str) -> tuple[Any, ...]:
     return tuple(jax.tree_util.tree_map(cast, a) for a in args)
 
 
-def make_case(model: JaxModel, instances: Sequence[Mapping[str, int]], config: sut.CompilerConfig,
-              seed: int = 0) -> JaxCase:
+def make_case(
+    model: JaxModel, instances: Sequence[Mapping[str, int]], config: sut.CompilerConfig, seed: int = 0
+) -> JaxCase:
     (sig,) = [s for s in frontends.signatures(model.text) if s.name == model.name]
     return JaxCase(model, sig, tuple(dict(s) for s in instances), config.target_cpu, (), seed)
 
 
-def check_results(fn: Callable[..., Any], *example_args: Any, dynamic: Mapping[Any, Mapping[int, str]] | None = None,
-                  instances: int | Sequence[Mapping[str, int]] | None = None, config: sut.CompilerConfig | None = None,
-                  policy: Policy | None = None, seed: int = 0,
-                  program_filter: Callable[[str], str] | None = None) -> tuple[JaxCase, CaseResult]:
+def check_results(
+    fn: Callable[..., Any],
+    *example_args: Any,
+    dynamic: Mapping[Any, Mapping[int, str]] | None = None,
+    instances: int | Sequence[Mapping[str, int]] | None = None,
+    config: sut.CompilerConfig | None = None,
+    policy: Policy | None = None,
+    seed: int = 0,
+    program_filter: Callable[[str], str] | None = None,
+) -> tuple[JaxCase, CaseResult]:
     """Export ``fn`` and check it at every shape instance through ``evaluate`` (the ``JAX`` frontend).
     ``program_filter`` rewrites the exported StableHLO before it is compiled (a test's injected fault)."""
     config = config or sut.CompilerConfig()
@@ -590,23 +703,44 @@ def make_bundle(finding: Any, case: JaxCase, config: sut.CompilerConfig) -> Any:
     dtypes = {dtype for _, dtype in results if dtype in numeric.EPS}
     atol = {d: float(ev.get("tolerance") or 0.0) for d in dtypes} if finding.oracle == "numeric" else {}
     script = bundle.run_script(
-        finding, shape, all_flags, rtol=float(ev.get("rtol") or 0.0), atol=atol,
+        finding,
+        shape,
+        all_flags,
+        rtol=float(ev.get("rtol") or 0.0),
+        atol=atol,
         error_message=_compile_error(finding, case.program) or str(ev.get("message") or finding.message),
         function=case.function,
-        outputs=[expected[f"ref_{j}"] for j in range(len(results)) if f"ref_{j}" in expected])
-    record = finding.to_json() | {"compiler_version": platform.get("compiler_version", ""), "cpu": cpu,
-                                  "flags": all_flags, "function": case.function, "sizes": dict(case.instances[k])}
+        outputs=[expected[f"ref_{j}"] for j in range(len(results)) if f"ref_{j}" in expected],
+    )
+    record = finding.to_json() | {
+        "compiler_version": platform.get("compiler_version", ""),
+        "cpu": cpu,
+        "flags": all_flags,
+        "function": case.function,
+        "sizes": dict(case.instances[k]),
+    }
     issue = repro.program_issue_text(finding, case, platform, all_flags, inputs, expected)
-    issue = issue.replace("The float64 reference interpreter (`ireefuzz.oracles.interpret`) gives",
-                          f"JAX itself on CPU, every float widened to float64 (the model `{case.model.name}` as "
-                          f"exported by `jax.export`, at {dict(case.instances[k]) or 'its static shapes'}), gives")
+    issue = issue.replace(
+        "The float64 reference interpreter (`ireefuzz.oracles.interpret`) gives",
+        f"JAX itself on CPU, every float widened to float64 (the model `{case.model.name}` as "
+        f"exported by `jax.export`, at {dict(case.instances[k]) or 'its static shapes'}), gives",
+    )
     issue += "".join(f"{line}\n" for line in _input_ir_section(case, config) + _dispatch_section(finding, case, config))
-    return bundle.Bundle(program=case.program, finding=record,
-                         case={"kind": "jax", "function": case.function, "instances": list(case.instances),
-                               "target_cpu": case.target_cpu},
-                         inputs=inputs, expected=expected, run_sh=script,
-                         inputs_after=repro.program_inputs_after(case) if finding.oracle == "immutability" else None,
-                         issue=issue)
+    return bundle.Bundle(
+        program=case.program,
+        finding=record,
+        case={
+            "kind": "jax",
+            "function": case.function,
+            "instances": list(case.instances),
+            "target_cpu": case.target_cpu,
+        },
+        inputs=inputs,
+        expected=expected,
+        run_sh=script,
+        inputs_after=repro.program_inputs_after(case) if finding.oracle == "immutability" else None,
+        issue=issue,
+    )
 
 
 def _compile_error(finding: Any, program: str) -> str:
@@ -626,14 +760,30 @@ def _input_ir_section(case: JaxCase, config: sut.CompilerConfig) -> list[str]:
     the diagnostic when the input conversion itself fails."""
     text = sut.compile_to(case.program, JAX.configure(config), "input")
     if not isinstance(text, str):
-        return ["", "## After IREE's input conversion", "",
-                "`iree-compile --compile-to=input` fails: the input conversion itself is where this fails.", "",
-                "```", text.diagnostic.strip()[:3000], "```"]
+        return [
+            "",
+            "## After IREE's input conversion",
+            "",
+            "`iree-compile --compile-to=input` fails: the input conversion itself is where this fails.",
+            "",
+            "```",
+            text.diagnostic.strip()[:3000],
+            "```",
+        ]
     lines = text.rstrip().splitlines()
     more = [f"... ({len(lines) - INPUT_IR_LINES} more lines: `iree-compile --compile-to=input program.mlir`)"]
     command = "`iree-compile --compile-to=input --iree-input-type=stablehlo program.mlir` (linalg on tensors):"
-    return ["", "## After IREE's input conversion", "", command, "", "```mlir", *lines[:INPUT_IR_LINES],
-            *(more if len(lines) > INPUT_IR_LINES else []), "```"]
+    return [
+        "",
+        "## After IREE's input conversion",
+        "",
+        command,
+        "",
+        "```mlir",
+        *lines[:INPUT_IR_LINES],
+        *(more if len(lines) > INPUT_IR_LINES else []),
+        "```",
+    ]
 
 
 def _dispatch_section(finding: Any, case: JaxCase, config: sut.CompilerConfig) -> list[str]:
@@ -646,10 +796,23 @@ def _dispatch_section(finding: Any, case: JaxCase, config: sut.CompilerConfig) -
     dispatch = next((d for d in getattr(artifact, "dispatches", ()) if d.name == name), None)
     if dispatch is None or not dispatch.source:
         return []
-    return ["", "## The dispatch at fault", "",
-            f"`{name}` (pipeline `{dispatch.pipeline}`). Its executable source, a program of its own:", "",
-            "```sh", ("iree-compile --compile-mode=hal-executable dispatch.mlir -o dispatch.so "
-                      "--mlir-print-ir-before=iree-convert-to-llvm"), "```", "", "```mlir", dispatch.source.rstrip(), "```"]
+    return [
+        "",
+        "## The dispatch at fault",
+        "",
+        f"`{name}` (pipeline `{dispatch.pipeline}`). Its executable source, a program of its own:",
+        "",
+        "```sh",
+        (
+            "iree-compile --compile-mode=hal-executable dispatch.mlir -o dispatch.so "
+            "--mlir-print-ir-before=iree-convert-to-llvm"
+        ),
+        "```",
+        "",
+        "```mlir",
+        dispatch.source.rstrip(),
+        "```",
+    ]
 
 
 # --------------------------------------------------------------------------- a campaign around a model
@@ -658,7 +821,9 @@ FUZZ_DTYPES = ("f32", "f16", "bf16")
 DEFAULT_VARIANTS = 8
 
 
-def load_model(spec: str) -> tuple[Callable[..., Any], Callable[[], Sequence[Any]], Mapping[Any, Mapping[int, str]] | None]:
+def load_model(
+    spec: str,
+) -> tuple[Callable[..., Any], Callable[[], Sequence[Any]], Mapping[Any, Mapping[int, str]] | None]:
     """``module:function`` -> (the function, the module's ``example_args``, its ``DYNAMIC`` or None). The module
     is imported as Python would from the current folder."""
     import importlib
@@ -678,8 +843,10 @@ def load_model(spec: str) -> tuple[Callable[..., Any], Callable[[], Sequence[Any
         raise UsageError(f"--model {spec}: {module_name} has no function {attr}")
     example_args = getattr(module, "example_args", None)
     if not callable(example_args):
-        raise UsageError(f"--model {spec}: {module_name} must define example_args() returning {attr}'s example "
-                         f"arguments (and may define DYNAMIC, the dynamic= of check_jax)")
+        raise UsageError(
+            f"--model {spec}: {module_name} must define example_args() returning {attr}'s example "
+            f"arguments (and may define DYNAMIC, the dynamic= of check_jax)"
+        )
     return fn, example_args, getattr(module, "DYNAMIC", None)
 
 
@@ -695,13 +862,21 @@ class Variant:
     labels: Mapping[str, str]
 
     def to_json(self) -> dict[str, Any]:
-        return {"index": self.index, "dtype": self.dtype, "dynamic": self.dynamic, "target_cpu": self.target_cpu,
-                "flags": list(self.flags), **dict(self.labels)}
+        return {
+            "index": self.index,
+            "dtype": self.dtype,
+            "dynamic": self.dynamic,
+            "target_cpu": self.target_cpu,
+            "flags": list(self.flags),
+            **dict(self.labels),
+        }
 
     def __repr__(self) -> str:
         chosen = ", ".join(f"{k}={v}" for k, v in self.labels.items() if v != "default")
-        return (f"#{self.index} {self.dtype} {'dynamic' if self.dynamic else 'static'} cpu={self.target_cpu}"
-                f"{' ' + chosen if chosen else ''}")
+        return (
+            f"#{self.index} {self.dtype} {'dynamic' if self.dynamic else 'static'} cpu={self.target_cpu}"
+            f"{' ' + chosen if chosen else ''}"
+        )
 
 
 def variants(seed: int, count: int, has_dynamic: bool, space: Any, target_cpu: str = "host") -> list[Variant]:
@@ -711,14 +886,31 @@ def variants(seed: int, count: int, has_dynamic: bool, space: Any, target_cpu: s
     out = [Variant(0, "f32", has_dynamic, target_cpu, (), {})]
     for k in range(1, count):
         config = space.draw(seed, k)
-        out.append(Variant(k, rng.choice(FUZZ_DTYPES), has_dynamic and rng.random() < 0.5, config.target_cpu,
-                           tuple(config.flags), dict(config.choices)))
+        out.append(
+            Variant(
+                k,
+                rng.choice(FUZZ_DTYPES),
+                has_dynamic and rng.random() < 0.5,
+                config.target_cpu,
+                tuple(config.flags),
+                dict(config.choices),
+            )
+        )
     return out
 
 
-def fuzz_model(spec: str, out: Any, *, seed: int = 0, count: int = DEFAULT_VARIANTS, time_s: float | None = None,
-               config: sut.CompilerConfig | None = None, policy: Policy | None = None, baseline: Any = None,
-               log: Callable[[str], None] = print) -> int:
+def fuzz_model(
+    spec: str,
+    out: Any,
+    *,
+    seed: int = 0,
+    count: int = DEFAULT_VARIANTS,
+    time_s: float | None = None,
+    config: sut.CompilerConfig | None = None,
+    policy: Policy | None = None,
+    baseline: Any = None,
+    log: Callable[[str], None] = print,
+) -> int:
     """``ireefuzz fuzz --model MODULE:FUNCTION``: check ``count`` variants of the model (``variants``), each
     through ``check_results``; every variant's findings go to ``OUT/findings.jsonl``, a bundle per new signature
     (not in ``baseline``) to ``OUT/bundles/``. Returns 1 if a finding is new, else 0."""
@@ -740,13 +932,30 @@ def fuzz_model(spec: str, out: Any, *, seed: int = 0, count: int = DEFAULT_VARIA
             if time_s is not None and time.monotonic() - started > time_s:
                 log(f"--time {time_s:g} s spent: {variant.index} of {count} variants checked")
                 break
-            run_config = dataclasses.replace(base, target_cpu=variant.target_cpu, flags=tuple(base.flags) + variant.flags)
+            run_config = dataclasses.replace(
+                base, target_cpu=variant.target_cpu, flags=tuple(base.flags) + variant.flags
+            )
             args = with_float_dtype(example_args(), variant.dtype)
-            case, result = check_results(fn, *args, dynamic=dynamic if variant.dynamic else None, config=run_config,
-                                         policy=policy, seed=seed + variant.index)
-            record.write(json.dumps({"variant": variant.to_json(), "instances": list(case.instances),
-                                     "not_judged": list(result.not_judged), "discarded": result.discarded,
-                                     "findings": [json.loads(f.dumps()) for f in result.findings]}) + "\n")
+            case, result = check_results(
+                fn,
+                *args,
+                dynamic=dynamic if variant.dynamic else None,
+                config=run_config,
+                policy=policy,
+                seed=seed + variant.index,
+            )
+            record.write(
+                json.dumps(
+                    {
+                        "variant": variant.to_json(),
+                        "instances": list(case.instances),
+                        "not_judged": list(result.not_judged),
+                        "discarded": result.discarded,
+                        "findings": [json.loads(f.dumps()) for f in result.findings],
+                    }
+                )
+                + "\n"
+            )
             record.flush()
             log(f"{variant!r}: {len(result.findings)} finding(s)")
             for f in result.findings:
@@ -776,10 +985,18 @@ def fuzz_main(args: Any) -> int:
         raise UsageError(f"--oracles: unknown {', '.join(sorted(unknown))}; choose from {', '.join(ORACLE_NAMES)}")
     if args.cases is not None and args.cases < 1:
         raise UsageError("--cases: give a positive number of model variants")
-    config = sut.CompilerConfig(iree_compile=args.iree_compile, target_cpu=args.target_cpu or "host",
-                                flags=tuple(args.flags or ()))
+    config = sut.CompilerConfig(
+        iree_compile=args.iree_compile, target_cpu=args.target_cpu or "host", flags=tuple(args.flags or ())
+    )
     sut.require_usable(config)
     out = Path(args.out or f"runs/model-{time.strftime('%Y%m%d-%H%M%S')}")
-    return fuzz_model(args.model, out, seed=args.seed or 0, count=args.cases or DEFAULT_VARIANTS, time_s=args.time,
-                      config=config, policy=Policy(oracles=oracles),
-                      baseline=known.load(known.baseline_path(args.baseline)))
+    return fuzz_model(
+        args.model,
+        out,
+        seed=args.seed or 0,
+        count=args.cases or DEFAULT_VARIANTS,
+        time_s=args.time,
+        config=config,
+        policy=Policy(oracles=oracles),
+        baseline=known.load(known.baseline_path(args.baseline)),
+    )

@@ -22,20 +22,64 @@ The package: ``core`` (values, parsing, the function walker dispatching on the o
 one module of handlers per dialect (``arith``, ``math``, ``linalg`` with ``iree_linalg_ext``, ``tensor``,
 ``scf``), each registering its handlers on import, and ``domains`` (the input domains).
 """
+
 from __future__ import annotations
 
 from . import arith, linalg, math, scf, tensor  # noqa: F401  (importing them registers their handlers)
 from .arith import CASTS, CMPF, CMPI
-from .core import (DYNAMIC, HANDLERS, TERMINATORS, Array, Elem, Handler, Interpretation, Interpreter, compile_block,
-                   elem_of, handles, interpret, interpret_traced, parse, round_to, signed, to_elem, unsigned, wrap)
+from .core import (
+    DYNAMIC,
+    HANDLERS,
+    TERMINATORS,
+    Array,
+    Elem,
+    Handler,
+    Interpretation,
+    Interpreter,
+    compile_block,
+    elem_of,
+    handles,
+    interpret,
+    interpret_traced,
+    parse,
+    round_to,
+    signed,
+    to_elem,
+    unsigned,
+    wrap,
+)
 from .domains import TRANSPARENT, Domain, infer_input_domains
 from .linalg import ASSOCIATIVE, FUSED_STEPS
 
 FLOAT_OPS = {**arith.FLOAT_OPS, **math.FLOAT_OPS}  # the float elementwise ops, by name, as NumPy functions
 
 __all__ = [
-    "ASSOCIATIVE", "CASTS", "CMPF", "CMPI", "DYNAMIC", "FLOAT_OPS", "FUSED_STEPS", "HANDLERS", "TERMINATORS",
-    "TRANSPARENT", "Array", "Domain", "Elem", "Handler", "Interpretation", "Interpreter", "compile_block", "elem_of",
-    "handles", "infer_input_domains", "interpret", "interpret_traced", "parse", "round_to", "signed", "to_elem",
-    "unsigned", "wrap",
+    "ASSOCIATIVE",
+    "CASTS",
+    "CMPF",
+    "CMPI",
+    "DYNAMIC",
+    "FLOAT_OPS",
+    "FUSED_STEPS",
+    "HANDLERS",
+    "TERMINATORS",
+    "TRANSPARENT",
+    "Array",
+    "Domain",
+    "Elem",
+    "Handler",
+    "Interpretation",
+    "Interpreter",
+    "compile_block",
+    "elem_of",
+    "handles",
+    "infer_input_domains",
+    "interpret",
+    "interpret_traced",
+    "parse",
+    "round_to",
+    "signed",
+    "to_elem",
+    "unsigned",
+    "wrap",
 ]

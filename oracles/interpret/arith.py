@@ -1,6 +1,7 @@
 """``arith`` ops: constants, integer arithmetic wrapped at its width, float arithmetic in float64,
 comparisons, select and casts.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -9,9 +10,23 @@ import numpy as np
 from iree.compiler import ir
 
 from ireefuzz.errors import NotInterpretable
-from .core import (Array, HANDLERS, Elem, Handler, Interpreter, _result_elem, _shape, elem_of, handles, round_to,
-                   signed, to_elem, unsigned, wrap)
 
+from .core import (
+    HANDLERS,
+    Array,
+    Elem,
+    Handler,
+    Interpreter,
+    _result_elem,
+    _shape,
+    elem_of,
+    handles,
+    round_to,
+    signed,
+    to_elem,
+    unsigned,
+    wrap,
+)
 
 # --------------------------------------------------------------------------- arith
 
@@ -36,7 +51,7 @@ def _dense_values(dense: ir.DenseElementsAttr, e: Elem) -> Array:
             return values
     except (TypeError, ValueError, RuntimeError):
         pass
-    body = str(dense)[len("dense<"):str(dense).rindex(">")].split(">")[0]
+    body = str(dense)[len("dense<") : str(dense).rindex(">")].split(">")[0]
     if e.name == "bf16" and body.startswith('"0x'):
         import ml_dtypes
 
@@ -59,6 +74,7 @@ def _scalar_constant(attr: ir.Attribute, e: Elem) -> Array:
 
 def _elementwise(fn: Callable[..., Any], *, ints: bool) -> Handler:
     """An op whose result is fn(operands), wrapped (integers) at the result's width."""
+
     def handler(interp: Interpreter, op: ir.Operation, args: list) -> list:
         with np.errstate(all="ignore"):
             out = fn(*args)
@@ -69,6 +85,7 @@ def _elementwise(fn: Callable[..., Any], *, ints: bool) -> Handler:
 
 def _int_op(fn: Callable[[Elem, list], Any]) -> Handler:
     """An integer op that needs the operands' type (for unsigned readings and poison checks)."""
+
     def handler(interp: Interpreter, op: ir.Operation, args: list) -> list:
         e = elem_of(op.operands[0])
         with np.errstate(all="ignore"):
@@ -139,10 +156,16 @@ def _ceildivsi(e: Elem, x: list) -> Array:
 
 
 for _name, _int_fn in {
-    "arith.addi": lambda e, x: x[0] + x[1], "arith.subi": lambda e, x: x[0] - x[1],
-    "arith.muli": lambda e, x: x[0] * x[1], "arith.andi": lambda e, x: x[0] & x[1],
-    "arith.ori": lambda e, x: x[0] | x[1], "arith.xori": lambda e, x: x[0] ^ x[1],
-    "arith.divsi": _divsi, "arith.remsi": _remsi, "arith.floordivsi": _floordivsi, "arith.ceildivsi": _ceildivsi,
+    "arith.addi": lambda e, x: x[0] + x[1],
+    "arith.subi": lambda e, x: x[0] - x[1],
+    "arith.muli": lambda e, x: x[0] * x[1],
+    "arith.andi": lambda e, x: x[0] & x[1],
+    "arith.ori": lambda e, x: x[0] | x[1],
+    "arith.xori": lambda e, x: x[0] ^ x[1],
+    "arith.divsi": _divsi,
+    "arith.remsi": _remsi,
+    "arith.floordivsi": _floordivsi,
+    "arith.ceildivsi": _ceildivsi,
     "arith.maxsi": lambda e, x: np.maximum(signed(x[0], e), signed(x[1], e)),
     "arith.minsi": lambda e, x: np.minimum(signed(x[0], e), signed(x[1], e)),
 }.items():
@@ -157,21 +180,53 @@ for _name in ("arith.shli", "arith.shrsi", "arith.shrui"):
 
 
 FLOAT_OPS: dict[str, Callable[..., Any]] = {
-    "arith.addf": np.add, "arith.subf": np.subtract, "arith.mulf": np.multiply, "arith.divf": np.divide,
-    "arith.remf": np.fmod, "arith.negf": np.negative,
-    "arith.maximumf": np.maximum, "arith.minimumf": np.minimum, "arith.maxf": np.maximum, "arith.minf": np.minimum,
-    "arith.maxnumf": np.fmax, "arith.minnumf": np.fmin,
+    "arith.addf": np.add,
+    "arith.subf": np.subtract,
+    "arith.mulf": np.multiply,
+    "arith.divf": np.divide,
+    "arith.remf": np.fmod,
+    "arith.negf": np.negative,
+    "arith.maximumf": np.maximum,
+    "arith.minimumf": np.minimum,
+    "arith.maxf": np.maximum,
+    "arith.minf": np.minimum,
+    "arith.maxnumf": np.fmax,
+    "arith.minnumf": np.fmin,
 }
 for _name, _float_fn in FLOAT_OPS.items():
     HANDLERS[_name] = _elementwise(_float_fn, ints=False)
 
 
-CMPI: dict[int, Callable[[Any, Any], Array]] = {0: lambda a, b: a == b, 1: lambda a, b: a != b, 2: np.less, 3: np.less_equal, 4: np.greater,
-        5: np.greater_equal}
-CMPF = {1: "oeq", 2: "ogt", 3: "oge", 4: "olt", 5: "ole", 6: "one", 8: "ueq", 9: "ugt", 10: "uge", 11: "ult",
-        12: "ule", 13: "une"}
-_COMPARE = {"eq": np.equal, "gt": np.greater, "ge": np.greater_equal, "lt": np.less, "le": np.less_equal,
-            "ne": np.not_equal}
+CMPI: dict[int, Callable[[Any, Any], Array]] = {
+    0: lambda a, b: a == b,
+    1: lambda a, b: a != b,
+    2: np.less,
+    3: np.less_equal,
+    4: np.greater,
+    5: np.greater_equal,
+}
+CMPF = {
+    1: "oeq",
+    2: "ogt",
+    3: "oge",
+    4: "olt",
+    5: "ole",
+    6: "one",
+    8: "ueq",
+    9: "ugt",
+    10: "uge",
+    11: "ult",
+    12: "ule",
+    13: "une",
+}
+_COMPARE = {
+    "eq": np.equal,
+    "gt": np.greater,
+    "ge": np.greater_equal,
+    "lt": np.less,
+    "le": np.less_equal,
+    "ne": np.not_equal,
+}
 
 
 @handles("arith.cmpi")
@@ -215,7 +270,9 @@ def _cast(fn: Callable[[Array, Elem, Elem], Array]) -> Handler:
 def _float_to_int(name: str, is_signed: bool) -> Callable[[Array, Elem, Elem], Array]:
     def convert(x: Array, src: Elem, dst: Elem) -> Array:
         t = np.trunc(x)
-        low, high = (-(1 << (dst.width - 1)), (1 << (dst.width - 1)) - 1) if is_signed and dst.width > 1 else (0, dst.mask)
+        low, high = (
+            (-(1 << (dst.width - 1)), (1 << (dst.width - 1)) - 1) if is_signed and dst.width > 1 else (0, dst.mask)
+        )
         if dst.width == 1 and is_signed:
             low, high = -1, 0
         if not np.all((t >= low) & (t <= high)):

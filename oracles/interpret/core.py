@@ -2,6 +2,7 @@
 dispatches on the op name through ``HANDLERS``; ``handles`` registers a handler) and the entry points
 ``interpret`` / ``interpret_traced``.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -13,7 +14,6 @@ import numpy as np
 from iree.compiler import ir, passmanager
 
 from ireefuzz.errors import NotInterpretable, ProgramError
-
 
 Array = np.ndarray
 Handler = Callable[["Interpreter", ir.Operation, list], list]
@@ -112,8 +112,11 @@ def parse(module_text: str) -> ir.Module:
     """Parse and generalize: every named linalg op becomes its ``linalg.generic``."""
     if _state["context"] is None or _state["uses"] >= _CONTEXT_REUSE:
         context = ir.Context()
-        _state.update(context=context, uses=0, generalize=passmanager.PassManager.parse(
-            "builtin.module(linalg-generalize-named-ops)", context))
+        _state.update(
+            context=context,
+            uses=0,
+            generalize=passmanager.PassManager.parse("builtin.module(linalg-generalize-named-ops)", context),
+        )
     _state["uses"] += 1
     try:
         module = ir.Module.parse(module_text, _state["context"])
@@ -238,8 +241,15 @@ def _reads(op: ir.Operation) -> list:
     return found
 
 
-TERMINATORS = {"func.return", "util.return", "linalg.yield", "scf.yield", "tensor.yield", "scf.condition",
-               "iree_linalg_ext.yield"}
+TERMINATORS = {
+    "func.return",
+    "util.return",
+    "linalg.yield",
+    "scf.yield",
+    "tensor.yield",
+    "scf.condition",
+    "iree_linalg_ext.yield",
+}
 HANDLERS: dict[str, Handler] = {}
 
 
@@ -320,8 +330,13 @@ class Interpretation:
     depth: int  # arith / math / linalg ops in the function and what it calls (rounding steps on a path)
 
 
-def interpret_traced(module_text: str, function: str, inputs: Sequence[np.ndarray],
-                     undefined: float | None = None, time_limit_s: float | None = None) -> Interpretation:
+def interpret_traced(
+    module_text: str,
+    function: str,
+    inputs: Sequence[np.ndarray],
+    undefined: float | None = None,
+    time_limit_s: float | None = None,
+) -> Interpretation:
     """``interpret``, with the accumulation length and depth the numeric oracle's tolerance needs;
     ``undefined`` fills ``tensor.empty`` instead of NaN / 0 (to see whether its contents reach an output).
     Past ``time_limit_s`` seconds (checked at every block, so every loop iteration) it raises NotInterpretable:
@@ -336,10 +351,15 @@ def interpret_traced(module_text: str, function: str, inputs: Sequence[np.ndarra
     args = [_argument(p, x, i) for i, (p, x) in enumerate(zip(params, inputs))]
     results = interp.call(function, args)
     result_types = [elem_of(t) for t in _result_types(func)]
-    depth = sum(1 for f in interp.functions.values() for op in _walk(f)
-                if op.name.split(".")[0] in ("arith", "math") and op.name != "arith.constant")
-    return Interpretation([_output(r, e) for r, e in zip(results, result_types)], interp.longest_reduction,
-                          max(depth, 1))
+    depth = sum(
+        1
+        for f in interp.functions.values()
+        for op in _walk(f)
+        if op.name.split(".")[0] in ("arith", "math") and op.name != "arith.constant"
+    )
+    return Interpretation(
+        [_output(r, e) for r, e in zip(results, result_types)], interp.longest_reduction, max(depth, 1)
+    )
 
 
 def _result_types(func: ir.Operation) -> list[ir.Type]:
@@ -362,5 +382,8 @@ def _output(value: Array, e: Elem) -> np.ndarray:
         return value.astype(np.float64)
     if e.width == 1:
         return value.astype(np.bool_)
-    return unsigned(value, e).astype(np.uint64 if e.width >= 64 else np.int64) if e.name.startswith("ui") \
+    return (
+        unsigned(value, e).astype(np.uint64 if e.width >= 64 else np.int64)
+        if e.name.startswith("ui")
         else value.astype(np.int64)
+    )

@@ -1,6 +1,7 @@
 """Input domains: which arguments are indices (into a tensor dim, a gather table...) and their bounds, so
 the drawn inputs are defined.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -9,8 +10,8 @@ from typing import Iterable, Sequence
 from iree.compiler import ir
 
 from ireefuzz.errors import ProgramError
-from .core import DYNAMIC, _functions, _ints, _shape, _walk, elem_of, parse
 
+from .core import DYNAMIC, _functions, _ints, _shape, _walk, elem_of, parse
 
 # --------------------------------------------------------------------------- input domains
 
@@ -73,9 +74,20 @@ def _only_feeds_indices(op: ir.Operation) -> bool:
     return bool(uses) and all(u.owner.name in ("tensor.extract", "tensor.insert") for u in uses)
 
 
-TRANSPARENT = {"arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui", "arith.trunci",
-               "tensor.expand_shape", "tensor.collapse_shape", "tensor.extract_slice", "tensor.cast",
-               "tensor.extract", "tensor.reshape", "linalg.copy"}
+TRANSPARENT = {
+    "arith.index_cast",
+    "arith.index_castui",
+    "arith.extsi",
+    "arith.extui",
+    "arith.trunci",
+    "tensor.expand_shape",
+    "tensor.collapse_shape",
+    "tensor.extract_slice",
+    "tensor.cast",
+    "tensor.extract",
+    "tensor.reshape",
+    "linalg.copy",
+}
 
 
 def _argument_sources(value: ir.Value, params: list[ir.Value], depth: int = 0) -> set[int]:
@@ -125,8 +137,12 @@ def _dim_source(tensor: ir.Value, axis: int, params: list[ir.Value], depth: int 
             if isinstance(index, ir.OpResult) and index.owner.name == "arith.constant":
                 return _dim_source(source, ir.IntegerAttr(index.owner.attributes["value"]).value, params, depth + 1)
         return None
-    if producer.name in ("linalg.generic", "iree_linalg_ext.gather", "iree_linalg_ext.scatter"):  # DPS: the outs operand
-        outs = list(producer.operands)[len(producer.operands) - len(producer.results):]
+    if producer.name in (
+        "linalg.generic",
+        "iree_linalg_ext.gather",
+        "iree_linalg_ext.scatter",
+    ):  # DPS: the outs operand
+        outs = list(producer.operands)[len(producer.operands) - len(producer.results) :]
         return _dim_source(outs[tensor.result_number], axis, params, depth + 1)
     return None
 

@@ -2,6 +2,7 @@
 or in one NumPy reduction when associative), affine maps, softmax, and the ``iree_linalg_ext`` ops
 (attention, gather, scatter, sort, topk) and ``linalg.pack`` / ``unpack``.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -13,8 +14,18 @@ from iree.compiler import ir
 
 from ireefuzz.errors import NotInterpretable
 from ireefuzz.generators.ops import pack_array, unpack_array
-from .core import (Array, Interpreter, _check_in_bounds, _indices_in_bounds, _ints, compile_block, elem_of,
-                   handles, to_elem)
+
+from .core import (
+    Array,
+    Interpreter,
+    _check_in_bounds,
+    _indices_in_bounds,
+    _ints,
+    compile_block,
+    elem_of,
+    handles,
+    to_elem,
+)
 
 FUSED_STEPS = 1 << 21  # an associative reduction is vectorized over chunks of its space this large
 
@@ -27,9 +38,13 @@ def _affine(expr: ir.AffineExpr, dims: Sequence[Any]) -> Any:
         return dims[ir.AffineDimExpr(expr).position]
     if isinstance(expr, ir.AffineConstantExpr):
         return ir.AffineConstantExpr(expr).value
-    for kind, fn in ((ir.AffineAddExpr, np.add), (ir.AffineMulExpr, np.multiply), (ir.AffineModExpr, np.mod),
-                     (ir.AffineFloorDivExpr, np.floor_divide),
-                     (ir.AffineCeilDivExpr, lambda a, b: -np.floor_divide(-a, b))):
+    for kind, fn in (
+        (ir.AffineAddExpr, np.add),
+        (ir.AffineMulExpr, np.multiply),
+        (ir.AffineModExpr, np.mod),
+        (ir.AffineFloorDivExpr, np.floor_divide),
+        (ir.AffineCeilDivExpr, lambda a, b: -np.floor_divide(-a, b)),
+    ):
         if isinstance(expr, kind):
             e = kind(expr)
             return fn(_affine(e.lhs, dims), _affine(e.rhs, dims))
@@ -54,8 +69,10 @@ def _loop_sizes(maps: Sequence[ir.AffineMap], operands: Sequence[Array], n_loops
             if sizes[loop] is None:
                 sizes[loop] = size
             elif sizes[loop] != size:  # e.g. a matmul of 3x4 and 7x5: IREE reads out of bounds, nothing to judge
-                raise NotInterpretable(f"op linalg.generic: operand shapes disagree (loop d{loop} is {sizes[loop]} by "
-                                       f"an earlier operand, {size} by operand {k}; undefined behaviour)")
+                raise NotInterpretable(
+                    f"op linalg.generic: operand shapes disagree (loop d{loop} is {sizes[loop]} by "
+                    f"an earlier operand, {size} by operand {k}; undefined behaviour)"
+                )
     known = [s for s in sizes if s is not None]
     if len(known) < n_loops:
         raise NotInterpretable("op linalg.generic with a loop bound no operand gives")
@@ -74,11 +91,23 @@ def _linalg_index(interp: Interpreter, op: ir.Operation, args: list) -> list:
     return [np.asarray(interp.indices[-1].dim(ir.IntegerAttr(op.attributes["dim"]).value))]
 
 
-ASSOCIATIVE = {"arith.addf": np.add, "arith.addi": np.add, "arith.muli": np.multiply, "arith.mulf": np.multiply,
-               "arith.maxsi": np.maximum, "arith.minsi": np.minimum, "arith.maximumf": np.maximum,
-               "arith.minimumf": np.minimum, "arith.maxf": np.maximum, "arith.minf": np.minimum,
-               "arith.maxnumf": np.fmax, "arith.minnumf": np.fmin, "arith.andi": np.bitwise_and,
-               "arith.ori": np.bitwise_or, "arith.xori": np.bitwise_xor}
+ASSOCIATIVE = {
+    "arith.addf": np.add,
+    "arith.addi": np.add,
+    "arith.muli": np.multiply,
+    "arith.mulf": np.multiply,
+    "arith.maxsi": np.maximum,
+    "arith.minsi": np.minimum,
+    "arith.maximumf": np.maximum,
+    "arith.minimumf": np.minimum,
+    "arith.maxf": np.maximum,
+    "arith.minf": np.minimum,
+    "arith.maxnumf": np.fmax,
+    "arith.minnumf": np.fmin,
+    "arith.andi": np.bitwise_and,
+    "arith.ori": np.bitwise_or,
+    "arith.xori": np.bitwise_xor,
+}
 
 
 class _Space:
@@ -165,8 +194,13 @@ def _generic(interp: Interpreter, op: ir.Operation, args: list) -> list:
 
 def _reads_dims(amap: ir.AffineMap, dims: Sequence[int]) -> bool:
     """Whether ``amap`` may depend on any of ``dims`` (conservatively True for compound expressions)."""
-    return any(not isinstance(e, ir.AffineDimExpr) and not isinstance(e, ir.AffineConstantExpr)
-               or isinstance(e, ir.AffineDimExpr) and e.position in dims for e in amap.results)
+    return any(
+        not isinstance(e, ir.AffineDimExpr)
+        and not isinstance(e, ir.AffineConstantExpr)
+        or isinstance(e, ir.AffineDimExpr)
+        and e.position in dims
+        for e in amap.results
+    )
 
 
 def _reduction_points(sizes: Sequence[int]) -> Iterable[tuple[int, ...]]:
@@ -186,12 +220,24 @@ def _chunks(sizes: list[int], parallel: dict, reduction: list[int]) -> Iterable[
 
 def _bounds_probe(sizes: Sequence[int]) -> list[Array]:
     """Loop indices at their extremes: enough to check an affine (monotone per dim) access stays in bounds."""
-    return [np.array([0, max(s - 1, 0)]).reshape([-1 if k == d else 1 for k in range(len(sizes))]) if s else
-            np.zeros([0] * len(sizes), np.int64) for d, s in enumerate(sizes)]
+    return [
+        np.array([0, max(s - 1, 0)]).reshape([-1 if k == d else 1 for k in range(len(sizes))])
+        if s
+        else np.zeros([0] * len(sizes), np.int64)
+        for d, s in enumerate(sizes)
+    ]
 
 
-def _step(interp: Interpreter, block: ir.Block, steps: list, args: list, maps: list, space: _Space,
-          outs: list[Array], n_ins: int) -> None:
+def _step(
+    interp: Interpreter,
+    block: ir.Block,
+    steps: list,
+    args: list,
+    maps: list,
+    space: _Space,
+    outs: list[Array],
+    n_ins: int,
+) -> None:
     """One evaluation of the body over ``space`` (all parallel points at one reduction index)."""
     block_args = [space.read(a, m) for a, m in zip(args[:n_ins], maps)]
     block_args += [space.read(out, m) for out, m in zip(outs, maps[n_ins:])]
@@ -225,8 +271,18 @@ def _associative_combiners(block: ir.Block, steps: list, n_ins: int) -> list | N
     return found
 
 
-def _fused_step(interp: Interpreter, block: ir.Block, steps: list, args: list, maps: list, space: _Space,
-                reduction: list[int], combiners: list, outs: list[Array], n_ins: int) -> None:
+def _fused_step(
+    interp: Interpreter,
+    block: ir.Block,
+    steps: list,
+    args: list,
+    maps: list,
+    space: _Space,
+    reduction: list[int],
+    combiners: list,
+    outs: list[Array],
+    n_ins: int,
+) -> None:
     """f(ins) over a whole chunk of the space at once, folded over its reduction axes by the combine ufunc."""
     folded_space = _Space({d: r for d, r in space.ranges.items() if d not in reduction}, {d: 0 for d in reduction})
     product = _contraction(block, combiners, n_ins, maps, space)
@@ -242,8 +298,17 @@ def _fused_step(interp: Interpreter, block: ir.Block, steps: list, args: list, m
         folded_space.write(out, m, to_elem(combined, elem_of(producer.results[0])))
 
 
-def _fold(interp: Interpreter, block: ir.Block, steps: list, args: list, maps: list, space: _Space,
-          reduction: list[int], combiners: list, n_ins: int) -> list[Array]:
+def _fold(
+    interp: Interpreter,
+    block: ir.Block,
+    steps: list,
+    args: list,
+    maps: list,
+    space: _Space,
+    reduction: list[int],
+    combiners: list,
+    n_ins: int,
+) -> list[Array]:
     env = interp.env
     env.update(zip(block.arguments, [space.read(a, m) for a, m in zip(args[:n_ins], maps)]))
     combine_ops = {c[0] for c in combiners}
@@ -294,7 +359,7 @@ def _attention(interp: Interpreter, op: ir.Operation, args: list) -> list:
         if not all(isinstance(e, ir.AffineDimExpr) for e in amap.results):
             raise NotInterpretable("op iree_linalg_ext.attention with non-projected maps")
         letters.append("".join(chr(97 + ir.AffineDimExpr(e).position) for e in amap.results))
-    q, k, v, scale, *mask = (np.asarray(a, np.float64) for a in args[:len(letters) - 1])
+    q, k, v, scale, *mask = (np.asarray(a, np.float64) for a in args[: len(letters) - 1])
     lq, lk, lv, _, *lm, lo = letters
     head = set(lq) & set(lk) - set(lo)
     ls = "".join(ch for ch in lq if ch not in head) + "".join(ch for ch in lk if ch not in lq)  # the scores' dims
@@ -331,15 +396,15 @@ def _scatter(interp: Interpreter, op: ir.Operation, args: list) -> list:
     out = np.array(original, copy=True)
     block = op.regions[0].blocks[0]
     moved = np.moveaxis(out, dim_map, list(range(len(dim_map))))  # a view: writes land in ``out``
-    slice_shape = moved.shape[len(dim_map):]
+    slice_shape = moved.shape[len(dim_map) :]
     count = int(np.prod(updates.shape[:batch_rank]))  # not -1: ambiguous when a slice is empty
     flat_updates = updates.reshape(count, *updates.shape[batch_rank:])
     flat_indices = indices.reshape(count, indices.shape[-1]).astype(np.int64)
     for update, coord in zip(flat_updates, flat_indices):  # in order: duplicate indices combine in sequence
         where = tuple(int(c) for c in coord)
-        _indices_in_bounds(op, where, moved.shape[:len(dim_map)])
+        _indices_in_bounds(op, where, moved.shape[: len(dim_map)])
         target = moved[where]
-        window = tuple(slice(0, n) for n in np.shape(update)[-len(slice_shape):]) if slice_shape else ()
+        window = tuple(slice(0, n) for n in np.shape(update)[-len(slice_shape) :]) if slice_shape else ()
         current = target[window] if slice_shape else target
         (combined,) = interp.run_block(block, [update.reshape(np.shape(current)), current])
         if slice_shape:
@@ -392,8 +457,11 @@ def _pack(interp: Interpreter, op: ir.Operation, args: list) -> list:
 
 @handles("linalg.unpack")
 def _unpack(interp: Interpreter, op: ir.Operation, args: list) -> list:
-    return [unpack_array(np, np.asarray(args[0]), _ints(op.attributes["inner_dims_pos"]), _static_tiles(op),
-                         np.shape(args[1]))]
+    return [
+        unpack_array(
+            np, np.asarray(args[0]), _ints(op.attributes["inner_dims_pos"]), _static_tiles(op), np.shape(args[1])
+        )
+    ]
 
 
 def _static_tiles(op: ir.Operation) -> list[int]:

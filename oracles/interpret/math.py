@@ -1,5 +1,5 @@
-"""``math`` ops: the float functions (in float64) and the integer ones.
-"""
+"""``math`` ops: the float functions (in float64) and the integer ones."""
+
 from __future__ import annotations
 
 import math
@@ -9,7 +9,7 @@ import numpy as np
 from iree.compiler import ir
 
 from .arith import _elementwise, _int_op
-from .core import Array, HANDLERS, Interpreter, handles, signed, unsigned
+from .core import HANDLERS, Array, Interpreter, handles, signed, unsigned
 
 
 def _round_half_away(x: Array) -> Array:
@@ -20,14 +20,38 @@ _erf = np.vectorize(math.erf, otypes=[np.float64])  # rare enough for a per-elem
 
 
 FLOAT_OPS: dict[str, Callable[..., Any]] = {
-    "math.absf": np.abs, "math.exp": np.exp, "math.exp2": np.exp2, "math.expm1": np.expm1, "math.log": np.log,
-    "math.log2": np.log2, "math.log10": np.log10, "math.log1p": np.log1p, "math.sqrt": np.sqrt,
-    "math.rsqrt": lambda x: 1.0 / np.sqrt(x), "math.cbrt": np.cbrt, "math.tanh": np.tanh, "math.sinh": np.sinh,
-    "math.cosh": np.cosh, "math.sin": np.sin, "math.cos": np.cos, "math.tan": np.tan, "math.asin": np.arcsin,
-    "math.acos": np.arccos, "math.atan": np.arctan, "math.atan2": np.arctan2, "math.asinh": np.arcsinh,
-    "math.acosh": np.arccosh, "math.atanh": np.arctanh, "math.erf": _erf,
-    "math.powf": np.power, "math.floor": np.floor, "math.ceil": np.ceil, "math.round": _round_half_away,
-    "math.roundeven": np.rint, "math.trunc": np.trunc, "math.copysign": np.copysign,
+    "math.absf": np.abs,
+    "math.exp": np.exp,
+    "math.exp2": np.exp2,
+    "math.expm1": np.expm1,
+    "math.log": np.log,
+    "math.log2": np.log2,
+    "math.log10": np.log10,
+    "math.log1p": np.log1p,
+    "math.sqrt": np.sqrt,
+    "math.rsqrt": lambda x: 1.0 / np.sqrt(x),
+    "math.cbrt": np.cbrt,
+    "math.tanh": np.tanh,
+    "math.sinh": np.sinh,
+    "math.cosh": np.cosh,
+    "math.sin": np.sin,
+    "math.cos": np.cos,
+    "math.tan": np.tan,
+    "math.asin": np.arcsin,
+    "math.acos": np.arccos,
+    "math.atan": np.arctan,
+    "math.atan2": np.arctan2,
+    "math.asinh": np.arcsinh,
+    "math.acosh": np.arccosh,
+    "math.atanh": np.arctanh,
+    "math.erf": _erf,
+    "math.powf": np.power,
+    "math.floor": np.floor,
+    "math.ceil": np.ceil,
+    "math.round": _round_half_away,
+    "math.roundeven": np.rint,
+    "math.trunc": np.trunc,
+    "math.copysign": np.copysign,
     "math.fma": lambda a, b, c: a * b + c,
 }
 for _name, _fn in FLOAT_OPS.items():

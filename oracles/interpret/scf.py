@@ -1,13 +1,11 @@
-"""``scf`` ops: for, if, while, execute_region.
-"""
-from __future__ import annotations
+"""``scf`` ops: for, if, while, execute_region."""
 
+from __future__ import annotations
 
 import numpy as np
 from iree.compiler import ir
 
 from .core import Interpreter, handles
-
 
 # --------------------------------------------------------------------------- scf
 

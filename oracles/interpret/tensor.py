@@ -1,6 +1,7 @@
 """``tensor`` ops (and ``bufferization.alloc_tensor``): empty, dim, extract / insert, slices, pad, generate,
 reshapes, cast, concat, splat, from_elements, bitcast.
 """
+
 from __future__ import annotations
 
 import math
@@ -10,10 +11,22 @@ import numpy as np
 from iree.compiler import ir
 
 from ireefuzz.errors import NotInterpretable
-from .arith import _bitcast
-from .core import (Array, DYNAMIC, Elem, Interpreter, _check_in_bounds, _indices_in_bounds, _ints, _result_elem, _shape,
-                   elem_of, handles, wrap)
 
+from .arith import _bitcast
+from .core import (
+    DYNAMIC,
+    Array,
+    Elem,
+    Interpreter,
+    _check_in_bounds,
+    _indices_in_bounds,
+    _ints,
+    _result_elem,
+    _shape,
+    elem_of,
+    handles,
+    wrap,
+)
 
 # --------------------------------------------------------------------------- tensor
 
@@ -28,7 +41,7 @@ def _segments(op: ir.Operation, args: list) -> list[list]:
     sizes = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
     out, start = [], 0
     for n in sizes:
-        out.append(args[start:start + n])
+        out.append(args[start : start + n])
         start += n
     return out
 
@@ -89,8 +102,9 @@ def _slice_of(op: ir.Operation, source_shape: Sequence[int], offsets: list, size
 @handles("tensor.extract_slice")
 def _extract_slice(interp: Interpreter, op: ir.Operation, args: list) -> list:
     source, offs, sizes, strides = _segments(op, args)
-    offsets, sizes, strides = (_mixed(op, n, v) for n, v in
-                               (("static_offsets", offs), ("static_sizes", sizes), ("static_strides", strides)))
+    offsets, sizes, strides = (
+        _mixed(op, n, v) for n, v in (("static_offsets", offs), ("static_sizes", sizes), ("static_strides", strides))
+    )
     region = np.asarray(source[0])[_slice_of(op, np.shape(source[0]), offsets, sizes, strides)]
     return [_drop_unit_dims(region, _shape(op.results[0]))]
 
@@ -111,8 +125,9 @@ def _drop_unit_dims(region: Array, want: list[int]) -> Array:
 @handles("tensor.insert_slice")
 def _insert_slice(interp: Interpreter, op: ir.Operation, args: list) -> list:
     source, dest, offs, sizes, strides = _segments(op, args)
-    offsets, sizes, strides = (_mixed(op, n, v) for n, v in
-                               (("static_offsets", offs), ("static_sizes", sizes), ("static_strides", strides)))
+    offsets, sizes, strides = (
+        _mixed(op, n, v) for n, v in (("static_offsets", offs), ("static_sizes", sizes), ("static_strides", strides))
+    )
     out = np.array(dest[0], copy=True)
     index = _slice_of(op, out.shape, offsets, sizes, strides)
     out[index] = np.asarray(source[0]).reshape(out[index].shape)

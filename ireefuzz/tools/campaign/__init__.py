@@ -39,6 +39,7 @@ Every finding has a cause (``oracles.cause``: what one upstream issue would cove
 signature. Exit status: 0 = no new cause, 1 = a new cause (not in the baseline, nor in the
 ``--compare`` run or its history), 2 = the campaign itself failed.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -54,7 +55,8 @@ from pathlib import Path
 from ireefuzz import __version__
 from ireefuzz.base import durable as _io
 from ireefuzz.errors import UsageError
-from ireefuzz.tools.baseline import baseline_path, load as load_baseline
+from ireefuzz.tools.baseline import baseline_path
+from ireefuzz.tools.baseline import load as load_baseline
 
 from .lock import held
 from .options import Options, bundle_limit, configure, options_from_args, parse_scheduler, parse_workers, writable_dir
@@ -80,7 +82,9 @@ def main(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, out: Path, options: Options, scheduler: str | None) -> int:
     workers, bundles = parse_workers(args.workers), bundle_limit(args.bundles)
-    baseline = load_baseline(baseline_path(args.baseline)).judging(__version__)  # this run's ireefuzz (harness verdicts)
+    baseline = load_baseline(baseline_path(args.baseline)).judging(
+        __version__
+    )  # this run's ireefuzz (harness verdicts)
     previous = previous_run(Path(args.compare), baseline) if args.compare else None
     if args.resume:
         Record(out, options, baseline, previous)  # a damaged record: one line now, before any worker starts
@@ -107,8 +111,11 @@ def bundle_causes(record: Record, limit: int | None, timeout: float) -> None:
     started = time.perf_counter()
     if bundle_new_causes(record, limit, timeout):
         spent = read_summary(record.out).get("bundling_seconds", 0.0) + time.perf_counter() - started
-        write_outputs(record.out, Record(record.out, record.options, record.baseline, record.previous),
-                      bundling_seconds=round(spent, 2))
+        write_outputs(
+            record.out,
+            Record(record.out, record.options, record.baseline, record.previous),
+            bundling_seconds=round(spent, 2),
+        )
 
 
 def _prepared(options: Options) -> Options:
@@ -118,14 +125,19 @@ def _prepared(options: Options) -> Options:
 
     toolchain = prepare(options.task_spec().config, log=lambda m: print(f"ireefuzz fuzz: {m}", file=sys.stderr))
     unable, why = toolchain.unable, dict(toolchain.not_judged or {})
-    options = dataclasses.replace(options, oracles=tuple(o for o in options.oracles if o not in unable),
-                                  oracles_not_judged=tuple(f"{o}: {why[o]}" for o in options.oracles if o in unable))
+    options = dataclasses.replace(
+        options,
+        oracles=tuple(o for o in options.oracles if o not in unable),
+        oracles_not_judged=tuple(f"{o}: {why[o]}" for o in options.oracles if o in unable),
+    )
     require_usable(options.task_spec().config)  # a drawn configuration (--configs) keeps to what this compiler has
     if options.configs:
         from ireefuzz.sut.configs import space_for
 
-        print(f"ireefuzz fuzz: configuration space {json.dumps(space_for(options.task_spec().config).to_json())}",
-              file=sys.stderr)
+        print(
+            f"ireefuzz fuzz: configuration space {json.dumps(space_for(options.task_spec().config).to_json())}",
+            file=sys.stderr,
+        )
     return options
 
 
@@ -154,8 +166,10 @@ def _pool(scheduler: str | None, workers: int, options: Options) -> Pool:
             socket.create_connection((address.hostname, port), timeout=SCHEDULER_CONNECT_S).close()
             return DaskPool(scheduler, spec, connect_timeout_s=SCHEDULER_CONNECT_S)
         except OSError as e:  # distributed's connect timeout, a refused or unreachable host
-            raise UsageError(f"--scheduler {scheduler}: cannot connect ({e}); start the scheduler, or drop "
-                             "--scheduler to run on local workers") from None
+            raise UsageError(
+                f"--scheduler {scheduler}: cannot connect ({e}); start the scheduler, or drop "
+                "--scheduler to run on local workers"
+            ) from None
     from .local_pool import LocalPool
 
     return LocalPool(workers, spec)

@@ -1,4 +1,5 @@
 """After the campaign: one repro bundle per new cause, from its smallest recorded member, in ``out/bundles``."""
+
 from __future__ import annotations
 
 import subprocess
@@ -15,8 +16,11 @@ from .record import Record
 
 def compiler_arguments(options: Any) -> list[str]:
     """The campaign's compiler options as ``ireefuzz repro`` takes them."""
-    given = (("--iree-compile", options.iree_compile), ("--release", options.release),
-             ("--iree-runtime", options.iree_runtime))
+    given = (
+        ("--iree-compile", options.iree_compile),
+        ("--release", options.release),
+        ("--iree-runtime", options.iree_runtime),
+    )
     return [part for flag, value in given if value for part in (flag, value)]
 
 
@@ -49,8 +53,10 @@ def bundle_new_causes(record: Record, limit: int | None, timeout: float) -> list
             print("  " + "\n  ".join(tail), file=sys.stderr)
             done.append(cause.id)
         except subprocess.TimeoutExpired:
-            print(f"  gave up after {timeout:.0f} s (--bundle-timeout); the finding stays in findings.jsonl",
-                  file=sys.stderr)
+            print(
+                f"  gave up after {timeout:.0f} s (--bundle-timeout); the finding stays in findings.jsonl",
+                file=sys.stderr,
+            )
         finally:
             finding_file.unlink(missing_ok=True)  # the staged input of repro; the bundle has its own finding.json
     write_index(record, [c.id for c in todo[:limit]])
@@ -62,8 +68,13 @@ def write_index(record: Record, causes: list[str]) -> Path:
     whether ``run.sh`` showed it, the culprit pass (or "not localized") and the likely upstream duplicate."""
     import json
 
-    lines = ["# Bundles", "", "One folder per new cause, in the order they were bundled. Each line: run.sh's exit "
-             "status on the confirming compiler (1 = the bug is seen), the culprit phase / pass, the upstream match.", ""]
+    lines = [
+        "# Bundles",
+        "",
+        "One folder per new cause, in the order they were bundled. Each line: run.sh's exit "
+        "status on the confirming compiler (1 = the bug is seen), the culprit phase / pass, the upstream match.",
+        "",
+    ]
     for cause in causes:
         folder = record.bundle_dir(cause)
         try:
@@ -73,11 +84,15 @@ def write_index(record: Record, causes: list[str]) -> Path:
             continue
         c = f.get("culprit") or {}
         dup = next(iter(f.get("upstream") or ()), None)
-        dup_text = (f"likely duplicate of {dup['issue']} ({dup['state']})" if isinstance(dup, dict) else "no upstream match")
+        dup_text = (
+            f"likely duplicate of {dup['issue']} ({dup['state']})" if isinstance(dup, dict) else "no upstream match"
+        )
         issue = "ISSUE.md" if (folder / "ISSUE.md").exists() else "no ISSUE.md"
-        lines.append(f"- [{folder.name}]({folder.name}/) `{f.get('signature')}`: run.sh {(f.get('run_sh') or {}).get('exit')}, "
-                     f"{f.get('confirm', '?')}; culprit {c.get('phase') or '-'} / {c.get('pass') or 'not localized'}; "
-                     f"{dup_text}; {issue}")
+        lines.append(
+            f"- [{folder.name}]({folder.name}/) `{f.get('signature')}`: run.sh {(f.get('run_sh') or {}).get('exit')}, "
+            f"{f.get('confirm', '?')}; culprit {c.get('phase') or '-'} / {c.get('pass') or 'not localized'}; "
+            f"{dup_text}; {issue}"
+        )
     index = record.out / "bundles" / "index.md"
     index.parent.mkdir(parents=True, exist_ok=True)
     _io.atomic_write_text(index, "\n".join(lines) + "\n")

@@ -13,13 +13,18 @@ Each run's ``summary.json`` records ``history``: the causes it found plus the hi
 was compared with, so a chain of nightlies remembers every cause it ever saw. Without a previous run,
 the new causes are those not in the baseline.
 """
+
 from __future__ import annotations
 
 import dataclasses
 from typing import Collection, Iterable, Mapping
 
-DIFF_CATEGORIES = {"new": "new", "still_present": "still present", "gone": "gone (possibly fixed)",
-                   "back_again": "back again"}  # key in summary.json -> title in the reports
+DIFF_CATEGORIES = {
+    "new": "new",
+    "still_present": "still present",
+    "gone": "gone (possibly fixed)",
+    "back_again": "back again",
+}  # key in summary.json -> title in the reports
 
 
 @dataclasses.dataclass
@@ -55,7 +60,7 @@ def diff_causes(present: Iterable[str], known: Collection[str], previous: Previo
     present = set(present)
     out: dict[str, list[str]] = {k: [] for k in DIFF_CATEGORIES}
     for cause in sorted(present):
-        category = ("still_present" if cause in before else "back_again" if cause in seen or cause in known else "new")
+        category = "still_present" if cause in before else "back_again" if cause in seen or cause in known else "new"
         out[category].append(cause)
     out["gone"] = sorted(before - present)
     return out

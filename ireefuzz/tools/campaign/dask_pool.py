@@ -16,6 +16,7 @@ The traps, and what we do about them:
 
 A Dask worker's death does not say which signal killed it, so every death is a ``runtime-crash``.
 """
+
 from __future__ import annotations
 
 import time
@@ -46,7 +47,9 @@ class DaskPool:
         self._futures: dict[Any, tuple[Task, float]] = {}
 
     def submit(self, task: Task) -> None:
-        future = self.client.submit(evaluate_task, task, self.spec, pure=False, key=f"ireefuzz-batch-{task.indices[0]}-{time.monotonic_ns()}")
+        future = self.client.submit(
+            evaluate_task, task, self.spec, pure=False, key=f"ireefuzz-batch-{task.indices[0]}-{time.monotonic_ns()}"
+        )
         self._futures[future] = (task, time.monotonic() + self.spec.deadline(task) + RESTART_SLACK_S)
 
     def in_flight(self) -> int:

@@ -1,20 +1,25 @@
 """``ireefuzz diff A B``: the causes of run B against the run before it, A (categories: ``causes``)."""
+
 from __future__ import annotations
 
 import argparse
 import json
 from pathlib import Path
 
-from ireefuzz.tools.baseline import baseline_path, load as load_baseline
+from ireefuzz.tools.baseline import baseline_path
+from ireefuzz.tools.baseline import load as load_baseline
 
 from .causes import DIFF_CATEGORIES
 from .options import DEFAULT_BASELINE
 from .runs import open_run, previous_run
 
+
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("before", metavar="A", help="the earlier run's directory (e.g. last night's --out)")
     parser.add_argument("after", metavar="B", help="the later run's directory")
-    parser.add_argument("--baseline", metavar="FILE", help=f"known findings JSON (default {DEFAULT_BASELINE} if it exists)")
+    parser.add_argument(
+        "--baseline", metavar="FILE", help=f"known findings JSON (default {DEFAULT_BASELINE} if it exists)"
+    )
     parser.add_argument("--json", action="store_true", help="print the categories as JSON")
 
 

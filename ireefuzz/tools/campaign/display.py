@@ -1,5 +1,6 @@
 """The live line: cases/s, the compile share, causes and signatures new/known, worker deaths (a terminal line, or
 plain periodic lines)."""
+
 from __future__ import annotations
 
 import sys
@@ -18,9 +19,15 @@ class Display:
 
     @staticmethod
     def _counts(record: Record) -> tuple:
-        return (record.totals["cases"], len(record.present_causes()), len(record.new_causes()),
-                len(record.new_signatures()), len(record.known_signatures()), record.totals["worker_deaths"],
-                record.totals["harness_errors"])
+        return (
+            record.totals["cases"],
+            len(record.present_causes()),
+            len(record.new_causes()),
+            len(record.new_signatures()),
+            len(record.known_signatures()),
+            record.totals["worker_deaths"],
+            record.totals["harness_errors"],
+        )
 
     def line(self, record: Record, seconds: float) -> str:
         n = record.totals["cases"]
@@ -28,8 +35,11 @@ class Display:
         sigs = len(record.new_signatures()) + len(record.known_signatures())
         compiling = record.time_accounting()["compile_share"]
         errors = record.totals["harness_errors"]
-        return ((f"HARNESS ERRORS: {errors}  " if errors else "") + f"[{seconds:7.1f}s] {n} cases  {n / max(seconds, 1e-9):.2f} cases/s  compile share {compiling:.2f}  causes: {new} new, {causes - new} known "
-                f"({sigs} signatures)  worker deaths: {record.totals['worker_deaths']}")
+        return (
+            (f"HARNESS ERRORS: {errors}  " if errors else "")
+            + f"[{seconds:7.1f}s] {n} cases  {n / max(seconds, 1e-9):.2f} cases/s  compile share {compiling:.2f}  causes: {new} new, {causes - new} known "
+            f"({sigs} signatures)  worker deaths: {record.totals['worker_deaths']}"
+        )
 
     def update(self, record: Record, seconds: float) -> None:
         if time.monotonic() - self.last >= self.every_s:

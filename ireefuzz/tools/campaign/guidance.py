@@ -13,6 +13,7 @@ Hypothesis's own targeting (``target()`` and its hill climbing) is not used: it 
 run into near copies (265 distinct graphs in 576 draws, against 457 with generation alone), which reach the
 configurations of that one case again.
 """
+
 from __future__ import annotations
 
 import collections
@@ -67,15 +68,19 @@ def unused_arguments(graph: Graph) -> int:
 # compiled again without it) and a run that kills the runtime or the worker (a runner restart and the batch's
 # modules loaded again; a worker death, its batch bisected). A release whose runtime dies on a pattern
 # (20240621.931: unused arguments, 1,201 deaths in 232 s) stops spending the night on it.
-COSTLY_FAILURES = ("crash/compile-", "crash/bad-output", "crash/runtime-crash", "crash/worker-killed",
-                   "crash/worker-timeout")
+COSTLY_FAILURES = (
+    "crash/compile-",
+    "crash/bad-output",
+    "crash/runtime-crash",
+    "crash/worker-killed",
+    "crash/worker-timeout",
+)
 
 
 def compile_failure_causes(entry: Mapping[str, Any]) -> list[str]:
     """The causes of a recorded case's costly failures (``COSTLY_FAILURES``: compile failures and runs that
     crashed; none if it compiled and ran)."""
-    return [c for s, c in zip(entry.get("sigs", ()), entry.get("causes", ()))
-            if s.startswith(COSTLY_FAILURES)]
+    return [c for s, c in zip(entry.get("sigs", ()), entry.get("causes", ())) if s.startswith(COSTLY_FAILURES)]
 
 
 class Coverage:
@@ -102,11 +107,16 @@ class Coverage:
             self.op_failure_causes[op].update(failed)
 
     def merge(self, other: "Coverage") -> None:
-        for mine, theirs in ((self.op_cases, other.op_cases), (self.op_executables, other.op_executables),
-                             (self.op_failures, other.op_failures)):
+        for mine, theirs in (
+            (self.op_cases, other.op_cases),
+            (self.op_executables, other.op_executables),
+            (self.op_failures, other.op_failures),
+        ):
             mine.update(theirs)
-        for mine_sets, theirs_sets in ((self.op_configurations, other.op_configurations),
-                                       (self.op_failure_causes, other.op_failure_causes)):
+        for mine_sets, theirs_sets in (
+            (self.op_configurations, other.op_configurations),
+            (self.op_failure_causes, other.op_failure_causes),
+        ):
             for op, values in theirs_sets.items():
                 mine_sets[op] |= values
 
@@ -119,17 +129,22 @@ class Coverage:
         dynamic cases at once, the penalty cut their share from 31% to 7%, where the campaign is meant to test
         them; per op and dims, only the ops that fail on dynamic dims are drawn less there."""
         ops = op_names(graph.op_pattern)
-        novelty = sum((len(self.op_configurations.get(op, ())) + 1) / (self.op_executables[op] + 1) for op in ops) / len(ops)
+        novelty = sum(
+            (len(self.op_configurations.get(op, ())) + 1) / (self.op_executables[op] + 1) for op in ops
+        ) / len(ops)
         risks = shaped_ops(graph.op_pattern, graph.dims, unused_arguments(graph))
-        repeated = max((self.op_failures[op] - len(self.op_failure_causes.get(op, ()))) / (self.op_cases[op] + 1)
-                       for op in risks)
+        repeated = max(
+            (self.op_failures[op] - len(self.op_failure_causes.get(op, ()))) / (self.op_cases[op] + 1) for op in risks
+        )
         return novelty / (1 + FAILURE_COST * max(repeated, 0))
 
     def failure_rate(self, graph: Graph) -> float:
         """The highest rate at which the cases of one of ``graph``'s ops, on dims like its own, failed to compile
         (0 for ops never seen)."""
-        return max(self.op_failures[op] / (self.op_cases[op] + 1)
-                   for op in shaped_ops(graph.op_pattern, graph.dims, unused_arguments(graph)))
+        return max(
+            self.op_failures[op] / (self.op_cases[op] + 1)
+            for op in shaped_ops(graph.op_pattern, graph.dims, unused_arguments(graph))
+        )
 
 
 def draw_block(options: Options, block: int, coverage: Coverage, frontend: str = "linalg") -> list[Case]:
@@ -166,8 +181,14 @@ def draw_block(options: Options, block: int, coverage: Coverage, frontend: str =
         calls = []
 
         @seed(int.from_bytes(hashlib.sha256(f"{options.seed}/{block}/{attempt}".encode()).digest()[:8], "little"))
-        @settings(max_examples=CANDIDATES * options.block + WARMUP_CALLS, database=None, deadline=None, derandomize=False,
-                  suppress_health_check=list(HealthCheck), phases=(Phase.generate,))
+        @settings(
+            max_examples=CANDIDATES * options.block + WARMUP_CALLS,
+            database=None,
+            deadline=None,
+            derandomize=False,
+            suppress_health_check=list(HealthCheck),
+            phases=(Phase.generate,),
+        )
         @given(strategy)
         def run(case: Case) -> None:
             calls.append(case)

@@ -1,4 +1,5 @@
 """``LocalPool``: worker processes on this machine, one batch each at a time; dead or hung ones are replaced."""
+
 from __future__ import annotations
 
 import multiprocessing
@@ -29,6 +30,7 @@ def _worker_main(conn: multiprocessing.connection.Connection, coordinator: int, 
     import ireefuzz.core.evaluate  # import JAX and IREE once, before the first task
 
     if beat is not None:  # the heartbeat the coordinator's watchdog reads: every activity's start and end
+
         def progressed() -> None:
             beat.value = time.monotonic()
 
@@ -83,9 +85,17 @@ class LocalPool:
             return []
         now = time.monotonic()
         stall = self.spec.stall()
-        timeout = max(0.0, min(timeout, min(d for *_, d in self._busy.values()) - now,
-                               min(self._beats[c].value for c in self._busy) + stall - now))
-        ready = multiprocessing.connection.wait([c for c in self._busy] + [p.sentinel for p, *_ in self._busy.values()], timeout)
+        timeout = max(
+            0.0,
+            min(
+                timeout,
+                min(d for *_, d in self._busy.values()) - now,
+                min(self._beats[c].value for c in self._busy) + stall - now,
+            ),
+        )
+        ready = multiprocessing.connection.wait(
+            [c for c in self._busy] + [p.sentinel for p, *_ in self._busy.values()], timeout
+        )
         events: list[Event] = []
         for conn, (process, _, task, deadline) in list(self._busy.items()):
             if conn in ready or process.sentinel in ready:
@@ -98,16 +108,32 @@ class LocalPool:
                 except (EOFError, OSError):
                     process.join(5)
                     _remove_leftovers(process)
-                    events.append(Failed(task, f"worker exited with status {process.exitcode} (traceback above)")
-                                  if process.exitcode and process.exitcode > 0 else Died(task, *death_kind(process.exitcode)))
+                    events.append(
+                        Failed(task, f"worker exited with status {process.exitcode} (traceback above)")
+                        if process.exitcode and process.exitcode > 0
+                        else Died(task, *death_kind(process.exitcode))
+                    )
             elif time.monotonic() >= deadline:
                 _stop(process)
-                events.append(Died(task, "worker-timeout", f"no result within {self.spec.deadline(task):.0f} s",
-                                   seconds=time.monotonic() - self._submitted[conn]))
+                events.append(
+                    Died(
+                        task,
+                        "worker-timeout",
+                        f"no result within {self.spec.deadline(task):.0f} s",
+                        seconds=time.monotonic() - self._submitted[conn],
+                    )
+                )
             elif time.monotonic() - self._beats[conn].value > stall:  # stopped, or wedged: a dead worker
                 _stop(process)
-                events.append(Died(task, "worker-timeout", f"no progress for {stall:.0f} s (stuck)", stuck=True,
-                                   seconds=time.monotonic() - self._submitted[conn]))
+                events.append(
+                    Died(
+                        task,
+                        "worker-timeout",
+                        f"no progress for {stall:.0f} s (stuck)",
+                        stuck=True,
+                        seconds=time.monotonic() - self._submitted[conn],
+                    )
+                )
             else:
                 continue
             conn.close()

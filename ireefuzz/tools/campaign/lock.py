@@ -3,6 +3,7 @@
 The kernel releases a ``flock`` when its holder dies, however it dies (``kill -9`` included), so a lock
 left by a dead campaign never blocks the next one; the file itself stays and only names its last holder.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -25,8 +26,9 @@ def held(out: Path) -> Iterator[None]:
     except BlockingIOError:
         holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
         os.close(fd)
-        raise UsageError(f"--out {out} is in use by a running campaign (pid {holder}); wait for it to end, "
-                         "or choose another --out") from None
+        raise UsageError(
+            f"--out {out} is in use by a running campaign (pid {holder}); wait for it to end, or choose another --out"
+        ) from None
     try:
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)

@@ -20,6 +20,7 @@ harness error (``Record.record_harness_error``: traceback, case ids, release, co
 counted, not judged) while the campaign goes on. Exit status: 1 if there is a new cause (harness errors or
 not), else 2 if there were harness errors (stderr says how many and where), else 0.
 """
+
 from __future__ import annotations
 
 import collections
@@ -64,7 +65,11 @@ class Planner:
         self._drawer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ireefuzz-draw")
 
     def exhausted(self) -> bool:
-        return not self.queue and self.options.cases is not None and self.next_block * self.options.block >= self.options.cases
+        return (
+            not self.queue
+            and self.options.cases is not None
+            and self.next_block * self.options.block >= self.options.cases
+        )
 
     def next_task(self, time_left: bool, *, wait: bool = True) -> Task | None:
         """The next batch; None if there is none (yet: with ``wait=False``, a block being drawn is not waited for)."""
@@ -112,8 +117,9 @@ class Planner:
             self.next_block += 1
             return True
         # ``folded`` is next merged into only after this draw is collected
-        self.drawing = self._drawer.submit(timed_draw, self.options, self.stream.global_block(k), self.folded,
-                                           self.options.frontend_of(k))
+        self.drawing = self._drawer.submit(
+            timed_draw, self.options, self.stream.global_block(k), self.folded, self.options.frontend_of(k)
+        )
         return False
 
     def _queue_block(self, k: int, cases: list[Case]) -> None:
@@ -123,7 +129,9 @@ class Planner:
         for start in range(0, len(indices), b):  # the batches are fixed slices of the block
             part = [(i, c) for i, c in todo if start <= i - indices.start < start + b]
             if part:
-                self.queue.append(Task(tuple(i for i, _ in part), tuple(c for _, c in part), self.options.frontend_of(k)))
+                self.queue.append(
+                    Task(tuple(i for i, _ in part), tuple(c for _, c in part), self.options.frontend_of(k))
+                )
 
 
 def timed_draw(options: Options, block: int, coverage: Coverage, frontend: str) -> tuple[list[Case], float]:
@@ -132,8 +140,9 @@ def timed_draw(options: Options, block: int, coverage: Coverage, frontend: str) 
     return draw_block(options, block, coverage, frontend), time.perf_counter() - started
 
 
-def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Display,
-        previous: Previous | None = None) -> int:
+def run(
+    options: Options, out: Path, pool: Pool, baseline: Baseline, display: Display, previous: Previous | None = None
+) -> int:
     """Run (or continue) the campaign in ``out`` on ``pool``; the exit status (1 = a new cause; ``previous``:
     the run this one is compared with, see ``causes``)."""
     record = Record(out, options, baseline, previous)
@@ -174,8 +183,12 @@ def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Di
             if confirm and not pool.in_flight() and time_left:
                 pool.submit(confirm.popleft())
                 alone = True
-            while (not alone and not confirm and pool.in_flight() < pool.capacity
-                   and (task := planner.next_task(time_left, wait=False)) is not None):
+            while (
+                not alone
+                and not confirm
+                and pool.in_flight() < pool.capacity
+                and (task := planner.next_task(time_left, wait=False)) is not None
+            ):
                 pool.submit(task)
             if not pool.in_flight():
                 if confirm and time_left:
@@ -217,25 +230,36 @@ def run(options: Options, out: Path, pool: Pool, baseline: Baseline, display: Di
         write_outputs(out, record, **memory())
         display.finish(record, elapsed())
     if stopped:
-        print(f"ireefuzz fuzz: --time is up: stopped {stopped} batch(es) still running {grace:.0f} s later "
-              "(their cases run with --resume)", file=sys.stderr)
+        print(
+            f"ireefuzz fuzz: --time is up: stopped {stopped} batch(es) still running {grace:.0f} s later "
+            "(their cases run with --resume)",
+            file=sys.stderr,
+        )
     errors = record.totals["harness_errors"]
     if errors:
-        print(f"ireefuzz fuzz: {errors} harness error(s) (ireefuzz's own bugs, their cases not judged): "
-              f"see {out / 'harness_errors.jsonl'}", file=sys.stderr)
+        print(
+            f"ireefuzz fuzz: {errors} harness error(s) (ireefuzz's own bugs, their cases not judged): "
+            f"see {out / 'harness_errors.jsonl'}",
+            file=sys.stderr,
+        )
     return 1 if record.new_causes() else 2 if errors else 0
 
 
 def crash_finding(case: Case, index: int, died: Died) -> Finding:
     g = case.graph
-    return Finding("crash", died.kind, make_signature("crash", died.kind, g.op_pattern, g.dtype, g.dims),
-                   f"worker {died.kind} ({died.detail}) while evaluating case {index} alone",
-                   {"detail": died.detail, "case_index": index, "worker_death": True}, case.to_json())
+    return Finding(
+        "crash",
+        died.kind,
+        make_signature("crash", died.kind, g.op_pattern, g.dtype, g.dims),
+        f"worker {died.kind} ({died.detail}) while evaluating case {index} alone",
+        {"detail": died.detail, "case_index": index, "worker_death": True},
+        case.to_json(),
+    )
 
 
 def rss_mb() -> float:
     """This process' resident set size in MB (Linux; 0 elsewhere)."""
     try:
-        return round(int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2 ** 20, 1)
+        return round(int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20, 1)
     except OSError:
         return 0.0

@@ -3,6 +3,7 @@
 Oracle names, JAX modes and relations are checked once, by ``evaluate.Policy`` itself: building the
 campaign's Policy turns its ValueError into a UsageError here.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -16,8 +17,8 @@ from typing import Any, Mapping
 from ireefuzz.base import durable as _io
 from ireefuzz.base.argtypes import positive_seconds, shell_words
 from ireefuzz.base.compiler_options import add_compiler_options
-from ireefuzz.errors import UsageError
 from ireefuzz.core.evaluate import JAX_MODES, ORACLE_NAMES, JaxMode, Policy
+from ireefuzz.errors import UsageError
 from ireefuzz.tools.baseline import DEFAULT_BASELINE
 
 from .pool import TIME_GRACE_MAX_S, EvalSpec
@@ -30,9 +31,14 @@ FRONTEND_CHOICES = FRONTENDS + ("mixed",)  # mixed: local block k goes through F
 def configure(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("campaign")
     stop = g.add_mutually_exclusive_group()
-    stop.add_argument("--time", type=float, metavar="SECONDS", help="wall-clock bound (summed over resumes): no batch "
-                      f"starts after it; batches still running get a grace of min(--case-timeout, {TIME_GRACE_MAX_S:.0f}) s, "
-                      "then stop (their cases run with --resume); bundling comes after")
+    stop.add_argument(
+        "--time",
+        type=float,
+        metavar="SECONDS",
+        help="wall-clock bound (summed over resumes): no batch "
+        f"starts after it; batches still running get a grace of min(--case-timeout, {TIME_GRACE_MAX_S:.0f}) s, "
+        "then stop (their cases run with --resume); bundling comes after",
+    )
     stop.add_argument("--cases", type=int, metavar="N", help="run the first N cases of this shard's stream")
     g.add_argument("--workers", default="auto", metavar="N|auto", help="worker processes (auto = CPU count)")
     g.add_argument("--seed", type=int, metavar="S", help="campaign seed (default 0)")
@@ -42,40 +48,85 @@ def configure(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--baseline", metavar="FILE", help=f"known findings JSON (default {DEFAULT_BASELINE} if it exists)")
     g.add_argument("--oracles", metavar="a,b,c", help=f"oracles to run (default all: {','.join(ORACLE_NAMES)})")
     add_compiler_options(g.add_argument, target_default=None)  # None: a --resume tells a given --target-cpu apart
-    g.add_argument("--configs", action="store_true", default=None,
-                   help="draw a compiler configuration per block of cases (target CPU, data tiling, ukernels, opt "
-                        "level, const-eval, aggressive fusion, ...; the flags this iree-compile has, the CPUs this "
-                        "machine runs); each case records its configuration")
+    g.add_argument(
+        "--configs",
+        action="store_true",
+        default=None,
+        help="draw a compiler configuration per block of cases (target CPU, data tiling, ukernels, opt "
+        "level, const-eval, aggressive fusion, ...; the flags this iree-compile has, the CPUs this "
+        "machine runs); each case records its configuration",
+    )
     g.add_argument("--flags", metavar='"..."', type=shell_words, help="extra iree-compile flags (shell-quoted string)")
-    g.add_argument("--ops", metavar="a,b", help="draw only these ops or op families (e.g. sort,topk or sorting,"
-                   "data-movement; default all; families: elementwise, producer, contraction, reduction, data-movement, "
-                   "convolution, normalization, sorting)")
+    g.add_argument(
+        "--ops",
+        metavar="a,b",
+        help="draw only these ops or op families (e.g. sort,topk or sorting,"
+        "data-movement; default all; families: elementwise, producer, contraction, reduction, data-movement, "
+        "convolution, normalization, sorting)",
+    )
     g.add_argument("--batch", type=int, metavar="N", help="graphs per compiled module (default 16)")
-    g.add_argument("--case-timeout", type=float, metavar="SECONDS", help="per-case time budget of a worker, and each iree-compile's "
-                   "timeout (a hang is crash/compile-timeout; default 60)")
-    g.add_argument("--jax", choices=JAX_MODES, help="when the JAX reference runs: always, or on-disagreement (default: "
-                   "only when IREE and the float64 arbiter disagree; much faster, but no reference findings)")
-    g.add_argument("--relations", metavar="a,b", help="metamorphic relations to run on a sample of the cases: "
-                   "shape (static vs dynamic/unaligned), dps (destination forms), config (host vs generic CPU, data "
-                   "tiling on/off); default shape; '' = none")
+    g.add_argument(
+        "--case-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="per-case time budget of a worker, and each iree-compile's "
+        "timeout (a hang is crash/compile-timeout; default 60)",
+    )
+    g.add_argument(
+        "--jax",
+        choices=JAX_MODES,
+        help="when the JAX reference runs: always, or on-disagreement (default: "
+        "only when IREE and the float64 arbiter disagree; much faster, but no reference findings)",
+    )
+    g.add_argument(
+        "--relations",
+        metavar="a,b",
+        help="metamorphic relations to run on a sample of the cases: "
+        "shape (static vs dynamic/unaligned), dps (destination forms), config (host vs generic CPU, data "
+        "tiling on/off); default shape; '' = none",
+    )
     g.add_argument("--relations-every", type=int, metavar="N", help="run the relations on one case in N (default 64)")
-    g.add_argument("--compare", metavar="PREV_RUN_DIR", help="compare with an earlier run (e.g. last night's): causes "
-                   "are new, still present, gone or back again, and only a new cause makes the exit status 1")
+    g.add_argument(
+        "--compare",
+        metavar="PREV_RUN_DIR",
+        help="compare with an earlier run (e.g. last night's): causes "
+        "are new, still present, gone or back again, and only a new cause makes the exit status 1",
+    )
     add_bundle_options(g)
-    g.add_argument("--frontend", choices=FRONTEND_CHOICES, help="how programs reach iree-compile: linalg (emitted "
-                   "linalg MLIR), stablehlo (jax.export, the path JAX models take; ops it exports only), or mixed "
-                   "(blocks alternate between the two); default linalg")
-    g.add_argument("--model", metavar="MODULE:FUNCTION", help="fuzz variants of your JAX model instead of generated "
-                   "graphs: dtypes f32/f16/bf16, dynamic or static dims, compiler configurations (--cases = variants; "
-                   "the module defines example_args() and may define DYNAMIC; see docs/jax-models.md)")
-    g.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run batches on this Dask cluster instead of local workers")
+    g.add_argument(
+        "--frontend",
+        choices=FRONTEND_CHOICES,
+        help="how programs reach iree-compile: linalg (emitted "
+        "linalg MLIR), stablehlo (jax.export, the path JAX models take; ops it exports only), or mixed "
+        "(blocks alternate between the two); default linalg",
+    )
+    g.add_argument(
+        "--model",
+        metavar="MODULE:FUNCTION",
+        help="fuzz variants of your JAX model instead of generated "
+        "graphs: dtypes f32/f16/bf16, dynamic or static dims, compiler configurations (--cases = variants; "
+        "the module defines example_args() and may define DYNAMIC; see docs/jax-models.md)",
+    )
+    g.add_argument(
+        "--scheduler", metavar="tcp://HOST:PORT", help="run batches on this Dask cluster instead of local workers"
+    )
 
 
 def add_bundle_options(group: Any) -> None:
-    group.add_argument("--bundles", type=int, metavar="N", help="after the campaign, shrink the smallest member of each "
-                       "new cause and bundle it into DIR/bundles (default: every new cause; N = at most N; 0 = off)")
-    group.add_argument("--bundle-timeout", type=positive_seconds, default=300.0, metavar="SECONDS",
-                       help="time allowed to shrink and bundle one cause (default 300)")
+    group.add_argument(
+        "--bundles",
+        type=int,
+        metavar="N",
+        help="after the campaign, shrink the smallest member of each "
+        "new cause and bundle it into DIR/bundles (default: every new cause; N = at most N; 0 = off)",
+    )
+    group.add_argument(
+        "--bundle-timeout",
+        type=positive_seconds,
+        default=300.0,
+        metavar="SECONDS",
+        help="time allowed to shrink and bundle one cause (default 300)",
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -121,7 +172,9 @@ class Options:
         return FRONTENDS[k % 2] if self.frontend == "mixed" else self.frontend
 
     def policy(self) -> Policy:
-        return Policy(frozenset(self.oracles), jax=self.jax, relations=self.relations, relations_every=self.relations_every)
+        return Policy(
+            frozenset(self.oracles), jax=self.jax, relations=self.relations, relations_every=self.relations_every
+        )
 
     def task_spec(self) -> EvalSpec:
         from ireefuzz.sut import CompilerConfig
@@ -150,8 +203,10 @@ def options_from_args(args: argparse.Namespace, recorded: Options | None) -> Opt
         return _checked(Options(**given, **stop))
     differ = [k for k, v in given.items() if getattr(recorded, k) != v]
     if differ:
-        raise UsageError(f"--resume: {', '.join('--' + k.replace('_', '-') for k in differ)} differ from the recorded "
-                         "campaign; drop them, or start a new campaign with another --out")
+        raise UsageError(
+            f"--resume: {', '.join('--' + k.replace('_', '-') for k in differ)} differ from the recorded "
+            "campaign; drop them, or start a new campaign with another --out"
+        )
     return dataclasses.replace(recorded, **stop) if stop else recorded
 
 
@@ -173,7 +228,11 @@ def _given(args: argparse.Namespace) -> dict[str, Any]:
         given["relations"] = _names(args.relations)
     if args.ops is not None:
         given["ops"] = parse_ops(args.ops)
-    for name, value in (("batch", args.batch), ("relations_every", args.relations_every), ("case_timeout", args.case_timeout)):
+    for name, value in (
+        ("batch", args.batch),
+        ("relations_every", args.relations_every),
+        ("case_timeout", args.case_timeout),
+    ):
         if value is not None:
             given[name] = _positive(name, value)
     for name, value in (("cases", args.cases), ("time", args.time)):
@@ -189,8 +248,10 @@ def parse_ops(text: str) -> tuple[str, ...]:
     names = _names(text)
     unknown = [n for n in names if n not in OP_NAMES and n not in FAMILIES]
     if unknown or not names:
-        raise UsageError(f"--ops {text!r}: unknown {', '.join(unknown) or 'empty list'}; choose ops from "
-                         f"{','.join(OP_NAMES)} or families from {','.join(FAMILIES)}")
+        raise UsageError(
+            f"--ops {text!r}: unknown {', '.join(unknown) or 'empty list'}; choose ops from "
+            f"{','.join(OP_NAMES)} or families from {','.join(FAMILIES)}"
+        )
     return tuple(sorted({op for n in names for op in (ops_of(n) if n in FAMILIES else (n,))}))
 
 

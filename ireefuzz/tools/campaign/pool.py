@@ -11,6 +11,7 @@ batches with ``submit`` and reports each one's end from ``poll`` as an event:
 
 Implementations: ``local_pool.LocalPool`` (processes on this machine), ``dask_pool.DaskPool``.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -25,7 +26,9 @@ if TYPE_CHECKING:
     from ireefuzz.core.evaluate import CaseResult, Policy
     from ireefuzz.sut import CompilerConfig
 
-FAULT_ENV = "IREEFUZZ_TEST_FAULT"  # test-only: "3:segv,5:kill,7:hang,8:stop,9:raise" makes a worker fail on those case indices
+FAULT_ENV = (
+    "IREEFUZZ_TEST_FAULT"  # test-only: "3:segv,5:kill,7:hang,8:stop,9:raise" makes a worker fail on those case indices
+)
 DeathKind = Literal["runtime-crash", "worker-killed", "worker-timeout"]
 DEATH_KINDS: tuple[DeathKind, ...] = get_args(DeathKind)  # crash kinds a pool reports (a worker died)
 TIME_GRACE_MAX_S = 30.0  # --time: batches still running then get min(--case-timeout, this) more seconds
@@ -62,8 +65,10 @@ class Task:
 
     def halves(self) -> tuple["Task", "Task"]:
         h = len(self.indices) // 2
-        return (Task(self.indices[:h], self.cases[:h], self.frontend),
-                Task(self.indices[h:], self.cases[h:], self.frontend))
+        return (
+            Task(self.indices[:h], self.cases[:h], self.frontend),
+            Task(self.indices[h:], self.cases[h:], self.frontend),
+        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,7 +137,9 @@ def evaluate_task(task: Task, spec: EvalSpec) -> list["CaseResult"]:
     return with_timings(results, before)
 
 
-def evaluate_through(frontend: str, cases: Sequence[Case], config: "CompilerConfig", policy: "Policy") -> list["CaseResult"]:
+def evaluate_through(
+    frontend: str, cases: Sequence[Case], config: "CompilerConfig", policy: "Policy"
+) -> list["CaseResult"]:
     """The campaign's one call of a front-end: ``evaluate`` with the Frontend of that name."""
     from ireefuzz.core.evaluate import evaluate
     from ireefuzz.core.frontends import FRONTENDS

@@ -17,6 +17,7 @@ near copy of a known cause (or of one ranked above it) sinks. The distance is ov
 oracle, kind, ops, dtypes, pipeline (1 - Jaccard of each, averaged; ``features``). Known: the baseline's
 causes, and the run's causes that are not new.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -31,8 +32,15 @@ from ireefuzz.oracles.finding import Signature
 from .causes import CauseStats
 from .record import Record
 
-ORACLE_WEIGHT = {"crash": 1.0, "numeric": 1.0, "reference": 0.9, "immutability": 0.9, "memory": 0.6, "fusion": 0.6,
-                 "metamorphic": 0.35}
+ORACLE_WEIGHT = {
+    "crash": 1.0,
+    "numeric": 1.0,
+    "reference": 0.9,
+    "immutability": 0.9,
+    "memory": 0.6,
+    "fusion": 0.6,
+    "metamorphic": 0.35,
+}
 REPRODUCED = {"confirmed": 1.0, "unknown": 0.8, "flaky": 0.5, "lost": 0.2}
 BEYOND_FRONTENDS = 0.5
 FLOOR = 0.25  # the share of the prior a cause keeps at distance 0 (it is still listed, last)
@@ -70,8 +78,13 @@ def features(cause: str, signatures: Iterable[str], pipeline: str = "") -> dict[
             continue
         ops.update(sig.op_names)
         dtypes.update(d for d in sig.dtype.split(",") if d != "-")
-    return {"oracle": frozenset({oracle}), "kind": frozenset({kind}), "ops": frozenset(ops),
-            "dtype": frozenset(dtypes), "pipeline": frozenset({p for p in (at or pipeline,) if p})}
+    return {
+        "oracle": frozenset({oracle}),
+        "kind": frozenset({kind}),
+        "ops": frozenset(ops),
+        "dtype": frozenset(dtypes),
+        "pipeline": frozenset({p for p in (at or pipeline,) if p}),
+    }
 
 
 def distance(a: Mapping[str, frozenset[str]], b: Mapping[str, frozenset[str]]) -> float:
@@ -96,7 +109,9 @@ def rank(record: Record) -> list[Ranked]:
     rows = _io.read_jsonl(record.out / "findings.jsonl") if (record.out / "findings.jsonl").exists() else []
     members: dict[str, list[Mapping[str, Any]]] = {}
     for row in rows:
-        members.setdefault(record.row_cause.get((row["signature"], row["case_index"]), row.get("cause", "")), []).append(row)
+        members.setdefault(
+            record.row_cause.get((row["signature"], row["case_index"]), row.get("cause", "")), []
+        ).append(row)
     new = record.new_causes()
     known = {k.cause: features(k.cause, k.signatures) for k in record.baseline.causes.values()}
     for sig, k in record.baseline.signatures.items():  # an old baseline's signature without a cause
@@ -109,15 +124,22 @@ def rank(record: Record) -> list[Ranked]:
     for cid in new:
         c = record.causes[cid]
         rows_of = members.get(cid, ())
-        weight = max((ORACLE_WEIGHT.get(_oracle(s), 0.5) for s in c.signatures), default=ORACLE_WEIGHT.get(c.oracle, 0.5))
+        weight = max(
+            (ORACLE_WEIGHT.get(_oracle(s), 0.5) for s in c.signatures), default=ORACLE_WEIGHT.get(c.oracle, 0.5)
+        )
         confirm, status = _reproduction(record, cid)
         beyond = bool(rows_of) and all(_beyond_frontends(r) for r in rows_of)
         prior = weight * REPRODUCED[status] * size_weight(c.smallest) * (BEYOND_FRONTENDS if beyond else 1.0)
         candidates[cid] = (prior, weight, confirm, beyond, c.smallest, _features_of(c, rows_of))
     ranked = furthest_first(candidates, known)
-    return [dataclasses.replace(r, regressed=f"harness error fixed in ireefuzz {fix.fixed_in}, seen again in "
-                                f"{record.baseline.run_version}") if (fix := record.baseline.regressed(r.id)) else r
-            for r in ranked]
+    return [
+        dataclasses.replace(
+            r, regressed=f"harness error fixed in ireefuzz {fix.fixed_in}, seen again in {record.baseline.run_version}"
+        )
+        if (fix := record.baseline.regressed(r.id))
+        else r
+        for r in ranked
+    ]
 
 
 def furthest_first(candidates: Mapping[str, tuple], known: Mapping[str, Mapping[str, frozenset[str]]]) -> list[Ranked]:
@@ -130,8 +152,9 @@ def furthest_first(candidates: Mapping[str, tuple], known: Mapping[str, Mapping[
         best = None
         for cid in sorted(left):
             prior, *_, feats = left[cid]
-            near, d = min(((p, distance(feats, f)) for p, f in points.items()), key=lambda x: (x[1], x[0]),
-                          default=("", 1.0))
+            near, d = min(
+                ((p, distance(feats, f)) for p, f in points.items()), key=lambda x: (x[1], x[0]), default=("", 1.0)
+            )
             score = prior * (FLOOR + (1 - FLOOR) * d)
             if best is None or score > best[0] + 1e-12:
                 best = (score, cid, near, d)
@@ -144,8 +167,14 @@ def furthest_first(candidates: Mapping[str, tuple], known: Mapping[str, Mapping[
 
 
 def _features_of(c: CauseStats, rows: Sequence[Mapping[str, Any]]) -> dict[str, frozenset[str]]:
-    pipeline = next((str((r.get("evidence") or {}).get("pipeline") or "") for r in rows
-                     if (r.get("evidence") or {}).get("pipeline")), "")
+    pipeline = next(
+        (
+            str((r.get("evidence") or {}).get("pipeline") or "")
+            for r in rows
+            if (r.get("evidence") or {}).get("pipeline")
+        ),
+        "",
+    )
     return features(c.id, c.signatures, pipeline.removeprefix("CPU"))
 
 

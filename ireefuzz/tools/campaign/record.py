@@ -21,6 +21,7 @@ Older runs have no causes recorded: a findings row without ``cause`` gets one fr
 that of the signature's first recorded row.
 ``rederive=True`` (``ireefuzz triage``) derives every row's cause afresh that way.
 """
+
 from __future__ import annotations
 
 import collections
@@ -81,12 +82,20 @@ def row_causes(rows: Sequence[Mapping[str, Any]], rederive: bool = False) -> lis
 # what ``evaluate.CLOCK`` counts; the coordinator: drawing, its own work (recording, reports) and waiting
 # for a batch to end; ``idle``: worker seconds on no batch; shrinking and bundling after the campaign.
 ACTIVITIES = {
-    "compile": "compiling (iree-compile)", "compile_io": "compile set-up, dump reading and module loading",
-    "emit": "emitting", "ir": "reading the IR (memory and fusion oracles)", "run": "running the modules",
-    "float64": "float64 reference", "jax": "JAX", "relations": "metamorphic relations",
-    "other": "other worker work (inputs, oracle bookkeeping, transfer)", "draw": "drawing (Hypothesis)",
-    "coordinator": "coordinator (recording, reports)", "waiting": "coordinator waiting",
-    "bundling": "shrinking and bundling", "stuck": "stuck or timed-out workers (killed, their batch retried)",
+    "compile": "compiling (iree-compile)",
+    "compile_io": "compile set-up, dump reading and module loading",
+    "emit": "emitting",
+    "ir": "reading the IR (memory and fusion oracles)",
+    "run": "running the modules",
+    "float64": "float64 reference",
+    "jax": "JAX",
+    "relations": "metamorphic relations",
+    "other": "other worker work (inputs, oracle bookkeeping, transfer)",
+    "draw": "drawing (Hypothesis)",
+    "coordinator": "coordinator (recording, reports)",
+    "waiting": "coordinator waiting",
+    "bundling": "shrinking and bundling",
+    "stuck": "stuck or timed-out workers (killed, their batch retried)",
     "idle": "idle workers",
 }
 COORDINATOR_ACTIVITIES = ("draw", "coordinator", "waiting", "bundling")
@@ -106,7 +115,6 @@ def with_causes(findings: Sequence[Finding]) -> Sequence[Finding]:
 
 
 HARNESS_ERROR = "harness error"  # the not-judged reason of a case whose evaluation raised (ireefuzz's bug)
-
 
 
 def oracles_not_judged(reasons: Sequence[str]) -> set[str]:
@@ -131,8 +139,16 @@ def oracles_not_judged(reasons: Sequence[str]) -> set[str]:
 # What every recorded row has (a row without them is a damaged record, not a crash of the tools reading it).
 FINDING_KEYS = {"signature": str, "case_index": int, "size": list}
 PROGRESS_KEYS = {"t": (int, float), "cases": list}
-ENTRY_KEYS = {"i": int, "sigs": list, "pipelines": list, "ops": str, "dtype": str, "dims": str, "instances": int,
-              "discarded": int}
+ENTRY_KEYS = {
+    "i": int,
+    "sigs": list,
+    "pipelines": list,
+    "ops": str,
+    "dtype": str,
+    "dims": str,
+    "instances": int,
+    "discarded": int,
+}
 
 
 def read_record(file: Path, keys: Mapping[str, Any], entry_keys: Mapping[str, Any] | None = None) -> list[dict]:
@@ -164,8 +180,15 @@ class Record:
 
     TIMELINE_POINTS = 400
 
-    def __init__(self, out: Path, options: Options, baseline: Baseline, previous: Previous | None = None,
-                 *, rederive: bool = False) -> None:
+    def __init__(
+        self,
+        out: Path,
+        options: Options,
+        baseline: Baseline,
+        previous: Previous | None = None,
+        *,
+        rederive: bool = False,
+    ) -> None:
         self.out, self.options, self.baseline, self.previous = out, options, baseline, previous
         self.stream = Stream(options)
         self.sigs: dict[str, SignatureStats] = {}
@@ -230,8 +253,13 @@ class Record:
             self.totals["cases"] += 1
             self.totals["shape_runs"] += e["instances"]
             self.totals["discarded"] += e["discarded"]
-            self.totals["worker_deaths"] += e["died"] if "died" in e else any(  # (older runs: by signature)
-                s.startswith("crash/") and Signature.parse(s).kind in DEATH_KINDS for s in e["sigs"])
+            self.totals["worker_deaths"] += (
+                e["died"]
+                if "died" in e
+                else any(  # (older runs: by signature)
+                    s.startswith("crash/") and Signature.parse(s).kind in DEATH_KINDS for s in e["sigs"]
+                )
+            )
             self.totals["harness_errors"] += e.get("harness_error", 0)
             self.pipelines.update(e["pipelines"])
             self.lowerings.update(e.get("configurations", ()))
@@ -278,8 +306,16 @@ class Record:
         return cause.id
 
     # -- recording ------------------------------------------------------------------------
-    def record(self, task: Task, results: Sequence["CaseResult"], seconds: float, *,
-               coordinator: Mapping[str, float] | None = None, workers: int = 0, harness_error: bool = False) -> None:
+    def record(
+        self,
+        task: Task,
+        results: Sequence["CaseResult"],
+        seconds: float,
+        *,
+        coordinator: Mapping[str, float] | None = None,
+        workers: int = 0,
+        harness_error: bool = False,
+    ) -> None:
         """Findings first, then the progress line (see the module doc). The line's ``timings``: the workers'
         seconds on the batch per activity, plus ``coordinator``'s (its seconds since the line before);
         ``workers``: how many the pool runs at once (for idle time)."""
@@ -289,7 +325,9 @@ class Record:
             findings = with_causes(r.findings)
             for f in findings:
                 s = self.sigs.get(f.signature)
-                if (f.signature, index) in self.recorded or (s is not None and s.smallest is not None and size >= s.smallest):
+                if (f.signature, index) in self.recorded or (
+                    s is not None and s.smallest is not None and size >= s.smallest
+                ):
                     continue
                 example = "first" if s is None or s.smallest is None else "smaller"
                 status = "known" if self.baseline.finding_known(f.signature, f.cause) else "new"
@@ -297,25 +335,51 @@ class Record:
                 _io.append_line(self.out / "findings.jsonl", json.dumps(row, sort_keys=True, default=_io.json_default))
                 self._note_finding(f.signature, f.cause, f.cause_title, index, size)
             g = r.case.graph
-            entries.append({"i": index, "h": case_hash(r.case), "sigs": [f.signature for f in findings],
-                            "causes": [f.cause for f in findings], "pipelines": list(r.pipelines),
-                            "configurations": list(r.configurations),
-                            "ops": g.op_pattern, "dtype": g.dtype, "dims": g.dims, "instances": len(r.case.instances),
-                            "discarded": r.discarded, "config": labels(r.case.target_cpu, r.case.flags),
-                            "not_judged": list(r.not_judged),
-                            "died": int(any(f.evidence.get("worker_death") for f in findings)),
-                            "unused_args": unused_arguments(g)}
-                           | ({"harness_error": 1} if harness_error else {}))
+            entries.append(
+                {
+                    "i": index,
+                    "h": case_hash(r.case),
+                    "sigs": [f.signature for f in findings],
+                    "causes": [f.cause for f in findings],
+                    "pipelines": list(r.pipelines),
+                    "configurations": list(r.configurations),
+                    "ops": g.op_pattern,
+                    "dtype": g.dtype,
+                    "dims": g.dims,
+                    "instances": len(r.case.instances),
+                    "discarded": r.discarded,
+                    "config": labels(r.case.target_cpu, r.case.flags),
+                    "not_judged": list(r.not_judged),
+                    "died": int(any(f.evidence.get("worker_death") for f in findings)),
+                    "unused_args": unused_arguments(g),
+                }
+                | ({"harness_error": 1} if harness_error else {})
+            )
         cpu = next((r.cpu for r in results if r.cpu), "")
         version = next((r.compiler_version for r in results if r.compiler_version), "")
-        row = {"t": round(seconds, 3), "cases": entries, "cpu": cpu, "version": version, "frontend": task.frontend,
-               "compile_s": round(sum(r.compile_seconds for r in results), 4), "run_s": round(sum(r.run_seconds for r in results), 4),
-               "timings": batch_timings(results, coordinator or {}), "workers": workers}
+        row = {
+            "t": round(seconds, 3),
+            "cases": entries,
+            "cpu": cpu,
+            "version": version,
+            "frontend": task.frontend,
+            "compile_s": round(sum(r.compile_seconds for r in results), 4),
+            "run_s": round(sum(r.run_seconds for r in results), 4),
+            "timings": batch_timings(results, coordinator or {}),
+            "workers": workers,
+        }
         _io.append_line(self.out / "progress.jsonl", json.dumps(row, sort_keys=True))
         self._apply(row)
 
-    def record_harness_error(self, task: Task, traceback: str, seconds: float, *,
-                             coordinator: Mapping[str, float] | None = None, workers: int = 0) -> None:
+    def record_harness_error(
+        self,
+        task: Task,
+        traceback: str,
+        seconds: float,
+        *,
+        coordinator: Mapping[str, float] | None = None,
+        workers: int = 0,
+    ) -> None:
         """A batch (one case, once split) whose evaluation raised: a ``harness_errors.jsonl`` line per case,
         then its progress line (the cases counted, not judged; see the module doc)."""
         from ireefuzz.core.evaluate import CaseResult
@@ -324,9 +388,16 @@ class Record:
         config = self.options.task_spec().config
         release = releases.release_of(config) or config.iree_compile or "installed"
         for index, case in zip(task.indices, task.cases):
-            row = {"t": round(seconds, 3), "case_index": index, "case_hash": case_hash(case), "release": release,
-                   "configuration": labels(case.target_cpu, case.flags), "frontend": task.frontend,
-                   "ops": case.graph.op_pattern, "traceback": traceback[-6000:]}
+            row = {
+                "t": round(seconds, 3),
+                "case_index": index,
+                "case_hash": case_hash(case),
+                "release": release,
+                "configuration": labels(case.target_cpu, case.flags),
+                "frontend": task.frontend,
+                "ops": case.graph.op_pattern,
+                "traceback": traceback[-6000:],
+            }
             _io.append_line(self.out / "harness_errors.jsonl", json.dumps(row, sort_keys=True, default=str))
         results = [CaseResult(case, (), not_judged=(HARNESS_ERROR,)) for case in task.cases]
         self.record(task, results, seconds, coordinator=coordinator, workers=workers, harness_error=True)
@@ -337,15 +408,20 @@ class Record:
         not-judged reasons name it (``oracles_not_judged``)."""
         cases = max(self.totals["cases"], 1)
         left_out = {why.split(":", 1)[0] for why in self.options.oracles_not_judged}
-        return {o: 1.0 if o in left_out else round(self.not_judged_oracles[o] / cases, 4)
-                for o in ORACLE_NAMES if o in self.options.oracles or o in left_out}
+        return {
+            o: 1.0 if o in left_out else round(self.not_judged_oracles[o] / cases, 4)
+            for o in ORACLE_NAMES
+            if o in self.options.oracles or o in left_out
+        }
 
     def harness_errors(self, limit: int = 20) -> list[dict[str, Any]]:
         """The recorded harness errors (the first ``limit``), each with its exception's last line."""
         file = self.out / "harness_errors.jsonl"
         rows = _io.read_jsonl(file)[:limit] if file.exists() else []
-        return [{k: v for k, v in r.items() if k != "traceback"} | {"error": _last_line(r.get("traceback", ""))}
-                for r in rows]
+        return [
+            {k: v for k, v in r.items() if k != "traceback"} | {"error": _last_line(r.get("traceback", ""))}
+            for r in rows
+        ]
 
     # -- verdicts -------------------------------------------------------------------------
     def status(self, sig: str) -> str:
@@ -365,8 +441,9 @@ class Record:
 
     def diff(self) -> dict[str, list[str]]:
         present = self.present_causes()
-        return diff_causes([c.id for c in present], {c.id for c in present if self.cause_status(c) == "known"},
-                           self.previous)
+        return diff_causes(
+            [c.id for c in present], {c.id for c in present if self.cause_status(c) == "known"}, self.previous
+        )
 
     def new_causes(self) -> list[str]:
         """The causes that make the campaign exit 1: not in the baseline, nor in the run compared with."""
@@ -387,24 +464,46 @@ class Record:
             if not s.count:
                 continue
             known = self.baseline.finding_known(sig, self.sig_cause.get(sig, ""))
-            signatures[sig] = {"count": s.count, "status": self.status(sig), "first_case_index": s.first_case_index,
-                               "smallest_case_index": s.smallest_case_index} | (
-                {"upstream": known.upstream, "note": known.note, "verdict": known.verdict or "listed"} if known else {})
+            signatures[sig] = {
+                "count": s.count,
+                "status": self.status(sig),
+                "first_case_index": s.first_case_index,
+                "smallest_case_index": s.smallest_case_index,
+            } | (
+                {"upstream": known.upstream, "note": known.note, "verdict": known.verdict or "listed"} if known else {}
+            )
         summary = {
-            "cases": t["cases"], "graphs": t["cases"], "shape_runs": t["shape_runs"], "seconds": round(self.seconds, 2),
-            "graphs_per_s": round(t["cases"] / seconds, 3), "shape_runs_per_s": round(t["shape_runs"] / seconds, 3),
-            "compile_seconds": round(t["compile_s"], 2), "run_seconds": round(t["run_s"], 2),
-            "discarded": t["discarded"], "worker_deaths": t["worker_deaths"],
-            "harness_errors": t["harness_errors"], "harness_error_list": self.harness_errors(),
-            "not_judged_share": self.not_judged_share(), "signatures": signatures,
-            "new": self.new_signatures(), "known": self.known_signatures(),
-            "causes": self.cause_table(), "new_causes": self.new_causes(), "history": self.history(),
-            "pipelines": dict(self.pipelines.most_common()), "ops": dict(self.ops.most_common()),
+            "cases": t["cases"],
+            "graphs": t["cases"],
+            "shape_runs": t["shape_runs"],
+            "seconds": round(self.seconds, 2),
+            "graphs_per_s": round(t["cases"] / seconds, 3),
+            "shape_runs_per_s": round(t["shape_runs"] / seconds, 3),
+            "compile_seconds": round(t["compile_s"], 2),
+            "run_seconds": round(t["run_s"], 2),
+            "discarded": t["discarded"],
+            "worker_deaths": t["worker_deaths"],
+            "harness_errors": t["harness_errors"],
+            "harness_error_list": self.harness_errors(),
+            "not_judged_share": self.not_judged_share(),
+            "signatures": signatures,
+            "new": self.new_signatures(),
+            "known": self.known_signatures(),
+            "causes": self.cause_table(),
+            "new_causes": self.new_causes(),
+            "history": self.history(),
+            "pipelines": dict(self.pipelines.most_common()),
+            "ops": dict(self.ops.most_common()),
             "lowerings": self.lowering_table(),
-            "op_pairs": dict(self.pairs.most_common(40)), "frontends": dict(self.frontends),
-            "timeline": [list(p) for p in self.timeline], "time_accounting": self.time_accounting(),
-            "cpu": self.cpu, "compiler_version": self.compiler_version, "options": self.options.to_json(),
-            "configurations": self.configurations.to_json(), "not_judged": dict(self.not_judged.most_common()),
+            "op_pairs": dict(self.pairs.most_common(40)),
+            "frontends": dict(self.frontends),
+            "timeline": [list(p) for p in self.timeline],
+            "time_accounting": self.time_accounting(),
+            "cpu": self.cpu,
+            "compiler_version": self.compiler_version,
+            "options": self.options.to_json(),
+            "configurations": self.configurations.to_json(),
+            "not_judged": dict(self.not_judged.most_common()),
         }
         if self.previous is not None:
             summary["diff"] = {"compared_with": self.previous.run} | self.diff()
@@ -414,8 +513,11 @@ class Record:
         """``summary.json``'s ``lowerings``: how many distinct lowering configurations (pipeline + tile
         sizes) the dispatches reached, in all and per pipeline, and the dispatches of each."""
         per_pipeline = collections.Counter(_pipeline_name(c.partition("[")[0]) for c in self.lowerings)
-        return {"distinct": len(self.lowerings), "per_pipeline": dict(per_pipeline.most_common()),
-                "dispatches": dict(self.lowerings.most_common())}
+        return {
+            "distinct": len(self.lowerings),
+            "per_pipeline": dict(per_pipeline.most_common()),
+            "dispatches": dict(self.lowerings.most_common()),
+        }
 
     def time_accounting(self) -> dict[str, Any]:
         """``summary.json``'s ``time_accounting``: seconds per activity summed over processes (``ACTIVITIES``),
@@ -425,10 +527,13 @@ class Record:
         busy = sum(v for a, v in self.timings.items() if a not in COORDINATOR_ACTIVITIES)
         seconds["idle"] = max(0.0, self.worker_seconds - busy)
         total = sum(seconds.values()) or 1e-9
-        return {"seconds": {a: round(v, 2) for a, v in seconds.items()},
-                "shares": {a: round(v / total, 4) for a, v in seconds.items()},
-                "total_seconds": round(total, 2), "worker_seconds": round(self.worker_seconds, 2),
-                "compile_share": round(self.timings["compile"] / max(self.worker_seconds, 1e-9), 4)}
+        return {
+            "seconds": {a: round(v, 2) for a, v in seconds.items()},
+            "shares": {a: round(v / total, 4) for a, v in seconds.items()},
+            "total_seconds": round(total, 2),
+            "worker_seconds": round(self.worker_seconds, 2),
+            "compile_share": round(self.timings["compile"] / max(self.worker_seconds, 1e-9), 4),
+        }
 
     def cause_table(self) -> list[dict[str, Any]]:
         """``summary.json``'s ``causes``: new ones first, then by how many cases show them."""
@@ -436,11 +541,22 @@ class Record:
         for c in self.present_causes():
             known = self.baseline.cause_known(c.id, c.signatures)
             bundle = self.bundle_dir(c.id)
-            rows.append({"id": c.id, "title": c.title, "oracle": c.oracle, "signatures": sorted(c.signatures),
-                         "cases": c.cases, "first_case": c.first_case, "smallest_case": c.smallest_case,
-                         "bundle": str(bundle.relative_to(self.out)) if (bundle / "finding.json").exists() else "",
-                         "status": self.cause_status(c), "verdict": (known.verdict or "listed") if known else "",
-                         "verdict_detail": known.detail if known else "", "upstream": known.upstream if known else ""})
+            rows.append(
+                {
+                    "id": c.id,
+                    "title": c.title,
+                    "oracle": c.oracle,
+                    "signatures": sorted(c.signatures),
+                    "cases": c.cases,
+                    "first_case": c.first_case,
+                    "smallest_case": c.smallest_case,
+                    "bundle": str(bundle.relative_to(self.out)) if (bundle / "finding.json").exists() else "",
+                    "status": self.cause_status(c),
+                    "verdict": (known.verdict or "listed") if known else "",
+                    "verdict_detail": known.detail if known else "",
+                    "upstream": known.upstream if known else "",
+                }
+            )
         return sorted(rows, key=lambda r: (r["status"] != "new", -r["cases"], r["id"]))
 
 

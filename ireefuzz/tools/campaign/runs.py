@@ -1,4 +1,5 @@
 """A campaign's directory as the tools after it see it: open its record, compare with it, write its outputs."""
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,10 @@ def read_options(run: Path) -> Options:
     try:
         return Options.from_json(json.loads(file.read_text(encoding="utf-8")))
     except (OSError, UnicodeDecodeError, ValueError, TypeError, AttributeError) as e:
-        raise UsageError(f"{file} is damaged ({str(e).splitlines()[0][:200]}); restore it, or start a new campaign "
-                         "with another --out") from None
+        raise UsageError(
+            f"{file} is damaged ({str(e).splitlines()[0][:200]}); restore it, or start a new campaign "
+            "with another --out"
+        ) from None
 
 
 def open_run(run: Path, baseline: Baseline, previous: Previous | None = None, *, rederive: bool = False) -> Record:
@@ -59,8 +62,11 @@ def write_outputs(out: Path, record: Record, **extra: Any) -> dict[str, Any]:
     # the ireefuzz that made the run: stamped by its first summary (a run that has one without it is older)
     summary["ireefuzz_version"] = before.get("ireefuzz_version", "") if before else __version__
     summary["ranking"] = [r.to_json() for r in rank(record)]  # the new causes, most likely real and distinct first
-    summary["judged_causes"] = {c["id"]: {"verdict": c["verdict"], "detail": c["verdict_detail"]}  # known, not failures
-                                for c in summary["causes"] if c.get("verdict") and c["status"] == "known"}
+    summary["judged_causes"] = {
+        c["id"]: {"verdict": c["verdict"], "detail": c["verdict_detail"]}  # known, not failures
+        for c in summary["causes"]
+        if c.get("verdict") and c["status"] == "known"
+    }
     summary["time_accounting"] = with_bundling(summary["time_accounting"], summary.get("bundling_seconds", 0.0))
     _io.atomic_write_json(out / "summary.json", summary)
     from ireefuzz.tools.campaign import report
@@ -75,8 +81,11 @@ def with_bundling(accounting: dict[str, Any], seconds: float) -> dict[str, Any]:
         return accounting
     spent = accounting["seconds"] | {"bundling": round(seconds, 2)}
     total = sum(spent.values()) or 1e-9
-    return accounting | {"seconds": spent, "shares": {a: round(v / total, 4) for a, v in spent.items()},
-                         "total_seconds": round(total, 2)}
+    return accounting | {
+        "seconds": spent,
+        "shares": {a: round(v / total, 4) for a, v in spent.items()},
+        "total_seconds": round(total, 2),
+    }
 
 
 def rewrite_causes(record: Record) -> None:
@@ -86,8 +95,11 @@ def rewrite_causes(record: Record) -> None:
     rows = _io.read_jsonl(out / "findings.jsonl")
     for row in rows:
         cause = record.row_cause[row["signature"], row["case_index"]]
-        row.update(cause=cause, cause_title=record.causes[cause].title,
-                   status="known" if record.baseline.finding_known(row["signature"], cause) else "new")
+        row.update(
+            cause=cause,
+            cause_title=record.causes[cause].title,
+            status="known" if record.baseline.finding_known(row["signature"], cause) else "new",
+        )
     progress = _io.read_jsonl(out / "progress.jsonl")
     for line in progress:
         for e in line["cases"]:

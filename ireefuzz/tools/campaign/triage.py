@@ -13,6 +13,7 @@ atomically; bad input is one line and exit 2, and nothing is written.
 
 Exit status as ``fuzz``: 1 if a cause is new (nobody has judged it), else 0.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,15 +34,27 @@ DETAIL_OPTIONS = {"link": "--link", "why": "--why", "fixed_in": "--fixed-in", "o
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run", metavar="RUN_DIR", help="the --out directory of a fuzz campaign")
-    parser.add_argument("--baseline", metavar="FILE", help=f"known findings JSON (default {DEFAULT_BASELINE} if it "
-                        "exists, else the one shipped with ireefuzz; --mark writes into it)")
-    parser.add_argument("--compare", metavar="PREV_RUN_DIR",
-                        help="the run to compare with (default: the one the run was compared with, if any)")
+    parser.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help=f"known findings JSON (default {DEFAULT_BASELINE} if it "
+        "exists, else the one shipped with ireefuzz; --mark writes into it)",
+    )
+    parser.add_argument(
+        "--compare",
+        metavar="PREV_RUN_DIR",
+        help="the run to compare with (default: the one the run was compared with, if any)",
+    )
     add_bundle_options(parser)
     g = parser.add_argument_group("verdicts (written into --baseline, then the run is triaged with them)")
     g.add_argument("--mark", metavar="CAUSE", help="one of the run's cause ids to give a verdict")
-    g.add_argument("--as", dest="verdict", choices=tuple(VERDICTS), help="the verdict: upstream (a real IREE bug; "
-                   "--link), by-design (--why), harness (an ireefuzz error; --fixed-in), duplicate-of (--of)")
+    g.add_argument(
+        "--as",
+        dest="verdict",
+        choices=tuple(VERDICTS),
+        help="the verdict: upstream (a real IREE bug; "
+        "--link), by-design (--why), harness (an ireefuzz error; --fixed-in), duplicate-of (--of)",
+    )
     g.add_argument("--link", metavar="URL", help="upstream: the issue (or the repro awaiting filing)")
     g.add_argument("--why", metavar="TEXT", help="by-design: what the op's semantics require")
     g.add_argument("--fixed-in", metavar="VERSION", help="harness: the ireefuzz version that fixed it")
@@ -95,8 +108,10 @@ def _mark(run: Path, args: argparse.Namespace, cause: str, verdict: str, detail:
     present = {c.id: c for c in record.present_causes()}
     if cause not in present:
         new = record.new_causes()
-        raise UsageError(f"--mark {cause}: {run} has no such cause; its {'new ' if new else ''}causes: "
-                         f"{', '.join(new or sorted(present)) or 'none'} (ireefuzz triage {run} lists them)")
+        raise UsageError(
+            f"--mark {cause}: {run} has no such cause; its {'new ' if new else ''}causes: "
+            f"{', '.join(new or sorted(present)) or 'none'} (ireefuzz triage {run} lists them)"
+        )
     if verdict == "duplicate-of" and detail not in present and detail not in current.causes:
         raise UsageError(f"--of {detail}: neither a cause of {run} nor one in the baseline; give one of those ids")
     if not target.exists():
@@ -105,8 +120,10 @@ def _mark(run: Path, args: argparse.Namespace, cause: str, verdict: str, detail:
         target.parent.mkdir(parents=True, exist_ok=True)
         _baseline.write(target, entries)  # the project's verdicts first, then the team's own
         if entries:
-            print(f"ireefuzz triage: started {target} from the baseline shipped with ireefuzz ({len(entries)} "
-                  "entries)", file=sys.stderr)
+            print(
+                f"ireefuzz triage: started {target} from the baseline shipped with ireefuzz ({len(entries)} entries)",
+                file=sys.stderr,
+            )
     entry = _baseline.mark(target, cause, verdict, detail, signatures=present[cause].signatures, note=args.note or "")
     print(f"ireefuzz triage: {target}: {cause} is {verdict}: {entry.detail}", file=sys.stderr)
 
@@ -114,7 +131,11 @@ def _mark(run: Path, args: argparse.Namespace, cause: str, verdict: str, detail:
 def print_causes(summary: dict) -> None:
     for c in summary["causes"]:
         judged = f"  [{c['verdict']}: {c['verdict_detail']}]" if c.get("verdict") else ""
-        print(f"{c['status']:5}  {c['cases']:5} cases  {len(c['signatures']):3} sigs  {c['id']}  {c['bundle'] or '-'}{judged}")
+        print(
+            f"{c['status']:5}  {c['cases']:5} cases  {len(c['signatures']):3} sigs  {c['id']}  {c['bundle'] or '-'}{judged}"
+        )
         print(f"       {c['title']}")
-    print(f"{len(summary['causes'])} causes ({len(summary['new_causes'])} new) from {len(summary['signatures'])} signatures",
-          file=sys.stderr)
+    print(
+        f"{len(summary['causes'])} causes ({len(summary['new_causes'])} new) from {len(summary['signatures'])} signatures",
+        file=sys.stderr,
+    )

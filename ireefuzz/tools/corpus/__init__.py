@@ -53,16 +53,38 @@ bundles (``ireefuzz.tools.filing.bundle``) and refuses case names that are not o
 The package: ``format`` (``CorpusCase``, load / write / iterate), ``check`` (running a case) and
 ``promote``; the pytest items that check a case live with the plugin (``ireefuzz.pytest_items``).
 """
+
 from __future__ import annotations
 
 from ireefuzz.errors import CorpusError
 from ireefuzz.tools.corpus.check import check_case, compile_command, repro_message, verdicts
-from ireefuzz.tools.corpus.format import (CASE_FILE, PROGRAM_FILE, CorpusCase, default_baseline, default_root, iter_cases,
-                                          load_case, write_case)
+from ireefuzz.tools.corpus.format import (
+    CASE_FILE,
+    PROGRAM_FILE,
+    CorpusCase,
+    default_baseline,
+    default_root,
+    iter_cases,
+    load_case,
+    write_case,
+)
 from ireefuzz.tools.corpus.promote import configure, main, promote
 
 __all__ = [
-    "CASE_FILE", "PROGRAM_FILE", "CorpusCase", "CorpusError", "check_case", "compile_command", "configure",
-    "default_baseline", "default_root", "iter_cases", "load_case", "main", "promote", "repro_message", "verdicts",
+    "CASE_FILE",
+    "PROGRAM_FILE",
+    "CorpusCase",
+    "CorpusError",
+    "check_case",
+    "compile_command",
+    "configure",
+    "default_baseline",
+    "default_root",
+    "iter_cases",
+    "load_case",
+    "main",
+    "promote",
+    "repro_message",
+    "verdicts",
     "write_case",
 ]

@@ -1,5 +1,6 @@
 """Checking a corpus case: the oracles run on it (``check_case``), its findings as verdicts, and the repro
 message of an unexpected finding."""
+
 from __future__ import annotations
 
 import shlex
@@ -12,18 +13,24 @@ from ireefuzz.tools.corpus.format import PROGRAM_FILE, CorpusCase
 def check_case(corpus_case: CorpusCase, config: Any = None, policy: Any = None) -> list:
     """Run the oracles on one corpus case; returns Findings (one per signature)."""
     from ireefuzz import sut
-    from ireefuzz.sut import isolated
-    from ireefuzz.tools import check
     from ireefuzz.core.evaluate import Policy, config_for, evaluate
     from ireefuzz.oracles.finding import first_per_signature
+    from ireefuzz.sut import isolated
+    from ireefuzz.tools import check
 
     config = config or sut.CompilerConfig()
     policy = policy or Policy(run_timeout_s=isolated.DEFAULT_RUN_TIMEOUT_S)  # a case's runs are bounded
     if corpus_case.case is None or corpus_case.compile_only:
         run_config = config_for(corpus_case.case if corpus_case.case is not None else corpus_case, config)
-        findings = check.check_program(corpus_case.program_text(), run_config, policy,
-                                       functions=corpus_case.functions or None, shapes=dict(corpus_case.shapes),
-                                       seed=corpus_case.seed, compile_only=corpus_case.compile_only)
+        findings = check.check_program(
+            corpus_case.program_text(),
+            run_config,
+            policy,
+            functions=corpus_case.functions or None,
+            shapes=dict(corpus_case.shapes),
+            seed=corpus_case.seed,
+            compile_only=corpus_case.compile_only,
+        )
     else:
         (result,) = evaluate([corpus_case.case], config, policy)
         findings = list(result.findings)
@@ -59,7 +66,10 @@ def repro_message(corpus_case: CorpusCase, unexpected: Sequence[Any], config: An
     for f in unexpected:
         lines.append(f"  {f.signature}\n      {f.message}")
     program = (corpus_case.path / PROGRAM_FILE) if corpus_case.path else PROGRAM_FILE
-    lines += [f"program: {program}", f"repro:   {compile_command(corpus_case, config)}",
-              "(if the finding is real and triaged, add its signature to 'expected' in case.json, "
-              "or re-record with corpus/make_seeds.py --record)"]
+    lines += [
+        f"program: {program}",
+        f"repro:   {compile_command(corpus_case, config)}",
+        "(if the finding is real and triaged, add its signature to 'expected' in case.json, "
+        "or re-record with corpus/make_seeds.py --record)",
+    ]
     return "\n".join(lines)

@@ -1,5 +1,6 @@
 """The corpus format: ``CorpusCase``, reading and writing ``case.json`` / ``program.mlir`` (the layout is
 described in ``ireefuzz.tools.corpus``), and where the project's own corpus is."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -68,9 +69,14 @@ class CorpusCase:
         if self.case is not None:
             head: dict[str, Any] = self.case.to_json()
         else:
-            head = {"mlir": PROGRAM_FILE, "functions": list(self.functions),
-                    "shapes": {k: [list(s) for s in v] for k, v in self.shapes.items()},
-                    "seed": self.seed, "target_cpu": self.target_cpu, "flags": list(self.flags)}
+            head = {
+                "mlir": PROGRAM_FILE,
+                "functions": list(self.functions),
+                "shapes": {k: [list(s) for s in v] for k, v in self.shapes.items()},
+                "seed": self.seed,
+                "target_cpu": self.target_cpu,
+                "flags": list(self.flags),
+            }
         return head | {
             "expected": {k: sorted(v) for k, v in sorted(self.expected.items())},
             "compile_only": self.compile_only,
@@ -115,9 +121,12 @@ def _from_json(data: Any, directory: Path) -> CorpusCase:
         raise CorpusError(f"{file}: expected a JSON object, got {type(data).__name__}")
     expected = data.get("expected", {})
     if not isinstance(expected, dict) or not all(
-            isinstance(k, str) and isinstance(v, list) and all(isinstance(s, str) for s in v) for k, v in expected.items()):
-        raise CorpusError(f"{file}: 'expected' must map an oracle name to a list of signatures, "
-                          f'e.g. {{"memory": ["memory/alloca/..."]}}')
+        isinstance(k, str) and isinstance(v, list) and all(isinstance(s, str) for s in v) for k, v in expected.items()
+    ):
+        raise CorpusError(
+            f"{file}: 'expected' must map an oracle name to a list of signatures, "
+            f'e.g. {{"memory": ["memory/alloca/..."]}}'
+        )
     for oracle, sigs in expected.items():
         try:
             parsed = [Signature.parse(s) for s in sigs]
@@ -158,14 +167,20 @@ def _from_json(data: Any, directory: Path) -> CorpusCase:
     except UnicodeDecodeError:
         raise CorpusError(f"{file}: its program {program} is not a text file") from None
     shapes = data.get("shapes", {})
-    if not isinstance(shapes, dict) or not all(isinstance(v, list) and all(isinstance(s, list) for s in v)
-                                               for v in shapes.values()):
+    if not isinstance(shapes, dict) or not all(
+        isinstance(v, list) and all(isinstance(s, list) for s in v) for v in shapes.values()
+    ):
         raise CorpusError(f"{file}: 'shapes' must map a function name to one shape (a list of ints) per argument")
     try:
-        return CorpusCase(mlir=text, functions=tuple(data.get("functions", ())),
-                          shapes={k: [tuple(int(d) for d in s) for s in v] for k, v in shapes.items()},
-                          seed=int(data.get("seed", 0)), target_cpu=str(data.get("target_cpu", "host")),
-                          flags=tuple(data.get("flags", ())), **common)
+        return CorpusCase(
+            mlir=text,
+            functions=tuple(data.get("functions", ())),
+            shapes={k: [tuple(int(d) for d in s) for s in v] for k, v in shapes.items()},
+            seed=int(data.get("seed", 0)),
+            target_cpu=str(data.get("target_cpu", "host")),
+            flags=tuple(data.get("flags", ())),
+            **common,
+        )
     except (TypeError, ValueError) as e:
         raise CorpusError(f"{file}: malformed field ({e})") from None
 

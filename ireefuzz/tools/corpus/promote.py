@@ -1,4 +1,5 @@
 """``ireefuzz promote BUNDLE``: a repro bundle added to the corpus as a regression case."""
+
 from __future__ import annotations
 
 import argparse
@@ -14,15 +15,23 @@ from ireefuzz.tools.corpus.format import CASE_FILE, PROGRAM_FILE, _from_json, wr
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("bundle", metavar="BUNDLE", help="a repro bundle directory (case.json, program.mlir, finding.json)")
+    parser.add_argument(
+        "bundle", metavar="BUNDLE", help="a repro bundle directory (case.json, program.mlir, finding.json)"
+    )
     parser.add_argument("--corpus", metavar="DIR", default="corpus", help="corpus root (default: ./corpus)")
     parser.add_argument("--name", metavar="NAME", default=None, help="case name (default: the bundle's directory name)")
     parser.add_argument("--note", metavar="TEXT", default="", help="a note recorded in case.json")
     parser.add_argument("--force", action="store_true", help="replace an existing case of that name")
 
 
-def promote(bundle: str | Path, corpus_root: str | Path = "corpus", *, name: str | None = None, note: str = "",
-            force: bool = False) -> Path:
+def promote(
+    bundle: str | Path,
+    corpus_root: str | Path = "corpus",
+    *,
+    name: str | None = None,
+    note: str = "",
+    force: bool = False,
+) -> Path:
     """Copy a repro bundle into ``<corpus_root>/regressions/<name>/`` with its finding as the expected verdict."""
     from ireefuzz import __version__
     from ireefuzz.tools.filing.bundle import Bundle
@@ -61,10 +70,15 @@ def promote(bundle: str | Path, corpus_root: str | Path = "corpus", *, name: str
         case_data["mlir"] = PROGRAM_FILE  # the program just copied, never a path the bundle names
     base = _from_json(case_data, staged)
     promoted = dataclasses.replace(
-        base, name=target.name, path=None, expected={oracle: (signature,)},
-        ireefuzz_version=__version__, iree_version=str(finding.get("compiler_version", "") or base.iree_version),
+        base,
+        name=target.name,
+        path=None,
+        expected={oracle: (signature,)},
+        ireefuzz_version=__version__,
+        iree_version=str(finding.get("compiler_version", "") or base.iree_version),
         cpu=str((finding.get("evidence") or {}).get("platform", {}).get("cpu", "") or base.cpu),
-        note=note or f"promoted from {bundle.name}: {str(finding.get('message', ''))[:200]}")
+        note=note or f"promoted from {bundle.name}: {str(finding.get('message', ''))[:200]}",
+    )
     write_case(staged, promoted)
     if program and promoted.is_graph:
         atomic_write_text(staged / "bundle_program.mlir", program)  # the bundle's own (shrunk) program
@@ -83,8 +97,10 @@ def _bundle_program(bundle: Path, case_data: dict, text: str) -> str:
     if named is not None and "graph" not in case_data:
         target = (bundle / str(named)).resolve()
         if target != (root / PROGRAM_FILE) or not isinstance(named, str):
-            raise CorpusError(f"{bundle / CASE_FILE}: 'mlir' names {named!r}; a bundle's program is its own "
-                              f"{PROGRAM_FILE} (nothing outside the bundle is read)")
+            raise CorpusError(
+                f"{bundle / CASE_FILE}: 'mlir' names {named!r}; a bundle's program is its own "
+                f"{PROGRAM_FILE} (nothing outside the bundle is read)"
+            )
     path = bundle / PROGRAM_FILE
     if not path.exists():
         if "graph" not in case_data:
@@ -116,7 +132,9 @@ def _check_mlir(text: str, where: Path, *, is_the_case: bool) -> None:
             except ir.MLIRError as e:
                 raise ProgramError(str(e)) from None
     except ProgramError as e:
-        raise CorpusError(f"{where}: not an MLIR program ireefuzz can promote ({str(e).splitlines()[0][:200]})") from None
+        raise CorpusError(
+            f"{where}: not an MLIR program ireefuzz can promote ({str(e).splitlines()[0][:200]})"
+        ) from None
 
 
 def main(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ ordered release list (assuming one transition on each side of the release the bu
 with) gives "present since X", "regressed between X and Y" and/or "fixed in Z", which is written
 into the bundle's ``ISSUE.md`` and ``bisect.json``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,8 +22,16 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ireefuzz.base.durable import atomic_write_json, atomic_write_text
 from ireefuzz.errors import UsageError
-from ireefuzz.sut.releases import (DEFAULT_CACHE, RELEASES, Release, compile_flags_for, installed_versions, order_key,
-                               release, syntax_for)
+from ireefuzz.sut.releases import (
+    DEFAULT_CACHE,
+    RELEASES,
+    Release,
+    compile_flags_for,
+    installed_versions,
+    order_key,
+    release,
+    syntax_for,
+)
 
 VERDICTS = ("present", "absent", "unknown")
 
@@ -36,7 +45,9 @@ class Trial:
     verdict: str  # present | absent | unknown
     detail: str  # the last lines run.sh printed
     seconds: float
-    flags: tuple[str, ...] = ()  # the compile flags run.sh was given: the finding's configuration, as this release takes it
+    flags: tuple[
+        str, ...
+    ] = ()  # the compile flags run.sh was given: the finding's configuration, as this release takes it
 
 
 def judge(bundle: Path, rel: Release, *, timeout: float = 600) -> Trial:
@@ -54,9 +65,15 @@ def judge(bundle: Path, rel: Release, *, timeout: float = 600) -> Trial:
             case = Case.from_json(loaded.case)
             (work / "program.mlir").write_text(emit(case.graph, "main", syntax_for(rel.version)).text)
         flags = configuration_for(rel, loaded.finding, loaded.case or {})
-        code, output = run_in_clean_env(work / "run.sh", {"IREE_COMPILE": rel.iree_compile,
-                                                          "IREE_RUN_MODULE": rel.iree_run_module,
-                                                          "IREE_COMPILE_FLAGS": " ".join(flags)}, timeout)
+        code, output = run_in_clean_env(
+            work / "run.sh",
+            {
+                "IREE_COMPILE": rel.iree_compile,
+                "IREE_RUN_MODULE": rel.iree_run_module,
+                "IREE_COMPILE_FLAGS": " ".join(flags),
+            },
+            timeout,
+        )
     verdict = "present" if code == 1 else "absent" if code == 0 else "unknown"  # None: timed out
     detail = "\n".join(output.strip().splitlines()[-4:])
     return Trial(rel.version, verdict, detail, time.perf_counter() - started, tuple(flags))
@@ -65,8 +82,12 @@ def judge(bundle: Path, rel: Release, *, timeout: float = 600) -> Trial:
 _CPU_FLAG = "--iree-llvmcpu-target-cpu="
 
 
-def configuration_for(rel: Release, finding: Mapping[str, Any], case: Mapping[str, Any],
-                      knows_cpu: Callable[[Release, str], bool] | None = None) -> list[str]:
+def configuration_for(
+    rel: Release,
+    finding: Mapping[str, Any],
+    case: Mapping[str, Any],
+    knows_cpu: Callable[[Release, str], bool] | None = None,
+) -> list[str]:
     """The finding's configuration as ``rel`` takes it: its compile flags (else its case's target CPU and
     flags), spelled the release's way. Its target CPU is kept where the release's LLVM knows that CPU
     (``knows_cpu``: a probe compile), else it becomes ``host`` (a newer CPU name is an error there)."""
@@ -74,7 +95,7 @@ def configuration_for(rel: Release, finding: Mapping[str, Any], case: Mapping[st
 
     flags = list(finding.get("flags") or sut.target_flags(case.get("target_cpu", "host"), case.get("flags", ())))
     own = str(finding.get("compiler_version", "")).startswith(rel.version)
-    cpu = next((f[len(_CPU_FLAG):] for f in flags if f.startswith(_CPU_FLAG)), "host")
+    cpu = next((f[len(_CPU_FLAG) :] for f in flags if f.startswith(_CPU_FLAG)), "host")
     return compile_flags_for(rel.version, flags, own=own or (knows_cpu or _knows_cpu)(rel, cpu))
 
 
@@ -110,8 +131,10 @@ class BisectResult:
         if before is None:
             parts.append(f"present since {self.first_present} (the oldest release tested)")
         elif self.verdict_of(before) == "unknown":  # could not run there: not evidence of absence
-            parts.append(f"present since at least {self.first_present} ({before} could not run the repro, "
-                         "so when it appeared is open)")
+            parts.append(
+                f"present since at least {self.first_present} ({before} could not run the repro, "
+                "so when it appeared is open)"
+            )
         else:
             parts.append(f"regressed between {before} and {self.first_present}")
         if after is None:
@@ -123,8 +146,9 @@ class BisectResult:
         return "; ".join(parts)
 
 
-def bisect(versions: Sequence[str], judge_version: Callable[[str], Trial], *, known_present: str | None = None
-           ) -> BisectResult:
+def bisect(
+    versions: Sequence[str], judge_version: Callable[[str], Trial], *, known_present: str | None = None
+) -> BisectResult:
     """Binary-search ``versions`` (oldest first) for the first and last release showing the bug.
 
     ``known_present``: a version known to show it (the bundle's own); else the newest is tried
@@ -164,8 +188,14 @@ def bisect(versions: Sequence[str], judge_version: Callable[[str], Trial], *, kn
     return BisectResult(tuple(vs), tuple(order), first, vs[lo])
 
 
-def bisect_bundle(bundle: str | Path, versions: Sequence[str] | None = None, *, cache: Path = DEFAULT_CACHE,
-                  install: bool = True, log: Callable[[str], None] = lambda m: None) -> BisectResult:
+def bisect_bundle(
+    bundle: str | Path,
+    versions: Sequence[str] | None = None,
+    *,
+    cache: Path = DEFAULT_CACHE,
+    install: bool = True,
+    log: Callable[[str], None] = lambda m: None,
+) -> BisectResult:
     bundle = Path(bundle)
     if not (bundle / "run.sh").exists() or not (bundle / "finding.json").exists():
         raise UsageError(f"{bundle} is not a repro bundle (no run.sh / finding.json); make one with `ireefuzz repro`")
@@ -189,16 +219,26 @@ def bisect_bundle(bundle: str | Path, versions: Sequence[str] | None = None, *, 
 
 
 def record_result(bundle: Path, result: BisectResult) -> None:
-    atomic_write_json(bundle / "bisect.json", {
-        "answer": result.answer, "first_present": result.first_present, "last_present": result.last_present,
-        "versions": list(result.versions),
-        "trials": [dataclasses.asdict(t) | {"seconds": round(t.seconds, 1)} for t in result.trials]})
+    atomic_write_json(
+        bundle / "bisect.json",
+        {
+            "answer": result.answer,
+            "first_present": result.first_present,
+            "last_present": result.last_present,
+            "versions": list(result.versions),
+            "trials": [dataclasses.asdict(t) | {"seconds": round(t.seconds, 1)} for t in result.trials],
+        },
+    )
     issue = bundle / "ISSUE.md"
     if not issue.exists():
         return
-    rows = "\n".join(f"| {t.version} | {t.verdict} |" for t in sorted(result.trials, key=lambda t: order_key(t.version)))
-    section = (f"## Bisection\n\n**{result.answer}.**\n\nReleases tried (pip wheels, `run.sh` with each release's "
-               f"own `iree-compile` / `iree-run-module`):\n\n| release | bug |\n|---|---|\n{rows}\n")
+    rows = "\n".join(
+        f"| {t.version} | {t.verdict} |" for t in sorted(result.trials, key=lambda t: order_key(t.version))
+    )
+    section = (
+        f"## Bisection\n\n**{result.answer}.**\n\nReleases tried (pip wheels, `run.sh` with each release's "
+        f"own `iree-compile` / `iree-run-module`):\n\n| release | bug |\n|---|---|\n{rows}\n"
+    )
     text = issue.read_text()
     text, n = re.subn(r"## Bisection\n.*?(?=\n---\n|\n## |\Z)", section.rstrip("\n") + "\n", text, count=1, flags=re.S)
     if n == 0:
@@ -211,13 +251,25 @@ def record_result(bundle: Path, result: BisectResult) -> None:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("bundle", metavar="BUNDLE", help="a repro bundle directory written by `ireefuzz repro`")
-    parser.add_argument("--versions", dest="versions", metavar="V,V,...", default=None,
-                        help="comma-separated releases to search (default: all, "
-                             f"{RELEASES[0]} ... {RELEASES[-1]}); 'installed' = those already cached")
-    parser.add_argument("--cache", dest="cache", metavar="DIR", type=Path, default=DEFAULT_CACHE,
-                        help=f"where release virtual environments live (default {DEFAULT_CACHE})")
-    parser.add_argument("--no-install", dest="install", action="store_false",
-                        help="only use releases already installed in the cache")
+    parser.add_argument(
+        "--versions",
+        dest="versions",
+        metavar="V,V,...",
+        default=None,
+        help="comma-separated releases to search (default: all, "
+        f"{RELEASES[0]} ... {RELEASES[-1]}); 'installed' = those already cached",
+    )
+    parser.add_argument(
+        "--cache",
+        dest="cache",
+        metavar="DIR",
+        type=Path,
+        default=DEFAULT_CACHE,
+        help=f"where release virtual environments live (default {DEFAULT_CACHE})",
+    )
+    parser.add_argument(
+        "--no-install", dest="install", action="store_false", help="only use releases already installed in the cache"
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -227,7 +279,8 @@ def main(args: argparse.Namespace) -> int:
         versions = [v.strip() for v in args.versions.split(",") if v.strip()]
     else:
         versions = None
-    result = bisect_bundle(args.bundle, versions, cache=args.cache, install=args.install,
-                           log=lambda m: print(f"  {m}", flush=True))
+    result = bisect_bundle(
+        args.bundle, versions, cache=args.cache, install=args.install, log=lambda m: print(f"  {m}", flush=True)
+    )
     print(result.answer)
     return 1 if result.first_present else 0

@@ -24,6 +24,7 @@ Layout (every file written atomically; only ``finding.json`` and ``program.mlir`
 Values read from files never reach a shell unquoted: run.sh's flags are ``shlex.quote``d words, its
 comments are single printable lines, and flags that write files (``sut.unsafe_flags``) are refused.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -44,7 +45,14 @@ from ireefuzz.generators.ops import tensor_type
 from ireefuzz.oracles import memory
 
 PROGRAM, CASE, FINDING, FINDINGS, ISSUE, RUN, COMMAND = (
-    "program.mlir", "case.json", "finding.json", "findings.json", "ISSUE.md", "run.sh", "command.txt")
+    "program.mlir",
+    "case.json",
+    "finding.json",
+    "findings.json",
+    "ISSUE.md",
+    "run.sh",
+    "command.txt",
+)
 INPUTS_AFTER = "inputs_after.mlir"
 INPUTS_AFTER_FUNCTION = "main_inputs_after"
 
@@ -96,7 +104,9 @@ class Bundle:
         if self.run_sh is not None:
             atomic_write_text(root / RUN, self.run_sh)
             (root / RUN).chmod(0o755)
-        atomic_write_text(root / FINDING, json.dumps(self.finding, indent=2, sort_keys=True, default=json_default) + "\n")
+        atomic_write_text(
+            root / FINDING, json.dumps(self.finding, indent=2, sort_keys=True, default=json_default) + "\n"
+        )
         if self.issue is not None:
             atomic_write_text(root / ISSUE, self.issue)
         else:
@@ -108,7 +118,11 @@ class Bundle:
         """Read a bundle directory; a missing or malformed ``finding.json`` / ``case.json`` is a CorpusError (exit 2)."""
         root = Path(root)
         finding = _read_json(root / FINDING)
-        if not isinstance(finding, dict) or not isinstance(finding.get("signature"), str) or "/" not in finding["signature"]:
+        if (
+            not isinstance(finding, dict)
+            or not isinstance(finding.get("signature"), str)
+            or "/" not in finding["signature"]
+        ):
             raise CorpusError(f"{root / FINDING}: not a finding (no 'signature')")
         case = _read_json(root / CASE) if (root / CASE).exists() else None
         if case is not None and not isinstance(case, dict):
@@ -126,9 +140,18 @@ class Bundle:
                 expected = {k: npz[k] for k in npz.files}
         text = lambda name: (root / name).read_text() if (root / name).exists() else None
         findings = _read_json(root / FINDINGS) if (root / FINDINGS).exists() else None
-        return cls(program=text(PROGRAM) or "", finding=finding, case=case, inputs=inputs, expected=expected,
-                   run_sh=text(RUN), inputs_after=text(INPUTS_AFTER), issue=text(ISSUE), findings=findings,
-                   command=(text(COMMAND) or "").strip() or None)
+        return cls(
+            program=text(PROGRAM) or "",
+            finding=finding,
+            case=case,
+            inputs=inputs,
+            expected=expected,
+            run_sh=text(RUN),
+            inputs_after=text(INPUTS_AFTER),
+            issue=text(ISSUE),
+            findings=findings,
+            command=(text(COMMAND) or "").strip() or None,
+        )
 
 
 def _read_json(path: Path) -> Any:
@@ -163,8 +186,11 @@ def run_bundle(root: str | Path, config: Any = None, *, timeout: float = 600) ->
     """(exit status, output) of the bundle's run.sh with ``config``'s iree-compile and iree-run-module
     (its release's, else the installed one), in a clean environment; the status is None if it timed out."""
     config = config if config is not None else sut.CompilerConfig()
-    return run_in_clean_env(Path(root) / RUN, {"IREE_COMPILE": sut.find_iree_compile(config),
-                                               "IREE_RUN_MODULE": sut.find_iree_run_module(config)}, timeout)
+    return run_in_clean_env(
+        Path(root) / RUN,
+        {"IREE_COMPILE": sut.find_iree_compile(config), "IREE_RUN_MODULE": sut.find_iree_run_module(config)},
+        timeout,
+    )
 
 
 def run_in_clean_env(script: Path, variables: Mapping[str, str], timeout: float) -> tuple[int | None, str]:
@@ -188,8 +214,9 @@ def inputs_after_module(graph: Any) -> str:
     """A module that calls ``module.main`` (the program, loaded first) and returns its arguments after the
     call: across a module boundary the arguments are the caller's buffers, as for any embedding
     application, so ``iree-run-module --expected_output`` sees an overwritten input."""
-    return wrapper_module("module.main", [tensor_type(t) for t in graph.args],
-                          [tensor_type(graph.type_of(o)) for o in graph.outputs])
+    return wrapper_module(
+        "module.main", [tensor_type(t) for t in graph.args], [tensor_type(graph.type_of(o)) for o in graph.outputs]
+    )
 
 
 def wrapper_module(callee: str, args: Sequence[str], outs: Sequence[str]) -> str:
@@ -199,26 +226,33 @@ def wrapper_module(callee: str, args: Sequence[str], outs: Sequence[str]) -> str
     params = ", ".join(f"%a{i}: {t}" for i, t in enumerate(args))
     names = ", ".join(f"%a{i}" for i in range(len(args)))
     call = f"%r:{len(outs)} = call" if outs else "call"
-    return (f"module @inputs_after {{\n"
-            f"func.func private @{callee}({', '.join(args)}) -> {results}\n"
-            f"func.func @{INPUTS_AFTER_FUNCTION}({params}) -> ({', '.join(args)}) {{\n"
-            f"  {call} @{callee}({names}) : ({', '.join(args)}) -> {results}\n"
-            f"  return {names} : {', '.join(args)}\n}}\n}}\n")
+    return (
+        f"module @inputs_after {{\n"
+        f"func.func private @{callee}({', '.join(args)}) -> {results}\n"
+        f"func.func @{INPUTS_AFTER_FUNCTION}({params}) -> ({', '.join(args)}) {{\n"
+        f"  {call} @{callee}({names}) : ({', '.join(args)}) -> {results}\n"
+        f"  return {names} : {', '.join(args)}\n}}\n}}\n"
+    )
 
 
 # --------------------------------------------------------------------------- run.sh
 
 
 _W = "\x00WORK\x00"  # placeholders rendered as shell expansions; every other character is quoted
-_SHELL = {_W: '"$WORK"', "\x00COMPILE\x00": '"$IREE_COMPILE"', "\x00RUN\x00": '"$IREE_RUN_MODULE"',
-          "\x00FLAGS\x00": '"$@"'}
+_SHELL = {
+    _W: '"$WORK"',
+    "\x00COMPILE\x00": '"$IREE_COMPILE"',
+    "\x00RUN\x00": '"$IREE_RUN_MODULE"',
+    "\x00FLAGS\x00": '"$@"',
+}
 _PLACEHOLDER = re.compile("(" + "|".join(map(re.escape, _SHELL)) + ")")
 
 
 def render(words: Sequence[str]) -> str:
     """A shell command line: each word ``shlex.quote``d, placeholders as their (double-quoted) expansion."""
-    return " ".join("".join(_SHELL.get(p) or (shlex.quote(p) if p else "")
-                            for p in _PLACEHOLDER.split(w)) or "''" for w in words)
+    return " ".join(
+        "".join(_SHELL.get(p) or (shlex.quote(p) if p else "") for p in _PLACEHOLDER.split(w)) or "''" for w in words
+    )
 
 
 def comment(text: str, limit: int = 200) -> str:
@@ -269,13 +303,16 @@ has() {{  # file $1 has a line containing the fixed text $2
 }}
 """
 
-_CHECK_RUN = ('command -v "$IREE_RUN_MODULE" >/dev/null 2>&1 || '
-              'cant "$IREE_RUN_MODULE not found: put iree-run-module on PATH or set IREE_RUN_MODULE"\n')
+_CHECK_RUN = (
+    'command -v "$IREE_RUN_MODULE" >/dev/null 2>&1 || '
+    'cant "$IREE_RUN_MODULE not found: put iree-run-module on PATH or set IREE_RUN_MODULE"\n'
+)
 
 
 def _compile(extra: Sequence[str] = (), source: str = PROGRAM, output: str = _W + ".vmfb") -> str:
-    words = sut.compile_command(sut.CompilerConfig(), source, output, extra, binary="\x00COMPILE\x00",
-                                flags=["\x00FLAGS\x00"])
+    words = sut.compile_command(
+        sut.CompilerConfig(), source, output, extra, binary="\x00COMPILE\x00", flags=["\x00FLAGS\x00"]
+    )
     line = render(words)
     return f"""printf '+'; printf ' %s' {line}; echo
 {line} 2> "$WORK.compile.log"
@@ -290,8 +327,9 @@ fi
 
 
 def _run(modules: Sequence[str], function: str, n_inputs: int, extra: Sequence[str]) -> str:
-    words = sut.run_module_command(modules, function, [f"@inputs/a{i}.npy" for i in range(n_inputs)], extra,
-                                   binary="\x00RUN\x00")
+    words = sut.run_module_command(
+        modules, function, [f"@inputs/a{i}.npy" for i in range(n_inputs)], extra, binary="\x00RUN\x00"
+    )
     line = render(words)
     return f"""printf '+'; printf ' %s' {line}; echo
 {line} > "$WORK.run.log" 2>&1
@@ -367,7 +405,8 @@ copy_hit() {  # $1 = source, $2 = target, $3 = the copy's line: counts it when i
   hits=$((hits + 1)); printf '%s\\n' "$3"
 }
 """.replace("@BINDINGS@", "|".join(f"*' = {op} '*" for op in sorted(memory.BINDING_OPS))).replace(
-    "@VIEWS@", "|".join(f"*' = {op} %'*" for op in sorted(memory.VIEW_OPS)))
+    "@VIEWS@", "|".join(f"*' = {op} %'*" for op in sorted(memory.VIEW_OPS))
+)
 
 
 def _memory_body(kind: str, own: Sequence[str]) -> str:
@@ -375,7 +414,11 @@ def _memory_body(kind: str, own: Sequence[str]) -> str:
     before = passes["bufferized"] if kind == "copy" else passes["final"]
     mode = kind if kind in ("alloca-dynamic", "alloc", "copy") else "alloca"
     listed = shlex.quote(" " + " ".join(own if kind == "copy" else ()) + " ")
-    return _SCAN_IR + _compile([f"--mlir-print-ir-before={before}"]) + _COMPILED_OR_CANT + f"""\
+    return (
+        _SCAN_IR
+        + _compile([f"--mlir-print-ir-before={before}"])
+        + _COMPILED_OR_CANT
+        + f"""\
 own={listed}  # dispatches whose own op moves data (memory.moves_data): only staged copies count in them
 echo "IR before {before} (first dump per dispatch):"
 scan_ir "$WORK.compile.log" {mode}
@@ -383,21 +426,28 @@ if [ "$hits" -gt 0 ]; then echo "BUG REPRODUCED: $hits {kind} op(s)"; exit 1; fi
 echo "not reproduced: no {kind} before {before}"
 exit 0
 """
+    )
 
 
 def _crash_compile_body(kind: str, key: str) -> str:
     markers = sut.CRASH_MARKERS if kind == "compile-crash" else sut.OOM_MARKERS if kind == "compile-oom" else (key,)
     tests = " || ".join(f'has "$WORK.compile.log" {shlex.quote(m)}' for m in markers if m) or "true"
-    return _compile() + f"""if [ $status -eq 0 ]; then echo "not reproduced: iree-compile succeeded"; exit 0; fi
+    return (
+        _compile()
+        + f"""if [ $status -eq 0 ]; then echo "not reproduced: iree-compile succeeded"; exit 0; fi
 if {tests}; then
   echo "BUG REPRODUCED: iree-compile failed ($status) on a valid program:"; show "$WORK.compile.log" 30; exit 1
 fi
 echo "iree-compile failed ($status), but not with this bug's diagnostic:"; show "$WORK.compile.log" 30; exit 2
 """
+    )
 
 
 def _fusion_body() -> str:
-    return _compile([f"--iree-hal-dump-executable-sources-to={_W}.sources"]) + _COMPILED_OR_CANT + """set +f
+    return (
+        _compile([f"--iree-hal-dump-executable-sources-to={_W}.sources"])
+        + _COMPILED_OR_CANT
+        + """set +f
 n=0; for f in "$WORK.sources"/*.mlir; do [ -f "$f" ] && n=$((n + 1)); done
 for f in "$WORK.sources"/*.mlir; do
   [ -f "$f" ] || continue
@@ -408,6 +458,7 @@ done
 echo "not reproduced: every dispatch reads its inputs"
 exit 0
 """
+    )
 
 
 def error_key(message: str) -> str:
@@ -423,9 +474,18 @@ def _expected_value(k: int, outputs: Sequence[Any]) -> str:
     return f"@expected/out{k}.npy"
 
 
-def run_script(finding: Any, graph: Any, flags: Sequence[str], *, rtol: float = 0.0,
-               atol: Mapping[str, float] | None = None, error_message: str = "",
-               data_movement: Sequence[str] = (), function: str = "main", outputs: Sequence[Any] = ()) -> str:
+def run_script(
+    finding: Any,
+    graph: Any,
+    flags: Sequence[str],
+    *,
+    rtol: float = 0.0,
+    atol: Mapping[str, float] | None = None,
+    error_message: str = "",
+    data_movement: Sequence[str] = (),
+    function: str = "main",
+    outputs: Sequence[Any] = (),
+) -> str:
     """run.sh for ``finding`` on the program emitted from ``graph`` (anything with ``args`` and ``outputs``)
     compiled with ``flags``, calling ``function``.
 
@@ -446,28 +506,51 @@ def run_script(finding: Any, graph: Any, flags: Sequence[str], *, rtol: float = 
     elif oracle == "crash" and kind.startswith("compile"):
         body = _crash_compile_body(kind, error_key(error_message))
     elif oracle == "crash":
-        body = _compile() + _COMPILED_OR_CANT + _run([_W + ".vmfb"], function, n_in, ()) + """\
+        body = (
+            _compile()
+            + _COMPILED_OR_CANT
+            + _run([_W + ".vmfb"], function, n_in, ())
+            + """\
 if [ $status -ne 0 ]; then echo "BUG REPRODUCED: iree-run-module failed ($status):"; show "$WORK.run.log" 30; exit 1; fi
 echo "not reproduced: the module ran"
 exit 0
 """
+        )
     elif oracle == "immutability":
         expected = sut.expected_output_flags([f"@inputs/a{i}.npy" for i in range(n_in)], exact=True)
-        body = (_compile() + _COMPILED_OR_CANT + _compile(source=INPUTS_AFTER, output=_W + ".after.vmfb")
-                + _COMPILED_OR_CANT + _run([_W + ".vmfb", _W + ".after.vmfb"], INPUTS_AFTER_FUNCTION, n_in, expected)
-                + _COMPARED.format(what="an argument holds other values after the call",
-                                   absent="every argument is unchanged after the call"))
+        body = (
+            _compile()
+            + _COMPILED_OR_CANT
+            + _compile(source=INPUTS_AFTER, output=_W + ".after.vmfb")
+            + _COMPILED_OR_CANT
+            + _run([_W + ".vmfb", _W + ".after.vmfb"], INPUTS_AFTER_FUNCTION, n_in, expected)
+            + _COMPARED.format(
+                what="an argument holds other values after the call",
+                absent="every argument is unchanged after the call",
+            )
+        )
     elif oracle in ("numeric", "reference", "metamorphic"):
-        expected = sut.expected_output_flags([_expected_value(k, outputs) for k in range(n_out)], exact=False,
-                                             rtol=rtol, atol=atol)
-        body = _compile() + _COMPILED_OR_CANT + _run([_W + ".vmfb"], function, n_in, expected) + _COMPARED.format(
-            what="an output differs from the reference beyond the tolerance",
-            absent="outputs match the reference within the tolerance")
+        expected = sut.expected_output_flags(
+            [_expected_value(k, outputs) for k in range(n_out)], exact=False, rtol=rtol, atol=atol
+        )
+        body = (
+            _compile()
+            + _COMPILED_OR_CANT
+            + _run([_W + ".vmfb"], function, n_in, expected)
+            + _COMPARED.format(
+                what="an output differs from the reference beyond the tolerance",
+                absent="outputs match the reference within the tolerance",
+            )
+        )
     else:
         body = _fusion_body()
-    head = _HEAD.format(signature=comment(finding.signature), message=comment(finding.message),
-                        needs_run="" if compile_only else " and iree-run-module",
-                        env_run="" if compile_only else " / IREE_RUN_MODULE",
-                        ran="compiled" if compile_only else "compiled and ran",
-                        check_run="" if compile_only else _CHECK_RUN, flags=render(list(flags)) or "")
+    head = _HEAD.format(
+        signature=comment(finding.signature),
+        message=comment(finding.message),
+        needs_run="" if compile_only else " and iree-run-module",
+        env_run="" if compile_only else " / IREE_RUN_MODULE",
+        ran="compiled" if compile_only else "compiled and ran",
+        check_run="" if compile_only else _CHECK_RUN,
+        flags=render(list(flags)) or "",
+    )
     return head + body

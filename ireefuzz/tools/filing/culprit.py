@@ -20,6 +20,7 @@ pass received and produced go into the bundle (``culprit_before.mlir`` / ``culpr
 
 The phase of a compile failure is the first ``--compile-to`` phase whose compile fails.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -31,8 +32,20 @@ import numpy as np
 
 from ireefuzz import sut
 
-PHASES = ("input", "abi", "preprocessing", "global-optimization", "dispatch-creation", "flow", "stream",
-          "executable-sources", "executable-targets", "hal", "vm", "end")
+PHASES = (
+    "input",
+    "abi",
+    "preprocessing",
+    "global-optimization",
+    "dispatch-creation",
+    "flow",
+    "stream",
+    "executable-sources",
+    "executable-targets",
+    "hal",
+    "vm",
+    "end",
+)
 INTERPRETED_PHASES = PHASES[:6]
 _ADAPTORS = ("iree-op-pipeline-adaptor", "builtin.module(", "func.func(", "util.func(")
 
@@ -60,7 +73,9 @@ def not_localized(why: str, phase: str | None = None) -> Culprit:
 # --------------------------------------------------------------------------- dumps
 
 # "// -----// IR Dump After Name Failed: arg{opts} //----- //" (3.x), "... After Name (arg) ('op' operation: @f) //----- //"
-_HEADER = re.compile(r"^// -----// IR Dump (Before|After) (\S+?)(?: Failed)?:? (?:\()?([\w.-]+)?[^\n]*?//----- //$", re.M)
+_HEADER = re.compile(
+    r"^// -----// IR Dump (Before|After) (\S+?)(?: Failed)?:? (?:\()?([\w.-]+)?[^\n]*?//----- //$", re.M
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,18 +93,29 @@ def dumps(log: str) -> list[Dump]:
     headers = list(_HEADER.finditer(log))
     out = []
     for h, nxt in zip(headers, headers[1:] + [None]):
-        body = log[h.end(): nxt.start() if nxt else len(log)]
+        body = log[h.end() : nxt.start() if nxt else len(log)]
         # stop the body where the compiler's own diagnostics begin
-        body = re.split(r"^(?:\S+:\d+:\d+: (?:error|warning|note)|Please report issues|Stack dump:)", body,
-                        maxsplit=1, flags=re.M)[0]
+        body = re.split(
+            r"^(?:\S+:\d+:\d+: (?:error|warning|note)|Please report issues|Stack dump:)", body, maxsplit=1, flags=re.M
+        )[0]
         fn = re.search(r"operation: (@[\w$.-]+)", h.group(0)) or re.search(r"\bfunc\.func (?:\w+ )?(@[\w$.-]+)", body)
-        out.append(Dump(h.group(1), h.group(2), h.group(3) or "", " Failed" in h.group(0), fn.group(1) if fn else "",
-                        body.strip("\n")))
+        out.append(
+            Dump(
+                h.group(1),
+                h.group(2),
+                h.group(3) or "",
+                " Failed" in h.group(0),
+                fn.group(1) if fn else "",
+                body.strip("\n"),
+            )
+        )
     return out
 
 
 def _is_adaptor(d: Dump) -> bool:
-    return not d.name or d.name.startswith(_ADAPTORS) or "PipelineAdaptor" in d.pass_class or "OpToOpPass" in d.pass_class
+    return (
+        not d.name or d.name.startswith(_ADAPTORS) or "PipelineAdaptor" in d.pass_class or "OpToOpPass" in d.pass_class
+    )
 
 
 def failing_pass(log: str) -> Dump | None:
@@ -115,7 +141,9 @@ def first_after(log: str, holds: Callable[[str], bool]) -> tuple[Dump | None, Du
 # --------------------------------------------------------------------------- running the compiler
 
 
-def _compile(text: str, config: Any, extra: Sequence[str], *, flags: Sequence[str] | None = None) -> tuple[int | None, str, str]:
+def _compile(
+    text: str, config: Any, extra: Sequence[str], *, flags: Sequence[str] | None = None
+) -> tuple[int | None, str, str]:
     """(exit status, stdout, stderr) of iree-compile on ``text`` with the config's target and flags plus ``extra``."""
     import tempfile
 
@@ -126,8 +154,9 @@ def _compile(text: str, config: Any, extra: Sequence[str], *, flags: Sequence[st
         source.write_text(text)
         output = Path(tmp) / "out"
         command = sut.compile_command(config, source, output, extra, binary=sut.find_iree_compile(config), flags=flags)
-        code, out, err = launch.run(command, timeout=config.timeout_s, memory_limit_mb=config.memory_limit_mb,
-                                    scratch=tmp)
+        code, out, err = launch.run(
+            command, timeout=config.timeout_s, memory_limit_mb=config.memory_limit_mb, scratch=tmp
+        )
         if code == 0 and output.exists() and "--compile-to" in " ".join(extra):
             out = output.read_text(errors="replace")
     return code, out, err
@@ -148,8 +177,11 @@ _CRASHED = ("Stack dump:", "PLEASE submit a bug report", "Please report issues t
 
 def compile_failure(text: str, config: Any, *, crashed: bool | None = None) -> Culprit:
     """The culprit of a compile error (the first failed pass) or crash (the pass that was running)."""
-    code, _, err = _compile(text, config, ["--mlir-print-ir-after-failure", "--mlir-disable-threading",
-                                           "--mlir-elide-elementsattrs-if-larger=8"])
+    code, _, err = _compile(
+        text,
+        config,
+        ["--mlir-print-ir-after-failure", "--mlir-disable-threading", "--mlir-elide-elementsattrs-if-larger=8"],
+    )
     if code == 0:
         return not_localized("the program compiles")
     signalled = code is not None and code < 0  # None: it timed out
@@ -160,10 +192,16 @@ def compile_failure(text: str, config: Any, *, crashed: bool | None = None) -> C
         if d is None:
             return not_localized("no pass reported failure under --mlir-print-ir-after-failure", phase)
         before = ""
-        _, _, err2 = _compile(text, config, [f"--mlir-print-ir-before={d.name}", "--mlir-disable-threading",
-                                                 "--mlir-elide-elementsattrs-if-larger=8"])
-        received = [x for x in dumps(err2) if x.when == "Before" and x.name == d.name
-                    and (not d.function or x.function == d.function)]
+        _, _, err2 = _compile(
+            text,
+            config,
+            [f"--mlir-print-ir-before={d.name}", "--mlir-disable-threading", "--mlir-elide-elementsattrs-if-larger=8"],
+        )
+        received = [
+            x
+            for x in dumps(err2)
+            if x.when == "Before" and x.name == d.name and (not d.function or x.function == d.function)
+        ]
         before = received[-1].body if received else ""
         how = "--mlir-print-ir-after-failure: the first pass that failed"
         if re.search(r"verif|check", d.name):  # a checker reports what an earlier pass made: say which, if measured
@@ -171,13 +209,21 @@ def compile_failure(text: str, config: Any, *, crashed: bool | None = None) -> C
             if maker:
                 how += f" (a checker; the op it rejects first appears in the output of {maker})"
         return Culprit(phase, d.name, how, before, d.body)
-    code, _, err = _compile(text, config, ["--mlir-print-ir-before-all", "--mlir-disable-threading",
-                                           "--mlir-elide-elementsattrs-if-larger=8"])
+    code, _, err = _compile(
+        text,
+        config,
+        ["--mlir-print-ir-before-all", "--mlir-disable-threading", "--mlir-elide-elementsattrs-if-larger=8"],
+    )
     d = last_started(err)
     if code == 0 or d is None:
         return not_localized("the crash did not recur under --mlir-print-ir-before-all", phase)
-    return Culprit(phase, d.name, "--mlir-print-ir-before-all --mlir-disable-threading: the pass running when "
-                   "iree-compile died", d.body, "")
+    return Culprit(
+        phase,
+        d.name,
+        "--mlir-print-ir-before-all --mlir-disable-threading: the pass running when iree-compile died",
+        d.body,
+        "",
+    )
 
 
 _REJECTED = re.compile(r"error: '([\w.]+)' op ([^\n]*)")
@@ -208,8 +254,16 @@ def introduced_by(text: str, config: Any, diagnostic: str) -> str | None:
     _, holds = found
     if holds(text):
         return None  # the program itself has it: no pass introduced it
-    _, _, err = _compile(text, config, ["--mlir-print-ir-after-all", "--mlir-print-ir-after-change",
-                                        "--mlir-disable-threading", "--mlir-elide-elementsattrs-if-larger=8"])
+    _, _, err = _compile(
+        text,
+        config,
+        [
+            "--mlir-print-ir-after-all",
+            "--mlir-print-ir-after-change",
+            "--mlir-disable-threading",
+            "--mlir-elide-elementsattrs-if-larger=8",
+        ],
+    )
     _, after = first_after(err, holds)
     return after.name if after is not None and after.name and not _is_adaptor(after) else None
 
@@ -223,7 +277,8 @@ def memory_holds(kind: str) -> Callable[[str], bool]:
     from ireefuzz.oracles import memory
 
     names = {"copy": ("memref.copy", "linalg.copy", "linalg.generic"), "alloc": ("memref.alloc(",)}.get(
-        kind, ("memref.alloca",))
+        kind, ("memref.alloca",)
+    )
 
     def holds(body: str) -> bool:
         if not any(n in body for n in names):
@@ -233,6 +288,7 @@ def memory_holds(kind: str) -> Callable[[str], bool]:
         except Exception:  # noqa: BLE001 -- a dump the bindings cannot parse alone
             return kind != "copy" and any(n in body for n in names)
         return any(memory.finding_kind(m) == kind or (kind.startswith("alloca") and m.kind == "alloca") for m in found)
+
     return holds
 
 
@@ -245,10 +301,16 @@ def memory(text: str, kind: str, config: Any) -> Culprit:
     if after is None:
         return not_localized(f"no pass's output holds a {kind} as the memory oracle counts it")
     if not after.name:
-        return not_localized(f"the dump that first holds the {kind} names no pass ({after.pass_class})", "executable-targets")
-    return Culprit("executable-targets" if "_dispatch_" in after.function else None, after.name,
-                   f"--mlir-print-ir-after-change: the first pass whose output holds the {kind} (memory.scan)",
-                   before.body if before else "", after.body)
+        return not_localized(
+            f"the dump that first holds the {kind} names no pass ({after.pass_class})", "executable-targets"
+        )
+    return Culprit(
+        "executable-targets" if "_dispatch_" in after.function else None,
+        after.name,
+        f"--mlir-print-ir-after-change: the first pass whose output holds the {kind} (memory.scan)",
+        before.body if before else "",
+        after.body,
+    )
 
 
 # --------------------------------------------------------------------------- wrong values
@@ -265,11 +327,20 @@ def unwrap(text: str) -> str:
         raise ValueError("streams / hal executables")
     text = _initializers_as_functions(text)
     # constants hoisted into globals (global optimization): the load becomes the constant
-    inits = {m.group(1): m.group(2) for m in re.finditer(
-        r"^\s*util\.global private @([\w$.-]+)(?: \{[^\n]*?\})? = (dense<[^\n]*>) : tensor<[^>]*>\s*$", text, re.M)}
-    text = re.sub(r"^(\s*%[\w.]+) = util\.global\.load (?:immutable )?@([\w$.-]+) : (tensor<[^>]*>)\s*$",
-                  lambda m: (f"{m.group(1)} = arith.constant {inits[m.group(2)]} : {m.group(3)}"
-                             if m.group(2) in inits else m.group(0)), text, flags=re.M)
+    inits = {
+        m.group(1): m.group(2)
+        for m in re.finditer(
+            r"^\s*util\.global private @([\w$.-]+)(?: \{[^\n]*?\})? = (dense<[^\n]*>) : tensor<[^>]*>\s*$", text, re.M
+        )
+    }
+    text = re.sub(
+        r"^(\s*%[\w.]+) = util\.global\.load (?:immutable )?@([\w$.-]+) : (tensor<[^>]*>)\s*$",
+        lambda m: (
+            f"{m.group(1)} = arith.constant {inits[m.group(2)]} : {m.group(3)}" if m.group(2) in inits else m.group(0)
+        ),
+        text,
+        flags=re.M,
+    )
     if re.search(r"\butil\.global\.(load|store)\b", text):
         raise ValueError("mutable globals")
     text = re.sub(r"^\s*util\.global\b[^\n]*\n", "", text, flags=re.M)
@@ -296,7 +367,7 @@ def _initializers_as_functions(text: str) -> str:
         close = re.compile(rf"(?m)^{re.escape(indent)}\}}\s*$").search(text, start)
         if close is None:
             raise ValueError("an initializer without its end")
-        body = text[start:close.start()]
+        body = text[start : close.start()]
         stores = re.findall(r"^\s*util\.global\.store (%[\w.#]+), @([\w$.-]+) : ([^\n]+)$", body, re.M)
         if not stores or re.search(r"\bscf\.|\bcf\.|util\.global\.load", body):
             raise ValueError("an initializer with control flow or loads")
@@ -306,11 +377,17 @@ def _initializers_as_functions(text: str) -> str:
             ret = re.sub(r"(?m)^(\s*)util\.return\s*$", rf"\1return {value} : {ttype.strip()}", plain)
             functions.append(f"{indent}func.func private @__init_{name}() -> {ttype.strip()} {{\n{ret}{indent}}}\n")
             made[name] = ttype.strip()
-        out = out.replace(text[m.start():close.end()] + "\n", "".join(functions), 1) if (
-            text[m.start():close.end()] + "\n") in out else out.replace(text[m.start():close.end()], "".join(functions), 1)
+        out = (
+            out.replace(text[m.start() : close.end()] + "\n", "".join(functions), 1)
+            if (text[m.start() : close.end()] + "\n") in out
+            else out.replace(text[m.start() : close.end()], "".join(functions), 1)
+        )
     for name, ttype in made.items():
-        out = re.sub(rf"(?m)^(\s*%[\w.]+) = util\.global\.load (?:immutable )?@{re.escape(name)} : [^\n]+$",
-                     rf"\1 = func.call @__init_{name}() : () -> {ttype}", out)
+        out = re.sub(
+            rf"(?m)^(\s*%[\w.]+) = util\.global\.load (?:immutable )?@{re.escape(name)} : [^\n]+$",
+            rf"\1 = func.call @__init_{name}() : () -> {ttype}",
+            out,
+        )
     return out
 
 
@@ -336,27 +413,50 @@ def _unwrap_function(chunk: str) -> str:
     tail = re.sub(r"!hal\.buffer_view", lambda m: next(results, m.group(0)), tail)
     header = re.sub(r"\butil\.func\s+(?:public\s+|private\s+)?", "func.func ", head + arrow + tail)
     args = dict(re.findall(rf"(%\w+): ({_TYPE})", head))
-    for m in list(re.finditer(r"^\s*(%[\w.]+) = hal\.tensor\.import(?:\s+on\([^)]*\))?(?:\s+wait\([^)]*\)\s*=>)?\s+"
-                              r"(%[\w.]+)\b[^\n]*$", body, re.M)):
+    for m in list(
+        re.finditer(
+            r"^\s*(%[\w.]+) = hal\.tensor\.import(?:\s+on\([^)]*\))?(?:\s+wait\([^)]*\)\s*=>)?\s+"
+            r"(%[\w.]+)\b[^\n]*$",
+            body,
+            re.M,
+        )
+    ):
         body = body.replace(m.group(0) + "\n", "")
         body = re.sub(rf"{re.escape(m.group(1))}(?![\w.])", m.group(2), body)
-    body = re.sub(r"^(\s*)(%[\w.]+) = hal\.buffer_view\.dim<(%[\w.]+) : !hal\.buffer_view>\[(\d+)\] : index\s*$",
-                  lambda m: (f"{m.group(1)}%dimk_{m.group(2)[1:]} = arith.constant {m.group(4)} : index\n"
-                             f"{m.group(1)}{m.group(2)} = tensor.dim {m.group(3)}, %dimk_{m.group(2)[1:]} : "
-                             f"{args.get(m.group(3), '?')}"), body, flags=re.M)
-    for m in list(re.finditer(r"^\s*(%[\w.]+) = hal\.tensor\.export(?:\s+on\([^)]*\))?\s+(%[\w.]+(?:#\d+)?)[^\n]*$",
-                              body, re.M)):
+    body = re.sub(
+        r"^(\s*)(%[\w.]+) = hal\.buffer_view\.dim<(%[\w.]+) : !hal\.buffer_view>\[(\d+)\] : index\s*$",
+        lambda m: (
+            f"{m.group(1)}%dimk_{m.group(2)[1:]} = arith.constant {m.group(4)} : index\n"
+            f"{m.group(1)}{m.group(2)} = tensor.dim {m.group(3)}, %dimk_{m.group(2)[1:]} : "
+            f"{args.get(m.group(3), '?')}"
+        ),
+        body,
+        flags=re.M,
+    )
+    for m in list(
+        re.finditer(r"^\s*(%[\w.]+) = hal\.tensor\.export(?:\s+on\([^)]*\))?\s+(%[\w.]+(?:#\d+)?)[^\n]*$", body, re.M)
+    ):
         body = body.replace(m.group(0) + "\n", "")
         body = re.sub(rf"{re.escape(m.group(1))}(?![\w.#])", m.group(2), body)
-    body = re.sub(r"^(\s*)util\.return\b([^:\n]*)(?::[^\n]*)?$",
-                  lambda m: f"{m.group(1)}return{m.group(2)}" + (f" : {', '.join(outputs)}" if outputs else ""),
-                  body, count=1, flags=re.M)
+    body = re.sub(
+        r"^(\s*)util\.return\b([^:\n]*)(?::[^\n]*)?$",
+        lambda m: f"{m.group(1)}return{m.group(2)}" + (f" : {', '.join(outputs)}" if outputs else ""),
+        body,
+        count=1,
+        flags=re.M,
+    )
     return header + "\n" + body
 
 
-_IDENTITY_OPS = frozenset({"iree_tensor_ext.compute_barrier.start", "iree_tensor_ext.compute_barrier.end",
-                           "flow.tensor.tie_shape", "util.optimization_barrier",
-                           "iree_tensor_ext.dispatch.workload.ordinal"})  # value in = value out
+_IDENTITY_OPS = frozenset(
+    {
+        "iree_tensor_ext.compute_barrier.start",
+        "iree_tensor_ext.compute_barrier.end",
+        "flow.tensor.tie_shape",
+        "util.optimization_barrier",
+        "iree_tensor_ext.dispatch.workload.ordinal",
+    }
+)  # value in = value out
 _TIE_SHAPE = ("iree_tensor_ext.dispatch.tie_shape", "flow.dispatch.tie_shape")  # a dispatch tensor with its dims
 
 
@@ -368,8 +468,9 @@ def _inline_regions(module: Any) -> None:
         _inline_workgroups(op)
     from iree.compiler import ir
 
-    executables = {ir.StringAttr(o.attributes["sym_name"]).value: o for o in _walk(module.operation)
-                   if o.name == "flow.executable"}
+    executables = {
+        ir.StringAttr(o.attributes["sym_name"]).value: o for o in _walk(module.operation) if o.name == "flow.executable"
+    }
     for op in [o for o in _walk(module.operation) if o.name == "flow.dispatch"]:
         _inline_dispatch(op, executables)
     for o in executables.values():
@@ -406,8 +507,13 @@ def _reshape_as_tensor_reshape(op: Any) -> None:
     with ir.InsertionPoint(op), op.location:
         index = ir.IndexType.get()
         shape_type = ir.RankedTensorType.get([result.type.rank], index)
-        shape = ir.Operation.create("arith.constant", results=[shape_type], attributes={"value": ir.DenseElementsAttr.get(
-            np.asarray(result.type.shape, dtype=np.int64), type=shape_type)})
+        shape = ir.Operation.create(
+            "arith.constant",
+            results=[shape_type],
+            attributes={
+                "value": ir.DenseElementsAttr.get(np.asarray(result.type.shape, dtype=np.int64), type=shape_type)
+            },
+        )
         new = ir.Operation.create("tensor.reshape", results=[result.type], operands=[source, shape.results[0]])
     result.replace_all_uses_with(new.results[0])
     op.erase()
@@ -422,8 +528,14 @@ def _inline_dispatch(op: Any, executables: dict) -> None:
     m = re.search(r"@([\w$.-]+)::@([\w$.-]+)", ref)
     if m is None or m.group(1) not in executables:
         raise ValueError(f"a dispatch of an unknown executable ({ref})")
-    func = next((o for o in _walk(executables[m.group(1)]) if o.name == "func.func"
-                 and ir.StringAttr(o.attributes["sym_name"]).value == m.group(2)), None)
+    func = next(
+        (
+            o
+            for o in _walk(executables[m.group(1)])
+            if o.name == "func.func" and ir.StringAttr(o.attributes["sym_name"]).value == m.group(2)
+        ),
+        None,
+    )
     if func is None:
         raise ValueError(f"no function {m.group(2)} in {m.group(1)}")
     clone = func.clone(ir.InsertionPoint(op))
@@ -445,9 +557,12 @@ def _inline_body(op: Any, block: Any) -> None:
 
     sizes = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
     n_workload, n_args = sizes[0], sizes[1]
-    arguments = list(op.operands)[n_workload:n_workload + n_args]
-    tied = [int(ir.IntegerAttr(x).value) for x in ir.ArrayAttr(op.attributes["tied_operands"])] \
-        if "tied_operands" in op.attributes else [-1] * len(op.results)
+    arguments = list(op.operands)[n_workload : n_workload + n_args]
+    tied = (
+        [int(ir.IntegerAttr(x).value) for x in ir.ArrayAttr(op.attributes["tied_operands"])]
+        if "tied_operands" in op.attributes
+        else [-1] * len(op.results)
+    )
     bargs = list(block.arguments)
     untied = [j for j, t in enumerate(tied) if t < 0]
     arg_of = {bargs[i]: arguments[i] for i in range(n_args)}
@@ -540,8 +655,15 @@ def phase_ir(text: str, config: Any, phase: str) -> str | None:
 CONST_EVAL_OFF = "--iree-opt-const-eval=false"
 
 
-def wrong_values(text: str, function: str, inputs: Sequence[np.ndarray], config: Any, *, rtol: float = 1e-6,
-                 phases: Sequence[str] = INTERPRETED_PHASES) -> Culprit:
+def wrong_values(
+    text: str,
+    function: str,
+    inputs: Sequence[np.ndarray],
+    config: Any,
+    *,
+    rtol: float = 1e-6,
+    phases: Sequence[str] = INTERPRETED_PHASES,
+) -> Culprit:
     """The first phase (and pass) whose IR the interpreter evaluates to other values than the program. When that
     is the constant-evaluation JIT (which compiles hoisted expressions with the same pipeline), the search runs
     again without it, and ``how`` says what that showed."""
@@ -550,13 +672,18 @@ def wrong_values(text: str, function: str, inputs: Sequence[np.ndarray], config:
         return found
     import dataclasses as _dc
 
-    again = _wrong_values(text, function, inputs, _dc.replace(config, flags=(*config.flags, CONST_EVAL_OFF)), rtol, phases)
-    return _dc.replace(found, how=found.how + f"; with {CONST_EVAL_OFF}: "
-                       + (f"{again.pass_} ({again.phase})" if again.pass_ else again.how))
+    again = _wrong_values(
+        text, function, inputs, _dc.replace(config, flags=(*config.flags, CONST_EVAL_OFF)), rtol, phases
+    )
+    return _dc.replace(
+        found,
+        how=found.how + f"; with {CONST_EVAL_OFF}: " + (f"{again.pass_} ({again.phase})" if again.pass_ else again.how),
+    )
 
 
-def _wrong_values(text: str, function: str, inputs: Sequence[np.ndarray], config: Any, rtol: float,
-                  phases: Sequence[str]) -> Culprit:
+def _wrong_values(
+    text: str, function: str, inputs: Sequence[np.ndarray], config: Any, rtol: float, phases: Sequence[str]
+) -> Culprit:
     try:
         reference = interpret(text, function, inputs)
     except Exception as e:  # noqa: BLE001 -- the interpreter refuses the program itself
@@ -572,44 +699,77 @@ def _wrong_values(text: str, function: str, inputs: Sequence[np.ndarray], config
             if _undefined(e):  # the program is UB-free (its reference ran): the compiler's IR is not
                 return _pass_in_phase(text, previous, phase, function, inputs, reference, config, rtol)
             why = str(e).splitlines()[0][:120] if str(e) else type(e).__name__
-            return not_localized(f"the IR agrees with the program through {followed[-1] if followed else 'none'}; "
-                                 f"the interpreter cannot follow {phase} ({why})", None)
+            return not_localized(
+                f"the IR agrees with the program through {followed[-1] if followed else 'none'}; "
+                f"the interpreter cannot follow {phase} ({why})",
+                None,
+            )
         if _differs(values, reference, rtol):
             return _pass_in_phase(text, previous, phase, function, inputs, reference, config, rtol)
         previous, followed = out, followed + [phase]
-    return not_localized(f"the IR after every phase it can read ({', '.join(followed)}) gives the program's values: "
-                         "the difference arises after flow (streams, buffer allocation, codegen or the runtime), where the "
-                         "interpreter does not follow")
+    return not_localized(
+        f"the IR after every phase it can read ({', '.join(followed)}) gives the program's values: "
+        "the difference arises after flow (streams, buffer allocation, codegen or the runtime), where the "
+        "interpreter does not follow"
+    )
 
 
-def _pass_in_phase(text: str, before_phase: str, phase: str, function: str, inputs: Sequence[np.ndarray],
-                   reference: Sequence[np.ndarray], config: Any, rtol: float) -> Culprit:
+def _pass_in_phase(
+    text: str,
+    before_phase: str,
+    phase: str,
+    function: str,
+    inputs: Sequence[np.ndarray],
+    reference: Sequence[np.ndarray],
+    config: Any,
+    rtol: float,
+) -> Culprit:
     """Within ``phase``: the first pass whose module-scope dump the interpreter evaluates to other values."""
     start = PHASES[PHASES.index(phase) - 1] if PHASES.index(phase) else None
-    extra = [f"--compile-to={phase}", "--mlir-print-ir-after-all", "--mlir-print-ir-after-change",
-             "--mlir-print-ir-module-scope", "--mlir-disable-threading", "--mlir-elide-elementsattrs-if-larger=64"]
+    extra = [
+        f"--compile-to={phase}",
+        "--mlir-print-ir-after-all",
+        "--mlir-print-ir-after-change",
+        "--mlir-print-ir-module-scope",
+        "--mlir-disable-threading",
+        "--mlir-elide-elementsattrs-if-larger=64",
+    ]
     source = before_phase
     if start is not None and before_phase is not text:
         extra = [f"--compile-from={start}", *extra]
     else:
         source = text
     code, _, err = _compile(source, config, extra)
-    how = (f"the interpreter on the IR after --compile-to={phase} gives other values than on the program (or hits "
-           "undefined behaviour the program does not have); on the IR before it agrees")
+    how = (
+        f"the interpreter on the IR after --compile-to={phase} gives other values than on the program (or hits "
+        "undefined behaviour the program does not have); on the IR before it agrees"
+    )
     if code != 0:
         return Culprit(phase, None, how + "; not localized to a pass (the per-pass dump failed)")
     found = first_pass_differing(err, function, inputs, reference, rtol)
     if found is None:
         return Culprit(phase, None, how + "; not localized to a pass (no per-pass dump the interpreter reads differs)")
     last, d = found
-    note = (" (the JIT evaluates hoisted constants by compiling them with the same codegen: the wrong value "
-            "it folds in may come from codegen)") if d.name == "iree-consteval-jit-globals" else ""
-    return Culprit(phase, d.name, how + f"; the first pass whose output differs: {d.name} "
-                   f"(--mlir-print-ir-after-change, module scope){note}", last or source, d.body)
+    note = (
+        (
+            " (the JIT evaluates hoisted constants by compiling them with the same codegen: the wrong value "
+            "it folds in may come from codegen)"
+        )
+        if d.name == "iree-consteval-jit-globals"
+        else ""
+    )
+    return Culprit(
+        phase,
+        d.name,
+        how + f"; the first pass whose output differs: {d.name} (--mlir-print-ir-after-change, module scope){note}",
+        last or source,
+        d.body,
+    )
 
 
-def first_pass_differing(log: str, function: str, inputs: Sequence[np.ndarray], reference: Sequence[np.ndarray],
-                         rtol: float = 1e-6) -> tuple[str, Dump] | None:
+def first_pass_differing(
+    log: str, function: str, inputs: Sequence[np.ndarray], reference: Sequence[np.ndarray], rtol: float = 1e-6
+) -> tuple[str, Dump] | None:
     """(the IR before, the first module-scope ``After`` dump of ``log`` the interpreter evaluates to other values than
     ``reference``, or finds undefined behaviour in); dumps it cannot read are skipped, never blamed."""
     last = ""
@@ -638,5 +798,7 @@ def of_finding(finding: Any, program: str, case: Any, config: Any) -> Culprit:
         return memory(program, finding.kind, config)
     if finding.oracle in ("numeric", "reference") and case is not None and case.args is not None:
         return wrong_values(program, case.function, case.inputs(0), config)
-    return not_localized(f"{finding.oracle}/{finding.kind} findings are not localized: no pass's IR "
-                                  "output is compared for them (a fusion or an immutability finding)")
+    return not_localized(
+        f"{finding.oracle}/{finding.kind} findings are not localized: no pass's IR "
+        "output is compared for them (a fusion or an immutability finding)"
+    )

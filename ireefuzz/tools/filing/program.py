@@ -9,6 +9,7 @@ directories use; and ``ISSUE.md``, which states only what was measured. ``run.sh
 ``CONFIRM_RUNS`` times in a clean environment: a bundle whose ``run.sh`` does not exit 1 every time gets
 no ``ISSUE.md``.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -56,8 +57,10 @@ class Written:
     def line(self) -> str:
         where = self.culprit.pass_ or "not localized"
         dup = self.upstream[0].line() if self.upstream else "no upstream match"
-        return (f"`{self.cause}`: {len(self.ops)} op(s) ({', '.join(self.ops) or '-'}); run.sh {self.run_exits}; "
-                f"culprit {self.culprit.phase or '-'} / {where}; {dup}")
+        return (
+            f"`{self.cause}`: {len(self.ops)} op(s) ({', '.join(self.ops) or '-'}); run.sh {self.run_exits}; "
+            f"culprit {self.culprit.phase or '-'} / {where}; {dup}"
+        )
 
 
 def _pipeline_test(c: culprits.Culprit, program: str) -> str | None:
@@ -66,31 +69,52 @@ def _pipeline_test(c: culprits.Culprit, program: str) -> str | None:
         return None
     anchor = "func.func" if re.match(r"\s*func\.func\b", c.ir_before) else "builtin.module"
     pipeline = f"builtin.module(func.func({c.pass_}))" if anchor == "func.func" else f"builtin.module({c.pass_})"
-    return (f"// RUN: iree-opt --pass-pipeline='{pipeline}' --verify-diagnostics %s | FileCheck %s\n"
-            f"// The IR {c.pass_} received when it failed or changed the result (culprit: {c.how}).\n"
-            "// It should run without an error and keep the program's semantics.\n"
-            f"// CHECK-LABEL: {'util.func' if 'util.func' in c.ir_before else 'func.func'}\n"
-            f"{c.ir_before.rstrip()}\n")
+    return (
+        f"// RUN: iree-opt --pass-pipeline='{pipeline}' --verify-diagnostics %s | FileCheck %s\n"
+        f"// The IR {c.pass_} received when it failed or changed the result (culprit: {c.how}).\n"
+        "// It should run without an error and keep the program's semantics.\n"
+        f"// CHECK-LABEL: {'util.func' if 'util.func' in c.ir_before else 'func.func'}\n"
+        f"{c.ir_before.rstrip()}\n"
+    )
 
 
-def _run_test(program: str, case: Any, flags: Sequence[str], expected: Mapping[str, np.ndarray],
-              n_inputs: int) -> str:
+def _run_test(program: str, case: Any, flags: Sequence[str], expected: Mapping[str, np.ndarray], n_inputs: int) -> str:
     """An end-to-end lit test in the form of IREE's tools/test: compile, run with the bundle's inputs, compare."""
     compile_line = shlex.join(["iree-compile", *flags, "%s", "-o", "%t.vmfb"])
     outs = [v for k, v in sorted(expected.items()) if k.startswith("ref_")]
-    expected_flags = [f"--expected_output={sut.value_literal(o) if np.asarray(o).dtype.kind in 'biu' else f'@%S/expected/out{k}.npy'}"
-                      for k, o in enumerate(outs)]
-    run_line = shlex.join(["iree-run-module", "--module=%t.vmfb", "--device=local-sync", f"--function={case.function}",
-                           *(f"--input=@%S/inputs/a{i}.npy" for i in range(n_inputs)), *expected_flags])
-    lines = [f"// RUN: {compile_line}", f"// RUN: {run_line} | FileCheck %s" if expected_flags else
-             f"// RUN: {run_line}"]
+    expected_flags = [
+        f"--expected_output={sut.value_literal(o) if np.asarray(o).dtype.kind in 'biu' else f'@%S/expected/out{k}.npy'}"
+        for k, o in enumerate(outs)
+    ]
+    run_line = shlex.join(
+        [
+            "iree-run-module",
+            "--module=%t.vmfb",
+            "--device=local-sync",
+            f"--function={case.function}",
+            *(f"--input=@%S/inputs/a{i}.npy" for i in range(n_inputs)),
+            *expected_flags,
+        ]
+    )
+    lines = [
+        f"// RUN: {compile_line}",
+        f"// RUN: {run_line} | FileCheck %s" if expected_flags else f"// RUN: {run_line}",
+    ]
     if expected_flags:
         lines.append("// CHECK: [SUCCESS]")
     return "\n".join(lines) + "\n" + program.rstrip() + "\n"
 
 
-def write_cause(finding: Finding, program: str, case: Any, config: Any, out: Path, *,
-                reduction: Any = None, log: Callable[[str], None] = lambda m: None) -> Written:
+def write_cause(
+    finding: Finding,
+    program: str,
+    case: Any,
+    config: Any,
+    out: Path,
+    *,
+    reduction: Any = None,
+    log: Callable[[str], None] = lambda m: None,
+) -> Written:
     """The bundle of ``finding`` on the (reduced) ``program``'s function ``case``, in ``out``."""
     from ireefuzz.tools.filing.repro import make_program_bundle
 
@@ -100,10 +124,17 @@ def write_cause(finding: Finding, program: str, case: Any, config: Any, out: Pat
     found = culprits.of_finding(finding, program, case, cfg)
     matches = upstream.for_finding(finding, program, cause_id(finding))
     ops = ops_in(program)
-    made.finding |= {"culprit": found.to_json(), "upstream": [dataclasses.asdict(m) for m in matches],
-                     "ops": ops, "cause": cause_id(finding),
-                     "reduction": ({"steps": list(reduction.steps), "before": list(reduction.before),
-                                    "after": list(reduction.after)} if reduction is not None else None)}
+    made.finding |= {
+        "culprit": found.to_json(),
+        "upstream": [dataclasses.asdict(m) for m in matches],
+        "ops": ops,
+        "cause": cause_id(finding),
+        "reduction": (
+            {"steps": list(reduction.steps), "before": list(reduction.before), "after": list(reduction.after)}
+            if reduction is not None
+            else None
+        ),
+    }
     path = made.dump(out)
     if found.ir_before:
         atomic_write_text(path / "culprit_before.mlir", found.ir_before + "\n")
@@ -119,13 +150,24 @@ def write_cause(finding: Finding, program: str, case: Any, config: Any, out: Pat
         code, output = run_bundle(path, config)
         exits.append(code)
     nan_inputs = [i for i, x in enumerate(made.inputs) if np.asarray(x).dtype.kind == "f" and np.isnan(x).any()]
-    made.finding["inputs_check"] = {"nan_inputs": nan_inputs,
-                                    "reference_ran": any(k.startswith("ref_") for k in made.expected)}
+    made.finding["inputs_check"] = {
+        "nan_inputs": nan_inputs,
+        "reference_ran": any(k.startswith("ref_") for k in made.expected),
+    }
     made.finding["run_sh"] = {"exits": exits, "output": output[-600:]}
     made.finding["confirm"] = f"{exits.count(1)}/{CONFIRM_RUNS}"
     if exits.count(1) == CONFIRM_RUNS and made.issue is not None:
-        made.issue = _issue(made.issue, finding, found, matches, program, ops, pass_test is not None, exits,
-                            made.finding["inputs_check"])
+        made.issue = _issue(
+            made.issue,
+            finding,
+            found,
+            matches,
+            program,
+            ops,
+            pass_test is not None,
+            exits,
+            made.finding["inputs_check"],
+        )
     else:
         log(f"run.sh exits {exits}, not 1 every time: no ISSUE.md")
         made.issue = None
@@ -138,8 +180,10 @@ def _what(finding: Finding) -> str:
     cause = cause_id(finding)
     signal = re.match(r"crash/compile-crash/(SIG\w+)/(.*)", cause)
     if signal:
-        frames = [f.rsplit(".", 2)[-2] + "::" + f.rsplit(".", 1)[-1] if f.count(".") > 1 else f
-                  for f in signal.group(2).split(">")[:2]]
+        frames = [
+            f.rsplit(".", 2)[-2] + "::" + f.rsplit(".", 1)[-1] if f.count(".") > 1 else f
+            for f in signal.group(2).split(">")[:2]
+        ]
         return f"{signal.group(1)} in {' < '.join(frames)}"
     return finding.message.splitlines()[0][:100] if finding.message.strip() else cause
 
@@ -147,49 +191,104 @@ def _what(finding: Finding) -> str:
 def _excerpt(text: str, limit: int = 60, width: int = 240) -> list[str]:
     """The first ``limit`` lines of ``text``, each cut at ``width`` characters (target attributes run to kilobytes)."""
     lines = [line if len(line) <= width else line[:width] + " ...(cut)" for line in text.strip().splitlines()]
-    return lines[:limit] + ([f"// ... ({len(lines) - limit} more lines in the bundle's file)"] if len(lines) > limit else [])
+    return lines[:limit] + (
+        [f"// ... ({len(lines) - limit} more lines in the bundle's file)"] if len(lines) > limit else []
+    )
 
 
-def _issue(base: str, finding: Finding, found: culprits.Culprit, matches: Sequence[upstream.Match], program: str,
-           ops: Sequence[str], has_pass_test: bool, exits: Sequence[int | None],
-           inputs_check: Mapping[str, Any] | None = None) -> str:
+def _issue(
+    base: str,
+    finding: Finding,
+    found: culprits.Culprit,
+    matches: Sequence[upstream.Match],
+    program: str,
+    ops: Sequence[str],
+    has_pass_test: bool,
+    exits: Sequence[int | None],
+    inputs_check: Mapping[str, Any] | None = None,
+) -> str:
     """``base`` (what happens, expected, environment, reproduce, program, evidence) plus what was measured:
     the culprit with the IR before / after, the upstream matches, the tests, the confirmation."""
-    title = (f"# [llvm-cpu] {finding.oracle} {finding.kind} on `{' + '.join(o.split('.')[-1] for o in ops) or 'program'}`"
-             + (f" in `{found.pass_}`" if found.pass_ else "") + f": {_what(finding)}")
-    base = title + base[base.index("\n"):] if base.startswith("# ") else base
+    title = (
+        f"# [llvm-cpu] {finding.oracle} {finding.kind} on `{' + '.join(o.split('.')[-1] for o in ops) or 'program'}`"
+        + (f" in `{found.pass_}`" if found.pass_ else "")
+        + f": {_what(finding)}"
+    )
+    base = title + base[base.index("\n") :] if base.startswith("# ") else base
     tail_at = base.rfind("\n---\n")
     head, tail = (base[:tail_at], base[tail_at:]) if tail_at >= 0 else (base, "")
     lines = ["", "## Culprit", ""]
     if found.pass_:
         lines += [f"Phase `{found.phase or '?'}`, pass **`{found.pass_}`**: {found.how}.", ""]
         if found.ir_before:
-            lines += ["IR the pass received (`culprit_before.mlir`):", "", "```mlir", *_excerpt(found.ir_before), "```", ""]
+            lines += [
+                "IR the pass received (`culprit_before.mlir`):",
+                "",
+                "```mlir",
+                *_excerpt(found.ir_before),
+                "```",
+                "",
+            ]
         if found.ir_after:
             lines += ["IR after it (`culprit_after.mlir`):", "", "```mlir", *_excerpt(found.ir_after), "```", ""]
     else:
-        lines += [f"Not localized to a pass: {found.how.removeprefix('not localized: ')}."
-                  + (f" Phase: `{found.phase}`." if found.phase else ""), ""]
+        lines += [
+            f"Not localized to a pass: {found.how.removeprefix('not localized: ')}."
+            + (f" Phase: `{found.phase}`." if found.phase else ""),
+            "",
+        ]
     lines += upstream.issue_section(matches)
-    lines += ["## Tests", "", "- `run_module_test.mlir`: an `iree-run-module --expected_output` lit test (the form of "
-              "IREE's `tools/test`)."]
+    lines += [
+        "## Tests",
+        "",
+        "- `run_module_test.mlir`: an `iree-run-module --expected_output` lit test (the form of IREE's `tools/test`).",
+    ]
     if has_pass_test:
-        lines.append("- `pass_test.mlir`: the culprit pass alone on the IR it received "
-                     "(`iree-opt --pass-pipeline=... | FileCheck`, the form of IREE's compiler test directories).")
-    lines += ["", "## Confirmation", "", f"`run.sh` in a clean environment: exit statuses {list(exits)} "
-              f"({list(exits).count(1)}/{len(exits)} show the bug). The program has {len(ops)} op(s): "
-              f"{', '.join(f'`{o}`' for o in ops) or 'none'}."
-              + (" The inputs hold no NaN" + (" and the float64 reference interpreter, which stops at undefined "
-                 "behaviour such as an out-of-bounds index, ran on them." if inputs_check.get("reference_ran") else ".")
-                 if inputs_check and not inputs_check.get("nan_inputs") else
-                 f" Inputs {inputs_check.get('nan_inputs')} hold NaN." if inputs_check else ""), "",
-              "## Bisection", "", "Not run yet (`ireefuzz bisect <this directory>`).", ""]
+        lines.append(
+            "- `pass_test.mlir`: the culprit pass alone on the IR it received "
+            "(`iree-opt --pass-pipeline=... | FileCheck`, the form of IREE's compiler test directories)."
+        )
+    lines += [
+        "",
+        "## Confirmation",
+        "",
+        f"`run.sh` in a clean environment: exit statuses {list(exits)} "
+        f"({list(exits).count(1)}/{len(exits)} show the bug). The program has {len(ops)} op(s): "
+        f"{', '.join(f'`{o}`' for o in ops) or 'none'}."
+        + (
+            " The inputs hold no NaN"
+            + (
+                " and the float64 reference interpreter, which stops at undefined "
+                "behaviour such as an out-of-bounds index, ran on them."
+                if inputs_check.get("reference_ran")
+                else "."
+            )
+            if inputs_check and not inputs_check.get("nan_inputs")
+            else f" Inputs {inputs_check.get('nan_inputs')} hold NaN."
+            if inputs_check
+            else ""
+        ),
+        "",
+        "## Bisection",
+        "",
+        "Not run yet (`ireefuzz bisect <this directory>`).",
+        "",
+    ]
     return head.rstrip() + "\n" + "\n".join(lines) + tail
 
 
-def bundle_program(text: str, config: Any, out: str | Path, *, shapes: Any = None, seed: int = 0,
-                   reduce: bool = True, max_candidates: int = 80, policy: Any = None,
-                   log: Callable[[str], None] = lambda m: None) -> list[Written]:
+def bundle_program(
+    text: str,
+    config: Any,
+    out: str | Path,
+    *,
+    shapes: Any = None,
+    seed: int = 0,
+    reduce: bool = True,
+    max_candidates: int = 80,
+    policy: Any = None,
+    log: Callable[[str], None] = lambda m: None,
+) -> list[Written]:
     """One bundle per cause ``ireefuzz check`` finds in ``text``, under ``out`` (``out/<cause>``), and ``out/index.md``."""
     from ireefuzz.tools.check import check_results
 
@@ -207,17 +306,27 @@ def bundle_program(text: str, config: Any, out: str | Path, *, shapes: Any = Non
             log(f"reducing under {target}")
             try:
                 run = finding.oracle in ("numeric", "immutability", "reference")
-                reduction = reducing.reduce_mlir(text, target, config=config, max_candidates=max_candidates, run=run,
-                                                 interesting=_findings_as_checked(config, policy, seed, shapes, run))
+                reduction = reducing.reduce_mlir(
+                    text,
+                    target,
+                    config=config,
+                    max_candidates=max_candidates,
+                    run=run,
+                    interesting=_findings_as_checked(config, policy, seed, shapes, run),
+                )
                 program = reducing.readable(reduction.text)
             except Exception as e:  # noqa: BLE001 -- not reproduced under reduction: bundle the program as given
                 log(f"not reduced ({e}); bundled as given")
         if program != text:
             again = []
-            for given in ((shapes, None) if shapes is not None else (None,)):  # as the reduction judged it
+            for given in (shapes, None) if shapes is not None else (None,):  # as the reduction judged it
                 try:
-                    again = [(f, r.case) for r in check_results(program, config, policy, seed=seed, shapes=given)
-                             for f in r.findings if cause_id(f) == cause]
+                    again = [
+                        (f, r.case)
+                        for r in check_results(program, config, policy, seed=seed, shapes=given)
+                        for f in r.findings
+                        if cause_id(f) == cause
+                    ]
                 except Exception:  # noqa: BLE001 -- the shapes no longer fit the reduced program
                     again = []
                 if again:
@@ -231,7 +340,9 @@ def bundle_program(text: str, config: Any, out: str | Path, *, shapes: Any = Non
     return written
 
 
-def _findings_as_checked(config: Any, policy: Any, seed: int, shapes: Any, run: bool) -> Callable[[str], Sequence[Finding]]:
+def _findings_as_checked(
+    config: Any, policy: Any, seed: int, shapes: Any, run: bool
+) -> Callable[[str], Sequence[Finding]]:
     """A candidate's findings as ``check`` found the program's: the same oracles, input seed and (while the
     argument count fits) shapes; compile-only oracles without running when the cause needs no run."""
     from ireefuzz.errors import ProgramError
@@ -240,7 +351,7 @@ def _findings_as_checked(config: Any, policy: Any, seed: int, shapes: Any, run: 
     def findings(text: str) -> Sequence[Finding]:
         if not run:
             return reducing.program_findings(text, config)
-        for given in ((shapes, None) if shapes is not None else (None,)):
+        for given in (shapes, None) if shapes is not None else (None,):
             try:
                 return check_program(text, config, policy, seed=seed, shapes=given)
             except ProgramError:
@@ -248,25 +359,54 @@ def _findings_as_checked(config: Any, policy: Any, seed: int, shapes: Any, run: 
             except (ValueError, TypeError):  # shapes that fit no longer (a reshaped candidate): not this one
                 continue
         return ()
+
     return findings
 
 
 def write_index(out: Path, written: Sequence[Written]) -> Path:
-    lines = ["# ireefuzz bundles", "", f"{len(written)} cause(s), one folder each; every line: ops, run.sh exit "
-             "statuses (1 = the bug is seen), culprit phase / pass, upstream match.", ""]
+    lines = [
+        "# ireefuzz bundles",
+        "",
+        f"{len(written)} cause(s), one folder each; every line: ops, run.sh exit "
+        "statuses (1 = the bug is seen), culprit phase / pass, upstream match.",
+        "",
+    ]
     lines += [f"- [{w.path.name}]({w.path.name}/ISSUE.md) {w.line()}" for w in written]
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_text(out / "index.md", "\n".join(lines) + "\n")
-    atomic_write_text(out / "index.json", json.dumps([
-        {"cause": w.cause, "signature": w.signature, "folder": w.path.name, "ops": w.ops, "run_sh": w.run_exits,
-         "culprit": w.culprit.to_json(), "upstream": [m.line() for m in w.upstream]} for w in written], indent=1) + "\n")
+    atomic_write_text(
+        out / "index.json",
+        json.dumps(
+            [
+                {
+                    "cause": w.cause,
+                    "signature": w.signature,
+                    "folder": w.path.name,
+                    "ops": w.ops,
+                    "run_sh": w.run_exits,
+                    "culprit": w.culprit.to_json(),
+                    "upstream": [m.line() for m in w.upstream],
+                }
+                for w in written
+            ],
+            indent=1,
+        )
+        + "\n",
+    )
     return out / "index.md"
 
 
 def main(args: Any, text: str, config: Any, policy: Any, shapes: Any) -> int:
     """``ireefuzz check PROGRAM.mlir --bundle DIR``: exit 1 when a bundle was written (findings), else 0."""
-    written = bundle_program(text, config, args.bundle, shapes=shapes, seed=args.seed, policy=policy,
-                             log=lambda m: print(f"ireefuzz check: {m}", flush=True))
+    written = bundle_program(
+        text,
+        config,
+        args.bundle,
+        shapes=shapes,
+        seed=args.seed,
+        policy=policy,
+        log=lambda m: print(f"ireefuzz check: {m}", flush=True),
+    )
     for w in written:
         print(f"{w.path}: {w.line()}")
     print(f"{len(written)} bundle(s); index: {Path(args.bundle) / 'index.md'}")

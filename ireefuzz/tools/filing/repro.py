@@ -5,6 +5,7 @@ what goes in it: the minimal case, the finding's own CPU and flags, the first pa
 a memory op, and the upstream report (``ISSUE.md``). A case that reproduces only some of the time
 is marked flaky: its bundle gets no ISSUE.md.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -19,49 +20,86 @@ from typing import Any, Literal, Mapping, Sequence
 
 import numpy as np
 
+from ireefuzz import sut
 from ireefuzz.base.argtypes import positive_int
 from ireefuzz.base.compiler_options import add_compiler_options
 from ireefuzz.base.durable import json_default, make_dir
-from ireefuzz.tools.filing.bundle import (INPUTS_AFTER, INPUTS_AFTER_FUNCTION, Bundle, inputs_after_module, run_bundle, run_script,
-                             wrapper_module)
-from ireefuzz import sut
-from ireefuzz.tools.filing import culprit as culprits
-from ireefuzz.sut import isolated
 from ireefuzz.core.evaluate import Policy, evaluate
 from ireefuzz.errors import NotInteresting, UsageError
 from ireefuzz.generators.case import Case
-from ireefuzz.generators.tensor import TensorType
 from ireefuzz.generators.emit import emit
 from ireefuzz.generators.ops import tensor_type
+from ireefuzz.generators.tensor import TensorType
 from ireefuzz.oracles.finding import Finding
+from ireefuzz.sut import isolated
+from ireefuzz.tools.filing import culprit as culprits
+from ireefuzz.tools.filing.bundle import (
+    INPUTS_AFTER,
+    INPUTS_AFTER_FUNCTION,
+    Bundle,
+    inputs_after_module,
+    run_bundle,
+    run_script,
+    wrapper_module,
+)
 from ireefuzz.tools.shrink import graph as shrinking
 
 CONFIRM_RUNS = 3
 UNDER = ("cause", "signature")
 # Ops whose appearance in the IR marks each memory finding kind (for run.sh and the first-pass search).
-MEMORY_MARKERS = {"alloca": "memref.alloca", "alloca-dynamic": "memref.alloca(%", "alloca-in-loop": "memref.alloca",
-                  "alloc": "memref.alloc(", "copy": "memref.copy"}
+MEMORY_MARKERS = {
+    "alloca": "memref.alloca",
+    "alloca-dynamic": "memref.alloca(%",
+    "alloca-in-loop": "memref.alloca",
+    "alloc": "memref.alloc(",
+    "copy": "memref.copy",
+}
 
 
 # --------------------------------------------------------------------------- CLI
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("finding", metavar="FINDING", nargs="?", help="a JSON file with one finding (Finding.dumps()), "
-                        "or a findings.jsonl together with --line")
-    parser.add_argument("--all", dest="all_of", metavar="RUN", default=None,
-                        help="bundle every new cause of the campaign run RUN (ranked) into RUN/bundles, with "
-                             "RUN/bundles/index.md; FINDING and --out are not given then")
-    parser.add_argument("--line", dest="line", metavar="N", type=positive_int("line number"), default=None,
-                        help="take line N (1-based) of a findings.jsonl")
+    parser.add_argument(
+        "finding",
+        metavar="FINDING",
+        nargs="?",
+        help="a JSON file with one finding (Finding.dumps()), or a findings.jsonl together with --line",
+    )
+    parser.add_argument(
+        "--all",
+        dest="all_of",
+        metavar="RUN",
+        default=None,
+        help="bundle every new cause of the campaign run RUN (ranked) into RUN/bundles, with "
+        "RUN/bundles/index.md; FINDING and --out are not given then",
+    )
+    parser.add_argument(
+        "--line",
+        dest="line",
+        metavar="N",
+        type=positive_int("line number"),
+        default=None,
+        help="take line N (1-based) of a findings.jsonl",
+    )
     parser.add_argument("--out", dest="out", metavar="DIR", default=None, help="bundle directory (created)")
     parser.add_argument("--no-shrink", dest="shrink", action="store_false", help="bundle the case as found")
-    parser.add_argument("--under", dest="under", choices=UNDER, default="cause",
-                        help="what the shrunk case must keep: its root cause (ops, dtypes and dims around the "
-                             "defect may change) or its whole signature (default: cause; a finding from an older run gets its cause derived)")
-    parser.add_argument("--confirm-runs", dest="confirm_runs", metavar="N", type=positive_int("number of runs"),
-                        default=CONFIRM_RUNS,
-                        help=f"re-runs of the minimal case; flaky ones are not filed (default {CONFIRM_RUNS})")
+    parser.add_argument(
+        "--under",
+        dest="under",
+        choices=UNDER,
+        default="cause",
+        help="what the shrunk case must keep: its root cause (ops, dtypes and dims around the "
+        "defect may change) or its whole signature (default: cause; a finding from an older run gets its cause derived)",
+    )
+    parser.add_argument(
+        "--confirm-runs",
+        dest="confirm_runs",
+        metavar="N",
+        type=positive_int("number of runs"),
+        default=CONFIRM_RUNS,
+        help=f"re-runs of the minimal case; flaky ones are not filed (default {CONFIRM_RUNS})",
+    )
     add_compiler_options(parser.add_argument, target=False)  # the target CPU and flags are the finding's
 
 
@@ -80,8 +118,15 @@ def main(args: argparse.Namespace) -> int:
     config = sut.CompilerConfig.from_options(args)
     sut.prepare(config, log=lambda m: print(f"  {m}"))
     sut.require_usable(config)
-    result = shrink_and_bundle(finding, Path(args.out), config, shrink=args.shrink, confirm_runs=args.confirm_runs,
-                               under=args.under, log=lambda m: print(f"  {m}"))
+    result = shrink_and_bundle(
+        finding,
+        Path(args.out),
+        config,
+        shrink=args.shrink,
+        confirm_runs=args.confirm_runs,
+        under=args.under,
+        log=lambda m: print(f"  {m}"),
+    )
     print(f"{result.status}: {finding.signature}\n  {result.before} -> {result.after}\n  bundle: {result.path}")
     if result.shrunk is not None:
         shrunk = result.shrunk
@@ -98,7 +143,9 @@ def _all(args: argparse.Namespace) -> int:
 
     run = Path(args.all_of)
     if not (run / "findings.jsonl").is_file():
-        raise UsageError(f"--all {run}: not a campaign run (no findings.jsonl); give the --out directory of ireefuzz fuzz")
+        raise UsageError(
+            f"--all {run}: not a campaign run (no findings.jsonl); give the --out directory of ireefuzz fuzz"
+        )
     if args.finding is not None or args.out is not None:
         raise UsageError("--all RUN writes into RUN/bundles; give no FINDING nor --out with it")
     command = [sys.executable, "-m", "ireefuzz.cli", "triage", str(run)]  # the run's own compiler options
@@ -137,8 +184,10 @@ def load_finding(path: str, line: int | None = None) -> Finding:
     except (TypeError, ValueError) as e:
         raise UsageError(f"{where}: not a finding ({e})") from None
     if not isinstance(finding.case, dict) or not finding.case:
-        raise UsageError(f"{finding.signature}: the finding carries no generated case; for your own .mlir use "
-                         "ireefuzz.tools.shrink.mlir.reduce_mlir")
+        raise UsageError(
+            f"{finding.signature}: the finding carries no generated case; for your own .mlir use "
+            "ireefuzz.tools.shrink.mlir.reduce_mlir"
+        )
     flags = finding.case.get("flags", []) if isinstance(finding.case, dict) else []
     bad = sut.unsafe_flags(flags if isinstance(flags, list) else [str(flags)])
     if bad:
@@ -174,9 +223,17 @@ class BundleResult:
     shrunk: Any = None  # the ireefuzz.tools.shrink.graph.ShrinkResult (None with shrink=False)
 
 
-def shrink_and_bundle(finding: Finding, out_dir: Path, config: Any = None, *, shrink: bool = True,
-                      confirm_runs: int = CONFIRM_RUNS, policy: Any = None, under: str = "cause",
-                      log: Any = None) -> BundleResult:
+def shrink_and_bundle(
+    finding: Finding,
+    out_dir: Path,
+    config: Any = None,
+    *,
+    shrink: bool = True,
+    confirm_runs: int = CONFIRM_RUNS,
+    policy: Any = None,
+    under: str = "cause",
+    log: Any = None,
+) -> BundleResult:
     """Shrink ``finding``'s case under its cause or signature (``under``, default cause), confirm it,
     and write the bundle (the campaign calls this)."""
 
@@ -184,8 +241,11 @@ def shrink_and_bundle(finding: Finding, out_dir: Path, config: Any = None, *, sh
     if finding.case is None:  # the command line refuses such a finding before (load_finding)
         raise ValueError(f"{finding.signature}: the finding carries no generated case to shrink")
     case = Case.from_json(finding.case)
-    target = (shrinking.Target.by_cause(shrinking.cause_id(finding)) if under == "cause"
-              else shrinking.Target.by_signature(finding.signature))
+    target = (
+        shrinking.Target.by_cause(shrinking.cause_id(finding))
+        if under == "cause"
+        else shrinking.Target.by_signature(finding.signature)
+    )
     check = shrinking.EvaluateCheck(target, config, policy)
     before = shrinking.size_of(case)
     info: dict[str, Any] = {}
@@ -198,15 +258,26 @@ def shrink_and_bundle(finding: Finding, out_dir: Path, config: Any = None, *, sh
                 log(f"the recorded case does not show {target} now; bundled as recorded")
     if result is not None:
         case, signature = result.case, result.signature
-        info = {"under": str(target), "cause": result.cause, "signature": signature, "split_out": result.split_out,
-                "steps": list(result.steps), "evaluations": result.evaluations, "seconds": round(result.seconds, 2)}
+        info = {
+            "under": str(target),
+            "cause": result.cause,
+            "signature": signature,
+            "split_out": result.split_out,
+            "steps": list(result.steps),
+            "evaluations": result.evaluations,
+            "seconds": round(result.seconds, 2),
+        }
     confirmation = shrinking.confirm(case, target, check, confirm_runs)
     minimal = _finding_for(case, signature, config, target)
     if minimal is None:  # not shown on re-evaluation (flaky): keep the finding, say its signature is not measured
         minimal = finding.with_case(case.to_json())
         info["signature_not_shown_by_program"] = True
-    extra = {"status": confirmation.status, "confirm": f"{confirmation.hits}/{confirmation.runs}",
-             "original": {"case": finding.case, "size": str(before)}, "shrink": info}
+    extra = {
+        "status": confirmation.status,
+        "confirm": f"{confirmation.hits}/{confirmation.runs}",
+        "original": {"case": finding.case, "size": str(before)},
+        "shrink": info,
+    }
     made = make_bundle(minimal, case, config, extra=extra, issue=confirmation.fileable)
     path = made.dump(out_dir)
     if confirmation.fileable:  # the bundle's own check, with the compiler that confirmed the finding
@@ -228,14 +299,29 @@ def _finding_for(case: Case, signature: str, config: Any, target: Any = None) ->
     return same or (target.hit(findings) if target is not None else None)
 
 
-def write_bundle(finding: Finding, case: Case, out_dir: str | Path, config: Any = None, *,
-                 extra: Mapping[str, Any] | None = None, issue: bool = True, instance: int = 0) -> Path:
+def write_bundle(
+    finding: Finding,
+    case: Case,
+    out_dir: str | Path,
+    config: Any = None,
+    *,
+    extra: Mapping[str, Any] | None = None,
+    issue: bool = True,
+    instance: int = 0,
+) -> Path:
     """Write the repro bundle (``ireefuzz.tools.filing.bundle``) for ``finding`` on ``case`` (shape instance ``instance``)."""
     return make_bundle(finding, case, config, extra=extra, issue=issue, instance=instance).dump(out_dir)
 
 
-def make_bundle(finding: Finding, case: Case, config: Any = None, *, extra: Mapping[str, Any] | None = None,
-                issue: bool = True, instance: int = 0) -> Bundle:
+def make_bundle(
+    finding: Finding,
+    case: Case,
+    config: Any = None,
+    *,
+    extra: Mapping[str, Any] | None = None,
+    issue: bool = True,
+    instance: int = 0,
+) -> Bundle:
     """The Bundle for ``finding`` on ``case``, compiled with the finding's own target CPU and flags."""
     from ireefuzz.oracles import reference
 
@@ -247,8 +333,11 @@ def make_bundle(finding: Finding, case: Case, config: Any = None, *, extra: Mapp
     graph, sizes = case.graph, case.instances[instance]
     program = emit(graph, "main")
     inputs = case.inputs(instance)
-    expected = {f"{backend}_{k}": np.asarray(y) for backend in ("jax", "f64")
-                for k, y in enumerate(reference.evaluate(graph, inputs, sizes, backend))}
+    expected = {
+        f"{backend}_{k}": np.asarray(y)
+        for backend in ("jax", "f64")
+        for k, y in enumerate(reference.evaluate(graph, inputs, sizes, backend))
+    }
     with tempfile.TemporaryDirectory(prefix="ireefuzz-repro-") as tmp:
         artifact = sut.compile_mlir(program.text, config, workdir=tmp)
     facts = _facts(artifact, config)
@@ -260,22 +349,48 @@ def make_bundle(finding: Finding, case: Case, config: Any = None, *, extra: Mapp
     first_pass = found.pass_ if finding.oracle == "memory" else None
     matches = upstream.for_finding(finding, program.text)
     rtol, atol = _numeric_tolerance(graph, inputs, sizes) if finding.oracle in ("numeric", "reference") else (0.0, {})
-    script = run_script(finding, graph, flags, rtol=rtol, atol=atol, error_message=_crash_message(finding, program.text),
-                        data_movement=_data_movement(artifact),
-                        outputs=[expected[f"jax_{k}"] for k in range(len(graph.outputs))])
-    record = finding.to_json() | dict(extra or {}) | {"compiler_version": facts["version"], "cpu": facts["cpu"],
-                                                      "cpu_features": facts["features"], "flags": flags,
-                                                      "first_pass": first_pass, "instance": dict(sizes),
-                                                      "culprit": found.to_json(),
-                                                      "upstream": [dataclasses.asdict(m) for m in matches],
-                                                      "signature_of_program": finding.signature}
-    text = issue_text(finding, case, program.text, artifact, facts, flags, first_pass, inputs, expected, sizes) \
-        if issue else None
+    script = run_script(
+        finding,
+        graph,
+        flags,
+        rtol=rtol,
+        atol=atol,
+        error_message=_crash_message(finding, program.text),
+        data_movement=_data_movement(artifact),
+        outputs=[expected[f"jax_{k}"] for k in range(len(graph.outputs))],
+    )
+    record = (
+        finding.to_json()
+        | dict(extra or {})
+        | {
+            "compiler_version": facts["version"],
+            "cpu": facts["cpu"],
+            "cpu_features": facts["features"],
+            "flags": flags,
+            "first_pass": first_pass,
+            "instance": dict(sizes),
+            "culprit": found.to_json(),
+            "upstream": [dataclasses.asdict(m) for m in matches],
+            "signature_of_program": finding.signature,
+        }
+    )
+    text = (
+        issue_text(finding, case, program.text, artifact, facts, flags, first_pass, inputs, expected, sizes)
+        if issue
+        else None
+    )
     if text is not None:
         text = _with_measured(text, found, matches, finding)
-    return Bundle(program=program.text, finding=record, case=case.to_json(), inputs=inputs, expected=expected,
-                  run_sh=script, inputs_after=inputs_after_module(graph) if finding.oracle == "immutability" else None,
-                  issue=text)
+    return Bundle(
+        program=program.text,
+        finding=record,
+        case=case.to_json(),
+        inputs=inputs,
+        expected=expected,
+        run_sh=script,
+        inputs_after=inputs_after_module(graph) if finding.oracle == "immutability" else None,
+        issue=text,
+    )
 
 
 def make_program_bundle(finding: Finding, case: Any, config: Any = None) -> Bundle:
@@ -308,15 +423,31 @@ def make_program_bundle(finding: Finding, case: Any, config: Any = None) -> Bund
     dtypes = {dtype for _, dtype in results if dtype in ("f16", "bf16", "f32", "f64")}
     atol = {d: float(ev.get("tolerance") or 0.0) for d in dtypes} if finding.oracle == "numeric" else {}
     script = run_script(
-        finding, shape, all_flags, rtol=float(ev.get("rtol") or 0.0), atol=atol,
+        finding,
+        shape,
+        all_flags,
+        rtol=float(ev.get("rtol") or 0.0),
+        atol=atol,
         error_message=_crash_message(finding, case.program) or str(ev.get("message") or finding.message),
         function=case.function,
-        outputs=[expected[f"ref_{k}"] for k in range(len(results)) if f"ref_{k}" in expected])
-    record = finding.to_json() | {"compiler_version": platform.get("compiler_version", ""), "cpu": cpu,
-                                  "flags": all_flags, "function": case.function}
-    return Bundle(program=case.program, finding=record, case=None, inputs=inputs, expected=expected, run_sh=script,
-                  inputs_after=program_inputs_after(case) if finding.oracle == "immutability" else None,
-                  issue=program_issue_text(finding, case, platform, all_flags, inputs, expected))
+        outputs=[expected[f"ref_{k}"] for k in range(len(results)) if f"ref_{k}" in expected],
+    )
+    record = finding.to_json() | {
+        "compiler_version": platform.get("compiler_version", ""),
+        "cpu": cpu,
+        "flags": all_flags,
+        "function": case.function,
+    }
+    return Bundle(
+        program=case.program,
+        finding=record,
+        case=None,
+        inputs=inputs,
+        expected=expected,
+        run_sh=script,
+        inputs_after=program_inputs_after(case) if finding.oracle == "immutability" else None,
+        issue=program_issue_text(finding, case, platform, all_flags, inputs, expected),
+    )
 
 
 _VM_MODULE = re.compile(r"^\s*(?:builtin\.)?module\s+@([\w$.-]+)", re.M)
@@ -345,28 +476,67 @@ def program_inputs_after(case: Any) -> str:
     (named by a top-level ``module @name``, else ``module``) at the function's own argument types."""
     named = _VM_MODULE.search(case.program)
     types = lambda values: [tensor_type(TensorType(tuple(shape), dtype)) for shape, dtype in values]
-    return wrapper_module(f"{named.group(1) if named else 'module'}.{case.signature.name}",
-                          types(case.signature.args), types(case.signature.results))
+    return wrapper_module(
+        f"{named.group(1) if named else 'module'}.{case.signature.name}",
+        types(case.signature.args),
+        types(case.signature.results),
+    )
 
 
-def program_issue_text(finding: Finding, case: Any, platform: Mapping[str, str], flags: Sequence[str],
-                       inputs: Sequence[np.ndarray], expected: Mapping[str, np.ndarray]) -> str:
+def program_issue_text(
+    finding: Finding,
+    case: Any,
+    platform: Mapping[str, str],
+    flags: Sequence[str],
+    inputs: Sequence[np.ndarray],
+    expected: Mapping[str, np.ndarray],
+) -> str:
     """ISSUE.md for a raw program's finding: what happened, against what reference, how to reproduce."""
     shapes = ", ".join(f"a{i}: {x.dtype}{list(x.shape)}" for i, x in enumerate(inputs))
-    reference = ("The float64 reference interpreter (`ireefuzz.oracles.interpret`) gives `expected.npz` (`f64_<k>`; "
-                 "`ref_<k>` at the output dtypes); IREE's outputs must match it within the error bound "
-                 "(integers exactly).") if finding.oracle == "numeric" else _EXPECTED.get(finding.oracle, "")
-    lines = [f"# [CPU] @{case.function}: {finding.kind} ({finding.signature.split('/')[2]})", "",
-             "## What happens", "", f"ireefuzz: `{finding.message}`", "",
-             "## What was expected", "", reference, "",
-             "## Environment", "", f"- IREE compiler: `{platform.get('compiler_version', '?')}`",
-             f"- Target: llvm-cpu, CPU `{platform.get('cpu') or case.target_cpu}`", f"- Flags: `{' '.join(flags)}`", "",
-             "## Reproduce", "", "```sh",
-             shlex.join(sut.compile_command(sut.CompilerConfig(), "program.mlir", "module.vmfb", binary="iree-compile",
-                                            flags=flags)),
-             "./run.sh   # exit status 1 = reproduces, 0 = does not, 2 = could not tell", "```", "",
-             "## Program", "", f"Function `@{case.function}`; inputs (`inputs.npz`, one `.npy` each under `inputs/`): "
-             f"{shapes or 'none'}", "", "```mlir", case.program.rstrip(), "```", ""]
+    reference = (
+        (
+            "The float64 reference interpreter (`ireefuzz.oracles.interpret`) gives `expected.npz` (`f64_<k>`; "
+            "`ref_<k>` at the output dtypes); IREE's outputs must match it within the error bound "
+            "(integers exactly)."
+        )
+        if finding.oracle == "numeric"
+        else _EXPECTED.get(finding.oracle, "")
+    )
+    lines = [
+        f"# [CPU] @{case.function}: {finding.kind} ({finding.signature.split('/')[2]})",
+        "",
+        "## What happens",
+        "",
+        f"ireefuzz: `{finding.message}`",
+        "",
+        "## What was expected",
+        "",
+        reference,
+        "",
+        "## Environment",
+        "",
+        f"- IREE compiler: `{platform.get('compiler_version', '?')}`",
+        f"- Target: llvm-cpu, CPU `{platform.get('cpu') or case.target_cpu}`",
+        f"- Flags: `{' '.join(flags)}`",
+        "",
+        "## Reproduce",
+        "",
+        "```sh",
+        shlex.join(
+            sut.compile_command(sut.CompilerConfig(), "program.mlir", "module.vmfb", binary="iree-compile", flags=flags)
+        ),
+        "./run.sh   # exit status 1 = reproduces, 0 = does not, 2 = could not tell",
+        "```",
+        "",
+        "## Program",
+        "",
+        f"Function `@{case.function}`; inputs (`inputs.npz`, one `.npy` each under `inputs/`): {shapes or 'none'}",
+        "",
+        "```mlir",
+        case.program.rstrip(),
+        "```",
+        "",
+    ]
     lines += _evidence_section(finding, finding.evidence, None, inputs, expected)
     lines += ["---", f"Found by ireefuzz; signature `{finding.signature}`.", ""]
     return "\n".join(lines)
@@ -379,8 +549,9 @@ def _bundle_cpu(finding: Finding, case: Case, facts: Mapping[str, str]) -> str:
     return facts["cpu"] if compile_only and facts["cpu"] else case.target_cpu
 
 
-def _numeric_tolerance(graph: Any, inputs: Sequence[np.ndarray], sizes: Mapping[str, int]
-                       ) -> tuple[float, dict[str, float]]:
+def _numeric_tolerance(
+    graph: Any, inputs: Sequence[np.ndarray], sizes: Mapping[str, int]
+) -> tuple[float, dict[str, float]]:
     """(rtol, atol per float dtype) for run.sh: the numeric oracle's rtol, and its error-bound term at the
     widest element (iree-run-module takes one absolute tolerance per dtype)."""
     from ireefuzz.oracles import numeric, reference
@@ -434,7 +605,7 @@ def first_pass_with(program_text: str, marker: str, config: Any) -> str | None:
         return None
     headers = list(_DUMP_HEADER.finditer(text))
     for h, nxt in zip(headers, headers[1:] + [None]):
-        body = text[h.end(): nxt.start() if nxt else len(text)]
+        body = text[h.end() : nxt.start() if nxt else len(text)]
         if marker in body:
             name, arg = h.group(1), h.group(2)
             return f"{name} ({arg})" if arg else name
@@ -446,72 +617,124 @@ def first_pass_with(program_text: str, marker: str, config: Any) -> str | None:
 
 _WHAT = {
     "memory": "IREE's llvm-cpu codegen leaves a `{kind}` in the dispatch `{dispatch}` ({pipeline}), beyond the scratch "
-              "the memory oracle admits for the ops' own semantics (the evidence lists both).",
+    "the memory oracle admits for the ops' own semantics (the evidence lists both).",
     "immutability": "Calling the compiled function modifies one of its *input* buffers: after the call, argument "
-                    "{argument} holds other values than were passed in (evidence below).",
+    "{argument} holds other values than were passed in (evidence below).",
     "numeric": "The compiled program returns other values than the reference ({reference}).",
     "crash": "iree-compile / the runtime fails on a valid program.",
     "fusion": "A producer that only computes index/constant data is materialized into memory by its own dispatch "
-              "instead of being fused into its consumer.",
+    "instead of being fused into its consumer.",
 }
 _EXPECTED = {
     "memory": "No `memref.alloca` / `memref.alloc` / copy between distinct buffers in the dispatch beyond the scratch "
-              "the ops' semantics require.",
+    "the ops' semantics require.",
     "immutability": "Input buffers are read-only from the caller's point of view: after the call every argument "
-                    "holds exactly what was passed in (results go into buffers IREE allocates).",
+    "holds exactly what was passed in (results go into buffers IREE allocates).",
     "numeric": "Outputs equal the reference within the dtype's tolerance (integers exactly).",
     "crash": "The program compiles and runs.",
     "fusion": "The producer is recomputed inside the consumer's dispatch.",
 }
 
 
-def issue_text(finding: Finding, case: Case, program_text: str, artifact: Any, facts: Mapping[str, str],
-               flags: Sequence[str], first_pass: str | None, inputs: Sequence[np.ndarray],
-               expected: Mapping[str, np.ndarray], sizes: Mapping[str, int]) -> str:
+def issue_text(
+    finding: Finding,
+    case: Case,
+    program_text: str,
+    artifact: Any,
+    facts: Mapping[str, str],
+    flags: Sequence[str],
+    first_pass: str | None,
+    inputs: Sequence[np.ndarray],
+    expected: Mapping[str, np.ndarray],
+    sizes: Mapping[str, int],
+) -> str:
     ev = dict(finding.evidence)
     graph = case.graph
     renamed = ""
     if "dispatch" in ev:  # the finding came from a batch module (functions g<i>); the bundle's function is @main
         original, ev["dispatch"] = ev["dispatch"], re.sub(r"^\w+?_dispatch_", "main_dispatch_", str(ev["dispatch"]))
         if original != ev["dispatch"]:
-            renamed = (f"(The finding names it `{original}`: the function it was found in is this program's "
-                       "`@main`.)")
+            renamed = f"(The finding names it `{original}`: the function it was found in is this program's `@main`.)"
     title = _title(finding, graph)
-    what = _WHAT.get(finding.oracle, "{message}").format(kind=finding.kind, dispatch=ev.get("dispatch", "?"),
-                                                         pipeline=ev.get("pipeline", "?"),
-                                                         argument=ev.get("argument", "?"), message=finding.message,
-                                                         reference=_reference_agreement(expected))
-    lines = [f"# {title}", "", "## What happens", "", what, *([renamed] if renamed else []), "",
-             f"ireefuzz: `{finding.message}`", "",
-             "## What was expected", "", _EXPECTED.get(finding.oracle, "The program compiles and runs correctly."), "",
-             "## Environment", "",
-             f"- IREE compiler: `{facts['version']}`",
-             f"- Target: llvm-cpu, CPU `{facts['cpu'] or 'host'}` (resolved from `{case.target_cpu}`)",
-             f"- CPU features: `{facts['features'] or '-'}`",
-             f"- Flags: `{' '.join(flags)}`", "",
-             "## Reproduce", "",
-             "```sh",
-             shlex.join(sut.compile_command(sut.CompilerConfig(), "program.mlir", "module.vmfb",
-                                                    binary="iree-compile", flags=flags)),
-             "./run.sh   # exit status 1 = reproduces, 0 = does not, 2 = could not tell; needs only "
-             "iree-compile / iree-run-module",
-             "```", ""]
+    what = _WHAT.get(finding.oracle, "{message}").format(
+        kind=finding.kind,
+        dispatch=ev.get("dispatch", "?"),
+        pipeline=ev.get("pipeline", "?"),
+        argument=ev.get("argument", "?"),
+        message=finding.message,
+        reference=_reference_agreement(expected),
+    )
+    lines = [
+        f"# {title}",
+        "",
+        "## What happens",
+        "",
+        what,
+        *([renamed] if renamed else []),
+        "",
+        f"ireefuzz: `{finding.message}`",
+        "",
+        "## What was expected",
+        "",
+        _EXPECTED.get(finding.oracle, "The program compiles and runs correctly."),
+        "",
+        "## Environment",
+        "",
+        f"- IREE compiler: `{facts['version']}`",
+        f"- Target: llvm-cpu, CPU `{facts['cpu'] or 'host'}` (resolved from `{case.target_cpu}`)",
+        f"- CPU features: `{facts['features'] or '-'}`",
+        f"- Flags: `{' '.join(flags)}`",
+        "",
+        "## Reproduce",
+        "",
+        "```sh",
+        shlex.join(
+            sut.compile_command(sut.CompilerConfig(), "program.mlir", "module.vmfb", binary="iree-compile", flags=flags)
+        ),
+        "./run.sh   # exit status 1 = reproduces, 0 = does not, 2 = could not tell; needs only "
+        "iree-compile / iree-run-module",
+        "```",
+        "",
+    ]
     if finding.oracle == "immutability":
-        lines += ["`iree-run-module` copies `--input` files into fresh buffers and never shows them again, so "
-                  f"`run.sh` also compiles `{INPUTS_AFTER}`: a second module whose `@{INPUTS_AFTER_FUNCTION}` calls "
-                  "`@main` across the module boundary (so the arguments are the caller's buffers) and returns the "
-                  "arguments after the call; `iree-run-module --expected_output=@inputs/a<i>.npy "
-                  "--equality_mode=exact` then shows the overwritten one.", ""]
+        lines += [
+            "`iree-run-module` copies `--input` files into fresh buffers and never shows them again, so "
+            f"`run.sh` also compiles `{INPUTS_AFTER}`: a second module whose `@{INPUTS_AFTER_FUNCTION}` calls "
+            "`@main` across the module boundary (so the arguments are the caller's buffers) and returns the "
+            "arguments after the call; `iree-run-module --expected_output=@inputs/a<i>.npy "
+            "--equality_mode=exact` then shows the overwritten one.",
+            "",
+        ]
     shapes = ", ".join(f"a{i}: {x.dtype}{list(x.shape)}" for i, x in enumerate(inputs))
-    lines += ["## Minimal program", "", f"Inputs (`inputs.npz`, one `.npy` each under `inputs/`): {shapes}"
-              + (f"; dynamic sizes {dict(sizes)}" if sizes else ""), "", "```mlir", program_text.rstrip(), "```", ""]
+    lines += [
+        "## Minimal program",
+        "",
+        f"Inputs (`inputs.npz`, one `.npy` each under `inputs/`): {shapes}"
+        + (f"; dynamic sizes {dict(sizes)}" if sizes else ""),
+        "",
+        "```mlir",
+        program_text.rstrip(),
+        "```",
+        "",
+    ]
     lines += _evidence_section(finding, ev, artifact, inputs, expected)
     if first_pass:
-        lines += ["## First pass that introduces it", "",
-                  f"With `--mlir-print-ir-after-all --mlir-print-ir-after-change`, the first pass whose output "
-                  f"holds the `{finding.kind}` as the memory oracle counts it is **`{first_pass}`**.", ""]
-    lines += ["## Bisection", "", "Not run yet (`ireefuzz bisect <this directory>`).", "",
-              "---", f"Found and minimized by ireefuzz; signature `{finding.signature}`.", ""]
+        lines += [
+            "## First pass that introduces it",
+            "",
+            f"With `--mlir-print-ir-after-all --mlir-print-ir-after-change`, the first pass whose output "
+            f"holds the `{finding.kind}` as the memory oracle counts it is **`{first_pass}`**.",
+            "",
+        ]
+    lines += [
+        "## Bisection",
+        "",
+        "Not run yet (`ireefuzz bisect <this directory>`).",
+        "",
+        "---",
+        f"Found and minimized by ireefuzz; signature `{finding.signature}`.",
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -520,11 +743,22 @@ def _reference_agreement(expected: Mapping[str, np.ndarray]) -> str:
     keys = sorted(k[4:] for k in expected if k.startswith("jax_"))
     if not keys:
         return "the float64 reference interpreter"
-    agree = all(f"f64_{k}" in expected and np.allclose(np.asarray(expected[f"jax_{k}"], dtype=np.float64),
-                                                       np.asarray(expected[f"f64_{k}"], dtype=np.float64),
-                                                       rtol=1e-2, atol=1e-2, equal_nan=True) for k in keys)
-    return ("JAX on CPU; a float64 NumPy evaluation agrees with it to 1e-2" if agree else
-            "JAX on CPU; the float64 NumPy evaluation differs from JAX too, see expected.npz")
+    agree = all(
+        f"f64_{k}" in expected
+        and np.allclose(
+            np.asarray(expected[f"jax_{k}"], dtype=np.float64),
+            np.asarray(expected[f"f64_{k}"], dtype=np.float64),
+            rtol=1e-2,
+            atol=1e-2,
+            equal_nan=True,
+        )
+        for k in keys
+    )
+    return (
+        "JAX on CPU; a float64 NumPy evaluation agrees with it to 1e-2"
+        if agree
+        else "JAX on CPU; the float64 NumPy evaluation differs from JAX too, see expected.npz"
+    )
 
 
 def _title(finding: Finding, graph: Any) -> str:
@@ -541,8 +775,13 @@ def _title(finding: Finding, graph: Any) -> str:
     return f"[CPU] {finding.oracle} {finding.kind}: `{ops}` ({t!r})"
 
 
-def _evidence_section(finding: Finding, ev: Mapping[str, Any], artifact: Any, inputs: Sequence[np.ndarray],
-                      expected: Mapping[str, np.ndarray]) -> list[str]:
+def _evidence_section(
+    finding: Finding,
+    ev: Mapping[str, Any],
+    artifact: Any,
+    inputs: Sequence[np.ndarray],
+    expected: Mapping[str, np.ndarray],
+) -> list[str]:
     out = ["## Evidence", ""]
     if finding.oracle == "memory":
         marker = MEMORY_MARKERS.get(finding.kind, "memref.alloca")
@@ -557,21 +796,42 @@ def _evidence_section(finding: Finding, ev: Mapping[str, Any], artifact: Any, in
         name = dispatch.name if dispatch else ev.get("dispatch")
         counted = [m for m in ev.get("memory_ops") or () if isinstance(m, Mapping)]
         markers = [str(m.get("excerpt") or "").strip()[:60] for m in counted if m.get("excerpt")] or [marker]
-        out += [f"Dispatch `{name}`, pipeline `{ev.get('pipeline')}`, IR {ev.get('seen_at', '')}; the memory oracle "
-                f"counted {len(counted) or '?'} op(s):", ""]
-        out += [f"- `{m.get('op')}` `{m.get('type')}`{' in a loop' if m.get('in_loop') else ''}: `{m.get('excerpt')}`"
-                for m in counted]
+        out += [
+            f"Dispatch `{name}`, pipeline `{ev.get('pipeline')}`, IR {ev.get('seen_at', '')}; the memory oracle "
+            f"counted {len(counted) or '?'} op(s):",
+            "",
+        ]
+        out += [
+            f"- `{m.get('op')}` `{m.get('type')}`{' in a loop' if m.get('in_loop') else ''}: `{m.get('excerpt')}`"
+            for m in counted
+        ]
         if ev.get("required_scratch"):
-            out += ["", "Scratch the ops' semantics require, admitted by the oracle and not counted: "
-                    + "; ".join(f"`{a.get('type')}` for {a.get('for')}" for a in ev["required_scratch"]
-                                if isinstance(a, Mapping))]
+            out += [
+                "",
+                "Scratch the ops' semantics require, admitted by the oracle and not counted: "
+                + "; ".join(
+                    f"`{a.get('type')}` for {a.get('for')}" for a in ev["required_scratch"] if isinstance(a, Mapping)
+                ),
+            ]
         excerpt = next((_excerpt(text, k) for k in markers if k and k in text), None) if text else None
-        out += ["", "```mlir", *(excerpt or _excerpt(text, marker) if text else [json.dumps(dict(ev), indent=1,
-                sort_keys=True, default=json_default)[:3000]]), "```", ""]
+        out += [
+            "",
+            "```mlir",
+            *(
+                excerpt or _excerpt(text, marker)
+                if text
+                else [json.dumps(dict(ev), indent=1, sort_keys=True, default=json_default)[:3000]]
+            ),
+            "```",
+            "",
+        ]
     elif finding.oracle == "immutability":
         i = ev.get("argument")
-        out += [f"Argument {i}: {ev.get('changed_elements')} elements changed; first at index {ev.get('first_index')}: "
-                f"`{ev.get('before')}` before the call, `{ev.get('after')}` after.", ""]
+        out += [
+            f"Argument {i}: {ev.get('changed_elements')} elements changed; first at index {ev.get('first_index')}: "
+            f"`{ev.get('before')}` before the call, `{ev.get('after')}` after.",
+            "",
+        ]
     elif finding.oracle == "crash":
         out += ["```", str(ev.get("diagnostic") or ev.get("message") or finding.message)[:3000], "```", ""]
     else:
@@ -586,7 +846,9 @@ def _excerpt(text: str, marker: str, limit: int = 40) -> list[str]:
     lines = text.splitlines()
     hits = [i for i, ln in enumerate(lines) if marker in ln]
     names = {m.group(1) for i in hits if (m := re.match(r"\s*(%[\w.]+) = ", lines[i]))}
-    uses = [i for i, ln in enumerate(lines) if i not in hits and any(re.search(re.escape(n) + r"\b", ln) for n in names)]
+    uses = [
+        i for i, ln in enumerate(lines) if i not in hits and any(re.search(re.escape(n) + r"\b", ln) for n in names)
+    ]
     hits = hits[:3] + uses[:4]
     if not hits:
         return lines[:limit]

@@ -11,6 +11,7 @@ shape without the symptom is not the bug.
 A match to a closed issue is called out as a possible regression (the issue says it is fixed, yet the
 finding shows it on this compiler); ``ireefuzz bisect`` then says which releases show it.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -80,8 +81,9 @@ def _any(patterns: Sequence[str], text: str) -> bool:
     return False
 
 
-def match(cause: str = "", program: str = "", diagnostic: str = "", *,
-          table: Sequence[Mapping[str, Any]] | None = None) -> list[Match]:
+def match(
+    cause: str = "", program: str = "", diagnostic: str = "", *, table: Sequence[Mapping[str, Any]] | None = None
+) -> list[Match]:
     """The upstream issues a finding (its cause id, program text, diagnostic text) is likely a duplicate of:
     matches by cause or by diagnostic+program first (open issues before closed ones), then by a diagnostic alone."""
     rows = load() if table is None else table
@@ -98,8 +100,16 @@ def match(cause: str = "", program: str = "", diagnostic: str = "", *,
             elif program and _any(programs, program):
                 how = "diagnostic+program"
         if how:
-            found.append(Match(row["issue"], str(row.get("url", "")), str(row.get("title", "")),
-                               str(row.get("state", "open")), row.get("fixed_in"), how))
+            found.append(
+                Match(
+                    row["issue"],
+                    str(row.get("url", "")),
+                    str(row.get("title", "")),
+                    str(row.get("state", "open")),
+                    row.get("fixed_in"),
+                    how,
+                )
+            )
     # a match on the program's own op or on the cause before a diagnostic alone; among those, open issues first (a
     # specific open issue, e.g. the sort case of a general mechanism closed long ago, is the one to comment on)
     return sorted(found, key=lambda m: (m.how == "diagnostic", m.state == "closed"))
@@ -108,8 +118,11 @@ def match(cause: str = "", program: str = "", diagnostic: str = "", *,
 def diagnostic_of(finding: Any) -> str:
     """The text a finding's diagnostic regexes are matched against: message, evidence diagnostic / message, and
     the whole evidence as JSON (an immutability finding says 'was modified by the call' in its message)."""
-    get = (lambda k, d=None: finding.get(k, d)) if isinstance(finding, Mapping) else (
-        lambda k, d=None: getattr(finding, k, d))
+    get = (
+        (lambda k, d=None: finding.get(k, d))
+        if isinstance(finding, Mapping)
+        else (lambda k, d=None: getattr(finding, k, d))
+    )
     evidence = get("evidence") or {}
     parts = [str(get("message") or ""), str(evidence.get("diagnostic") or ""), str(evidence.get("message") or "")]
     parts.append(json.dumps(evidence, sort_keys=True, default=str))
@@ -132,8 +145,10 @@ def issue_section(matches: Sequence[Match]) -> list[str]:
     for m in matches:
         lines.append(f"- **{m.line()}**: [{m.title}]({m.url}) (matched by {m.how})")
         if m.possible_regression:
-            lines.append(f"  - {m.issue} is closed, yet this compiler still shows it: file as a regression, with the "
-                         "release bisection below, rather than as a new bug.")
+            lines.append(
+                f"  - {m.issue} is closed, yet this compiler still shows it: file as a regression, with the "
+                "release bisection below, rather than as a new bug."
+            )
     return lines + [""]
 
 

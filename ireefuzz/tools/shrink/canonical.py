@@ -1,4 +1,5 @@
 """A program's canonical form: the same minimized program, whatever its function names and SSA numbering."""
+
 from __future__ import annotations
 
 import hashlib

@@ -20,6 +20,7 @@ The target is a predicate over a candidate's findings:
 names a program up to function names and SSA numbering, so two causes whose minimized programs
 are the same can be merged.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -38,8 +39,22 @@ Pass = Callable[[Case], Iterator[Case]]  # proposes candidates, most aggressive 
 
 BATCH = 6  # candidates compiled together in one module
 
-__all__ = ["BATCH", "PASSES", "Check", "Confirmation", "EvaluateCheck", "NotInteresting", "ShrinkResult", "Size",
-           "Target", "canonical_key", "confirm", "shrink", "size_key", "size_of"]
+__all__ = [
+    "BATCH",
+    "PASSES",
+    "Check",
+    "Confirmation",
+    "EvaluateCheck",
+    "NotInteresting",
+    "ShrinkResult",
+    "Size",
+    "Target",
+    "canonical_key",
+    "confirm",
+    "shrink",
+    "size_key",
+    "size_of",
+]
 
 
 # --------------------------------------------------------------------------- targets
@@ -59,8 +74,10 @@ class EvaluateCheck:
         self.config = config if config is not None else sut.CompilerConfig()
         if policy is None:
             oracles = {oracle, "crash"} & set(ev.ORACLE_NAMES) if oracle else set(ev.ORACLE_NAMES)
-            policy = ev.Policy(oracles=frozenset(oracles or ev.ORACLE_NAMES),  # each candidate's runs bounded
-                               run_timeout_s=isolated.DEFAULT_RUN_TIMEOUT_S)
+            policy = ev.Policy(
+                oracles=frozenset(oracles or ev.ORACLE_NAMES),  # each candidate's runs bounded
+                run_timeout_s=isolated.DEFAULT_RUN_TIMEOUT_S,
+            )
         self.policy = policy
         self.compiles = 0
         # IREE deduplicates identical executables across the functions of one module and lists a
@@ -92,19 +109,38 @@ def size_of(case: Case) -> Size:
 def size_key(case: Case) -> tuple:
     """Smaller is simpler: fewer nodes, arguments, elements, instances, non-default forms, seed, flags."""
     g = case.graph
-    forms = sum(n.attrs.get("init", "empty") != "empty" for n in g.nodes) + sum(bool(n.attrs.get("generic")) for n in g.nodes)
+    forms = sum(n.attrs.get("init", "empty") != "empty" for n in g.nodes) + sum(
+        bool(n.attrs.get("generic")) for n in g.nodes
+    )
     forms += sum(n.attrs.get("form") == "linalg_ext" for n in g.nodes)
     dims = sum(d if isinstance(d, int) else 0 for t in g.args for d in t.shape) + sum(
-        d if isinstance(d, int) else 0 for n in g.nodes for d in n.type.shape)
-    return (len(g.nodes), len(g.outputs), len(g.args), case.elements, len(case.instances), dims, forms,
-            sum(len(t.shape) for t in g.args), case.seed, len(case.flags))
+        d if isinstance(d, int) else 0 for n in g.nodes for d in n.type.shape
+    )
+    return (
+        len(g.nodes),
+        len(g.outputs),
+        len(g.args),
+        case.elements,
+        len(case.instances),
+        dims,
+        forms,
+        sum(len(t.shape) for t in g.args),
+        case.seed,
+        len(case.flags),
+    )
 
 
 # --------------------------------------------------------------------------- graph surgery
 
 
-def rebuild(graph: Graph, keep: Sequence[int], outputs: Sequence[str], *,
-            replace: Mapping[str, str] | None = None, new_args: Sequence[TensorType] = ()) -> Graph:
+def rebuild(
+    graph: Graph,
+    keep: Sequence[int],
+    outputs: Sequence[str],
+    *,
+    replace: Mapping[str, str] | None = None,
+    new_args: Sequence[TensorType] = (),
+) -> Graph:
     """The graph with only nodes ``keep`` (old indices, in order), references in ``replace``
     redirected (old ref -> old ref or ``"x<i>"`` for ``new_args[i]``), unused arguments dropped,
     and everything renumbered. Raises GraphError if the result is not well-formed."""
@@ -243,9 +279,11 @@ def cut_to_argument(case: Case) -> Iterator[Case]:
         if not set(t.symbols) <= set(g.symbols):
             continue
         keep = [j for j in range(len(g.nodes)) if j != i]
+
         def build(keep=keep, ref=ref, t=t) -> Case:
             graph = rebuild(g, keep, g.outputs, replace={ref: "x0"}, new_args=[t])
             return with_graph(case, rebuild(graph, sorted(cone(graph, graph.outputs)), graph.outputs))
+
         c = _attempt(build)
         if c is not None:
             yield c
@@ -262,9 +300,11 @@ def bypass_node(case: Case) -> Iterator[Case]:
             if ref in g.outputs and r[0] == "a":
                 continue
             keep = [j for j in range(len(g.nodes)) if j != i]
+
             def build(keep=keep, ref=ref, r=r) -> Case:
                 graph = rebuild(g, keep, g.outputs, replace={ref: r})
                 return with_graph(case, rebuild(graph, sorted(cone(graph, graph.outputs)), graph.outputs))
+
             c = _attempt(build)
             if c is not None:
                 yield c
@@ -279,7 +319,11 @@ def simplify_forms(case: Case) -> Iterator[Case]:
                 attrs = dict(node.attrs) | {key: plain}
                 nodes = list(g.nodes)
                 nodes[i] = dataclasses.replace(node, attrs=attrs)
-                c = _attempt(lambda: with_graph(case, rebuild(Graph(g.args, tuple(nodes), g.outputs), range(len(nodes)), g.outputs)))
+                c = _attempt(
+                    lambda: with_graph(
+                        case, rebuild(Graph(g.args, tuple(nodes), g.outputs), range(len(nodes)), g.outputs)
+                    )
+                )
                 if c is not None:
                     yield c
 
@@ -287,8 +331,10 @@ def simplify_forms(case: Case) -> Iterator[Case]:
 def shrink_static_sizes(case: Case) -> Iterator[Case]:
     """Every occurrence of one static size d at once (keeps matmul K etc. consistent) -> 1, d/2, d-1."""
     g = case.graph
-    values = sorted({d for t in list(g.args) + [n.type for n in g.nodes] for d in t.shape if isinstance(d, int) and d > 1},
-                    reverse=True)
+    values = sorted(
+        {d for t in list(g.args) + [n.type for n in g.nodes] for d in t.shape if isinstance(d, int) and d > 1},
+        reverse=True,
+    )
     for d in values:
         for smaller in dict.fromkeys((1, d // 2, d - 1)):
             if 0 < smaller < d:
@@ -319,7 +365,9 @@ def simplify_values(case: Case) -> Iterator[Case]:
     for i, node in enumerate(g.nodes):
         if node.op == "fill" and node.attrs.get("value") not in (0, 0.0):
             nodes = list(g.nodes)
-            nodes[i] = dataclasses.replace(node, attrs=dict(node.attrs) | {"value": 0 if node.type.dtype == "i32" else 0.0})
+            nodes[i] = dataclasses.replace(
+                node, attrs=dict(node.attrs) | {"value": 0 if node.type.dtype == "i32" else 0.0}
+            )
             c = _attempt(lambda: with_graph(case, Graph(g.args, tuple(nodes), g.outputs).check()))
             if c is not None:
                 yield c
@@ -391,9 +439,17 @@ class ShrinkResult:
         return f"ShrinkResult({self.target}: {self.before} -> {self.after} in {len(self.steps)} steps)"
 
 
-def shrink(case: Case, target: Target | str, check: Check, *, passes: Sequence[tuple[str, Pass]] = PASSES,
-           batch: int = BATCH, max_evaluations: int = 400, verify_alone: bool = True,
-           log: Callable[[str], None] | None = None) -> ShrinkResult:
+def shrink(
+    case: Case,
+    target: Target | str,
+    check: Check,
+    *,
+    passes: Sequence[tuple[str, Pass]] = PASSES,
+    batch: int = BATCH,
+    max_evaluations: int = 400,
+    verify_alone: bool = True,
+    log: Callable[[str], None] | None = None,
+) -> ShrinkResult:
     """Greedily shrink ``case`` while it shows ``target`` (a signature string means ``Target.by_signature``)."""
     target = as_target(target)
     observed: dict[str, Sequence[Finding]] = {}
@@ -404,14 +460,30 @@ def shrink(case: Case, target: Target | str, check: Check, *, passes: Sequence[t
         return [target(findings) for findings in results]
 
     outcome = shrink_greedily(
-        case, interesting, passes, size_key, identity=Case.dumps,
-        batch=batch if getattr(check, "batchable", True) else 1, verify_alone=verify_alone,
-        max_evaluations=max_evaluations, not_interesting=f"the starting case does not show {target}: {case!r}",
-        log=log and (lambda name, c: log(f"{name}: {size_of(c)} {c.graph!r}")))
+        case,
+        interesting,
+        passes,
+        size_key,
+        identity=Case.dumps,
+        batch=batch if getattr(check, "batchable", True) else 1,
+        verify_alone=verify_alone,
+        max_evaluations=max_evaluations,
+        not_interesting=f"the starting case does not show {target}: {case!r}",
+        log=log and (lambda name, c: log(f"{name}: {size_of(c)} {c.graph!r}")),
+    )
     start, end = target.hit(observed[case.dumps()]), target.hit(observed[outcome.value.dumps()])
     assert start is not None and end is not None  # shrink_greedily starts from and returns interesting cases
-    return ShrinkResult(outcome.value, target, start, end, size_of(case), size_of(outcome.value), outcome.steps,
-                        outcome.evaluations, outcome.seconds)
+    return ShrinkResult(
+        outcome.value,
+        target,
+        start,
+        end,
+        size_of(case),
+        size_of(outcome.value),
+        outcome.steps,
+        outcome.evaluations,
+        outcome.seconds,
+    )
 
 
 # --------------------------------------------------------------------------- confirmation

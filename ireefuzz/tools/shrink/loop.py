@@ -12,6 +12,7 @@ The start must be interesting (``NotInteresting`` otherwise). A pass is applied 
 makes progress; rounds over all passes repeat until none does or the evaluation budget is spent.
 ``ireefuzz.tools.shrink.graph`` (Cases) and ``ireefuzz.tools.shrink.mlir`` (MLIR text) differ only in passes, size and test.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -33,11 +34,19 @@ class Outcome(Generic[V]):
     seconds: float
 
 
-def shrink_greedily(start: V, interesting: Interesting, passes: Sequence[tuple[str, Propose]],
-                    size_key: Callable[[V], tuple], *, identity: Callable[[V], Hashable] = lambda v: v,
-                    batch: int = 1, verify_alone: bool = True, max_evaluations: int = 400,
-                    not_interesting: str = "the starting value is not interesting",
-                    log: Callable[[str, V], None] | None = None) -> Outcome[V]:
+def shrink_greedily(
+    start: V,
+    interesting: Interesting,
+    passes: Sequence[tuple[str, Propose]],
+    size_key: Callable[[V], tuple],
+    *,
+    identity: Callable[[V], Hashable] = lambda v: v,
+    batch: int = 1,
+    verify_alone: bool = True,
+    max_evaluations: int = 400,
+    not_interesting: str = "the starting value is not interesting",
+    log: Callable[[str, V], None] | None = None,
+) -> Outcome[V]:
     """Greedily shrink ``start`` while ``interesting`` holds (see the module doc).
 
     ``identity`` keys the values already tried; ``verify_alone`` re-judges a candidate found

@@ -9,6 +9,7 @@ immutability target, every oracle through the raw-MLIR frontend (``ireefuzz.tool
 drawn inputs, numbers judged by the float64 interpreter). The starting program is checked first
 (``NotInteresting`` otherwise). Signatures here use ``-`` for dtype and dims (no graph is known).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -38,8 +39,8 @@ def program_findings(text: str, config: Any = None, *, run: bool = False) -> tup
 
     config = config if config is not None else sut.CompilerConfig()
     if run:
-        from ireefuzz.tools.check import check_program
         from ireefuzz.errors import ProgramError
+        from ireefuzz.tools.check import check_program
 
         try:
             return tuple(check_program(text, config))
@@ -48,7 +49,9 @@ def program_findings(text: str, config: Any = None, *, run: bool = False) -> tup
     artifact = sut.compile_mlir(text, config)
     if isinstance(artifact, sut.CompileFailure):
         return (crash.check_compile_failure(artifact, text),)
-    return tuple(memory.check_memory(artifact.dispatches) + fusion.check_fusion(artifact.dispatches, artifact.statistics))
+    return tuple(
+        memory.check_memory(artifact.dispatches) + fusion.check_fusion(artifact.dispatches, artifact.statistics)
+    )
 
 
 def _funcs(module: ir.Module) -> list[Any]:
@@ -91,8 +94,9 @@ def _emit(m: ir.Module) -> Iterator[str]:
 def drop_ops(text: str) -> Iterator[str]:
     """Replace one op's results by new function arguments (last op first), then drop dead ops."""
     for m, op in _each_op(text):
-        if not op.results or any(not isinstance(r.type, ir.RankedTensorType) or not r.type.has_static_shape
-                                 for r in op.results):
+        if not op.results or any(
+            not isinstance(r.type, ir.RankedTensorType) or not r.type.has_static_shape for r in op.results
+        ):
             continue
         f = op.parent
         block = f.regions[0].blocks[0]
@@ -102,8 +106,9 @@ def drop_ops(text: str) -> Iterator[str]:
             op.erase()
             _erase_dead(block)
             ftype = ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value)
-            f.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
-                [a.type for a in block.arguments], list(ftype.results)))
+            f.attributes["function_type"] = ir.TypeAttr.get(
+                ir.FunctionType.get([a.type for a in block.arguments], list(ftype.results))
+            )
         yield from _emit(m)
 
 
@@ -122,12 +127,16 @@ _TENSOR = re.compile(r"tensor<([0-9x?]+)x")
 
 def shrink_static_dims(text: str) -> Iterator[str]:
     """Every ``tensor<...>`` occurrence of one static size d at once -> 1, d/2, d-1."""
-    values = sorted({int(d) for m in _TENSOR.finditer(text) for d in m.group(1).split("x") if d.isdigit() and int(d) > 1},
-                    reverse=True)
+    values = sorted(
+        {int(d) for m in _TENSOR.finditer(text) for d in m.group(1).split("x") if d.isdigit() and int(d) > 1},
+        reverse=True,
+    )
     for d in values:
         for smaller in dict.fromkeys((1, 2, d // 2, d - 1)):
             if 0 < smaller < d:
-                swap = lambda m: "tensor<" + "x".join(str(smaller) if p == str(d) else p for p in m.group(1).split("x")) + "x"
+                swap = lambda m: (
+                    "tensor<" + "x".join(str(smaller) if p == str(d) else p for p in m.group(1).split("x")) + "x"
+                )
                 candidate = _TENSOR.sub(swap, text)
                 if parse(candidate) is not None:
                     yield candidate
@@ -150,7 +159,7 @@ def bypass_ops(text: str) -> Iterator[str]:
 def size_key(text: str) -> tuple[int, int, int]:
     """(ops, sum of static tensor dims, characters): smaller is simpler."""
     module = parse(text)
-    ops = sum(len(list(f.regions[0].blocks[0].operations)) for f in _funcs(module)) if module is not None else 10 ** 9
+    ops = sum(len(list(f.regions[0].blocks[0].operations)) for f in _funcs(module)) if module is not None else 10**9
     dims = sum(int(d) for m in _TENSOR.finditer(text) for d in m.group(1).split("x") if d.isdigit())
     return ops, dims, len(text)
 
@@ -194,8 +203,9 @@ def drop_function_results(text: str) -> Iterator[str]:
                 ret.erase()
                 _erase_dead(block)
                 ftype = ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value)
-                f.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
-                    list(ftype.inputs), [t for i, t in enumerate(ftype.results) if i != k]))
+                f.attributes["function_type"] = ir.TypeAttr.get(
+                    ir.FunctionType.get(list(ftype.inputs), [t for i, t in enumerate(ftype.results) if i != k])
+                )
             yield from _emit(m)
 
 
@@ -218,8 +228,9 @@ def drop_unused_arguments(text: str) -> Iterator[str]:
             ftype = ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value)
             for k in reversed(dead):
                 block.erase_argument(k)
-            f.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
-                [a.type for a in block.arguments], list(ftype.results)))
+            f.attributes["function_type"] = ir.TypeAttr.get(
+                ir.FunctionType.get([a.type for a in block.arguments], list(ftype.results))
+            )
             if "arg_attrs" in f.attributes:
                 del f.attributes["arg_attrs"]
         changed = True
@@ -245,8 +256,9 @@ def splat_constants(text: str) -> Iterator[str]:
                 else:
                     continue
                 with ir.InsertionPoint(op):
-                    const = ir.Operation.create("arith.constant", results=[t],
-                                                attributes={"value": ir.DenseElementsAttr.get_splat(t, scalar)})
+                    const = ir.Operation.create(
+                        "arith.constant", results=[t], attributes={"value": ir.DenseElementsAttr.get_splat(t, scalar)}
+                    )
                 op.results[0].replace_all_uses_with(const.results[0])
                 op.erase()
                 _erase_dead(_block_of(const))
@@ -268,8 +280,11 @@ def make_dims_static(text: str) -> Iterator[str]:
     for size in ("1", "2", "4", "8"):
         candidate = _DYNAMIC.sub(lambda m: "tensor<" + m.group(1).replace("?", size), text)
         candidate = re.sub(r"tensor\.empty\([^)]*\)", "tensor.empty()", candidate)
-        candidate = re.sub(r"output_shape \[([^\]]*)\]",
-                           lambda m: "output_shape [" + re.sub(r"%[\w.]+", size, m.group(1)) + "]", candidate)
+        candidate = re.sub(
+            r"output_shape \[([^\]]*)\]",
+            lambda m: "output_shape [" + re.sub(r"%[\w.]+", size, m.group(1)) + "]",
+            candidate,
+        )
         m = parse(candidate)
         if m is not None:
             for f in _funcs(m):
@@ -321,11 +336,24 @@ def inline_producers(text: str) -> Iterator[str]:
 # --------------------------------------------------------------------------- printing
 
 
-_NAMES = {"linalg.fill": "fill", "tensor.empty": "empty", "arith.constant": "cst", "tensor.dim": "dim",
-          "linalg.generic": "gen", "iree_linalg_ext.sort": "sorted", "iree_linalg_ext.gather": "gathered",
-          "iree_linalg_ext.scatter": "scattered", "tensor.pad": "padded", "tensor.expand_shape": "expanded",
-          "tensor.collapse_shape": "collapsed", "linalg.matmul": "matmul", "linalg.unpack": "unpacked",
-          "linalg.pack": "packed", "linalg.mmt4d": "mmt4d", "linalg.transpose": "transposed"}
+_NAMES = {
+    "linalg.fill": "fill",
+    "tensor.empty": "empty",
+    "arith.constant": "cst",
+    "tensor.dim": "dim",
+    "linalg.generic": "gen",
+    "iree_linalg_ext.sort": "sorted",
+    "iree_linalg_ext.gather": "gathered",
+    "iree_linalg_ext.scatter": "scattered",
+    "tensor.pad": "padded",
+    "tensor.expand_shape": "expanded",
+    "tensor.collapse_shape": "collapsed",
+    "linalg.matmul": "matmul",
+    "linalg.unpack": "unpacked",
+    "linalg.pack": "packed",
+    "linalg.mmt4d": "mmt4d",
+    "linalg.transpose": "transposed",
+}
 
 
 def _value_name(op_name: str, line: str) -> str:
@@ -371,11 +399,17 @@ def readable(text: str) -> str:
 
 
 PASSES: tuple[tuple[str, Candidate], ...] = (
-    ("split-functions", split_functions), ("drop-function-results", drop_function_results),
-    ("bypass-ops", bypass_ops), ("drop-ops", drop_ops), ("drop-unused-arguments", drop_unused_arguments),
+    ("split-functions", split_functions),
+    ("drop-function-results", drop_function_results),
+    ("bypass-ops", bypass_ops),
+    ("drop-ops", drop_ops),
+    ("drop-unused-arguments", drop_unused_arguments),
     ("inline-producers", inline_producers),
-    ("splat-constants", splat_constants), ("make-dims-static", make_dims_static),
-    ("shrink-static-dims", shrink_static_dims), ("drop-attributes", drop_attributes))
+    ("splat-constants", splat_constants),
+    ("make-dims-static", make_dims_static),
+    ("shrink-static-dims", shrink_static_dims),
+    ("drop-attributes", drop_attributes),
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -394,9 +428,16 @@ class ReduceResult:
         return self.finding.signature
 
 
-def reduce_mlir(text: str, target: Target | str | None = None, *, config: Any = None,
-                interesting: Findings | None = None, passes: Sequence[tuple[str, Candidate]] = PASSES,
-                max_candidates: int = 200, run: bool | None = None) -> ReduceResult:
+def reduce_mlir(
+    text: str,
+    target: Target | str | None = None,
+    *,
+    config: Any = None,
+    interesting: Findings | None = None,
+    passes: Sequence[tuple[str, Candidate]] = PASSES,
+    max_candidates: int = 200,
+    run: bool | None = None,
+) -> ReduceResult:
     """Shrink ``text`` while it hits ``target`` (default: the starting program's first signature).
     ``interesting`` gives a program's findings (default: ``program_findings``, which runs the program
     when ``run`` -- by default, when the target's oracle is numeric or immutability)."""
@@ -417,9 +458,23 @@ def reduce_mlir(text: str, target: Target | str | None = None, *, config: Any = 
         return [goal(observed[t]) for t in texts]
 
     shown = sorted(f.signature for f in observed[text]) or "nothing"
-    outcome = shrink_greedily(text, judge, passes, size_key, max_evaluations=max_candidates,
-                              not_interesting=f"the starting program does not show {goal} (it shows {shown})")
+    outcome = shrink_greedily(
+        text,
+        judge,
+        passes,
+        size_key,
+        max_evaluations=max_candidates,
+        not_interesting=f"the starting program does not show {goal} (it shows {shown})",
+    )
     finding = goal.hit(observed[outcome.value])
     assert finding is not None  # shrink_greedily returns a program the judge found interesting
-    return ReduceResult(outcome.value, goal, finding, outcome.steps, len(text),
-                        len(outcome.value), size_key(text), size_key(outcome.value))
+    return ReduceResult(
+        outcome.value,
+        goal,
+        finding,
+        outcome.steps,
+        len(text),
+        len(outcome.value),
+        size_key(text),
+        size_key(outcome.value),
+    )

@@ -1,4 +1,5 @@
 """What a shrunk candidate must still show: a finding with this signature, or with this root cause."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -32,8 +33,7 @@ class Target:
         return cls("signature", signature, oracle_of(signature))
 
     @classmethod
-    def by_cause(cls, cause: str, oracle: str | None = None,
-                 cause_of: Callable[[Finding], str] = cause_id) -> "Target":
+    def by_cause(cls, cause: str, oracle: str | None = None, cause_of: Callable[[Finding], str] = cause_id) -> "Target":
         """``oracle`` defaults to the cause's own (its id's first part): a wrong value that follows from
         an argument mutation has the mutation's cause, seen by the immutability oracle."""
         return cls("cause", cause, oracle or oracle_of(cause), cause_of)
