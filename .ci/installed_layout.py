@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def installed_layout(dest: Path, root: Path = ROOT) -> Path:
-    """``dest`` holding every package of ``root``'s pyproject ``package-dir`` at its import path, plus pyproject.toml."""
+    """``dest`` holding every package of ``root``'s pyproject ``package-dir`` at its import path, plus
+    pyproject.toml."""
     package_dir = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
     for package, source in sorted(package_dir.items()):  # parents before their subpackages
         shutil.copytree(

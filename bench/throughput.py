@@ -59,7 +59,8 @@ def main() -> None:
     print(
         f"campaign: {s['cases']} graphs, {s['shape_runs']} shape runs in {wall:.1f} s wall on {workers} workers "
         f"(batch {args.batch}): {graphs_per_s:.2f} graphs/s, {shape_runs_per_s:.2f} shape-runs/s; "
-        f"iree-compile {s['compile_seconds']:.1f} s on the cases' final modules ({s['compile_seconds'] / (wall * workers):.2f} of "
+        f"iree-compile {s['compile_seconds']:.1f} s on the cases' final modules "
+        f"({s['compile_seconds'] / (wall * workers):.2f} of "
         f"wall x workers); {len(s['signatures'])} signatures; coordinator RSS {min(rss):.0f}-{max(rss):.0f} MB"
     )
     print_accounting(s["time_accounting"])
@@ -78,7 +79,8 @@ def main() -> None:
         f"{naive_graphs_per_s:.2f} graphs/s = shape-runs/s; iree-compile share {compile_s / naive_wall:.2f}"
     )
     print(
-        f"speedup_vs_naive={graphs_per_s / naive_graphs_per_s:.2f} compile_share={compile_share:.2f} graphs_per_s={graphs_per_s:.2f}"
+        f"speedup_vs_naive={graphs_per_s / naive_graphs_per_s:.2f} compile_share={compile_share:.2f} "
+        f"graphs_per_s={graphs_per_s:.2f}"
     )
 
 

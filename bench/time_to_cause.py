@@ -8,8 +8,8 @@ time to first sight, then one line:
     causes_found=N median_time_to_cause_s=X signatures_per_cause=Y
 
 ``causes_found`` counts distinct causes over all seeds; the median is over every (seed, cause) first
-sighting (a run recorded before causes existed needs ``ireefuzz triage RUN`` first); ``signatures_per_cause`` is signatures / causes over all seeds (how much triage the causes
-save). Nothing is asserted: this measures.
+sighting (a run recorded before causes existed needs ``ireefuzz triage RUN`` first); ``signatures_per_cause``
+is signatures / causes over all seeds (how much triage the causes save). Nothing is asserted: this measures.
 
     python bench/time_to_cause.py [--seeds 0,1,2] [--budget 120] [--workers auto] [--out runs/ttc]
     python bench/time_to_cause.py --runs runs/a runs/b        # measure campaigns already run

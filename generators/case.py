@@ -28,7 +28,10 @@ class Case:
         object.__setattr__(self, "flags", tuple(self.flags))
 
     def __repr__(self) -> str:
-        return f"Case({self.graph!r} at {list(self.instances)}, seed={self.seed}, cpu={self.target_cpu}, flags={list(self.flags)})"
+        return (
+            f"Case({self.graph!r} at {list(self.instances)}, seed={self.seed}, "
+            f"cpu={self.target_cpu}, flags={list(self.flags)})"
+        )
 
     def check(self) -> "Case":
         self.graph.check()

@@ -308,7 +308,8 @@ def _is_within(path: Path, root: Path) -> bool:
 @pytest.fixture(scope="session")
 def iree_sut(request: pytest.FixtureRequest):
     """The system under test as configured on the command line: ``.config`` (a CompilerConfig),
-    ``.policy`` (the oracles that run), ``.known`` (the baseline, ``ireefuzz.tools.baseline.Baseline``), ``.bundle_dir``."""
+    ``.policy`` (the oracles that run), ``.known`` (the baseline, ``ireefuzz.tools.baseline.Baseline``),
+    ``.bundle_dir``."""
     from ireefuzz import testing
 
     return testing.sut_from_config(request.config)

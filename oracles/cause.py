@@ -436,7 +436,8 @@ class _Node:
 
     @property
     def destinations(self) -> tuple[str, ...]:
-        """What the node writes into: its ``init`` value, or its accumulator operand (a matmul's, a convolution's ...)."""
+        """What the node writes into: its ``init`` value, or its accumulator operand
+        (a matmul's, a convolution's ...)."""
         return tuple(
             ref for ref, _ in destinations(self.op, self.inputs, {"init": f"value:{self.init}"} if self.init else {})
         )
@@ -483,7 +484,8 @@ class _Program:
         return self.outputs[index] if isinstance(index, int) and 0 <= index < len(self.outputs) else None
 
     def cone(self, ref: str | None) -> list[int]:
-        """Indices of the nodes ``ref`` depends on (inputs and destinations), in program order; all if ``ref`` is None."""
+        """Indices of the nodes ``ref`` depends on (inputs and destinations), in program order;
+        all if ``ref`` is None."""
         if ref is None:
             return list(range(len(self.nodes)))
         needed, stack = set(), [ref]

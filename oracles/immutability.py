@@ -47,7 +47,8 @@ def check_inputs_unchanged(graph: Graph, before: Sequence[np.ndarray], after: Se
                     t.dtype,
                     dims_pattern([t.shape]),
                 ),
-                f"argument {i} ({t!r}) was modified by the call ({evidence.get('changed_elements', 'shape')} elements changed)",
+                f"argument {i} ({t!r}) was modified by the call "
+                f"({evidence.get('changed_elements', 'shape')} elements changed)",
                 evidence,
             )
         )

@@ -23,7 +23,8 @@ LINT = "import sys; from importlinter.cli import lint_imports_command; sys.exit(
 
 
 def installed_layout(dest: Path) -> Path:
-    """``dest`` holding every package of pyproject's ``package-dir`` at its import path (``.ci/installed_layout.py``)."""
+    """``dest`` holding every package of pyproject's ``package-dir`` at its import path
+    (``.ci/installed_layout.py``)."""
     spec = importlib.util.spec_from_file_location("installed_layout", ROOT / ".ci" / "installed_layout.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

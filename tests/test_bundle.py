@@ -65,15 +65,18 @@ def _run(bundle: Path, tools: Path, **env: str) -> subprocess.CompletedProcess:
     )
 
 
-ALLOCA_IR = """// -----// IR Dump Before ConvertToLLVMPass (iree-convert-to-llvm) ('builtin.module' operation: @main_dispatch_0_matmul) //----- //
+ALLOCA_IR = """// -----// IR Dump Before ConvertToLLVMPass (iree-convert-to-llvm) ('builtin.module' operation: \
+@main_dispatch_0_matmul) //----- //
 func.func @main_dispatch_0_matmul() {
   %alloca = memref.alloca() {alignment = 64 : i64} : memref<8x16xf32>
   linalg.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%alloca : memref<8x16xf32>)
 }"""
-COPY_IR = """// -----// IR Dump Before CleanupBufferAllocViewPass (iree-codegen-cleanup-buffer-alloc-view) ('func.func' operation: @main_dispatch_0_{name}) //----- //
+COPY_IR = """// -----// IR Dump Before CleanupBufferAllocViewPass (iree-codegen-cleanup-buffer-alloc-view) \
+('func.func' operation: @main_dispatch_0_{name}) //----- //
 func.func @main_dispatch_0_{name}() {{
   {compute}
-  linalg.generic {{indexing_maps = [#map, #map], iterator_types = ["parallel"]}} ins(%subview : memref<4xf32>) outs(%{target} : memref<4xf32>) {{
+  linalg.generic {{indexing_maps = [#map, #map], iterator_types = ["parallel"]}} ins(%subview : memref<4xf32>) \
+outs(%{target} : memref<4xf32>) {{
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   }}

@@ -22,7 +22,8 @@ GRAPH = Graph((F32(4),), (Node("abs", ("a0",), {}, F32(4)),), ("n0",)).check()
 
 COPY_GENERIC = """func.func @main_dispatch_0_sort_4_f32(%0: memref<4xf32>) {
   %1 = memref.alloca() : memref<4xf32>
-  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%0 : memref<4xf32>) outs(%1 : memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], \
+iterator_types = ["parallel"]} ins(%0 : memref<4xf32>) outs(%1 : memref<4xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   }

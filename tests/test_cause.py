@@ -98,8 +98,14 @@ def test_round_trip_keeps_the_cause_and_old_json_without_it_loads():
 
 
 def test_diagnostics_are_normalized_without_names_numbers_types_or_shapes():
-    a = "'tensor.extract_slice' op expected type to be 'tensor<?x4xf32>' or a rank-reduced version. (size mismatch) %12 at 33"
-    b = "'tensor.extract_slice' op expected type to be 'tensor<7x?xi32>' or a rank-reduced version. (size mismatch) %3 at 1"
+    a = (
+        "'tensor.extract_slice' op expected type to be 'tensor<?x4xf32>' or a rank-reduced version. "
+        "(size mismatch) %12 at 33"
+    )
+    b = (
+        "'tensor.extract_slice' op expected type to be 'tensor<7x?xi32>' or a rank-reduced version. "
+        "(size mismatch) %3 at 1"
+    )
     assert normalize_diagnostic(a) == normalize_diagnostic(b)
     assert normalize_diagnostic(a).startswith("tensor.extract_slice-op-expected-type")
     assert normalize_diagnostic("failed to legalize operation 'arith.constant'") != normalize_diagnostic(
@@ -166,7 +172,7 @@ def test_an_assertion_is_its_own_crash_type():
     assert kind.startswith("assertion:idx") and frames == ["f"]
 
 
-# --------------------------------------------------------------------------- numeric: the fill-sum miscompile vs a mutation
+# ----------------------------------------------------------------------- numeric: the fill-sum miscompile vs a mutation
 
 
 def regression_graph() -> Graph:

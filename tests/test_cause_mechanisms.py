@@ -27,9 +27,8 @@ TWO_DISPATCHES = (
 )
 OVERFLOW = (
     CONFIGURED.format(1) + ":35:8: error: 'memref.alloca' op stack allocation size overflows 64 bits\n"
-    "        %21:2 = iree_linalg_ext.sort {lowering_config = #iree_cpu.lowering_config<x>} dimension(1) outs(%19, %20)\n"
-    + CONFIGURED.format(1)
-    + TRANSLATION
+    "        %21:2 = iree_linalg_ext.sort {lowering_config = #iree_cpu.lowering_config<x>} "
+    "dimension(1) outs(%19, %20)\n" + CONFIGURED.format(1) + TRANSLATION
 )
 WRITE_AFFECTING = (
     CONFIGURED.format(0) + ":38:8: error: 'linalg.generic' op write affecting operations on global resources are "
@@ -199,7 +198,8 @@ FLOW = """
     %0 = hal.tensor.import %arg0 "input0" : !hal.buffer_view -> tensor<4x4xf32>
     %1 = hal.tensor.import %arg1 "input1" : !hal.buffer_view -> tensor<16xf32>
     %2 = flow.tensor.reshape %1 : tensor<16xf32> -> tensor<4x4xf32>
-    %3 = flow.dispatch @g1_dispatch_0::@g1_dispatch_0_matmul_like_4x4x4_f32(%0, %2) : (tensor<4x4xf32>, tensor<4x4xf32>) -> %2
+    %3 = flow.dispatch @g1_dispatch_0::@g1_dispatch_0_matmul_like_4x4x4_f32(%0, %2) : (tensor<4x4xf32>, \
+tensor<4x4xf32>) -> %2
     %4 = flow.dispatch @g1_dispatch_1::@g1_dispatch_1_elementwise_4x4_f32(%3) : (tensor<4x4xf32>) -> tensor<4x4xf32>
     %5 = hal.tensor.export %4 "output0" : tensor<4x4xf32> -> !hal.buffer_view
     util.return %5 : !hal.buffer_view

@@ -12,7 +12,8 @@ from ireefuzz.tools import check
 
 ADD = """func.func @add(%a: tensor<32x48xf32>, %b: tensor<32x48xf32>) -> tensor<32x48xf32> {
   %e = tensor.empty() : tensor<32x48xf32>
-  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, \
+affine_map<(i, j) -> (i, j)>],
                        iterator_types = ["parallel", "parallel"]}
       ins(%a, %b : tensor<32x48xf32>, tensor<32x48xf32>) outs(%e : tensor<32x48xf32>) {
   ^bb0(%x: f32, %y: f32, %o: f32):

@@ -52,9 +52,11 @@ def test_memory_first_pass_is_the_one_whose_output_first_holds_the_alloca():
 
 
 def test_memory_copy_is_counted_as_the_oracle_counts_it():
-    """A copy-shaped linalg.generic between distinct buffers is a copy (the bundle used to look for memref.copy only)."""
+    """A copy-shaped linalg.generic between distinct buffers is a copy (the bundle used to look for memref.copy
+    only)."""
     body = """func.func @d(%a: memref<4xf32>, %b: memref<4xf32>) {
-  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : memref<4xf32>) outs(%b : memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], \
+iterator_types = ["parallel"]} ins(%a : memref<4xf32>) outs(%b : memref<4xf32>) {
   ^bb0(%x: f32, %y: f32):
     linalg.yield %x : f32
   }
@@ -102,7 +104,9 @@ def test_wrong_values_not_blamed_when_every_dump_agrees():
 
 def test_unwrap_makes_abi_ir_interpretable():
     abi = """module {
-  util.func public @main(%arg0: !hal.buffer_view) -> !hal.buffer_view attributes {iree.abi.stub, iree.reflection = {iree.abi.declaration = "sync func @main(%input0: tensor<?xf32>) -> (%output0: tensor<?xf32>)"}} {
+  util.func public @main(%arg0: !hal.buffer_view) -> !hal.buffer_view \
+attributes {iree.abi.stub, iree.reflection = {iree.abi.declaration = "sync func @main(%input0: \
+tensor<?xf32>) -> (%output0: tensor<?xf32>)"}} {
     %0 = hal.buffer_view.dim<%arg0 : !hal.buffer_view>[0] : index
     %1 = hal.tensor.import %arg0 "input0" : !hal.buffer_view -> tensor<?xf32>{%0}
     %2 = arith.addf %c, %c : f32

@@ -34,7 +34,8 @@ NEVER_ENDS = """func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
   } do {
   ^bb0(%u: tensor<4xf32>):
     %e = tensor.empty() : tensor<4xf32>
-    %n = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%u : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+    %n = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], \
+iterator_types = ["parallel"]} ins(%u : tensor<4xf32>) outs(%e : tensor<4xf32>) {
     ^bb0(%a: f32, %o: f32):
       %s = arith.addf %a, %one : f32
       linalg.yield %s : f32
@@ -47,7 +48,8 @@ NEVER_ENDS = """func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
 
 BROADCAST = """func.func @main(%arg0: tensor<4xf32>) -> tensor<65536x65536xf32> {
   %e = tensor.empty() : tensor<65536x65536xf32>
-  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%arg0 : tensor<4xf32>) outs(%e : tensor<65536x65536xf32>) {
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (0)>, affine_map<(d0, d1) -> (d0, d1)>], \
+iterator_types = ["parallel", "parallel"]} ins(%arg0 : tensor<4xf32>) outs(%e : tensor<65536x65536xf32>) {
   ^bb0(%a: f32, %o: f32):
     linalg.yield %a : f32
   } -> tensor<65536x65536xf32>
@@ -70,7 +72,9 @@ MATMUL = """func.func @main(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<
 
 BIG_ARGS = """func.func @main(%a: tensor<65536x65536xf32>, %b: tensor<65536x65536xf32>) -> tensor<65536x65536xf32> {
   %e = tensor.empty() : tensor<65536x65536xf32>
-  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<65536x65536xf32>, tensor<65536x65536xf32>) outs(%e : tensor<65536x65536xf32>) {
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, \
+affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<65536x65536xf32>, \
+tensor<65536x65536xf32>) outs(%e : tensor<65536x65536xf32>) {
   ^bb0(%x: f32, %y: f32, %o: f32):
     %s = arith.addf %x, %y : f32
     linalg.yield %s : f32
@@ -270,7 +274,8 @@ WATCHDOG_DRIVER = textwrap.dedent("""
         events = pool.poll(1.0)
     pool.close()
     [event] = events
-    print(type(event).__name__, event.kind, getattr(event, "stuck", None), getattr(event, "seconds", 0) > 0, event.detail)
+    print(type(event).__name__, event.kind, getattr(event, "stuck", None), getattr(event, "seconds", 0) > 0, \
+event.detail)
 """)
 
 

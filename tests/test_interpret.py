@@ -441,7 +441,8 @@ def test_tensor_ops():
   } : tensor<2x3xf32> to tensor<3x4xf32>
   %v = tensor.extract %x[%c1, %c1] : tensor<4x6xf32>
   %fe = tensor.from_elements %v, %v : tensor<2xf32>
-  return %i, %exp, %cat, %pad, %fe : tensor<4x6xf32>, tensor<2x3x4xf32>, tensor<4x3xf32>, tensor<3x4xf32>, tensor<2xf32>"""
+  return %i, %exp, %cat, %pad, %fe : tensor<4x6xf32>, tensor<2x3x4xf32>, tensor<4x3xf32>, tensor<3x4xf32>, \
+tensor<2xf32>"""
     ins, exp, cat, pad, fe = run(
         "%x: tensor<4x6xf32>",
         body,
@@ -549,7 +550,8 @@ def test_integer_results_are_int64_and_bool():
 
 def test_dynamic_slices_generate_splat_and_unsigned_results():
     text = """
-func.func @main(%x: tensor<?xf32>, %o: index, %n: index, %c: tensor<3xui8>) -> (tensor<?xf32>, tensor<?xf32>, tensor<3xui8>, tensor<2xi1>) {
+func.func @main(%x: tensor<?xf32>, %o: index, %n: index, %c: tensor<3xui8>) -> (tensor<?xf32>, tensor<?xf32>, \
+tensor<3xui8>, tensor<2xi1>) {
   %s = tensor.extract_slice %x[%o] [%n] [2] : tensor<?xf32> to tensor<?xf32>
   %g = tensor.generate %n {
   ^bb0(%i: index):
@@ -574,7 +576,8 @@ def test_every_width_bf16_f16_i16_i64_and_dense_constants():
 
     generic = """
   %e{n} = tensor.empty() : tensor<2x{t}>
-  %r{n} = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+  %r{n} = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, \
+affine_map<(d0) -> (d0)>],
       iterator_types = ["parallel"]}} ins(%{a}, %{b} : tensor<2x{t}>, tensor<2x{t}>) outs(%e{n} : tensor<2x{t}>) {{
   ^bb0(%x: {t}, %y: {t}, %o: {t}):
     %z = {op} %x, %y : {t}
@@ -590,7 +593,8 @@ def test_every_width_bf16_f16_i16_i64_and_dense_constants():
             generic.format(n=1, t="bf16", a="a", b="third", op="arith.divf"),
             generic.format(n=2, t="i16", a="h", b="h", op="arith.muli"),
             generic.format(n=3, t="f16", a="f", b="f", op="arith.addf"),
-            "  return %r0, %r1, %r2, %r3, %k : tensor<2xi64>, tensor<2xbf16>, tensor<2xi16>, tensor<2xf16>, tensor<2xbf16>",
+            "  return %r0, %r1, %r2, %r3, %k : "
+            "tensor<2xi64>, tensor<2xbf16>, tensor<2xi16>, tensor<2xf16>, tensor<2xbf16>",
         ]
     )
     i64, bf16, i16, f16, k = run(

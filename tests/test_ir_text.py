@@ -117,7 +117,8 @@ TWO_DISPATCHES = """func.func @main(%a: tensor<16x8xf32>, %b: tensor<8x16xf32>) 
   %e1 = tensor.empty() : tensor<16xf32>
   %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<16xf32>) -> tensor<16xf32>
   %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>],
-                       iterator_types = ["parallel", "reduction"]} ins(%m : tensor<16x16xf32>) outs(%f1 : tensor<16xf32>) {
+                       iterator_types = ["parallel", "reduction"]} ins(%m : tensor<16x16xf32>) outs(%f1 : \
+tensor<16xf32>) {
   ^bb0(%x: f32, %acc: f32):
     %s = arith.addf %x, %acc : f32
     linalg.yield %s : f32

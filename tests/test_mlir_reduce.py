@@ -32,12 +32,16 @@ def reduce_with(text: str, name: str, holds) -> str:
 
 CHAIN = """func.func @main(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {
   %e = tensor.empty() : tensor<8x4xf32>
-  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, \
+affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<8x4xf32>) \
+outs(%e : tensor<8x4xf32>) {
   ^bb0(%x: f32, %o: f32):
     %y = math.tanh %x : f32
     linalg.yield %y : f32
   } -> tensor<8x4xf32>
-  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%t : tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, \
+affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%t : tensor<8x4xf32>) \
+outs(%e : tensor<8x4xf32>) {
   ^bb0(%x: f32, %o: f32):
     %y = math.sqrt %x : f32
     linalg.yield %y : f32
@@ -67,7 +71,9 @@ def test_splat_constants_replace_a_value_with_a_constant():
 def test_make_dims_static_and_shrink_static_dims_toward_1_and_2():
     dynamic = CHAIN.replace("tensor<8x4xf32>", "tensor<?x4xf32>").replace(
         "%e = tensor.empty() : tensor<?x4xf32>",
-        "%c0 = arith.constant 0 : index\n  %d = tensor.dim %a, %c0 : tensor<?x4xf32>\n  %e = tensor.empty(%d) : tensor<?x4xf32>",
+        "%c0 = arith.constant 0 : index\n"
+        "  %d = tensor.dim %a, %c0 : tensor<?x4xf32>\n"
+        "  %e = tensor.empty(%d) : tensor<?x4xf32>",
     )
     assert M.parse(dynamic) is not None
     out = reduce_with(dynamic, "make-dims-static", lambda t: "math.sqrt" in t)
@@ -83,8 +89,11 @@ def test_drop_function_results_and_attributes():
     )
     out = reduce_with(two, "drop-function-results", lambda t: "math.sqrt" in t)
     assert "-> tensor<8x4xf32>" in out and re.search(r"return %\w+ : tensor<8x4xf32>", out)
-    conv = """func.func @main(%p: tensor<1x4x1x1xf32>, %w: tensor<3x1x1xf32>, %f: tensor<1x1x1x1xf32>) -> tensor<1x1x1x1xf32> {
-  %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%p, %w : tensor<1x4x1x1xf32>, tensor<3x1x1xf32>) outs(%f : tensor<1x1x1x1xf32>) -> tensor<1x1x1x1xf32>
+    conv = """func.func @main(%p: tensor<1x4x1x1xf32>, %w: tensor<3x1x1xf32>, %f: tensor<1x1x1x1xf32>) -> \
+tensor<1x1x1x1xf32> {
+  %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : \
+tensor<2xi64>} ins(%p, %w : tensor<1x4x1x1xf32>, tensor<3x1x1xf32>) outs(%f : tensor<1x1x1x1xf32>) -> \
+tensor<1x1x1x1xf32>
   return %r : tensor<1x1x1x1xf32>
 }"""
     out = reduce_with(conv, "drop-attributes", lambda t: "strides" in t)
@@ -123,7 +132,8 @@ def test_readable_names_say_what_each_value_is_and_keep_the_program():
   %2 = tensor.empty() : tensor<i32>
   %c0 = arith.constant 0 : i32
   %3 = linalg.fill ins(%c0 : i32) outs(%2 : tensor<i32>) -> tensor<i32>
-  %4 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%1 : tensor<2xi32>) outs(%3 : tensor<i32>) {
+  %4 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], \
+iterator_types = ["reduction"]} ins(%1 : tensor<2xi32>) outs(%3 : tensor<i32>) {
   ^bb0(%in: i32, %out: i32):
     %5 = arith.addi %out, %in : i32
     linalg.yield %5 : i32

@@ -283,10 +283,12 @@ def test_family_is_clean_and_an_injected_fault_is_caught(monkeypatch, family):
 CONFIGURED = """hal.executable private @ex {
   hal.executable.variant public @v target(#hal.executable.target<"llvm-cpu", "embedded-elf-x86_64">) {
     builtin.module {
-      func.func @d() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>} {
+      func.func @d() attributes {translation_info = #iree_codegen.translation_info<pipeline = \
+#iree_cpu.pipeline<DoubleTilingExpert>>} {
         %c = arith.constant 0.0 : f32
         %e = tensor.empty() : tensor<4xf32>
-        %f = linalg.fill {lowering_config = #iree_cpu.lowering_config<distribution = [32], vector_common_parallel = [4]>} ins(%c : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+        %f = linalg.fill {lowering_config = #iree_cpu.lowering_config<distribution = [32], vector_common_parallel = \
+[4]>} ins(%c : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
         return
       }
     }
@@ -402,7 +404,8 @@ def test_every_op_family_is_drawn_regularly_in_a_campaign_stream():
 
 
 def test_a_norm_over_an_empty_dim_warns_nothing():
-    """The float64 row of layer/RMS norm over an empty dim is empty, with no 'Mean of empty slice' on a campaign's stderr."""
+    """The float64 row of layer/RMS norm over an empty dim is empty, with no 'Mean of empty slice' on a campaign's
+    stderr."""
     import warnings
 
     import numpy as np

@@ -184,7 +184,10 @@ def test_frontends_pickle_by_reference():
 def test_a_failed_compile_blames_the_functions_its_errors_point_at():
     from ireefuzz.core.evaluate import blamed_functions
 
-    program = "module {\nfunc.func @g0(%a: f32) -> f32 {\n  return %a : f32\n}\nfunc.func @g1(%a: f32) -> f32 {\n  return %a : f32\n}\n}\n"
+    program = (
+        "module {\nfunc.func @g0(%a: f32) -> f32 {\n  return %a : f32\n}\n"
+        "func.func @g1(%a: f32) -> f32 {\n  return %a : f32\n}\n}\n"
+    )
     names = ["g0", "g1"]
     dispatch = (
         "/tmp/x/configurations/configured_module_g1_dispatch_0.mlir:35:8: error: 'memref.alloca' op stack allocation"

@@ -65,7 +65,8 @@ def _test_file(body: str) -> str:
 def test_plugin_and_package_import_neither_iree_nor_jax():
     code = (
         "import sys, ireefuzz, ireefuzz._pytestplugin\n"
-        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('jax', 'jaxlib', 'iree', 'numpy', 'hypothesis'))\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('jax', 'jaxlib', 'iree', 'numpy', 'hypothesis'))\n"
         "print(heavy)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -165,7 +166,8 @@ exec {find_iree_compile(CompilerConfig())} "$@"
         ("exit 0", "prints no IREE compiler version"),
         ("echo 'IREE compiler version 9'; exit 0", "wrote no module.vmfb"),  # like /bin/true
         (
-            'echo \'IREE compiler version 9\'; while [ $# -gt 0 ]; do [ "$1" = -o ] && echo garbage > "$2"; shift; done',
+            "echo 'IREE compiler version 9'; while [ $# -gt 0 ]; do "
+            '[ "$1" = -o ] && echo garbage > "$2"; shift; done',
             "is not an IREE module",
         ),
         ("[ \"$1\" = --version ] && echo 'IREE compiler version 9' && exit 0; kill -SEGV $$", "(crash)"),
@@ -408,7 +410,8 @@ func.func @rowsum(%x: tensor<64x64xi32>, %acc: tensor<64xi32>) -> tensor<64xi32>
   %zero = arith.constant 0 : i32
   %f = linalg.fill ins(%zero : i32) outs(%acc : tensor<64xi32>) -> tensor<64xi32>
   %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
-                       iterator_types = ["parallel", "reduction"]} ins(%x : tensor<64x64xi32>) outs(%f : tensor<64xi32>) {
+                       iterator_types = ["parallel", "reduction"]} ins(%x : tensor<64x64xi32>) outs(%f : \
+tensor<64xi32>) {
   ^bb0(%in: i32, %out: i32):
     %s = arith.addi %out, %in : i32
     linalg.yield %s : i32

@@ -159,7 +159,8 @@ def test_a_compile_error_stays_a_compile_error(tmp_path):
 def test_a_hanging_batch_is_compiled_case_by_case_and_given_up_after_two_hang_alone(tmp_path):
     """A batch that hangs is compiled again case by case (not halved: 2n - 1 timeouts). Each case that hangs alone is a
     compile-timeout; after two, the configuration is the likely cause and the rest are not compiled but counted as
-    not judged, so one slow configuration costs a worker 3 timeouts, not n + 1 (the worker's deadline holds either way)."""
+    not judged, so one slow configuration costs a worker 3 timeouts, not n + 1 (the worker's deadline holds either
+    way)."""
     from ireefuzz.core.evaluate import NOT_COMPILED, Policy, evaluate
     from ireefuzz.tools.campaign.pool import EvalSpec, Task
 

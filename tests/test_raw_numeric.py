@@ -33,7 +33,8 @@ REFUSED = """func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   %e1 = tensor.empty() : tensor<4xf32>
   %acc0 = tensor.empty() : tensor<f32>
   %acc = linalg.fill ins(%z : f32) outs(%acc0 : tensor<f32>) -> tensor<f32>
-  %r:2 = iree_linalg_ext.scan dimension(0) inclusive(true) ins(%y : tensor<4xf32>) outs(%e1, %acc : tensor<4xf32>, tensor<f32>) {
+  %r:2 = iree_linalg_ext.scan dimension(0) inclusive(true) ins(%y : tensor<4xf32>) outs(%e1, %acc : \
+tensor<4xf32>, tensor<f32>) {
   ^bb0(%a: f32, %b: f32):
     %c = arith.addf %a, %b : f32
     iree_linalg_ext.yield %c : f32
@@ -66,7 +67,10 @@ func.func @main(%a: tensor<8x5x{t}>, %b: tensor<8x5x{t}>) -> tensor<5x{t}> {{
 
 
 def identity(t: str) -> str:
-    return f"func.func @main(%a: tensor<8x5x{t}>, %b: tensor<8x5x{t}>) -> tensor<8x5x{t}> {{ return %a : tensor<8x5x{t}> }}"
+    return (
+        f"func.func @main(%a: tensor<8x5x{t}>, %b: tensor<8x5x{t}>) -> tensor<8x5x{t}> "
+        f"{{ return %a : tensor<8x5x{t}> }}"
+    )
 
 
 # --------------------------------------------------------------------------- the comparison (no IREE)

@@ -28,7 +28,8 @@ MATMUL_BIAS = """func.func @main(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %bia
   %e = tensor.empty() : tensor<4x16xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
   %m = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
-  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, \
+affine_map<(i, j) -> (i, j)>],
                        iterator_types = ["parallel", "parallel"]}
       ins(%m, %bias : tensor<4x16xf32>, tensor<16xf32>) outs(%e : tensor<4x16xf32>) {
   ^bb0(%x: f32, %y: f32, %o: f32):
@@ -243,7 +244,7 @@ def test_an_old_release_compiler_without_its_runtime_is_one_line(tmp_path, capsy
     assert err.count("\n") == 1 and "bytecode version mismatch" in err
 
 
-# --------------------------------------------------------------------------- a campaign never draws an op a release lacks
+# ------------------------------------------------------------------------- a campaign never draws an op a release lacks
 
 
 def test_campaign_draws_only_the_ops_and_syntax_of_its_release(monkeypatch):
@@ -441,14 +442,16 @@ def test_every_oracle_judges_the_releases_whose_bindings_or_dumps_fall_short(cap
 
 IOTA_AND_ADD = """func.func @main(%a: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
   %e = tensor.empty() : tensor<64xf32>
-  %i = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%e : tensor<64xf32>) {
+  %i = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%e : \
+tensor<64xf32>) {
   ^bb0(%o: f32):
     %x = linalg.index 0 : index
     %y = arith.index_cast %x : index to i32
     %z = arith.sitofp %y : i32 to f32
     linalg.yield %z : f32
   } -> tensor<64xf32>
-  %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], \
+iterator_types = ["parallel"]} ins(%a : tensor<64xf32>) outs(%e : tensor<64xf32>) {
   ^bb0(%x: f32, %o: f32):
     %y = math.exp %x : f32
     linalg.yield %y : f32

@@ -50,7 +50,8 @@ func.func @masked(%x: tensor<4x6xi8>, %m: tensor<4x6xi1>) -> (tensor<4xi32>, ten
   %z = arith.constant 0 : i32
   %e = tensor.empty() : tensor<4xi32>
   %f = linalg.fill ins(%z : i32) outs(%e : tensor<4xi32>) -> tensor<4xi32>
-  %s = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, \
+affine_map<(i, j) -> (i)>],
                        iterator_types = ["parallel", "reduction"]}
       ins(%x, %m : tensor<4x6xi8>, tensor<4x6xi1>) outs(%f : tensor<4xi32>) {
   ^bb0(%a: i8, %keep: i1, %acc: i32):

@@ -20,7 +20,8 @@ ADD = """func.func @add(%a: tensor<?x16xf32>, %b: tensor<?x16xf32>) -> tensor<?x
   %c0 = arith.constant 0 : index
   %d = tensor.dim %a, %c0 : tensor<?x16xf32>
   %e = tensor.empty(%d) : tensor<?x16xf32>
-  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, \
+affine_map<(i, j) -> (i, j)>],
                        iterator_types = ["parallel", "parallel"]}
       ins(%a, %b : tensor<?x16xf32>, tensor<?x16xf32>) outs(%e : tensor<?x16xf32>) {
   ^bb0(%x: f32, %y: f32, %o: f32):

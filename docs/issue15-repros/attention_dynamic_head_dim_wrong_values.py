@@ -6,7 +6,10 @@ TEXT = """
 func.func @main(%q: tensor<1x2x?xf32>, %k: tensor<1x3x?xf32>, %v: tensor<1x3x2xf32>) -> tensor<1x2x2xf32> {
   %scale = arith.constant 1.0 : f32
   %e = tensor.empty() : tensor<1x2x2xf32>
-  %r = iree_linalg_ext.attention <{indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>]}> ins(%q, %k, %v, %scale : tensor<1x2x?xf32>, tensor<1x3x?xf32>, tensor<1x3x2xf32>, f32) outs(%e : tensor<1x2x2xf32>) {
+  %r = iree_linalg_ext.attention <{indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, \
+affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2)>, \
+affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>]}> \
+ins(%q, %k, %v, %scale : tensor<1x2x?xf32>, tensor<1x3x?xf32>, tensor<1x3x2xf32>, f32) outs(%e : tensor<1x2x2xf32>) {
   ^bb0(%s: f32):
     iree_linalg_ext.yield %s : f32
   } -> tensor<1x2x2xf32>

@@ -143,7 +143,10 @@ def _argmax_emit(
     def body(b: Body) -> str:
         at = b.op(f"arith.index_cast {b.op(f'linalg.index {dim} : index')} : index to i32")
         take = _first_of(b, x, v, at, i, dt, "gt")
-        return f"{b.op(f'arith.select {take}, {x}, {v} : {dt}')}, {b.op(f'arith.select {take}, {at}, {i} : i32')} : {dt}, i32"
+        return (
+            f"{b.op(f'arith.select {take}, {x}, {v} : {dt}')}, "
+            f"{b.op(f'arith.select {take}, {at}, {i} : i32')} : {dt}, i32"
+        )
 
     region(
         ctx,

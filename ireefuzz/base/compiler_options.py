@@ -38,7 +38,8 @@ def python_executable(value: str) -> str:
 def cpu_name(value: str) -> str:
     if not _CPU_NAME.match(value):
         raise argparse.ArgumentTypeError(
-            f"{value!r} is not a CPU name; use one of {', '.join(NAMED_CPUS)} or an LLVM CPU name such as skylake-avx512"
+            f"{value!r} is not a CPU name; use one of {', '.join(NAMED_CPUS)} "
+            "or an LLVM CPU name such as skylake-avx512"
         )
     return value
 
@@ -80,7 +81,9 @@ def add_compiler_options(
         metavar="PYTHON",
         type=python_executable,
         default=None,
-        help="a Python whose iree.runtime matches --iree-compile (default: the one installed beside it, else this one's)",
+        help=(
+            "a Python whose iree.runtime matches --iree-compile (default: the one installed beside it, else this one's)"
+        ),
     )
     if target:
         add(

@@ -6,10 +6,10 @@ exceptions raised from here are ireefuzz's own bugs or a broken installation (Ir
 
 A facade over its modules, from the bottom up: ``config`` (what to compile with), ``results`` (the values
 at the boundary), ``binaries`` (locating iree-compile, iree-run-module and the runtime Python),
-``toolchain`` (a config's compiler and runtime, resolved once: ``Toolchain``), ``commands`` (command lines and flags), ``scratch`` (temporary folders), ``dumps`` (reading what a
-compile dumped), ``compile``, ``runtime`` (loading and calling modules) and ``probe`` (checking a
-configuration up front). ``releases``, ``remote``, ``runner``, ``launch``, ``ir_reader`` and ``configs``
-sit beside them.
+``toolchain`` (a config's compiler and runtime, resolved once: ``Toolchain``), ``commands`` (command lines
+and flags), ``scratch`` (temporary folders), ``dumps`` (reading what a compile dumped), ``compile``, ``runtime``
+(loading and calling modules) and ``probe`` (checking a configuration up front). ``releases``, ``remote``, ``runner``,
+``launch``, ``ir_reader`` and ``configs`` sit beside them.
 """
 
 from __future__ import annotations

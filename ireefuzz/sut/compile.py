@@ -230,7 +230,8 @@ def _trim_diagnostic(stderr: str, limit: int = _DIAGNOSTIC_LIMIT) -> str:
 
 PROBE_PROGRAM = """func.func @probe(%a: tensor<4xf32>) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>
-  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], \
+iterator_types = ["parallel"]}
       ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
   ^bb0(%x: f32, %y: f32):
     %s = arith.addf %x, %x : f32

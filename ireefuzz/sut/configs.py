@@ -1,8 +1,8 @@
 """The compiler configuration space a campaign explores: one configuration drawn per block of cases.
 
 A configuration is a target CPU and one value per flag axis (data tiling, ukernels, optimization
-level, const-eval, aggressive fusion, vector peeling, distribution, distribution tile size). The space is limited to what
-the compiler has -- a value whose flag its ``iree-compile --help-list-hidden`` does not list is left
+level, const-eval, aggressive fusion, vector peeling, distribution, distribution tile size). The space is limited
+to what the compiler has -- a value whose flag its ``iree-compile --help-list-hidden`` does not list is left
 out, so each release gets its own space -- and to target CPUs whose features this machine has
 (code for a CPU it lacks would die of SIGILL, which is no compiler bug). Cross-compile targets
 (``CROSS_TARGETS``: aarch64 +neon / +sve, riscv64 +v) are compile-only configurations: the crash,

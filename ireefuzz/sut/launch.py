@@ -2,8 +2,9 @@
 
 ``run(argv, timeout=...)`` runs ``argv`` under it and waits. ``command(argv, memory_limit_mb=...)`` is
 ``argv`` run through this file as a script (``python -I -S launch.py PARENT MEMORY_BYTES SCRATCH ARGV...``,
-started in a new session by the caller). The launcher asks the kernel for SIGTERM when its parent dies (``PR_SET_PDEATHSIG``; a watchdog thread
-where there is no ``prctl``), forks ``argv`` with no core dumps and the address-space cap, and waits:
+started in a new session by the caller). The launcher asks the kernel for SIGTERM when its parent dies
+(``PR_SET_PDEATHSIG``; a watchdog thread where there is no ``prctl``), forks ``argv`` with no core dumps and the
+address-space cap, and waits:
 
 - parent killed (a worker past its deadline, ``kill -9`` of a campaign): SIGTERM, and the launcher
   kills the compiler, removes the parent's scratch folder, and kills its whole process group;

@@ -37,7 +37,8 @@ class Display:
         errors = record.totals["harness_errors"]
         return (
             (f"HARNESS ERRORS: {errors}  " if errors else "")
-            + f"[{seconds:7.1f}s] {n} cases  {n / max(seconds, 1e-9):.2f} cases/s  compile share {compiling:.2f}  causes: {new} new, {causes - new} known "
+            + f"[{seconds:7.1f}s] {n} cases  {n / max(seconds, 1e-9):.2f} cases/s  compile share {compiling:.2f}  "
+            f"causes: {new} new, {causes - new} known "
             f"({sigs} signatures)  worker deaths: {record.totals['worker_deaths']}"
         )
 

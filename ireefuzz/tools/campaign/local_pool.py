@@ -44,7 +44,8 @@ def _worker_main(conn: multiprocessing.connection.Connection, coordinator: int, 
 
 
 class LocalPool:
-    """A ``pool.Pool`` of forkserver processes; a worker's death or timeout is a ``Died`` event, its exception ``Failed``."""
+    """A ``pool.Pool`` of forkserver processes; a worker's death or timeout is a ``Died`` event, its exception
+    ``Failed``."""
 
     def __init__(self, workers: int, spec: EvalSpec) -> None:
         self.capacity = workers

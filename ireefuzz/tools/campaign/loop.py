@@ -12,7 +12,8 @@ as ``stuck`` in the time accounting.
 Crash isolation. A worker that dies (signal, OOM kill) or passes its deadline (``EvalSpec.deadline``:
 ``--case-timeout`` per case, one for the batch's compile, one for the rest) is replaced, and its compiles
 die with it (``ireefuzz.sut.launch``); its batch is split in halves and retried until the culprit case is
-alone; a case that dies alone twice becomes a ``crash/runtime-crash|worker-killed|worker-timeout`` finding (twice: a dying Dask worker also fails the tasks queued on it, which must not be blamed).
+alone; a case that dies alone twice becomes a ``crash/runtime-crash|worker-killed|worker-timeout`` finding
+(twice: a dying Dask worker also fails the tasks queued on it, which must not be blamed).
 
 Harness errors. A worker that raises a Python exception (``pool.Failed``) hit ireefuzz's own bug, never
 IREE's: its batch is split like a dead worker's until the case that raises is alone, which is recorded as a

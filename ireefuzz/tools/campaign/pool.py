@@ -148,7 +148,8 @@ def evaluate_through(
 
 
 def _test_fault(indices: Sequence[int]) -> None:
-    """Test-only hook: with IREEFUZZ_TEST_FAULT="i:segv|kill|hang|raise,..." a worker fails on a batch holding case i."""
+    """Test-only hook: with IREEFUZZ_TEST_FAULT="i:segv|kill|hang|raise,..." a worker fails on a batch
+    holding case i."""
     faults = dict(item.split(":") for item in os.environ.get(FAULT_ENV, "").split(",") if ":" in item)
     for i in indices:
         fault = faults.get(str(i))

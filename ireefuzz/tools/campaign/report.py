@@ -183,7 +183,8 @@ def ranking_lines(s: Mapping[str, Any]) -> list[str]:
             "cause (furthest point first); `--bundles N` bundles the top N."
         ),
         "",
-        "| rank | cause | score | oracle | reproduced | smallest (elements, ops) | beyond frontends | nearest (distance) |",
+        "| rank | cause | score | oracle | reproduced | smallest (elements, ops) | "
+        "beyond frontends | nearest (distance) |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for n, r in enumerate(ranked, 1):
@@ -205,7 +206,8 @@ def judged_lines(s: Mapping[str, Any]) -> list[str]:
         return []
     counts = collections.Counter(c["verdict"] for c in judged)
     lines = [
-        f"## Judged causes ({len(judged)}: {', '.join(f'{n} {v}' for v, n in sorted(counts.items(), key=lambda vn: (-vn[1], vn[0])))}; not failures)",
+        f"## Judged causes ({len(judged)}: "
+        f"{', '.join(f'{n} {v}' for v, n in sorted(counts.items(), key=lambda vn: (-vn[1], vn[0])))}; not failures)",
         "",
         "| cause | verdict | evidence / why | cases | signatures |",
         "|---|---|---|---|---|",
@@ -372,7 +374,8 @@ def line_chart(title: str, points: Sequence[tuple[float, float]], *, width: int 
     path = " ".join(f"{sx(x):.1f},{sy(y):.1f}" for x, y in points)
     return (
         f'<h3>{html.escape(title)}</h3><svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'font-size="11" font-family="sans-serif"><polyline fill="none" stroke="#d0584a" stroke-width="2" points="{path}"/>'
+        'font-size="11" font-family="sans-serif">'
+        f'<polyline fill="none" stroke="#d0584a" stroke-width="2" points="{path}"/>'
         f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#888"/>'
         f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#888"/>'
         f'<text x="{pad}" y="{height - pad + 14}">{x0:.0f} s</text><text x="{width - pad}" y="{height - pad + 14}" '
@@ -405,7 +408,8 @@ def html_report(summary: Mapping[str, Any]) -> str:
         by_class[f"{parts.oracle}/{parts.kind} ({v['status']})"] += v["count"]
     body = [
         "<h1>ireefuzz campaign</h1>",
-        f"<p>{s['cases']} cases ({s['shape_runs']} shape runs) in {s['seconds']} s &mdash; {s['graphs_per_s']} graphs/s; "
+        f"<p>{s['cases']} cases ({s['shape_runs']} shape runs) in {s['seconds']} s &mdash; "
+        f"{s['graphs_per_s']} graphs/s; "
         f"{len(s['new_causes'])} new of {len(s['causes'])} causes ({len(s['new'])} new and {len(s['known'])} known "
         f"signatures); {s['worker_deaths']} worker crashes. "
         f"Compiler {html.escape(s['compiler_version'] or '?')}, cpu {html.escape(s['cpu'] or '?')}.</p>",
@@ -430,7 +434,8 @@ def html_report(summary: Mapping[str, Any]) -> str:
         "tr.new td:first-child{color:#b00;font-weight:bold}"
     )
     return (
-        f"<!doctype html><html><head><meta charset='utf-8'><title>ireefuzz campaign</title><style>{style}</style></head>"
+        "<!doctype html><html><head><meta charset='utf-8'><title>ireefuzz campaign</title>"
+        f"<style>{style}</style></head>"
         f"<body>{''.join(body)}</body></html>\n"
     )
 
@@ -491,7 +496,8 @@ def judged_html(s: Mapping[str, Any]) -> str:
 
 
 def markdown_table_html(lines: Sequence[str]) -> str:
-    """A section of ``## title``, optional prose and one Markdown table, as HTML (``ranking_lines``, ``judged_lines``)."""
+    """A section of ``## title``, optional prose and one Markdown table, as HTML (``ranking_lines``,
+    ``judged_lines``)."""
     if not lines:
         return ""
     cells = lambda line: [cell.strip().replace("\\|", "|") for cell in line.strip().strip("|").split(" | ")]

@@ -132,10 +132,12 @@ def print_causes(summary: dict) -> None:
     for c in summary["causes"]:
         judged = f"  [{c['verdict']}: {c['verdict_detail']}]" if c.get("verdict") else ""
         print(
-            f"{c['status']:5}  {c['cases']:5} cases  {len(c['signatures']):3} sigs  {c['id']}  {c['bundle'] or '-'}{judged}"
+            f"{c['status']:5}  {c['cases']:5} cases  {len(c['signatures']):3} sigs  "
+            f"{c['id']}  {c['bundle'] or '-'}{judged}"
         )
         print(f"       {c['title']}")
     print(
-        f"{len(summary['causes'])} causes ({len(summary['new_causes'])} new) from {len(summary['signatures'])} signatures",
+        f"{len(summary['causes'])} causes ({len(summary['new_causes'])} new) "
+        f"from {len(summary['signatures'])} signatures",
         file=sys.stderr,
     )

@@ -1,9 +1,9 @@
 """``ireefuzz bisect BUNDLE``: which published IREE releases show a repro bundle's bug.
 
 Each release is installed on demand into a cached virtual environment (``ireefuzz.sut.releases``). A
-release is judged by running the bundle's own ``run.sh`` with that release's ``iree-compile`` / ``iree-run-module`` / Python (exit 1 = shows the
-bug, 0 = does not, anything else = could not tell), after re-emitting ``program.mlir`` from
-``case.json`` in the syntax the release accepts (``emit.Syntax``), compiled with the finding's
+release is judged by running the bundle's own ``run.sh`` with that release's ``iree-compile`` /
+``iree-run-module`` / Python (exit 1 = shows the bug, 0 = does not, anything else = could not tell), after re-emitting
+``program.mlir`` from ``case.json`` in the syntax the release accepts (``emit.Syntax``), compiled with the finding's
 configuration (its flags and target CPU: ``configuration_for``). A binary search over the
 ordered release list (assuming one transition on each side of the release the bundle was made
 with) gives "present since X", "regressed between X and Y" and/or "fixed in Z", which is written

@@ -115,7 +115,8 @@ class Bundle:
 
     @classmethod
     def load(cls, root: str | Path) -> "Bundle":
-        """Read a bundle directory; a missing or malformed ``finding.json`` / ``case.json`` is a CorpusError (exit 2)."""
+        """Read a bundle directory; a missing or malformed ``finding.json`` / ``case.json`` is a CorpusError
+        (exit 2)."""
         root = Path(root)
         finding = _read_json(root / FINDING)
         if (
@@ -274,7 +275,8 @@ case $0 in */*) cd "${{0%/*}}" || cant "cannot enter ${{0%/*}}" ;; esac
 [ -f program.mlir ] || cant "program.mlir is not next to run.sh"
 IREE_COMPILE=${{IREE_COMPILE:-iree-compile}}
 IREE_RUN_MODULE=${{IREE_RUN_MODULE:-iree-run-module}}
-command -v "$IREE_COMPILE" >/dev/null 2>&1 || cant "$IREE_COMPILE not found: put iree-compile on PATH or set IREE_COMPILE"
+command -v "$IREE_COMPILE" >/dev/null 2>&1 || cant "$IREE_COMPILE not found: put iree-compile on PATH or set \
+IREE_COMPILE"
 {check_run}set -- {flags}
 if [ -n "${{IREE_COMPILE_FLAGS:-}}" ]; then set -- $IREE_COMPILE_FLAGS; fi
 i=0

@@ -72,7 +72,8 @@ def not_localized(why: str, phase: str | None = None) -> Culprit:
 
 # --------------------------------------------------------------------------- dumps
 
-# "// -----// IR Dump After Name Failed: arg{opts} //----- //" (3.x), "... After Name (arg) ('op' operation: @f) //----- //"
+# "// -----// IR Dump After Name Failed: arg{opts} //----- //" (3.x),
+# "... After Name (arg) ('op' operation: @f) //----- //"
 _HEADER = re.compile(
     r"^// -----// IR Dump (Before|After) (\S+?)(?: Failed)?:? (?:\()?([\w.-]+)?[^\n]*?//----- //$", re.M
 )

@@ -289,7 +289,8 @@ def bundle_program(
     policy: Any = None,
     log: Callable[[str], None] = lambda m: None,
 ) -> list[Written]:
-    """One bundle per cause ``ireefuzz check`` finds in ``text``, under ``out`` (``out/<cause>``), and ``out/index.md``."""
+    """One bundle per cause ``ireefuzz check`` finds in ``text``, under ``out`` (``out/<cause>``), and
+    ``out/index.md``."""
     from ireefuzz.tools.check import check_results
 
     out = Path(out)

@@ -90,7 +90,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         choices=UNDER,
         default="cause",
         help="what the shrunk case must keep: its root cause (ops, dtypes and dims around the "
-        "defect may change) or its whole signature (default: cause; a finding from an older run gets its cause derived)",
+        "defect may change) or its whole signature (default: cause; "
+        "a finding from an older run gets its cause derived)",
     )
     parser.add_argument(
         "--confirm-runs",
@@ -309,7 +310,8 @@ def write_bundle(
     issue: bool = True,
     instance: int = 0,
 ) -> Path:
-    """Write the repro bundle (``ireefuzz.tools.filing.bundle``) for ``finding`` on ``case`` (shape instance ``instance``)."""
+    """Write the repro bundle (``ireefuzz.tools.filing.bundle``) for ``finding`` on ``case`` (shape instance
+    ``instance``)."""
     return make_bundle(finding, case, config, extra=extra, issue=issue, instance=instance).dump(out_dir)
 
 
@@ -567,7 +569,8 @@ def _numeric_tolerance(
 
 
 def _data_movement(artifact: Any) -> list[str]:
-    """The dispatches whose own op moves data (``memory.moves_data``): their copies between bindings are not findings."""
+    """The dispatches whose own op moves data (``memory.moves_data``): their copies between bindings are not
+    findings."""
     from ireefuzz.oracles.memory import moves_data
 
     return [d.name for d in getattr(artifact, "dispatches", ()) if moves_data(d)]

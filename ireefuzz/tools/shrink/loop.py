@@ -10,7 +10,8 @@ parameterized by
 
 The start must be interesting (``NotInteresting`` otherwise). A pass is applied again as long as it
 makes progress; rounds over all passes repeat until none does or the evaluation budget is spent.
-``ireefuzz.tools.shrink.graph`` (Cases) and ``ireefuzz.tools.shrink.mlir`` (MLIR text) differ only in passes, size and test.
+``ireefuzz.tools.shrink.graph`` (Cases) and ``ireefuzz.tools.shrink.mlir`` (MLIR text) differ only in passes,
+size and test.
 """
 
 from __future__ import annotations
