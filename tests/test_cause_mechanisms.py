@@ -278,10 +278,10 @@ def test_without_a_failing_pass_line_the_stage_is_the_context_error_as_before():
     [
         ("corpus/seeds/reduce_sum_outs_is_argument/program.mlir", "iree-codegen-verify-workgroup-distribution"),
         (
-            "docs/issue15-repros/conv_unit_output_stride_compile_error.mlir",
+            "docs/repros/conv_unit_output_stride_compile_error.mlir",
             "iree-dispatch-creation-fold-unit-extent-dims",
         ),
-        ("docs/issue15-repros/sort_1d_dynamic_unbounded_stack.mlir", "iree-llvmcpu-check-ir-before-llvm-conversion"),
+        ("docs/repros/sort_1d_dynamic_unbounded_stack.mlir", "iree-llvmcpu-check-ir-before-llvm-conversion"),
     ],
 )
 def test_real_compile_errors_name_the_pass_that_failed(program, culprit):

@@ -167,10 +167,10 @@ def test_upstream_closed_match_is_a_possible_regression():
 
 
 def test_shipped_table_knows_the_dynamic_sort_stack_and_the_conv_pad_crash():
-    sort = (Path(__file__).parents[1] / "docs/issue15-repros/sort_1d_dynamic_unbounded_stack.mlir").read_text()
+    sort = (Path(__file__).parents[1] / "docs/repros/sort_1d_dynamic_unbounded_stack.mlir").read_text()
     found = upstream.match("", sort, "error: 'memref.alloca' op expected no unbounded stack allocations")
     assert "iree-org/iree#24735" in [m.issue for m in found]
-    pad = (Path(__file__).parents[1] / "docs/issue15-repros/conv_pad_as_input_and_outs_crash.mlir").read_text()
+    pad = (Path(__file__).parents[1] / "docs/repros/conv_pad_as_input_and_outs_crash.mlir").read_text()
     found = upstream.match("", pad, "#3 mlir::iree_compiler::IREE::Flow::DispatchWorkgroupsOp::getResultAccess")
     assert [m.issue for m in found] == ["iree-org/iree#24385"] and found[0].possible_regression
 
@@ -204,7 +204,7 @@ def test_program_bundles_index_lists_each_cause_with_its_measurements(tmp_path):
 
 def test_upstream_open_specific_issue_ranks_before_a_closed_general_one():
     sort = (
-        Path(__file__).parents[1] / "docs/issue15-repros/sort_of_a_copy_sorts_the_argument_in_place.mlir"
+        Path(__file__).parents[1] / "docs/repros/sort_of_a_copy_sorts_the_argument_in_place.mlir"
     ).read_text()
     found = upstream.match(
         "immutability/dps-init-written-in-place",
@@ -256,7 +256,7 @@ def test_unwrap_follows_dispatch_regions_initializers_and_executables():
 
 
 def test_shipped_table_knows_the_sort_scratch_over_the_stack_limit():
-    sort = (Path(__file__).parents[1] / "docs/issue15-repros/sort_1d_dynamic_unbounded_stack.mlir").read_text()
+    sort = (Path(__file__).parents[1] / "docs/repros/sort_1d_dynamic_unbounded_stack.mlir").read_text()
     huge = (
         "error: 'func.func' op exceeded stack allocation limit of 32768 bytes for function. Got 36028797018963968 bytes"
     )

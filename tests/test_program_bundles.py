@@ -53,7 +53,7 @@ def test_a_compile_only_program_bundle_has_a_run_sh(tmp_path):
 
     # an NCHW conv whose splat init is a generic keeps a stack alloca beyond any scratch its ops require
     program = (
-        Path(__file__).resolve().parents[1] / "docs" / "issue15-repros" / "nchw_conv_splat_generic_init_alloca.mlir"
+        Path(__file__).resolve().parents[1] / "docs" / "repros" / "nchw_conv_splat_generic_init_alloca.mlir"
     )
     (result,) = check_results(program.read_text(), compile_only=True)
     finding = next(f for f in result.findings if f.signature.startswith("memory/alloca/"))
