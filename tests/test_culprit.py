@@ -203,9 +203,7 @@ def test_program_bundles_index_lists_each_cause_with_its_measurements(tmp_path):
 
 
 def test_upstream_open_specific_issue_ranks_before_a_closed_general_one():
-    sort = (
-        Path(__file__).parents[1] / "docs/repros/sort_of_a_copy_sorts_the_argument_in_place.mlir"
-    ).read_text()
+    sort = (Path(__file__).parents[1] / "docs/repros/sort_of_a_copy_sorts_the_argument_in_place.mlir").read_text()
     found = upstream.match(
         "immutability/dps-init-written-in-place",
         sort,

@@ -52,9 +52,7 @@ def test_a_compile_only_program_bundle_has_a_run_sh(tmp_path):
     from ireefuzz.tools.filing.repro import make_program_bundle
 
     # an NCHW conv whose splat init is a generic keeps a stack alloca beyond any scratch its ops require
-    program = (
-        Path(__file__).resolve().parents[1] / "docs" / "repros" / "nchw_conv_splat_generic_init_alloca.mlir"
-    )
+    program = Path(__file__).resolve().parents[1] / "docs" / "repros" / "nchw_conv_splat_generic_init_alloca.mlir"
     (result,) = check_results(program.read_text(), compile_only=True)
     finding = next(f for f in result.findings if f.signature.startswith("memory/alloca/"))
     bundle = make_program_bundle(finding, result.case).dump(tmp_path / "bundle")
