@@ -94,3 +94,29 @@ def test_upward_imports_and_unplaced_modules_break_the_contracts(tmp_path):
     for _, _, message in FAULTS:
         assert message in result.stdout, f"{message!r} not reported:\n{result.stdout}"
     assert (ROOT / "ireefuzz" / "unplaced.py").exists() is False  # the real tree untouched
+
+
+def test_every_optional_layer_exists_in_the_installed_layout(tmp_path):
+    """The contracts name generators/ and oracles/ modules as optional layers, "(name)", so that a bare
+    `lint-imports` in the checkout (where package-dir keeps them outside ireefuzz/) checks the rest; in the
+    installed layout every one of them must exist, or a renamed module would silently leave its contract."""
+    import re
+
+    import tomllib
+
+    tree = installed_layout(tmp_path)
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    missing = []
+    for contract in contracts:
+        containers = contract.get("containers") or [""]
+        for layer in contract.get("layers", []):
+            for name in re.findall(r"\(([\w.]+)\)", layer):
+                candidates = [f"{c}.{name}" if c else name for c in containers]
+                paths = [tree.joinpath(*c.split(".")) for c in candidates]
+                if not any(p.is_dir() or p.with_suffix(".py").is_file() for p in paths):
+                    missing.append((contract["id"], name))
+    assert missing == []
+    assert (
+        len({name for c in contracts for layer in c.get("layers", []) for name in re.findall(r"\(([\w.]+)\)", layer)})
+        > 30
+    )
