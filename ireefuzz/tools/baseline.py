@@ -194,7 +194,7 @@ def load(path: str | Path | None, option: str = "--baseline") -> Baseline:
 def read(path: str | Path) -> list[Known]:
     """Every entry of a baseline file (format 2, or format 1 grouped by cause), checked; CorpusError if malformed."""
     path = Path(path)
-    data = _read_json(path)
+    data = read_json(path)
     if isinstance(data, list):
         return _from_rows(path, data)
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("causes"), list):
@@ -317,7 +317,8 @@ def _legacy_row(path: Path, i: int, row: Any) -> dict:
     return row
 
 
-def _read_json(file: Path) -> Any:
+def read_json(file: Path) -> Any:
+    """A JSON file's value; CorpusError (one line saying what is wrong) for a file that cannot be read as JSON."""
     try:
         return json.loads(file.read_text(encoding="utf-8"))
     except OSError as e:

@@ -4,7 +4,6 @@ described in ``ireefuzz.tools.corpus``), and where the project's own corpus is."
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
@@ -12,7 +11,7 @@ from ireefuzz.base.durable import atomic_write_json, atomic_write_text
 from ireefuzz.errors import CorpusError
 from ireefuzz.generators.graph import GraphError
 from ireefuzz.oracles.finding import Signature
-from ireefuzz.tools.baseline import shipped
+from ireefuzz.tools.baseline import read_json, shipped
 
 if TYPE_CHECKING:
     from ireefuzz.generators.case import Case
@@ -104,7 +103,7 @@ def load_case(path: str | Path) -> CorpusCase:
     path = Path(path)
     directory = path.parent if path.name == CASE_FILE else path
     file = directory / CASE_FILE
-    data = _read_json(file)
+    data = read_json(file)
     try:
         return _from_json(data, directory)
     except CorpusError:
@@ -210,14 +209,3 @@ def iter_cases(root: str | Path) -> Iterator[CorpusCase]:
     """Every case under ``root`` (any depth), in path order."""
     for file in sorted(Path(root).rglob(CASE_FILE)):
         yield load_case(file.parent)
-
-
-def _read_json(file: Path) -> Any:
-    try:
-        return json.loads(file.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise CorpusError(f"{file}: cannot read it ({e.strerror})") from None
-    except json.JSONDecodeError as e:
-        raise CorpusError(f"{file}: not valid JSON (line {e.lineno}: {e.msg})") from None
-    except UnicodeDecodeError:
-        raise CorpusError(f"{file}: not a text file (not UTF-8); give a JSON file") from None
