@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Mapping, Sequence
 
+from ireefuzz.oracles import vocabulary
 from ireefuzz.oracles.finding import Finding, dispatch_dtype_dims, make_signature
 from ireefuzz.oracles.ir import (
     dispatch_fact,
@@ -34,10 +35,9 @@ from ireefuzz.oracles.ir import (
     walk,
 )
 
-_TENSOR_LOADS = frozenset({"iree_tensor_ext.dispatch.tensor.load", "flow.dispatch.tensor.load"})
-_TENSOR_STORES = frozenset({"iree_tensor_ext.dispatch.tensor.store", "flow.dispatch.tensor.store"})
-# Ops that only produce data from indices / constants (plus the empty destination they fill).
-_PRODUCER_ROOTS = ("linalg.", "arith.constant", "tensor.splat", "tensor.generate")
+_TENSOR_LOADS = frozenset(vocabulary.TENSOR_LOADS)
+_TENSOR_STORES = frozenset(vocabulary.TENSOR_STORES)
+_PRODUCER_ROOTS = vocabulary.PRODUCER_ROOTS
 
 
 @functools.lru_cache(maxsize=512)

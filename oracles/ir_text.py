@@ -29,35 +29,18 @@ import math
 import re
 from typing import Any, Callable, Iterator
 
+from . import vocabulary
+
 UNREADABLE = "__unreadable__"  # a fact value: the text reader cannot answer it (see the module doc)
 
 _OP_NAME = re.compile(r"(?<![#!\w.])\"?((?:linalg|iree_linalg_ext)\.([a-z_0-9]+))\b")
 _MATH = re.compile(r"(?<![#!\w.])math\.(\w+)")
 _FUNC = re.compile(r"^[ \t]*func\.func (?:public |private )?@([\w$.-]+)\(", re.M)
 _DEF = re.compile(r"^\s*(%[\w$.-]+)(?::\d+)?(?:\s*,\s*%[\w$.-]+)*\s*=\s*\"?([a-z_][\w]*\.[\w.]+)\"?(.*)$")
-_TENSOR_LOADS = ("iree_tensor_ext.dispatch.tensor.load", "flow.dispatch.tensor.load")
-_TENSOR_STORE = re.compile(r"(?:iree_tensor_ext|flow)\.dispatch\.tensor\.store (%[\w$.-]+)")
-_PRODUCER_ROOTS = ("linalg.", "arith.constant", "tensor.splat", "tensor.generate")
-# memory.DATA_MOVEMENT_OPS, LOOP_OPS, VIEW_OPS and BINDING_OPS (names only: this module imports no bindings)
-DATA_MOVEMENT_OPS = (
-    "iree_linalg_ext.gather",
-    "iree_linalg_ext.scatter",
-    "linalg.transpose",
-    "linalg.broadcast",
-    "linalg.copy",
-    "tensor.pad",
-    "tensor.concat",
-    "tensor.extract_slice",
-    "tensor.insert_slice",
-)
-LOOP_OPS = ("scf.for", "scf.forall", "scf.while", "scf.parallel", "affine.for", "affine.parallel")
-_ALIAS_OPS = ("memref.cast", "memref.assume_alignment", "memref.memory_space_cast")
-_VIEW_OPS = _ALIAS_OPS + ("memref.subview", "memref.expand_shape", "memref.collapse_shape", "memref.reinterpret_cast")
-_BINDING = "hal.interface.binding.subspan"
+_TENSOR_STORE = re.compile("(?:" + "|".join(re.escape(s) for s in vocabulary.TENSOR_STORES) + r") (%[\w$.-]+)")
 _ALLOC = re.compile(r"^\s*(%[\w$.-]+) = memref\.(alloca|alloc)\(.*:\s*(memref<.*>)\s*$")
 _BRANCH = re.compile(r"\^([\w$.-]+)")
 _LABEL = re.compile(r"^\s*\^([\w$.-]+)\b.*:")
-_IN_PLACE = ("iree_linalg_ext.sort", "iree_linalg_ext.topk", "iree_linalg_ext.scan", "iree_linalg_ext.scatter")
 
 
 # --------------------------------------------------------------------------- structure
@@ -139,7 +122,7 @@ def op_pattern(text: str) -> str:
 def materializing(source: str) -> str | None:
     """The excerpt of the op a load-free, storing dispatch function materializes, else None (``fusion``)."""
     for body in functions(_uncommented(source)).values():
-        if any(load in body for load in _TENSOR_LOADS):
+        if any(load in body for load in vocabulary.TENSOR_LOADS):
             continue
         stored = _TENSOR_STORE.findall(body)
         if not stored:
@@ -147,7 +130,7 @@ def materializing(source: str) -> str | None:
         definitions = _definitions(body)
         for value in _whole_stores(body, stored):
             op, line = definitions.get(value.split("#")[0], ("", ""))
-            if op.startswith(_PRODUCER_ROOTS):
+            if op.startswith(vocabulary.PRODUCER_ROOTS):
                 return _excerpt(line)
     return None
 
@@ -174,7 +157,7 @@ def moves_data(source: str) -> bool:
     source = _uncommented(source)
     if op_pattern(source) == "-":
         return True
-    if any(re.search(rf"(?<![#!\w.]){re.escape(op)}\b", source) for op in DATA_MOVEMENT_OPS):
+    if any(re.search(rf"(?<![#!\w.]){re.escape(op)}\b", source) for op in vocabulary.DATA_MOVEMENT_OPS):
         return True
     for match in re.finditer(r"(?<![#!\w.])linalg\.generic\b", source):
         body = _body_of(source, match.end())
@@ -263,7 +246,7 @@ def _scan(text: str) -> list[dict[str, Any]]:
                         found.append(row | {"aligned": _aligned(source, target, definitions)})
             opened = line.count("{") - line.count("}")
             if opened > 0:
-                is_loop = any(re.search(rf"(?<![\w.]){re.escape(op)}\b", line) for op in LOOP_OPS)
+                is_loop = any(re.search(rf"(?<![\w.]){re.escape(op)}\b", line) for op in vocabulary.LOOP_OPS)
                 stack.extend([is_loop] * opened)
             elif opened < 0:
                 del stack[len(stack) + opened :]
@@ -409,7 +392,7 @@ def _root(value: str, definitions: dict, carried: dict) -> tuple[str, str, str]:
     for _ in range(64):
         value = carried.get(value, value)
         op, line = definitions.get(value.split("#")[0], ("", ""))
-        source = re.search(rf"{re.escape(op)}\s+(%[\w$.#-]+)", line) if op in _VIEW_OPS else None
+        source = re.search(rf"{re.escape(op)}\s+(%[\w$.#-]+)", line) if op in vocabulary.VIEW_OPS else None
         if source is None:
             return value, op, line
         value = source.group(1)
@@ -421,13 +404,13 @@ def _view_key(value: str, definitions: dict, carried: dict, depth: int = 0) -> A
     values, and structurally identical subviews (their text past the result name)."""
     value = carried.get(value, value)
     op, line = definitions.get(value.split("#")[0], ("", ""))
-    if depth > 64 or op not in _VIEW_OPS:
+    if depth > 64 or op not in vocabulary.VIEW_OPS:
         return ("value", value)
     source = re.search(rf"{re.escape(op)}\s+(%[\w$.#-]+)", line)
     if source is None:
         return ("value", value)
     inner = _view_key(source.group(1), definitions, carried, depth + 1)
-    if op in _ALIAS_OPS or (op == "memref.subview" and _is_full_view(line)):
+    if op in vocabulary.ALIAS_OPS or (op == "memref.subview" and _is_full_view(line)):
         return inner
     return (op, inner, line.split("=", 1)[1].replace(source.group(1), "", 1).strip())
 
@@ -451,7 +434,7 @@ def _is_full_view(line: str) -> bool:
 
 
 def _is_binding(value: str, definitions: dict, carried: dict) -> bool:
-    return _root(value, definitions, carried)[1] == _BINDING
+    return _root(value, definitions, carried)[1] == vocabulary.BINDING_OP
 
 
 def _blocks_on_cycles(body: str) -> set[str]:
@@ -483,7 +466,7 @@ def _blocks_on_cycles(body: str) -> set[str]:
 # --------------------------------------------------------------------------- the facts
 
 
-_STACK_LIMIT = re.compile(r"max_stack_allocation_size\s*=\s*(\d+)")
+_STACK_LIMIT = re.compile(vocabulary.STACK_LIMIT_ATTRIBUTE + r"\s*=\s*(\d+)")
 _VIEWS_OF_LOADS = ("tensor.cast", "tensor.extract_slice", "tensor.expand_shape", "tensor.collapse_shape")
 
 
@@ -491,7 +474,7 @@ def required_scratch(source: str) -> list[dict[str, Any]]:
     """``scratch.required_scratch`` of an executable source, as the fact's rows (``Allowance`` fields): per
     in-place op (sort, topk, scan, scatter) each outs operand read through a read-only binding or whose result
     is unused, and per reduction generic with two results or more each outs whose result is unused."""
-    limit = int(m.group(1)) if (m := _STACK_LIMIT.search(source)) else 32768
+    limit = int(m.group(1)) if (m := _STACK_LIMIT.search(source)) else vocabulary.DEFAULT_STACK_LIMIT
     found: list[dict[str, Any]] = []
     for body in functions(_uncommented(source)).values():
         definitions = _definitions(body)
@@ -500,7 +483,7 @@ def required_scratch(source: str) -> list[dict[str, Any]]:
             if not head:
                 continue
             op, count = head.group(3), int(head.group(2) or 1)
-            in_place = op in _IN_PLACE
+            in_place = op in vocabulary.IN_PLACE_OPS
             if not in_place and not (op == "linalg.generic" and count >= 2 and "reduction" in line):
                 continue
             outs = _outs_of(line)

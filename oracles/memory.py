@@ -33,7 +33,7 @@ from typing import Any, Hashable, Iterator, Sequence
 
 from iree.compiler import ir
 
-from ireefuzz.oracles import scratch
+from ireefuzz.oracles import scratch, vocabulary
 from ireefuzz.oracles.finding import Finding, dispatch_dtype_dims, make_signature
 from ireefuzz.oracles.ir import (
     block_of,
@@ -46,31 +46,17 @@ from ireefuzz.oracles.ir import (
     walk,
 )
 
-SEEN_AT_FINAL = "before iree-convert-to-llvm"
-SEEN_AT_BUFFERIZED = "after bufferization cleanup"
+SEEN_AT_FINAL = vocabulary.SEEN_AT["final"]
+SEEN_AT_BUFFERIZED = vocabulary.SEEN_AT["bufferized"]
 
-LOOP_OPS = frozenset({"scf.for", "scf.forall", "scf.while", "scf.parallel", "affine.for", "affine.parallel"})
-# Ops whose result is the same memory as their first operand.
-_ALIAS_OPS = frozenset({"memref.cast", "memref.assume_alignment", "memref.memory_space_cast"})
+LOOP_OPS = frozenset(vocabulary.LOOP_OPS)
+_ALIAS_OPS = frozenset(vocabulary.ALIAS_OPS)
 
-# What makes a copy a defect -- the one definition, read here and written into a bundle's run.sh:
-BINDING_OPS = frozenset({"hal.interface.binding.subspan"})  # a dispatch's input and output buffers
-VIEW_OPS = _ALIAS_OPS | {"memref.subview", "memref.expand_shape", "memref.collapse_shape", "memref.reinterpret_cast"}
-# Ops in a dispatch's executable source whose semantics is moving data (besides copy-like
-# linalg.generics, a generic that gathers with tensor.extract, and a dispatch with no compute op).
-DATA_MOVEMENT_OPS = frozenset(
-    {
-        "iree_linalg_ext.gather",
-        "iree_linalg_ext.scatter",
-        "linalg.transpose",
-        "linalg.broadcast",
-        "linalg.copy",
-        "tensor.pad",
-        "tensor.concat",
-        "tensor.extract_slice",
-        "tensor.insert_slice",
-    }
-)
+# What makes a copy a defect -- the one definition (``oracles.vocabulary``), read here and written into a
+# bundle's run.sh:
+BINDING_OPS = frozenset({vocabulary.BINDING_OP})  # a dispatch's input and output buffers
+VIEW_OPS = frozenset(vocabulary.VIEW_OPS)
+DATA_MOVEMENT_OPS = frozenset(vocabulary.DATA_MOVEMENT_OPS)
 MEMORY_KINDS = ("alloca", "alloca-dynamic", "alloca-in-loop", "alloc", "copy")
 
 
@@ -353,8 +339,8 @@ def is_defect(copy: MemoryOp, dispatch: Any) -> bool:
 
 
 # The op names ``scan`` reports, as printed (custom or generic form): IR without them is not parsed.
-ALLOC_NAMES = ("memref.alloca", "memref.alloc")
-COPY_NAMES = ("memref.copy", "linalg.copy", "linalg.generic")
+ALLOC_NAMES = vocabulary.ALLOC_OPS
+COPY_NAMES = vocabulary.COPY_OPS
 
 
 def _mentions(text: str, names: Sequence[str]) -> bool:

@@ -28,12 +28,11 @@ from typing import Any, Iterable
 
 from iree.compiler import ir
 
+from ireefuzz.oracles import vocabulary
 from ireefuzz.oracles.ir import dispatch_fact, parse_ir, walk
 
 # Ops that update all of their ``outs`` operands in place (their results are those operands).
-IN_PLACE_OPS = frozenset(
-    {"iree_linalg_ext.sort", "iree_linalg_ext.topk", "iree_linalg_ext.scan", "iree_linalg_ext.scatter"}
-)
+IN_PLACE_OPS = frozenset(vocabulary.IN_PLACE_OPS)
 REQUIRED_SCRATCH = {
     **{
         op: "updates its outs in place: an operand read through a read-only binding, or whose result is "
@@ -43,8 +42,8 @@ REQUIRED_SCRATCH = {
     "linalg.generic[reduction]": "a reduction whose companion result is unused still carries its accumulator "
     "between steps: one buffer for it",
 }
-DEFAULT_STACK_LIMIT = 32768  # bytes: IREE's llvm-cpu default max_stack_allocation_size
-_STACK_LIMIT = re.compile(r"max_stack_allocation_size\s*=\s*(\d+)")
+DEFAULT_STACK_LIMIT = vocabulary.DEFAULT_STACK_LIMIT
+_STACK_LIMIT = re.compile(vocabulary.STACK_LIMIT_ATTRIBUTE + r"\s*=\s*(\d+)")
 _ELEMENT = re.compile(r"x?([a-z]+\d+)>?$")
 
 

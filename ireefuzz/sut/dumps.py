@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Iterable, Mapping
 
+from ireefuzz.oracles import vocabulary
 from ireefuzz.sut import remote
 from ireefuzz.sut.results import Artifact, CpuInfo, DispatchIR
 
@@ -22,9 +23,9 @@ from ireefuzz.sut.results import Artifact, CpuInfo, DispatchIR
 #    linalg.generics bufferization leaves behind are folded by the second canonicalize, so the IR
 #    entering CleanupBufferAllocViewPass is the first point after those folds; vector.contract etc.
 #    are still unlowered there. The pass runs again late in the pipeline; the first dump is the one.
-FINAL_PASS = "iree-convert-to-llvm"
-BUFFERIZED_PASS = "iree-codegen-cleanup-buffer-alloc-view"
-OBSERVATION_PASSES = {"final": FINAL_PASS, "bufferized": BUFFERIZED_PASS}  # the IR is read *before* these
+FINAL_PASS = vocabulary.FINAL_PASS
+BUFFERIZED_PASS = vocabulary.BUFFERIZED_PASS
+OBSERVATION_PASSES = vocabulary.OBSERVATION_PASSES  # the IR is read *before* these
 
 
 def read_sources(sources_dir: Path) -> dict[str, str]:

@@ -47,7 +47,7 @@ from ireefuzz.core import frontends
 from ireefuzz.core.evaluate import CaseResult, Policy, evaluate
 from ireefuzz.errors import UsageError
 from ireefuzz.generators.graph import TensorType
-from ireefuzz.oracles import numeric
+from ireefuzz.oracles import numeric, vocabulary
 
 # Sizes a symbolic dim is drawn from: 1, small primes, vector widths (4, 8, 16 lanes) +- 1, large.
 AWKWARD = (1, 2, 3, 5, 7, 9, 13, 15, 17, 31, 33, 63, 65, 127, 257)
@@ -805,7 +805,7 @@ def _dispatch_section(finding: Any, case: JaxCase, config: sut.CompilerConfig) -
         "```sh",
         (
             "iree-compile --compile-mode=hal-executable dispatch.mlir -o dispatch.so "
-            "--mlir-print-ir-before=iree-convert-to-llvm"
+            f"--mlir-print-ir-before={vocabulary.FINAL_PASS}"
         ),
         "```",
         "",

@@ -1,0 +1,95 @@
+"""IREE's IR vocabulary: the op names, pass names and markers the judges and filing read from IREE's IR.
+
+One home for every word of IREE's IR that ireefuzz depends on, so that following an IREE release's change to
+the IR (a dialect rename, a pass renamed) is one edit here. Stdlib only (L1): the text readers (``ir_text``),
+the binding readers (``memory``, ``fusion``, ``scratch``), ``sut``'s dump reader and filing all import it, and
+``tests/test_vocabulary.py`` keeps every reader in agreement with it.
+
+``RENAMES`` records the spellings an IREE release changed: a reader accepts every spelling of a word
+(``spellings``), so recorded IR of older releases is still read.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class Rename:
+    old: str
+    new: str
+    release: str  # the published releases between which the spelling changed, as far as checked
+    checked: str  # how that was established
+
+
+RENAMES = (
+    Rename(
+        "flow.dispatch.tensor.load",
+        "iree_tensor_ext.dispatch.tensor.load",
+        "after 20241104.1068, by 3.12.0",
+        "--compile-to=executable-sources of 3.12.0 and 3.13.0 prints only the new name; the 2023-2024 releases' "
+        "readers (ir_text) expect the old; the releases between were not checked",
+    ),
+    Rename(
+        "flow.dispatch.tensor.store",
+        "iree_tensor_ext.dispatch.tensor.store",
+        "after 20241104.1068, by 3.12.0",
+        "as dispatch.tensor.load",
+    ),
+)
+
+
+def spellings(name: str) -> tuple[str, ...]:
+    """Every spelling of an op name across releases, the newest first."""
+    for rename in RENAMES:
+        if name in (rename.old, rename.new):
+            return (rename.new, rename.old)
+    return (name,)
+
+
+# --------------------------------------------------------------------------- dispatch interface
+
+BINDING_OP = "hal.interface.binding.subspan"  # a dispatch's input and output buffers
+TENSOR_LOADS = spellings("iree_tensor_ext.dispatch.tensor.load")
+TENSOR_STORES = spellings("iree_tensor_ext.dispatch.tensor.store")
+
+# --------------------------------------------------------------------------- memory
+
+ALLOCA = "memref.alloca"
+ALLOC = "memref.alloc"
+ALLOC_OPS = (ALLOCA, ALLOC)
+COPY_OPS = ("memref.copy", "linalg.copy", "linalg.generic")  # a generic counts when it only copies
+LOOP_OPS = ("scf.for", "scf.forall", "scf.while", "scf.parallel", "affine.for", "affine.parallel")
+# Ops whose result is the same memory as their first operand.
+ALIAS_OPS = ("memref.cast", "memref.assume_alignment", "memref.memory_space_cast")
+VIEW_OPS = ALIAS_OPS + ("memref.subview", "memref.expand_shape", "memref.collapse_shape", "memref.reinterpret_cast")
+# Ops in a dispatch's executable source whose semantics is moving data (besides copy-like linalg.generics, a
+# generic that gathers with tensor.extract, and a dispatch with no compute op).
+DATA_MOVEMENT_OPS = (
+    "iree_linalg_ext.gather",
+    "iree_linalg_ext.scatter",
+    "linalg.transpose",
+    "linalg.broadcast",
+    "linalg.copy",
+    "tensor.pad",
+    "tensor.concat",
+    "tensor.extract_slice",
+    "tensor.insert_slice",
+)
+# Ops that update all of their ``outs`` operands in place (their results are those operands).
+IN_PLACE_OPS = ("iree_linalg_ext.sort", "iree_linalg_ext.topk", "iree_linalg_ext.scan", "iree_linalg_ext.scatter")
+STACK_LIMIT_ATTRIBUTE = "max_stack_allocation_size"  # on the executable target; bytes
+DEFAULT_STACK_LIMIT = 32768  # bytes: IREE's llvm-cpu default max_stack_allocation_size
+
+# --------------------------------------------------------------------------- fusion
+
+# Ops that only produce data from indices / constants (plus the empty destination they fill).
+PRODUCER_ROOTS = ("linalg.", "arith.constant", "tensor.splat", "tensor.generate")
+
+# --------------------------------------------------------------------------- passes
+
+# The IR the memory oracle reads is printed *before* these passes (``--mlir-print-ir-before``):
+FINAL_PASS = "iree-convert-to-llvm"  # allocas, vector code, still MLIR
+BUFFERIZED_PASS = "iree-codegen-cleanup-buffer-alloc-view"  # after bufferization (its first run)
+OBSERVATION_PASSES = {"final": FINAL_PASS, "bufferized": BUFFERIZED_PASS}
+SEEN_AT = {"final": f"before {FINAL_PASS}", "bufferized": "after bufferization cleanup"}
