@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import types
 from pathlib import Path
 
 import pytest
@@ -141,8 +142,8 @@ def test_a_release_whose_llvm_names_no_host_features_gets_this_machines(monkeypa
         return sut.CpuInfo(config.target_cpu, name, features), "old"
 
     monkeypatch.setattr(sut, "resolve_platform", resolve)
-    monkeypatch.setattr(sut, "compiler_flags", lambda binary: frozenset({configs.TRIPLE_FLAG, configs.FEATURES_FLAG}))
-    monkeypatch.setattr(sut, "find_iree_compile", lambda config: "iree-compile")
+    known = frozenset({configs.TRIPLE_FLAG, configs.FEATURES_FLAG})  # the release need not be installed here
+    monkeypatch.setattr(sut, "toolchain_of", lambda config: types.SimpleNamespace(known_flags=known))
     configs.space_for.cache_clear()
     try:
         space = configs.space_for(sut.CompilerConfig(release="20230404.479"))

@@ -34,6 +34,7 @@ from ireefuzz.oracles.cause import assign_causes
 from ireefuzz.oracles.finding import ORACLE_NAMES, Finding, first_per_signature
 from ireefuzz.sut import (
     config_for,  # beside CompilerConfig, so relations derive configs without evaluate
+    configs,
     isolated,
 )
 
@@ -283,11 +284,11 @@ def evaluate_batch(
     with CLOCK("compile_io"):
         artifact = sut.compile_mlir(program.text, config, toolchain=toolchain)
         CLOCK.add("compile", artifact.seconds)
-        module = None  # none for a compile-only configuration (another architecture): nothing runs
+        module = None  # none where its code cannot run (another architecture, features this host lacks)
         if (
             isinstance(artifact, sut.Artifact)
             and any(case.instances for _, case, _ in named)
-            and not sut.compile_only(config)
+            and not configs.cannot_run(config)
         ):
             module = isolated.load(artifact, config, policy.run_timeout_s)
             artifact = module if isinstance(module, sut.CompileFailure) else artifact
@@ -313,7 +314,7 @@ def evaluate_batch(
         for name, case, _ in named
     ]
     results = _attribute_mutations(results, [name for name, _, _ in named], program.text, config)
-    if policy.relations and frontend == LINALG and not sut.compile_only(config):
+    if policy.relations and frontend == LINALG and not configs.cannot_run(config):
         with CLOCK("relations"):
             results = [with_relations(r, config, policy) for r in results]
     return results
@@ -483,8 +484,8 @@ def check_compiled_case(
                 findings += fusion.check_fusion(dispatches, artifact.statistics if single else None)
             except IRParseError as e:
                 not_judged[f"fusion: its IR cannot be read ({_unread(e)})"] = None
-    if module is None and case.instances:  # a compile-only configuration: run, immutability and numbers not judged
-        not_judged[f"compile-only target {sut.compile_only(config)}"] = None
+    if module is None and case.instances:  # code that cannot run here: run, immutability and numbers not judged
+        not_judged[f"compile-only target {configs.cannot_run(config)}"] = None
     for k, sizes in enumerate(case.instances if module is not None else ()):
         too_big = budget.over(case, k, policy.max_memory)
         if too_big:  # estimated before it is spent: not run, not judged (the user's own program is refused earlier)

@@ -5,9 +5,28 @@ each maybe None) and ``config_for``, the one case -> config merge.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import os
 from typing import Any, Protocol, Sequence
 
+from ireefuzz.errors import UsageError
+
 TARGET_CPUS = ("host", "generic", "x86-64-v3", "x86-64-v4")
+X86_64_LEVELS = ("x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4")  # psABI levels: each has the features before it
+HOST_CPU_ENV = "IREEFUZZ_HOST_CPU"  # e.g. x86-64-v3: this machine taken as that level (host_cpu)
+
+
+@functools.lru_cache(maxsize=None)
+def host_cpu() -> str:
+    """The CPU the target ``host`` compiles for: ``host`` (this machine's own), or the x86-64 level that env
+    ``IREEFUZZ_HOST_CPU`` takes this machine as. It covers what may run too: ``sut.configs.cannot_run`` judges
+    against that level's features (an AVX-512 machine taken as ``x86-64-v3`` compiles and runs as an AVX2 one,
+    and compiles ``x86-64-v4`` code without running it). Read once per process; ``commands.target_flags`` spells it."""
+    value = os.environ.get(HOST_CPU_ENV, "").strip() or "host"
+    if value not in ("host", *X86_64_LEVELS):
+        choices = ", ".join(X86_64_LEVELS)
+        raise UsageError(f"{HOST_CPU_ENV}={value!r}: take this machine as one of {choices}, or leave it unset")
+    return value
 
 
 @dataclasses.dataclass(frozen=True)

@@ -24,6 +24,8 @@ import hashlib
 import random
 from typing import Any, Mapping
 
+from ireefuzz.errors import UsageError
+
 TARGET_CPUS = (
     "generic",
     "host",
@@ -162,13 +164,87 @@ def labels(target_cpu: str, flags: tuple[str, ...] | list[str]) -> list[str]:
 
 
 IMPLICIT_FEATURES = {"x87"}  # always there on x86-64; older LLVMs leave it out of the host's list
+MACHINE_FLAG = "--iree-llvmcpu-target-cpu=host"  # after the target flags (the last one wins): this machine's own CPU
+
+
+def enabled(features: str) -> frozenset[str]:
+    """The features a resolved ``"+a,-b"`` string enables (``IMPLICIT_FEATURES`` left out)."""
+    return frozenset(x[1:] for x in features.split(",") if x.startswith("+")) - IMPLICIT_FEATURES
+
+
+def lacking(have: str, need: str) -> tuple[str, ...]:
+    """The features ``need`` enables that ``have`` does not, sorted: empty when code for ``need`` runs on ``have``."""
+    return tuple(sorted(enabled(need) - enabled(have)))
 
 
 def runnable(features: Mapping[str, str | None], host: str = "host") -> tuple[str, ...]:
     """The CPUs (name -> resolved "+a,-b" features; None if unknown) whose enabled features the host has."""
-    enabled = lambda f: {x[1:] for x in f.split(",") if x.startswith("+")} - IMPLICIT_FEATURES
-    have = enabled(features[host] or "")
-    return tuple(cpu for cpu, f in features.items() if f is not None and enabled(f) <= have)
+    have = features[host] or ""
+    return tuple(cpu for cpu, f in features.items() if f is not None and not lacking(have, f))
+
+
+def highest(features: str, levels: Mapping[str, str]) -> str | None:
+    """Of ``levels`` (name -> features), the one with the most features among those ``features`` has; None if none."""
+    reached = [(len(enabled(f)), name) for name, f in levels.items() if not lacking(features, f)]
+    return max(reached)[1] if reached else None
+
+
+def features_of(config: Any) -> str | None:
+    """The features code compiled for ``config`` (a ``sut.CompilerConfig``) may use: its target CPU as its compiler
+    resolves it (``host`` as ``sut.host_cpu`` takes it), with a features flag it gives; None if it cannot say."""
+    from ireefuzz import sut
+
+    kept = tuple(f for f in config.flags if f.startswith((TRIPLE_FLAG + "=", FEATURES_FLAG + "=")))
+    info = sut.resolve_platform(dataclasses.replace(config, flags=kept))[0]
+    return info.features if info.name else None
+
+
+@functools.lru_cache(maxsize=None)
+def host_features(config: Any) -> str:
+    """This machine's features as the suite takes it (``host``, through ``sut.host_cpu``), for ``config``'s compiler,
+    or the installed one's when that names none (the 2023 releases). A level beyond this machine is refused."""
+    from ireefuzz.sut.config import HOST_CPU_ENV, host_cpu
+
+    installed = dataclasses.replace(config, release=None, iree_compile=None, runtime_python=None, flags=())
+    here = features_of(dataclasses.replace(config, target_cpu="host", flags=()))
+    here = here or features_of(dataclasses.replace(installed, target_cpu="host")) or ""
+    if host_cpu() != "host":
+        from ireefuzz import sut
+
+        machine = sut.resolve_platform(dataclasses.replace(installed, target_cpu="host", flags=(MACHINE_FLAG,)))[0]
+        missing = lacking(machine.features, here) if machine.name else ()
+        if missing:
+            raise UsageError(
+                f"{HOST_CPU_ENV}={host_cpu()}: this machine ({machine.name}) lacks {_listed(missing)}; "
+                "take it as a level it has"
+            )
+    return here
+
+
+def cannot_run(config: Any) -> str | None:
+    """Why code compiled for ``config`` cannot run on this machine, else None: another architecture (its triple,
+    ``sut.compile_only``), or a target CPU whose features the host (as ``sut.host_cpu`` takes it) lacks, e.g.
+    ``x86-64-v4 (needs avx512bw, avx512cd, avx512dq, avx512f, avx512vl, which host lacks)``. Decided by the features,
+    not by CPU names; a target whose features its compiler cannot say (a failed probe) is not stopped here."""
+    from ireefuzz import sut
+
+    triple = sut.compile_only(config)
+    if triple:
+        return triple
+    feature_flags = any(f.startswith(FEATURES_FLAG + "=") for f in config.flags)
+    if config.target_cpu in ("host", "generic") and not feature_flags:  # runs wherever this process runs
+        return None
+    need = features_of(config)
+    missing = lacking(host_features(config), need) if need is not None else ()
+    if not missing:
+        return None
+    host = sut.resolve_platform(dataclasses.replace(config, target_cpu="host", flags=()))[0].name or "host"
+    return f"{config.target_cpu} (needs {_listed(missing)}, which {host} lacks)"
+
+
+def _listed(features: tuple[str, ...], most: int = 6) -> str:
+    more = f" and {len(features) - most} more" if len(features) > most else ""
+    return ", ".join(features[:most]) + more
 
 
 @functools.lru_cache(maxsize=None)
@@ -181,11 +257,7 @@ def space_for(config: Any) -> Space:
         cpu: sut.resolve_platform(dataclasses.replace(config, target_cpu=cpu, flags=()))[0] for cpu in TARGET_CPUS
     }
     features = {cpu: info.features if info.name else None for cpu, info in resolved.items()}
-    if not features.get("host"):  # an older LLVM resolves the host's name but not its features: ours are the host's
-        installed = dataclasses.replace(
-            config, release=None, iree_compile=None, runtime_python=None, target_cpu="host", flags=()
-        )
-        features["host"] = sut.resolve_platform(installed)[0].features or features.get("host")
+    features["host"] = host_features(config)
     features["generic"] = features.get("generic") or ""  # every release can target the generic CPU
     cross = tuple(
         t
