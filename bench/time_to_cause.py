@@ -22,6 +22,7 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
+from typing import Sequence
 
 from ireefuzz.base.durable import read_jsonl
 
@@ -38,7 +39,8 @@ def first_sightings(run: Path) -> tuple[dict[str, float], set[str]]:
     return first, signatures
 
 
-def run_campaign(seed: int, budget: float, workers: str, out: Path) -> Path:
+def run_campaign(seed: int, budget: float, workers: str, out: Path, extra: Sequence[str] = ()) -> Path:
+    """``ireefuzz fuzz`` into ``out/seed<seed>`` (kept if already run); ``extra``: more fuzz options."""
     run = out / f"seed{seed}"
     if not (run / "campaign.json").exists():
         subprocess.run(
@@ -57,6 +59,7 @@ def run_campaign(seed: int, budget: float, workers: str, out: Path) -> Path:
                 "0",
                 "--out",
                 str(run),
+                *extra,
             ],
             check=False,
         )

@@ -1,0 +1,294 @@
+"""Recall on the tracker's bugs: does a campaign on the release that shows a known IREE CPU bug find it, and when?
+
+The recall set is ``bench/recall/``: one record per fixed (or still open) llvm-cpu bug of iree-org/iree,
+``<issue>.json`` beside its program ``<issue>.mlir``, listed in ``index.json`` (see docs/recall.md). A
+record names the oracle that should catch the bug, its mechanism, the generator feature it needs, the
+releases checked to show it and ``match``, a regex a finding's cause must match to count as this bug.
+
+Two modes:
+
+- ``campaign`` (default): one ``ireefuzz fuzz --release R --configs --time SECONDS`` per release that the
+  chosen bugs need (bugs on one release share its campaign), through ``time_to_cause.run_campaign``; each
+  bug is scored on its release's ``progress.jsonl`` (``time_to_cause.first_sightings``): found when a cause
+  matching ``match`` was recorded, at the time of its first sighting.
+- ``check``: ``ireefuzz check --release R --json`` of the bug's own program with its flags and inputs (the
+  sanity row: does the release show the bug at all); the time is the check's wall time.
+
+Per bug it prints found or not, the time to the first matching finding, the release and the feature the
+bug needs; then ``found K/N, median time-to-bug T`` (the median over the found ones) and what a campaign
+over the whole set would cost.
+
+    python bench/recall.py --seconds 60 --bugs 8303,16168            # campaigns on the bugs' releases
+    python bench/recall.py --mode check --bugs 20163 --release 3.2.0   # one program on one release
+    python bench/recall.py --cost                                      # what a full run would take
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from time_to_cause import first_sightings, run_campaign  # noqa: E402  (a sibling script, not a package)
+
+RECALL_DIR = Path(__file__).resolve().parent / "recall"
+ORACLES = ("numeric", "crash", "memory", "fusion", "immutability", "metamorphic")
+KINDS = ("wrong-value", "crash", "stack-allocation", "fusion", "immutability")
+STATES = ("closed", "open")
+PROGRAM_SOURCES = ("issue", "issue-lowered", "issue-reduced", "issue-completed", "issue-pattern", "corpus")
+REQUIRED = ("issue", "url", "title", "state", "kind", "oracle", "mechanism", "program", "program_source")
+REQUIRED += ("check", "fix", "needs", "generator", "match", "releases")
+UNCHECKED = "unchecked"
+INSTALL_S = 65.0  # a release's first use: pip installs its wheels (docs/releases.md)
+
+
+@dataclasses.dataclass(frozen=True)
+class Record:
+    """One bug of the recall set, as its JSON says."""
+
+    issue: str  # "iree-org/iree#20163"
+    title: str
+    oracle: str
+    match: str  # regex on a finding's cause id
+    program: Path
+    check: dict[str, Any]
+    needs: dict[str, str]
+    releases: dict[str, Any]
+    raw: dict[str, Any]
+
+    @property
+    def number(self) -> str:
+        return self.issue.rsplit("#", 1)[1]
+
+    @property
+    def release(self) -> str:
+        """The release a campaign runs on: the newest checked to show the bug, else the record's guess."""
+        newest = self.releases.get("newest_showing", UNCHECKED)
+        return newest if newest != UNCHECKED else self.releases["campaign"]
+
+    def matches(self, cause: str) -> bool:
+        return re.search(self.match, cause) is not None
+
+
+def problems(raw: dict[str, Any], root: Path = RECALL_DIR) -> list[str]:
+    """What a record lacks or gets wrong (empty when it is complete): the recall set's well-formedness."""
+    found = [f"missing {key}" for key in REQUIRED if raw.get(key) in (None, "", {}, [])]
+    if found:
+        return found
+    checks = [
+        (re.fullmatch(r"iree-org/iree#\d+", raw["issue"]) is not None, f"issue {raw['issue']!r} is not owner/repo#N"),
+        (raw["url"].endswith("/" + raw["issue"].rsplit("#", 1)[1]), "url does not end with the issue number"),
+        (raw["state"] in STATES, f"state {raw['state']!r} not in {STATES}"),
+        (raw["kind"] in KINDS, f"kind {raw['kind']!r} not in {KINDS}"),
+        (raw["oracle"] in ORACLES, f"oracle {raw['oracle']!r} not in {ORACLES}"),
+        (raw["program_source"] in PROGRAM_SOURCES, f"program_source {raw['program_source']!r}"),
+        ((root / raw["program"]).is_file(), f"program {raw['program']} is not in {root}"),
+        (bool(raw["needs"].get("op_form")), "needs.op_form is empty"),
+        (_compiles(raw["match"]), f"match {raw['match']!r} is not a regex"),
+        (raw["fix"].get("pr") is not None or bool(raw["fix"].get("note")), "fix has neither a pr nor a note"),
+        (
+            raw["state"] != "closed" or raw["fix"].get("pr") is not None or "closed" in raw["fix"].get("note", ""),
+            "a closed bug without a fix PR must say so in fix.note",
+        ),
+    ]
+    if raw["fix"].get("pr") is not None:
+        checks.append((bool(raw["fix"].get("evidence")), "fix.pr without evidence"))
+    releases = raw["releases"]
+    for end in ("oldest_showing", "newest_showing", "campaign"):
+        checks.append((end in releases, f"releases.{end} missing ('{UNCHECKED}' where not checked)"))
+    for row in releases.get("checked", []):
+        checks.append(
+            ({"release", "shows", "command"} <= row.keys(), f"a checked row lacks release/shows/command: {row}")
+        )
+    return [message for ok, message in checks if not ok]
+
+
+def _compiles(pattern: str) -> bool:
+    try:
+        re.compile(pattern)
+    except re.error:
+        return False
+    return True
+
+
+def load(root: Path = RECALL_DIR) -> list[Record]:
+    """Every record of ``root/index.json``, in its order; a malformed one is a ValueError naming it."""
+    index = json.loads((root / "index.json").read_text())
+    records = []
+    for name in index["records"]:
+        raw = json.loads((root / name).read_text())
+        wrong = problems(raw, root)
+        if wrong:
+            raise ValueError(f"{root / name}: {'; '.join(wrong)}")
+        records.append(
+            Record(
+                raw["issue"],
+                raw["title"],
+                raw["oracle"],
+                raw["match"],
+                root / raw["program"],
+                raw["check"],
+                raw["needs"],
+                raw["releases"],
+                raw,
+            )
+        )
+    return records
+
+
+# --------------------------------------------------------------------------- check: the bug's own program
+
+
+def check_command(record: Record, release: str, inputs: Path | None) -> list[str]:
+    """The ``ireefuzz check`` command line that runs ``record``'s program on ``release`` with its flags."""
+    spec = record.check
+    command = [sys.executable, "-m", "ireefuzz.cli", "check", str(record.program), "--json", "--release", release]
+    if spec.get("target_cpu"):
+        command += ["--target-cpu", spec["target_cpu"]]
+    if spec.get("flags"):
+        command += ["--flags", " ".join(spec["flags"])]
+    if spec.get("shapes"):
+        command += ["--shapes", spec["shapes"]]
+    if inputs is not None:
+        command += ["--inputs", str(inputs)]
+    return command
+
+
+def write_inputs(record: Record, path: Path) -> Path | None:
+    """The record's own inputs (``check.inputs``: argument -> dtype and values) as an npz, or None."""
+    given = record.check.get("inputs")
+    if not given:
+        return None
+    import numpy as np
+
+    np.savez(path, **{name: np.asarray(spec["values"], dtype=spec["dtype"]) for name, spec in given.items()})
+    return path
+
+
+@dataclasses.dataclass(frozen=True)
+class Row:
+    record: Record
+    release: str
+    found: bool
+    seconds: float | None  # to the first matching finding (campaign) or of the whole check
+    causes: tuple[str, ...]  # the matching causes, else every cause seen
+    note: str = ""
+
+
+def run_check(record: Record, release: str) -> Row:
+    with tempfile.TemporaryDirectory(prefix="ireefuzz-recall-") as tmp:
+        command = check_command(record, release, write_inputs(record, Path(tmp) / "inputs.npz"))
+        started = time.monotonic()
+        proc = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "JAX_PLATFORMS": "cpu"})
+        wall = time.monotonic() - started
+    try:
+        findings = json.loads(proc.stdout)["findings"]
+    except (ValueError, KeyError):
+        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        return Row(record, release, False, wall, (), f"check failed (exit {proc.returncode}): {tail[:160]}")
+    causes = tuple(sorted({f["cause"] for f in findings}))
+    matching = tuple(c for c in causes if record.matches(c))
+    return Row(record, release, bool(matching), wall, matching or causes, shlex.join(command[2:]))
+
+
+# --------------------------------------------------------------------------- campaign: the generators
+
+
+def campaign_rows(records: Sequence[Record], seconds: float, seed: int, workers: str, out: Path) -> list[Row]:
+    """One campaign per release the records need, each record scored on its release's campaign."""
+    rows = []
+    for release in sorted({r.release for r in records}, key=_release_order):
+        run = run_campaign(seed, seconds, workers, out / release, extra=("--release", release, "--configs"))
+        first, _ = first_sightings(run) if (run / "progress.jsonl").exists() else ({}, set())
+        for record in (r for r in records if r.release == release):
+            hits = sorted((t, cause) for cause, t in first.items() if record.matches(cause))
+            note = "" if first else f"no progress in {run}"
+            rows.append(Row(record, release, bool(hits), hits[0][0] if hits else None, tuple(c for _, c in hits), note))
+    return rows
+
+
+def _release_order(version: str) -> tuple:
+    from ireefuzz.sut.releases import order_key
+
+    return order_key(version)
+
+
+# --------------------------------------------------------------------------- report
+
+
+def cost(records: Sequence[Record], seconds: float) -> str:
+    """What a campaign over every record takes: one campaign per distinct release, plus first installs."""
+    from ireefuzz.sut.releases import installed_versions
+
+    releases = sorted({r.release for r in records}, key=_release_order)
+    missing = [v for v in releases if v not in installed_versions()]
+    total = len(releases) * seconds + len(missing) * INSTALL_S
+    return (
+        f"a full run: {len(records)} bugs on {len(releases)} releases ({', '.join(releases)}): "
+        f"{len(releases)} campaigns x {seconds:.0f} s + {len(missing)} installs x ~{INSTALL_S:.0f} s "
+        f"(~480 MB each) = ~{total / 60:.0f} min wall"
+    )
+
+
+def report(rows: Sequence[Row]) -> list[str]:
+    lines = [f"{'bug':<8} {'release':<9} {'found':<5} {'t s':>7}  {'oracle':<12} needs / cause"]
+    for row in rows:
+        seconds = f"{row.seconds:7.1f}" if row.found and row.seconds is not None else f"{'-':>7}"
+        what = ", ".join(row.causes[:2]) if row.causes else row.note or "nothing matching"
+        need = "; ".join(f"{k}: {v}" for k, v in row.record.needs.items())
+        lines.append(
+            f"#{row.record.number:<7} {row.release:<9} {'yes' if row.found else 'no':<5} {seconds}  "
+            f"{row.record.oracle:<12} {need}"
+        )
+        lines.append(f"{'':<44} -> {what}")
+    found = [r.seconds for r in rows if r.found and r.seconds is not None]
+    median = f"{statistics.median(found):.1f} s" if found else "n/a"
+    lines.append(f"found {len(found)}/{len(rows)}, median time-to-bug {median}")
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mode", choices=("campaign", "check"), default="campaign")
+    parser.add_argument("--seconds", type=float, default=600.0, help="campaign length per release (default 600)")
+    parser.add_argument("--bugs", default="", help="issue numbers, comma-separated (default: the whole set)")
+    parser.add_argument("--release", help="run every chosen bug on this release instead of its own")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", default="auto")
+    parser.add_argument("--out", type=Path, default=Path("runs/recall"), help="campaign directories (reused)")
+    parser.add_argument("--cost", action="store_true", help="only print what a full campaign run would cost")
+    args = parser.parse_args(argv)
+    records = load()
+    if args.bugs:
+        wanted = {b.strip().lstrip("#") for b in args.bugs.split(",")}
+        unknown = wanted - {r.number for r in records}
+        if unknown:
+            parser.error(f"not in the recall set: {', '.join(sorted(unknown))}")
+        records = [r for r in records if r.number in wanted]
+    if args.release:
+        records = [dataclasses.replace(r, releases={**r.releases, "newest_showing": args.release}) for r in records]
+    if args.cost:
+        print(cost(load(), args.seconds))
+        return 0
+    if args.mode == "check":
+        rows = [run_check(r, r.release) for r in records]
+    else:
+        rows = campaign_rows(records, args.seconds, args.seed, args.workers, args.out)
+    print("\n".join(report(rows)))
+    print(cost(load(), args.seconds))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
