@@ -23,6 +23,7 @@ from ireefuzz.core.evaluate import ORACLE_NAMES, CaseResult
 from ireefuzz.errors import UsageError
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, Node, TensorType
+from ireefuzz.generators.frontend_forms import beyond_frontends
 from ireefuzz.oracles.finding import Finding
 from ireefuzz.tools import baseline
 from ireefuzz.tools.campaign import guidance, options, pool, record, report
@@ -191,9 +192,39 @@ def test_a_block_keeps_the_drawn_cases_of_highest_value():
     assert sum(values(steered)) > sum(values(plain))
     pool = plain + steered
     candidates = guidance.best(pool, 16, saturated)
-    assert values(candidates) == values(pool)[-16:]
+    frontend = [c for c in pool if not beyond_frontends(c.graph)]
+    kept_frontend = [c for c in candidates if not beyond_frontends(c.graph)]
+    assert values(kept_frontend) == values(frontend)[len(frontend) - len(kept_frontend) :]
+    assert len(candidates) - len(kept_frontend) == max(1, 16 - len(frontend))  # forms no frontend emits: a share
     drawn_at = [next(i for i, c in enumerate(pool) if c is kept) for kept in candidates]
     assert drawn_at == sorted(drawn_at)  # no op has failed: in the order drawn
+
+
+def _argument_destination_graph(op: str = "abs") -> Graph:
+    t = TensorType((4,), "f32")
+    return Graph((t, t), (Node(op, ("a0",), {"init": "value:a1"}, t),), ("n0",)).check()
+
+
+def test_forms_no_frontend_emits_get_a_fixed_share_of_a_block_never_none():
+    beyond = [_argument_destination_graph() for _ in range(16)]
+    plain = [_one_op_graph("abs") for _ in range(16)]
+    assert all(beyond_frontends(g) for g in beyond) and not any(beyond_frontends(g) for g in plain)
+    as_cases = lambda graphs: [Case(g, ({},)) for g in graphs]
+    kept = guidance.best(as_cases(beyond + plain), 16, guidance.Coverage())
+    assert sum(bool(beyond_frontends(c.graph)) for c in kept) == 1  # 16 of 32 drawn, 1 of 16 kept
+    kept = guidance.best(as_cases(beyond + plain[:10]), 16, guidance.Coverage())
+    assert sum(bool(beyond_frontends(c.graph)) for c in kept) == 6  # too few others: the rest of the block
+
+
+def test_value_draws_ops_that_keep_reaching_a_judged_cause_less_never_zero():
+    config = lambda i: [f"Default[abs{{distribution = [{i}]}}]"]
+    known, fresh = guidance.Coverage(), guidance.Coverage()
+    for i in range(20):
+        known.add(_entry("abs", config(i)), reached_known=True)
+        fresh.add(_entry("abs", config(i)))
+    abs_graph = _one_op_graph("abs")
+    assert known.value(abs_graph) == pytest.approx(fresh.value(abs_graph) / (1 + guidance.KNOWN_COST * 20 / 21))
+    assert known.value(abs_graph) > 0  # a known bug's fix must still be seen gone
 
 
 def test_a_block_puts_the_cases_likeliest_to_fail_to_compile_last():

@@ -165,3 +165,20 @@ def test_the_memory_oracle_parses_only_ir_that_names_what_it_looks_for(monkeypat
     assert any(skipped)  # the fixtures do hold findings
     monkeypatch.undo()
     assert memory.check_memory([dispatch("not MLIR: parsing it would raise")]) == []  # never parsed
+
+
+def test_the_summary_shows_the_share_of_compile_time_spent_on_known_causes(tmp_path):
+    """Issue 33: a case that found only causes the baseline judges spent its compile on nothing new."""
+    out = tmp_path / "run"
+    out.mkdir()
+    _io.atomic_write_json(out / "campaign.json", options.Options(cases=64).to_json())
+    known, fresh = {"sigs": ["crash/compile-error/sort/f32/?"], "causes": ["crash/compile-error/known"]}, {}
+    row = {"t": 4.0, "cpu": "c", "version": "v", "timings": {"compile": 8.0}, "workers": 1, "compile_s": 8.0}
+    cases = [entry(0) | known, entry(1) | known, entry(2) | fresh, entry(3) | fresh]
+    _io.append_line(out / "progress.jsonl", json.dumps(row | {"cases": cases}))
+    judged = baseline.Baseline.of([baseline.Known(cause="crash/compile-error/known", verdict="by-design", why="x")])
+    assert runs.open_run(out, judged).summary()["time_accounting"]["known_cause_compile_share"] == 0.5
+    assert runs.open_run(out, baseline.Baseline()).summary()["time_accounting"]["known_cause_compile_share"] == 0.0
+    assert "Compile time on cases that found only known causes: 50.0%" in "\n".join(
+        report.time_table(runs.open_run(out, judged).summary()["time_accounting"])
+    )

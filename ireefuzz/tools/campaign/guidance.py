@@ -9,6 +9,12 @@ with that op reached per executable they compiled (an op whose cases keep reachi
 saturates), and how often they failed to compile, or crashed the runtime, with a cause already seen (a
 repeated failure costs its batch a recompile or a runtime restart and finds nothing new).
 
+Compile time goes where nothing is known: a case that reached a cause the baseline already judges found
+nothing new, so the ops (on static or dynamic dims) whose cases keep reaching judged causes are drawn less
+(``KNOWN_COST``), never zero (a known bug's fix must still show as "gone" in ``--compare``). Forms no frontend
+emits (``generators.frontend_forms``: an argument as a destination) get a fixed share of a block
+(``BEYOND_FRONTEND_SHARE``), at least one case.
+
 Hypothesis's own targeting (``target()`` and its hill climbing) is not used: it mutates the best case of the
 run into near copies (265 distinct graphs in 576 draws, against 457 with generation alone), which reach the
 configurations of that one case again.
@@ -30,6 +36,10 @@ CANDIDATES = 3  # cases drawn per case kept (``Coverage.value`` picks which)
 # A case that fails to compile costs its batch a failed compile and a recompile: 1.8 s of compile per failing
 # case against 0.25 s per case that compiles (a 10-minute 3.13 campaign: 222 s wasted over 126 failures).
 FAILURE_COST = 7.0
+# A case that reaches a judged cause costs its compile and finds nothing: an op whose cases always do is drawn
+# as if worth 1 / (1 + KNOWN_COST) of a fresh one.
+KNOWN_COST = 3.0
+BEYOND_FRONTEND_SHARE = 1 / 16  # of a block's cases, for forms no frontend emits (at least one)
 
 
 def op_names(ops: str) -> list[str]:
@@ -93,9 +103,11 @@ class Coverage:
         self.op_executables: collections.Counter[str] = collections.Counter()  # one per configuration reached
         self.op_failures: collections.Counter[str] = collections.Counter()  # cases that did not compile
         self.op_failure_causes: dict[str, set[str]] = collections.defaultdict(set)
+        self.op_known: collections.Counter[str] = collections.Counter()  # cases that reached a judged cause
 
-    def add(self, entry: Mapping[str, Any]) -> None:
-        """Learn from one recorded case (a progress.jsonl entry)."""
+    def add(self, entry: Mapping[str, Any], reached_known: bool = False) -> None:
+        """Learn from one recorded case (a progress.jsonl entry); ``reached_known``: one of its causes is judged
+        in the baseline."""
         configurations = entry.get("configurations", ())  # absent from runs recorded before they were
         failed = compile_failure_causes(entry)
         for op in op_names(entry["ops"]):
@@ -105,12 +117,14 @@ class Coverage:
             self.op_cases[op] += 1
             self.op_failures[op] += bool(failed)
             self.op_failure_causes[op].update(failed)
+            self.op_known[op] += reached_known
 
     def merge(self, other: "Coverage") -> None:
         for mine, theirs in (
             (self.op_cases, other.op_cases),
             (self.op_executables, other.op_executables),
             (self.op_failures, other.op_failures),
+            (self.op_known, other.op_known),
         ):
             mine.update(theirs)
         for mine_sets, theirs_sets in (
@@ -127,7 +141,8 @@ class Coverage:
         of its ops failed to compile with a cause already seen, on dims like ``graph``'s (static or dynamic).
         Dynamic cases fail 5 times as often (22% against 4% on 3.13): learned per op on any dims, or for all
         dynamic cases at once, the penalty cut their share from 31% to 7%, where the campaign is meant to test
-        them; per op and dims, only the ops that fail on dynamic dims are drawn less there."""
+        them; per op and dims, only the ops that fail on dynamic dims are drawn less there. Then divided by
+        1 + KNOWN_COST x the highest rate at which the cases of one of its ops reached a judged cause."""
         ops = op_names(graph.op_pattern)
         novelty = sum(
             (len(self.op_configurations.get(op, ())) + 1) / (self.op_executables[op] + 1) for op in ops
@@ -136,7 +151,8 @@ class Coverage:
         repeated = max(
             (self.op_failures[op] - len(self.op_failure_causes.get(op, ()))) / (self.op_cases[op] + 1) for op in risks
         )
-        return novelty / (1 + FAILURE_COST * max(repeated, 0))
+        known = max(self.op_known[op] / (self.op_cases[op] + 1) for op in risks)
+        return novelty / (1 + FAILURE_COST * max(repeated, 0)) / (1 + KNOWN_COST * known)
 
     def failure_rate(self, graph: Graph) -> float:
         """The highest rate at which the cases of one of ``graph``'s ops, on dims like its own, failed to compile
@@ -204,8 +220,15 @@ def draw_block(options: Options, block: int, coverage: Coverage, frontend: str =
 def best(candidates: list[Case], n: int, coverage: Coverage) -> list[Case]:
     """The ``n`` candidates of highest ``coverage.value`` (ties: the first drawn), in draw order but the likeliest
     to fail to compile last: a block's batches are its consecutive slices, so those share one batch, and fewer
-    batches need a recompile after a failure."""
-    kept = sorted(range(len(candidates)), key=lambda i: (-coverage.value(candidates[i].graph), i))[:n]
+    batches need a recompile after a failure. Forms no frontend emits fill at most ``BEYOND_FRONTEND_SHARE`` of
+    the ``n`` (at least one), unless too few others were drawn."""
+    from ireefuzz.generators.frontend_forms import beyond_frontends
+
+    ranked = sorted(range(len(candidates)), key=lambda i: (-coverage.value(candidates[i].graph), i))
+    beyond = [i for i in ranked if beyond_frontends(candidates[i].graph)]
+    others = [i for i in ranked if i not in beyond]
+    take = min(len(beyond), max(max(1, round(BEYOND_FRONTEND_SHARE * n)), n - len(others)))
+    kept = others[: n - take] + beyond[:take]
     return [candidates[i] for i in sorted(kept, key=lambda i: (coverage.failure_rate(candidates[i].graph), i))]
 
 

@@ -266,7 +266,13 @@ class Record:
             names = e["ops"].split(">")
             self.ops.update(names)
             self.pairs.update(f"{a}>{b}" for a, b in zip(names, names[1:]))
-            self.block_coverage[k].add(e)
+            known = [bool(self.baseline.finding_known(s, c)) for s, c in zip(e["sigs"], e.get("causes") or ())]
+            self.block_coverage[k].add(e, reached_known=any(known))
+            # the batch's compile seconds, shared evenly by its cases: the part spent on cases that found only
+            # causes the baseline judges
+            self.totals["known_compile_s"] += (
+                row.get("compile_s", 0.0) / len(row["cases"]) * (bool(known) and all(known))
+            )
             for sig in e["sigs"]:
                 s = self.sigs.setdefault(sig, SignatureStats())
                 s.count += 1
@@ -533,6 +539,7 @@ class Record:
             "total_seconds": round(total, 2),
             "worker_seconds": round(self.worker_seconds, 2),
             "compile_share": round(self.timings["compile"] / max(self.worker_seconds, 1e-9), 4),
+            "known_cause_compile_share": round(self.totals["known_compile_s"] / max(self.totals["compile_s"], 1e-9), 4),
         }
 
     def cause_table(self) -> list[dict[str, Any]]:

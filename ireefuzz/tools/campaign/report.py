@@ -271,6 +271,12 @@ def configuration_table(coverage: Mapping[str, Any] | None) -> list[str]:
     return lines
 
 
+def known_share_line(accounting: Mapping[str, Any]) -> list[str]:
+    """The share of compile time spent on cases that found only causes the baseline judges (none for older runs)."""
+    share = accounting.get("known_cause_compile_share")
+    return [] if share is None else [f"Compile time on cases that found only known causes: {share:.1%}.", ""]
+
+
 def time_table(accounting: Mapping[str, Any] | None) -> list[str]:
     """Markdown lines: where the seconds went, per activity, largest first (none for a run without accounting)."""
     if not accounting:
@@ -279,6 +285,7 @@ def time_table(accounting: Mapping[str, Any] | None) -> list[str]:
         f"## Where the time went ({accounting['total_seconds']} s over all processes; "
         f"compile share {accounting['compile_share']:.2f} of the worker seconds)",
         "",
+        *known_share_line(accounting),
         "| activity | seconds | share |",
         "|---|---|---|",
     ]
