@@ -22,8 +22,8 @@ from ireefuzz.base import durable as _io
 from ireefuzz.core.evaluate import ORACLE_NAMES, CaseResult
 from ireefuzz.errors import UsageError
 from ireefuzz.generators.case import Case
-from ireefuzz.generators.graph import Graph, Node, TensorType
 from ireefuzz.generators.frontend_forms import beyond_frontends
+from ireefuzz.generators.graph import Graph, Node, TensorType
 from ireefuzz.oracles.finding import Finding
 from ireefuzz.tools import baseline
 from ireefuzz.tools.campaign import guidance, options, pool, record, report
