@@ -14,6 +14,15 @@ shape instance + ``memory.profile``); this module judges those observations and 
   vectorized" asymmetry (iree-org/iree#8303: 32x16x48 has no alloca, 33x16x49 has three);
 * ``variant-failed``: one variant compiles/runs and another does not.
 
+The relations whose variants lower differently by design (``LOWERING``: another target CPU, vector width or
+backend) are IREE against IREE: numbers and failures are compared, memory profiles are not. The ``backend``
+relation (``ARBITRATED``) asks another IREE backend (vmvx) for an opinion, and the float64 arbiter
+(``numeric.far_from_float64``, the numeric oracle's rule) says who is wrong (``VERDICTS``): the as-given side
+alone (``wrong-in-codegen``: llvm-cpu's codegen, after dispatch formation), the other alone
+(``wrong-in-other-backend``), both alike (``wrong-before-dispatch-formation``: what the two backends share), or
+both differently (``wrong-in-both-backends``). A disagreement the arbiter explains is no finding; so is the
+opinion's own failure (it is not the system under test: the relation reports it not judged).
+
 Signatures: ``metamorphic/<kind>/<ops>[<relation>:<variant label>]/<dtype>/<dims>``, where the
 label names the variant that deviates from the reference (labels are size-free).
 """
@@ -31,7 +40,17 @@ from ireefuzz.generators.graph import Graph
 from . import numeric
 from .finding import Finding, first_per_signature, make_signature
 
-RELATIONS = ("shape", "dps", "config")  # built and observed by ireefuzz.core.relations
+RELATIONS = ("shape", "dps", "config", "vector-width", "backend")  # built and observed by ireefuzz.core.relations
+LOWERING = frozenset({"config", "vector-width", "backend"})  # variants lower differently: profiles not compared
+ARBITRATED = frozenset({"backend"})  # another backend's opinion, judged against float64
+# (the as-given side wrong, the other wrong, the two alike when both are) -> kind, and where that puts the bug
+VERDICTS = {
+    (True, False, False): ("wrong-in-codegen", "{ref} wrong, {other} right: a codegen bug (after dispatch formation)"),
+    (False, True, False): ("wrong-in-other-backend", "{other} wrong, {ref} right: a bug of {other}'s codegen"),
+    (True, True, True): ("wrong-before-dispatch-formation", "both wrong, alike: before dispatch formation"),
+    (True, True, False): ("wrong-in-both-backends", "both wrong, differently: in each backend's codegen"),
+}
+Float64 = Sequence[tuple[Sequence[np.ndarray], Sequence[np.ndarray]]]  # per shape instance: (outputs, error bounds)
 # memory.profile kinds grouped into the families an asymmetry is reported for
 FAMILIES = {"alloca": ("alloca", "alloca-dynamic", "alloca-in-loop"), "alloc": ("alloc",), "copy": ("copy",)}
 # IREE vs IREE has no float64 arbiter to widen the tolerance where cancellation makes it
@@ -74,13 +93,7 @@ def compare(
 
     def finding(kind: str, message: str, **evidence: Any) -> Finding:
         label = other.label if kind != "variant-failed" or other.failure else reference.label
-        return Finding(
-            "metamorphic",
-            kind,
-            make_signature("metamorphic", kind, f"{ops}[{relation}:{label}]", dtype, dims),
-            message,
-            {"relation": relation, "reference": reference.label, "variant": other.label} | evidence,
-        )
+        return _finding(relation, kind, label, reference, other, (ops, dtype, dims), message, evidence)
 
     if reference.failure or other.failure:
         if bool(reference.failure) != bool(other.failure):
@@ -116,18 +129,105 @@ def compare(
             rtol = rtols[min(k, len(rtols) - 1)] if rtols else default_tolerance(dtype)
             mismatch = first_mismatch(ref_outs, oth_outs, rtol)
             if mismatch is not None:
+                # the values under the variants' labels: "reference" / "variant" name the labels (the cause reads them)
+                values = {reference.label: mismatch.pop("reference"), other.label: mismatch.pop("variant")}
                 findings.append(
                     finding(
                         "output-mismatch",
                         f"{other.label} disagrees with {reference.label} at instance {k}, output {mismatch['output']}: "
-                        f"{mismatch.get('variant')} vs {mismatch.get('reference')} at {mismatch.get('index')}",
+                        f"{values[other.label]} vs {values[reference.label]} at {mismatch.get('index')}",
                         instance=k,
                         rtol=rtol,
+                        values=values,
                         **mismatch,
                     )
                 )
                 break  # one per pair: the first instance that disagrees
     return findings
+
+
+def _finding(
+    relation: str,
+    kind: str,
+    label: str,
+    reference: Observation,
+    other: Observation,
+    pattern: tuple[str, str, str],
+    message: str,
+    evidence: Mapping[str, Any],
+) -> Finding:
+    """A metamorphic finding on the pair (``label`` names the deviating variant; ``pattern`` is ops, dtype, dims)."""
+    ops, dtype, dims = pattern
+    return Finding(
+        "metamorphic",
+        kind,
+        make_signature("metamorphic", kind, f"{ops}[{relation}:{label}]", dtype, dims),
+        message,
+        {"relation": relation, "reference": reference.label, "variant": other.label} | dict(evidence),
+    )
+
+
+def arbitrate(
+    relation: str,
+    reference: Observation,
+    other: Observation,
+    float64: Float64,
+    *,
+    output_dtypes: Sequence[str],
+    pattern: tuple[str, str, str],
+    rtols: Sequence[float] = (),
+) -> list[Finding]:
+    """Two backends' outputs, each against the float64 arbiter (``float64``: per shape instance, the outputs
+    and their error bounds); the first instance and output where either side is wrong gives one finding, whose
+    kind (``VERDICTS``) says which side, and so where the bug is. Sides both right are no finding, however far
+    apart (the arbiter's bound explains it)."""
+    if reference.outputs is None or other.outputs is None:
+        return []
+    for k, (ref_outs, oth_outs, (truths, bounds)) in enumerate(zip(reference.outputs, other.outputs, float64)):
+        rtol = rtols[min(k, len(rtols) - 1)] if rtols else default_tolerance(pattern[1])
+        for j, (dtype, truth, bound) in enumerate(zip(output_dtypes, truths, bounds)):
+            if j >= min(len(ref_outs), len(oth_outs)):
+                break  # a wrong count or shape is the numeric oracle's (wrong-shape)
+            sides = (np.asarray(ref_outs[j]), np.asarray(oth_outs[j]))
+            if any(x.shape != np.shape(truth) for x in sides):
+                continue
+            ref_far, oth_far = (numeric.far_from_float64(x, truth, bound, dtype, rtol) for x in sides)
+            if not (ref_far.any() or oth_far.any()):
+                continue
+            alike = bool(ref_far.any() and oth_far.any()) and first_mismatch(sides[:1], sides[1:], rtol) is None
+            kind, where = VERDICTS[(bool(ref_far.any()), bool(oth_far.any()), alike)]
+            where = where.format(ref=reference.label, other=other.label)
+            index = tuple(int(i) for i in np.argwhere(ref_far | oth_far)[0])
+            values = {
+                reference.label: numeric.plain_value(sides[0][index]),
+                other.label: numeric.plain_value(sides[1][index]),
+                "float64": numeric.plain_value(np.asarray(truth, dtype=np.float64)[index]),
+            }
+            shown = ", ".join(f"{name} {value}" for name, value in values.items())
+            wrong = [label for label, far in ((reference.label, ref_far), (other.label, oth_far)) if far.any()]
+            return [
+                _finding(
+                    relation,
+                    kind,
+                    other.label,
+                    reference,
+                    other,
+                    pattern,
+                    f"{where}; instance {k}, output {j} at {list(index)}: {shown}",
+                    {
+                        "instance": k,
+                        "output": j,
+                        "index": list(index),
+                        "values": values,
+                        "wrong": wrong,
+                        "verdict": where,
+                        "mismatches": {reference.label: int(ref_far.sum()), other.label: int(oth_far.sum())},
+                        "elements": int(ref_far.size),
+                        "rtol": rtol,
+                    },
+                )
+            ]
+    return []
 
 
 def first_mismatch(reference: Sequence[np.ndarray], other: Sequence[np.ndarray], rtol: float) -> dict | None:
@@ -172,44 +272,63 @@ def compare_observations(
     *,
     numbers: Sequence[bool],
     rtols: Sequence[float] = (),
+    float64: Float64 | None = None,
 ) -> list[Finding]:
-    """Every variant's observation against the reference (the first): memory profiles (unless
-    ``config``: configurations legitimately lower differently) and failures; and outputs against the
-    first observation whose ``numbers`` flag is set, with ``rtols`` per shape instance."""
+    """Every variant's observation against the reference (the first): memory profiles (unless the relation
+    is ``LOWERING``: its variants legitimately lower differently) and failures (not an ``ARBITRATED``
+    opinion's own); and outputs against the first observation whose ``numbers`` flag is set, with ``rtols``
+    per shape instance -- for an ``ARBITRATED`` relation given ``float64``, each side against the arbiter."""
     ops, dtype, dims = graph.op_pattern, graph.dtype, graph.dims
     reference = observations[0]
     number_ref = next((i for i, counts in enumerate(numbers) if counts), None)
+    arbiter = float64 if relation in ARBITRATED else None
+    output_dtypes = [graph.type_of(r).dtype for r in graph.outputs]
     findings: list[Finding] = []
     for i in range(1, len(observations)):
-        if relation != "config":
-            findings += compare(relation, reference, observations[i], ops=ops, dtype=dtype, dims=dims, numbers=False)
-        elif observations[i].failure or reference.failure:
+        other = observations[i]
+        if not (relation in ARBITRATED and other.failure):
             findings += compare(
-                relation, reference, observations[i], ops=ops, dtype=dtype, dims=dims, numbers=False, profiles=False
+                relation,
+                reference,
+                other,
+                ops=ops,
+                dtype=dtype,
+                dims=dims,
+                numbers=False,
+                profiles=relation not in LOWERING,
             )
-        if numbers[i] and number_ref is not None and number_ref != i:
-            findings += [
-                f
-                for f in compare(
-                    relation,
-                    observations[number_ref],
-                    observations[i],
-                    ops=ops,
-                    dtype=dtype,
-                    dims=dims,
-                    rtols=rtols,
-                    profiles=False,
-                )
-                if f.kind == "output-mismatch"
-            ]
+        if not numbers[i] or number_ref is None or number_ref == i:
+            continue
+        if arbiter is not None:
+            findings += arbitrate(
+                relation,
+                observations[number_ref],
+                other,
+                arbiter,
+                output_dtypes=output_dtypes,
+                pattern=(ops, dtype, dims),
+                rtols=rtols,
+            )
+            continue
+        findings += [
+            f
+            for f in compare(
+                relation, observations[number_ref], other, ops=ops, dtype=dtype, dims=dims, rtols=rtols, profiles=False
+            )
+            if f.kind == "output-mismatch"
+        ]
     return first_per_signature(findings)
 
 
 __all__ = [
     "RELATIONS",
+    "LOWERING",
+    "ARBITRATED",
+    "VERDICTS",
     "FAMILIES",
     "Observation",
     "compare",
+    "arbitrate",
     "first_mismatch",
     "default_tolerance",
     "compare_observations",

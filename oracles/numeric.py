@@ -185,11 +185,17 @@ def _agrees_with_float64(
         got = np.asarray(actual[k])
         if tuple(got.shape) != t.concrete(sizes):
             return False
-        truth = _representable(truths[k], t.dtype)
-        _, tol = _tolerance(truth, bounds[k], t.dtype, rtol)
-        if not agree(got.astype(np.float64), truth, tol).all():
+        if far_from_float64(got, truths[k], bounds[k], t.dtype, rtol).any():
             return False
     return True
+
+
+def far_from_float64(actual: np.ndarray, truth: np.ndarray, bound: np.ndarray, dtype: str, rtol: float) -> np.ndarray:
+    """Per element, whether ``actual`` lies where no correct implementation may land: beyond ``rtol`` of the
+    float64 ``truth`` (as ``dtype`` holds it) plus ``BOUND_MARGIN`` times its error ``bound`` -- the arbiter's rule."""
+    want = _representable(np.asarray(truth, dtype=np.float64), dtype)
+    _, tol = _tolerance(want, bound, dtype, rtol)
+    return ~agree(np.asarray(actual).astype(np.float64), want, tol)
 
 
 def _tolerance(scale: np.ndarray, bound: np.ndarray, dtype: str, rtol: float) -> tuple[np.ndarray, np.ndarray]:

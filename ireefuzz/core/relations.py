@@ -12,12 +12,19 @@ and ``memory.profile`` of its dispatches. The judging is the oracle's
   ``init`` rewritten, named ops toggled to ``linalg.generic``); same numbers, profiles compared.
 * ``config``: compiler configuration variants (target CPU ``host`` vs ``generic``,
   ``--iree-opt-data-tiling`` on vs off); IREE against IREE with the numeric tolerance.
+* ``vector-width``: the target's native vector size changed (``VECTOR_WIDTHS``, where the compiler takes
+  ``VECTOR_WIDTH_FLAG``) and its features with it (``VECTOR_CPUS``: SSE4.2, AVX2, AVX-512; iree-org/iree#23952);
+  same numbers with the numeric tolerance. A variant this host cannot execute (``sut.configs.runnable``) is
+  compiled only: its compile is judged, its numbers are not, and the verdict says why.
+* ``backend``: the case on vmvx beside llvm-cpu (iree-org/iree#24927): one opinion each, the float64 arbiter
+  says which is wrong (``metamorphic.VERDICTS``: llvm-cpu's codegen, vmvx's, or before dispatch formation).
 """
 
 from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
+import platform
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -28,13 +35,18 @@ from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
 from ireefuzz.generators.graph import Graph, Node
 from ireefuzz.generators.ops import OPS
-from ireefuzz.oracles import memory, numeric
+from ireefuzz.oracles import memory, numeric, reference
 from ireefuzz.oracles.finding import Finding
-from ireefuzz.oracles.metamorphic import RELATIONS, Observation, compare_observations
+from ireefuzz.oracles.metamorphic import ARBITRATED, RELATIONS, Float64, Observation, compare_observations
+from ireefuzz.sut.commands import VECTOR_WIDTH_FLAG, VMVX_FLAGS
+from ireefuzz.sut.configs import runnable
 
 ALIGNMENT = 16
 DATA_TILING_FLAG = "--iree-opt-data-tiling"
 _STATIC_ONLY_OPS = frozenset({"extract_slice", "pad"})  # their static offsets/padding pin the dims they touch
+VECTOR_WIDTHS = (8, 16, 64)  # bytes: below, at and above a 16/32-byte register (#23952 compared 8 with 16)
+VECTOR_CPUS = ("x86-64-v2", "x86-64-v3", "x86-64-v4")  # SSE4.2 (16-byte vectors), AVX2 (32), AVX-512 (64)
+_X86_64 = ("x86_64", "amd64")  # platform.machine() spellings
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,6 +54,15 @@ class Variant:
     label: str  # size-free, e.g. "static-aligned", "dynamic", "n2.outs=value:n1", "cpu=generic"
     case: Case
     numbers: bool = True  # its outputs are comparable with the reference's (same concrete inputs)
+    not_run: str = ""  # why it is compiled only (code this host cannot execute); its numbers are not judged
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    """A relation's findings, and what it could not judge (a variant compiled only, an opinion not formed)."""
+
+    findings: tuple[Finding, ...]
+    not_judged: tuple[str, ...] = ()
 
 
 # --------------------------------------------------------------------------- graph transforms
@@ -180,13 +201,61 @@ def config_variants(case: Case) -> list[Variant]:
     ]
 
 
-def variants_for(relation: str, case: Case) -> list[Variant]:
+def vector_width_variants(case: Case, config: sut.CompilerConfig) -> list[Variant]:
+    """The case as given, at each of ``VECTOR_WIDTHS`` (its CPU's features kept, where the compiler has
+    ``VECTOR_WIDTH_FLAG``) and, on an x86-64 host, for each of ``VECTOR_CPUS`` (features and width changed);
+    compiled only where this host cannot run the code (``runnable_here``)."""
+    flags = tuple(f for f in case.flags if not f.startswith(VECTOR_WIDTH_FLAG))
+    variants = [Variant(f"cpu={case.target_cpu}", case)]
+    if VECTOR_WIDTH_FLAG in sut.toolchain_of(config).known_flags:
+        variants += [
+            Variant(f"width={w}", dataclasses.replace(case, flags=flags + (f"{VECTOR_WIDTH_FLAG}={w}",)))
+            for w in VECTOR_WIDTHS
+        ]
+    if platform.machine().lower() in _X86_64:
+        variants += [
+            Variant(f"cpu={cpu}", dataclasses.replace(case, target_cpu=cpu, flags=flags))
+            for cpu in VECTOR_CPUS
+            if cpu != case.target_cpu
+        ]
+    return runnable_here(variants, config)
+
+
+def runnable_here(variants: Sequence[Variant], config: sut.CompilerConfig) -> list[Variant]:
+    """``variants`` with those whose target CPU needs features this host lacks (``sut.configs.runnable``, on the
+    features each CPU resolves to) marked compiled only: running them would die of SIGILL, no compiler bug."""
+
+    def resolved(cpu: str) -> sut.CpuInfo:
+        return sut.resolve_platform(dataclasses.replace(config, target_cpu=cpu, flags=()))[0]
+
+    cpus = {"host", *(v.case.target_cpu for v in variants)}
+    features = {cpu: info.features if info.name else None for cpu, info in ((c, resolved(c)) for c in sorted(cpus))}
+    can_run, host = set(runnable(features)), resolved("host").name or "this host"
+    return [
+        v
+        if v.case.target_cpu in can_run
+        else dataclasses.replace(v, numbers=False, not_run=f"{v.case.target_cpu} needs CPU features {host} lacks")
+        for v in variants
+    ]
+
+
+def backend_variants(case: Case) -> list[Variant]:
+    """The case as given (llvm-cpu) and on vmvx, IREE's reference CPU backend: the same dispatches, its own
+    codegen and runtime loader (``VMVX_FLAGS``)."""
+    return [Variant("llvm-cpu", case), Variant("vmvx", dataclasses.replace(case, flags=case.flags + VMVX_FLAGS))]
+
+
+def variants_for(relation: str, case: Case, config: sut.CompilerConfig | None = None) -> list[Variant]:
     if relation == "shape":
         return shape_variants(case)
     if relation == "dps":
         return dps_case_variants(case)
     if relation == "config":
         return config_variants(case)
+    if relation == "vector-width":
+        return vector_width_variants(case, config or sut.CompilerConfig())
+    if relation == "backend":
+        return backend_variants(case)
     raise ValueError(f"unknown relation {relation!r}; choose from {', '.join(RELATIONS)}")
 
 
@@ -258,25 +327,62 @@ def check_relation(
     jobs: int = 2,
     variants: Sequence[Variant] | None = None,
 ) -> list[Finding]:
-    """Build the relation's variants of ``case``, observe them, and let the oracle compare each with
-    the reference (the first variant; numbers against the first variant with ``numbers``)."""
+    """The findings of ``judge_relation``."""
+    return list(judge_relation(relation, case, config, run=run, jobs=jobs, variants=variants).findings)
+
+
+def judge_relation(
+    relation: str,
+    case: Case,
+    config: sut.CompilerConfig | None = None,
+    *,
+    run: bool = True,
+    jobs: int = 2,
+    variants: Sequence[Variant] | None = None,
+) -> Verdict:
+    """Build the relation's variants of ``case``, observe them (a ``not_run`` variant compiled only), and let
+    the oracle compare each with the reference (the first variant; numbers against the first variant with
+    ``numbers``; for an arbitrated relation, each side against ``case``'s float64 outputs)."""
     config = config or sut.CompilerConfig()
-    variants = list(variants) if variants is not None else variants_for(relation, case)
+    variants = list(variants) if variants is not None else variants_for(relation, case, config)
     if len(variants) < 2:
-        return []
+        return Verdict(())
     with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:
-        observations = list(pool.map(lambda v: observe(v, config, run=run), variants))
-    return compare_variants(relation, variants, observations, case.graph)
+        observations = list(pool.map(lambda v: observe(v, config, run=run and not v.not_run), variants))
+    arbiter = float64_outputs(case) if relation in ARBITRATED and run else None
+    not_judged = [
+        f"{relation} {v.label}: compiled only, numbers not judged ({v.not_run})" for v in variants if v.not_run
+    ]
+    if relation in ARBITRATED:  # an opinion that failed is no finding (metamorphic.compare_observations)
+        not_judged += [f"{relation} {o.label}: no opinion ({_gist(o.failure)})" for o in observations[1:] if o.failure]
+    findings = compare_variants(relation, variants, observations, case.graph, float64=arbiter)
+    return Verdict(tuple(findings), tuple(not_judged))
+
+
+def float64_outputs(case: Case) -> Float64:
+    """The float64 reference's outputs and error bounds, per shape instance of ``case`` (on its inputs)."""
+    return [reference.evaluate_with_bounds(case.graph, case.inputs(k), sizes) for k, sizes in enumerate(case.instances)]
+
+
+def _gist(failure: str) -> str:
+    return next((line for line in failure.splitlines() if "error" in line), failure.partition("\n")[0])[:200]
 
 
 def compare_variants(
-    relation: str, variants: Sequence[Variant], observations: Sequence[Observation], graph: Graph
+    relation: str,
+    variants: Sequence[Variant],
+    observations: Sequence[Observation],
+    graph: Graph,
+    *,
+    float64: Float64 | None = None,
 ) -> list[Finding]:
     """The oracle's verdict on ``observations`` of ``variants``, with the numeric tolerance of the
-    first variant whose numbers count."""
+    first variant whose numbers count (and ``float64``, an arbitrated relation's reference)."""
     number_ref = next((v.case for v in variants if v.numbers), None)
     rtols = [numeric.tolerance(number_ref.graph, s) for s in number_ref.instances] if number_ref else []
-    return compare_observations(relation, observations, graph, numbers=[v.numbers for v in variants], rtols=rtols)
+    return compare_observations(
+        relation, observations, graph, numbers=[v.numbers for v in variants], rtols=rtols, float64=float64
+    )
 
 
 __all__ = [
@@ -288,9 +394,15 @@ __all__ = [
     "shape_variants",
     "dps_case_variants",
     "config_variants",
+    "vector_width_variants",
+    "runnable_here",
+    "backend_variants",
     "variants_for",
     "observe_program",
     "observe",
     "check_relation",
+    "judge_relation",
+    "Verdict",
+    "float64_outputs",
     "compare_variants",
 ]

@@ -28,9 +28,21 @@ def compile_only(config: CompilerConfig) -> str | None:
     return None if triple is None or triple.split("-")[0] == _MACHINES.get(here, here) else triple
 
 
+BACKEND_FLAG = "--iree-hal-target-backends"  # a list option: a second one adds a backend, it never replaces the first
+VMVX_FLAGS = (f"{BACKEND_FLAG}=vmvx",)  # IREE's reference CPU backend (bytecode), as every release spells it
+VECTOR_WIDTH_FLAG = "--iree-llvmcpu-target-vector-width-in-bytes"  # the target's native vector size, overridden
+
+
+def backend_flags(target_cpu: str, flags: Sequence[str] = ()) -> list[str]:
+    """The flags that select the llvm-cpu target ``target_cpu``; when ``flags`` select a backend themselves
+    (``VMVX_FLAGS``), theirs alone: llvm-cpu's would be compiled beside it, and its variant run first."""
+    own_backend = any(f.startswith(BACKEND_FLAG + "=") for f in flags)
+    return [*([] if own_backend else [f"{BACKEND_FLAG}=llvm-cpu"]), f"--iree-llvmcpu-target-cpu={target_cpu}"]
+
+
 def target_flags(target_cpu: str, flags: Sequence[str] = ()) -> list[str]:
-    """The flags that select the llvm-cpu target ``target_cpu``, then ``flags`` (the one spelling of them)."""
-    return ["--iree-hal-target-backends=llvm-cpu", f"--iree-llvmcpu-target-cpu={target_cpu}", *flags]
+    """The flags that select the target (``backend_flags``), then ``flags`` (the one spelling of them)."""
+    return [*backend_flags(target_cpu, flags), *flags]
 
 
 def compile_command(

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ireefuzz.base.durable import atomic_write_text
 from ireefuzz.sut import launch, releases
-from ireefuzz.sut.commands import compile_command, target_flags
+from ireefuzz.sut.commands import backend_flags, compile_command
 from ireefuzz.sut.config import CompilerConfig
 from ireefuzz.sut.dumps import (
     BUFFERIZED_PASS,
@@ -92,7 +92,7 @@ def _compile_in(
         str(source),
         "-o",
         str(vmfb),
-        *target_flags(config.target_cpu),
+        *backend_flags(config.target_cpu, config.flags),
         f"--iree-hal-dump-executable-sources-to={sources_dir}",
         "--iree-scheduling-dump-statistics-format=json",
         f"--iree-scheduling-dump-statistics-file={stats_file}",
