@@ -130,6 +130,7 @@ def test_culprit_json_is_phase_pass_how_and_pass_is_null_when_not_localized():
 # --------------------------------------------------------------------------- upstream
 
 
+BUILD = "3.13.0rc20261016 @ 89ece87b"
 TABLE = [
     {
         "issue": "iree-org/iree#1",
@@ -144,7 +145,7 @@ TABLE = [
         "url": "u2",
         "title": "closed one",
         "state": "closed",
-        "fixed_in": "3.5",
+        "fixed": {"pr": "iree-org/iree#3", "date": "2025-06-01", "first_release": "3.5.0"},
         "match": {"causes": [], "program": [], "diagnostic": [r"getResultAccess"]},
     },
 ]
@@ -160,8 +161,11 @@ def test_upstream_match_by_cause_or_diagnostic_with_program():
 
 
 def test_upstream_closed_match_is_a_possible_regression():
-    (m,) = upstream.match("", "", "crash in DispatchWorkgroupsOp::getResultAccess", table=TABLE)
-    assert m.line() == "likely duplicate of iree-org/iree#2 (closed as fixed in 3.5): possible regression"
+    (m,) = upstream.match("", "", "crash in DispatchWorkgroupsOp::getResultAccess", table=TABLE, build=BUILD)
+    assert m.line() == (
+        "likely duplicate of iree-org/iree#2 (closed 2025-06-01 by PR #3, fixed before this build (2026-10-16): "
+        "possible regression, unconfirmed until bisect)"
+    )
     assert "regression" in "\n".join(upstream.issue_section([m]))
     assert upstream.match("memory/alloca/x", table=TABLE)[0].line() == "likely duplicate of iree-org/iree#1 (open)"
 
@@ -185,7 +189,7 @@ def test_program_bundles_index_lists_each_cause_with_its_measurements(tmp_path):
         ["linalg.mmt4d"],
         [1, 1, 1],
         culprit.Culprit("executable-targets", "iree-llvmcpu-select-lowering-strategy", "how"),
-        upstream.match("", "", "DispatchWorkgroupsOp::getResultAccess", table=TABLE),
+        upstream.match("", "", "DispatchWorkgroupsOp::getResultAccess", table=TABLE, build=BUILD),
         True,
     )
     n = program.write_index(
@@ -198,7 +202,8 @@ def test_program_bundles_index_lists_each_cause_with_its_measurements(tmp_path):
         ],
     )
     text = n.read_text()
-    assert "iree-llvmcpu-select-lowering-strategy" in text and "iree-org/iree#2 (closed as fixed in 3.5)" in text
+    assert "iree-llvmcpu-select-lowering-strategy" in text
+    assert "iree-org/iree#2 (closed 2025-06-01 by PR #3, fixed before this build" in text
     assert "not localized" in text and "[2, 2, 2]" in text
 
 
