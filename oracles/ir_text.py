@@ -236,14 +236,14 @@ def _scan(text: str) -> list[dict[str, Any]]:
                 if copy is not None:
                     source, target, target_type = copy
                     if _view_key(source, definitions, carried) != _view_key(target, definitions, carried):
-                        staged = not (
-                            _is_binding(source, definitions, carried) and _is_binding(target, definitions, carried)
-                        )
+                        ends = _end(source, definitions, carried), _end(target, definitions, carried)
+                        staged = not all(end.endswith("binding") for end in ends)
                         match = re.search(r"(memref\.copy|linalg\.copy|linalg\.generic)", line)
                         assert match is not None  # _copy_operands read one of these
                         op = match.group(1)
                         row = _row("copy", op, target_type, in_loop, line, staged)
-                        found.append(row | {"aligned": _aligned(source, target, definitions)})
+                        aligned = _aligned(source, target, definitions)
+                        found.append(row | {"aligned": aligned, "source": ends[0], "target": ends[1]})
             opened = line.count("{") - line.count("}")
             if opened > 0:
                 is_loop = any(re.search(rf"(?<![\w.]){re.escape(op)}\b", line) for op in vocabulary.LOOP_OPS)
@@ -266,6 +266,8 @@ def _row(kind: str, op: str, memref: str, in_loop: bool, line: str, staged: bool
         "excerpt": _excerpt(line),
         "staged": staged,
         "aligned": False,
+        "source": "",
+        "target": "",
     }
 
 
@@ -433,8 +435,16 @@ def _is_full_view(line: str) -> bool:
     return all(v == "0" for v in offsets) and all(v == "1" for v in strides) and sizes == shape and "?" not in shape
 
 
-def _is_binding(value: str, definitions: dict, carried: dict) -> bool:
-    return _root(value, definitions, carried)[1] == vocabulary.BINDING_OP
+_OWN_FLAGS = re.compile(r"(?<![\w.])flags\(\"?([\w|]*)\"?\)")  # the subspan's own flags, not its layout's
+
+
+def _end(value: str, definitions: dict, carried: dict) -> str:
+    """``memory.copy_end`` read from the text: what a copy's end views (one of ``memory.COPY_ENDS``)."""
+    _, op, line = _root(value, definitions, carried)
+    if op == vocabulary.BINDING_OP:
+        flags = _OWN_FLAGS.search(line)
+        return "read-only-binding" if flags and "ReadOnly" in flags.group(1).split("|") else "binding"
+    return {vocabulary.ALLOCA: "alloca", vocabulary.ALLOC: "alloc"}.get(op, "other")
 
 
 def _blocks_on_cycles(body: str) -> set[str]:

@@ -71,6 +71,14 @@ class MemoryOp:
     excerpt: str  # the op's first printed line, trimmed
     staged: bool = False  # a copy with an end that is not a binding (an alloca, an alloc, ...)
     aligned: bool = False  # a copy between the same positions of two bindings of one shape (see ``is_defect``)
+    source: str = ""  # a copy's ends, each one of ``COPY_ENDS`` ("" for an allocation, or a record without them)
+    target: str = ""
+
+
+# What a copy moves data from or to: a binding the dispatch only reads (an input, ``ReadOnly``), another binding,
+# a buffer the dispatch allocated on the stack or the heap, or anything else (a block argument, a global).
+COPY_ENDS = ("read-only-binding", "binding", "alloca", "alloc", "other")
+_READ_ONLY = 1  # the ReadOnly bit of a binding's ``descriptor_flags`` (IREE's HAL DescriptorFlags)
 
 
 # --------------------------------------------------------------------------- location
@@ -166,20 +174,28 @@ def _carried(value: ir.Value) -> ir.Value | None:
     return None
 
 
-def _is_binding(value: ir.Value) -> bool:
-    """``value`` views a binding (``BINDING_OPS``): the caller's input or output buffer, not one the
-    dispatch allocated. Seen through views and loop-carried values."""
+def copy_end(value: ir.Value) -> str:
+    """What ``value`` views (one of ``COPY_ENDS``), seen through views and loop-carried values: a binding
+    (``BINDING_OPS``, read-only or not), an alloca / alloc the dispatch made, or something else."""
     for _ in range(64):
         carried = _carried(value)
         if carried is not None:
             value = carried
         elif isinstance(value, ir.BlockArgument):
-            return False
+            return "other"
         elif value.owner.name in VIEW_OPS:
             value = value.owner.operands[0]
+        elif value.owner.name in BINDING_OPS:
+            flags = value.owner.attributes["descriptor_flags"] if "descriptor_flags" in value.owner.attributes else None
+            read_only = flags is not None and ir.IntegerAttr(flags).value & _READ_ONLY
+            return "read-only-binding" if read_only else "binding"
         else:
-            return value.owner.name in BINDING_OPS
-    return False
+            return {"memref.alloca": "alloca", "memref.alloc": "alloc"}.get(value.owner.name, "other")
+    return "other"
+
+
+def _is_binding(end: str) -> bool:
+    return end in ("read-only-binding", "binding")
 
 
 def _is_full_view(subview: ir.Operation) -> bool:
@@ -252,6 +268,7 @@ def scan(ir_text: str) -> list[MemoryOp]:
         if operands is None or _view_key(operands[0]) == _view_key(operands[1]):
             continue
         target_type = operands[1].type
+        source, target = copy_end(operands[0]), copy_end(operands[1])
         found.append(
             MemoryOp(
                 kind="copy",
@@ -261,8 +278,10 @@ def scan(ir_text: str) -> list[MemoryOp]:
                 dynamic=not target_type.has_static_shape,
                 in_loop=_in_loop(op),
                 excerpt=first_line(op),
-                staged=not (_is_binding(operands[0]) and _is_binding(operands[1])),
+                staged=not (_is_binding(source) and _is_binding(target)),
                 aligned=_aligned(operands[0], operands[1]),
+                source=source,
+                target=target,
             )
         )
     return found
@@ -451,6 +470,7 @@ def check_memory(
                         "max_static_alloca_bytes": max_static_alloca_bytes,
                         "memory_ops": [
                             {"op": m.op, "type": m.type, "bytes": m.bytes, "in_loop": m.in_loop, "excerpt": m.excerpt}
+                            | ({"source": m.source, "target": m.target} if m.source else {})  # what a copy moves
                             for m in memory_ops
                         ],
                         # what the ops' semantics require (oracles.scratch), so the excess above is all that is flagged
