@@ -25,6 +25,7 @@ from ireefuzz import sut
 from ireefuzz.base.durable import atomic_write_text, slug
 from ireefuzz.oracles.finding import Finding
 from ireefuzz.tools.filing import culprit as culprits
+from ireefuzz.tools.filing import experiments as experimenting
 from ireefuzz.tools.filing import upstream
 from ireefuzz.tools.filing.bundle import Bundle, run_bundle
 from ireefuzz.tools.shrink import mlir as reducing
@@ -114,8 +115,10 @@ def write_cause(
     *,
     reduction: Any = None,
     log: Callable[[str], None] = lambda m: None,
+    experiments: int = experimenting.MAX_EXPERIMENTS,
 ) -> Written:
-    """The bundle of ``finding`` on the (reduced) ``program``'s function ``case``, in ``out``."""
+    """The bundle of ``finding`` on the (reduced) ``program``'s function ``case``, in ``out``; a confirmed one with
+    up to ``experiments`` IR-level variants run (``filing.experiments``: finding.json and ISSUE.md)."""
     from ireefuzz.tools.filing.repro import make_program_bundle
 
     made: Bundle = make_program_bundle(finding, case, config)
@@ -171,6 +174,11 @@ def write_cause(
     else:
         log(f"run.sh exits {exits}, not 1 every time: no ISSUE.md")
         made.issue = None
+    if experiments and exits.count(1) == CONFIRM_RUNS:
+        goal = Target.by_cause(cause_id(finding), finding.oracle)
+        tried = experimenting.record(experimenting.run_experiments(case, goal, config, limit=experiments, log=log))
+        made.finding["experiments"] = tried
+        made.issue = experimenting.with_section(made.issue, tried) if made.issue is not None else None
     made.dump(out)
     return Written(path, cause_id(finding), finding.signature, ops, exits, found, matches, reduction is not None)
 

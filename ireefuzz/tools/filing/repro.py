@@ -21,7 +21,7 @@ from typing import Any, Literal, Mapping, Sequence
 import numpy as np
 
 from ireefuzz import sut
-from ireefuzz.base.argtypes import positive_int
+from ireefuzz.base.argtypes import non_negative_int, positive_int
 from ireefuzz.base.compiler_options import add_compiler_options
 from ireefuzz.base.durable import json_default, make_dir
 from ireefuzz.core.evaluate import Policy, evaluate
@@ -33,6 +33,7 @@ from ireefuzz.generators.tensor import TensorType
 from ireefuzz.oracles.finding import Finding
 from ireefuzz.sut import isolated
 from ireefuzz.tools.filing import culprit as culprits
+from ireefuzz.tools.filing import experiments as experimenting
 from ireefuzz.tools.filing.bundle import (
     INPUTS_AFTER,
     INPUTS_AFTER_FUNCTION,
@@ -101,6 +102,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=CONFIRM_RUNS,
         help=f"re-runs of the minimal case; flaky ones are not filed (default {CONFIRM_RUNS})",
     )
+    parser.add_argument(
+        "--experiments",
+        dest="experiments",
+        metavar="N",
+        type=non_negative_int("number of variants"),
+        default=experimenting.MAX_EXPERIMENTS,
+        help="variants of the minimal case run before the verdict (dims, destinations, forms, consumers, dtypes, "
+        f"ranks, CPUs; each one compile); 0: none (default {experimenting.MAX_EXPERIMENTS})",
+    )
     add_compiler_options(parser.add_argument, target=False)  # the target CPU and flags are the finding's
 
 
@@ -125,6 +135,7 @@ def main(args: argparse.Namespace) -> int:
         config,
         shrink=args.shrink,
         confirm_runs=args.confirm_runs,
+        experiments=args.experiments,
         under=args.under,
         log=lambda m: print(f"  {m}"),
     )
@@ -133,6 +144,9 @@ def main(args: argparse.Namespace) -> int:
         shrunk = result.shrunk
         split = " (splits out: the minimized program lands in another cause)" if shrunk.split_out else ""
         print(f"  shrunk under {shrunk.target}\n  ends as cause {shrunk.cause}{split}\n  signature {shrunk.signature}")
+    tried = experimenting.read(result.path)
+    if tried is not None:
+        print(f"  experiments: {tried['verdict']['line']} ({len(tried['rows']) - 1} variants, {tried['seconds']} s)")
     return 1 if result.status == "confirmed" else 0
 
 
@@ -234,9 +248,11 @@ def shrink_and_bundle(
     policy: Any = None,
     under: str = "cause",
     log: Any = None,
+    experiments: int = experimenting.MAX_EXPERIMENTS,
 ) -> BundleResult:
-    """Shrink ``finding``'s case under its cause or signature (``under``, default cause), confirm it,
-    and write the bundle (the campaign calls this)."""
+    """Shrink ``finding``'s case under its cause or signature (``under``, default cause), confirm it, run up to
+    ``experiments`` variants of a confirmed one (``filing.experiments``: its table and verdict go into finding.json
+    and ISSUE.md), and write the bundle (the campaign calls this)."""
 
     config = config if config is not None else sut.CompilerConfig()
     if finding.case is None:  # the command line refuses such a finding before (load_finding)
@@ -279,7 +295,14 @@ def shrink_and_bundle(
         "original": {"case": finding.case, "size": str(before)},
         "shrink": info,
     }
+    tried = None  # the experiments' record: finding.json's "experiments", a section of ISSUE.md
+    if experiments and confirmation.fileable:
+        goal = shrinking.Target.by_cause(shrinking.cause_id(minimal))
+        tried = experimenting.record(experimenting.run_experiments(case, goal, config, limit=experiments, log=log))
+        extra["experiments"] = tried
     made = make_bundle(minimal, case, config, extra=extra, issue=confirmation.fileable)
+    if made.issue is not None and tried is not None:
+        made.issue = experimenting.with_section(made.issue, tried)
     path = made.dump(out_dir)
     if confirmation.fileable:  # the bundle's own check, with the compiler that confirmed the finding
         code, output = run_bundle(path, config)

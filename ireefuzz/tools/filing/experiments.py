@@ -1,0 +1,1097 @@
+"""Experiments before a verdict: the variants an IREE engineer runs on a shrunk program, and what they say.
+
+A new cause is a claim: "this is a bug of its own". An engineer tests it by changing one thing at a time and
+compiling again: dims static at the instance sizes and static dims dynamic, an argument used as a destination
+replaced by ``tensor.empty`` (filled where the op reads it), a splat ``linalg.generic`` as ``linalg.fill`` and
+back, each consumer removed, f16 / bf16 as f32, a rank more or less (where the ops allow it), another CPU
+(``generic``, ``x86-64-v3``, ``host``) and data tiling on / off. ``graph_experiments`` builds these from the
+metamorphic relations' own transforms (``core.relations``: ``to_static``, ``to_dynamic``, ``dps_variants``,
+``config_variants``); ``program_experiments`` builds the ones that work on a raw program's text (the CPUs, f32,
+``tensor.empty`` for an argument init). ``run_experiments`` compiles and runs each through the one pipeline
+(``core.evaluate``, whose findings carry their causes, ``oracles.cause.assign_causes``) and records an
+``Outcome`` per variant: the same cause, a known cause, another cause, clean, or not judged (and why). A CPU whose
+code this machine cannot run is compiled only: its run-time verdicts are not judged.
+
+``judge`` reads the table and nothing else:
+
+- **duplicate-of K** when a variant lands in the known cause K of the same oracle family while the target goes
+  away (the same mechanism under another surface), or when K shows beside the target in the same dispatch and
+  comes and goes with it in every variant (one defect reported twice, e.g. the copies of a known stack buffer);
+- the **trigger**: the variants that make the failure go away, as sentences ("With `tensor.empty` instead of
+  `%arg1` as the outs of n0 (reduce_sum), it compiles.");
+- the **nearest known cause**, and why this cause is not it.
+
+``record`` is what a bundle's ``finding.json`` keeps (``experiments``); ``section_lines`` writes it for ISSUE.md
+and the campaign's summary.md; ``judged`` reads bundles back, so the campaign counts a cause judged duplicate as
+known: a nightly is red only for a cause that survived its experiments.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, Sequence
+
+from ireefuzz.oracles.finding import Signature
+from ireefuzz.tools.baseline import Baseline, Known
+
+OutcomeKind = Literal["same", "known", "other", "clean", "not-judged"]
+OUTCOME_KINDS: tuple[OutcomeKind, ...] = ("same", "known", "other", "clean", "not-judged")
+MAX_EXPERIMENTS = 12  # variants per candidate (each one iree-compile, ~1-3 s), beside the as-given one
+CPUS = ("generic", "x86-64-v3", "host")
+AS_GIVEN = "as-given"
+_FAMILY = {"reference": "numeric"}  # oracles that judge the same thing (a wrong value)
+RUN_ORACLES = frozenset({"numeric", "reference", "immutability"})
+CannotRun = Callable[[str], "str | None"]  # a CPU -> why this machine cannot run code for it, or None
+
+
+def family(cause: str) -> str:
+    """The oracle family of a cause id (``numeric/...`` and ``reference/...`` are one: a wrong value)."""
+    oracle = cause.split("/", 1)[0]
+    return _FAMILY.get(oracle, oracle)
+
+
+def mechanism(cause: str) -> tuple[str, str]:
+    """What a variant's cause must share with the target to be the same mechanism by experiment: the oracle family
+    and the kind of defect (memory: a stack buffer, a heap buffer or a copy; crash: a compile error, a compiler
+    crash or a run-time failure; a wrong value of any kind)."""
+    from ireefuzz.oracles.cause import MEMORY_FAMILIES
+
+    fam, kind = family(cause), (cause.split("/") + [""])[1]
+    if fam == "memory":
+        return fam, MEMORY_FAMILIES.get(kind, kind)
+    if fam == "crash":
+        return fam, "runtime" if kind.startswith("runtime-") else kind
+    return (fam, "") if fam == "numeric" else (fam, kind)
+
+
+def needs_run(cause: str) -> bool:
+    """Whether the cause is seen only by running the program (a wrong value, a mutation, a run-time crash)."""
+    return cause.split("/", 1)[0] in RUN_ORACLES or cause.startswith("crash/runtime-")
+
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """What one variant showed: ``same`` (the target), ``known:<cause>``, ``other:<cause>``, ``clean``, or
+    ``not-judged:<reason>``."""
+
+    kind: OutcomeKind
+    detail: str = ""  # the cause (known, other) or the reason (not-judged)
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.detail}" if self.detail else self.kind
+
+    @classmethod
+    def parse(cls, text: str) -> "Outcome":
+        name, _, detail = str(text).partition(":")
+        kind = next((k for k in OUTCOME_KINDS if k == name), None)
+        if kind is None:
+            raise ValueError(f"{text!r} is not an outcome ({', '.join(OUTCOME_KINDS)})")
+        return cls(kind, detail)
+
+    @property
+    def cause(self) -> str:
+        return self.detail if self.kind in ("known", "other") else ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Experiment:
+    """One variant to run: a label, what it changes (a phrase after "with"), the case (a ``Case`` or a raw
+    program's ``ProgramCase``)."""
+
+    label: str
+    change: str
+    case: Any
+    not_run: str = ""  # why this machine cannot run its code (then compiled only: run-time verdicts not judged)
+
+
+@dataclasses.dataclass(frozen=True)
+class Row:
+    label: str
+    change: str
+    outcome: Outcome
+    causes: tuple[str, ...] = ()  # every cause the variant showed
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "change": self.change,
+            "outcome": str(self.outcome),
+            "causes": list(self.causes),
+            "seconds": round(self.seconds, 2),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Row":
+        return cls(
+            str(data["label"]),
+            str(data.get("change", "")),
+            Outcome.parse(data["outcome"]),
+            tuple(str(c) for c in data.get("causes") or ()),
+            float(data.get("seconds") or 0.0),
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class ExperimentTable:
+    """The experiments of one candidate: its rows (the as-given program first) and what ``judge`` needs of the
+    baseline, so the verdict is a pure function of the table."""
+
+    target: str  # the cause (or signature) kept
+    rows: tuple[Row, ...]
+    known: Mapping[str, str] = dataclasses.field(default_factory=dict)  # a cause seen -> the known cause it is
+    beside: tuple[str, ...] = ()  # known causes in the target's own dispatch in the as-given program
+    nearest: tuple[str, float] | None = None  # the known cause nearest by features (``features``), its distance
+    skipped: tuple[str, ...] = ()  # variants not run (over the cap, or not applicable), with why
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "target": self.target,
+            "rows": [r.to_json() for r in self.rows],
+            "known": dict(self.known),
+            "beside": list(self.beside),
+            "nearest": list(self.nearest) if self.nearest else None,
+            "skipped": list(self.skipped),
+            "seconds": round(self.seconds, 2),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "ExperimentTable":
+        nearest = data.get("nearest")
+        return cls(
+            str(data["target"]),
+            tuple(Row.from_json(r) for r in data.get("rows") or ()),
+            {str(k): str(v) for k, v in (data.get("known") or {}).items()},
+            tuple(str(c) for c in data.get("beside") or ()),
+            (str(nearest[0]), float(nearest[1])) if nearest else None,
+            tuple(str(s) for s in data.get("skipped") or ()),
+            float(data.get("seconds") or 0.0),
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    verdict: Literal["new", "duplicate-of"]
+    target: str
+    of: str = ""  # duplicate-of: the known cause
+    by: str = ""  # duplicate-of: the experiment that shows it (a variant's label, and how)
+    trigger: tuple[str, ...] = ()  # the variants that make the failure go away, as sentences
+    nearest: str = ""  # the nearest known cause
+    why_not_nearest: str = ""  # why this cause is not that one ("" for a duplicate: it is)
+
+    def line(self) -> str:
+        return f"duplicate-of {self.of} (by experiment: {self.by})" if self.verdict == "duplicate-of" else "new"
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self) | {"trigger": list(self.trigger), "line": self.line()}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Verdict":
+        verdict: Literal["new", "duplicate-of"] = "duplicate-of" if data.get("verdict") == "duplicate-of" else "new"
+        return cls(
+            verdict,
+            str(data.get("target", "")),
+            str(data.get("of", "")),
+            str(data.get("by", "")),
+            tuple(str(t) for t in data.get("trigger") or ()),
+            str(data.get("nearest", "")),
+            str(data.get("why_not_nearest", "")),
+        )
+
+
+# --------------------------------------------------------------------------- the verdict (pure)
+
+
+def judge(table: ExperimentTable) -> Verdict:
+    """The verdict the table supports (see the module doc)."""
+    mech = mechanism(table.target)
+    rows = list(table.rows)
+    variants = [r for r in rows if r.label != AS_GIVEN]
+    trigger = tuple(sentence(r, table.target) for r in variants if r.outcome.kind == "clean")
+    landed = [r for r in variants if r.outcome.kind == "known" and mechanism(r.outcome.cause) == mech]
+    if landed:
+        counts = collections.Counter(r.outcome.cause for r in landed)
+        of = max(counts, key=lambda k: (counts[k], -[r.outcome.cause for r in landed].index(k)))
+        by = next(r for r in landed if r.outcome.cause == of)
+        return Verdict("duplicate-of", table.target, of, by.label, trigger, of)
+    judged = [r for r in rows if r.outcome.kind != "not-judged"]
+    for k in table.beside:
+        shows = lambda r: k in {table.known.get(c, "") for c in r.causes}
+        present = lambda r: _shows_target(table, r, k)
+        together = all(present(r) == shows(r) for r in judged)
+        removed = [r for r in judged if r.label != AS_GIVEN and not present(r) and not shows(r)]
+        if together and removed:
+            how = f"{removed[0].label} removes both; they come and go together in all {len(judged)} programs"
+            return Verdict("duplicate-of", table.target, k, how, trigger, k)
+    nearest, why = _nearest(table, judged)
+    return Verdict("new", table.target, trigger=trigger, nearest=nearest, why_not_nearest=why)
+
+
+def _shows_target(table: ExperimentTable, row: Row, other: str = "") -> bool:
+    """The row shows the target, or a cause of its mechanism that is not the known cause ``other`` (the same
+    defect under another name: a copy keyed by its program's syntax)."""
+    mech = mechanism(table.target)
+    return row.outcome.kind == "same" or any(
+        mechanism(c) == mech and table.known.get(c, "") != other for c in row.causes
+    )
+
+
+def _nearest(table: ExperimentTable, judged: Sequence[Row]) -> tuple[str, str]:
+    """The known cause of the target's family the experiments met most often, and why this cause is not it; else
+    the nearest by features (``table.nearest``)."""
+    fam = family(table.target)
+    seen = collections.Counter(
+        table.known[c] for r in judged for c in set(r.causes) if c in table.known and family(c) == fam
+    )
+    if seen:
+        k = max(seen, key=lambda c: (seen[c], c))
+        shows = lambda r: k in {table.known.get(c, "") for c in r.causes}
+        alone = next((r for r in judged if _shows_target(table, r, k) and not shows(r)), None)
+        if alone is not None:
+            where = "as given" if alone.label == AS_GIVEN else f"with {alone.change}"
+            return k, f"{where}, this cause shows without `{k}`: another defect"
+        if k not in table.beside:
+            return k, f"`{k}` shows beside it, but not in its dispatch"
+        return k, f"`{k}` shows beside it, and no variant removes both: not shown to be one mechanism"
+    if table.nearest:
+        k, d = table.nearest
+        return k, f"no variant lands in `{k}` (nearest by oracle, kind, ops, dtype and pipeline; distance {d:.2f})"
+    return "", "the baseline has no cause of this oracle family"
+
+
+def sentence(row: Row, target: str) -> str:
+    """A clean variant as a bug report says it: "With `tensor.empty` instead of `%arg1` ..., it compiles."."""
+    return f"With {row.change}, {_effect(target)}."
+
+
+def _effect(target: str) -> str:
+    """What "clean" means for the target's oracle, in words."""
+    parts = (target.split("/") + ["", ""])[:2]
+    oracle, kind = parts
+    if oracle == "crash":
+        return "it compiles and runs" if kind.startswith("compile") else "it runs"
+    if oracle == "memory":
+        return {"copy": "it has no buffer copy", "alloc": "it has no heap allocation"}.get(
+            kind, "it has no stack buffer"
+        )
+    if oracle in ("numeric", "reference"):
+        return "its values are right"
+    if oracle == "immutability":
+        return "its inputs stay unchanged"
+    if oracle == "fusion":
+        return "the producer fuses into its consumer"
+    return "the failure goes away"
+
+
+# --------------------------------------------------------------------------- nearness of causes
+
+
+FEATURES = ("oracle", "kind", "ops", "dtype", "pipeline")
+
+
+def features(cause: str, signatures: Iterable[str], pipeline: str = "") -> dict[str, frozenset[str]]:
+    """The feature vector of a cause: its id (``oracle/kind/what@pipeline``) and its signatures' ops and dtypes
+    (the campaign's ranking and ``nearest_known`` measure distance over it)."""
+    oracle, _, rest = cause.partition("/")
+    kind, _, what = rest.partition("/")
+    what, _, at = what.partition("@")
+    ops = {op.split("[", 1)[0] for op in what.split(">") if op} if ">" in what or what.isidentifier() else set()
+    dtypes: set[str] = set()
+    for text in signatures:
+        try:
+            sig = Signature.parse(text)
+        except ValueError:
+            continue
+        ops.update(sig.op_names)
+        dtypes.update(d for d in sig.dtype.split(",") if d != "-")
+    return {
+        "oracle": frozenset({oracle}),
+        "kind": frozenset({kind}),
+        "ops": frozenset(ops),
+        "dtype": frozenset(dtypes),
+        "pipeline": frozenset({p for p in (at or pipeline,) if p}),
+    }
+
+
+def distance(a: Mapping[str, frozenset[str]], b: Mapping[str, frozenset[str]]) -> float:
+    """Mean over the features of 1 - Jaccard (two empty sets agree)."""
+    total = 0.0
+    for f in FEATURES:
+        union = a[f] | b[f]
+        total += (1.0 - len(a[f] & b[f]) / len(union)) if union else 0.0
+    return total / len(FEATURES)
+
+
+def nearest_known(cause: str, signatures: Iterable[str], baseline: Baseline) -> tuple[str, float] | None:
+    """The baseline's cause of the same oracle family nearest to ``cause`` by features (a duplicate entry stands
+    for the cause it duplicates), or None."""
+    mine = features(cause, signatures)
+    best: tuple[float, str] | None = None
+    for k in baseline.causes.values():
+        if not k.cause or k.cause == cause or family(k.cause) != family(cause):
+            continue
+        name = k.of if k.verdict == "duplicate-of" and k.of else k.cause
+        d = distance(mine, features(k.cause, k.signatures))
+        if best is None or (d, name) < best:
+            best = (d, name)
+    return (best[1], round(best[0], 3)) if best else None
+
+
+def known_cause(baseline: Baseline, signature: str, cause: str) -> str:
+    """The known cause a finding is, by the baseline's matching (a ``duplicate-of`` entry gives the cause it
+    duplicates), or ""."""
+    k = baseline.finding_known(signature, cause)
+    if k is None:
+        return ""
+    return k.of if k.verdict == "duplicate-of" and k.of else k.cause or cause
+
+
+# --------------------------------------------------------------------------- graph variants
+
+
+def _attempt(build: Callable[[], Any]) -> Any:
+    from ireefuzz.errors import GraphError
+
+    try:
+        return build()
+    except (GraphError, ValueError, KeyError, IndexError, TypeError):
+        return None
+
+
+def _with(case: Any, graph: Any, instances: Any = None) -> Any:
+    """``case`` with ``graph`` (and ``instances``; default: the case's, kept to the graph's symbols), checked."""
+    from ireefuzz.tools.shrink.graph import with_graph
+
+    if instances is None:
+        return with_graph(case, graph)
+    return dataclasses.replace(case, graph=graph, instances=instances).check()
+
+
+def shape_experiments(case: Any) -> Iterator[Experiment]:
+    """Dynamic dims static at the first instance's sizes (all, then each alone), or static dims dynamic."""
+    from ireefuzz.core.relations import to_dynamic, to_static
+
+    g, sizes = case.graph, dict(case.instances[0])
+    if g.symbols:
+        shown = ", ".join(f"{s}={n}" for s, n in sizes.items())
+        static = _attempt(lambda: _with(case, to_static(g, sizes), ({},)))
+        if static is not None:
+            yield Experiment("static", f"every dim static at the instance's sizes ({shown})", static)
+        for sym in g.symbols if len(g.symbols) > 1 else ():
+            rest = ({s: n for s, n in sizes.items() if s != sym},)
+            one = _attempt(lambda: _with(case, g.map_dims(lambda d: sizes[sym] if d == sym else d).check(), rest))
+            if one is not None:
+                yield Experiment(f"static:{sym}", f"`{sym}` static ({sizes[sym]}), the other dims dynamic", one)
+        return
+    dynamic, new = to_dynamic(g)
+    variant = _attempt(lambda: _with(case, dynamic, (new,))) if new else None
+    if variant is not None:
+        yield Experiment("dynamic", f"the static sizes {', '.join(map(str, new.values()))} as dynamic dims", variant)
+
+
+def init_experiments(case: Any) -> Iterator[Experiment]:
+    """Each argument used as a destination replaced: a DPS ``outs`` by a fresh ``tensor.empty``
+    (``dps_variants``' ``outs=empty``), an accumulator the op reads by a ``linalg.fill`` of one."""
+    from ireefuzz.core.relations import dps_variants
+    from ireefuzz.generators.ops import OPS
+
+    g = case.graph
+    forms = dict(dps_variants(g, limit=1 << 16))
+    for i, node in enumerate(g.nodes):
+        init = str(node.attrs.get("init", "empty"))
+        if init.startswith("value:a") and f"n{i}.outs=empty" in forms:
+            variant = _attempt(lambda: _with(case, forms[f"n{i}.outs=empty"]))
+            if variant is not None:
+                yield Experiment(
+                    f"n{i}.outs=empty",
+                    f"`tensor.empty` instead of `%arg{init[7:]}` as the outs of n{i} ({node.op})",
+                    variant,
+                )
+        acc = OPS[node.op].acc_input
+        if acc is not None and acc < len(node.inputs) and node.inputs[acc].startswith("a"):
+            variant = _attempt(lambda: _with(case, accumulator_filled(g, i)))
+            if variant is not None:
+                yield Experiment(
+                    f"n{i}.acc=fill",
+                    f"a `linalg.fill` of a `tensor.empty` instead of `%arg{node.inputs[acc][1:]}` as the "
+                    f"accumulator of n{i} ({node.op})",
+                    variant,
+                )
+
+
+def accumulator_filled(graph: Any, index: int) -> Any:
+    """``graph`` with node ``index``'s accumulator argument replaced by a new zero ``fill`` of its type (placed
+    first); an argument nothing else reads goes."""
+    from ireefuzz.generators.graph import Node
+    from ireefuzz.generators.ops import OPS
+    from ireefuzz.tools.shrink.graph import rebuild
+
+    node, acc = graph.nodes[index], OPS[graph.nodes[index].op].acc_input
+    t = graph.type_of(node.inputs[acc])
+    zero = 0 if t.dtype.startswith("i") else 0.0
+    fill = Node("fill", (), {"shape": list(t.shape), "dtype": t.dtype, "value": zero}, type(t)(t.shape, t.dtype))
+    shifted = _prepend(graph, fill)
+    target = shifted.nodes[index + 1]
+    inputs = tuple("n0" if k == acc else r for k, r in enumerate(target.inputs))
+    nodes = list(shifted.nodes)
+    nodes[index + 1] = dataclasses.replace(target, inputs=inputs)
+    whole = type(graph)(graph.args, tuple(nodes), shifted.outputs)
+    return rebuild(whole, range(len(nodes)), whole.outputs)
+
+
+def _prepend(graph: Any, node: Any) -> Any:
+    """``graph`` with ``node`` as its new first node (every node reference shifted by one); unchecked."""
+
+    def shift(ref: str) -> str:
+        return f"n{int(ref[1:]) + 1}" if ref.startswith("n") else ref
+
+    def attrs(a: Mapping[str, Any]) -> dict[str, Any]:
+        init = str(a.get("init", "empty"))
+        kind, _, ref = init.partition(":")
+        return dict(a) | ({"init": f"{kind}:{shift(ref)}"} if ref else {})
+
+    moved = [dataclasses.replace(n, inputs=tuple(map(shift, n.inputs)), attrs=attrs(n.attrs)) for n in graph.nodes]
+    return type(graph)(graph.args, (node, *moved), tuple(map(shift, graph.outputs)))
+
+
+def splat_experiments(case: Any) -> Iterator[Experiment]:
+    """Each ``fill`` toggled between ``linalg.fill`` and its splat ``linalg.generic`` (``dps_variants``' form)."""
+    from ireefuzz.core.relations import dps_variants
+
+    g = case.graph
+    forms = dict(dps_variants(g, limit=1 << 16))
+    for i, node in enumerate(g.nodes):
+        if node.op != "fill":
+            continue
+        generic = bool(node.attrs.get("generic"))
+        variant = forms.get(f"n{i}.generic={str(not generic).lower()}")
+        variant = _attempt(lambda: _with(case, variant)) if variant is not None else None
+        if variant is not None:
+            change = "`linalg.fill` instead of the splat `linalg.generic`" if generic else "a splat `linalg.generic`"
+            yield Experiment(
+                f"n{i}.{'fill' if generic else 'generic'}",
+                f"{change} for n{i}" + ("" if generic else " instead of `linalg.fill`"),
+                variant,
+            )
+
+
+def consumer_experiments(case: Any) -> Iterator[Experiment]:
+    """Each consumer removed (with what only it feeds): its producers are returned instead."""
+    from ireefuzz.tools.shrink.graph import cone, rebuild
+
+    g = case.graph
+    for c, node in enumerate(g.nodes):
+        producers = [r for r in dict.fromkeys(node.inputs) if r.startswith("n")]
+        if not producers:
+            continue
+        outputs = list(dict.fromkeys([o for o in g.outputs if c not in cone(g, [o])] + producers))
+        variant = _attempt(lambda: _with(case, rebuild(g, sorted(cone(g, outputs)), outputs)))
+        if variant is not None:
+            shown = ", ".join(producers)
+            yield Experiment(f"drop:n{c}", f"n{c} ({node.op}) removed ({shown} returned instead)", variant)
+
+
+NARROW_FLOATS = ("f16", "bf16")
+
+
+def dtype_experiments(case: Any) -> Iterator[Experiment]:
+    """f16 / bf16 as f32 everywhere (a cast that becomes f32 to f32 goes)."""
+    g = case.graph
+    narrow = sorted({t.dtype for t in g.args} | {n.type.dtype for n in g.nodes} & set(NARROW_FLOATS))
+    narrow = [d for d in narrow if d in NARROW_FLOATS]
+    variant = _attempt(lambda: _with(case, widened(g))) if narrow else None
+    if variant is not None:
+        yield Experiment("f32", f"f32 instead of {' / '.join(narrow)}", variant)
+
+
+def widened(graph: Any) -> Any:
+    """``graph`` with every f16 / bf16 type (and ``dtype`` / ``to`` attribute) as f32; casts that become
+    f32 -> f32 bypassed."""
+    from ireefuzz.tools.shrink.graph import rebuild
+
+    wide = lambda d: "f32" if d in NARROW_FLOATS else d
+    retype = lambda t: dataclasses.replace(t, dtype=wide(t.dtype))
+    nodes = []
+    for n in graph.nodes:
+        attrs = {k: wide(v) if k in ("dtype", "to") and isinstance(v, str) else v for k, v in n.attrs.items()}
+        nodes.append(dataclasses.replace(n, attrs=attrs, type=retype(n.type)))
+    g = type(graph)(tuple(retype(t) for t in graph.args), tuple(nodes), graph.outputs)
+    same = {
+        f"n{i}": n.inputs[0]
+        for i, n in enumerate(g.nodes)
+        if n.op == "cast" and g.type_of(n.inputs[0]).dtype == n.type.dtype
+    }
+    keep = [i for i in range(len(g.nodes)) if f"n{i}" not in same]
+    return rebuild(g, keep, g.outputs, replace=same) if same else g.check()
+
+
+RANKED_FAMILIES = frozenset({"elementwise", "producer", "reduction", "normalization"})  # ops with "dim"/"shape" attrs
+EXTRA_DIM = 3  # the size of the leading dim a rank+1 variant adds (not 1: IREE folds unit dims away)
+
+
+def rank_experiments(case: Any) -> Iterator[Experiment]:
+    """One leading dim more, and one less, where every op allows it (elementwise, producers, reductions,
+    softmax and the norms: their ``dim`` and ``shape`` attributes move with it)."""
+    from ireefuzz.generators.ops import OPS
+
+    g = case.graph
+    if not all(OPS[n.op].family in RANKED_FAMILIES for n in g.nodes):
+        return
+    rank = max((len(g.type_of(o).shape) for o in g.outputs), default=0)
+    up = _attempt(lambda: _with(case, with_leading_dim(g, EXTRA_DIM)))
+    if up is not None:
+        yield Experiment("rank+1", f"a leading dim of size {EXTRA_DIM} more (rank {rank} -> {rank + 1})", up)
+    down = _attempt(lambda: _with(case, without_leading_dim(g)))
+    if down is not None:
+        yield Experiment("rank-1", f"the leading dim dropped (rank {rank} -> {rank - 1})", down)
+
+
+def with_leading_dim(graph: Any, size: Any) -> Any:
+    def shape(t: Any) -> Any:
+        return dataclasses.replace(t, shape=(size, *t.shape))
+
+    return _reranked(graph, shape, lambda d: d + 1, lambda s: [size, *s])
+
+
+def without_leading_dim(graph: Any) -> Any:
+    def shape(t: Any) -> Any:
+        if not t.shape:
+            raise ValueError(f"{t!r} has no dim to drop")
+        return dataclasses.replace(t, shape=tuple(t.shape[1:]))
+
+    def dim(d: int) -> int:
+        if d < 1:
+            raise ValueError("an op works along the dim to drop")
+        return d - 1
+
+    return _reranked(graph, shape, dim, lambda s: list(s[1:]))
+
+
+def _reranked(graph: Any, shape: Callable, dim: Callable[[int], int], attr_shape: Callable) -> Any:
+    nodes = []
+    for n in graph.nodes:
+        attrs = dict(n.attrs)
+        if "dim" in attrs:
+            attrs["dim"] = dim(int(attrs["dim"]))
+        if "shape" in attrs:
+            attrs["shape"] = attr_shape(attrs["shape"])
+        nodes.append(dataclasses.replace(n, attrs=attrs, type=shape(n.type)))
+    return type(graph)(tuple(shape(t) for t in graph.args), tuple(nodes), graph.outputs).check()
+
+
+def cpu_experiments(case: Any, cannot_run: CannotRun) -> Iterator[Experiment]:
+    """The case for each of ``CPUS`` it does not already target; a CPU whose code this machine cannot run
+    (``cannot_run`` says why) is compiled only."""
+    for cpu in CPUS:
+        if cpu != case.target_cpu:
+            yield Experiment(
+                f"cpu={cpu}",
+                f"`--iree-llvmcpu-target-cpu={cpu}` instead of `{case.target_cpu}`",
+                dataclasses.replace(case, target_cpu=cpu),
+                cannot_run(cpu) or "",
+            )
+
+
+def config_experiments(case: Any) -> Iterator[Experiment]:
+    """Data tiling forced on and off (``config_variants``; its CPU variant is ``cpu_experiments``')."""
+    from ireefuzz.core.relations import DATA_TILING_FLAG, config_variants
+
+    for v in config_variants(case):
+        if v.label.startswith("data-tiling") and tuple(v.case.flags) != tuple(case.flags):
+            flag = next(f for f in v.case.flags if f.startswith(DATA_TILING_FLAG))
+            yield Experiment(v.label, f"`{flag}`", v.case)
+
+
+GraphBuilder = Callable[[Any], Iterator[Experiment]]
+GRAPH_EXPERIMENTS: tuple[tuple[str, GraphBuilder], ...] = (
+    ("shape", shape_experiments),
+    ("init", init_experiments),
+    ("splat", splat_experiments),
+    ("consumer", consumer_experiments),
+    ("dtype", dtype_experiments),
+    ("rank", rank_experiments),
+    ("config", config_experiments),
+)
+
+
+def graph_experiments(case: Any, cannot_run: CannotRun = lambda cpu: None) -> list[list[Experiment]]:
+    """Every applicable graph experiment of ``case``, one list per kind (``GRAPH_EXPERIMENTS``, then the CPUs)."""
+    kinds = [list(build(case)) for _, build in GRAPH_EXPERIMENTS]
+    return kinds + [list(cpu_experiments(case, cannot_run))]
+
+
+# --------------------------------------------------------------------------- raw-program variants (IR level)
+
+
+_NARROW_TYPE = re.compile(r"(?<![a-wyzA-Z0-9_])b?f16(?!\w)")  # 4xf16 and bf16, not bf16's f16
+_HEX16 = re.compile(r"\b0x([0-9A-Fa-f]{4})\b")
+_IDENTITY_CAST = re.compile(r"^(\s*)(%[\w.$-]+) = arith\.(?:extf|truncf) (%[\w.$-]+)(?: [^:]*)? : f32 to f32\s*$")
+
+
+def widened_text(text: str) -> str | None:
+    """``text`` (printed by MLIR) with f16 / bf16 as f32: types, 16-bit hex float literals, and the
+    ``arith.extf`` / ``arith.truncf`` that become f32 -> f32 dropped (their uses renamed within their block).
+    None when nothing is narrow or the result does not verify."""
+    from ireefuzz.tools.shrink.canonical import parse
+
+    module = parse(text)
+    if module is None or not _NARROW_TYPE.search(text):
+        return None
+    lines = []
+    for line in str(module).splitlines():
+        bf16 = "bf16" in line
+        line = _HEX16.sub(lambda m: _hex32(m.group(1), bf16), line)
+        lines.append(_NARROW_TYPE.sub("f32", line))
+    k = 0
+    while k < len(lines):
+        m = _IDENTITY_CAST.match(lines[k])
+        if not m:
+            k += 1
+            continue
+        indent, result, operand = m.groups()
+        del lines[k]
+        use = re.compile(re.escape(result) + r"(?![\w.$-])")
+        j = k
+        while j < len(lines) and (not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip()) >= len(indent)):
+            lines[j] = use.sub(operand, lines[j])
+            j += 1
+    candidate = "\n".join(lines) + "\n"
+    return candidate if parse(candidate) is not None else None
+
+
+def _hex32(bits: str, bf16: bool) -> str:
+    """A 16-bit float's hex literal as the f32 literal of the same value."""
+    import numpy as np
+
+    raw = int(bits, 16)
+    value = (
+        np.array([raw << 16], dtype=np.uint32).view(np.float32)[0]
+        if bf16
+        else np.array([raw], dtype=np.uint16).view(np.float16)[0].astype(np.float32)
+    )
+    return "0x%08X" % int(np.array([value], dtype=np.float32).view(np.uint32)[0])
+
+
+_IN_PLACE_OPS = frozenset({"iree_linalg_ext.sort", "iree_linalg_ext.scatter", "iree_linalg_ext.scan"})
+
+
+@dataclasses.dataclass(frozen=True)
+class ArgumentInit:
+    """A function argument used as an op's destination (``outs``) at the top level of a function."""
+
+    function: str
+    op_index: int  # among the function's top-level ops
+    op: str
+    argument: int
+    type: str
+    element: str
+    dynamic: tuple[int, ...]  # its dynamic dims
+    reads: bool  # the op reads its destination (a reduction, a contraction, a generic using ``%out``)
+
+
+def argument_inits(text: str) -> list[ArgumentInit]:
+    """Every function argument some top-level op of ``text`` takes as a destination, read with MLIR's bindings."""
+    from iree.compiler import ir
+
+    from ireefuzz.tools.shrink.canonical import parse
+
+    module = parse(text)
+    if module is None:
+        return []
+    found = []
+    for f in (op.operation for op in module.body.operations if op.operation.name == "func.func"):
+        if not f.regions[0].blocks:
+            continue
+        name = ir.StringAttr(f.attributes["sym_name"]).value
+        entry = f.regions[0].blocks[0]
+        for k, op in enumerate(o.operation for o in entry.operations):
+            try:
+                ins, outs = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))[:2]
+            except (KeyError, ValueError, TypeError):
+                continue
+            for j, value in enumerate(list(op.operands)[ins : ins + outs]):
+                if not isinstance(value, ir.BlockArgument) or value.owner != entry:
+                    continue
+                t = value.type
+                if not isinstance(t, ir.RankedTensorType):
+                    continue
+                found.append(
+                    ArgumentInit(
+                        name,
+                        k,
+                        op.name,
+                        value.arg_number,
+                        str(t),
+                        str(t.element_type),
+                        tuple(i for i in range(t.rank) if t.is_dynamic_dim(i)),
+                        _reads_destination(op, ins + j),
+                    )
+                )
+    return found
+
+
+def _reads_destination(op: Any, operand: int) -> bool:
+    if op.name in _IN_PLACE_OPS:
+        return True
+    if not op.regions or not op.regions[0].blocks:
+        return False
+    block = op.regions[0].blocks[0]
+    args = list(block.arguments)
+    return operand < len(args) and bool(list(args[operand].uses))
+
+
+def _zero(element: str) -> str | None:
+    if element in ("f16", "bf16", "f32", "f64"):
+        return "0.000000e+00"
+    if element == "i1":
+        return "false"
+    if re.fullmatch(r"[su]?i\d+|index", element):
+        return "0"
+    return None
+
+
+def with_empty_init(text: str, site: ArgumentInit) -> str | None:
+    """``text`` (printed by MLIR) with ``site``'s destination a fresh ``tensor.empty`` of its type (sized by the
+    argument's dynamic dims), filled with zero first when the op reads it; None if the result does not verify."""
+    from ireefuzz.tools.shrink.canonical import parse
+
+    module = parse(text)
+    zero = _zero(site.element)
+    if module is None or (site.reads and zero is None):
+        return None
+    lines = str(module).splitlines()
+    head = next(
+        (i for i, ln in enumerate(lines) if re.match(rf"\s*func\.func (?:\w+ )?@{re.escape(site.function)}\(", ln)),
+        None,
+    )
+    if head is None:
+        return None
+    indent = len(lines[head]) - len(lines[head].lstrip()) + 2
+    starts = []
+    for i in range(head + 1, len(lines)):
+        line = lines[i]
+        depth = len(line) - len(line.lstrip())
+        if line.strip() and depth < indent:
+            break
+        if depth == indent and not line.lstrip().startswith(("}", "^")):
+            starts.append(i)
+    if site.op_index >= len(starts) or site.op not in lines[starts[site.op_index]]:
+        return None
+    at, arg, pad = starts[site.op_index], f"%arg{site.argument}", " " * indent
+    fresh = f"%xf_init{site.op_index}_{site.argument}"
+    new = []
+    dims = []
+    for d in site.dynamic:
+        new += [
+            f"{pad}{fresh}_c{d} = arith.constant {d} : index",
+            f"{pad}{fresh}_d{d} = tensor.dim {arg}, {fresh}_c{d} : {site.type}",
+        ]
+        dims.append(f"{fresh}_d{d}")
+    empty = f"{fresh}_empty" if site.reads else fresh
+    new.append(f"{pad}{empty} = tensor.empty({', '.join(dims)}) : {site.type}")
+    if site.reads:
+        new += [
+            f"{pad}{fresh}_zero = arith.constant {zero} : {site.element}",
+            f"{pad}{fresh} = linalg.fill ins({fresh}_zero : {site.element}) outs({empty} : {site.type}) -> {site.type}",
+        ]
+    outs = re.search(r"\bouts\(([^:]*):", lines[at])
+    if outs is None or not re.search(re.escape(arg) + r"(?![\w])", outs.group(1)):
+        return None
+    renamed = re.sub(re.escape(arg) + r"(?![\w])", fresh, outs.group(1), count=1)
+    lines[at] = lines[at][: outs.start(1)] + renamed + lines[at][outs.end(1) :]
+    candidate = "\n".join(lines[:at] + new + lines[at:]) + "\n"
+    return candidate if parse(candidate) is not None else None
+
+
+def program_experiments(case: Any, cannot_run: CannotRun = lambda cpu: None) -> list[list[Experiment]]:
+    """The IR-level experiments of a raw program's function (``frontends.ProgramCase``), one list per kind:
+    ``tensor.empty`` for each argument init of that function, f32 for f16 / bf16, the CPUs."""
+    inits = []
+    for site in argument_inits(case.program):
+        if site.function != case.function:
+            continue
+        text = with_empty_init(case.program, site)
+        variant = _program_variant(case, text) if text else None
+        if variant is not None:
+            fill = " (filled with zero: the op reads it)" if site.reads else ""
+            inits.append(
+                Experiment(
+                    f"{site.op.split('.')[-1]}#{site.op_index}.outs=empty",
+                    f"`tensor.empty` instead of `%arg{site.argument}` as the outs of `{site.op}`{fill}",
+                    variant,
+                )
+            )
+    wide = widened_text(case.program)
+    variant = _program_variant(case, wide, widen=True) if wide else None
+    dtypes = [Experiment("f32", "f32 instead of f16 / bf16", variant)] if variant is not None else []
+    return [inits, dtypes, list(cpu_experiments(case, cannot_run))]
+
+
+def _program_variant(case: Any, text: str, *, widen: bool = False) -> Any:
+    """``case``'s function in the program ``text``, at the same argument shapes (element types from ``text``)."""
+    from ireefuzz.core.frontends import program_cases
+    from ireefuzz.errors import ProgramError
+
+    shapes = [t.shape for t in case.args] if case.args is not None else None
+    try:
+        (variant,) = program_cases(
+            text,
+            functions=[case.function],
+            shapes=shapes,
+            seed=case.seed,
+            run=case.args is not None,
+            target_cpu=case.target_cpu,
+            flags=case.flags,
+        )
+    except (ProgramError, ValueError):
+        return None
+    return variant
+
+
+# --------------------------------------------------------------------------- running them
+
+
+def chosen(kinds: Sequence[Sequence[Experiment]], limit: int, identity: Callable[[Any], str]) -> tuple[list, list]:
+    """Up to ``limit`` experiments, one of each kind in turn (every kind gets its first before any its second);
+    repeats of a program already chosen dropped. (chosen, the labels left over)."""
+    picked: list[Experiment] = []
+    seen: set[str] = set()
+    left: list[str] = []
+    queues = [collections.deque(k) for k in kinds]
+    while any(queues):
+        for q in queues:
+            if not q:
+                continue
+            e = q.popleft()
+            key = identity(e.case)
+            if key in seen:
+                continue
+            if len(picked) < limit:
+                seen.add(key)
+                picked.append(e)
+            else:
+                left.append(f"{e.label}: over the cap of {limit}")
+    return picked, left
+
+
+def _identity(case: Any) -> str:
+    dumps = getattr(case, "dumps", None)
+    if callable(dumps):
+        return str(dumps())
+    return f"{case.program}|{case.function}|{case.target_cpu}|{case.flags}|{case.args is not None}"
+
+
+Evaluate = Callable[[Sequence[Any], Any, Any, Any], Sequence[Any]]  # (cases, config, policy, frontend) -> results
+
+
+def run_experiments(
+    subject: Any,
+    target: Any,
+    config: Any = None,
+    *,
+    baseline: Baseline | None = None,
+    limit: int = MAX_EXPERIMENTS,
+    policy: Any = None,
+    evaluate: Evaluate | None = None,
+    cannot_run: Callable[[str], str | None] | None = None,
+    log: Callable[[str], None] | None = None,
+) -> ExperimentTable:
+    """Run the experiments of ``subject`` (a graph ``Case`` or a raw program's ``ProgramCase``) about ``target``
+    (a ``shrink.target.Target`` or a cause id): at most ``limit`` variants beside the as-given program, batched in
+    one module per configuration where the oracle allows it (memory and fusion are judged one module each: IREE
+    shares identical dispatches across functions). ``evaluate`` defaults to ``core.evaluate.evaluate``;
+    ``cannot_run`` (a CPU -> why this machine cannot run its code, or None) to ``sut.configs.cannot_run``. A
+    variant whose code cannot run here is compiled only (``evaluate`` decides it the same way); for a target seen
+    only by running, it is not compiled at all."""
+    from ireefuzz import sut
+    from ireefuzz.core import evaluate as ev
+    from ireefuzz.core.frontends import MLIR
+    from ireefuzz.generators.case import Case
+    from ireefuzz.sut import configs, isolated
+    from ireefuzz.tools.shrink.target import Target
+
+    started = time.perf_counter()
+    config = config if config is not None else sut.CompilerConfig()
+    goal: Target = target if isinstance(target, Target) else Target.by_cause(str(target))
+    baseline = baseline if baseline is not None else _shipped_baseline()
+    evaluate = evaluate or ev.evaluate
+    mine = sut.config_for(subject, config)
+    cannot_run = cannot_run or (lambda cpu: configs.cannot_run(dataclasses.replace(mine, target_cpu=cpu)))
+    if policy is None:
+        oracles = ({goal.oracle or "", "crash"} & set(ev.ORACLE_NAMES)) or set(ev.ORACLE_NAMES)
+        policy = ev.Policy(
+            oracles=frozenset(oracles), jax="on-disagreement", run_timeout_s=isolated.DEFAULT_RUN_TIMEOUT_S
+        )
+    graph = isinstance(subject, Case)
+    kinds = graph_experiments(subject, cannot_run) if graph else program_experiments(subject, cannot_run)
+    picked, left = chosen(kinds, limit, _identity)
+    experiments = [Experiment(AS_GIVEN, "the program as shrunk", subject), *picked]
+    cause = goal.value if goal.kind == "cause" else ""
+    frontend = ev.LINALG if graph else MLIR
+    results: dict[int, Any] = {}
+    groups: dict[int | None, list[int]] = collections.defaultdict(list)
+    for i, e in enumerate(experiments):
+        if e.not_run and needs_run(cause or goal.value):
+            results[i] = f"{e.not_run}: compiled only"
+        else:  # memory and fusion: one module each (IREE shares identical dispatches across a module's functions)
+            groups[None if goal.oracle not in ("memory", "fusion") else i].append(i)
+    for indices in groups.values():
+        if log:
+            log(f"experiments: {', '.join(experiments[i].label for i in indices)}")
+        evaluated = evaluate([experiments[i].case for i in indices], config, policy, frontend)
+        results.update(zip(indices, evaluated))
+    known: dict[str, str] = {}
+    rows = [_row(e, results[i], goal, baseline, known) for i, e in enumerate(experiments)]
+    given = results[0]
+    beside = _beside(given, goal, known) if not isinstance(given, str) else ()
+    hit = goal.hit(given.findings) if not isinstance(given, str) else None
+    nearest = nearest_known(cause, [hit.signature] if hit else [], baseline) if cause else None
+    return ExperimentTable(
+        cause or goal.value, tuple(rows), known, beside, nearest, tuple(left), time.perf_counter() - started
+    )
+
+
+def _row(e: Experiment, result: Any, target: Any, baseline: Baseline, known: dict[str, str]) -> Row:
+    """The outcome of one variant (``known`` gathers the known cause of every cause seen)."""
+    if isinstance(result, str):
+        return Row(e.label, e.change, Outcome("not-judged", result))
+    findings = list(result.findings)
+    causes = tuple(dict.fromkeys(target.cause_of(f) for f in findings))
+    for f in findings:
+        k = known_cause(baseline, f.signature, target.cause_of(f))
+        if k:
+            known[target.cause_of(f)] = k
+    seconds = float(getattr(result, "compile_seconds", 0.0) or 0.0) + float(getattr(result, "run_seconds", 0.0) or 0.0)
+    row = lambda outcome: Row(e.label, e.change, outcome, causes, seconds)
+    if target(findings):
+        return row(Outcome("same"))
+    aim = target.value if target.kind == "cause" else target.oracle or ""
+    ours = [c for c in causes if family(c) == family(aim)] or list(causes)
+    if ours:  # the target's own mechanism first, a known cause before another
+        c = min(ours, key=lambda c: (mechanism(c) != mechanism(aim), c not in known, ours.index(c)))
+        return row(Outcome("known", known[c]) if c in known else Outcome("other", c))
+    if getattr(result, "discarded", 0):
+        return row(Outcome("not-judged", "outside the frontend (the variant was discarded)"))
+    gap = _judging_gap(target, tuple(getattr(result, "not_judged", ())))
+    return row(Outcome("not-judged", gap) if gap else Outcome("clean"))
+
+
+def _judging_gap(target: Any, reasons: Sequence[str]) -> str:
+    """The reason the target's oracle did not judge a variant, or "" (another oracle's reasons do not count; for
+    a target seen only by running, every reason that is no other oracle's does)."""
+    from ireefuzz.oracles.finding import ORACLES
+
+    oracle = target.oracle or ""
+    runtime = needs_run(target.value if target.kind == "cause" else oracle)
+    for reason in reasons:
+        named = reason.split(":", 1)[0].strip()
+        if named in ORACLES:
+            if named == oracle:
+                return reason
+            continue
+        if reason.startswith("every oracle") or runtime:
+            return reason
+    return ""
+
+
+def _beside(result: Any, target: Any, known: Mapping[str, str]) -> tuple[str, ...]:
+    """The known causes of the target's mechanism family the as-given program shows in the target's own
+    dispatch (or where either names none)."""
+    findings = list(result.findings)
+    hit = target.hit(findings)
+    if hit is None:
+        return ()
+    own = target.cause_of(hit)
+    where = hit.evidence.get("dispatch")
+    out: dict[str, None] = {}
+    for f in findings:
+        cause = target.cause_of(f)
+        if cause == own or cause not in known or family(cause) != family(own):
+            continue
+        if where is None or f.evidence.get("dispatch") in (None, where):
+            out[known[cause]] = None
+    return tuple(out)
+
+
+def _shipped_baseline() -> Baseline:
+    from ireefuzz.tools.baseline import baseline_path, load
+
+    return load(baseline_path(None))
+
+
+# --------------------------------------------------------------------------- records: finding.json, ISSUE.md
+
+
+def record(table: ExperimentTable) -> dict[str, Any]:
+    """What a bundle's ``finding.json`` keeps under ``experiments``: the table and its verdict."""
+    return table.to_json() | {"verdict": judge(table).to_json()}
+
+
+def read(folder: str | Path) -> dict[str, Any] | None:
+    """The ``experiments`` record of the bundle in ``folder`` (None without one)."""
+    try:
+        found = json.loads((Path(folder) / "finding.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    value = found.get("experiments") if isinstance(found, dict) else None
+    return value if isinstance(value, dict) and isinstance(value.get("verdict"), dict) else None
+
+
+def judged(baseline: Baseline, bundles: Mapping[str, Path]) -> Baseline:
+    """``baseline`` with each cause whose bundle (``bundles``: cause -> folder) the experiments judged a duplicate
+    of a known cause, as a ``duplicate-of`` entry (note ``by experiment: ...``); the baseline's own verdicts
+    first."""
+    extra = {}
+    for cause, folder in bundles.items():
+        if cause in baseline.causes:
+            continue
+        found = read(folder)
+        verdict = Verdict.from_json(found["verdict"]) if found else None
+        if verdict is not None and verdict.verdict == "duplicate-of" and verdict.target == cause and verdict.of:
+            extra[cause] = Known(cause, "duplicate-of", of=verdict.of, note=f"by experiment: {verdict.by}")
+    return dataclasses.replace(baseline, causes={**baseline.causes, **extra}) if extra else baseline
+
+
+def section_lines(found: Mapping[str, Any], heading: str = "##") -> list[str]:
+    """Markdown: the experiments table, the trigger, the nearest known cause and the verdict (ISSUE.md, the
+    campaign's summary.md), from a ``record``."""
+    table = ExperimentTable.from_json(found)
+    verdict = Verdict.from_json(found.get("verdict") or {})
+    cell = lambda text: str(text).replace("|", "\\|").replace("\n", " ")
+    lines = [
+        f"{heading} Experiments",
+        "",
+        f"Each variant changes one thing of the program and is compiled (and run) again ({len(table.rows) - 1} "
+        f"variants, {table.seconds:.0f} s); the outcome is the cause it shows: `same` (this one), `known:` / "
+        "`other:` another, `clean`, or `not-judged:` why.",
+        "",
+        "| variant | what changed | outcome |",
+        "|---|---|---|",
+    ]
+    lines += [f"| `{r.label}` | {cell(r.change)} | `{cell(r.outcome)}` |" for r in table.rows]
+    if table.skipped:
+        lines += ["", f"Not run: {'; '.join(table.skipped)}."]
+    lines += ["", "**Trigger**:" if verdict.trigger else "**Trigger**: no variant makes the failure go away."]
+    lines += [f"- {t}" for t in verdict.trigger]
+    if verdict.verdict == "duplicate-of":
+        lines += ["", f"**Verdict**: {verdict.line()}."]
+    else:
+        near = f"`{verdict.nearest}`: {verdict.why_not_nearest}" if verdict.nearest else verdict.why_not_nearest
+        lines += ["", f"**Nearest known cause**: {near}.", "", "**Verdict**: new (it survived its experiments)."]
+    return lines + [""]
+
+
+def with_section(issue: str, found: Mapping[str, Any]) -> str:
+    """``issue`` (an ISSUE.md) with the experiments section before its ``## Bisection`` (else at its end)."""
+    section = "\n".join(section_lines(found)) + "\n"
+    at = issue.find("## Bisection")
+    return issue[:at] + section + issue[at:] if at >= 0 else issue.rstrip("\n") + "\n\n" + section
