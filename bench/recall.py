@@ -166,13 +166,19 @@ def check_command(record: Record, release: str, inputs: Path | None) -> list[str
 
 
 def write_inputs(record: Record, path: Path) -> Path | None:
-    """The record's own inputs (``check.inputs``: argument -> dtype and values) as an npz, or None."""
+    """The record's own inputs as an npz, or None. ``check.inputs`` maps each argument to its dtype and either
+    ``values`` (the bug's trigger) or a ``shape`` (deterministic normal values: ``check --inputs`` needs all)."""
     given = record.check.get("inputs")
     if not given:
         return None
     import numpy as np
 
-    np.savez(path, **{name: np.asarray(spec["values"], dtype=spec["dtype"]) for name, spec in given.items()})
+    rng = np.random.default_rng(0)
+    arrays = {
+        name: np.asarray(spec["values"] if "values" in spec else rng.standard_normal(spec["shape"]), dtype=spec["dtype"])
+        for name, spec in given.items()
+    }
+    np.savez(path, **arrays)
     return path
 
 
@@ -258,6 +264,28 @@ def report(rows: Sequence[Row]) -> list[str]:
     return lines
 
 
+def table(records: Sequence[Record]) -> list[str]:
+    """The recall set as the markdown table of docs/recall.md (``--table``)."""
+    lines = [
+        "| bug | title (as found) | kind | oracle | fix (PR, date, first release) | shows: oldest .. newest | needs |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in records:
+        fix = r.raw["fix"]
+        fixed = (
+            f"#{fix['pr']}, {fix.get('date') or '?'}, {fix.get('first_release') or '?'}"
+            if fix.get("pr") is not None
+            else ("open" if r.raw["state"] == "open" else "closed, PR not identified")
+        )
+        shows = f"{r.releases['oldest_showing']} .. {r.releases['newest_showing']}"
+        title = r.title.replace("|", "\\|")
+        lines.append(
+            f"| [#{r.number}]({r.raw['url']}) | {title} | {r.raw['kind']} | {r.oracle} | {fixed} | {shows} | "
+            f"{r.needs['op_form']} |"
+        )
+    return lines
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mode", choices=("campaign", "check"), default="campaign")
@@ -268,6 +296,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", default="auto")
     parser.add_argument("--out", type=Path, default=Path("runs/recall"), help="campaign directories (reused)")
     parser.add_argument("--cost", action="store_true", help="only print what a full campaign run would cost")
+    parser.add_argument("--table", action="store_true", help="only print the set as docs/recall.md's table")
     args = parser.parse_args(argv)
     records = load()
     if args.bugs:
@@ -278,8 +307,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         records = [r for r in records if r.number in wanted]
     if args.release:
         records = [dataclasses.replace(r, releases={**r.releases, "newest_showing": args.release}) for r in records]
-    if args.cost:
-        print(cost(load(), args.seconds))
+    if args.cost or args.table:
+        print("\n".join(table(records)) if args.table else cost(load(), args.seconds))
         return 0
     if args.mode == "check":
         rows = [run_check(r, r.release) for r in records]

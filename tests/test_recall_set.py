@@ -1,0 +1,129 @@
+"""The recall set (bench/recall/): every record complete, every program parsed by the installed iree-opt.
+
+The records are data (docs/recall.md); ``bench/recall.py`` owns their format (``problems`` / ``load``), so
+the guard here is the same check the runner makes before it runs anything, shown failing on broken records.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+RECALL = BENCH / "recall"
+
+
+def _recall_module():
+    spec = importlib.util.spec_from_file_location("bench_recall", BENCH / "recall.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+recall = _recall_module()
+INDEX = json.loads((RECALL / "index.json").read_text())["records"]
+
+
+def _raw(name: str) -> dict:
+    return json.loads((RECALL / name).read_text())
+
+
+@pytest.mark.parametrize("name", INDEX)
+def test_record_is_complete(name):
+    assert recall.problems(_raw(name)) == []
+
+
+def test_index_lists_every_record_once_and_the_set_is_big_enough():
+    on_disk = sorted(p.name for p in RECALL.glob("*.json") if p.name != "index.json")
+    assert sorted(INDEX) == on_disk and len(set(INDEX)) == len(INDEX)
+    records = recall.load()
+    assert sum(r.raw["state"] == "closed" for r in records) >= 15
+    assert {r.oracle for r in records} >= {"numeric", "crash", "memory", "fusion", "immutability"}
+    assert len({r.program for r in records}) == len(records)
+
+
+def test_a_checked_release_is_one_the_runner_knows():
+    from ireefuzz.sut.releases import RELEASES
+
+    for record in recall.load():
+        ends = [record.releases[k] for k in ("oldest_showing", "newest_showing", "campaign")]
+        ends += [row["release"] for row in record.releases["checked"]]
+        assert all(v == recall.UNCHECKED or v in RELEASES for v in ends), record.issue
+
+
+BROKEN = [
+    (lambda r: r.pop("mechanism"), "missing mechanism"),
+    (lambda r: r.update(oracle="vibes"), "oracle 'vibes'"),
+    (lambda r: r.update(program="no-such.mlir"), "program no-such.mlir"),
+    (lambda r: r.update(match="(unclosed"), "is not a regex"),
+    (lambda r: r.update(fix={"pr": None, "note": "see thread"}), "a closed bug without a fix PR"),
+    (lambda r: r.update(fix={"pr": 1}), "fix.pr without evidence"),
+    (lambda r: r["releases"].pop("newest_showing"), "releases.newest_showing missing"),
+    (lambda r: r["releases"]["checked"].append({"release": "3.13.0"}), "lacks release/shows/command"),
+    (lambda r: r.update(issue="#20163"), "is not owner/repo#N"),
+]
+
+
+@pytest.mark.parametrize("breakage,message", BROKEN, ids=[m for _, m in BROKEN])
+def test_problems_names_what_a_broken_record_lacks(breakage, message):
+    raw = copy.deepcopy(_raw("20163.json"))
+    breakage(raw)
+    assert any(message in p for p in recall.problems(raw)), recall.problems(raw)
+
+
+def test_load_refuses_a_broken_record(tmp_path):
+    raw = _raw("20163.json")
+    raw.pop("needs")
+    (tmp_path / "20163.json").write_text(json.dumps(raw))
+    (tmp_path / "20163.mlir").write_text((RECALL / "20163.mlir").read_text())
+    (tmp_path / "index.json").write_text(json.dumps({"format": 1, "records": ["20163.json"]}))
+    with pytest.raises(ValueError, match="20163.json: missing needs"):
+        recall.load(tmp_path)
+
+
+def test_check_command_carries_the_records_flags_inputs_and_release(tmp_path):
+    record = next(r for r in recall.load() if r.number == "20163")
+    command = recall.check_command(record, "3.2.0", recall.write_inputs(record, tmp_path / "in.npz"))
+    assert command[command.index("--release") + 1] == "3.2.0"
+    assert command[command.index("--target-cpu") + 1] == "generic"
+    import numpy as np
+
+    assert np.load(command[command.index("--inputs") + 1])["arg0"].tolist() == pytest.approx([0.4999])
+
+
+def test_report_counts_found_and_takes_the_median_of_the_found():
+    record = recall.load()[0]
+    rows = [
+        recall.Row(record, "3.13.0", True, 10.0, ("memory/alloca/contraction@x",)),
+        recall.Row(record, "3.13.0", True, 30.0, ("memory/alloca/contraction@x",)),
+        recall.Row(record, "3.13.0", False, None, ()),
+    ]
+    assert recall.report(rows)[-1] == "found 2/3, median time-to-bug 20.0 s"
+
+
+def _parses(path: Path) -> subprocess.CompletedProcess:
+    from iree.compiler.tools.binaries import find_tool
+
+    return subprocess.run([find_tool("iree-opt"), str(path), "-o", "/dev/null"], capture_output=True, text=True)
+
+
+@pytest.mark.iree
+@pytest.mark.parametrize("name", INDEX)
+def test_program_parses_with_the_installed_iree_opt(name):
+    proc = _parses(RECALL / _raw(name)["program"])
+    assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+@pytest.mark.iree
+def test_parse_check_fails_on_a_broken_program(tmp_path):
+    broken = tmp_path / "broken.mlir"
+    broken.write_text((RECALL / "20163.mlir").read_text().replace("arith.truncf", "arith.truncf_nonexistent"))
+    assert _parses(broken).returncode != 0
