@@ -119,6 +119,7 @@ def test_for_finding_times_against_the_findings_own_compiler(monkeypatch):
     assert [m.timing for m in upstream.for_finding(older)] == [Timing.AFTER_BUILD]
     assert [m.timing for m in upstream.for_finding(older, build=BUILD)] == [Timing.BEFORE_BUILD]  # given wins
     assert upstream.build_of({"evidence": {"compiler_version": BUILD}}) == BUILD
+    assert upstream.build_of({"evidence": {"platform": {"compiler_version": BUILD, "cpu": "znver3"}}}) == BUILD
     assert upstream.build_of({"message": "no version"}) is None
 
 

@@ -343,10 +343,13 @@ def diagnostic_of(finding: Any) -> str:
 
 
 def build_of(finding: Any) -> str | None:
-    """The IREE version a finding (or its JSON row / a bundle's finding.json) was made with, if it says."""
+    """The IREE version a finding (or its JSON row / a bundle's finding.json) was made with, if it says: its own
+    ``compiler_version``, else its evidence's, else its platform evidence's (what the pipeline records)."""
     get = _getter(finding)
     evidence = get("evidence") or {}
-    version = get("compiler_version") or (evidence.get("compiler_version") if isinstance(evidence, Mapping) else None)
+    evidence = evidence if isinstance(evidence, Mapping) else {}
+    platform = evidence.get("platform") if isinstance(evidence.get("platform"), Mapping) else {}
+    version = get("compiler_version") or evidence.get("compiler_version") or platform.get("compiler_version")
     return str(version) if version else None
 
 
