@@ -83,7 +83,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="a,b",
         help="metamorphic relations to run on a sample of the cases: "
         "shape (static vs dynamic/unaligned), dps (destination forms), config (host vs generic CPU, data "
-        "tiling on/off); default shape; '' = none",
+        "tiling on/off), vector-width (native vector size 8/16/64 bytes, x86-64-v2/v3/v4; what this host "
+        "cannot run is compiled only), backend (vmvx beside llvm-cpu, float64 says which is wrong); "
+        "default shape; '' = none",
     )
     g.add_argument("--relations-every", type=int, metavar="N", help="run the relations on one case in N (default 64)")
     g.add_argument(
