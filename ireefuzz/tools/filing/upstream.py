@@ -348,7 +348,8 @@ def build_of(finding: Any) -> str | None:
     get = _getter(finding)
     evidence = get("evidence") or {}
     evidence = evidence if isinstance(evidence, Mapping) else {}
-    platform = evidence.get("platform") if isinstance(evidence.get("platform"), Mapping) else {}
+    platform = evidence.get("platform")
+    platform = platform if isinstance(platform, Mapping) else {}
     version = get("compiler_version") or evidence.get("compiler_version") or platform.get("compiler_version")
     return str(version) if version else None
 
