@@ -1,0 +1,337 @@
+"""Following a rejected op back to the pass that made it.
+
+A checker (the stack-limit check, the workgroup-distribution verifier) and the memory oracle report an op that an
+earlier pass made. The op's *form* is what makes it that op: a stack buffer of one type, a write to a dispatch
+binding outside the workgroup loop. The first pass whose output holds the form made it, unless its input already
+held the form's *precursor*, which it only materialized:
+
+- a ``memref.alloca`` / ``alloc`` of type ``memref<S x T>`` materializes a ``bufferization.alloc_tensor`` or
+  ``tensor.empty`` of ``T`` whose shape covers ``S`` (bufferization; ``empty-tensor-to-alloc-tensor``);
+- a ``tensor.empty`` tile materializes the larger ``tensor.empty`` it tiles (tiling), so a tensor allocation's form
+  is any that covers the shape: each dim dynamic or at least as large;
+- a write to a binding outside the workgroup loop materializes an op that updates, in place, a value loaded from a
+  read-only binding (bufferization must copy it to the output binding first).
+
+The search goes back through the dispatch function's passes, then, from its source, through the passes before
+codegen (the form now: the allocation used by the same op, in any function). A form the program itself holds was
+made by no pass: not localized. The pass found is confirmed when ``iree-opt`` running it alone on its input prints
+the form (which the input did not hold).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any, Callable, Sequence
+
+from .confirm import confirm_received, occurrence
+from .log import Dump, dumps, function_text, is_adaptor
+from .record import Culprit, confirmed, not_localized
+from .run import AFTER_EACH_CHANGE, compile_, phase_of
+
+Holds = Callable[[str], list[str]]  # an IR text -> the lines that hold the form
+
+
+@dataclasses.dataclass(frozen=True)
+class Form:
+    what: str  # e.g. "memref.alloca : memref<1x2x1x4xf32>"
+    holds: Holds
+    precursor: Callable[[str], "Form | None"] = lambda text: (
+        None
+    )  # the form a pass's input held, if it only materialized
+    users: frozenset[str] = frozenset()  # the ops that use it (empty: any)
+    allocation: bool = False  # a tensor allocation: before codegen, known by the ops that use it
+
+
+# --------------------------------------------------------------------------- types
+
+_SHAPED = re.compile(r"(memref|tensor)<((?:[\d?]+x)*)([a-z]\w*)")
+
+
+def shape_of(type_text: str) -> tuple[tuple[str, ...], str] | None:
+    """(dims, element type) of ``memref<2x?xf32, ...>`` / ``tensor<...>``."""
+    m = _SHAPED.search(type_text)
+    if m is None:
+        return None
+    return tuple(d for d in m.group(2).split("x") if d), m.group(3)
+
+
+def covers(outer: tuple[str, ...], inner: tuple[str, ...]) -> bool:
+    """A tensor of dims ``outer`` can hold one of ``inner`` (the same rank; each dim dynamic or at least as large)."""
+    return len(outer) == len(inner) and all(o == "?" or i == "?" or int(o) >= int(i) for o, i in zip(outer, inner))
+
+
+# --------------------------------------------------------------------------- forms
+
+_BUFFER = re.compile(r"^\s*(%[\w.#]+) = (memref\.alloca?)\b[^\n]*?: (memref<[^\n]*>)\s*$", re.M)
+_TENSOR_ALLOCATION = re.compile(
+    r"^\s*(%[\w.#]+) = (tensor\.empty|bufferization\.alloc_tensor)\b[^\n]*?: (tensor<[^>\n]*>)\s*$", re.M
+)
+_OP_NAME = re.compile(r"(?:=\s*|^\s*)\"?([a-z_][\w]*\.[\w.]+)")
+
+
+def _users(text: str, value: str) -> set[str]:
+    """The names of the ops that use ``value`` in ``text``."""
+    use = re.compile(rf"{re.escape(value)}(?![\w.#])")
+    names = set()
+    for line in text.splitlines():
+        if use.search(line) and not re.match(rf"\s*{re.escape(value)}\s*=", line):
+            m = _OP_NAME.search(line)
+            if m:
+                names.add(m.group(1))
+    return names
+
+
+def tensor_allocations(dims: tuple[str, ...], element: str, users: frozenset[str] = frozenset()) -> Form:
+    """``tensor.empty`` / ``bufferization.alloc_tensor`` of ``element`` whose shape covers ``dims`` (used by one of
+    ``users`` when given)."""
+
+    def holds(text: str) -> list[str]:
+        found = []
+        for m in _TENSOR_ALLOCATION.finditer(text):
+            shape = shape_of(m.group(3))
+            if shape and shape[1] == element and covers(shape[0], dims):
+                if not users or _users(text, m.group(1)) & users:
+                    found.append(m.group(0).strip())
+        return found
+
+    used = f" used by {' / '.join(sorted(users))}" if users else ""
+    what = f"a tensor.empty / alloc_tensor of {element} covering {'x'.join(dims) or 'scalar'}{used}"
+    return Form(what, holds, users=users, allocation=True)
+
+
+def buffer_lines(text: str) -> list[tuple[str, str]]:
+    """(op, memref type) of each stack / heap buffer ``text`` allocates, in order."""
+    return [(m.group(2), m.group(3)) for m in _BUFFER.finditer(text)]
+
+
+def buffers(op: str, type_text: str) -> Form:
+    """``op`` (memref.alloca / memref.alloc) of exactly ``type_text``'s shape and element type."""
+    shape = shape_of(type_text)
+    assert shape is not None
+    dims, element = shape
+
+    def holds(text: str) -> list[str]:
+        return [
+            m.group(0).strip()
+            for m in _BUFFER.finditer(text)
+            if m.group(2) == op and shape_of(m.group(3)) == (dims, element)
+        ]
+
+    def precursor(text: str) -> Form | None:
+        pre = tensor_allocations(dims, element)
+        return pre if pre.holds(text) else None
+
+    return Form(f"{op} : memref<{'x'.join(dims + (element,))}>", holds, precursor)
+
+
+# A write into a binding outside any loop: a store-like op at the function's top level (two spaces in a
+# function-scope dump) whose written operand is a binding (an interface subspan, or a view of one).
+_BINDING = re.compile(r"^\s*(%[\w.#]+) = hal\.interface\.binding\.subspan\b", re.M)
+_VIEW = re.compile(
+    r"^\s*(%[\w.#]+) = memref\.(?:assume_alignment|cast|subview|expand_shape|collapse_shape) (%[\w.#]+)", re.M
+)
+
+
+def _binding_values(text: str) -> set[str]:
+    values = {m.group(1) for m in _BINDING.finditer(text)}
+    for m in _VIEW.finditer(text):  # views in order of definition: a view of a view is a binding too
+        if m.group(2) in values:
+            values.add(m.group(1))
+    return values
+
+
+def binding_writes(op_name: str) -> Form:
+    """``op_name`` writing a binding at the function's top level, outside the workgroup loop."""
+
+    def holds(text: str) -> list[str]:
+        bound = _binding_values(text)
+        found = []
+        for line in text.splitlines():
+            if not re.match(rf"  (?:%[\w.#]+ = )?{re.escape(op_name)}\b", line):
+                continue
+            written = re.search(r"outs\(([^)]*)\)", line) or re.search(r"memref\.copy [^,]+, (%[\w.#]+)", line)
+            read = re.search(r"ins\(([^)]*)\)", line)
+            targets = set(re.findall(r"%[\w.#]+", written.group(1))) if written else set()
+            if targets & bound and not (read and set(re.findall(r"%[\w.#]+", read.group(1))) == targets):
+                found.append(line.strip())  # (an identity copy, ins = outs, is no write)
+        return found
+
+    return Form(f"{op_name} writing a binding outside the workgroup loop", holds, _in_place_on_read_only)
+
+
+_READ_ONLY_LOAD = re.compile(
+    r"^\s*(%[\w.#]+) = (?:iree_codegen\.load_from_buffer|iree_tensor_ext\.dispatch\.tensor\.load|"
+    r"flow\.dispatch\.tensor\.load) (%[\w.#]+)",
+    re.M,
+)
+
+
+def _in_place_on_read_only(text: str) -> Form | None:
+    """An op whose ``outs`` / ``into`` is loaded from a read-only binding: bufferization must copy that binding into
+    the output before the op updates it, so the copy it makes only materializes this."""
+    read_only = {
+        m.group(1)
+        for m in _BINDING.finditer(text)
+        if re.search(r'"?ReadOnly|readonly:', text[m.start() : text.find("\n", m.start())])
+    }
+    loaded = {m.group(1) for m in _READ_ONLY_LOAD.finditer(text) if m.group(2) in read_only}
+    lines = [
+        line.strip()
+        for line in text.splitlines()
+        if any(re.search(rf"(?:outs\(|into ){re.escape(v)}(?![\w.#])", line) for v in loaded)
+    ]
+    if not lines:
+        return None
+    names = {m.group(1) for m in (_OP_NAME.search(line) for line in lines) if m}
+
+    def holds(t: str) -> list[str]:
+        # at the program level: an op of the same name whose destination is a function argument
+        return [
+            line.strip()
+            for line in t.splitlines()
+            if any(f"{n} " in line for n in names) and re.search(r"(?:outs\(|into )%arg\d+\b", line)
+        ] or [line.strip() for line in t.splitlines() if line.strip() in lines]
+
+    return Form(f"{' / '.join(sorted(names))} updating a read-only input in place", holds, users=frozenset(names))
+
+
+# --------------------------------------------------------------------------- the search
+
+
+@dataclasses.dataclass(frozen=True)
+class Traced:
+    dump: Dump | None  # the pass that made the form (None: not found, or the program holds it)
+    before: str  # what it received
+    form: Form | None  # the form it made
+    steps: tuple[str, ...]  # the passes gone past, each "pass: materializes form"
+    why: str = ""  # when not found
+
+
+def trace(logged: Sequence[Dump], program: str, function: str, form: Form) -> Traced:
+    """The pass that made ``form`` (held by ``function``'s IR at some point of ``logged``), past materializations."""
+    steps: list[str] = []
+    hist = [(i, d, body) for i, d in enumerate(logged) if (body := function_text(d.body, function) or "")]
+    while True:
+        j = next((j for j, (_, _, body) in enumerate(hist) if form.holds(body)), None)
+        if j is None:
+            return Traced(None, "", form, tuple(steps), f"no dump of {function} holds {form.what}")
+        if j == 0:
+            break  # the dispatch's source holds it: made before codegen
+        _, d, body = hist[j]
+        if is_adaptor(d):
+            return Traced(None, "", form, tuple(steps), f"{form.what} first appears in a pipeline adaptor's dump")
+        before = hist[j - 1][2]
+        pre = form.precursor(before)
+        if pre is None:
+            return Traced(d, before, form, tuple(steps))
+        steps.append(f"{d.name} materializes {pre.what} as {form.what}")
+        form = pre
+    # before codegen: the same form (a tensor allocation: used by the ops that use it in the dispatch's source)
+    first, _, source = hist[0]
+    if form.allocation and not form.users:
+        form = tensor_allocations_used(form, source)
+    if form.holds(program):
+        return Traced(None, "", form, tuple(steps), f"the program itself holds {form.what}: {form.holds(program)[0]}")
+    previous: dict[str, str] = {}
+    for d in logged[:first]:
+        if d.when == "After" and not is_adaptor(d) and form.holds(d.body):
+            return Traced(d, previous.get(d.function, program), form, tuple(steps))
+        previous[d.function] = d.body
+    return Traced(None, "", form, tuple(steps), f"no pass before codegen prints {form.what}")
+
+
+def tensor_allocations_used(form: Form, text: str) -> Form:
+    """``form`` (tensor allocations) narrowed to those used by the ops that use its allocations in ``text``."""
+    users: set[str] = set()
+    for line in form.holds(text):
+        m = re.match(r"(%[\w.#]+) =", line)
+        if m:
+            users |= _users(text, m.group(1))
+    if not users:
+        return form
+
+    def holds(t: str) -> list[str]:
+        return [
+            line for line in form.holds(t) if (m := re.match(r"(%[\w.#]+) =", line)) and _users(t, m.group(1)) & users
+        ]
+
+    return dataclasses.replace(
+        form, what=f"{form.what} used by {' / '.join(sorted(users))}", holds=holds, users=frozenset(users)
+    )
+
+
+def localize(text: str, config: Any, function: str, form: Form, what: str, method: Any, log: str = "") -> Culprit:
+    """The confirmed pass that made ``form`` (which ``what`` reports), or not localized."""
+    if not log:
+        _, _, log = compile_(text, config, list(AFTER_EACH_CHANGE))
+    logged = dumps(log)
+    found = trace(logged, text, function, form)
+    past = f"; gone past: {'; '.join(found.steps)}" if found.steps else ""
+    if found.dump is None or found.form is None:
+        return not_localized(f"{what}: {found.why}{past}", phase_of(function), method)
+    d, made = found.dump, found.form
+    how = f"{what}; the first pass whose output holds {made.what} is {d.name}{past}"
+
+    def shows(code: int | None, out: str, err: str) -> list[str]:
+        return made.holds(out)[:3] if code == 0 else []
+
+    if made.holds(found.before):
+        return not_localized(f"{how}, but its input already holds it", phase_of(d.function), method)
+    i = logged.index(d)
+    confirmation, ran_on, out = confirm_received(text, config, d, occurrence(logged, i), found.before, shows)
+    return confirmed(
+        phase_of(d.function),
+        d.name,
+        how,
+        ran_on,
+        out or d.body,
+        method,
+        confirmation,
+        f"iree-opt running {d.name} alone on its input does not print {made.what}",
+    )
+
+
+# --------------------------------------------------------------------------- checkers
+
+_STACK = re.compile(r"stack allocation")
+_DISTRIBUTION = re.compile(r"write affecting operations on global resources")
+_REJECTED_OP = re.compile(r"'([\w.]+)' op ")
+
+
+def rejected_form(message: str, checked: str) -> Form | None:
+    """The form of what a checker's ``message`` rejects in the IR it ``checked`` (the rules: stack allocations,
+    writes outside workgroup distribution); None for a message no rule reads."""
+    if _STACK.search(message):
+        allocas = [m for m in _BUFFER.finditer(checked) if m.group(2) == "memref.alloca"]
+        if not allocas:
+            return None
+        dynamic = [m for m in allocas if "(%" in m.group(0) or "?" in m.group(3)]
+        chosen = dynamic[0] if dynamic and "unbounded" in message else max(allocas, key=lambda m: _bytes(m.group(3)))
+        return buffers("memref.alloca", chosen.group(3))
+    if _DISTRIBUTION.search(message):
+        op = _REJECTED_OP.search(message)
+        return binding_writes(op.group(1)) if op else None
+    return None
+
+
+def _bytes(type_text: str) -> int:
+    shape = shape_of(type_text)
+    if shape is None:
+        return 0
+    n = 1
+    for d in shape[0]:
+        n *= int(d) if d != "?" else 1
+    bits = int(re.sub(r"\D", "", shape[1]) or 32)
+    return n * max(bits // 8, 1)
+
+
+def checker(text: str, config: Any, failed: Dump, messages: Sequence[str], phase: str | None) -> Culprit:
+    """A checker's error: the pass that made what it rejects."""
+    message = next((m for m in messages if rejected_form(m, failed.body) is not None), None)
+    what = f"{failed.name} (a checker: its output is its input) reports: {messages[0] if messages else '?'}"
+    if message is None:
+        return not_localized(f"{what}; no lineage rule reads what it rejects", phase, "checker")
+    form = rejected_form(message, failed.body)
+    assert form is not None
+    return localize(text, config, failed.function, form, what, "checker")
