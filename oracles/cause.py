@@ -6,18 +6,25 @@ identifies the defect and nothing else, the way ClusterFuzz buckets crashes by t
 
 * immutability: what IREE did to the overwritten argument. A dispatch whose result is tied to the argument's
   imported buffer with no clone (``tied_to``, read from the program compiled to flow) is one cause,
-  iree-org/iree#16168, whatever op writes and whatever the program's syntax (a sort of an argument's copy
-  once IREE folds the copy is the same mechanism). An argument overwritten with no such tie is another. A
-  record without ``tied_to`` (older runs) falls back to the syntax: a DPS destination, or only read.
-* crash: a compile error by its normalized first diagnostic plus the stage that reported it; a
+  iree-org/iree#16168, whatever op writes and whatever the program's syntax; when every tied dispatch is an
+  op that updates its outs in place (sort, top-k, scan), the in-place op's own bufferization, iree-org/iree#24665
+  (a sort of an argument's copy, once IREE folds the copy, sorts the argument). An argument overwritten with no
+  such tie is another. A record without ``tied_to`` (older runs) falls back to the syntax.
+* crash: a compile error by its normalized first diagnostic plus the pass that failed, as its family where
+  several passes run one transformation (``pass_family``: the tiling passes are ``tiling``); a
   compiler crash by its crash state (crash type + top 3 frames, addresses and arguments stripped);
   timeouts, OOMs and dead workers by kind; runtime faults by their normalized message.
 * memory: alloca or copy, what the dispatch computes (IREE's own name for its root op: a contraction,
-  a reduction, a gather ...), and its pipeline -- never the ops around it, the dtype or the sizes.
+  a reduction, a gather ...), and its pipeline -- never the ops around it, the dtype or the sizes. A copy is
+  keyed by what it moves (the ends the memory oracle recorded): one of an input binding into the output is
+  the outs-is-an-argument form (#8303), whatever the syntax; copies into and out of a buffer that the same
+  dispatch's allocation finding reports are that allocation's consequence (``assign_causes``).
 * fusion: the kind of producer materialized, and the pipeline.
 * numeric / reference: a wrong value whose output reads an argument written in place is a consequence
   of that mutation (its cause is the mutation's); otherwise the op pattern of the output's cone
-  with dtype and dims dropped (``numeric/wrong-value/fill>reduce_sum``).
+  (``cone_pattern``, one function for a campaign graph and a raw program's cone read from its IR,
+  ``oracles.op_cone``) with dtype and dims dropped (``numeric/wrong-value/fill>reduce_sum``); never a function's
+  name.
 * metamorphic: an asymmetry takes the cause of a memory finding of its family in the same case, a
   failed variant the cause of its compile error; otherwise a relation-level cause.
 
@@ -28,11 +35,13 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import functools
 import re
 from typing import Any, Mapping, Sequence
 
 from ireefuzz.generators.ops import NORMS, OPS, destinations
 
+from . import vocabulary
 from .finding import Finding
 
 
@@ -60,6 +69,12 @@ ARGUMENT_MUTATION = Cause(
     "(iree-org/iree#16168)",
     "immutability",
 )
+IN_PLACE_OP_MUTATION = Cause(
+    "immutability/in-place-op-tied-to-argument",
+    "An op that updates its outs in place (sort, top-k, scan) is bufferized into the caller's argument buffer: "
+    "a sort of an argument (or of its copy) sorts the argument (iree-org/iree#24665)",
+    "immutability",
+)
 READ_ONLY_MUTATION = Cause(
     "immutability/read-only-argument-written",
     "A function argument the program only reads is overwritten by the call",
@@ -70,6 +85,8 @@ READ_ONLY_MUTATION = Cause(
 def _immutability_cause(finding: Finding) -> Cause:
     tied = finding.evidence.get("tied_to")
     if isinstance(tied, list):  # what IREE did, read from the program compiled to flow: it decides
+        if tied and all(dispatch_role(str(name)) in _IN_PLACE_ROLES for name in tied):
+            return IN_PLACE_OP_MUTATION  # the in-place op's own bufferization, whatever the program wrote
         return ARGUMENT_MUTATION if tied else READ_ONLY_MUTATION
     ops = finding.evidence.get("ops")
     if isinstance(ops, list) and any(str(op).endswith(("[outs]", "[acc]")) for op in ops):
@@ -147,6 +164,16 @@ def failing_pass(diagnostic: str) -> str | None:
     dispatch = _DISPATCH_FILE.search(located.group(1)) if located else None
     where = dispatch.group(1) if dispatch else "module"
     return next((name for name, at in passes if at == where or at.startswith(where + "_")), passes[0][0])
+
+
+_FAMILY_OF = {name: family for family, names in vocabulary.PASS_FAMILIES.items() for name in names}
+
+
+def pass_family(name: str) -> str:
+    """The family of passes that run the transformation pass ``name`` runs (``vocabulary.PASS_FAMILIES``:
+    ``iree-llvmcpu-tile`` -> ``tiling``), else ``name`` itself: a cause names the transformation, never which of
+    its passes happened to meet the bug first."""
+    return _FAMILY_OF.get(name, name)
 
 
 def compile_error_stage(diagnostic: str) -> str:
@@ -240,7 +267,7 @@ def _crash_cause(finding: Finding) -> Cause:
     diagnostic = str(ev.get("diagnostic") or "")
     if kind == "compile-error":
         message = first_error(diagnostic, finding.message.partition(": ")[2] or finding.message)
-        gist, stage = normalize_diagnostic(message), compile_error_stage(diagnostic)
+        gist, stage = normalize_diagnostic(message), pass_family(compile_error_stage(diagnostic))
         if _STACK_LIMIT_ERROR.search(message):  # over the stack limit, by any wording: by what the dispatch computes
             role = _failing_dispatch_role(diagnostic) or ops_role(_signature_ops(finding).partition("[")[0])
             role = "in-place" if role in _IN_PLACE_ROLES else role  # sort / top-k scratch: one mechanism
@@ -366,11 +393,12 @@ def _memory_cause(finding: Finding) -> Cause:
     family = MEMORY_FAMILIES.get(finding.kind, finding.kind)
     role = str(ev.get("role") or "") or dispatch_role(str(ev.get("dispatch") or ""), _signature_ops(finding))
     pipeline = _pipeline(ev.get("pipeline"))
-    if family == "copy" and _outs_is_an_argument(finding):  # #8303's form: the copy moves the argument, whatever op
+    if family == "copy" and _copies_an_input_into_the_output(finding):  # #8303's form, whatever op
         return _cause(
             "memory",
             [family, f"outs-is-argument@{pipeline}"],
-            f"A buffer copy in {pipeline} codegen when an op's destination (outs) is a function argument",
+            f"A buffer copy in {pipeline} codegen of an input binding into the output: an op's destination (outs) "
+            "comes from outside the dispatch (a function argument)",
         )
     if family == "copy":
         title = f"A buffer copy in the {pipeline} codegen of a {role} dispatch"
@@ -380,10 +408,24 @@ def _memory_cause(finding: Finding) -> Cause:
     return _cause("memory", [family, f"{role}@{pipeline}"], title)
 
 
-def _outs_is_an_argument(finding: Finding) -> bool:
-    """An op of the case writes into a function argument as its DPS init (``linalg.fill ... outs(%argN)``, or a
-    reduction whose filled init is an argument): the destination-passing form of iree-org/iree#8303 whose
-    dispatch copies that argument's buffer, whatever op it is."""
+def _copy_ends(finding: Finding) -> list[tuple[str, str]] | None:
+    """(source, target) of each copy of a memory finding, as the memory oracle recorded what it moves
+    (``memory.COPY_ENDS``); None for a record without them (older runs)."""
+    ops = finding.evidence.get("memory_ops")
+    rows = [m for m in ops if isinstance(m, Mapping)] if isinstance(ops, list) else []
+    if not rows or not all(m.get("source") and m.get("target") for m in rows):
+        return None
+    return [(str(m["source"]), str(m["target"])) for m in rows]
+
+
+def _copies_an_input_into_the_output(finding: Finding) -> bool:
+    """A copy moves a binding the dispatch only reads into one it writes: the dispatch starts its result from an
+    input, the destination-passing form of iree-org/iree#8303 (an op's outs is a function argument, whatever op
+    it is). What IREE did decides: a copy between stack buffers is never it, whatever the program's syntax. A
+    record without copy ends (older runs) falls back to the syntax: some op's DPS init is an argument."""
+    ends = _copy_ends(finding)
+    if ends is not None:
+        return ("read-only-binding", "binding") in ends
     program = _Program.of(finding)
     return program is not None and any(re.fullmatch(r"a\d+", node.init) for node in program.nodes)
 
@@ -458,9 +500,19 @@ class _Program:
     nodes: tuple[_Node, ...]
     outputs: tuple[str, ...]
 
+    raw: bool = False  # the recorded op cone of a raw program's output (``oracles.op_cone``), not a whole graph
+
     @classmethod
     def of(cls, finding: Finding) -> "_Program | None":
+        """The case's graph; for a raw program (no graph), the cone of its wrong output it recorded (``cone``)."""
         graph = (finding.case or {}).get("graph") if isinstance(finding.case, Mapping) else None
+        if graph is None and isinstance(finding.evidence.get("cone"), Mapping):
+            program = cls.read(finding.evidence["cone"])
+            return None if program is None else dataclasses.replace(program, raw=True)
+        return cls.read(graph)
+
+    @classmethod
+    def read(cls, graph: Any) -> "_Program | None":
         if not isinstance(graph, Mapping) or not isinstance(graph.get("nodes"), list):
             return None
         nodes = []
@@ -483,9 +535,13 @@ class _Program:
     def output(self, index: Any) -> str | None:
         return self.outputs[index] if isinstance(index, int) and 0 <= index < len(self.outputs) else None
 
-    def cone(self, ref: str | None) -> list[int]:
-        """Indices of the nodes ``ref`` depends on (inputs and destinations), in program order;
-        all if ``ref`` is None."""
+    def wrong_output(self, finding: Finding) -> str | None:
+        """The output a numeric finding is about (a raw program's cone has only that one)."""
+        return self.output(0 if self.raw else finding.evidence.get("output"))
+
+    def cone(self, ref: str | None, past: frozenset[str] = frozenset()) -> list[int]:
+        """Indices of the nodes ``ref`` depends on (inputs and destinations, but no destination in ``past``), in
+        program order; all if ``ref`` is None."""
         if ref is None:
             return list(range(len(self.nodes)))
         needed, stack = set(), [ref]
@@ -494,8 +550,17 @@ class _Program:
             node = self.node(ref)
             if node is not None and int(ref[1:]) not in needed:
                 needed.add(int(ref[1:]))
-                stack += node.reads
+                stack += [r for r in node.reads if r not in past or r not in node.destinations]
         return sorted(needed)
+
+    @functools.cached_property
+    def splats(self) -> frozenset[str]:
+        """The nodes whose value is a splat: a fill, and the ops of ``_SPLAT_PRESERVING`` over splats only."""
+        found: set[str] = set()
+        for i, node in enumerate(self.nodes):
+            if node.op == "fill" or (node.op in _SPLAT_PRESERVING and node.inputs and set(node.inputs) <= found):
+                found.add(f"n{i}")
+        return frozenset(found)
 
     def argument_uses(self, nodes: Sequence[int]) -> collections.Counter:
         return collections.Counter(r for i in nodes for r in self.nodes[i].reads if r.startswith("a"))
@@ -514,26 +579,27 @@ class _Program:
 
 def _written_arguments(finding: Finding) -> set[str] | None:
     program = _Program.of(finding)
-    return None if program is None else program.written_arguments
+    return None if program is None or program.raw else program.written_arguments
 
 
 def clobbered_arguments(finding: Finding) -> set[str]:
     """Arguments a numeric finding's output reads that the program also writes in place and uses again
-    (a second destination or a reader): an in-place write there changes what the output reads."""
+    (a second destination or a reader): an in-place write there changes what the output reads. Known of a
+    graph only (a raw program records the cone of its wrong output, not every use of an argument)."""
     program = _Program.of(finding)
-    if program is None:
+    if program is None or program.raw:
         return set()
     everywhere = program.argument_uses(program.cone(None))
-    read = program.argument_uses(program.cone(program.output(finding.evidence.get("output"))))
+    read = program.argument_uses(program.cone(program.wrong_output(finding)))
     return {a for a in read if a in program.written_arguments and everywhere[a] > 1}
 
 
 def reads_argument(finding: Finding, argument: Any) -> bool:
-    """Whether the finding's output reads argument ``argument`` (True when the graph is unknown)."""
+    """Whether the finding's output reads argument ``argument`` (True when neither a graph nor a cone is known)."""
     program = _Program.of(finding)
     if program is None:
         return True
-    return f"a{argument}" in program.argument_uses(program.cone(program.output(finding.evidence.get("output"))))
+    return f"a{argument}" in program.argument_uses(program.cone(program.wrong_output(finding)))
 
 
 # Ops whose result is a splat when every input is one: the compiler folds them into the fill.
@@ -564,13 +630,14 @@ _DATA_MOVEMENT = frozenset({"broadcast", "transpose", "extract_slice"})
 _SUMS_OVER_INPUT = frozenset(NORMS)
 
 
-def cone_pattern(program: _Program, output: Any) -> str:
-    """The ops output ``output`` depends on, in program order, with every splat (a fill and the
-    elementwise ops and broadcasts of splats, which the compiler folds into one) shown as ``fill``, and
-    without the data movement that only carries a wrong value out: ``fill>cast>reduce_sum>broadcast``
+def cone_pattern(program: _Program, ref: str | None) -> str:
+    """The numeric key of value ``ref``: the ops it depends on, in program order, the one function for a campaign
+    graph and a raw program's recorded cone alike. Every splat (a fill, a splat constant, and the elementwise ops
+    and broadcasts of splats, which the compiler folds into one) is shown as ``fill``; a splat destination (the
+    value an accumulator starts from, as a reduction's or a convolution's init) is no data of the result and is
+    left out; the data movement that only carries a wrong value out is dropped: ``fill>cast>reduce_sum>broadcast``
     -> ``fill>reduce_sum``; a norm or softmax of a splat is its sum over the splat (``fill>rms_norm`` ->
-    ``fill>reduce_sum``)."""
-    ref = program.output(output)
+    ``fill>reduce_sum``); elementwise ops after a sum over a splat only carry its value on."""
     while (
         ref is not None
         and (node := program.node(ref)) is not None
@@ -579,13 +646,12 @@ def cone_pattern(program: _Program, output: Any) -> str:
         and program.node(node.inputs[0]) is not None
     ):
         ref = node.inputs[0]
-    splat: set[str] = set()
+    splat = program.splats
     ops: dict[str, None] = {}
-    for i in program.cone(ref):
+    for i in program.cone(ref, past=splat):
         node = program.nodes[i]
         over_splats = bool(node.inputs) and all(r in splat for r in node.inputs)
-        if node.op == "fill" or (node.op in _SPLAT_PRESERVING and over_splats):
-            splat.add(f"n{i}")
+        if f"n{i}" in splat:
             ops["fill"] = None
         elif node.op in _SUMS_OVER_INPUT and over_splats:
             ops["reduce_sum"] = None
@@ -593,7 +659,7 @@ def cone_pattern(program: _Program, output: Any) -> str:
             ops[node.op] = None
     names = list(ops)
     if names[:2] == ["fill", "reduce_sum"] and all(OPS[n].family == "elementwise" for n in names[2:] if n in OPS):
-        names = names[:2]  # elementwise ops after a sum over a splat only carry its (wrong) value on
+        names = names[:2]
     return ">".join(names) or "-"
 
 
@@ -601,11 +667,16 @@ def _numeric_cause(finding: Finding) -> Cause:
     if clobbered_arguments(finding):
         return ARGUMENT_MUTATION
     program = _Program.of(finding)
-    ops = (
-        cone_pattern(program, finding.evidence.get("output")) if program is not None else _signature_ops(finding) or "-"
-    )
+    ops = cone_pattern(program, program.wrong_output(finding)) if program is not None else _surface_ops(finding)
     who = "IREE" if finding.oracle == "numeric" else "JAX (the reference)"
     return _cause(finding.oracle, [finding.kind, ops], f"{who} computes a {_words(finding.kind)} for {ops}")
+
+
+def _surface_ops(finding: Finding) -> str:
+    """The signature's ops of a record with neither a graph nor a cone (older runs), but never a function's name
+    (a raw program with no dispatch was signed by its function): then nothing is known of its ops."""
+    ops = _signature_ops(finding) or "-"
+    return "-" if ops == finding.evidence.get("function") else ops
 
 
 # --------------------------------------------------------------------------- metamorphic
@@ -659,18 +730,23 @@ def cause_of(finding: Finding) -> Cause:
 
 def assign_causes(findings: Sequence[Finding]) -> list[Finding]:
     """One case's findings with ``cause`` / ``cause_title`` set. A finding that follows from another in the
-    same case records ``consequence_of`` (that finding's signature) in its evidence and shares its cause:
-    a wrong value read from a mutated argument; an asymmetry of a memory finding's family (its own cause
-    when its evidence names the dispatch that carries it, else the memory finding's)."""
+    same case records ``consequence_of`` (that finding's signature) in its evidence and shares its cause
+    (followed to the finding that follows from none): a wrong value read from a mutated argument; a copy into or
+    out of a buffer the same dispatch allocated, when that allocation is itself a finding; an asymmetry of a
+    memory finding's family (its own cause when its evidence names the dispatch that carries it, else the memory
+    finding's)."""
     findings = [f if isinstance(f.evidence, Mapping) else dataclasses.replace(f, evidence={}) for f in findings]
     own = [cause_of(f) for f in findings]
+    sources = [_consequence_source(i, findings, own) for i in range(len(findings))]
     out = []
     for i, finding in enumerate(findings):
-        source = _consequence_source(i, findings, own)
-        cause = own[i] if source is None else own[source]
-        if source is not None:
+        root, seen = i, {i}
+        while (up := sources[root]) is not None and up not in seen:  # a copy's alloca, an asymmetry's copy ...
+            root = up
+            seen.add(root)
+        if (source := sources[i]) is not None:
             finding = finding.with_evidence(consequence_of=findings[source].signature)
-        out.append(finding.with_cause(cause))
+        out.append(finding.with_cause(own[root]))
     return out
 
 
@@ -686,6 +762,8 @@ def _consequence_source(index: int, findings: Sequence[Finding], causes: Sequenc
             ),
             None,
         )
+    if finding.oracle == "memory" and MEMORY_FAMILIES.get(finding.kind) == "copy":
+        return _allocation_copied(finding, findings)
     if finding.oracle == "metamorphic" and finding.kind in _ASYMMETRIES:
         family = finding.kind.removesuffix("-asymmetry")
         located = bool(finding.evidence.get("sites"))
@@ -700,3 +778,24 @@ def _consequence_source(index: int, findings: Sequence[Finding], causes: Sequenc
             None,
         )
     return None
+
+
+def _allocation_copied(copy: Finding, findings: Sequence[Finding]) -> int | None:
+    """The allocation finding (alloca or alloc) of the copy's own dispatch when every copy moves data into or out
+    of a buffer of that kind (what the memory oracle recorded each copy moves): the tile written into a stack
+    buffer and read back is that buffer's defect, not one of its own. None when a copy moves only bindings, or
+    the record does not say what its copies move."""
+    ends, dispatch = _copy_ends(copy), copy.evidence.get("dispatch")
+    if ends is None or not dispatch:
+        return None
+    return next(
+        (
+            i
+            for i, other in enumerate(findings)
+            if other.oracle == "memory"
+            and (family := MEMORY_FAMILIES.get(other.kind)) in ("alloca", "alloc")
+            and other.evidence.get("dispatch") == dispatch
+            and all(family in pair for pair in ends)
+        ),
+        None,
+    )

@@ -93,3 +93,28 @@ FINAL_PASS = "iree-convert-to-llvm"  # allocas, vector code, still MLIR
 BUFFERIZED_PASS = "iree-codegen-cleanup-buffer-alloc-view"  # after bufferization (its first run)
 OBSERVATION_PASSES = {"final": FINAL_PASS, "bufferized": BUFFERIZED_PASS}
 SEEN_AT = {"final": f"before {FINAL_PASS}", "bufferized": "after bufferization cleanup"}
+
+# Passes that run one transformation, by family: a bug in that transformation is one cause whichever of them meets
+# it first (``cause.pass_family``): the workgroup-level or a vector-level tiling of one op, IREE's or upstream
+# MLIR's unit-dim folding. Names as 3.13's ``iree-opt --help`` lists them.
+PASS_FAMILIES = {
+    "tiling": (
+        "iree-codegen-tile-and-distribute-to-workgroups-using-forall-op",
+        "iree-llvmcpu-tile",
+        "iree-llvmcpu-tile-and-fuse-producer-consumer",
+        "iree-llvmcpu-tile-to-vector-size",
+        "iree-codegen-tile-large-tensors",
+    ),
+    "fold-unit-extent-dims": (
+        "iree-dispatch-creation-fold-unit-extent-dims",
+        "iree-dispatch-creation-fold-unit-extent-dims-for-func",
+        "iree-linalg-ext-fold-unit-extent-dims",
+        "linalg-fold-unit-extent-dims",
+    ),
+    "bufferization": (
+        "iree-codegen-iree-comprehensive-bufferize",
+        "iree-codegen-bufferize-dispatch-tensor-load-store",
+        "iree-codegen-bufferize-copy-only-dispatches",
+        "one-shot-bufferize",
+    ),
+}

@@ -40,7 +40,7 @@ from ireefuzz.generators.case import FLOAT_STEP, MAX_MAGNITUDE
 from ireefuzz.generators.emit import Program
 from ireefuzz.generators.graph import Graph, TensorType, dims_pattern
 from ireefuzz.generators.stablehlo import INPUT_FLAGS, export_functions, module_of, nonzero_instances
-from ireefuzz.oracles import crash, immutability, memory, metamorphic, numeric
+from ireefuzz.oracles import crash, immutability, memory, metamorphic, numeric, op_cone
 from ireefuzz.oracles.finding import Finding, make_signature
 from ireefuzz.oracles.ir import walk
 
@@ -501,7 +501,7 @@ def _program_numbers(
     if isinstance(reference, NotJudged):
         if not reference.undefined:
             findings += cpu_agreement(case, inputs, outputs, config, ops)
-        return numeric.NumericResult(tuple(findings), 0, (reference.reason,))
+        return numeric.NumericResult(with_cones(case, findings), 0, (reference.reason,))
     truths = getattr(reference, "outputs", reference)  # an Interpretation, or plain outputs (a stand-in reference)
     accumulation = getattr(reference, "longest_reduction", max((d for x in inputs for d in np.shape(x)), default=1))
     rtol = numeric.relative_tolerance(float_types(case.program), getattr(reference, "depth", 1), accumulation)
@@ -517,7 +517,19 @@ def _program_numbers(
     findings += judged.findings
     if "config" in policy.relations:
         findings += cpu_agreement(case, inputs, outputs, config, ops)
-    return numeric.NumericResult(tuple(findings), judged.discarded)
+    return numeric.NumericResult(with_cones(case, findings), judged.discarded)
+
+
+def with_cones(case: ProgramCase, findings: Sequence[Finding]) -> tuple[Finding, ...]:
+    """Each numeric finding with the op cone of its wrong output, read from the program (``oracles.op_cone``): a
+    raw program's wrong value is keyed by its ops as a graph's is (``cause.cone_pattern``), never by its function
+    or by dispatches that hoisting may have left none of."""
+    out = []
+    for f in findings:
+        k = f.evidence.get("output")
+        cone = op_cone.output_cone(case.program, case.function, k) if f.oracle == "numeric" and type(k) is int else None
+        out.append(f if cone is None else f.with_evidence(cone=cone))
+    return tuple(out)
 
 
 def float_types(program: str) -> list[str]:

@@ -19,6 +19,21 @@ The file (format 2)::
 entry may name signatures only (no ``cause``: an old baseline's rows). An entry without a verdict is
 *listed* (what format 1 could say): known, shown in the report as having no verdict.
 
+``mechanism`` (optional) says what IREE did, so that a variant of a known bug matches it whatever its surface
+(another op, dtype, pass that met it first, or wording)::
+
+    "mechanism": {"oracle": "crash", "culprit": "tiling",
+                  "trigger": "Without the negative coefficient in the map (the dim read forward) it compiles."}
+
+- ``oracle``   the oracle that sees it (one of ``oracles.finding.ORACLES``);
+- ``culprit``  the pass it comes from, or its family where several passes run one transformation
+  (``oracles.cause.pass_family``: ``iree-llvmcpu-tile`` is ``tiling``); null when not localized;
+- ``trigger``  one sentence: the change to the program that makes it go away.
+
+``known_mechanism(cause)`` gives a cause's record (a ``duplicate-of`` entry's is its cause's), and
+``matches(oracle, culprit)`` the judged causes whose mechanism has that oracle and culprit family: what the
+experiments engine asks of a candidate new cause. A file without mechanisms (older) reads as before.
+
 Format 1 (a JSON list of ``{"signature", "cause", "status", "upstream", "note"}`` rows, one per
 signature) is still read: rows are grouped by cause; a row with an ``upstream`` link becomes
 ``upstream``, one with ``status`` ``intended``/``wontfix`` ``by-design`` (its note is the why).
@@ -46,13 +61,30 @@ from typing import Any
 
 from ireefuzz.base.durable import atomic_write_text
 from ireefuzz.errors import CorpusError, UsageError
-from ireefuzz.oracles.finding import Signature
+from ireefuzz.oracles.cause import pass_family
+from ireefuzz.oracles.finding import ORACLES, Signature
 
 FORMAT = 2
 # verdict -> the field that must say more about it
 VERDICTS = {"upstream": "link", "by-design": "why", "harness": "fixed_in", "duplicate-of": "of"}
 LEGACY_STATUSES = ("open", "fixed", "wontfix", "intended")  # format 1's "status"
 DEFAULT_BASELINE = Path("corpus/known_findings.json")
+
+
+@dataclasses.dataclass(frozen=True)
+class Mechanism:
+    """What IREE did, for a known cause: the oracle that sees it, the culprit pass (family), and its trigger."""
+
+    oracle: str
+    culprit: str | None  # a pass, or its family (``pass_family``); None: not localized
+    trigger: str  # one sentence: what makes it go away
+
+    @property
+    def family(self) -> str | None:
+        return None if self.culprit is None else pass_family(self.culprit)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"oracle": self.oracle, "culprit": self.culprit, "trigger": self.trigger}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,6 +99,7 @@ class Known:
     of: str = ""
     note: str = ""
     signatures: tuple[str, ...] = ()
+    mechanism: Mechanism | None = None
 
     @property
     def upstream(self) -> str:
@@ -94,6 +127,8 @@ class Known:
             row["signatures"] = sorted(self.signatures)
         if self.note:
             row["note"] = self.note
+        if self.mechanism is not None:
+            row["mechanism"] = self.mechanism.to_json()
         return row
 
 
@@ -132,6 +167,30 @@ class Baseline:
     def finding_known(self, signature: str, cause: str) -> Known | None:
         """The entry that makes a finding known: its cause's, else a cause-less entry of its signature."""
         return self._holds(self.causes.get(cause)) or self.signatures.get(signature)
+
+    def known_mechanism(self, cause: str) -> Mechanism | None:
+        """The mechanism of known cause ``cause`` (a ``duplicate-of`` entry's is the cause it duplicates'), if
+        recorded."""
+        seen: set[str] = set()
+        while (k := self.causes.get(cause)) is not None and cause not in seen:
+            if k.mechanism is not None or k.verdict != "duplicate-of":
+                return k.mechanism
+            seen.add(cause)
+            cause = k.of
+        return None
+
+    def matches(self, oracle: str, culprit: str | None) -> list[Known]:
+        """The judged causes with the same mechanism as a candidate seen by ``oracle`` and coming from pass
+        ``culprit`` (compared by pass family): what a variant of a known bug shares with it whatever its surface.
+        A null culprit (not localized) is no evidence of a mechanism: it matches nothing."""
+        if culprit is None:
+            return []
+        family = pass_family(culprit)
+        return [
+            k
+            for k in self.entries
+            if k.cause and k.mechanism is not None and k.mechanism.oracle == oracle and k.mechanism.family == family
+        ]
 
     def cause_known(self, cause: str, signatures: Iterable[str]) -> Known | None:
         """The entry that makes ``cause`` known: its own, else a cause-less entry of one of its signatures."""
@@ -219,16 +278,34 @@ def _entry(path: Path, i: int, row: Any) -> Known:
             f"{where}: {', '.join(bad) or 'signatures'} must be {'a string' if bad else 'a list of strings'}"
         )
     problem = check_entry(strings["cause"], strings["verdict"], {k: strings[k] for k in VERDICTS.values()}, sigs)
-    if problem:
-        raise CorpusError(f"{where} ({strings['cause'] or (sigs[0] if sigs else '?')}): {problem}")
+    mechanism = _mechanism(row.get("mechanism"))
+    if problem or isinstance(mechanism, str):
+        raise CorpusError(f"{where} ({strings['cause'] or (sigs[0] if sigs else '?')}): {problem or mechanism}")
     detail = VERDICTS.get(strings["verdict"])
     return Known(
         strings["cause"],
         strings["verdict"],
         note=strings["note"],
         signatures=tuple(sigs),
+        mechanism=mechanism,
         **({detail: strings[detail]} if detail else {}),
     )
+
+
+def _mechanism(value: Any) -> Mechanism | None | str:
+    """An entry's ``mechanism`` record (None if absent), or what is wrong with it."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) - {"oracle", "culprit", "trigger"}:
+        return 'mechanism must be {"oracle": ..., "culprit": ... or null, "trigger": ...}'
+    oracle, culprit, trigger = value.get("oracle"), value.get("culprit"), value.get("trigger")
+    if oracle not in ORACLES:
+        return f"mechanism oracle {oracle!r}: choose one of {', '.join(ORACLES)}"
+    if not (culprit is None or (isinstance(culprit, str) and culprit.strip())):
+        return "mechanism culprit must be a pass (or pass family) name, or null"
+    if not isinstance(trigger, str) or not trigger.strip():
+        return "mechanism trigger must say in one sentence what makes it go away"
+    return Mechanism(oracle, culprit, trigger.strip())
 
 
 def check_entry(cause: str, verdict: str, details: Mapping[str, str], signatures: Sequence[str] = ()) -> str:
@@ -362,7 +439,7 @@ def mark(
     sigs = set(old.signatures) | set(signatures)
     folded = [k for k in entries if not k.cause and set(k.signatures) <= sigs]
     entry = dataclasses.replace(
-        Known(cause, verdict, signatures=tuple(sorted(sigs)), note=note or old.note),
+        Known(cause, verdict, signatures=tuple(sorted(sigs)), note=note or old.note, mechanism=old.mechanism),
         **dict[str, Any]({field: detail.strip()}),
     )
     write(path, [k for k in entries if k is not old and k not in folded] + [entry])
