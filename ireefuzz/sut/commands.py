@@ -13,7 +13,7 @@ import numpy as np
 
 from ireefuzz.errors import IreeNotFound
 from ireefuzz.sut.binaries import find_iree_compile
-from ireefuzz.sut.config import CompilerConfig
+from ireefuzz.sut.config import CompilerConfig, host_cpu
 
 _MACHINES = {"arm64": "aarch64", "amd64": "x86_64"}  # platform.machine() spellings -> LLVM triple arch
 CROSS_FLAGS = ("--iree-llvmcpu-target-triple=", "--iree-llvmcpu-target-cpu-features=")  # another target's
@@ -34,10 +34,12 @@ VECTOR_WIDTH_FLAG = "--iree-llvmcpu-target-vector-width-in-bytes"  # the target'
 
 
 def backend_flags(target_cpu: str, flags: Sequence[str] = ()) -> list[str]:
-    """The flags that select the llvm-cpu target ``target_cpu``; when ``flags`` select a backend themselves
-    (``VMVX_FLAGS``), theirs alone: llvm-cpu's would be compiled beside it, and its variant run first."""
+    """The flags that select the llvm-cpu target ``target_cpu`` (``host`` as ``host_cpu`` takes it); when ``flags``
+    select a backend themselves (``VMVX_FLAGS``), theirs alone: llvm-cpu's would be compiled beside it, and its
+    variant run first."""
     own_backend = any(f.startswith(BACKEND_FLAG + "=") for f in flags)
-    return [*([] if own_backend else [f"{BACKEND_FLAG}=llvm-cpu"]), f"--iree-llvmcpu-target-cpu={target_cpu}"]
+    cpu = host_cpu() if target_cpu == "host" else target_cpu
+    return [*([] if own_backend else [f"{BACKEND_FLAG}=llvm-cpu"]), f"--iree-llvmcpu-target-cpu={cpu}"]
 
 
 def target_flags(target_cpu: str, flags: Sequence[str] = ()) -> list[str]:
