@@ -610,3 +610,174 @@ affine_map<(d0) -> (d0)>],
     assert i16.tolist() == [300 * 300 - 65536, 4]
     assert f16.tolist() == [3.0, np.inf]  # 2 * 65504 overflows f16 storage
     assert k.tolist() == [1.5, -2.25]
+
+
+# --------------------------------------------------------------------------- undefined values (poison)
+
+TWO_FUNCTIONS = ROOT / "docs/bundles/two_functions_iota_argmax/numeric_wrong-value_g1-b2c2e034e2"
+INDEX_INIT = "%empty = tensor.empty() : tensor<2xi32>"  # the argmax's index init in @g1, which nothing writes
+
+
+def test_the_shipped_two_functions_program_reads_a_tensor_empty_nothing_wrote():
+    """Its argmax's index init is a tensor.empty: whatever the index, ``cmpi slt`` on it is poison, ``andi`` and
+    ``ori`` keep it poison (as in LLVM), and the select on it makes the max undefined. With the init 0 it is
+    defined, and the sorted argmax values are [0, 1] (what IREE computes then)."""
+    text = (TWO_FUNCTIONS / "program.mlir").read_text()
+    inputs = [np.load(TWO_FUNCTIONS / f"inputs/a{i}.npy") for i in range(4)]
+    with pytest.raises(NotInterpretable, match=r"reads undefined values \(%empty = tensor.empty at line 33: never"):
+        interpret(text, "g1", inputs)
+    defined = text.replace(INDEX_INIT, "%empty = arith.constant dense<0> : tensor<2xi32>")
+    assert np.array_equal(interpret(defined, "g1", inputs)[0], [[0.0, 1.0]])
+    assert interp_module.is_undefined("@g1's output 0 reads undefined values (x: never written; undefined behaviour)")
+
+
+PARTLY_WRITTEN = """
+func.func @f(%x: tensor<2xf32>) -> tensor<{n}xf32> {{
+  %e = tensor.empty() : tensor<4xf32>
+  %w = tensor.insert_slice %x into %e[1] [2] [1] : tensor<2xf32> into tensor<4xf32>
+  %c = tensor.extract_slice %w[{offset}] [{n}] [1] : tensor<4xf32> to tensor<{n}xf32>
+  %r = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                       iterator_types = ["parallel"]}} ins(%c : tensor<{n}xf32>) outs(%c : tensor<{n}xf32>) {{
+  ^bb0(%in: f32, %out: f32):
+    %t = math.tanh %in : f32
+    linalg.yield %t : f32
+  }} -> tensor<{n}xf32>
+  return %r : tensor<{n}xf32>
+}}
+"""
+
+
+def test_poison_follows_the_elements_through_slices_inserts_and_elementwise_ops():
+    x = np.array([0.5, -0.5], np.float32)
+    assert np.allclose(interpret(PARTLY_WRITTEN.format(n=2, offset=1), "f", [x])[0], np.tanh(x))  # the written part
+    with pytest.raises(NotInterpretable, match="tensor.empty at line 3: never written"):
+        interpret(PARTLY_WRITTEN.format(n=3, offset=1), "f", [x])  # one element nothing wrote
+
+
+LOOP_FILL = """
+func.func @f(%x: tensor<4xi32>) -> tensor<i32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cn = arith.constant N : index
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<4xi32>
+  %w = scf.for %i = %c0 to %cn step %c1 iter_args(%t = %e) -> (tensor<4xi32>) {
+    %v = tensor.extract %x[%i] : tensor<4xi32>
+    %u = tensor.insert %v into %t[%i] : tensor<4xi32>
+    scf.yield %u : tensor<4xi32>
+  }
+  %e0 = tensor.empty() : tensor<i32>
+  %init = linalg.fill ins(%zero : i32) outs(%e0 : tensor<i32>) -> tensor<i32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>],
+                       iterator_types = ["reduction"]} ins(%w : tensor<4xi32>) outs(%init : tensor<i32>) {
+  ^bb0(%in: i32, %acc: i32):
+    %a = arith.addi %in, %acc : i32
+    linalg.yield %a : i32
+  } -> tensor<i32>
+  return %s : tensor<i32>
+}
+"""
+
+
+def test_poison_is_carried_by_loops_and_reductions():
+    x = np.arange(1, 5, dtype=np.int32)
+    assert interpret(LOOP_FILL.replace("N", "4"), "f", [x]) == [10]  # the loop wrote every element
+    with pytest.raises(NotInterpretable, match="tensor.empty at line 7: never written"):
+        interpret(LOOP_FILL.replace("N", "3"), "f", [x])  # element 3 is never written: the sum is undefined
+
+
+SELECT = """
+func.func @f(%x: tensor<3xf32>, %k: tensor<3xi1>) -> tensor<3xf32> {
+  %e = tensor.empty() : tensor<3xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>,
+                       affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+       ins(%x, %k : tensor<3xf32>, tensor<3xi1>) outs(%e : tensor<3xf32>) {
+  ^bb0(%in: f32, %keep: i1, %out: f32):
+    %v = arith.select %keep, %in, %out : f32
+    linalg.yield %v : f32
+  } -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+"""
+
+
+def test_a_select_reads_only_the_chosen_operand():
+    x = np.array([1.0, 2.0, 3.0], np.float32)
+    assert np.array_equal(interpret(SELECT, "f", [x, np.array([1, 1, 1], bool)])[0], x)  # %out never chosen
+    with pytest.raises(NotInterpretable, match="tensor.empty at line 3: never written"):
+        interpret(SELECT, "f", [x, np.array([1, 0, 1], bool)])
+
+
+ARGMAX = """
+func.func @f(%x: tensor<4xf32>) -> (tensor<f32>, tensor<i32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<f32>
+  %ei = tensor.empty() : tensor<i32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %i0 = linalg.fill ins(%zero : i32) outs(%ei : tensor<i32>) -> tensor<i32>
+  %m, %i = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>,
+                                            affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+           ins(%x : tensor<4xf32>) outs(%m0, %i0 : tensor<f32>, tensor<i32>) {
+  ^bb0(%in: f32, %max: f32, %at: i32):
+    %k = linalg.index 0 : index
+    %ki = arith.index_cast %k : index to i32
+    %gt = arith.cmpf ogt, %in, %max : f32
+    %v = arith.select %gt, %in, %max : f32
+    %j = arith.select %gt, %ki, %at : i32
+    linalg.yield %v, %j : f32, i32
+  } -> (tensor<f32>, tensor<i32>)
+  return %m, %i : tensor<f32>, tensor<i32>
+}
+"""
+
+COUNT_POSITIVE = """
+func.func @f(%x: tensor<4xf32>) -> tensor<i32> {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %f0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<i32>
+  %c0 = linalg.fill ins(%zero : i32) outs(%e : tensor<i32>) -> tensor<i32>
+  %c = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>],
+                       iterator_types = ["reduction"]} ins(%x : tensor<4xf32>) outs(%c0 : tensor<i32>) {
+  ^bb0(%in: f32, %acc: i32):
+    %gt = arith.cmpf ogt, %in, %f0 : f32
+    %b = arith.select %gt, %one, %zero : i32
+    %s = arith.addi %acc, %b : i32
+    linalg.yield %s : i32
+  } -> tensor<i32>
+  return %c : tensor<i32>
+}
+"""
+
+
+def test_a_reduction_that_compares_a_nan_with_its_accumulator_is_undefined():
+    """argmax by compare and select over a NaN: where the NaN is compared depends on the order a compiler picks
+    (a vector or tree reduction answers differently), so no value is right. A comparison on NaN that does not
+    involve the accumulator (a count of positives) is defined, whatever the order."""
+    x = np.array([1.0, 3.0, 2.0, 0.5], np.float32)
+    value, index = interpret(ARGMAX, "f", [x])
+    assert value == 3.0 and index == 1
+    with pytest.raises(NotInterpretable, match="%gt = arith.cmpf at line 15: compares a NaN with a reduction's acc"):
+        interpret(ARGMAX, "f", [np.array([1.0, np.nan, 2.0, 0.5], np.float32)])
+    assert interpret(COUNT_POSITIVE, "f", [np.array([1.0, np.nan, 2.0, -0.5], np.float32)]) == [2]
+
+
+SORT = """
+func.func @f(%x: tensor<3xf32>, %y: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  %s:2 = iree_linalg_ext.sort dimension(0) outs(%x, %y : tensor<3xf32>, tensor<3xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %d: f32):
+    %lt = arith.cmpf olt, %a, %b : f32
+    iree_linalg_ext.yield %lt : i1
+  } -> tensor<3xf32>, tensor<3xf32>
+  return %s#0, %s#1 : tensor<3xf32>, tensor<3xf32>
+}
+"""
+
+
+def test_a_sort_whose_comparator_orders_a_nan_is_undefined():
+    keys, payload = np.array([2.0, 0.0, 1.0], np.float32), np.array([np.nan, 5.0, 6.0], np.float32)
+    got = interpret(SORT, "f", [keys, payload])  # a NaN in the payload is only moved
+    assert np.array_equal(got[0], [0.0, 1.0, 2.0]) and np.array_equal(got[1], [5.0, 6.0, np.nan], equal_nan=True)
+    with pytest.raises(NotInterpretable, match="iree_linalg_ext.sort at line 3: its comparator orders a NaN"):
+        interpret(SORT, "f", [np.array([2.0, np.nan, 1.0], np.float32), payload])

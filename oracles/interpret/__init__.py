@@ -12,7 +12,9 @@ semantics for matmul, conv, pooling, fill, transpose, reduce, map...) and evalua
   space; reduction steps run in iteration order, or in one NumPy reduction when the body is
   ``acc = combine(acc, f(ins))`` with an associative ``combine`` (integer sums are exact either way);
 - anything it does not know raises ``NotInterpretable("op NAME")``: never a silent pass. So does
-  undefined behaviour (division by zero, out-of-range indices, poison shifts and casts).
+  undefined behaviour (division by zero, out-of-range indices, poison shifts and casts), and an output that
+  depends on undefined values: poison, carried per element from a ``tensor.empty`` nothing wrote or a comparison
+  on NaN whose order decides the result (``core``'s poison rules; ``is_undefined`` tells such a reason).
 
 Layer L1: imports only NumPy, the MLIR bindings, ``ireefuzz.errors`` and the data-tiling layouts of
 ``ireefuzz.generators.ops`` (``pack_array`` / ``unpack_array``: one definition of linalg.pack for both
@@ -30,6 +32,7 @@ from .arith import CASTS, CMPF, CMPI
 from .core import (
     DYNAMIC,
     HANDLERS,
+    POISON_RULES,
     TERMINATORS,
     Array,
     Elem,
@@ -41,7 +44,9 @@ from .core import (
     handles,
     interpret,
     interpret_traced,
+    is_undefined,
     parse,
+    poison_rule,
     round_to,
     signed,
     to_elem,
@@ -62,6 +67,7 @@ __all__ = [
     "FLOAT_OPS",
     "FUSED_STEPS",
     "HANDLERS",
+    "POISON_RULES",
     "TERMINATORS",
     "TRANSPARENT",
     "Array",
@@ -76,7 +82,9 @@ __all__ = [
     "infer_input_domains",
     "interpret",
     "interpret_traced",
+    "is_undefined",
     "parse",
+    "poison_rule",
     "round_to",
     "signed",
     "to_elem",

@@ -13,6 +13,7 @@ from ireefuzz.errors import NotInterpretable
 
 from .core import (
     HANDLERS,
+    POISON_RULES,
     Array,
     Elem,
     Handler,
@@ -21,8 +22,11 @@ from .core import (
     _shape,
     elem_of,
     handles,
+    merged,
+    poison_rule,
     round_to,
     signed,
+    spread_elementwise,
     to_elem,
     unsigned,
     wrap,
@@ -259,6 +263,40 @@ def _select(interp: Interpreter, op: ir.Operation, args: list) -> list:
     return [np.where(np.asarray(args[0]) != 0, args[1], args[2])]
 
 
+ORDERLESS_PREDICATES = (0, 7, 14, 15)  # false, ord, uno, true: the same answer for NaN in any order
+
+
+@poison_rule("arith.cmpf", source=True)
+def _cmpf_poison(interp: Interpreter, op: ir.Operation, args: list, masks: list, outs: list) -> list:
+    """A comparison on NaN that involves a reduction's accumulator is poison: its result then depends on the
+    order the reduction runs in (argmax, a max by compare and select), which a compiler is free to choose."""
+    shape = np.shape(outs[0])
+    poison = merged(masks, shape)
+    accumulators = getattr(interp.indices[-1], "accumulators", ()) if interp.indices else ()
+    if ir.IntegerAttr(op.attributes["predicate"]).value in ORDERLESS_PREDICATES or not any(
+        v in accumulators for v in op.operands
+    ):
+        return [poison]
+    nan = np.isnan(np.asarray(args[0], np.float64)) | np.isnan(np.asarray(args[1], np.float64))
+    nan = nan if poison is None else nan & (poison == 0)  # a NaN under poison is only its placeholder
+    if not nan.any():
+        return [poison]
+    why = "compares a NaN with a reduction's accumulator (the result depends on the reduction order)"
+    return [merged([poison, np.where(nan, interp.source(op, why), 0).astype(np.uint8)], shape)]
+
+
+@poison_rule("arith.select")
+def _select_poison(interp: Interpreter, op: ir.Operation, args: list, masks: list, outs: list) -> list:
+    """Poison where the condition is, else where the chosen operand is (the other one is not read)."""
+    condition, if_true, if_false = masks
+    chosen = None
+    if if_true is not None or if_false is not None:
+        none = np.uint8(0)
+        when_true = if_true if if_true is not None else none
+        chosen = np.where(np.asarray(args[0]) != 0, when_true, if_false if if_false is not None else none)
+    return [merged([condition, chosen], np.shape(outs[0]))]
+
+
 def _cast(fn: Callable[[Array, Elem, Elem], Array]) -> Handler:
     def handler(interp: Interpreter, op: ir.Operation, args: list) -> list:
         with np.errstate(all="ignore"):
@@ -310,3 +348,7 @@ def _bitcast(x: Array, src: Elem, dst: Elem) -> Array:
     if dst.name in _BITS:
         return x.astype(_BITS[dst.name][1]).view(_BITS[dst.name][0]).astype(np.float64)
     raise NotInterpretable(f"op arith.bitcast {src.name} to {dst.name}")
+
+
+for _name in [name for name in HANDLERS if name.startswith("arith.")]:  # the rest are elementwise
+    POISON_RULES.setdefault(_name, spread_elementwise)

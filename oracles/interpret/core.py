@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
+import re
 import time
 from typing import Any, Callable, Iterable, Sequence
 
@@ -146,47 +148,192 @@ def _walk(op: ir.Operation) -> Iterable[ir.Operation]:
 
 
 class Interpreter:
-    def __init__(self, module: ir.Module, undefined: float | None = None, time_limit_s: float | None = None) -> None:
+    def __init__(self, module: ir.Module, time_limit_s: float | None = None, text: str = "") -> None:
         self.module = module
+        self.lines = text.splitlines()  # the program's text, to name the sources of undefined values
         self.time_limit_s = time_limit_s
         self.deadline = time.monotonic() + time_limit_s if time_limit_s is not None else None
-        self.undefined = undefined  # what tensor.empty holds (None: NaN for floats, 0 for integers)
         self.functions = _functions(module)
         self.env: dict[ir.Value, Any] = {}
+        self.poison: dict[ir.Value, Mask] = {}  # the values with undefined elements (see "poison" below)
+        self.sources: list[tuple[str, int, str]] = []  # what made poison k + 1, its line and why it is undefined
+        self.yielded: list[Mask | None] = []  # the poison of what the last block run yielded
         self.indices: list = []  # linalg._Space: linalg.index values of the generics being run (they nest)
         self.longest_reduction = 1  # the most reduction steps one generic took (error bounds scale with it)
 
-    def call(self, name: str, args: Sequence[Array]) -> list[Array]:
+    def call(self, name: str, args: Sequence[Array], poison: Sequence[Mask | None] = ()) -> Tracked:
         if name not in self.functions:
             raise NotInterpretable(f"op call to @{name} (no body)")
-        outer, self.env = self.env, {}  # one flat environment per call: SSA values are unique, regions see outer ones
+        outer = self.env, self.poison  # one flat environment per call: SSA values are unique, regions see outer ones
+        self.env, self.poison = {}, {}
         try:
-            return self.run_block(self.functions[name].regions[0].blocks[0], args)
+            values = self.run_block(self.functions[name].regions[0].blocks[0], args, poison=poison)
+            return Tracked(values, self.yielded)
         finally:
-            self.env = outer
+            self.env, self.poison = outer
 
-    def run_block(self, block: ir.Block, args: Sequence[Any], steps: list | None = None) -> list[Array]:
-        """Run ``block`` with its arguments bound to ``args``; return what its terminator yields."""
+    def run_block(
+        self, block: ir.Block, args: Sequence[Any], steps: list | None = None, poison: Sequence[Mask | None] = ()
+    ) -> list[Array]:
+        """Run ``block`` with its arguments bound to ``args`` (undefined where ``poison`` says); return what its
+        terminator yields (its poison in ``self.yielded``)."""
         if self.deadline is not None and time.monotonic() > self.deadline:  # every loop iteration runs a block
             raise NotInterpretable(f"the reference did not finish in {self.time_limit_s:g} s")
-        for arg, value in zip(block.arguments, args):
+        for arg, value, mask in itertools.zip_longest(block.arguments, args, poison[: len(args)]):
             self.env[arg] = value
+            self.set_poison(arg, mask)
         return self.run_ops(compile_block(block) if steps is None else steps)
 
     def run_ops(self, steps: Sequence[tuple]) -> list[Array]:
-        env = self.env
+        env, poison = self.env, self.poison
         for handler, op, operands, results, store, dead in steps:
             args = [env[v] for v in operands]
             if handler is None:  # the terminator: everything the block defined is done with
+                self.yielded = [poison.get(v) for v in operands]
                 for value in dead:
                     env.pop(value, None)
+                    poison.pop(value, None)
                 return args
             outs = handler(self, op, args)
-            for value, out, e in zip(results, outs, store):
+            # an op with regions tracks its own poison
+            masks = outs.poison if isinstance(outs, Tracked) else self.poison_of(op, operands, args, outs)
+            for value, out, e, mask in itertools.zip_longest(results, outs, store, masks[: len(results)]):
                 env[value] = round_to(out, e) if e is not None else out
+                self.set_poison(value, mask)
             for value in dead:  # no later op of the block (nor any op nested in one) reads it: free it now
                 env.pop(value, None)
+                poison.pop(value, None)
         return []
+
+    # ----------------------------------------------------------------------- poison
+
+    def set_poison(self, value: ir.Value, mask: Mask | None) -> None:
+        if mask is not None and mask.any():
+            self.poison[value] = mask
+        else:
+            self.poison.pop(value, None)
+
+    def operand_poison(self, op: ir.Operation) -> list[Mask | None]:
+        """The poison of ``op``'s operands (for a handler that tracks its own)."""
+        return [self.poison.get(v) for v in op.operands]
+
+    def poison_of(self, op: ir.Operation, operands: Sequence[ir.Value], args: list, outs: list) -> list[Mask | None]:
+        masks = [self.poison.get(v) for v in operands]
+        rule = POISON_RULES.get(op.name, spread_everywhere)
+        if rule not in POISON_SOURCES and all(m is None for m in masks):
+            return []
+        return rule(self, op, args, masks, outs)
+
+    def source(self, op: ir.Operation, why: str) -> int:
+        """The poison number of ``op`` as a source of undefined values (``why`` they are)."""
+        key = (op.name, _line(op), why)
+        if key not in self.sources:
+            self.sources.append(key)
+        return min(self.sources.index(key) + 1, MAX_SOURCE)
+
+    def undefined(self, mask: Mask, what: str) -> NotInterpretable:
+        """``what`` reads undefined values: the error to raise, naming the source of one of them."""
+        k = int(mask.max())
+        if k >= MAX_SOURCE:
+            return NotInterpretable(f"{what} reads undefined values (from one of many sources; {UNDEFINED_BEHAVIOUR})")
+        name, line, why = self.sources[k - 1]
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        defined = re.match(r"\s*(%[\w.$-]+)(?::\d+)?\s*=", text)
+        source = f"{defined.group(1) + ' = ' if defined else ''}{name}{f' at line {line}' if line else ''}"
+        return NotInterpretable(f"{what} reads undefined values ({source}: {why}; {UNDEFINED_BEHAVIOUR})")
+
+
+# --------------------------------------------------------------------------- poison
+
+# Undefined values are poison, as in LLVM: a tensor.empty's elements until something writes them, and the result
+# of a comparison on NaN whose order decides a result (a reduction comparing its accumulator, a sort). A value's
+# poison is a uint8 mask of its shape, 0 where defined, else the number of its source (``Interpreter.sources``,
+# the last shared by any further); a value with none is absent from ``Interpreter.poison``. It spreads through
+# every elementwise op (select: its condition and the chosen arm), and with the data through slices, inserts,
+# reshapes, linalg.generic bodies and reductions, loops and calls. A branch, bound or index on poison is undefined
+# behaviour at once; an output holding poison is refused ("reads undefined values"), never a value to compare.
+
+Mask = np.ndarray
+MAX_SOURCE = 255
+UNDEFINED_BEHAVIOUR = "undefined behaviour"
+PoisonRule = Callable[["Interpreter", ir.Operation, list, list, list], list]
+POISON_RULES: dict[str, PoisonRule] = {}  # op name -> how poison spreads through it (default: spread_everywhere)
+POISON_SOURCES: set[PoisonRule] = set()  # rules that run even when no operand is poison (they make some)
+
+
+def is_undefined(reason: str) -> bool:
+    """A reason not to judge that says the program (on these inputs) has undefined behaviour."""
+    return UNDEFINED_BEHAVIOUR in reason or "(poison)" in reason
+
+
+class Tracked(list):
+    """What a handler that tracks its own poison returns: its results, with their poison (None: defined)."""
+
+    def __init__(self, values: Iterable[Any], poison: Iterable[Mask | None]) -> None:
+        super().__init__(values)
+        self.poison = list(poison)
+
+
+def poison_rule(*names: str, source: bool = False) -> Callable[[PoisonRule], PoisonRule]:
+    def register(rule: PoisonRule) -> PoisonRule:
+        for name in names:
+            POISON_RULES[name] = rule
+        if source:
+            POISON_SOURCES.add(rule)
+        return rule
+
+    return register
+
+
+def merged(masks: Iterable[Mask | None], shape: Sequence[int] = ()) -> Mask | None:
+    """The poison of a value computed elementwise from values with ``masks`` (broadcast to ``shape``)."""
+    present = [np.asarray(m) for m in masks if m is not None]
+    if not present:
+        return None
+    shape = np.broadcast_shapes(tuple(shape), *[m.shape for m in present])
+    return functools.reduce(np.maximum, [np.broadcast_to(m, shape) for m in present]).astype(np.uint8)
+
+
+def spread_elementwise(interp: Interpreter, op: ir.Operation, args: list, masks: list, outs: list) -> list:
+    return [merged(masks, np.shape(out)) for out in outs]
+
+
+def spread_everywhere(interp: Interpreter, op: ir.Operation, args: list, masks: list, outs: list) -> list:
+    """The default for an op without a rule of its own: any poison in, every result element poison."""
+    worst = max(int(m.max()) for m in masks if m is not None)
+    return [np.full(np.shape(out), worst, np.uint8) for out in outs]
+
+
+def no_poison(interp: Interpreter, op: ir.Operation, args: list, masks: list, outs: list) -> list:
+    """Results that never depend on element values (a dim, a shape)."""
+    return [None for _ in outs]
+
+
+def defined_indices(interp: Interpreter, op: ir.Operation, masks: Sequence[Mask | None], what: str = "") -> None:
+    """Indices, bounds and conditions must be defined: using poison as one is undefined behaviour at once."""
+    for mask in masks:
+        if mask is not None:
+            raise interp.undefined(mask, f"op {op.name}{what}")
+
+
+def moves_data(*data: int, unread: Sequence[int] = ()) -> PoisonRule:
+    """An op that only moves the elements of its operands ``data`` (the others are indices or sizes, but those
+    ``unread``: a destination it overwrites): its poison is the same op run on their masks."""
+
+    def rule(interp: Interpreter, op: ir.Operation, args: list, masks: list, outs: list) -> list:
+        defined_indices(interp, op, [m for k, m in enumerate(masks) if k not in data and k not in unread])
+        moved = [
+            (masks[k] if masks[k] is not None else np.zeros(np.shape(a), np.uint8)) if k in data else a
+            for k, a in enumerate(args)
+        ]
+        return [np.asarray(m).astype(np.uint8) for m in HANDLERS[op.name](interp, op, moved)]
+
+    return rule
+
+
+def _line(op: ir.Operation) -> int:
+    found = re.search(r":(\d+):\d+", str(op.location))
+    return int(found.group(1)) if found else 0
 
 
 @functools.lru_cache(maxsize=4096)
@@ -305,8 +452,8 @@ def _indices_in_bounds(op: ir.Operation, index: Sequence[Any], shape: Sequence[i
 
 
 @handles("func.call", "util.call")
-def _call(interp: Interpreter, op: ir.Operation, args: list) -> list:
-    return interp.call(ir.FlatSymbolRefAttr(op.attributes["callee"]).value, args)
+def _call(interp: Interpreter, op: ir.Operation, args: list) -> Tracked:
+    return interp.call(ir.FlatSymbolRefAttr(op.attributes["callee"]).value, args, interp.operand_poison(op))
 
 
 # --------------------------------------------------------------------------- entry points
@@ -334,14 +481,14 @@ def interpret_traced(
     module_text: str,
     function: str,
     inputs: Sequence[np.ndarray],
-    undefined: float | None = None,
     time_limit_s: float | None = None,
 ) -> Interpretation:
-    """``interpret``, with the accumulation length and depth the numeric oracle's tolerance needs;
-    ``undefined`` fills ``tensor.empty`` instead of NaN / 0 (to see whether its contents reach an output).
+    """``interpret``, with the accumulation length and depth the numeric oracle's tolerance needs. An output that
+    holds undefined values (poison: a ``tensor.empty`` nothing wrote, a comparison on NaN whose order decides it)
+    raises NotInterpretable("... reads undefined values (...; undefined behaviour)").
     Past ``time_limit_s`` seconds (checked at every block, so every loop iteration) it raises NotInterpretable:
     a program that never ends is not judged, never a hang."""
-    interp = Interpreter(parse(module_text), undefined, time_limit_s)
+    interp = Interpreter(parse(module_text), time_limit_s, module_text)
     if function not in interp.functions:
         raise ProgramError(f"no function @{function}; the module has {', '.join(sorted(interp.functions)) or 'none'}")
     func = interp.functions[function]
@@ -349,7 +496,10 @@ def interpret_traced(
     if len(params) != len(inputs):
         raise ProgramError(f"@{function} takes {len(params)} arguments, got {len(inputs)} inputs")
     args = [_argument(p, x, i) for i, (p, x) in enumerate(zip(params, inputs))]
-    results = interp.call(function, args)
+    called = interp.call(function, args)
+    for k, mask in enumerate(called.poison):
+        if mask is not None:
+            raise interp.undefined(mask, f"@{function}'s output {k}")
     result_types = [elem_of(t) for t in _result_types(func)]
     depth = sum(
         1
@@ -358,7 +508,7 @@ def interpret_traced(
         if op.name.split(".")[0] in ("arith", "math") and op.name != "arith.constant"
     )
     return Interpretation(
-        [_output(r, e) for r, e in zip(results, result_types)], interp.longest_reduction, max(depth, 1)
+        [_output(r, e) for r, e in zip(called, result_types)], interp.longest_reduction, max(depth, 1)
     )
 
 

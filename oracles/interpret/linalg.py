@@ -18,12 +18,20 @@ from ireefuzz.generators.ops import pack_array, unpack_array
 from .core import (
     Array,
     Interpreter,
+    Mask,
+    Tracked,
     _check_in_bounds,
     _indices_in_bounds,
     _ints,
+    _reads,
     compile_block,
+    defined_indices,
     elem_of,
     handles,
+    merged,
+    moves_data,
+    poison_rule,
+    spread_everywhere,
     to_elem,
 )
 
@@ -114,9 +122,12 @@ class _Space:
     """The loop dims of one evaluation of a generic body: some are axes of the arrays the body runs on
     (a range ``[low, high)`` of the dim), the others fixed at one index."""
 
-    def __init__(self, ranges: dict[int, tuple[int, int]], fixed: dict[int, int]) -> None:
+    def __init__(
+        self, ranges: dict[int, tuple[int, int]], fixed: dict[int, int], accumulators: frozenset = frozenset()
+    ) -> None:
         self.axes = {d: axis for axis, d in enumerate(sorted(ranges))}
         self.ranges, self.fixed = ranges, fixed
+        self.accumulators = accumulators  # the body's values that depend on an accumulator (a reduction's outs)
         self.shape = tuple(high - low for low, high in (ranges[d] for d in sorted(ranges)))
 
     def dim(self, d: int) -> Any:
@@ -164,7 +175,7 @@ class _Space:
 
 
 @handles("linalg.generic")
-def _generic(interp: Interpreter, op: ir.Operation, args: list) -> list:
+def _generic(interp: Interpreter, op: ir.Operation, args: list) -> Tracked:
     n_outs = len(op.results)
     n_ins = len(args) - n_outs
     maps, iterators = _maps(op), _iterators(op)
@@ -173,8 +184,10 @@ def _generic(interp: Interpreter, op: ir.Operation, args: list) -> list:
         if np.ndim(value):
             _check_in_bounds(_element_index(amap, _bounds_probe(sizes)), np.shape(value), "linalg.generic")
     outs = [np.array(a, copy=True) for a in args[n_ins:]]
+    poison = interp.operand_poison(op)
+    masks: list[Mask | None] = [None if m is None else np.array(m, copy=True) for m in poison[n_ins:]]
     if 0 in sizes:
-        return outs
+        return Tracked(outs, masks)
     block = op.regions[0].blocks[0]
     steps = compile_block(block)
     parallel = {d: (0, n) for d, (n, kind) in enumerate(zip(sizes, iterators)) if kind == "parallel"}
@@ -185,11 +198,32 @@ def _generic(interp: Interpreter, op: ir.Operation, args: list) -> list:
         whole = _Space({**parallel, **{d: (0, sizes[d]) for d in reduction}}, {})
         contraction = _contraction(block, combiners, n_ins, maps, whole) is not None  # no big temporaries
         for space in [whole] if contraction else _chunks(sizes, parallel, reduction):
-            _fused_step(interp, block, steps, args, maps, space, reduction, combiners, outs, n_ins)
-        return outs
+            _fused_step(interp, block, steps, args, maps, space, reduction, combiners, outs, masks, n_ins)
+        return Tracked(outs, masks)
+    accumulators = _depending_on(block, list(block.arguments)[n_ins:]) if reduction else frozenset()
     for point in _reduction_points([sizes[d] for d in reduction]):
-        _step(interp, block, steps, args, maps, _Space(parallel, dict(zip(reduction, point))), outs, n_ins)
-    return outs
+        space = _Space(parallel, dict(zip(reduction, point)), accumulators)
+        _step(interp, block, steps, args, poison[:n_ins], maps, space, outs, masks, n_ins)
+    return Tracked(outs, masks)
+
+
+def _depending_on(block: ir.Block, values: Sequence[ir.Value]) -> frozenset:
+    """The values of ``block`` that depend on any of ``values`` (themselves included)."""
+    found = set(values)
+    for op in block.operations:
+        if any(v in found for v in _reads(op.operation)):
+            found.update(op.operation.results)
+    return frozenset(found)
+
+
+def _write_poison(masks: list[Mask | None], k: int, out: Array, space: _Space, amap: ir.AffineMap, mask: Any) -> None:
+    """Out ``k``'s elements at ``space`` now hold a value whose poison is ``mask`` (None: defined)."""
+    target = masks[k]
+    if target is None:
+        if mask is None:
+            return
+        target = masks[k] = np.zeros(np.shape(out), np.uint8)
+    space.write(target, amap, 0 if mask is None else mask)
 
 
 def _reads_dims(amap: ir.AffineMap, dims: Sequence[int]) -> bool:
@@ -233,21 +267,25 @@ def _step(
     block: ir.Block,
     steps: list,
     args: list,
+    in_poison: list[Mask | None],
     maps: list,
     space: _Space,
     outs: list[Array],
+    masks: list[Mask | None],
     n_ins: int,
 ) -> None:
     """One evaluation of the body over ``space`` (all parallel points at one reduction index)."""
     block_args = [space.read(a, m) for a, m in zip(args[:n_ins], maps)]
     block_args += [space.read(out, m) for out, m in zip(outs, maps[n_ins:])]
+    poison = [None if p is None else space.read(p, m) for p, m in zip([*in_poison, *masks], maps)]
     interp.indices.append(space)
     try:
-        yielded = interp.run_block(block, block_args, steps)
+        yielded = interp.run_block(block, block_args, steps, poison)
     finally:
         interp.indices.pop()
-    for out, y, m in zip(outs, yielded, maps[n_ins:]):
+    for k, (out, y, m, mask) in enumerate(zip(outs, yielded, maps[n_ins:], interp.yielded)):
         space.write(out, m, y)
+        _write_poison(masks, k, out, space, m, mask)
 
 
 def _associative_combiners(block: ir.Block, steps: list, n_ins: int) -> list | None:
@@ -281,21 +319,32 @@ def _fused_step(
     reduction: list[int],
     combiners: list,
     outs: list[Array],
+    masks: list[Mask | None],
     n_ins: int,
 ) -> None:
-    """f(ins) over a whole chunk of the space at once, folded over its reduction axes by the combine ufunc."""
+    """f(ins) over a whole chunk of the space at once, folded over its reduction axes by the combine ufunc (and
+    its poison by max: one undefined step makes the result undefined)."""
     folded_space = _Space({d: r for d, r in space.ranges.items() if d not in reduction}, {d: 0 for d in reduction})
     product = _contraction(block, combiners, n_ins, maps, space)
-    if product is not None:  # acc + x * y: one einsum (BLAS for floats)
+    if product is not None and not any(interp.poison.get(v) is not None for v in _operands(block, product)):
         (a, la), (b, lb) = ((np.asarray(args[i])[index], labels) for i, index, labels in product)
         with np.errstate(all="ignore"):
             folded_values = [np.einsum(a, la, b, lb, sorted(folded_space.ranges), optimize=True)]
+        folded_poison: list[Mask | None] = [None]
     else:
-        folded_values = _fold(interp, block, steps, args, maps, space, reduction, combiners, n_ins)
-    for out, m, (producer, ufunc, value), folded in zip(outs, maps[n_ins:], combiners, folded_values):
+        folded_values, folded_poison = _fold(interp, block, steps, args, maps, space, reduction, combiners, n_ins)
+    for k, (out, m, (producer, ufunc, value), folded) in enumerate(zip(outs, maps[n_ins:], combiners, folded_values)):
         with np.errstate(all="ignore"):
             combined = ufunc(folded_space.read(out, m), folded)
         folded_space.write(out, m, to_elem(combined, elem_of(producer.results[0])))
+        before = None if masks[k] is None else folded_space.read(masks[k], m)
+        _write_poison(masks, k, out, folded_space, m, merged([before, folded_poison[k]]))
+
+
+def _operands(block: ir.Block, product: list) -> list[ir.Value]:
+    """The generic's operands a contraction reads (by their block arguments' positions)."""
+    owner = block.owner
+    return [owner.operands[i] for i, _, _ in product]
 
 
 def _fold(
@@ -308,9 +357,12 @@ def _fold(
     reduction: list[int],
     combiners: list,
     n_ins: int,
-) -> list[Array]:
+) -> tuple[list[Array], list[Mask | None]]:
     env = interp.env
     env.update(zip(block.arguments, [space.read(a, m) for a, m in zip(args[:n_ins], maps)]))
+    for arg, operand, m in zip(block.arguments, block.owner.operands, maps[:n_ins]):
+        mask = interp.poison.get(operand)
+        interp.set_poison(arg, None if mask is None else space.read(mask, m))
     combine_ops = {c[0] for c in combiners}
     interp.indices.append(space)
     try:
@@ -319,7 +371,9 @@ def _fold(
         interp.indices.pop()
     axes = tuple(space.axes[d] for d in reduction)
     with np.errstate(all="ignore"):
-        return [ufunc.reduce(np.broadcast_to(env[value], space.shape), axis=axes) for _, ufunc, value in combiners]
+        values = [ufunc.reduce(np.broadcast_to(env[value], space.shape), axis=axes) for _, ufunc, value in combiners]
+    poison = [interp.poison.get(value) for _, _, value in combiners]
+    return values, [None if p is None else np.broadcast_to(p, space.shape).max(axis=axes) for p in poison]
 
 
 def _contraction(block: ir.Block, combiners: list, n_ins: int, maps: list, space: _Space) -> list | None:
@@ -347,6 +401,22 @@ def _softmax(interp: Interpreter, op: ir.Operation, args: list) -> list:
     x, dim = np.asarray(args[0], np.float64), ir.IntegerAttr(op.attributes["dimension"]).value
     e = np.exp(x - np.max(x, axis=dim, keepdims=True, initial=-np.inf))
     return [e / np.sum(e, axis=dim, keepdims=True)]
+
+
+@poison_rule("linalg.softmax")
+def _softmax_poison(interp: Interpreter, op: ir.Operation, args: list, masks: list, outs: list) -> list:
+    """One undefined element of a row makes the whole row undefined (its max and sum read them all)."""
+    if masks[0] is None:
+        return [None]
+    dim = ir.IntegerAttr(op.attributes["dimension"]).value
+    return [np.broadcast_to(masks[0].max(axis=dim, keepdims=True), np.shape(outs[0])).copy()]
+
+
+@poison_rule("iree_linalg_ext.attention")
+def _attention_poison(interp: Interpreter, op: ir.Operation, args: list, masks: list, outs: list) -> list:
+    """Any undefined input makes every output undefined; the destination is overwritten, not read."""
+    read = [m for m in masks[:-1] if m is not None]
+    return [None] if not read else spread_everywhere(interp, op, args[:-1], read, outs)
 
 
 @handles("iree_linalg_ext.attention")
@@ -388,64 +458,142 @@ def _gather(interp: Interpreter, op: ir.Operation, args: list) -> list:
     return [moved[coords].reshape(out.shape)]
 
 
+@poison_rule("iree_linalg_ext.gather")
+def _gather_poison(interp: Interpreter, op: ir.Operation, args: list, masks: list, outs: list) -> list:
+    """The source's poison gathered (the destination is overwritten); an undefined index is undefined behaviour."""
+    source_mask, index_mask, _ = masks
+    defined_indices(interp, op, [index_mask], " index")
+    if source_mask is None:
+        return [None]
+    (mask,) = _gather(interp, op, [source_mask, args[1], args[2]])
+    return [np.asarray(mask).astype(np.uint8)]
+
+
 @handles("iree_linalg_ext.scatter")
-def _scatter(interp: Interpreter, op: ir.Operation, args: list) -> list:
+def _scatter(interp: Interpreter, op: ir.Operation, args: list) -> Tracked:
     updates, indices, original = (np.asarray(a) for a in args)
+    update_poison, index_poison, original_poison = interp.operand_poison(op)
+    defined_indices(interp, op, [index_poison], " index")
     dim_map = _ints(op.attributes["dimension_map"])
     batch_rank = indices.ndim - 1
     out = np.array(original, copy=True)
+    poison = np.zeros(out.shape, np.uint8) if original_poison is None else np.array(original_poison, copy=True)
     block = op.regions[0].blocks[0]
     moved = np.moveaxis(out, dim_map, list(range(len(dim_map))))  # a view: writes land in ``out``
+    moved_poison = np.moveaxis(poison, dim_map, list(range(len(dim_map))))
     slice_shape = moved.shape[len(dim_map) :]
     count = int(np.prod(updates.shape[:batch_rank]))  # not -1: ambiguous when a slice is empty
     flat_updates = updates.reshape(count, *updates.shape[batch_rank:])
+    flat_update_poison = (
+        np.zeros(flat_updates.shape, np.uint8) if update_poison is None else update_poison.reshape(flat_updates.shape)
+    )
     flat_indices = indices.reshape(count, indices.shape[-1]).astype(np.int64)
-    for update, coord in zip(flat_updates, flat_indices):  # in order: duplicate indices combine in sequence
+    for update, update_mask, coord in zip(flat_updates, flat_update_poison, flat_indices):  # duplicates in order
         where = tuple(int(c) for c in coord)
         _indices_in_bounds(op, where, moved.shape[: len(dim_map)])
-        target = moved[where]
+        target, target_poison = moved[where], moved_poison[where]
         window = tuple(slice(0, n) for n in np.shape(update)[-len(slice_shape) :]) if slice_shape else ()
         current = target[window] if slice_shape else target
-        (combined,) = interp.run_block(block, [update.reshape(np.shape(current)), current])
+        current_poison = target_poison[window] if slice_shape else target_poison
+        update, update_mask = update.reshape(np.shape(current)), update_mask.reshape(np.shape(current))
+        (combined,) = interp.run_block(block, [update, current], poison=[update_mask, current_poison])
+        combined_poison = merged(interp.yielded, np.shape(current))
         if slice_shape:
             target[window] = combined
+            target_poison[window] = 0 if combined_poison is None else combined_poison
         else:
             moved[where] = combined
-    return [out]
+            moved_poison[where] = 0 if combined_poison is None else combined_poison
+    return Tracked([out], [poison])
 
 
-def _comparator_order(interp: Interpreter, op: ir.Operation, keys: Sequence[Array]) -> Array:
+def _comparator_order(
+    interp: Interpreter, op: ir.Operation, keys: Sequence[Array], poison: Sequence[Mask | None]
+) -> tuple[Array, Mask | None]:
     """Per row (the last axis), the positions in the order ``op``'s comparator region puts them: the region
     runs once on every pair (lhs j, rhs i) of each key; pairs it leaves unordered keep their position
-    order (a stable sort, what a comparator that is a strict weak order allows)."""
+    order (a stable sort, what a comparator that is a strict weak order allows). With the rows whose order is
+    undefined (poison of one element per row): where the comparator's answer is, or where it compares a NaN (no
+    strict weak order holds then: where the NaN lands depends on the sorting algorithm)."""
     n = np.shape(keys[0])[-1]
+    block = op.regions[0].blocks[0]
     pairs = [v for k in keys for v in (np.asarray(k)[..., :, None], np.asarray(k)[..., None, :])]
-    (before,) = interp.run_block(op.regions[0].blocks[0], pairs)
-    before = np.broadcast_to(np.asarray(before, bool), np.shape(keys[0]) + (n,))  # [..., j, i]: j goes before i
+    pair_poison = [p for m in poison for p in ((None, None) if m is None else (m[..., :, None], m[..., None, :]))]
+    (before,) = interp.run_block(block, pairs, poison=pair_poison)
+    shape = np.shape(keys[0]) + (n,)
+    answer_poison = merged(interp.yielded, shape)
+    before = np.broadcast_to(np.asarray(before, bool), shape)  # [..., j, i]: j goes before i
     unordered = ~before & ~np.swapaxes(before, -1, -2)
     placed_before = before | unordered & (np.arange(n)[:, None] < np.arange(n)[None, :])
-    return np.argsort(np.sum(placed_before, axis=-2), axis=-1, kind="stable")
+    order = np.argsort(np.sum(placed_before, axis=-2), axis=-1, kind="stable")
+    arguments = list(block.arguments)
+    compared = [
+        k
+        for i, k in enumerate(keys)
+        if elem_of(arguments[2 * i]).is_float and (list(arguments[2 * i].uses) or list(arguments[2 * i + 1].uses))
+    ]
+    nan = np.zeros(np.shape(keys[0])[:-1] + (1,), bool)
+    for k in compared:
+        nan |= np.isnan(np.asarray(k, np.float64)).any(axis=-1, keepdims=True)
+    row = [None if answer_poison is None else answer_poison.max(axis=(-2, -1))[..., None]]
+    if nan.any():
+        row.append(np.where(nan, interp.source(op, _NAN_ORDER), 0).astype(np.uint8))
+    return order, merged(row)
+
+
+_NAN_ORDER = "its comparator orders a NaN, which no strict weak order places"
+
+
+def _key_poison(interp: Interpreter, op: ir.Operation, n: int) -> list[Mask | None]:
+    """The poison of a sort's (or topk's) keys, moved like the keys (the sorted dim last)."""
+    dim = ir.IntegerAttr(op.attributes["dimension"]).value
+    return [None if m is None else np.moveaxis(m, dim, -1) for m in interp.operand_poison(op)[-n:]]
+
+
+def _sorted_poison(
+    masks: Sequence[Mask | None], order: Array, row: Mask | None, dim: int, shape: Sequence[int]
+) -> list[Mask | None]:
+    """Each output's poison: its key's poison moved with it, and the whole row where the order is undefined."""
+    found = []
+    for mask in masks:
+        moved = None if mask is None else np.take_along_axis(mask, order, axis=-1)
+        both = merged([moved, row], np.shape(order))
+        found.append(None if both is None else np.moveaxis(both, -1, dim).reshape(shape))
+    return found
 
 
 @handles("iree_linalg_ext.sort")
-def _sort(interp: Interpreter, op: ir.Operation, args: list) -> list:
+def _sort(interp: Interpreter, op: ir.Operation, args: list) -> Tracked:
     dim = ir.IntegerAttr(op.attributes["dimension"]).value
     keys = [np.moveaxis(np.asarray(a), dim, -1) for a in args]
-    order = _comparator_order(interp, op, keys)
-    return [np.moveaxis(np.take_along_axis(k, order, axis=-1), -1, dim) for k in keys]
+    poison = _key_poison(interp, op, len(keys))
+    order, row = _comparator_order(interp, op, keys, poison)
+    values = [np.moveaxis(np.take_along_axis(k, order, axis=-1), -1, dim) for k in keys]
+    return Tracked(values, _sorted_poison(poison, order, row, dim, np.shape(values[0])))
 
 
 @handles("iree_linalg_ext.topk")
-def _topk(interp: Interpreter, op: ir.Operation, args: list) -> list:
+def _topk(interp: Interpreter, op: ir.Operation, args: list) -> Tracked:
     """The outs (initial values and indices) merged with the input, the first k by the comparator; an input
     the comparator does not put before an equal entry already in the outs does not displace it."""
     dim = ir.IntegerAttr(op.attributes["dimension"]).value
     values, *given, out_values, out_indices = (np.moveaxis(np.asarray(a), dim, -1) for a in args)
+    value_poison, *given_poison, out_value_poison, out_index_poison = _key_poison(interp, op, len(args))
     positions = given[0] if given else np.broadcast_to(np.arange(values.shape[-1]), values.shape)
     keys = np.concatenate([out_values, values], axis=-1)
-    order = _comparator_order(interp, op, [keys])[..., : out_values.shape[-1]]
+    key_poison = _joined([out_value_poison, value_poison], [out_values, values])
+    order, row = _comparator_order(interp, op, [keys], [key_poison])
+    order = order[..., : out_values.shape[-1]]
     indices = np.concatenate([out_indices, positions], axis=-1)
-    return [np.moveaxis(np.take_along_axis(k, order, axis=-1), -1, dim) for k in (keys, indices)]
+    index_poison = _joined([out_index_poison, given_poison[0] if given_poison else None], [out_indices, positions])
+    results = [np.moveaxis(np.take_along_axis(k, order, axis=-1), -1, dim) for k in (keys, indices)]
+    return Tracked(results, _sorted_poison([key_poison, index_poison], order, row, dim, np.shape(results[0])))
+
+
+def _joined(masks: Sequence[Mask | None], values: Sequence[Array]) -> Mask | None:
+    if all(m is None for m in masks):
+        return None
+    return np.concatenate([np.zeros(np.shape(v), np.uint8) if m is None else m for m, v in zip(masks, values)], -1)
 
 
 @handles("linalg.pack")
@@ -462,6 +610,10 @@ def _unpack(interp: Interpreter, op: ir.Operation, args: list) -> list:
             np, np.asarray(args[0]), _ints(op.attributes["inner_dims_pos"]), _static_tiles(op), np.shape(args[1])
         )
     ]
+
+
+poison_rule("linalg.pack")(moves_data(0, 2, unread=(1,)))
+poison_rule("linalg.unpack")(moves_data(0, unread=(1,)))
 
 
 def _static_tiles(op: ir.Operation) -> list[int]:

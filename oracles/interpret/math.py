@@ -9,7 +9,7 @@ import numpy as np
 from iree.compiler import ir
 
 from .arith import _elementwise, _int_op
-from .core import HANDLERS, Array, Interpreter, handles, signed, unsigned
+from .core import HANDLERS, POISON_RULES, Array, Interpreter, handles, signed, spread_elementwise, unsigned
 
 
 def _round_half_away(x: Array) -> Array:
@@ -73,3 +73,7 @@ def _fpowi(interp: Interpreter, op: ir.Operation, args: list) -> list:
 def _float_class(interp: Interpreter, op: ir.Operation, args: list) -> list:
     test = {"math.isnan": np.isnan, "math.isinf": np.isinf, "math.isfinite": np.isfinite}[op.name]
     return [test(args[0]).astype(np.int64)]
+
+
+for _name in [name for name in HANDLERS if name.startswith("math.")]:
+    POISON_RULES[_name] = spread_elementwise

@@ -18,14 +18,20 @@ from .core import (
     Array,
     Elem,
     Interpreter,
+    Tracked,
     _check_in_bounds,
     _indices_in_bounds,
     _ints,
     _result_elem,
     _shape,
+    defined_indices,
     elem_of,
     handles,
-    wrap,
+    merged,
+    moves_data,
+    no_poison,
+    poison_rule,
+    spread_elementwise,
 )
 
 # --------------------------------------------------------------------------- tensor
@@ -51,16 +57,15 @@ def _result_shape(op: ir.Operation, dynamic: Iterable[Any], i: int = 0) -> list[
     return [int(next(dynamic)) if d == DYNAMIC else d for d in _shape(op.results[i])]
 
 
-def _undefined(shape: Sequence[int], e: Elem, value: float | None = None) -> Array:
-    """tensor.empty's contents are undefined: NaN for floats, so a read of them shows (or ``value``)."""
-    if value is not None:
-        return np.full(shape, value, np.float64) if e.is_float else wrap(np.full(shape, int(value)), e)
+def _undefined(shape: Sequence[int], e: Elem) -> Array:
+    """tensor.empty's contents: poison (see ``core``); the values under it, NaN for floats and 0 for integers,
+    are never read."""
     return np.full(shape, np.nan) if e.is_float else np.zeros(shape, np.int64)
 
 
 @handles("tensor.empty")
 def _empty(interp: Interpreter, op: ir.Operation, args: list) -> list:
-    return [_undefined(_result_shape(op, args), _result_elem(op), interp.undefined)]
+    return [_undefined(_result_shape(op, args), _result_elem(op))]
 
 
 @handles("bufferization.alloc_tensor")
@@ -68,9 +73,29 @@ def _alloc_tensor(interp: Interpreter, op: ir.Operation, args: list) -> list:
     return _empty(interp, op, args)
 
 
+@poison_rule("tensor.empty", "bufferization.alloc_tensor", source=True)
+def _never_written(interp: Interpreter, op: ir.Operation, args: list, masks: list, outs: list) -> list:
+    defined_indices(interp, op, masks, " size")
+    return [np.full(np.shape(outs[0]), interp.source(op, "never written"), np.uint8)]
+
+
 @handles("tensor.dim")
 def _dim(interp: Interpreter, op: ir.Operation, args: list) -> list:
     return [np.int64(np.shape(args[0])[int(args[1])])]
+
+
+poison_rule("tensor.dim")(no_poison)
+poison_rule("tensor.extract", "tensor.extract_slice", "tensor.expand_shape", "tensor.reshape", "tensor.splat")(
+    moves_data(0)
+)
+poison_rule("tensor.collapse_shape", "tensor.cast")(moves_data(0))
+poison_rule("tensor.insert", "tensor.insert_slice")(moves_data(0, 1))
+poison_rule("tensor.bitcast")(spread_elementwise)
+
+
+@poison_rule("tensor.concat", "tensor.from_elements")
+def _all_data(interp: Interpreter, op: ir.Operation, args: list, masks: list, outs: list) -> list:
+    return moves_data(*range(len(args)))(interp, op, args, masks, outs)
 
 
 @handles("tensor.extract")
@@ -134,31 +159,42 @@ def _insert_slice(interp: Interpreter, op: ir.Operation, args: list) -> list:
     return [out]
 
 
-def _region_on_indices(interp: Interpreter, op: ir.Operation, shape: Sequence[int]) -> Array:
-    """Evaluate a region whose block arguments are the result's indices, vectorized over ``shape``."""
+def _region_on_indices(interp: Interpreter, op: ir.Operation, shape: Sequence[int]) -> tuple[Array, Array | None]:
+    """Evaluate a region whose block arguments are the result's indices, vectorized over ``shape``; with its
+    poison (None: defined)."""
     block = op.regions[0].blocks[0]
     n = len(shape)
     dims = [np.arange(s).reshape([-1 if k == d else 1 for k in range(n)]) for d, s in enumerate(shape)]
     (value,) = interp.run_block(block, dims)
-    return np.broadcast_to(value, shape)
+    return np.broadcast_to(value, shape), merged(interp.yielded, shape)
 
 
 @handles("tensor.pad")
-def _pad(interp: Interpreter, op: ir.Operation, args: list) -> list:
+def _pad(interp: Interpreter, op: ir.Operation, args: list) -> Tracked:
     source, low, high = _segments(op, args)
+    source_mask, *sizes = interp.operand_poison(op)
+    defined_indices(interp, op, sizes, " padding")
     low, high = _mixed(op, "static_low", low), _mixed(op, "static_high", high)
     src = np.asarray(source[0])
     if min(low + high, default=0) < 0:
         raise NotInterpretable("op tensor.pad with negative padding")
     shape = [n + lo + hi for n, lo, hi in zip(src.shape, low, high)]
-    out = np.array(_region_on_indices(interp, op, shape), copy=True)
-    out[tuple(slice(lo, lo + n) for lo, n in zip(low, src.shape))] = src
-    return [out]
+    padding, padding_mask = _region_on_indices(interp, op, shape)
+    out = np.array(padding, copy=True)
+    interior = tuple(slice(lo, lo + n) for lo, n in zip(low, src.shape))
+    out[interior] = src
+    mask = None
+    if source_mask is not None or padding_mask is not None:
+        mask = np.array(padding_mask if padding_mask is not None else np.zeros(shape, np.uint8), copy=True)
+        mask[interior] = source_mask if source_mask is not None else 0
+    return Tracked([out], [mask])
 
 
 @handles("tensor.generate")
-def _generate(interp: Interpreter, op: ir.Operation, args: list) -> list:
-    return [np.array(_region_on_indices(interp, op, _result_shape(op, args)), copy=True)]
+def _generate(interp: Interpreter, op: ir.Operation, args: list) -> Tracked:
+    defined_indices(interp, op, interp.operand_poison(op), " size")
+    value, mask = _region_on_indices(interp, op, _result_shape(op, args))
+    return Tracked([np.array(value, copy=True)], [None if mask is None else np.array(mask, copy=True)])
 
 
 @handles("tensor.expand_shape")
