@@ -4,8 +4,12 @@
     python corpus/make_seeds.py --record   # run every oracle on the installed IREE and record
                                            # the verdicts, then refresh corpus/known_findings.json
     python corpus/make_seeds.py --record --only dot_33x16x49_exp_dynamic
+    python corpus/make_seeds.py --record --cases corpus/regressions/*   # re-record other corpus cases
 
-The layout of a case is documented in ``ireefuzz.tools.corpus``.
+A record is per x86-64 level (``ireefuzz.tools.corpus.record``: ``x86-64``, ``x86-64-v3``, ``x86-64-v4`` for a
+case targeting ``host``): a level this machine cannot run is compiled only, and the verdicts only a run shows
+are kept from the case's previous record, so a record on an AVX2 machine keeps an AVX-512 one's. The layout of
+a case is documented in ``ireefuzz.tools.corpus``.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, Node
 from ireefuzz.generators.graph import TensorType as T
 from ireefuzz.tools import baseline
-from ireefuzz.tools.corpus import CASE_FILE, CorpusCase, check_case, load_case, verdicts, write_case
+from ireefuzz.tools.corpus import CASE_FILE, CorpusCase, load_case, record, write_case
 
 HERE = Path(__file__).parent
 SEEDS = HERE / "seeds"
@@ -233,17 +237,19 @@ def seeds() -> list[CorpusCase]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--record", action="store_true", help="run the oracles and record the verdicts")
-    parser.add_argument("--only", nargs="*", default=None, help="case names to (re)write")
+    parser.add_argument("--record", action="store_true", help="run the oracles and record the verdicts per level")
+    parser.add_argument("--only", nargs="*", default=None, help="seed names to (re)write")
+    parser.add_argument("--cases", nargs="*", default=(), metavar="DIR", help="other corpus cases to re-record")
+    parser.add_argument("--baseline", type=Path, default=BASELINE, help="the baseline --record refreshes")
     args = parser.parse_args(argv)
-    from ireefuzz import __version__, sut
+    from ireefuzz import __version__
 
-    cpu, version = sut.resolve_platform(sut.CompilerConfig()) if args.record else (None, "")
+    if args.cases and not args.record:
+        parser.error("--cases re-records: give --record")
     table = []
-    for seed in seeds():
-        if args.only and seed.name not in args.only:
-            continue
-        directory = SEEDS / seed.name
+    chosen = [s for s in seeds() if not args.only or s.name in args.only] if not args.cases or args.only else []
+    todo = [(seed, SEEDS / seed.name) for seed in chosen] + [(load_case(d), Path(d)) for d in args.cases]
+    for seed, directory in todo:
         old = load_case(directory) if (directory / CASE_FILE).exists() else None
         case = dataclasses.replace(
             seed,
@@ -251,57 +257,49 @@ def main(argv: list[str] | None = None) -> int:
             iree_version=old.iree_version if old else "",
             cpu=old.cpu if old else "",
             expected=old.expected if old else {},
+            expected_by_level=old.expected_by_level if old else {},
         )
         if args.record:
             started = time.perf_counter()
-            findings = check_case(dataclasses.replace(case, path=directory))
-            assert cpu is not None  # resolved above when recording
-            case = dataclasses.replace(
-                case, expected={k: tuple(v) for k, v in verdicts(findings).items()}, iree_version=version, cpu=cpu.name
-            )
-            table.append((seed.name, case.expected, time.perf_counter() - started))
+            log = lambda line: print(f"    {line}", file=sys.stderr)
+            case = record(dataclasses.replace(case, path=directory), old=old, log=log)
+            table.append((f"{directory.parent.name}/{seed.name}", case.expected_signatures))
             print(f"{seed.name}: {time.perf_counter() - started:.1f}s", file=sys.stderr)
-            for f in findings:
-                print(f"    {f.signature}  {f.message[:140]}", file=sys.stderr)
         write_case(directory, case)
     if args.record:
-        refresh_baseline(table)
-        print(json.dumps({name: expected for name, expected, _ in table}, indent=1))
+        refresh_baseline(table, args.baseline)
+        print(json.dumps({name: sorted(signatures) for name, signatures in table}, indent=1))
     return 0
 
 
-def refresh_baseline(table) -> None:
+def refresh_baseline(table, path: Path = BASELINE) -> None:
     """Add every recorded signature to known_findings.json (existing entries keep their verdicts; a new signature
     is an entry of its own, ``upstream`` when its seed names the issue, else listed without a verdict)."""
-    entries = baseline.read(BASELINE) if BASELINE.exists() else []
+    entries = baseline.read(path) if path.exists() else []
     listed = {s for k in entries for s in k.signatures}
-    notes = {s.name: s.note for s in seeds()}
-    for name, expected, _ in table:
-        for sigs in expected.values():
-            for sig in sigs:
-                if sig in listed:
-                    continue
-                upstream = (
-                    IOTA_ISSUE
-                    if name.startswith("iota")
-                    else ALLOCA_ISSUE
-                    if ("dot_" in name or "matmul_bias" in name or "shape_only" in name)
-                    else ""
+    notes = {f"seeds/{s.name}": s.note for s in seeds()}
+    for name, signatures in table:
+        for sig in sorted(signatures - listed):
+            upstream = (
+                IOTA_ISSUE
+                if name.startswith("seeds/iota")
+                else ALLOCA_ISSUE
+                if ("dot_" in name or "matmul_bias" in name or "shape_only" in name)
+                else ""
+            )
+            note = notes.get(name, "")
+            if upstream == IOTA_ISSUE:
+                note += " (the iota issue's own number is not in its seed text; #13729 is the full reproducer it links)"
+            entries.append(
+                baseline.Known(
+                    verdict="upstream" if upstream else "",
+                    link=upstream,
+                    signatures=(sig,),
+                    note=f"first recorded in corpus/{name} on IREE 3.13: {note}",
                 )
-                if upstream == IOTA_ISSUE:
-                    notes[name] += (
-                        " (the iota issue's own number is not in its seed text; #13729 is the full reproducer it links)"
-                    )
-                entries.append(
-                    baseline.Known(
-                        verdict="upstream" if upstream else "",
-                        link=upstream,
-                        signatures=(sig,),
-                        note=f"first recorded in corpus/seeds/{name} on IREE 3.13: {notes[name]}",
-                    )
-                )
-                listed.add(sig)
-    baseline.write(BASELINE, entries)
+            )
+            listed.add(sig)
+    baseline.write(path, entries)
 
 
 if __name__ == "__main__":

@@ -2,13 +2,16 @@
 that no unexpected finding shows, plus one strict xfail per expected signature (the layout and the verdicts
 are described in ``ireefuzz.tools.corpus``).
 
+A verdict is judged for the case's target (``corpus.target_of``): a signature recorded for another x86-64 level
+is skipped, saying which (its item's name says the level it needs: ``case[x86-64-v4:memory/copy/...]``); one a run
+shows is "not judged" (skipped with the reason) where the target's code cannot run on this host.
+
 Loaded by the plugin (``_pytestplugin.CorpusFile``) and the repository's conftest only when a corpus is
 collected, so the plugin itself stays import-light.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,13 +20,15 @@ import pytest
 from ireefuzz import sut
 from ireefuzz.errors import CorpusFailure
 from ireefuzz.oracles.finding import ORACLE_NAMES, Signature  # ORACLE_NAMES: chosen by Policy.oracles
-from ireefuzz.tools.corpus import CorpusCase, check_case, load_case, repro_message
+from ireefuzz.tools.corpus import CorpusCase, Target, check_case, load_case, repro_message, seen_without_running
+from ireefuzz.tools.corpus import target_of as _target_of
 
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr  # what Item.repr_failure returns; pytest does not export it
 
 
 _RESULTS: dict[tuple, Any] = {}
+_TARGETS: dict[tuple, Target] = {}
 
 
 def _result(corpus_case: CorpusCase, config: Any, policy: Any) -> list:
@@ -38,6 +43,14 @@ def _result(corpus_case: CorpusCase, config: Any, policy: Any) -> list:
     if isinstance(outcome, Exception):
         raise outcome
     return outcome
+
+
+def target_of(corpus_case: CorpusCase, config: Any) -> Target:
+    """``corpus.target_of`` once per (case, config) per process."""
+    key = (str(corpus_case.path), config)
+    if key not in _TARGETS:
+        _TARGETS[key] = _target_of(corpus_case, config)
+    return _TARGETS[key]
 
 
 class CorpusItem(pytest.Item):
@@ -59,23 +72,35 @@ class CorpusItem(pytest.Item):
             self.add_marker(pytest.mark.xfail(strict=True, reason=f"known finding {signature}"))
 
     def runtest(self) -> None:
-        findings = _result(self.corpus_case, self.ireefuzz_config, self.ireefuzz_policy)
-        found = {f.signature: f for f in findings}
-        expected = self.corpus_case.expected_signatures
-        holds = (self.signature in found) if self.signature is not None else not (set(found) - expected)
-        if not holds:
-            _skip_if_other_cpu(self.corpus_case, self.ireefuzz_config)
+        case, target = self.corpus_case, target_of(self.corpus_case, self.ireefuzz_config)
+        expected = case.expected_at(target.level)
         if self.signature is not None:
             oracle = Signature.parse(self.signature).oracle
             oracle = "numeric" if oracle == "reference" else oracle
             if oracle in ORACLE_NAMES and oracle not in self.ireefuzz_policy.oracles:
                 pytest.skip(f"oracle {oracle} is not selected")
+            if self.signature not in expected:
+                pytest.skip(
+                    f"recorded for a target at {' or '.join(case.levels_of(self.signature))}; "
+                    f"this one, {target}, is not: not asserted here"
+                )
+            if target.not_run and not seen_without_running(self.signature):
+                pytest.skip(f"not judged: a run shows it, and this target is compiled only ({target.not_run})")
+        found = {f.signature: f for f in _result(case, self.ireefuzz_config, self.ireefuzz_policy)}
+        holds = (self.signature in found) if self.signature is not None else not (set(found) - expected)
+        if not holds and target.level is None and case.levels:
+            pytest.skip(
+                f"verdicts of {case.name} were recorded for {', '.join(case.levels)}; its target here, {target}, "
+                f"lacks {', '.join(target.lacks) or 'their features'}: re-record them for it "
+                "(python corpus/make_seeds.py --record)"
+            )
+        if self.signature is not None:
             if self.signature in found:
                 raise CorpusFailure(f"{self.signature} still observed: {found[self.signature].message}")
             return  # fixed in IREE: passes, and strict xfail reports XPASS(strict) as a failure
-        unexpected = [f for s, f in found.items() if s not in self.corpus_case.expected_signatures]
+        unexpected = [f for s, f in found.items() if s not in expected]
         if unexpected:
-            raise CorpusFailure(repro_message(self.corpus_case, unexpected, self.ireefuzz_config))
+            raise CorpusFailure(repro_message(case, unexpected, self.ireefuzz_config))
 
     def repr_failure(self, excinfo: Any, style: Any = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, CorpusFailure):
@@ -89,18 +114,6 @@ class CorpusItem(pytest.Item):
 class CorpusFile(pytest.File):
     def collect(self) -> list:
         return collect(self, self.path)
-
-
-def _skip_if_other_cpu(corpus_case: CorpusCase, config: Any) -> None:
-    """Verdicts were recorded on another CPU: a mismatch here says nothing about IREE. Skip, saying so."""
-    config = dataclasses.replace(config, target_cpu=corpus_case.target_cpu)
-    here = sut.resolve_platform(config)[0].name
-    if corpus_case.cpu and here and here != corpus_case.cpu:
-        pytest.skip(
-            f"verdicts of {corpus_case.name} were recorded where {corpus_case.target_cpu!r} is "
-            f"{corpus_case.cpu}; here it is {here}: re-record them on this machine "
-            "(python corpus/make_seeds.py --record)"
-        )
 
 
 def collect(parent: Any, path: str | Path, *, config: Any = None, policy: Any = None) -> list:
@@ -130,10 +143,11 @@ def collect(parent: Any, path: str | Path, *, config: Any = None, policy: Any = 
         )
     ]
     for sig in sorted(corpus_case.expected_signatures):
+        needs = "|".join(corpus_case.levels_of(sig))  # the levels it is asserted at; none: every target
         items.append(
             CorpusItem.from_parent(
                 parent,
-                name=f"{corpus_case.name}[{sig}]",
+                name=f"{corpus_case.name}[{needs + ':' if needs else ''}{sig}]",
                 corpus_case=corpus_case,
                 signature=sig,
                 ireefuzz_config=config,

@@ -151,3 +151,72 @@ def test_a_release_whose_llvm_names_no_host_features_gets_this_machines(monkeypa
         configs.space_for.cache_clear()
     assert set(space.target_cpus) == {"generic", "host", "x86-64-v3", "x86-64-v4"}  # sapphirerapids: unknown to it
     assert space.cross_targets == tuple(configs.CROSS_TARGETS)
+
+
+V3 = "+avx,+avx2,+fma,+sse2,+x87"
+V4 = V3 + ",+avx512f,+avx512vl"
+FAKE_CPUS = {"host": ("znver3", V3 + ",+sha"), "generic": ("generic", ""), "x86-64-v3": ("x86-64-v3", V3)}
+FAKE_CPUS |= {"x86-64-v4": ("x86-64-v4", V4), "skylake-avx512": ("skylake-avx512", V4 + ",+clwb")}
+
+
+@pytest.fixture
+def fake_cpus(monkeypatch):
+    """resolve_platform answering from FAKE_CPUS (the target host as the switch takes it), counting its probes."""
+    from ireefuzz import sut
+    from ireefuzz.sut.config import host_cpu
+
+    probes = []
+
+    def resolve(config):
+        probes.append(config.target_cpu)
+        machine = configs.MACHINE_FLAG in config.flags
+        cpu = "host" if machine else host_cpu() if config.target_cpu == "host" else config.target_cpu
+        name, features = FAKE_CPUS.get(cpu, ("", ""))
+        return sut.CpuInfo(config.target_cpu, name, features), "3.13"
+
+    monkeypatch.setattr(sut, "resolve_platform", resolve)
+    configs.host_features.cache_clear()
+    host_cpu.cache_clear()
+    yield probes
+    configs.host_features.cache_clear()
+    host_cpu.cache_clear()
+
+
+def test_code_for_features_the_host_lacks_cannot_run_decided_by_features_not_names(fake_cpus):
+    from ireefuzz import sut
+
+    config = lambda cpu, *flags: sut.CompilerConfig(target_cpu=cpu, flags=flags)
+    assert configs.cannot_run(config("host")) is None and configs.cannot_run(config("generic")) is None
+    assert fake_cpus == []  # host and generic run wherever this process runs: nothing probed
+    assert configs.cannot_run(config("x86-64-v3")) is None
+    assert configs.cannot_run(config("x86-64-v4")) == "x86-64-v4 (needs avx512f, avx512vl, which znver3 lacks)"
+    assert configs.cannot_run(config("skylake-avx512")).startswith("skylake-avx512 (needs avx512f, avx512vl, clwb")
+    assert configs.cannot_run(config("unknown-to-this-llvm")) is None  # its features unknown: the compile will say
+    assert configs.cannot_run(config("generic", *configs.cross_flags("aarch64+sve"))) == "aarch64-unknown-linux-gnu"
+    assert configs.highest(FAKE_CPUS["skylake-avx512"][1], {"x86-64-v3": V3, "x86-64-v4": V4}) == "x86-64-v4"
+    assert configs.highest(FAKE_CPUS["host"][1], {"x86-64-v3": V3, "x86-64-v4": V4}) == "x86-64-v3"
+    assert configs.highest("", {"x86-64-v3": V3}) is None
+
+
+def test_the_host_taken_as_an_x86_64_level_is_the_target_and_what_may_run(fake_cpus, monkeypatch):
+    """IREEFUZZ_HOST_CPU, read once: ``host`` compiles for that level, and only its features may run."""
+    from ireefuzz import sut
+    from ireefuzz.errors import UsageError
+    from ireefuzz.sut.config import HOST_CPU_ENV, host_cpu
+
+    monkeypatch.setenv(HOST_CPU_ENV, "x86-64-v3")
+    assert host_cpu() == "x86-64-v3" and "--iree-llvmcpu-target-cpu=x86-64-v3" in sut.target_flags("host")
+    assert configs.host_features(sut.CompilerConfig()) == V3  # the level's, not the machine's (+sha)
+    monkeypatch.setenv(HOST_CPU_ENV, "x86-64-v4")
+    assert host_cpu() == "x86-64-v3"  # resolved once per process
+    host_cpu.cache_clear()
+    configs.host_features.cache_clear()
+    with pytest.raises(UsageError, match=r"IREEFUZZ_HOST_CPU=x86-64-v4: this machine \(znver3\) lacks avx512f"):
+        configs.cannot_run(sut.CompilerConfig(target_cpu="skylake-avx512"))  # beyond the machine: refused
+    monkeypatch.setenv(HOST_CPU_ENV, "znver3")
+    host_cpu.cache_clear()
+    with pytest.raises(UsageError, match="one of x86-64, x86-64-v2, x86-64-v3, x86-64-v4"):
+        host_cpu()
+    monkeypatch.delenv(HOST_CPU_ENV)
+    host_cpu.cache_clear()
+    assert "--iree-llvmcpu-target-cpu=host" in sut.target_flags("host")

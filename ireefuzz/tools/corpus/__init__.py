@@ -25,17 +25,40 @@ forms that share the trailing keys:
 
 Shared keys:
 
-* ``expected``: per-oracle verdict, the finding signatures that oracle is expected to report,
-  e.g. ``{"memory": ["memory/alloca/fill>matmul>generic[exp]/f32/?x?"], "numeric": []}``. An oracle
+* ``expected``: per-oracle verdict, the finding signatures that oracle is expected to report on every target
+  the case was recorded for, e.g. ``{"memory": ["memory/alloca/fill>matmul>generic[exp]/f32/?x?"]}``. An oracle
   not listed is expected to report nothing.
+* ``expected_by_level`` (optional): what codegen shows beyond ``expected`` at each x86-64 level recorded, the
+  part that depends on the vector width or the ISA::
+
+      "expected": {"memory": ["memory/alloca/fill>matmul>generic[exp]/f32/SxSxS"]},
+      "expected_by_level": {"x86-64": {}, "x86-64-v3": {},
+                            "x86-64-v4": {"memory": ["memory/copy/fill>matmul>generic[exp]/f32/SxSxS"]}},
+      "cpu": "x86-64",
+
+  A target is at the highest recorded level whose features it has (``host`` on an AVX2 machine is at
+  ``x86-64-v3``, on an AVX-512 one at ``x86-64-v4``), decided by features, never by CPU names; it must show
+  ``expected`` plus its level's part, nothing more. A signature of another level's part is not asserted there
+  (skipped, saying so).
+* ``cpu``: the CPU whose features ``expected`` needs: the least level recorded (``x86-64``: every x86-64 host),
+  or a pinned ``target_cpu``. A target without them (below every recorded level) has no recorded verdict: a
+  verdict that does not hold there is *skipped* with the reason (re-record), never reported as an IREE change.
+  A file without ``expected_by_level`` (the format before it, ``"cpu": "znver5"``: the CPU it was recorded on)
+  has ``cpu`` as its one level.
 * ``compile_only`` (bool): compile and read the IR (memory, fusion, crash) but never run, for
   cases whose inputs would be too large (a graph case is then checked as raw MLIR).
 * ``relations``: metamorphic relations to run on a graph case (``shape``, ``dps``, ``config``).
-* ``ireefuzz_version``, ``iree_version``, ``cpu``: what the expectations were recorded with (``cpu``
-  is what ``target_cpu`` resolved to, e.g. ``host`` -> ``znver5``). Codegen depends on the CPU: on a
-  machine where it resolves differently, a verdict that does not hold is *skipped* with the reason
-  (re-record there), never reported as an IREE change.
+* ``ireefuzz_version``, ``iree_version``: what the expectations were recorded with.
 * ``note``: free text (where the case comes from, what it shows).
+
+A case never runs code this host cannot execute: a target CPU with features the host lacks (``target_cpu:
+x86-64-v4`` on an AVX2 machine, ``sut.configs.cannot_run``) is compiled and judged on its IR, and its verdicts
+that need a run (numbers, immutability, a run-time crash: ``seen_without_running``) are *not judged*, skipped
+with the reason -- never a pass, never a crash finding. ``IREEFUZZ_HOST_CPU=x86-64-v3`` takes this machine as
+that level (``sut.host_cpu``): ``host`` compiles for it and only its features may run, so an AVX-512 machine
+shows what an AVX2 one does. ``record`` measures the verdicts per level (``RECORD_LEVELS``; a level the host
+cannot run is compiled only, its run-time verdicts kept from the previous record): ``corpus/make_seeds.py
+--record``.
 
 Under pytest every expected signature is its own item, a *strict xfail* keyed by the signature:
 while IREE still shows the finding the item xfails; when IREE is fixed it XPASSes, which strict
@@ -50,14 +73,24 @@ The project's own corpus ships in the wheel as package data (``ireefuzz._corpus`
 bundles (``ireefuzz.tools.filing.bundle``) and refuses case names that are not one path component.
 
 
-The package: ``format`` (``CorpusCase``, load / write / iterate), ``check`` (running a case) and
-``promote``; the pytest items that check a case live with the plugin (``ireefuzz.pytest_items``).
+The package: ``format`` (``CorpusCase``, load / write / iterate), ``check`` (running a case, its target,
+recording its verdicts) and ``promote``; the pytest items that check a case live with the plugin (``ireefuzz.pytest_items``).
 """
 
 from __future__ import annotations
 
 from ireefuzz.errors import CorpusError
-from ireefuzz.tools.corpus.check import check_case, compile_command, repro_message, verdicts
+from ireefuzz.tools.corpus.check import (
+    RECORD_LEVELS,
+    Target,
+    check_case,
+    compile_command,
+    record,
+    repro_message,
+    seen_without_running,
+    target_of,
+    verdicts,
+)
 from ireefuzz.tools.corpus.format import (
     CASE_FILE,
     PROGRAM_FILE,
@@ -73,8 +106,10 @@ from ireefuzz.tools.corpus.promote import configure, main, promote
 __all__ = [
     "CASE_FILE",
     "PROGRAM_FILE",
+    "RECORD_LEVELS",
     "CorpusCase",
     "CorpusError",
+    "Target",
     "check_case",
     "compile_command",
     "configure",
@@ -84,7 +119,10 @@ __all__ = [
     "load_case",
     "main",
     "promote",
+    "record",
     "repro_message",
+    "seen_without_running",
+    "target_of",
     "verdicts",
     "write_case",
 ]

@@ -1,13 +1,65 @@
-"""Checking a corpus case: the oracles run on it (``check_case``), its findings as verdicts, and the repro
+"""Checking a corpus case: the oracles run on it (``check_case``), the target it is judged for (``target_of``:
+its recorded level, and why it is not run), its verdicts recorded per x86-64 level (``record``), and the repro
 message of an unexpected finding."""
 
 from __future__ import annotations
 
+import dataclasses
 import shlex
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
+from ireefuzz.oracles.finding import Signature
 from ireefuzz.tools.corpus.format import PROGRAM_FILE, CorpusCase
+
+RECORD_LEVELS = ("x86-64", "x86-64-v3", "x86-64-v4")  # what ``record`` records a case targeting ``host`` for
+
+
+@dataclasses.dataclass(frozen=True)
+class Target:
+    """What a corpus case is judged as here: its target CPU as resolved, the recorded level it is at, and why its
+    code is compiled but not run."""
+
+    cpu: str  # the case's target CPU as its compiler resolves it (``host`` as ``sut.host_cpu`` takes it)
+    level: str | None  # the highest of ``CorpusCase.levels`` whose features it has; None: none (or none recorded)
+    lacks: tuple[str, ...] = ()  # with no level: the features of the least recorded level it lacks
+    not_run: str | None = None  # why it is compiled only (``sut.configs.cannot_run``, a compile-only case)
+
+    def __str__(self) -> str:
+        return f"{self.cpu} (at {self.level})" if self.level else self.cpu
+
+
+def target_of(corpus_case: CorpusCase, config: Any = None) -> Target:
+    """The target ``corpus_case`` is checked for with ``config``, decided by the features its compiler resolves
+    (probe compiles, once per process), not by CPU names."""
+    from ireefuzz import sut
+    from ireefuzz.sut import configs
+
+    config = sut.config_for(corpus_case.case or corpus_case, config or sut.CompilerConfig())
+    not_run = "compile-only case" if corpus_case.compile_only else configs.cannot_run(config)
+    if not corpus_case.levels:  # recorded for any target
+        return Target(config.target_cpu, None, (), not_run)
+    have = configs.features_of(config)
+    cpu = sut.resolve_platform(config)[0].name or config.target_cpu
+    levels = {
+        level: features
+        for level in corpus_case.levels
+        if (features := configs.features_of(dataclasses.replace(config, target_cpu=level, flags=()))) is not None
+    }
+    level = configs.highest(have, levels) if have is not None else None
+    least = min(levels.values(), key=lambda f: len(configs.enabled(f)), default="")
+    return Target(cpu, level, configs.lacking(have or "", least) if level is None else (), not_run)
+
+
+def seen_without_running(signature: str) -> bool:
+    """Whether a compile alone can show ``signature``: the IR oracles' (memory, fusion), a compile crash, and a
+    relation's memory-profile asymmetry. Any other verdict needs a run: not judged where the code cannot run."""
+    s = Signature.parse(signature)
+    return (
+        s.oracle in ("memory", "fusion")
+        or (s.oracle == "crash" and (s.kind.startswith("compile-") or s.kind == "bad-output"))
+        or (s.oracle == "metamorphic" and s.kind.endswith("-asymmetry"))
+    )
 
 
 def check_case(corpus_case: CorpusCase, config: Any = None, policy: Any = None) -> list:
@@ -36,19 +88,70 @@ def check_case(corpus_case: CorpusCase, config: Any = None, policy: Any = None) 
         findings = list(result.findings)
     if corpus_case.case is not None and not corpus_case.compile_only:
         from ireefuzz.core.relations import check_relation
+        from ireefuzz.sut import configs
 
+        run = not configs.cannot_run(config_for(corpus_case.case, config))  # else the relations compare IR only
         for relation in corpus_case.relations:
-            findings += check_relation(relation, corpus_case.case, config)
+            findings += check_relation(relation, corpus_case.case, config, run=run)
     return first_per_signature(findings)
 
 
 def verdicts(findings: Sequence[Any]) -> dict[str, list[str]]:
     """Findings -> the ``expected`` mapping (oracle -> sorted signatures)."""
-    out: dict[str, list[str]] = {}
-    for f in findings:
-        oracle = "numeric" if f.oracle == "reference" else f.oracle
-        out.setdefault(oracle, []).append(f.signature)
-    return {k: sorted(set(v)) for k, v in sorted(out.items())}
+    return {k: sorted(v) for k, v in _grouped(f.signature for f in findings).items()}
+
+
+def _grouped(signatures: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """Signatures as a verdict: oracle (a reference finding's is ``numeric``) -> sorted signatures."""
+    out: dict[str, set[str]] = {}
+    for signature in signatures:
+        oracle = Signature.parse(signature).oracle
+        out.setdefault("numeric" if oracle == "reference" else oracle, set()).add(signature)
+    return {k: tuple(sorted(v)) for k, v in sorted(out.items())}
+
+
+def record(
+    corpus_case: CorpusCase,
+    config: Any = None,
+    policy: Any = None,
+    *,
+    levels: Sequence[str] = RECORD_LEVELS,
+    old: CorpusCase | None = None,
+    log: Callable[[str], None] = lambda line: None,
+) -> CorpusCase:
+    """``corpus_case`` with its verdicts measured here: per level of ``levels`` for a case targeting ``host`` (its
+    target taken as each), at its own target for a pinned one. What every level shows is ``expected``, the rest
+    each level's part of ``expected_by_level``; ``cpu`` is the least level. A level this host cannot run is
+    compiled only: the verdicts a run shows there are kept from ``old`` (another machine's record), so a record
+    on one machine never erases another's."""
+    from ireefuzz import sut
+
+    own = (corpus_case.case or corpus_case).target_cpu
+    targets = tuple(levels) if own == "host" else (own,)
+    shown: dict[str, set[str]] = {}
+    for cpu in targets:
+        at = _targeting(corpus_case, cpu)
+        shown[cpu] = {f.signature for f in check_case(at, config, policy)}
+        not_run = target_of(at, config).not_run
+        if not_run and old is not None:
+            previous = old.expected_at(target_of(_targeting(old, cpu), config).level)
+            shown[cpu] |= {s for s in previous if not seen_without_running(s)}
+        log(f"{cpu}: {sorted(shown[cpu])}" + (f" (compiled only: {not_run})" if not_run else ""))
+    common = set.intersection(*shown.values())
+    return dataclasses.replace(
+        corpus_case,
+        expected=_grouped(common),
+        expected_by_level={cpu: _grouped(s - common) for cpu, s in shown.items()} if len(targets) > 1 else {},
+        cpu=targets[0],
+        iree_version=sut.resolve_platform(config or sut.CompilerConfig())[1],
+    )
+
+
+def _targeting(corpus_case: CorpusCase, cpu: str) -> CorpusCase:
+    case = corpus_case.case
+    return dataclasses.replace(
+        corpus_case, target_cpu=cpu, case=dataclasses.replace(case, target_cpu=cpu) if case is not None else None
+    )
 
 
 def compile_command(corpus_case: CorpusCase, config: Any = None) -> str:

@@ -1,5 +1,9 @@
-"""The corpus format: ``CorpusCase``, reading and writing ``case.json`` / ``program.mlir`` (the layout is
-described in ``ireefuzz.tools.corpus``), and where the project's own corpus is."""
+"""The corpus format: ``CorpusCase``, reading and writing ``case.json`` / ``program.mlir`` (the layout and every
+key are described in ``ireefuzz.tools.corpus``), and where the project's own corpus is.
+
+A case's verdict has a part for every target and a part per x86-64 level (``expected``, ``expected_by_level``):
+``expected_at(level)`` is what a target at that level must show, ``levels`` the ones recorded. Which level a
+target is at is decided by its features (``ireefuzz.tools.corpus.check.target_of``), never by its name."""
 
 from __future__ import annotations
 
@@ -16,6 +20,8 @@ from ireefuzz.tools.baseline import read_json, shipped
 if TYPE_CHECKING:
     from ireefuzz.generators.case import Case
 
+
+Verdict = Mapping[str, tuple[str, ...]]  # oracle -> the signatures it is expected to report
 
 CASE_FILE = "case.json"
 PROGRAM_FILE = "program.mlir"
@@ -34,13 +40,14 @@ class CorpusCase:
     seed: int = 0
     target_cpu: str = "host"
     flags: tuple[str, ...] = ()
-    expected: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    expected: Verdict = dataclasses.field(default_factory=dict)  # on every target (of a level recorded)
+    expected_by_level: Mapping[str, Verdict] = dataclasses.field(default_factory=dict)  # level -> beyond ``expected``
     compile_only: bool = False
     relations: tuple[str, ...] = ()
     note: str = ""
     ireefuzz_version: str = ""
     iree_version: str = ""
-    cpu: str = ""  # what target_cpu resolved to when the expectations were recorded
+    cpu: str = ""  # the CPU whose features ``expected`` needs (the least level recorded); "" = any target
     path: Path | None = None  # the case directory, when loaded from disk
 
     def __repr__(self) -> str:
@@ -53,7 +60,24 @@ class CorpusCase:
 
     @property
     def expected_signatures(self) -> frozenset[str]:
-        return frozenset(s for sigs in self.expected.values() for s in sigs)
+        """Every signature the case is expected to show on some target."""
+        parts = (self.expected, *self.expected_by_level.values())
+        return frozenset(s for part in parts for sigs in part.values() for s in sigs)
+
+    @property
+    def levels(self) -> tuple[str, ...]:
+        """The CPUs (x86-64 levels) a verdict was recorded for; a file of one CPU (``cpu``) is its only level."""
+        return tuple(self.expected_by_level) or ((self.cpu,) if self.cpu else ())
+
+    def expected_at(self, level: str | None) -> frozenset[str]:
+        """What a target at ``level`` (one of ``levels``; None: below them all) is expected to show."""
+        parts = (self.expected, self.expected_by_level.get(level or "", {}))
+        return frozenset(s for part in parts for sigs in part.values() for s in sigs)
+
+    def levels_of(self, signature: str) -> tuple[str, ...]:
+        """The levels whose part holds ``signature`` beyond ``expected`` (empty: it is expected everywhere)."""
+        holds = lambda verdict: any(signature in sigs for sigs in verdict.values())
+        return () if holds(self.expected) else tuple(k for k, v in self.expected_by_level.items() if holds(v))
 
     def program_text(self) -> str:
         """The MLIR program: the raw text, or the graph emitted as ``@main``."""
@@ -76,8 +100,10 @@ class CorpusCase:
                 "target_cpu": self.target_cpu,
                 "flags": list(self.flags),
             }
+        by_level = {"expected_by_level": {k: _sorted(v) for k, v in self.expected_by_level.items()}}
         return head | {
-            "expected": {k: sorted(v) for k, v in sorted(self.expected.items())},
+            "expected": _sorted(self.expected),
+            **(by_level if self.expected_by_level else {}),
             "compile_only": self.compile_only,
             "relations": list(self.relations),
             "ireefuzz_version": self.ireefuzz_version,
@@ -85,6 +111,10 @@ class CorpusCase:
             "cpu": self.cpu,
             "note": self.note,
         }
+
+
+def _sorted(verdict: Verdict) -> dict[str, list[str]]:
+    return {k: sorted(v) for k, v in sorted(verdict.items())}
 
 
 def default_root() -> Path:
@@ -118,22 +148,11 @@ def _from_json(data: Any, directory: Path) -> CorpusCase:
     file = directory / CASE_FILE
     if not isinstance(data, dict):
         raise CorpusError(f"{file}: expected a JSON object, got {type(data).__name__}")
-    expected = data.get("expected", {})
-    if not isinstance(expected, dict) or not all(
-        isinstance(k, str) and isinstance(v, list) and all(isinstance(s, str) for s in v) for k, v in expected.items()
-    ):
-        raise CorpusError(
-            f"{file}: 'expected' must map an oracle name to a list of signatures, "
-            f'e.g. {{"memory": ["memory/alloca/..."]}}'
-        )
-    for oracle, sigs in expected.items():
-        try:
-            parsed = [Signature.parse(s) for s in sigs]
-        except ValueError as e:
-            raise CorpusError(f"{file}: expected[{oracle!r}]: {e}") from None
-        wrong = [str(s) for s in parsed if s.oracle != oracle and not (oracle == "numeric" and s.oracle == "reference")]
-        if wrong:
-            raise CorpusError(f"{file}: expected[{oracle!r}] lists signatures of another oracle: {wrong}")
+    expected = _verdict(data.get("expected", {}), file, "expected")
+    by_level = data.get("expected_by_level", {})
+    if not isinstance(by_level, dict):
+        raise CorpusError(f"{file}: 'expected_by_level' must map an x86-64 level to a verdict like 'expected'")
+    levels = {str(k): _verdict(v, file, f"expected_by_level[{k!r}]") for k, v in by_level.items()}
     relations = data.get("relations", [])
     from ireefuzz.oracles.metamorphic import RELATIONS
 
@@ -141,7 +160,8 @@ def _from_json(data: Any, directory: Path) -> CorpusCase:
         raise CorpusError(f"{file}: 'relations' must be a list drawn from {list(RELATIONS)}")
     common: dict[str, Any] = dict(
         name=directory.name,
-        expected={k: tuple(v) for k, v in expected.items()},
+        expected=expected,
+        expected_by_level=levels,
         compile_only=bool(data.get("compile_only", False)),
         relations=tuple(relations),
         note=str(data.get("note", "")),
@@ -182,6 +202,25 @@ def _from_json(data: Any, directory: Path) -> CorpusCase:
         )
     except (TypeError, ValueError) as e:
         raise CorpusError(f"{file}: malformed field ({e})") from None
+
+
+def _verdict(value: Any, file: Path, key: str) -> dict[str, tuple[str, ...]]:
+    """``value`` as a verdict (oracle -> signatures of that oracle), or CorpusError saying what is wrong at ``key``."""
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and isinstance(v, list) and all(isinstance(s, str) for s in v) for k, v in value.items()
+    ):
+        raise CorpusError(
+            f'{file}: {key!r} must map an oracle name to a list of signatures, e.g. {{"memory": ["memory/alloca/..."]}}'
+        )
+    for oracle, sigs in value.items():
+        try:
+            parsed = [Signature.parse(s) for s in sigs]
+        except ValueError as e:
+            raise CorpusError(f"{file}: {key}[{oracle!r}]: {e}") from None
+        wrong = [str(s) for s in parsed if s.oracle != oracle and not (oracle == "numeric" and s.oracle == "reference")]
+        if wrong:
+            raise CorpusError(f"{file}: {key}[{oracle!r}] lists signatures of another oracle: {wrong}")
+    return {k: tuple(v) for k, v in value.items()}
 
 
 def _check_flags(flags: Any, file: Path) -> None:
