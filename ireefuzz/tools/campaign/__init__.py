@@ -37,7 +37,8 @@ Modules, each one job (none imports the loop but ``__init__``):
 
 Every finding has a cause (``oracles.cause``: what one upstream issue would cover) beside its
 signature. Exit status: 0 = no new cause, 1 = a new cause (not in the baseline, nor in the
-``--compare`` run or its history), 2 = the campaign itself failed.
+``--compare`` run or its history; once bundled, one that its experiments did not find a known cause's duplicate:
+``filing.experiments``), 2 = the campaign itself failed.
 """
 
 from __future__ import annotations
@@ -95,27 +96,27 @@ def _run(args: argparse.Namespace, out: Path, options: Options, scheduler: str |
     _io.atomic_write_json(out / "campaign.json", options.to_json())
     print(f"ireefuzz fuzz: {'resuming' if args.resume else 'writing'} {out}", file=sys.stderr)
     from .display import Display
-    from .loop import run
+    from .loop import exit_status, run
 
     status = run(options, out, pool, baseline, Display(), previous)
-    if status == 1 and bundles != 0:
-        bundle_causes(Record(out, options, baseline, previous), bundles, args.bundle_timeout)
+    if status == 1 and bundles != 0:  # red only for a cause that survived its experiments
+        status = exit_status(bundle_causes(Record(out, options, baseline, previous), bundles, args.bundle_timeout))
     return status
 
 
-def bundle_causes(record: Record, limit: int | None, timeout: float) -> None:
-    """Bundle the new causes of ``record``'s run, then rewrite its summary and reports (they name the bundles)."""
+def bundle_causes(record: Record, limit: int | None, timeout: float) -> Record:
+    """Bundle the new causes of ``record``'s run, then rewrite its summary and reports (they name the bundles and
+    their experiments' verdicts); the run's record after."""
     from .bundling import bundle_new_causes
     from .runs import read_summary
 
     started = time.perf_counter()
+    after = record
     if bundle_new_causes(record, limit, timeout):
         spent = read_summary(record.out).get("bundling_seconds", 0.0) + time.perf_counter() - started
-        write_outputs(
-            record.out,
-            Record(record.out, record.options, record.baseline, record.previous),
-            bundling_seconds=round(spent, 2),
-        )
+        after = Record(record.out, record.options, record.baseline, record.previous)
+        write_outputs(record.out, after, bundling_seconds=round(spent, 2))
+    return after
 
 
 def _prepared(options: Options) -> Options:

@@ -65,14 +65,16 @@ def bundle_new_causes(record: Record, limit: int | None, timeout: float) -> list
 
 def write_index(record: Record, causes: list[str]) -> Path:
     """``out/bundles/index.md``: one line per bundled cause, in the order bundled (ranked): its folder, signature,
-    whether ``run.sh`` showed it, the culprit pass (or "not localized") and the likely upstream duplicate."""
+    whether ``run.sh`` showed it, the culprit pass (or "not localized"), the likely upstream duplicate and the
+    experiments' verdict (``filing.experiments``: a duplicate of a known cause is not new)."""
     import json
 
     lines = [
         "# Bundles",
         "",
         "One folder per new cause, in the order they were bundled. Each line: run.sh's exit "
-        "status on the confirming compiler (1 = the bug is seen), the culprit phase / pass, the upstream match.",
+        "status on the confirming compiler (1 = the bug is seen), the culprit phase / pass, the upstream match, "
+        "the verdict of its experiments.",
         "",
     ]
     for cause in causes:
@@ -88,10 +90,12 @@ def write_index(record: Record, causes: list[str]) -> Path:
             f"likely duplicate of {dup['issue']} ({dup['state']})" if isinstance(dup, dict) else "no upstream match"
         )
         issue = "ISSUE.md" if (folder / "ISSUE.md").exists() else "no ISSUE.md"
+        tried = f.get("experiments") or {}
+        verdict = (tried.get("verdict") or {}).get("line") or "no experiments"
         lines.append(
             f"- [{folder.name}]({folder.name}/) `{f.get('signature')}`: run.sh {(f.get('run_sh') or {}).get('exit')}, "
             f"{f.get('confirm', '?')}; culprit {c.get('phase') or '-'} / {c.get('pass') or 'not localized'}; "
-            f"{dup_text}; {issue}"
+            f"{dup_text}; {issue}; experiments: {verdict}"
         )
     index = record.out / "bundles" / "index.md"
     index.parent.mkdir(parents=True, exist_ok=True)

@@ -243,7 +243,13 @@ def run(
             f"see {out / 'harness_errors.jsonl'}",
             file=sys.stderr,
         )
-    return 1 if record.new_causes() else 2 if errors else 0
+    return exit_status(record)
+
+
+def exit_status(record: Record) -> int:
+    """1 if a cause is new (after bundling: one that survived its experiments), else 2 if there were harness errors,
+    else 0."""
+    return 1 if record.new_causes() else 2 if record.totals["harness_errors"] else 0
 
 
 def crash_finding(case: Case, index: int, died: Died) -> Finding:

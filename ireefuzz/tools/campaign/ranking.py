@@ -14,8 +14,9 @@ Each new cause gets a **prior**, the product of:
 Then **furthest point first** ("Taming compiler fuzzers", PLDI 2013): causes are taken one by one, each time
 the one whose prior times its distance to the nearest cause already known or already taken is largest, so a
 near copy of a known cause (or of one ranked above it) sinks. The distance is over a small feature vector:
-oracle, kind, ops, dtypes, pipeline (1 - Jaccard of each, averaged; ``features``). Known: the baseline's
-causes, and the run's causes that are not new.
+oracle, kind, ops, dtypes, pipeline (1 - Jaccard of each, averaged; ``features``, shared with the experiments'
+nearest known cause, ``filing.experiments``). Known: the baseline's causes (with those a bundle's experiments
+judged a duplicate), and the run's causes that are not new.
 """
 
 from __future__ import annotations
@@ -23,11 +24,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ireefuzz.base import durable as _io
 from ireefuzz.oracles.finding import Signature
+from ireefuzz.tools.filing.experiments import FEATURES, distance, features  # noqa: F401  (FEATURES re-exported)
 
 from .causes import CauseStats
 from .record import Record
@@ -44,7 +46,6 @@ ORACLE_WEIGHT = {
 REPRODUCED = {"confirmed": 1.0, "unknown": 0.8, "flaky": 0.5, "lost": 0.2}
 BEYOND_FRONTENDS = 0.5
 FLOOR = 0.25  # the share of the prior a cause keeps at distance 0 (it is still listed, last)
-FEATURES = ("oracle", "kind", "ops", "dtype", "pipeline")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,38 +63,6 @@ class Ranked:
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self) | {"smallest": list(self.smallest) if self.smallest else None}
-
-
-def features(cause: str, signatures: Iterable[str], pipeline: str = "") -> dict[str, frozenset[str]]:
-    """The feature vector of a cause: its id (``oracle/kind/what@pipeline``) and its signatures' ops and dtypes."""
-    oracle, _, rest = cause.partition("/")
-    kind, _, what = rest.partition("/")
-    what, _, at = what.partition("@")
-    ops = {op.split("[", 1)[0] for op in what.split(">") if op} if ">" in what or what.isidentifier() else set()
-    dtypes: set[str] = set()
-    for text in signatures:
-        try:
-            sig = Signature.parse(text)
-        except ValueError:
-            continue
-        ops.update(sig.op_names)
-        dtypes.update(d for d in sig.dtype.split(",") if d != "-")
-    return {
-        "oracle": frozenset({oracle}),
-        "kind": frozenset({kind}),
-        "ops": frozenset(ops),
-        "dtype": frozenset(dtypes),
-        "pipeline": frozenset({p for p in (at or pipeline,) if p}),
-    }
-
-
-def distance(a: Mapping[str, frozenset[str]], b: Mapping[str, frozenset[str]]) -> float:
-    """Mean over the features of 1 - Jaccard (two empty sets agree)."""
-    total = 0.0
-    for f in FEATURES:
-        union = a[f] | b[f]
-        total += (1.0 - len(a[f] & b[f]) / len(union)) if union else 0.0
-    return total / len(FEATURES)
 
 
 def size_weight(smallest: tuple[int, int] | None) -> float:

@@ -37,6 +37,7 @@ from ireefuzz.oracles.cause import assign_causes, cause_of
 from ireefuzz.oracles.finding import ORACLE_NAMES, Finding, Signature
 from ireefuzz.sut.configs import ConfigurationCoverage, labels
 from ireefuzz.tools.baseline import Baseline
+from ireefuzz.tools.filing import experiments as experimenting
 
 from .causes import CauseStats, Previous, diff_causes
 from .guidance import Coverage, Stream, case_hash, unused_arguments
@@ -219,6 +220,10 @@ class Record:
             self._note_finding(row["signature"], cause, title, row["case_index"], tuple(row["size"]))
         for row in read_record(out / "progress.jsonl", PROGRESS_KEYS, ENTRY_KEYS):
             self._apply(row, rederive)
+        # a cause whose bundle's experiments found it a known cause's duplicate is known (``filing.experiments``)
+        judged = experimenting.judged(baseline, {c: self.bundle_dir(c) for c in self.causes})
+        self.by_experiment = set(judged.causes) - set(baseline.causes)
+        self.baseline = judged
 
     # -- state ---------------------------------------------------------------------------
     def is_done(self, index: int) -> bool:
@@ -548,6 +553,7 @@ class Record:
         for c in self.present_causes():
             known = self.baseline.cause_known(c.id, c.signatures)
             bundle = self.bundle_dir(c.id)
+            tried = experimenting.read(bundle)  # its experiments' table and verdict, if its bundle has them
             rows.append(
                 {
                     "id": c.id,
@@ -560,9 +566,12 @@ class Record:
                     "bundle": str(bundle.relative_to(self.out)) if (bundle / "finding.json").exists() else "",
                     "status": self.cause_status(c),
                     "verdict": (known.verdict or "listed") if known else "",
-                    "verdict_detail": known.detail if known else "",
+                    "verdict_detail": (f"{known.detail} ({known.note})" if c.id in self.by_experiment else known.detail)
+                    if known
+                    else "",
                     "upstream": known.upstream if known else "",
                 }
+                | ({"experiments": tried} if tried else {})
             )
         return sorted(rows, key=lambda r: (r["status"] != "new", -r["cases"], r["id"]))
 

@@ -26,6 +26,7 @@ from ireefuzz.oracles.finding import Signature
 from ireefuzz.sut import NO_PIPELINE
 from ireefuzz.tools.campaign.causes import DIFF_CATEGORIES
 from ireefuzz.tools.campaign.record import ACTIVITIES
+from ireefuzz.tools.filing import experiments
 
 
 def write_reports(out: Path, summary: Mapping[str, Any], findings: Sequence[Mapping[str, Any]]) -> None:
@@ -149,6 +150,7 @@ def markdown(summary: Mapping[str, Any]) -> str:
             "",
             c["title"],
             "",
+            *(experiments.section_lines(c["experiments"], "####") if c.get("experiments") else []),
             f"<details><summary>{len(c['signatures'])} signature(s)</summary>",
             "",
             "| signature | count | first case | smallest case |",
@@ -165,8 +167,12 @@ def markdown(summary: Mapping[str, Any]) -> str:
 
 
 def status_cell(s: Mapping[str, Any], c: Mapping[str, Any]) -> str:
-    """new / seen, or known with the baseline's verdict (``known: by-design``)."""
+    """new / seen, or known with the baseline's verdict (``known: by-design``) or its experiments' (``known:
+    duplicate-of X (by experiment: rank+1)``)."""
     seen = verdict(s, c)
+    tried = (c.get("experiments") or {}).get("verdict") or {}
+    if seen == "known" and tried.get("verdict") == "duplicate-of":
+        return f"known: {tried.get('line')}"
     return f"{seen}: {c['verdict']}" if seen == "known" and c.get("verdict") else seen
 
 

@@ -58,7 +58,7 @@ def family(cause: str) -> str:
 def mechanism(cause: str) -> tuple[str, str]:
     """What a variant's cause must share with the target to be the same mechanism by experiment: the oracle family
     and the kind of defect (memory: a stack buffer, a heap buffer or a copy; crash: a compile error, a compiler
-    crash or a run-time failure; a wrong value of any kind)."""
+    crash or a run-time failure; a wrong value of any kind; an input written, however)."""
     from ireefuzz.oracles.cause import MEMORY_FAMILIES
 
     fam, kind = family(cause), (cause.split("/") + [""])[1]
@@ -66,7 +66,7 @@ def mechanism(cause: str) -> tuple[str, str]:
         return fam, MEMORY_FAMILIES.get(kind, kind)
     if fam == "crash":
         return fam, "runtime" if kind.startswith("runtime-") else kind
-    return (fam, "") if fam == "numeric" else (fam, kind)
+    return (fam, "") if fam in ("numeric", "immutability") else (fam, kind)  # any wrong value; any input written
 
 
 def needs_run(cause: str) -> bool:
@@ -189,7 +189,9 @@ class Verdict:
     why_not_nearest: str = ""  # why this cause is not that one ("" for a duplicate: it is)
 
     def line(self) -> str:
-        return f"duplicate-of {self.of} (by experiment: {self.by})" if self.verdict == "duplicate-of" else "new"
+        if self.verdict == "duplicate-of":
+            return f"duplicate-of {self.of} (by experiment: {self.by})"
+        return "new (it survived its experiments)"
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self) | {"trigger": list(self.trigger), "line": self.line()}
@@ -248,10 +250,12 @@ def _shows_target(table: ExperimentTable, row: Row, other: str = "") -> bool:
 def _nearest(table: ExperimentTable, judged: Sequence[Row]) -> tuple[str, str]:
     """The known cause of the target's family the experiments met most often, and why this cause is not it; else
     the nearest by features (``table.nearest``)."""
-    fam = family(table.target)
+    fam, own = family(table.target), {table.target, table.known.get(table.target, table.target)}
     seen = collections.Counter(
         table.known[c] for r in judged for c in set(r.causes) if c in table.known and family(c) == fam
     )
+    for k in own:
+        seen.pop(k, None)
     if seen:
         k = max(seen, key=lambda c: (seen[c], c))
         shows = lambda r: k in {table.known.get(c, "") for c in r.causes}
@@ -346,13 +350,24 @@ def nearest_known(cause: str, signatures: Iterable[str], baseline: Baseline) -> 
     return (best[1], round(best[0], 3)) if best else None
 
 
-def known_cause(baseline: Baseline, signature: str, cause: str) -> str:
-    """The known cause a finding is, by the baseline's matching (a ``duplicate-of`` entry gives the cause it
-    duplicates), or ""."""
-    k = baseline.finding_known(signature, cause)
-    if k is None:
-        return ""
-    return k.of if k.verdict == "duplicate-of" and k.of else k.cause or cause
+def known_cause(baseline: Baseline, finding: Any, cause: str) -> str:
+    """The known cause a variant's finding is, or "": the baseline's entry of its cause (a ``duplicate-of`` entry
+    gives the cause it duplicates), else the one known cause whose recorded mechanism has its oracle and culprit
+    pass family (``Baseline.matches``: a known bug met under another name; the culprit of a compile error is the
+    pass that failed)."""
+    k = baseline.finding_known(finding.signature, cause)
+    if k is not None:
+        return k.of if k.verdict == "duplicate-of" and k.of else k.cause or cause
+    culprit = _failing_pass(finding)
+    found = {m.cause for m in baseline.matches(finding.oracle, culprit)} if culprit else set()
+    return found.pop() if len(found) == 1 else ""
+
+
+def _failing_pass(finding: Any) -> str | None:
+    from ireefuzz.oracles.cause import failing_pass
+
+    diagnostic = finding.evidence.get("diagnostic") if isinstance(finding.evidence, Mapping) else None
+    return failing_pass(str(diagnostic)) if finding.oracle == "crash" and diagnostic else None
 
 
 # --------------------------------------------------------------------------- graph variants
@@ -698,8 +713,31 @@ class ArgumentInit:
     reads: bool  # the op reads its destination (a reduction, a contraction, a generic using ``%out``)
 
 
+_OUTS = re.compile(r"\bouts\(([^:]*):")
+_FUNCTION_ARG = r"%arg{}(?![\w.$-])"
+
+
+def _op_lines(lines: Sequence[str], function: str) -> list[int]:
+    """The lines (of a program printed by MLIR) where each top-level op of ``function`` starts, terminator included."""
+    head = next(
+        (i for i, ln in enumerate(lines) if re.match(rf"\s*func\.func (?:\w+ )?@{re.escape(function)}\(", ln)), None
+    )
+    if head is None:
+        return []
+    indent = len(lines[head]) - len(lines[head].lstrip()) + 2
+    starts = []
+    for i in range(head + 1, len(lines)):
+        depth = len(lines[i]) - len(lines[i].lstrip())
+        if lines[i].strip() and depth < indent:
+            break
+        if depth == indent and not lines[i].lstrip().startswith(("}", "^")):
+            starts.append(i)
+    return starts
+
+
 def argument_inits(text: str) -> list[ArgumentInit]:
-    """Every function argument some top-level op of ``text`` takes as a destination, read with MLIR's bindings."""
+    """Every function argument some top-level op of ``text`` takes as a destination (in its ``outs(...)``), read with
+    MLIR's bindings (types, which operand, whether the op's region reads it) on the program as MLIR prints it."""
     from iree.compiler import ir
 
     from ireefuzz.tools.shrink.canonical import parse
@@ -707,46 +745,48 @@ def argument_inits(text: str) -> list[ArgumentInit]:
     module = parse(text)
     if module is None:
         return []
+    lines = str(module).splitlines()
     found = []
     for f in (op.operation for op in module.body.operations if op.operation.name == "func.func"):
         if not f.regions[0].blocks:
             continue
         name = ir.StringAttr(f.attributes["sym_name"]).value
         entry = f.regions[0].blocks[0]
-        for k, op in enumerate(o.operation for o in entry.operations):
-            try:
-                ins, outs = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))[:2]
-            except (KeyError, ValueError, TypeError):
-                continue
-            for j, value in enumerate(list(op.operands)[ins : ins + outs]):
-                if not isinstance(value, ir.BlockArgument) or value.owner != entry:
-                    continue
-                t = value.type
+        ops, starts = [o.operation for o in entry.operations], _op_lines(lines, name)
+        if len(ops) != len(starts):  # not printed as expected: no site rather than a wrong one
+            continue
+        for k, (op, at) in enumerate(zip(ops, starts)):
+            outs = _OUTS.search(lines[at])
+            for n in dict.fromkeys(int(m) for m in re.findall(r"%arg(\d+)(?![\w.$-])", outs.group(1) if outs else "")):
+                value = entry.arguments[n] if n < len(entry.arguments) else None
+                t = value.type if value is not None else None
                 if not isinstance(t, ir.RankedTensorType):
                     continue
+                operand = max((i for i, v in enumerate(op.operands) if v == value), default=-1)
                 found.append(
                     ArgumentInit(
                         name,
                         k,
                         op.name,
-                        value.arg_number,
+                        n,
                         str(t),
                         str(t.element_type),
                         tuple(i for i in range(t.rank) if t.is_dynamic_dim(i)),
-                        _reads_destination(op, ins + j),
+                        _reads_destination(op, operand),
                     )
                 )
     return found
 
 
 def _reads_destination(op: Any, operand: int) -> bool:
+    """Whether ``op`` reads its operand ``operand`` as a destination: an in-place op always; a structured op when
+    the block argument of its payload region for that operand has uses (a reduction, a generic reading ``%out``)."""
     if op.name in _IN_PLACE_OPS:
         return True
     if not op.regions or not op.regions[0].blocks:
         return False
-    block = op.regions[0].blocks[0]
-    args = list(block.arguments)
-    return operand < len(args) and bool(list(args[operand].uses))
+    args = list(op.regions[0].blocks[0].arguments)
+    return 0 <= operand < len(args) and len(args) == len(op.operands) and bool(list(args[operand].uses))
 
 
 def _zero(element: str) -> str | None:
@@ -769,23 +809,10 @@ def with_empty_init(text: str, site: ArgumentInit) -> str | None:
     if module is None or (site.reads and zero is None):
         return None
     lines = str(module).splitlines()
-    head = next(
-        (i for i, ln in enumerate(lines) if re.match(rf"\s*func\.func (?:\w+ )?@{re.escape(site.function)}\(", ln)),
-        None,
-    )
-    if head is None:
-        return None
-    indent = len(lines[head]) - len(lines[head].lstrip()) + 2
-    starts = []
-    for i in range(head + 1, len(lines)):
-        line = lines[i]
-        depth = len(line) - len(line.lstrip())
-        if line.strip() and depth < indent:
-            break
-        if depth == indent and not line.lstrip().startswith(("}", "^")):
-            starts.append(i)
+    starts = _op_lines(lines, site.function)
     if site.op_index >= len(starts) or site.op not in lines[starts[site.op_index]]:
         return None
+    indent = len(lines[starts[0]]) - len(lines[starts[0]].lstrip())
     at, arg, pad = starts[site.op_index], f"%arg{site.argument}", " " * indent
     fresh = f"%xf_init{site.op_index}_{site.argument}"
     new = []
@@ -803,10 +830,10 @@ def with_empty_init(text: str, site: ArgumentInit) -> str | None:
             f"{pad}{fresh}_zero = arith.constant {zero} : {site.element}",
             f"{pad}{fresh} = linalg.fill ins({fresh}_zero : {site.element}) outs({empty} : {site.type}) -> {site.type}",
         ]
-    outs = re.search(r"\bouts\(([^:]*):", lines[at])
-    if outs is None or not re.search(re.escape(arg) + r"(?![\w])", outs.group(1)):
+    outs = _OUTS.search(lines[at])
+    if outs is None or not re.search(_FUNCTION_ARG.format(site.argument), outs.group(1)):
         return None
-    renamed = re.sub(re.escape(arg) + r"(?![\w])", fresh, outs.group(1), count=1)
+    renamed = re.sub(_FUNCTION_ARG.format(site.argument), fresh, outs.group(1), count=1)
     lines[at] = lines[at][: outs.start(1)] + renamed + lines[at][outs.end(1) :]
     candidate = "\n".join(lines[:at] + new + lines[at:]) + "\n"
     return candidate if parse(candidate) is not None else None
@@ -967,7 +994,7 @@ def _row(e: Experiment, result: Any, target: Any, baseline: Baseline, known: dic
     findings = list(result.findings)
     causes = tuple(dict.fromkeys(target.cause_of(f) for f in findings))
     for f in findings:
-        k = known_cause(baseline, f.signature, target.cause_of(f))
+        k = known_cause(baseline, f, target.cause_of(f))
         if k:
             known[target.cause_of(f)] = k
     seconds = float(getattr(result, "compile_seconds", 0.0) or 0.0) + float(getattr(result, "run_seconds", 0.0) or 0.0)
@@ -1086,7 +1113,7 @@ def section_lines(found: Mapping[str, Any], heading: str = "##") -> list[str]:
         lines += ["", f"**Verdict**: {verdict.line()}."]
     else:
         near = f"`{verdict.nearest}`: {verdict.why_not_nearest}" if verdict.nearest else verdict.why_not_nearest
-        lines += ["", f"**Nearest known cause**: {near}.", "", "**Verdict**: new (it survived its experiments)."]
+        lines += ["", f"**Nearest known cause**: {near}.", "", f"**Verdict**: {verdict.line()}."]
     return lines + [""]
 
 

@@ -1,0 +1,477 @@
+"""Experiments before a verdict (``filing.experiments``, issue 30): the variants, the outcomes, the verdict
+(duplicate, trigger, nearest) on recorded outcomes of a fake pipeline; the IR-level variants of a raw program; the
+campaign counting a duplicate as known; and, with the real compiler (``iree``), the fill-sum, a softmax whose outs
+is an argument (one mechanism with the known write-affecting error) and an argument init that ``tensor.empty``
+cures."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from pathlib import Path
+
+import pytest
+from test_campaign_causes import MUTATED, old_run
+
+from ireefuzz.base import durable as _io
+from ireefuzz.core.evaluate import CaseResult
+from ireefuzz.generators.case import Case
+from ireefuzz.generators.graph import Graph, Node
+from ireefuzz.generators.graph import TensorType as T
+from ireefuzz.oracles.finding import Finding
+from ireefuzz.tools import baseline
+from ireefuzz.tools.campaign import loop, report, runs
+from ireefuzz.tools.filing import experiments as X
+
+STACK = "crash/compile-error/stack-allocation-over-limit[elementwise]@codegen"
+WRITE = (
+    "crash/compile-error/write-affecting-operations-on-global-resources-are-restricted-to-workgroup-distributed-"
+    "contexts@iree-codegen-verify-workgroup-distribution"
+)
+FILL_SUM = "numeric/wrong-value/fill>reduce_sum"
+COPY = "memory/copy/outs-is-argument@ConvTileAndDecomposeExpert"
+COPY_BY_ROLE = "memory/copy/contraction@ConvTileAndDecomposeExpert"  # the same copy, named without the argument
+ALLOCA = "memory/alloca/contraction@ConvTileAndDecomposeExpert"
+
+
+def softmax_case(shape=("D",), instance=None) -> Case:
+    """``linalg.softmax`` whose outs is an argument (issue 30: 1-D dynamic is over the stack limit)."""
+    t = T(shape, "f32")
+    g = Graph((t, t), (Node("softmax", ("a0",), {"dim": len(shape) - 1, "init": "value:a1"}, t),), ("n0",))
+    return Case(g.check(), (instance if instance is not None else {"D": 33},))
+
+
+def fill_sum_case() -> Case:
+    """A row sum over a splat, plus an argument (so its dims can be made dynamic)."""
+    nodes = (
+        Node("fill", (), {"dtype": "i32", "shape": [3, 2], "value": 2}, T((3, 2), "i32")),
+        Node("reduce_sum", ("n0",), {"dim": 1}, T((3,), "i32")),
+        Node("add", ("n1", "a0"), {}, T((3,), "i32")),
+    )
+    return Case(Graph((T((3,), "i32"),), nodes, ("n2",)).check(), ({},))
+
+
+def splat_into_argument_case() -> Case:
+    """A splat written as a ``linalg.generic`` into an argument, accumulated into by a matmul."""
+    t = T((4, 4), "f32")
+    nodes = (
+        Node("fill", (), {"dtype": "f32", "shape": [4, 4], "value": 0.0, "generic": True, "init": "value:a2"}, t),
+        Node("matmul", ("a0", "a1", "n0"), {}, t),
+    )
+    return Case(Graph((t, t, t), nodes, ("n1",)).check(), ({},))
+
+
+def finding(cause: str, dispatch: str | None = None) -> Finding:
+    oracle, kind = cause.split("/")[:2]
+    evidence = {"dispatch": dispatch} if dispatch else {}
+    return Finding(oracle, kind, f"{oracle}/{kind}/-/-/-", "recorded", evidence, cause=cause)
+
+
+def fake(rule, calls=None):
+    """A pipeline whose outcomes are recorded: ``rule(case)`` gives a variant's findings (or a CaseResult)."""
+
+    def evaluate(cases, config, policy, frontend):
+        out = []
+        for case in cases:
+            if calls is not None:
+                calls.append(case)
+            made = rule(case)
+            out.append(made if isinstance(made, CaseResult) else CaseResult(case, tuple(made)))
+        return out
+
+    return evaluate
+
+
+def knowing(*causes: str) -> baseline.Baseline:
+    return baseline.Baseline.of([baseline.Known(c, "upstream", link="https://x/1") for c in causes])
+
+
+def experiment(case, target, rule, known=(), **options):
+    options.setdefault("cannot_run", lambda cpu: None)
+    return X.run_experiments(case, target, evaluate=fake(rule), baseline=knowing(*known), **options)
+
+
+def rows(table: X.ExperimentTable) -> dict[str, str]:
+    return {r.label: str(r.outcome) for r in table.rows}
+
+
+# --------------------------------------------------------------------------- the variants
+
+
+def labels(case) -> list[str]:
+    return [e.label for kind in X.graph_experiments(case) for e in kind]
+
+
+def test_a_softmax_gets_static_dims_an_empty_outs_a_rank_more_the_cpus_and_data_tiling():
+    case = softmax_case()
+    built = {e.label: e for kind in X.graph_experiments(case) for e in kind}
+    assert list(built) == [
+        "static",
+        "n0.outs=empty",
+        "rank+1",
+        "data-tiling=true",
+        "data-tiling=false",
+        "cpu=generic",
+        "cpu=x86-64-v3",
+    ]  # no rank-1 (a 1-D softmax), no dynamic (it is dynamic), no fill, no consumer
+    assert built["static"].case.graph.args[0].shape == (33,) and built["static"].case.instances == ({},)
+    assert built["n0.outs=empty"].case.graph.nodes[0].attrs["init"] == "empty"
+    assert "`tensor.empty` instead of `%arg1` as the outs of n0 (softmax)" == built["n0.outs=empty"].change
+    up = built["rank+1"].case.graph
+    assert up.nodes[0].type.shape == (X.EXTRA_DIM, "D") and up.nodes[0].attrs["dim"] == 1
+    assert built["cpu=generic"].case.target_cpu == "generic"
+
+
+def test_a_fill_sum_gets_dynamic_dims_the_splat_generic_each_consumer_removed_and_both_ranks():
+    case = fill_sum_case()
+    built = {e.label: e for kind in X.graph_experiments(case) for e in kind}
+    assert {"dynamic", "n0.generic", "drop:n1", "drop:n2", "rank+1", "rank-1"} <= set(built)
+    dynamic = built["dynamic"].case
+    assert dynamic.graph.symbols == ("D3",) and dynamic.instances == ({"D3": 3},)
+    assert dynamic.graph.nodes[0].attrs["shape"] == ["D3", 2]
+    assert built["n0.generic"].case.graph.nodes[0].attrs["generic"] is True
+    assert built["drop:n1"].case.graph.op_pattern == "fill"  # the sum removed: its producer is returned
+    assert built["drop:n2"].case.graph.op_pattern == "fill>reduce_sum"
+    assert built["rank-1"].case.graph.nodes[1].type.shape == ()
+
+
+def test_an_argument_accumulator_becomes_a_filled_empty_and_a_splat_generic_a_fill():
+    t = T((4, 4), "f32")
+    matmul = Case(Graph((t, t, t), (Node("matmul", ("a0", "a1", "a2"), {}, t),), ("n0",)).check(), ({},))
+    built = {e.label: e for kind in X.graph_experiments(matmul) for e in kind}
+    acc = built["n0.acc=fill"].case.graph
+    assert acc.op_pattern == "fill>matmul" and acc.nodes[1].inputs == ("a0", "a1", "n0") and len(acc.args) == 2
+    assert built["n0.acc=fill"].change == (
+        "a `linalg.fill` of a `tensor.empty` instead of `%arg2` as the accumulator of n0 (matmul)"
+    )
+    built = {e.label: e for kind in X.graph_experiments(splat_into_argument_case()) for e in kind}
+    assert built["n0.outs=empty"].case.graph.nodes[0].attrs["init"] == "empty"
+    assert built["n0.fill"].case.graph.nodes[0].attrs["generic"] is False
+    assert built["n0.fill"].change == "`linalg.fill` instead of the splat `linalg.generic` for n0"
+
+
+def test_f16_becomes_f32_and_a_cast_that_becomes_f32_to_f32_goes():
+    h = T((4,), "f16")
+    nodes = (Node("exp", ("a0",), {}, h), Node("cast", ("n0",), {"to": "f32"}, T((4,), "f32")))
+    case = Case(Graph((h,), nodes, ("n1",)).check(), ({},))
+    (f32,) = [e for kind in X.graph_experiments(case) for e in kind if e.label == "f32"]
+    assert f32.case.graph.op_pattern == "exp" and f32.case.graph.args[0].dtype == "f32"
+    assert f32.change == "f32 instead of f16"
+
+
+def test_the_cap_takes_one_of_each_kind_in_turn_and_says_what_it_left():
+    kinds = X.graph_experiments(softmax_case())
+    picked, left = X.chosen(kinds, 3, X._identity)
+    assert [e.label for e in picked] == ["static", "n0.outs=empty", "rank+1"]
+    leftover = ("data-tiling=true", "cpu=generic", "data-tiling=false", "cpu=x86-64-v3")
+    assert left == [f"{label}: over the cap of 3" for label in leftover]
+
+
+# --------------------------------------------------------------------------- the verdict, on recorded outcomes
+
+
+def softmax_outcomes(case):
+    """What IREE 3.13 did (issue 30): the 2-D form fails with the known write-affecting error, static dims or a
+    fresh outs compile, the rest stays over the stack limit."""
+    g = case.graph
+    if len(g.nodes[0].type.shape) == 2:
+        return [finding(WRITE)]
+    if not g.symbols or g.nodes[0].attrs.get("init") == "empty":
+        return []
+    return [finding(STACK)]
+
+
+def test_a_variant_that_lands_in_a_known_cause_of_the_same_mechanism_makes_a_duplicate():
+    table = experiment(softmax_case(), STACK, softmax_outcomes, known=[WRITE])
+    assert rows(table) == {
+        "as-given": "same",
+        "static": "clean",
+        "n0.outs=empty": "clean",
+        "rank+1": f"known:{WRITE}",
+        "data-tiling=true": "same",
+        "cpu=generic": "same",
+        "data-tiling=false": "same",
+        "cpu=x86-64-v3": "same",
+    }
+    verdict = X.judge(table)
+    assert (verdict.verdict, verdict.of, verdict.by) == ("duplicate-of", WRITE, "rank+1")
+    assert verdict.line() == f"duplicate-of {WRITE} (by experiment: rank+1)"
+    assert verdict.trigger == (
+        "With every dim static at the instance's sizes (D=33), it compiles and runs.",
+        "With `tensor.empty` instead of `%arg1` as the outs of n0 (softmax), it compiles and runs.",
+    )
+
+
+def test_a_known_cause_of_another_mechanism_is_no_duplicate():
+    other = "crash/compile-crash/SIGSEGV/x"  # a compiler crash is not the compile error's mechanism
+    rule = lambda case: [finding(other)] if len(case.graph.nodes[0].type.shape) == 2 else softmax_outcomes(case)
+    verdict = X.judge(experiment(softmax_case(), STACK, rule, known=[other]))
+    assert verdict.verdict == "new" and verdict.nearest == other
+
+
+def test_a_variant_met_under_another_name_lands_by_its_known_mechanism():
+    """The 2-D error names another op and an older stage; its failing pass is the known cause's culprit."""
+    renamed = "crash/compile-error/linalg.generic-op-write-affecting@workgroup-distribution-verification"
+    failed = "error: write affecting ...\nfailing pass: iree-codegen-verify-workgroup-distribution (module)"
+
+    def rule(case):
+        if len(case.graph.nodes[0].type.shape) == 2:
+            return [dataclasses.replace(finding(renamed), evidence={"diagnostic": failed})]
+        return softmax_outcomes(case)
+
+    mechanism = baseline.Mechanism("crash", "iree-codegen-verify-workgroup-distribution", "With tensor.empty ...")
+    known = baseline.Baseline.of([baseline.Known(WRITE, "upstream", link="https://x/1", mechanism=mechanism)])
+    table = X.run_experiments(softmax_case(), STACK, evaluate=fake(rule), baseline=known, cannot_run=lambda c: None)
+    assert rows(table)["rank+1"] == f"known:{WRITE}"
+    assert X.judge(table).line() == f"duplicate-of {WRITE} (by experiment: rank+1)"
+
+
+def copies_of_a_known_stack_buffer(case, where="d0"):
+    """The copies move a tile into and out of the known alloca's buffers: with ``linalg.fill`` neither is there,
+    with ``tensor.empty`` both stay (the copy then named by its dispatch's role)."""
+    fill = case.graph.nodes[0]
+    if not fill.attrs.get("generic"):
+        return []
+    copy = COPY if fill.attrs.get("init") == "value:a2" else COPY_BY_ROLE
+    return [finding(copy, "d0"), finding(ALLOCA, where)]
+
+
+def test_a_cause_that_comes_and_goes_with_a_known_one_in_its_dispatch_is_its_duplicate():
+    table = experiment(splat_into_argument_case(), COPY, copies_of_a_known_stack_buffer, known=[ALLOCA])
+    assert table.beside == (ALLOCA,)
+    assert rows(table)["n0.outs=empty"] == f"other:{COPY_BY_ROLE}"  # the copies stay: "outs is an argument" is false
+    assert rows(table)["n0.fill"] == "clean"  # the trigger is the splat generic
+    verdict = X.judge(table)
+    assert (verdict.verdict, verdict.of) == ("duplicate-of", ALLOCA) and verdict.by.startswith("n0.fill removes both")
+    assert "With `linalg.fill` instead of the splat `linalg.generic` for n0, it has no buffer copy." in verdict.trigger
+
+
+def test_a_known_cause_in_another_dispatch_is_only_the_nearest():
+    rule = lambda case: copies_of_a_known_stack_buffer(case, where="d1")
+    verdict = X.judge(experiment(splat_into_argument_case(), COPY, rule, known=[ALLOCA]))
+    assert (verdict.verdict, verdict.nearest) == ("new", ALLOCA)
+    assert verdict.why_not_nearest == f"`{ALLOCA}` shows beside it, but not in its dispatch"
+
+
+def test_a_known_cause_the_target_shows_without_is_another_defect():
+    def rule(case):
+        found = copies_of_a_known_stack_buffer(case)
+        return [f for f in found if f.cause != ALLOCA] if case.target_cpu == "generic" else found
+
+    verdict = X.judge(experiment(splat_into_argument_case(), COPY, rule, known=[ALLOCA]))
+    assert verdict.verdict == "new" and verdict.nearest == ALLOCA
+    assert verdict.why_not_nearest.startswith("with `--iree-llvmcpu-target-cpu=generic` instead of `host`, this cause")
+
+
+def test_a_cause_that_survives_names_its_nearest_known_cause_by_features():
+    rule = lambda case: [] if case.graph.op_pattern == "fill" else [finding("numeric/wrong-value/fill>reduce_max")]
+    table = experiment(fill_sum_case(), "numeric/wrong-value/fill>reduce_max", rule, known=[FILL_SUM])
+    verdict = X.judge(table)
+    assert verdict.verdict == "new" and verdict.line() == "new (it survived its experiments)"
+    assert verdict.trigger == ("With n1 (reduce_sum) removed (n0 returned instead), its values are right.",)
+    assert verdict.nearest == FILL_SUM and verdict.why_not_nearest.startswith(f"no variant lands in `{FILL_SUM}`")
+
+
+def test_a_cpu_this_machine_cannot_run_is_not_judged_for_a_wrong_value_and_compiled_for_a_memory_op():
+    cannot = lambda cpu: "x86-64-v3 (needs avx2, which host lacks)" if cpu == "x86-64-v3" else None
+    calls: list = []
+    table = X.run_experiments(
+        fill_sum_case(), FILL_SUM, evaluate=fake(lambda c: [finding(FILL_SUM)], calls), cannot_run=cannot
+    )
+    assert rows(table)["cpu=x86-64-v3"] == "not-judged:x86-64-v3 (needs avx2, which host lacks): compiled only"
+    assert "x86-64-v3" not in {c.target_cpu for c in calls}  # not even compiled: nothing to see without a run
+    calls.clear()
+    table = X.run_experiments(
+        splat_into_argument_case(), COPY, evaluate=fake(copies_of_a_known_stack_buffer, calls), cannot_run=cannot
+    )
+    assert rows(table)["cpu=x86-64-v3"] == "same" and "x86-64-v3" in {c.target_cpu for c in calls}
+
+
+def test_a_variant_its_oracle_could_not_judge_is_not_clean():
+    def rule(case):
+        if case.graph.op_pattern == "fill":
+            return CaseResult(case, (), not_judged=("op linalg.fill",))  # a numeric gap
+        if case.target_cpu == "generic":
+            return CaseResult(case, (), not_judged=("memory: its IR cannot be read (x)",))  # another oracle's gap
+        return [finding(FILL_SUM)]
+
+    table = experiment(fill_sum_case(), FILL_SUM, rule)
+    assert rows(table)["drop:n1"] == "not-judged:op linalg.fill"
+    assert rows(table)["cpu=generic"] == "clean"
+    assert X.judge(table).trigger == (
+        "With `--iree-llvmcpu-target-cpu=generic` instead of `host`, its values are right.",
+    )
+
+
+def test_memory_variants_compile_one_module_each_and_the_others_together():
+    batches: list[int] = []
+
+    def evaluate(cases, config, policy, frontend):
+        batches.append(len(cases))
+        return [CaseResult(c, ()) for c in cases]
+
+    X.run_experiments(fill_sum_case(), FILL_SUM, evaluate=evaluate, cannot_run=lambda cpu: None, limit=3)
+    assert batches == [4]  # one call: the pipeline groups them into a module per configuration
+    batches.clear()
+    X.run_experiments(fill_sum_case(), COPY, evaluate=evaluate, cannot_run=lambda cpu: None, limit=3)
+    assert batches == [1, 1, 1, 1]
+
+
+# --------------------------------------------------------------------------- records: finding.json, ISSUE.md
+
+
+def test_the_record_reads_back_and_writes_its_section_before_the_bisection():
+    table = experiment(softmax_case(), STACK, softmax_outcomes, known=[WRITE], limit=3)
+    found = json.loads(json.dumps(X.record(table)))  # as finding.json holds it
+    assert X.ExperimentTable.from_json(found) == dataclasses.replace(table, seconds=round(table.seconds, 2))
+    assert X.Verdict.from_json(found["verdict"]) == X.judge(table)
+    issue = X.with_section("# t\n\n## Evidence\n\nx\n\n## Bisection\n\nNot run yet.\n", found)
+    assert issue.index("## Evidence") < issue.index("## Experiments") < issue.index("## Bisection")
+    section = X.section_lines(found)
+    assert "| `rank+1` | a leading dim of size 3 more (rank 1 -> 2) | `known:" in "\n".join(section)
+    assert f"**Verdict**: duplicate-of {WRITE} (by experiment: rank+1)." in section
+    assert "- With `tensor.empty` instead of `%arg1` as the outs of n0 (softmax), it compiles and runs." in section
+    assert "Not run: data-tiling=true: over the cap of 3; " in "\n".join(section)
+
+
+def write_bundle(folder: Path, record: dict) -> None:
+    _io.atomic_write_json(folder / "finding.json", {"signature": "x", "experiments": record})
+
+
+def duplicate_record(target: str, of: str) -> dict:
+    rows = (X.Row("as-given", "the program", X.Outcome("same")), X.Row("rank+1", "r", X.Outcome("known", of)))
+    return X.record(X.ExperimentTable(target, rows))
+
+
+def test_the_campaign_counts_a_duplicate_by_experiment_as_known_and_shows_its_table(tmp_path):
+    run = old_run(tmp_path / "run")
+    before = runs.open_run(run, baseline.Baseline())
+    assert MUTATED in before.new_causes() and loop.exit_status(before) == 1
+    write_bundle(before.bundle_dir(MUTATED), duplicate_record(MUTATED, "immutability/read-only-argument-written"))
+    after = runs.open_run(run, baseline.Baseline())
+    assert MUTATED not in after.new_causes() and after.new_causes()  # the other cause stays new
+    summary = runs.write_outputs(run, after)
+    row = next(c for c in summary["causes"] if c["id"] == MUTATED)
+    assert (row["status"], row["verdict"]) == ("known", "duplicate-of")
+    assert row["verdict_detail"] == "same mechanism as immutability/read-only-argument-written (by experiment: rank+1)"
+    markdown = (run / "summary.md").read_text()
+    assert "known: duplicate-of immutability/read-only-argument-written (by experiment: rank+1)" in markdown
+    assert "#### Experiments" in markdown and "| `rank+1` | r | `known:" in markdown
+    assert report.verdict(summary, row) == "known"
+
+
+def test_a_verdict_about_another_cause_or_a_new_one_changes_nothing(tmp_path):
+    run = old_run(tmp_path / "run")
+    record = runs.open_run(run, baseline.Baseline())
+    write_bundle(record.bundle_dir(MUTATED), duplicate_record("immutability/other", "memory/alloca/x"))
+    assert MUTATED in runs.open_run(run, baseline.Baseline()).new_causes()
+    new = X.record(X.ExperimentTable(MUTATED, (X.Row("as-given", "p", X.Outcome("same")),)))
+    write_bundle(record.bundle_dir(MUTATED), new)
+    assert MUTATED in runs.open_run(run, baseline.Baseline()).new_causes()
+
+
+def test_the_teams_own_verdict_comes_first(tmp_path):
+    run = old_run(tmp_path / "run")
+    team = baseline.Baseline.of([baseline.Known(MUTATED, "upstream", link="https://github.com/iree-org/iree/issues/1")])
+    write_bundle(runs.open_run(run, team).bundle_dir(MUTATED), duplicate_record(MUTATED, "memory/alloca/x"))
+    assert runs.open_run(run, team).baseline.causes[MUTATED].verdict == "upstream"
+
+
+# --------------------------------------------------------------------------- raw programs: IR-level variants
+
+ACCUMULATING = """func.func @f(%a: tensor<?x4xf16>, %acc: tensor<?xf16>) -> tensor<?xf16> {
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<?x4xf16>) outs(%acc : tensor<?xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %s = arith.addf %x, %o : f16
+    linalg.yield %s : f16
+  } -> tensor<?xf16>
+  return %r : tensor<?xf16>
+}
+"""
+WIDENING = """func.func @g(%a: tensor<4xbf16>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %ninf = arith.constant 0xFF80 : bf16
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%a : tensor<4xbf16>) outs(%e : tensor<4xf32>) {
+  ^bb0(%x: bf16, %o: f32):
+    %m = arith.maximumf %x, %ninf : bf16
+    %w = arith.extf %m : bf16 to f32
+    linalg.yield %w : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+"""
+
+
+def test_an_argument_init_the_op_reads_becomes_a_filled_empty_sized_by_its_dims():
+    (site,) = X.argument_inits(ACCUMULATING)
+    assert (site.function, site.op, site.argument, site.dynamic, site.reads) == ("f", "linalg.generic", 1, (0,), True)
+    text = X.with_empty_init(ACCUMULATING, site)
+    assert text is not None
+    assert "tensor.dim %arg1, %xf_init0_1_c0 : tensor<?xf16>" in text
+    assert "%xf_init0_1_empty = tensor.empty(%xf_init0_1_d0) : tensor<?xf16>" in text
+    assert "linalg.fill ins(%xf_init0_1_zero : f16) outs(%xf_init0_1_empty : tensor<?xf16>)" in text
+    assert "outs(%xf_init0_1 : tensor<?xf16>)" in text and "outs(%arg1" not in text
+
+
+def test_a_program_is_widened_to_f32_with_its_literals_and_casts():
+    text = X.widened_text(WIDENING)
+    assert text is not None and "bf16" not in text and "f16" not in text
+    assert "arith.constant 0xFF800000 : f32" in text  # -inf, as an f32 literal
+    assert "arith.extf" not in text  # the cast that became f32 -> f32 went; its result renamed to its operand:
+    assert re.search(r"(%\d+) = arith.maximumf [^\n]*\n\s*linalg.yield \1 : f32", text)
+    assert X.widened_text(ACCUMULATING.replace("f16", "f32")) is None  # nothing narrow
+
+
+def test_a_raw_program_gets_its_argument_inits_f32_and_the_cpus():
+    from ireefuzz.core.frontends import program_cases
+
+    (case,) = program_cases(ACCUMULATING)
+    built = {e.label: e for kind in X.program_experiments(case) for e in kind}
+    assert list(built) == ["generic#0.outs=empty", "f32", "cpu=generic", "cpu=x86-64-v3"]
+    assert built["f32"].case.args[0].dtype == "f32" and built["f32"].case.args[0].shape == (33, 4)
+    assert "(filled with zero: the op reads it)" in built["generic#0.outs=empty"].change
+
+
+# --------------------------------------------------------------------------- the real compiler
+
+
+@pytest.mark.iree
+def test_the_fill_sum_stays_wrong_with_dynamic_dims_and_goes_with_its_sum():
+    table = X.run_experiments(fill_sum_case(), FILL_SUM, limit=3)
+    assert rows(table) == {"as-given": "same", "dynamic": "same", "n0.generic": "same", "drop:n1": "clean"}
+    assert X.judge(table).trigger == ("With n1 (reduce_sum) removed (n0 returned instead), its values are right.",)
+
+
+@pytest.mark.iree
+def test_a_1d_softmax_over_the_stack_limit_is_the_known_write_affecting_error_in_2d():
+    table = X.run_experiments(softmax_case(), STACK, limit=3)
+    assert rows(table) == {"as-given": "same", "static": "clean", "n0.outs=empty": "clean", "rank+1": f"known:{WRITE}"}
+    assert X.judge(table).line() == f"duplicate-of {WRITE} (by experiment: rank+1)"
+
+
+@pytest.mark.iree
+def test_an_argument_written_in_place_is_cured_by_tensor_empty():
+    g = Graph(
+        (T((8, 8), "i32"), T((8,), "i32")),
+        (Node("reduce_sum", ("a0",), {"dim": 1, "init": "value:a1"}, T((8,), "i32")),),
+        ("n0",),
+    )
+    table = X.run_experiments(Case(g.check(), ({},)), "immutability/dps-init-written-in-place", limit=2)
+    assert rows(table)["as-given"] == "same" and rows(table)["n0.outs=empty"] == "clean"
+    assert "With `tensor.empty` instead of `%arg1` as the outs of n0 (reduce_sum), its inputs stay unchanged." in (
+        X.judge(table).trigger
+    )
+
+
+@pytest.mark.iree
+def test_a_raw_programs_argument_init_at_ir_level():
+    from ireefuzz.core.frontends import program_cases
+    from ireefuzz.generators.emit import emit
+
+    (case,) = program_cases(emit(softmax_case().graph, "main").text, shapes=[(33,), (33,)])
+    table = X.run_experiments(case, STACK, limit=2)
+    assert rows(table) == {"as-given": "same", "softmax#2.outs=empty": "clean", "cpu=generic": "same"}
