@@ -47,8 +47,8 @@ ORACLES = ("numeric", "crash", "memory", "fusion", "immutability", "metamorphic"
 KINDS = ("wrong-value", "crash", "stack-allocation", "fusion", "immutability")
 STATES = ("closed", "open")
 PROGRAM_SOURCES = ("issue", "issue-lowered", "issue-reduced", "issue-completed", "issue-pattern", "corpus")
-REQUIRED = ("issue", "url", "title", "state", "kind", "oracle", "mechanism", "program", "program_source")
-REQUIRED += ("check", "fix", "needs", "generator", "match", "releases")
+REQUIRED: tuple[str, ...] = ("issue", "url", "title", "state", "kind", "oracle", "mechanism", "program")
+REQUIRED += ("program_source", "check", "fix", "needs", "generator", "match", "releases")
 UNCHECKED = "unchecked"
 INSTALL_S = 65.0  # a release's first use: pip installs its wheels (docs/releases.md)
 
@@ -76,6 +76,13 @@ class Record:
         """The release a campaign runs on: the newest checked to show the bug, else the record's guess."""
         newest = self.releases.get("newest_showing", UNCHECKED)
         return newest if newest != UNCHECKED else self.releases["campaign"]
+
+    def program_for(self, release: str) -> Path:
+        """The program in ``release``'s spelling: ``older_spelling`` before the release its syntax changed in."""
+        older = self.raw.get("older_spelling")
+        if older and _release_order(release) < _release_order(older["before"]):
+            return self.program.parent / older["program"]
+        return self.program
 
     def matches(self, cause: str) -> bool:
         return re.search(self.match, cause) is not None
@@ -107,6 +114,10 @@ def problems(raw: dict[str, Any], root: Path = RECALL_DIR) -> list[str]:
     releases = raw["releases"]
     for end in ("oldest_showing", "newest_showing", "campaign"):
         checks.append((end in releases, f"releases.{end} missing ('{UNCHECKED}' where not checked)"))
+    older = raw.get("older_spelling")
+    if older is not None:
+        checks.append(({"before", "program", "why"} <= older.keys(), "older_spelling needs before, program, why"))
+        checks.append(((root / older.get("program", "")).is_file(), f"older_spelling program missing: {older}"))
     for row in releases.get("checked", []):
         checks.append(
             ({"release", "shows", "command"} <= row.keys(), f"a checked row lacks release/shows/command: {row}")
@@ -153,7 +164,8 @@ def load(root: Path = RECALL_DIR) -> list[Record]:
 def check_command(record: Record, release: str, inputs: Path | None) -> list[str]:
     """The ``ireefuzz check`` command line that runs ``record``'s program on ``release`` with its flags."""
     spec = record.check
-    command = [sys.executable, "-m", "ireefuzz.cli", "check", str(record.program), "--json", "--release", release]
+    program = str(record.program_for(release))
+    command = [sys.executable, "-m", "ireefuzz.cli", "check", program, "--json", "--release", release]
     if spec.get("target_cpu"):
         command += ["--target-cpu", spec["target_cpu"]]
     if spec.get("flags"):
@@ -174,10 +186,10 @@ def write_inputs(record: Record, path: Path) -> Path | None:
     import numpy as np
 
     rng = np.random.default_rng(0)
-    arrays = {
-        name: np.asarray(spec["values"] if "values" in spec else rng.standard_normal(spec["shape"]), dtype=spec["dtype"])
-        for name, spec in given.items()
-    }
+    arrays: dict[str, Any] = {}
+    for name, spec in given.items():
+        values = spec["values"] if "values" in spec else rng.standard_normal(spec["shape"])
+        arrays[name] = np.asarray(values, dtype=spec["dtype"])
     np.savez(path, **arrays)
     return path
 
