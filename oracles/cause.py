@@ -504,12 +504,12 @@ class _Program:
 
     @classmethod
     def of(cls, finding: Finding) -> "_Program | None":
-        """The case's graph; for a raw program (no graph), the cone of its wrong output it recorded (``cone``)."""
-        graph = (finding.case or {}).get("graph") if isinstance(finding.case, Mapping) else None
-        if graph is None and isinstance(finding.evidence.get("cone"), Mapping):
+        """The cone of its wrong output a raw program's finding recorded from the IR (``cone``), else the case's
+        graph."""
+        if isinstance(finding.evidence.get("cone"), Mapping):
             program = cls.read(finding.evidence["cone"])
             return None if program is None else dataclasses.replace(program, raw=True)
-        return cls.read(graph)
+        return cls.read((finding.case or {}).get("graph") if isinstance(finding.case, Mapping) else None)
 
     @classmethod
     def read(cls, graph: Any) -> "_Program | None":

@@ -121,6 +121,11 @@ def test_the_shipped_baseline_reads_and_gives_a_verdict_to_every_linked_cause():
         ({"cause": ALLOCA, "signatures": ["memory/alloca"]}, "oracle/kind/ops/dtype/dims"),
         ({"cause": ALLOCA, "why": 3}, "must be a string"),
         ({"note": "x"}, '"cause"'),
+        ({"cause": ALLOCA, "mechanism": "memory"}, "mechanism must be"),
+        ({"cause": ALLOCA, "mechanism": {"oracle": "memory", "culprit": None}}, "trigger must say"),
+        ({"cause": ALLOCA, "mechanism": {"oracle": "gpu", "culprit": None, "trigger": "t"}}, "mechanism oracle"),
+        ({"cause": ALLOCA, "mechanism": {"oracle": "memory", "culprit": 3, "trigger": "t"}}, "culprit must be"),
+        ({"cause": ALLOCA, "mechanism": {"oracle": "memory", "culprit": None, "trigger": "t", "x": 1}}, "must be"),
     ],
 )
 def test_a_bad_format_2_entry_is_one_line_naming_it(tmp_path, entry, match):
@@ -381,3 +386,46 @@ def test_a_new_run_is_stamped_with_the_ireefuzz_that_made_it(tmp_path):
     run = old_run(tmp_path / "run")
     assert runs.write_outputs(run, runs.open_run(run, baseline.Baseline()))["ireefuzz_version"] == ireefuzz.__version__
     assert runs.run_version(run) == ireefuzz.__version__
+
+
+# --------------------------------------------------------------------------- mechanisms
+
+TILING = "crash/compile-error/linalg.generic-op-inferred-operand-has-shape-s-dimension-to-be-greater-than@tiling"
+REVERSE_MAP_FIRST_ID = TILING.replace("@tiling", "@iree-codegen-tile-and-distribute-to-workgroups-using-forall-op")
+
+
+def test_every_judged_cause_of_the_shipped_baseline_carries_its_mechanism():
+    """A variant of a known bug matches it whatever its surface only if the known cause says what IREE did: every
+    cause judged a real IREE bug or by design (not a duplicate, not ireefuzz's own error) has a mechanism, whose
+    oracle is the cause's own."""
+    entries = baseline.read(SHIPPED)
+    judged = [k for k in entries if k.verdict in ("upstream", "by-design")]
+    assert judged and all(k.mechanism is not None for k in judged), [k.cause for k in judged if k.mechanism is None]
+    assert all(k.mechanism.oracle == k.cause.split("/")[0] for k in judged if k.mechanism)
+    assert all(k.mechanism.trigger.endswith(".") and "\n" not in k.mechanism.trigger for k in judged if k.mechanism)
+
+
+def test_a_known_mechanism_matches_by_oracle_and_pass_family_and_a_duplicate_gives_its_causes():
+    known = baseline.load(SHIPPED)
+    assert [k.cause for k in known.matches("crash", "iree-llvmcpu-tile")] == [TILING]  # another tiling pass
+    assert [k.cause for k in known.matches("crash", "tiling")] == [TILING]
+    assert known.matches("numeric", "iree-llvmcpu-tile") == [] and known.matches("crash", None) == []
+    assert {k.cause for k in known.matches("numeric", "iree-dispatch-creation-fold-unit-extent-dims")} >= {
+        "numeric/wrong-value/pooling_nhwc_max"
+    }
+    mechanism = known.known_mechanism(REVERSE_MAP_FIRST_ID)  # the id before pass families: a duplicate of TILING
+    assert mechanism == known.known_mechanism(TILING) and mechanism is not None and mechanism.family == "tiling"
+    assert known.known_mechanism("memory/alloca/nothing@x") is None
+
+
+def test_a_mechanism_survives_a_round_trip_and_a_mark_and_an_old_file_without_one_still_loads(tmp_path):
+    record = {"oracle": "memory", "culprit": "iree-codegen-iree-comprehensive-bufferize", "trigger": "With x, none."}
+    file = write(tmp_path / "b.json", {"format": 2, "causes": [{"cause": ALLOCA, "mechanism": record}]})
+    (entry,) = baseline.read(file)
+    assert entry.mechanism == baseline.Mechanism(**record) and entry.mechanism.family == "bufferization"
+    baseline.write(file, [entry])
+    assert json.loads(file.read_text())["causes"][0]["mechanism"] == record
+    marked = baseline.mark(file, ALLOCA, "upstream", "https://github.com/iree-org/iree/issues/1")
+    assert marked.mechanism == entry.mechanism and baseline.read(file)[0].mechanism == entry.mechanism
+    old = write(tmp_path / "old.json", {"format": 2, "causes": [{"cause": ALLOCA, "verdict": "by-design", "why": "x"}]})
+    assert baseline.read(old)[0].mechanism is None and baseline.load(old).matches("memory", "bufferization") == []

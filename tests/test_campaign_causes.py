@@ -346,3 +346,27 @@ def test_the_default_baseline_is_the_checkouts_else_the_one_shipped(tmp_path, mo
     (tmp_path / "corpus").mkdir()
     (tmp_path / "corpus" / "known_findings.json").write_text("[]")
     assert baseline.baseline_path(None) == Path("corpus/known_findings.json")
+
+
+def test_a_run_is_rebucketed_by_what_iree_did(tmp_path):
+    """Issue 30's rules on a run recorded without causes (real IREE 3.13 rows, tests/data/findings/issue30-3.13.jsonl):
+    the copies of a case whose alloca is reported are the alloca's cause; the same copies in a case without it keep
+    their own (stack to stack: never outs-is-argument); a raw program's wrong value is its op cone's cause."""
+    recorded = [json.loads(line) for line in (Path(__file__).parent / "data/findings/issue30-3.13.jsonl").open()]
+    pick = lambda i, kind: next(r for r in recorded if r["case_index"] == i and r["kind"] == kind)
+    alloca, copy, raw = pick(1, "alloca"), pick(1, "copy"), pick(7, "wrong-value")
+    rows = [
+        (0, alloca["signature"], alloca["evidence"], 10),
+        (0, copy["signature"], copy["evidence"], 10),
+        (1, copy["signature"] + "x", copy["evidence"], 9),  # the copies alone (a signature of their own)
+        (2, raw["signature"], raw["evidence"], 5),
+    ]
+    run = old_run(tmp_path / "run", rows, {0: [rows[0][1], rows[1][1]], 1: [rows[2][1]], 2: [rows[3][1]]})
+    record = runs.open_run(run, baseline.load(Path(__file__).parents[1] / "corpus" / "known_findings.json"))
+    conv_alloca, conv_copy = "memory/alloca/contraction@ConvTileAndDecomposeExpert", "memory/copy/contraction@"
+    assert set(by_id(record.summary())) == {conv_alloca, conv_copy + "ConvTileAndDecomposeExpert", FILL_SUM}
+    assert by_id(record.summary())[conv_alloca]["signatures"] == sorted([rows[0][1], rows[1][1]])
+    assert record.new_causes() == [conv_copy + "ConvTileAndDecomposeExpert"]  # the alloca and the fill-sum are known
+
+
+FILL_SUM = "numeric/wrong-value/fill>reduce_sum"
