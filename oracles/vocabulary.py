@@ -118,3 +118,10 @@ PASS_FAMILIES = {
         "one-shot-bufferize",
     ),
 }
+
+# --------------------------------------------------------------------------- diagnostics
+
+# Global optimization's warning on a linalg op that reads an operand produced by a tensor.empty (3.13: "reads
+# uninitialized values from an operand produced by a tensor.empty op"; --iree-global-opt-enable-warn-on-
+# uninitialized-values): the program is undefined there.
+READS_UNINITIALIZED = "reads uninitialized values"

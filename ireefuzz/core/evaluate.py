@@ -29,7 +29,7 @@ from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import Program, emit_module
 from ireefuzz.generators.graph import Graph
 from ireefuzz.generators.ops import PRODUCER_OPS
-from ireefuzz.oracles import crash, fusion, immutability, ir, memory, numeric, reference
+from ireefuzz.oracles import crash, fusion, immutability, ir, memory, numeric, reference, vocabulary
 from ireefuzz.oracles.cause import assign_causes
 from ireefuzz.oracles.finding import ORACLE_NAMES, Finding, first_per_signature
 from ireefuzz.sut import (
@@ -309,8 +309,12 @@ def evaluate_batch(
             return [by_name[name] for name, _, _ in named]
         return _compile_failed(named, artifact, program.text, config, policy, frontend)
     share = artifact.seconds / len(named)
+    undefined = reads_uninitialized(artifact.warnings, program.text, [name for name, _, _ in named])
+    single = len(named) == 1
     results = [
-        check_compiled_case(case, name, module, artifact, config, policy, frontend, share, single=len(named) == 1)
+        check_compiled_case(
+            case, name, module, artifact, config, policy, frontend, share, single=single, undefined=undefined.get(name)
+        )
         for name, case, _ in named
     ]
     results = _attribute_mutations(results, [name for name, _, _ in named], program.text, config)
@@ -351,10 +355,30 @@ def _attribute_mutations(
 
 
 _INPUT_LINE = re.compile(r"\binput\.mlir:(\d+):\d+: error")
+_WARNING_LINE = re.compile(r"\binput\.mlir:(\d+):\d+: (?:warning|note)")
 _FUNCTION_LINE = re.compile(r"^\s*func\.func\s+(?:\w+\s+)?@([\w$.-]+)\s*\(", re.M)
 
 
-def blamed_functions(diagnostic: str, program: str, names: Sequence[str]) -> list[str]:
+def reads_uninitialized(warnings: Sequence[str], program: str, names: Sequence[str]) -> dict[str, str]:
+    """The functions of ``names`` IREE warns read uninitialized values (a linalg op reading a ``tensor.empty``:
+    ``vocabulary.READS_UNINITIALIZED``), at a line inside them or a call site ``called from`` there, each with
+    the reason its numbers are not judged: the program is undefined there, whatever IREE computes."""
+    found: dict[str, str] = {}
+    for warning in warnings:
+        if vocabulary.READS_UNINITIALIZED not in warning:
+            continue
+        head = warning.splitlines()[0]
+        line = _WARNING_LINE.search(head)
+        what = head.split(" warning: ", 1)[-1].split(". To disable", 1)[0]
+        reason = f"reads undefined values (iree-compile warns{f' at line {line.group(1)}' if line else ''}: {what}"
+        for name in blamed_functions(warning, program, names, _WARNING_LINE):
+            found.setdefault(name, f"{reason}; undefined behaviour)")
+    return found
+
+
+def blamed_functions(
+    diagnostic: str, program: str, names: Sequence[str], located: re.Pattern[str] = _INPUT_LINE
+) -> list[str]:
     """The functions of ``names`` a failed compile's errors point at (in ``names`` order; none: the batch is
     halved): a dispatch named after one (``g7_dispatch_1``), or an error at a line of ``program`` inside one.
     Each is then compiled alone and the rest together (k + 1 compiles for k of them), not halved down to them
@@ -364,7 +388,7 @@ def blamed_functions(diagnostic: str, program: str, names: Sequence[str]) -> lis
         for n in names  # as IREE names executables: g7_dispatch_1..., module_g7_dispatch_1 (their files)
         if re.search(rf"(?:(?<![\w$.-])|(?<=module_)){re.escape(n)}_dispatch_\d", diagnostic)
     }
-    lines = sorted({int(m) for m in _INPUT_LINE.findall(diagnostic)})
+    lines = sorted({int(m) for m in located.findall(diagnostic)})
     if lines:
         starts = [(program.count("\n", 0, m.start()) + 1, m.group(1)) for m in _FUNCTION_LINE.finditer(program)]
         for line in lines:
@@ -464,9 +488,11 @@ def check_compiled_case(
     compile_seconds: float,
     *,
     single: bool,
+    undefined: str | None = None,
 ) -> CaseResult:
     """Every oracle on one compiled case: memory and fusion on its dispatches, then per shape instance
-    crash at run time, immutability and numeric (the last two as ``frontend`` judges them)."""
+    crash at run time, immutability and numeric (the last two as ``frontend`` judges them). ``undefined``: why
+    the program's values are undefined (``reads_uninitialized``); its numbers are then not judged."""
     graph = case.graph
     findings: list[Finding] = []
     discarded = 0
@@ -508,7 +534,9 @@ def check_compiled_case(
             continue
         if "immutability" in policy.oracles:
             findings += frontend.mutated_inputs(case, inputs, outcome.inputs_after, dispatches)
-        if "numeric" in policy.oracles:
+        if "numeric" in policy.oracles and undefined:
+            not_judged[undefined] = None
+        elif "numeric" in policy.oracles:
             result = frontend.numbers(
                 case, sizes, inputs, outcome.outputs, config=config, policy=policy, dispatches=dispatches
             )

@@ -110,10 +110,11 @@ def _compile_in(
     returncode, stderr, seconds = _run_limited(command, config, scratch=work if scratch else None)
     stderr, printed = printed_ir(stderr)  # IR a release without a tree dump printed to stderr (dumps.printed_ir)
     kind = _failure_kind(returncode, stderr)
+    warnings = warnings_of(stderr)
     if kind is not None:  # the passes that failed name the culprit (read from their after-failure dumps)
         failed = "\n".join(failing_passes(tree_dir)) if config.observe else ""
         return CompileFailure(
-            kind, f"{_trim_diagnostic(stderr)}\n{failed}".strip(), tuple(command), returncode, seconds
+            kind, f"{_trim_diagnostic(stderr)}\n{failed}".strip(), tuple(command), returncode, seconds, warnings
         )
     problem = _output_problem(vmfb)
     if problem is not None:
@@ -133,7 +134,30 @@ def _compile_in(
         compiler_version=toolchain.version,
         command=tuple(command),
         seconds=seconds,
+        warnings=warnings,
     )
+
+
+_DIAGNOSTIC_LINE = re.compile(r"^\S.*:\d+:\d+: (warning|note|error|remark): ")
+
+
+def warnings_of(stderr: str) -> tuple[str, ...]:
+    """Each warning of the compiler's stderr with the notes that follow it (``called from``), location lines
+    only: ``input.mlir:34:18: warning: reads uninitialized values ...`` (no source snippets, no IR dumps)."""
+    found: list[list[str]] = []
+    current: list[str] | None = None  # the warning whose notes follow
+    for line in stderr.splitlines():
+        kind = _DIAGNOSTIC_LINE.match(line)
+        if kind is None:
+            continue
+        if kind.group(1) == "warning":
+            current = [line[:500]]
+            found.append(current)
+        elif kind.group(1) == "note" and current is not None:
+            current.append(line[:500])
+        else:  # an error or a remark: its notes are not the warning's
+            current = None
+    return tuple("\n".join(block) for block in found)
 
 
 _PRINT_CHANGES = (

@@ -39,6 +39,7 @@ class Artifact:
     compiler_version: str
     command: tuple[str, ...]
     seconds: float
+    warnings: tuple[str, ...] = ()  # the compiler's warnings, each its location lines (``compile.warnings_of``)
 
 
 CompileFailureKind = Literal["error", "crash", "timeout", "oom", "bad-output"]
@@ -52,6 +53,7 @@ class CompileFailure:
     command: tuple[str, ...]
     returncode: int | None
     seconds: float
+    warnings: tuple[str, ...] = ()  # the compiler's warnings before it failed (``compile.warnings_of``)
 
 
 @dataclasses.dataclass(frozen=True)
