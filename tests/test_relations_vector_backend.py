@@ -205,6 +205,30 @@ def test_backend_variants_select_vmvx_alone():
     assert sut.target_flags("host")[0] == "--iree-hal-target-backends=llvm-cpu"
 
 
+def test_no_vmvx_opinion_on_16_bit_floats_and_a_failed_one_is_not_judged_by_its_gist(monkeypatch):
+    half = Graph((T((6, 10), "f16"),), (Node("exp", ("a0",), {}, T((6, 10), "f16")),), ("n0",)).check()
+    assert [v.label for v in rel.backend_variants(Case(half, ({},)))] == ["llvm-cpu"]  # the VM has no f16
+    diagnostic = (
+        "compile error: /tmp/ireefuzz-pid1-x/configurations/m.mlir:9:8: error: failed to legalize operation "
+        "'arith.constant' that was explicitly marked illegal: %8 = \"arith.constant\"() : () -> i1\n"
+        "/tmp/m.mlir:7:4: error: conversion to vm.module failed"
+    )
+    monkeypatch.setattr(
+        rel,
+        "observe",
+        lambda v, config, *, run=True: out(v.label, failure=diagnostic if v.label == "vmvx" else ""),
+    )
+    monkeypatch.setattr(rel, "float64_outputs", lambda case: FLOAT64)
+    verdict = rel.judge_relation("backend", Case(GRAPH, ({},)), jobs=1)
+    assert verdict == rel.Verdict(
+        (),
+        (
+            "backend vmvx: no opinion (compile error: failed to legalize operation 'arith.constant' that was "
+            "explicitly marked illegal)",
+        ),
+    )
+
+
 def test_the_relations_are_choices():
     from ireefuzz.core.evaluate import Policy
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import platform
+import re
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -47,6 +48,7 @@ _STATIC_ONLY_OPS = frozenset({"extract_slice", "pad"})  # their static offsets/p
 VECTOR_WIDTHS = (8, 16, 64)  # bytes: below, at and above a 16/32-byte register (#23952 compared 8 with 16)
 VECTOR_CPUS = ("x86-64-v2", "x86-64-v3", "x86-64-v4")  # SSE4.2 (16-byte vectors), AVX2 (32), AVX-512 (64)
 _X86_64 = ("x86_64", "amd64")  # platform.machine() spellings
+VMVX_LACKS = frozenset({"f16", "bf16"})  # the VM has no 16-bit floats: vmvx fails to compile them (IREE 3.13)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -241,8 +243,11 @@ def runnable_here(variants: Sequence[Variant], config: sut.CompilerConfig) -> li
 
 def backend_variants(case: Case) -> list[Variant]:
     """The case as given (llvm-cpu) and on vmvx, IREE's reference CPU backend: the same dispatches, its own
-    codegen and runtime loader (``VMVX_FLAGS``)."""
-    return [Variant("llvm-cpu", case), Variant("vmvx", dataclasses.replace(case, flags=case.flags + VMVX_FLAGS))]
+    codegen and runtime loader (``VMVX_FLAGS``). Not for a graph with a dtype vmvx lacks (``VMVX_LACKS``)."""
+    as_given = Variant("llvm-cpu", case)
+    if ({t.dtype for t in case.graph.args} | {n.type.dtype for n in case.graph.nodes}) & VMVX_LACKS:
+        return [as_given]
+    return [as_given, Variant("vmvx", dataclasses.replace(case, flags=case.flags + VMVX_FLAGS))]
 
 
 def variants_for(relation: str, case: Case, config: sut.CompilerConfig | None = None) -> list[Variant]:
@@ -364,8 +369,15 @@ def float64_outputs(case: Case) -> Float64:
     return [reference.evaluate_with_bounds(case.graph, case.inputs(k), sizes) for k, sizes in enumerate(case.instances)]
 
 
+_IR_TEXT = re.compile(r"[%\"]")  # where a diagnostic starts quoting IR (SSA names, op names in quotes)
+
+
 def _gist(failure: str) -> str:
-    return next((line for line in failure.splitlines() if "error" in line), failure.partition("\n")[0])[:200]
+    """A failure's first error, without its file, position or IR (a not-judged reason is counted by its text)."""
+    kind, _, rest = failure.partition(": ")  # "compile error: <diagnostic>", "run fault: <message>"
+    line = next((line for line in rest.splitlines() if "error:" in line), rest.partition("\n")[0])
+    message = _IR_TEXT.split(line.rpartition("error: ")[2])[0].rstrip(": ")
+    return f"{kind}: {message}"[:160]
 
 
 def compare_variants(
