@@ -561,3 +561,33 @@ def test_a_real_convs_copies_land_in_its_known_alloca_cause():
     memory = [f for f in evaluate([Case(b.build(), ({},))])[0].findings if f.oracle == "memory"]
     assert sorted(f.kind for f in memory) == ["alloca", "copy"]
     assert {f.cause for f in memory} == {CONV_ALLOCA}
+
+
+@pytest.mark.parametrize(
+    "dump, ends",
+    [
+        ("fill_matmul_exp_33x16x49.bufferized.mlir", [("alloca", "alloca")] * 3),  # #8303's tiles, stack to stack
+        ("gather_31x35.bufferized.mlir", [("read-only-binding", "binding")]),
+        ("scratch_sort_readonly_operand.bufferized.mlir", [("read-only-binding", "alloca")]),
+        (
+            "hand.staging_copies.mlir",
+            [("binding", "binding"), ("binding", "alloca"), ("alloca", "binding"), ("alloc", "binding")],
+        ),
+    ],
+)
+def test_the_memory_oracle_records_what_each_copy_moves_with_either_reader(dump, ends):
+    """The evidence the copy rules read: each copy's source and target (a read-only binding, a binding, an alloca,
+    an alloc), by the bindings and by the text reader alike, and in a finding's ``memory_ops``."""
+    from ireefuzz.oracles import ir_text, memory
+    from ireefuzz.sut import DispatchIR
+
+    text = (ROOT / "tests/data/ir" / dump).read_text()
+    copies = [m for m in memory.scan(text) if m.kind == "copy"]
+    assert [(m.source, m.target) for m in copies] == ends
+    assert [(r["source"], r["target"]) for r in ir_text.scan(text) if r["kind"] == "copy"] == ends
+    dispatch = DispatchIR(
+        "main_dispatch_0_matmul_like_33x49x16_f32", "CPUDoubleTilingExpert", "", bufferized_ir=text, source=""
+    )
+    found = [f for f in memory.check_memory([dispatch]) if f.kind == "copy"]
+    recorded = [(m["source"], m["target"]) for f in found for m in f.evidence["memory_ops"]]
+    assert set(recorded) <= set(ends) and recorded
