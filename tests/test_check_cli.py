@@ -83,3 +83,66 @@ def test_findings_exit_1_and_json_lists_them(tmp_path, capsys):
     sigs = {f["signature"] for f in findings}
     assert "immutability/input-mutated/matmul/f32/?x?" in sigs
     assert all(f["oracle"] in ("immutability", "memory", "fusion", "crash", "metamorphic") for f in findings)
+
+
+# --------------------------------------------------------------------------- exit statuses a CI can read
+
+UNFINISHED = "every oracle: the program did not finish in 3 s (it may never end)"
+UNDEFINED = "@main's output 0 reads undefined values (%e = tensor.empty at line 2: never written; undefined behaviour)"
+
+
+def _results(*rows: tuple[str, tuple[str, ...], int]):
+    """CaseResults of functions ``name`` with not-judged ``reasons`` and ``findings`` findings, as evaluate makes."""
+    from ireefuzz.core.evaluate import CaseResult
+    from ireefuzz.oracles.finding import Finding
+
+    made = []
+    for name, reasons, findings in rows:
+        (case,) = frontends.program_cases(ADD.replace("@add", f"@{name}"))
+        found = tuple(Finding("crash", "x", f"crash/x/{name}/-/-", "m", {}) for _ in range(findings))
+        made.append(CaseResult(case, found, not_judged=reasons))
+    return made
+
+
+@pytest.mark.parametrize(
+    "rows,status",
+    [
+        ([("f", (UNFINISHED,), 0)], 2),  # a program that never ends: nothing judged
+        ([("f", (UNDEFINED,), 0), ("g", (UNFINISHED,), 0)], 2),
+        ([("f", (UNDEFINED,), 0), ("g", (), 0)], 0),  # @g was judged, and is clean
+        ([("f", ("op iree_linalg_ext.scan",), 0)], 0),  # another CPU stood in for the interpreter
+        ([("f", (UNFINISHED,), 1)], 1),
+        ([], 2),  # no public function
+    ],
+)
+def test_check_exits_2_when_it_judged_nothing_never_0(monkeypatch, tmp_path, capsys, rows, status):
+    path = tmp_path / "p.mlir"
+    path.write_text(ADD)
+    prepared = check.Prepared(path, ADD, None, None, None, None, None)
+    monkeypatch.setattr(check, "prepare", lambda args: prepared)
+    monkeypatch.setattr(check, "check_results", lambda *a, **k: _results(*rows))
+    assert run([str(path)]) == status
+    err = capsys.readouterr().err
+    assert ("nothing judged in" in err) == (status == 2)
+    if status == 2 and rows:
+        assert UNFINISHED in err
+
+
+def test_check_help_states_the_exit_statuses(capsys):
+    from ireefuzz import cli
+
+    with pytest.raises(SystemExit):
+        cli.main(["check", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "2 nothing was judged" in out and "0 no finding, and something was judged" in out
+
+
+@pytest.mark.iree
+def test_a_program_that_never_ends_exits_2_with_the_reason(tmp_path, capsys):
+    from test_hostile import NEVER_ENDS
+
+    path = tmp_path / "never.mlir"
+    path.write_text(NEVER_ENDS)
+    assert run([str(path), "--run-timeout", "2", "--oracles", "crash,numeric"]) == 2
+    err = capsys.readouterr().err
+    assert "nothing judged in" in err and "did not finish in 2 s" in err

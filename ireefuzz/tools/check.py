@@ -28,7 +28,9 @@ limit (``--run-timeout``, default 60 s; past it the function is "not judged: did
 memory than ``--max-memory`` (estimated from its types and shapes, ``ireefuzz.core.budget``) is refused before
 anything runs. Text nested deeper than MLIR's parser survives is refused before it is parsed.
 
-Exit status: 0 no finding, 1 findings, 2 usage or infrastructure error (and ireefuzz's own errors).
+Exit status (``EXIT_STATUS``, also in ``--help``): 1 findings; 0 no finding, and something was judged; 2 nothing was
+judged (``unjudged``: every function's run gave no verdict, e.g. it did not finish, or its values are undefined:
+the reasons are printed), or a usage or infrastructure error (and ireefuzz's own errors). A CI reads 0 as clean.
 """
 
 from __future__ import annotations
@@ -172,7 +174,25 @@ def load_inputs(path: str | Path) -> dict[str, Any]:
 # --------------------------------------------------------------------------- CLI
 
 
+EXIT_STATUS = (
+    "exit status: 1 a finding; 0 no finding, and something was judged; 2 nothing was judged (every function's run "
+    "did not finish, or its values are undefined, ...: the reasons are printed), or a usage or infrastructure error"
+)
+
+
+def unjudged(result: Any) -> str | None:
+    """Why ``check`` judged nothing of one function (a ``CaseResult``), or None when something judged it: a reason
+    that covers every oracle (``every oracle: the program did not finish ...``, not compiled, out of memory), or
+    values that are undefined (``reads undefined values``: no reference and no other CPU may judge them)."""
+    from ireefuzz.oracles.interpret import is_undefined
+
+    if result.findings:
+        return None
+    return next((r for r in result.not_judged if r.startswith("every oracle") or is_undefined(r)), None)
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = EXIT_STATUS
     parser.add_argument("program", metavar="PROGRAM.mlir", help="an MLIR program (linalg / StableHLO / ...) to check")
     parser.add_argument(
         "--shapes",
@@ -343,4 +363,11 @@ def main(args: argparse.Namespace) -> int:
         discarded = sum(row["discarded"] for row in functions)
         tail = f" ({discarded} ill-conditioned disagreement(s) discarded)" if discarded else ""
         print(f"{len(findings)} finding(s) in {path}{tail}", file=sys.stderr)
-    return 1 if findings else 0
+    if findings:
+        return 1
+    reasons = [f"@{r.case.function}: {why}" for r in results if (why := unjudged(r)) is not None]
+    if len(reasons) == len(results):  # nothing judged: not clean
+        why = "; ".join(reasons) or "no public function"
+        print(f"ireefuzz check: nothing judged in {path}: {why}", file=sys.stderr)
+        return 2
+    return 0
