@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-import shlex
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -26,7 +25,7 @@ from ireefuzz.base.durable import atomic_write_text, slug
 from ireefuzz.oracles.finding import Finding
 from ireefuzz.tools.filing import culprit as culprits
 from ireefuzz.tools.filing import experiments as experimenting
-from ireefuzz.tools.filing import upstream
+from ireefuzz.tools.filing import lit_tests, upstream
 from ireefuzz.tools.filing.bundle import Bundle, run_bundle
 from ireefuzz.tools.shrink import mlir as reducing
 from ireefuzz.tools.shrink.target import Target, cause_id
@@ -62,48 +61,6 @@ class Written:
             f"`{self.cause}`: {len(self.ops)} op(s) ({', '.join(self.ops) or '-'}); run.sh {self.run_exits}; "
             f"culprit {self.culprit.phase or '-'} / {where}; {dup}"
         )
-
-
-def _pipeline_test(c: culprits.Culprit, program: str) -> str | None:
-    """A pass-level lit test (``iree-opt --pass-pipeline=... | FileCheck``) on the IR the culprit pass received."""
-    if not c.pass_ or not c.ir_before.strip():
-        return None
-    anchor = "func.func" if re.match(r"\s*func\.func\b", c.ir_before) else "builtin.module"
-    pipeline = f"builtin.module(func.func({c.pass_}))" if anchor == "func.func" else f"builtin.module({c.pass_})"
-    return (
-        f"// RUN: iree-opt --pass-pipeline='{pipeline}' --verify-diagnostics %s | FileCheck %s\n"
-        f"// The IR {c.pass_} received when it failed or changed the result (culprit: {c.how}).\n"
-        "// It should run without an error and keep the program's semantics.\n"
-        f"// CHECK-LABEL: {'util.func' if 'util.func' in c.ir_before else 'func.func'}\n"
-        f"{c.ir_before.rstrip()}\n"
-    )
-
-
-def _run_test(program: str, case: Any, flags: Sequence[str], expected: Mapping[str, np.ndarray], n_inputs: int) -> str:
-    """An end-to-end lit test in the form of IREE's tools/test: compile, run with the bundle's inputs, compare."""
-    compile_line = shlex.join(["iree-compile", *flags, "%s", "-o", "%t.vmfb"])
-    outs = [v for k, v in sorted(expected.items()) if k.startswith("ref_")]
-    expected_flags = [
-        f"--expected_output={sut.value_literal(o) if np.asarray(o).dtype.kind in 'biu' else f'@%S/expected/out{k}.npy'}"
-        for k, o in enumerate(outs)
-    ]
-    run_line = shlex.join(
-        [
-            "iree-run-module",
-            "--module=%t.vmfb",
-            "--device=local-sync",
-            f"--function={case.function}",
-            *(f"--input=@%S/inputs/a{i}.npy" for i in range(n_inputs)),
-            *expected_flags,
-        ]
-    )
-    lines = [
-        f"// RUN: {compile_line}",
-        f"// RUN: {run_line} | FileCheck %s" if expected_flags else f"// RUN: {run_line}",
-    ]
-    if expected_flags:
-        lines.append("// CHECK: [SUCCESS]")
-    return "\n".join(lines) + "\n" + program.rstrip() + "\n"
 
 
 def write_cause(
@@ -143,11 +100,16 @@ def write_cause(
         atomic_write_text(path / "culprit_before.mlir", found.ir_before + "\n")
     if found.ir_after:
         atomic_write_text(path / "culprit_after.mlir", found.ir_after + "\n")
-    pass_test = _pipeline_test(found, program)
-    if pass_test:
-        atomic_write_text(path / "pass_test.mlir", pass_test)
     flags = list(made.finding.get("flags") or ())
-    atomic_write_text(path / "run_module_test.mlir", _run_test(program, case, flags, made.expected, len(made.inputs)))
+    run_test = lit_tests.run_module_test(program, case.function, flags, made.expected, len(made.inputs), made.finding)
+    log("running the lit tests")
+    tests = lit_tests.write(
+        path,
+        {lit_tests.PASS_TEST: lit_tests.pass_tests(found), lit_tests.RUN_TEST: run_test},
+        lit_tests.Symptom.of_finding(made.finding),
+        lit_tests.stock_tools(cfg),
+    )
+    made.finding["lit_tests"] = [t.to_json() for t in tests]
     exits = []
     for _ in range(CONFIRM_RUNS):
         code, output = run_bundle(path, config)
@@ -167,7 +129,7 @@ def write_cause(
             matches,
             program,
             ops,
-            pass_test is not None,
+            tests,
             exits,
             made.finding["inputs_check"],
         )
@@ -211,7 +173,7 @@ def _issue(
     matches: Sequence[upstream.Match],
     program: str,
     ops: Sequence[str],
-    has_pass_test: bool,
+    tests: Sequence[lit_tests.Verdict],
     exits: Sequence[int | None],
     inputs_check: Mapping[str, Any] | None = None,
 ) -> str:
@@ -246,18 +208,8 @@ def _issue(
             "",
         ]
     lines += upstream.issue_section(matches)
+    lines += lit_tests.issue_lines(tests)
     lines += [
-        "## Tests",
-        "",
-        "- `run_module_test.mlir`: an `iree-run-module --expected_output` lit test (the form of IREE's `tools/test`).",
-    ]
-    if has_pass_test:
-        lines.append(
-            "- `pass_test.mlir`: the culprit pass alone on the IR it received "
-            "(`iree-opt --pass-pipeline=... | FileCheck`, the form of IREE's compiler test directories)."
-        )
-    lines += [
-        "",
         "## Confirmation",
         "",
         f"`run.sh` in a clean environment: exit statuses {list(exits)} "
