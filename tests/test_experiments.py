@@ -361,6 +361,29 @@ def test_the_campaign_counts_a_duplicate_by_experiment_as_known_and_shows_its_ta
     assert report.verdict(summary, row) == "known"
 
 
+def test_after_bundling_the_run_is_red_only_for_a_cause_that_survived_its_experiments(tmp_path, monkeypatch):
+    import subprocess
+
+    from ireefuzz.tools.campaign import bundle_causes, bundling
+
+    real = subprocess.run
+
+    def fake_repro(command, **kwargs):  # ireefuzz repro, as a bundle with its experiments' verdict
+        if "repro" not in command:
+            return real(command, **kwargs)
+        finding = json.loads(Path(command[4]).read_text())
+        write_bundle(Path(command[6]), duplicate_record(finding["cause"], f"{finding['cause']}-known"))
+        return subprocess.CompletedProcess(command, 0, "bundle written", "")
+
+    monkeypatch.setattr(bundling.subprocess, "run", fake_repro)
+    record = runs.open_run(old_run(tmp_path / "run"), baseline.Baseline())
+    assert loop.exit_status(record) == 1
+    after = bundle_causes(record, None, 10)
+    assert after.new_causes() == [] and loop.exit_status(after) == 0
+    index = (record.out / "bundles" / "index.md").read_text()
+    assert f"experiments: duplicate-of {MUTATED}-known (by experiment: rank+1)" in index
+
+
 def test_a_verdict_about_another_cause_or_a_new_one_changes_nothing(tmp_path):
     run = old_run(tmp_path / "run")
     record = runs.open_run(run, baseline.Baseline())
@@ -465,6 +488,20 @@ def test_an_argument_written_in_place_is_cured_by_tensor_empty():
     assert "With `tensor.empty` instead of `%arg1` as the outs of n0 (reduce_sum), its inputs stay unchanged." in (
         X.judge(table).trigger
     )
+
+
+@pytest.mark.iree
+def test_repro_records_the_experiments_in_finding_json_and_issue_md(tmp_path):
+    from ireefuzz.core.evaluate import evaluate
+    from ireefuzz.tools.filing.repro import shrink_and_bundle
+
+    (found,) = evaluate([softmax_case()])[0].findings
+    result = shrink_and_bundle(found, tmp_path / "bundle", shrink=False, confirm_runs=1, experiments=3)
+    tried = json.loads((result.path / "finding.json").read_text())["experiments"]
+    assert tried["verdict"]["line"] == f"duplicate-of {WRITE} (by experiment: rank+1)"
+    issue = result.path / "ISSUE.md"
+    if issue.exists():  # (written when run.sh shows the bug)
+        assert "## Experiments" in issue.read_text() and "| `rank+1` |" in issue.read_text()
 
 
 @pytest.mark.iree
