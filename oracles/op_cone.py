@@ -62,7 +62,7 @@ REDUCTIONS = {
     **dict.fromkeys(("arith.mulf", "arith.muli"), "reduce_prod"),
 }
 # Ops whose result is their first operand's data under another type: no op of the cone.
-SAME_DATA = frozenset({"tensor.cast", "linalg.copy", "iree_tensor_ext.compute_barrier.start"})
+SAME_DATA = frozenset({"tensor.cast", "linalg.copy"})
 EMPTY = frozenset({"tensor.empty"})
 SPLATS = frozenset({"linalg.fill", "tensor.splat"})
 
