@@ -123,8 +123,9 @@ def test_first_pass_is_named_when_the_oracle_counted_an_alloca():
 
     program = (Path(__file__).parent / "data" / "culprit" / "argmax.mlir").read_text()
     found = culprit.memory(program, "alloca", sut.CompilerConfig())
-    assert found.pass_ == "iree-codegen-iree-comprehensive-bufferize", found.how
-    assert "memref.alloca" in found.ir_after and "memref.alloca" not in found.ir_before
+    # bufferization first holds it, but only materializes the program's own accumulator (%e): no pass made it
+    assert "is iree-codegen-iree-comprehensive-bufferize" in found.how and found.pass_ is None, found.how
+    assert "the program itself holds" in found.how and "%e = tensor.empty() : tensor<4xf32>" in found.how
 
 
 def test_campaign_bundle_index_has_one_line_per_bundled_cause(tmp_path):

@@ -5,18 +5,37 @@ they name were checked by hand: the stack trace of the mmt4d SIGFPE is inside ge
 the lowering strategy selection); the unpack error is reported by the workgroup distribution verifier; the
 argmax alloca is absent from empty-tensor-to-alloc-tensor's output and present in bufferization's; the pooling
 generic that reads out of bounds is first printed after fold-unit-extent-dims.
+
+The method tests read ``tests/data/ir/culprit/`` (IREE 3.13 on an AVX2 host; each file's first line is its command):
+one test per localization method on recorded IR, where a recorded ``iree-opt`` output stands in for the confirming
+run; the ``iree`` tests at the end run each method on the real compiler.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from ireefuzz import sut
 from ireefuzz.tools.filing import culprit, upstream
+from ireefuzz.tools.filing.culprit import compile_errors, confirm, libcall, lineage, record, values
+from ireefuzz.tools.filing.culprit.log import is_adaptor
 
 DATA = Path(__file__).parent / "data" / "culprit"
+IR = Path(__file__).parent / "data" / "ir" / "culprit"
+BUNDLES = Path(__file__).parents[1] / "docs" / "bundles"
+
+
+def _ir(name: str) -> str:
+    return (IR / name).read_text()
+
+
+def _program(bundle: str) -> str:
+    return next((BUNDLES / bundle).glob("*/program.mlir")).read_text()
 
 
 def _log(name: str) -> str:
@@ -124,7 +143,7 @@ tensor<?xf32>) -> (%output0: tensor<?xf32>)"}} {
 
 def test_culprit_json_is_phase_pass_how_and_pass_is_null_when_not_localized():
     c = culprit.not_localized("why", "flow")
-    assert c.to_json() == {"phase": "flow", "pass": None, "how": "not localized: why"}
+    assert c.to_json() == {"phase": "flow", "pass": None, "how": "not localized: why", "method": None, "confirm": None}
 
 
 # --------------------------------------------------------------------------- upstream
@@ -217,24 +236,26 @@ def test_upstream_open_specific_issue_ranks_before_a_closed_general_one():
     assert [m.issue for m in found][:2] == ["iree-org/iree#24665", "iree-org/iree#16168"]
 
 
-def test_a_checkers_rejected_op_is_followed_only_when_specific():
-    name, holds = culprit.rejected_op("x.mlir:3:5: error: 'memref.alloca' op expected no unbounded stack allocations")
-    assert (
-        name == "memref.alloca"
-        and holds("%a = memref.alloca(%d) : memref<?xf32>")
-        and not holds("%a = memref.alloca() : memref<4xf32>")
-    )
-    assert culprit.rejected_op("error: 'linalg.generic' op write affecting operations on global resources") is None
-    assert (
-        culprit.rejected_op("error: 'func.func' op exceeded stack allocation limit of 32768 bytes")[0]
-        == "memref.alloca"
-    )
-    # on the recorded argmax log, the first pass whose output holds a (static) alloca is bufferization
-    name, holds = culprit.rejected_op("error: 'memref.alloca' op exceeded stack allocation limit")
-    assert (
-        culprit.first_after(_log("argmax_after_change.log"), holds)[1].name
-        == "iree-codegen-iree-comprehensive-bufferize"
-    )
+def test_a_checkers_rejected_form_is_read_only_by_a_rule():
+    checked = "%alloca = memref.alloca() : memref<4xf32>\n%a2 = memref.alloca(%d) : memref<?x8xi32>\n"
+    unbounded = lineage.rejected_form("'memref.alloca' op expected no unbounded stack allocations", checked)
+    assert unbounded is not None and unbounded.what == "memref.alloca : memref<?x8xi32>"
+    static = checked + "%a3 = memref.alloca() : memref<8x8xf32>\n"
+    over = lineage.rejected_form("'func.func' op exceeded stack allocation limit of 32768 bytes", static)
+    assert over is not None and over.what == "memref.alloca : memref<?x8xi32>"  # a dynamic one first
+    static = static.replace("%a2 = memref.alloca(%d) : memref<?x8xi32>\n", "")
+    over = lineage.rejected_form("'func.func' op exceeded stack allocation limit of 32768 bytes", static)
+    assert over is not None and over.what == "memref.alloca : memref<8x8xf32>"  # else the largest
+    assert lineage.rejected_form("'linalg.generic' op inferred input/output operand #1 has shape", checked) is None
+    writes = lineage.rejected_form("'linalg.generic' op write affecting operations on global resources", checked)
+    assert writes is not None and writes.what.startswith("linalg.generic writing a binding")
+
+
+def _outcome(text: str, inputs: list) -> object:
+    try:
+        return [np.asarray(y).tolist() for y in culprit.interpret(text, "g1", inputs)]
+    except Exception as e:  # noqa: BLE001 -- the interpreter's refusal, compared as text
+        return re.sub(r"\(%\S+ = ", "(", re.sub(r" at line \d+", "", str(e)))  # the source's name is the dump's
 
 
 def test_unwrap_follows_dispatch_regions_initializers_and_executables():
@@ -243,11 +264,11 @@ def test_unwrap_follows_dispatch_regions_initializers_and_executables():
     functions the interpreter evaluates as the program (the wrong values arise later)."""
     program = _log("two_functions_reduced.mlir")
     inputs = [np.load(p) for p in sorted((DATA / "two_functions_inputs").glob("a*.npy"))]
-    want = culprit.interpret(program, "g1", inputs)
+    want = _outcome(program, inputs)  # values, or the undefined read the interpreter refuses (the same either way)
     for phase in ("two_functions_dispatch_creation.mlir", "two_functions_flow.mlir"):
         text = culprit.unwrap(_log(phase))
         assert "flow.dispatch" not in text and "util.initializer" not in text and "flow.executable" not in text
-        assert np.array_equal(culprit.interpret(text, "g1", inputs)[0], want[0])
+        assert _outcome(text, inputs) == want
     # a tile-sized load is not a whole tensor: not followed, never guessed
     tiled = _log("two_functions_flow.mlir").replace(
         "offsets = [0], sizes = [2], strides = [1] : !iree_tensor_ext.dispatch.tensor<readonly",
@@ -266,3 +287,208 @@ def test_shipped_table_knows_the_sort_scratch_over_the_stack_limit():
     assert "iree-org/iree#24735" in [m.issue for m in upstream.match("", sort, huge)]
     small = huge.replace("36028797018963968", "40960")  # a static tile over the limit is not the unbounded sort scratch
     assert "iree-org/iree#24735" not in [m.issue for m in upstream.match("", sort, small)]
+
+
+# --------------------------------------------------------------------------- methods, on recorded IR
+
+
+def test_invalid_ir_is_the_failed_pass_whose_output_the_verifier_rejects():
+    """fold-unit-extent-dims on the depthwise conv with a unit output: its after-failure dump, re-verified by iree-opt,
+    reports the compile's own message, so its output is invalid IR; a failed pass whose output verifies is not
+    named for invalid IR, and one whose output is its input is a checker."""
+    log = _ir("fold_unit_dims.before_and_after_failure.log")
+    logged = culprit.dumps(log)
+    failed = next(d for d in logged if d.failed and not is_adaptor(d))
+    received = next(d for d in logged if d.when == "Before" and d.name == failed.name).body
+    messages = compile_errors.errors(log)
+    reverified = _ir("fold_unit_dims.reverify.txt")
+    message = "'linalg.generic' op inferred input/output operand #1 has shape's dimension #0 to be 3, but found 2"
+    assert failed.name == "iree-dispatch-creation-fold-unit-extent-dims" and messages[0] == message
+    assert compile_errors.failure_kind(received, failed.body, messages, lambda: reverified) == ("invalid-ir", message)
+    assert compile_errors.failure_kind(received, failed.body, messages, lambda: "")[0] == "own-error"
+    assert compile_errors.failure_kind(received, received, messages, lambda: reverified) == ("checker", "")
+
+
+def test_first_invalid_output_is_found_by_bisection():
+    """Each pass's output re-verified (here: the recorded fold-unit-extent-dims dumps, the invalid one printed in
+    generic form); the first that does not verify is found when the last does not."""
+    logged = culprit.dumps(_ir("fold_unit_dims.before_and_after_failure.log"))
+    valid, invalid = logged[0].body, logged[-1].body
+    verifies = lambda ir: '"builtin.module"()' not in ir  # noqa: E731
+    assert [verifies(valid), verifies(invalid)] == [True, False]
+    outputs = [valid, valid, valid, invalid, invalid]
+    assert compile_errors.first_invalid_index(outputs, verifies) == 3
+    assert compile_errors.first_invalid_index(outputs[:3], verifies) is None  # the last verifies: nothing to name
+    assert compile_errors.first_invalid_index([invalid], verifies) == 0
+
+
+def test_checker_error_is_followed_past_materializations_to_the_program():
+    """The dynamic sort's stack check: the over-limit alloca is bufferization's materialization of an alloc_tensor of
+    the same element type covering it, itself the program's own ``tensor.empty(%dim)``: no pass made it, so the
+    checker is not named and neither is bufferization."""
+    log = _ir("dynamic_sort.after_change.log")
+    logged = culprit.dumps(log)
+    failed = next(d for d in logged if d.failed)
+    assert failed.name == "iree-llvmcpu-check-ir-before-llvm-conversion"
+    message = "'func.func' op exceeded stack allocation limit of 32768 bytes for function. Got 36028797018963968 bytes"
+    form = lineage.rejected_form(message, failed.body)
+    assert form is not None and form.what == "memref.alloca : memref<9007199254740991xi32>"
+    found = lineage.trace(logged, _program("dynamic_sort_stack"), failed.function, form)
+    assert found.dump is None and "the program itself holds" in found.why
+    assert "%empty = tensor.empty(%dim) : tensor<?xi32>" in found.why
+    assert found.steps[0].startswith("iree-codegen-iree-comprehensive-bufferize materializes")
+
+
+def test_memory_buffer_is_followed_to_the_pass_that_made_its_tensor():
+    """The NCHW conv's alloca: bufferization materializes an alloc_tensor of its shape, whose tensor tiles the
+    ``tensor.empty`` that detach-elementwise-from-named-ops makes (a fill and a conv into a fresh tensor, then an
+    add: the splat written as a linalg.generic is not seen as a fill). Without the precursor rule the search would
+    stop at bufferization."""
+    log = _ir("nchw_conv_alloca.after_change.log")
+    before, after = culprit.first_after(log, culprit.memory_holds("alloca"))
+    assert after is not None and after.name == "iree-codegen-iree-comprehensive-bufferize"
+    new = [b for b in lineage.buffer_lines(after.body) if b not in lineage.buffer_lines(before.body if before else "")]
+    assert new == [("memref.alloca", "memref<1x2x1x4xf32>")]
+    form = lineage.buffers(*new[0])
+    program = _program("nchw_conv_alloca")
+    found = lineage.trace(culprit.dumps(log), program, after.function, form)
+    assert found.dump is not None and found.dump.name == "iree-global-opt-detach-elementwise-from-named-ops"
+    assert found.form is not None and found.form.holds(found.dump.body) and not found.form.holds(found.before)
+    assert "used by linalg.fill" in found.form.what
+    naive = lineage.trace(
+        culprit.dumps(log), program, after.function, dataclasses.replace(form, precursor=lambda t: None)
+    )
+    assert naive.dump is not None and naive.dump.name == "iree-codegen-iree-comprehensive-bufferize"
+
+
+def test_a_crash_is_confirmed_only_by_the_same_crash():
+    """The mmt4d SIGFPE in the lowering strategy's limitVectorTileSizes; the same pass run by iree-opt on the
+    function alone dies elsewhere (no executable target around it): another crash, which confirms nothing."""
+    compiled = compile_errors.crash_state(-8, _ir("mmt4d.compile_crash.txt"))
+    alone = compile_errors.crash_state(-11, _ir("mmt4d.opt_function_scope_crash.txt"))
+    assert compiled[0] == -8 and "limitVectorTileSizes" in compiled[1]
+    assert alone[0] == -11 and "ExecutableTargetAttr::getConfiguration" in alone[1]
+    assert compiled != alone and compiled == compile_errors.crash_state(-8, _ir("mmt4d.compile_crash.txt"))
+
+
+def _replayed_expand(monkeypatch: pytest.MonkeyPatch, expands_both: bool = False) -> None:
+    """iree-opt replayed from recorded runs: expand-f16-op-to-f32 as recorded (on its input, and on it with
+    arith.maximumf for arith.maxnumf); every other pass leaves the IR as it is."""
+    expanded, left = (_ir(f).split("\n", 1)[1] for f in ("f16_maxnumf.renamed_expand.mlir", "f16_maxnumf.expand.mlir"))
+
+    def iree_opt(ir: str, pipeline: str, config: object, extra: object = ()) -> tuple[int, str, str]:
+        if "iree-llvmcpu-expand-f16-op-to-f32" in pipeline:
+            return 0, (expanded if "arith.maximumf" in ir or expands_both else left), ""
+        return 0, f"module {{\n{ir}\n}}", ""
+
+    monkeypatch.setattr(confirm, "iree_opt", iree_opt)
+    monkeypatch.setattr(confirm, "compile_", lambda *a, **k: (1, "", ""))  # no module-scope fallback here
+
+
+def test_unresolved_libcall_is_the_pass_that_expands_the_sibling_but_not_the_op(monkeypatch):
+    """f16 fmaxf: of the passes whose input holds the f16 arith.maxnumf, expand-f16-op-to-f32 expands arith.maximumf
+    (its sibling) on f16 and leaves arith.maxnumf: the pass that should have expanded it."""
+    _replayed_expand(monkeypatch)
+    logged = culprit.dumps(_ir("f16_maxnumf.after_all.log"))
+    function = "@main_dispatch_0_softmax_2xf16_dispatch_tensor_store"
+    found = libcall._in_function("", sut.CompilerConfig(), logged, function, libcall.LIBCALLS["fmaxf"], "f16", "w")
+    assert found is not None and found.pass_ == "iree-llvmcpu-expand-f16-op-to-f32", found.how
+    assert found.confirm is not None and found.confirm.pipeline == (
+        "builtin.module(func.func(iree-llvmcpu-expand-f16-op-to-f32))"
+    )
+    assert found.confirm.shows[0] == "%11 = arith.maxnumf %in, %out : f16"
+    # a pass that expands the op too is not the one that misses it; nothing else is confirmed: not localized
+    _replayed_expand(monkeypatch, expands_both=True)
+    again = libcall._in_function("", sut.CompilerConfig(), logged, function, libcall.LIBCALLS["fmaxf"], "f16", "w")
+    assert again is not None and again.pass_ is None and again.how.startswith("not localized")
+
+
+def test_codegen_translation_validation_names_the_pass_that_changes_the_value():
+    """The fill-sum's dispatch (const-eval off): before generic-vectorization the interpreter computes 4 (a sum of
+    two 2s), after it 2."""
+    logged = culprit.dumps(_ir("fill_sum.codegen.after_change.log"))
+    step, why = values._first_step_differing(logged, "@_initializer_0_dispatch_0_reduction_2_i32", [], [])
+    assert step is not None, why
+    assert step.dump.name == "iree-codegen-generic-vectorization"
+    assert step.was.outputs is not None and step.now.outputs is not None
+    assert step.was.outputs[0].tolist() == 4 and step.now.outputs[0].tolist() == 2
+
+
+def test_codegen_translation_validation_sees_a_read_of_poison():
+    """The gather of a gather: generic-vectorization reads the index tile along the wrong dimension (out of bounds:
+    poison indices), so its output depends on a poison value; before it the interpreter computes [10, 10, 10]."""
+    logged = culprit.dumps(_ir("gather_of_gather.codegen.after_change.log"))
+    given = [np.array([[7], [5]], np.int32), np.array([0, 0, 1], np.int32), np.array([2, 2, 2], np.int32)]
+    step, why = values._first_step_differing(logged, "@main_dispatch_0_gather_DxDxi32_gather", [2, 1], given)
+    assert step is not None, why
+    assert step.dump.name == "iree-codegen-generic-vectorization"
+    assert step.was.outputs is not None and step.was.outputs[3].reshape(-1).tolist() == [10, 10, 10]
+    assert not step.was.undefined and step.now.undefined
+
+
+def test_codegen_translation_validation_never_blames_a_pass_whose_input_was_not_read():
+    """A dump the interpreter cannot read is not blamed, nor is the pass after it: with the dump before
+    vectorization made unreadable, the fill-sum's change is localized to no pass."""
+    log = _ir("fill_sum.codegen.after_change.log")
+    cut = log.index("IR Dump After LLVMCPUTileToVectorSizePass")
+    unread = log[:cut] + log[cut:].replace("linalg.fill", "linalg.unknown_fill", 2)
+    step, why = values._first_step_differing(
+        culprit.dumps(unread), "@_initializer_0_dispatch_0_reduction_2_i32", [], []
+    )
+    assert step is None and "keeps its values" in why
+
+
+def test_a_pass_is_named_only_with_its_confirmation(monkeypatch):
+    """The first nesting whose one-pass run shows the defect confirms it; without one, not localized."""
+    seen: list[str] = []
+
+    def iree_opt(ir: str, pipeline: str, config: object, extra: object = ()) -> tuple[int, str, str]:
+        seen.append(pipeline)
+        return 0, "module {}", ""
+
+    monkeypatch.setattr(confirm, "iree_opt", iree_opt)
+    shows = lambda code, out, err: ["the defect"] if len(seen) == 2 else []  # noqa: E731
+    found, _ = confirm.confirm("p{a=1}", "module {}", sut.CompilerConfig(), shows)
+    assert found is not None and found.pipeline == "builtin.module(util.func(p{a=1}))" == seen[-1]
+    assert found.command == "iree-opt '--pass-pipeline=builtin.module(util.func(p{a=1}))' culprit_before.mlir"
+    assert dataclasses.replace(found, reparse=True).command.endswith("culprit_before.mlir | iree-opt")
+    c = record.confirmed("flow", "p", "how", "a", "b", "crash", None, "it does not crash alone")
+    assert c.pass_ is None and c.how == "not localized: how, but it does not crash alone"
+    c = record.confirmed("flow", "p", "how", "a", "b", "crash", found, "")
+    assert c.pass_ == "p" and c.to_json()["confirm"]["command"] == found.command
+
+
+# --------------------------------------------------------------------------- methods, on the real compiler
+
+
+def _config() -> sut.CompilerConfig:
+    return sut.CompilerConfig(target_cpu="host")
+
+
+@pytest.mark.iree
+def test_real_invalid_ir_is_fold_unit_extent_dims():
+    found = culprit.compile_failure(_program("fold_unit_dims_invalid_ir"), _config())
+    assert found.pass_ == "iree-dispatch-creation-fold-unit-extent-dims" and found.method == "invalid-ir", found.how
+    assert found.confirm is not None and "inferred input/output operand #1" in found.confirm.shows[0]
+
+
+@pytest.mark.iree
+def test_real_memory_alloca_is_detach_elementwise_from_named_ops():
+    found = culprit.memory(_program("nchw_conv_alloca"), "alloca", _config())
+    assert found.pass_ == "iree-global-opt-detach-elementwise-from-named-ops", found.how
+    assert found.confirm is not None and "tensor.empty() : tensor<3x4x4x4xf32>" in found.confirm.shows[0]
+
+
+@pytest.mark.iree
+def test_real_wrong_value_in_codegen_is_generic_vectorization():
+    program = (Path(__file__).parents[1] / "corpus/regressions/gather_of_gather_fused_source/program.mlir").read_text()
+    inputs = [np.array([[7], [5]], np.int32), np.array([0, 0, 1], np.int32), np.array([2, 2, 2], np.int32)]
+    found = culprit.wrong_values(program, "main", inputs, _config())
+    assert found.pass_ == "iree-codegen-generic-vectorization", found.how
+    assert found.confirm is not None and "[[10], [10], [10]]" in found.confirm.shows[0]
+
+
+@pytest.mark.iree
+def test_real_unresolved_libcall_is_expand_f16_op_to_f32():
+    found = culprit.compile_failure(_program("f16_fmaxf_link"), _config())
+    assert found.pass_ == "iree-llvmcpu-expand-f16-op-to-f32" and found.method == "libcall", found.how

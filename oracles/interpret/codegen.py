@@ -170,8 +170,7 @@ def _transfer_gather(interp: Interpreter, op: ir.Operation, args: list) -> list:
     """``base[offsets + map0(d)[s]]`` with each symbol ``s_k = index_vec_k[map_{k+1}(d)]``, padding outside."""
     segments = _segments(op, args)
     (base,), offsets, index_vecs, (padding,) = segments[:4]
-    if len(segments) > 4 and segments[4]:
-        raise NotInterpretable("op iree_vector_ext.transfer_gather with a mask")
+    mask = segments[4] if len(segments) > 4 else []
     base = np.asarray(base)
     vshape = _shape(op.results[0].type)
     maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(op.attributes["indexing_maps"])]
@@ -185,7 +184,8 @@ def _transfer_gather(interp: Interpreter, op: ir.Operation, args: list) -> list:
     for c, n in zip(coords, base.shape):
         inside &= (c >= 0) & (c < n)
     clipped = tuple(np.clip(c, 0, max(n - 1, 0)) for c, n in zip(coords, base.shape))
-    return [np.where(inside, base[clipped], padding)]
+    out = np.where(inside, base[clipped], padding)
+    return [np.where(np.broadcast_to(np.asarray(mask[0], bool), vshape), out, padding) if mask else out]
 
 
 # --------------------------------------------------------------------------- vector values
@@ -280,7 +280,7 @@ def _from_elements(interp: Interpreter, op: ir.Operation, args: list) -> list:
 
 
 def _mask(shape: Sequence[int], bounds: Sequence[int]) -> np.ndarray:
-    grids = np.indices(shape) if shape else []
+    grids: Sequence[np.ndarray] = list(np.indices(shape)) if shape else []
     mask = np.ones(shape, bool)
     for g, n in zip(grids, bounds):
         mask &= g < n
@@ -398,7 +398,7 @@ def _affine(expr: ir.AffineExpr, dims: Sequence[Any], symbols: Sequence[Any]) ->
         (ir.AffineCeilDivExpr, lambda a, b: -np.floor_divide(-a, b)),
     ):
         if isinstance(expr, kind):
-            binary = kind(expr)  # type: ignore[operator]
+            binary = kind(expr)
             return fn(_affine(binary.lhs, dims, symbols), _affine(binary.rhs, dims, symbols))
     raise NotInterpretable(f"affine expression {expr}")
 
@@ -453,7 +453,8 @@ _SHARED: "weakref.WeakKeyDictionary[Interpreter, list[list[Any]]]" = weakref.Wea
 
 @handles("scf.forall")
 def _forall(interp: Interpreter, op: ir.Operation, args: list) -> list:
-    """Every iteration in turn (they write disjoint slices of the shared outputs, so order does not matter)."""
+    """Every iteration sees the shared outputs as they were on entry (tensors are values: a parallel insert of
+    another iteration is not visible); each one's ``parallel_insert_slice``s go into the results."""
     lower, upper, step, outs = _segments(op, args)
     lbs = _mixed(_i64s(op, "staticLowerBound"), lower)
     ubs = _mixed(_i64s(op, "staticUpperBound"), upper)
@@ -463,7 +464,7 @@ def _forall(interp: Interpreter, op: ir.Operation, args: list) -> list:
     stack.append([np.array(o, copy=True) for o in outs])
     try:
         for point in itertools.product(*(range(lb, ub, st) for lb, ub, st in zip(lbs, ubs, steps))):
-            interp.run_block(block, [*(np.int64(i) for i in point), *stack[-1]])
+            interp.run_block(block, [*(np.int64(i) for i in point), *outs])
         return stack[-1]
     finally:
         stack.pop()

@@ -746,10 +746,11 @@ def issue_text(
     lines += _evidence_section(finding, ev, artifact, inputs, expected)
     if first_pass:
         lines += [
-            "## First pass that introduces it",
+            "## The pass that introduces it",
             "",
-            f"With `--mlir-print-ir-after-all --mlir-print-ir-after-change`, the first pass whose output "
-            f"holds the `{finding.kind}` as the memory oracle counts it is **`{first_pass}`**.",
+            f"Followed back from the first pass whose output holds the `{finding.kind}` (as the memory oracle counts "
+            f"it), past the passes that only materialize it: **`{first_pass}`** (`culprit` in `finding.json` says how, "
+            "and the one-pass `iree-opt` run that confirms it).",
             "",
         ]
     lines += [

@@ -16,16 +16,17 @@ The phase is the first ``--compile-to`` phase whose compile fails.
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from typing import Any
+from typing import Any, Callable, Literal, Sequence
 
 from . import libcall, lineage
 from .confirm import Shows, confirm, confirm_received, occurrence, received
-from .log import dumps, is_adaptor, last_started
+from .log import Dump, dumps, is_adaptor, last_started
 from .record import Culprit, confirmed, not_localized
 from .run import ELIDE, ONE_THREAD, compile_, crashed, failing_phase, iree_opt
 
-_ERROR = re.compile(r"error: (.+)")
+_ERROR = re.compile(r"^(?:\S+:\d+:\d+: )?error: (.+)$", re.M)  # a diagnostic's line (never a line of a dump)
 
 
 def errors(diagnostic: str) -> list[str]:
@@ -49,14 +50,13 @@ def compile_failure(text: str, config: Any, *, crashed_: bool | None = None) -> 
     if i is None:
         return not_localized("no pass reported failure under --mlir-print-ir-after-failure", phase)
     failed = logged[i]
-    messages = errors(err[: err.find("// -----// IR Dump")] if "// -----//" in err else err)
+    messages = errors(err)
     k = occurrence(logged, i)
     before = received(text, config, failed, k, module_scope=False) or ""
-    if before and _same_ir(before, failed.body):
+    kind, message = failure_kind(before, failed.body, messages, lambda: _verifier_errors(failed.body, config))
+    if kind == "checker":
         return lineage.checker(text, config, failed, messages, phase)
-    reverified = _verifier_errors(failed.body, config)
-    message = next((m for m in messages if m in reverified), None)
-    if message is not None:
+    if kind == "invalid-ir":
         how = (
             f"--mlir-print-ir-after-failure: {failed.name} is the first pass whose output fails the verifier "
             f"(iree-compile verifies after every pass; iree-opt re-verifying its output reports: {message})"
@@ -75,6 +75,9 @@ def compile_failure(text: str, config: Any, *, crashed_: bool | None = None) -> 
             f"iree-opt running {failed.name} alone on the IR it received does not report it",
         )
     how = f"--mlir-print-ir-after-failure: {failed.name} failed while changing the IR ({'; '.join(messages[:1])})"
+    invalid = invalid_output(text, config, phase, how)
+    if invalid is not None:
+        return invalid
     found, ran_on, _ = confirm_received(text, config, failed, k, before, _reports(messages[0] if messages else ""))
     return confirmed(
         phase,
@@ -86,6 +89,39 @@ def compile_failure(text: str, config: Any, *, crashed_: bool | None = None) -> 
         found,
         f"iree-opt running {failed.name} alone on the IR it received does not report the error",
     )
+
+
+FailureKind = Literal["checker", "invalid-ir", "own-error"]
+
+
+def failure_kind(
+    received: str, output: str, messages: Sequence[str], reverify: Callable[[], str]
+) -> tuple[FailureKind, str]:
+    """What a failed pass did: ("checker", "") when its output is the IR it received (it only read it);
+    ("invalid-ir", message) when re-verifying its output (``reverify``: what iree-opt says) reports one of the
+    compile's ``messages``; else ("own-error", its first message)."""
+    if received and _same_ir(received, output):
+        return "checker", ""
+    reverified = reverify()
+    message = next((m for m in messages if m in reverified), None)
+    if message is not None:
+        return "invalid-ir", message
+    return "own-error", messages[0] if messages else ""
+
+
+def first_invalid_index(outputs: Sequence[str], verifies: Callable[[str], bool]) -> int | None:
+    """The index of the first IR of ``outputs`` (each pass's, in order) that does not verify, when the last does not
+    (binary search: an invalid IR stays invalid until a pass fails on it); None when the last verifies."""
+    if not outputs or verifies(outputs[-1]):
+        return None
+    low, high = 0, len(outputs) - 1
+    while low < high:
+        mid = (low + high) // 2
+        if verifies(outputs[mid]):
+            low = mid + 1
+        else:
+            high = mid
+    return low
 
 
 def _verifier_errors(ir: str, config: Any) -> str:
@@ -116,23 +152,31 @@ def crash(text: str, config: Any, phase: str | None) -> Culprit:
     d = last_started(err)
     if code == 0 or d is None:
         return not_localized("the crash did not recur under --mlir-print-ir-before-all", phase, "crash")
-    how = "--mlir-print-ir-before-all --mlir-disable-threading: the pass running when iree-compile died"
+    state = crash_state(code, err)
+    invalid = invalid_output(text, config, phase, f"{d.name} crashes ({state_line(state)})")
+    if invalid is not None:
+        return invalid
+    how = (
+        "--mlir-print-ir-before-all --mlir-disable-threading: the pass running when iree-compile died "
+        f"({state_line(state)})"
+    )
 
     def shows(code: int | None, out: str, err: str) -> list[str]:
-        if not crashed(code, err):
-            return []
-        lines = err.splitlines()
-        start = next((i for i, line in enumerate(lines) if "Stack dump:" in line or "PLEASE submit" in line), 0)
-        frames = [line for line in lines[start:] if re.match(r"\s*#\d+ ", line)][:6]
-        return [f"iree-opt exits with {code}", *frames]
+        again = crash_state(code, err)
+        if crashed(code, err) and again == state:
+            return [f"iree-opt dies the same way: {state_line(again)}"]
+        if code not in (0, None) and not crashed(code, err) and "error:" in err:
+            # alone, the pass breaks the IR it was given (valid: checked below) and its verifier says so
+            return [f"iree-opt does not crash, but the pass's output fails the verifier: {errors(err)[0]}"]
+        return []
 
-    found, out = confirm(d.spec or d.name, d.body, config, shows)
-    ran_on = d.body
-    if found is None:
-        module = _module_before(text, config, d)
-        if module:
-            found, out = confirm(d.spec or d.name, module, config, shows)
-            ran_on = module if found else ran_on
+    found, out, ran_on = None, "", d.body
+    for ir_in in (d.body, _module_before(text, config, d)):
+        if ir_in and not _verifier_errors(ir_in, config):  # the pass received valid IR
+            found, out = confirm(d.spec or d.name, ir_in, config, shows)
+            if found is not None:
+                ran_on = ir_in
+                break
     return confirmed(
         phase,
         d.name,
@@ -143,6 +187,72 @@ def crash(text: str, config: Any, phase: str | None) -> Culprit:
         found,
         f"iree-opt running {d.name} alone on the IR it received does not crash",
     )
+
+
+def first_invalid(text: str, config: Any) -> tuple[Dump, str, str] | None:
+    """(the first pass whose output ``iree-opt`` cannot parse and verify, the module it received, the message), from
+    module-scope dumps after every pass, when the last one is invalid (the in-process verifier can miss what a
+    round trip through the printer shows); None when the last pass's output verifies."""
+    _, _, err = compile_(text, config, ["--mlir-print-ir-after-all", "--mlir-print-ir-module-scope", ONE_THREAD, ELIDE])
+    outputs = [d for d in dumps(err) if d.when == "After" and not is_adaptor(d)]
+    low = first_invalid_index([d.body for d in outputs], lambda ir: not _verifier_errors(ir, config))
+    if low is None:
+        return None
+    received = outputs[low - 1].body if low else text
+    if _verifier_errors(received, config):
+        return None  # not monotone: no single pass to name
+    message = next(iter(errors(_verifier_errors(outputs[low].body, config))), "")
+    return outputs[low], received, message
+
+
+def invalid_output(text: str, config: Any, phase: str | None, consequence: str) -> Culprit | None:
+    """The first pass whose output is invalid IR, when an invalid module reached the failing pass (``consequence``:
+    what it led to), confirmed by the pass alone on its input giving output that fails to parse or verify."""
+    found = first_invalid(text, config)
+    if found is None:
+        return None
+    d, received, message = found
+    how = (
+        f"{consequence}; the IR it received is invalid: re-verifying the module after every pass (iree-opt), the "
+        f"first invalid one is {d.name}'s output ({message})"
+    )
+
+    def shows(code: int | None, out: str, err: str) -> list[str]:
+        if message and message in err:
+            return [line for line in err.splitlines() if "error:" in line][:2]
+        again = _verifier_errors(out, config) if code == 0 else ""
+        return (
+            [f"parsed again: {line}" for line in again.splitlines() if "error:" in line][:2] if message in again else []
+        )
+
+    confirmation, out = confirm(d.spec or d.name, received, config, shows)
+    if confirmation is not None and confirmation.shows[0].startswith("parsed again"):
+        confirmation = dataclasses.replace(confirmation, reparse=True)
+    return confirmed(
+        phase,
+        d.name,
+        how,
+        received,
+        out,
+        "invalid-ir",
+        confirmation,
+        f"iree-opt running {d.name} alone on its input gives valid IR",
+    )
+
+
+_HANDLER_FRAMES = ("llvm::sys::", "SignalHandler", "libc.so", "libpthread", "__restore_rt", "abort")
+_FRAME = re.compile(r"^\s*#\d+ 0x[0-9a-f]+ (.+?)(?: \S+:\d+:\d+)?$", re.M)
+
+
+def crash_state(code: int | None, err: str, frames: int = 2) -> tuple[Any, ...]:
+    """What identifies a crash: the signal, and the first frames of its stack below the signal handling."""
+    names = [f for f in _FRAME.findall(err) if not any(h in f for h in _HANDLER_FRAMES)]
+    return (code if code is not None and code < 0 else None, *names[:frames])
+
+
+def state_line(state: tuple[Any, ...]) -> str:
+    signal = f"signal {-state[0]}" if state[0] else "a crash report"
+    return f"{signal} in {' < '.join(str(f) for f in state[1:]) or 'no frame'}"
 
 
 def _module_before(text: str, config: Any, d: Any) -> str | None:

@@ -34,11 +34,15 @@ _SECOND_FILL = 77.0  # poison read as this instead of NaN / 0: an output that ch
 class Inputs:
     constants: tuple[int, ...]  # the push constants, by ordinal
     seed: int
-    small: bool = False  # integer bindings drawn in [0, 3] (indices that stay in bounds) instead of [-8, 8]
+    small: bool = False  # integer bindings drawn in [0, 1] (indices that stay in bounds) instead of [-8, 8]
+    given: tuple[np.ndarray, ...] = ()  # binding k holds given[k] when its shape and type fit (the program's inputs)
 
     def describe(self) -> str:
-        kind = "[0, 3]" if self.small else "[-8, 8]"
-        return f"push constants {list(self.constants)}, bindings drawn with seed {self.seed} (integers in {kind})"
+        kind = "[0, 1]" if self.small else "[-8, 8]"
+        drawn = f"bindings drawn with seed {self.seed} (integers in {kind})"
+        return f"push constants {list(self.constants)}, " + (
+            f"the program's inputs as bindings 0..{len(self.given) - 1} (others {drawn})" if self.given else drawn
+        )
 
 
 @dataclasses.dataclass
@@ -65,12 +69,16 @@ def _state(interp: Interpreter) -> _State:
 
 
 def _draw(inputs: Inputs, index: int, shape: Sequence[int], e: core.Elem) -> np.ndarray:
+    if index < len(inputs.given) and np.size(inputs.given[index]) == int(np.prod(shape)):
+        given = np.asarray(inputs.given[index]).reshape(shape)  # a reshape of an input may be folded into its binding
+        if (given.dtype.kind == "f") == e.is_float:
+            return np.asarray(given, np.float64) if e.is_float else core.wrap(given.astype(np.int64), e)
     rng = np.random.default_rng([inputs.seed, index, *shape])
     if e.is_float:
         return rng.integers(-16, 17, size=shape).astype(np.float64) / 8
     if e.width == 1:
         return rng.integers(0, 2, size=shape).astype(np.int64)
-    low, high = (0, 3) if inputs.small else (-8, 8)
+    low, high = (0, 1) if inputs.small else (-8, 8)
     return core.wrap(rng.integers(low, high + 1, size=shape), e)
 
 
@@ -258,13 +266,14 @@ def _high_halves(text: str) -> set[int]:
     return high
 
 
-def draws(source: str, dims: Sequence[int] = ()) -> list[Inputs]:
+def draws(source: str, dims: Sequence[int] = (), given: Sequence[np.ndarray] = ()) -> list[Inputs]:
     """Inputs for the dispatch ``source``: push constants that are the lower halves of an index take the program's
-    dynamic dims in order (``dims``; 2 when none), the upper halves 0; bindings drawn with two seeds, and with
-    small integers (indices that stay in bounds)."""
+    dynamic dims in order (``dims``; 2 when none), the upper halves 0; the bindings first the program's inputs in
+    order (``given``, where they fit), then drawn with two seeds, and with small integers (indices in bounds)."""
     ordinals = sorted({int(m.group(2)) for m in _CONSTANT.finditer(source)})
     high = _high_halves(source)
     values = list(dims) or [2]
     low = iter(values * (len(ordinals) + 1))
     constants = tuple(0 if k in high else next(low) for k in range(max(ordinals) + 1 if ordinals else 0))
-    return [Inputs(constants, 0), Inputs(constants, 0, small=True), Inputs(constants, 1)]
+    drawn = [Inputs(constants, 0), Inputs(constants, 0, small=True), Inputs(constants, 1)]
+    return ([Inputs(constants, 0, given=tuple(np.asarray(g) for g in given))] if given else []) + drawn

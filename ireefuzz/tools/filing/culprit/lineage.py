@@ -141,59 +141,75 @@ def _binding_values(text: str) -> set[str]:
     return values
 
 
+def _functions_of(text: str) -> list[str]:
+    """Each function ``text`` prints, cut out (its body ops two spaces in)."""
+    names = re.findall(r"^[ \t]*(?:func\.func|util\.func)\s+(?:(?:public|private)\s+)?(@[\w$.-]+)", text, re.M)
+    return [f for f in (function_text(text, n) for n in names) if f]
+
+
 def binding_writes(op_name: str) -> Form:
     """``op_name`` writing a binding at the function's top level, outside the workgroup loop."""
 
     def holds(text: str) -> list[str]:
-        bound = _binding_values(text)
         found = []
-        for line in text.splitlines():
-            if not re.match(rf"  (?:%[\w.#]+ = )?{re.escape(op_name)}\b", line):
-                continue
-            written = re.search(r"outs\(([^)]*)\)", line) or re.search(r"memref\.copy [^,]+, (%[\w.#]+)", line)
-            read = re.search(r"ins\(([^)]*)\)", line)
-            targets = set(re.findall(r"%[\w.#]+", written.group(1))) if written else set()
-            if targets & bound and not (read and set(re.findall(r"%[\w.#]+", read.group(1))) == targets):
-                found.append(line.strip())  # (an identity copy, ins = outs, is no write)
+        for function in _functions_of(text):
+            bound = _binding_values(function)
+            for line in function.splitlines():
+                if not re.match(rf"  (?:%[\w.#]+ = )?{re.escape(op_name)}\b", line):
+                    continue
+                written = re.search(r"outs\(([^)]*)\)", line) or re.search(r"memref\.copy [^,]+, (%[\w.#]+)", line)
+                read = re.search(r"ins\(([^)]*)\)", line)
+                targets = set(re.findall(r"%[\w.#]+", written.group(1))) if written else set()
+                if targets & bound and not (read and set(re.findall(r"%[\w.#]+", read.group(1))) == targets):
+                    found.append(line.strip())  # (an identity copy, ins = outs, is no write)
         return found
 
     return Form(f"{op_name} writing a binding outside the workgroup loop", holds, _in_place_on_read_only)
 
 
-_READ_ONLY_LOAD = re.compile(
+_LOAD = re.compile(
     r"^\s*(%[\w.#]+) = (?:iree_codegen\.load_from_buffer|iree_tensor_ext\.dispatch\.tensor\.load|"
-    r"flow\.dispatch\.tensor\.load) (%[\w.#]+)",
+    r"flow\.dispatch\.tensor\.load|hal\.tensor\.import) (%[\w.#]+)",
     re.M,
 )
+_READ_ONLY_ARGUMENT = re.compile(
+    r"(%arg\d+): (?:!iree_tensor_ext\.dispatch\.tensor<readonly:|tensor<|!hal\.buffer_view)"
+)
+# An op's destination: a DPS init, an unpack / insert target, a loop's shared or carried value.
+_DESTINATION = r"(?:outs\(|into |shared_outs\(%[\w.#]+ = |iter_args\(%[\w.#]+ = )"
+
+
+def _read_only_values(text: str) -> set[str]:
+    """The values of ``text`` that hold a read-only input: read-only bindings, a dispatch's read-only tensor
+    arguments, the program's tensor arguments (and what is loaded or imported from any of them)."""
+    sources = {
+        m.group(1)
+        for m in _BINDING.finditer(text)
+        if re.search(r"ReadOnly|readonly:", text[m.start() : text.find("\n", m.start())])
+    }
+    sources |= set(_READ_ONLY_ARGUMENT.findall(text))
+    for m in _LOAD.finditer(text):
+        if m.group(2) in sources:
+            sources.add(m.group(1))
+    return sources
+
+
+def updates_read_only(text: str) -> list[str]:
+    """The lines of ``text`` whose op updates a read-only input in place (its destination is one)."""
+    values = _read_only_values(text)
+    if not values:
+        return []
+    destination = re.compile(rf"{_DESTINATION}(%[\w.#]+)")
+    return [line.strip() for line in text.splitlines() if any(v in values for v in destination.findall(line))]
+
+
+_UPDATES_READ_ONLY = Form("an op updating a read-only input in place", updates_read_only)
 
 
 def _in_place_on_read_only(text: str) -> Form | None:
-    """An op whose ``outs`` / ``into`` is loaded from a read-only binding: bufferization must copy that binding into
-    the output before the op updates it, so the copy it makes only materializes this."""
-    read_only = {
-        m.group(1)
-        for m in _BINDING.finditer(text)
-        if re.search(r'"?ReadOnly|readonly:', text[m.start() : text.find("\n", m.start())])
-    }
-    loaded = {m.group(1) for m in _READ_ONLY_LOAD.finditer(text) if m.group(2) in read_only}
-    lines = [
-        line.strip()
-        for line in text.splitlines()
-        if any(re.search(rf"(?:outs\(|into ){re.escape(v)}(?![\w.#])", line) for v in loaded)
-    ]
-    if not lines:
-        return None
-    names = {m.group(1) for m in (_OP_NAME.search(line) for line in lines) if m}
-
-    def holds(t: str) -> list[str]:
-        # at the program level: an op of the same name whose destination is a function argument
-        return [
-            line.strip()
-            for line in t.splitlines()
-            if any(f"{n} " in line for n in names) and re.search(r"(?:outs\(|into )%arg\d+\b", line)
-        ] or [line.strip() for line in t.splitlines() if line.strip() in lines]
-
-    return Form(f"{' / '.join(sorted(names))} updating a read-only input in place", holds, users=frozenset(names))
+    """Bufferization must copy a read-only input to the output before an op updates it in place: the copy it makes
+    only materializes that update."""
+    return _UPDATES_READ_ONLY if updates_read_only(text) else None
 
 
 # --------------------------------------------------------------------------- the search
@@ -307,7 +323,8 @@ def rejected_form(message: str, checked: str) -> Form | None:
         if not allocas:
             return None
         dynamic = [m for m in allocas if "(%" in m.group(0) or "?" in m.group(3)]
-        chosen = dynamic[0] if dynamic and "unbounded" in message else max(allocas, key=lambda m: _bytes(m.group(3)))
+        # a dynamic one is the unbounded one, and the largest under any bound; else the largest static one
+        chosen = dynamic[0] if dynamic else max(allocas, key=lambda m: _bytes(m.group(3)))
         return buffers("memref.alloca", chosen.group(3))
     if _DISTRIBUTION.search(message):
         op = _REJECTED_OP.search(message)

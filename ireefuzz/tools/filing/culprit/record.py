@@ -21,11 +21,13 @@ class Confirmation:
     pipeline: str  # the --pass-pipeline that ran the culprit pass alone
     shows: tuple[str, ...]  # what its run printed (or what its output computes) that is the defect
     extra: tuple[str, ...] = ()  # further iree-opt flags
+    reparse: bool = False  # the defect shows when the pass's output is parsed again (``| iree-opt``)
 
     @property
     def command(self) -> str:
         """The command as a maintainer runs it, on the bundle's ``culprit_before.mlir``."""
-        return shlex.join(["iree-opt", f"--pass-pipeline={self.pipeline}", *self.extra, BEFORE_FILE])
+        run = shlex.join(["iree-opt", f"--pass-pipeline={self.pipeline}", *self.extra, BEFORE_FILE])
+        return f"{run} | iree-opt" if self.reparse else run
 
     def to_json(self) -> dict[str, Any]:
         return {"command": self.command, "pipeline": self.pipeline, "shows": list(self.shows)}

@@ -60,8 +60,14 @@ def _differs(a: Sequence[np.ndarray], b: Sequence[np.ndarray], rtol: float) -> b
     return False
 
 
-def _shown(values: Sequence[np.ndarray] | None) -> str:
-    return "undefined behaviour" if values is None else "; ".join(str(np.asarray(v).tolist()) for v in values)
+def _shown(values: Sequence[np.ndarray] | None, first: int = 8) -> str:
+    """Values as a line: each output's first elements."""
+    if values is None:
+        return "undefined behaviour"
+    flat = [np.asarray(v).reshape(-1) for v in values]
+    return "; ".join(
+        f"{np.shape(v)} {x[:first].tolist()}{' ...' if x.size > first else ''}" for v, x in zip(values, flat)
+    )
 
 
 # --------------------------------------------------------------------------- the search
@@ -111,6 +117,7 @@ def _search(
             return in_codegen(
                 text,
                 config,
+                inputs,
                 _dynamic_dims(text, function, inputs),
                 f"the IR agrees with the program through {followed[-1] if followed else 'none'}; the interpreter "
                 f"cannot follow {phase} ({why})",
@@ -121,6 +128,7 @@ def _search(
     return in_codegen(
         text,
         config,
+        inputs,
         _dynamic_dims(text, function, inputs),
         f"the IR after every phase through {followed[-1]} gives the program's values",
     )
@@ -239,7 +247,9 @@ class _Step:
     now: dispatch.Evaluation
 
 
-def _first_step_differing(logged: Sequence[Dump], function: str, dims: Sequence[int]) -> tuple[_Step | None, str]:
+def _first_step_differing(
+    logged: Sequence[Dump], function: str, dims: Sequence[int], given: Sequence[np.ndarray]
+) -> tuple[_Step | None, str]:
     """The first pass of ``function`` whose output the interpreter evaluates otherwise than its input (and why not
     when None)."""
     hist = [(i, d, body) for i, d in enumerate(logged) if (body := function_text(d.body, function) or "")]
@@ -249,7 +259,7 @@ def _first_step_differing(logged: Sequence[Dump], function: str, dims: Sequence[
     source = hist[0][2]
     rtol = _rtol(source)
     why = f"the interpreter cannot read {function}'s source"
-    for inputs in dispatch.draws(source, dims):
+    for inputs in dispatch.draws(source, dims, given):
         was = dispatch.evaluate(source, function, inputs)
         if was.outputs is None:
             why = f"the interpreter cannot read {function}'s source ({was.error})"
@@ -270,14 +280,14 @@ def _first_step_differing(logged: Sequence[Dump], function: str, dims: Sequence[
     return None, why
 
 
-def in_codegen(text: str, config: Any, dims: Sequence[int], so_far: str) -> Culprit:
+def in_codegen(text: str, config: Any, inputs: Sequence[np.ndarray], dims: Sequence[int], so_far: str) -> Culprit:
     """The first codegen pass (of any dispatch) whose output computes other values than its input."""
     _, _, log = compile_(text, config, list(AFTER_EACH_CHANGE))
     logged = dumps(log)
     found: list[_Step] = []
     reasons = []
     for function in functions(log):
-        step, why = _first_step_differing(logged, function, dims)
+        step, why = _first_step_differing(logged, function, dims, inputs)
         if step is not None:
             found.append(step)
         else:
