@@ -3,9 +3,13 @@ inputs.npz and ISSUE.md, and run.sh gives the verdict under ``env -i`` with only
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
 import pytest
 from programs import ADD
-from test_bundle import _run, _stock_tools
+from test_bundle import _printing, _run, _stock_tools, _tools
 from test_plugin import MUTATING_MLIR
 
 from ireefuzz.oracles.finding import Finding
@@ -46,8 +50,6 @@ def test_a_raw_immutability_bundle_of_a_correct_program_does_not_reproduce(tmp_p
 def test_a_compile_only_program_bundle_has_a_run_sh(tmp_path):
     """A ``.mlir`` file without an inputs spec is compiled only; its memory finding's bundle still gets run.sh
     and ISSUE.md (no inputs: run.sh only compiles)."""
-    from pathlib import Path
-
     from ireefuzz.tools.check import check_results
     from ireefuzz.tools.filing.repro import make_program_bundle
 
@@ -92,3 +94,112 @@ def test_issue_md_names_the_dispatch_as_the_finding_does_and_as_the_bundle_does(
     found_as = finding.evidence["dispatch"]
     assert not found_as.startswith("main_") and f"`{found_as}`" in issue
     assert "main_dispatch_" + found_as.partition("_dispatch_")[2] in issue
+
+
+# --------------------------------------------------------------------------- run.sh checks the bug's own diagnostic
+
+BUNDLES = Path(__file__).resolve().parents[1] / "docs" / "bundles"
+
+
+def _shipped(name: str) -> tuple[Finding, list[str], str]:
+    """A shipped bundle's finding, flags and program."""
+    (folder,) = (BUNDLES / name).glob("*/finding.json")
+    recorded = json.loads(folder.read_text())
+    return Finding.from_json(recorded), recorded["flags"], (folder.parent / "program.mlir").read_text()
+
+
+def _compile_error_bundle(tmp_path: Path, name: str, program: str | None = None) -> Path:
+    """A shipped compile-error bundle's run.sh as the tool writes it now, beside ``program`` (default: its own)."""
+    from ireefuzz.oracles.crash import locate
+    from ireefuzz.tools.filing.bundle import Bundle, run_script
+
+    finding, flags, own = _shipped(name)
+    graph = SimpleNamespace(args=(), outputs=())
+    located = locate(own, finding.evidence["diagnostic"])[3]  # what repro passes: the error at a program line
+    script = run_script(finding, graph, flags, error_message=located)
+    return Bundle(program=program or own, finding=finding.to_json(), run_sh=script).dump(tmp_path / "bundle")
+
+
+FOLD = "fold_unit_dims_invalid_ir"  # 'linalg.generic' op inferred input/output operand #1 has shape's dimension ...
+OTHER_ERROR = (
+    "program.mlir:3:13: error: 'linalg.generic' op write affecting operations on global resources are restricted to "
+    "workgroup distributed contexts."
+)
+
+
+def test_the_keys_of_a_diagnostic_are_its_literal_parts_whatever_it_begins_with():
+    from ireefuzz.tools.filing.bundle import error_keys, own_diagnostic
+
+    assert error_keys(
+        "'linalg.generic' op inferred input/output operand #1 has shape's dimension #0 to be 3, but found 2"
+    ) == [
+        "op inferred input/output operand #",
+        "has shape's dimension #",
+        "but found",
+    ]
+    assert error_keys("failed to legalize operation 'x'") == ["failed to legalize operation"]
+    assert error_keys("'x'") == [] and error_keys("") == []
+    link, _, _ = _shipped("f16_fmaxf_link")  # the linker's own error, not the generic "failed to link" after it
+    assert own_diagnostic(link, link.message) == "undefined symbol: fmaxf"
+    crash, _, _ = _shipped("mmt4d_sigfpe")  # the frame it died in, past the signal handlers
+    assert own_diagnostic(crash) == "mlir::iree_compiler::limitVectorTileSizes"
+
+
+@pytest.mark.parametrize(
+    "stderr,status,want",
+    [
+        (
+            "x.mlir:9:2: error: 'linalg.conv' op inferred input/output operand #2 has shape's dimension #1 to be 4, "
+            "but found 1",
+            1,
+            1,
+        ),
+        (OTHER_ERROR, 1, 2),  # another error, also quoting an op first: not this bug (run.sh said `if true`)
+        ("error: unknown command line flag '--x'", 1, 2),
+        ("", 0, 0),  # compiled: the bug is absent
+    ],
+    ids=["own-diagnostic", "other-mlir-error", "other-failure", "compiles"],
+)
+def test_a_compile_error_run_sh_exits_1_only_on_its_own_diagnostic(tmp_path, stderr, status, want):
+    bundle = _compile_error_bundle(tmp_path, FOLD)
+    proc = _run(bundle, _tools(tmp_path, _printing(stderr, status)))
+    assert proc.returncode == want, proc.stdout + proc.stderr
+    assert _run(bundle, _tools(tmp_path / "none", None)).returncode == 2  # no compiler: could not tell
+
+
+def test_a_compile_crash_run_sh_needs_its_own_frame(tmp_path):
+    from ireefuzz.tools.filing.bundle import Bundle, run_script
+
+    finding, flags, program = _shipped("mmt4d_sigfpe")
+    script = run_script(finding, SimpleNamespace(args=(), outputs=()), flags)
+    bundle = Bundle(program=program, finding=finding.to_json(), run_sh=script).dump(tmp_path / "bundle")
+    frames = "Stack dump:\n #0 0x0001 llvm::sys::PrintStackTrace(llvm::raw_ostream&) S.cpp\n #1 0x0002 {}(long) x.cpp:1"
+    same = _tools(tmp_path / "same", _printing(frames.format("mlir::iree_compiler::limitVectorTileSizes"), 136))
+    other = _tools(tmp_path / "other", _printing(frames.format("mlir::iree_compiler::somewhereElse"), 139))
+    assert _run(bundle, same).returncode == 1
+    assert _run(bundle, other).returncode == 2  # another crash: not this bug
+
+
+def test_a_compile_error_without_a_recorded_diagnostic_cannot_tell(tmp_path):
+    from ireefuzz.tools.filing.bundle import Bundle, run_script
+
+    finding = Finding("crash", "compile-error", "crash/compile-error/x/-/-", "m", {})
+    script = run_script(finding, SimpleNamespace(args=(), outputs=()), ["--iree-hal-target-backends=llvm-cpu"])
+    assert "if true" not in script
+    bundle = Bundle(program="module {}\n", finding=finding.to_json(), run_sh=script).dump(tmp_path / "bundle")
+    assert _run(bundle, _tools(tmp_path, _printing("x.mlir:1:1: error: anything at all", 1))).returncode == 2
+
+
+@pytest.mark.iree
+def test_a_compile_error_run_sh_with_the_real_compiler_tells_its_bug_from_another(tmp_path):
+    """The fold-unit-dims bundle's run.sh: 1 on its own program; 2 on the unpack-into-argument program, which
+    fails with another error that also begins with a quoted op name."""
+    tools = _stock_tools(tmp_path)
+    own = _compile_error_bundle(tmp_path / "own", FOLD)
+    proc = _run(own, tools)
+    assert proc.returncode == 1 and "BUG REPRODUCED" in proc.stdout, proc.stdout + proc.stderr
+    _, _, unpack = _shipped("unpack_into_argument")
+    other = _compile_error_bundle(tmp_path / "other", FOLD, program=unpack)
+    proc = _run(other, tools)
+    assert proc.returncode == 2 and "not with this bug's diagnostic" in proc.stdout, proc.stdout + proc.stderr
+    assert "write affecting operations on global resources" in proc.stdout

@@ -431,13 +431,34 @@ exit 0
     )
 
 
-def _crash_compile_body(kind: str, key: str) -> str:
-    markers = sut.CRASH_MARKERS if kind == "compile-crash" else sut.OOM_MARKERS if kind == "compile-oom" else (key,)
-    tests = " || ".join(f'has "$WORK.compile.log" {shlex.quote(m)}' for m in markers if m) or "true"
+_MATCHES = """matches() {  # file $1 has a line holding the fixed texts $2, $3, ... in this order
+  file=$1; shift
+  while IFS= read -r line; do
+    rest=$line; found=1
+    for part in "$@"; do
+      case $rest in *"$part"*) rest=${rest#*"$part"} ;; *) found=0; break ;; esac
+    done
+    [ $found = 1 ] && return 0
+  done < "$file"
+  return 1
+}
+"""
+
+
+def _crash_compile_body(kind: str, keys: Sequence[str]) -> str:
+    """A failed compile is this bug only with its own diagnostic: a crash marker for a crash, and the literal
+    parts of the bug's diagnostic (``error_keys``) on one line, in order; with none recorded it cannot tell."""
+    markers = sut.CRASH_MARKERS if kind == "compile-crash" else sut.OOM_MARKERS if kind == "compile-oom" else ()
+    tests = (
+        ["{ " + " || ".join(f'has "$WORK.compile.log" {shlex.quote(m)}' for m in markers) + "; }"] if markers else []
+    )
+    if keys and kind != "compile-oom":  # running out of memory says nothing of its own
+        tests.append('matches "$WORK.compile.log" ' + " ".join(shlex.quote(k) for k in keys))
     return (
-        _compile()
+        _MATCHES
+        + _compile()
         + f"""if [ $status -eq 0 ]; then echo "not reproduced: iree-compile succeeded"; exit 0; fi
-if {tests}; then
+if {" && ".join(tests) or "false"}; then
   echo "BUG REPRODUCED: iree-compile failed ($status) on a valid program:"; show "$WORK.compile.log" 30; exit 1
 fi
 echo "iree-compile failed ($status), but not with this bug's diagnostic:"; show "$WORK.compile.log" 30; exit 2
@@ -463,10 +484,37 @@ exit 0
     )
 
 
-def error_key(message: str) -> str:
-    """The literal head of a compiler error message (up to the first name, number or type in it)."""
-    head = re.split(r"['\"%@<0-9]", message, maxsplit=1)[0].strip()
-    return head if len(head) >= 8 else ""
+_VARIABLE = re.compile(
+    r"'[^'\s]*'|\"[^\"\s]*\"|%[\w.#$-]+|@[\w.$-]+|[\w.!#]*<[^<>]*(?:<[^<>]*>[^<>]*)*>|0x[0-9a-fA-F]+|\d+"
+)
+_ERROR_LINE = re.compile(r"^(?:\S[^\n]*?: )?error: (.+)$", re.M)
+_ASSERTION = re.compile(r"Assertion `(.+)' failed|LLVM ERROR: (.+)")
+_FRAME = re.compile(r"^\s*#\d+ 0x[0-9a-fA-F]+ ([\w:~<>]+?)(?:\(|\s|$)", re.M)
+_HANDLER_FRAMES = ("llvm::sys::", "SignalHandler", "__", "_start", "abort", "raise", "gsignal")
+
+
+def error_keys(message: str) -> list[str]:
+    """The literal parts of a compiler diagnostic, in order: its text around the names, numbers and types in it (a
+    quoted op name, an SSA value, a symbol, a size, a type). A line holding them all, in this order, is the same
+    diagnostic, whatever it names; an MLIR message that begins with a quoted op name keeps the rest."""
+    first = message.strip().splitlines()[0] if message.strip() else ""
+    parts = [part.strip(" ,.:;") for part in _VARIABLE.split(first)]
+    return [part for part in parts if re.search(r"[A-Za-z]{3}", part)]
+
+
+def own_diagnostic(finding: Any, error_message: str = "") -> str:
+    """The bug's own diagnostic line, from the compiler output the finding recorded: the first error (the root one;
+    MLIR and the linker print the errors that follow from it after it), a crash's assertion or the frame it died
+    in (past the signal handlers); else ``error_message``."""
+    diagnostic = str((finding.evidence or {}).get("diagnostic", ""))
+    if finding.kind == "compile-crash":
+        assertion = _ASSERTION.search(diagnostic)
+        if assertion:
+            return assertion.group(1) or assertion.group(2)
+        frame = next((f for f in _FRAME.findall(diagnostic) if not f.startswith(_HANDLER_FRAMES)), None)
+        return frame or error_message
+    first = _ERROR_LINE.search(diagnostic)
+    return first.group(1) if first else error_message
 
 
 def _expected_value(k: int, outputs: Sequence[Any]) -> str:
@@ -492,7 +540,8 @@ def run_script(
     compiled with ``flags``, calling ``function``.
 
     Numeric findings compare with ``expected/out<k>.npy`` at ``rtol`` / per-dtype ``atol`` (the
-    oracle's tolerance); ``error_message`` is a compile error's message (only that error is this bug);
+    oracle's tolerance); a failed compile is this bug only with its own diagnostic (``own_diagnostic``: the first
+    error the finding recorded, else ``error_message``);
     ``data_movement`` names the dispatches whose own op moves data (``memory.moves_data``): in them only
     copies staged through a non-binding buffer count, as in the oracle. ``outputs`` are the arrays of
     ``expected/out<k>.npy``: integer ones are compared as value literals (``sut.value_literal``).
@@ -506,7 +555,7 @@ def run_script(
     if oracle == "memory":
         body = _memory_body(kind, [d for d in data_movement if re.fullmatch(r"[\w$.-]+", d)])
     elif oracle == "crash" and kind.startswith("compile"):
-        body = _crash_compile_body(kind, error_key(error_message))
+        body = _crash_compile_body(kind, error_keys(own_diagnostic(finding, error_message)))
     elif oracle == "crash":
         body = (
             _compile()
