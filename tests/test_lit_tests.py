@@ -10,6 +10,7 @@ fake ``Tool`` and run FileCheck itself (the ``filecheck`` package, or LLVM's).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Sequence
@@ -104,6 +105,22 @@ def test_a_test_that_passes_with_the_bug_is_rejected(tmp_path):
     assert [v.outcome for v in verdicts] == ["passes-with-the-bug"]
     assert not (tmp_path / lt.PASS_TEST).exists()  # a test that is not shipped leaves no file
     assert verdicts[0].line().startswith("No pass test: every RUN line passes with the bug present")
+
+
+def test_a_memory_bugs_pass_test_checks_its_own_op_not_the_precursor_the_culprit_shows():
+    """A culprit that left the tensor.empty bufferization turns into the alloca: the test still states no alloca
+    (so it ships only if that pass alone makes one), never 'no tensor.empty', which is that pass's job."""
+    culprit = dataclasses.replace(
+        alloca_culprit(recorded("nchw_conv.lower_executable_target.before.mlir")),
+        confirm=Confirmation("builtin.module(p)", ("%4 = tensor.empty() : tensor<3x4x4x4xf32>",)),
+    )
+    finding = {"oracle": "memory", "kind": "alloca", "evidence": {"memory_ops": [{"excerpt": ALLOCA_LINE}]}}
+    tests = lt.pass_tests(culprit, finding)
+    assert isinstance(tests, list)
+    assert "// CHECK-NOT: memref.alloca\n" in tests[0].text and "CHECK-NOT: tensor.empty" not in tests[0].text
+    checker = dataclasses.replace(culprit, method="checker")  # a checker's rejected form is what the culprit shows
+    shown = lt.pass_tests(checker, finding)
+    assert isinstance(shown, list) and "// CHECK-NOT: tensor.empty{{.*}}tensor<3x4x4x4xf32>\n" in shown[0].text
 
 
 def test_an_unparseable_test_is_rejected():

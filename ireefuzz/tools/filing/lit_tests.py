@@ -234,9 +234,10 @@ def _crashed(stage: StageRun) -> bool:
 # --------------------------------------------------------------------------- writing the tests
 
 
-def pass_tests(culprit: Culprit) -> list[LitTest] | str:
+def pass_tests(culprit: Culprit, finding: Mapping[str, Any] | None = None) -> list[LitTest] | str:
     """The culprit pass alone on the IR it received, checking the correct behaviour (the IR cut to its executables
-    first, then as received); or why there is none."""
+    first, then as received); or why there is none. A memory finding's check is its own op (``memory_ops``: the
+    ``memref.alloca`` the oracle counts), whatever precursor the confirmation shows."""
     if not culprit.localized or culprit.confirm is None:
         return "the culprit is not localized, so no pass is named to test"
     if not culprit.ir_before.strip():
@@ -254,11 +255,12 @@ def pass_tests(culprit: Culprit) -> list[LitTest] | str:
         redirect, checks = " 2>&1", ["CHECK-NOT: error:"]
         purpose = f"`{culprit.pass_}` alone on the IR it received should succeed, and its output verify."
     else:  # memory, checker, libcall: the defect is lines of the pass's output
-        checks = [f"CHECK-NOT: {p}" for p in defect_patterns(culprit.confirm.shows, culprit.ir_before)]
+        patterns = defect_patterns(_defect_lines(culprit, finding or {}), culprit.ir_before)
+        checks = [f"CHECK-NOT: {p}" for p in patterns]
         if not checks:
             return f"the confirmation of {culprit.pass_} shows no IR line to check"
-        patterns = defect_patterns(culprit.confirm.shows, culprit.ir_before)
-        purpose = f"`{culprit.pass_}` alone on the IR it received should not produce {' / '.join(patterns)}."
+        said = " / ".join(p.replace("{{.*}}", " ... ") for p in patterns)
+        purpose = f"`{culprit.pass_}` alone on the IR it received should not produce {said}."
     extra = "".join(f" {shlex.quote(e)}" for e in culprit.confirm.extra)
     head = [
         f"// RUN: iree-opt --pass-pipeline='{culprit.confirm.pipeline}'{extra} %s{redirect} | FileCheck %s",
@@ -267,6 +269,14 @@ def pass_tests(culprit: Culprit) -> list[LitTest] | str:
     ]
     bodies = dict.fromkeys([self_contained(culprit.ir_before, culprit.confirm.pipeline), culprit.ir_before])
     return [LitTest(PASS_TEST, "\n".join(head) + "\n\n" + body.rstrip() + "\n", purpose) for body in bodies]
+
+
+def _defect_lines(culprit: Culprit, finding: Mapping[str, Any]) -> Sequence[str]:
+    """The IR lines that are the defect: a memory finding's ops as the oracle saw them, else what the culprit's
+    confirmation shows in the pass's output."""
+    ops = (finding.get("evidence") or {}).get("memory_ops") if culprit.method == "memory" else None
+    excerpts = [str(m.get("excerpt", "")) for m in ops if isinstance(m, Mapping)] if isinstance(ops, list) else []
+    return [e for e in excerpts if e] or (culprit.confirm.shows if culprit.confirm else ())
 
 
 def defect_patterns(shows: Sequence[str], before: str) -> list[str]:

@@ -5,9 +5,9 @@ the program reduced at IR level under the cause (``ireefuzz.tools.shrink.mlir``)
 its inputs and reference outputs as ``.npy``; ``run.sh``; the culprit pass (``culprit``) with the IR it
 received and produced; the likely upstream duplicates (``upstream``); an ``iree-run-module
 --expected_output`` lit test and a pass-level ``iree-opt | FileCheck`` test in the forms IREE's test
-directories use; and ``ISSUE.md``, which states only what was measured. ``run.sh`` is run
-``CONFIRM_RUNS`` times in a clean environment: a bundle whose ``run.sh`` does not exit 1 every time gets
-no ``ISSUE.md``.
+directories use, each shipped only if it fails with the bug present for the bug's reason (``lit_tests``);
+and ``ISSUE.md``, which states only what was measured. ``run.sh`` is run ``CONFIRM_RUNS`` times in a clean
+environment: a bundle whose ``run.sh`` does not exit 1 every time gets no ``ISSUE.md``.
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ def write_cause(
     log("running the lit tests")
     tests = lit_tests.write(
         path,
-        {lit_tests.PASS_TEST: lit_tests.pass_tests(found), lit_tests.RUN_TEST: run_test},
+        {lit_tests.PASS_TEST: lit_tests.pass_tests(found, made.finding), lit_tests.RUN_TEST: run_test},
         lit_tests.Symptom.of_finding(made.finding),
         lit_tests.stock_tools(cfg),
     )
