@@ -328,3 +328,16 @@ def test_real_fill_sum_run_module_test_fails_on_3_13_naming_its_expected_value(s
     verdict = lt.judge(test, lt.Symptom.of_finding(finding), FILL_SUM, stock)
     assert verdict.outcome == "shipped", verdict
     assert "does not match the expected (4)" in verdict.why
+
+
+def test_a_bundles_existing_tests_are_checked_by_its_finding(tmp_path):
+    """The shipped bundles' form: a label-only pass test, and no run-module test."""
+    (tmp_path / "finding.json").write_text(json.dumps({"oracle": "memory", "kind": "alloca", "evidence": {}}))
+    (tmp_path / lt.PASS_TEST).write_text(LABEL_ONLY)
+    tool, calls = fake({})
+    verdicts = lt.check_bundle(tmp_path, tool)
+    assert [(v.test, v.outcome) for v in verdicts] == [
+        (lt.PASS_TEST, "checks-only-a-label"),
+        (lt.RUN_TEST, "not-made"),
+    ]
+    assert calls == []

@@ -575,6 +575,21 @@ def write(
     return verdicts
 
 
+def check_bundle(directory: Path, tool: Tool) -> list[Verdict]:
+    """The rules on the tests a bundle already holds (its ``finding.json`` gives the bug), shipped or not: how a
+    maintainer re-checks a bundle on another machine, and how the bundles of an older ireefuzz are measured."""
+    import json
+
+    finding = json.loads((directory / "finding.json").read_text())
+    symptom = Symptom.of_finding(finding)
+    return [
+        judge(LitTest(name, (directory / name).read_text()), symptom, directory, tool)
+        if (directory / name).exists()
+        else Verdict(name, "not-made", "the bundle holds none")
+        for name in (PASS_TEST, RUN_TEST)
+    ]
+
+
 def issue_lines(verdicts: Sequence[Verdict]) -> list[str]:
     """ISSUE.md's Tests section: each shipped test, what it checks and how it fails with the bug; why one is not."""
     return ["## Tests", "", *(f"- {v.line()}" for v in verdicts), ""]
