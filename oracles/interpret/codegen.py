@@ -134,6 +134,8 @@ def _claimed(op: ir.Operation, amap: ir.AffineMap, coords: list[np.ndarray], sha
 @handles("vector.transfer_read")
 def _transfer_read(interp: Interpreter, op: ir.Operation, args: list) -> list:
     (source,), indices, (padding,), mask = _segments(op, args)
+    if isinstance(op.operands[0].type, ir.MemRefType):
+        raise NotInterpretable("op vector.transfer_read of a memref")
     source = np.asarray(source)
     vshape = _shape(op.results[0].type)
     amap = _map(op)

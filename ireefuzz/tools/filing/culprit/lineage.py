@@ -27,7 +27,7 @@ from typing import Any, Callable, Sequence
 from .confirm import confirm_received, occurrence
 from .log import Dump, dumps, function_text, is_adaptor
 from .record import Culprit, confirmed, not_localized
-from .run import AFTER_EACH_CHANGE, compile_, phase_of
+from .run import AFTER_EACH_CHANGE, compile_, phase_of, phase_of_pass
 
 Holds = Callable[[str], list[str]]  # an IR text -> the lines that hold the form
 
@@ -297,7 +297,7 @@ def localize(text: str, config: Any, function: str, form: Form, what: str, metho
     i = logged.index(d)
     confirmation, ran_on, out = confirm_received(text, config, d, occurrence(logged, i), found.before, shows)
     return confirmed(
-        phase_of(d.function),
+        phase_of(d.function) or (phase_of_pass(text, config, d.name) if confirmation else None),
         d.name,
         how,
         ran_on,

@@ -78,3 +78,12 @@ def phase_ir(text: str, config: Any, phase: str) -> str | None:
 def phase_of(function: str) -> str | None:
     """The phase a function's pass runs in, as far as its name tells: a dispatch's is codegen."""
     return "executable-targets" if "_dispatch_" in function else None
+
+
+def phase_of_pass(text: str, config: Any, name: str) -> str | None:
+    """The first ``--compile-to`` phase (input .. flow) whose run of ``text`` runs the pass ``name``."""
+    for phase in INTERPRETED_PHASES:
+        _, _, err = compile_(text, config, [f"--compile-to={phase}", f"--mlir-print-ir-after={name}", ONE_THREAD])
+        if f": {name}" in err and "IR Dump After" in err:
+            return phase
+    return None
