@@ -169,3 +169,59 @@ def test_readable_names_are_given_per_function():
     g = out[out.index("@g(") :]
     assert "%empty = tensor.empty()" in g and "%sqrt = math.sqrt" in g  # not the names @f's values took
     assert "%tanh = math.tanh" in out[: out.index("@g(")]
+
+
+# --------------------------------------------------------------------------- no step makes the program undefined
+
+ACCUMULATE = """func.func @main(%a: tensor<8x4xf32>, %b: tensor<4x6xf32>) -> tensor<8x6xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x6xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<8x6xf32>) -> tensor<8x6xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<8x4xf32>, tensor<4x6xf32>) outs(%f : tensor<8x6xf32>) -> tensor<8x6xf32>
+  %q = math.tanh %m : tensor<8x6xf32>
+  return %q : tensor<8x6xf32>
+}"""
+
+EXTRACT = """func.func @main(%a: tensor<8xf32>) -> tensor<f32> {
+  %c5 = arith.constant 5 : index
+  %v = tensor.extract %a[%c5] : tensor<8xf32>
+  %t = tensor.from_elements %v : tensor<f32>
+  return %t : tensor<f32>
+}"""
+
+
+def _undefined(text: str) -> str | None:
+    """What the interpreter says of ``text``'s values on check's inputs: why they are undefined, or None."""
+    from ireefuzz.core.frontends import NotJudged, program_cases, reference_outputs
+
+    for case in program_cases(text):
+        reference = reference_outputs(text, case.function, case.inputs())
+        if isinstance(reference, NotJudged) and reference.undefined:
+            return reference.reason
+    return None
+
+
+def test_no_step_makes_a_defined_program_read_a_tensor_empty_nothing_wrote():
+    """The fill is what the matmul accumulates into: bypassing it (the matmul then reads the bare tensor.empty)
+    shows the same fake finding, but reads undefined values, so it is never taken."""
+    assert _undefined(ACCUMULATE) is None
+    out = reduce_with(ACCUMULATE, "bypass-ops", lambda t: "linalg.matmul" in t)
+    assert "linalg.matmul" in out and "math.tanh" not in out and _undefined(out) is None
+    bypassed = ACCUMULATE.replace(
+        "outs(%f : tensor<8x6xf32>) -> tensor<8x6xf32>\n  %q", "outs(%e : tensor<8x6xf32>) -> tensor<8x6xf32>\n  %q"
+    )
+    assert "reads undefined values (%e = tensor.empty at line 3: never written" in (M.undefined_values(bypassed) or "")
+
+
+def test_no_step_moves_an_index_out_of_bounds():
+    out = reduce_with(EXTRACT, "shrink-static-dims", lambda t: "tensor.extract" in t)
+    assert _undefined(out) is None and "tensor<6xf32>" in out  # 8 -> 6 at most: index 5 stays in bounds
+    assert "out of bounds" in (M.undefined_values(EXTRACT.replace("8xf32", "4xf32")) or "")
+
+
+def test_an_undefined_starting_program_is_still_reduced():
+    undefined = ACCUMULATE.replace(
+        "outs(%f : tensor<8x6xf32>) -> tensor<8x6xf32>\n  %q", "outs(%e : tensor<8x6xf32>) -> tensor<8x6xf32>\n  %q"
+    )
+    out = M.reduce_mlir(undefined, interesting=lambda t: (_finding(),) if "linalg.matmul" in t else ()).text
+    assert "math.tanh" not in out and "linalg.matmul" in out

@@ -8,6 +8,11 @@ oracles that need only the compiled program (crash, memory, fusion) or, for a nu
 immutability target, every oracle through the raw-MLIR frontend (``ireefuzz.tools.check.check_program``:
 drawn inputs, numbers judged by the float64 interpreter). The starting program is checked first
 (``NotInteresting`` otherwise). Signatures here use ``-`` for dtype and dims (no graph is known).
+
+A step never makes a defined program undefined (as C-Reduce rejects one that adds undefined behaviour): a
+candidate whose values the interpreter finds undefined on its drawn inputs (``undefined_values``: a read of a
+``tensor.empty`` nothing wrote, an out-of-bounds index, a comparison on NaN whose order decides a result) is not
+interesting, whatever it shows, unless the starting program was undefined too.
 """
 
 from __future__ import annotations
@@ -52,6 +57,28 @@ def program_findings(text: str, config: Any = None, *, run: bool = False) -> tup
     return tuple(
         memory.check_memory(artifact.dispatches) + fusion.check_fusion(artifact.dispatches, artifact.statistics)
     )
+
+
+def undefined_values(text: str) -> str | None:
+    """Why the program's values are undefined on the inputs ``check`` draws for it (``@f: reads undefined values
+    (...)``, an out-of-bounds index, ...), or None: defined, or the interpreter cannot tell (an op it lacks)."""
+    from ireefuzz.core.frontends import NotJudged, program_cases, reference_outputs
+    from ireefuzz.errors import ProgramError
+
+    try:
+        cases = program_cases(text)
+    except ProgramError:
+        return None
+    for case in cases:
+        if case.args is None:
+            continue
+        try:
+            reference = reference_outputs(text, case.function, case.inputs())
+        except ProgramError:
+            continue
+        if isinstance(reference, NotJudged) and reference.undefined:
+            return f"@{case.function}: {reference.reason}"
+    return None
 
 
 def _funcs(module: ir.Module) -> list[Any]:
@@ -437,14 +464,18 @@ def reduce_mlir(
     passes: Sequence[tuple[str, Candidate]] = PASSES,
     max_candidates: int = 200,
     run: bool | None = None,
+    undefined: Callable[[str], str | None] = undefined_values,
 ) -> ReduceResult:
     """Shrink ``text`` while it hits ``target`` (default: the starting program's first signature).
     ``interesting`` gives a program's findings (default: ``program_findings``, which runs the program
-    when ``run`` -- by default, when the target's oracle is numeric or immutability)."""
+    when ``run`` -- by default, when the target's oracle is numeric or immutability). ``undefined`` says why a
+    program's values are undefined (None: defined): a candidate it says so of is never taken, unless the
+    starting program is undefined too."""
     if run is None:
         run = target is not None and as_target(target).oracle in RUN_ORACLES
     findings_of = interesting or (lambda t: program_findings(t, config, run=run))
     observed = {text: tuple(findings_of(text))}
+    may_be_undefined = undefined(text) is not None  # the user's own program: reduced as it is
     if target is None:
         if not observed[text]:
             raise NotInteresting("the starting program shows no crash / memory / fusion finding; nothing to reduce")
@@ -455,7 +486,7 @@ def reduce_mlir(
         for t in texts:
             if t not in observed:
                 observed[t] = tuple(findings_of(t))
-        return [goal(observed[t]) for t in texts]
+        return [goal(observed[t]) and (may_be_undefined or t == text or undefined(t) is None) for t in texts]
 
     shown = sorted(f.signature for f in observed[text]) or "nothing"
     outcome = shrink_greedily(
