@@ -115,20 +115,21 @@ class Symptom:
     diagnostic: str = ""  # gist of the compile error's message
     signal: int | None = None
     values: bool = False
+    bug: str = ""  # the finding's oracle / kind, to name it
 
     @classmethod
     def of_finding(cls, finding: Mapping[str, Any]) -> "Symptom":
         """From a finding (``Finding.to_json()`` or a bundle's ``finding.json``)."""
         oracle, kind = finding.get("oracle"), str(finding.get("kind") or "")
-        evidence = finding.get("evidence") or {}
+        evidence, bug = finding.get("evidence") or {}, f"{oracle}/{kind}"
         if oracle == "crash" and kind == "compile-crash":
             code = re.fullmatch(r"-(\d+)", str(evidence.get("returncode", "")).strip())
-            return cls(signal=int(code.group(1)) if code else None)
+            return cls(signal=int(code.group(1)) if code else None, bug=bug)
         if oracle == "crash" and kind == "compile-error":
             messages = errors(str(evidence.get("diagnostic") or ""))
             message = messages[0] if messages else str(finding.get("message") or "").split(": ", 1)[-1]
-            return cls(diagnostic=gist(message, words=12))
-        return cls(values=oracle in ("numeric", "reference", "metamorphic"))
+            return cls(diagnostic=gist(message, words=12), bug=bug)
+        return cls(values=oracle in ("numeric", "reference", "metamorphic"), bug=bug)
 
     def shown_by(self, stage: "StageRun") -> str | None:
         """The line of a failed tool stage that shows this bug, or None."""
@@ -149,7 +150,7 @@ class Symptom:
             return f"a crash ({signal_name(self.signal)})"
         if self.diagnostic:
             return f"the error '{self.diagnostic}'"
-        return "wrong values" if self.values else "the IR the checks name"
+        return "wrong values" if self.values else f"{self.bug or 'the bug'}, seen only through the test's own checks"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -483,7 +484,7 @@ def judge(test: LitTest, symptom: Symptom, directory: Path, tool: Tool) -> Verdi
     if failed is None:
         return verdict(
             "passes-with-the-bug",
-            f"every RUN line passes with the bug present (it should show {symptom.describe()})",
+            f"every RUN line passes with the bug present (the bug shows as {symptom.describe()})",
             ran.lines,
         )
     reason = _bugs_reason(failed, symptom, test)
