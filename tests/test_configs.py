@@ -161,9 +161,12 @@ FAKE_CPUS |= {"x86-64-v4": ("x86-64-v4", V4), "skylake-avx512": ("skylake-avx512
 
 @pytest.fixture
 def fake_cpus(monkeypatch):
-    """resolve_platform answering from FAKE_CPUS (the target host as the switch takes it), counting its probes."""
+    """resolve_platform answering from FAKE_CPUS (the target host as the switch takes it), counting its probes; the
+    switch unset, whatever the suite runs with."""
     from ireefuzz import sut
-    from ireefuzz.sut.config import host_cpu
+    from ireefuzz.sut.config import HOST_CPU_ENV, host_cpu
+
+    monkeypatch.delenv(HOST_CPU_ENV, raising=False)
 
     probes = []
 

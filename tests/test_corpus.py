@@ -295,7 +295,7 @@ def test_seed_verdicts_hold_on_the_installed_iree():
     ):
         case = load_case(SEEDS / name)
         for level in case.levels:
-            at = corpus.check._targeting(case, level)
+            at = corpus.check.targeting(case, level)
             assert corpus.target_of(at).level == level, (name, level)
             assert {f.signature for f in corpus.check_case(at)} == case.expected_at(level), (name, level)
 
@@ -305,7 +305,7 @@ def test_a_targets_level_is_decided_by_its_features_and_code_beyond_the_host_is_
     from ireefuzz.sut import configs
 
     case = load_case(SEEDS / "dot_33x16x49_exp_static")
-    at = lambda cpu: corpus.target_of(corpus.check._targeting(case, cpu))
+    at = lambda cpu: corpus.target_of(corpus.check.targeting(case, cpu))
     assert at("skylake-avx512").level == "x86-64-v4" and at("haswell").level == "x86-64-v3"  # names it has not seen
     assert at("generic").level is None and at("generic").lacks == ("cmov", "cx8", "fxsr", "mmx", "sse", "sse2")
     v4 = sut.CompilerConfig(target_cpu="x86-64-v4")
@@ -326,7 +326,7 @@ def test_a_case_pinned_beyond_the_host_is_compiled_not_run(pytester, monkeypatch
     monkeypatch.setattr(pytest_items, "_TARGETS", {})
     pooling = load_case(SEEDS.parent / "regressions" / "pooling_unit_output_unread_rows")
     pytester.makeconftest(CONFTEST)
-    write_case(pytester.path / "cases" / "pooling", corpus.check._targeting(pooling, "x86-64-v4"))
+    write_case(pytester.path / "cases" / "pooling", corpus.check.targeting(pooling, "x86-64-v4"))
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-rA")
     result.assert_outcomes(passed=1, skipped=1)
     result.stdout.fnmatch_lines(["*not judged: a run shows it*compiled only (x86-64-v4 (needs avx512*"])

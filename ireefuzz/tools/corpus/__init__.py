@@ -74,7 +74,8 @@ bundles (``ireefuzz.tools.filing.bundle``) and refuses case names that are not o
 
 
 The package: ``format`` (``CorpusCase``, load / write / iterate), ``check`` (running a case, its target,
-recording its verdicts) and ``promote``; the pytest items that check a case live with the plugin (``ireefuzz.pytest_items``).
+recording its verdicts) and ``promote``; the pytest items that check a case live with the plugin
+(``ireefuzz.pytest_items``).
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ def target_of(corpus_case: CorpusCase, config: Any = None) -> Target:
     from ireefuzz import sut
     from ireefuzz.sut import configs
 
-    config = sut.config_for(corpus_case.case or corpus_case, config or sut.CompilerConfig())
+    config = sut.config_for(_own(corpus_case), config or sut.CompilerConfig())
     not_run = "compile-only case" if corpus_case.compile_only else configs.cannot_run(config)
     if not corpus_case.levels:  # recorded for any target
         return Target(config.target_cpu, None, (), not_run)
@@ -73,7 +73,7 @@ def check_case(corpus_case: CorpusCase, config: Any = None, policy: Any = None) 
     config = config or sut.CompilerConfig()
     policy = policy or Policy(run_timeout_s=isolated.DEFAULT_RUN_TIMEOUT_S)  # a case's runs are bounded
     if corpus_case.case is None or corpus_case.compile_only:
-        run_config = config_for(corpus_case.case if corpus_case.case is not None else corpus_case, config)
+        run_config = config_for(_own(corpus_case), config)
         findings = check.check_program(
             corpus_case.program_text(),
             run_config,
@@ -126,15 +126,15 @@ def record(
     on one machine never erases another's."""
     from ireefuzz import sut
 
-    own = (corpus_case.case or corpus_case).target_cpu
+    own = _own(corpus_case).target_cpu
     targets = tuple(levels) if own == "host" else (own,)
     shown: dict[str, set[str]] = {}
     for cpu in targets:
-        at = _targeting(corpus_case, cpu)
+        at = targeting(corpus_case, cpu)
         shown[cpu] = {f.signature for f in check_case(at, config, policy)}
         not_run = target_of(at, config).not_run
         if not_run and old is not None:
-            previous = old.expected_at(target_of(_targeting(old, cpu), config).level)
+            previous = old.expected_at(target_of(targeting(old, cpu), config).level)
             shown[cpu] |= {s for s in previous if not seen_without_running(s)}
         log(f"{cpu}: {sorted(shown[cpu])}" + (f" (compiled only: {not_run})" if not_run else ""))
     common = set.intersection(*shown.values())
@@ -147,7 +147,13 @@ def record(
     )
 
 
-def _targeting(corpus_case: CorpusCase, cpu: str) -> CorpusCase:
+def _own(corpus_case: CorpusCase) -> Any:
+    """What holds the case's target CPU and flags: its graph ``Case``, or the raw-MLIR case itself."""
+    return corpus_case.case if corpus_case.case is not None else corpus_case
+
+
+def targeting(corpus_case: CorpusCase, cpu: str) -> CorpusCase:
+    """``corpus_case`` pinned to the target CPU ``cpu`` (its graph case too)."""
     case = corpus_case.case
     return dataclasses.replace(
         corpus_case, target_cpu=cpu, case=dataclasses.replace(case, target_cpu=cpu) if case is not None else None
@@ -160,7 +166,7 @@ def compile_command(corpus_case: CorpusCase, config: Any = None) -> str:
 
     config = config or sut.CompilerConfig()
     program = (corpus_case.path / PROGRAM_FILE) if corpus_case.path else Path(PROGRAM_FILE)
-    case_config = sut.config_for(corpus_case.case if corpus_case.case is not None else corpus_case, config)
+    case_config = sut.config_for(_own(corpus_case), config)
     return shlex.join(sut.compile_command(case_config, program, "/tmp/out.vmfb"))
 
 
