@@ -213,7 +213,9 @@ class Verdict:
         if self.shipped:
             return f"`{self.test}`: {self.purpose} With the bug present it fails: {self.why}."
         kind = "pass test" if self.test == PASS_TEST else "run-module test"
-        return f"No {kind}: {self.why}."
+        if self.outcome == "not-made" or not self.purpose:
+            return f"No {kind}: {self.why}."
+        return f"No {kind}: the one written ({self.purpose.rstrip('.')}) is not shipped, {self.outcome}: {self.why}."
 
 
 def errors(diagnostic: str) -> list[str]:
