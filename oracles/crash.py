@@ -12,7 +12,23 @@ import re
 
 from ireefuzz.generators.graph import Graph, dims_pattern
 
-from .finding import Finding, dispatch_dtype_dims, make_signature
+from .diagnostics import (
+    _FAILED_FOR_OP,
+    _IN_PLACE_ROLES,
+    _own_error_blocks,
+    _signature_ops,
+    _words,
+    compile_error_stage,
+    crash_state,
+    dispatch_role,
+    first_error,
+    normalize_diagnostic,
+    ops_role,
+    pass_family,
+)
+from .finding import Cause, Finding, dispatch_dtype_dims, make_signature
+from .finding import make_cause as _cause
+from .spec import OracleSpec, by_kind, reads_run_unless, register
 
 _LOCATION = re.compile(r"^[^\s:]+\.mlir:(\d+):\d+: error: (.*)$", re.M)
 _ERROR = re.compile(r"(?:error|LLVM ERROR|Assertion)[:` ]+(.*)", re.I)
@@ -115,3 +131,81 @@ def check_run_failure(failure, graph: Graph | None, function: str, sizes: dict |
         f"running {function} failed ({failure.kind}): {failure.message[:300]}",
         {"function": function, "message": failure.message, "sizes": dict(sizes or {})},
     )
+
+
+# --------------------------------------------------------------------------- its cause and its record
+
+
+def _crash_cause(finding: Finding) -> Cause:
+    ev, kind = finding.evidence, finding.kind
+    diagnostic = str(ev.get("diagnostic") or "")
+    if kind == "compile-error":
+        message = first_error(diagnostic, finding.message.partition(": ")[2] or finding.message)
+        gist, stage = normalize_diagnostic(message), pass_family(compile_error_stage(diagnostic))
+        if _STACK_LIMIT_ERROR.search(message):  # over the stack limit, by any wording: by what the dispatch computes
+            role = _failing_dispatch_role(diagnostic) or ops_role(_signature_ops(finding).partition("[")[0])
+            role = "in-place" if role in _IN_PLACE_ROLES else role  # sort / top-k scratch: one mechanism
+            gist, stage = f"stack-allocation-over-limit[{role}]", "codegen"
+        elif written := _WRITE_AFFECTING.search(message):  # the op IREE names is whichever writes the tied buffer first
+            gist = normalize_diagnostic(written.group(0))
+        if (failed_op := _FAILED_FOR_OP.search(diagnostic)) and failed_op.group(1) not in gist:
+            gist += f"[{failed_op.group(1)}]"  # LLVM translation names the op it could not translate
+        return _cause("crash", [kind, f"{gist}@{stage}"], f"iree-compile error: {_words(gist)} (at {_words(stage)})")
+    if kind == "compile-crash":
+        crash_type, frames = crash_state(diagnostic, ev.get("returncode"))
+        state = ">".join(f.replace("::", ".") for f in frames) or "no-stack"
+        shown = " < ".join(frames) if frames else "no stack frames"
+        return _cause("crash", [kind, crash_type, state], f"iree-compile crashes ({crash_type}) in {shown}")
+    if kind.startswith("runtime-") and "message" in ev:  # the runtime's own error, without the function name
+        gist = normalize_diagnostic(re.sub(r"^[\w$.-]+: ", "", str(ev["message"])), 10)
+        return _cause("crash", [kind, gist], f"The compiled module fails at run time ({kind}): {_words(gist)}")
+    if "detail" in ev:  # a campaign worker that died: by kind and signal (SIGSEGV, SIGKILL, exit status)
+        detail = normalize_diagnostic(str(ev["detail"]), 3)
+        return _cause("crash", [kind, detail], f"{_words(kind).capitalize()} ({detail}) on a valid program")
+    return _cause("crash", [kind], f"{_words(kind).capitalize()} on a valid program")  # compile timeout, oom
+
+
+# ``'func.func' op exceeded stack allocation limit of N bytes``, ``'memref.alloca' op stack allocation size
+# overflows 64 bits`` and ``expected no unbounded stack allocations``: one check (the dispatch's stack buffers must
+# fit max_stack_allocation_size), three wordings of a buffer sized by a dynamic dim.
+_STACK_LIMIT_ERROR = re.compile(
+    r"exceeded stack allocation limit|stack allocation size overflows|"
+    r"expected no unbounded stack allocations"
+)
+
+# A dispatch that writes a global (argument-tied) buffer outside workgroup distribution, whichever op does it.
+_WRITE_AFFECTING = re.compile(
+    r"write affecting operations on global resources are restricted to workgroup "
+    r"distributed contexts"
+)
+
+_DISPATCH_FUNC = re.compile(r"func\.func @([\w$.-]*_dispatch_\d+_[\w$.-]+)")
+
+_QUOTED_OP = re.compile(r"^\s*(?:%[\w#:]+(?:, %[\w#:]+)* = )?([a-z_]+\.[a-z_]+)", re.M)
+
+
+def _failing_dispatch_role(diagnostic: str) -> str:
+    """The role of the failing dispatch: from the function its own diagnostics quote (IREE's name for it), else
+    from the op quoted under its first error; "" if neither is quoted."""
+    blocks = _own_error_blocks(diagnostic)
+    quoted = "\n".join(text for text, _ in blocks)
+    if m := _DISPATCH_FUNC.search(quoted):
+        return dispatch_role(m.group(1))
+    if blocks and (op := _QUOTED_OP.search(blocks[0][0])):
+        short = op.group(1).partition(".")[2]
+        return ops_role(short) if short in ("generic", "matmul", "batch_matmul", "fill") else short
+    return ""
+
+
+register(
+    OracleSpec(
+        name="crash",
+        cause=_crash_cause,
+        reproduce=by_kind({"compile-": "compile-error"}, "run-fault"),
+        reads_run=reads_run_unless("compile-"),
+        culprit=lambda kind: "compile-error" if kind.startswith("compile") else "none",
+        weight=1.0,
+        happened="{message}",
+        expected="A valid program compiles, and its module runs to completion without a fault.",
+    )
+)

@@ -13,13 +13,16 @@ import functools
 import hashlib
 import json
 import re
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Literal, Mapping, Sequence, get_args
 
 from ireefuzz.base.durable import json_default
 
-# The oracles a Policy switches on and off (--oracles); the others run by request (relations, StableHLO).
-ORACLE_NAMES = ("numeric", "immutability", "crash", "memory", "fusion")
-ORACLES = ORACLE_NAMES + ("reference", "metamorphic")  # every oracle a Finding may come from
+# Every oracle a Finding may come from (each one an ``oracles.spec.OracleSpec``, registered by its judge).
+OracleName = Literal["numeric", "reference", "immutability", "crash", "memory", "fusion", "metamorphic"]
+ORACLES: tuple[OracleName, ...] = get_args(OracleName)
+# The oracles a Policy switches on and off (--oracles); the others run by request (relations, StableHLO) or with
+# another (``OracleSpec.switch``: the reference's findings come with numeric's).
+ORACLE_NAMES: tuple[OracleName, ...] = ("numeric", "immutability", "crash", "memory", "fusion")
 
 _SAFE = re.compile(r"[^A-Za-z0-9_.+>?:,=\-\[\]x]")
 
@@ -75,6 +78,24 @@ class Signature:
     def op_names(self) -> tuple[str, ...]:
         """The ops of the pattern without their bracketed roles: ``fill>generic[exp]`` -> ``("fill", "generic")``."""
         return tuple(op.split("[", 1)[0] for op in self.ops.split(">") if op and op != "-")
+
+
+@dataclasses.dataclass(frozen=True)
+class Cause:
+    """What one upstream issue would cover (``oracles.registry.cause_of``)."""
+
+    id: str  # stable, path-safe, readable, e.g. "immutability/dps-init-written-in-place"
+    title: str  # one readable line, what one upstream issue would be titled
+    oracle: str
+
+
+_UNSAFE_CAUSE = re.compile(r"[^A-Za-z0-9_.+>=,:@\-\[\]/]")
+
+
+def make_cause(oracle: str, parts: Sequence[str], title: str) -> Cause:
+    """A cause whose id is ``oracle/part/...``, each part path-safe (no '/' inside a part)."""
+    clean = [_UNSAFE_CAUSE.sub("_", str(p).replace("/", "_")) or "-" for p in parts]
+    return Cause("/".join([oracle, *clean]), title, oracle)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -24,7 +24,9 @@ import functools
 from typing import Any, Mapping, Sequence
 
 from ireefuzz.oracles import vocabulary
-from ireefuzz.oracles.finding import Finding, dispatch_dtype_dims, make_signature
+from ireefuzz.oracles.diagnostics import _pipeline, _signature_ops, _words, dispatch_role, ops_role
+from ireefuzz.oracles.finding import Cause, Finding, dispatch_dtype_dims, make_signature
+from ireefuzz.oracles.finding import make_cause as _cause
 from ireefuzz.oracles.ir import (
     dispatch_fact,
     dispatch_op_pattern,
@@ -34,6 +36,7 @@ from ireefuzz.oracles.ir import (
     program_op_pattern,
     walk,
 )
+from ireefuzz.oracles.spec import OracleSpec, never_runs, register
 
 _TENSOR_LOADS = frozenset(vocabulary.TENSOR_LOADS)
 _TENSOR_STORES = frozenset(vocabulary.TENSOR_STORES)
@@ -152,3 +155,53 @@ def check_fusion(
             )
         )
     return findings
+
+
+# --------------------------------------------------------------------------- its cause and its record
+
+
+def producer_kind(excerpt: str, ops: str = "") -> str:
+    """What a materialized producer is, from its op (the excerpt is its first line) and the dispatch's op
+    pattern (``generic[index]``: a generic reading ``linalg.index``): an iota, a fill (a splat, named or a
+    generic of no input and no index), a constant."""
+    if "linalg.fill" in excerpt or "tensor.splat" in excerpt:
+        return "fill"
+    if "arith.constant" in excerpt or "tensor.generate" in excerpt:
+        return "constant"
+    if "linalg.generic" in excerpt or not excerpt:
+        return "iota" if "generic[index" in ops or "iota" in ops else "fill" if excerpt or "fill" in ops else "producer"
+    return "producer"
+
+
+def _fusion_cause(finding: Finding) -> Cause:
+    ev = finding.evidence
+    if finding.kind != "materialized-producer":  # over a budget: by what the program's dispatches compute
+        names = ev.get("dispatches")
+        names = names if isinstance(names, list) else []
+        roles = sorted({dispatch_role(str(d)) for d in names} - {"-"}) or [ops_role(_signature_ops(finding))]
+        return _cause(
+            "fusion",
+            [finding.kind, "+".join(roles)],
+            f"{_words(finding.kind).capitalize()} over the graph's budget in a {'+'.join(roles)} program",
+        )
+    producer = producer_kind(str(ev.get("excerpt") or ""), _signature_ops(finding))
+    pipeline = _pipeline(ev.get("pipeline"))
+    return _cause(
+        "fusion",
+        [finding.kind, f"{producer}@{pipeline}"],
+        f"A {producer} producer gets its own dispatch ({pipeline}) instead of fusing into its consumers",
+    )
+
+
+register(
+    OracleSpec(
+        name="fusion",
+        cause=_fusion_cause,
+        reproduce=lambda kind: "dispatches",
+        reads_run=never_runs,
+        weight=0.6,
+        happened="A producer is not fused into its consumers: {message}",
+        expected="Producers such as fill, iota and broadcast are fused into the dispatches that read them, within "
+        "the graph's dispatch and transient-memory budget.",
+    )
+)

@@ -10,7 +10,16 @@ import numpy as np
 from ireefuzz.generators.graph import Graph, dims_pattern
 from ireefuzz.generators.ops import OPS, destinations
 
-from .finding import Finding, make_signature
+from .diagnostics import (
+    _IN_PLACE_ROLES,
+    ARGUMENT_MUTATION,
+    IN_PLACE_OP_MUTATION,
+    READ_ONLY_MUTATION,
+    _written_arguments,
+    dispatch_role,
+)
+from .finding import Cause, Finding, make_signature
+from .spec import OracleSpec, register
 
 
 def check_inputs_unchanged(graph: Graph, before: Sequence[np.ndarray], after: Sequence[np.ndarray]) -> list[Finding]:
@@ -114,3 +123,35 @@ def _function_body(flow_ir: str, function: str) -> str:
         if name == function:
             return flow_ir[start : starts[k + 1][0] if k + 1 < len(starts) else len(flow_ir)]
     return ""
+
+
+# --------------------------------------------------------------------------- its cause and its record
+
+
+def _immutability_cause(finding: Finding) -> Cause:
+    tied = finding.evidence.get("tied_to")
+    if isinstance(tied, list):  # what IREE did, read from the program compiled to flow: it decides
+        if tied and all(dispatch_role(str(name)) in _IN_PLACE_ROLES for name in tied):
+            return IN_PLACE_OP_MUTATION  # the in-place op's own bufferization, whatever the program wrote
+        return ARGUMENT_MUTATION if tied else READ_ONLY_MUTATION
+    ops = finding.evidence.get("ops")
+    if isinstance(ops, list) and any(str(op).endswith(("[outs]", "[acc]")) for op in ops):
+        return ARGUMENT_MUTATION
+    written = _written_arguments(finding)
+    if written is not None and "argument" in finding.evidence and f"a{finding.evidence['argument']}" not in written:
+        return READ_ONLY_MUTATION
+    return ARGUMENT_MUTATION  # no graph (a raw MLIR program): the one known mechanism
+
+
+register(
+    OracleSpec(
+        name="immutability",
+        cause=_immutability_cause,
+        reproduce=lambda kind: "inputs-after",
+        weight=0.9,
+        happened="The call changed the caller's input buffer: {message}",
+        expected="Every argument holds the same values after the call as before it (a function argument is "
+        "read-only for the callee).",
+        reads_flow_ties=True,
+    )
+)

@@ -29,12 +29,15 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from typing import Any, Hashable, Iterator, Sequence
+import re
+from typing import Any, Hashable, Iterator, Mapping, Sequence
 
 from iree.compiler import ir
 
 from ireefuzz.oracles import scratch, vocabulary
-from ireefuzz.oracles.finding import Finding, dispatch_dtype_dims, make_signature
+from ireefuzz.oracles.diagnostics import MEMORY_FAMILIES, _pipeline, _Program, _signature_ops, dispatch_role
+from ireefuzz.oracles.finding import Cause, Finding, dispatch_dtype_dims, make_signature
+from ireefuzz.oracles.finding import make_cause as _cause
 from ireefuzz.oracles.ir import (
     block_of,
     compute_op_pattern,
@@ -45,6 +48,7 @@ from ireefuzz.oracles.ir import (
     successors,
     walk,
 )
+from ireefuzz.oracles.spec import OracleSpec, never_runs, register
 
 SEEN_AT_FINAL = vocabulary.SEEN_AT["final"]
 SEEN_AT_BUFFERIZED = vocabulary.SEEN_AT["bufferized"]
@@ -512,3 +516,91 @@ def profile(dispatches: Sequence[Any]) -> dict[str, int]:
             if memory_op.kind == "alloca" and memory_op.bytes:
                 counts["alloca_bytes"] += memory_op.bytes
     return counts
+
+
+# --------------------------------------------------------------------------- its cause and its record
+
+
+def _memory_cause(finding: Finding) -> Cause:
+    ev = finding.evidence
+    family = MEMORY_FAMILIES.get(finding.kind, finding.kind)
+    role = str(ev.get("role") or "") or dispatch_role(str(ev.get("dispatch") or ""), _signature_ops(finding))
+    pipeline = _pipeline(ev.get("pipeline"))
+    if family == "copy" and _copies_an_input_into_the_output(finding):  # #8303's form, whatever op
+        return _cause(
+            "memory",
+            [family, f"outs-is-argument@{pipeline}"],
+            f"A buffer copy in {pipeline} codegen of an input binding into the output: an op's destination (outs) "
+            "comes from outside the dispatch (a function argument)",
+        )
+    if family == "copy":
+        title = f"A buffer copy in the {pipeline} codegen of a {role} dispatch"
+    else:
+        what = "A stack alloca" if family == "alloca" else f"A heap {family}"
+        title = f"{what} for {_SERVES.get(role, f'a {role} dispatch')} in {pipeline} codegen"
+    return _cause("memory", [family, f"{role}@{pipeline}"], title)
+
+
+_SERVES = {"contraction": "the vector tile of a contraction", "reduction": "the accumulator of a reduction"}
+
+
+def _copy_ends(finding: Finding) -> list[tuple[str, str]] | None:
+    """(source, target) of each copy of a memory finding, as the memory oracle recorded what it moves
+    (``memory.COPY_ENDS``); None for a record without them (older runs)."""
+    ops = finding.evidence.get("memory_ops")
+    rows = [m for m in ops if isinstance(m, Mapping)] if isinstance(ops, list) else []
+    if not rows or not all(m.get("source") and m.get("target") for m in rows):
+        return None
+    return [(str(m["source"]), str(m["target"])) for m in rows]
+
+
+def _copies_an_input_into_the_output(finding: Finding) -> bool:
+    """A copy moves a binding the dispatch only reads into one it writes: the dispatch starts its result from an
+    input, the destination-passing form of iree-org/iree#8303 (an op's outs is a function argument, whatever op
+    it is). What IREE did decides: a copy between stack buffers is never it, whatever the program's syntax. A
+    record without copy ends (older runs) falls back to the syntax: some op's DPS init is an argument."""
+    ends = _copy_ends(finding)
+    if ends is not None:
+        return ("read-only-binding", "binding") in ends
+    program = _Program.of(finding)
+    return program is not None and any(re.fullmatch(r"a\d+", node.init) for node in program.nodes)
+
+
+def _allocation_copied(index: int, findings: Sequence[Finding], causes: Sequence[Cause]) -> int | None:
+    """The allocation finding (alloca or alloc) of the copy's own dispatch when every copy moves data into or out
+    of a buffer of that kind (what the memory oracle recorded each copy moves): the tile written into a stack
+    buffer and read back is that buffer's defect, not one of its own. None when a copy moves only bindings, or
+    the record does not say what its copies move."""
+    copy = findings[index]
+    if MEMORY_FAMILIES.get(copy.kind) != "copy":
+        return None
+    ends, dispatch = _copy_ends(copy), copy.evidence.get("dispatch")
+    if ends is None or not dispatch:
+        return None
+    return next(
+        (
+            i
+            for i, other in enumerate(findings)
+            if other.oracle == "memory"
+            and (family := MEMORY_FAMILIES.get(other.kind)) in ("alloca", "alloc")
+            and other.evidence.get("dispatch") == dispatch
+            and all(family in pair for pair in ends)
+        ),
+        None,
+    )
+
+
+register(
+    OracleSpec(
+        name="memory",
+        cause=_memory_cause,
+        consequence=_allocation_copied,
+        reproduce=lambda kind: "memory-ops",
+        reads_run=never_runs,
+        culprit=lambda kind: "memory-op",
+        weight=0.6,
+        happened="The generated code of a dispatch holds a {kind} the program does not need.",
+        expected="The dispatch computes into its output binding with no stack or heap buffer and no buffer copy "
+        "beyond the scratch its ops' semantics require.",
+    )
+)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -38,7 +39,10 @@ import numpy as np
 from ireefuzz.generators.graph import Graph
 
 from . import numeric
-from .finding import Finding, first_per_signature, make_signature
+from .diagnostics import MEMORY_FAMILIES, _signature_ops, _words, ops_role
+from .finding import Cause, Finding, first_per_signature, make_signature
+from .finding import make_cause as _cause
+from .spec import OracleSpec, register, spec_of_registered
 
 RELATIONS = ("shape", "dps", "config", "vector-width", "backend")  # built and observed by ireefuzz.core.relations
 LOWERING = frozenset({"config", "vector-width", "backend"})  # variants lower differently: profiles not compared
@@ -333,3 +337,72 @@ __all__ = [
     "default_tolerance",
     "compare_observations",
 ]
+
+
+# --------------------------------------------------------------------------- its cause and its record
+
+_INDEX = re.compile(r"\b([an])\d+\b")
+
+_ASYMMETRIES = ("alloca-asymmetry", "alloc-asymmetry", "copy-asymmetry")
+
+_VARIANT_FAILURE = re.compile(r"(compile|run) (\w+): (.*)", re.S)
+
+
+def _metamorphic_cause(finding: Finding) -> Cause:
+    ev = finding.evidence
+    failure = str(ev.get("failure") or "")
+    failed = _VARIANT_FAILURE.match(failure) if finding.kind == "variant-failed" else None
+    if failed:  # the variant's own crash: "compile error: <diagnostic>", "run fault: <message>"
+        kind = f"{'compile' if failed.group(1) == 'compile' else 'runtime'}-{failed.group(2)}"
+        text = failed.group(3)
+        return spec_of_registered("crash").cause(
+            Finding("crash", kind, f"crash/{kind}/-/-/-", text, {"diagnostic": text, "message": text})
+        )
+    carrier = ev.get("sites")
+    if finding.kind in _ASYMMETRIES and isinstance(carrier, list) and carrier and isinstance(carrier[0], Mapping):
+        family = finding.kind.removesuffix("-asymmetry")  # the variant's own memory op: its memory cause
+        return spec_of_registered("memory").cause(
+            Finding("memory", family, f"memory/{family}/-/-/-", "", dict(carrier[0]))
+        )
+    relation = str(ev.get("relation") or "-")
+    label = _INDEX.sub(r"\1", str(ev.get("variant") or "-"))
+    role = ops_role(_signature_ops(finding).partition("[")[0])
+    return _cause(
+        "metamorphic",
+        [finding.kind, f"{role}[{relation}:{label}]"],
+        f"{_words(finding.kind).capitalize()} of a {role} graph under the {relation} relation ({label})",
+    )
+
+
+def _asymmetry_of_a_memory_finding(index: int, findings: Sequence[Finding], causes: Sequence[Cause]) -> int | None:
+    """An asymmetry of a memory finding's family follows from that finding (from the one of its own cause when its
+    evidence names the dispatch that carries it)."""
+    finding = findings[index]
+    if finding.kind not in _ASYMMETRIES:
+        return None
+    family = finding.kind.removesuffix("-asymmetry")
+    located = bool(finding.evidence.get("sites"))
+    return next(
+        (
+            i
+            for i, other in enumerate(findings)
+            if other.oracle == "memory"
+            and MEMORY_FAMILIES.get(other.kind) == family
+            and (not located or causes[i] == causes[index])
+        ),
+        None,
+    )
+
+
+register(
+    OracleSpec(
+        name="metamorphic",
+        cause=_metamorphic_cause,
+        consequence=_asymmetry_of_a_memory_finding,
+        reproduce=lambda kind: "outputs",
+        weight=0.35,
+        happened="Two variants of one program that must agree do not: {message}",
+        expected="Every variant (static or dynamic shapes, another destination form, another CPU or backend) gives "
+        "the same outputs and no more memory ops.",
+    )
+)

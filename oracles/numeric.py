@@ -21,7 +21,18 @@ import numpy as np
 
 from ireefuzz.generators.graph import FLOAT_DTYPES, Graph, dims_pattern
 
-from .finding import Finding, make_signature
+from .diagnostics import (
+    ARGUMENT_MUTATION,
+    _Program,
+    _signature_ops,
+    _words,
+    clobbered_arguments,
+    cone_pattern,
+    reads_argument,
+)
+from .finding import Cause, Finding, make_signature
+from .finding import make_cause as _cause
+from .spec import OracleSpec, register
 
 EPS = {
     "f32": float(np.finfo(np.float32).eps),
@@ -341,3 +352,64 @@ def plain_value(x: np.generic) -> float | int | str:
     if isinstance(v, float) and not np.isfinite(v):
         return repr(v)
     return v
+
+
+# --------------------------------------------------------------------------- its causes and its records
+
+
+def _numeric_cause(finding: Finding) -> Cause:
+    if clobbered_arguments(finding):
+        return ARGUMENT_MUTATION
+    program = _Program.of(finding)
+    ops = cone_pattern(program, program.wrong_output(finding)) if program is not None else _surface_ops(finding)
+    who = "IREE" if finding.oracle == "numeric" else "JAX (the reference)"
+    return _cause(finding.oracle, [finding.kind, ops], f"{who} computes a {_words(finding.kind)} for {ops}")
+
+
+def _surface_ops(finding: Finding) -> str:
+    """The signature's ops of a record with neither a graph nor a cone (older runs), but never a function's name
+    (a raw program with no dispatch was signed by its function): then nothing is known of its ops."""
+    ops = _signature_ops(finding) or "-"
+    return "-" if ops == finding.evidence.get("function") else ops
+
+
+def _reads_a_mutated_argument(index: int, findings: Sequence[Finding], causes: Sequence[Cause]) -> int | None:
+    """A wrong value read from an argument the call wrote in place follows from that mutation."""
+    finding = findings[index]
+    return next(
+        (
+            i
+            for i, other in enumerate(findings)
+            if other.oracle == "immutability" and reads_argument(finding, other.evidence.get("argument"))
+        ),
+        None,
+    )
+
+
+register(
+    OracleSpec(
+        name="numeric",
+        cause=_numeric_cause,
+        consequence=_reads_a_mutated_argument,
+        reproduce=lambda kind: "outputs",
+        culprit=lambda kind: "wrong-value",
+        weight=1.0,
+        happened="IREE's output differs from the float64 reference beyond the tolerance, where JAX agrees "
+        "with it: {message}",
+        expected="The outputs equal the reference's within the tolerance of their dtype.",
+    )
+)
+register(
+    OracleSpec(
+        name="reference",
+        cause=_numeric_cause,
+        consequence=_reads_a_mutated_argument,
+        reproduce=lambda kind: "outputs",
+        culprit=lambda kind: "wrong-value",
+        switch="numeric",
+        blames="reference",
+        weight=0.9,
+        happened="JAX (the reference) differs from the float64 evaluation, where IREE agrees with it: {message}",
+        expected="The reference's outputs equal the float64 evaluation within the tolerance of their dtype.",
+    )
+)

@@ -69,8 +69,9 @@ def test_a_cause_ranked_above_pushes_its_near_copy_down():
 
 
 def test_the_prior_weighs_oracle_reproduction_size_and_frontend_form(tmp_path):
-    assert ranking.ORACLE_WEIGHT["crash"] > ranking.ORACLE_WEIGHT["memory"] > ranking.ORACLE_WEIGHT["metamorphic"]
-    assert ranking.ORACLE_WEIGHT["numeric"] > ranking.ORACLE_WEIGHT["fusion"]
+    weight = ranking.oracle_weight
+    assert weight("crash") > weight("memory") > weight("metamorphic")
+    assert weight("numeric") > weight("fusion")
     assert ranking.size_weight((4, 1)) > ranking.size_weight((4000, 6)) > 0
     assert ranking.REPRODUCED["confirmed"] > ranking.REPRODUCED["unknown"] > ranking.REPRODUCED["flaky"]
 

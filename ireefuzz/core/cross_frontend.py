@@ -25,6 +25,7 @@ from ireefuzz.generators.graph import Graph, dims_pattern
 from ireefuzz.oracles import fusion, memory, numeric
 from ireefuzz.oracles.finding import Finding, first_per_signature, make_signature
 from ireefuzz.oracles.metamorphic import FAMILIES
+from ireefuzz.oracles.registry import spec_of
 
 from .evaluate import LINALG, config_for
 from .frontends import FRONTENDS, STABLEHLO, exportable_instances
@@ -116,7 +117,8 @@ def compare_outputs(
     result = numeric.check_numeric(graph, sizes, inputs, stablehlo_outputs, linalg_outputs, arbiter)
     out = []
     for f in result.findings:
-        wrong = "stablehlo" if f.oracle == "numeric" else "linalg"  # "reference": the expected seat (linalg) is wrong
+        # the numeric oracle blames the IREE seat (stablehlo); the reference's blames the expected seat (linalg)
+        wrong = "stablehlo" if spec_of(f.oracle).blames == "iree" else "linalg"
         ref = graph.outputs[f.evidence.get("output", 0)]
         t = graph.type_of(ref)
         evidence = dict(f.evidence)

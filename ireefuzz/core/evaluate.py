@@ -32,6 +32,7 @@ from ireefuzz.generators.ops import PRODUCER_OPS
 from ireefuzz.oracles import crash, fusion, immutability, ir, memory, numeric, reference, vocabulary
 from ireefuzz.oracles.cause import assign_causes
 from ireefuzz.oracles.finding import ORACLE_NAMES, Finding, first_per_signature
+from ireefuzz.oracles.registry import spec_of
 from ireefuzz.sut import (
     config_for,  # beside CompilerConfig, so relations derive configs without evaluate
     configs,
@@ -324,13 +325,17 @@ def evaluate_batch(
     return results
 
 
+def _reads_flow_ties(finding: Finding) -> bool:
+    return spec_of(finding.oracle).reads_flow_ties
+
+
 def _attribute_mutations(
     results: list[CaseResult], names: Sequence[str], text: str, config: sut.CompilerConfig
 ) -> list[CaseResult]:
     """Each input mutation attributed by what IREE did, not by the program's syntax: the dispatches tied to that
     argument's imported buffer in the program compiled to flow (``tied_to``; one more compile, only for a batch
     that has a mutation). Its cause is re-derived from that evidence."""
-    if not any(f.oracle == "immutability" for r in results for f in r.findings):
+    if not any(_reads_flow_ties(f) for r in results for f in r.findings):
         return results
     with CLOCK("compile_io"):
         flow = sut.compile_to(text, config, "flow")
@@ -338,16 +343,12 @@ def _attribute_mutations(
         return results
     attributed = []
     for name, result in zip(names, results):
-        ties = (
-            immutability.tied_arguments(flow, name)
-            if any(f.oracle == "immutability" for f in result.findings)
-            else None
-        )
+        ties = immutability.tied_arguments(flow, name) if any(_reads_flow_ties(f) for f in result.findings) else None
         if ties is None:
             attributed.append(result)
             continue
         findings = [
-            f.with_evidence(tied_to=ties.get(f.evidence.get("argument", -1), [])) if f.oracle == "immutability" else f
+            f.with_evidence(tied_to=ties.get(f.evidence.get("argument", -1), [])) if _reads_flow_ties(f) else f
             for f in result.findings
         ]
         attributed.append(dataclasses.replace(result, findings=tuple(assign_causes(findings))))

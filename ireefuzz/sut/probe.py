@@ -106,13 +106,15 @@ def oracles_not_judged(config: CompilerConfig) -> Mapping[str, str]:
     """The IR oracles that cannot judge ``config``'s compiler, with why, from the probe module: memory without
     the per-pass IR dumps (no ``--mlir-print-ir-tree-dir`` before 2024-06), memory and fusion when the
     dispatch IR cannot be read even by the bindings of the compiler's own install. Empty if the probe fails."""
-    from ireefuzz.oracles import fusion, ir, memory  # noqa: F401  (importing them declares their facts)
+    import ireefuzz.oracles.fusion  # noqa: F401  (importing them declares their facts)
+    import ireefuzz.oracles.memory  # noqa: F401
+    from ireefuzz.oracles.ir import facts_of
 
     artifact = _probe_artifact(config)
     if isinstance(artifact, CompileFailure):
         return {}
     for dispatch in artifact.dispatches:
-        facts = dispatch.facts if dispatch.facts is not None else ir.facts_of(dispatch)
+        facts = dispatch.facts if dispatch.facts is not None else facts_of(dispatch)
         if "unreadable" in facts:
             return dict.fromkeys(sorted(IR_ORACLES), f"its dispatch IR cannot be read ({facts['unreadable'][:200]})")
     if not all(d.final_ir and d.bufferized_ir for d in artifact.dispatches):

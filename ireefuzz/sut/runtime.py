@@ -83,6 +83,8 @@ def _to_numpy(value: Any) -> np.ndarray:
 class RemoteModule:
     """A compiled module loaded into ``python``'s runner; same interface as ``sut.LoadedModule``."""
 
+    _runner: remote.RunnerProcess  # declared, not inferred: a subclass (``sut.isolated``) wraps it
+
     def __init__(self, vmfb: bytes, python: str) -> None:
         self._vmfb = vmfb
         self._runner = remote.runner_for(python)

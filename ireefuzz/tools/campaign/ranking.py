@@ -4,7 +4,7 @@ Each new cause gets a **prior**, the product of:
 
 - its oracle: a crash or a wrong value (numeric, reference, an input mutated) is a bug by itself; an alloca,
   a copy or a materialized producer may be what the semantics need; a metamorphic asymmetry only says two
-  forms differ (``ORACLE_WEIGHT``; a cause's best member oracle counts);
+  forms differ (``OracleSpec.weight``; a cause's best member oracle counts);
 - its reproduction, where its bundle says it (``confirm`` of ``bundles/<cause>/finding.json``): 3/3 counts
   in full, not yet known a little less, flaky or lost much less (``REPRODUCED``);
 - its smallest member's size: fewer ops and elements are more often a bug one can read (``size_weight``);
@@ -29,20 +29,20 @@ from typing import Any
 
 from ireefuzz.base import durable as _io
 from ireefuzz.oracles.finding import Signature
+from ireefuzz.oracles.registry import SPECS
 from ireefuzz.tools.filing.experiments import FEATURES, distance, features  # noqa: F401  (FEATURES re-exported)
 
 from .causes import CauseStats
 from .record import Record
 
-ORACLE_WEIGHT = {
-    "crash": 1.0,
-    "numeric": 1.0,
-    "reference": 0.9,
-    "immutability": 0.9,
-    "memory": 0.6,
-    "fusion": 0.6,
-    "metamorphic": 0.35,
-}
+
+def oracle_weight(oracle: str) -> float:
+    """How likely a finding of ``oracle`` is a real bug by itself (its ``OracleSpec.weight``; 0.5 for a record of
+    an oracle no judge registers any more)."""
+    spec = SPECS.get(oracle)
+    return spec.weight if spec is not None else 0.5
+
+
 REPRODUCED = {"confirmed": 1.0, "unknown": 0.8, "flaky": 0.5, "lost": 0.2}
 BEYOND_FRONTENDS = 0.5
 FLOOR = 0.25  # the share of the prior a cause keeps at distance 0 (it is still listed, last)
@@ -93,9 +93,7 @@ def rank(record: Record) -> list[Ranked]:
     for cid in new:
         c = record.causes[cid]
         rows_of = members.get(cid, ())
-        weight = max(
-            (ORACLE_WEIGHT.get(_oracle(s), 0.5) for s in c.signatures), default=ORACLE_WEIGHT.get(c.oracle, 0.5)
-        )
+        weight = max((oracle_weight(_oracle(s)) for s in c.signatures), default=oracle_weight(c.oracle))
         confirm, status = _reproduction(record, cid)
         beyond = bool(rows_of) and all(_beyond_frontends(r) for r in rows_of)
         prior = weight * REPRODUCED[status] * size_weight(c.smallest) * (BEYOND_FRONTENDS if beyond else 1.0)

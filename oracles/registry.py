@@ -1,0 +1,19 @@
+"""Every oracle's record: each judge module registers its ``OracleSpec`` on import (``oracles.spec``), and this
+module imports them all, so ``SPECS`` is complete wherever it is imported (as ``generators.ops`` imports every op
+family). Outside the registry nothing branches on an oracle's name: it asks ``spec_of(name)``."""
+
+from __future__ import annotations
+
+from . import crash, fusion, immutability, memory, metamorphic, numeric  # noqa: F401  (each registers its specs)
+from .spec import SPECS, OracleSpec
+
+
+def spec_of(oracle: str) -> OracleSpec:
+    """The record of ``oracle`` (ValueError for a name no judge registered)."""
+    try:
+        return SPECS[oracle]
+    except KeyError:
+        raise ValueError(f"unknown oracle {oracle!r}; registered: {', '.join(sorted(SPECS))}") from None
+
+
+__all__ = ["SPECS", "OracleSpec", "spec_of"]

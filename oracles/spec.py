@@ -1,0 +1,103 @@
+"""An oracle is a registered record: ``OracleSpec``, registered by its judge module the way ``generators.ops``
+registers ops.
+
+Everything the rest of ireefuzz needs to know about an oracle is a field here, so nothing outside the registry
+branches on an oracle's name: the pipeline asks ``reads_run`` (does it need the module run?), the causes call
+``cause`` and ``consequence``, the campaign's ranking reads ``weight``, the corpus and the plugin ``switch`` (the
+``--oracles`` choice that runs it), and filing reads ``reproduce`` (how ``run.sh`` and the generated tests show
+the bug), ``culprit`` (how the pass at fault is localized) and the ``ISSUE.md`` prose.
+
+A judge module registers its specs on import (``register``); ``oracles.registry`` imports every judge module, so
+``registry.SPECS`` holds them all (``tests/test_registry.py`` fails for an oracle without a cause rule or a
+reproduce body). L1: stdlib and ``finding`` only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Literal, Mapping, Sequence, get_args
+
+from .finding import Cause, Finding, OracleName
+
+# How a bundle shows the bug: the body of its run.sh and the kind of its generated tests.
+Reproduce = Literal[
+    "compile-error",  # iree-compile fails with the bug's own diagnostic
+    "memory-ops",  # the dispatch's IR (printed before the observation pass) holds the memory op
+    "dispatches",  # the program's dispatches show the producer materialized
+    "run-fault",  # iree-run-module fails
+    "inputs-after",  # an argument holds other values after the call
+    "outputs",  # an output differs from the reference beyond the tolerance
+]
+# How the pass at fault is localized (``tools.filing.culprit``).
+CulpritMethod = Literal["compile-error", "memory-op", "wrong-value", "none"]
+# Who a finding says is wrong: IREE, or the reference it was compared with (JAX).
+Blames = Literal["iree", "reference"]
+# ``consequence(index, findings, causes)``: the index of the finding in the same case that ``findings[index]``
+# follows from (a wrong value read from a mutated argument, a copy of an alloca that is itself a finding), or None.
+Consequence = Callable[[int, Sequence[Finding], Sequence[Cause]], "int | None"]
+
+
+def _everything(kind: str) -> bool:
+    return True
+
+
+def _nothing(kind: str) -> bool:
+    return False
+
+
+@dataclasses.dataclass(frozen=True)
+class OracleSpec:
+    name: OracleName
+    cause: Callable[[Finding], Cause]  # its cause rule: what one upstream issue would cover
+    reproduce: Callable[[str], Reproduce]  # by the finding's kind
+    weight: float  # ranking prior: 1.0 a bug by itself (a crash, a wrong value) ... 0.35 a symptom of one
+    happened: str  # ISSUE.md's "what happened", a sentence (``{kind}``, ``{message}`` are filled in)
+    expected: str  # ISSUE.md's "what was expected", in words
+    switch: OracleName | None = None  # the --oracles choice that runs it (None: its own name)
+    reads_run: Callable[[str], bool] = _everything  # by kind: judged on the module's run (else on the compile)
+    culprit: Callable[[str], CulpritMethod] = lambda kind: "none"
+    consequence: Consequence | None = None
+    blames: Blames = "iree"
+    reads_flow_ties: bool = False  # the pipeline reads which dispatches IREE tied to an argument (``tied_to``)
+
+    @property
+    def switched_by(self) -> OracleName:
+        return self.switch or self.name
+
+    def compile_only(self, kind: str) -> bool:
+        """A finding of this kind reproduces from the compile alone (its bundle need not run the module)."""
+        return not self.reads_run(kind)
+
+
+SPECS: dict[str, OracleSpec] = {}
+ORACLE_NAMES_ALL: tuple[OracleName, ...] = get_args(OracleName)
+
+
+def register(spec: OracleSpec) -> OracleSpec:
+    if spec.name in SPECS:
+        raise ValueError(f"oracle {spec.name!r} registered twice")
+    SPECS[spec.name] = spec
+    return spec
+
+
+def spec_of_registered(name: str) -> OracleSpec:
+    """The spec registered under ``name`` (KeyError if none is): for a judge whose rule defers to another's."""
+    return SPECS[name]
+
+
+def unregister(name: str) -> None:
+    """Remove a registered spec (tests that register an oracle of their own)."""
+    SPECS.pop(name, None)
+
+
+def by_kind(table: Mapping[str, Reproduce], default: Reproduce) -> Callable[[str], Reproduce]:
+    """A ``reproduce`` rule from kind prefixes (``{"compile-": "compile-error"}``), else ``default``."""
+    return lambda kind: next((v for prefix, v in table.items() if kind.startswith(prefix)), default)
+
+
+def reads_run_unless(*prefixes: str) -> Callable[[str], bool]:
+    """A ``reads_run`` rule: every kind but those starting with one of ``prefixes``."""
+    return lambda kind: not kind.startswith(prefixes)
+
+
+never_runs = _nothing

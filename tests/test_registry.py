@@ -1,0 +1,88 @@
+"""An oracle is a registered record (``oracles.spec.OracleSpec``): every oracle has one, each complete, and the
+rest of ireefuzz reads its fields instead of branching on its name."""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+
+import pytest
+
+from ireefuzz.oracles import finding, registry, spec
+from ireefuzz.oracles.cause import assign_causes, cause_of
+from ireefuzz.oracles.finding import Finding, make_cause
+from ireefuzz.tools.campaign import ranking
+
+KINDS = ("compile-error", "compile-crash", "runtime-crash", "wrong-value", "alloca", "copy", "mutated")
+
+
+def problems(specs: typing.Mapping[str, spec.OracleSpec]) -> list[str]:
+    """What makes a registry incomplete: an oracle a Finding may come from with no record, or a record without a
+    cause rule, a reproduce body for some kind, a weight in (0, 1] or its ISSUE.md prose."""
+    out = [f"{name}: no OracleSpec registered" for name in finding.ORACLES if name not in specs]
+    reproduce_bodies = set(typing.get_args(spec.Reproduce))
+    for name, s in specs.items():
+        if not callable(s.cause):
+            out.append(f"{name}: no cause rule")
+        if any(s.reproduce(kind) not in reproduce_bodies for kind in KINDS):
+            out.append(f"{name}: no reproduce body for some kind")
+        if not 0 < s.weight <= 1:
+            out.append(f"{name}: ranking weight {s.weight} outside (0, 1]")
+        if not s.happened or not s.expected:
+            out.append(f"{name}: no ISSUE.md prose")
+    return out
+
+
+def test_every_oracle_has_a_complete_record():
+    assert problems(registry.SPECS) == []
+
+
+def test_the_guard_fails_for_an_oracle_without_a_record_or_a_reproduce_body():
+    specs = dict(registry.SPECS)
+    del specs["fusion"]
+    specs["memory"] = dataclasses.replace(specs["memory"], reproduce=lambda kind: "nothing")  # type: ignore[arg-type, return-value]
+    assert problems(specs) == ["fusion: no OracleSpec registered", "memory: no reproduce body for some kind"]
+
+
+def test_an_unknown_oracle_is_a_one_line_error():
+    with pytest.raises(ValueError, match="unknown oracle 'nope'; registered: crash, fusion"):
+        registry.spec_of("nope")
+
+
+def test_a_spec_registers_once():
+    with pytest.raises(ValueError, match="registered twice"):
+        spec.register(registry.SPECS["crash"])
+
+
+def test_the_fields_say_what_the_branches_on_names_used_to():
+    crash, memory, numeric, reference = (registry.spec_of(n) for n in ("crash", "memory", "numeric", "reference"))
+    assert crash.compile_only("compile-error") and not crash.compile_only("runtime-crash")
+    assert crash.reproduce("compile-error") == "compile-error" and crash.reproduce("runtime-crash") == "run-fault"
+    assert memory.compile_only("alloca") and memory.reproduce("copy") == "memory-ops"
+    assert reference.switched_by == "numeric" and reference.blames == "reference" and numeric.blames == "iree"
+    assert registry.spec_of("immutability").reads_flow_ties and not numeric.reads_flow_ties
+
+
+def test_an_oracle_added_in_a_test_is_bucketed_and_ranked_by_its_record(monkeypatch):
+    """Adding an oracle touches three files: its judge (which registers it), the registry's import of that judge,
+    and ``OracleName``. Here the test plays all three."""
+    monkeypatch.setattr(finding, "ORACLES", (*finding.ORACLES, "toy"))
+    toy = spec.OracleSpec(
+        name="toy",  # type: ignore[arg-type]
+        cause=lambda f: make_cause("toy", [f.kind], f"a toy {f.kind}"),
+        consequence=lambda i, findings, causes: 0 if i > 0 else None,
+        reproduce=lambda kind: "outputs",
+        weight=0.7,
+        happened="a toy happened",
+        expected="no toy",
+    )
+    spec.register(toy)
+    try:
+        first = Finding("toy", "beep", "toy/beep/-/-/-", "m")
+        second = Finding("toy", "boop", "toy/boop/-/-/-", "m")
+        assert cause_of(first).id == "toy/beep"
+        assert [f.cause for f in assign_causes([first, second])] == ["toy/beep", "toy/beep"]  # its consequence rule
+        assert ranking.oracle_weight("toy") == 0.7
+    finally:
+        spec.unregister("toy")
+    assert "toy" not in registry.SPECS
