@@ -130,6 +130,13 @@ def test_a_memory_bugs_pass_test_checks_its_own_op_not_the_precursor_the_culprit
     assert isinstance(shown, list) and "// CHECK-NOT: tensor.empty{{.*}}tensor<3x4x4x4xf32>\n" in shown[0].text
 
 
+def test_a_heap_allocation_is_checked_apart_from_a_stack_one():
+    assert lt.defect_patterns(["%alloc = memref.alloc() : memref<4xf32>"], "") == ["memref.alloc("]
+    assert lt.defect_patterns([ALLOCA_LINE, "with x for y, its output holds no z"], "") == ["memref.alloca"]
+    held = "%0 = memref.alloca() : memref<2xf32>"  # the pass's input holds an alloca already: the type tells them
+    assert lt.defect_patterns([ALLOCA_LINE], held) == ["memref.alloca{{.*}}memref<1x2x1x4xf32>"]
+
+
 def test_an_unparseable_test_is_rejected():
     """Linker output pasted into the IR: iree-opt cannot parse the test alone."""
     text = LABEL_ONLY.replace("// CHECK-LABEL: func.func", "// CHECK-NOT: error:") + "iree-lld: error: x\n"

@@ -46,8 +46,9 @@ from ireefuzz import sut
 from ireefuzz.base.durable import atomic_write_text
 from ireefuzz.oracles import numeric
 from ireefuzz.oracles.crash import gist
-from ireefuzz.oracles.vocabulary import BINDING_OP
+from ireefuzz.oracles.vocabulary import ALLOC_OPS, BINDING_OP
 from ireefuzz.tools.filing.culprit import Culprit
+from ireefuzz.tools.filing.culprit.compile_errors import errors
 
 PASS_TEST, RUN_TEST = "pass_test.mlir", "run_module_test.mlir"
 TOOLS = ("iree-opt", "iree-compile", "iree-run-module")
@@ -70,7 +71,6 @@ Tool = Callable[[Sequence[str]], "tuple[int | None, str, str]"]  # argv (a tool'
 _RUN = re.compile(r"^\s*//\s*RUN:\s?(.*)$", re.M)
 _DIRECTIVE = re.compile(r"^\s*//\s*([A-Z][A-Z0-9_]*?)(-NOT|-NEXT|-SAME|-DAG|-LABEL|-EMPTY|-COUNT-\d+)?:\s?(.*)$")
 _FILECHECK_ERROR = re.compile(r"^(?P<file>[^\n]*?):(?P<line>\d+)(?::\d+)?: error: (?P<directive>[A-Z][\w-]*): ", re.M)
-_ERROR = re.compile(r"error: (.+)")
 _IR_LINE = re.compile(r"^\s*(?:%[\w.#:, %]+ = )?\"?([a-z_]\w*\.[\w.]+)\b")
 _MISMATCH = re.compile(r"^\[FAILED\] .*$", re.M)
 
@@ -218,20 +218,11 @@ class Verdict:
         return f"No {kind}: the one written ({self.purpose.rstrip('.')}) is not shipped, {self.outcome}: {self.why}."
 
 
-def errors(diagnostic: str) -> list[str]:
-    """The messages of a diagnostic's ``error:`` lines, locations dropped."""
-    return [m.group(1).strip() for m in _ERROR.finditer(diagnostic)]
-
-
 def signal_name(number: int) -> str:
     try:
         return signal.Signals(number).name
     except ValueError:
         return f"signal {number}"
-
-
-def _crashed(stage: StageRun) -> bool:
-    return (stage.code is not None and stage.code < 0) or any(m in stage.err for m in sut.CRASH_MARKERS)
 
 
 # --------------------------------------------------------------------------- writing the tests
@@ -292,6 +283,8 @@ def defect_patterns(shows: Sequence[str], before: str) -> list[str]:
             continue  # a confirmation's prose, not IR
         op = m.group(1)
         pattern = op
+        if any(other.startswith(op) and other != op for other in ALLOC_OPS) and line[m.end() :].startswith("("):
+            pattern = op + "("  # memref.alloc, not memref.alloca
         if re.search(rf"{re.escape(op)}\b", before) and " : " in line:
             pattern = f"{op}{{{{.*}}}}{line.rsplit(' : ', 1)[1].strip()}"
         if pattern not in patterns:
@@ -545,7 +538,7 @@ def _matched_line(report: Sequence[str], directive: str) -> str:
 def _failure_line(stage: StageRun) -> str:
     if stage.code is None:
         return f"{stage.tool} timed out"
-    if _crashed(stage) and stage.code < 0:
+    if stage.code < 0:
         return f"{stage.tool} killed by {signal_name(-stage.code)}, not this bug's failure"
     message = next(iter(errors(stage.err)), "") or next(
         (x for x in (stage.err + stage.out).splitlines() if x.strip()), ""
