@@ -31,6 +31,12 @@ RENAMES = (
         "readers (ir_text) expect the old; the releases between were not checked",
     ),
     Rename(
+        "flow.dispatch.tie_shape",
+        "iree_tensor_ext.dispatch.tie_shape",
+        "after 20241104.1068, by 3.12.0",
+        "as dispatch.tensor.load",
+    ),
+    Rename(
         "flow.dispatch.tensor.store",
         "iree_tensor_ext.dispatch.tensor.store",
         "after 20241104.1068, by 3.12.0",
@@ -52,6 +58,7 @@ def spellings(name: str) -> tuple[str, ...]:
 BINDING_OP = "hal.interface.binding.subspan"  # a dispatch's input and output buffers
 TENSOR_LOADS = spellings("iree_tensor_ext.dispatch.tensor.load")
 TENSOR_STORES = spellings("iree_tensor_ext.dispatch.tensor.store")
+TIE_SHAPES = spellings("iree_tensor_ext.dispatch.tie_shape")  # a dispatch tensor with its dynamic dims
 
 # --------------------------------------------------------------------------- memory
 

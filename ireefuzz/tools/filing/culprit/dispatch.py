@@ -89,17 +89,17 @@ def _subspan(interp: Interpreter, op: ir.Operation, args: list) -> list:
     type_text = str(op.results[0].type)
     offset, dims = args[:1], args[1:]
     if offset and int(offset[0]) != 0:
-        raise NotInterpretable("op hal.interface.binding.subspan at an offset")
+        raise NotInterpretable(f"op {vocabulary.BINDING_OP} at an offset")
     shaped = _SHAPED.search(type_text)
     if shaped is None:
-        raise NotInterpretable(f"op hal.interface.binding.subspan of type {type_text}")
+        raise NotInterpretable(f"op {vocabulary.BINDING_OP} of type {type_text}")
     sizes = iter(dims)
     shape = [int(next(sizes)) if d == "?" else int(d) for d in shaped.group(1).split("x")[:-1]]
     element = shaped.group(2)
     read_only = _read_only(op) or "readonly:" in type_text
     key = f"{shape}x{element}"
     if index in state.types and state.types[index] != key:
-        raise NotInterpretable("op hal.interface.binding.subspan: one binding seen as two types")
+        raise NotInterpretable(f"op {vocabulary.BINDING_OP}: one binding seen as two types")
     if index not in state.buffers:
         state.types[index] = key
         e = core.elem_of(ir.Type.parse(element, op.context))

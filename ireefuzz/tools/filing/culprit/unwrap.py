@@ -10,6 +10,8 @@ from typing import Any, Iterator
 
 import numpy as np
 
+from ireefuzz.oracles import vocabulary
+
 
 def unwrap(text: str) -> str:
     """IR after a ``--compile-to`` phase as plain functions the interpreter reads: ``util.func`` -> ``func.func``,
@@ -152,7 +154,7 @@ _IDENTITY_OPS = frozenset(
         "iree_tensor_ext.dispatch.workload.ordinal",
     }
 )  # value in = value out
-_TIE_SHAPE = ("iree_tensor_ext.dispatch.tie_shape", "flow.dispatch.tie_shape")  # a dispatch tensor with its dims
+_TIE_SHAPE = vocabulary.TIE_SHAPES  # a dispatch tensor with its dims
 
 
 def _inline_regions(module: Any) -> None:
@@ -277,14 +279,14 @@ def _inline_body(op: Any, block: Any) -> None:
             if o.operands[0] in result_of:
                 result_of[o.results[0]] = result_of[o.operands[0]]
             continue
-        if o.name in ("iree_tensor_ext.dispatch.tensor.load", "flow.dispatch.tensor.load"):
+        if o.name in vocabulary.TENSOR_LOADS:
             src = arg_of.get(o.operands[0])
             if src is None or not _whole(o, src.type, o.results[0].type):
                 raise ValueError("a partial dispatch tensor load")
             o.results[0].replace_all_uses_with(src)
             o.erase()
             continue
-        if o.name in ("iree_tensor_ext.dispatch.tensor.store", "flow.dispatch.tensor.store"):
+        if o.name in vocabulary.TENSOR_STORES:
             index = result_of.get(o.operands[1])
             if index is None or not _whole(o, op.results[index].type, o.operands[0].type):
                 raise ValueError("a partial dispatch tensor store")
