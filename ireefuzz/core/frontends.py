@@ -43,6 +43,7 @@ from ireefuzz.generators.stablehlo import INPUT_FLAGS, export_functions, module_
 from ireefuzz.oracles import crash, immutability, memory, metamorphic, numeric, op_cone
 from ireefuzz.oracles.finding import Finding, make_signature
 from ireefuzz.oracles.ir import walk
+from ireefuzz.oracles.registry import spec_of
 
 from .evaluate import LINALG, Frontend, Policy
 
@@ -515,7 +516,8 @@ def with_cones(case: ProgramCase, findings: Sequence[Finding]) -> tuple[Finding,
     out = []
     for f in findings:
         k = f.evidence.get("output")
-        cone = op_cone.output_cone(case.program, case.function, k) if f.oracle == "numeric" and type(k) is int else None
+        wrong_output = spec_of(f.oracle).reproduce(f.kind) == "outputs" and type(k) is int
+        cone = op_cone.output_cone(case.program, case.function, k) if wrong_output else None
         out.append(f if cone is None else f.with_evidence(cone=cone))
     return tuple(out)
 

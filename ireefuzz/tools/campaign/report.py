@@ -23,6 +23,7 @@ from xml.etree import ElementTree as ET
 
 from ireefuzz.base import durable as _io
 from ireefuzz.oracles.finding import Signature
+from ireefuzz.oracles.registry import SPECS
 from ireefuzz.sut import NO_PIPELINE
 from ireefuzz.tools.campaign.causes import DIFF_CATEGORIES
 from ireefuzz.tools.campaign.record import ACTIVITIES
@@ -251,7 +252,7 @@ def not_judged_lines(s: Mapping[str, Any]) -> list[str]:
         oracle, _, rest = why.partition(": ")
         lines.append(
             f"- {oracle} not judged in {n} case(s): {rest}"
-            if oracle in ("memory", "fusion", "every oracle")
+            if oracle in SPECS or oracle == "every oracle"
             else f"- numbers not judged in {n} case(s): {why}"
         )
     shares = s.get("not_judged_share", {})
