@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 
@@ -352,3 +353,43 @@ def test_a_data_tiling_only_finding_keeps_data_tiling_and_drops_every_other_flag
     assert "drop-flags" in result.steps
     unneeded = shrink(dataclasses.replace(big_case(), flags=flags), EXP, injected)  # a bug of no flag
     assert unneeded.case.flags == ()
+
+
+# --------------------------------------------------------------------------- no step makes the case undefined
+
+
+def test_no_step_makes_a_defined_case_undefined():
+    """A candidate the definedness test calls undefined is never taken, though it shows the finding: here, any
+    case without the ``tanh`` (as if its input then read what nothing wrote)."""
+    no_tanh = lambda c: None if any(n.op == "tanh" for n in c.graph.nodes) else "reads undefined values (injected)"
+    result = shrink(big_case(), EXP, injected, undefined=no_tanh)
+    assert [n.op for n in result.case.graph.nodes] == ["tanh", "exp"]  # the exp alone would be undefined
+    assert [n.op for n in shrink(big_case(), EXP, injected).case.graph.nodes] == ["exp"]  # defined: it goes
+    start_undefined = lambda c: "reads undefined values (injected)"  # the start too: shrunk as it is
+    assert [n.op for n in shrink(big_case(), EXP, injected, undefined=start_undefined).case.graph.nodes] == ["exp"]
+
+
+def test_the_definedness_of_a_case_is_its_emitted_programs_on_its_inputs(monkeypatch):
+    """Drawn graphs are defined (their types bound indices, their emitted inits are written); a program whose
+    argmax accumulates into the tensor.empty itself reads undefined values."""
+    from ireefuzz.generators import emit as emitting
+    from ireefuzz.generators.builder import GraphBuilder
+    from ireefuzz.tools.shrink.graph import undefined_case
+
+    b = GraphBuilder()
+    b.output(b.argmax(b.arg((4, 6), "f32"), dim=1, result="indices"))
+    case = Case(b.build(), ({},))
+    assert undefined_case(case) is None
+    real = emitting.emit
+
+    def unfilled(graph, *args, **kwargs):  # the argmax's index init is the bare tensor.empty
+        program = real(graph, *args, **kwargs)
+        fill, empty = re.search(r"(%f\d+) = linalg.fill ins\(%c\d+ : i32\) outs\((%e\d+)", program.text).groups()
+        text = re.sub(rf", {fill} :", f", {empty} :", program.text)
+        assert text != program.text
+        return dataclasses.replace(program, text=text)
+
+    monkeypatch.setattr(emitting, "emit", unfilled)
+    assert re.search(
+        r"reads undefined values \(%e\d+ = tensor.empty at line \d+: never written", undefined_case(case) or ""
+    )

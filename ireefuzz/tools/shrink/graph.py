@@ -16,7 +16,10 @@ The target is a predicate over a candidate's findings:
 
 ``check`` is an interestingness function: a batch of cases -> the findings of each.
 ``EvaluateCheck`` wires it to ``ireefuzz.core.evaluate`` (the real compiler); tests inject fakes.
-``confirm`` re-runs a minimized case several times; a flaky one is not filed. ``canonical_key``
+A step never makes a defined case undefined (``undefined_case``: the interpreter on its emitted program and
+inputs finds poison in an output -- a ``tensor.empty`` nothing wrote, a comparison on NaN that orders a reduction or
+a sort -- or an out-of-bounds index): such a candidate is not interesting, whatever it shows, unless the starting
+case was undefined too. ``confirm`` re-runs a minimized case several times; a flaky one is not filed. ``canonical_key``
 names a program up to function names and SSA numbering, so two causes whose minimized programs
 are the same can be merged.
 """
@@ -88,6 +91,30 @@ class EvaluateCheck:
     def __call__(self, cases: Sequence[Case]) -> list[tuple[Finding, ...]]:
         self.compiles += 1
         return [r.findings for r in self._evaluate(list(cases), self.config, self.policy)]
+
+
+# --------------------------------------------------------------------------- defined values
+
+UNDEFINED_CHECK_BYTES = 1 << 28  # a case whose float64 run would take more is not interpreted (cannot tell)
+
+
+def undefined_case(case: Case) -> str | None:
+    """Why ``case``'s emitted program has undefined values on its inputs (the float64 interpreter's poison and
+    undefined behaviour, ``core.frontends.reference_outputs``), or None: defined, or it cannot tell (too big, an
+    op the interpreter lacks). The graph types keep indices in bounds; this sees what they cannot (a NaN an op
+    makes and a reduction then orders, an emitted destination read before it is written)."""
+    from ireefuzz.core import budget
+    from ireefuzz.core.frontends import NotJudged, reference_outputs
+    from ireefuzz.generators.emit import emit
+
+    if any(budget.estimate_case(case, k) > UNDEFINED_CHECK_BYTES for k in range(len(case.instances))):
+        return None
+    text = emit(case.graph).text
+    for k in range(len(case.instances)):
+        reference = reference_outputs(text, "main", case.inputs(k))
+        if isinstance(reference, NotJudged) and reference.undefined:
+            return reference.reason
+    return None
 
 
 # --------------------------------------------------------------------------- size
@@ -449,15 +476,22 @@ def shrink(
     max_evaluations: int = 400,
     verify_alone: bool = True,
     log: Callable[[str], None] | None = None,
+    undefined: Callable[[Case], str | None] = undefined_case,
 ) -> ShrinkResult:
-    """Greedily shrink ``case`` while it shows ``target`` (a signature string means ``Target.by_signature``)."""
+    """Greedily shrink ``case`` while it shows ``target`` (a signature string means ``Target.by_signature``).
+    ``undefined`` says why a case's values are undefined (None: defined): a candidate it says so of is never
+    taken, unless the starting case is undefined too."""
     target = as_target(target)
     observed: dict[str, Sequence[Finding]] = {}
+    may_be_undefined = undefined(case) is not None
 
     def interesting(cases: Sequence[Case]) -> list[bool]:
         results = check(cases)
         observed.update(zip((c.dumps() for c in cases), results))
-        return [target(findings) for findings in results]
+        return [
+            target(findings) and (may_be_undefined or c is case or undefined(c) is None)
+            for c, findings in zip(cases, results)
+        ]
 
     outcome = shrink_greedily(
         case,
