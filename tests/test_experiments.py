@@ -227,6 +227,38 @@ def test_a_variant_met_under_another_name_lands_by_its_known_mechanism():
     assert X.judge(table).line() == f"duplicate-of {WRITE} (by experiment: rank+1)"
 
 
+def test_a_target_the_baseline_judges_is_no_candidate():
+    rule = lambda case: [] if case.graph.op_pattern == "fill" else [finding(FILL_SUM)]
+    verdict = X.judge(experiment(fill_sum_case(), FILL_SUM, rule, known=[FILL_SUM]))
+    assert (verdict.verdict, verdict.line()) == ("known", "known (the baseline judges it)")
+
+
+SLICE = "crash/compile-error/slice-along-dimension-runs-out-of-bounds@iree-codegen-tile-and-distribute-to-workgroups"
+TILING = "crash/compile-error/reverse-map@iree-llvmcpu-tile"
+FOLD = "crash/compile-error/inferred-operand-has-shape@iree-dispatch-creation-fold-unit-extent-dims"
+
+
+def test_a_target_with_a_known_mechanism_is_its_duplicate_unless_a_variant_lands_elsewhere():
+    """Issue 30: the out-of-bounds slice fails in tiling with a dynamic batch; with a static one it is the known
+    fold-unit-extent-dims error, word for word. Its failing pass alone names the reverse-map tiling bug."""
+    tiled = "failing pass: iree-codegen-tile-and-distribute-to-workgroups-using-forall-op (module)"
+    slice_ = dataclasses.replace(finding(SLICE), evidence={"diagnostic": tiled})
+    mechanism = baseline.Mechanism("crash", "tiling", "Without the negative coefficient it compiles.")
+    known = baseline.Baseline.of(
+        [
+            baseline.Known(TILING, "upstream", link="https://x/1", mechanism=mechanism),
+            baseline.Known(FOLD, "upstream", link="https://x/2"),
+        ]
+    )
+    run = lambda rule: X.judge(
+        X.run_experiments(softmax_case(), SLICE, evaluate=fake(rule), baseline=known, cannot_run=lambda cpu: None)
+    )
+    verdict = run(lambda case: [finding(FOLD)] if not case.graph.symbols else [slice_])
+    assert (verdict.verdict, verdict.of, verdict.by) == ("duplicate-of", FOLD, "static")
+    verdict = run(lambda case: [slice_])
+    assert (verdict.verdict, verdict.of, verdict.by) == ("duplicate-of", TILING, "its mechanism (oracle, culprit pass)")
+
+
 def copies_of_a_known_stack_buffer(case, where="d0"):
     """The copies move a tile into and out of the known alloca's buffers: with ``linalg.fill`` neither is there,
     with ``tensor.empty`` both stay (the copy then named by its dispatch's role)."""

@@ -41,6 +41,8 @@ from ireefuzz.tools.baseline import Baseline, Known
 
 OutcomeKind = Literal["same", "known", "other", "clean", "not-judged"]
 OUTCOME_KINDS: tuple[OutcomeKind, ...] = ("same", "known", "other", "clean", "not-judged")
+VerdictKind = Literal["new", "duplicate-of", "known"]  # known: the baseline judges the target itself
+VERDICT_KINDS: tuple[VerdictKind, ...] = ("new", "duplicate-of", "known")
 MAX_EXPERIMENTS = 12  # variants per candidate (each one iree-compile, ~1-3 s), beside the as-given one
 CPUS = ("generic", "x86-64-v3", "host")
 AS_GIVEN = "as-given"
@@ -180,7 +182,7 @@ class ExperimentTable:
 
 @dataclasses.dataclass(frozen=True)
 class Verdict:
-    verdict: Literal["new", "duplicate-of"]
+    verdict: VerdictKind
     target: str
     of: str = ""  # duplicate-of: the known cause
     by: str = ""  # duplicate-of: the experiment that shows it (a variant's label, and how)
@@ -191,6 +193,8 @@ class Verdict:
     def line(self) -> str:
         if self.verdict == "duplicate-of":
             return f"duplicate-of {self.of} (by experiment: {self.by})"
+        if self.verdict == "known":
+            return "known (the baseline judges it)"
         return "new (it survived its experiments)"
 
     def to_json(self) -> dict[str, Any]:
@@ -198,7 +202,7 @@ class Verdict:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Verdict":
-        verdict: Literal["new", "duplicate-of"] = "duplicate-of" if data.get("verdict") == "duplicate-of" else "new"
+        verdict: VerdictKind = next((v for v in VERDICT_KINDS if v == data.get("verdict")), "new")
         return cls(
             verdict,
             str(data.get("target", "")),
@@ -234,6 +238,11 @@ def judge(table: ExperimentTable) -> Verdict:
         if together and removed:
             how = f"{removed[0].label} removes both; they come and go together in all {len(judged)} programs"
             return Verdict("duplicate-of", table.target, k, how, trigger, k)
+    own = table.known.get(table.target)
+    if own == table.target:  # not a candidate: the baseline judges it already
+        return Verdict("known", table.target, own, trigger=trigger, nearest=own)
+    if own:  # the one known cause whose recorded mechanism it has (``known_cause``)
+        return Verdict("duplicate-of", table.target, own, "its mechanism (oracle, culprit pass)", trigger, own)
     nearest, why = _nearest(table, judged)
     return Verdict("new", table.target, trigger=trigger, nearest=nearest, why_not_nearest=why)
 
@@ -1109,7 +1118,7 @@ def section_lines(found: Mapping[str, Any], heading: str = "##") -> list[str]:
         lines += ["", f"Not run: {'; '.join(table.skipped)}."]
     lines += ["", "**Trigger**:" if verdict.trigger else "**Trigger**: no variant makes the failure go away."]
     lines += [f"- {t}" for t in verdict.trigger]
-    if verdict.verdict == "duplicate-of":
+    if verdict.verdict != "new":
         lines += ["", f"**Verdict**: {verdict.line()}."]
     else:
         near = f"`{verdict.nearest}`: {verdict.why_not_nearest}" if verdict.nearest else verdict.why_not_nearest
