@@ -254,6 +254,16 @@ def test_the_run_module_test_states_the_reference_values_and_fails_on_the_mismat
     assert "does not match the expected (4)" in lt.judge(test, symptom, tmp_path, tool).why
 
 
+def test_a_compile_failure_without_reference_values_gets_a_compile_only_test(tmp_path):
+    finding = {"oracle": "crash", "kind": "compile-error", "evidence": {"diagnostic": "a.mlir:1:1: error: boom 3\n"}}
+    test = lt.run_module_test("func.func @main() {\n}\n", "main", ["-x"], {}, 1, finding)
+    assert isinstance(test, lt.LitTest) and test.run_lines == ["iree-compile -x %s -o %t.vmfb"]
+    tool, _ = fake({"iree-compile": (1, "", "run_module_test.mlir:2:3: error: boom 4\n")})
+    assert lt.judge(test, lt.Symptom.of_finding(finding), tmp_path, tool).outcome == "shipped"
+    numeric = {"oracle": "numeric", "kind": "wrong-value", "evidence": {}}
+    assert isinstance(lt.run_module_test("", "main", [], {}, 1, numeric), str)
+
+
 def test_a_compile_error_is_the_bugs_by_its_gist_not_its_numbers():
     finding = {
         "oracle": "crash",
