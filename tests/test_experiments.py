@@ -509,6 +509,25 @@ def test_a_1d_softmax_over_the_stack_limit_is_the_known_write_affecting_error_in
 
 
 @pytest.mark.iree
+def test_an_out_of_bounds_slice_with_a_dynamic_batch_is_the_known_unit_output_conv_error_with_a_static_one():
+    image, window, out = T(("N", 4, 1, 1), "f32"), T((3, 1, 1), "f32"), T(("N", 1, 1, 1), "f32")
+    attrs = {"strides": [2, 2], "dilations": [1, 1]}
+    g = Graph((image, window, out), (Node("depthwise_conv_2d_nhwc_hwc", ("a0", "a1", "a2"), attrs, out),), ("n0",))
+    case = Case(g.check(), ({"N": 2},))
+    (found,) = evaluate_case(case)
+    table = X.run_experiments(case, found.cause, limit=1)
+    fold = "crash/compile-error/linalg.generic-op-inferred-operand-has-shape-s-dimension-to-be-but-found@"
+    assert rows(table)["static"].startswith(f"known:{fold}")
+    assert X.judge(table).line().startswith(f"duplicate-of {fold}") and X.judge(table).by == "static"
+
+
+def evaluate_case(case):
+    from ireefuzz.core.evaluate import evaluate
+
+    return evaluate([case])[0].findings
+
+
+@pytest.mark.iree
 def test_an_argument_written_in_place_is_cured_by_tensor_empty():
     g = Graph(
         (T((8, 8), "i32"), T((8,), "i32")),
