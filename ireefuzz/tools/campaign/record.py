@@ -221,9 +221,9 @@ class Record:
         for row in read_record(out / "progress.jsonl", PROGRESS_KEYS, ENTRY_KEYS):
             self._apply(row, rederive)
         # a cause whose bundle's experiments found it a known cause's duplicate is known (``filing.experiments``)
-        judged = experimenting.judged(baseline, {c: self.bundle_dir(c) for c in self.causes})
-        self.by_experiment = set(judged.causes) - set(baseline.causes)
-        self.baseline = judged
+        found = experimenting.duplicates({c: self.bundle_dir(c) for c in self.causes if c not in baseline.causes})
+        self.by_experiment = set(found)
+        self.baseline = dataclasses.replace(baseline, causes={**baseline.causes, **found}) if found else baseline
 
     # -- state ---------------------------------------------------------------------------
     def is_done(self, index: int) -> bool:

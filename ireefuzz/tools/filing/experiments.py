@@ -22,8 +22,8 @@ code this machine cannot run is compiled only: its run-time verdicts are not jud
 - the **nearest known cause**, and why this cause is not it.
 
 ``record`` is what a bundle's ``finding.json`` keeps (``experiments``); ``section_lines`` writes it for ISSUE.md
-and the campaign's summary.md; ``judged`` reads bundles back, so the campaign counts a cause judged duplicate as
-known: a nightly is red only for a cause that survived its experiments.
+and the campaign's summary.md; ``duplicates`` reads bundles back, so the campaign counts a cause judged duplicate
+as known: a nightly is red only for a cause that survived its experiments.
 """
 
 from __future__ import annotations
@@ -1082,19 +1082,16 @@ def read(folder: str | Path) -> dict[str, Any] | None:
     return value if isinstance(value, dict) and isinstance(value.get("verdict"), dict) else None
 
 
-def judged(baseline: Baseline, bundles: Mapping[str, Path]) -> Baseline:
-    """``baseline`` with each cause whose bundle (``bundles``: cause -> folder) the experiments judged a duplicate
-    of a known cause, as a ``duplicate-of`` entry (note ``by experiment: ...``); the baseline's own verdicts
-    first."""
-    extra = {}
+def duplicates(bundles: Mapping[str, Path]) -> dict[str, Known]:
+    """A ``duplicate-of`` baseline entry (note ``by experiment: ...``) for each cause whose bundle (``bundles``: cause
+    -> folder) the experiments judged a known cause's duplicate; the campaign counts those causes as known."""
+    found = {}
     for cause, folder in bundles.items():
-        if cause in baseline.causes:
-            continue
-        found = read(folder)
-        verdict = Verdict.from_json(found["verdict"]) if found else None
+        tried = read(folder)
+        verdict = Verdict.from_json(tried["verdict"]) if tried else None
         if verdict is not None and verdict.verdict == "duplicate-of" and verdict.target == cause and verdict.of:
-            extra[cause] = Known(cause, "duplicate-of", of=verdict.of, note=f"by experiment: {verdict.by}")
-    return dataclasses.replace(baseline, causes={**baseline.causes, **extra}) if extra else baseline
+            found[cause] = Known(cause, "duplicate-of", of=verdict.of, note=f"by experiment: {verdict.by}")
+    return found
 
 
 def section_lines(found: Mapping[str, Any], heading: str = "##") -> list[str]:
