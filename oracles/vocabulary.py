@@ -85,6 +85,7 @@ DATA_MOVEMENT_OPS = (
 )
 # Ops that update all of their ``outs`` operands in place (their results are those operands).
 IN_PLACE_OPS = ("iree_linalg_ext.sort", "iree_linalg_ext.topk", "iree_linalg_ext.scan", "iree_linalg_ext.scatter")
+EXECUTABLE_TARGET = "#hal.executable.target<"  # a dispatch's target attribute, as IREE prints it (inline or aliased)
 STACK_LIMIT_ATTRIBUTE = "max_stack_allocation_size"  # on the executable target; bytes
 DEFAULT_STACK_LIMIT = 32768  # bytes: IREE's llvm-cpu default max_stack_allocation_size
 

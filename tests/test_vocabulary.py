@@ -21,6 +21,7 @@ IREE_WORDS = (
     vocabulary.FINAL_PASS,
     vocabulary.BUFFERIZED_PASS,
     vocabulary.STACK_LIMIT_ATTRIBUTE,
+    vocabulary.EXECUTABLE_TARGET,
 )
 
 

@@ -44,7 +44,7 @@ import numpy as np
 
 from ireefuzz import sut
 from ireefuzz.base.durable import atomic_write_text
-from ireefuzz.oracles import numeric
+from ireefuzz.oracles import numeric, vocabulary
 from ireefuzz.oracles.crash import gist
 from ireefuzz.oracles.vocabulary import ALLOC_OPS, BINDING_OP
 from ireefuzz.tools.filing.culprit import Culprit
@@ -53,7 +53,7 @@ from ireefuzz.tools.filing.culprit.compile_errors import errors
 PASS_TEST, RUN_TEST = "pass_test.mlir", "run_module_test.mlir"
 TOOLS = ("iree-opt", "iree-compile", "iree-run-module")
 FILECHECK = ("FileCheck", "filecheck")
-TARGET_ATTRIBUTE = "#hal.executable.target<"  # a dispatch's target, as IREE prints it (inline or as an alias)
+TARGET_ATTRIBUTE = vocabulary.EXECUTABLE_TARGET
 _EXECUTABLE_NESTING = "builtin.module(hal.executable("  # a pipeline that reaches the dispatch through its executable
 
 Outcome = Literal[

@@ -165,9 +165,9 @@ def crash(text: str, config: Any, phase: str | None) -> Culprit:
         again = crash_state(code, err)
         if crashed(code, err) and again == state:
             return [f"iree-opt dies the same way: {state_line(again)}"]
-        if code not in (0, None) and not crashed(code, err) and "error:" in err:
+        if code not in (0, None) and not crashed(code, err) and (verifier := errors(err)):
             # alone, the pass breaks the IR it was given (valid: checked below) and its verifier says so
-            return [f"iree-opt does not crash, but the pass's output fails the verifier: {errors(err)[0]}"]
+            return [f"iree-opt does not crash, but the pass's output fails the verifier: {verifier[0]}"]
         return []
 
     found, out, ran_on = None, "", d.body
