@@ -516,8 +516,8 @@ def with_cones(case: ProgramCase, findings: Sequence[Finding]) -> tuple[Finding,
     out = []
     for f in findings:
         k = f.evidence.get("output")
-        wrong_output = spec_of(f.oracle).reproduce(f.kind) == "outputs" and type(k) is int
-        cone = op_cone.output_cone(case.program, case.function, k) if wrong_output else None
+        wrong_output = spec_of(f.oracle).reproduce(f.kind) == "outputs"
+        cone = op_cone.output_cone(case.program, case.function, k) if wrong_output and isinstance(k, int) else None
         out.append(f if cone is None else f.with_evidence(cone=cone))
     return tuple(out)
 
