@@ -109,7 +109,7 @@ def test_memory_bundle_reproduces_in_a_clean_shell(tmp_path):
         "## Minimal program",
         "## Evidence",
         "memref.alloca",
-        "## First pass that introduces it",
+        "## Culprit",
     ):
         assert section in issue, section
 

@@ -371,7 +371,6 @@ def make_bundle(
 
     shape = SimpleNamespace(function="main", args=tuple(graph.args), inputs=lambda _=0: inputs)
     found = culprits.of_finding(finding, program.text, shape, config)
-    first_pass = found.pass_ if finding.oracle == "memory" else None
     matches = upstream.for_finding(finding, program.text)
     rtol, atol = _numeric_tolerance(graph, inputs, sizes) if finding.oracle in ("numeric", "reference") else (0.0, {})
     script = run_script(
@@ -392,7 +391,6 @@ def make_bundle(
             "cpu": facts["cpu"],
             "cpu_features": facts["features"],
             "flags": flags,
-            "first_pass": first_pass,
             "instance": dict(sizes),
             "culprit": found.to_json(),
             "upstream": [dataclasses.asdict(m) for m in matches],
@@ -400,7 +398,7 @@ def make_bundle(
         }
     )
     text = (
-        issue_text(finding, case, program.text, artifact, facts, flags, first_pass, inputs, expected, sizes)
+        issue_text(finding, case, program.text, artifact, facts, flags, inputs, expected, sizes)
         if issue
         else None
     )
@@ -669,7 +667,6 @@ def issue_text(
     artifact: Any,
     facts: Mapping[str, str],
     flags: Sequence[str],
-    first_pass: str | None,
     inputs: Sequence[np.ndarray],
     expected: Mapping[str, np.ndarray],
     sizes: Mapping[str, int],
@@ -744,15 +741,6 @@ def issue_text(
         "",
     ]
     lines += _evidence_section(finding, ev, artifact, inputs, expected)
-    if first_pass:
-        lines += [
-            "## The pass that introduces it",
-            "",
-            f"Followed back from the first pass whose output holds the `{finding.kind}` (as the memory oracle counts "
-            f"it), past the passes that only materialize it: **`{first_pass}`** (`culprit` in `finding.json` says how, "
-            "and the one-pass `iree-opt` run that confirms it).",
-            "",
-        ]
     lines += [
         "## Bisection",
         "",
