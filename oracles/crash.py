@@ -202,10 +202,13 @@ register(
         name="crash",
         cause=_crash_cause,
         reproduce=by_kind({"compile-": "compile-error"}, "run-fault"),
-        reads_run=reads_run_unless("compile-"),
+        reads_run=reads_run_unless("compile-", "bad-output"),
+        defect=lambda kind: "runtime" if kind.startswith("runtime-") else kind,  # a compile error, a crash, a fault
+        absent=lambda kind: "it compiles and runs" if kind.startswith("compile") else "it runs",
         culprit=lambda kind: "compile-error" if kind.startswith("compile") else "none",
         weight=1.0,
-        happened="{message}",
-        expected="A valid program compiles, and its module runs to completion without a fault.",
+        happened="iree-compile / the runtime fails on a valid program.",
+        expected="The program compiles and runs.",
+        title="[CPU] {kind} on valid `{ops}` ({type})",
     )
 )

@@ -199,9 +199,10 @@ register(
         cause=_fusion_cause,
         reproduce=lambda kind: "dispatches",
         reads_run=never_runs,
+        absent=lambda kind: "the producer fuses into its consumer",
         weight=0.6,
-        happened="A producer is not fused into its consumers: {message}",
-        expected="Producers such as fill, iota and broadcast are fused into the dispatches that read them, within "
-        "the graph's dispatch and transient-memory budget.",
+        happened="A producer that only computes index/constant data is materialized into memory by its own "
+        "dispatch instead of being fused into its consumer.",
+        expected="The producer is recomputed inside the consumer's dispatch.",
     )
 )

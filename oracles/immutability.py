@@ -149,9 +149,13 @@ register(
         cause=_immutability_cause,
         reproduce=lambda kind: "inputs-after",
         weight=0.9,
-        happened="The call changed the caller's input buffer: {message}",
-        expected="Every argument holds the same values after the call as before it (a function argument is "
-        "read-only for the callee).",
+        happened="Calling the compiled function modifies one of its *input* buffers: after the call, argument "
+        "{argument} holds other values than were passed in (evidence below).",
+        expected="Input buffers are read-only from the caller's point of view: after the call every argument holds "
+        "exactly what was passed in (results go into buffers IREE allocates).",
+        title="[CPU] `{ops}` with a function argument as `outs` overwrites the caller's input buffer ({type})",
         reads_flow_ties=True,
+        absent=lambda kind: "its inputs stay unchanged",
+        defect=lambda kind: "",  # any input written
     )
 )

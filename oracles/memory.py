@@ -597,10 +597,16 @@ register(
         consequence=_allocation_copied,
         reproduce=lambda kind: "memory-ops",
         reads_run=never_runs,
+        absent=lambda kind: {"copy": "it has no buffer copy", "alloc": "it has no heap allocation"}.get(
+            kind, "it has no stack buffer"
+        ),
         culprit=lambda kind: "memory-op",
+        defect=lambda kind: MEMORY_FAMILIES.get(kind, kind),  # a stack buffer, a heap buffer or a copy
         weight=0.6,
-        happened="The generated code of a dispatch holds a {kind} the program does not need.",
-        expected="The dispatch computes into its output binding with no stack or heap buffer and no buffer copy "
-        "beyond the scratch its ops' semantics require.",
+        happened="IREE's llvm-cpu codegen leaves a `{kind}` in the dispatch `{dispatch}` ({pipeline}), beyond the "
+        "scratch the memory oracle admits for the ops' own semantics (the evidence lists both).",
+        expected="No `memref.alloca` / `memref.alloc` / copy between distinct buffers in the dispatch beyond the "
+        "scratch the ops' semantics require.",
+        title="[CPU] `{kind}` left in dispatch of `{ops}` ({type})",
     )
 )

@@ -399,6 +399,7 @@ register(
         name="metamorphic",
         cause=_metamorphic_cause,
         consequence=_asymmetry_of_a_memory_finding,
+        reads_run=lambda kind: not kind.endswith("-asymmetry"),  # an asymmetry compares memory profiles
         reproduce=lambda kind: "outputs",
         weight=0.35,
         happened="Two variants of one program that must agree do not: {message}",

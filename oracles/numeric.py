@@ -393,10 +393,12 @@ register(
         consequence=_reads_a_mutated_argument,
         reproduce=lambda kind: "outputs",
         culprit=lambda kind: "wrong-value",
+        absent=lambda kind: "its values are right",
+        defect=lambda kind: "",  # any wrong value
         weight=1.0,
-        happened="IREE's output differs from the float64 reference beyond the tolerance, where JAX agrees "
-        "with it: {message}",
-        expected="The outputs equal the reference's within the tolerance of their dtype.",
+        happened="The compiled program returns other values than the reference ({reference}).",
+        expected="Outputs equal the reference within the dtype's tolerance (integers exactly).",
+        title="[CPU] wrong results for `{ops}` ({type})",
     )
 )
 register(
@@ -406,6 +408,8 @@ register(
         consequence=_reads_a_mutated_argument,
         reproduce=lambda kind: "outputs",
         culprit=lambda kind: "wrong-value",
+        absent=lambda kind: "its values are right",
+        defect=lambda kind: "",  # any wrong value
         switch="numeric",
         blames="reference",
         weight=0.9,

@@ -51,12 +51,20 @@ class OracleSpec:
     cause: Callable[[Finding], Cause]  # its cause rule: what one upstream issue would cover
     reproduce: Callable[[str], Reproduce]  # by the finding's kind
     weight: float  # ranking prior: 1.0 a bug by itself (a crash, a wrong value) ... 0.35 a symptom of one
-    happened: str  # ISSUE.md's "what happened", a sentence (``{kind}``, ``{message}`` are filled in)
-    expected: str  # ISSUE.md's "what was expected", in words
+    # ISSUE.md's "what happened" and "what was expected", in words; ``title`` its heading. Filled in: ``{kind}``,
+    # ``{message}``, ``{dispatch}``, ``{pipeline}``, ``{argument}``, ``{reference}`` (who gave the expected values),
+    # and in the title ``{ops}`` and ``{type}``.
+    happened: str
+    expected: str
+    title: str = "[CPU] {oracle} {kind}: `{ops}` ({type})"
     switch: OracleName | None = None  # the --oracles choice that runs it (None: its own name)
     reads_run: Callable[[str], bool] = _everything  # by kind: judged on the module's run (else on the compile)
     culprit: Callable[[str], CulpritMethod] = lambda kind: "none"
     consequence: Consequence | None = None
+    absent: Callable[[str], str] = lambda kind: "the failure goes away"  # the bug gone, in words (a trigger's end)
+    # The kind of defect a kind is, for "the same mechanism" between a finding and a variant's (an alloca and an
+    # alloca-in-loop are both a stack buffer; every wrong value is one): "" = any kind of this oracle.
+    defect: Callable[[str], str] = lambda kind: kind
     blames: Blames = "iree"
     reads_flow_ties: bool = False  # the pipeline reads which dispatches IREE tied to an argument (``tied_to``)
 

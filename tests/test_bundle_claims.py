@@ -97,9 +97,11 @@ def test_copy_evidence_shows_the_copy_shaped_generic_the_oracle_counted():
 
 
 def test_issue_text_claims_only_what_was_measured():
-    for what in repro._WHAT.values():
-        assert "needs no scratch" not in what and "is used as the `outs`" not in what
-    assert "beyond the scratch" in repro._WHAT["memory"]
+    from ireefuzz.oracles.registry import SPECS
+
+    for spec in SPECS.values():  # each oracle's ISSUE.md prose is its registered record's
+        assert "needs no scratch" not in spec.happened and "is used as the `outs`" not in spec.happened
+    assert "beyond the scratch" in SPECS["memory"].happened
     agree = {"jax_0": np.array([1.0]), "f64_0": np.array([1.0])}
     assert "agrees" in repro._reference_agreement(agree)
     assert "differs" in repro._reference_agreement({"jax_0": np.array([1.0]), "f64_0": np.array([3.0])})

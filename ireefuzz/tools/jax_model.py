@@ -48,6 +48,7 @@ from ireefuzz.core.evaluate import CaseResult, Policy, evaluate
 from ireefuzz.errors import UsageError
 from ireefuzz.generators.graph import TensorType
 from ireefuzz.oracles import numeric, vocabulary
+from ireefuzz.oracles.registry import spec_of
 
 # Sizes a symbolic dim is drawn from: 1, small primes, vector widths (4, 8, 16 lanes) +- 1, large.
 AWKWARD = (1, 2, 3, 5, 7, 9, 13, 15, 17, 31, 33, 63, 65, 127, 257)
@@ -701,7 +702,8 @@ def make_bundle(finding: Any, case: JaxCase, config: sut.CompilerConfig) -> Any:
     shape = dataclasses.make_dataclass("Shape", ["args", "outputs"])(case.args_at(k), results)
     ev = finding.evidence
     dtypes = {dtype for _, dtype in results if dtype in numeric.EPS}
-    atol = {d: float(ev.get("tolerance") or 0.0) for d in dtypes} if finding.oracle == "numeric" else {}
+    judged = spec_of(finding.oracle)  # IREE's outputs against the reference: the oracle's own tolerance
+    atol = {d: float(ev.get("tolerance") or 0.0) for d in dtypes} if judged.blames == "iree" else {}
     script = bundle.run_script(
         finding,
         shape,
@@ -738,14 +740,16 @@ def make_bundle(finding: Any, case: JaxCase, config: sut.CompilerConfig) -> Any:
         inputs=inputs,
         expected=expected,
         run_sh=script,
-        inputs_after=repro.program_inputs_after(case) if finding.oracle == "immutability" else None,
+        inputs_after=repro.program_inputs_after(case)
+        if spec_of(finding.oracle).reproduce(finding.kind) == "inputs-after"
+        else None,
         issue=issue,
     )
 
 
 def _compile_error(finding: Any, program: str) -> str:
     """A compile error's own message (what run.sh looks for in iree-compile's output), or ""."""
-    if finding.oracle != "crash" or not finding.kind.startswith("compile"):
+    if spec_of(finding.oracle).reproduce(finding.kind) != "compile-error":
         return ""
     from ireefuzz.oracles.crash import locate
 

@@ -43,6 +43,7 @@ from ireefuzz.base.durable import atomic_write_bytes, atomic_write_json, atomic_
 from ireefuzz.errors import CorpusError
 from ireefuzz.generators.ops import tensor_type
 from ireefuzz.oracles import memory
+from ireefuzz.oracles.registry import spec_of
 
 PROGRAM, CASE, FINDING, FINDINGS, ISSUE, RUN, COMMAND = (
     "program.mlir",
@@ -524,6 +525,10 @@ def _expected_value(k: int, outputs: Sequence[Any]) -> str:
     return f"@expected/out{k}.npy"
 
 
+# The reproduce bodies (``OracleSpec.reproduce``) that judge the compile alone: their run.sh never runs the module.
+COMPILE_ONLY_BODIES = frozenset({"compile-error", "memory-ops", "dispatches"})
+
+
 def run_script(
     finding: Any,
     graph: Any,
@@ -549,14 +554,15 @@ def run_script(
     bad = sut.unsafe_flags(flags)
     if bad:
         raise CorpusError(f"refusing flags that write files or are malformed: {bad}")
-    oracle, kind = finding.oracle, finding.kind
-    compile_only = oracle in ("memory", "fusion") or (oracle == "crash" and kind.startswith("compile"))
+    kind = finding.kind
+    reproduce = spec_of(finding.oracle).reproduce(kind)
+    compile_only = reproduce in COMPILE_ONLY_BODIES
     n_in, n_out = len(graph.args), len(graph.outputs)
-    if oracle == "memory":
+    if reproduce == "memory-ops":
         body = _memory_body(kind, [d for d in data_movement if re.fullmatch(r"[\w$.-]+", d)])
-    elif oracle == "crash" and kind.startswith("compile"):
+    elif reproduce == "compile-error":
         body = _crash_compile_body(kind, error_keys(own_diagnostic(finding, error_message)))
-    elif oracle == "crash":
+    elif reproduce == "run-fault":
         body = (
             _compile()
             + _COMPILED_OR_CANT
@@ -567,7 +573,7 @@ echo "not reproduced: the module ran"
 exit 0
 """
         )
-    elif oracle == "immutability":
+    elif reproduce == "inputs-after":
         expected = sut.expected_output_flags([f"@inputs/a{i}.npy" for i in range(n_in)], exact=True)
         body = (
             _compile()
@@ -580,7 +586,7 @@ exit 0
                 absent="every argument is unchanged after the call",
             )
         )
-    elif oracle in ("numeric", "reference", "metamorphic"):
+    elif reproduce == "outputs":
         expected = sut.expected_output_flags(
             [_expected_value(k, outputs) for k in range(n_out)], exact=False, rtol=rtol, atol=atol
         )
@@ -593,7 +599,7 @@ exit 0
                 absent="outputs match the reference within the tolerance",
             )
         )
-    else:
+    else:  # "dispatches"
         body = _fusion_body()
     head = _HEAD.format(
         signature=comment(finding.signature),

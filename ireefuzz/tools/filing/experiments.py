@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, Sequence
 
 from ireefuzz.oracles.finding import Signature
+from ireefuzz.oracles.registry import SPECS, spec_of
 from ireefuzz.tools.baseline import Baseline, Known
 
 OutcomeKind = Literal["same", "known", "other", "clean", "not-judged"]
@@ -46,34 +47,31 @@ VERDICT_KINDS: tuple[VerdictKind, ...] = ("new", "duplicate-of", "known")
 MAX_EXPERIMENTS = 12  # variants per candidate (each one iree-compile, ~1-3 s), beside the as-given one
 CPUS = ("generic", "x86-64-v3", "host")
 AS_GIVEN = "as-given"
-_FAMILY = {"reference": "numeric"}  # oracles that judge the same thing (a wrong value)
-RUN_ORACLES = frozenset({"numeric", "reference", "immutability"})
 CannotRun = Callable[[str], "str | None"]  # a CPU -> why this machine cannot run code for it, or None
 
 
 def family(cause: str) -> str:
-    """The oracle family of a cause id (``numeric/...`` and ``reference/...`` are one: a wrong value)."""
+    """The oracle family of a cause id (``numeric/...`` and ``reference/...`` are one: a wrong value; the oracle's
+    ``OracleSpec.switch``)."""
     oracle = cause.split("/", 1)[0]
-    return _FAMILY.get(oracle, oracle)
+    spec = SPECS.get(oracle)
+    return spec.switched_by if spec is not None else oracle
 
 
 def mechanism(cause: str) -> tuple[str, str]:
     """What a variant's cause must share with the target to be the same mechanism by experiment: the oracle family
     and the kind of defect (memory: a stack buffer, a heap buffer or a copy; crash: a compile error, a compiler
     crash or a run-time failure; a wrong value of any kind; an input written, however)."""
-    from ireefuzz.oracles.cause import MEMORY_FAMILIES
-
-    fam, kind = family(cause), (cause.split("/") + [""])[1]
-    if fam == "memory":
-        return fam, MEMORY_FAMILIES.get(kind, kind)
-    if fam == "crash":
-        return fam, "runtime" if kind.startswith("runtime-") else kind
-    return (fam, "") if fam in ("numeric", "immutability") else (fam, kind)  # any wrong value; any input written
+    oracle, kind = (cause.split("/") + [""])[:2]
+    spec = SPECS.get(oracle)
+    return family(cause), spec.defect(kind) if spec is not None else kind
 
 
 def needs_run(cause: str) -> bool:
     """Whether the cause is seen only by running the program (a wrong value, a mutation, a run-time crash)."""
-    return cause.split("/", 1)[0] in RUN_ORACLES or cause.startswith("crash/runtime-")
+    oracle, kind = (cause.split("/") + [""])[:2]
+    spec = SPECS.get(oracle)
+    return spec is not None and spec.reads_run(kind)
 
 
 # --------------------------------------------------------------------------- values
@@ -287,22 +285,10 @@ def sentence(row: Row, target: str) -> str:
 
 
 def _effect(target: str) -> str:
-    """What "clean" means for the target's oracle, in words."""
-    parts = (target.split("/") + ["", ""])[:2]
-    oracle, kind = parts
-    if oracle == "crash":
-        return "it compiles and runs" if kind.startswith("compile") else "it runs"
-    if oracle == "memory":
-        return {"copy": "it has no buffer copy", "alloc": "it has no heap allocation"}.get(
-            kind, "it has no stack buffer"
-        )
-    if oracle in ("numeric", "reference"):
-        return "its values are right"
-    if oracle == "immutability":
-        return "its inputs stay unchanged"
-    if oracle == "fusion":
-        return "the producer fuses into its consumer"
-    return "the failure goes away"
+    """What "clean" means for the target's oracle, in words (its ``OracleSpec.absent``)."""
+    oracle, kind = (target.split("/") + ["", ""])[:2]
+    spec = SPECS.get(oracle)
+    return spec.absent(kind) if spec is not None else "the failure goes away"
 
 
 # --------------------------------------------------------------------------- nearness of causes
@@ -376,7 +362,8 @@ def _failing_pass(finding: Any) -> str | None:
     from ireefuzz.oracles.cause import failing_pass
 
     diagnostic = finding.evidence.get("diagnostic") if isinstance(finding.evidence, Mapping) else None
-    return failing_pass(str(diagnostic)) if finding.oracle == "crash" and diagnostic else None
+    compile_error = spec_of(finding.oracle).reproduce(finding.kind) == "compile-error"
+    return failing_pass(str(diagnostic)) if compile_error and diagnostic else None
 
 
 # --------------------------------------------------------------------------- graph variants

@@ -46,6 +46,7 @@ from ireefuzz import sut
 from ireefuzz.base.durable import atomic_write_text
 from ireefuzz.oracles import numeric, vocabulary
 from ireefuzz.oracles.crash import gist
+from ireefuzz.oracles.registry import spec_of
 from ireefuzz.oracles.vocabulary import ALLOC_OPS, BINDING_OP
 from ireefuzz.tools.filing.culprit import Culprit
 from ireefuzz.tools.filing.culprit.compile_errors import errors
@@ -120,16 +121,17 @@ class Symptom:
     @classmethod
     def of_finding(cls, finding: Mapping[str, Any]) -> "Symptom":
         """From a finding (``Finding.to_json()`` or a bundle's ``finding.json``)."""
-        oracle, kind = finding.get("oracle"), str(finding.get("kind") or "")
+        oracle, kind = str(finding.get("oracle")), str(finding.get("kind") or "")
         evidence, bug = finding.get("evidence") or {}, f"{oracle}/{kind}"
-        if oracle == "crash" and kind == "compile-crash":
+        reproduce = spec_of(oracle).reproduce(kind)
+        if reproduce == "compile-error" and kind == "compile-crash":
             code = re.fullmatch(r"-(\d+)", str(evidence.get("returncode", "")).strip())
             return cls(signal=int(code.group(1)) if code else None, bug=bug)
-        if oracle == "crash" and kind == "compile-error":
+        if reproduce == "compile-error" and kind == "compile-error":
             messages = errors(str(evidence.get("diagnostic") or ""))
             message = messages[0] if messages else str(finding.get("message") or "").split(": ", 1)[-1]
             return cls(diagnostic=gist(message, words=12), bug=bug)
-        return cls(values=oracle in ("numeric", "reference", "metamorphic"), bug=bug)
+        return cls(values=reproduce == "outputs", bug=bug)
 
     def shown_by(self, stage: "StageRun") -> str | None:
         """The line of a failed tool stage that shows this bug, or None."""

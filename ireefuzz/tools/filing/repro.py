@@ -31,10 +31,12 @@ from ireefuzz.generators.emit import emit
 from ireefuzz.generators.ops import tensor_type
 from ireefuzz.generators.tensor import TensorType
 from ireefuzz.oracles.finding import Finding
+from ireefuzz.oracles.registry import spec_of
 from ireefuzz.sut import isolated
 from ireefuzz.tools.filing import culprit as culprits
 from ireefuzz.tools.filing import experiments as experimenting
 from ireefuzz.tools.filing.bundle import (
+    COMPILE_ONLY_BODIES,
     INPUTS_AFTER,
     INPUTS_AFTER_FUNCTION,
     Bundle,
@@ -372,7 +374,9 @@ def make_bundle(
     shape = SimpleNamespace(function="main", args=tuple(graph.args), inputs=lambda _=0: inputs)
     found = culprits.of_finding(finding, program.text, shape, config)
     matches = upstream.for_finding(finding, program.text)
-    rtol, atol = _numeric_tolerance(graph, inputs, sizes) if finding.oracle in ("numeric", "reference") else (0.0, {})
+    judged = spec_of(finding.oracle)
+    compares_outputs = judged.reproduce(finding.kind) == "outputs"
+    rtol, atol = _numeric_tolerance(graph, inputs, sizes) if compares_outputs else (0.0, {})
     script = run_script(
         finding,
         graph,
@@ -397,11 +401,7 @@ def make_bundle(
             "signature_of_program": finding.signature,
         }
     )
-    text = (
-        issue_text(finding, case, program.text, artifact, facts, flags, inputs, expected, sizes)
-        if issue
-        else None
-    )
+    text = issue_text(finding, case, program.text, artifact, facts, flags, inputs, expected, sizes) if issue else None
     if text is not None:
         text = _with_measured(text, found, matches, finding)
     return Bundle(
@@ -411,7 +411,7 @@ def make_bundle(
         inputs=inputs,
         expected=expected,
         run_sh=script,
-        inputs_after=inputs_after_module(graph) if finding.oracle == "immutability" else None,
+        inputs_after=inputs_after_module(graph) if judged.reproduce(finding.kind) == "inputs-after" else None,
         issue=text,
     )
 
@@ -439,12 +439,14 @@ def make_program_bundle(finding: Finding, case: Any, config: Any = None) -> Bund
             expected[f"f64_{k}"] = np.asarray(y)
             expected[f"ref_{k}"] = np.asarray(y).astype(frontends.numpy_dtype(dtype) or np.float64)
     platform = dict(finding.evidence.get("platform") or {})
-    cpu = platform.get("cpu") if finding.oracle in ("memory", "fusion") else case.target_cpu
+    judged = spec_of(finding.oracle)
+    reproduce = judged.reproduce(finding.kind)
+    cpu = platform.get("cpu") if reproduce in COMPILE_ONLY_BODIES else case.target_cpu
     all_flags = sut.target_flags(cpu or case.target_cpu, flags)
     shape = dataclasses.make_dataclass("Shape", ["args", "outputs"])(case.args or (), results)
     ev = finding.evidence
     dtypes = {dtype for _, dtype in results if dtype in ("f16", "bf16", "f32", "f64")}
-    atol = {d: float(ev.get("tolerance") or 0.0) for d in dtypes} if finding.oracle == "numeric" else {}
+    atol = {d: float(ev.get("tolerance") or 0.0) for d in dtypes} if judged.blames == "iree" else {}
     script = run_script(
         finding,
         shape,
@@ -468,7 +470,7 @@ def make_program_bundle(finding: Finding, case: Any, config: Any = None) -> Bund
         inputs=inputs,
         expected=expected,
         run_sh=script,
-        inputs_after=program_inputs_after(case) if finding.oracle == "immutability" else None,
+        inputs_after=program_inputs_after(case) if reproduce == "inputs-after" else None,
         issue=program_issue_text(finding, case, platform, all_flags, inputs, expected),
     )
 
@@ -522,8 +524,8 @@ def program_issue_text(
             "`ref_<k>` at the output dtypes); IREE's outputs must match it within the error bound "
             "(integers exactly)."
         )
-        if finding.oracle == "numeric"
-        else _EXPECTED.get(finding.oracle, "")
+        if spec_of(finding.oracle).blames == "iree" and spec_of(finding.oracle).reproduce(finding.kind) == "outputs"
+        else spec_of(finding.oracle).expected
     )
     lines = [
         f"# [CPU] @{case.function}: {finding.kind} ({finding.signature.split('/')[2]})",
@@ -568,7 +570,7 @@ def program_issue_text(
 def _bundle_cpu(finding: Finding, case: Case, facts: Mapping[str, str]) -> str:
     """The CPU run.sh compiles for: what ``host`` resolved to where the finding was made when only the IR
     matters (memory, fusion, compile crashes), else the CPU the case asked for (the code must run here)."""
-    compile_only = finding.oracle in ("memory", "fusion") or finding.kind.startswith("compile")
+    compile_only = spec_of(finding.oracle).reproduce(finding.kind) in COMPILE_ONLY_BODIES
     return facts["cpu"] if compile_only and facts["cpu"] else case.target_cpu
 
 
@@ -598,7 +600,7 @@ def _data_movement(artifact: Any) -> list[str]:
 
 
 def _crash_message(finding: Finding, program_text: str) -> str:
-    if finding.oracle != "crash" or not finding.kind.startswith("compile"):
+    if spec_of(finding.oracle).reproduce(finding.kind) != "compile-error":
         return ""
     from ireefuzz.oracles.crash import locate
 
@@ -639,27 +641,6 @@ def first_pass_with(program_text: str, marker: str, config: Any) -> str | None:
 # --------------------------------------------------------------------------- ISSUE.md
 
 
-_WHAT = {
-    "memory": "IREE's llvm-cpu codegen leaves a `{kind}` in the dispatch `{dispatch}` ({pipeline}), beyond the scratch "
-    "the memory oracle admits for the ops' own semantics (the evidence lists both).",
-    "immutability": "Calling the compiled function modifies one of its *input* buffers: after the call, argument "
-    "{argument} holds other values than were passed in (evidence below).",
-    "numeric": "The compiled program returns other values than the reference ({reference}).",
-    "crash": "iree-compile / the runtime fails on a valid program.",
-    "fusion": "A producer that only computes index/constant data is materialized into memory by its own dispatch "
-    "instead of being fused into its consumer.",
-}
-_EXPECTED = {
-    "memory": "No `memref.alloca` / `memref.alloc` / copy between distinct buffers in the dispatch beyond the scratch "
-    "the ops' semantics require.",
-    "immutability": "Input buffers are read-only from the caller's point of view: after the call every argument "
-    "holds exactly what was passed in (results go into buffers IREE allocates).",
-    "numeric": "Outputs equal the reference within the dtype's tolerance (integers exactly).",
-    "crash": "The program compiles and runs.",
-    "fusion": "The producer is recomputed inside the consumer's dispatch.",
-}
-
-
 def issue_text(
     finding: Finding,
     case: Case,
@@ -679,7 +660,8 @@ def issue_text(
         if original != ev["dispatch"]:
             renamed = f"(The finding names it `{original}`: the function it was found in is this program's `@main`.)"
     title = _title(finding, graph)
-    what = _WHAT.get(finding.oracle, "{message}").format(
+    judged = spec_of(finding.oracle)
+    what = judged.happened.format(
         kind=finding.kind,
         dispatch=ev.get("dispatch", "?"),
         pipeline=ev.get("pipeline", "?"),
@@ -699,7 +681,7 @@ def issue_text(
         "",
         "## What was expected",
         "",
-        _EXPECTED.get(finding.oracle, "The program compiles and runs correctly."),
+        judged.expected,
         "",
         "## Environment",
         "",
@@ -719,7 +701,7 @@ def issue_text(
         "```",
         "",
     ]
-    if finding.oracle == "immutability":
+    if judged.reproduce(finding.kind) == "inputs-after":
         lines += [
             "`iree-run-module` copies `--input` files into fresh buffers and never shows them again, so "
             f"`run.sh` also compiles `{INPUTS_AFTER}`: a second module whose `@{INPUTS_AFTER_FUNCTION}` calls "
@@ -777,17 +759,9 @@ def _reference_agreement(expected: Mapping[str, np.ndarray]) -> str:
 
 
 def _title(finding: Finding, graph: Any) -> str:
-    ops = graph.op_pattern
-    t = graph.type_of(graph.outputs[0])
-    if finding.oracle == "memory":
-        return f"[CPU] `{finding.kind}` left in dispatch of `{ops}` ({t!r})"
-    if finding.oracle == "immutability":
-        return f"[CPU] `{ops}` with a function argument as `outs` overwrites the caller's input buffer ({t!r})"
-    if finding.oracle == "numeric":
-        return f"[CPU] wrong results for `{ops}` ({t!r})"
-    if finding.oracle == "crash":
-        return f"[CPU] {finding.kind} on valid `{ops}` ({t!r})"
-    return f"[CPU] {finding.oracle} {finding.kind}: `{ops}` ({t!r})"
+    return spec_of(finding.oracle).title.format(
+        oracle=finding.oracle, kind=finding.kind, ops=graph.op_pattern, type=repr(graph.type_of(graph.outputs[0]))
+    )
 
 
 def _evidence_section(
@@ -798,7 +772,8 @@ def _evidence_section(
     expected: Mapping[str, np.ndarray],
 ) -> list[str]:
     out = ["## Evidence", ""]
-    if finding.oracle == "memory":
+    reproduce = spec_of(finding.oracle).reproduce(finding.kind)
+    if reproduce == "memory-ops":
         marker = MEMORY_MARKERS.get(finding.kind, "memref.alloca")
         ir_of = lambda d: d.final_ir if finding.kind != "copy" else d.bufferized_ir
         suffix = str(ev.get("dispatch", "")).partition("_dispatch_")[2]  # the finding may name another function
@@ -840,14 +815,14 @@ def _evidence_section(
             "```",
             "",
         ]
-    elif finding.oracle == "immutability":
+    elif reproduce == "inputs-after":
         i = ev.get("argument")
         out += [
             f"Argument {i}: {ev.get('changed_elements')} elements changed; first at index {ev.get('first_index')}: "
             f"`{ev.get('before')}` before the call, `{ev.get('after')}` after.",
             "",
         ]
-    elif finding.oracle == "crash":
+    elif reproduce in ("compile-error", "run-fault"):
         out += ["```", str(ev.get("diagnostic") or ev.get("message") or finding.message)[:3000], "```", ""]
     else:
         out += ["```json", json.dumps(dict(ev), indent=1, sort_keys=True, default=json_default)[:3000], "```", ""]

@@ -25,6 +25,7 @@ from iree.compiler import ir
 
 from ireefuzz.errors import NotInteresting
 from ireefuzz.oracles.finding import Finding
+from ireefuzz.oracles.registry import SPECS
 from ireefuzz.tools.shrink.canonical import parse
 from ireefuzz.tools.shrink.loop import shrink_greedily
 from ireefuzz.tools.shrink.target import Target, as_target
@@ -33,7 +34,11 @@ Candidate = Callable[[str], Iterator[str]]
 Findings = Callable[[str], Sequence[Finding]]  # a program -> its findings
 
 
-RUN_ORACLES = ("numeric", "immutability")  # seen only by running the program
+def needs_run(target: Target) -> bool:
+    """Whether the target is seen only by running the program (its oracle's ``OracleSpec.reads_run``)."""
+    oracle, kind = (target.value.split("/") + [""])[:2]
+    spec = SPECS.get(target.oracle or oracle)
+    return spec is not None and spec.reads_run(kind)
 
 
 def program_findings(text: str, config: Any = None, *, run: bool = False) -> tuple[Finding, ...]:
@@ -472,7 +477,7 @@ def reduce_mlir(
     program's values are undefined (None: defined): a candidate it says so of is never taken, unless the
     starting program is undefined too."""
     if run is None:
-        run = target is not None and as_target(target).oracle in RUN_ORACLES
+        run = target is not None and needs_run(as_target(target))
     findings_of = interesting or (lambda t: program_findings(t, config, run=run))
     observed = {text: tuple(findings_of(text))}
     may_be_undefined = undefined(text) is not None  # the user's own program: reduced as it is

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ireefuzz.oracles.registry import spec_of
+
 from .compile_errors import compile_failure
 from .lineage import rejected_form
 from .log import Dump, dumps, failing_pass, first_after, last_started
@@ -32,13 +34,14 @@ from .values import CONST_EVAL_OFF, first_pass_differing, interpret, wrong_value
 
 def of_finding(finding: Any, program: str, case: Any, config: Any) -> Culprit:
     """The measured culprit for ``finding`` on ``program`` (the method for its oracle and kind)."""
-    if finding.oracle == "crash" and finding.kind.startswith("compile"):
+    method = spec_of(finding.oracle).culprit(finding.kind)  # how its oracle's findings are localized
+    if method == "compile-error":
         if finding.kind == "compile-timeout":
             return not_localized("a compile timeout names no failing pass", method="crash")
         return compile_failure(program, config, crashed_=finding.kind == "compile-crash")
-    if finding.oracle == "memory":
+    if method == "memory-op":
         return memory(program, finding.kind, config)
-    if finding.oracle in ("numeric", "reference") and case is not None and case.args is not None:
+    if method == "wrong-value" and case is not None and case.args is not None:
         return wrong_values(program, case.function, case.inputs(0), config)
     return not_localized(
         f"{finding.oracle}/{finding.kind} findings are not localized: no pass's IR "
