@@ -120,7 +120,7 @@ def _compile_error_bundle(tmp_path: Path, name: str, program: str | None = None)
     return Bundle(program=program or own, finding=finding.to_json(), run_sh=script).dump(tmp_path / "bundle")
 
 
-FOLD = "fold_unit_dims_invalid_ir"  # 'linalg.generic' op inferred input/output operand #1 has shape's dimension ...
+FOLD = "fold_unit_extent_dims/depthwise_conv_invalid_ir"  # 'linalg.generic' op inferred input/output operand #1 has shape's dimension ...
 OTHER_ERROR = (
     "program.mlir:3:13: error: 'linalg.generic' op write affecting operations on global resources are restricted to "
     "workgroup distributed contexts."
@@ -139,9 +139,9 @@ def test_the_keys_of_a_diagnostic_are_its_literal_parts_whatever_it_begins_with(
     ]
     assert error_keys("failed to legalize operation 'x'") == ["failed to legalize operation"]
     assert error_keys("'x'") == [] and error_keys("") == []
-    link, _, _ = _shipped("f16_fmaxf_link")  # the linker's own error, not the generic "failed to link" after it
+    link, _, _ = _shipped("comment_13577_f16_maxnumf_fmaxf")  # the linker's own error, not the generic "failed to link" after it
     assert own_diagnostic(link, link.message) == "undefined symbol: fmaxf"
-    crash, _, _ = _shipped("mmt4d_sigfpe")  # the frame it died in, past the signal handlers
+    crash, _, _ = _shipped("mmt4d_dynamic_sigfpe")  # the frame it died in, past the signal handlers
     assert own_diagnostic(crash) == "mlir::iree_compiler::limitVectorTileSizes"
 
 
@@ -170,7 +170,7 @@ def test_a_compile_error_run_sh_exits_1_only_on_its_own_diagnostic(tmp_path, std
 def test_a_compile_crash_run_sh_needs_its_own_frame(tmp_path):
     from ireefuzz.tools.filing.bundle import Bundle, run_script
 
-    finding, flags, program = _shipped("mmt4d_sigfpe")
+    finding, flags, program = _shipped("mmt4d_dynamic_sigfpe")
     script = run_script(finding, SimpleNamespace(args=(), outputs=()), flags)
     bundle = Bundle(program=program, finding=finding.to_json(), run_sh=script).dump(tmp_path / "bundle")
     frames = "Stack dump:\n #0 0x0001 llvm::sys::PrintStackTrace(llvm::raw_ostream&) S.cpp\n #1 0x0002 {}(long) x.cpp:1"

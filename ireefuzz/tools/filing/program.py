@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
+import sys
+import tempfile
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -23,6 +26,7 @@ import numpy as np
 from ireefuzz import sut
 from ireefuzz.base.durable import atomic_write_text, slug
 from ireefuzz.oracles.finding import Finding
+from ireefuzz.oracles.registry import spec_of
 from ireefuzz.tools.filing import culprit as culprits
 from ireefuzz.tools.filing import experiments as experimenting
 from ireefuzz.tools.filing import lit_tests, upstream
@@ -31,6 +35,7 @@ from ireefuzz.tools.shrink import mlir as reducing
 from ireefuzz.tools.shrink.target import Target, cause_id
 
 CONFIRM_RUNS = 3
+PORTABLE_CPUS = experimenting.CPUS  # least specific first: a bundle is made for the first that reproduces
 OP_LINE = re.compile(r"^\s*(?:%[\w.:#, %]+ = )?([a-z_]+\.[\w.]+)\b", re.M)
 
 
@@ -53,13 +58,14 @@ class Written:
     culprit: culprits.Culprit
     upstream: list[upstream.Match]
     reduced: bool
+    cpus: tuple[str, ...] = ()  # the CPUs of ``PORTABLE_CPUS`` it reproduces on, least specific first
 
     def line(self) -> str:
         where = self.culprit.pass_ or "not localized"
         dup = self.upstream[0].line() if self.upstream else "no upstream match"
         return (
             f"`{self.cause}`: {len(self.ops)} op(s) ({', '.join(self.ops) or '-'}); run.sh {self.run_exits}; "
-            f"culprit {self.culprit.phase or '-'} / {where}; {dup}"
+            f"culprit {self.culprit.phase or '-'} / {where}; CPUs {', '.join(self.cpus) or '-'}; {dup}"
         )
 
 
@@ -73,6 +79,7 @@ def write_cause(
     reduction: Any = None,
     log: Callable[[str], None] = lambda m: None,
     experiments: int = experimenting.MAX_EXPERIMENTS,
+    cpus: Sequence[str] = (),
 ) -> Written:
     """The bundle of ``finding`` on the (reduced) ``program``'s function ``case``, in ``out``; a confirmed one with
     up to ``experiments`` IR-level variants run (``filing.experiments``: finding.json and ISSUE.md)."""
@@ -89,6 +96,7 @@ def write_cause(
         "upstream": [dataclasses.asdict(m) for m in matches],
         "ops": ops,
         "cause": cause_id(finding),
+        "reproduces_on": list(cpus),
         "reduction": (
             {"steps": list(reduction.steps), "before": list(reduction.before), "after": list(reduction.after)}
             if reduction is not None
@@ -132,6 +140,8 @@ def write_cause(
             tests,
             exits,
             made.finding["inputs_check"],
+            expected=made.expected,
+            cpus=cpus,
         )
     else:
         log(f"run.sh exits {exits}, not 1 every time: no ISSUE.md")
@@ -141,8 +151,37 @@ def write_cause(
         tried = experimenting.record(experimenting.run_experiments(case, goal, config, limit=experiments, log=log))
         made.finding["experiments"] = tried
         made.issue = experimenting.with_section(made.issue, tried) if made.issue is not None else None
+    made.finding = portable(made.finding)
+    made.issue = portable(made.issue) if made.issue is not None else None
     made.dump(out)
-    return Written(path, cause_id(finding), finding.signature, ops, exits, found, matches, reduction is not None)
+    for name in ("culprit_before.mlir", "culprit_after.mlir", lit_tests.PASS_TEST, lit_tests.RUN_TEST):
+        if (path / name).exists():
+            atomic_write_text(path / name, portable((path / name).read_text()))
+    return Written(
+        path, cause_id(finding), finding.signature, ops, exits, found, matches, reduction is not None, tuple(cpus)
+    )
+
+
+_WORK_DIR = re.compile(re.escape(tempfile.gettempdir().rstrip("/")) + r"/ireefuzz-[\w.-]+/")
+_MACHINE_ROOTS = tuple(
+    sorted({os.path.realpath(sys.prefix), sys.prefix, os.path.expanduser("~"), os.getcwd()}, key=len, reverse=True)
+)
+
+
+def portable(value: Any) -> Any:
+    """``value`` (text, or JSON made of text) naming no path of this machine: a work directory's files by their
+    own name, a file under this Python, the home or the working directory by its base name (``iree-compile``)."""
+    if isinstance(value, str):
+        value = _WORK_DIR.sub("", value)
+        for root in _MACHINE_ROOTS:
+            if root not in ("", "/"):
+                value = re.sub(re.escape(root) + r"/[^\s'\"]*/([^\s'\"/]+)", r"\1", value)
+        return value
+    if isinstance(value, list):
+        return [portable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: portable(v) for k, v in value.items()}
+    return value
 
 
 def _what(finding: Finding) -> str:
@@ -166,6 +205,30 @@ def _excerpt(text: str, limit: int = 60, width: int = 240) -> list[str]:
     )
 
 
+UPSTREAM_RESEARCH = "docs/upstream-research.md"  # ireefuzz's record of the upstream searches behind the table
+
+
+def _values(expected: Mapping[str, np.ndarray], limit: int = 12) -> list[str]:
+    """The reference outputs (``ref_<k>``) in words: each output's shape, dtype and first values."""
+    lines = []
+    for key in sorted(k for k in expected if k.startswith("ref_")):
+        x = np.asarray(expected[key])
+        flat = x.reshape(-1)
+        shown = " ".join(str(v) for v in flat[:limit]) + (" ..." if flat.size > limit else "")
+        lines.append(
+            f"output {key.removeprefix('ref_')}: `{'x'.join(map(str, x.shape)) or 'scalar'} {x.dtype}` = [{shown}]"
+        )
+    return lines
+
+
+def _title(finding: Finding, found: culprits.Culprit, ops: Sequence[str]) -> str:
+    """The heading, from the reduced program's ops and what IREE did (no path, no oracle jargon)."""
+    chain = " -> ".join(f"`{o}`" for o in ops) or "the program"
+    where = f" in `{found.pass_}`" if found.pass_ else ""
+    what = re.sub(r"^[^\s:]+:\d+:\d+: (error: )?", "", _what(finding)).strip()
+    return f"# [llvm-cpu] {chain}: {what}{where}"
+
+
 def _issue(
     base: str,
     finding: Finding,
@@ -176,20 +239,58 @@ def _issue(
     tests: Sequence[lit_tests.Verdict],
     exits: Sequence[int | None],
     inputs_check: Mapping[str, Any] | None = None,
+    *,
+    expected: Mapping[str, np.ndarray] | None = None,
+    cpus: Sequence[str] = (),
 ) -> str:
     """``base`` (what happens, expected, environment, reproduce, program, evidence) plus what was measured:
-    the culprit with the IR before / after, the upstream matches, the tests, the confirmation."""
-    title = (
-        f"# [llvm-cpu] {finding.oracle} {finding.kind} on `{' + '.join(o.split('.')[-1] for o in ops) or 'program'}`"
-        + (f" in `{found.pass_}`" if found.pass_ else "")
-        + f": {_what(finding)}"
-    )
-    base = title + base[base.index("\n") :] if base.startswith("# ") else base
+    the expected values, the CPUs it reproduces on, the culprit with the IR before / after and the command
+    that confirms it, the upstream search, the tests, the confirmation."""
+    base = _title(finding, found, ops) + base[base.index("\n") :] if base.startswith("# ") else base
+    values = _values(expected or {})
+    if values:
+        said = (
+            "The float64 reference interpreter's values (`expected/`):"
+            if spec_of(finding.oracle).reproduce(finding.kind) == "outputs"
+            else "The program compiles and runs; the float64 reference interpreter gives (`expected/`):"
+        )
+        base = re.sub(
+            r"(## What was expected\n\n)(.*?)(\n\n## )",
+            lambda m: (
+                m.group(1) + m.group(2) + "\n\n" + said + "\n\n" + "\n".join(f"- {v}" for v in values) + m.group(3)
+            ),
+            base,
+            count=1,
+            flags=re.S,
+        )
+    if cpus:
+        base = base.replace(
+            "## Reproduce\n",
+            f"Reproduces with `--iree-llvmcpu-target-cpu=` {', '.join(f'`{c}`' for c in cpus)} "
+            f"(tried: {', '.join(f'`{c}`' for c in PORTABLE_CPUS)}; `run.sh` uses the least specific, `{cpus[0]}`).\n\n"
+            "## Reproduce\n",
+            1,
+        )
     tail_at = base.rfind("\n---\n")
     head, tail = (base[:tail_at], base[tail_at:]) if tail_at >= 0 else (base, "")
     lines = ["", "## Culprit", ""]
     if found.pass_:
         lines += [f"Phase `{found.phase or '?'}`, pass **`{found.pass_}`**: {found.how}.", ""]
+        if found.confirm is not None:
+            lines += [
+                "Confirmed by running the pass alone on the IR it received:",
+                "",
+                "```sh",
+                found.confirm.command,
+                "```",
+                "",
+                "which shows:",
+                "",
+                "```",
+                *_excerpt("\n".join(found.confirm.shows), limit=12),
+                "```",
+                "",
+            ]
         if found.ir_before:
             lines += [
                 "IR the pass received (`culprit_before.mlir`):",
@@ -208,6 +309,11 @@ def _issue(
             "",
         ]
     lines += upstream.issue_section(matches)
+    lines += [
+        f"Upstream search: the table was refreshed by searching iree-org/iree and llvm/llvm-project issues and "
+        f"pull requests; the searches and their findings are in ireefuzz's `{UPSTREAM_RESEARCH}`.",
+        "",
+    ]
     lines += lit_tests.issue_lines(tests)
     lines += [
         "## Confirmation",
@@ -248,9 +354,11 @@ def bundle_program(
     max_candidates: int = 80,
     policy: Any = None,
     log: Callable[[str], None] = lambda m: None,
+    cpus: Sequence[str] = (),
 ) -> list[Written]:
     """One bundle per cause ``ireefuzz check`` finds in ``text``, under ``out`` (``out/<cause>``), and
-    ``out/index.md``."""
+    ``out/index.md``. With ``cpus`` (least specific first), the reduced program is checked on each and
+    bundled for the first that reproduces its cause (a bundle that runs on most machines)."""
     from ireefuzz.tools.check import check_results
 
     out = Path(out)
@@ -296,9 +404,52 @@ def bundle_program(
                 finding, case = again[0]
             else:
                 program, reduction = text, None
-        written.append(write_cause(finding, program, case, config, out / slug(cause), reduction=reduction, log=log))
+        chosen, on = config, reproducing_cpus(program, cause, config, policy, seed, shapes, cpus)
+        if on:
+            chosen = dataclasses.replace(config, target_cpu=on[0])
+            found_there = _findings_of(program, cause, chosen, policy, seed, shapes)
+            if found_there:
+                finding, case = found_there[0]
+            else:
+                chosen = config
+        log(f"reproduces on {on or '-'} of {list(cpus)}; bundled for {chosen.target_cpu}")
+        written.append(
+            write_cause(finding, program, case, chosen, out / slug(cause), reduction=reduction, log=log, cpus=on)
+        )
     write_index(out, written)
     return written
+
+
+def _findings_of(
+    program: str, cause: str, config: Any, policy: Any, seed: int, shapes: Any
+) -> list[tuple[Finding, Any]]:
+    """``check``'s findings of ``cause`` on ``program`` under ``config`` (with the given shapes while they fit)."""
+    from ireefuzz.tools.check import check_results
+
+    for given in (shapes, None) if shapes is not None else (None,):
+        try:
+            found = [
+                (f, r.case)
+                for r in check_results(program, config, policy, seed=seed, shapes=given)
+                for f in r.findings
+                if cause_id(f) == cause
+            ]
+        except Exception:  # noqa: BLE001 -- the shapes no longer fit, or this CPU cannot build it: not seen here
+            found = []
+        if found:
+            return found
+    return []
+
+
+def reproducing_cpus(
+    program: str, cause: str, config: Any, policy: Any, seed: int, shapes: Any, cpus: Sequence[str]
+) -> tuple[str, ...]:
+    """The CPUs of ``cpus`` on which ``check`` finds ``cause`` in ``program``, in their order."""
+    return tuple(
+        cpu
+        for cpu in cpus
+        if _findings_of(program, cause, dataclasses.replace(config, target_cpu=cpu), policy, seed, shapes)
+    )
 
 
 def _findings_as_checked(
@@ -367,6 +518,7 @@ def main(args: Any, text: str, config: Any, policy: Any, shapes: Any) -> int:
         seed=args.seed,
         policy=policy,
         log=lambda m: print(f"ireefuzz check: {m}", flush=True),
+        cpus=PORTABLE_CPUS if config.target_cpu == "host" else (),
     )
     for w in written:
         print(f"{w.path}: {w.line()}")

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Regenerates docs/bundles/ with the tool: one `ireefuzz check --bundle` per reproducer in docs/repros/,
+# (the tool picks the least specific CPU of generic, x86-64-v3, host that reproduces), then
+# `ireefuzz bisect` on the releases installed here. Run from the repository root.
+set -eu
+VERSIONS=${VERSIONS:-3.10.0,3.12.0,3.13.0}
+one() {  # one <folder under docs/bundles> <reproducer> [check options]
+  dir=docs/bundles/$1; src=$2; shift 2
+  rm -rf "$dir"
+  ireefuzz check "docs/repros/$src" --bundle "$dir" "$@" || true
+  for b in "$dir"/*/; do [ -f "$b/run.sh" ] && ireefuzz bisect "$b" --versions "$VERSIONS" --no-install || true; done
+}
+if [ $# -gt 0 ]; then one "$@"; exit; fi
+one fold_unit_extent_dims/depthwise_conv_invalid_ir depthwise_conv_unit_output_invalid_ir.mlir
+one fold_unit_extent_dims/pooling_max_wrong_values pooling_max_unit_output_wrong_values.mlir
+one fold_unit_extent_dims/conv_unread_row_wrong_values conv_unit_output_unread_row_wrong_values.mlir --shapes 63x15,7,3x4x1x15,3x1x15x3
+one fill_then_sum_wrong_value fill_then_sum_wrong_value.mlir
+one gather_of_gather_wrong_values gather_of_gather_wrong_values.mlir --shapes 2x1,3,3 --seed 4 --oracles numeric
+one conv_nchw_alloca conv_nchw_splat_generic_init_alloca.mlir
+one mmt4d_dynamic_sigfpe mmt4d_dynamic_sigfpe.mlir
+one unpack_into_argument unpack_into_argument_write_error.mlir
+one conv_input_as_outs_crash conv_input_as_outs_crash.mlir
+one comment_llvm_113021_reverse_map_tiling reverse_map_then_reduce_tiling_invalid_ir.mlir
+one comment_24735_argsort_dynamic_stack argsort_1d_dynamic_stack.mlir
+one comment_24665_sort_of_an_argument sort_of_an_argument_in_place.mlir
+one comment_13577_f16_maxnumf_fmaxf f16_maxnumf_reduction_undefined_fmaxf.mlir

@@ -1,0 +1,106 @@
+"""Writes docs/bundles/README.md, each root cause's ISSUE.md (new reports) or COMMENT.md (a comment draft for an
+open upstream issue), from the bundles' own records (finding.json, bisect.json): no claim the records lack.
+Run from the repository root after regenerate.sh."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+ROOT = Path("docs/bundles")
+# root cause folder -> (bug in words, upstream issue to comment on or None for a new report)
+CAUSES = {
+    "fold_unit_extent_dims": ("unit-dim folding of a conv / pooling with a unit output: invalid IR, wrong values, reads out of bounds", None),
+    "fill_then_sum_wrong_value": ("a sum over a splat `linalg.fill` gives a wrong value", None),
+    "gather_of_gather_wrong_values": ("a gather of a gather returns wrong rows", None),
+    "conv_nchw_alloca": ("an NCHW conv whose init is a splat `linalg.generic` gets `memref.alloca` stack buffers", None),
+    "mmt4d_dynamic_sigfpe": ("`linalg.mmt4d` with dynamic inner tiles: SIGFPE in iree-compile", None),
+    "unpack_into_argument": ("`linalg.unpack` into a function argument: write-affecting error", None),
+    "conv_input_as_outs_crash": ("a conv whose input is also its outs: SIGSEGV in iree-compile", None),
+    "comment_llvm_113021_reverse_map_tiling": ("a reversed indexing map then a reduction: invalid IR after tiling", "llvm/llvm-project#113021"),
+    "comment_24735_argsort_dynamic_stack": ("1-D dynamic argsort: dynamically sized stack allocation", "iree-org/iree#24735"),
+    "comment_24665_sort_of_an_argument": ("a sort of an argument sorts the caller's buffer in place", "iree-org/iree#24665"),
+    "comment_13577_f16_maxnumf_fmaxf": ("an f16 `maxnumf` reduction links an undefined `fmaxf`", "iree-org/iree#13577"),
+}
+
+
+def bundles(cause: str) -> list[Path]:
+    return sorted(p.parent for p in (ROOT / cause).glob("**/finding.json"))
+
+
+def record(b: Path) -> dict:
+    f = json.loads((b / "finding.json").read_text())
+    bis = json.loads((b / "bisect.json").read_text()) if (b / "bisect.json").exists() else {}
+    c = f.get("culprit") or {}
+    exp = (f.get("experiments") or {}).get("trigger") if isinstance(f.get("experiments"), dict) else None
+    return {
+        "folder": str(b.relative_to(ROOT)),
+        "ops": ", ".join(f"`{o}`" for o in f.get("ops", [])),
+        "culprit": f"`{c['pass']}`" if c.get("pass") else "not localized",
+        "confirm": (c.get("confirm") or {}).get("command"),
+        "cpus": ", ".join(f.get("reproduces_on") or []) or "-",
+        "run_sh": (f.get("run_sh") or {}).get("exits"),
+        "releases": bis.get("answer", "bisect not run"),
+        "upstream": "; ".join(m.get("issue", "") + f" ({m.get('state')})" for m in f.get("upstream") or []) or "no table match",
+        "shipped": (b / "ISSUE.md").exists(),
+        "trigger": exp,
+    }
+
+
+def main() -> None:
+    rows = ["| folder | bug | ops | culprit | CPUs | run.sh | releases | upstream (table) | maintainer action |", "|---|---|---|---|---|---|---|---|---|"]
+    for cause, (bug, issue) in CAUSES.items():
+        recs = [record(b) for b in bundles(cause)]
+        if not recs:
+            continue
+        action = f"comment on {issue} (`COMMENT.md`)" if issue else "file `ISSUE.md`"
+        for r in recs:
+            rows.append(
+                f"| [{r['folder']}]({r['folder']}/ISSUE.md) | {bug} | {r['ops']} | {r['culprit']} | {r['cpus']} | {r['run_sh']} | {r['releases']} | {r['upstream']} | {action if r['shipped'] else 'not shipped: run.sh not 1 every time'} |"
+            )
+        variants = [
+            f"- `{r['folder']}`: {r['ops']}; culprit {r['culprit']}"
+            + (f" (`{r['confirm']}` on its `culprit_before.mlir`)" if r["confirm"] else "")
+            + f"; CPUs {r['cpus']}; releases: {r['releases']}. Full report: [{r['folder']}/ISSUE.md]({Path(r['folder']).relative_to(cause)}/ISSUE.md)"
+            for r in recs
+        ]
+        if issue:
+            text = [
+                f"# Comment draft for {issue}",
+                "",
+                f"Another reproducer of this issue ({bug}), reduced and checked with stock `iree-compile` / `iree-run-module` (IREE 3.13):",
+                "",
+                *variants,
+                "",
+                "What it adds: a minimal program (`program.mlir`), a `run.sh` that exits 1 while the bug is present, "
+                "the CPUs and releases it shows on, and lit tests that fail with the bug (see the bundle's ISSUE.md "
+                "for the IR, the experiments and the trigger).",
+            ]
+            (ROOT / cause / "COMMENT.md").write_text("\n".join(text) + "\n")
+        elif len(recs) > 1:
+            text = [
+                f"# [llvm-cpu] {bug}",
+                "",
+                f"One root cause, {len(recs)} variants; each folder is a complete bundle (program, inputs, run.sh, culprit IR, lit tests):",
+                "",
+                *variants,
+                "",
+            ]
+            (ROOT / cause / "ISSUE.md").write_text("\n".join(text) + "\n")
+    readme = [
+        "# Bundles of IREE 3.13 bugs, one folder per root cause",
+        "",
+        "Written by `docs/bundles/regenerate.sh` (`ireefuzz check docs/repros/<program> --bundle`, then "
+        "`ireefuzz bisect --versions 3.10.0,3.12.0,3.13.0`) and this table by `docs/bundles/summarize.py` from "
+        "each bundle's `finding.json` / `bisect.json`. The tool chose each bundle's CPU: the first of `generic`, "
+        "`x86-64-v3`, `host` that reproduces. Upstream: the table `corpus/upstream_issues.json`, researched in "
+        "`docs/upstream-research.md`.",
+        "",
+        *rows,
+        "",
+    ]
+    (ROOT / "README.md").write_text("\n".join(readme))
+
+
+if __name__ == "__main__":
+    main()
