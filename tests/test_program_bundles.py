@@ -120,7 +120,8 @@ def _compile_error_bundle(tmp_path: Path, name: str, program: str | None = None)
     return Bundle(program=program or own, finding=finding.to_json(), run_sh=script).dump(tmp_path / "bundle")
 
 
-FOLD = "fold_unit_extent_dims/depthwise_conv_invalid_ir"  # 'linalg.generic' op inferred input/output operand #1 has shape's dimension ...
+# 'linalg.generic' op inferred input/output operand #1 has shape's dimension ...
+FOLD = "fold_unit_extent_dims/depthwise_conv_invalid_ir"
 OTHER_ERROR = (
     "program.mlir:3:13: error: 'linalg.generic' op write affecting operations on global resources are restricted to "
     "workgroup distributed contexts."
@@ -139,7 +140,8 @@ def test_the_keys_of_a_diagnostic_are_its_literal_parts_whatever_it_begins_with(
     ]
     assert error_keys("failed to legalize operation 'x'") == ["failed to legalize operation"]
     assert error_keys("'x'") == [] and error_keys("") == []
-    link, _, _ = _shipped("comment_13577_f16_maxnumf_fmaxf")  # the linker's own error, not the generic "failed to link" after it
+    # the linker's own error, not the generic "failed to link" after it
+    link, _, _ = _shipped("comment_13577_f16_maxnumf_fmaxf")
     assert own_diagnostic(link, link.message) == "undefined symbol: fmaxf"
     crash, _, _ = _shipped("mmt4d_dynamic_sigfpe")  # the frame it died in, past the signal handlers
     assert own_diagnostic(crash) == "mlir::iree_compiler::limitVectorTileSizes"
