@@ -199,6 +199,7 @@ register(
         cause=_fusion_cause,
         reproduce=lambda kind: "dispatches",
         reads_run=never_runs,
+        reads_dispatches=True,
         absent=lambda kind: "the producer fuses into its consumer",
         weight=0.6,
         happened="A producer that only computes index/constant data is materialized into memory by its own "

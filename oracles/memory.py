@@ -597,6 +597,7 @@ register(
         consequence=_allocation_copied,
         reproduce=lambda kind: "memory-ops",
         reads_run=never_runs,
+        reads_dispatches=True,
         absent=lambda kind: {"copy": "it has no buffer copy", "alloc": "it has no heap allocation"}.get(
             kind, "it has no stack buffer"
         ),

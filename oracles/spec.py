@@ -66,6 +66,9 @@ class OracleSpec:
     # alloca-in-loop are both a stack buffer; every wrong value is one): "" = any kind of this oracle.
     defect: Callable[[str], str] = lambda kind: kind
     blames: Blames = "iree"
+    # Judges each dispatch's IR: IREE shares identical dispatches across a module's functions and lists them under
+    # the first, so the candidates of a shrink or an experiment need a module each.
+    reads_dispatches: bool = False
     reads_flow_ties: bool = False  # the pipeline reads which dispatches IREE tied to an argument (``tied_to``)
 
     @property

@@ -4,7 +4,9 @@ rest of ireefuzz reads its fields instead of branching on its name."""
 from __future__ import annotations
 
 import dataclasses
+import re
 import typing
+from pathlib import Path
 
 import pytest
 
@@ -86,3 +88,31 @@ def test_an_oracle_added_in_a_test_is_bucketed_and_ranked_by_its_record(monkeypa
     finally:
         spec.unregister("toy")
     assert "toy" not in registry.SPECS
+
+
+# A branch on an oracle's name: a comparison of an ``oracle`` value with a quoted oracle name.
+_ORACLE_WORDS = "|".join(finding.ORACLES)
+_BRANCH = re.compile(rf"""oracle\)?\s*(?:==|!=)\s*["']({_ORACLE_WORDS})["']|oracle\)?\s+(?:not\s+)?in\s+\(\s*["']""")
+_ROOT = Path(__file__).resolve().parents[1]
+
+
+def branches_on_oracle_names(source: str) -> list[int]:
+    """The lines of ``source`` that branch on an oracle's name (instead of reading its ``OracleSpec``)."""
+    return [
+        n for n, line in enumerate(source.splitlines(), 1) if _BRANCH.search(line) and not line.lstrip().startswith("#")
+    ]
+
+
+def test_the_branch_guard_sees_a_branch_on_a_name():
+    assert branches_on_oracle_names('if finding.oracle == "memory":\n    pass\nok = spec.reads_run(kind)\n') == [1]
+    assert branches_on_oracle_names('x = f.oracle in ("numeric", "reference")\n') == [1]
+
+
+def test_outside_the_registry_nothing_branches_on_an_oracle_name():
+    """The judges register their records (``oracles/``); everything else reads the records' fields."""
+    found = {
+        str(path.relative_to(_ROOT)): lines
+        for path in sorted((_ROOT / "ireefuzz").rglob("*.py"))
+        if (lines := branches_on_oracle_names(path.read_text()))
+    }
+    assert found == {}, f"read the OracleSpec field instead: {found}"

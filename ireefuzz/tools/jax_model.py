@@ -686,7 +686,7 @@ def make_bundle(finding: Any, case: JaxCase, config: sut.CompilerConfig) -> Any:
     from ireefuzz.tools.filing import bundle, repro
 
     k = instance_of(case, finding)
-    ran = finding.oracle not in ("memory", "fusion") and not finding.kind.startswith("compile")
+    ran = not spec_of(finding.oracle).compile_only(finding.kind)
     inputs = case.inputs(k) if ran else []
     results = case.signature.results
     expected: dict[str, np.ndarray] = {}
@@ -794,7 +794,7 @@ def _dispatch_section(finding: Any, case: JaxCase, config: sut.CompilerConfig) -
     """ISSUE.md's section on the dispatch a memory / fusion finding names: its executable source, which
     ``iree-compile --compile-mode=hal-executable`` compiles on its own (one more compile of the program)."""
     name = str(finding.evidence.get("dispatch") or "")
-    if finding.oracle not in ("memory", "fusion") or not name:
+    if not spec_of(finding.oracle).reads_dispatches or not name:
         return []
     artifact = sut.compile_mlir(case.program, JAX.configure(config))
     dispatch = next((d for d in getattr(artifact, "dispatches", ()) if d.name == name), None)

@@ -966,7 +966,7 @@ def run_experiments(
         if e.not_run and needs_run(cause or goal.value):
             results[i] = f"{e.not_run}: compiled only"
         else:  # memory and fusion: one module each (IREE shares identical dispatches across a module's functions)
-            groups[None if goal.oracle not in ("memory", "fusion") else i].append(i)
+            groups[i if goal.oracle is not None and spec_of(goal.oracle).reads_dispatches else None].append(i)
     for indices in groups.values():
         if log:
             log(f"experiments: {', '.join(experiments[i].label for i in indices)}")

@@ -33,6 +33,7 @@ from ireefuzz.errors import NotInteresting
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, GraphError, Node, TensorType
 from ireefuzz.oracles.finding import Finding
+from ireefuzz.oracles.registry import SPECS
 from ireefuzz.tools.shrink.canonical import canonical_key
 from ireefuzz.tools.shrink.loop import shrink_greedily
 from ireefuzz.tools.shrink.target import Target, as_target, cause_id  # noqa: F401  (re-exported)
@@ -86,7 +87,8 @@ class EvaluateCheck:
         # IREE deduplicates identical executables across the functions of one module and lists a
         # shared dispatch under the first function only, which hides per-dispatch (memory, fusion)
         # findings of later candidates: check those one per module.
-        self.batchable = oracle not in ("memory", "fusion")
+        spec = SPECS.get(oracle or "")
+        self.batchable = spec is None or not spec.reads_dispatches
 
     def __call__(self, cases: Sequence[Case]) -> list[tuple[Finding, ...]]:
         self.compiles += 1
