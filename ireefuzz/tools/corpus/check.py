@@ -52,14 +52,14 @@ def target_of(corpus_case: CorpusCase, config: Any = None) -> Target:
 
 
 def seen_without_running(signature: str) -> bool:
-    """Whether a compile alone can show ``signature``: the IR oracles' (memory, fusion), a compile crash, and a
-    relation's memory-profile asymmetry. Any other verdict needs a run: not judged where the code cannot run."""
+    """Whether a compile alone can show ``signature`` (its oracle's ``OracleSpec.reads_run``: memory, fusion, a
+    compile crash, a relation's memory-profile asymmetry). Any other verdict needs a run: where the target's code
+    cannot run, it is not judged."""
+    from ireefuzz.oracles.registry import SPECS
+
     s = Signature.parse(signature)
-    return (
-        s.oracle in ("memory", "fusion")
-        or (s.oracle == "crash" and (s.kind.startswith("compile-") or s.kind == "bad-output"))
-        or (s.oracle == "metamorphic" and s.kind.endswith("-asymmetry"))
-    )
+    spec = SPECS.get(s.oracle)
+    return spec is not None and not spec.reads_run(s.kind)
 
 
 def check_case(corpus_case: CorpusCase, config: Any = None, policy: Any = None) -> list:
