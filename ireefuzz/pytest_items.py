@@ -75,8 +75,9 @@ class CorpusItem(pytest.Item):
         case, target = self.corpus_case, target_of(self.corpus_case, self.ireefuzz_config)
         expected = case.expected_at(target.level)
         if self.signature is not None:
-            oracle = Signature.parse(self.signature).oracle
-            oracle = "numeric" if oracle == "reference" else oracle
+            from ireefuzz.oracles.registry import switch_of
+
+            oracle = switch_of(Signature.parse(self.signature).oracle)
             if oracle in ORACLE_NAMES and oracle not in self.ireefuzz_policy.oracles:
                 pytest.skip(f"oracle {oracle} is not selected")
             if self.signature not in expected:

@@ -16,4 +16,11 @@ def spec_of(oracle: str) -> OracleSpec:
         raise ValueError(f"unknown oracle {oracle!r}; registered: {', '.join(sorted(SPECS))}") from None
 
 
-__all__ = ["SPECS", "OracleSpec", "spec_of"]
+def switch_of(oracle: str) -> str:
+    """The ``--oracles`` choice that runs ``oracle`` (the reference's findings come with numeric's); a name no
+    judge registers is its own."""
+    spec = SPECS.get(oracle)
+    return spec.switched_by if spec is not None else oracle
+
+
+__all__ = ["SPECS", "OracleSpec", "spec_of", "switch_of"]

@@ -103,10 +103,12 @@ def verdicts(findings: Sequence[Any]) -> dict[str, list[str]]:
 
 def _grouped(signatures: Iterable[str]) -> dict[str, tuple[str, ...]]:
     """Signatures as a verdict: oracle (a reference finding's is ``numeric``) -> sorted signatures."""
+    from ireefuzz.oracles.registry import switch_of
+
     out: dict[str, set[str]] = {}
     for signature in signatures:
         oracle = Signature.parse(signature).oracle
-        out.setdefault("numeric" if oracle == "reference" else oracle, set()).add(signature)
+        out.setdefault(switch_of(oracle), set()).add(signature)
     return {k: tuple(sorted(v)) for k, v in sorted(out.items())}
 
 

@@ -217,7 +217,9 @@ def _verdict(value: Any, file: Path, key: str) -> dict[str, tuple[str, ...]]:
             parsed = [Signature.parse(s) for s in sigs]
         except ValueError as e:
             raise CorpusError(f"{file}: {key}[{oracle!r}]: {e}") from None
-        wrong = [str(s) for s in parsed if s.oracle != oracle and not (oracle == "numeric" and s.oracle == "reference")]
+        from ireefuzz.oracles.registry import switch_of
+
+        wrong = [str(s) for s in parsed if switch_of(s.oracle) != oracle]
         if wrong:
             raise CorpusError(f"{file}: {key}[{oracle!r}] lists signatures of another oracle: {wrong}")
     return {k: tuple(v) for k, v in value.items()}

@@ -58,7 +58,9 @@ def promote(
         oracle = Signature.parse(signature).oracle
     except ValueError as e:
         raise CorpusError(f"{bundle}: its finding's {e}") from None
-    oracle = "numeric" if oracle == "reference" else oracle
+    from ireefuzz.oracles.registry import switch_of
+
+    oracle = switch_of(oracle)
     target = Path(corpus_root) / "regressions" / name
     if target.exists() and not force:
         raise CorpusError(f"{target} exists; pass --force to replace it or --name to choose another")
