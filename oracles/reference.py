@@ -416,6 +416,8 @@ def _dequant_error(E, xs, es, out, a, s, t, u):
 def _attention_error(E, xs, es, out, a, s, t, u):
     q, k, v = (np.abs(np.asarray(x, np.float64)) for x in xs)
     d, n = np.shape(q)[2], np.shape(k)[1]
+    if n == 0:  # no keys: the softmax normalizes an empty sum (0 / 0), so every output is undefined
+        return np.full(np.shape(out), np.inf)
     spec = "bsd,btd->bst"
     scores = _scores(E, xs[0], xs[1], a, t)
     e_scores = a["scale"] * (

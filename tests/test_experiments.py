@@ -103,6 +103,15 @@ def labels(case) -> list[str]:
     return [e.label for kind in X.graph_experiments(case) for e in kind]
 
 
+def test_an_empty_or_unit_dim_is_tried_one_size_up():
+    """Issue 30, measured: an attention over N = 0 keys was called new, while N = 1 makes it go away: the edge size
+    is an experiment, and its row is the trigger."""
+    case = softmax_case(instance={"D": 0})
+    built = {e.label: e for kind in X.graph_experiments(case) for e in kind}
+    assert built["size:D=1"].case.instances == ({"D": 1},) and built["size:D=1"].change == "`D` = 1 instead of 0"
+    assert "size:D=34" not in labels(softmax_case())  # a size off the edge is not varied
+
+
 def test_a_softmax_gets_static_dims_an_empty_outs_a_rank_more_the_cpus_and_data_tiling():
     case = softmax_case()
     built = {e.label: e for kind in X.graph_experiments(case) for e in kind}

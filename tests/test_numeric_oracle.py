@@ -129,7 +129,7 @@ def test_inf_parity():
 
 
 def test_lazy_jax_runs_only_on_disagreement_and_finds_the_same_bug(monkeypatch):
-    from ireefuzz.oracles import reference
+    from ireefuzz.oracles import numeric, reference
 
     graph, inputs, good = fme_case()
     calls = []
@@ -170,3 +170,27 @@ def test_recomputed_value_cancellation_is_not_a_finding():
     assert signatures(check_numbers(g, {}, inputs, [really_wrong])) == [
         "numeric/wrong-value/fill>matmul>abs>add/f32/SxS"
     ]
+
+
+def test_attention_over_no_keys_is_undefined_so_any_answer_is_not_a_finding():
+    """Issue 30, measured: attention with N = 0 keys normalizes an empty sum (0 / 0). IREE returns NaN, float64 and
+    JAX an empty sum's 0: neither is right, so the disagreement is discarded, never a nan-mismatch."""
+    from ireefuzz.generators.builder import GraphBuilder
+    from ireefuzz.oracles import numeric, reference
+
+    b = GraphBuilder()
+    q, k, v = b.arg((1, "M", 1)), b.arg((1, "N", 1)), b.arg((1, "N", 1))
+    b.output(b.op("attention", q, k, v, scale=1.0, causal=False, form="chain"))
+    graph, sizes = b.build(), {"M": 1, "N": 0}
+    inputs = [np.ones((1, 1, 1), np.float32), np.ones((1, 0, 1), np.float32), np.ones((1, 0, 1), np.float32)]
+    arbiter = lambda xs: reference.evaluate_with_bounds(graph, xs, sizes)
+    truth, bounds = arbiter(inputs)
+    assert (bounds[0] > 1e300).all()  # unbounded: any value is as good as any other
+    result = numeric.check_numeric(graph, sizes, inputs, [np.full((1, 1, 1), np.nan, np.float32)], truth, arbiter)
+    assert result.findings == () and result.discarded == 1
+    keyed = {"M": 1, "N": 1}  # one key: defined, and a NaN is a finding
+    one = [np.ones((1, 1, 1), np.float32)] * 3
+    arbiter = lambda xs: reference.evaluate_with_bounds(graph, xs, keyed)
+    truth, _ = arbiter(one)
+    found = numeric.check_numeric(graph, keyed, one, [np.full((1, 1, 1), np.nan, np.float32)], truth, arbiter)
+    assert [f.kind for f in found.findings] == ["nan-mismatch"]

@@ -388,7 +388,8 @@ def _with(case: Any, graph: Any, instances: Any = None) -> Any:
 
 
 def shape_experiments(case: Any) -> Iterator[Experiment]:
-    """Dynamic dims static at the first instance's sizes (all, then each alone), or static dims dynamic."""
+    """Dynamic dims static at the first instance's sizes (all, then each alone), a dim at an edge size (0 or 1) one
+    size up, or static dims dynamic."""
     from ireefuzz.core.relations import to_dynamic, to_static
 
     g, sizes = case.graph, dict(case.instances[0])
@@ -397,6 +398,11 @@ def shape_experiments(case: Any) -> Iterator[Experiment]:
         static = _attempt(lambda: _with(case, to_static(g, sizes), ({},)))
         if static is not None:
             yield Experiment("static", f"every dim static at the instance's sizes ({shown})", static)
+        for sym, n in sizes.items():  # an empty or unit dim is an edge: the same program one size up
+            if n in (0, 1):
+                edge = _attempt(lambda: _with(case, g, ({**sizes, sym: n + 1},)))
+                if edge is not None:
+                    yield Experiment(f"size:{sym}={n + 1}", f"`{sym}` = {n + 1} instead of {n}", edge)
         for sym in g.symbols if len(g.symbols) > 1 else ():
             rest = ({s: n for s, n in sizes.items() if s != sym},)
             one = _attempt(lambda: _with(case, g.map_dims(lambda d: sizes[sym] if d == sym else d).check(), rest))
