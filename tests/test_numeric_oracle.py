@@ -129,7 +129,7 @@ def test_inf_parity():
 
 
 def test_lazy_jax_runs_only_on_disagreement_and_finds_the_same_bug(monkeypatch):
-    from ireefuzz.oracles import numeric, reference
+    from ireefuzz.oracles import reference
 
     graph, inputs, good = fme_case()
     calls = []
