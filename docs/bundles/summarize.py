@@ -10,16 +10,35 @@ from pathlib import Path
 ROOT = Path("docs/bundles")
 # root cause folder -> (bug in words, upstream issue to comment on or None for a new report)
 CAUSES = {
-    "fold_unit_extent_dims": ("unit-dim folding of a conv / pooling with a unit output: invalid IR, wrong values, reads out of bounds", None),
+    "fold_unit_extent_dims": (
+        "unit-dim folding of a conv / pooling with a unit output: invalid IR, wrong values, reads out of bounds",
+        None,
+    ),
     "fill_then_sum_wrong_value": ("a sum over a splat `linalg.fill` gives a wrong value", None),
     "gather_of_gather_wrong_values": ("a gather of a gather returns wrong rows", None),
-    "conv_nchw_alloca": ("an NCHW conv whose init is a splat `linalg.generic` gets `memref.alloca` stack buffers", None),
+    "conv_nchw_alloca": (
+        "an NCHW conv whose init is a splat `linalg.generic` gets `memref.alloca` stack buffers",
+        None,
+    ),
     "mmt4d_dynamic_sigfpe": ("`linalg.mmt4d` with dynamic inner tiles: SIGFPE in iree-compile", None),
     "unpack_into_argument": ("`linalg.unpack` into a function argument: write-affecting error", None),
     "conv_input_as_outs_crash": ("a conv whose input is also its outs: SIGSEGV in iree-compile", None),
-    "comment_llvm_113021_reverse_map_tiling": ("a reversed indexing map then a reduction: invalid IR after tiling", "llvm/llvm-project#113021"),
-    "comment_24735_argsort_dynamic_stack": ("1-D dynamic argsort: dynamically sized stack allocation", "iree-org/iree#24735"),
-    "comment_24665_sort_of_an_argument": ("a sort of an argument sorts the caller's buffer in place", "iree-org/iree#24665"),
+    "two_functions_iota_argmax_O3": (
+        "two functions with the same iota -> argmax prefix: the second returns zeros at O3",
+        None,
+    ),
+    "comment_llvm_113021_reverse_map_tiling": (
+        "a reversed indexing map then a reduction: invalid IR after tiling",
+        "llvm/llvm-project#113021",
+    ),
+    "comment_24735_argsort_dynamic_stack": (
+        "1-D dynamic argsort: dynamically sized stack allocation",
+        "iree-org/iree#24735",
+    ),
+    "comment_24665_sort_of_an_argument": (
+        "a sort of an argument sorts the caller's buffer in place",
+        "iree-org/iree#24665",
+    ),
     "comment_13577_f16_maxnumf_fmaxf": ("an f16 `maxnumf` reduction links an undefined `fmaxf`", "iree-org/iree#13577"),
 }
 
@@ -41,14 +60,30 @@ def record(b: Path) -> dict:
         "cpus": ", ".join(f.get("reproduces_on") or []) or "-",
         "run_sh": (f.get("run_sh") or {}).get("exits"),
         "releases": bis.get("answer", "bisect not run"),
-        "upstream": "; ".join(m.get("issue", "") + f" ({m.get('state')})" for m in f.get("upstream") or []) or "no table match",
+        "upstream": "; ".join(m.get("issue", "") + f" ({m.get('state')})" for m in f.get("upstream") or [])
+        or "no table match",
         "shipped": (b / "ISSUE.md").exists(),
         "trigger": exp,
     }
 
 
+def scrub() -> None:
+    """Every recorded file names no path of this machine (bisect.json keeps the tools' last lines)."""
+    from ireefuzz.tools.filing.program import portable
+
+    for f in ROOT.glob("**/*"):
+        if f.is_file() and f.suffix in (".json", ".md", ".mlir"):
+            text = f.read_text()
+            if portable(text) != text:
+                f.write_text(portable(text))
+
+
 def main() -> None:
-    rows = ["| folder | bug | ops | culprit | CPUs | run.sh | releases | upstream (table) | maintainer action |", "|---|---|---|---|---|---|---|---|---|"]
+    scrub()
+    rows = [
+        "| folder | bug | ops | culprit | CPUs | run.sh | releases | upstream (table) | maintainer action |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for cause, (bug, issue) in CAUSES.items():
         recs = [record(b) for b in bundles(cause)]
         if not recs:

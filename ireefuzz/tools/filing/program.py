@@ -164,7 +164,11 @@ def write_cause(
 
 _WORK_DIR = re.compile(re.escape(tempfile.gettempdir().rstrip("/")) + r"/ireefuzz-[\w.-]+/")
 _MACHINE_ROOTS = tuple(
-    sorted({os.path.realpath(sys.prefix), sys.prefix, os.path.expanduser("~"), os.getcwd()}, key=len, reverse=True)
+    sorted(
+        {os.path.realpath(sys.prefix), sys.prefix, os.path.expanduser("~"), os.getcwd(), tempfile.gettempdir()},
+        key=len,
+        reverse=True,
+    )
 )
 
 
@@ -175,7 +179,7 @@ def portable(value: Any) -> Any:
         value = _WORK_DIR.sub("", value)
         for root in _MACHINE_ROOTS:
             if root not in ("", "/"):
-                value = re.sub(re.escape(root) + r"/[^\s'\"]*/([^\s'\"/]+)", r"\1", value)
+                value = re.sub(re.escape(root) + r"/(?:[^\s'\"]*/)?([^\s'\"/]+)", r"\1", value)
         return value
     if isinstance(value, list):
         return [portable(v) for v in value]
@@ -374,7 +378,7 @@ def bundle_program(
             target = Target.by_cause(cause, finding.oracle)
             log(f"reducing under {target}")
             try:
-                run = finding.oracle in ("numeric", "immutability", "reference")
+                run = spec_of(finding.oracle).reads_run(finding.kind)
                 reduction = reducing.reduce_mlir(
                     text,
                     target,
