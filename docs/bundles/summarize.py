@@ -91,19 +91,23 @@ def main() -> None:
         action = f"comment on {issue} (`COMMENT.md`)" if issue else "file `ISSUE.md`"
         for r in recs:
             rows.append(
-                f"| [{r['folder']}]({r['folder']}/ISSUE.md) | {bug} | {r['ops']} | {r['culprit']} | {r['cpus']} | {r['run_sh']} | {r['releases']} | {r['upstream']} | {action if r['shipped'] else 'not shipped: run.sh not 1 every time'} |"
+                f"| [{r['folder']}]({r['folder']}/ISSUE.md) | {bug} | {r['ops']} | {r['culprit']} | {r['cpus']} "
+                f"| {r['run_sh']} | {r['releases']} | {r['upstream']} "
+                f"| {action if r['shipped'] else 'not shipped: run.sh not 1 every time'} |"
             )
         variants = [
             f"- `{r['folder']}`: {r['ops']}; culprit {r['culprit']}"
             + (f" (`{r['confirm']}` on its `culprit_before.mlir`)" if r["confirm"] else "")
-            + f"; CPUs {r['cpus']}; releases: {r['releases']}. Full report: [{r['folder']}/ISSUE.md]({Path(r['folder']).relative_to(cause)}/ISSUE.md)"
+            + f"; CPUs {r['cpus']}; releases: {r['releases']}. Full report: "
+            + f"[{r['folder']}/ISSUE.md]({Path(r['folder']).relative_to(cause)}/ISSUE.md)"
             for r in recs
         ]
         if issue:
             text = [
                 f"# Comment draft for {issue}",
                 "",
-                f"Another reproducer of this issue ({bug}), reduced and checked with stock `iree-compile` / `iree-run-module` (IREE 3.13):",
+                f"Another reproducer of this issue ({bug}), reduced and checked with stock `iree-compile` / "
+                "`iree-run-module` (IREE 3.13):",
                 "",
                 *variants,
                 "",
@@ -116,7 +120,8 @@ def main() -> None:
             text = [
                 f"# [llvm-cpu] {bug}",
                 "",
-                f"One root cause, {len(recs)} variants; each folder is a complete bundle (program, inputs, run.sh, culprit IR, lit tests):",
+                f"One root cause, {len(recs)} variants; each folder is a complete bundle (program, inputs, run.sh, "
+                "culprit IR, lit tests):",
                 "",
                 *variants,
                 "",
