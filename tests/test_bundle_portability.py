@@ -1,0 +1,35 @@
+"""A bundle names no path of the machine that made it, and runs on the least specific CPU that reproduces."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import tempfile
+
+from ireefuzz import sut
+from ireefuzz.tools.filing import program
+
+
+def test_a_bundle_names_no_path_of_this_machine():
+    work = os.path.join(tempfile.gettempdir(), "ireefuzz-pid123-abc", "module_dispatch_0.mlir")
+    compiler = os.path.join(sys.prefix, "lib", "python3.11", "site-packages", "iree", "compiler", "iree-compile")
+    text = f"{work}:3:1: error: boom\nran {compiler} --flag\nin {os.getcwd()}/program.mlir"
+    clean = program.portable({"how": [text], "cpu": "host"})
+    shown = clean["how"][0]
+    assert tempfile.gettempdir() not in shown and sys.prefix not in shown and os.getcwd() not in shown
+    assert "module_dispatch_0.mlir:3:1: error: boom" in shown and "ran iree-compile --flag" in shown
+    assert "in program.mlir" in shown and clean["cpu"] == "host"  # what names no path is kept as it is
+
+
+def test_the_bundle_cpu_is_the_least_specific_that_reproduces(monkeypatch):
+    seen = []
+
+    def findings_of(text, cause, config, policy, seed, shapes):
+        seen.append(config.target_cpu)
+        return [("finding", None)] if config.target_cpu != "generic" else []  # this bug needs a vector ISA
+
+    monkeypatch.setattr(program, "_findings_of", findings_of)
+    config = dataclasses.replace(sut.CompilerConfig(), target_cpu="host")
+    cpus = program.reproducing_cpus("p", "c", config, None, 0, None, ("generic", "x86-64-v3", "host"))
+    assert cpus == ("x86-64-v3", "host") and seen == ["generic", "x86-64-v3", "host"]
