@@ -25,6 +25,7 @@ import numpy as np
 
 from ireefuzz import sut
 from ireefuzz.base.durable import atomic_write_text, slug
+from ireefuzz.errors import IRParseError, ProgramError, UsageError
 from ireefuzz.oracles.finding import Finding
 from ireefuzz.oracles.registry import spec_of
 from ireefuzz.tools.filing import culprit as culprits
@@ -438,7 +439,7 @@ def _findings_of(
                 for f in r.findings
                 if cause_id(f) == cause
             ]
-        except Exception:  # noqa: BLE001 -- the shapes no longer fit, or this CPU cannot build it: not seen here
+        except (UsageError, ProgramError, IRParseError):  # the shapes no longer fit, or this CPU cannot build it
             found = []
         if found:
             return found
@@ -461,7 +462,6 @@ def _findings_as_checked(
 ) -> Callable[[str], Sequence[Finding]]:
     """A candidate's findings as ``check`` found the program's: the same oracles, input seed and (while the
     argument count fits) shapes; compile-only oracles without running when the cause needs no run."""
-    from ireefuzz.errors import ProgramError
     from ireefuzz.tools.check import check_program
 
     def findings(text: str) -> Sequence[Finding]:
