@@ -453,8 +453,8 @@ ROW_SUM_OF_A_SPLAT = """func.func @main() -> tensor<3xi32> {
             ROW_SUM_OF_A_SPLAT.replace("ins(%fill", "ins(%arg").replace("@main()", "@main(%arg: tensor<3x4xi32>)"),
             "reduce_sum",
         ),
-        ((ROOT / "docs/bundles/pooling_unit_output").glob("*/program.mlir"), "pooling_nhwc_max"),
-        ((ROOT / "docs/bundles/gather_of_gather").glob("*/program.mlir"), "fill>gather>add"),
+        ((ROOT / "tests/data/bundles/pooling_unit_output").glob("*/program.mlir"), "pooling_nhwc_max"),
+        ((ROOT / "tests/data/bundles/gather_of_gather").glob("*/program.mlir"), "fill>gather>add"),
         ((ROOT / "docs/repros/sort_of_a_copy_sorts_the_argument_in_place.mlir"), "sort"),
     ],
 )

@@ -27,7 +27,7 @@ from ireefuzz.tools.filing.culprit.log import is_adaptor
 
 DATA = Path(__file__).parent / "data" / "culprit"
 IR = Path(__file__).parent / "data" / "ir" / "culprit"
-BUNDLES = Path(__file__).parents[1] / "docs" / "bundles"
+BUNDLES = Path(__file__).parent / "data" / "bundles"  # the bundles these tests were written on, as recorded
 
 
 def _ir(name: str) -> str:

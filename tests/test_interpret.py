@@ -614,7 +614,7 @@ affine_map<(d0) -> (d0)>],
 
 # --------------------------------------------------------------------------- undefined values (poison)
 
-TWO_FUNCTIONS = ROOT / "docs/bundles/two_functions_iota_argmax/numeric_wrong-value_g1-b2c2e034e2"
+TWO_FUNCTIONS = ROOT / "tests/data/bundles/two_functions_iota_argmax/numeric_wrong-value_g1-b2c2e034e2"
 INDEX_INIT = "%empty = tensor.empty() : tensor<2xi32>"  # the argmax's index init in @g1, which nothing writes
 
 

@@ -1,7 +1,7 @@
 """The lit tests a bundle ships (ireefuzz.tools.filing.lit_tests): each rule of "a test ships only if it fails with
 the bug present, for the bug's reason", on recorded IR, and with the real iree-opt / iree-compile / iree-run-module.
 
-The recorded IR (``tests/data/ir/lit/``) is IREE 3.13's, for the NCHW conv of ``docs/bundles/nchw_conv_alloca`` on
+The recorded IR (``tests/data/ir/lit/``) is IREE 3.13's, for the NCHW conv of ``tests/data/bundles/nchw_conv_alloca`` on
 znver3 (the command is each file's first line): the module ``iree-llvmcpu-lower-executable-target`` received (its
 output holds the ``memref.alloca``) and the module bufferization received (run alone by ``iree-opt``, it makes a
 ``memref.alloc``: an alloca test of it passes with the bug). Unit tests give the tools' recorded answers through a
@@ -21,7 +21,7 @@ from ireefuzz.tools.filing import lit_tests as lt
 from ireefuzz.tools.filing.culprit import Confirmation, Culprit
 
 DATA = Path(__file__).parent / "data" / "ir" / "lit"
-BUNDLES = Path(__file__).parents[1] / "docs" / "bundles"
+BUNDLES = Path(__file__).parent / "data" / "bundles"  # the bundles these tests were written on, as recorded
 FILL_SUM = next(BUNDLES.glob("fill_sum/*/"), None)
 LOWER = "builtin.module(hal.executable(hal.executable.variant(builtin.module(func.func({})))))"
 ALLOCA_LINE = "%alloca = memref.alloca() alignment = 64 : memref<1x2x1x4xf32>"
@@ -336,7 +336,7 @@ def test_real_linker_output_in_the_ir_is_unparseable(stock):
 
 
 @pytest.mark.iree
-@pytest.mark.skipif(FILL_SUM is None, reason="docs/bundles/fill_sum is not in this checkout")
+@pytest.mark.skipif(FILL_SUM is None, reason="tests/data/bundles/fill_sum is not in this checkout")
 def test_real_fill_sum_run_module_test_fails_on_3_13_naming_its_expected_value(stock):
     """IREE 3.13 returns 2 for the sum of a fill of two 2s; the test states 4 and fails on it."""
     from ireefuzz.tools.filing.bundle import Bundle

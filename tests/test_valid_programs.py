@@ -19,7 +19,7 @@ from ireefuzz.sut.compile import warnings_of
 from ireefuzz.tools.check import check_results
 
 ROOT = Path(__file__).resolve().parents[1]
-REDUCED = ROOT / "docs/bundles/two_functions_iota_argmax/numeric_wrong-value_g1-b2c2e034e2/program.mlir"
+REDUCED = ROOT / "tests/data/bundles/two_functions_iota_argmax/numeric_wrong-value_g1-b2c2e034e2/program.mlir"
 ORIGINAL = ROOT / "docs/repros/two_functions_iota_argmax_zeroes/program.mlir"
 INDEX_INIT = "%empty = tensor.empty() : tensor<2xi32>"  # @g1's argmax index init, which nothing writes
 
