@@ -205,8 +205,11 @@ def test_the_host_taken_as_an_x86_64_level_is_the_target_and_what_may_run(fake_c
     """IREEFUZZ_HOST_CPU, read once: ``host`` compiles for that level, and only its features may run."""
     from ireefuzz import sut
     from ireefuzz.errors import UsageError
+    from ireefuzz.sut import config
     from ireefuzz.sut.config import HOST_CPU_ENV, host_cpu
 
+    monkeypatch.setattr(config, "cpu_flags", lambda: frozenset())  # the faked machine only: not /proc/cpuinfo's
+    host_cpu.cache_clear()
     monkeypatch.setenv(HOST_CPU_ENV, "x86-64-v3")
     assert host_cpu() == "x86-64-v3" and "--iree-llvmcpu-target-cpu=x86-64-v3" in sut.target_flags("host")
     assert configs.host_features(sut.CompilerConfig()) == V3  # the level's, not the machine's (+sha)
@@ -223,3 +226,24 @@ def test_the_host_taken_as_an_x86_64_level_is_the_target_and_what_may_run(fake_c
     monkeypatch.delenv(HOST_CPU_ENV)
     host_cpu.cache_clear()
     assert "--iree-llvmcpu-target-cpu=host" in sut.target_flags("host")
+
+
+def test_the_host_is_never_taken_as_a_level_it_cannot_run(monkeypatch):
+    """Taken as x86-64-v4, an AVX2 machine would run AVX-512 code and die of SIGILL: a crash that is no finding."""
+    from ireefuzz.errors import UsageError
+    from ireefuzz.sut import config
+
+    avx2 = frozenset(config.LEVEL_FLAGS["x86-64-v3"])
+    monkeypatch.setattr(config, "cpu_flags", lambda: avx2)
+    monkeypatch.setenv(config.HOST_CPU_ENV, "x86-64-v3")
+    config.host_cpu.cache_clear()
+    assert config.host_cpu() == "x86-64-v3"
+    monkeypatch.setenv(config.HOST_CPU_ENV, "x86-64-v4")
+    config.host_cpu.cache_clear()
+    with pytest.raises(UsageError, match="lacks avx512bw, avx512cd, avx512dq, avx512f, avx512vl"):
+        config.host_cpu()
+    monkeypatch.setattr(config, "cpu_flags", lambda: frozenset())  # no /proc/cpuinfo: nothing to refuse on
+    config.host_cpu.cache_clear()
+    assert config.host_cpu() == "x86-64-v4"
+    monkeypatch.delenv(config.HOST_CPU_ENV)
+    config.host_cpu.cache_clear()

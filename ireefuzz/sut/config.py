@@ -26,7 +26,37 @@ def host_cpu() -> str:
     if value not in ("host", *X86_64_LEVELS):
         choices = ", ".join(X86_64_LEVELS)
         raise UsageError(f"{HOST_CPU_ENV}={value!r}: take this machine as one of {choices}, or leave it unset")
+    missing = sorted(LEVEL_FLAGS.get(value, set()) - cpu_flags()) if cpu_flags() else []
+    if missing:  # code for that level would run here and die of SIGILL: a crash that is no finding
+        raise UsageError(
+            f"{HOST_CPU_ENV}={value}: this machine lacks {', '.join(missing)}, so it cannot be taken as {value}; "
+            "take it as a lower level"
+        )
     return value
+
+
+# The /proc/cpuinfo flags each x86-64 psABI level needs beyond the one before it (cumulative below).
+_NEW_FLAGS = {
+    "x86-64": set(),
+    "x86-64-v2": {"cx16", "lahf_lm", "popcnt", "sse4_1", "sse4_2", "ssse3"},
+    "x86-64-v3": {"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe", "xsave"},
+    "x86-64-v4": {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"},
+}
+LEVEL_FLAGS = {
+    level: set().union(*(_NEW_FLAGS[lower] for lower in X86_64_LEVELS[: i + 1]))
+    for i, level in enumerate(X86_64_LEVELS)
+}
+
+
+@functools.lru_cache(maxsize=1)
+def cpu_flags(cpuinfo: str = "/proc/cpuinfo") -> frozenset[str]:
+    """This machine's CPU flags as Linux lists them (empty where there is no /proc/cpuinfo: nothing is refused)."""
+    try:
+        with open(cpuinfo) as f:
+            line = next((ln for ln in f if ln.startswith("flags")), "")
+    except OSError:
+        return frozenset()
+    return frozenset(line.partition(":")[2].split())
 
 
 @dataclasses.dataclass(frozen=True)
