@@ -33,3 +33,14 @@ def test_the_bundle_cpu_is_the_least_specific_that_reproduces(monkeypatch):
     config = dataclasses.replace(sut.CompilerConfig(), target_cpu="host")
     cpus = program.reproducing_cpus("p", "c", config, None, 0, None, ("generic", "x86-64-v3", "host"))
     assert cpus == ("x86-64-v3", "host") and seen == ["generic", "x86-64-v3", "host"]
+
+
+def test_a_title_is_cut_at_a_word_and_a_long_chain_shown_by_its_ends():
+    from ireefuzz.oracles.finding import Finding
+    from ireefuzz.tools.filing import culprit
+
+    message = "error: 'linalg.generic' op write affecting operations on global resources are restricted to workgroup"
+    finding = Finding("crash", "compile-error", "crash/compile-error/-/-/-", message + " distributed contexts")
+    title = program._title(finding, culprit.not_localized("x"), ["iota", "broadcast", "add", "argmax", "cast"])
+    assert title.startswith("# [llvm-cpu] `iota` -> ... -> `cast`: ")
+    assert title.endswith("restricted to ...") and "workgr" not in title  # never cut inside a word

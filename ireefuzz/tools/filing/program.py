@@ -18,6 +18,7 @@ import os
 import re
 import sys
 import tempfile
+import textwrap
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -199,7 +200,9 @@ def _what(finding: Finding) -> str:
             for f in signal.group(2).split(">")[:2]
         ]
         return f"{signal.group(1)} in {' < '.join(frames)}"
-    return finding.message.splitlines()[0][:100] if finding.message.strip() else cause
+    return (
+        textwrap.shorten(finding.message.splitlines()[0], 100, placeholder=" ...") if finding.message.strip() else cause
+    )
 
 
 def _excerpt(text: str, limit: int = 60, width: int = 240) -> list[str]:
@@ -228,7 +231,8 @@ def _values(expected: Mapping[str, np.ndarray], limit: int = 12) -> list[str]:
 
 def _title(finding: Finding, found: culprits.Culprit, ops: Sequence[str]) -> str:
     """The heading, from the reduced program's ops and what IREE did (no path, no oracle jargon)."""
-    chain = " -> ".join(f"`{o}`" for o in ops) or "the program"
+    shown = list(ops) if len(ops) <= 3 else [ops[0], "...", ops[-1]]  # a long chain by its ends
+    chain = " -> ".join(o if o == "..." else f"`{o}`" for o in shown) or "the program"
     where = f" in `{found.pass_}`" if found.pass_ else ""
     what = re.sub(r"^[^\s:]+:\d+:\d+: (error: )?", "", _what(finding)).strip()
     return f"# [llvm-cpu] {chain}: {what}{where}"
