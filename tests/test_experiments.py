@@ -481,6 +481,22 @@ def test_an_argument_init_the_op_reads_becomes_a_filled_empty_sized_by_its_dims(
     assert "outs(%xf_init0_1 : tensor<?xf16>)" in text and "outs(%arg1" not in text
 
 
+UNPACKING = """func.func @main(%arg0: tensor<8x2xf32>, %arg1: tensor<15xf32>) -> tensor<15xf32> {
+  %u = linalg.unpack %arg0 inner_dims_pos = [0] inner_tiles = [2] into %arg1 : tensor<8x2xf32> -> tensor<15xf32>
+  return %u : tensor<15xf32>
+}
+"""
+
+
+def test_an_unpack_into_an_argument_gets_a_tensor_empty_destination():
+    """The maintainer's review: the unpack bundle's trigger (into an argument, not into `tensor.empty`) was never
+    tried, because only `outs(...)` was read as a destination; a pack / unpack's `into` is one too."""
+    (site,) = X.argument_inits(UNPACKING)
+    assert (site.op, site.argument, site.reads) == ("linalg.unpack", 1, False)
+    text = X.with_empty_init(UNPACKING, site)
+    assert text is not None and "into %arg1" not in text and "tensor.empty() : tensor<15xf32>" in text
+
+
 def test_a_program_is_widened_to_f32_with_its_literals_and_casts():
     text = X.widened_text(WIDENING)
     assert text is not None and "bf16" not in text and "f16" not in text

@@ -715,7 +715,7 @@ class ArgumentInit:
     reads: bool  # the op reads its destination (a reduction, a contraction, a generic using ``%out``)
 
 
-_OUTS = re.compile(r"\bouts\(([^:]*):")
+_OUTS = re.compile(r"(?:\bouts\(|\binto\s+)([^:]*):")  # a destination: outs(...), or a pack / unpack's `into`
 _FUNCTION_ARG = r"%arg{}(?![\w.$-])"
 
 
