@@ -488,6 +488,13 @@ UNPACKING = """func.func @main(%arg0: tensor<8x2xf32>, %arg1: tensor<15xf32>) ->
 """
 
 
+INSERTING = """func.func @main(%arg0: tensor<2xf32>, %arg1: tensor<15xf32>) -> tensor<15xf32> {
+  %u = tensor.insert_slice %arg0 into %arg1[0] [2] [1] : tensor<2xf32> into tensor<15xf32>
+  return %u : tensor<15xf32>
+}
+"""
+
+
 def test_an_unpack_into_an_argument_gets_a_tensor_empty_destination():
     """The maintainer's review: the unpack bundle's trigger (into an argument, not into `tensor.empty`) was never
     tried, because only `outs(...)` was read as a destination; a pack / unpack's `into` is one too."""
@@ -495,6 +502,7 @@ def test_an_unpack_into_an_argument_gets_a_tensor_empty_destination():
     assert (site.op, site.argument, site.reads) == ("linalg.unpack", 1, False)
     text = X.with_empty_init(UNPACKING, site)
     assert text is not None and "into %arg1" not in text and "tensor.empty() : tensor<15xf32>" in text
+    assert X.argument_inits(INSERTING) == []  # an insert keeps its destination's other elements: no empty for it
 
 
 def test_a_program_is_widened_to_f32_with_its_literals_and_casts():

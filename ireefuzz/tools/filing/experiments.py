@@ -715,7 +715,8 @@ class ArgumentInit:
     reads: bool  # the op reads its destination (a reduction, a contraction, a generic using ``%out``)
 
 
-_OUTS = re.compile(r"(?:\bouts\(|\binto\s+)([^:]*):")  # a destination: outs(...), or a pack / unpack's `into`
+# A destination: ``outs(...)``, or a pack / unpack's ``into`` (not an insert's, whose other elements it keeps).
+_OUTS = re.compile(r"(?:\bouts\(|\blinalg\.(?:un)?pack\b.*?\binto\s+)([^:]*):")
 _FUNCTION_ARG = r"%arg{}(?![\w.$-])"
 
 
