@@ -6,7 +6,9 @@ destination-passing form, the IR grows ``memref.alloca`` scratch tiles and copie
 buffers (iree-org/iree #8303). This module reads the per-dispatch IR captured by
 ``ireefuzz.sut`` with the MLIR Python bindings shipped in IREE (never regexes) and reports:
 
-* allocas and heap ``memref.alloc`` in the IR right before ``iree-convert-to-llvm``;
+* allocas and heap ``memref.alloc`` in the IR right before ``iree-convert-to-llvm``; an alloca counts only if the
+  dispatch's optimized LLVM IR still has a stack buffer (``promoted_by_llvm``): one that LLVM promotes to
+  registers costs nothing, and neither do the copies into and out of it;
 * copies (``memref.copy``, ``linalg.copy``, copy-like ``linalg.generic``) between *distinct*
   buffers in the IR after bufferization and its cleanup, when they are a defect (``is_defect``):
   data staged through a buffer that is not a binding (an alloca or alloc), or moved between
@@ -398,6 +400,13 @@ def _observations(dispatch: Any) -> Iterator[tuple[str, MemoryOp]]:
             yield SEEN_AT_BUFFERIZED, memory_op
 
 
+def promoted_by_llvm(dispatch: Any) -> bool:
+    """The dispatch's optimized LLVM IR is known and holds no ``alloca``: LLVM promoted every stack buffer of its
+    MLIR to registers (SROA), so none is left in the code, nor a copy into or out of one. Unknown IR: False."""
+    llvm_ir = getattr(dispatch, "llvm_ir", "")
+    return bool(llvm_ir) and not vocabulary.LLVM_ALLOCA.search(llvm_ir)
+
+
 def _judged(dispatch: Any) -> tuple[list[tuple[str, MemoryOp]], list[dict[str, Any]]]:
     """(the observations beyond the scratch the dispatch's ops require, what the requirement admitted).
 
@@ -407,7 +416,14 @@ def _judged(dispatch: Any) -> tuple[list[tuple[str, MemoryOp]], list[dict[str, A
     allowances = scratch.required_scratch(dispatch) if observations else []
     used: dict[tuple[int, str], int] = {}
     excess, admitted = [], []
+    promoted = promoted_by_llvm(dispatch)
     for seen_at, memory_op in observations:
+        if promoted and "alloca" in (memory_op.kind, memory_op.source, memory_op.target):
+            admitted.append(
+                {"op": memory_op.op, "type": memory_op.type, "bytes": memory_op.bytes, "for": "LLVM"}
+                | {"operand": "", "why": "promoted to registers: the dispatch's optimized LLVM IR has no alloca"}
+            )
+            continue
         kind = finding_kind(memory_op)
         role = "copy" if kind == "copy" else "buffer" if kind in ("alloca", "alloc") else None
         allowance = role and scratch.within(

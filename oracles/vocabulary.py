@@ -12,6 +12,7 @@ the binding readers (``memory``, ``fusion``, ``scratch``), ``sut``'s dump reader
 from __future__ import annotations
 
 import dataclasses
+import re
 
 
 @dataclasses.dataclass(frozen=True)
@@ -101,6 +102,13 @@ FINAL_PASS = "iree-convert-to-llvm"  # allocas, vector code, still MLIR
 BUFFERIZED_PASS = "iree-codegen-cleanup-buffer-alloc-view"  # after bufferization (its first run)
 OBSERVATION_PASSES = {"final": FINAL_PASS, "bufferized": BUFFERIZED_PASS}
 SEEN_AT = {"final": f"before {FINAL_PASS}", "bufferized": "after bufferization cleanup"}
+
+# What survives LLVM: the optimized LLVM IR of each executable (``--iree-hal-dump-executable-intermediates-to``, one
+# ``<module>_<executable>_<format>.optimized.ll`` per executable since 2022). A ``memref.alloca`` that LLVM's SROA /
+# mem2reg promotes to registers leaves no ``alloca`` instruction in the dispatch's function: no stack buffer.
+LLVM_INTERMEDIATES_FLAG = "--iree-hal-dump-executable-intermediates-to"
+LLVM_OPTIMIZED_SUFFIX = ".optimized.ll"
+LLVM_ALLOCA = re.compile(r"^\s*%[\w.$-]+ = alloca\b", re.M)
 
 # Passes that run one transformation, by family: a bug in that transformation is one cause whichever of them meets
 # it first (``cause.pass_family``): the workgroup-level or a vector-level tiling of one op, IREE's or upstream

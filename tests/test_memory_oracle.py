@@ -336,3 +336,61 @@ def test_the_same_copy_is_a_finding_outside_an_elementwise_dispatch_or_between_o
     lines[copy] = lines[copy].replace("offset: 832", "offset: 831", 1)
     shifted = "\n".join(lines) + "\n"
     assert [f.kind for f in check_memory([remainder(bufferized=shifted)])] == ["copy"]
+
+
+# --------------------------------------------------------------------------- what survives LLVM
+
+
+def _with_llvm(final_ir: str, llvm_ir: str, name: str) -> DispatchIR:
+    return DispatchIR(name=name, pipeline="DataTiling", final_ir=final_ir, bufferized_ir="", source="", llvm_ir=llvm_ir)
+
+
+def test_an_alloca_llvm_promotes_to_registers_is_no_finding():
+    # x86-64-v2, an unpack of one partial static tile: the split-transfer fallback's memref<4xf32> alloca before
+    # iree-convert-to-llvm, and no alloca left in the optimized LLVM IR (SROA made it a load and a store).
+    final = read("unpack_partial_tile.final.mlir")
+    assert [m.type for m in scan(final)] == ["memref<4xf32>"]
+    assert check_memory([_with_llvm(final, "", "main_dispatch_0_unpack_f32")]), "unknown LLVM IR: still judged"
+    promoted = _with_llvm(final, read("unpack_partial_tile.optimized.ll"), "main_dispatch_0_unpack_f32")
+    assert check_memory([promoted]) == []
+
+
+def test_an_alloca_that_survives_llvm_stays_a_finding():
+    # An excerpt of the dynamic fill -> matmul -> exp's optimized LLVM IR: two [56 x float] allocas remain.
+    llvm_ir = read("fill_matmul_exp_dyn.optimized.ll")
+    kept = _with_llvm(read("fill_matmul_exp_33x16x49.final.mlir"), llvm_ir, "d0")
+    assert [f.kind for f in check_memory([kept])] == ["alloca"]
+
+
+def test_a_copy_into_a_promoted_alloca_goes_with_it_and_one_between_bindings_stays():
+    ir = read("hand.staging_copies.mlir")
+    staged = [m for m in scan(ir) if m.kind == "copy"]
+    assert any("alloca" in (m.source, m.target) for m in staged)
+    promoted = DispatchIR("d0", "X", ir, ir, "", llvm_ir="define internal i32 @d0() {\n  ret i32 0\n}\n")
+    left = [m for f in check_memory([promoted]) for m in f.evidence["memory_ops"]]
+    assert all("alloca" not in (m.get("source"), m.get("target"), m["op"]) for m in left)
+
+
+def test_read_llvm_functions_takes_each_function_to_its_closing_brace(tmp_path):
+    from ireefuzz.sut.dumps import read_llvm_functions
+
+    body = read("unpack_partial_tile.optimized.ll")
+    (tmp_path / "module_main_dispatch_0_embedded_elf_x86_64.optimized.ll").write_text(
+        "; header\n" + body + "\ndefine internal float @helper(float %0) {\n  %2 = alloca i16\n  ret float %0\n}\n"
+    )
+    functions = read_llvm_functions(tmp_path)
+    assert functions["main_dispatch_0_unpack_f32"].strip() == body.strip()
+    assert "alloca" in functions["helper"] and read_llvm_functions(tmp_path / "absent") == {}
+
+
+@pytest.mark.iree
+def test_real_unpack_partial_tile_alloca_is_promoted_and_dynamic_matmul_alloca_is_not():
+    from ireefuzz import sut
+
+    artifact = sut.compile_mlir(read("unpack_partial_tile.program.mlir"), sut.CompilerConfig(target_cpu="x86-64-v2"))
+    assert isinstance(artifact, sut.Artifact), artifact
+    (unpack,) = artifact.dispatches
+    assert scan(unpack.final_ir) and unpack.llvm_ir  # an alloca before LLVM, and the LLVM IR was read
+    assert check_memory(artifact.dispatches) == []
+    dynamic = _compile("fill_matmul_exp_dyn.mlir")
+    assert "alloca" in {f.kind for f in check_memory(dynamic.dispatches)}

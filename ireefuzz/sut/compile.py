@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from ireefuzz.base.durable import atomic_write_text
+from ireefuzz.oracles import vocabulary
 from ireefuzz.sut import launch, releases
 from ireefuzz.sut.commands import backend_flags, compile_command
 from ireefuzz.sut.config import CompilerConfig
@@ -24,6 +25,7 @@ from ireefuzz.sut.dumps import (
     printed_ir,
     read_dispatches,
     read_elsewhere,
+    read_llvm_functions,
     read_sources,
 )
 from ireefuzz.sut.results import Artifact, CompileFailure, CompileFailureKind, CpuInfo
@@ -81,8 +83,8 @@ def _compile_in(
 ) -> Artifact | CompileFailure:
     source, vmfb = work / "input.mlir", work / "module.vmfb"
     sources_dir, tree_dir, stats_file = work / "sources", work / "ir", work / "statistics.json"
-    configs_dir = work / "configurations"
-    for stale in (sources_dir, tree_dir, configs_dir):
+    configs_dir, llvm_dir = work / "configurations", work / "intermediates"
+    for stale in (sources_dir, tree_dir, configs_dir, llvm_dir):
         shutil.rmtree(stale, ignore_errors=True)
     for stale in (vmfb, stats_file):
         stale.unlink(missing_ok=True)
@@ -102,6 +104,7 @@ def _compile_in(
             f"--mlir-print-ir-tree-dir={tree_dir}",
             f"--mlir-print-ir-before={FINAL_PASS},{BUFFERIZED_PASS}",
             f"--iree-hal-dump-executable-configurations-to={configs_dir}",
+            f"{vocabulary.LLVM_INTERMEDIATES_FLAG}={llvm_dir}",
             "--mlir-print-ir-after-failure",
         ]
     command += config.flags
@@ -125,7 +128,9 @@ def _compile_in(
     cpu = cpu_info(config.target_cpu, sources.values())
     if not cpu.name and resolve_cpu:  # no dispatch (everything folded): ask a probe module instead
         cpu = resolve_platform(config)[0]
-    dispatches = read_dispatches(sources, tree_dir if config.observe else None, read_sources(configs_dir), printed)
+    dispatches = read_dispatches(
+        sources, tree_dir if config.observe else None, read_sources(configs_dir), printed, read_llvm_functions(llvm_dir)
+    )
     return Artifact(
         vmfb=vmfb.read_bytes(),
         dispatches=read_elsewhere(dispatches, toolchain.runtime_python) if config.observe else dispatches,

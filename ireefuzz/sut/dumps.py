@@ -39,6 +39,21 @@ def read_sources(sources_dir: Path) -> dict[str, str]:
     return sources
 
 
+_LLVM_DEFINE = re.compile(r"^define [^@\n]*@([\w$.-]+)\(", re.M)
+
+
+def read_llvm_functions(intermediates_dir: Path) -> dict[str, str]:
+    """Function name -> its text in the optimized LLVM IR the compile dumped (``vocabulary.LLVM_OPTIMIZED_SUFFIX``
+    files); empty when nothing was dumped (a release without the flag, a compile without observation)."""
+    functions: dict[str, str] = {}
+    for path in sorted(intermediates_dir.glob(f"*{vocabulary.LLVM_OPTIMIZED_SUFFIX}")):
+        text = path.read_text()
+        for head in _LLVM_DEFINE.finditer(text):
+            end = text.find("\n}\n", head.end())
+            functions.setdefault(head.group(1), text[head.start() : end + 2 if end >= 0 else len(text)])
+    return functions
+
+
 # A dispatch without a translation_info gets no codegen pipeline: the pure data-movement ``*_slow_memcpy``
 # ones (a strided slice, a concat's parts) are lowered directly. Named after IREE's pipeline enum ``None``.
 NO_PIPELINE = "None"
@@ -55,6 +70,7 @@ def read_dispatches(
     tree_dir: Path | None,
     configured: Mapping[str, str] | None = None,
     printed: Mapping[str, Mapping[str, str]] | None = None,
+    llvm_functions: Mapping[str, str] | None = None,
 ) -> tuple[DispatchIR, ...]:
     final_ir: dict[str, str] = dict((printed or {}).get(FINAL_PASS, {}))  # stderr's dumps (``printed_ir``)
     bufferized_ir: dict[str, str] = dict((printed or {}).get(BUFFERIZED_PASS, {}))
@@ -84,6 +100,7 @@ def read_dispatches(
                     bufferized_ir=bufferized,
                     source=source,
                     configured=configured_ir,
+                    llvm_ir=(llvm_functions or {}).get(name, ""),
                 )
             )
     return tuple(sorted(dispatches, key=lambda d: _natural_key(d.name)))

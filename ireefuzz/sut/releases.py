@@ -185,6 +185,7 @@ def spell_flags(version: str, flags: Sequence[str]) -> list[str]:
 OBSERVATION_FLAGS = (
     "--iree-hal-dump-executable-sources-to",
     "--iree-hal-dump-executable-configurations-to",
+    "--iree-hal-dump-executable-intermediates-to",
     "--iree-scheduling-dump-statistics-format",
     "--iree-scheduling-dump-statistics-file",
     "--mlir-print-ir-tree-dir",
