@@ -287,9 +287,9 @@ while :; do  # work files created exclusively (noclobber), never a bare path
   i=$((i + 1))
   [ $i -lt 50 ] || cant "cannot create work files under ${{TMPDIR:-/tmp}}"
 done
-cleanup() {{
-  if command -v rm >/dev/null 2>&1; then
-    rm -rf "$WORK.compile.log" "$WORK.run.log" "$WORK.vmfb" "$WORK.after.vmfb" "$WORK.sources"
+cleanup() {{  # /bin/rm by its path: run.sh runs under env -i, where PATH may hold only the IREE tools
+  if [ -x /bin/rm ]; then
+    /bin/rm -rf "$WORK.compile.log" "$WORK.run.log" "$WORK.vmfb" "$WORK.after.vmfb" "$WORK.sources"
   else  # no rm: leave them empty
     : > "$WORK.compile.log"; : > "$WORK.run.log"; : > "$WORK.vmfb"
   fi
@@ -446,18 +446,36 @@ _MATCHES = """matches() {  # file $1 has a line holding the fixed texts $2, $3, 
 """
 
 
-def _crash_compile_body(kind: str, keys: Sequence[str]) -> str:
-    """A failed compile is this bug only with its own diagnostic: a crash marker for a crash, and the literal
+_DIED_IN = """died_in() {  # the last IR dump iree-compile printed in file $1 is the one before pass $2 (it died in it)
+  last=''
+  while IFS= read -r line; do case $line in '// -----// IR Dump '*) last=$line ;; esac; done < "$1"
+  case $last in *" Before "*": $2 "*|*" Before "*": $2{"*|*" Before "*"($2)"*) return 0 ;; esac
+  return 1
+}
+"""
+
+
+def _crash_compile_body(kind: str, keys: Sequence[str], signal_number: int | None, crash_pass: str) -> str:
+    """A failed compile is this bug only with its own diagnostic: for a crash, death by its signal (the shell's
+    128+N, a launcher's 256-N), a crash marker and, when the crashing pass is known, the pass it died in (the last IR
+    dump ``--mlir-print-ir-before=<pass>`` printed), none of which needs llvm-symbolizer; for an error, the literal
     parts of the bug's diagnostic (``error_keys``) on one line, in order; with none recorded it cannot tell."""
     markers = sut.CRASH_MARKERS if kind == "compile-crash" else sut.OOM_MARKERS if kind == "compile-oom" else ()
     tests = (
         ["{ " + " || ".join(f'has "$WORK.compile.log" {shlex.quote(m)}' for m in markers) + "; }"] if markers else []
     )
+    extra: list[str] = []
+    if kind == "compile-crash" and signal_number:
+        tests.append(f"{{ [ $status -eq {128 + signal_number} ] || [ $status -eq {256 - signal_number} ]; }}")
+    if kind == "compile-crash" and crash_pass:
+        extra = [f"--mlir-print-ir-before={crash_pass}", "--mlir-disable-threading"]
+        tests.append(f'died_in "$WORK.compile.log" {shlex.quote(crash_pass)}')
     if keys and kind != "compile-oom":  # running out of memory says nothing of its own
         tests.append('matches "$WORK.compile.log" ' + " ".join(shlex.quote(k) for k in keys))
     return (
         _MATCHES
-        + _compile()
+        + (_DIED_IN if extra else "")
+        + _compile(extra)
         + f"""if [ $status -eq 0 ]; then echo "not reproduced: iree-compile succeeded"; exit 0; fi
 if {" && ".join(tests) or "false"}; then
   echo "BUG REPRODUCED: iree-compile failed ($status) on a valid program:"; show "$WORK.compile.log" 30; exit 1
@@ -518,6 +536,24 @@ def own_diagnostic(finding: Any, error_message: str = "") -> str:
     return first.group(1) if first else error_message
 
 
+def crash_keys(finding: Any) -> list[str]:
+    """What run.sh reads of a crash's own text: its assertion or ``LLVM ERROR`` (printed whether or not
+    llvm-symbolizer is there), never a symbolized frame."""
+    assertion = _ASSERTION.search(str((finding.evidence or {}).get("diagnostic", "")))
+    return error_keys(assertion.group(1) or assertion.group(2)) if assertion else []
+
+
+def crash_signal(finding: Any) -> int | None:
+    """The signal a compile crash died of, from its cause (``crash/compile-crash/SIGFPE/...``), or None."""
+    import signal
+
+    named = re.match(r"crash/compile-crash/(SIG[A-Z0-9]+)/", str(getattr(finding, "cause", "") or ""))
+    try:
+        return int(signal.Signals[named.group(1)]) if named else None
+    except KeyError:
+        return None
+
+
 def _expected_value(k: int, outputs: Sequence[Any]) -> str:
     """How run.sh names expected output ``k``: its ``.npy``, or for an integer output its value literal."""
     if k < len(outputs) and np.asarray(outputs[k]).dtype.kind in "biu":
@@ -540,6 +576,7 @@ def run_script(
     data_movement: Sequence[str] = (),
     function: str = "main",
     outputs: Sequence[Any] = (),
+    crash_pass: str = "",
 ) -> str:
     """run.sh for ``finding`` on the program emitted from ``graph`` (anything with ``args`` and ``outputs``)
     compiled with ``flags``, calling ``function``.
@@ -549,7 +586,8 @@ def run_script(
     error the finding recorded, else ``error_message``);
     ``data_movement`` names the dispatches whose own op moves data (``memory.moves_data``): in them only
     copies staged through a non-binding buffer count, as in the oracle. ``outputs`` are the arrays of
-    ``expected/out<k>.npy``: integer ones are compared as value literals (``sut.value_literal``).
+    ``expected/out<k>.npy``: integer ones are compared as value literals (``sut.value_literal``). A compile crash
+    is its signal and, with ``crash_pass`` (the culprit: the pass running when it died), that pass.
     """
     bad = sut.unsafe_flags(flags)
     if bad:
@@ -561,7 +599,10 @@ def run_script(
     if reproduce == "memory-ops":
         body = _memory_body(kind, [d for d in data_movement if re.fullmatch(r"[\w$.-]+", d)])
     elif reproduce == "compile-error":
-        body = _crash_compile_body(kind, error_keys(own_diagnostic(finding, error_message)))
+        keys = crash_keys(finding) if kind == "compile-crash" else error_keys(own_diagnostic(finding, error_message))
+        body = _crash_compile_body(
+            kind, keys, crash_signal(finding), crash_pass if re.fullmatch(r"[\w.-]+", crash_pass) else ""
+        )
     elif reproduce == "run-fault":
         body = (
             _compile()

@@ -1,12 +1,14 @@
 """Filed-ready bundles for a user's own program (``ireefuzz check PROGRAM.mlir --bundle DIR``).
 
 For each cause the check finds (one folder each, ``DIR/<cause>``, and ``DIR/index.md`` listing them):
-the program reduced at IR level under the cause (``ireefuzz.tools.shrink.mlir``), printed readably;
+the program reduced at IR level under the cause (``ireefuzz.tools.shrink.mlir``), with each argument init the
+experiments' ``tensor.empty`` variant fails the same way without replaced and the arguments, results and functions
+that frees dropped, printed readably;
 its inputs and reference outputs as ``.npy``; ``run.sh``; the culprit pass (``culprit``) with the IR it
 received and produced; the likely upstream duplicates (``upstream``); an ``iree-run-module
 --expected_output`` lit test and a pass-level ``iree-opt | FileCheck`` test in the forms IREE's test
 directories use, each shipped only if it fails with the bug present for the bug's reason (``lit_tests``);
-and ``ISSUE.md``, which states only what was measured. ``run.sh`` is run ``CONFIRM_RUNS`` times in a clean
+and ``ISSUE.md`` (``report``: the one bundle maker and ISSUE.md writer), which states only what was measured. ``run.sh`` is run ``CONFIRM_RUNS`` times in a clean
 environment: a bundle whose ``run.sh`` does not exit 1 every time gets no ``ISSUE.md``.
 """
 
@@ -18,9 +20,8 @@ import os
 import re
 import sys
 import tempfile
-import textwrap
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -31,13 +32,13 @@ from ireefuzz.oracles.finding import Finding
 from ireefuzz.oracles.registry import spec_of
 from ireefuzz.tools.filing import culprit as culprits
 from ireefuzz.tools.filing import experiments as experimenting
-from ireefuzz.tools.filing import lit_tests, upstream
+from ireefuzz.tools.filing import lit_tests, report, upstream
 from ireefuzz.tools.filing.bundle import Bundle, run_bundle
 from ireefuzz.tools.shrink import mlir as reducing
 from ireefuzz.tools.shrink.target import Target, cause_id
 
 CONFIRM_RUNS = 3
-PORTABLE_CPUS = experimenting.CPUS  # least specific first: a bundle is made for the first that reproduces
+PORTABLE_CPUS = report.PORTABLE_CPUS
 OP_LINE = re.compile(r"^\s*(?:%[\w.:#, %]+ = )?([a-z_]+\.[\w.]+)\b", re.M)
 
 
@@ -82,29 +83,36 @@ def write_cause(
     log: Callable[[str], None] = lambda m: None,
     experiments: int = experimenting.MAX_EXPERIMENTS,
     cpus: Sequence[str] = (),
+    adopted: Sequence[str] = (),
 ) -> Written:
-    """The bundle of ``finding`` on the (reduced) ``program``'s function ``case``, in ``out``; a confirmed one with
-    up to ``experiments`` IR-level variants run (``filing.experiments``: finding.json and ISSUE.md)."""
-    from ireefuzz.tools.filing.repro import make_program_bundle
-
-    made: Bundle = make_program_bundle(finding, case, config)
+    """The bundle of ``finding`` on the (reduced) ``program``'s function ``case``, in ``out`` (``report.make_bundle``):
+    the culprit, the upstream matches, the lit tests, run.sh ``CONFIRM_RUNS`` times and, for a confirmed one, up to
+    ``experiments`` IR-level variants (``filing.experiments``), all stated in ISSUE.md by ``report.issue_text``."""
+    subject = report.program_subject(finding, case, config)
     cfg = sut.config_for(case, config)
     log(f"localizing {finding.signature}")
     found = culprits.of_finding(finding, program, case, cfg)
     matches = upstream.for_finding(finding, program, cause_id(finding))
     ops = ops_in(program)
-    made.finding |= {
-        "culprit": found.to_json(),
+    extra = {
         "upstream": [dataclasses.asdict(m) for m in matches],
         "ops": ops,
         "cause": cause_id(finding),
         "reproduces_on": list(cpus),
         "reduction": (
-            {"steps": list(reduction.steps), "before": list(reduction.before), "after": list(reduction.after)}
+            {
+                "steps": list(reduction.steps),
+                "before": list(reduction.before),
+                "after": list(reduction.after),
+                "tensor_empty_inits": list(adopted),
+            }
             if reduction is not None
             else None
         ),
     }
+    made: Bundle = report.make_bundle(
+        finding, subject, extra=extra, measured=report.Measured(culprit=found), issue=False
+    )
     path = made.dump(out)
     if found.ir_before:
         atomic_write_text(path / "culprit_before.mlir", found.ir_before + "\n")
@@ -125,34 +133,21 @@ def write_cause(
         code, output = run_bundle(path, config)
         exits.append(code)
     nan_inputs = [i for i, x in enumerate(made.inputs) if np.asarray(x).dtype.kind == "f" and np.isnan(x).any()]
-    made.finding["inputs_check"] = {
-        "nan_inputs": nan_inputs,
-        "reference_ran": any(k.startswith("ref_") for k in made.expected),
-    }
+    inputs_check = {"nan_inputs": nan_inputs, "reference_ran": any(k.startswith("ref_") for k in made.expected)}
+    made.finding["inputs_check"] = inputs_check
     made.finding["run_sh"] = {"exits": exits, "output": output[-600:]}
     made.finding["confirm"] = f"{exits.count(1)}/{CONFIRM_RUNS}"
-    if exits.count(1) == CONFIRM_RUNS and made.issue is not None:
-        made.issue = _issue(
-            made.issue,
-            finding,
-            found,
-            matches,
-            program,
-            ops,
-            tests,
-            exits,
-            made.finding["inputs_check"],
-            expected=made.expected,
-            cpus=cpus,
-        )
-    else:
-        log(f"run.sh exits {exits}, not 1 every time: no ISSUE.md")
-        made.issue = None
-    if experiments and exits.count(1) == CONFIRM_RUNS:
+    confirmed = exits.count(1) == CONFIRM_RUNS
+    tried = None
+    if experiments and confirmed:
         goal = Target.by_cause(cause_id(finding), finding.oracle)
         tried = experimenting.record(experimenting.run_experiments(case, goal, config, limit=experiments, log=log))
         made.finding["experiments"] = tried
-        made.issue = experimenting.with_section(made.issue, tried) if made.issue is not None else None
+    if confirmed:
+        measured = report.Measured(found, matches, True, tests, exits, cpus, inputs_check, ops, tried)
+        made.issue = report.issue_text(finding, subject, measured)
+    else:
+        log(f"run.sh exits {exits}, not 1 every time: no ISSUE.md")
     made.finding = portable(made.finding)
     made.issue = portable(made.issue) if made.issue is not None else None
     made.dump(out)
@@ -188,168 +183,6 @@ def portable(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: portable(v) for k, v in value.items()}
     return value
-
-
-def _what(finding: Finding) -> str:
-    """One line saying what happened: a crash's signal and first frames (from its cause), else the message's head."""
-    cause = cause_id(finding)
-    signal = re.match(r"crash/compile-crash/(SIG\w+)/(.*)", cause)
-    if signal:
-        frames = [
-            f.rsplit(".", 2)[-2] + "::" + f.rsplit(".", 1)[-1] if f.count(".") > 1 else f
-            for f in signal.group(2).split(">")[:2]
-        ]
-        return f"{signal.group(1)} in {' < '.join(frames)}"
-    return (
-        textwrap.shorten(finding.message.splitlines()[0], 100, placeholder=" ...") if finding.message.strip() else cause
-    )
-
-
-def _excerpt(text: str, limit: int = 60, width: int = 240) -> list[str]:
-    """The first ``limit`` lines of ``text``, each cut at ``width`` characters (target attributes run to kilobytes)."""
-    lines = [line if len(line) <= width else line[:width] + " ...(cut)" for line in text.strip().splitlines()]
-    return lines[:limit] + (
-        [f"// ... ({len(lines) - limit} more lines in the bundle's file)"] if len(lines) > limit else []
-    )
-
-
-UPSTREAM_RESEARCH = "docs/upstream-research.md"  # ireefuzz's record of the upstream searches behind the table
-
-
-def _values(expected: Mapping[str, np.ndarray], limit: int = 12) -> list[str]:
-    """The reference outputs (``ref_<k>``) in words: each output's shape, dtype and first values."""
-    lines = []
-    for key in sorted(k for k in expected if k.startswith("ref_")):
-        x = np.asarray(expected[key])
-        flat = x.reshape(-1)
-        shown = " ".join(str(v) for v in flat[:limit]) + (" ..." if flat.size > limit else "")
-        lines.append(
-            f"output {key.removeprefix('ref_')}: `{'x'.join(map(str, x.shape)) or 'scalar'} {x.dtype}` = [{shown}]"
-        )
-    return lines
-
-
-def _title(finding: Finding, found: culprits.Culprit, ops: Sequence[str]) -> str:
-    """The heading, from the reduced program's ops and what IREE did (no path, no oracle jargon)."""
-    shown = list(ops) if len(ops) <= 3 else [ops[0], "...", ops[-1]]  # a long chain by its ends
-    chain = " -> ".join(o if o == "..." else f"`{o}`" for o in shown) or "the program"
-    where = f" in `{found.pass_}`" if found.pass_ else ""
-    what = re.sub(r"^[^\s:]+:\d+:\d+: (error: )?", "", _what(finding)).strip()
-    return f"# [llvm-cpu] {chain}: {what}{where}"
-
-
-def _issue(
-    base: str,
-    finding: Finding,
-    found: culprits.Culprit,
-    matches: Sequence[upstream.Match],
-    program: str,
-    ops: Sequence[str],
-    tests: Sequence[lit_tests.Verdict],
-    exits: Sequence[int | None],
-    inputs_check: Mapping[str, Any] | None = None,
-    *,
-    expected: Mapping[str, np.ndarray] | None = None,
-    cpus: Sequence[str] = (),
-) -> str:
-    """``base`` (what happens, expected, environment, reproduce, program, evidence) plus what was measured:
-    the expected values, the CPUs it reproduces on, the culprit with the IR before / after and the command
-    that confirms it, the upstream search, the tests, the confirmation."""
-    base = _title(finding, found, ops) + base[base.index("\n") :] if base.startswith("# ") else base
-    values = _values(expected or {})
-    if values:
-        said = (
-            "The float64 reference interpreter's values (`expected/`):"
-            if spec_of(finding.oracle).reproduce(finding.kind) == "outputs"
-            else "The program compiles and runs; the float64 reference interpreter gives (`expected/`):"
-        )
-        base = re.sub(
-            r"(## What was expected\n\n)(.*?)(\n\n## )",
-            lambda m: (
-                m.group(1) + m.group(2) + "\n\n" + said + "\n\n" + "\n".join(f"- {v}" for v in values) + m.group(3)
-            ),
-            base,
-            count=1,
-            flags=re.S,
-        )
-    if cpus:
-        base = base.replace(
-            "## Reproduce\n",
-            f"Reproduces with `--iree-llvmcpu-target-cpu=` {', '.join(f'`{c}`' for c in cpus)} "
-            f"(tried: {', '.join(f'`{c}`' for c in PORTABLE_CPUS)}; `run.sh` uses the least specific, `{cpus[0]}`).\n\n"
-            "## Reproduce\n",
-            1,
-        )
-    tail_at = base.rfind("\n---\n")
-    head, tail = (base[:tail_at], base[tail_at:]) if tail_at >= 0 else (base, "")
-    lines = ["", "## Culprit", ""]
-    if found.pass_:
-        lines += [f"Phase `{found.phase or '?'}`, pass **`{found.pass_}`**: {found.how}.", ""]
-        if found.confirm is not None:
-            lines += [
-                "Confirmed by running the pass alone on the IR it received:",
-                "",
-                "```sh",
-                found.confirm.command,
-                "```",
-                "",
-                "which shows:",
-                "",
-                "```",
-                *_excerpt("\n".join(found.confirm.shows), limit=12),
-                "```",
-                "",
-            ]
-        if found.ir_before:
-            lines += [
-                "IR the pass received (`culprit_before.mlir`):",
-                "",
-                "```mlir",
-                *_excerpt(found.ir_before),
-                "```",
-                "",
-            ]
-        if found.ir_after:
-            lines += ["IR after it (`culprit_after.mlir`):", "", "```mlir", *_excerpt(found.ir_after), "```", ""]
-    else:
-        lines += [
-            f"Not localized to a pass: {found.how.removeprefix('not localized: ')}."
-            + (f" Phase: `{found.phase}`." if found.phase else ""),
-            "",
-        ]
-    lines += upstream.issue_section(matches)
-    lines += [
-        f"Upstream search: the table was refreshed by searching iree-org/iree and llvm/llvm-project issues and "
-        f"pull requests; the searches and their findings are in ireefuzz's `{UPSTREAM_RESEARCH}`.",
-        "",
-    ]
-    lines += lit_tests.issue_lines(tests)
-    lines += [
-        "## Confirmation",
-        "",
-        f"`run.sh` in a clean environment: exit statuses {list(exits)} "
-        f"({list(exits).count(1)}/{len(exits)} show the bug). The program has {len(ops)} op(s): "
-        f"{', '.join(f'`{o}`' for o in ops) or 'none'}."
-        + (
-            " The inputs hold no NaN"
-            + (
-                " and the float64 reference interpreter, which stops at undefined "
-                "behaviour such as an out-of-bounds index, ran on them."
-                if inputs_check.get("reference_ran")
-                else "."
-            )
-            if inputs_check and not inputs_check.get("nan_inputs")
-            else f" Inputs {inputs_check.get('nan_inputs')} hold NaN."
-            if inputs_check
-            else ""
-        ),
-        "",
-        "## Bisection",
-        "",
-        "Not run yet (`ireefuzz bisect <this directory>`).",
-        "",
-    ]
-    return head.rstrip() + "\n" + "\n".join(lines) + tail
 
 
 def bundle_program(
@@ -413,6 +246,30 @@ def bundle_program(
                 finding, case = again[0]
             else:
                 program, reduction = text, None
+        adopted: list[str] = []
+        if reduce:
+            program, adopted = empty_inits(
+                program, lambda t: bool(_findings_of(t, cause, config, policy, seed, shapes))
+            )
+        if adopted:  # the arguments they freed go, and with them results and functions nothing needs
+            log(f"the experiments' tensor.empty variants fail the same way: {', '.join(adopted)}")
+            target = Target.by_cause(cause, finding.oracle)
+            run = spec_of(finding.oracle).reads_run(finding.kind)
+            try:
+                again_reduced = reducing.reduce_mlir(
+                    program,
+                    target,
+                    config=config,
+                    max_candidates=max_candidates,
+                    run=run,
+                    interesting=_findings_as_checked(config, policy, seed, shapes, run),
+                )
+                program = reducing.readable(again_reduced.text)
+            except Exception as e:  # noqa: BLE001 -- kept as adopted
+                log(f"not reduced further ({e})")
+            found_again = _findings_of(program, cause, config, policy, seed, shapes)
+            if found_again:
+                finding, case = found_again[0]
         chosen, on = config, reproducing_cpus(program, cause, config, policy, seed, shapes, cpus)
         if on:
             chosen = dataclasses.replace(config, target_cpu=on[0])
@@ -423,10 +280,39 @@ def bundle_program(
                 chosen = config
         log(f"reproduces on {on or '-'} of {list(cpus)}; bundled for {chosen.target_cpu}")
         written.append(
-            write_cause(finding, program, case, chosen, out / slug(cause), reduction=reduction, log=log, cpus=on)
+            write_cause(
+                finding,
+                program,
+                case,
+                chosen,
+                out / slug(cause),
+                reduction=reduction,
+                log=log,
+                cpus=on,
+                adopted=adopted,
+            )
         )
     write_index(out, written)
     return written
+
+
+def empty_inits(program: str, shows_cause: Callable[[str], bool]) -> tuple[str, list[str]]:
+    """``program`` with, one at a time, each function argument that an op takes as its destination replaced by the
+    experiments' ``tensor.empty`` variant (``experiments.with_empty_init``) wherever that variant still shows the cause
+    (``shows_cause``): the argument is then unused, for the reducer to drop. Returns it and the variants taken."""
+    taken: list[str] = []
+    tried: set[str] = set()
+    while True:
+        for site in experimenting.argument_inits(program):
+            label = f"@{site.function}:{site.op.split('.')[-1]}#{site.op_index}.outs=empty"
+            text = experimenting.with_empty_init(program, site) if label not in tried else None
+            tried.add(label)
+            if text is not None and shows_cause(text):
+                program = reducing.readable(text)
+                taken.append(label)
+                break
+        else:
+            return program, taken
 
 
 def _findings_of(

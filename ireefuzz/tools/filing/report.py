@@ -1,0 +1,726 @@
+"""The one bundle maker and the one ``ISSUE.md`` writer, for campaign findings (``repro``), ``check --bundle``
+(``program``) and JAX models (``tools.jax_model``).
+
+A front-end says what it bundles as a ``Subject``: the program, the function and its types at the bundled instance,
+its inputs, the reference's outputs and who computed them, the compile flags and the platform. ``make_bundle`` turns
+a finding and its subject into a ``Bundle`` (``run.sh``, ``finding.json``, inputs, expected values, the
+immutability wrapper); ``issue_text`` writes its ``ISSUE.md`` as IREE's bug template asks, from the subject and
+what filing ``Measured`` (the culprit, the upstream search, the lit tests, run.sh's exit statuses, the CPUs it
+reproduces on, the experiments): the title from the reduced program, what happened and what was expected in words and
+values, the trigger, the command line, the culprit with the lines of its output that are wrong, the upstream search.
+A section is written only from a measurement: no "not run yet".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import shlex
+import textwrap
+from types import SimpleNamespace
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ireefuzz import sut
+from ireefuzz.base.durable import json_default
+from ireefuzz.errors import UsageError
+from ireefuzz.generators.ops import tensor_type
+from ireefuzz.generators.tensor import TensorType
+from ireefuzz.oracles.finding import Finding
+from ireefuzz.oracles.registry import spec_of
+from ireefuzz.tools.filing import culprit as culprits
+from ireefuzz.tools.filing import experiments as experimenting
+from ireefuzz.tools.filing import lit_tests, upstream
+from ireefuzz.tools.filing.bundle import (
+    COMPILE_ONLY_BODIES,
+    INPUTS_AFTER,
+    INPUTS_AFTER_FUNCTION,
+    Bundle,
+    own_diagnostic,
+    run_script,
+    wrapper_module,
+)
+
+UPSTREAM_RESEARCH = "docs/upstream-research.md"  # ireefuzz's record of the upstream searches behind the table
+PORTABLE_CPUS = experimenting.CPUS  # least specific first: a bundle is made for the first that reproduces
+# Ops that name nothing in a title: a program's plumbing, not what it computes.
+_PLUMBING = frozenset({"arith.constant", "tensor.empty", "tensor.dim", "tensor.cast", "func.return", "util.return"})
+_VM_MODULE = re.compile(r"^\s*(?:builtin\.)?module\s+@([\w$.-]+)", re.M)
+_OP_NAME = re.compile(r"^\s*(?:%[\w.:#, %]+ = )?\"?([a-z_][\w]*\.[\w.]+)\b", re.M)
+
+
+# --------------------------------------------------------------------------- what is bundled
+
+
+@dataclasses.dataclass(frozen=True)
+class Platform:
+    """The compiler and CPU a bundle is made for."""
+
+    version: str
+    cpu: str  # the CPU run.sh compiles for
+    asked: str = ""  # the CPU the case asked for, when it was resolved to ``cpu`` (``host``)
+    features: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Subject:
+    """What a front-end bundles: a program's function at one instance, its inputs and its reference values."""
+
+    program: str
+    function: str
+    args: tuple[TensorType, ...]
+    outputs: tuple[TensorType, ...]
+    inputs: Sequence[np.ndarray]
+    expected: Mapping[str, np.ndarray]  # f64_<k>, and jax_<k> or ref_<k> (the values run.sh compares)
+    reference: str  # who computed the expected values, in words
+    flags: tuple[str, ...]  # every compile flag, the target's included
+    platform: Platform
+    compared: str = "ref"  # the prefix of ``expected`` run.sh compares with (jax / ref)
+    rtol: float = 0.0
+    atol: Mapping[str, float] = dataclasses.field(default_factory=dict)
+    error_message: str = ""  # a compile error's own message (run.sh looks for it)
+    data_movement: tuple[str, ...] = ()  # the dispatches whose own op moves data (memory.moves_data)
+    case: Mapping[str, Any] | None = None  # case.json
+    record: Mapping[str, Any] = dataclasses.field(default_factory=dict)  # front-end fields of finding.json
+    sizes: Mapping[str, int] = dataclasses.field(default_factory=dict)
+    artifact: Any = None  # the compile the evidence reads dispatches from (None: the finding's evidence alone)
+    sections: tuple[str, ...] = ()  # ISSUE.md lines only this front-end has (JAX: the IR after input conversion)
+
+    def outputs_compared(self) -> list[np.ndarray]:
+        return [
+            self.expected[f"{self.compared}_{k}"]
+            for k in range(len(self.outputs))
+            if f"{self.compared}_{k}" in self.expected
+        ]
+
+
+@dataclasses.dataclass(frozen=True)
+class Measured:
+    """What filing measured on a bundle, each stated in ISSUE.md only when measured."""
+
+    culprit: culprits.Culprit | None = None
+    upstream: Sequence[upstream.Match] = ()
+    searched: bool = False  # the upstream table was consulted (the search line)
+    tests: Sequence[lit_tests.Verdict] = ()
+    exits: Sequence[int | None] = ()  # run.sh's exit statuses in a clean environment
+    cpus: Sequence[str] = ()  # the CPUs of PORTABLE_CPUS it reproduces on
+    inputs_check: Mapping[str, Any] | None = None
+    ops: Sequence[str] = ()  # the reduced program's ops
+    experiments: Mapping[str, Any] | None = None  # experiments.record
+
+
+def inputs_after_for(program: str, function: str, args: Sequence[TensorType], outs: Sequence[TensorType]) -> str:
+    """``inputs_after.mlir`` for ``function`` of ``program``: the wrapper calls it in the program's VM module (named
+    by a top-level ``module @name``, else ``module``) at its own argument types."""
+    named = _VM_MODULE.search(program)
+    return wrapper_module(
+        f"{named.group(1) if named else 'module'}.{function}",
+        [tensor_type(t) for t in args],
+        [tensor_type(t) for t in outs],
+    )
+
+
+def crash_pass(found: culprits.Culprit | None) -> str:
+    """The pass a crash's run.sh checks it died in: a crash culprit's (the pass running when it died), else ""."""
+    return found.pass_ or "" if found is not None and found.method == "crash" else ""
+
+
+def make_bundle(
+    finding: Finding,
+    subject: Subject,
+    *,
+    extra: Mapping[str, Any] | None = None,
+    measured: Measured = Measured(),
+    issue: bool = True,
+) -> Bundle:
+    """The Bundle of ``finding`` on ``subject``: run.sh (``bundle.run_script``), finding.json, inputs, expected
+    values, the immutability wrapper and, with ``issue``, ISSUE.md (``issue_text``)."""
+    bad = sut.unsafe_flags(subject.flags)
+    if bad:
+        raise UsageError(f"{finding.signature}: refusing flags that write files or are malformed: {bad}")
+    reproduce = spec_of(finding.oracle).reproduce(finding.kind)
+    script = run_script(
+        finding,
+        SimpleNamespace(args=subject.args, outputs=subject.outputs),
+        subject.flags,
+        rtol=subject.rtol,
+        atol=subject.atol,
+        error_message=subject.error_message,
+        data_movement=subject.data_movement,
+        function=subject.function,
+        outputs=subject.outputs_compared(),
+        crash_pass=crash_pass(measured.culprit),
+    )
+    record = (
+        finding.to_json()
+        | dict(extra or {})
+        | {
+            "compiler_version": subject.platform.version,
+            "cpu": subject.platform.cpu,
+            "flags": list(subject.flags),
+            "function": subject.function,
+        }
+        | dict(subject.record)
+    )
+    if measured.culprit is not None:
+        record["culprit"] = measured.culprit.to_json()
+    return Bundle(
+        program=subject.program,
+        finding=record,
+        case=dict(subject.case) if subject.case is not None else None,
+        inputs=list(subject.inputs),
+        expected=dict(subject.expected),
+        run_sh=script,
+        inputs_after=(
+            inputs_after_for(subject.program, subject.function, subject.args, subject.outputs)
+            if reproduce == "inputs-after"
+            else None
+        ),
+        issue=issue_text(finding, subject, measured) if issue else None,
+    )
+
+
+# --------------------------------------------------------------------------- ISSUE.md
+
+
+def issue_text(finding: Finding, subject: Subject, measured: Measured = Measured()) -> str:
+    """ISSUE.md, as IREE's bug template asks (what happened, what was expected in words and values, the trigger,
+    the command line, the culprit with its IR, the upstream search), stating only what was measured."""
+    ev = dict(finding.evidence)
+    judged = spec_of(finding.oracle)
+    reproduce = judged.reproduce(finding.kind)
+    renamed = ""
+    if "dispatch" in ev:  # found in a batch module (functions g<i>): the bundle's function is this program's
+        original = str(ev["dispatch"])
+        ev["dispatch"] = re.sub(r"^\w+?_dispatch_", f"{subject.function}_dispatch_", original)
+        if original != ev["dispatch"]:
+            renamed = (
+                f"(The finding names it `{original}`: the function it was found in is this program's "
+                f"`@{subject.function}`.)"
+            )
+    what = judged.happened.format(
+        kind=finding.kind,
+        dispatch=ev.get("dispatch", "?"),
+        pipeline=ev.get("pipeline", "?"),
+        argument=ev.get("argument", "?"),
+        message=finding.message,
+        reference=subject.reference,
+    )
+    ops = list(measured.ops) or ops_of(subject.program)
+    lines = [
+        f"# {title(finding, ops, measured.culprit)}",
+        "",
+        "## What happens",
+        "",
+        what,
+        *([renamed] if renamed else []),
+        "",
+        f"ireefuzz: `{finding.message}`",
+        "",
+        "## What was expected",
+        "",
+        *expected_lines(finding, subject),
+        "",
+    ]
+    lines += trigger_lines(measured.experiments)
+    p = subject.platform
+    lines += [
+        "## Environment",
+        "",
+        f"- IREE compiler: `{p.version or '?'}`",
+        f"- Target: llvm-cpu, CPU `{p.cpu or 'host'}`"
+        + (f" (resolved from `{p.asked}`)" if p.asked and p.asked != p.cpu else ""),
+        *([f"- CPU features: `{p.features}`"] if p.features else []),
+        f"- Flags: `{' '.join(subject.flags)}`",
+        "",
+    ]
+    if measured.cpus:
+        lines += [
+            f"Reproduces with `--iree-llvmcpu-target-cpu=` {', '.join(f'`{c}`' for c in measured.cpus)} (tried: "
+            f"{', '.join(f'`{c}`' for c in PORTABLE_CPUS)}; `run.sh` uses the least specific, `{measured.cpus[0]}`).",
+            "",
+        ]
+    compile_line = shlex.join(
+        sut.compile_command(
+            sut.CompilerConfig(), "program.mlir", "module.vmfb", binary="iree-compile", flags=subject.flags
+        )
+    )
+    lines += [
+        "## Reproduce",
+        "",
+        "```sh",
+        compile_line,
+        "./run.sh   # exit status 1 = reproduces, 0 = does not, 2 = could not tell; needs only "
+        "iree-compile / iree-run-module",
+        "```",
+        "",
+    ]
+    if reproduce == "inputs-after":
+        lines += [
+            "`iree-run-module` copies `--input` files into fresh buffers and never shows them again, so "
+            f"`run.sh` also compiles `{INPUTS_AFTER}`: a second module whose `@{INPUTS_AFTER_FUNCTION}` calls "
+            f"`@{subject.function}` across the module boundary (so the arguments are the caller's buffers) and returns "
+            "the arguments after the call; `iree-run-module --expected_output=@inputs/a<i>.npy "
+            "--equality_mode=exact` then shows the overwritten one.",
+            "",
+        ]
+    shapes = ", ".join(f"a{i}: {x.dtype}{list(x.shape)}" for i, x in enumerate(subject.inputs))
+    lines += [
+        "## Minimal program",
+        "",
+        f"Function `@{subject.function}`; inputs (`inputs.npz`, one `.npy` each under `inputs/`): {shapes or 'none'}"
+        + (f"; dynamic sizes {dict(subject.sizes)}" if subject.sizes else ""),
+        "",
+        "```mlir",
+        subject.program.rstrip(),
+        "```",
+        "",
+    ]
+    lines += evidence_lines(finding, ev, subject.artifact, subject.inputs, subject.expected)
+    if measured.culprit is not None:
+        lines += culprit_lines(measured.culprit)
+    if measured.searched or measured.upstream:
+        lines += upstream.issue_section(measured.upstream)
+        lines += [
+            "Upstream search: the table was refreshed by searching iree-org/iree and llvm/llvm-project issues and "
+            f"pull requests; the searches and their findings are in ireefuzz's `{UPSTREAM_RESEARCH}`.",
+            "",
+        ]
+    lines += lit_tests.issue_lines(measured.tests) if measured.tests else []
+    if measured.exits:
+        lines += confirmation_lines(measured)
+    if measured.experiments is not None:
+        lines += experimenting.section_lines(measured.experiments)
+    lines += list(subject.sections)
+    lines += ["", "---", f"Found by ireefuzz; signature `{finding.signature}`.", ""]
+    return "\n".join(lines)
+
+
+def ops_of(text: str) -> list[str]:
+    """The ops of a program's function bodies, in order, as printed (a program no parser reads: by its lines)."""
+    return [
+        m.group(1)
+        for m in _OP_NAME.finditer(text)
+        if not m.group(1).startswith(("func.", "builtin.", "util.func"))
+        and m.group(1) not in ("linalg.yield", "module")
+    ]
+
+
+def words(text: str, width: int) -> str:
+    """``text`` on one line, at most ``width`` characters, cut between words (never inside one, nor at a hyphen)."""
+    flat = " ".join(text.split())
+    return (
+        textwrap.shorten(flat, width, placeholder=" ...", break_on_hyphens=False, break_long_words=False)
+        or flat.split(" ")[0]
+    )
+
+
+def title(finding: Finding, ops: Sequence[str], found: culprits.Culprit | None = None) -> str:
+    """The heading, from the reduced program (its kinds of op, never the chain) and what IREE did, in words."""
+    kinds = list(dict.fromkeys(o for o in ops if o not in _PLUMBING))
+    if not kinds:
+        subject = "a program"
+    elif len(kinds) <= 2:
+        subject = " and ".join(f"`{k}`" for k in kinds)
+    else:
+        subject = f"`{kinds[-1]}` and {len(kinds) - 1} other kinds of op"
+    where = f" in `{found.pass_}`" if found is not None and found.pass_ else ""
+    return f"[llvm-cpu] {subject}: {happened(finding)}{where}"
+
+
+_SIGNAL = re.compile(r"crash/compile-crash/(SIG\w+)/([^>/]*)")
+_DISPATCH = re.compile(r"\b\w+_dispatch_\d+\w*")
+_LOCATION = re.compile(r"^[^\s:]+:\d+:\d+: (?:error: )?")
+
+
+def happened(finding: Finding) -> str:
+    """What IREE did, in a few words: a crash's signal and the function it died in, an error's gist, the memory op,
+    the wrong value (dispatch names, locations and paths left out)."""
+    reproduce = spec_of(finding.oracle).reproduce(finding.kind)
+    ev = finding.evidence or {}
+    crash = _SIGNAL.match(str(finding.cause or ""))
+    if crash:
+        frame = crash.group(2).rsplit(".", 1)[-1]
+        return f"iree-compile dies of {crash.group(1)}" + (f" in `{frame}`" if frame and frame != "-" else "")
+    if reproduce == "compile-error":
+        error = own_diagnostic(finding) or finding.message
+        return words(_LOCATION.sub("", _DISPATCH.sub("its dispatch", error.splitlines()[0] if error else "")), 90)
+    if reproduce == "memory-ops":
+        counted = [m for m in ev.get("memory_ops") or () if isinstance(m, Mapping)]
+        first = counted[0] if counted else {}
+        op = str(first.get("op") or finding.kind)
+        of = f" `{first.get('type')}`" if first.get("type") else ""
+        more = f" (and {len(counted) - 1} more)" if len(counted) > 1 else ""
+        return f"`{op}`{of}{more} left in its dispatch"
+    if reproduce == "outputs" and "iree" in ev:
+        want = ev.get("reference", ev.get("expected"))
+        return (
+            words(f"returns {ev['iree']} where {want} is expected", 90) if want is not None else "returns wrong values"
+        )
+    if reproduce == "inputs-after":
+        return f"writes its input argument {ev.get('argument', '?')}"
+    return words(
+        _DISPATCH.sub("its dispatch", finding.message.splitlines()[0] if finding.message else finding.kind), 90
+    )
+
+
+def _values(expected: Mapping[str, np.ndarray], prefix: str, limit: int = 12) -> list[str]:
+    """The reference outputs (``<prefix>_<k>``) with their shape, dtype and first values."""
+    out = []
+    for key in sorted(k for k in expected if k.startswith(prefix + "_")):
+        x = np.asarray(expected[key])
+        flat = x.reshape(-1)
+        shown = " ".join(str(v) for v in flat[:limit]) + (" ..." if flat.size > limit else "")
+        out.append(
+            f"- output {key.removeprefix(prefix + '_')}: `{'x'.join(map(str, x.shape)) or 'scalar'} {x.dtype}` "
+            f"= [{shown}]"
+        )
+    return out
+
+
+def expected_lines(finding: Finding, subject: Subject) -> list[str]:
+    """What was expected, in words (the correct behaviour, and at the wrong spot its value) and values."""
+    ev = finding.evidence or {}
+    reproduce = spec_of(finding.oracle).reproduce(finding.kind)
+    f = f"`@{subject.function}`"
+    if reproduce == "outputs":
+        where = f" at index {ev.get('index')}" if "index" in ev else ""
+        want = ev.get("reference", ev.get("expected"))
+        said = (
+            f"{f} returns, for output {ev.get('output', 0)}{where}, {want} ({subject.reference}); IREE returns "
+            f"{ev.get('iree')}."
+            if want is not None and "iree" in ev
+            else f"{f} returns the reference's values ({subject.reference})."
+        )
+        lines = [said + " Every output must equal the reference within the dtype's tolerance (integers exactly)."]
+    elif reproduce == "compile-error":
+        error = words(own_diagnostic(finding) or finding.message, 160)
+        lines = [
+            f"`iree-compile` compiles the program (exit status 0), without `{error}`; then {f} returns the values "
+            "below."
+        ]
+    elif reproduce == "memory-ops":
+        lines = [
+            f"The dispatch holds no `{finding.kind}` beyond the scratch its ops' semantics require: its buffers are "
+            "the "
+            f"dispatch's bindings. {f} returns the values below."
+        ]
+    elif reproduce == "inputs-after":
+        i = ev.get("argument", "?")
+        lines = [
+            f"After the call, argument {i} holds the values it held before (first changed at index "
+            f"{ev.get('first_index')}: `{ev.get('before')}` before, `{ev.get('after')}` after): inputs are read-only."
+        ]
+    elif reproduce == "run-fault":
+        lines = [f"`iree-run-module` runs {f} (exit status 0) and returns the values below."]
+    else:
+        lines = [spec_of(finding.oracle).expected]
+    values = _values(subject.expected, subject.compared)
+    if values:
+        lines += ["", f"The reference values ({subject.reference}; `expected/`):", "", *values]
+    return lines
+
+
+def trigger_lines(found: Mapping[str, Any] | None) -> list[str]:
+    """The trigger as the experiments measured it: the changes that make the failure go away, in sentences."""
+    if found is None:
+        return []
+    verdict = experimenting.Verdict.from_json(found.get("verdict") or {})
+    rows = [r for r in found.get("rows") or () if r.get("label") != experimenting.AS_GIVEN]
+    if verdict.trigger:
+        said = " ".join(verdict.trigger)
+    else:
+        said = f"No change of the {len(rows)} the experiments tried makes the failure go away (see Experiments)."
+    return ["## Trigger", "", said, ""]
+
+
+def culprit_lines(found: culprits.Culprit) -> list[str]:
+    """The culprit pass, how it was found, the one-pass run that confirms it and what that run shows (the lines of
+    its output that are wrong), the IR before and after it; or why it is not localized."""
+    lines = ["## Culprit", ""]
+    if not found.pass_:
+        return lines + [
+            f"Not localized to a pass: {found.how.removeprefix('not localized: ')}."
+            + (f" Phase: `{found.phase}`." if found.phase else ""),
+            "",
+        ]
+    lines += [f"Phase `{found.phase or '?'}`, pass **`{found.pass_}`**: {found.how}.", ""]
+    if found.confirm is not None:
+        lines += [
+            "Confirmed by running the pass alone on the IR it received:",
+            "",
+            "```sh",
+            found.confirm.command,
+            "```",
+            "",
+            "which shows:",
+            "",
+            "```",
+            *_excerpt("\n".join(found.confirm.shows), limit=14),
+            "```",
+            "",
+        ]
+    if found.ir_before:
+        lines += ["IR the pass received (`culprit_before.mlir`):", "", "```mlir", *_excerpt(found.ir_before), "```", ""]
+    if found.ir_after:
+        lines += ["IR after it (`culprit_after.mlir`):", "", "```mlir", *_excerpt(found.ir_after), "```", ""]
+    return lines
+
+
+def confirmation_lines(measured: Measured) -> list[str]:
+    exits, check = list(measured.exits), measured.inputs_check
+    inputs = ""
+    if check:
+        if check.get("nan_inputs"):
+            inputs = f" Inputs {check.get('nan_inputs')} hold NaN."
+        else:
+            inputs = " The inputs hold no NaN" + (
+                " and the float64 reference interpreter, which stops at undefined behaviour such as an out-of-bounds "
+                "index, ran on them."
+                if check.get("reference_ran")
+                else "."
+            )
+    ops = (
+        f" The program has {len(measured.ops)} op(s): {', '.join(f'`{o}`' for o in measured.ops) or 'none'}."
+        if measured.ops
+        else ""
+    )
+    return [
+        "## Confirmation",
+        "",
+        f"`run.sh` in a clean environment: exit statuses {exits} ({exits.count(1)}/{len(exits)} show the bug)."
+        + ops
+        + inputs,
+        "",
+    ]
+
+
+def _excerpt(text: str, limit: int = 60, width: int = 240) -> list[str]:
+    """The first ``limit`` lines of ``text``, each cut at ``width`` characters (target attributes run to kilobytes)."""
+    lines = [line if len(line) <= width else line[:width] + " ...(cut)" for line in text.strip().splitlines()]
+    return lines[:limit] + (
+        [f"// ... ({len(lines) - limit} more lines in the bundle's file)"] if len(lines) > limit else []
+    )
+
+
+def reference_agreement(expected: Mapping[str, np.ndarray]) -> str:
+    """What the reference is, as measured: JAX on CPU, and whether the float64 evaluation agrees with it."""
+    keys = sorted(k[4:] for k in expected if k.startswith("jax_"))
+    if not keys:
+        return "the float64 reference interpreter"
+    agree = all(
+        f"f64_{k}" in expected
+        and np.allclose(
+            np.asarray(expected[f"jax_{k}"], dtype=np.float64),
+            np.asarray(expected[f"f64_{k}"], dtype=np.float64),
+            rtol=1e-2,
+            atol=1e-2,
+            equal_nan=True,
+        )
+        for k in keys
+    )
+    return (
+        "JAX on CPU; a float64 NumPy evaluation agrees with it to 1e-2"
+        if agree
+        else "JAX on CPU; the float64 NumPy evaluation differs from JAX too, see expected.npz"
+    )
+
+
+# --------------------------------------------------------------------------- evidence
+
+# Ops whose appearance in the IR marks each memory finding kind (the evidence's excerpt).
+MEMORY_MARKERS = {
+    "alloca": "memref.alloca",
+    "alloca-dynamic": "memref.alloca(%",
+    "alloca-in-loop": "memref.alloca",
+    "alloc": "memref.alloc(",
+    "copy": "memref.copy",
+}
+
+
+def evidence_lines(
+    finding: Finding,
+    ev: Mapping[str, Any],
+    artifact: Any,
+    inputs: Sequence[np.ndarray],
+    expected: Mapping[str, np.ndarray],
+) -> list[str]:
+    """ISSUE.md's evidence: the memory ops the oracle counted (with the dispatch's IR when compiled here), the
+    changed argument, the diagnostic, or the finding's evidence as JSON."""
+    out = ["## Evidence", ""]
+    reproduce = spec_of(finding.oracle).reproduce(finding.kind)
+    if reproduce == "memory-ops":
+        marker = MEMORY_MARKERS.get(finding.kind, "memref.alloca")
+        ir_of = lambda d: d.final_ir if finding.kind != "copy" else d.bufferized_ir
+        suffix = str(ev.get("dispatch", "")).partition("_dispatch_")[2]  # the finding may name another function
+        holds = culprits.memory_holds(finding.kind)  # as the oracle counts it: a copy-shaped generic is a copy too
+        candidates = [d for d in getattr(artifact, "dispatches", ()) if marker in ir_of(d) or holds(ir_of(d))]
+        dispatch = next((d for d in candidates if d.name.endswith(suffix)), candidates[0] if candidates else None)
+        text = ir_of(dispatch) if dispatch else ""
+        name = dispatch.name if dispatch else ev.get("dispatch")
+        counted = [m for m in ev.get("memory_ops") or () if isinstance(m, Mapping)]
+        markers = [str(m.get("excerpt") or "").strip()[:60] for m in counted if m.get("excerpt")] or [marker]
+        out += [
+            f"Dispatch `{name}`, pipeline `{ev.get('pipeline')}`, IR {ev.get('seen_at', '')}; the memory oracle "
+            f"counted {len(counted) or '?'} op(s):",
+            "",
+        ]
+        out += [
+            f"- `{m.get('op')}` `{m.get('type')}`{' in a loop' if m.get('in_loop') else ''}: `{m.get('excerpt')}`"
+            for m in counted
+        ]
+        if ev.get("required_scratch"):
+            out += [
+                "",
+                "Scratch the ops' semantics require, admitted by the oracle and not counted: "
+                + "; ".join(
+                    f"`{a.get('type')}` for {a.get('for')}" for a in ev["required_scratch"] if isinstance(a, Mapping)
+                ),
+            ]
+        excerpt = next((_ir_excerpt(text, k) for k in markers if k and k in text), None) if text else None
+        shown = (excerpt or _ir_excerpt(text, marker)) if text else [_as_json(ev)]
+        out += ["", "```mlir", *shown, "```", ""]
+    elif reproduce == "inputs-after":
+        out += [
+            f"Argument {ev.get('argument')}: {ev.get('changed_elements')} elements changed; first at index "
+            f"{ev.get('first_index')}: `{ev.get('before')}` before the call, `{ev.get('after')}` after.",
+            "",
+        ]
+    elif reproduce in ("compile-error", "run-fault"):
+        out += ["```", str(ev.get("diagnostic") or ev.get("message") or finding.message)[:3000], "```", ""]
+    else:
+        out += ["```json", _as_json(ev), "```", ""]
+        if expected:
+            ref = {k: np.asarray(v).ravel()[:8].tolist() for k, v in expected.items()}
+            out += [f"Reference outputs (first elements): `{ref}`", ""]
+    return out
+
+
+def _as_json(ev: Mapping[str, Any]) -> str:
+    return json.dumps(dict(ev), indent=1, sort_keys=True, default=json_default)[:3000]
+
+
+def _ir_excerpt(text: str, marker: str, limit: int = 40) -> list[str]:
+    lines = text.splitlines()
+    hits = [i for i, ln in enumerate(lines) if marker in ln]
+    names = {m.group(1) for i in hits if (m := re.match(r"\s*(%[\w.]+) = ", lines[i]))}
+    uses = [
+        i for i, ln in enumerate(lines) if i not in hits and any(re.search(re.escape(n) + r"\b", ln) for n in names)
+    ]
+    hits = hits[:3] + uses[:4]
+    if not hits:
+        return lines[:limit]
+    keep: dict[int, None] = {}
+    head = next((i for i, ln in enumerate(lines) if "func.func" in ln), 0)
+    keep[head] = None
+    for i in hits:
+        keep.update(dict.fromkeys(range(max(0, i - 1), min(len(lines), i + 2))))
+    out, last = [], None
+    for i in sorted(keep):
+        if last is not None and i != last + 1:
+            out.append("  ...")
+        out.append(lines[i][:200])
+        last = i
+    return out[:limit]
+
+
+# --------------------------------------------------------------------------- a raw program's subject
+
+
+def program_subject(finding: Finding, case: Any, config: Any = None) -> Subject:
+    """The subject of ``finding`` on a raw program's function (``frontends.ProgramCase``): its inputs and the float64
+    interpreter's outputs as the reference; a compile-only case has neither. No recompile: the platform is the
+    finding's."""
+    from ireefuzz.core import frontends
+
+    ran = case.args is not None  # else compile only: no inputs, no reference
+    inputs = case.inputs(0) if ran else []
+    reference = frontends.reference_outputs(case.program, case.function, inputs) if ran else None
+    outputs = None if isinstance(reference, frontends.NotJudged) else getattr(reference, "outputs", None)
+    words = "the float64 reference interpreter (`ireefuzz.oracles.interpret`)"
+    return raw_subject(finding, case, config, inputs, outputs, words)
+
+
+def raw_subject(
+    finding: Finding,
+    case: Any,
+    config: Any,
+    inputs: Sequence[np.ndarray],
+    outputs: Sequence[np.ndarray] | None,
+    reference: str,
+    *,
+    record: Mapping[str, Any] | None = None,
+    case_json: Mapping[str, Any] | None = None,
+    sizes: Mapping[str, int] | None = None,
+    sections: Sequence[str] = (),
+    flags: Sequence[str] = (),
+) -> Subject:
+    """The subject of a program handed over as text (a raw program, a JAX export; anything with ``program``,
+    ``function``, ``signature`` and ``target_cpu``): ``outputs`` are the reference's (float64), kept as ``f64_<k>``
+    and at the output dtypes as ``ref_<k>``, which run.sh compares with. A compile-only finding is bundled for the
+    CPU the finding's platform resolved, a run for the CPU the case asked for (its code must run here)."""
+    from ireefuzz.core import frontends
+
+    config = config if config is not None else sut.CompilerConfig()
+    base_flags = tuple(dict.fromkeys((*sut.config_for(case, config).flags, *flags)))
+    results = case.signature.results
+    expected: dict[str, np.ndarray] = {}
+    for k, (y, (_, dtype)) in enumerate(zip(outputs or (), results)):
+        expected[f"f64_{k}"] = np.asarray(y)
+        expected[f"ref_{k}"] = np.asarray(y).astype(frontends.numpy_dtype(dtype) or np.float64)
+    platform = dict(finding.evidence.get("platform") or {})
+    judged = spec_of(finding.oracle)
+    compile_only = judged.reproduce(finding.kind) in COMPILE_ONLY_BODIES
+    cpu = (platform.get("cpu") if compile_only else case.target_cpu) or case.target_cpu
+    ev = finding.evidence
+    dtypes = {dtype for _, dtype in results if dtype in ("f16", "bf16", "f32", "f64")}
+    declared = lambda values: tuple(TensorType(tuple(shape), dtype) for shape, dtype in values)
+    return Subject(
+        program=case.program,
+        function=case.function,
+        args=declared(case.signature.args),
+        outputs=declared(results),
+        inputs=list(inputs),
+        expected=expected,
+        reference=reference,
+        flags=tuple(sut.target_flags(cpu, base_flags)),
+        platform=Platform(str(platform.get("compiler_version", "")), cpu, case.target_cpu),
+        rtol=float(ev.get("rtol") or 0.0),
+        atol={d: float(ev.get("tolerance") or 0.0) for d in dtypes} if judged.blames == "iree" else {},
+        error_message=compile_error(finding, case.program) or str(ev.get("message") or finding.message),
+        case=case_json,
+        record=dict(record or {}),
+        sizes=dict(sizes or {}),
+        sections=tuple(sections),
+    )
+
+
+def compile_error(finding: Finding, program: str) -> str:
+    """A compile error's own message, located in the program (what run.sh looks for in iree-compile's output)."""
+    if spec_of(finding.oracle).reproduce(finding.kind) != "compile-error":
+        return ""
+    from ireefuzz.oracles.crash import locate
+
+    return str(locate(program, str(finding.evidence.get("diagnostic", "")))[3])
+
+
+__all__ = [
+    "MEMORY_MARKERS",
+    "Measured",
+    "Platform",
+    "Subject",
+    "evidence_lines",
+    "expected_lines",
+    "happened",
+    "inputs_after_for",
+    "issue_text",
+    "make_bundle",
+    "program_subject",
+    "raw_subject",
+    "reference_agreement",
+    "title",
+    "trigger_lines",
+    "compile_error",
+]
