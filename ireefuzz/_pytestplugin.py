@@ -12,7 +12,10 @@ Options (one group, one prefix; ``--iree-compile`` / ``--iree-target-cpu`` name 
   --iree-release VERSION       test a published IREE release (its compiler and its own runtime)
   --iree-runtime PYTHON        a Python whose iree.runtime matches --iree-compile
   --ireefuzz-oracles a,b       which oracles run (numeric, immutability, crash, memory, fusion)
-  --ireefuzz-max-alloca BYTES  static allocas up to BYTES outside loops are not findings
+  --ireefuzz-max-static-alloca-bytes BYTES  static allocas up to BYTES outside loops are not findings
+                               (``--ireefuzz-max-alloca``, its old spelling, still works)
+  --ireefuzz-run-timeout SECONDS, --ireefuzz-max-memory BYTES  each run bounded in time and memory
+  (the policy options, declared once in ``ireefuzz.core.policy`` for the plugin, ``check`` and ``fuzz``)
   --ireefuzz-baseline FILE     known causes (and signatures): reported as warnings, never failures
   --ireefuzz-bundles DIR       where failing checks write repro bundles (default: pytest's tmp dir)
   --ireefuzz-corpus DIR        collect each corpus case under DIR as a test
@@ -31,11 +34,12 @@ from typing import Any
 
 import pytest
 
-from ireefuzz.base.argtypes import memory_size, non_negative_int, positive_seconds
 from ireefuzz.base.compiler_options import add_compiler_options
-from ireefuzz.oracles.finding import ORACLE_NAMES  # light: no IREE, JAX or NumPy at plugin load
+from ireefuzz.core.policy import add_policy_options  # light: no IREE, JAX or NumPy at plugin load
 
 _HARNESS_FIXTURES = {"ireefuzz_check", "iree_sut", "check_jax"}
+PLUGIN_POLICY_OPTIONS = ("oracles", "max_static_alloca_bytes", "run_timeout_s", "max_memory")  # core.policy's table
+PLUGIN_POLICY_DEFAULTS = {"run_timeout_s": 60.0}  # every run bounded: a test must end
 
 PROFILES: dict[str, dict[str, Any]] = {
     # A pull-request budget: few examples, reproducible (derandomized), no deadline (compiles take seconds).
@@ -47,17 +51,6 @@ PROFILES: dict[str, dict[str, Any]] = {
 
 # --------------------------------------------------------------------------- option types
 # argparse turns an ArgumentTypeError into a pytest.UsageError naming the option.
-
-
-def _oracles(value: str) -> tuple[str, ...]:
-    names = tuple(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
-    unknown = [n for n in names if n not in ORACLE_NAMES]
-    if unknown or not names:
-        raise argparse.ArgumentTypeError(
-            f"unknown oracle(s) {', '.join(unknown) or '(none given)'}; choose a comma-separated subset of "
-            f"{','.join(ORACLE_NAMES)}"
-        )
-    return names
 
 
 def _existing_file(value: str) -> Path:
@@ -89,40 +82,7 @@ def _writable_dir(value: str) -> Path:
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("ireefuzz", "ireefuzz: differential fuzzing of IREE's CPU code generation")
     add_compiler_options(group.addoption, dest_prefix="ireefuzz_", aliases=False)  # as ireefuzz check / fuzz / repro
-    group.addoption(
-        "--ireefuzz-oracles",
-        dest="ireefuzz_oracles",
-        metavar="NAMES",
-        type=_oracles,
-        default=ORACLE_NAMES,
-        help=f"comma-separated oracles to run, from {','.join(ORACLE_NAMES)} (default: all)",
-    )
-    group.addoption(
-        "--ireefuzz-max-alloca",
-        dest="ireefuzz_max_alloca",
-        metavar="BYTES",
-        type=non_negative_int("number of bytes"),
-        default=0,
-        help="static allocas outside loops up to BYTES are not memory findings (default: 0, every alloca is one)",
-    )
-    group.addoption(
-        "--ireefuzz-run-timeout",
-        dest="ireefuzz_run_timeout",
-        metavar="SECONDS",
-        type=positive_seconds,
-        default=60.0,
-        help="wall-clock limit of each run of a compiled function, in a child process; "
-        "a program past it is not judged, a generated graph past it is a crash/runtime-timeout (default 60)",
-    )
-    group.addoption(
-        "--ireefuzz-max-memory",
-        dest="ireefuzz_max_memory",
-        metavar="BYTES",
-        type=memory_size,
-        default=None,
-        help="memory a run may take, estimated from types and shapes before it runs, "
-        "e.g. 8G; one that needs more is not judged (default: half of this machine's memory)",
-    )
+    add_policy_options(group.addoption, PLUGIN_POLICY_OPTIONS, plugin=True, defaults=PLUGIN_POLICY_DEFAULTS)
     group.addoption(
         "--ireefuzz-baseline",
         dest="ireefuzz_baseline",
@@ -235,7 +195,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     compiler = config.getoption("ireefuzz_iree_compile") or config.getoption("ireefuzz_release") or "installed wheel"
     lines = [
         f"ireefuzz: iree-compile={compiler}, target-cpu={config.getoption('ireefuzz_target_cpu')}, "
-        f"oracles={','.join(config.getoption('ireefuzz_oracles'))}"
+        f"oracles={','.join(config.getoption('ireefuzz_oracles') or ('all',))}"
     ]
     if config.getoption("ireefuzz_corpus"):
         lines.append(f"ireefuzz: corpus={config.getoption('ireefuzz_corpus')}")

@@ -12,6 +12,7 @@ collected, so the plugin itself stays import-light.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -123,16 +124,10 @@ def collect(parent: Any, path: str | Path, *, config: Any = None, policy: Any = 
     from ireefuzz.core.evaluate import Policy
 
     corpus_case = load_case(Path(path).parent)
-    options = parent.config.getoption
     config = config or sut.CompilerConfig.from_options(parent.config.option, prefix="ireefuzz_")
-    if policy is None:
-        chosen = options("ireefuzz_oracles", default=None) or ORACLE_NAMES
-        policy = Policy(
-            oracles=frozenset(o for o in chosen if o in ORACLE_NAMES),
-            max_static_alloca_bytes=options("ireefuzz_max_alloca", default=0) or 0,
-            run_timeout_s=options("ireefuzz_run_timeout", default=None) or 60.0,  # bounded runs
-            max_memory=options("ireefuzz_max_memory", default=None) or 0,
-        )
+    if policy is None:  # the plugin's policy options (core.policy); every run bounded
+        policy = Policy.from_options(parent.config.option, prefix="ireefuzz_")
+        policy = policy if policy.run_timeout_s else dataclasses.replace(policy, run_timeout_s=60.0)
     items = [
         CorpusItem.from_parent(
             parent,

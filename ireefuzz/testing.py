@@ -115,6 +115,10 @@ class IreeSut:
         )
 
 
+def _without(policy: Policy, unable: frozenset[str]) -> Policy:
+    return dataclasses.replace(policy, oracles=policy.oracles - unable)
+
+
 def sut_from_config(config: pytest.Config) -> IreeSut:
     """The IreeSut the command-line options describe (built once per pytest session)."""
     cached = getattr(config, "_ireefuzz_sut", None)
@@ -132,12 +136,7 @@ def sut_from_config(config: pytest.Config) -> IreeSut:
         raise pytest.UsageError(f"ireefuzz: {e}") from None
     made = IreeSut(
         config=compiler,
-        policy=Policy(
-            frozenset(config.getoption("ireefuzz_oracles")) - unable,
-            max_static_alloca_bytes=config.getoption("ireefuzz_max_alloca"),
-            run_timeout_s=config.getoption("ireefuzz_run_timeout", default=60.0),  # every run bounded
-            max_memory=config.getoption("ireefuzz_max_memory", default=None) or 0,
-        ),
+        policy=_without(Policy.from_options(config.option, prefix="ireefuzz_"), unable),  # the plugin's options
         known=load_baseline(baseline) if baseline is not None else Baseline(),
         bundle_dir=Path(bundles) if bundles is not None else None,
     )

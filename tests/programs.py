@@ -43,6 +43,8 @@ def run_check(argv: list[str]) -> int:
     check.configure(parser)
     try:
         return check.main(parser.parse_args(argv))
+    except SystemExit as e:  # argparse refused an option's value (one line, exit 2)
+        return int(e.code or 0)
     except UsageError as e:
         print(f"ireefuzz check: error: {e}")
         return 2

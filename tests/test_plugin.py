@@ -73,11 +73,12 @@ def test_plugin_and_package_import_neither_iree_nor_jax():
     assert out.strip() == "[]", f"plugin load imported {out.strip()}"
 
 
-def test_plugin_oracle_names_match_the_evaluator():
+def test_plugin_policy_options_come_from_the_one_table():
     from ireefuzz import _pytestplugin
-    from ireefuzz.core.evaluate import ORACLE_NAMES
+    from ireefuzz.core.policy import OPTION_OF
 
-    assert _pytestplugin.ORACLE_NAMES == ORACLE_NAMES
+    assert set(_pytestplugin.PLUGIN_POLICY_OPTIONS) <= set(OPTION_OF)
+    assert not hasattr(_pytestplugin, "ORACLE_NAMES")  # no list of its own to drift from the evaluator's
 
 
 def test_public_api_all_resolves_and_matches():
@@ -134,12 +135,15 @@ def test_entry_point_loads_the_plugin_and_lists_its_options(pytester: pytest.Pyt
     for option in (
         "--iree-compile=PATH",
         "--iree-target-cpu=CPU",
-        "--ireefuzz-oracles=NAMES",
+        "--ireefuzz-oracles=a,b",
         "--ireefuzz-baseline=FILE",
         "--ireefuzz-bundles=DIR",
         "--ireefuzz-corpus=DIR",
         "--ireefuzz-mlir",
-        "--ireefuzz-max-alloca=BYTES",
+        "--ireefuzz-max-static-alloca-bytes=BYTES",
+        "--ireefuzz-max-alloca=BYTES",  # its old spelling
+        "--ireefuzz-run-timeout=SECONDS",
+        "--ireefuzz-max-memory=BYTES",
     ):
         assert option in result.stdout.str(), option
 

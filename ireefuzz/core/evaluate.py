@@ -17,12 +17,13 @@ import itertools
 import re
 import time
 import zlib
-from typing import Any, Callable, Iterator, Literal, Mapping, Sequence, get_args
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
 from ireefuzz import sut
 from ireefuzz.core import budget
+from ireefuzz.core.policy import JAX_MODES, JaxMode, Policy  # noqa: F401  (re-exported: evaluate's callers name them)
 from ireefuzz.errors import ExportError, IRParseError
 from ireefuzz.generators import frontend_forms
 from ireefuzz.generators.case import Case
@@ -31,16 +32,13 @@ from ireefuzz.generators.graph import Graph
 from ireefuzz.generators.ops import PRODUCER_OPS
 from ireefuzz.oracles import crash, fusion, immutability, ir, memory, numeric, reference, vocabulary
 from ireefuzz.oracles.cause import assign_causes
-from ireefuzz.oracles.finding import ORACLE_NAMES, Finding, first_per_signature
+from ireefuzz.oracles.finding import ORACLE_NAMES, Finding, first_per_signature  # noqa: F401  (ORACLE_NAMES re-exported)
 from ireefuzz.oracles.registry import spec_of
 from ireefuzz.sut import (
     config_for,  # beside CompilerConfig, so relations derive configs without evaluate
     configs,
     isolated,
 )
-
-JaxMode = Literal["always", "on-disagreement"]
-JAX_MODES: tuple[JaxMode, ...] = get_args(JaxMode)
 
 
 class Clock:
@@ -80,33 +78,6 @@ class Clock:
 
 
 CLOCK = Clock()  # this process' clock (a worker's: each evaluates one batch at a time)
-
-
-@dataclasses.dataclass(frozen=True)
-class Policy:
-    """Which oracles run and what the memory oracle tolerates."""
-
-    oracles: frozenset[str] = frozenset(ORACLE_NAMES)
-    max_static_alloca_bytes: int = 0
-    jax: JaxMode = "always"  # or "on-disagreement": run JAX only when IREE and float64 disagree (campaign speed)
-    relations: tuple[str, ...] = ()  # metamorphic relations (shape, dps, config) run on a sample of the cases
-    relations_every: int = 64  # ... on one case in this many (each relation compiles its variants separately)
-    run_timeout_s: float | None = None  # each call of a module in a child process, bounded (None: in this process)
-    max_memory: int = 0  # bytes a case's run may take (``core.budget``); 0: the default budget
-
-    def __post_init__(self) -> None:
-        from ireefuzz.oracles.metamorphic import RELATIONS
-
-        if set(self.relations) - set(RELATIONS) or self.relations_every < 1:
-            raise ValueError(
-                f"relations {self.relations} every {self.relations_every}: choose from {', '.join(RELATIONS)}"
-                " and a positive sampling period"
-            )
-        if self.jax not in JAX_MODES:
-            raise ValueError(f"unknown JAX mode {self.jax!r}; choose from {', '.join(JAX_MODES)}")
-        unknown = set(self.oracles) - set(ORACLE_NAMES)
-        if unknown:
-            raise ValueError(f"unknown oracles {sorted(unknown)}; choose from {', '.join(ORACLE_NAMES)}")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -44,16 +44,17 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ireefuzz import sut
-from ireefuzz.base.argtypes import memory_size, non_negative_int, positive_seconds, shell_words
+from ireefuzz.base.argtypes import non_negative_int, shell_words
 from ireefuzz.base.compiler_options import add_compiler_options
 from ireefuzz.core import budget
 from ireefuzz.core.evaluate import Policy, evaluate
 from ireefuzz.core.frontends import DEFAULT_DYNAMIC_SIZE, MLIR, program_cases, signatures
+from ireefuzz.core.policy import add_policy_options
 from ireefuzz.errors import ProgramError, UsageError
-from ireefuzz.oracles.finding import ORACLE_NAMES as ORACLE_CHOICES
 from ireefuzz.oracles.finding import first_per_signature
 from ireefuzz.sut import isolated
 
+CHECK_POLICY_OPTIONS = ("oracles", "max_static_alloca_bytes", "run_timeout_s", "max_memory")  # core.policy's table
 MAX_ELEMENTS = 1 << 24  # per argument (64 MiB of f32): inputs, outputs and the references are all this large
 
 
@@ -209,18 +210,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="extra iree-compile flags, space-separated and quoted, e.g. '--iree-opt-data-tiling=false'",
     )
     add_compiler_options(parser.add_argument)
-    parser.add_argument(
-        "--oracles",
-        metavar="LIST",
-        default=",".join(ORACLE_CHOICES),
-        help=f"comma-separated oracles to run, from {', '.join(ORACLE_CHOICES)} (default: all)",
-    )
-    parser.add_argument(
-        "--max-static-alloca-bytes",
-        metavar="N",
-        type=non_negative_int("number of bytes"),
-        default=0,
-        help="tolerate static allocas outside loops up to N bytes (default: 0, report every alloca)",
+    add_policy_options(
+        parser.add_argument, CHECK_POLICY_OPTIONS, defaults={"run_timeout_s": isolated.DEFAULT_RUN_TIMEOUT_S}
     )
     parser.add_argument(
         "--seed",
@@ -235,23 +226,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="one's own inputs: arrays arg0, arg1, ... (every function with that many arguments) or "
         "FUNCTION.arg0, ... with the arguments' dtypes; their shapes fix dynamic dims",
-    )
-    parser.add_argument(
-        "--run-timeout",
-        metavar="SECONDS",
-        type=positive_seconds,
-        default=isolated.DEFAULT_RUN_TIMEOUT_S,
-        help="wall-clock limit of each run of a compiled function, in a child process; a program "
-        f"past it is not judged (default {isolated.DEFAULT_RUN_TIMEOUT_S:g})",
-    )
-    parser.add_argument(
-        "--max-memory",
-        metavar="BYTES",
-        type=memory_size,
-        default=None,
-        help="memory a function's run may take, estimated from its types and shapes before it "
-        f"runs, e.g. 8G (default {budget.DEFAULT_FRACTION:g} of this machine's memory); "
-        "a program that needs more is refused",
     )
     parser.add_argument(
         "--json",
@@ -289,19 +263,11 @@ def prepare(args: argparse.Namespace) -> Prepared:
         raise UsageError(f"cannot read {path}: {e.strerror}") from None
     except UnicodeDecodeError:
         raise UsageError(f"{path} is not a text file; give an MLIR program") from None
-    oracles = frozenset(o.strip() for o in args.oracles.split(",") if o.strip())
-    unknown = oracles - set(ORACLE_CHOICES)
-    if unknown:
-        raise UsageError(f"--oracles: unknown {', '.join(sorted(unknown))}; choose from {', '.join(ORACLE_CHOICES)}")
     config = sut.CompilerConfig.from_options(args)
     toolchain = sut.prepare(config, log=lambda m: print(f"ireefuzz check: {m}", file=sys.stderr))
     unable = toolchain.unable
-    policy = Policy(
-        oracles=oracles - unable,
-        max_static_alloca_bytes=args.max_static_alloca_bytes,
-        run_timeout_s=args.run_timeout,
-        max_memory=args.max_memory or 0,
-    )
+    asked = Policy.from_options(args)
+    policy = dataclasses.replace(asked, oracles=asked.oracles - unable)
     try:
         shapes = parse_shapes(args.shapes)
         _fitting_shapes(text, shapes)
@@ -343,7 +309,7 @@ def main(args: argparse.Namespace) -> int:
     ]
     if args.json:
         not_judged = dict(toolchain.not_judged or {})  # oracles that cannot judge this compiler
-        oracles = {o.strip() for o in args.oracles.split(",")}  # the ones asked for (prepare checked them)
+        oracles = Policy.from_options(args).oracles  # the ones asked for
         print(
             json.dumps(
                 {

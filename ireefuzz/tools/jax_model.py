@@ -980,13 +980,8 @@ def fuzz_main(args: Any) -> int:
     import time
     from pathlib import Path
 
-    from ireefuzz.oracles.finding import ORACLE_NAMES
     from ireefuzz.tools import baseline as known
 
-    oracles = frozenset(o.strip() for o in (args.oracles or ",".join(ORACLE_NAMES)).split(",") if o.strip())
-    unknown = oracles - set(ORACLE_NAMES)
-    if unknown:
-        raise UsageError(f"--oracles: unknown {', '.join(sorted(unknown))}; choose from {', '.join(ORACLE_NAMES)}")
     if args.cases is not None and args.cases < 1:
         raise UsageError("--cases: give a positive number of model variants")
     config = sut.CompilerConfig(
@@ -1001,6 +996,6 @@ def fuzz_main(args: Any) -> int:
         count=args.cases or DEFAULT_VARIANTS,
         time_s=args.time,
         config=config,
-        policy=Policy(oracles=oracles),
+        policy=Policy.from_options(args, jax="always", relations=()),  # --oracles, checked by its option type
         baseline=known.load(known.baseline_path(args.baseline)),
     )

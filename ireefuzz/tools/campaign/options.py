@@ -1,7 +1,7 @@
 """The campaign's options: the ``fuzz`` command line, the recorded ``Options`` (campaign.json), and their checks.
 
-Oracle names, JAX modes and relations are checked once, by ``evaluate.Policy`` itself: building the
-campaign's Policy turns its ValueError into a UsageError here.
+The policy options (``--oracles``, ``--jax``, ``--relations``, ``--relations-every``) are declared once, in
+``core.policy``'s table, and checked by their option types; ``Options.policy`` is ``Policy.from_options``.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from typing import Any, Mapping
 from ireefuzz.base import durable as _io
 from ireefuzz.base.argtypes import positive_seconds, shell_words
 from ireefuzz.base.compiler_options import add_compiler_options
-from ireefuzz.core.evaluate import JAX_MODES, ORACLE_NAMES, JaxMode, Policy
+from ireefuzz.core.policy import JaxMode, Policy, add_policy_options
 from ireefuzz.errors import UsageError
+from ireefuzz.oracles.finding import ORACLE_NAMES
 from ireefuzz.tools.baseline import DEFAULT_BASELINE
 
 from .pool import TIME_GRACE_MAX_S, EvalSpec
@@ -26,6 +27,7 @@ from .pool import TIME_GRACE_MAX_S, EvalSpec
 BLOCK = 64  # cases per Hypothesis run; part of the campaign's identity (recorded)
 FRONTENDS = ("linalg", "stablehlo")  # how a batch's program reaches iree-compile
 FRONTEND_CHOICES = FRONTENDS + ("mixed",)  # mixed: local block k goes through FRONTENDS[k % 2]
+FUZZ_POLICY_OPTIONS = ("oracles", "jax", "relations", "relations_every")  # core.policy's table; recorded in Options
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -46,8 +48,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--out", metavar="DIR", help="output directory (default runs/<timestamp>)")
     g.add_argument("--resume", action="store_true", help="continue the campaign recorded in --out DIR")
     g.add_argument("--baseline", metavar="FILE", help=f"known findings JSON (default {DEFAULT_BASELINE} if it exists)")
-    g.add_argument("--oracles", metavar="a,b,c", help=f"oracles to run (default all: {','.join(ORACLE_NAMES)})")
     add_compiler_options(g.add_argument, target_default=None)  # None: a --resume tells a given --target-cpu apart
+    defaults = {field: getattr(Options, field) for field in FUZZ_POLICY_OPTIONS}
+    add_policy_options(g.add_argument, FUZZ_POLICY_OPTIONS, defaults=defaults, absent_is_none=True)  # as --resume
     g.add_argument(
         "--configs",
         action="store_true",
@@ -72,22 +75,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="per-case time budget of a worker, and each iree-compile's "
         "timeout (a hang is crash/compile-timeout; default 60)",
     )
-    g.add_argument(
-        "--jax",
-        choices=JAX_MODES,
-        help="when the JAX reference runs: always, or on-disagreement (default: "
-        "only when IREE and the float64 arbiter disagree; much faster, but no reference findings)",
-    )
-    g.add_argument(
-        "--relations",
-        metavar="a,b",
-        help="metamorphic relations to run on a sample of the cases: "
-        "shape (static vs dynamic/unaligned), dps (destination forms), config (host vs generic CPU, data "
-        "tiling on/off), vector-width (native vector size 8/16/64 bytes, x86-64-v2/v3/v4; what this host "
-        "cannot run is compiled only), backend (vmvx beside llvm-cpu, float64 says which is wrong); "
-        "default shape; '' = none",
-    )
-    g.add_argument("--relations-every", type=int, metavar="N", help="run the relations on one case in N (default 64)")
     g.add_argument(
         "--compare",
         metavar="PREV_RUN_DIR",
@@ -174,9 +161,7 @@ class Options:
         return FRONTENDS[k % 2] if self.frontend == "mixed" else self.frontend
 
     def policy(self) -> Policy:
-        return Policy(
-            frozenset(self.oracles), jax=self.jax, relations=self.relations, relations_every=self.relations_every
-        )
+        return Policy.from_options(self)
 
     def task_spec(self) -> EvalSpec:
         from ireefuzz.sut import CompilerConfig
@@ -202,7 +187,7 @@ def options_from_args(args: argparse.Namespace, recorded: Options | None) -> Opt
     if recorded is None:
         if stop is None:
             raise UsageError("give --time SECONDS or --cases N")
-        return _checked(Options(**given, **stop))
+        return Options(**given, **stop)
     differ = [k for k, v in given.items() if getattr(recorded, k) != v]
     if differ:
         raise UsageError(
@@ -215,26 +200,19 @@ def options_from_args(args: argparse.Namespace, recorded: Options | None) -> Opt
 def _given(args: argparse.Namespace) -> dict[str, Any]:
     """The defining options given on the command line (parsed; numbers checked for sign)."""
     given: dict[str, Any] = {}
-    for name in ("seed", "iree_compile", "release", "iree_runtime", "configs", "target_cpu", "jax", "frontend"):
+    for name in ("seed", "iree_compile", "release", "iree_runtime", "configs", "target_cpu", "frontend"):
+        if getattr(args, name) is not None:
+            given[name] = getattr(args, name)
+    for name in FUZZ_POLICY_OPTIONS:  # parsed and checked by their option types (core.policy)
         if getattr(args, name) is not None:
             given[name] = getattr(args, name)
     if args.shard is not None:
         given["shard"] = parse_shard(args.shard)
     if args.flags is not None:
         given["flags"] = tuple(args.flags)
-    if args.oracles is not None:
-        given["oracles"] = _names(args.oracles)
-        if not given["oracles"]:
-            raise UsageError(f"--oracles {args.oracles!r}: choose from {','.join(ORACLE_NAMES)}")
-    if args.relations is not None:
-        given["relations"] = _names(args.relations)
     if args.ops is not None:
         given["ops"] = parse_ops(args.ops)
-    for name, value in (
-        ("batch", args.batch),
-        ("relations_every", args.relations_every),
-        ("case_timeout", args.case_timeout),
-    ):
+    for name, value in (("batch", args.batch), ("case_timeout", args.case_timeout)):
         if value is not None:
             given[name] = _positive(name, value)
     for name, value in (("cases", args.cases), ("time", args.time)):
@@ -265,15 +243,6 @@ def _positive(name: str, value: float) -> float:
     if not (math.isfinite(value) and value > 0):
         raise UsageError(f"--{name.replace('_', '-')} {value}: give a positive number")
     return value
-
-
-def _checked(options: Options) -> Options:
-    """Options whose oracles, JAX mode and relations ``evaluate.Policy`` accepts."""
-    try:
-        options.policy()
-    except ValueError as e:
-        raise UsageError(f"--oracles/--jax/--relations: {e}") from None
-    return options
 
 
 def parse_shard(text: str) -> tuple[int, int]:
