@@ -842,9 +842,237 @@ def with_empty_init(text: str, site: ArgumentInit) -> str | None:
     return candidate if parse(candidate) is not None else None
 
 
+def _function_span(lines: Sequence[str], function: str) -> tuple[int, int] | None:
+    """(the header line, the closing-brace line) of ``function`` in a program printed by MLIR."""
+    head = next(
+        (i for i, ln in enumerate(lines) if re.match(rf"\s*func\.func (?:\w+ )?@{re.escape(function)}\(", ln)), None
+    )
+    if head is None or not lines[head].rstrip().endswith("{"):
+        return None
+    indent = len(lines[head]) - len(lines[head].lstrip())
+    closing = " " * indent + "}"
+    end = next((i for i in range(head + 1, len(lines)) if lines[i].rstrip() == closing), None)
+    return (head, end) if end is not None else None
+
+
+def _entry_arguments(module: Any, function: str) -> list[Any] | None:
+    """The entry block arguments of ``function`` in a parsed ``module`` (None: no such function with a body)."""
+    from iree.compiler import ir
+
+    for op in module.body.operations:
+        f = op.operation
+        if f.name == "func.func" and ir.StringAttr(f.attributes["sym_name"]).value == function and f.regions[0].blocks:
+            return list(f.regions[0].blocks[0].arguments)
+    return None
+
+
+def with_argument_types(text: str, function: str, shapes: Mapping[int, Sequence[int | None]]) -> str | None:
+    """``text`` (printed by MLIR) with argument ``n`` of ``function`` of the shape ``shapes[n]`` (None: a dynamic
+    dim) and a ``tensor.cast`` back to its own type at entry, so the body is unchanged (IREE's canonicalization
+    folds the cast into its users: static sizes propagate, dynamic ones stay opaque). None if nothing changes or the
+    result does not verify."""
+    from iree.compiler import ir
+
+    from ireefuzz.tools.shrink.canonical import parse
+
+    module = parse(text)
+    arguments = _entry_arguments(module, function) if module is not None else None
+    if module is None or arguments is None:
+        return None
+    lines = str(module).splitlines()
+    span = _function_span(lines, function)
+    if span is None:
+        return None
+    head, end = span
+    pad = " " * (len(lines[head]) - len(lines[head].lstrip()) + 2)
+    casts = []
+    with module.context, ir.Location.unknown():
+        for n, shape in sorted(shapes.items()):
+            t = arguments[n].type if n < len(arguments) else None
+            if not isinstance(t, ir.RankedTensorType) or len(shape) != t.rank:
+                return None
+            dims = [ir.ShapedType.get_dynamic_size() if d is None else int(d) for d in shape]
+            new = ir.RankedTensorType.get(dims, t.element_type, t.encoding)
+            if str(new) == str(t):
+                continue
+            declared = re.compile(rf"(%arg{n}: ){re.escape(str(t))}")
+            if not declared.search(lines[head]):
+                return None
+            lines[head] = declared.sub(lambda m: m.group(1) + str(new), lines[head], count=1)
+            fresh, use = f"%xf_arg{n}", re.compile(_FUNCTION_ARG.format(n))
+            for i in range(head + 1, end):
+                lines[i] = use.sub(fresh, lines[i])
+            casts.append(f"{pad}{fresh} = tensor.cast %arg{n} : {new} to {t}")
+    if not casts:
+        return None
+    candidate = "\n".join(lines[: head + 1] + casts + lines[head + 1 :]) + "\n"
+    return candidate if parse(candidate) is not None else None
+
+
+# Ops whose meaning does not change with a leading parallel dim on every tensor (their indexing is identity or
+# spelled by the attributes ``reranked_text`` moves): a rank more or less is then a mechanical rewrite.
+_RANK_FREE_OPS = frozenset(
+    {"func.return", "tensor.empty", "tensor.dim", "linalg.yield", "linalg.index", "linalg.fill", "linalg.map"}
+    | {"linalg.generic", "linalg.softmax", "linalg.reduce", "linalg.copy", "linalg.elementwise"}
+    | {f"linalg.{n}" for n in ("add", "sub", "mul", "div", "div_unsigned", "max", "min", "powf", "select")}
+    | {f"linalg.{n}" for n in ("exp", "log", "abs", "ceil", "floor", "negf", "reciprocal", "round", "sqrt", "rsqrt")}
+    | {f"linalg.{n}" for n in ("square", "tanh", "erf")}
+)
+_MAP = re.compile(r"affine_map<\(([^)]*)\)((?:\[[^\]]*\])?) -> \((.*?)\)>")
+_DIM = re.compile(r"\bd(\d+)\b")
+_TENSOR_DIM = re.compile(r"(tensor\.dim %[\w.$-]+, )(%[\w.$-]+)( :)")
+_INDEX_CONSTANT = r"^\s*{} = arith\.constant (\d+) : index\s*$"
+
+
+def _rank_free(op: Any) -> str:
+    """Why a leading dim cannot be added to or dropped from ``op`` mechanically ("" when it can)."""
+    from iree.compiler import ir
+
+    name = op.name
+    if name.startswith(("arith.", "math.")):
+        if name == "arith.constant" and isinstance(op.results[0].type, ir.RankedTensorType):
+            value = op.attributes["value"]
+            if not (isinstance(value, ir.DenseElementsAttr) and value.is_splat):
+                return "a tensor constant that is not a splat"
+        return ""
+    if name not in _RANK_FREE_OPS:
+        return f"`{name}` fixes its operands' ranks"
+    if name.startswith("linalg.") and any(not isinstance(v.type, ir.RankedTensorType) for v in op.operands):
+        if name != "linalg.fill" and name not in ("linalg.yield", "linalg.index"):
+            return f"`{name}` takes a scalar operand"
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                why = _rank_free(inner.operation)
+                if why:
+                    return why
+    return ""
+
+
+def _shift_map(match: re.Match[str], step: int) -> str:
+    dims, symbols, results = match.groups()
+    n = len([d for d in dims.split(",") if d.strip()])
+    shifted = _DIM.sub(lambda m: f"d{int(m.group(1)) + step}", results)
+    if step > 0:
+        body = ", ".join(["d0"] + ([shifted] if shifted.strip() else []))
+        return f"affine_map<({', '.join(f'd{i}' for i in range(n + 1))}){symbols} -> ({body})>"
+    parts = [p.strip() for p in _split_top(results)]
+    if not parts or parts[0] != "d0" or any(_DIM.search(p) and "d0" in _DIM.findall(p) for p in parts[1:]):
+        raise ValueError("the leading dim is not a plain leading result of every map")
+    rest = ", ".join(_DIM.sub(lambda m: f"d{int(m.group(1)) - 1}", p) for p in parts[1:])
+    return f"affine_map<({', '.join(f'd{i}' for i in range(n - 1))}){symbols} -> ({rest})>"
+
+
+def _split_top(text: str) -> list[str]:
+    """``text`` split at its top-level commas."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += 1 if ch in "([" else -1 if ch in ")]" else 0
+        if ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return parts + ([text[start:]] if text[start:].strip() else [])
+
+
+def reranked_text(text: str, function: str, *, up: bool, size: int = 0) -> tuple[str | None, str]:
+    """``text`` (printed by MLIR) with every tensor of ``function`` one leading dim more (of ``size``; up) or less
+    (a static leading dim, read by no op as anything but a parallel dim), and the attributes that name dims moved:
+    indexing maps and iterators, ``dimension`` / ``dimensions``, ``linalg.index`` and ``tensor.dim`` indices.
+    (the program, "") or (None, why it is not mechanical)."""
+    from ireefuzz.tools.shrink.canonical import parse
+
+    module = parse(text)
+    if module is None or _entry_arguments(module, function) is None:
+        return None, "the function does not parse"
+    f = next(
+        o.operation
+        for o in module.body.operations
+        if o.operation.name == "func.func" and o.operation.attributes["sym_name"].value == function
+    )
+    for op in f.regions[0].blocks[0].operations:
+        why = _rank_free(op.operation)
+        if why:
+            return None, why
+    lines = str(module).splitlines()
+    span = _function_span(lines, function)
+    if span is None:
+        return None, "the function is not printed as expected"
+    head, end = span
+    aliases = dict(re.findall(r"^(#[\w.$-]+) = (affine_map<.*>)$", "\n".join(lines[:head]), re.M))
+    step = 1 if up else -1
+    body = lines[head : end + 1]
+    try:
+        for k, line in enumerate(body):
+            for name, value in aliases.items():
+                line = re.sub(re.escape(name) + r"(?![\w.$-])", value, line)
+            if "tensor<*" in line:
+                raise ValueError("an unranked tensor")
+            if up:
+                line = line.replace("tensor<", f"tensor<{size}x")
+            else:
+                if re.search(r"tensor<(?!\d+x)", line):
+                    raise ValueError("a tensor without a static leading dim")
+                line = re.sub(r"tensor<\d+x", "tensor<", line)
+            line = _MAP.sub(lambda m: _shift_map(m, step), line)
+            if up:
+                line = line.replace('iterator_types = ["', 'iterator_types = ["parallel", "')
+            elif "iterator_types = [" in line:
+                if 'iterator_types = ["parallel"' not in line:
+                    raise ValueError("the leading dim is not parallel")
+                line = re.sub(r'iterator_types = \["parallel",? ?', "iterator_types = [", line)
+            line = re.sub(r"\bdimension\((\d+)\)", lambda m: f"dimension({_moved(int(m.group(1)), step)})", line)
+            line = re.sub(
+                r"\bdimensions = \[([\d, ]*)\]",
+                lambda m: "dimensions = [" + ", ".join(str(_moved(int(d), step)) for d in _ints(m.group(1))) + "]",
+                line,
+            )
+            line = re.sub(r"\blinalg\.index (\d+)", lambda m: f"linalg.index {_moved(int(m.group(1)), step)}", line)
+            body[k] = line
+        body, constants = _moved_tensor_dims(body, step)
+    except ValueError as e:
+        return None, str(e)
+    pad = " " * (len(lines[head]) - len(lines[head].lstrip()) + 2)
+    entry = [f"{pad}{name} = arith.constant {value} : index" for name, value in constants]
+    candidate = "\n".join(lines[:head] + body[:1] + entry + body[1:] + lines[end + 1 :]) + "\n"
+    return (candidate, "") if parse(candidate) is not None else (None, "the rewritten program does not verify")
+
+
+def _ints(text: str) -> list[int]:
+    return [int(d) for d in text.replace(" ", "").split(",") if d]
+
+
+def _moved(dim: int, step: int) -> int:
+    if dim + step < 0:
+        raise ValueError("an op works along the leading dim")
+    return dim + step
+
+
+def _moved_tensor_dims(body: list[str], step: int) -> tuple[list[str], list[tuple[str, int]]]:
+    """``body`` with each ``tensor.dim``'s constant index moved by ``step`` (new constants, declared at entry)."""
+    constants: dict[str, int] = {}
+    out = []
+    for line in body:
+        m = _TENSOR_DIM.search(line)
+        if m:
+            value = next(
+                (int(c.group(1)) for ln in body if (c := re.match(_INDEX_CONSTANT.format(re.escape(m.group(2))), ln))),
+                None,
+            )
+            if value is None:
+                raise ValueError("a `tensor.dim` whose index is not a constant")
+            moved = _moved(value, step)
+            name = f"%xf_rank_c{moved}"
+            constants[name] = moved
+            line = line[: m.start(2)] + name + line[m.end(2) :]
+        out.append(line)
+    return out, list(constants.items())
+
+
 def program_experiments(case: Any, cannot_run: CannotRun = lambda cpu: None) -> list[list[Experiment]]:
-    """The IR-level experiments of a raw program's function (``frontends.ProgramCase``), one list per kind:
-    ``tensor.empty`` for each argument init of that function, f32 for f16 / bf16, the CPUs."""
+    """The IR-level experiments of a raw program's function (``frontends.ProgramCase``), one list per kind: its
+    arguments' dims static at the instance's sizes or dynamic (``with_argument_types``), ``tensor.empty`` for each
+    argument init of that function, a leading dim more or less (``reranked_text``), f32 for f16 / bf16, the CPUs.
+    A variant that cannot be built mechanically is an ``Experiment`` without a case, saying why."""
     inits = []
     for site in argument_inits(case.program):
         if site.function != case.function:
@@ -863,15 +1091,71 @@ def program_experiments(case: Any, cannot_run: CannotRun = lambda cpu: None) -> 
     wide = widened_text(case.program)
     variant = _program_variant(case, wide, widen=True) if wide else None
     dtypes = [Experiment("f32", "f32 instead of f16 / bf16", variant)] if variant is not None else []
-    return [inits, dtypes, list(cpu_experiments(case, cannot_run))]
+    shapes, ranks = list(program_shape_experiments(case)), list(program_rank_experiments(case))
+    return [shapes, inits, ranks, dtypes, list(cpu_experiments(case, cannot_run))]
 
 
-def _program_variant(case: Any, text: str, *, widen: bool = False) -> Any:
-    """``case``'s function in the program ``text``, at the same argument shapes (element types from ``text``)."""
+def _shown(shape: Sequence[int | None]) -> str:
+    return "x".join("?" if d is None else str(d) for d in shape) or "scalar"
+
+
+def program_shape_experiments(case: Any) -> Iterator[Experiment]:
+    """The arguments' dynamic dims static at the instance's sizes (all, then each argument alone when several are
+    dynamic), and the static arguments dynamic; each through a ``tensor.cast`` at entry, the body unchanged."""
+    if case.args is None:
+        return
+    declared = [shape for shape, _ in case.signature.args]
+    sizes = [tuple(t.shape) for t in case.args]
+    dynamic = [n for n, shape in enumerate(declared) if None in shape]
+    singles = [[n] for n in dynamic] if len(dynamic) > 1 else []
+    for group in [dynamic] * bool(dynamic) + singles:
+        text = with_argument_types(case.program, case.function, {n: sizes[n] for n in group})
+        variant = _program_variant(case, text) if text else None
+        if variant is None:
+            continue
+        shown = ", ".join(f"`%arg{n}` {_shown(declared[n])} as {_shown(sizes[n])}" for n in group)
+        label = "static" if group is dynamic else f"static:%arg{group[0]}"
+        alone = "" if group is dynamic else ", the other arguments dynamic"
+        yield Experiment(label, f"static argument types at the instance's sizes ({shown}){alone}", variant)
+    static = [n for n, shape in enumerate(declared) if shape and None not in shape]
+    text = with_argument_types(case.program, case.function, {n: [None] * len(declared[n]) for n in static})
+    variant = _program_variant(case, text) if text else None
+    if variant is not None:
+        shown = ", ".join(f"`%arg{n}` {_shown(declared[n])}" for n in static)
+        yield Experiment("dynamic", f"dynamic argument types ({shown} as dynamic dims, cast back at entry)", variant)
+
+
+def program_rank_experiments(case: Any) -> Iterator[Experiment]:
+    """Every tensor of the function one leading dim more (of ``EXTRA_DIM``: IREE folds a unit dim away) and one
+    less, where that is mechanical (``reranked_text``); else an experiment without a case, saying why not."""
+    if case.args is None:
+        return
+    rank = max((len(shape) for shape, _ in case.signature.results), default=0)
+    for up, label in ((True, "rank+1"), (False, "rank-1")):
+        text, why = reranked_text(case.program, case.function, up=up, size=EXTRA_DIM)
+        shapes = [(EXTRA_DIM, *t.shape) if up else tuple(t.shape[1:]) for t in case.args]
+        variant = _program_variant(case, text, shapes=shapes) if text else None
+        change = (
+            f"a leading dim of size {EXTRA_DIM} on every tensor (rank {rank} -> {rank + 1})"
+            if up
+            else f"every tensor's leading dim dropped (rank {rank} -> {rank - 1})"
+        )
+        if variant is not None:
+            yield Experiment(label, change, variant)
+        else:
+            yield Experiment(label, change, None, not_run=why or "the variant's signature cannot be fed")
+
+
+def _program_variant(
+    case: Any, text: str, *, widen: bool = False, shapes: Sequence[Sequence[int]] | None = None
+) -> Any:
+    """``case``'s function in the program ``text``, at the same argument shapes (or ``shapes``; element types from
+    ``text``)."""
     from ireefuzz.core.frontends import program_cases
     from ireefuzz.errors import ProgramError
 
-    shapes = [t.shape for t in case.args] if case.args is not None else None
+    if shapes is None:
+        shapes = [t.shape for t in case.args] if case.args is not None else None
     try:
         (variant,) = program_cases(
             text,
@@ -902,6 +1186,9 @@ def chosen(kinds: Sequence[Sequence[Experiment]], limit: int, identity: Callable
             if not q:
                 continue
             e = q.popleft()
+            if e.case is None:  # not applicable: why
+                left.append(f"{e.label}: not built ({e.not_run})")
+                continue
             key = identity(e.case)
             if key in seen:
                 continue
