@@ -9,10 +9,12 @@ Two modes:
 
 - ``campaign`` (default): one ``ireefuzz fuzz --release R --configs --time SECONDS`` per release that the
   chosen bugs need (bugs on one release share its campaign), through ``time_to_cause.run_campaign``; each
-  bug is scored on its release's ``progress.jsonl`` (``time_to_cause.first_sightings``): found when a cause
-  matching ``match`` was recorded, at the time of its first sighting.
+  bug is scored on its release's ``progress.jsonl`` (``first_hits``): found when a cause matching ``match`` was
+  recorded on a case matching ``match_case`` (its ops, configuration, dtype, dims), at the first such sighting.
+  A bare oracle prefix (``^numeric/``) would count any other bug of that oracle as this one.
 - ``check``: ``ireefuzz check --release R --json`` of the bug's own program with its flags and inputs (the
-  sanity row: does the release show the bug at all); the time is the check's wall time.
+  sanity row: does the release show the bug at all); the time is the check's wall time. A raw program has no
+  graph, so only ``match`` applies.
 
 Per bug it prints found or not, the time to the first matching finding, the release and the feature the
 bug needs; then ``found K/N, median time-to-bug T`` (the median over the found ones) and what a campaign
@@ -40,7 +42,9 @@ from pathlib import Path
 from typing import Any, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from time_to_cause import first_sightings, run_campaign  # noqa: E402  (a sibling script, not a package)
+from time_to_cause import run_campaign  # noqa: E402  (a sibling script, not a package)
+
+from ireefuzz.base.durable import read_jsonl  # noqa: E402
 
 RECALL_DIR = Path(__file__).resolve().parent / "recall"
 ORACLES = ("numeric", "crash", "memory", "fusion", "immutability", "metamorphic")
@@ -50,6 +54,8 @@ PROGRAM_SOURCES = ("issue", "issue-lowered", "issue-reduced", "issue-completed",
 REQUIRED: tuple[str, ...] = ("issue", "url", "title", "state", "kind", "oracle", "mechanism", "program")
 REQUIRED += ("program_source", "check", "fix", "needs", "generator", "match", "releases")
 UNCHECKED = "unchecked"
+# what ``match_case`` may constrain: fields of a progress.jsonl case (``config``, a list, is read joined by spaces)
+CASE_FIELDS = ("ops", "config", "dtype", "dims")
 INSTALL_S = 65.0  # a release's first use: pip installs its wheels (docs/releases.md)
 
 
@@ -87,6 +93,22 @@ class Record:
     def matches(self, cause: str) -> bool:
         return re.search(self.match, cause) is not None
 
+    def matches_case(self, cause: str, case: dict[str, Any]) -> bool:
+        """``cause`` of a campaign's ``case`` (a progress.jsonl entry) is this bug: the cause matches ``match`` and
+        the case every ``match_case`` regex (its ops, configuration, dtype, dims: what the mechanism needs)."""
+        return self.matches(cause) and all(
+            re.search(pattern, _case_text(case, key)) is not None for key, pattern in self.match_case.items()
+        )
+
+    @property
+    def match_case(self) -> dict[str, str]:
+        return dict(self.raw.get("match_case", {}))
+
+
+def _case_text(case: dict[str, Any], key: str) -> str:
+    value = case.get(key, "")
+    return " ".join(value) if isinstance(value, list) else str(value)
+
 
 def problems(raw: dict[str, Any], root: Path = RECALL_DIR) -> list[str]:
     """What a record lacks or gets wrong (empty when it is complete): the recall set's well-formedness."""
@@ -114,6 +136,9 @@ def problems(raw: dict[str, Any], root: Path = RECALL_DIR) -> list[str]:
     releases = raw["releases"]
     for end in ("oldest_showing", "newest_showing", "campaign"):
         checks.append((end in releases, f"releases.{end} missing ('{UNCHECKED}' where not checked)"))
+    for key, pattern in raw.get("match_case", {}).items():
+        checks.append((key in CASE_FIELDS, f"match_case.{key} is not one of {CASE_FIELDS}"))
+        checks.append((_compiles(pattern), f"match_case.{key} {pattern!r} is not a regex"))
     older = raw.get("older_spelling")
     if older is not None:
         checks.append(({"before", "program", "why"} <= older.keys(), "older_spelling needs before, program, why"))
@@ -228,12 +253,24 @@ def campaign_rows(records: Sequence[Record], seconds: float, seed: int, workers:
     rows = []
     for release in sorted({r.release for r in records}, key=_release_order):
         run = run_campaign(seed, seconds, workers, out / release, extra=("--release", release, "--configs"))
-        first, _ = first_sightings(run) if (run / "progress.jsonl").exists() else ({}, set())
+        progress = list(read_jsonl(run / "progress.jsonl")) if (run / "progress.jsonl").exists() else []
         for record in (r for r in records if r.release == release):
-            hits = sorted((t, cause) for cause, t in first.items() if record.matches(cause))
-            note = "" if first else f"no progress in {run}"
+            hits = first_hits(record, progress)
+            note = "" if progress else f"no progress in {run}"
             rows.append(Row(record, release, bool(hits), hits[0][0] if hits else None, tuple(c for _, c in hits), note))
     return rows
+
+
+def first_hits(record: Record, progress: Sequence[dict[str, Any]]) -> list[tuple[float, str]]:
+    """(seconds into the campaign, cause) of the first sighting of each cause that is ``record``'s bug, earliest
+    first: a cause counts on a case that matches the record's ``match_case`` too."""
+    first: dict[str, float] = {}
+    for row in progress:
+        for case in row["cases"]:
+            for cause in case.get("causes", ()):
+                if record.matches_case(cause, case):
+                    first[cause] = min(first.get(cause, row["t"]), row["t"])
+    return sorted((t, cause) for cause, t in first.items())
 
 
 def _release_order(version: str) -> tuple:

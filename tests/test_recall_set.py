@@ -127,3 +127,18 @@ def test_parse_check_fails_on_a_broken_program(tmp_path):
     broken = tmp_path / "broken.mlir"
     broken.write_text((RECALL / "20163.mlir").read_text().replace("arith.truncf", "arith.truncf_nonexistent"))
     assert _parses(broken).returncode != 0
+
+
+def test_a_bug_is_scored_on_its_mechanism_not_on_any_finding_of_its_oracle():
+    """A campaign's other numeric bug is not #20163: its cause must name the cast and its case the generic CPU
+    (``match_case``); a bad ``match_case`` key or regex is a problem of the record."""
+    (record,) = [r for r in recall.load() if r.number == "20163"]
+    other = {"causes": ["numeric/wrong-value/softmax>layer_norm"], "config": ["cpu=generic"], "ops": "softmax"}
+    host = {"causes": ["numeric/wrong-value/scale>cast"], "config": ["cpu=host"], "ops": "scale>cast"}
+    generic = {**host, "config": ["cpu=generic", "opt-level=O2"]}
+    progress = [{"t": 5.0, "cases": [other, host]}, {"t": 9.0, "cases": [generic]}, {"t": 12.0, "cases": [generic]}]
+    assert recall.first_hits(record, progress) == [(9.0, "numeric/wrong-value/scale>cast")]
+    assert recall.first_hits(record, progress[:1]) == []
+    raw = _raw("20163.json")
+    assert recall.problems({**raw, "match_case": {"pipeline": "x"}}) != []
+    assert recall.problems({**raw, "match_case": {"ops": "("}}) != []
