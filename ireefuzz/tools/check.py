@@ -28,9 +28,17 @@ limit (``--run-timeout``, default 60 s; past it the function is "not judged: did
 memory than ``--max-memory`` (estimated from its types and shapes, ``ireefuzz.core.budget``) is refused before
 anything runs. Text nested deeper than MLIR's parser survives is refused before it is parsed.
 
-Exit status (``EXIT_STATUS``, also in ``--help``): 1 findings; 0 no finding, and something was judged; 2 nothing was
-judged (``unjudged``: every function's run gave no verdict, e.g. it did not finish, or its values are undefined:
-the reasons are printed), or a usage or infrastructure error (and ireefuzz's own errors). A CI reads 0 as clean.
+Each cause found is triaged (``triage``) by the registered ``Experimenter`` (``filing.experiments.for_check``, which
+sits above this module and registers itself on import): a cause the known-findings baseline holds is known; any other
+is a candidate, and the experiments an engineer runs (dims static or dynamic, ``tensor.empty`` for an argument init,
+a rank more or less, f32, other CPUs, at IR level) decide it: a candidate that lands in a known cause by the same
+mechanism is reported as that cause (duplicate-of). The report shows each candidate's experiments table, trigger and
+nearest known cause.
+
+Exit status (``EXIT_STATUS``, also in ``--help``): 1 a new cause (one that survived its experiments); 0 nothing new
+(no finding, or only known causes and their duplicates), and something was judged; 2 nothing was judged
+(``unjudged``: every function's run gave no verdict, e.g. it did not finish, or its values are undefined: the reasons
+are printed), or a usage or infrastructure error (and ireefuzz's own errors). A CI reads 0 as clean.
 """
 
 from __future__ import annotations
@@ -41,7 +49,7 @@ import json
 import math
 import sys
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Literal, Mapping, Sequence
 
 from ireefuzz import sut
 from ireefuzz.base.argtypes import non_negative_int, shell_words
@@ -51,7 +59,8 @@ from ireefuzz.core.evaluate import Policy, evaluate
 from ireefuzz.core.frontends import DEFAULT_DYNAMIC_SIZE, MLIR, program_cases, signatures
 from ireefuzz.core.policy import add_policy_options
 from ireefuzz.errors import ProgramError, UsageError
-from ireefuzz.oracles.finding import first_per_signature
+from ireefuzz.oracles.cause import cause_of
+from ireefuzz.oracles.finding import Finding, first_per_signature
 from ireefuzz.sut import isolated
 
 CHECK_POLICY_OPTIONS = ("oracles", "max_static_alloca_bytes", "run_timeout_s", "max_memory")  # core.policy's table
@@ -172,12 +181,73 @@ def load_inputs(path: str | Path) -> dict[str, Any]:
         raise UsageError(f"--inputs {path}: not an .npz file of plain arrays (np.savez)") from None
 
 
+# --------------------------------------------------------------------------- triage: known, duplicate or new
+
+
+TriageVerdict = Literal["new", "known", "duplicate-of"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Triaged:
+    """What ``check`` says of one cause it found: the cause id it reports (the known cause's own when the finding is
+    known or a duplicate of one), the verdict and why, and a candidate's experiments (markdown lines, the record)."""
+
+    cause: str  # the finding's own cause id
+    reported: str
+    verdict: TriageVerdict
+    why: str = ""
+    section: tuple[str, ...] = ()
+    record: Mapping[str, Any] | None = None
+
+    @property
+    def new(self) -> bool:
+        return self.verdict == "new"
+
+    def line(self) -> str:
+        if self.verdict == "duplicate-of":
+            return f"cause: {self.reported} ({self.why}; named {self.cause} before its experiments)"
+        return f"cause: {self.reported} ({self.verdict}{': ' + self.why if self.why else ''})"
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self) | {"section": list(self.section), "record": dict(self.record or {})}
+
+
+# (a finding, its function's case, the compiler configuration, at most this many variants; None: the default)
+Experimenter = Callable[[Finding, Any, Any, "int | None"], Triaged]
+_EXPERIMENTERS: list[Experimenter] = []
+
+
+def register_experimenter(experimenter: Experimenter) -> None:
+    """The experimenter ``triage`` asks (the last registered; ``filing.experiments`` registers ``for_check``)."""
+    _EXPERIMENTERS.append(experimenter)
+
+
+def triage(
+    results: Sequence[Any], config: Any, limit: int | None = None, experimenter: Experimenter | None = None
+) -> dict[str, Triaged]:
+    """Cause id -> its ``Triaged``, one per cause of the results' findings (asked of its first finding). Without an
+    experimenter every cause is new: nothing was tried that could make it known."""
+    chosen = experimenter or (_EXPERIMENTERS[-1] if _EXPERIMENTERS else None)
+    out: dict[str, Triaged] = {}
+    for result in results:
+        for f in result.findings:
+            cause = f.cause or cause_of(f).id
+            if cause not in out:
+                out[cause] = (
+                    chosen(f, result.case, config, limit)
+                    if chosen is not None
+                    else Triaged(cause, cause, "new", "not triaged: no experimenter")
+                )
+    return out
+
+
 # --------------------------------------------------------------------------- CLI
 
 
 EXIT_STATUS = (
-    "exit status: 1 a finding; 0 no finding, and something was judged; 2 nothing was judged (every function's run "
-    "did not finish, or its values are undefined, ...: the reasons are printed), or a usage or infrastructure error"
+    "exit status: 1 a new cause (one that survived its experiments); 0 no finding (or only known causes and their "
+    "duplicates), and something was judged; 2 nothing was judged (every function's run did not finish, or its values "
+    "are undefined, ...: the reasons are printed), or a usage or infrastructure error"
 )
 
 
@@ -228,9 +298,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "FUNCTION.arg0, ... with the arguments' dtypes; their shapes fix dynamic dims",
     )
     parser.add_argument(
+        "--experiments",
+        metavar="N",
+        type=non_negative_int("number of variants"),
+        default=None,
+        help="variants run per candidate new cause (a cause the known-findings baseline does not hold) before it is "
+        "called new; 0 runs none, and every such cause is new (default: the experiments' own cap)",
+    )
+    parser.add_argument(
         "--json",
         action="store_true",
-        help='print {"findings": [...], "functions": [{"function", "not_judged", "discarded"}]}',
+        help='print {"findings": [...], "causes": [{"cause", "reported", "verdict", ...}], '
+        '"functions": [{"function", "not_judged", "discarded"}]}',
     )
     parser.add_argument(
         "--bundle",
@@ -280,7 +359,7 @@ def prepare(args: argparse.Namespace) -> Prepared:
     return Prepared(path, text, config, toolchain, policy, shapes, inputs)
 
 
-def main(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace, experimenter: Experimenter | None = None) -> int:
     prepared = prepare(args)
     path, text, config, toolchain, policy, shapes, inputs = (
         prepared.path,
@@ -304,6 +383,7 @@ def main(args: argparse.Namespace) -> int:
             "arrays whose dims agree where the program uses them together"
         )
     findings = first_per_signature(f for r in results for f in r.findings)
+    triaged = triage(results, config, getattr(args, "experiments", None), experimenter)
     functions = [
         {"function": r.case.function, "not_judged": list(r.not_judged), "discarded": r.discarded} for r in results
     ]
@@ -314,6 +394,7 @@ def main(args: argparse.Namespace) -> int:
             json.dumps(
                 {
                     "findings": [json.loads(f.dumps()) for f in findings],
+                    "causes": [t.to_json() for t in triaged.values()],
                     "functions": functions,
                     "oracles_not_judged": {o: why for o, why in not_judged.items() if o in oracles},
                 },
@@ -322,14 +403,19 @@ def main(args: argparse.Namespace) -> int:
         )
     else:
         for f in findings:
-            print(f"{f.signature}\n    {f.message}")
+            print(f"{f.signature}\n    {f.message}\n    {triaged[f.cause or cause_of(f).id].line()}")
+        for t in triaged.values():
+            if t.section:
+                print(f"\n## {t.cause}\n")
+                print("\n".join(t.section))
         for row in functions:
             for reason in row["not_judged"]:
                 print(f"@{row['function']}: numbers not judged: {reason}")
         discarded = sum(row["discarded"] for row in functions)
         tail = f" ({discarded} ill-conditioned disagreement(s) discarded)" if discarded else ""
-        print(f"{len(findings)} finding(s) in {path}{tail}", file=sys.stderr)
-    if findings:
+        new = sum(t.new for t in triaged.values())
+        print(f"{len(findings)} finding(s), {new} new cause(s), in {path}{tail}", file=sys.stderr)
+    if any(t.new for t in triaged.values()):
         return 1
     reasons = [f"@{r.case.function}: {why}" for r in results if (why := unjudged(r)) is not None]
     if len(reasons) == len(results):  # nothing judged: not clean

@@ -38,6 +38,7 @@ from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, Sequence
 
 from ireefuzz.oracles.finding import Signature
 from ireefuzz.oracles.registry import SPECS, spec_of
+from ireefuzz.tools import check
 from ireefuzz.tools.baseline import Baseline, Known
 
 OutcomeKind = Literal["same", "known", "other", "clean", "not-judged"]
@@ -1409,3 +1410,32 @@ def with_section(issue: str, found: Mapping[str, Any]) -> str:
     section = "\n".join(section_lines(found)) + "\n"
     at = issue.find("## Bisection")
     return issue[:at] + section + issue[at:] if at >= 0 else issue.rstrip("\n") + "\n\n" + section
+
+
+# --------------------------------------------------------------------------- ``ireefuzz check``'s triage
+
+
+def for_check(finding: Any, case: Any, config: Any, limit: int | None = None) -> check.Triaged:
+    """``check``'s verdict on the cause of ``finding`` (of the raw program's function ``case``): known when the
+    shipped baseline holds it (reported by the cause it names: a ``duplicate-of`` entry's original), else judged by
+    up to ``limit`` IR-level experiments on the program as checked (``judge``): a duplicate is reported as the known
+    cause it lands in. ``limit`` 0 runs none: the cause is new, untried."""
+    from ireefuzz.tools.shrink.target import Target, cause_id
+
+    baseline = _shipped_baseline()
+    cause = cause_id(finding)
+    entry = baseline.finding_known(finding.signature, cause)
+    if entry is not None:
+        name = entry.of if entry.verdict == "duplicate-of" and entry.of else entry.cause or cause
+        return check.Triaged(cause, name, "known", f"the baseline: {entry.verdict}")
+    if limit == 0:
+        return check.Triaged(cause, cause, "new", "no experiments run (--experiments 0)")
+    goal = Target.by_cause(cause, finding.oracle)
+    table = run_experiments(case, goal, config, baseline=baseline, limit=MAX_EXPERIMENTS if limit is None else limit)
+    found, verdict = record(table), judge(table)
+    kind: check.TriageVerdict = "new" if verdict.verdict == "new" else "duplicate-of"
+    why = "it survived its experiments" if kind == "new" else f"duplicate-of, by experiment: {verdict.by}"
+    return check.Triaged(cause, verdict.of or cause, kind, why, tuple(section_lines(found, "###")), found)
+
+
+check.register_experimenter(for_check)
