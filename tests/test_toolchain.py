@@ -4,10 +4,16 @@ the compile path. Fast: fake compilers in a fake wheel layout, and the installed
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 from pathlib import Path
 
+import pytest
+
 from ireefuzz import sut
+from ireefuzz.core.evaluate import Policy, evaluate
+from ireefuzz.generators.case import Case
+from ireefuzz.generators.graph import Graph, Node, TensorType
 from ireefuzz.generators.ops import OP_NAMES
 from ireefuzz.sut import releases, toolchain
 
@@ -53,14 +59,42 @@ def test_a_toolchain_is_resolved_once_whatever_the_target_cpu_and_flags(tmp_path
     assert other is not first and other.release == "3.10.0"
 
 
-def test_prepare_on_the_installed_wheels_returns_the_toolchain_it_keeps():
+def test_prepare_returns_the_prepared_toolchain_and_rewrites_nothing_process_wide():
     config = sut.CompilerConfig()
     prepared = sut.prepare(config)
     assert isinstance(prepared, sut.Toolchain) and prepared.installed_wheels
     assert prepared.not_judged == {} and prepared.release is None and prepared.runtime_python is None
     assert prepared.ops == OP_NAMES and prepared.unfeedable_dtypes == frozenset()
-    assert sut.toolchain_of(dataclasses.replace(config, target_cpu="generic")) is prepared
+    resolved = sut.toolchain_of(dataclasses.replace(config, target_cpu="generic"))
+    assert resolved is not prepared and resolved.not_judged is None  # the prepared one travels in a Setup
     assert toolchain.identity(config) == (None, None, None)
+    setup = sut.prepared(config)
+    assert setup.toolchain.not_judged == {} and setup.config == config
+    retargeted = setup.for_case(Case(_exp_graph(), ({},), target_cpu="generic", flags=("--x",)))
+    assert retargeted.toolchain is setup.toolchain and (retargeted.config.target_cpu, retargeted.config.flags) == (
+        "generic",
+        ("--x",),
+    )
+    with pytest.raises(ValueError, match="not compiled by"):
+        setup.with_config(dataclasses.replace(config, release="3.9.0"))
+
+
+def _exp_graph() -> Graph:
+    t = TensorType((4,), "f32")
+    return Graph((t,), (Node("exp", ("a0",), {}, t),), ("n0",))
+
+
+def test_evaluate_compiles_with_the_setup_it_is_handed(tmp_path):
+    """The pipeline reads the toolchain of the ``Setup`` it is given (a fake compiler here, which fails): it does
+    not resolve one again from the config (which names the installed wheel)."""
+    fake = tmp_path / "iree-compile"
+    fake.write_text("#!/bin/sh\necho 'error: the fake compiler' >&2\nexit 1\n")
+    os.chmod(fake, 0o755)
+    config = sut.CompilerConfig(observe=False)
+    setup = sut.Setup(dataclasses.replace(sut.toolchain_of(config), iree_compile=str(fake)), config)
+    (result,) = evaluate([Case(_exp_graph(), ({},))], setup, Policy(frozenset({"crash"})))
+    (finding,) = result.findings
+    assert finding.oracle == "crash" and "the fake compiler" in finding.message + json.dumps(finding.evidence)
 
 
 def test_compile_mlir_runs_the_toolchain_it_is_given(tmp_path):

@@ -192,16 +192,17 @@ LINALG = Frontend("linalg", emit_module, _graph_of, _graph_compile_failure)
 
 def evaluate(
     cases: Sequence[Any],
-    base: sut.CompilerConfig = sut.CompilerConfig(),
+    base: sut.CompilerConfig | sut.Setup = sut.CompilerConfig(),
     policy: Policy = Policy(),
     frontend: Frontend = LINALG,
 ) -> list[CaseResult]:
     """Check ``cases`` through ``frontend``, each group of cases with the same configuration as one module.
+    ``base`` is a face's ``sut.Setup`` (resolved once, prepared), or a config resolved here.
     A case outside the frontend (``admit`` or ``payload`` refuses it) has no findings and ``discarded=1``.
     Each result's ``timings`` is an equal share of the seconds ``CLOCK`` counted during the call."""
     before = dict(CLOCK.totals)
     with CLOCK("other"):
-        results = _evaluate(cases, base, policy, frontend)
+        results = _evaluate(cases, sut.Setup.of(base), policy, frontend)
     return with_timings(results, before)
 
 
@@ -211,7 +212,7 @@ def with_timings(results: Sequence[CaseResult], before: Mapping[str, float]) -> 
     return [dataclasses.replace(r, timings=share) for r in results]
 
 
-def _evaluate(cases: Sequence[Any], base: sut.CompilerConfig, policy: Policy, frontend: Frontend) -> list[CaseResult]:
+def _evaluate(cases: Sequence[Any], base: sut.Setup, policy: Policy, frontend: Frontend) -> list[CaseResult]:
     results: dict[int, CaseResult] = {}
     admitted: dict[int, tuple[str, Any, Any]] = {}
     for i, case in enumerate(cases):
@@ -224,8 +225,8 @@ def _evaluate(cases: Sequence[Any], base: sut.CompilerConfig, policy: Policy, fr
     key = lambda i: frontend.batch_key(admitted[i][1])
     for _, group in itertools.groupby(sorted(admitted, key=key), key=key):
         indices = list(group)
-        config = frontend.configure(config_for(admitted[indices[0]][1], base))
-        for i, r in zip(indices, evaluate_batch([admitted[i] for i in indices], config, policy, frontend)):
+        setup = base.with_config(frontend.configure(config_for(admitted[indices[0]][1], base.config)))
+        for i, r in zip(indices, evaluate_batch([admitted[i] for i in indices], setup, policy, frontend)):
             results[i] = dataclasses.replace(r, case=cases[i])
     return [results[i] for i in range(len(cases))]
 
@@ -243,14 +244,19 @@ def _admit(frontend: Frontend, case: Any, index: int) -> tuple[str, Any, Any] | 
 
 
 def evaluate_batch(
-    named: Sequence[tuple[str, Any, Any]], config: sut.CompilerConfig, policy: Policy, frontend: Frontend = LINALG
+    named: Sequence[tuple[str, Any, Any]],
+    setup: sut.Setup | sut.CompilerConfig,
+    policy: Policy,
+    frontend: Frontend = LINALG,
 ) -> list[CaseResult]:
-    """One module for all of ``named`` (function name, case, payload); a failing compile is split in halves
-    until each failure is pinned to its own case -- a timed-out one case by case (``_after_a_timeout``)."""
+    """One module for all of ``named`` (function name, case, payload), compiled by ``setup`` (its toolchain, for
+    its config's target); a failing compile is split in halves until each failure is pinned to its own case -- a
+    timed-out one case by case (``_after_a_timeout``)."""
     if not named:
         return []
+    setup = sut.Setup.of(setup)
+    config, toolchain = setup.config, setup.toolchain
     payloads = {name: payload for name, _, payload in named}
-    toolchain = sut.toolchain_of(config)  # resolved once per process
     with CLOCK("emit"):  # linalg in the syntax of the release compiling it (arith.maxf before 2024-02, ...)
         program = emit_module(payloads, toolchain.syntax) if frontend == LINALG else frontend.program(payloads)
     with CLOCK("compile_io"):
@@ -267,7 +273,7 @@ def evaluate_batch(
     if isinstance(artifact, sut.CompileFailure):
         if len(named) > 1 and frontend.splits:
             if artifact.kind == "timeout":
-                return _after_a_timeout(named, config, policy, frontend)
+                return _after_a_timeout(named, setup, policy, frontend)
             blamed = blamed_functions(artifact.diagnostic, program.text, [name for name, _, _ in named])
             parts = (
                 [[item] for item in named if item[0] in blamed] + [[item for item in named if item[0] not in blamed]]
@@ -276,7 +282,7 @@ def evaluate_batch(
             )
             parts = [part for part in parts if part]
             by_name = {
-                item[0]: r for part in parts for item, r in zip(part, evaluate_batch(part, config, policy, frontend))
+                item[0]: r for part in parts for item, r in zip(part, evaluate_batch(part, setup, policy, frontend))
             }
             return [by_name[name] for name, _, _ in named]
         return _compile_failed(named, artifact, program.text, config, policy, frontend)
@@ -374,7 +380,7 @@ NOT_COMPILED = "every oracle: not compiled ({n} cases of its batch timed out alo
 
 
 def _after_a_timeout(
-    named: Sequence[tuple[str, Any, Any]], config: sut.CompilerConfig, policy: Policy, frontend: Frontend
+    named: Sequence[tuple[str, Any, Any]], setup: sut.Setup, policy: Policy, frontend: Frontend
 ) -> list[CaseResult]:
     """A batch whose compile timed out, case by case (a hang costs a whole timeout: not log2(n) halvings). Once
     TIMEOUTS_PER_BATCH of its cases have timed out alone, the configuration is the likely cause, not a case: the
@@ -386,7 +392,7 @@ def _after_a_timeout(
         if timeouts >= TIMEOUTS_PER_BATCH:
             reason = NOT_COMPILED.format(n=timeouts)
             return results + [CaseResult(case, (), not_judged=(reason,)) for _, case, _ in named[k:]]
-        [result] = evaluate_batch([item], config, policy, frontend)
+        [result] = evaluate_batch([item], setup, policy, frontend)
         timeouts += result.compile_timed_out
         results.append(result)
     return results

@@ -44,11 +44,11 @@ from ireefuzz.sut.compile import (
 )
 from ireefuzz.sut.config import TARGET_CPUS, CompilerConfig, config_for
 from ireefuzz.sut.dumps import NO_PIPELINE, OBSERVATION_PASSES, dispatches_of
-from ireefuzz.sut.probe import IR_ORACLES, check_runtime, oracles_not_judged, prepare, probe, require_usable
+from ireefuzz.sut.probe import IR_ORACLES, check_runtime, oracles_not_judged, prepare, prepared, probe, require_usable
 from ireefuzz.sut.results import Artifact, CompileFailure, CpuInfo, DispatchIR, RunFailure, RunResult
 from ireefuzz.sut.runtime import LoadedModule, RemoteModule, load_module
 from ireefuzz.sut.scratch import remove_own_temp_dirs_for_good, remove_temp_dirs, temp_dir
-from ireefuzz.sut.toolchain import Toolchain, runtime_python_for, toolchain_of
+from ireefuzz.sut.toolchain import Setup, Toolchain, runtime_python_for, toolchain_of
 
 __all__ = [
     "CRASH_MARKERS",
@@ -58,6 +58,7 @@ __all__ = [
     "OOM_MARKERS",
     "RUNNER_UNFEEDABLE_DTYPES",
     "TARGET_CPUS",
+    "Setup",
     "Toolchain",
     "toolchain_of",
     "Artifact",
@@ -87,6 +88,7 @@ __all__ = [
     "load_module",
     "oracles_not_judged",
     "prepare",
+    "prepared",
     "probe",
     "releases",
     "remote",

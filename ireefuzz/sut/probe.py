@@ -22,7 +22,7 @@ from ireefuzz.sut.compile import PROBE_PROGRAM, compile_mlir
 from ireefuzz.sut.config import CompilerConfig
 from ireefuzz.sut.results import Artifact, CompileFailure, RunFailure
 from ireefuzz.sut.runtime import load_module
-from ireefuzz.sut.toolchain import Toolchain, remember, toolchain_of
+from ireefuzz.sut.toolchain import Setup, Toolchain, toolchain_of
 
 
 def probe(config: CompilerConfig) -> str | None:
@@ -130,9 +130,10 @@ def prepare(config: CompilerConfig, *, log: Callable[[str], None] = lambda m: No
     installed (downloaded on first use) and its runtime shown to load its compiler's modules.
 
     Returns its ``Toolchain`` with ``not_judged``: the oracles that cannot judge this compiler
-    (``oracles_not_judged``), said in ``log``; later ``toolchain_of(config)`` returns the same."""
+    (``oracles_not_judged``), said in ``log``. It is the caller's to pass on (``prepared`` wraps it in a
+    ``Setup``): nothing process-wide is rewritten."""
     if uses_installed_wheels(config):
-        return remember(dataclasses.replace(toolchain_of(config), not_judged={}), config)
+        return dataclasses.replace(toolchain_of(config), not_judged={})
     if config.release is not None:
         if config.iree_compile is not None:
             raise UsageError("give --release or --iree-compile, not both")
@@ -147,4 +148,9 @@ def prepare(config: CompilerConfig, *, log: Callable[[str], None] = lambda m: No
     unable = oracles_not_judged(config)
     for oracle, why in unable.items():
         log(f"the {oracle} oracle cannot judge this compiler: {why}")
-    return remember(dataclasses.replace(toolchain, not_judged=dict(unable)), config)
+    return dataclasses.replace(toolchain, not_judged=dict(unable))
+
+
+def prepared(config: CompilerConfig, *, log: Callable[[str], None] = lambda m: None) -> Setup:
+    """``prepare``, as the ``Setup`` a face hands down to the work (the config resolved once)."""
+    return Setup(prepare(config, log=log), config)

@@ -1,10 +1,14 @@
-"""The resolved compiler and runtime of a ``CompilerConfig``: a ``Toolchain``, resolved once per process.
+"""The resolved compiler and runtime of a ``CompilerConfig``: a ``Toolchain``, and the ``Setup`` that travels.
 
 A ``CompilerConfig`` carries what the user said (a compiler path, a release, a runtime Python, each maybe
-None). ``toolchain_of(config)`` resolves it once: the iree-compile path, the release it belongs to, the
+None). ``toolchain_of(config)`` resolves it: the iree-compile path, the release it belongs to, the
 Python whose iree.runtime runs its modules, the emitter syntax and ops that release accepts, and the dtypes
-its runtime cannot be fed; its version and flag list are read on first use. ``probe.prepare`` adds which
-oracles cannot judge it. Compiling, loading and evaluating read these fields instead of re-deriving them.
+its runtime cannot be fed; its version and flag list are read on first use. ``probe.prepare`` returns it with
+which oracles cannot judge it. Resolution is memoized per identity and never rewritten.
+
+A face resolves once and hands a ``Setup`` down: the ``Toolchain`` and the config whose target it compiles
+for (the target CPU, flags and limits, which change per case: ``Setup.for_case``). The pipeline, the relations
+and the campaign read the toolchain's fields from it instead of re-deriving them from the config.
 
 The identity of a toolchain is (compiler, release, runtime Python): the target CPU, flags and limits of a
 config are per compile and do not change what the toolchain is.
@@ -26,7 +30,7 @@ from ireefuzz.sut.binaries import (
     resolve_runtime_python,
     uses_installed_wheels,
 )
-from ireefuzz.sut.config import CompilerConfig
+from ireefuzz.sut.config import CaseLike, CompilerConfig, config_for
 
 if TYPE_CHECKING:
     from ireefuzz.generators.emit import Syntax
@@ -79,7 +83,8 @@ _LOCK = threading.Lock()
 
 
 def toolchain_of(config: CompilerConfig) -> Toolchain:
-    """``config``'s toolchain, resolved on the first call for its identity and kept for the process.
+    """``config``'s toolchain, resolved on the first call for its identity and kept for the process (unprepared:
+    ``not_judged`` is None; the prepared one is what ``probe.prepare`` returns, and travels in a ``Setup``).
     IreeNotFound (one line) if its compiler or runtime Python cannot be found."""
     key = identity(config)
     found = _RESOLVED.get(key)
@@ -88,13 +93,6 @@ def toolchain_of(config: CompilerConfig) -> Toolchain:
     resolved = _resolve(config)
     with _LOCK:
         return _RESOLVED.setdefault(key, resolved)
-
-
-def remember(toolchain: Toolchain, config: CompilerConfig) -> Toolchain:
-    """Keep ``toolchain`` (e.g. prepared: with ``not_judged``) as ``config``'s for the rest of the process."""
-    with _LOCK:
-        _RESOLVED[identity(config)] = toolchain
-    return toolchain
 
 
 def _resolve(config: CompilerConfig) -> Toolchain:
@@ -117,3 +115,29 @@ def _resolve(config: CompilerConfig) -> Toolchain:
 def runtime_python_for(config: CompilerConfig) -> str | None:
     """The Python whose ``iree.runtime`` runs ``config``'s modules; None = this process's (resolved once)."""
     return toolchain_of(config).runtime_python
+
+
+@dataclasses.dataclass(frozen=True)
+class Setup:
+    """A configuration resolved once: the ``toolchain`` that compiles and runs, and the ``config`` whose target
+    (CPU, flags, timeout, memory limit, observation) each compile takes. Its config's identity is the toolchain's."""
+
+    toolchain: Toolchain
+    config: CompilerConfig
+
+    @classmethod
+    def of(cls, config: CompilerConfig | Setup, toolchain: Toolchain | None = None) -> Setup:
+        """``config`` with its toolchain (``toolchain`` as prepared, else ``toolchain_of(config)``); a Setup as is."""
+        if isinstance(config, Setup):
+            return config
+        return cls(toolchain if toolchain is not None else toolchain_of(config), config)
+
+    def with_config(self, config: CompilerConfig) -> Setup:
+        """The same toolchain for another target of the same compiler (a case's CPU and flags, a front-end's flags)."""
+        if identity(config) != identity(self.config):
+            raise ValueError(f"{config} is not compiled by {self.toolchain}")
+        return Setup(self.toolchain, config)
+
+    def for_case(self, case: CaseLike) -> Setup:
+        """The target ``case`` asks for (``config_for``), compiled by the same toolchain."""
+        return self.with_config(config_for(case, self.config))

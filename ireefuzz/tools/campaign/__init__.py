@@ -61,7 +61,7 @@ from ireefuzz.tools.baseline import load as load_baseline
 
 from .lock import held
 from .options import Options, bundle_limit, configure, options_from_args, parse_scheduler, parse_workers, writable_dir
-from .pool import Pool
+from .pool import EvalSpec, Pool
 from .record import Record
 from .runs import previous_run, read_options, write_outputs
 
@@ -89,8 +89,8 @@ def _run(args: argparse.Namespace, out: Path, options: Options, scheduler: str |
     previous = previous_run(Path(args.compare), baseline) if args.compare else None
     if args.resume:
         Record(out, options, baseline, previous)  # a damaged record: one line now, before any worker starts
-    options = _prepared(options)
-    pool = _pool(scheduler, workers, options)
+    options, spec = _prepared(options)
+    pool = _pool(scheduler, workers, spec)
     if not args.resume:  # enough blocks in flight to keep every worker busy while guidance waits
         options = dataclasses.replace(options, lag=max(2, math.ceil(2 * pool.capacity * options.batch / options.block)))
     _io.atomic_write_json(out / "campaign.json", options.to_json())
@@ -98,7 +98,7 @@ def _run(args: argparse.Namespace, out: Path, options: Options, scheduler: str |
     from .display import Display
     from .loop import exit_status, run
 
-    status = run(options, out, pool, baseline, Display(), previous)
+    status = run(options, out, pool, baseline, Display(), previous, spec=spec)
     if status == 1 and bundles != 0:  # red only for a cause that survived its experiments
         status = exit_status(bundle_causes(Record(out, options, baseline, previous), bundles, args.bundle_timeout))
     return status
@@ -119,27 +119,28 @@ def bundle_causes(record: Record, limit: int | None, timeout: float) -> Record:
     return after
 
 
-def _prepared(options: Options) -> Options:
+def _prepared(options: Options) -> tuple[Options, EvalSpec]:
     """The compiler found, a release installed and its runtime shown to load its modules (else one line,
-    exit 2); the oracles that cannot read that release's IR left out."""
-    from ireefuzz.sut import prepare, require_usable
+    exit 2); the oracles that cannot read that release's IR left out. The options so, and how every batch is
+    evaluated: the configuration resolved once (``sut.Setup``), handed to the pool, the loop and the drawing."""
+    from ireefuzz.sut import prepared, require_usable
 
-    toolchain = prepare(options.task_spec().config, log=lambda m: print(f"ireefuzz fuzz: {m}", file=sys.stderr))
-    unable, why = toolchain.unable, dict(toolchain.not_judged or {})
+    setup = prepared(options.compiler_config(), log=lambda m: print(f"ireefuzz fuzz: {m}", file=sys.stderr))
+    unable, why = setup.toolchain.unable, dict(setup.toolchain.not_judged or {})
     options = dataclasses.replace(
         options,
         oracles=tuple(o for o in options.oracles if o not in unable),
         oracles_not_judged=tuple(f"{o}: {why[o]}" for o in options.oracles if o in unable),
     )
-    require_usable(options.task_spec().config)  # a drawn configuration (--configs) keeps to what this compiler has
+    require_usable(setup.config)  # a drawn configuration (--configs) keeps to what this compiler has
     if options.configs:
         from ireefuzz.sut.configs import space_for
 
         print(
-            f"ireefuzz fuzz: configuration space {json.dumps(space_for(options.task_spec().config).to_json())}",
+            f"ireefuzz fuzz: configuration space {json.dumps(space_for(setup.config).to_json())}",
             file=sys.stderr,
         )
-    return options
+    return options, options.task_spec(setup)
 
 
 def _campaign_dir(args: argparse.Namespace) -> tuple[Path, Options]:
@@ -156,8 +157,7 @@ def _campaign_dir(args: argparse.Namespace) -> tuple[Path, Options]:
     return writable_dir(out), options
 
 
-def _pool(scheduler: str | None, workers: int, options: Options) -> Pool:
-    spec = options.task_spec()
+def _pool(scheduler: str | None, workers: int, spec: EvalSpec) -> Pool:
     if scheduler:
         from .dask_pool import DaskPool
 

@@ -24,12 +24,15 @@ from __future__ import annotations
 
 import collections
 import hashlib
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph
 
 from .options import Options
+
+if TYPE_CHECKING:
+    from ireefuzz.sut import Toolchain
 
 WARMUP_CALLS = 10  # Hypothesis opens every run with its simplest examples: they would repeat in every block
 CANDIDATES = 3  # cases drawn per case kept (``Coverage.value`` picks which)
@@ -163,20 +166,27 @@ class Coverage:
         )
 
 
-def draw_block(options: Options, block: int, coverage: Coverage, frontend: str = "linalg") -> list[Case]:
+def draw_block(
+    options: Options, block: int, coverage: Coverage, frontend: str = "linalg", *, toolchain: Toolchain | None = None
+) -> list[Case]:
     """The ``options.block`` cases of global block ``block``: deterministic in (options, block, coverage, frontend).
-    A StableHLO block draws only the ops that ``jax.export`` can express."""
+    A StableHLO block draws only the ops that ``jax.export`` can express. ``toolchain``: the campaign's, resolved
+    once (else the options' configuration resolved here); a release is never given an op it cannot express."""
     from hypothesis import HealthCheck, Phase, given, seed, settings
 
     from ireefuzz import sut
     from ireefuzz.generators.strategies import DEFAULT_DTYPES, cases
-    from ireefuzz.sut import releases
 
+    config = options.compiler_config()
     restrict: dict[str, Any] = {}
-    version = releases.release_of(options.task_spec().config)  # a release is never given an op it cannot express
-    if version is not None:
-        restrict = {"ops": releases.ops_for(version), "syntax": releases.syntax_for(version)}
-    unfeedable = sut.unfeedable_dtypes(options.task_spec().config)
+    if toolchain is not None:
+        release, unfeedable = toolchain.release, toolchain.unfeedable_dtypes
+        if release is not None:
+            restrict = {"ops": toolchain.ops, "syntax": toolchain.syntax}
+    else:  # not resolved (a bench, a test): what the toolchain would say, read without locating its binaries
+        release, unfeedable = sut.releases.release_of(config), sut.unfeedable_dtypes(config)
+        if release is not None:
+            restrict = {"ops": sut.releases.ops_for(release), "syntax": sut.releases.syntax_for(release)}
     if unfeedable:
         restrict["dtypes"] = tuple(d for d in DEFAULT_DTYPES if d not in unfeedable)
     if options.ops:
@@ -189,7 +199,7 @@ def draw_block(options: Options, block: int, coverage: Coverage, frontend: str =
     if options.configs:  # this block's configuration, deterministic in (seed, block)
         from ireefuzz.sut.configs import space_for
 
-        drawn_config = space_for(options.task_spec().config).draw(options.seed, block)
+        drawn_config = space_for(config).draw(options.seed, block)
         cpu, flags = drawn_config.target_cpu, options.flags + drawn_config.flags
     strategy = cases(target_cpus=(cpu,), flags=(flags,), **restrict)
     drawn: dict[str, Case] = {}

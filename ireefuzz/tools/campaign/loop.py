@@ -35,13 +35,14 @@ from ireefuzz.base import durable as _io
 from ireefuzz.core.evaluate import CLOCK, CaseResult, platform_of
 from ireefuzz.generators.case import Case
 from ireefuzz.oracles.finding import Finding, make_signature
+from ireefuzz.sut import CompilerConfig, Setup, Toolchain
 from ireefuzz.tools.baseline import Baseline
 
 from .causes import Previous
 from .display import Display
 from .guidance import Coverage, draw_block
 from .options import Options
-from .pool import Died, Done, Failed, Pool, Task
+from .pool import Died, Done, EvalSpec, Failed, Pool, Task
 from .record import Record
 from .runs import write_outputs
 
@@ -56,8 +57,9 @@ class Planner:
     polling and handing out batches: no worker waits for a draw that could have run ahead.
     """
 
-    def __init__(self, record: Record) -> None:
+    def __init__(self, record: Record, setup: Setup | CompilerConfig | None = None) -> None:
         self.record, self.options, self.stream = record, record.options, record.stream
+        self.toolchain = setup.toolchain if isinstance(setup, Setup) else None  # what drawing reads of the compiler
         self.next_block = 0
         self.folded = Coverage()
         self.folded_upto = 0  # blocks [0, folded_upto) are merged into ``folded``
@@ -119,7 +121,12 @@ class Planner:
             return True
         # ``folded`` is next merged into only after this draw is collected
         self.drawing = self._drawer.submit(
-            timed_draw, self.options, self.stream.global_block(k), self.folded, self.options.frontend_of(k)
+            timed_draw,
+            self.options,
+            self.stream.global_block(k),
+            self.folded,
+            self.options.frontend_of(k),
+            self.toolchain,
         )
         return False
 
@@ -135,23 +142,34 @@ class Planner:
                 )
 
 
-def timed_draw(options: Options, block: int, coverage: Coverage, frontend: str) -> tuple[list[Case], float]:
+def timed_draw(
+    options: Options, block: int, coverage: Coverage, frontend: str, toolchain: Toolchain | None = None
+) -> tuple[list[Case], float]:
     """``draw_block`` and its wall seconds (on the drawing thread, where ``CLOCK`` is not used)."""
     started = time.perf_counter()
-    return draw_block(options, block, coverage, frontend), time.perf_counter() - started
+    return draw_block(options, block, coverage, frontend, toolchain=toolchain), time.perf_counter() - started
 
 
 def run(
-    options: Options, out: Path, pool: Pool, baseline: Baseline, display: Display, previous: Previous | None = None
+    options: Options,
+    out: Path,
+    pool: Pool,
+    baseline: Baseline,
+    display: Display,
+    previous: Previous | None = None,
+    *,
+    spec: EvalSpec | None = None,
 ) -> int:
     """Run (or continue) the campaign in ``out`` on ``pool``; the exit status (1 = a new cause; ``previous``:
-    the run this one is compared with, see ``causes``)."""
+    the run this one is compared with, see ``causes``). ``spec``: how the pool evaluates (the campaign's
+    prepared ``sut.Setup``), else the options' configuration resolved."""
+    spec = spec or options.task_spec()
     record = Record(out, options, baseline, previous)
-    planner = Planner(record)
+    planner = Planner(record, spec.setup)
     offset, started = record.seconds, time.monotonic()
     elapsed = lambda: offset + time.monotonic() - started
     stopped = 0  # batches still running when --time and its grace were up
-    grace = options.task_spec().grace()
+    grace = spec.grace()
     last_summary = 0.0
     rss: list[tuple[float, float]] = []  # the coordinator's own resident memory over this session
     confirm: collections.deque[Task] = collections.deque()  # lone cases that died once: rerun them alone
@@ -169,7 +187,9 @@ def run(
         spent["coordinator"] = max(0.0, own)
         counted = (dict(CLOCK.totals), time.perf_counter())
         if harness_error:
-            record.record_harness_error(task, harness_error, elapsed(), coordinator=spent, workers=pool.capacity)
+            record.record_harness_error(
+                task, harness_error, elapsed(), coordinator=spent, workers=pool.capacity, setup=spec.setup
+            )
         else:
             record.record(task, results, elapsed(), coordinator=spent, workers=pool.capacity)
 
@@ -220,7 +240,7 @@ def run(
                 elif isinstance(event, Died):
                     case = event.task.cases[0]
                     finding = crash_finding(case, event.task.indices[0], event)
-                    finding = finding.with_evidence(platform=platform_of(config=options.task_spec().config))
+                    finding = finding.with_evidence(platform=platform_of(config=spec.config))
                     record_batch(event.task, [CaseResult(case, (finding,))])
                 elif isinstance(event, Failed):  # a harness error: recorded, counted not judged, and on we go
                     record_batch(event.task, [], harness_error=event.message)

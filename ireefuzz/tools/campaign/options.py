@@ -12,7 +12,7 @@ import math
 import os
 import urllib.parse
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ireefuzz.base import durable as _io
 from ireefuzz.base.argtypes import positive_seconds, shell_words
@@ -23,6 +23,9 @@ from ireefuzz.oracles.finding import ORACLE_NAMES
 from ireefuzz.tools.baseline import DEFAULT_BASELINE
 
 from .pool import TIME_GRACE_MAX_S, EvalSpec
+
+if TYPE_CHECKING:
+    from ireefuzz.sut import CompilerConfig, Setup
 
 BLOCK = 64  # cases per Hypothesis run; part of the campaign's identity (recorded)
 FRONTENDS = ("linalg", "stablehlo")  # how a batch's program reaches iree-compile
@@ -163,11 +166,17 @@ class Options:
     def policy(self) -> Policy:
         return Policy.from_options(self)
 
-    def task_spec(self) -> EvalSpec:
+    def compiler_config(self) -> CompilerConfig:
+        """The campaign's compiler configuration: the one place it is derived from the options."""
         from ireefuzz.sut import CompilerConfig
 
-        config = CompilerConfig.from_options(self, timeout_s=self.case_timeout)  # the shared compiler options' names
-        return EvalSpec(config, self.policy(), self.case_timeout)
+        return CompilerConfig.from_options(self, timeout_s=self.case_timeout)  # the shared compiler options' names
+
+    def task_spec(self, setup: Setup | None = None) -> EvalSpec:
+        """How every batch is evaluated: ``setup`` (the campaign's, prepared once), else this config resolved."""
+        from ireefuzz.sut import Setup
+
+        return EvalSpec(setup or Setup.of(self.compiler_config()), self.policy(), self.case_timeout)
 
 
 def _same_kind(value: Any, default: Any) -> bool:

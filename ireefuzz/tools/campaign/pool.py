@@ -24,7 +24,7 @@ from ireefuzz.generators.case import Case
 
 if TYPE_CHECKING:
     from ireefuzz.core.evaluate import CaseResult, Policy
-    from ireefuzz.sut import CompilerConfig
+    from ireefuzz.sut import CompilerConfig, Setup
 
 FAULT_ENV = (
     "IREEFUZZ_TEST_FAULT"  # test-only: "3:segv,5:kill,7:hang,8:stop,9:raise" makes a worker fail on those case indices
@@ -38,9 +38,15 @@ TIME_GRACE_MAX_S = 30.0  # --time: batches still running then get min(--case-tim
 class EvalSpec:
     """How every batch of a campaign is evaluated (sent to the workers with each task)."""
 
-    config: "CompilerConfig"
-    policy: "Policy"
+    setup: "Setup | CompilerConfig"  # the campaign's toolchain (prepared once) and configuration; a bare config
+    policy: "Policy"  # is resolved by the worker
     case_timeout: float
+
+    @property
+    def config(self) -> "CompilerConfig":
+        from ireefuzz.sut import Setup
+
+        return self.setup.config if isinstance(self.setup, Setup) else self.setup
 
     def grace(self) -> float:
         """Seconds the batches still running when ``--time`` is up may take to finish before they are stopped."""
@@ -133,18 +139,18 @@ def evaluate_task(task: Task, spec: EvalSpec) -> list["CaseResult"]:
     _test_fault(task.indices)
     before = dict(CLOCK.totals)
     with CLOCK("other"):
-        results = evaluate_through(task.frontend, task.cases, spec.config, spec.policy)
+        results = evaluate_through(task.frontend, task.cases, spec.setup, spec.policy)
     return with_timings(results, before)
 
 
 def evaluate_through(
-    frontend: str, cases: Sequence[Case], config: "CompilerConfig", policy: "Policy"
+    frontend: str, cases: Sequence[Case], setup: "Setup | CompilerConfig", policy: "Policy"
 ) -> list["CaseResult"]:
     """The campaign's one call of a front-end: ``evaluate`` with the Frontend of that name."""
     from ireefuzz.core.evaluate import evaluate
     from ireefuzz.core.frontends import FRONTENDS
 
-    return evaluate(cases, config, policy, FRONTENDS[frontend])
+    return evaluate(cases, setup, policy, FRONTENDS[frontend])
 
 
 def _test_fault(indices: Sequence[int]) -> None:

@@ -46,6 +46,7 @@ from .pool import DEATH_KINDS, Task
 
 if TYPE_CHECKING:
     from ireefuzz.core.evaluate import CaseResult
+    from ireefuzz.sut import CompilerConfig, Setup
 
 
 @dataclasses.dataclass
@@ -390,14 +391,16 @@ class Record:
         *,
         coordinator: Mapping[str, float] | None = None,
         workers: int = 0,
+        setup: Setup | CompilerConfig | None = None,
     ) -> None:
         """A batch (one case, once split) whose evaluation raised: a ``harness_errors.jsonl`` line per case,
-        then its progress line (the cases counted, not judged; see the module doc)."""
+        then its progress line (the cases counted, not judged; see the module doc). ``setup``: the campaign's
+        (its toolchain names the release), else the options' configuration resolved."""
+        from ireefuzz import sut
         from ireefuzz.core.evaluate import CaseResult
-        from ireefuzz.sut import releases
 
-        config = self.options.task_spec().config
-        release = releases.release_of(config) or config.iree_compile or "installed"
+        resolved = sut.Setup.of(setup or self.options.compiler_config())
+        release = resolved.toolchain.release or resolved.config.iree_compile or "installed"
         for index, case in zip(task.indices, task.cases):
             row = {
                 "t": round(seconds, 3),
