@@ -42,7 +42,7 @@ from ireefuzz.sut.compile import (
     ir_after_each_change,
     resolve_platform,
 )
-from ireefuzz.sut.config import TARGET_CPUS, CompilerConfig, config_for
+from ireefuzz.sut.config import CompilerConfig, config_for
 from ireefuzz.sut.dumps import NO_PIPELINE, OBSERVATION_PASSES, dispatches_of
 from ireefuzz.sut.probe import IR_ORACLES, check_runtime, oracles_not_judged, prepare, prepared, probe, require_usable
 from ireefuzz.sut.results import Artifact, CompileFailure, CpuInfo, DispatchIR, RunFailure, RunResult
@@ -57,7 +57,6 @@ __all__ = [
     "OBSERVATION_PASSES",
     "OOM_MARKERS",
     "RUNNER_UNFEEDABLE_DTYPES",
-    "TARGET_CPUS",
     "Setup",
     "Toolchain",
     "toolchain_of",

@@ -11,7 +11,6 @@ from typing import Any, Protocol, Sequence
 
 from ireefuzz.errors import UsageError
 
-TARGET_CPUS = ("host", "generic", "x86-64-v3", "x86-64-v4")
 X86_64_LEVELS = ("x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4")  # psABI levels: each has the features before it
 HOST_CPU_ENV = "IREEFUZZ_HOST_CPU"  # e.g. x86-64-v3: this machine taken as that level (host_cpu)
 
