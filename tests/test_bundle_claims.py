@@ -15,7 +15,7 @@ from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, Node
 from ireefuzz.generators.graph import TensorType as T
 from ireefuzz.oracles.finding import Finding
-from ireefuzz.tools.filing import repro
+from ireefuzz.tools.filing import report, repro
 
 F32 = lambda *s: T(s, "f32")
 GRAPH = Graph((F32(4),), (Node("abs", ("a0",), {}, F32(4)),), ("n0",)).check()
@@ -80,7 +80,7 @@ def test_evidence_is_never_empty(oracle, kind):
     ev = EVIDENCE[(oracle, kind)]
     f = Finding(oracle, kind, f"{oracle}/{kind}/abs/f32/S", "a message", ev, Case(GRAPH, ({},)).to_json())
     dispatch = SimpleNamespace(name="main_dispatch_0_sort_4_f32", final_ir=COPY_GENERIC, bufferized_ir=COPY_GENERIC)
-    lines = repro._evidence_section(
+    lines = report.evidence_lines(
         f, ev, SimpleNamespace(dispatches=(dispatch,)), [np.zeros(4, np.float32)], {"jax_0": np.zeros(4)}
     )
     body = [line for line in lines[2:] if line.strip() and line.strip() not in ("```", "```mlir", "```json")]
@@ -91,7 +91,7 @@ def test_copy_evidence_shows_the_copy_shaped_generic_the_oracle_counted():
     ev = EVIDENCE[("memory", "copy")]
     f = Finding("memory", "copy", "memory/copy/sort/-/-", "1 copy", ev, Case(GRAPH, ({},)).to_json())
     dispatch = SimpleNamespace(name="main_dispatch_0_sort_4_f32", final_ir=COPY_GENERIC, bufferized_ir=COPY_GENERIC)
-    text = "\n".join(repro._evidence_section(f, ev, SimpleNamespace(dispatches=(dispatch,)), [], {}))
+    text = "\n".join(report.evidence_lines(f, ev, SimpleNamespace(dispatches=(dispatch,)), [], {}))
     assert "ins(%0 : memref<4xf32>) outs(%1 : memref<4xf32>)" in text  # the IR excerpt, not an empty block
     assert "`linalg.generic` `memref<4xf32>`" in text
 
@@ -103,8 +103,8 @@ def test_issue_text_claims_only_what_was_measured():
         assert "needs no scratch" not in spec.happened and "is used as the `outs`" not in spec.happened
     assert "beyond the scratch" in SPECS["memory"].happened
     agree = {"jax_0": np.array([1.0]), "f64_0": np.array([1.0])}
-    assert "agrees" in repro._reference_agreement(agree)
-    assert "differs" in repro._reference_agreement({"jax_0": np.array([1.0]), "f64_0": np.array([3.0])})
+    assert "agrees" in report.reference_agreement(agree)
+    assert "differs" in report.reference_agreement({"jax_0": np.array([1.0]), "f64_0": np.array([3.0])})
 
 
 def test_bundle_signature_is_the_minimal_programs_own(monkeypatch):
@@ -156,8 +156,7 @@ def test_campaign_bundle_index_has_one_line_per_bundled_cause(tmp_path):
 
 
 def test_program_bundle_title_says_what_happened():
-    from ireefuzz.tools.filing.program import _what
-
+    """A crash by its signal and the function it died in; a wrong value by its values (``report.happened``)."""
     crash = Finding(
         "crash",
         "compile-crash",
@@ -167,12 +166,12 @@ def test_program_bundle_title_says_what_happened():
         cause="crash/compile-crash/SIGFPE/mlir.iree_compiler.limitVectorTileSizes>"
         "mlir.iree_compiler.getMmt4dLoweringConfig",
     )
-    assert _what(crash) == "SIGFPE in iree_compiler::limitVectorTileSizes < iree_compiler::getMmt4dLoweringConfig"
+    assert report.happened(crash) == "iree-compile dies of SIGFPE in `limitVectorTileSizes`"
     wrong = Finding(
         "numeric",
         "wrong-value",
         "numeric/wrong-value/main",
         "main output 0 is wrong at []: IREE 2, interpreter 4 (1 of 1 elements)",
-        {},
+        {"iree": 2, "reference": 4, "output": 0, "index": []},
     )
-    assert _what(wrong).startswith("main output 0 is wrong")
+    assert report.happened(wrong) == "returns 2 where 4 is expected"

@@ -35,12 +35,15 @@ def test_the_bundle_cpu_is_the_least_specific_that_reproduces(monkeypatch):
     assert cpus == ("x86-64-v3", "host") and seen == ["generic", "x86-64-v3", "host"]
 
 
-def test_a_title_is_cut_at_a_word_and_a_long_chain_shown_by_its_ends():
+def test_a_title_is_cut_at_a_word_and_names_kinds_of_op_not_a_chain():
+    """The maintainer's review: titles cut mid-word ("before iree-") or listing whole op chains. A title names the
+    reduced program's kinds of op (at most two, else the last and how many others) and is cut between words."""
     from ireefuzz.oracles.finding import Finding
-    from ireefuzz.tools.filing import culprit
+    from ireefuzz.tools.filing import culprit, report
 
     message = "error: 'linalg.generic' op write affecting operations on global resources are restricted to workgroup"
     finding = Finding("crash", "compile-error", "crash/compile-error/-/-/-", message + " distributed contexts")
-    title = program._title(finding, culprit.not_localized("x"), ["iota", "broadcast", "add", "argmax", "cast"])
-    assert title.startswith("# [llvm-cpu] `iota` -> ... -> `cast`: ")
-    assert title.endswith("restricted to ...") and "workgr" not in title  # never cut inside a word
+    ops = ["linalg.fill", "linalg.generic", "tensor.cast", "linalg.generic", "iree_linalg_ext.sort", "linalg.generic"]
+    title = report.title(finding, ops, culprit.not_localized("x"))
+    assert "->" not in title and title.count("`") == 2 and "and 2 other kinds of op" in title, title
+    assert title.endswith(" ...") and "workgr" not in title.replace("workgroup", "")  # never cut inside a word

@@ -14,7 +14,8 @@ from ireefuzz.generators.case import Case
 from ireefuzz.generators.graph import Graph, Node
 from ireefuzz.generators.graph import TensorType as T
 from ireefuzz.oracles.finding import Finding
-from ireefuzz.tools.filing.repro import load_finding, run_script
+from ireefuzz.tools.filing.bundle import run_script
+from ireefuzz.tools.filing.repro import load_finding
 
 
 def fill_matmul_exp_case() -> Case:

@@ -103,19 +103,13 @@ def main() -> None:
             for r in recs
         ]
         if issue:
-            text = [
-                f"# Comment draft for {issue}",
-                "",
-                f"Another reproducer of this issue ({bug}), reduced and checked with stock `iree-compile` / "
-                "`iree-run-module` (IREE 3.13):",
-                "",
-                *variants,
-                "",
-                "What it adds: a minimal program (`program.mlir`), a `run.sh` that exits 1 while the bug is present, "
-                "the CPUs and releases it shows on, and lit tests that fail with the bug (see the bundle's ISSUE.md "
-                "for the IR, the experiments and the trigger).",
-            ]
-            (ROOT / cause / "COMMENT.md").write_text("\n".join(text) + "\n")
+            from ireefuzz.tools.filing.bundle import Bundle
+            from ireefuzz.tools.filing.program import portable
+            from ireefuzz.tools.filing.report import comment_text
+
+            loaded = [(r["folder"], Bundle.load(ROOT / r["folder"])) for r in recs]
+            answers = {r["folder"]: r["releases"] for r in recs}
+            (ROOT / cause / "COMMENT.md").write_text(portable(comment_text(issue, bug, loaded, answers)))
         elif len(recs) > 1:
             text = [
                 f"# [llvm-cpu] {bug}",

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -417,12 +417,34 @@ REFERENCE_TIME_LIMIT_S = 120.0  # per interpreter run: a program that never ends
 PERTURBED_RUNS = 3
 
 
+@dataclasses.dataclass(frozen=True)
+class NumericReference:
+    """What a raw program's numbers are judged against: the float64 interpreter (``INTERPRETER``), or a stand-in
+    such as JAX in float64 (``tools.jax_model``). One numeric oracle (``_program_numbers``) serves both."""
+
+    name: str  # as a finding's message names it
+    # (case, inputs) -> the reference's run (``outputs``, ``depth``, ``longest_reduction``), or ``NotJudged``
+    evaluate: Callable[[Any, Sequence[np.ndarray]], Any]
+    float_types: Callable[[Any, Any], Sequence[str]]  # (case, its run) -> the float dtypes the tolerance follows
+    agreement: bool = True  # host-vs-generic agreement where it cannot judge, and for the ``config`` relation
+    cones: bool = True  # key a wrong output by the op cone the program's IR gives it (``with_cones``)
+    evidence: Callable[[Any, Mapping[str, int]], Mapping[str, Any]] = lambda run, sizes: {}  # added to findings
+
+
+INTERPRETER = NumericReference(
+    "interpreter",
+    lambda case, inputs: reference_outputs(case.program, case.function, inputs),
+    lambda case, run: float_types(case.program),
+)
+
+
 def perturbed_outputs(
-    program: str, function: str, inputs: Sequence[np.ndarray], rtol: float, seed: int = 0
+    reference: NumericReference, case: Any, inputs: Sequence[np.ndarray], rtol: float
 ) -> list[list[np.ndarray] | None]:
-    """The interpreter's outputs on ``inputs`` whose floats are moved by up to ``rtol`` relatively (random
-    signs; integers and indices unchanged), ``PERTURBED_RUNS`` times; None for a run it could not judge."""
-    rng = np.random.default_rng(seed)
+    """The reference's outputs on ``inputs`` whose floats are moved by up to ``rtol`` relatively (random signs,
+    seeded by the case; integers and indices unchanged), ``PERTURBED_RUNS`` times; None for a run it could not
+    judge."""
+    rng = np.random.default_rng(case.seed)
     runs: list[list[np.ndarray] | None] = []
     for _ in range(PERTURBED_RUNS):
         moved = [
@@ -431,8 +453,8 @@ def perturbed_outputs(
             else x
             for x in inputs
         ]
-        reference = reference_outputs(program, function, moved)
-        runs.append(None if isinstance(reference, NotJudged) else getattr(reference, "outputs", reference))
+        run = reference.evaluate(case, moved)
+        runs.append(None if isinstance(run, NotJudged) else list(getattr(run, "outputs", run)))
     return runs
 
 
@@ -478,22 +500,24 @@ def _program_numbers(
     config: sut.CompilerConfig,
     policy: Policy,
     dispatches: Sequence[sut.DispatchIR],
+    reference: NumericReference = INTERPRETER,
 ) -> numeric.NumericResult:
-    """The numeric oracle for a raw program: the user's expected outputs, the interpreter
-    (``reference_outputs``) under error-bound rules and, where the interpreter cannot judge an op or the
-    ``config`` relation is asked for, host-vs-generic agreement (never on undefined behaviour)."""
+    """The numeric oracle for a raw program: the user's expected outputs, the ``reference`` (the interpreter by
+    default) under error-bound rules and, where it cannot judge an op or the ``config`` relation is asked for,
+    host-vs-generic agreement (never on undefined behaviour; only for a reference that asks for it)."""
     ops = dispatch_ops(dispatches, case.function)
     findings: list[Finding] = []
     if case.expected is not None:
         findings += compare_with_expected(case.function, ops, outputs, case.expected)
-    reference = reference_outputs(case.program, case.function, inputs)
-    if isinstance(reference, NotJudged):
-        if not reference.undefined:
+    run = reference.evaluate(case, inputs)
+    keyed = (lambda fs: with_cones(case, fs)) if reference.cones else tuple
+    if isinstance(run, NotJudged):
+        if reference.agreement and not run.undefined:
             findings += cpu_agreement(case, inputs, outputs, config, ops)
-        return numeric.NumericResult(with_cones(case, findings), 0, (reference.reason,))
-    truths = getattr(reference, "outputs", reference)  # an Interpretation, or plain outputs (a stand-in reference)
-    accumulation = getattr(reference, "longest_reduction", max((d for x in inputs for d in np.shape(x)), default=1))
-    rtol = numeric.relative_tolerance(float_types(case.program), getattr(reference, "depth", 1), accumulation)
+        return numeric.NumericResult(keyed(findings), 0, (run.reason,))
+    truths = getattr(run, "outputs", run)  # a run, or plain outputs (a stand-in reference)
+    accumulation = getattr(run, "longest_reduction", max((d for x in inputs for d in np.shape(x)), default=1))
+    rtol = numeric.relative_tolerance(reference.float_types(case, run), getattr(run, "depth", 1), accumulation)
     judged = numeric.check_program_outputs(
         case.function,
         ops,
@@ -501,12 +525,20 @@ def _program_numbers(
         truths,
         [dtype for _, dtype in case.signature.results],
         rtol,
-        lambda: perturbed_outputs(case.program, case.function, inputs, rtol, case.seed),
+        lambda: perturbed_outputs(reference, case, inputs, rtol),
     )
-    findings += judged.findings
-    if "config" in policy.relations:
+    extra = dict(reference.evidence(run, sizes))
+    findings += [
+        f
+        if reference is INTERPRETER
+        else dataclasses.replace(
+            f, message=f.message.replace("interpreter", reference.name), evidence=dict(f.evidence) | extra
+        )
+        for f in judged.findings
+    ]
+    if reference.agreement and "config" in policy.relations:
         findings += cpu_agreement(case, inputs, outputs, config, ops)
-    return numeric.NumericResult(with_cones(case, findings), judged.discarded)
+    return numeric.NumericResult(keyed(findings), judged.discarded)
 
 
 def with_cones(case: ProgramCase, findings: Sequence[Finding]) -> tuple[Finding, ...]:

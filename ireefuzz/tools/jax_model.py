@@ -24,7 +24,7 @@ Hypothesis strategy of the same sizes for a ``@given`` sweep, which shrinks a fa
 smallest that fails. An argument at another shape is the example's values tiled (indices stay in range,
 weights keep their distribution). One compile serves every instance of a call.
 
-``write_bundle`` writes a finding's bundle through ``ireefuzz.tools.filing.bundle`` (the exported
+``make_bundle`` makes a finding's bundle with filing's one bundle maker (``filing.report``: the exported
 StableHLO as ``program.mlir``, the failing instance's inputs, JAX's float64 outputs as ``expected``,
 ``run.sh``, ``inputs_after.mlir`` for immutability, and ``ISSUE.md`` with the program after IREE's input
 conversion and, for a memory / fusion finding, the dispatch at fault as a program of its own).
@@ -47,7 +47,7 @@ from ireefuzz.core import frontends
 from ireefuzz.core.evaluate import CaseResult, Policy, evaluate
 from ireefuzz.errors import UsageError
 from ireefuzz.generators.graph import TensorType
-from ireefuzz.oracles import numeric, vocabulary
+from ireefuzz.oracles import vocabulary
 from ireefuzz.oracles.registry import spec_of
 
 # Sizes a symbolic dim is drawn from: 1, small primes, vector widths (4, 8, 16 lanes) +- 1, large.
@@ -485,57 +485,32 @@ class JaxCase:
         return f"JaxCase(@{self.function}, instances: {shown}, cpu={self.target_cpu})"
 
 
-def _jax_numbers(
-    case: JaxCase,
-    sizes: Mapping[str, int],
-    inputs: Sequence[np.ndarray],
-    outputs: Sequence[np.ndarray],
-    *,
-    config: sut.CompilerConfig,
-    policy: Policy,
-    dispatches: Sequence[sut.DispatchIR],
-) -> numeric.NumericResult:
-    """The numeric oracle with JAX in float64 as the reference (``numeric.check_program_outputs``' rule)."""
-    ops = frontends.dispatch_ops(dispatches, case.function)
+def _jax_run(case: JaxCase, inputs: Sequence[np.ndarray]) -> Any:
+    """JAX in float64 on ``inputs`` (at the model's own argument dtypes), or ``NotJudged`` when JAX fails: a JAX
+    failure on the reference is not judged, never an IREE finding."""
     try:
-        ref = case.model.reference(inputs)
-    except Exception as e:  # noqa: BLE001 - a JAX failure on the reference is not judged, never an IREE finding
-        return numeric.NumericResult((), 0, (f"JAX float64 reference failed: {_first_line(e)}",))
-    rtol = numeric.relative_tolerance(ref.float_types, ref.depth, ref.longest_reduction)
-    dtypes = [dtype for _, dtype in case.signature.results]
-
-    def perturbed() -> list[list[np.ndarray] | None]:
-        rng = np.random.default_rng(case.seed)
-        runs: list[list[np.ndarray] | None] = []
-        for _ in range(frontends.PERTURBED_RUNS):
-            moved = [
-                (x.astype(np.float64) * (1 + rtol * rng.choice((-1.0, 1.0), np.shape(x)))).astype(x.dtype)
-                if _is_float(x.dtype)
-                else x
-                for x in inputs
-            ]
-            try:
-                runs.append(list(case.model.reference(moved).outputs))
-            except Exception:  # noqa: BLE001
-                runs.append(None)
-        return runs
-
-    judged = numeric.check_program_outputs(case.function, ops, outputs, ref.outputs, dtypes, rtol, perturbed)
-    findings = tuple(
-        dataclasses.replace(
-            f,
-            message=f.message.replace("interpreter", "JAX float64"),
-            evidence=dict(f.evidence)
-            | {
-                "sizes": dict(sizes),
-                "reference": "jax-float64",
-                "depth": ref.depth,
-                "longest_reduction": ref.longest_reduction,
-            },
+        return case.model.reference(
+            [np.asarray(x).astype(leaf.example.dtype) for x, leaf in zip(inputs, case.model.leaves)]
         )
-        for f in judged.findings
-    )
-    return numeric.NumericResult(findings, judged.discarded)
+    except Exception as e:  # noqa: BLE001 - JAX's errors have no common base class
+        return frontends.NotJudged(f"JAX float64 reference failed: {_first_line(e)}")
+
+
+JAX_FLOAT64 = frontends.NumericReference(
+    "JAX float64",
+    _jax_run,
+    lambda case, run: run.float_types,
+    agreement=False,
+    cones=False,
+    evidence=lambda run, sizes: {
+        "sizes": dict(sizes),
+        "reference": "jax-float64",
+        "depth": run.depth,
+        "longest_reduction": run.longest_reduction,
+    },
+)
+# The numeric oracle with JAX in float64 as the reference (``frontends._program_numbers``' rule).
+_jax_numbers = functools.partial(frontends._program_numbers, reference=JAX_FLOAT64)
 
 
 JAX = dataclasses.replace(
@@ -681,79 +656,35 @@ def instance_of(case: JaxCase, finding: Any) -> int:
 
 
 def make_bundle(finding: Any, case: JaxCase, config: sut.CompilerConfig) -> Any:
-    """The Bundle of ``finding`` (``ireefuzz.tools.filing.bundle``): the exported StableHLO, the failing
-    instance's inputs, JAX's float64 outputs (``f64_<k>``; ``ref_<k>`` at the output dtypes), run.sh, ISSUE.md."""
-    from ireefuzz.tools.filing import bundle, repro
+    """The Bundle of ``finding`` (``filing.report.make_bundle``): the exported StableHLO, the failing instance's
+    inputs, JAX's float64 outputs as the reference, run.sh and ISSUE.md with the program after IREE's input
+    conversion and the dispatch at fault."""
+    from ireefuzz.tools.filing import report
 
     k = instance_of(case, finding)
     ran = not spec_of(finding.oracle).compile_only(finding.kind)
     inputs = case.inputs(k) if ran else []
-    results = case.signature.results
-    expected: dict[str, np.ndarray] = {}
-    if ran:
-        ref = case.model.reference(inputs)
-        for j, (y, (_, dtype)) in enumerate(zip(ref.outputs, results)):
-            expected[f"f64_{j}"] = np.asarray(y)
-            expected[f"ref_{j}"] = np.asarray(y).astype(frontends.numpy_dtype(dtype) or np.float64)
-    flags = tuple(dict.fromkeys((*config.flags, *frontends.STABLEHLO.configure(config).flags)))
-    platform = dict(finding.evidence.get("platform") or {})
-    cpu = platform.get("cpu") if not ran else case.target_cpu
-    all_flags = sut.target_flags(cpu or case.target_cpu, flags)
-    shape = dataclasses.make_dataclass("Shape", ["args", "outputs"])(case.args_at(k), results)
-    ev = finding.evidence
-    dtypes = {dtype for _, dtype in results if dtype in numeric.EPS}
-    judged = spec_of(finding.oracle)  # IREE's outputs against the reference: the oracle's own tolerance
-    atol = {d: float(ev.get("tolerance") or 0.0) for d in dtypes} if judged.blames == "iree" else {}
-    script = bundle.run_script(
+    outputs = case.model.reference(inputs).outputs if ran else None
+    sizes = dict(case.instances[k])
+    subject = report.raw_subject(
         finding,
-        shape,
-        all_flags,
-        rtol=float(ev.get("rtol") or 0.0),
-        atol=atol,
-        error_message=_compile_error(finding, case.program) or str(ev.get("message") or finding.message),
-        function=case.function,
-        outputs=[expected[f"ref_{j}"] for j in range(len(results)) if f"ref_{j}" in expected],
-    )
-    record = finding.to_json() | {
-        "compiler_version": platform.get("compiler_version", ""),
-        "cpu": cpu,
-        "flags": all_flags,
-        "function": case.function,
-        "sizes": dict(case.instances[k]),
-    }
-    issue = repro.program_issue_text(finding, case, platform, all_flags, inputs, expected)
-    issue = issue.replace(
-        "The float64 reference interpreter (`ireefuzz.oracles.interpret`) gives",
-        f"JAX itself on CPU, every float widened to float64 (the model `{case.model.name}` as "
-        f"exported by `jax.export`, at {dict(case.instances[k]) or 'its static shapes'}), gives",
-    )
-    issue += "".join(f"{line}\n" for line in _input_ir_section(case, config) + _dispatch_section(finding, case, config))
-    return bundle.Bundle(
-        program=case.program,
-        finding=record,
-        case={
+        case,
+        config,
+        inputs,
+        outputs,
+        f"JAX itself on CPU, every float widened to float64 (the model `{case.model.name}` as exported by "
+        f"`jax.export`, at {sizes or 'its static shapes'})",
+        record={"sizes": sizes},
+        case_json={
             "kind": "jax",
             "function": case.function,
             "instances": list(case.instances),
             "target_cpu": case.target_cpu,
         },
-        inputs=inputs,
-        expected=expected,
-        run_sh=script,
-        inputs_after=repro.program_inputs_after(case)
-        if spec_of(finding.oracle).reproduce(finding.kind) == "inputs-after"
-        else None,
-        issue=issue,
+        sections=_input_ir_section(case, config) + _dispatch_section(finding, case, config),
+        flags=frontends.STABLEHLO.configure(config).flags,
     )
-
-
-def _compile_error(finding: Any, program: str) -> str:
-    """A compile error's own message (what run.sh looks for in iree-compile's output), or ""."""
-    if spec_of(finding.oracle).reproduce(finding.kind) != "compile-error":
-        return ""
-    from ireefuzz.oracles.crash import locate
-
-    return str(locate(program, str(finding.evidence.get("diagnostic", "")))[3])
+    return report.make_bundle(finding, subject)
 
 
 INPUT_IR_LINES = 400  # of the IR after input conversion shown in ISSUE.md

@@ -241,8 +241,11 @@ def record_result(bundle: Path, result: BisectResult) -> None:
     )
     text = issue.read_text()
     text, n = re.subn(r"## Bisection\n.*?(?=\n---\n|\n## |\Z)", section.rstrip("\n") + "\n", text, count=1, flags=re.S)
-    if n == 0:
-        text = text.rstrip("\n") + "\n\n" + section
+    if n == 0:  # the writer leaves no placeholder ("not run yet"): the section goes before the footer
+        at = text.rfind("\n---\n")
+        text = (
+            text[:at].rstrip("\n") + "\n\n" + section + text[at:] if at >= 0 else text.rstrip("\n") + "\n\n" + section
+        )
     atomic_write_text(issue, text)
 
 

@@ -724,3 +724,92 @@ __all__ = [
     "trigger_lines",
     "compile_error",
 ]
+
+
+# --------------------------------------------------------------------------- a comment on an open upstream issue
+
+
+def issue_url(issue: str) -> str:
+    """``iree-org/iree#24735`` -> its GitHub address."""
+    repo, _, number = issue.partition("#")
+    return f"https://github.com/{repo}/issues/{number}"
+
+
+def comment_text(
+    issue: str, bug: str, bundles: Sequence[tuple[str, Bundle]], releases: Mapping[str, str] | None = None
+) -> str:
+    """A comment draft for the open upstream ``issue`` that ``bundles`` (folder, bundle) reproduce: self-contained
+    (the issue's link, what these reproducers add, each program inline with the commands that show the bug and what
+    they print, the CPUs and releases), so it is pasted as is."""
+    lines = [
+        f"# Comment draft for [{issue}]({issue_url(issue)})",
+        "",
+        f"Another reproducer of {issue_url(issue)} ({bug}).",
+        "",
+        "**What this adds**: a minimal program that shows it with stock `iree-compile`"
+        + (" / `iree-run-module`" if any(b.inputs for _, b in bundles) else "")
+        + ", measured on "
+        + ", ".join(sorted({str(b.finding.get("compiler_version") or "?").split(" @")[0] for _, b in bundles}))
+        + "; the CPUs it reproduces on; the releases it is present in; the pass that introduces it where one was"
+        " localized, and the changes that make it go away.",
+        "",
+    ]
+    for folder, b in bundles:
+        finding = Finding.from_json(b.finding)
+        found = b.finding.get("culprit") or {}
+        flags = [str(f) for f in b.finding.get("flags") or ()]
+        compile_line = shlex.join(
+            sut.compile_command(sut.CompilerConfig(), "program.mlir", "module.vmfb", binary="iree-compile", flags=flags)
+        )
+        tried = b.finding.get("experiments") or {}
+        trigger = trigger_lines(tried)[2:3] if tried else []
+        lines += [
+            f"## {folder}",
+            "",
+            f"What happens: {happened(finding)}"
+            + (f" (culprit pass: `{found['pass']}`)" if found.get("pass") else "")
+            + ".",
+            "",
+            "```mlir",
+            b.program.rstrip(),
+            "```",
+            "",
+            "```sh",
+            compile_line,
+            *(
+                [
+                    shlex.join(
+                        sut.run_module_command(
+                            ["module.vmfb"],
+                            str(b.finding.get("function") or "main"),
+                            [f"@a{i}.npy" for i in range(len(b.inputs))],
+                            (),
+                            binary="iree-run-module",
+                        )
+                    )
+                ]
+                if b.inputs and not spec_of(finding.oracle).compile_only(finding.kind)
+                else []
+            ),
+            "```",
+            "",
+            f"prints: `{words(finding.message, 300)}`",
+            "",
+        ]
+        if b.inputs:
+            lines += [
+                "Inputs: "
+                + "; ".join(
+                    f"`a{i}.npy` = {np.asarray(x).dtype}{list(np.shape(x))} {np.asarray(x).reshape(-1)[:8].tolist()}"
+                    for i, x in enumerate(b.inputs)
+                ),
+                "",
+            ]
+        if found.get("confirm"):
+            lines += [f"The pass alone on the IR it received shows it: `{found['confirm'].get('command')}`.", ""]
+        if b.finding.get("reproduces_on"):
+            lines += [f"Reproduces with `--iree-llvmcpu-target-cpu=` {', '.join(b.finding['reproduces_on'])}.", ""]
+        if (releases or {}).get(folder):
+            lines += [f"Releases: {(releases or {})[folder]}.", ""]
+        lines += [f"Trigger: {trigger[0]}", ""] if trigger else []
+    return "\n".join(lines).rstrip() + "\n"

@@ -5,12 +5,15 @@ earlier pass made. The op's *form* is what makes it that op: a stack buffer of o
 binding outside the workgroup loop. The first pass whose output holds the form made it, unless its input already
 held the form's *precursor*, which it only materialized:
 
-- a ``memref.alloca`` / ``alloc`` of type ``memref<S x T>`` materializes a ``bufferization.alloc_tensor`` or
-  ``tensor.empty`` of ``T`` whose shape covers ``S`` (bufferization; ``empty-tensor-to-alloc-tensor``);
-- a ``tensor.empty`` tile materializes the larger ``tensor.empty`` it tiles (tiling), so a tensor allocation's form
-  is any that covers the shape: each dim dynamic or at least as large;
 - a write to a binding outside the workgroup loop materializes an op that updates, in place, a value loaded from a
   read-only binding (bufferization must copy it to the output binding first).
+
+A pass that only does its job is gone past; one that makes the defect is not. A buffer (``memref.alloca`` /
+``alloc``) has no precursor: a ``tensor.empty`` or ``bufferization.alloc_tensor`` is no buffer, only a tensor whose
+contents nothing defines, and the passes that make or tile one (detaching an elementwise init from a named op, tiling,
+``empty-tensor-to-alloc-tensor``) do their job. Where such a tensor becomes a stack or heap buffer is bufferization's
+decision (its allocation function), so the pass whose output first holds the buffer made it. (``tensor_allocations``
+still describes such tensors, for a rule that needs them.)
 
 The search goes back through the dispatch function's passes, then, from its source, through the passes before
 codegen (the form now: the allocation used by the same op, in any function). A form the program itself holds was
@@ -118,11 +121,7 @@ def buffers(op: str, type_text: str) -> Form:
             if m.group(2) == op and shape_of(m.group(3)) == (dims, element)
         ]
 
-    def precursor(text: str) -> Form | None:
-        pre = tensor_allocations(dims, element)
-        return pre if pre.holds(text) else None
-
-    return Form(f"{op} : memref<{'x'.join(dims + (element,))}>", holds, precursor)
+    return Form(f"{op} : memref<{'x'.join(dims + (element,))}>", holds)  # no precursor: bufferization made it
 
 
 # A write into a binding outside any loop: a store-like op at the function's top level (two spaces in a

@@ -39,6 +39,56 @@ CONST_EVAL_OFF = "--iree-opt-const-eval=false"
 JIT_PASS = "iree-consteval-jit-globals"  # evaluates hoisted code by compiling it with the whole pipeline
 
 
+_DEFINES = re.compile(r"^\s*(%[\w.$-]+(?:\s*,\s*%[\w.$-]+)*)(?::\d+)?\s*=")
+_VALUE = re.compile(r"%[\w.$-]+")
+_RETURNS = re.compile(r"^\s*(?:func\.return|util\.return|return)\b")
+
+
+def wrong_lines(ir: str, binding: int | None, limit: int = 8) -> list[str]:
+    """The lines of a function's IR that compute what it writes into ``binding`` (a dispatch's), or what it returns
+    (``None``): the write, then back through the ops whose results it uses, in the order printed."""
+    lines = ir.splitlines()
+    defined: dict[str, int] = {}
+    for i, line in enumerate(lines):
+        m = _DEFINES.match(line)
+        if m:
+            for name in re.findall(r"%[\w.$-]+", m.group(1)):
+                defined[name] = i
+    base = lambda v: v.split("#")[0]
+    if binding is None:
+        sinks = [i for i, line in enumerate(lines) if _RETURNS.match(line)]
+        target: set[str] = set()
+    else:
+        target = {
+            n for n, i in defined.items() if BINDING_OP in lines[i] and re.search(rf"\bbinding\({binding}\)", lines[i])
+        }
+        sinks = [
+            i
+            for i, line in enumerate(lines)
+            if i not in {defined[n] for n in target} and any(base(v) in target for v in _VALUE.findall(line))
+        ]
+    keep: set[int] = set(sinks[:2])
+    todo = [i for i in sorted(keep)]
+    while todo and len(keep) < limit:
+        i = todo.pop(0)
+        uses = _VALUE.findall(lines[i][_DEFINES.match(lines[i]).end() :] if _DEFINES.match(lines[i]) else lines[i])
+        for v in uses:
+            j = defined.get(base(v))
+            if j is not None and j not in keep and base(v) not in target and len(keep) < limit:
+                keep.add(j)
+                todo.append(j)
+    return [lines[i].strip() for i in sorted(keep)]
+
+
+def shown_lines(after: str, binding: int | None, *values: str) -> list[str]:
+    """What a wrong value's confirmation shows: the lines of the pass's output that compute the wrong value
+    (``wrong_lines``), then the values before and after it, in words."""
+    wrong = wrong_lines(after, binding) if after else []
+    what = f"binding {binding}" if binding is not None else "its result"
+    head = [f"// the pass's output computes {what} with:", *wrong] if wrong else []
+    return [*head, *(f"// {v}" for v in values)] if head else list(values)
+
+
 def interpret(text: str, function: str, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     from ireefuzz.oracles.interpret import interpret as run
 
@@ -179,7 +229,12 @@ def _pass_in_phase(
             got = None
         if got is not None and not _differs(got, want, rtol):
             return []
-        return [f"the interpreter on culprit_before.mlir: {_shown(want)}", f"on the pass's output: {_shown(got)}"]
+        return shown_lines(
+            function_text(unwrap(out), function) or "",
+            None,
+            f"the interpreter on culprit_before.mlir: {_shown(want)}",
+            f"on the pass's output: {_shown(got)}",
+        )
 
     i = logged.index(d)
     confirmation, ran_on, out = confirm_received(source, config, d, occurrence(logged, i), before, shows)
@@ -310,7 +365,24 @@ def in_codegen(text: str, config: Any, inputs: Sequence[np.ndarray], dims: Seque
         now = dispatch.evaluate(after, function, step.inputs)
         if not dispatch.differs(step.was, now, rtol):
             return []
-        return [f"the interpreter on culprit_before.mlir: {step.was.line()}", f"on the pass's output: {now.line()}"]
+        wrong = (
+            [
+                k
+                for k in sorted(now.outputs or {})
+                if k not in (step.was.outputs or {})
+                or dispatch.differs(
+                    dispatch.Evaluation({k: step.was.outputs[k]}), dispatch.Evaluation({k: now.outputs[k]}), rtol
+                )
+            ]
+            if (now.outputs is not None and step.was.outputs is not None)
+            else []
+        )
+        return shown_lines(
+            after,
+            wrong[0] if wrong else None,
+            f"the interpreter on culprit_before.mlir: {step.was.line()}",
+            f"on the pass's output: {now.line()}",
+        )
 
     confirmation, ran_on, out = confirm_received(text, config, d, occurrence(logged, step.index), step.before, shows)
     return confirmed(
