@@ -8,7 +8,7 @@ Text that does not parse is an ireefuzz/infrastructure problem, not an IREE find
 
 IR is read by the bindings of the compiler that printed it. What an oracle reads of a dispatch is a
 *fact* (``dispatch_fact``: a function of the dispatch whose value is plain JSON); an older release's
-IR does not parse with the installed bindings, so ``ireefuzz/ir_reader.py`` computes every fact in
+IR does not parse with the installed bindings, so ``ireefuzz/sut/ir_reader.py`` computes every fact in
 that release's Python (``facts_of``) and ``sut`` hands them over in ``DispatchIR.facts``.
 """
 
@@ -144,7 +144,7 @@ def walk(op: ir.Operation) -> Iterator[ir.Operation]:
 
 def block_of(op: ir.Operation) -> ir.Block:
     """The block that holds ``op`` (``Operation.block``; looked up in its parent with older bindings, which
-    lack it: a release's own bindings run the judges, ``ireefuzz/ir_reader.py``)."""
+    lack it: a release's own bindings run the judges, ``ireefuzz/sut/ir_reader.py``)."""
     if hasattr(op, "block"):
         return op.block
     return next(

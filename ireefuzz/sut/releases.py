@@ -3,7 +3,7 @@
 A release is installed on demand into a cached virtual environment
 ``~/.cache/ireefuzz/releases/<version>/`` (env ``IREEFUZZ_RELEASES``; ``python -m venv`` + pip
 install of the compiler and runtime wheels; the old runtimes need ``numpy<2``). Its Python runs
-``ireefuzz/runner.py`` (that release's own runtime, ``sut.RemoteModule``); its ``iree-compile``
+``ireefuzz/sut/runner.py`` (that release's own runtime, ``sut.RemoteModule``); its ``iree-compile``
 compiles.
 
 What a release accepts is data here: ``syntax_for`` (the emitter's ``Syntax`` switches),
@@ -228,7 +228,7 @@ def compile_flags_for(version: str, flags: Sequence[str], *, own: bool = False) 
 @dataclasses.dataclass(frozen=True)
 class Release:
     version: str
-    python: str  # the venv's Python: imports that release's iree.runtime (runs ireefuzz/runner.py)
+    python: str  # the venv's Python: imports that release's iree.runtime (runs ireefuzz/sut/runner.py)
     iree_compile: str
     iree_run_module: str  # absent in the 2023-04/05 runtime wheels
 

@@ -1,6 +1,6 @@
 """The IREE runtime in another Python: the process half of ``sut.RemoteModule``.
 
-``RunnerProcess`` keeps one ``ireefuzz/runner.py`` process per Python alive across batches and
+``RunnerProcess`` keeps one ``ireefuzz/sut/runner.py`` process per Python alive across batches and
 speaks its npz protocol. A runner that ends while serving a request raises ``RunnerDied`` (with
 the signal that killed it, if one did); the next request starts a new runner (a new
 ``generation``: modules loaded in the old one are gone). Only ``sut`` uses this module.
