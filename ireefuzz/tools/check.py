@@ -28,12 +28,13 @@ limit (``--run-timeout``, default 60 s; past it the function is "not judged: did
 memory than ``--max-memory`` (estimated from its types and shapes, ``ireefuzz.core.budget``) is refused before
 anything runs. Text nested deeper than MLIR's parser survives is refused before it is parsed.
 
-Each cause found is triaged (``triage``) by the registered ``Experimenter`` (``filing.experiments.for_check``, which
-sits above this module and registers itself on import): a cause the known-findings baseline holds is known; any other
-is a candidate, and the experiments an engineer runs (dims static or dynamic, ``tensor.empty`` for an argument init,
-a rank more or less, f32, other CPUs, at IR level) decide it: a candidate that lands in a known cause by the same
-mechanism is reported as that cause (duplicate-of). The report shows each candidate's experiments table, trigger and
-nearest known cause.
+Each cause found is triaged (``triage``) by the ``Experimenter`` ``main`` is given
+(``filing.experiments.for_check``, which sits above this module: ``check_command`` passes it). A cause the
+known-findings baseline holds is known; any other is a candidate, and the experiments an engineer runs (dims static
+or dynamic, ``tensor.empty`` for an argument init, a rank more or less, f32, other CPUs, at IR level) decide it: a
+candidate that lands in a known cause by the same mechanism is reported as that cause (duplicate-of). The report
+shows each candidate's experiments table, trigger and nearest known cause. Without an experimenter every cause
+counts as new.
 
 Exit status (``EXIT_STATUS``, also in ``--help``): 1 a new cause (one that survived its experiments); 0 nothing new
 (no finding, or only known causes and their duplicates), and something was judged; 2 nothing was judged
@@ -212,14 +213,8 @@ class Triaged:
         return dataclasses.asdict(self) | {"section": list(self.section), "record": dict(self.record or {})}
 
 
-# (a finding, its function's case, the compiler configuration, at most this many variants; None: the default)
+# (a finding, its function's case, the compiler configuration, at most this many variants (None: the default))
 Experimenter = Callable[[Finding, Any, Any, "int | None"], Triaged]
-_EXPERIMENTERS: list[Experimenter] = []
-
-
-def register_experimenter(experimenter: Experimenter) -> None:
-    """The experimenter ``triage`` asks (the last registered; ``filing.experiments`` registers ``for_check``)."""
-    _EXPERIMENTERS.append(experimenter)
 
 
 def triage(
@@ -227,15 +222,14 @@ def triage(
 ) -> dict[str, Triaged]:
     """Cause id -> its ``Triaged``, one per cause of the results' findings (asked of its first finding). Without an
     experimenter every cause is new: nothing was tried that could make it known."""
-    chosen = experimenter or (_EXPERIMENTERS[-1] if _EXPERIMENTERS else None)
     out: dict[str, Triaged] = {}
     for result in results:
         for f in result.findings:
             cause = f.cause or cause_of(f).id
             if cause not in out:
                 out[cause] = (
-                    chosen(f, result.case, config, limit)
-                    if chosen is not None
+                    experimenter(f, result.case, config, limit)
+                    if experimenter is not None
                     else Triaged(cause, cause, "new", "not triaged: no experimenter")
                 )
     return out

@@ -1436,6 +1436,3 @@ def for_check(finding: Any, case: Any, config: Any, limit: int | None = None) ->
     kind: check.TriageVerdict = "new" if verdict.verdict == "new" else "duplicate-of"
     why = "it survived its experiments" if kind == "new" else f"duplicate-of, by experiment: {verdict.by}"
     return check.Triaged(cause, verdict.of or cause, kind, why, tuple(section_lines(found, "###")), found)
-
-
-check.register_experimenter(for_check)
