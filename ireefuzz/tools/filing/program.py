@@ -8,7 +8,8 @@ its inputs and reference outputs as ``.npy``; ``run.sh``; the culprit pass (``cu
 received and produced; the likely upstream duplicates (``upstream``); an ``iree-run-module
 --expected_output`` lit test and a pass-level ``iree-opt | FileCheck`` test in the forms IREE's test
 directories use, each shipped only if it fails with the bug present for the bug's reason (``lit_tests``);
-and ``ISSUE.md`` (``report``: the one bundle maker and ISSUE.md writer), which states only what was measured. ``run.sh`` is run ``CONFIRM_RUNS`` times in a clean
+and ``ISSUE.md`` (``report``: the one bundle maker and ISSUE.md writer), which states only what was
+measured. ``run.sh`` is run ``CONFIRM_RUNS`` times in a clean
 environment: a bundle whose ``run.sh`` does not exit 1 every time gets no ``ISSUE.md``.
 """
 
@@ -299,11 +300,14 @@ def bundle_program(
 def empty_inits(program: str, shows_cause: Callable[[str], bool]) -> tuple[str, list[str]]:
     """``program`` with, one at a time, each function argument that an op takes as its destination replaced by the
     experiments' ``tensor.empty`` variant (``experiments.with_empty_init``) wherever that variant still shows the cause
-    (``shows_cause``): the argument is then unused, for the reducer to drop. Returns it and the variants taken."""
+    (``shows_cause``): the argument is then unused, for the reducer to drop (a dynamic one, whose sizes the variant
+    still reads, stays). Returns it and the variants taken."""
     taken: list[str] = []
     tried: set[str] = set()
     while True:
         for site in experimenting.argument_inits(program):
+            if site.dynamic:  # its variant still reads the argument's sizes: no argument would go
+                continue
             label = f"@{site.function}:{site.op.split('.')[-1]}#{site.op_index}.outs=empty"
             text = experimenting.with_empty_init(program, site) if label not in tried else None
             tried.add(label)

@@ -395,6 +395,11 @@ def expected_lines(finding: Finding, subject: Subject) -> list[str]:
             else f"{f} returns the reference's values ({subject.reference})."
         )
         lines = [said + " Every output must equal the reference within the dtype's tolerance (integers exactly)."]
+    elif reproduce == "compile-error" and finding.kind == "compile-crash":
+        lines = [
+            "`iree-compile` compiles the program (exit status 0) where it "
+            f"{happened(finding).removeprefix('iree-compile ')}; then {f} returns the values below."
+        ]
     elif reproduce == "compile-error":
         error = words(own_diagnostic(finding) or finding.message, 160)
         lines = [
