@@ -25,14 +25,16 @@ from ireefuzz.tools.corpus import CorpusCase, Target, check_case, load_case, rep
 from ireefuzz.tools.corpus import target_of as _target_of
 
 if TYPE_CHECKING:
-    from _pytest._code.code import TerminalRepr  # what Item.repr_failure returns; pytest does not export it
+    from _pytest._code.code import TerminalRepr
+
+    from ireefuzz.core.policy import Policy  # what Item.repr_failure returns; pytest does not export it
 
 
 _RESULTS: dict[tuple, Any] = {}
 _TARGETS: dict[tuple, Target] = {}
 
 
-def _result(corpus_case: CorpusCase, config: Any, policy: Any) -> list:
+def _result(corpus_case: CorpusCase, config: sut.CompilerConfig, policy: Policy) -> list:
     """check_case once per (case, config, policy) per process; an exception is re-raised to every item."""
     key = (str(corpus_case.path), config, policy)
     if key not in _RESULTS:
@@ -46,7 +48,7 @@ def _result(corpus_case: CorpusCase, config: Any, policy: Any) -> list:
     return outcome
 
 
-def target_of(corpus_case: CorpusCase, config: Any) -> Target:
+def target_of(corpus_case: CorpusCase, config: sut.CompilerConfig) -> Target:
     """``corpus.target_of`` once per (case, config) per process."""
     key = (str(corpus_case.path), config)
     if key not in _TARGETS:
@@ -118,10 +120,12 @@ class CorpusFile(pytest.File):
         return collect(self, self.path)
 
 
-def collect(parent: Any, path: str | Path, *, config: Any = None, policy: Any = None) -> list:
+def collect(
+    parent: Any, path: str | Path, *, config: sut.CompilerConfig | None = None, policy: Policy | None = None
+) -> list:
     """pytest items for the case whose ``case.json`` is ``path``: one that fails on unexpected
     findings, plus one strict xfail per expected signature. ``parent`` is a pytest Collector."""
-    from ireefuzz.core.evaluate import Policy
+    from ireefuzz.core.policy import Policy
 
     corpus_case = load_case(Path(path).parent)
     config = config or sut.CompilerConfig.from_options(parent.config.option, prefix="ireefuzz_")

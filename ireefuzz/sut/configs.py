@@ -25,6 +25,7 @@ import random
 from typing import Any, Mapping
 
 from ireefuzz.errors import UsageError
+from ireefuzz.sut.config import CompilerConfig
 
 TARGET_CPUS = (
     "generic",
@@ -189,7 +190,7 @@ def highest(features: str, levels: Mapping[str, str]) -> str | None:
     return max(reached)[1] if reached else None
 
 
-def features_of(config: Any) -> str | None:
+def features_of(config: CompilerConfig) -> str | None:
     """The features code compiled for ``config`` (a ``sut.CompilerConfig``) may use: its target CPU as its compiler
     resolves it (``host`` as ``sut.host_cpu`` takes it), with a features flag it gives; None if it cannot say."""
     from ireefuzz import sut
@@ -200,7 +201,7 @@ def features_of(config: Any) -> str | None:
 
 
 @functools.lru_cache(maxsize=None)
-def host_features(config: Any) -> str:
+def host_features(config: CompilerConfig) -> str:
     """This machine's features as the suite takes it (``host``, through ``sut.host_cpu``), for ``config``'s compiler,
     or the installed one's when that names none (the 2023 releases). A level beyond this machine is refused."""
     from ireefuzz.sut.config import HOST_CPU_ENV, host_cpu
@@ -221,7 +222,7 @@ def host_features(config: Any) -> str:
     return here
 
 
-def cannot_run(config: Any) -> str | None:
+def cannot_run(config: CompilerConfig) -> str | None:
     """Why code compiled for ``config`` cannot run on this machine, else None: another architecture (its triple,
     ``sut.compile_only``), or a target CPU whose features the host (as ``sut.host_cpu`` takes it) lacks, e.g.
     ``x86-64-v4 (needs avx512bw, avx512cd, avx512dq, avx512f, avx512vl, which host lacks)``. Decided by the features,
@@ -248,7 +249,7 @@ def _listed(features: tuple[str, ...], most: int = 6) -> str:
 
 
 @functools.lru_cache(maxsize=None)
-def space_for(config: Any) -> Space:
+def space_for(config: CompilerConfig) -> Space:
     """The space for ``config``'s compiler (a ``sut.CompilerConfig``) on this machine (probe compiles,
     once per process)."""
     from ireefuzz import sut
