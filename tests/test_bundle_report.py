@@ -1,0 +1,239 @@
+"""The one ISSUE.md writer and bundle maker (``filing.report``) against the maintainer's review of the shipped bundles
+(issue 32): titles from the reduced IR, "which shows" quoting the pass output's wrong lines, "what was expected" in
+words and values, a crash's run.sh that needs no llvm-symbolizer nor ``rm`` on PATH, self-contained comment drafts,
+the ``tensor.empty`` step of the shrink, the trigger in every ISSUE.md, no "not run yet". All on recorded data."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+
+from ireefuzz.oracles.finding import Finding
+from ireefuzz.tools.filing import bisect, culprit, report
+from ireefuzz.tools.filing.bundle import Bundle, run_script
+from ireefuzz.tools.filing.culprit import values
+
+DATA = Path(__file__).parent / "data"
+BUNDLES = DATA / "bundles"
+
+
+def _bundle(name: str) -> Path:
+    (folder,) = [p.parent for p in (BUNDLES / name).glob("*/finding.json")]
+    return folder
+
+
+def _finding(name: str) -> Finding:
+    return Finding.from_json(json.loads((_bundle(name) / "finding.json").read_text()))
+
+
+def _subject(finding: Finding, program: str, expected: dict | None = None) -> report.Subject:
+    return report.Subject(
+        program=program,
+        function="main",
+        args=(),
+        outputs=(),
+        inputs=[],
+        expected=expected or {},
+        reference="the float64 reference interpreter",
+        flags=("--iree-hal-target-backends=llvm-cpu",),
+        platform=report.Platform("3.13.0", "generic"),
+    )
+
+
+# --------------------------------------------------------------------------- titles
+
+
+def test_a_title_names_the_reduced_programs_kinds_of_op_and_is_cut_between_words():
+    """The NCHW alloca's title was "`linalg.generic` -> `linalg.conv_2d_nchw_fchw`: 1 alloca in main_dispatch_0_...
+    before iree-" (a chain, a dispatch name, a cut inside a word); the two-function one chained nine ops."""
+    alloca = _finding("nchw_conv_alloca")
+    title = report.title(alloca, ["linalg.generic", "linalg.conv_2d_nchw_fchw"])
+    assert "->" not in title and "_dispatch_" not in title, title
+    assert "`memref.alloca` `memref<1x2x1x4xf32>` left in its dispatch" in title, title
+    ops = report.ops_of((_bundle("two_functions_iota_argmax") / "program.mlir").read_text())
+    chained = report.title(_finding("two_functions_iota_argmax"), ops)
+    assert "->" not in chained and chained.count("`") <= 4, chained
+    long_error = _finding("fold_unit_dims_invalid_ir")
+    said = report.happened(long_error)
+    last = said.removesuffix(" ...").split()[-1]
+    assert len(said) <= 90 and last in long_error.evidence["diagnostic"].split(), said  # a whole word
+
+
+# --------------------------------------------------------------------------- the culprit's confirmation
+
+
+def test_which_shows_quotes_the_pass_outputs_wrong_lines_not_the_interpreter():
+    """The fill-sum: generic-vectorization's output writes ``dense<2>`` into binding 1 (the sum is 4). The confirmation
+    used to show only the interpreter's values."""
+    after = (DATA / "filing" / "fill_sum.generic_vectorization.after.mlir").read_text()  # the dispatch's, in codegen
+    shown = values.shown_lines(
+        after, 1, "the interpreter on culprit_before.mlir: binding 1 = 4", "after: binding 1 = 2"
+    )
+    assert shown[0].startswith("// the pass's output computes binding 1")
+    assert any("arith.constant dense<2> : vector<i32>" in line for line in shown), shown
+    assert any(line.startswith("iree_codegen.store_to_buffer") for line in shown), shown
+    assert shown[-1].startswith("// after:")  # the values follow, as comments
+    found = culprit.Culprit(
+        "executable-targets",
+        "iree-codegen-generic-vectorization",
+        "translation validation",
+        confirm=culprit.Confirmation("builtin.module(x)", tuple(shown)),
+    )
+    text = "\n".join(report.culprit_lines(found))
+    assert text.index("which shows:") < text.index("arith.constant dense<2>")
+
+
+def test_what_was_expected_says_the_value_in_words_and_gives_the_values():
+    finding = _finding("fill_sum")
+    lines = report.expected_lines(finding, _subject(finding, "", {"ref_0": np.array(4, np.int32)}))
+    assert lines[0].startswith("`@main` returns, for output 0 at index [], 4 ("), lines
+    assert "IREE returns 2." in lines[0]
+    assert "- output 0: `scalar int32` = [4]" in lines
+
+
+# --------------------------------------------------------------------------- a crash's run.sh
+
+
+def _crash_run_sh(tmp_path: Path, crash_pass: str) -> Path:
+    finding = Finding(
+        "crash",
+        "compile-crash",
+        "crash/compile-crash/-/-/-",
+        "iree-compile crash on a valid program: Stack dump:",
+        {"diagnostic": "Stack dump:\n #4 0x1 mlir::iree_compiler::limitVectorTileSizes(long) KernelDispatch.cpp:0:0"},
+        cause="crash/compile-crash/SIGFPE/mlir.iree_compiler.limitVectorTileSizes>x",
+    )
+    bundle = tmp_path / "bundle"
+    bundle.mkdir(exist_ok=True)
+    (bundle / "program.mlir").write_text("module {}\n")
+    script = run_script(finding, SimpleNamespace(args=(), outputs=()), ["--a"], crash_pass=crash_pass)
+    (bundle / "run.sh").write_text(script)
+    return bundle / "run.sh"
+
+
+def _fake_compile(tmp_path: Path, log: Path, status: str) -> Path:
+    """An ``iree-compile`` that prints the recorded crash (no symbol names) and ends as ``status`` says."""
+    tools = tmp_path / "tools"
+    tools.mkdir(exist_ok=True)
+    fake = tools / "iree-compile"
+    end = "kill -FPE $$" if status == "signal" else f"exit {status}"
+    fake.write_text(f"#!/bin/sh\nwhile IFS= read -r l; do printf '%s\\n' \"$l\" >&2; done < '{log}'\n{end}\n")
+    fake.chmod(0o755)
+    return tools
+
+
+def _run(script: Path, tools: Path, tmp_path: Path) -> int:
+    work = tmp_path / "work"
+    work.mkdir(exist_ok=True)
+    env = {"PATH": str(tools), "TMPDIR": str(work)}  # env -i: no llvm-symbolizer, no rm on PATH
+    proc = subprocess.run(["/bin/sh", str(script)], env=env, capture_output=True, text=True, timeout=60)
+    assert not os.listdir(work), os.listdir(work)  # its work files are gone (/bin/rm by its path)
+    return proc.returncode
+
+
+def test_a_crash_run_sh_needs_no_llvm_symbolizer(tmp_path):
+    """The mmt4d SIGFPE's run.sh exited 2 on a machine without llvm-symbolizer: it looked for a symbolized frame.
+    It now reads the signal (the shell's 128+8, a launcher's 256-8) and the pass it died in (the last IR dump the
+    compile printed before it)."""
+    log = DATA / "filing" / "mmt4d_sigfpe.unsymbolized.log"
+    assert "limitVectorTileSizes" not in log.read_text()  # what a machine without llvm-symbolizer prints
+    script = _crash_run_sh(tmp_path, "iree-llvmcpu-select-lowering-strategy")
+    assert "--mlir-print-ir-before=iree-llvmcpu-select-lowering-strategy" in script.read_text()
+    assert _run(script, _fake_compile(tmp_path, log, "248"), tmp_path) == 1
+    assert _run(script, _fake_compile(tmp_path, log, "signal"), tmp_path) == 1
+    assert _run(script, _fake_compile(tmp_path, log, "1"), tmp_path) == 2  # not killed by SIGFPE: not this crash
+    other = _crash_run_sh(tmp_path, "iree-llvmcpu-tile")
+    assert _run(other, _fake_compile(tmp_path, log, "248"), tmp_path) == 2  # it died in another pass
+
+
+def test_run_sh_removes_its_work_files_by_rms_path():
+    text = run_script(
+        Finding("crash", "compile-crash", "crash/compile-crash/-/-/-", "m", {}),
+        SimpleNamespace(args=(), outputs=()),
+        ["--a"],
+    )
+    assert "/bin/rm -rf" in text and not re.search(r"(?<![/\w])rm -rf", text)
+
+
+# --------------------------------------------------------------------------- a comment draft
+
+
+def self_contained(text: str, issue: str) -> list[str]:
+    """What a comment draft lacks to be pasted as is."""
+    wanted = {
+        "the issue's link": report.issue_url(issue),
+        "what this adds": "What this adds",
+        "the program inline": "```mlir",
+        "the command": "iree-compile program.mlir",
+        "what it prints": "prints: ",
+    }
+    return [what for what, needle in wanted.items() if needle not in text]
+
+
+def test_a_comment_draft_is_self_contained():
+    folder = _bundle("dynamic_sort_stack")
+    text = report.comment_text(
+        "iree-org/iree#24735", "1-D dynamic argsort: dynamically sized stack allocation", [("v", Bundle.load(folder))]
+    )
+    assert self_contained(text, "iree-org/iree#24735") == [], text
+    assert (folder / "program.mlir").read_text().strip() in text
+    old = (DATA / "filing" / "COMMENT_24735.before.md").read_text()  # the draft the review found lacking
+    assert self_contained(old, "iree-org/iree#24735")
+
+
+# --------------------------------------------------------------------------- the shrink's tensor.empty step
+
+OUTS_ARGUMENT = """#id = affine_map<(d0) -> (d0)>
+module {
+  func.func @main(%arg0: tensor<4xf32>, %arg1: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+        ins(%arg0 : tensor<4xf32>) outs(%arg1 : tensor<4xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %1 = math.exp %in : f32
+      linalg.yield %1 : f32
+    } -> tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+}
+"""
+
+
+def test_the_shrink_takes_the_tensor_empty_step_when_it_fails_the_same_way():
+    """An argument used only as an init goes when its ``tensor.empty`` variant shows the same cause (the review: the
+    experiments showed it, the shrink did not take it)."""
+    from ireefuzz.tools.filing.program import empty_inits
+    from ireefuzz.tools.shrink import mlir as reducing
+
+    taken, steps = empty_inits(OUTS_ARGUMENT, lambda text: True)
+    assert steps == ["@main:generic#0.outs=empty"] and "outs(%arg1" not in taken and "tensor.empty()" in taken
+    dropped = next(reducing.drop_unused_arguments(taken))
+    assert "%arg1" not in dropped and "func.func @main(%arg0: tensor<4xf32>)" in dropped
+    kept, none = empty_inits(OUTS_ARGUMENT, lambda text: False)  # the variant is clean: the argument is the trigger
+    assert kept == OUTS_ARGUMENT and none == []
+
+
+# --------------------------------------------------------------------------- the trigger, the bisection
+
+
+def test_every_issue_states_the_trigger_the_experiments_found_and_no_placeholder():
+    tried = json.loads((DATA / "filing" / "mmt4d_experiments.json").read_text())
+    finding = _finding("fill_sum")
+    text = report.issue_text(finding, _subject(finding, "module {}"), report.Measured(experiments=tried))
+    trigger = text[text.index("## Trigger") : text.index("## Environment")]
+    assert "With static argument types at the instance's sizes" in trigger and "it compiles and runs" in trigger
+    assert "not run yet" not in text.lower() and "## Bisection" not in text
+
+
+def test_bisect_puts_its_section_before_the_footer(tmp_path):
+    finding = _finding("fill_sum")
+    (tmp_path / "ISSUE.md").write_text(report.issue_text(finding, _subject(finding, "module {}")))
+    result = bisect.BisectResult(versions=("3.12.0", "3.13.0"), trials=(), first_present=None, last_present=None)
+    bisect.record_result(tmp_path, result)
+    text = (tmp_path / "ISSUE.md").read_text()
+    assert text.index("## Bisection") < text.index("\n---\nFound by ireefuzz")
