@@ -71,7 +71,8 @@ def wrong_lines(ir: str, binding: int | None, limit: int = 8) -> list[str]:
     todo = [i for i in sorted(keep)]
     while todo and len(keep) < limit:
         i = todo.pop(0)
-        uses = _VALUE.findall(lines[i][_DEFINES.match(lines[i]).end() :] if _DEFINES.match(lines[i]) else lines[i])
+        head = _DEFINES.match(lines[i])
+        uses = _VALUE.findall(lines[i][head.end() :] if head else lines[i])
         for v in uses:
             j = defined.get(base(v))
             if j is not None and j not in keep and base(v) not in target and len(keep) < limit:
