@@ -134,7 +134,8 @@ def test_check_help_states_the_exit_statuses(capsys):
     with pytest.raises(SystemExit):
         cli.main(["check", "--help"])
     out = " ".join(capsys.readouterr().out.split())
-    assert "2 nothing was judged" in out and "0 no finding, and something was judged" in out
+    assert "2 nothing was judged" in out and "0 no finding (or only known causes and their duplicates)" in out
+    assert "1 a new cause (one that survived its experiments)" in out
 
 
 @pytest.mark.iree
@@ -146,3 +147,74 @@ def test_a_program_that_never_ends_exits_2_with_the_reason(tmp_path, capsys):
     assert run([str(path), "--run-timeout", "2", "--oracles", "crash,numeric"]) == 2
     err = capsys.readouterr().err
     assert "nothing judged in" in err and "did not finish in 2 s" in err
+
+
+# --------------------------------------------------------------------------- triage: known, duplicate or new
+
+CANDIDATE, KNOWN = "crash/x/f", "crash/compile-error/known@fold-unit-extent-dims"
+
+
+def triaging(verdict: str):
+    """An experimenter whose verdict on every cause is ``verdict`` (a duplicate lands in ``KNOWN`` by ``static``)."""
+    calls: list[str] = []
+
+    def experimenter(finding, case, config, limit):
+        calls.append(finding.cause)
+        if verdict == "new":
+            return check.Triaged(finding.cause, finding.cause, "new", "it survived its experiments", ("| t |",))
+        why = "duplicate-of, by experiment: static" if verdict == "duplicate-of" else "the baseline: upstream"
+        return check.Triaged(
+            finding.cause, KNOWN, verdict, why, ("| `static` | s | `known:x` |",) * (verdict != "known")
+        )
+
+    return experimenter, calls
+
+
+@pytest.mark.parametrize("verdict,status", [("new", 1), ("duplicate-of", 0), ("known", 0), (None, 1)])
+def test_check_exits_1_only_for_a_new_cause_and_reports_a_duplicate_as_its_known_cause(
+    monkeypatch, tmp_path, capsys, verdict, status
+):
+    import argparse
+    import types
+
+    from ireefuzz.core.evaluate import CaseResult
+    from ireefuzz.oracles.finding import Finding
+
+    path = tmp_path / "p.mlir"
+    path.write_text(ADD)
+    (case,) = frontends.program_cases(ADD)
+    found = tuple(Finding("crash", "x", f"crash/x/add/-/{k}", "m", {}, cause=CANDIDATE) for k in "ab")
+    toolchain = types.SimpleNamespace(not_judged={})
+    monkeypatch.setattr(check, "prepare", lambda args: check.Prepared(path, ADD, None, toolchain, None, None, None))
+    monkeypatch.setattr(check, "check_results", lambda *a, **k: [CaseResult(case, found)])
+    experimenter, calls = triaging(verdict) if verdict else (None, [])
+    parser = argparse.ArgumentParser()
+    check.configure(parser)
+    assert check.main(parser.parse_args([str(path)]), experimenter) == status
+    assert calls == ([CANDIDATE] if verdict else [])  # once per cause, not per finding
+    out = capsys.readouterr().out
+    if verdict == "duplicate-of":
+        line = f"cause: {KNOWN} (duplicate-of, by experiment: static; named {CANDIDATE} before its experiments)"
+        assert out.count(line) == 2 and f"## {CANDIDATE}" in out and "| `static` | s | `known:x` |" in out
+    elif verdict is None:
+        assert f"cause: {CANDIDATE} (new: not triaged: no experimenter)" in out
+    assert check.main(parser.parse_args([str(path), "--json"]), experimenter) == status
+    (cause,) = json.loads(capsys.readouterr().out)["causes"]
+    assert (cause["cause"], cause["reported"]) == (CANDIDATE, CANDIDATE if verdict in ("new", None) else KNOWN)
+
+
+def test_the_shipped_baseline_makes_a_cause_known_by_the_cause_it_names_and_zero_experiments_leave_it_new():
+    from ireefuzz.oracles.finding import Finding
+    from ireefuzz.tools.filing import experiments
+
+    (case,) = frontends.program_cases(ADD)
+    fold = "crash/compile-error/linalg.generic-op-inferred-operand-has-shape-s-dimension-to-be-but-found@"
+    met = Finding("crash", "compile-error", "crash/compile-error/x/-/-", "m", {}, cause=f"{fold}input")
+    known = experiments.for_check(met, case, None, 0)  # a duplicate-of entry: reported as the cause it names
+    assert (known.verdict, known.reported) == ("known", f"{fold}fold-unit-extent-dims") and not known.new
+    untried = experiments.for_check(Finding("crash", "x", "crash/x/-/-/-", "m", {}, cause="crash/x/y"), case, None, 0)
+    assert (untried.verdict, untried.reported, untried.why) == (
+        "new",
+        "crash/x/y",
+        "no experiments run (--experiments 0)",
+    )

@@ -514,14 +514,108 @@ def test_a_program_is_widened_to_f32_with_its_literals_and_casts():
     assert X.widened_text(ACCUMULATING.replace("f16", "f32")) is None  # nothing narrow
 
 
-def test_a_raw_program_gets_its_argument_inits_f32_and_the_cpus():
+def test_a_raw_program_gets_static_dims_its_argument_inits_a_rank_more_f32_and_the_cpus():
     from ireefuzz.core.frontends import program_cases
 
     (case,) = program_cases(ACCUMULATING)
     built = {e.label: e for kind in X.program_experiments(case) for e in kind}
-    assert list(built) == ["generic#0.outs=empty", "f32", "cpu=generic", "cpu=x86-64-v3"]
+    assert list(built) == [
+        "static",
+        "static:%arg0",
+        "static:%arg1",
+        "generic#0.outs=empty",
+        "rank+1",
+        "rank-1",
+        "f32",
+        "cpu=generic",
+        "cpu=x86-64-v3",
+    ]
     assert built["f32"].case.args[0].dtype == "f32" and built["f32"].case.args[0].shape == (33, 4)
     assert "(filled with zero: the op reads it)" in built["generic#0.outs=empty"].change
+    assert built["rank+1"].case.args[0].shape == (X.EXTRA_DIM, 33, 4)
+    assert (built["rank-1"].case, built["rank-1"].not_run) == (None, "a tensor without a static leading dim")
+    picked, left = X.chosen(X.program_experiments(case), 12, X._identity)
+    assert "rank-1: not built (a tensor without a static leading dim)" in left and built["rank-1"] not in picked
+
+
+def test_dynamic_arguments_become_static_at_the_instance_sizes_through_a_cast_at_entry():
+    """Issue 30: the out-of-bounds slice with a dynamic batch is the known error with a static one. The body is
+    unchanged: the argument is cast back to its own type, and IREE folds the cast into its users."""
+    from ireefuzz.core.frontends import program_cases
+
+    (case,) = program_cases(ACCUMULATING, shapes=[(5, 4), (5,)])
+    static = next(e for e in X.program_shape_experiments(case) if e.label == "static")
+    text = static.case.program
+    assert "func.func @f(%arg0: tensor<5x4xf16>, %arg1: tensor<5xf16>) -> tensor<?xf16>" in text
+    assert "%xf_arg0 = tensor.cast %arg0 : tensor<5x4xf16> to tensor<?x4xf16>" in text
+    assert "ins(%xf_arg0 : tensor<?x4xf16>) outs(%xf_arg1 : tensor<?xf16>)" in text
+    assert static.change == "static argument types at the instance's sizes (`%arg0` ?x4 as 5x4, `%arg1` ? as 5)"
+    assert [t.shape for t in static.case.args] == [(5, 4), (5,)]
+
+
+def test_static_arguments_become_dynamic_with_a_cast_to_their_static_type_at_entry():
+    from ireefuzz.core.frontends import program_cases
+
+    (case,) = program_cases(WIDENING)
+    (dynamic,) = X.program_shape_experiments(case)
+    assert dynamic.label == "dynamic" and "func.func @g(%arg0: tensor<?xbf16>)" in dynamic.case.program
+    assert "%xf_arg0 = tensor.cast %arg0 : tensor<?xbf16> to tensor<4xbf16>" in dynamic.case.program
+    assert X.with_argument_types(WIDENING, "g", {0: (4,)}) is None  # nothing changes: no variant
+
+
+RANKED = """func.func @r(%x: tensor<?x5xf32>, %out: tensor<?x5xf32>) -> (tensor<?x5xf32>, tensor<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x5xf32>
+  %s = linalg.softmax dimension(1) ins(%x : tensor<?x5xf32>) outs(%out : tensor<?x5xf32>) -> tensor<?x5xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                         iterator_types = ["parallel", "reduction"]}
+      ins(%s : tensor<?x5xf32>) outs(%acc : tensor<?xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = arith.addf %a, %o : f32
+    linalg.yield %t : f32
+  } -> tensor<?xf32>
+  return %s, %sum : tensor<?x5xf32>, tensor<?xf32>
+}
+"""
+
+
+def test_a_rank_more_moves_every_dim_an_op_names():
+    """Issue 30: the 1-D softmax over the stack limit is the known write-affecting error in 2-D; a leading dim on
+    every tensor moves the softmax's dimension, the maps and iterators, and a `tensor.dim`'s index."""
+    text, why = X.reranked_text(RANKED, "r", up=True, size=3)
+    assert why == "" and text is not None
+    assert (
+        "func.func @r(%arg0: tensor<3x?x5xf32>, %arg1: tensor<3x?x5xf32>) -> (tensor<3x?x5xf32>, tensor<3x?xf32>)"
+        in text
+    )
+    assert "linalg.softmax dimension(2) ins(%arg0 : tensor<3x?x5xf32>)" in text
+    assert "tensor.dim %arg0, %xf_rank_c1 : tensor<3x?x5xf32>" in text and "%xf_rank_c1 = arith.constant 1" in text
+    assert "affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>" in text
+    assert 'iterator_types = ["parallel", "parallel", "reduction"]' in text
+    back, why = X.reranked_text(text, "r", up=False)  # and back: the leading 3 is static and only ever parallel
+    assert why == "" and back is not None and "linalg.softmax dimension(1) ins(%arg0 : tensor<?x5xf32>)" in back
+    assert "affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>" in back
+
+
+STATIC_LEADING = RANKED.replace("?x5", "4x5").replace("tensor<?xf32>", "tensor<4xf32>").replace("empty(%n)", "empty()")
+
+
+def test_a_rank_less_drops_a_static_leading_parallel_dim_and_refuses_an_op_along_it():
+    text, why = X.reranked_text(
+        STATIC_LEADING.replace("  %n = tensor.dim %x, %c0 : tensor<4x5xf32>\n", ""), "r", up=False
+    )
+    assert why == "" and text is not None
+    assert "-> (tensor<5xf32>, tensor<f32>)" in text and "linalg.softmax dimension(0)" in text
+    assert "affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>" in text and 'iterator_types = ["reduction"]' in text
+    assert X.reranked_text(STATIC_LEADING, "r", up=False) == (None, "an op works along the leading dim")  # tensor.dim 0
+    along = STATIC_LEADING.replace("dimension(1)", "dimension(0)")
+    assert X.reranked_text(along, "r", up=False) == (None, "an op works along the leading dim")
+    conv = (Path(__file__).parent / "data/triage/conv_unit_output_static_batch.mlir").read_text()
+    why = "`linalg.depthwise_conv_2d_nhwc_hwc` fixes its operands' ranks"
+    assert X.reranked_text(conv, "main", up=True, size=3) == X.reranked_text(conv, "main", up=False) == (None, why)
 
 
 # --------------------------------------------------------------------------- the real compiler
@@ -594,5 +688,11 @@ def test_a_raw_programs_argument_init_at_ir_level():
     from ireefuzz.generators.emit import emit
 
     (case,) = program_cases(emit(softmax_case().graph, "main").text, shapes=[(33,), (33,)])
-    table = X.run_experiments(case, STACK, limit=2)
-    assert rows(table) == {"as-given": "same", "softmax#2.outs=empty": "clean", "cpu=generic": "same"}
+    table = X.run_experiments(case, STACK, limit=3)
+    assert rows(table) == {
+        "as-given": "same",
+        "static": "clean",
+        "softmax#2.outs=empty": "clean",
+        "rank+1": f"known:{WRITE}",
+    }
+    assert X.judge(table).line() == f"duplicate-of {WRITE} (by experiment: rank+1)"
