@@ -111,9 +111,11 @@ def _reduce_max(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], shape: tu
 
 
 def _slice(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], shape: tuple[int, ...], dtype: str) -> Any:
-    return xs[0][
-        tuple(slice(o, o + (s - 1) * st + 1 if s else o, st) for o, s, st in zip(a["offsets"], shape, a["strides"]))
-    ]
+    drop, kept = a.get("drop", []), iter(shape)
+    sizes = [1 if i in drop else next(kept) for i in range(len(a["offsets"]))]  # a rank-reducing slice's drops
+    spans = zip(a["offsets"], sizes, a["strides"])
+    window = tuple(slice(o, o + (s - 1) * st + 1 if s else o, st) for o, s, st in spans)
+    return E.xp.reshape(xs[0][window], shape)
 
 
 def _broadcast(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], shape: tuple[int, ...], dtype: str) -> Any:
@@ -262,6 +264,11 @@ def _quantize(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[in
     return E.cast(q, t)
 
 
+def _experts(E: Evaluator, xs: Sequence[Any]) -> Any:
+    """expert_matmul's gathered weights: W[ids] (E x T x O x K)."""
+    return E.xp.take(xs[0], _take_index(E, xs[1]), axis=0)
+
+
 def _take_index(E: Evaluator, idx: Any) -> Any:
     return idx.astype(np.int64) if E.backend == "f64" else idx
 
@@ -288,6 +295,7 @@ REFERENCE: dict[str, Row] = {
     "pad": lambda E, xs, a, s, t: E.xp.pad(xs[0], list(zip(a["low"], a["high"])), constant_values=a["value"]),
     "reduce_max": _reduce_max,
     "reduce_sum": lambda E, xs, a, s, t: E.xp.sum(xs[0], axis=a["dim"], dtype=E.dtype(t)),
+    "scale": lambda E, xs, a, s, t: xs[0] * float(np.asarray(a["by"], NUMPY_DTYPES[t])),  # c as its dtype holds it
     "sqrt": lambda E, xs, a, s, t: E.xp.sqrt(E.xp.abs(xs[0])),
     "sub": lambda E, xs, a, s, t: xs[0] - xs[1],
     "tanh": lambda E, xs, a, s, t: E.xp.tanh(xs[0]),
@@ -306,6 +314,7 @@ REFERENCE: dict[str, Row] = {
         _causal(E, s, a["offset"]), xs[0], E.xp.asarray(a["fill"], dtype=E.dtype(t))
     ),
     "quantize": _quantize,
+    "expert_matmul": lambda E, xs, a, s, t: xs[3] + E.einsum("etok,kt->eto", _experts(E, xs), xs[2], t),
     "dequantize": lambda E, xs, a, s, t: (E.cast(xs[0], t) - a["zero_point"]) * a["scale"],
     "expand_shape": lambda E, xs, a, s, t: E.xp.reshape(xs[0], s),
     "collapse_shape": lambda E, xs, a, s, t: E.xp.reshape(xs[0], s),
@@ -405,6 +414,14 @@ def _contract_error(E, xs, es, out, a, s, t, u):
         + u * np.sqrt(max(k, 1)) * np.einsum(spec, x, y)
         + u * np.abs(out)
     )
+
+
+def _expert_error(E, xs, es, out, a, s, t, u):
+    """expert_matmul's bound: the contraction's, on the gathered weights and their bounds."""
+    rows = xs[1].astype(np.int64)
+    gathered = [np.take(xs[0], rows, axis=0), xs[2], xs[3]]
+    bounds = [np.take(es[0], rows, axis=0), es[2], es[3]]
+    return _contract_error(E, gathered, bounds, out, {"spec": "etok,kt->eto"}, s, t, u)
 
 
 def _dequant_error(E, xs, es, out, a, s, t, u):
@@ -539,6 +556,7 @@ ERROR_BOUND: dict[str, ErrorRow] = {
     "pad": lambda E, xs, es, out, a, s, t, u: REFERENCE["pad"](E, es, {**a, "value": 0.0}, s, t),
     "reduce_max": lambda E, xs, es, out, a, s, t, u: np.max(es[0], axis=a["dim"], initial=0.0),
     "reduce_sum": _reduce_sum_error,
+    "scale": lambda E, xs, es, out, a, s, t, u: abs(a["by"]) * es[0] + u * np.abs(out),
     "sqrt": _rounded(lambda xs, es, out: np.minimum(es[0] / (2 * np.maximum(out, 1e-300)), np.sqrt(es[0]))),
     "sub": _rounded(lambda xs, es, out: es[0] + es[1]),
     "tanh": _rounded(lambda xs, es, out: (1 - out**2) * es[0]),
@@ -555,6 +573,7 @@ ERROR_BOUND: dict[str, ErrorRow] = {
     "take": lambda E, xs, es, out, a, s, t, u: np.take(es[0], xs[1].astype(np.int64), axis=0),
     "causal_mask": lambda E, xs, es, out, a, s, t, u: np.where(_causal(E, s, a["offset"]), es[0], 0.0),
     "quantize": _quantize_error,
+    "expert_matmul": _expert_error,
     "dequantize": lambda E, xs, es, out, a, s, t, u: es[0] * a["scale"] + u * np.abs(out),
     "expand_shape": lambda E, xs, es, out, a, s, t, u: np.reshape(es[0], s),
     "collapse_shape": lambda E, xs, es, out, a, s, t, u: np.reshape(es[0], s),

@@ -1,11 +1,11 @@
-"""Elementwise ops (one table row each) and cast."""
+"""Elementwise ops (one table row each), scale (a multiply by a model's constant) and cast."""
 
 from __future__ import annotations
 
 import dataclasses
 from typing import Any, Callable, Mapping, Sequence
 
-from ..tensor import FLOAT_DTYPES, TensorType
+from ..tensor import FLOAT_DTYPES, NARROW_FLOATS, TensorType
 from .kit import Body, EmitContext, OpSpec, identity_map, is_float, maxmin, register, result_name, same_type
 
 # ---------------------------------------------------------------------------------------------
@@ -193,7 +193,52 @@ def _cast_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | N
     if src is None:
         return None
     targets = sorted(to for (frm, to) in CASTS if frm == pool.type(src).dtype and to in pool.dtypes)
-    return ((src,), {"to": draw(pool.st.sampled_from(targets))}) if targets else None
+    if not targets:
+        return None
+    to = draw(pool.st.sampled_from(targets))
+    if to in NARROW_FLOATS and pool.type(src).dtype == "f32" and draw(pool.st.booleans()):
+        src = pool.derive("scale", [src], {"by": draw(pool.st.sampled_from(SCALES))})  # a value that rounds
+    return (src,), {"to": to}
 
 
 register(OpSpec("cast", _cast_infer, _cast_emit, lambda bs, a, ts: bs[0] + 1, _cast_propose))
+
+
+# ---------------------------------------------------------------------------------------------
+# scale: x * c for a constant c that models multiply by. The drawn inputs are multiples of 1/8, so without it
+# every float value a graph computes by +, -, *, max is exact and no cast to f16 ever rounds; these constants
+# give the mantissas real programs have. 0.9999 (an EMA decay) times a power of two lies just below the next
+# one, so its f16 rounding carries into the next binade: the values of iree-org/iree#20163 (0.4999 -> 0.25 on
+# the generic CPU), which no drawn input holds.
+
+# an EMA decay, GELU's sqrt(2/pi) and cubic term, quick GELU, 0.1, 1/3: seven digits, so the f32 literal the
+# emitter prints (float_literal) is the constant the reference multiplies by
+SCALES = (0.9999, 0.7978846, 0.044715, 1.702, 0.1, 0.3333333)
+SCALED_DTYPES = FLOAT_DTYPES
+
+
+def _scale_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (t,) = types
+    if t.dtype not in SCALED_DTYPES:
+        raise ValueError(f"scale is defined on {SCALED_DTYPES}, not {t.dtype}")
+    return t
+
+
+def _scale_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    t, rank = node.type, len(node.type.shape)
+    return ctx.generic(
+        result_name(ctx, node),
+        [(operands[0], ctx.graph.type_of(node.inputs[0]))],
+        (ctx.init_for(node.index, node, operands), t),
+        [identity_map(rank)] * 2,
+        ["parallel"] * rank,
+        lambda b, a: b.op(f"arith.mulf {a[0]}, {b.const(node.attrs['by'], t.dtype)} : {t.dtype}"),
+    )
+
+
+def _scale_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    src = pool.pick(draw, lambda t, bound: t.dtype in SCALED_DTYPES)
+    return None if src is None else ((src,), {"by": draw(pool.st.sampled_from(SCALES))})
+
+
+register(OpSpec("scale", _scale_infer, _scale_emit, lambda bs, a, ts: bs[0] * abs(a["by"]), _scale_propose))

@@ -14,6 +14,10 @@
   an i8 x i8 -> i32 contraction, drawn from the contraction family) and back: an integer-quantized path end
   to end (#22865, #18199, #18005, #19005). Scales are powers of two, so the float64 arbiter and the program
   round alike.
+- ``expert_matmul``: MoE routing, ``out[e, t, o] = acc + sum_k W[ids[e, t], o, k] * x[k, t]``: the expert weights
+  gathered by rank-2 ids (``iree_linalg_ext.gather`` from 3.9, else a ``tensor.extract`` generic) into a rank-4
+  tensor that feeds a contraction (#23464: the fused gather's tile exceeded the stack limit on znver4; gathered by
+  rank-1 ids the same program only allocates).
 """
 
 from __future__ import annotations
@@ -21,7 +25,21 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, Sequence
 
 from ..tensor import FLOAT_DTYPES, TensorType
-from .kit import Body, EmitContext, OpSpec, identity_map, is_float, maxmin, register, result_name, tensor_type
+from .kit import (
+    Body,
+    EmitContext,
+    OpSpec,
+    identity_map,
+    is_float,
+    maxmin,
+    multiply_accumulate,
+    projected_map,
+    register,
+    result_name,
+    size_bound,
+    small_dim,
+    tensor_type,
+)
 
 MASKED_DTYPES = ("f32", "f16", "bf16", "i32", "i64", "i16")
 QUANT_SCALES = (0.25, 0.5, 1.0, 2.0)  # powers of two: x / scale is exact
@@ -231,6 +249,84 @@ register(
         _dequantize_emit,
         lambda bs, a, ts: (bs[0] + abs(a["zero_point"])) * a["scale"],
         _dequantize_propose,
+        family="model",
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# expert_matmul: W (R x O x K) gathered by ids (E x T, in [0, R)) into E x T x O x K, contracted with x (K x T)
+
+EXPERT_DTYPE = "f32"
+
+
+def _expert_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    w, ids, x, acc = types
+    if (len(w.shape), len(ids.shape), len(x.shape), len(acc.shape)) != (3, 2, 2, 3):
+        raise ValueError("expert_matmul takes W (R x O x K), ids (E x T), x (K x T) and acc (E x T x O)")
+    (rows, o, k), (e, t) = w.shape, ids.shape
+    if ids.dtype != "i32" or ids.index_bound != rows:
+        raise ValueError(f"ids must be i32 indices bounded by W's rows ({rows}), not {ids!r}")
+    if {w.dtype, x.dtype, acc.dtype} != {EXPERT_DTYPE} or x.shape != (k, t) or acc.shape != (e, t, o):
+        raise ValueError(f"expert_matmul operands do not fit: {w!r} {ids!r} {x!r} {acc!r}")
+    return TensorType(acc.shape, acc.dtype)
+
+
+def _expert_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    w, ids, x, acc = (ctx.graph.type_of(r) for r in node.inputs)
+    (_, o, k), (e, t) = w.shape, ids.shape
+    gathered_t = TensorType((e, t, o, k), w.dtype)
+    gathered, init = ctx.fresh("g"), ctx.empty(gathered_t)
+    if node.attrs["form"] == "linalg_ext":
+        ctx.line(
+            f"{gathered} = iree_linalg_ext.gather dimension_map = [0] ins({operands[0]}, {operands[1]} : "
+            f"{tensor_type(w)}, {tensor_type(ids)}) outs({init} : {tensor_type(gathered_t)}) "
+            f"-> {tensor_type(gathered_t)}"
+        )
+    else:
+
+        def row(b: Body, a: list[str]) -> str:
+            at = b.op(f"arith.index_cast {a[0]} : i32 to index")
+            o_k = [b.op(f"linalg.index {d} : index") for d in (2, 3)]
+            return b.op(f"tensor.extract {operands[0]}[{', '.join([at, *o_k])}] : {tensor_type(w)}")
+
+        ctx.generic(
+            gathered, [(operands[1], ids)], (init, gathered_t), [projected_map(4, [0, 1]), identity_map(4)],
+            ["parallel"] * 4, row,
+        )  # fmt: skip
+    return ctx.generic(
+        result_name(ctx, node),
+        [(gathered, gathered_t), (operands[2], x)],
+        (operands[3], acc),
+        [identity_map(4), projected_map(4, [3, 1]), projected_map(4, [0, 1, 2])],
+        ["parallel", "parallel", "parallel", "reduction"],
+        lambda b, a: multiply_accumulate(b, a[0], a[1], a[2], w.dtype, acc.dtype),
+    )
+
+
+def _expert_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    rows, o, k, e, t = (small_dim(draw, pool, 17) for _ in range(5))
+    if not pool.nonzero(rows):
+        return None
+    w = pool.pick_or_arg(draw, TensorType((rows, o, k), EXPERT_DTYPE), max_bound=4)
+    ids = pool.pick(draw, lambda u, b: len(u.shape) == 2 and u.dtype == "i32" and u.index_bound == rows)
+    ids = ids if ids is not None else pool.new_arg(TensorType((e, t), "i32", index_bound=rows))
+    e, t = pool.type(ids).shape
+    x = pool.pick_or_arg(draw, TensorType((k, t), EXPERT_DTYPE), max_bound=4)
+    acc = pool.destination(draw, TensorType((e, t, o), EXPERT_DTYPE))
+    forms = ["extract", "linalg_ext"] if pool.syntax.linalg_ext_gather else ["extract"]
+    return (w, ids, x, acc), {"form": draw(pool.st.sampled_from(forms))}
+
+
+register(
+    OpSpec(
+        "expert_matmul",
+        _expert_infer,
+        _expert_emit,
+        lambda bs, a, ts: bs[0] * bs[2] * size_bound(ts[0].shape[2]) + bs[3],
+        _expert_propose,
+        has_init=False,
+        acc_input=3,
         family="model",
     )
 )

@@ -175,6 +175,8 @@ def _gather_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
 
 def _gather_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
     table = pool.pick(draw, lambda t, bound: len(t.shape) in (2, 3) and t.shape[0] != 0)
+    if draw(pool.st.booleans()):  # rows of a strided view, x[:, i, :] (torch select + index_select: #19749)
+        table = select_view(draw, pool, _wide_source(draw, pool)) or table
     if table is None or not pool.nonzero(pool.type(table).shape[0]):
         return None
     rows = pool.type(table).shape[0]
@@ -196,7 +198,7 @@ register(
 
 def _slice_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
     (t,) = types
-    offs, sizes, strides = attrs["offsets"], attrs["sizes"], attrs["strides"]
+    offs, sizes, strides, drop = attrs["offsets"], attrs["sizes"], attrs["strides"], attrs.get("drop", [])
     if not len(offs) == len(sizes) == len(strides) == len(t.shape):
         raise ValueError("offsets / sizes / strides must match the rank")
     for d, o, s, st in zip(t.shape, offs, sizes, strides):
@@ -205,7 +207,9 @@ def _slice_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> Tenso
                 raise ValueError(f"a symbolic dim {d} is kept whole (offset 0, size {d}, stride 1)")
         elif st < 1 or o < 0 or s < 0 or (s > 0 and o + (s - 1) * st >= d):
             raise ValueError(f"slice offset {o} size {s} stride {st} exceeds dim {d}")
-    return TensorType(tuple(sizes), t.dtype)
+    if any(not 0 <= i < len(sizes) or sizes[i] != 1 for i in drop) or len(set(drop)) >= len(sizes):
+        raise ValueError(f"a rank-reducing slice drops distinct dims of size 1 and keeps one: drop {drop} of {sizes}")
+    return TensorType(tuple(s for i, s in enumerate(sizes) if i not in drop), t.dtype)
 
 
 def _slice_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
@@ -236,7 +240,45 @@ def _slice_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | 
         offs.append(o)
         sizes.append(s)
         strides.append(st)
-    return (src,), {"offsets": offs, "sizes": sizes, "strides": strides}
+    units = [i for i, s in enumerate(sizes) if s == 1][: len(sizes) - 1]
+    drop = draw(pool.st.lists(pool.st.sampled_from(units), unique=True)) if units else []
+    return (src,), {"offsets": offs, "sizes": sizes, "strides": strides, "drop": sorted(drop)}
+
+
+def _wide_source(draw: Callable, pool: Any) -> str:
+    """A rank-3 value with a static middle dim to select from: one drawn already, else a new argument."""
+    fits = pool.pick(draw, lambda t, bound: len(t.shape) == 3 and pool.nonzero(t.shape[0]) and _selectable(t))
+    if fits is not None:
+        return fits
+    dtype = draw(pool.st.sampled_from(pool.dtypes_among(("f32", "f16", "i32"))))
+    rows, last = (d for d in (pool.draw_dim(draw), pool.draw_dim(draw)))
+    rows = rows if pool.nonzero(rows) else 1
+    return pool.new_arg(TensorType((rows, draw(pool.st.integers(2, 4)), last), dtype))
+
+
+def _selectable(t: TensorType) -> bool:
+    return any(i > 0 and isinstance(d, int) and d >= 2 for i, d in enumerate(t.shape))
+
+
+def select_view(draw: Callable, pool: Any, src: str) -> str | None:
+    """``src[:, i, :]``: one index of a static dim (not the first) taken and dropped, a strided view of one rank
+    less (torch's ``select``, lowered to a rank-reducing ``tensor.extract_slice``); None if no dim fits."""
+    t = pool.type(src)
+    dims = [i for i, d in enumerate(t.shape) if i > 0 and isinstance(d, int) and d >= 2]
+    if len(t.shape) < 2 or not dims:
+        return None
+    dim = draw(pool.st.sampled_from(dims))
+    at = draw(pool.st.integers(0, t.shape[dim] - 1))
+    return pool.derive(
+        "extract_slice",
+        [src],
+        {
+            "offsets": [at if i == dim else 0 for i in range(len(t.shape))],
+            "sizes": [1 if i == dim else d for i, d in enumerate(t.shape)],
+            "strides": [1] * len(t.shape),
+            "drop": [dim],
+        },
+    )
 
 
 def _pad_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:

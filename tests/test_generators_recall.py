@@ -1,0 +1,138 @@
+"""What the recall set's missed bugs named (docs/recall.md), added to the generators: each form is drawn in a
+campaign's case stream, compiles and runs clean through real IREE, and an injected wrong value in it is caught.
+
+- ``scale`` by a model's constant (0.9999): values just below a power of two, whose f16 rounding carries into the
+  next binade (iree-org/iree#20163; the drawn inputs are multiples of 1/8, so no cast to f16 ever rounded);
+- a gather from a rank-reducing strided view, ``x[:, i, :]`` (``extract_slice`` with ``drop``, #19749: the
+  same view kept at rank 3 shows nothing on 3.2.0);
+- ``expert_matmul``: rank-2 ids gather expert weights into a rank-4 tensor feeding a contraction (#23464: with
+  rank-1 ids the same program only allocates on 3.10.0).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ireefuzz.generators.builder import GraphBuilder
+from ireefuzz.generators.case import FLOAT_STEP, MAX_MAGNITUDE, Case
+from ireefuzz.generators.ops.elementwise import SCALES
+from ireefuzz.oracles.reference import evaluate as reference
+
+
+def _carries_in_f16(value: float) -> bool:
+    """``value`` lies below a power of two and its f16 rounding is that power: the exponent must carry."""
+    rounded = float(np.float16(value))
+    return abs(value) < abs(rounded) and np.log2(abs(rounded)).is_integer()
+
+
+def test_a_scale_constant_turns_drawn_inputs_into_values_whose_f16_rounding_carries():
+    drawn = [v / FLOAT_STEP for v in range(1, MAX_MAGNITUDE + 1)]  # the positive inputs make_inputs draws
+    assert not any(_carries_in_f16(v) for v in drawn)  # why no drawn case could show #20163
+    carrying = {c for c in SCALES for v in drawn if _carries_in_f16(float(np.float32(v) * np.float32(c)))}
+    assert carrying, "no scale constant makes a binade-carrying value"
+    b = GraphBuilder()
+    b.output(b.op("cast", b.op("scale", b.arg((4,)), by=min(carrying, key=lambda c: abs(1 - c))), to="f16"))
+    (out,) = reference(b.build(), [np.array([0.5, 1.0, 2.0, 0.25], np.float32)], {}, "f64")
+    assert out.tolist() == [0.5, 1.0, 2.0, 0.25]  # 0.49995 rounds up to 0.5 (#20163's broken path gave 0.25)
+
+
+def test_a_rank_reducing_slice_is_the_selected_view():
+    b = GraphBuilder()
+    x = b.arg((5, 3, 4))
+    view = b.op("extract_slice", x, offsets=[0, 2, 0], sizes=[5, 1, 4], strides=[1, 1, 1], drop=[1])
+    assert repr(view.type) == "5x4xf32"
+    b.output(view)
+    data = np.arange(60, dtype=np.float32).reshape(5, 3, 4)
+    (out,) = reference(b.build(), [data], {}, "f64")
+    np.testing.assert_array_equal(out, data[:, 2, :])
+    other = GraphBuilder()
+    with pytest.raises(ValueError, match="rank-reducing"):  # only a dim of size 1 is dropped
+        other.op("extract_slice", other.arg((5, 3)), offsets=[0, 0], sizes=[5, 3], strides=[1, 1], drop=[1])
+
+
+def test_expert_matmul_is_the_gathered_weights_contracted():
+    b = GraphBuilder()
+    w, ids, x = b.arg((3, 2, 4)), b.arg((2, 5), "i32", index_bound=3), b.arg((4, 5))
+    b.output(b.op("expert_matmul", w, ids, x, b.fill((2, 5, 2), 0.0), form="extract"))
+    rng = np.random.default_rng(0)
+    wv, iv, xv = (
+        rng.standard_normal((3, 2, 4)),
+        rng.integers(0, 3, (2, 5)).astype(np.int32),
+        rng.standard_normal((4, 5)),
+    )
+    (out,) = reference(b.build(), [wv.astype(np.float32), iv, xv.astype(np.float32)], {}, "f64")
+    loops = [
+        [[sum(wv[iv[e, t], o, k] * xv[k, t] for k in range(4)) for o in range(2)] for t in range(5)] for e in range(2)
+    ]
+    np.testing.assert_allclose(out, np.array(loops), rtol=1e-6)
+
+
+def _drawn_forms(case: Case) -> set[str]:
+    graph, found = case.graph, set()
+    for node in graph.nodes:
+        if node.op in ("scale", "expert_matmul"):
+            found.add(node.op)
+        table = node.inputs[0] if node.op == "gather" else ""
+        if table.startswith("n") and graph.nodes[int(table[1:])].attrs.get("drop"):
+            found.add("gather of a selected view")
+    return found
+
+
+def test_each_added_form_is_drawn_in_a_campaign_stream():
+    from ireefuzz.tools.campaign.guidance import Coverage, draw_block
+    from ireefuzz.tools.campaign.options import Options
+
+    options = Options(seed=0, cases=256)
+    cases = [c for b in range(256 // options.block) for c in draw_block(options, b, Coverage())]
+    drawn = [form for case in cases for form in _drawn_forms(case)]
+    counts = {form: drawn.count(form) for form in ("scale", "expert_matmul", "gather of a selected view")}
+    assert min(counts.values()) >= 2, counts
+
+
+# --------------------------------------------------------------------------- real IREE: clean, and a fault caught
+
+
+def scale_case() -> Case:
+    b = GraphBuilder()
+    x = b.arg(("M", 6))
+    b.output(b.op("cast", b.op("scale", x, by=0.9999), to="f16"))
+    b.output(b.op("scale", b.op("cast", x, to="f16"), by=0.7978846))
+    return Case(b.build(), ({"M": 3}, {"M": 1}), seed=21)
+
+
+def selected_gather_case() -> Case:
+    b = GraphBuilder()
+    x = b.arg((9, 2, 16), "f16")
+    view = b.op("extract_slice", x, offsets=[0, 1, 0], sizes=[9, 1, 16], strides=[1, 1, 1], drop=[1])
+    b.output(b.op("gather", view, b.arg(("N",), "i32", index_bound=9), form="extract"))
+    return Case(b.build(), ({"N": 2}, {"N": 5}), seed=22)
+
+
+def expert_case() -> Case:
+    b = GraphBuilder()
+    w, ids, x = b.arg((4, "O", 8)), b.arg(("E", 3), "i32", index_bound=4), b.arg((8, 3))
+    acc = b.fill(("E", 3, "O"), 0.0)
+    b.output(b.op("expert_matmul", w, ids, x, acc, form="linalg_ext"))
+    b.output(b.op("expert_matmul", w, ids, x, acc, form="extract"))
+    return Case(b.build(), ({"E": 2, "O": 5}, {"E": 1, "O": 1}), seed=23)
+
+
+ADDED = {
+    "scale": (scale_case, "numeric/wrong-value/cast>scale/f16/?xS", "numeric/wrong-value/scale>cast/f16/?xS"),
+    "selected-gather": (selected_gather_case, "numeric/wrong-value/extract_slice>gather/f16/?xS"),
+    "expert_matmul": (
+        expert_case,
+        "numeric/wrong-value/fill>expert_matmul/f32/?xSx?",
+    ),
+}
+
+
+@pytest.mark.iree
+@pytest.mark.parametrize("form", sorted(ADDED))
+def test_added_form_compiles_clean_and_an_injected_fault_is_caught(monkeypatch, form):
+    from test_model_ops import bump, run_with
+
+    make, *signatures = ADDED[form]
+    assert run_with(monkeypatch, make()) == []
+    assert run_with(monkeypatch, make(), bump) == sorted(signatures)
