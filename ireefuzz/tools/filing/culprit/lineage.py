@@ -44,6 +44,8 @@ class Form:
     )  # the form a pass's input held, if it only materialized
     users: frozenset[str] = frozenset()  # the ops that use it (empty: any)
     allocation: bool = False  # a tensor allocation: before codegen, known by the ops that use it
+    # What the pass run alone must print to confirm it made the form (default: the form itself).
+    confirms: Holds | None = None
 
 
 # --------------------------------------------------------------------------- types
@@ -121,7 +123,12 @@ def buffers(op: str, type_text: str) -> Form:
             if m.group(2) == op and shape_of(m.group(3)) == (dims, element)
         ]
 
-    return Form(f"{op} : memref<{'x'.join(dims + (element,))}>", holds)  # no precursor: bufferization made it
+    def either(text: str) -> list[str]:  # the buffer, on the stack or the heap
+        return [m.group(0).strip() for m in _BUFFER.finditer(text) if shape_of(m.group(3)) == (dims, element)]
+
+    # No precursor: bufferization made it. Run alone, bufferization allocates with its default function
+    # (``memref.alloc``); iree-compile's CPU pipeline gives it the stack one: the same buffer confirms it.
+    return Form(f"{op} : memref<{'x'.join(dims + (element,))}>", holds, confirms=either)
 
 
 # A write into a binding outside any loop: a store-like op at the function's top level (two spaces in a
@@ -289,7 +296,7 @@ def localize(text: str, config: Any, function: str, form: Form, what: str, metho
     how = f"{what}; the first pass whose output holds {made.what} is {d.name}{past}"
 
     def shows(code: int | None, out: str, err: str) -> list[str]:
-        return made.holds(out)[:3] if code == 0 else []
+        return (made.confirms or made.holds)(out)[:3] if code == 0 else []
 
     if made.holds(found.before):
         return not_localized(f"{how}, but its input already holds it", phase_of(d.function), method)
