@@ -1252,7 +1252,7 @@ def run_experiments(
     graph = isinstance(subject, Case)
     kinds = graph_experiments(subject, cannot_run) if graph else program_experiments(subject, cannot_run)
     picked, left = chosen(kinds, limit, _identity)
-    experiments = [Experiment(AS_GIVEN, "the program as shrunk", subject), *picked]
+    experiments = [Experiment(AS_GIVEN, "the program as given (shrunk, where it was)", subject), *picked]
     cause = goal.value if goal.kind == "cause" else ""
     frontend = ev.LINALG if graph else MLIR
     results: dict[int, Any] = {}
