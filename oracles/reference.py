@@ -269,6 +269,10 @@ def _experts(E: Evaluator, xs: Sequence[Any]) -> Any:
     return E.xp.take(xs[0], _take_index(E, xs[1]), axis=0)
 
 
+def _bitwise(op: str) -> Row:
+    return lambda E, xs, a, s, t: getattr(E.xp, f"bitwise_{op}")(xs[0], xs[1])
+
+
 def _take_index(E: Evaluator, idx: Any) -> Any:
     return idx.astype(np.int64) if E.backend == "f64" else idx
 
@@ -279,6 +283,7 @@ REFERENCE: dict[str, Row] = {
     "add": lambda E, xs, a, s, t: xs[0] + xs[1],
     "batch_matmul": lambda E, xs, a, s, t: E.matmul(E.cast(xs[0], t), E.cast(xs[1], t), xs[2], t),
     "broadcast": _broadcast,
+    **{f"bitwise_{op}": _bitwise(op) for op in ("xor", "or", "and")},
     "cast": lambda E, xs, a, s, t: E.cast(xs[0], t),
     "div": lambda E, xs, a, s, t: xs[0] / (E.xp.abs(xs[1]) + 1),
     "exp": lambda E, xs, a, s, t: E.xp.exp(xs[0]),
@@ -540,6 +545,11 @@ ERROR_BOUND: dict[str, ErrorRow] = {
     "add": _rounded(lambda xs, es, out: es[0] + es[1]),
     "batch_matmul": _matmul_error,
     "broadcast": lambda E, xs, es, out, a, s, t, u: REFERENCE["broadcast"](E, es, a, s, t),
+    # an operand that may be off by any amount leaves every bit of the result free
+    **{
+        f"bitwise_{op}": lambda E, xs, es, out, a, s, t, u: np.where(es[0] + es[1] > 0, np.inf, 0.0)
+        for op in ("xor", "or", "and")
+    },
     "cast": _cast_error,
     "div": _rounded(lambda xs, es, out: es[0] / (np.abs(xs[1]) + 1) + np.abs(xs[0]) * es[1] / (np.abs(xs[1]) + 1) ** 2),
     "exp": _rounded(lambda xs, es, out: np.abs(out) * es[0]),

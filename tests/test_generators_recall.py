@@ -5,6 +5,8 @@ campaign's case stream, compiles and runs clean through real IREE, and an inject
   next binade (iree-org/iree#20163; the drawn inputs are multiples of 1/8, so no cast to f16 ever rounded);
 - a gather from a rank-reducing strided view, ``x[:, i, :]`` (``extract_slice`` with ``drop``, #19749: the
   same view kept at rank 3 shows nothing on 3.2.0);
+- the bit ops ``bitwise_xor`` / ``bitwise_or`` / ``bitwise_and`` on integers (#24927's jax.random code is made of
+  them; its unsigned dtype and shifts are not generated);
 - ``expert_matmul``: rank-2 ids gather expert weights into a rank-4 tensor feeding a contraction (#23464: with
   rank-1 ids the same program only allocates on 3.10.0).
 """
@@ -73,6 +75,8 @@ def _drawn_forms(case: Case) -> set[str]:
     for node in graph.nodes:
         if node.op in ("scale", "expert_matmul"):
             found.add(node.op)
+        if node.op.startswith("bitwise_"):
+            found.add("bitwise")
         table = node.inputs[0] if node.op == "gather" else ""
         if table.startswith("n") and graph.nodes[int(table[1:])].attrs.get("drop"):
             found.add("gather of a selected view")
@@ -86,7 +90,7 @@ def test_each_added_form_is_drawn_in_a_campaign_stream():
     options = Options(seed=0, cases=256)
     cases = [c for b in range(256 // options.block) for c in draw_block(options, b, Coverage())]
     drawn = [form for case in cases for form in _drawn_forms(case)]
-    counts = {form: drawn.count(form) for form in ("scale", "expert_matmul", "gather of a selected view")}
+    counts = {form: drawn.count(form) for form in ("scale", "expert_matmul", "gather of a selected view", "bitwise")}
     assert min(counts.values()) >= 2, counts
 
 
@@ -109,6 +113,13 @@ def selected_gather_case() -> Case:
     return Case(b.build(), ({"N": 2}, {"N": 5}), seed=22)
 
 
+def bitwise_case() -> Case:
+    b = GraphBuilder()
+    x, y = b.arg(("M", 6), "i32"), b.arg(("M", 6), "i32")
+    b.output(b.op("bitwise_or", b.op("bitwise_xor", x, y), b.op("bitwise_and", x, b.op("negate", y))))
+    return Case(b.build(), ({"M": 3}, {"M": 1}), seed=24)
+
+
 def expert_case() -> Case:
     b = GraphBuilder()
     w, ids, x = b.arg((4, "O", 8)), b.arg(("E", 3), "i32", index_bound=4), b.arg((8, 3))
@@ -121,6 +132,7 @@ def expert_case() -> Case:
 ADDED = {
     "scale": (scale_case, "numeric/wrong-value/cast>scale/f16/?xS", "numeric/wrong-value/scale>cast/f16/?xS"),
     "selected-gather": (selected_gather_case, "numeric/wrong-value/extract_slice>gather/f16/?xS"),
+    "bitwise": (bitwise_case, "numeric/wrong-value/bitwise_xor>negate>bitwise_and>bitwise_or/i32/?xS"),
     "expert_matmul": (
         expert_case,
         "numeric/wrong-value/fill>expert_matmul/f32/?xSx?",

@@ -39,6 +39,10 @@ def _where_gt(b: Body, xs: list[str], t: str) -> str:  # where(x0 > x1, x2, x3)
     return b.op(f"arith.select {b.op(f'{cmp}, {xs[0]}, {xs[1]} : {t}')}, {xs[2]}, {xs[3]} : {t}")
 
 
+def _bitwise(op: str) -> Callable[[Body, list[str], str], str]:
+    return lambda b, xs, t: b.op(f"{op} {xs[0]}, {xs[1]} : {t}")
+
+
 ELEMENTWISE_DTYPES = ("f32", "f16", "bf16", "i32", "i64", "i16")  # bf16 / i64 / i16 values come from casts
 
 ELEMENTWISE = (
@@ -91,6 +95,11 @@ ELEMENTWISE = (
     Elementwise("min", 2, maxmin("min"), lambda b, x, t: b.op(f"arith.minsi {x[0]}, {x[1]} : {t}"), max),
     Elementwise("div", 2, _div_guarded, None, lambda bs: bs[0]),
     Elementwise("where_gt", 4, _where_gt, _where_gt, lambda bs: max(bs[2], bs[3])),
+    # the bit ops of hashing and PRNG code (jax.random's threefry: #24927); |a op b| < 2 max(|a|, |b|) + 1
+    *(
+        Elementwise(f"bitwise_{name}", 2, None, _bitwise(f"arith.{name}i"), lambda bs: 2 * max(bs) + 1)
+        for name in ("xor", "or", "and")
+    ),
 )
 
 
