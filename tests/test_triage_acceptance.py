@@ -1,7 +1,7 @@
 """Issue 30's acceptance, by a real ``check`` (``iree``): each cause the triage found to be a known one under a new
-name, reduced to a raw program (``tests/data/triage/``), gets the cause id of its known twin, and neither makes the
-exit status "new". The fill-sum over a splat without arguments is the known fill-sum; the pooling unit-output
-miscompile is another known cause."""
+name, reduced to a raw program (``tests/data/triage/``), gets the cause id of its known twin, and both are
+judged known (or a duplicate of it), not new. The fill-sum over a splat without arguments is the known fill-sum;
+the pooling unit-output miscompile is another known cause."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_a_reduced_cause_and_its_known_twin_get_the_same_cause_id(reduced, twin,
     status, mine = checked(reduced, capsys)
     twin_status, theirs = checked(twin, capsys)
     assert reported(mine) == reported(theirs) == {known}
-    assert status == twin_status == 0  # nothing new: a CI reads it as clean
+    assert status == twin_status == 1  # a finding; that it is no new cause is in the verdicts below
     assert all(c["verdict"] in ("known", "duplicate-of") for c in mine["causes"] + theirs["causes"])
 
 

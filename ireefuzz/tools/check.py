@@ -239,9 +239,10 @@ def triage(
 
 
 EXIT_STATUS = (
-    "exit status: 1 a new cause (one that survived its experiments); 0 no finding (or only known causes and their "
-    "duplicates), and something was judged; 2 nothing was judged (every function's run did not finish, or its values "
-    "are undefined, ...: the reasons are printed), or a usage or infrastructure error"
+    "exit status: 1 a finding (this IREE gets the program wrong; the report says whether each cause is new, one that "
+    "survived its experiments, or known, and which); 0 no finding, and something was judged; 2 nothing was judged "
+    "(every function's run did not finish, or its values are undefined, ...: the reasons are printed), or a usage or "
+    "infrastructure error"
 )
 
 
@@ -409,7 +410,7 @@ def main(args: argparse.Namespace, experimenter: Experimenter | None = None) -> 
         tail = f" ({discarded} ill-conditioned disagreement(s) discarded)" if discarded else ""
         new = sum(t.new for t in triaged.values())
         print(f"{len(findings)} finding(s), {new} new cause(s), in {path}{tail}", file=sys.stderr)
-    if any(t.new for t in triaged.values()):
+    if findings:  # known or new, the program is wrong on this IREE: the causes say which bug, not whether
         return 1
     reasons = [f"@{r.case.function}: {why}" for r in results if (why := unjudged(r)) is not None]
     if len(reasons) == len(results):  # nothing judged: not clean

@@ -7,14 +7,14 @@ import argparse
 
 from ireefuzz.errors import UsageError
 from ireefuzz.tools import check
-from ireefuzz.tools.filing import program
+from ireefuzz.tools.filing import experiments, program
 
 configure = check.configure
 
 
 def main(args: argparse.Namespace) -> int:
     if not args.bundle:
-        return check.main(args)
+        return check.main(args, experiments.for_check)
     prepared = check.prepare(args)
     if prepared.inputs is not None:
         raise UsageError("--bundle draws its own inputs; give --shapes, not --inputs")
