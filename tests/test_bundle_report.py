@@ -214,6 +214,9 @@ def test_the_shrink_takes_the_tensor_empty_step_when_it_fails_the_same_way():
     assert steps == ["@main:generic#0.outs=empty"] and "outs(%arg1" not in taken and "tensor.empty()" in taken
     dropped = next(reducing.drop_unused_arguments(taken))
     assert "%arg1" not in dropped and "func.func @main(%arg0: tensor<4xf32>)" in dropped
+    from ireefuzz.tools.filing.program import FREED
+
+    assert "drop-ops" not in dict(FREED) and "drop-unused-arguments" in dict(FREED)  # no argument comes back
     kept, none = empty_inits(OUTS_ARGUMENT, lambda text: False)  # the variant is clean: the argument is the trigger
     assert kept == OUTS_ARGUMENT and none == []
 

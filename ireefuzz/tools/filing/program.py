@@ -40,6 +40,10 @@ from ireefuzz.tools.shrink.target import Target, cause_id
 
 CONFIRM_RUNS = 3
 PORTABLE_CPUS = report.PORTABLE_CPUS
+# The reducer's passes that remove what an adopted ``tensor.empty`` init frees: arguments, results, functions.
+FREED = tuple(
+    p for p in reducing.PASSES if p[0] in ("drop-unused-arguments", "drop-function-results", "split-functions")
+)
 OP_LINE = re.compile(r"^\s*(?:%[\w.:#, %]+ = )?([a-z_]+\.[\w.]+)\b", re.M)
 
 
@@ -264,6 +268,7 @@ def bundle_program(
                     max_candidates=max_candidates,
                     run=run,
                     interesting=_findings_as_checked(config, policy, seed, shapes, run),
+                    passes=FREED,  # only removals: drop-ops would turn the tensor.empty back into an argument
                 )
                 program = reducing.readable(again_reduced.text)
             except Exception as e:  # noqa: BLE001 -- kept as adopted
