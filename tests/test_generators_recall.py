@@ -148,3 +148,48 @@ def test_added_form_compiles_clean_and_an_injected_fault_is_caught(monkeypatch, 
     make, *signatures = ADDED[form]
     assert run_with(monkeypatch, make()) == []
     assert run_with(monkeypatch, make(), bump) == sorted(signatures)
+
+
+# --------------------------------------------------------------------------- the old bugs, shown by the forms drawn
+
+
+def expert_dynamic_case() -> Case:
+    b = GraphBuilder()
+    w, ids, x = b.arg(("R", "O", "K")), b.arg(("E", "T"), "i32", index_bound="R"), b.arg(("K", "T"))
+    b.output(b.op("expert_matmul", w, ids, x, b.fill(("E", "T", "O"), 0.0), form="linalg_ext"))
+    return Case(b.build(), ({"R": 3, "O": 5, "K": 7, "E": 2, "T": 3},), seed=25)
+
+
+OLD_BUGS = {  # form -> (its case, the release showing the bug, target CPU, the cause its emitted program gets there)
+    "scale": (scale_case, "3.2.0", "generic", r"^numeric/wrong-value/.*\bcast\b"),  # #20163: 0.49995 -> 0.25
+    "selected-gather": (selected_gather_case, "3.2.0", "generic", r"^numeric/wrong-value/"),  # #19749
+    # #23464, compile-only here; on every dim dynamic (static K and T stay under the stack limit)
+    "expert_matmul": (expert_dynamic_case, "3.10.0", "znver4", r"stack-allocation-over-limit\[gather\]"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("form", sorted(OLD_BUGS))
+def test_the_emitted_form_shows_its_recall_bug_on_the_release_that_has_it(tmp_path, form):
+    """The form, emitted as a campaign emits it, compiled by the release that shows the bug: the bug's cause. A form
+    that no longer has the bug's mechanism (the drop kept, 0.9999 gone, ids of rank 1) shows nothing there."""
+    import json
+    import os
+    import re
+    import subprocess
+    import sys
+
+    from ireefuzz.generators.emit import emit
+    from ireefuzz.sut import releases
+
+    make, release, cpu, cause = OLD_BUGS[form]
+    if not (releases.DEFAULT_CACHE / release / ".installed").exists():
+        pytest.skip(f"IREE {release} is not installed in {releases.DEFAULT_CACHE}")
+    program = tmp_path / "program.mlir"
+    program.write_text(emit(make().graph).text)
+    command = [sys.executable, "-m", "ireefuzz.cli", "check", str(program), "--json", "--release", release]
+    proc = subprocess.run(
+        [*command, "--target-cpu", cpu], capture_output=True, text=True, env={**os.environ, "JAX_PLATFORMS": "cpu"}
+    )
+    causes = {f["cause"] for f in json.loads(proc.stdout)["findings"]}
+    assert any(re.search(cause, c) for c in causes), (causes, proc.stderr[-2000:])
