@@ -102,13 +102,20 @@ _DISPATCH_FILE = re.compile(r"_(\w+?_dispatch_\d+)\.mlir$")
 
 def failing_pass(diagnostic: str) -> str | None:
     """The pass that failed for the failing dispatch (``sut`` appends ``failing pass: <pass-arg> (<where>)`` lines
-    read from ``--mlir-print-ir-after-failure`` dumps): the one where the first error is located, else the first."""
+    read from ``--mlir-print-ir-after-failure`` dumps): the one where the first error is located, else the first.
+
+    A module pass that failed beside a dispatch's pass only ran the pipeline the dispatch failed in (const-eval's
+    JIT compiles its initializers' dispatches; a compile stops at its first failure): the dispatch's pass is the
+    culprit, wherever the error is located (``input.mlir`` for the initializers const-eval hoisted)."""
     passes = _FAILING_PASS.findall(diagnostic)
     if not passes:
         return None
     located = _LOCATED_ERROR.search(diagnostic)
     dispatch = _DISPATCH_FILE.search(located.group(1)) if located else None
-    where = dispatch.group(1) if dispatch else "module"
+    if dispatch is None:
+        inner = [name for name, at in passes if at != "module"]
+        return inner[0] if inner else passes[0][0]
+    where = dispatch.group(1)
     return next((name for name, at in passes if at == where or at.startswith(where + "_")), passes[0][0])
 
 

@@ -411,12 +411,14 @@ def _judged(dispatch: Any) -> tuple[list[tuple[str, MemoryOp]], list[dict[str, A
     """(the observations beyond the scratch the dispatch's ops require, what the requirement admitted).
 
     A static buffer outside loops (or a copy) of an allowed element type and size is admitted once per
-    allowance (``oracles.scratch``); a dynamic or in-loop alloca never is."""
+    allowance (``oracles.scratch``); a dynamic or in-loop alloca never is. Where every buffer is such scratch, the
+    copies into and out of them are part of it (the sort's operand staged on the stack, sorted, stored)."""
     observations = list(_observations(dispatch))
     allowances = scratch.required_scratch(dispatch) if observations else []
     used: dict[tuple[int, str], int] = {}
     excess, admitted = [], []
     promoted = promoted_by_llvm(dispatch)
+    scratch_buffers = excess_buffers = 0  # buffers admitted as required scratch, and buffers beyond it
     for seen_at, memory_op in observations:
         if promoted and "alloca" in (memory_op.kind, memory_op.source, memory_op.target):
             admitted.append(
@@ -440,8 +442,25 @@ def _judged(dispatch: Any) -> tuple[list[tuple[str, MemoryOp]], list[dict[str, A
                     "why": allowance.why,
                 }
             )
+            scratch_buffers += role == "buffer"
+        elif (
+            role == "copy"
+            and scratch_buffers
+            and not excess_buffers
+            and {"alloca", "alloc"}
+            & {
+                memory_op.source,
+                memory_op.target,
+            }
+        ):  # in or out of the scratch the ops require (the only buffers here): part of that scratch, as a copy
+            # into or out of a buffer that is a finding is part of that finding
+            admitted.append(
+                {"op": memory_op.op, "type": memory_op.type, "bytes": memory_op.bytes, "for": "scratch"}
+                | {"operand": "", "why": "a copy into or out of the scratch buffer its ops require"}
+            )
         else:
             excess.append((seen_at, memory_op))
+            excess_buffers += role == "buffer"
     return excess, admitted
 
 

@@ -295,6 +295,18 @@ def test_the_failing_pass_of_the_failing_dispatch_is_the_stage():
     assert compile_error_stage(module_level) == "iree-dispatch-creation-fold-unit-extent-dims"
 
 
+def test_a_dispatchs_failing_pass_is_the_stage_not_the_module_pass_that_ran_its_pipeline():
+    # const-eval's JIT compiled an initializer's dispatch: the error is located in the program, and the module pass
+    # (iree-consteval-jit-globals) failed only because the dispatch's vectorization did (seed 61837, case 526)
+    const_eval = (
+        "/tmp/x/input.mlir:40:12: error: 'vector.contract' op expected at least one contracting dimension pair\n"
+        "/tmp/x/input.mlir:37:10: error: failed to run translation of source executable to target executable\n"
+        "failing pass: iree-consteval-jit-globals (module)\n"
+        "failing pass: iree-codegen-generic-vectorization (jit_eval_0_dispatch_0_reduction_221x17_f32)\n"
+    )
+    assert compile_error_stage(const_eval) == "iree-codegen-generic-vectorization"
+
+
 def test_without_a_failing_pass_line_the_stage_is_the_context_error_as_before():
     assert compile_error_stage(WRITE_AFFECTING) == "workgroup-distribution-verification"
 

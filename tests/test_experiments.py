@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import types
 from pathlib import Path
 
 import pytest
@@ -234,6 +235,42 @@ def test_a_variant_met_under_another_name_lands_by_its_known_mechanism():
     table = X.run_experiments(softmax_case(), STACK, evaluate=fake(rule), baseline=known, cannot_run=lambda c: None)
     assert rows(table)["rank+1"] == f"known:{WRITE}"
     assert X.judge(table).line() == f"duplicate-of {WRITE} (by experiment: rank+1)"
+
+
+def _dropped_into(known_cause, culprit):
+    """Seed 61837's const-eval compile error at generic vectorization: dropping its consumer compiles, into the
+    known fill-sum miscompile; ``culprit`` is what the baseline records as that known cause's culprit pass."""
+    target = "crash/compile-error/vector.contract-op-expected@iree-codegen-generic-vectorization"
+    rows = (
+        X.Row("as-given", "the program", X.Outcome("same")),
+        X.Row("drop:n1", "n1 removed", X.Outcome("known", known_cause)),
+        X.Row("cpu=generic", "g", X.Outcome("same")),
+    )
+    return X.ExperimentTable(target, rows, known={known_cause: known_cause}, culprits={known_cause: culprit})
+
+
+def test_a_variant_in_another_oracles_known_bug_of_the_same_culprit_pass_makes_a_duplicate():
+    verdict = X.judge(_dropped_into(FILL_SUM, "iree-codegen-generic-vectorization"))
+    assert (verdict.verdict, verdict.of) == ("duplicate-of", FILL_SUM)
+    assert verdict.by == "drop:n1, which lands in it, and the same culprit pass (iree-codegen-generic-vectorization)"
+
+
+def test_another_oracles_known_bug_of_another_pass_is_no_duplicate():
+    assert X.judge(_dropped_into(FILL_SUM, "tiling")).verdict == "new"
+    assert X.culprit_family("memory/alloca/contraction@DoubleTilingExpert") == ""
+    assert X.culprit_family("crash/compile-error/x@iree-llvmcpu-tile") == "tiling"
+
+
+def test_experiments_judge_every_oracle_that_runs_the_program_not_only_the_targets():
+    seen = []
+
+    def evaluate(cases, config, policy, frontend):
+        seen.append(policy.oracles)
+        return [types.SimpleNamespace(findings=(), discarded=0) for _ in cases]
+
+    X.run_experiments(softmax_case(), STACK, evaluate=evaluate, cannot_run=lambda c: None, limit=1)
+    assert seen and all({"crash", "numeric", "immutability"} <= set(o) for o in seen)
+    assert all(not {"memory", "fusion"} & set(o) for o in seen)
 
 
 def test_a_target_the_baseline_judges_is_no_candidate():

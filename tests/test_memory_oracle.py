@@ -394,3 +394,17 @@ def test_real_unpack_partial_tile_alloca_is_promoted_and_dynamic_matmul_alloca_i
     assert check_memory(artifact.dispatches) == []
     dynamic = _compile("fill_matmul_exp_dyn.mlir")
     assert "alloca" in {f.kind for f in check_memory(dynamic.dispatches)}
+
+
+def test_copies_in_and_out_of_the_scratch_a_sort_requires_are_part_of_it():
+    # Seed 61837 (host): a sort of a slice of a read-only argument, its indices unused. Bufferization stages the
+    # slice on the stack (3xf16), sorts it there with the index scratch (3xi32), and copies it out: three copies,
+    # two allowed by the scratch rule, the third (out of the admitted buffer) was a false memory/copy/sort cause.
+    name = "main_dispatch_1_sort_3xf16_dispatch_tensor_store"
+    final, bufferized = read("sort_slice_readonly.final.mlir"), read("sort_slice_readonly.bufferized.mlir")
+    sort = DispatchIR(name, "Default", final, bufferized, read("sort_slice_readonly.source.mlir"))
+    assert [(m.source, m.target) for m in scan(bufferized) if m.kind == "copy"][-1] == ("alloca", "binding")
+    assert check_memory([sort]) == []
+    # Without the sort's requirement (no source to read it from) the buffers are findings, and each copy is theirs.
+    unexplained = check_memory([DispatchIR(name, "Default", final, bufferized, "")])
+    assert {f.kind for f in unexplained} == {"alloca", "copy"}

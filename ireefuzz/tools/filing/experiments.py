@@ -68,6 +68,15 @@ def mechanism(cause: str) -> tuple[str, str]:
     return family(cause), spec.defect(kind) if spec is not None else kind
 
 
+def culprit_family(cause: str) -> str:
+    """The family of the culprit pass a cause id names after ``@`` (``...@iree-llvmcpu-tile`` -> ``tiling``), or ""
+    when it names a pipeline or nothing (memory and fusion causes name a pipeline: a CamelCase word, no pass)."""
+    from ireefuzz.oracles.cause import pass_family
+
+    at = cause.rpartition("@")[2] if "@" in cause else ""
+    return pass_family(at) if "-" in at else ""
+
+
 def needs_run(cause: str) -> bool:
     """Whether the cause is seen only by running the program (a wrong value, a mutation, a run-time crash)."""
     oracle, kind = (cause.split("/") + [""])[:2]
@@ -153,6 +162,7 @@ class ExperimentTable:
     nearest: tuple[str, float] | None = None  # the known cause nearest by features (``features``), its distance
     skipped: tuple[str, ...] = ()  # variants not run (over the cap, or not applicable), with why
     seconds: float = 0.0
+    culprits: Mapping[str, str] = dataclasses.field(default_factory=dict)  # a known cause -> its culprit's family
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -163,6 +173,7 @@ class ExperimentTable:
             "nearest": list(self.nearest) if self.nearest else None,
             "skipped": list(self.skipped),
             "seconds": round(self.seconds, 2),
+            "culprits": dict(self.culprits),
         }
 
     @classmethod
@@ -223,11 +234,16 @@ def judge(table: ExperimentTable) -> Verdict:
     variants = [r for r in rows if r.label != AS_GIVEN]
     trigger = tuple(sentence(r, table.target) for r in variants if r.outcome.kind == "clean")
     landed = [r for r in variants if r.outcome.kind == "known" and mechanism(r.outcome.cause) == mech]
-    if landed:
-        counts = collections.Counter(r.outcome.cause for r in landed)
-        of = max(counts, key=lambda k: (counts[k], -[r.outcome.cause for r in landed].index(k)))
-        by = next(r for r in landed if r.outcome.cause == of)
-        return Verdict("duplicate-of", table.target, of, by.label, trigger, of)
+    culprit = culprit_family(table.target)
+    by_pass = [  # another oracle's known bug from the same pass: one edit turns this failure into that one
+        r for r in variants if r.outcome.kind == "known" and culprit and table.culprits.get(r.outcome.cause) == culprit
+    ]
+    if landed or by_pass:
+        counts = collections.Counter(r.outcome.cause for r in landed or by_pass)
+        of = max(counts, key=lambda k: (counts[k], -[r.outcome.cause for r in landed or by_pass].index(k)))
+        by = next(r for r in landed or by_pass if r.outcome.cause == of)
+        how = by.label if landed else f"{by.label}, which lands in it, and the same culprit pass ({culprit})"
+        return Verdict("duplicate-of", table.target, of, how, trigger, of)
     judged = [r for r in rows if r.outcome.kind != "not-judged"]
     for k in table.beside:
         shows = lambda r: k in {table.known.get(c, "") for c in r.causes}
@@ -1244,8 +1260,11 @@ def run_experiments(
     evaluate = evaluate or ev.evaluate
     mine = sut.config_for(subject, config)
     cannot_run = cannot_run or (lambda cpu: configs.cannot_run(dataclasses.replace(mine, target_cpu=cpu)))
-    if policy is None:
-        oracles = ({goal.oracle or "", "crash"} & set(ev.ORACLE_NAMES)) or set(ev.ORACLE_NAMES)
+    if policy is None:  # the target's oracle and every oracle that runs the program: a variant is "clean" only
+        # when its numbers, its inputs and its run are right too (the drop of a compile error's consumer may compile
+        # into a known miscompile); memory and fusion only for their own targets (read one module each)
+        run_oracles = {name for name in ev.ORACLE_NAMES if not spec_of(name).reads_dispatches}
+        oracles = ({goal.oracle or "", *run_oracles} & set(ev.ORACLE_NAMES)) or set(ev.ORACLE_NAMES)
         policy = ev.Policy(
             oracles=frozenset(oracles), jax="on-disagreement", run_timeout_s=isolated.DEFAULT_RUN_TIMEOUT_S
         )
@@ -1273,8 +1292,10 @@ def run_experiments(
     beside = _beside(given, goal, known) if not isinstance(given, str) else ()
     hit = goal.hit(given.findings) if not isinstance(given, str) else None
     nearest = nearest_known(cause, [hit.signature] if hit else [], baseline) if cause else None
+    mechanisms = {k: baseline.known_mechanism(k) for k in set(known.values())}
+    culprits = {k: m.family for k, m in mechanisms.items() if m is not None and m.family}
     return ExperimentTable(
-        cause or goal.value, tuple(rows), known, beside, nearest, tuple(left), time.perf_counter() - started
+        cause or goal.value, tuple(rows), known, beside, nearest, tuple(left), time.perf_counter() - started, culprits
     )
 
 
