@@ -123,11 +123,19 @@ def buffers(op: str, type_text: str) -> Form:
             if m.group(2) == op and shape_of(m.group(3)) == (dims, element)
         ]
 
-    def either(text: str) -> list[str]:  # the buffer, on the stack or the heap
-        return [m.group(0).strip() for m in _BUFFER.finditer(text) if shape_of(m.group(3)) == (dims, element)]
+    def either(text: str) -> list[str]:  # the buffer, on the stack or the heap (a bounded one: dynamic there)
+        return [
+            m.group(0).strip()
+            for m in _BUFFER.finditer(text)
+            if (found := shape_of(m.group(3))) is not None
+            and found[1] == element
+            and len(found[0]) == len(dims)
+            and all(a == b or a == "?" for a, b in zip(found[0], dims))
+        ]
 
     # No precursor: bufferization made it. Run alone, bufferization allocates with its default function
-    # (``memref.alloc``); iree-compile's CPU pipeline gives it the stack one: the same buffer confirms it.
+    # (``memref.alloc``, of the dynamic size where iree-compile's CPU pipeline bounds it); iree-compile's CPU
+    # pipeline gives it the stack one: the same buffer confirms it.
     return Form(f"{op} : memref<{'x'.join(dims + (element,))}>", holds, confirms=either)
 
 
