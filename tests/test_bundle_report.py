@@ -240,3 +240,14 @@ def test_bisect_puts_its_section_before_the_footer(tmp_path):
     bisect.record_result(tmp_path, result)
     text = (tmp_path / "ISSUE.md").read_text()
     assert text.index("## Bisection") < text.index("\n---\nFound by ireefuzz")
+
+
+def test_a_buffer_is_confirmed_by_bufferization_alone_on_the_stack_or_the_heap():
+    """Run alone, bufferization allocates with its default function (``memref.alloc``, at the dynamic size that
+    iree-compile's CPU pipeline bounds): the same buffer confirms the alloca; another type does not."""
+    from ireefuzz.tools.filing.culprit import lineage
+
+    bounded = lineage.buffers("memref.alloca", "memref<9007199254740991xi32>")
+    assert bounded.confirms is not None and bounded.confirms("  %alloc = memref.alloc(%dim) : memref<?xi32>\n")
+    assert not bounded.confirms("  %alloc = memref.alloc(%dim) : memref<?xf32>\n")
+    assert not bounded.holds("  %alloc = memref.alloc(%dim) : memref<?xi32>\n")  # the oracle's form stays strict
