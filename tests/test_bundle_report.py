@@ -251,3 +251,12 @@ def test_a_buffer_is_confirmed_by_bufferization_alone_on_the_stack_or_the_heap()
     assert bounded.confirms is not None and bounded.confirms("  %alloc = memref.alloc(%dim) : memref<?xi32>\n")
     assert not bounded.confirms("  %alloc = memref.alloc(%dim) : memref<?xf32>\n")
     assert not bounded.holds("  %alloc = memref.alloc(%dim) : memref<?xi32>\n")  # the oracle's form stays strict
+
+
+def test_a_path_cut_by_a_records_tail_names_no_machine_path():
+    """run.sh's output is kept by its last characters: a path cut at its head (the shipped gather bundle's
+    ``3.11/site-packages/iree/_runtime_libs/iree-run-module``) is named by its file alone."""
+    from ireefuzz.tools.filing.program import portable
+
+    cut = "3.11/site-packages/iree/_runtime_libs/iree-run-module --module=repro.1.vmfb"
+    assert portable(cut) == "iree-run-module --module=repro.1.vmfb"

@@ -140,7 +140,7 @@ def write_cause(
     nan_inputs = [i for i, x in enumerate(made.inputs) if np.asarray(x).dtype.kind == "f" and np.isnan(x).any()]
     inputs_check = {"nan_inputs": nan_inputs, "reference_ran": any(k.startswith("ref_") for k in made.expected)}
     made.finding["inputs_check"] = inputs_check
-    made.finding["run_sh"] = {"exits": exits, "output": output[-600:]}
+    made.finding["run_sh"] = {"exits": exits, "output": portable(output)[-600:]}  # a cut path is no path
     made.finding["confirm"] = f"{exits.count(1)}/{CONFIRM_RUNS}"
     confirmed = exits.count(1) == CONFIRM_RUNS
     tried = None
@@ -174,11 +174,15 @@ _MACHINE_ROOTS = tuple(
 )
 
 
+_INSTALLED = re.compile(r"[^\s'\"]*site-packages/(?:[^\s'\"]*/)?([^\s'\"/]+)")
+
+
 def portable(value: Any) -> Any:
     """``value`` (text, or JSON made of text) naming no path of this machine: a work directory's files by their
     own name, a file under this Python, the home or the working directory by its base name (``iree-compile``)."""
     if isinstance(value, str):
         value = _WORK_DIR.sub("", value)
+        value = _INSTALLED.sub(r"\1", value)  # a file of an installed package (also a cut path's tail)
         for root in _MACHINE_ROOTS:
             if root not in ("", "/"):
                 value = re.sub(re.escape(root) + r"/(?:[^\s'\"]*/)?([^\s'\"/]+)", r"\1", value)
