@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from . import vocabulary
 
@@ -222,15 +222,20 @@ def _scan(text: str) -> list[dict[str, Any]]:
         cyclic = _blocks_on_cycles(body)
         stack: list[bool] = []  # per open region: is it a loop's?
         block = ""
+        lines: list[tuple[str, bool]] = []
+        allocas: list[tuple[dict[str, Any], str, str]] = []
         for line in _op_lines(body):
             label = _LABEL.match(line)
             if label:
                 block = label.group(1)
             in_loop = any(stack) or block in cyclic
+            lines.append((line, in_loop))
             alloc = _ALLOC.match(line)
             if alloc:
                 kind, memref = alloc.group(2), alloc.group(3)
                 found.append(_row(kind, f"memref.{kind}", memref, in_loop, line))
+                if kind == "alloca":
+                    allocas.append((found[-1], alloc.group(1), memref))
             else:
                 copy = _copy_operands(line, body)
                 if copy is not None:
@@ -250,6 +255,8 @@ def _scan(text: str) -> list[dict[str, Any]]:
                 stack.extend([is_loop] * opened)
             elif opened < 0:
                 del stack[len(stack) + opened :]
+        for row, name, memref in allocas:
+            row["one_vector"] = _one_vector(name, memref, lines)
     return found
 
 
@@ -268,7 +275,33 @@ def _row(kind: str, op: str, memref: str, in_loop: bool, line: str, staged: bool
         "aligned": False,
         "source": "",
         "target": "",
+        "one_vector": False,
     }
+
+
+_VECTOR_STORE = re.compile(r"^\s*vector\.(?:store|transfer_write) %[\w$.-]+, (%[\w$.-]+)\[.*\bvector<([^>]*)>")
+_READ_OF = re.compile(
+    r"^\s*(?:%[\w$.-]+ = )?"
+    r"(memref\.load|vector\.load|vector\.transfer_read|vector\.maskedload|memref\.copy) (%[\w$.-]+)\b"
+)
+
+
+def _one_vector(name: str, memref: str, lines: Sequence[tuple[str, bool]]) -> bool:
+    """``memory._one_vector`` on text: the buffer ``name`` is stored whole once (a vector of its own shape, outside
+    loops) and otherwise only read (its first operand)."""
+    shape = _shape_of(_memref_type(memref))
+    writes = 0
+    for line, in_loop in lines:
+        if not re.search(rf"{re.escape(name)}(?![\w$.-])", line) or _ALLOC.match(line):
+            continue
+        store, read = _VECTOR_STORE.match(line), _READ_OF.match(line)
+        if store and store.group(1) == name:
+            if store.group(2).split("x")[:-1] != shape[:-1] or in_loop:
+                return False
+            writes += 1
+        elif not (read and read.group(2) == name):
+            return False
+    return writes == 1
 
 
 def _memref_type(text: str) -> str:

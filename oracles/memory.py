@@ -79,6 +79,7 @@ class MemoryOp:
     aligned: bool = False  # a copy between the same positions of two bindings of one shape (see ``is_defect``)
     source: str = ""  # a copy's ends, each one of ``COPY_ENDS`` ("" for an allocation, or a record without them)
     target: str = ""
+    one_vector: bool = False  # a stack buffer of one vector, stored whole once and only read after (``_one_vector``)
 
 
 # What a copy moves data from or to: a binding the dispatch only reads (an input, ``ReadOnly``), another binding,
@@ -267,6 +268,7 @@ def scan(ir_text: str) -> list[MemoryOp]:
                     dynamic=not memref_type.has_static_shape,
                     in_loop=_in_loop(op),
                     excerpt=first_line(op),
+                    one_vector=op.name == "memref.alloca" and _one_vector(op),
                 )
             )
             continue
@@ -291,6 +293,30 @@ def scan(ir_text: str) -> list[MemoryOp]:
             )
         )
     return found
+
+
+_VECTOR_WRITES = frozenset({"vector.store", "vector.transfer_write"})
+_READS = frozenset({"memref.load", "vector.load", "vector.transfer_read", "vector.maskedload", "memref.copy"})
+
+
+def _one_vector(alloca: ir.Operation) -> bool:
+    """The buffer holds one vector: one store of a vector of the buffer's own shape, outside loops, and otherwise
+    only reads (loads, or a copy out of it). That is the full/partial split of a vector write that runs out of its
+    destination's bounds (``split-transfers=linalg-copy`` in IREE's CPU vector lowering, PR #11178): the vector is
+    spilled whole, and only the elements inside the destination are copied out. IREE's design, not a defect."""
+    writes = 0
+    for use in alloca.results[0].uses:
+        user = getattr(use.owner, "operation", use.owner)
+        if user.name in _VECTOR_WRITES and use.operand_number == 1:
+            same_shape = str(user.operands[0].type).removeprefix("vector<").split("x")[:-1] == [
+                str(d) for d in ir.MemRefType(alloca.results[0].type).shape
+            ]
+            if not same_shape or _in_loop(user):
+                return False
+            writes += 1
+        elif user.name not in _READS or (user.name == "memref.copy" and use.operand_number != 0):
+            return False
+    return writes == 1
 
 
 def _aligned(source: ir.Value, target: ir.Value) -> bool:
@@ -428,6 +454,13 @@ def _judged(dispatch: Any) -> tuple[list[tuple[str, MemoryOp]], list[dict[str, A
             continue
         kind = finding_kind(memory_op)
         role = "copy" if kind == "copy" else "buffer" if kind in ("alloca", "alloc") else None
+        if memory_op.one_vector and kind == "alloca":
+            admitted.append(
+                {"op": memory_op.op, "type": memory_op.type, "bytes": memory_op.bytes, "for": "vector.transfer_write"}
+                | {"operand": "", "why": "the split of a vector write past its destination's bounds: one vector"}
+            )
+            scratch_buffers += 1
+            continue
         allowance = role and scratch.within(
             allowances, scratch.element_type_of(memory_op.type), memory_op.bytes, role, used
         )

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ireefuzz.errors import IRParseError
-from ireefuzz.oracles.memory import check_memory, moves_data, profile, scan
+from ireefuzz.oracles.memory import check_memory, moves_data, profile, promoted_by_llvm, scan
 from ireefuzz.sut import DispatchIR
 
 IR = Path(__file__).parent / "data" / "ir"
@@ -346,13 +346,34 @@ def _with_llvm(final_ir: str, llvm_ir: str, name: str) -> DispatchIR:
 
 
 def test_an_alloca_llvm_promotes_to_registers_is_no_finding():
-    # x86-64-v2, an unpack of one partial static tile: the split-transfer fallback's memref<4xf32> alloca before
-    # iree-convert-to-llvm, and no alloca left in the optimized LLVM IR (SROA made it a load and a store).
+    # The three 3x7 allocas of the unaligned matmul, with an optimized LLVM IR that holds no alloca (the recorded
+    # unpack's, where SROA made its buffer a load and a store): promoted, no finding; unknown LLVM IR: judged.
+    final = read("fill_matmul_exp_33x16x49.final.mlir")
+    assert check_memory([_with_llvm(final, "", "d0")]), "unknown LLVM IR: still judged"
+    assert check_memory([_with_llvm(final, read("unpack_partial_tile.optimized.ll"), "d0")]) == []
+
+
+def test_the_one_vector_buffer_of_a_split_partial_write_is_no_finding_and_a_second_store_makes_it_one():
+    # x86-64-v2, an unpack of one partial static tile (1x4 -> 1): the vector is stored whole into a memref<4xf32>
+    # and one element is loaded back out (the full/partial split, IREE's design), whether or not LLVM removes it.
     final = read("unpack_partial_tile.final.mlir")
-    assert [m.type for m in scan(final)] == ["memref<4xf32>"]
-    assert check_memory([_with_llvm(final, "", "main_dispatch_0_unpack_f32")]), "unknown LLVM IR: still judged"
-    promoted = _with_llvm(final, read("unpack_partial_tile.optimized.ll"), "main_dispatch_0_unpack_f32")
-    assert check_memory([promoted]) == []
+    (buffer,) = scan(final)
+    assert buffer.one_vector and check_memory([_with_llvm(final, "", "main_dispatch_0_unpack_f32")]) == []
+    twice = final.replace(
+        "  vector.store %2, %alloca[%c0] : memref<4xf32>, vector<4xf32>\n",
+        "  vector.store %2, %alloca[%c0] : memref<4xf32>, vector<4xf32>\n" * 2,
+    )
+    assert twice != final and not scan(twice)[0].one_vector
+    assert [f.kind for f in check_memory([_with_llvm(twice, "", "main_dispatch_0_unpack_f32")])] == ["alloca"]
+    in_place = final.replace(
+        "%3 = memref.load %alloca[%c0]",
+        "memref.store %cst, %alloca[%c0] : memref<4xf32>\n  %3 = memref.load %alloca[%c0]",
+    )
+    assert not scan(
+        in_place.replace(
+            "%c0 = arith.constant 0 : index", "%c0 = arith.constant 0 : index\n  %cst = arith.constant 0.0 : f32"
+        )
+    )[0].one_vector
 
 
 def test_an_alloca_that_survives_llvm_stays_a_finding():
@@ -391,7 +412,11 @@ def test_real_unpack_partial_tile_alloca_is_promoted_and_dynamic_matmul_alloca_i
     assert isinstance(artifact, sut.Artifact), artifact
     (unpack,) = artifact.dispatches
     assert scan(unpack.final_ir) and unpack.llvm_ir  # an alloca before LLVM, and the LLVM IR was read
-    assert check_memory(artifact.dispatches) == []
+    assert promoted_by_llvm(unpack) and check_memory(artifact.dispatches) == []
+    # Seed 29411: 1x16 -> 3 keeps its one-vector buffer in LLVM; the split's design, still no finding.
+    kept = sut.compile_mlir(read("unpack_partial_tile_i32.program.mlir"), sut.CompilerConfig(target_cpu="x86-64-v2"))
+    assert isinstance(kept, sut.Artifact), kept
+    assert not promoted_by_llvm(kept.dispatches[0]) and check_memory(kept.dispatches) == []
     dynamic = _compile("fill_matmul_exp_dyn.mlir")
     assert "alloca" in {f.kind for f in check_memory(dynamic.dispatches)}
 
