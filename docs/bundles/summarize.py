@@ -16,10 +16,6 @@ CAUSES = {
     ),
     "fill_then_sum_wrong_value": ("a sum over a splat `linalg.fill` gives a wrong value", None),
     "gather_of_gather_wrong_values": ("a gather of a gather returns wrong rows", None),
-    "conv_nchw_alloca": (
-        "an NCHW conv whose init is a splat `linalg.generic` gets `memref.alloca` stack buffers",
-        None,
-    ),
     "mmt4d_dynamic_sigfpe": ("`linalg.mmt4d` with dynamic inner tiles: SIGFPE in iree-compile", None),
     "unpack_into_argument": ("`linalg.unpack` into a function argument: write-affecting error", None),
     "conv_input_as_outs_crash": ("a conv whose input is also its outs: SIGSEGV in iree-compile", None),
