@@ -19,6 +19,7 @@ one gather_of_gather_wrong_values gather_of_gather_wrong_values.mlir --shapes 2x
 # (conv_nchw_splat_generic_init_alloca.mlir: no finding since the memory oracle counts only a stack buffer that
 #  survives LLVM; LLVM promotes its alloca)
 one mmt4d_dynamic_sigfpe mmt4d_dynamic_sigfpe.mlir
+one masked_contract_drop_unit_dims attention_masked_contract_drop_unit_dims_error.mlir
 one unpack_into_argument unpack_into_argument_write_error.mlir
 one conv_input_as_outs_crash conv_input_as_outs_crash.mlir
 one comment_llvm_113021_reverse_map_tiling reverse_map_then_reduce_tiling_invalid_ir.mlir

@@ -15,6 +15,10 @@ CAUSES = {
         None,
     ),
     "fill_then_sum_wrong_value": ("a sum over a splat `linalg.fill` gives a wrong value", None),
+    "masked_contract_drop_unit_dims": (
+        "dropping vector unit dims leaves a masked contraction's mask at the old shape: invalid IR",
+        None,
+    ),
     "gather_of_gather_wrong_values": ("a gather of a gather returns wrong rows", None),
     "mmt4d_dynamic_sigfpe": ("`linalg.mmt4d` with dynamic inner tiles: SIGFPE in iree-compile", None),
     "unpack_into_argument": ("`linalg.unpack` into a function argument: write-affecting error", None),
