@@ -43,7 +43,8 @@ class _Pool:
 
     st = st
 
-    def __init__(self, dtypes: Sequence[str], dynamic: bool, syntax: Syntax) -> None:
+    def __init__(self, dtypes: Sequence[str], dynamic: bool, syntax: Syntax, ops: Sequence[str] = OP_NAMES) -> None:
+        self.ops = frozenset(ops)  # what may be drawn, a proposal's derived nodes (``derive``) included
         self.args: list[TensorType] = []
         self.nodes: list[Node] = []
         self.bounds: dict[str, float] = {}
@@ -186,7 +187,7 @@ def graphs(
         raise ValueError(f"unknown ops {sorted(unknown)}; known: {', '.join(OP_NAMES)}")
     if dynamic is None:
         dynamic = draw(st.booleans())
-    pool = _Pool(dtypes, dynamic, syntax)
+    pool = _Pool(dtypes, dynamic, syntax, ops)
     for _ in range(draw(st.integers(1, 2))):
         dtype = draw(st.sampled_from(pool.dtypes_among(("f32", "f16", "i32", "i8"))))
         pool.new_arg(TensorType(pool.draw_shape(draw, 1, 3), dtype))

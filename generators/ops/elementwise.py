@@ -205,7 +205,7 @@ def _cast_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | N
     if not targets:
         return None
     to = draw(pool.st.sampled_from(targets))
-    if to in NARROW_FLOATS and pool.type(src).dtype == "f32" and draw(pool.st.booleans()):
+    if to in NARROW_FLOATS and pool.type(src).dtype == "f32" and "scale" in pool.ops and draw(pool.st.booleans()):
         src = pool.derive("scale", [src], {"by": draw(pool.st.sampled_from(SCALES))})  # a value that rounds
     return (src,), {"to": to}
 

@@ -175,7 +175,7 @@ def _gather_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
 
 def _gather_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
     table = pool.pick(draw, lambda t, bound: len(t.shape) in (2, 3) and t.shape[0] != 0)
-    if draw(pool.st.booleans()):  # rows of a strided view, x[:, i, :] (torch select + index_select: #19749)
+    if "extract_slice" in pool.ops and draw(pool.st.booleans()):  # rows of x[:, i, :] (select + index_select: #19749)
         table = select_view(draw, pool, _wide_source(draw, pool)) or table
     if table is None or not pool.nonzero(pool.type(table).shape[0]):
         return None

@@ -129,9 +129,13 @@ def _dim_source(tensor: ir.Value, axis: int, params: list[ir.Value], depth: int 
     producer = tensor.owner
     if producer.name == "tensor.cast":
         return _dim_source(producer.operands[0], axis, params, depth + 1)
-    if producer.name == "tensor.empty":  # its dynamic sizes, in order
+    if producer.name in ("tensor.empty", "tensor.extract_slice"):  # its dynamic sizes, in order
+        sizes = list(producer.operands)
+        if producer.name == "tensor.extract_slice":  # source, offsets, sizes, strides
+            segments = list(ir.DenseI32ArrayAttr(producer.attributes["operandSegmentSizes"]))
+            sizes = sizes[1 + segments[1] : 1 + segments[1] + segments[2]]
         dynamic_axes = [k for k, d in enumerate(_shape(tensor)) if d == DYNAMIC]
-        size = producer.operands[dynamic_axes.index(axis)]
+        size = sizes[dynamic_axes.index(axis)]
         if isinstance(size, ir.OpResult) and size.owner.name == "tensor.dim":
             source, index = size.owner.operands
             if isinstance(index, ir.OpResult) and index.owner.name == "arith.constant":
