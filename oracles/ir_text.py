@@ -279,29 +279,27 @@ def _row(kind: str, op: str, memref: str, in_loop: bool, line: str, staged: bool
     }
 
 
-_VECTOR_STORE = re.compile(r"^\s*vector\.(?:store|transfer_write) %[\w$.-]+, (%[\w$.-]+)\[.*\bvector<([^>]*)>")
-_READ_OF = re.compile(
-    r"^\s*(?:%[\w$.-]+ = )?"
-    r"(memref\.load|vector\.load|vector\.transfer_read|vector\.maskedload|memref\.copy) (%[\w$.-]+)\b"
-)
+_WHOLE_WRITE = re.compile(r"^\s*vector\.(?:store|transfer_write) %[\w$.-]+, (%[\w$.-]+)\[.*\bvector<([^>]*)>")
+_WHOLE_READ = re.compile(r"^\s*%[\w$.-]+ = vector\.(?:load|transfer_read) (%[\w$.-]+)\[.*\bvector<([^>]*)>")
+_ELEMENT_ACCESS = re.compile(r"^\s*(?:%[\w$.-]+ = )?memref\.(?:load|store|copy) ")
 
 
 def _one_vector(name: str, memref: str, lines: Sequence[tuple[str, bool]]) -> bool:
-    """``memory._one_vector`` on text: the buffer ``name`` is stored whole once (a vector of its own shape, outside
-    loops) and otherwise only read (its first operand)."""
-    shape = _shape_of(_memref_type(memref))
-    writes = 0
+    """``memory._one_vector`` on text: the buffer ``name`` is accessed whole once (a vector of its own shape,
+    outside loops) and otherwise only by element loads and stores or copies."""
+    shape = _shape_of(_memref_type(memref))[:-1]
+    whole = 0
     for line, in_loop in lines:
         if not re.search(rf"{re.escape(name)}(?![\w$.-])", line) or _ALLOC.match(line):
             continue
-        store, read = _VECTOR_STORE.match(line), _READ_OF.match(line)
-        if store and store.group(1) == name:
-            if store.group(2).split("x")[:-1] != shape[:-1] or in_loop:
+        access = _WHOLE_WRITE.match(line) or _WHOLE_READ.match(line)
+        if access and access.group(1) == name:
+            if access.group(2).split("x")[:-1] != shape or in_loop:
                 return False
-            writes += 1
-        elif not (read and read.group(2) == name):
+            whole += 1
+        elif not _ELEMENT_ACCESS.match(line):
             return False
-    return writes == 1
+    return whole == 1
 
 
 def _memref_type(text: str) -> str:

@@ -295,28 +295,30 @@ def scan(ir_text: str) -> list[MemoryOp]:
     return found
 
 
-_VECTOR_WRITES = frozenset({"vector.store", "vector.transfer_write"})
-_READS = frozenset({"memref.load", "vector.load", "vector.transfer_read", "vector.maskedload", "memref.copy"})
+_WHOLE_VECTOR_OPS = {"vector.store": 1, "vector.transfer_write": 1, "vector.load": 0, "vector.transfer_read": 0}
+_ELEMENT_OPS = frozenset({"memref.load", "memref.store", "memref.copy"})
 
 
 def _one_vector(alloca: ir.Operation) -> bool:
-    """The buffer holds one vector: one store of a vector of the buffer's own shape, outside loops, and otherwise
-    only reads (loads, or a copy out of it). That is the full/partial split of a vector write that runs out of its
-    destination's bounds (``split-transfers=linalg-copy`` in IREE's CPU vector lowering, PR #11178): the vector is
-    spilled whole, and only the elements inside the destination are copied out. IREE's design, not a defect."""
-    writes = 0
+    """The buffer stages one vector: one access of it whole, as a vector of its own shape, outside loops, and
+    otherwise only element loads and stores or copies. That is the full/partial split of a vector transfer that
+    runs out of its memref's bounds (``split-transfers=linalg-copy`` in IREE's CPU vector lowering, PR #11178): a
+    write spills the vector whole and copies out the elements inside the destination; a read fills the buffer with
+    the padding and the elements inside the source, then loads it whole. IREE's design, not a defect."""
+    whole = 0
+    shape = [str(d) for d in ir.MemRefType(alloca.results[0].type).shape]
     for use in alloca.results[0].uses:
         user = getattr(use.owner, "operation", use.owner)
-        if user.name in _VECTOR_WRITES and use.operand_number == 1:
-            same_shape = str(user.operands[0].type).removeprefix("vector<").split("x")[:-1] == [
-                str(d) for d in ir.MemRefType(alloca.results[0].type).shape
-            ]
-            if not same_shape or _in_loop(user):
+        if _WHOLE_VECTOR_OPS.get(user.name, -1) >= 0:
+            vector = user.operands[0] if _WHOLE_VECTOR_OPS[user.name] else user.results[0]
+            if use.operand_number != _WHOLE_VECTOR_OPS[user.name] or _in_loop(user):
                 return False
-            writes += 1
-        elif user.name not in _READS or (user.name == "memref.copy" and use.operand_number != 0):
+            if str(vector.type).removeprefix("vector<").split("x")[:-1] != shape:
+                return False
+            whole += 1
+        elif user.name not in _ELEMENT_OPS:
             return False
-    return writes == 1
+    return whole == 1
 
 
 def _aligned(source: ir.Value, target: ir.Value) -> bool:

@@ -365,15 +365,18 @@ def test_the_one_vector_buffer_of_a_split_partial_write_is_no_finding_and_a_seco
     )
     assert twice != final and not scan(twice)[0].one_vector
     assert [f.kind for f in check_memory([_with_llvm(twice, "", "main_dispatch_0_unpack_f32")])] == ["alloca"]
-    in_place = final.replace(
-        "%3 = memref.load %alloca[%c0]",
-        "memref.store %cst, %alloca[%c0] : memref<4xf32>\n  %3 = memref.load %alloca[%c0]",
-    )
-    assert not scan(
-        in_place.replace(
-            "%c0 = arith.constant 0 : index", "%c0 = arith.constant 0 : index\n  %cst = arith.constant 0.0 : f32"
-        )
-    )[0].one_vector
+
+
+def test_the_one_vector_buffer_of_a_split_partial_read_is_no_finding_and_a_second_whole_load_makes_it_one():
+    # A padded pack 1 -> 1x3 (seed 84407): the buffer is filled with the padding and the one element inside the
+    # source, element by element, then loaded whole once as vector<3xf16>.
+    final = read("pack_padded_partial_tile.final.mlir")
+    (buffer,) = scan(final)
+    assert buffer.one_vector and check_memory([_with_llvm(final, "", "d0")]) == []
+    load = next(line for line in final.splitlines() if "= vector.load %alloca" in line)
+    twice = final.replace(load, load + "\n" + load.replace("%", "%again_", 1))
+    assert twice != final and not scan(twice)[0].one_vector
+    assert [f.kind for f in check_memory([_with_llvm(twice, "", "d0")])] == ["alloca"]
 
 
 def test_an_alloca_that_survives_llvm_stays_a_finding():
@@ -413,6 +416,10 @@ def test_real_unpack_partial_tile_alloca_is_promoted_and_dynamic_matmul_alloca_i
     (unpack,) = artifact.dispatches
     assert scan(unpack.final_ir) and unpack.llvm_ir  # an alloca before LLVM, and the LLVM IR was read
     assert promoted_by_llvm(unpack) and check_memory(artifact.dispatches) == []
+    # Seed 84407 (host): a padded pack 1 -> 1x3 reads through a one-vector buffer (the read side of the split).
+    padded = sut.compile_mlir(read("pack_padded_partial_tile.program.mlir"), sut.CompilerConfig())
+    assert isinstance(padded, sut.Artifact), padded
+    assert scan(padded.dispatches[0].final_ir) and check_memory(padded.dispatches) == []
     # Seed 29411: 1x16 -> 3 keeps its one-vector buffer in LLVM; the split's design, still no finding.
     kept = sut.compile_mlir(read("unpack_partial_tile_i32.program.mlir"), sut.CompilerConfig(target_cpu="x86-64-v2"))
     assert isinstance(kept, sut.Artifact), kept
