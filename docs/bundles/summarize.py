@@ -22,9 +22,12 @@ CAUSES = {
     "gather_of_gather_wrong_values": ("a gather of a gather returns wrong rows", None),
     "mmt4d_dynamic_sigfpe": ("`linalg.mmt4d` with dynamic inner tiles: SIGFPE in iree-compile", None),
     "unpack_into_argument": ("`linalg.unpack` into a function argument: write-affecting error", None),
-    "conv_input_as_outs_crash": ("a conv whose input is also its outs: SIGSEGV in iree-compile", None),
+    "conv_input_as_outs_crash": (
+        "a conv whose input is also its outs: SIGSEGV in iree-compile (#24385's crash site, still there)",
+        "iree-org/iree#24385",
+    ),
     "two_functions_iota_argmax_O3": (
-        "two functions with the same iota -> argmax prefix: the second returns zeros at O3",
+        "two functions with one iota -> argmax prefix: the second returns zeros (alone it is right, at any opt level)",
         None,
     ),
     "comment_llvm_113021_reverse_map_tiling": (
