@@ -36,7 +36,8 @@ IN_PLACE_OPS = frozenset(vocabulary.IN_PLACE_OPS)
 REQUIRED_SCRATCH = {
     **{
         op: "updates its outs in place: an operand read through a read-only binding, or whose result is "
-        "unused, needs one buffer of that operand's tile and one copy into it"
+        "unused, needs one buffer of that operand's tile and one copy into it; an input computed in the dispatch "
+        "(a fill), one buffer of its tile"
         for op in sorted(IN_PLACE_OPS)
     },
     "linalg.generic[reduction]": "a reduction whose companion result is unused still carries its accumulator "
@@ -55,7 +56,7 @@ class Allowance:
     operand: int  # which of its outs operands
     element_type: str  # e.g. "i32"
     max_bytes: int  # a buffer: the operand's whole size if static, else the dispatch's stack limit
-    why: str  # "result unused" | "read-only binding" | "companion result unused"
+    why: str  # "result unused" | "read-only binding" | "companion result unused" | "input computed in the dispatch"
     operand_bytes: int | None = None  # the operand's size (None: dynamic), the most one copy of it moves
 
     def admits(self, element_type: str, size_bytes: int | None) -> bool:
@@ -120,7 +121,11 @@ def _outs(op: ir.Operation) -> list[ir.Value]:
 
 def _in_place(op: ir.Operation, limit: int) -> Iterable[Allowance]:
     results = list(op.results)
-    for index, operand in enumerate(_outs(op)):
+    outs = _outs(op)
+    for operand in list(op.operands)[: len(list(op.operands)) - len(outs)]:  # its ins (a top-k's input)
+        if isinstance(operand.type, ir.RankedTensorType) and _computed_here(operand):
+            yield _allowance(op.name, -1, operand, limit, "input computed in the dispatch")
+    for index, operand in enumerate(outs):
         unused = index < len(results) and _unused(results[index])
         read_only = _from_read_only_binding(operand)
         if unused or read_only:
@@ -148,6 +153,21 @@ def _allowance(op: str, index: int, operand: ir.Value, limit: int, why: str) -> 
 
 def _unused(value: ir.Value) -> bool:
     return not any(True for _ in value.uses)
+
+
+def _computed_here(value: ir.Value) -> bool:
+    """``value`` is computed by an op of the dispatch (a fill, a generic), not loaded from a binding: an op that
+    reads it over and over (a top-k's input) needs it in a buffer of its tile."""
+    for _ in range(16):
+        if isinstance(value, ir.BlockArgument):
+            return False
+        owner = value.owner
+        if owner.name.endswith("dispatch.tensor.load"):
+            return False
+        if owner.name not in ("tensor.cast", "tensor.extract_slice", "tensor.expand_shape", "tensor.collapse_shape"):
+            return True
+        value = owner.operands[0]
+    return False
 
 
 def _from_read_only_binding(value: ir.Value) -> bool:

@@ -177,3 +177,15 @@ def test_a_dynamic_argsort_keeping_only_its_keys_needs_a_copy_and_a_buffer_and_n
     program = (IR.parents[1].parent / "corpus" / "stablehlo" / "iota_multi_consumer" / "program.mlir").read_text()
     artifact = sut.compile_mlir(program, sut.CompilerConfig())
     assert [f.signature for f in check_memory(artifact.dispatches)] == []
+
+
+def test_a_top_k_whose_input_is_computed_in_its_dispatch_may_buffer_that_input():
+    # Seed 15923 (x86-64-v2): the top-k's input is a fill fused into its dispatch (no binding behind it), and its
+    # indices are unused; both buffers are what top-k needs (the outsider's stock-tool variants: each alloca goes
+    # with one of the two).
+    name = "main_dispatch_0_topk_6xDx6xf16_dispatch_tensor_store"
+    ir = {k: (IR / f"topk_of_a_fill.{k}.mlir").read_text() for k in ("source", "final", "bufferized")}
+    topk = DispatchIR(name, "Default", ir["final"], ir["bufferized"], ir["source"])
+    assert sorted(a.why for a in required_scratch(topk)) == ["input computed in the dispatch", "result unused"]
+    assert check_memory([topk]) == []
+    assert check_memory([DispatchIR(name, "Default", ir["final"], ir["bufferized"], "")])  # unexplained: findings
