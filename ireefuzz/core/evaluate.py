@@ -285,13 +285,6 @@ def evaluate_batch(
                 item[0]: r for part in parts for item, r in zip(part, evaluate_batch(part, setup, policy, frontend))
             }
             return [by_name[name] for name, _, _ in named]
-        if artifact.kind == "timeout":  # a hang, or only slow here (a loaded machine, the observation dumps)?
-            slow = _slow_not_hung(artifact, program.text, config, toolchain)
-            if isinstance(slow, str):
-                return [
-                    CaseResult(case, (), compile_seconds=artifact.seconds, not_judged=(slow,)) for _, case, _ in named
-                ]
-            artifact = slow
         return _compile_failed(named, artifact, program.text, config, policy, frontend)
     share = artifact.seconds / len(named)
     undefined = reads_uninitialized(artifact.warnings, program.text, [name for name, _, _ in named])
@@ -403,28 +396,6 @@ def _after_a_timeout(
         timeouts += result.compile_timed_out
         results.append(result)
     return results
-
-
-HANG_CONFIRM_FACTOR = 4  # a compile that timed out is a hang only if it does not end in this many times the limit
-
-
-def _slow_not_hung(
-    failure: sut.CompileFailure, text: str, config: sut.CompilerConfig, toolchain: Any
-) -> sut.CompileFailure | str:
-    """A timed-out compile, once more alone with ``HANG_CONFIRM_FACTOR`` times the limit: a timeout again is the
-    hang (``failure``, with both limits in its diagnostic), another failure is what the compile really does (an
-    error, a crash: its own cause, its failing pass read as always), and a module is a slow compile: not judged,
-    never a finding (seed 29411: over 60 s on a loaded machine, 21 s alone, then a known error)."""
-    longer = dataclasses.replace(config, timeout_s=config.timeout_s * HANG_CONFIRM_FACTOR)
-    again = sut.compile_mlir(text, longer, toolchain=toolchain)
-    if isinstance(again, sut.CompileFailure):
-        if again.kind != "timeout":
-            return again
-        note = f"\nno end in {config.timeout_s:g} s, nor alone in {longer.timeout_s:g} s"
-        return dataclasses.replace(failure, diagnostic=failure.diagnostic + note)
-    return (
-        f"every oracle: a slow compile, not a hang: over the {config.timeout_s:g} s limit, {again.seconds:.0f} s alone"
-    )
 
 
 def _compile_failed(
