@@ -444,55 +444,32 @@ def _judged(dispatch: Any) -> tuple[list[tuple[str, MemoryOp]], list[dict[str, A
     observations = list(_observations(dispatch))
     allowances = scratch.required_scratch(dispatch) if observations else []
     used: dict[tuple[int, str], int] = {}
-    excess, admitted = [], []
+    excess: list[tuple[str, MemoryOp]] = []
+    admitted: list[dict[str, Any]] = []
+
+    def admit(m: MemoryOp, what: str, why: str, operand: int | str = "") -> None:
+        admitted.append({"op": m.op, "type": m.type, "bytes": m.bytes, "for": what, "operand": operand, "why": why})
+
     promoted = promoted_by_llvm(dispatch)
     scratch_buffers = excess_buffers = 0  # buffers admitted as required scratch, and buffers beyond it
     for seen_at, memory_op in observations:
-        if promoted and "alloca" in (memory_op.kind, memory_op.source, memory_op.target):
-            admitted.append(
-                {"op": memory_op.op, "type": memory_op.type, "bytes": memory_op.bytes, "for": "LLVM"}
-                | {"operand": "", "why": "promoted to registers: the dispatch's optimized LLVM IR has no alloca"}
-            )
-            continue
         kind = finding_kind(memory_op)
         role = "copy" if kind == "copy" else "buffer" if kind in ("alloca", "alloc") else None
-        if memory_op.one_vector and kind == "alloca":
-            admitted.append(
-                {"op": memory_op.op, "type": memory_op.type, "bytes": memory_op.bytes, "for": "vector.transfer_write"}
-                | {"operand": "", "why": "the split of a vector write past its destination's bounds: one vector"}
-            )
+        ends = {memory_op.source, memory_op.target}
+        if promoted and (memory_op.kind == "alloca" or "alloca" in ends):
+            admit(memory_op, "LLVM", "promoted to registers: the dispatch's optimized LLVM IR has no alloca")
+        elif memory_op.one_vector and kind == "alloca":
+            admit(memory_op, "vector transfer", "the split of a vector transfer past its memref's bounds: one vector")
             scratch_buffers += 1
-            continue
-        allowance = role and scratch.within(
+        elif allowance := role and scratch.within(
             allowances, scratch.element_type_of(memory_op.type), memory_op.bytes, role, used
-        )
-        if allowance:
-            admitted.append(
-                {
-                    "op": memory_op.op,
-                    "type": memory_op.type,
-                    "bytes": memory_op.bytes,
-                    "for": allowance.op,
-                    "operand": allowance.operand,
-                    "why": allowance.why,
-                }
-            )
+        ):
+            admit(memory_op, allowance.op, allowance.why, allowance.operand)
             scratch_buffers += role == "buffer"
-        elif (
-            role == "copy"
-            and scratch_buffers
-            and not excess_buffers
-            and {"alloca", "alloc"}
-            & {
-                memory_op.source,
-                memory_op.target,
-            }
-        ):  # in or out of the scratch the ops require (the only buffers here): part of that scratch, as a copy
+        elif role == "copy" and scratch_buffers and not excess_buffers and {"alloca", "alloc"} & ends:
+            # in or out of the scratch the ops require (the only buffers here): part of that scratch, as a copy
             # into or out of a buffer that is a finding is part of that finding
-            admitted.append(
-                {"op": memory_op.op, "type": memory_op.type, "bytes": memory_op.bytes, "for": "scratch"}
-                | {"operand": "", "why": "a copy into or out of the scratch buffer its ops require"}
-            )
+            admit(memory_op, "scratch", "a copy into or out of the scratch buffer its ops require")
         else:
             excess.append((seen_at, memory_op))
             excess_buffers += role == "buffer"

@@ -155,33 +155,37 @@ def _unused(value: ir.Value) -> bool:
     return not any(True for _ in value.uses)
 
 
+_VIEWS = ("tensor.cast", "tensor.extract_slice", "tensor.expand_shape", "tensor.collapse_shape")
+
+
+def _origin(value: ir.Value) -> ir.Operation | None:
+    """The op ``value`` comes from, looked through casts / slices / reshapes: a dispatch tensor load, or the op of
+    the dispatch that computes it; None for a block argument (or a chain too long to follow)."""
+    for _ in range(16):
+        if isinstance(value, ir.BlockArgument):
+            return None
+        owner = value.owner
+        if owner.name not in _VIEWS:
+            return owner
+        value = owner.operands[0]
+    return None
+
+
 def _computed_here(value: ir.Value) -> bool:
     """``value`` is computed by an op of the dispatch (a fill, a generic), not loaded from a binding: an op that
     reads it over and over (a top-k's input) needs it in a buffer of its tile."""
-    for _ in range(16):
-        if isinstance(value, ir.BlockArgument):
-            return False
-        owner = value.owner
-        if owner.name.endswith("dispatch.tensor.load"):
-            return False
-        if owner.name not in ("tensor.cast", "tensor.extract_slice", "tensor.expand_shape", "tensor.collapse_shape"):
-            return True
-        value = owner.operands[0]
-    return False
+    origin = _origin(value)
+    return origin is not None and not origin.name.endswith("dispatch.tensor.load")
 
 
 def _from_read_only_binding(value: ir.Value) -> bool:
     """``value`` is loaded (maybe through casts / slices) from a ``readonly`` dispatch tensor."""
-    for _ in range(16):
-        if isinstance(value, ir.BlockArgument):
-            return False
-        owner = value.owner
-        if owner.name.endswith("dispatch.tensor.load"):
-            return "readonly:" in str(owner.operands[0].type)
-        if owner.name not in ("tensor.cast", "tensor.extract_slice", "tensor.expand_shape", "tensor.collapse_shape"):
-            return False
-        value = owner.operands[0]
-    return False
+    origin = _origin(value)
+    return (
+        origin is not None
+        and origin.name.endswith("dispatch.tensor.load")
+        and "readonly:" in str(origin.operands[0].type)
+    )
 
 
 def within(

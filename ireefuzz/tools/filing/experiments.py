@@ -238,10 +238,10 @@ def judge(table: ExperimentTable) -> Verdict:
     by_pass = [  # another oracle's known bug from the same pass: one edit turns this failure into that one
         r for r in variants if r.outcome.kind == "known" and culprit and table.culprits.get(r.outcome.cause) == culprit
     ]
-    if landed or by_pass:
-        counts = collections.Counter(r.outcome.cause for r in landed or by_pass)
-        of = max(counts, key=lambda k: (counts[k], -[r.outcome.cause for r in landed or by_pass].index(k)))
-        by = next(r for r in landed or by_pass if r.outcome.cause == of)
+    if hits := landed or by_pass:
+        counts = collections.Counter(r.outcome.cause for r in hits)
+        of = max(counts, key=lambda k: (counts[k], -[r.outcome.cause for r in hits].index(k)))
+        by = next(r for r in hits if r.outcome.cause == of)
         how = by.label if landed else f"{by.label}, which lands in it, and the same culprit pass ({culprit})"
         return Verdict("duplicate-of", table.target, of, how, trigger, of)
     judged = [r for r in rows if r.outcome.kind != "not-judged"]

@@ -222,18 +222,9 @@ def bundle_program(
     for cause, (finding, case) in by_cause.items():
         program, reduction = text, None
         if reduce:
-            target = Target.by_cause(cause, finding.oracle)
-            log(f"reducing under {target}")
+            log(f"reducing under {Target.by_cause(cause, finding.oracle)}")
             try:
-                run = spec_of(finding.oracle).reads_run(finding.kind)
-                reduction = reducing.reduce_mlir(
-                    text,
-                    target,
-                    config=config,
-                    max_candidates=max_candidates,
-                    run=run,
-                    interesting=_findings_as_checked(config, policy, seed, shapes, run),
-                )
+                reduction = _reduced(text, finding, config, policy, seed, shapes, max_candidates)
                 program = reducing.readable(reduction.text)
             except Exception as e:  # noqa: BLE001 -- not reproduced under reduction: bundle the program as given
                 log(f"not reduced ({e}); bundled as given")
@@ -262,18 +253,8 @@ def bundle_program(
             )
         if adopted:  # the arguments they freed go, and with them results and functions nothing needs
             log(f"the experiments' tensor.empty variants fail the same way: {', '.join(adopted)}")
-            target = Target.by_cause(cause, finding.oracle)
-            run = spec_of(finding.oracle).reads_run(finding.kind)
-            try:
-                again_reduced = reducing.reduce_mlir(
-                    program,
-                    target,
-                    config=config,
-                    max_candidates=max_candidates,
-                    run=run,
-                    interesting=_findings_as_checked(config, policy, seed, shapes, run),
-                    passes=FREED,  # only removals: drop-ops would turn the tensor.empty back into an argument
-                )
+            try:  # only removals: drop-ops would turn the tensor.empty back into an argument
+                again_reduced = _reduced(program, finding, config, policy, seed, shapes, max_candidates, FREED)
                 program = reducing.readable(again_reduced.text)
             except Exception as e:  # noqa: BLE001 -- kept as adopted
                 log(f"not reduced further ({e})")
@@ -357,6 +338,29 @@ def reproducing_cpus(
         cpu
         for cpu in cpus
         if _findings_of(program, cause, dataclasses.replace(config, target_cpu=cpu), policy, seed, shapes)
+    )
+
+
+def _reduced(
+    program: str,
+    finding: Finding,
+    config: Any,
+    policy: Any,
+    seed: int,
+    shapes: Any,
+    max_candidates: int,
+    passes: Sequence[Any] = reducing.PASSES,
+) -> Any:
+    """``program`` reduced under ``finding``'s cause, judged as ``check`` judges it, by ``passes``."""
+    run = spec_of(finding.oracle).reads_run(finding.kind)
+    return reducing.reduce_mlir(
+        program,
+        Target.by_cause(cause_id(finding), finding.oracle),
+        config=config,
+        max_candidates=max_candidates,
+        run=run,
+        interesting=_findings_as_checked(config, policy, seed, shapes, run),
+        passes=passes,
     )
 
 
