@@ -476,9 +476,9 @@ def test_fuzz_model_bad_specs_are_one_usage_error(tmp_path, spec, says):
 
 
 def test_model_variants_start_with_the_model_as_given_and_are_deterministic():
-    from ireefuzz.sut import configs
+    from ireefuzz.sut import config_space
 
-    space = configs.limited_to(frozenset({"--iree-opt-data-tiling", "--iree-opt-level"}), ("host", "generic"))
+    space = config_space.limited_to(frozenset({"--iree-opt-data-tiling", "--iree-opt-level"}), ("host", "generic"))
     drawn = jax_model.variants(3, 6, True, space)
     assert drawn == jax_model.variants(3, 6, True, space)
     first = drawn[0]

@@ -302,14 +302,14 @@ def test_seed_verdicts_hold_on_the_installed_iree():
 
 @pytest.mark.iree
 def test_a_targets_level_is_decided_by_its_features_and_code_beyond_the_host_is_not_run():
-    from ireefuzz.sut import configs
+    from ireefuzz.sut import config_space
 
     case = load_case(SEEDS / "dot_33x16x49_exp_static")
     at = lambda cpu: corpus.target_of(corpus.check.targeting(case, cpu))
     assert at("skylake-avx512").level == "x86-64-v4" and at("haswell").level == "x86-64-v3"  # names it has not seen
     assert at("generic").level is None and at("generic").lacks == ("cmov", "cx8", "fxsr", "mmx", "sse", "sse2")
     v4 = sut.CompilerConfig(target_cpu="x86-64-v4")
-    avx512 = not configs.lacking(configs.host_features(v4), configs.features_of(v4))
+    avx512 = not config_space.lacking(config_space.host_features(v4), config_space.features_of(v4))
     assert (at("x86-64-v4").not_run is None) == avx512  # on AVX2: compiled only, saying which features it lacks
     assert avx512 or "avx512f" in at("x86-64-v4").not_run
 
@@ -318,10 +318,10 @@ def test_a_targets_level_is_decided_by_its_features_and_code_beyond_the_host_is_
 def test_a_case_pinned_beyond_the_host_is_compiled_not_run(pytester, monkeypatch):
     """The pooling regression pinned to x86-64-v4 on a host taken as AVX2 (its features: ``x86-64-v3``'s): no
     SIGILL as a crash finding, no XPASS of its numbers, which are not judged."""
-    from ireefuzz.sut import configs
+    from ireefuzz.sut import config_space
 
-    v3 = configs.features_of(sut.CompilerConfig(target_cpu="x86-64-v3"))
-    monkeypatch.setattr(configs, "host_features", lambda config: v3)
+    v3 = config_space.features_of(sut.CompilerConfig(target_cpu="x86-64-v3"))
+    monkeypatch.setattr(config_space, "host_features", lambda config: v3)
     monkeypatch.setattr(pytest_items, "_RESULTS", {})
     monkeypatch.setattr(pytest_items, "_TARGETS", {})
     pooling = load_case(SEEDS.parent / "regressions" / "pooling_unit_output_unread_rows")

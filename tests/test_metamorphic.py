@@ -186,12 +186,14 @@ def test_shape_relation_reproduces_the_first_seed(level):
     from pathlib import Path
 
     from ireefuzz import sut
-    from ireefuzz.sut import configs
+    from ireefuzz.sut import config_space
     from ireefuzz.tools import corpus
 
     seed = corpus.load_case(Path(__file__).parent.parent / "corpus" / "seeds" / "dot_33x16x49_exp_dynamic")
     case = Case(dot_exp(), ({"M": 33, "K": 16, "N": 49},), target_cpu=level)
-    findings = rel.check_relation("shape", case, run=not configs.cannot_run(sut.config_for(case, sut.CompilerConfig())))
+    findings = rel.check_relation(
+        "shape", case, run=not config_space.cannot_run(sut.config_for(case, sut.CompilerConfig()))
+    )
     shown = {f.signature for f in findings}
     assert shown == {s for s in seed.expected_at(level) if s.startswith("metamorphic/")}
     copy = "metamorphic/copy-asymmetry/fill>matmul>exp[shape:static]/f32/?x?"

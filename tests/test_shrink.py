@@ -337,11 +337,11 @@ def test_mlir_reduction_under_a_cause_lets_the_signature_change():
 def test_a_data_tiling_only_finding_keeps_data_tiling_and_drops_every_other_flag():
     """A fake compiler whose 'bug' needs an exp node and --iree-opt-data-tiling=true: the minimized case keeps
     that one flag and drops the configuration's others (a cross target's triple and features as one)."""
-    from ireefuzz.sut import configs
+    from ireefuzz.sut import config_space
 
     tiling = "--iree-opt-data-tiling=true"
     flags = (
-        *configs.cross_flags("aarch64+sve"),
+        *config_space.cross_flags("aarch64+sve"),
         "--iree-opt-level=O3",
         tiling,
         "--iree-llvmcpu-enable-ukernels=all",

@@ -36,7 +36,7 @@ from ireefuzz.oracles.finding import ORACLE_NAMES, Finding, first_per_signature 
 from ireefuzz.oracles.registry import spec_of
 from ireefuzz.sut import (
     config_for,  # beside CompilerConfig, so relations derive configs without evaluate
-    configs,
+    config_space,
     isolated,
 )
 
@@ -266,7 +266,7 @@ def evaluate_batch(
         if (
             isinstance(artifact, sut.Artifact)
             and any(case.instances for _, case, _ in named)
-            and not configs.cannot_run(config)
+            and not config_space.cannot_run(config)
         ):
             module = isolated.load(artifact, config, policy.run_timeout_s)
             artifact = module if isinstance(module, sut.CompileFailure) else artifact
@@ -296,7 +296,7 @@ def evaluate_batch(
         for name, case, _ in named
     ]
     results = _attribute_mutations(results, [name for name, _, _ in named], program.text, config)
-    if policy.relations and frontend == LINALG and not configs.cannot_run(config):
+    if policy.relations and frontend == LINALG and not config_space.cannot_run(config):
         with CLOCK("relations"):
             results = [with_relations(r, config, policy) for r in results]
     return results
@@ -489,7 +489,7 @@ def check_compiled_case(
             except IRParseError as e:
                 not_judged[f"fusion: its IR cannot be read ({_unread(e)})"] = None
     if module is None and case.instances:  # code that cannot run here: run, immutability and numbers not judged
-        not_judged[f"compile-only target {configs.cannot_run(config)}"] = None
+        not_judged[f"compile-only target {config_space.cannot_run(config)}"] = None
     for k, sizes in enumerate(case.instances if module is not None else ()):
         too_big = budget.over(case, k, policy.max_memory)
         if too_big:  # estimated before it is spent: not run, not judged (the user's own program is refused earlier)

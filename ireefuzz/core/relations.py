@@ -14,7 +14,7 @@ and ``memory.profile`` of its dispatches. The judging is the oracle's
   ``--iree-opt-data-tiling`` on vs off); IREE against IREE with the numeric tolerance.
 * ``vector-width``: the target's native vector size changed (``VECTOR_WIDTHS``, where the compiler takes
   ``VECTOR_WIDTH_FLAG``) and its features with it (``VECTOR_CPUS``: SSE4.2, AVX2, AVX-512; iree-org/iree#23952);
-  same numbers with the numeric tolerance. A variant this host cannot execute (``sut.configs.runnable``) is
+  same numbers with the numeric tolerance. A variant this host cannot execute (``sut.config_space.runnable``) is
   compiled only: its compile is judged, its numbers are not, and the verdict says why.
 * ``backend``: the case on vmvx beside llvm-cpu (iree-org/iree#24927): one opinion each, the float64 arbiter
   says which is wrong (``metamorphic.VERDICTS``: llvm-cpu's codegen, vmvx's, or before dispatch formation).
@@ -40,7 +40,7 @@ from ireefuzz.oracles import memory, numeric, reference
 from ireefuzz.oracles.finding import Finding
 from ireefuzz.oracles.metamorphic import ARBITRATED, RELATIONS, Float64, Observation, compare_observations
 from ireefuzz.sut.commands import VECTOR_WIDTH_FLAG, VMVX_FLAGS
-from ireefuzz.sut.configs import runnable
+from ireefuzz.sut.config_space import runnable
 
 ALIGNMENT = 16
 DATA_TILING_FLAG = "--iree-opt-data-tiling"
@@ -224,7 +224,7 @@ def vector_width_variants(case: Case, config: sut.CompilerConfig) -> list[Varian
 
 
 def runnable_here(variants: Sequence[Variant], config: sut.CompilerConfig) -> list[Variant]:
-    """``variants`` with those whose target CPU needs features this host lacks (``sut.configs.runnable``, on the
+    """``variants`` with those whose target CPU needs features this host lacks (``sut.config_space.runnable``, on the
     features each CPU resolves to) marked compiled only: running them would die of SIGILL, no compiler bug."""
 
     def resolved(cpu: str) -> sut.CpuInfo:

@@ -9,7 +9,7 @@ at the boundary), ``binaries`` (locating iree-compile, iree-run-module and the r
 ``toolchain`` (a config's compiler and runtime, resolved once: ``Toolchain``), ``commands`` (command lines
 and flags), ``scratch`` (temporary folders), ``dumps`` (reading what a compile dumped), ``compile``, ``runtime``
 (loading and calling modules) and ``probe`` (checking a configuration up front). ``releases``, ``remote``, ``runner``,
-``launch``, ``ir_reader`` and ``configs`` sit beside them.
+``launch``, ``ir_reader`` and ``config_space`` sit beside them.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ CROSS_FLAGS = ("--iree-llvmcpu-target-triple=", "--iree-llvmcpu-target-cpu-featu
 
 def compile_only(config: CompilerConfig) -> str | None:
     """The target triple of ``config`` when its code cannot run on this machine (another architecture: a
-    cross-compile configuration, ``configs.CROSS_TARGETS``), else None."""
+    cross-compile configuration, ``config_space.CROSS_TARGETS``), else None."""
     prefix = CROSS_FLAGS[0]
     triple = next((f[len(prefix) :] for f in reversed(config.flags) if f.startswith(prefix)), None)
     here = platform.machine().lower()

@@ -18,7 +18,7 @@ HOST_CPU_ENV = "IREEFUZZ_HOST_CPU"  # e.g. x86-64-v3: this machine taken as that
 @functools.lru_cache(maxsize=None)
 def host_cpu() -> str:
     """The CPU the target ``host`` compiles for: ``host`` (this machine's own), or the x86-64 level that env
-    ``IREEFUZZ_HOST_CPU`` takes this machine as. It covers what may run too: ``sut.configs.cannot_run`` judges
+    ``IREEFUZZ_HOST_CPU`` takes this machine as. It covers what may run too: ``sut.config_space.cannot_run`` judges
     against that level's features (an AVX-512 machine taken as ``x86-64-v3`` compiles and runs as an AVX2 one,
     and compiles ``x86-64-v4`` code without running it). Read once per process; ``commands.target_flags`` spells it."""
     value = os.environ.get(HOST_CPU_ENV, "").strip() or "host"

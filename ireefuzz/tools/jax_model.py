@@ -816,7 +816,7 @@ class Variant:
 
 def variants(seed: int, count: int, has_dynamic: bool, space: Any, target_cpu: str = "host") -> list[Variant]:
     """``count`` variants: the first is the model as given (f32, its dynamic dims, the default configuration),
-    then dtypes, dynamic or static, and compiler configurations (``sut.configs``' space) drawn from ``seed``."""
+    then dtypes, dynamic or static, and compiler configurations (``sut.config_space``' space) drawn from ``seed``."""
     rng = random.Random(f"{seed}/model")
     out = [Variant(0, "f32", has_dynamic, target_cpu, (), {})]
     for k in range(1, count):
@@ -854,11 +854,11 @@ def fuzz_model(
     from pathlib import Path
 
     from ireefuzz.base.durable import slug
-    from ireefuzz.sut import configs
+    from ireefuzz.sut import config_space
 
     fn, example_args, dynamic = load_model(spec)
     base = config or sut.CompilerConfig()
-    space = configs.limited_to(sut.compiler_flags(sut.find_iree_compile(base)), (base.target_cpu, "generic"))
+    space = config_space.limited_to(sut.compiler_flags(sut.find_iree_compile(base)), (base.target_cpu, "generic"))
     out = Path(out)
     (out / "bundles").mkdir(parents=True, exist_ok=True)
     started, seen, new = time.monotonic(), set(), 0

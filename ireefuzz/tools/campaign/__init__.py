@@ -134,7 +134,7 @@ def _prepared(options: Options) -> tuple[Options, EvalSpec]:
     )
     require_usable(setup.config)  # a drawn configuration (--configs) keeps to what this compiler has
     if options.configs:
-        from ireefuzz.sut.configs import space_for
+        from ireefuzz.sut.config_space import space_for
 
         print(
             f"ireefuzz fuzz: configuration space {json.dumps(space_for(setup.config).to_json())}",

@@ -197,7 +197,7 @@ def draw_block(
         restrict["ops"] = sorted(set(EXPORTABLE_OPS) & set(restrict.get("ops", EXPORTABLE_OPS)))
     cpu, flags = options.target_cpu, options.flags
     if options.configs:  # this block's configuration, deterministic in (seed, block)
-        from ireefuzz.sut.configs import space_for
+        from ireefuzz.sut.config_space import space_for
 
         drawn_config = space_for(config).draw(options.seed, block)
         cpu, flags = drawn_config.target_cpu, options.flags + drawn_config.flags

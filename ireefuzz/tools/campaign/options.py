@@ -133,7 +133,7 @@ class Options:
     iree_compile: str | None = None
     release: str | None = None  # a published IREE release: its compiler, syntax, ops and runtime
     iree_runtime: str | None = None  # a Python whose iree.runtime runs the modules
-    configs: bool = False  # a configuration from ireefuzz.sut.configs per block (target CPU and flags)
+    configs: bool = False  # a configuration from ireefuzz.sut.config_space per block (target CPU and flags)
     target_cpu: str = "host"
     flags: tuple[str, ...] = ()
     case_timeout: float = 60.0

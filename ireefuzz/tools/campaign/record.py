@@ -8,8 +8,8 @@
   later one that is smaller (``Case.elements``, then nodes).
 
 - ``harness_errors.jsonl`` one line per case that made a worker raise (ireefuzz's own bug, never a
-  finding): ``t``, ``case_index``, ``case_hash``, ``release``, ``compiler``, ``configuration`` (``configs.labels``),
-  ``frontend``, ``ops`` and the ``traceback``; its progress entry has ``harness_error: 1`` and
+  finding): ``t``, ``case_index``, ``case_hash``, ``release``, ``compiler``, ``configuration``
+  (``config_space.labels``), ``frontend``, ``ops`` and the ``traceback``; its progress entry has ``harness_error: 1`` and
   ``not_judged: ["harness error"]`` (counted, not judged).
 
 Findings are written before the progress line: a kill in between redoes the batch, and the
@@ -35,7 +35,7 @@ from ireefuzz.base import durable as _io
 from ireefuzz.errors import UsageError
 from ireefuzz.oracles.cause import assign_causes, cause_of
 from ireefuzz.oracles.finding import ORACLE_NAMES, Finding, Signature
-from ireefuzz.sut.configs import ConfigurationCoverage, labels
+from ireefuzz.sut.config_space import ConfigurationCoverage, labels
 from ireefuzz.tools.baseline import Baseline
 from ireefuzz.tools.filing import experiments as experimenting
 
@@ -208,7 +208,7 @@ class Record:
         self.ops: collections.Counter[str] = collections.Counter()
         self.pairs: collections.Counter[str] = collections.Counter()
         self.frontends: collections.Counter[str] = collections.Counter()  # cases per front-end
-        self.configurations = ConfigurationCoverage()  # cases and causes per flag value (``configs.labels``)
+        self.configurations = ConfigurationCoverage()  # cases and causes per flag value (``config_space.labels``)
         self.not_judged: collections.Counter[str] = collections.Counter()  # cases per reason numbers were not judged
         self.not_judged_oracles: collections.Counter[str] = collections.Counter()  # cases per oracle not judging them
         self.timeline: list[tuple[float, int]] = []

@@ -52,7 +52,7 @@ Shared keys:
 * ``note``: free text (where the case comes from, what it shows).
 
 A case never runs code this host cannot execute: a target CPU with features the host lacks (``target_cpu:
-x86-64-v4`` on an AVX2 machine, ``sut.configs.cannot_run``) is compiled and judged on its IR, and its verdicts
+x86-64-v4`` on an AVX2 machine, ``sut.config_space.cannot_run``) is compiled and judged on its IR, and its verdicts
 that need a run (numbers, immutability, a run-time crash: ``seen_without_running``) are *not judged*, skipped
 with the reason -- never a pass, never a crash finding. ``IREEFUZZ_HOST_CPU=x86-64-v3`` takes this machine as
 that level (``sut.host_cpu``): ``host`` compiles for it and only its features may run, so an AVX-512 machine

@@ -23,7 +23,7 @@ class Target:
     cpu: str  # the case's target CPU as its compiler resolves it (``host`` as ``sut.host_cpu`` takes it)
     level: str | None  # the highest of ``CorpusCase.levels`` whose features it has; None: none (or none recorded)
     lacks: tuple[str, ...] = ()  # with no level: the features of the least recorded level it lacks
-    not_run: str | None = None  # why it is compiled only (``sut.configs.cannot_run``, a compile-only case)
+    not_run: str | None = None  # why it is compiled only (``sut.config_space.cannot_run``, a compile-only case)
 
     def __str__(self) -> str:
         return f"{self.cpu} (at {self.level})" if self.level else self.cpu
@@ -33,22 +33,22 @@ def target_of(corpus_case: CorpusCase, config: Any = None) -> Target:
     """The target ``corpus_case`` is checked for with ``config``, decided by the features its compiler resolves
     (probe compiles, once per process), not by CPU names."""
     from ireefuzz import sut
-    from ireefuzz.sut import configs
+    from ireefuzz.sut import config_space
 
     config = sut.config_for(_own(corpus_case), config or sut.CompilerConfig())
-    not_run = "compile-only case" if corpus_case.compile_only else configs.cannot_run(config)
+    not_run = "compile-only case" if corpus_case.compile_only else config_space.cannot_run(config)
     if not corpus_case.levels:  # recorded for any target
         return Target(config.target_cpu, None, (), not_run)
-    have = configs.features_of(config)
+    have = config_space.features_of(config)
     cpu = sut.resolve_platform(config)[0].name or config.target_cpu
     levels = {
         level: features
         for level in corpus_case.levels
-        if (features := configs.features_of(dataclasses.replace(config, target_cpu=level, flags=()))) is not None
+        if (features := config_space.features_of(dataclasses.replace(config, target_cpu=level, flags=()))) is not None
     }
-    level = configs.highest(have, levels) if have is not None else None
-    least = min(levels.values(), key=lambda f: len(configs.enabled(f)), default="")
-    return Target(cpu, level, configs.lacking(have or "", least) if level is None else (), not_run)
+    level = config_space.highest(have, levels) if have is not None else None
+    least = min(levels.values(), key=lambda f: len(config_space.enabled(f)), default="")
+    return Target(cpu, level, config_space.lacking(have or "", least) if level is None else (), not_run)
 
 
 def seen_without_running(signature: str) -> bool:
@@ -88,9 +88,9 @@ def check_case(corpus_case: CorpusCase, config: Any = None, policy: Any = None) 
         findings = list(result.findings)
     if corpus_case.case is not None and not corpus_case.compile_only:
         from ireefuzz.core.relations import check_relation
-        from ireefuzz.sut import configs
+        from ireefuzz.sut import config_space
 
-        run = not configs.cannot_run(config_for(corpus_case.case, config))  # else the relations compare IR only
+        run = not config_space.cannot_run(config_for(corpus_case.case, config))  # else the relations compare IR only
         for relation in corpus_case.relations:
             findings += check_relation(relation, corpus_case.case, config, run=run)
     return first_per_signature(findings)

@@ -1243,14 +1243,14 @@ def run_experiments(
     (a ``shrink.target.Target`` or a cause id): at most ``limit`` variants beside the as-given program, batched in
     one module per configuration where the oracle allows it (memory and fusion are judged one module each: IREE
     shares identical dispatches across functions). ``evaluate`` defaults to ``core.evaluate.evaluate``;
-    ``cannot_run`` (a CPU -> why this machine cannot run its code, or None) to ``sut.configs.cannot_run``. A
+    ``cannot_run`` (a CPU -> why this machine cannot run its code, or None) to ``sut.config_space.cannot_run``. A
     variant whose code cannot run here is compiled only (``evaluate`` decides it the same way); for a target seen
     only by running, it is not compiled at all."""
     from ireefuzz import sut
     from ireefuzz.core import evaluate as ev
     from ireefuzz.core.frontends import MLIR
     from ireefuzz.generators.case import Case
-    from ireefuzz.sut import configs, isolated
+    from ireefuzz.sut import config_space, isolated
     from ireefuzz.tools.shrink.target import Target
 
     started = time.perf_counter()
@@ -1259,7 +1259,7 @@ def run_experiments(
     baseline = baseline if baseline is not None else _shipped_baseline()
     evaluate = evaluate or ev.evaluate
     mine = sut.config_for(subject, config)
-    cannot_run = cannot_run or (lambda cpu: configs.cannot_run(dataclasses.replace(mine, target_cpu=cpu)))
+    cannot_run = cannot_run or (lambda cpu: config_space.cannot_run(dataclasses.replace(mine, target_cpu=cpu)))
     if policy is None:  # the target's oracle and every oracle that runs the program: a variant is "clean" only
         # when its numbers, its inputs and its run are right too (the drop of a compile error's consumer may compile
         # into a known miscompile); memory and fusion only for their own targets (read one module each)

@@ -415,7 +415,7 @@ def drop_flags(case: Case) -> Iterator[Case]:
 
 
 def _flag_units(flags: Sequence[str]) -> list[tuple[str, ...]]:
-    from ireefuzz.sut.configs import FEATURES_FLAG, TRIPLE_FLAG
+    from ireefuzz.sut.config_space import FEATURES_FLAG, TRIPLE_FLAG
 
     target = tuple(f for f in flags if f.split("=", 1)[0] in (TRIPLE_FLAG, FEATURES_FLAG))
     return ([target] if target else []) + [(f,) for f in flags if f not in target]

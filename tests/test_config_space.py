@@ -10,27 +10,27 @@ from pathlib import Path
 
 import pytest
 
-from ireefuzz.sut import configs
+from ireefuzz.sut import config_space
 from ireefuzz.tools.campaign import guidance
 from ireefuzz.tools.campaign.options import Options
 
 
 def test_the_space_keeps_only_the_flags_the_compiler_lists():
-    everything = frozenset(f.split("=")[0] for axis in configs.AXES for _, flags in axis.values for f in flags)
-    full = configs.limited_to(everything, ("host",))
-    assert [a.name for a in full.axes] == [a.name for a in configs.AXES]
-    old = configs.limited_to(
+    everything = frozenset(f.split("=")[0] for axis in config_space.AXES for _, flags in axis.values for f in flags)
+    full = config_space.limited_to(everything, ("host",))
+    assert [a.name for a in full.axes] == [a.name for a in config_space.AXES]
+    old = config_space.limited_to(
         everything - {"--iree-opt-level", "--iree-dispatch-creation-enable-aggressive-fusion"}, ("host",)
     )
     assert "opt-level" not in {a.name for a in old.axes}  # an axis left with its default alone goes
     fusion = next(a for a in old.axes if a.name == "aggressive-fusion")
     assert fusion.values[1][1] == ("--iree-flow-enable-aggressive-fusion=true",)  # the older spelling
-    assert configs.limited_to(frozenset(), ("host",)).axes == ()
+    assert config_space.limited_to(frozenset(), ("host",)).axes == ()
 
 
 def test_draws_are_deterministic_per_seed_and_block_and_cover_the_space():
-    space = configs.limited_to(
-        frozenset(f.split("=")[0] for a in configs.AXES for _, fs in a.values for f in fs),
+    space = config_space.limited_to(
+        frozenset(f.split("=")[0] for a in config_space.AXES for _, fs in a.values for f in fs),
         ("generic", "host", "x86-64-v3"),
     )
     assert space.draw(1, 5) == space.draw(1, 5)
@@ -49,12 +49,12 @@ def test_only_cpus_whose_features_the_host_has_are_drawn():
         "x86-64-v4": "+sse2,+avx2,+avx512f",
         "unknown-to-this-llvm": None,
     }
-    assert configs.runnable(features) == ("host", "generic", "x86-64-v3")  # x87 is implicit, avx512f missing
+    assert config_space.runnable(features) == ("host", "generic", "x86-64-v3")  # x87 is implicit, avx512f missing
 
 
 def test_a_campaign_with_configs_draws_each_block_in_its_configuration(monkeypatch):
-    space = configs.Space(("generic", "x86-64-v3"), (configs.AXES[0],))
-    monkeypatch.setattr(configs, "space_for", lambda config: space)
+    space = config_space.Space(("generic", "x86-64-v3"), (config_space.AXES[0],))
+    monkeypatch.setattr(config_space, "space_for", lambda config: space)
     options = Options(seed=3, block=8, cases=16, configs=True, flags=("--user-flag",))
     for block in (0, 1, 2):
         expected = space.draw(3, block)
@@ -65,12 +65,14 @@ def test_a_campaign_with_configs_draws_each_block_in_its_configuration(monkeypat
 
 
 def test_cross_targets_are_drawn_as_compile_only_configurations_for_the_generic_cpu():
-    flags = frozenset(f.split("=")[0] for a in configs.AXES for _, fs in a.values for f in fs)
-    space = configs.limited_to(
-        flags | {configs.TRIPLE_FLAG, configs.FEATURES_FLAG}, ("host",), cross_targets=tuple(configs.CROSS_TARGETS)
+    flags = frozenset(f.split("=")[0] for a in config_space.AXES for _, fs in a.values for f in fs)
+    space = config_space.limited_to(
+        flags | {config_space.TRIPLE_FLAG, config_space.FEATURES_FLAG},
+        ("host",),
+        cross_targets=tuple(config_space.CROSS_TARGETS),
     )
     drawn = [space.draw(2, i) for i in range(80)]
-    assert {c.target for c in drawn} == {"host", *configs.CROSS_TARGETS}
+    assert {c.target for c in drawn} == {"host", *config_space.CROSS_TARGETS}
     sve = next(c for c in drawn if c.target == "aarch64+sve")
     assert sve.target_cpu == "generic" and sve.flags[:2] == (
         "--iree-llvmcpu-target-triple=aarch64-unknown-linux-gnu",
@@ -80,15 +82,15 @@ def test_cross_targets_are_drawn_as_compile_only_configurations_for_the_generic_
 
     assert sut.compile_only(sut.CompilerConfig(target_cpu="generic", flags=sve.flags)) == "aarch64-unknown-linux-gnu"
     assert sut.compile_only(sut.CompilerConfig(flags=("--iree-opt-data-tiling=true",))) is None
-    assert configs.limited_to(flags, ("host",), cross_targets=("riscv64+v",)).cross_targets == ()  # no triple flag
+    assert config_space.limited_to(flags, ("host",), cross_targets=("riscv64+v",)).cross_targets == ()  # no triple flag
 
 
 def test_labels_name_a_configuration_per_flag_value_and_coverage_counts_cases_and_causes():
-    assert configs.labels(
+    assert config_space.labels(
         "x86-64-v3", ["--iree-opt-data-tiling=false", "--iree-flow-enable-aggressive-fusion=true", "--user-flag"]
     ) == ["cpu=x86-64-v3", "data-tiling=false", "aggressive-fusion=on", "--user-flag"]
-    assert configs.labels("generic", configs.cross_flags("riscv64+v")) == ["target=riscv64+v"]
-    coverage = configs.ConfigurationCoverage()
+    assert config_space.labels("generic", config_space.cross_flags("riscv64+v")) == ["target=riscv64+v"]
+    coverage = config_space.ConfigurationCoverage()
     coverage.add(["cpu=host", "data-tiling=false"], ["memory/alloca", "memory/alloca"])
     coverage.add(["cpu=host"], [])
     assert coverage.to_json() == {
@@ -102,7 +104,7 @@ def test_an_aarch64_compile_only_configuration_is_judged_by_memory_and_fusion_an
     from tests.programs import run_check
 
     program = Path(__file__).parent / "data" / "ir" / "inputs" / "fill_matmul_exp_dyn.mlir"
-    flags = " ".join(configs.cross_flags("aarch64+sve"))
+    flags = " ".join(config_space.cross_flags("aarch64+sve"))
     assert run_check([str(program), "--target-cpu", "generic", "--flags", flags, "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert {f["oracle"] for f in report["findings"]} == {"memory"}  # the dynamic matmul's alloca, on aarch64 too
@@ -110,14 +112,14 @@ def test_an_aarch64_compile_only_configuration_is_judged_by_memory_and_fusion_an
 
 
 def test_cross_targets_are_a_fixed_share_whatever_the_number_of_cpus():
-    flags = frozenset({configs.TRIPLE_FLAG, configs.FEATURES_FLAG})
+    flags = frozenset({config_space.TRIPLE_FLAG, config_space.FEATURES_FLAG})
     for cpus in (("generic",), ("generic", "host", "x86-64-v2", "x86-64-v3", "x86-64-v4", "znver4")):
-        space = configs.limited_to(flags, cpus, cross_targets=tuple(configs.CROSS_TARGETS))
+        space = config_space.limited_to(flags, cpus, cross_targets=tuple(config_space.CROSS_TARGETS))
         drawn = [space.draw(5, i) for i in range(2000)]
-        share = sum(c.target in configs.CROSS_TARGETS for c in drawn) / len(drawn)
-        assert abs(share - configs.CROSS_SHARE) < 0.03, (cpus, share)
+        share = sum(c.target in config_space.CROSS_TARGETS for c in drawn) / len(drawn)
+        assert abs(share - config_space.CROSS_SHARE) < 0.03, (cpus, share)
         assert {c.target_cpu for c in drawn if c.target == "host"} == set(cpus)  # the rest split among the CPUs
-    assert {c.target for c in (configs.limited_to(flags, ("generic",)).draw(5, i) for i in range(50))} == {"host"}
+    assert {c.target for c in (config_space.limited_to(flags, ("generic",)).draw(5, i) for i in range(50))} == {"host"}
 
 
 def test_a_release_whose_llvm_names_no_host_features_gets_this_machines(monkeypatch):
@@ -142,15 +144,15 @@ def test_a_release_whose_llvm_names_no_host_features_gets_this_machines(monkeypa
         return sut.CpuInfo(config.target_cpu, name, features), "old"
 
     monkeypatch.setattr(sut, "resolve_platform", resolve)
-    known = frozenset({configs.TRIPLE_FLAG, configs.FEATURES_FLAG})  # the release need not be installed here
+    known = frozenset({config_space.TRIPLE_FLAG, config_space.FEATURES_FLAG})  # the release need not be installed here
     monkeypatch.setattr(sut, "toolchain_of", lambda config: types.SimpleNamespace(known_flags=known))
-    configs.space_for.cache_clear()
+    config_space.space_for.cache_clear()
     try:
-        space = configs.space_for(sut.CompilerConfig(release="20230404.479"))
+        space = config_space.space_for(sut.CompilerConfig(release="20230404.479"))
     finally:
-        configs.space_for.cache_clear()
+        config_space.space_for.cache_clear()
     assert set(space.target_cpus) == {"generic", "host", "x86-64-v3", "x86-64-v4"}  # sapphirerapids: unknown to it
-    assert space.cross_targets == tuple(configs.CROSS_TARGETS)
+    assert space.cross_targets == tuple(config_space.CROSS_TARGETS)
 
 
 V3 = "+avx,+avx2,+fma,+sse2,+x87"
@@ -172,16 +174,16 @@ def fake_cpus(monkeypatch):
 
     def resolve(config):
         probes.append(config.target_cpu)
-        machine = configs.MACHINE_FLAG in config.flags
+        machine = config_space.MACHINE_FLAG in config.flags
         cpu = "host" if machine else host_cpu() if config.target_cpu == "host" else config.target_cpu
         name, features = FAKE_CPUS.get(cpu, ("", ""))
         return sut.CpuInfo(config.target_cpu, name, features), "3.13"
 
     monkeypatch.setattr(sut, "resolve_platform", resolve)
-    configs.host_features.cache_clear()
+    config_space.host_features.cache_clear()
     host_cpu.cache_clear()
     yield probes
-    configs.host_features.cache_clear()
+    config_space.host_features.cache_clear()
     host_cpu.cache_clear()
 
 
@@ -189,16 +191,19 @@ def test_code_for_features_the_host_lacks_cannot_run_decided_by_features_not_nam
     from ireefuzz import sut
 
     config = lambda cpu, *flags: sut.CompilerConfig(target_cpu=cpu, flags=flags)
-    assert configs.cannot_run(config("host")) is None and configs.cannot_run(config("generic")) is None
+    assert config_space.cannot_run(config("host")) is None and config_space.cannot_run(config("generic")) is None
     assert fake_cpus == []  # host and generic run wherever this process runs: nothing probed
-    assert configs.cannot_run(config("x86-64-v3")) is None
-    assert configs.cannot_run(config("x86-64-v4")) == "x86-64-v4 (needs avx512f, avx512vl, which znver3 lacks)"
-    assert configs.cannot_run(config("skylake-avx512")).startswith("skylake-avx512 (needs avx512f, avx512vl, clwb")
-    assert configs.cannot_run(config("unknown-to-this-llvm")) is None  # its features unknown: the compile will say
-    assert configs.cannot_run(config("generic", *configs.cross_flags("aarch64+sve"))) == "aarch64-unknown-linux-gnu"
-    assert configs.highest(FAKE_CPUS["skylake-avx512"][1], {"x86-64-v3": V3, "x86-64-v4": V4}) == "x86-64-v4"
-    assert configs.highest(FAKE_CPUS["host"][1], {"x86-64-v3": V3, "x86-64-v4": V4}) == "x86-64-v3"
-    assert configs.highest("", {"x86-64-v3": V3}) is None
+    assert config_space.cannot_run(config("x86-64-v3")) is None
+    assert config_space.cannot_run(config("x86-64-v4")) == "x86-64-v4 (needs avx512f, avx512vl, which znver3 lacks)"
+    assert config_space.cannot_run(config("skylake-avx512")).startswith("skylake-avx512 (needs avx512f, avx512vl, clwb")
+    assert config_space.cannot_run(config("unknown-to-this-llvm")) is None  # its features unknown: the compile will say
+    assert (
+        config_space.cannot_run(config("generic", *config_space.cross_flags("aarch64+sve")))
+        == "aarch64-unknown-linux-gnu"
+    )
+    assert config_space.highest(FAKE_CPUS["skylake-avx512"][1], {"x86-64-v3": V3, "x86-64-v4": V4}) == "x86-64-v4"
+    assert config_space.highest(FAKE_CPUS["host"][1], {"x86-64-v3": V3, "x86-64-v4": V4}) == "x86-64-v3"
+    assert config_space.highest("", {"x86-64-v3": V3}) is None
 
 
 def test_the_host_taken_as_an_x86_64_level_is_the_target_and_what_may_run(fake_cpus, monkeypatch):
@@ -212,13 +217,13 @@ def test_the_host_taken_as_an_x86_64_level_is_the_target_and_what_may_run(fake_c
     host_cpu.cache_clear()
     monkeypatch.setenv(HOST_CPU_ENV, "x86-64-v3")
     assert host_cpu() == "x86-64-v3" and "--iree-llvmcpu-target-cpu=x86-64-v3" in sut.target_flags("host")
-    assert configs.host_features(sut.CompilerConfig()) == V3  # the level's, not the machine's (+sha)
+    assert config_space.host_features(sut.CompilerConfig()) == V3  # the level's, not the machine's (+sha)
     monkeypatch.setenv(HOST_CPU_ENV, "x86-64-v4")
     assert host_cpu() == "x86-64-v3"  # resolved once per process
     host_cpu.cache_clear()
-    configs.host_features.cache_clear()
+    config_space.host_features.cache_clear()
     with pytest.raises(UsageError, match=r"IREEFUZZ_HOST_CPU=x86-64-v4: this machine \(znver3\) lacks avx512f"):
-        configs.cannot_run(sut.CompilerConfig(target_cpu="skylake-avx512"))  # beyond the machine: refused
+        config_space.cannot_run(sut.CompilerConfig(target_cpu="skylake-avx512"))  # beyond the machine: refused
     monkeypatch.setenv(HOST_CPU_ENV, "znver3")
     host_cpu.cache_clear()
     with pytest.raises(UsageError, match="one of x86-64, x86-64-v2, x86-64-v3, x86-64-v4"):
