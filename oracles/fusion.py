@@ -8,10 +8,10 @@ statistics of the whole program:
 
 * ``materialized-producer``: a dispatch that reads no tensor data (no
   ``iree_tensor_ext``/``flow.dispatch.tensor.load``) and stores results computed only from
-  indices, constants and push constants. Only judged when the program has another dispatch
-  to consume it: the source alone cannot tell "returned to the caller" from "read by the
-  next dispatch", so a graph that *returns* an iota next to other work is a false positive
-  the generators must avoid.
+  indices, constants and push constants, **and another dispatch reads it** (``DispatchIR.feeds_dispatch``, from
+  the host program's ``flow.dispatch`` ops). One whose data only goes back to the caller is the program's own
+  output (a folded result of dynamic shape must be written by some dispatch): no finding. Where the host
+  program was not read (an older release's dump), a program with another dispatch is judged as before.
 * ``extra-dispatches``: more dispatches than the graph's budget.
 * ``transient-memory``: transient memory above the graph's budget. The statistic is the static
   transient size; with dynamic shapes it reads 0 (sizes are computed at run time), so this kind
@@ -119,7 +119,7 @@ def check_fusion(
     if len(dispatches) > 1:
         for dispatch in dispatches:
             excerpt = materializing(dispatch)
-            if excerpt is None:
+            if excerpt is None or getattr(dispatch, "feeds_dispatch", None) is False:
                 continue
             ops = graph_ops or dispatch_op_pattern(dispatch)
             findings.append(

@@ -101,6 +101,10 @@ PRODUCER_ROOTS = ("linalg.", "arith.constant", "tensor.splat", "tensor.generate"
 FINAL_PASS = "iree-convert-to-llvm"  # allocas, vector code, still MLIR
 BUFFERIZED_PASS = "iree-codegen-cleanup-buffer-alloc-view"  # after bufferization (its first run)
 OBSERVATION_PASSES = {"final": FINAL_PASS, "bufferized": BUFFERIZED_PASS}
+# The host program is printed once, before stream conversion: its ``flow.dispatch`` ops say which dispatch's
+# result another dispatch reads (the fusion oracle), and which only goes back to the caller.
+HOST_PASS = "iree-stream-conversion"
+FLOW_DISPATCH = "flow.dispatch"
 SEEN_AT = {"final": f"before {FINAL_PASS}", "bufferized": "after bufferization cleanup"}
 
 # What survives LLVM: the optimized LLVM IR of each executable (``--iree-hal-dump-executable-intermediates-to``, one

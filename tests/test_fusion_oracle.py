@@ -124,3 +124,40 @@ def test_a_constant_stored_into_a_window_of_a_larger_result_is_that_result_not_a
     )
     assert whole != source
     assert materializing_op(whole) is not None and ir_text.materializing(whole) is not None  # the whole buffer: flagged
+
+
+def test_the_host_program_says_which_dispatch_results_another_dispatch_reads():
+    from ireefuzz.sut.dumps import dispatch_consumers
+
+    # argsort: the iota's dispatch result reaches the sort's dispatch through a flow.tensor.reshape
+    dispatched, feeding = dispatch_consumers(read("argsort_dyn.host.mlir"))
+    assert dispatched == {"argsort_dispatch_0_elementwise_broadcast_D_i32", "argsort_dispatch_1_sort_Dx6xf32"}
+    assert feeding == {"argsort_dispatch_0_elementwise_broadcast_D_i32"}
+    # an argmax over a unit dim folds to a fill of 0 that is the program's result: nothing reads it
+    dispatched, feeding = dispatch_consumers(read("argmax_over_unit_dim_returned.host.mlir"))
+    assert len(dispatched) == 2 and feeding == frozenset()
+
+
+def test_a_producer_whose_data_only_goes_back_to_the_caller_is_not_materialized_for_a_consumer():
+    import dataclasses
+
+    dispatches, stats = recorded("argsort_dyn", 2)
+    returned = [dataclasses.replace(d, feeds_dispatch=False) for d in dispatches]
+    assert check_fusion(returned, stats) == []
+    read_by_a_dispatch = [dataclasses.replace(d, feeds_dispatch=True) for d in dispatches]
+    assert [f.kind for f in check_fusion(read_by_a_dispatch, stats)] == ["materialized-producer"]
+
+
+@pytest.mark.iree
+def test_real_folded_result_written_by_its_own_dispatch_is_no_fusion_finding():
+    from ireefuzz import sut
+
+    config = sut.CompilerConfig(target_cpu="generic")
+    artifact = sut.compile_mlir(read("inputs/argmax_over_unit_dim_returned.mlir"), config)
+    assert isinstance(artifact, sut.Artifact), artifact
+    fill = [d for d in artifact.dispatches if materializing_op(d.source)]
+    assert len(fill) == 1 and fill[0].feeds_dispatch is False  # the folded argmax: a fill of 0 returned
+    assert check_fusion(artifact.dispatches, artifact.statistics) == []
+    iota = sut.compile_mlir(read("inputs/argsort_dyn.mlir"), config)
+    assert isinstance(iota, sut.Artifact), iota
+    assert [d.feeds_dispatch for d in iota.dispatches] == [True, False]

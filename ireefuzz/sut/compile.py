@@ -20,6 +20,7 @@ from ireefuzz.sut.config import CompilerConfig
 from ireefuzz.sut.dumps import (
     BUFFERIZED_PASS,
     FINAL_PASS,
+    HOST_PASS,
     cpu_info,
     failing_passes,
     printed_ir,
@@ -102,7 +103,7 @@ def _compile_in(
     if config.observe:
         command += [
             f"--mlir-print-ir-tree-dir={tree_dir}",
-            f"--mlir-print-ir-before={FINAL_PASS},{BUFFERIZED_PASS}",
+            f"--mlir-print-ir-before={FINAL_PASS},{BUFFERIZED_PASS},{HOST_PASS}",
             f"--iree-hal-dump-executable-configurations-to={configs_dir}",
             f"{vocabulary.LLVM_INTERMEDIATES_FLAG}={llvm_dir}",
             "--mlir-print-ir-after-failure",

@@ -26,6 +26,8 @@ from ireefuzz.sut.results import Artifact, CpuInfo, DispatchIR
 FINAL_PASS = vocabulary.FINAL_PASS
 BUFFERIZED_PASS = vocabulary.BUFFERIZED_PASS
 OBSERVATION_PASSES = vocabulary.OBSERVATION_PASSES  # the IR is read *before* these
+HOST_PASS = vocabulary.HOST_PASS  # the whole module before stream conversion: the host program's dispatches
+_DUMPS = frozenset({*OBSERVATION_PASSES.values(), HOST_PASS})  # printed to be read, not after a failure
 
 
 def read_sources(sources_dir: Path) -> dict[str, str]:
@@ -74,9 +76,13 @@ def read_dispatches(
 ) -> tuple[DispatchIR, ...]:
     final_ir: dict[str, str] = dict((printed or {}).get(FINAL_PASS, {}))  # stderr's dumps (``printed_ir``)
     bufferized_ir: dict[str, str] = dict((printed or {}).get(BUFFERIZED_PASS, {}))
+    hosted: tuple[frozenset[str], frozenset[str]] | None = None  # (dispatched, read by a dispatch), from HOST_PASS
     if tree_dir is not None:
         for path in sorted(tree_dir.rglob("*.mlir"), key=_tree_order):
             dump = _TREE_FILE.match(path.name)
+            if dump and dump.group(2) == HOST_PASS and hosted is None:
+                hosted = dispatch_consumers(path.read_text())
+                continue
             target = {FINAL_PASS: final_ir, BUFFERIZED_PASS: bufferized_ir}.get(dump.group(2) if dump else "")
             if target is None:
                 continue
@@ -101,9 +107,39 @@ def read_dispatches(
                     source=source,
                     configured=configured_ir,
                     llvm_ir=(llvm_functions or {}).get(name, ""),
+                    feeds_dispatch=(name in hosted[1]) if hosted and name in hosted[0] else None,
                 )
             )
     return tuple(sorted(dispatches, key=lambda d: _natural_key(d.name)))
+
+
+_HOST_FUNC = re.compile(r"^[ \t]*util\.func\b", re.M)
+_SSA_RESULTS = re.compile(r"^\s*((?:%[\w$.-]+(?::\d+)?(?:,\s*)?)+)\s*=\s*(.*)$")
+_SSA_VALUE = re.compile(r"%([\w$.-]+)")
+_DISPATCHED = re.compile(rf"{re.escape(vocabulary.FLOW_DISPATCH)} @[\w$.-]+::@([\w$.-]+)")
+
+
+def dispatch_consumers(host_ir: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(the dispatch entry points the host program calls, those whose result another dispatch reads), from the
+    module printed before ``HOST_PASS``. A result reaches a dispatch through any chain of host ops (reshapes,
+    updates, casts); one that only reaches ``hal.tensor.export`` / ``util.return`` goes back to the caller."""
+    dispatched: set[str] = set()
+    feeding: set[str] = set()
+    for body in _HOST_FUNC.split(host_ir)[1:]:  # SSA names are per function
+        origin: dict[str, set[str]] = {}  # value -> the dispatches its data comes from
+        for line in body.splitlines():
+            assigned = _SSA_RESULTS.match(line)
+            uses = _SSA_VALUE.findall(assigned.group(2) if assigned else line)
+            sources = set().union(*(origin.get(v, set()) for v in uses))
+            entry = _DISPATCHED.search(line)
+            if entry:
+                dispatched.add(entry.group(1))
+                feeding |= sources
+                sources = {entry.group(1)}
+            if assigned and sources:
+                for value in _SSA_VALUE.findall(assigned.group(1)):
+                    origin[value] = sources
+    return frozenset(dispatched), frozenset(feeding)
 
 
 def read_elsewhere(dispatches: tuple[DispatchIR, ...], python: str | None) -> tuple[DispatchIR, ...]:
@@ -146,11 +182,11 @@ def printed_ir(stderr: str) -> tuple[str, dict[str, dict[str, str]]]:
 def failing_passes(tree_dir: Path) -> list[str]:
     """What ``--mlir-print-ir-after-failure`` left in the tree dump: per executable (or the module, for a pass
     that fails before dispatches exist), the innermost pass that failed, as ``failing pass: <pass-arg> (<where>)``
-    lines, in dump order. The observation dumps (``OBSERVATION_PASSES``) are not failures."""
+    lines, in dump order. The observation dumps (``OBSERVATION_PASSES``, ``HOST_PASS``) are not failures."""
     innermost: dict[str, tuple[int, tuple, str, str]] = {}
     for path in sorted(tree_dir.rglob("*.mlir"), key=_tree_order) if tree_dir.is_dir() else ():
         match = _TREE_FILE.match(path.name)
-        if match is None or match.group(2) in OBSERVATION_PASSES.values():
+        if match is None or match.group(2) in _DUMPS:
             continue
         parts = path.relative_to(tree_dir).parts[:-1]
         executable = next(
