@@ -490,3 +490,23 @@ def test_real_wrong_value_in_codegen_is_generic_vectorization():
 def test_real_unresolved_libcall_is_expand_f16_op_to_f32():
     found = culprit.compile_failure(_program("f16_fmaxf_link"), _config())
     assert found.pass_ == "iree-llvmcpu-expand-f16-op-to-f32" and found.method == "libcall", found.how
+
+
+def test_a_dump_printed_in_generic_form_names_its_function():
+    """A pass whose output fails the verifier is printed in generic form (``"func.func"() <{... sym_name = ...}>``):
+    its dump still names the function, so its input is fetched for that function, not the first dispatch's."""
+    header = "// -----// IR Dump After DropVectorUnitDimsPass Failed: iree-codegen-drop-vector-unit-dims //----- //"
+    body = '"func.func"() <{function_type = () -> (), sym_name = "main_dispatch_1_attention"}> ({\n}) : () -> ()'
+    (d,) = culprit.dumps(f"{header}\n{body}\n")
+    assert d.failed and d.function == "@main_dispatch_1_attention"
+
+
+@pytest.mark.iree
+def test_real_invalid_mask_is_drop_vector_unit_dims_confirmed_on_the_failing_dispatch():
+    """The masked contraction's invalid mask: the first pass whose output fails the verifier, confirmed by that pass
+    alone on the dispatch it failed on (the program's second dispatch)."""
+    repros = Path(__file__).parents[1] / "docs" / "repros"
+    program = (repros / "attention_masked_contract_drop_unit_dims_error.mlir").read_text()
+    found = culprit.compile_failure(program, sut.CompilerConfig(target_cpu="generic"))
+    assert found.pass_ == "iree-codegen-drop-vector-unit-dims" and found.method == "invalid-ir", found.how
+    assert found.confirm is not None and "vector.mask" in found.confirm.shows[0]

@@ -49,10 +49,15 @@ def confirm(spec: str, ir: str, config: Any, shows: Shows) -> tuple[Confirmation
     return None, ""
 
 
+def _function_scoped(d: Dump) -> bool:
+    """The pass ran on one function: its dump prints a function (in custom or generic form) or its header says so."""
+    head = d.body.lstrip().removeprefix('"')
+    return head.startswith(_FUNCTION_SCOPE) or d.anchor in _FUNCTION_SCOPE
+
+
 def _key(d: Dump) -> tuple[str, ...]:
     """What identifies a pass's runs: its name, and the function it ran on when it ran on one."""
-    scoped = d.body.lstrip().startswith(_FUNCTION_SCOPE) or d.anchor in _FUNCTION_SCOPE
-    return (d.name, d.function) if scoped else (d.name,)
+    return (d.name, d.function) if _function_scoped(d) else (d.name,)
 
 
 def occurrence(logged: Sequence[Dump], i: int) -> int:
@@ -66,7 +71,7 @@ def received(text: str, config: Any, d: Dump, k: int, *, module_scope: bool) -> 
     flags = [f"--mlir-print-ir-before={d.name}", ONE_THREAD, ELIDE]
     _, _, err = compile_(text, config, flags + (["--mlir-print-ir-module-scope"] if module_scope else []))
     runs = [x for x in dumps(err) if x.when == "Before" and x.name == d.name]
-    if d.function and (d.body.lstrip().startswith(_FUNCTION_SCOPE) or d.anchor in _FUNCTION_SCOPE):
+    if d.function and _function_scoped(d):
         runs = [x for x in runs if x.function == d.function]
     return runs[k].body if k < len(runs) else None
 

@@ -19,6 +19,10 @@ _DIAGNOSTICS = re.compile(r"^(?:\S+:\d+:\d+: (?:error|warning|note)|Please repor
 _FUNCTION = re.compile(
     r"^([ \t]*)(?:func\.func|util\.func|llvm\.func)\s+(?:(?:public|private|nested)\s+)?(@[\w$.-]+)", re.M
 )
+# the same in generic form (what a pass's invalid output is printed as): "func.func"() <{..., sym_name = "f"}> ({
+_GENERIC_FUNCTION = re.compile(
+    r'^[ \t]*"(?:func\.func|util\.func|llvm\.func)"\(\)[^\n]*?\bsym_name = "([\w$.-]+)"', re.M
+)
 _ADAPTORS = ("iree-op-pipeline-adaptor", "builtin.module(", "func.func(", "util.func(")
 
 
@@ -47,8 +51,7 @@ def dumps(log: str) -> list[Dump]:
         if spec.startswith("(") and spec.endswith(")"):  # older releases: "Name (arg)"
             spec = spec[1:-1]
         name = re.match(r"[\w.-]*", spec).group(0)  # type: ignore[union-attr]  # matches the empty string
-        printed = _FUNCTION.search(body)
-        function = (anchor.group(2) if anchor and anchor.group(2) else "") or (printed.group(2) if printed else "")
+        function = (anchor.group(2) if anchor and anchor.group(2) else "") or _printed_function(body)
         out.append(
             Dump(
                 h.group(1),
@@ -62,6 +65,14 @@ def dumps(log: str) -> list[Dump]:
             )
         )
     return out
+
+
+def _printed_function(body: str) -> str:
+    """The first function a dump prints ('@f'), in custom or generic form; '' if none."""
+    custom, generic = _FUNCTION.search(body), _GENERIC_FUNCTION.search(body)
+    if custom and (generic is None or custom.start() < generic.start()):
+        return custom.group(2)
+    return f"@{generic.group(1)}" if generic else ""
 
 
 def is_adaptor(d: Dump) -> bool:
