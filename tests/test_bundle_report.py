@@ -260,3 +260,84 @@ def test_a_path_cut_by_a_records_tail_names_no_machine_path():
 
     cut = "3.11/site-packages/iree/_runtime_libs/iree-run-module --module=repro.1.vmfb"
     assert portable(cut) == "iree-run-module --module=repro.1.vmfb"
+
+
+# --------------------------------------------------------------------------- what IREE does wrong, and when
+
+
+def _rows(*pairs: tuple[str, str]) -> dict:
+    """An experiments record whose variants (label, outcome) changed what their label says."""
+    rows = [{"label": "as-given", "change": "the program as given", "outcome": "same"}]
+    rows += [{"label": label, "change": f"the {label} variant", "outcome": outcome} for label, outcome in pairs]
+    trigger = [f"With the {label} variant, it compiles." for label, outcome in pairs if outcome == "clean"]
+    return {"rows": rows, "verdict": {"verdict": "new", "trigger": trigger}}
+
+
+def test_a_title_says_what_computes_the_wrong_output_from_what_not_an_op_list():
+    """The review: titles named the ops ("`linalg.fill` and `linalg.generic`: returns 2 ..."). A title says what the
+    op at fault computes and what it reads, from the reduced IR, with the culprit pass."""
+    fill_sum = _finding("fill_sum")
+    program = (_bundle("fill_sum") / "program.mlir").read_text()
+    found = culprit.record.Culprit("executable-targets", "iree-codegen-generic-vectorization", "how")
+    title = report.title(fill_sum, ["linalg.fill", "linalg.generic"], found, program=program, function="main")
+    assert title.startswith("[llvm-cpu] a `linalg.generic` sum of a `linalg.fill`: returns "), title
+    assert title.endswith("in `iree-codegen-generic-vectorization`") and " and `" not in title, title
+
+
+def test_a_subject_looks_through_copies_but_not_through_a_computed_index_map():
+    reversed_read = """
+#map = affine_map<(d0) -> (-d0 + 3)>
+#id = affine_map<(d0) -> (d0)>
+#sum = affine_map<(d0) -> ()>
+func.func @main(%a: tensor<4xf32>, %init: tensor<f32>) -> tensor<f32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [#map, #id], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>)
+      outs(%e : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<4xf32>
+  %c = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%r : tensor<4xf32>)
+      outs(%e : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<4xf32>
+  %s = linalg.generic {indexing_maps = [#id, #sum], iterator_types = ["reduction"]} ins(%c : tensor<4xf32>)
+      outs(%init : tensor<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %out : f32
+    linalg.yield %m : f32
+  } -> tensor<f32>
+  return %s : tensor<f32>
+}"""
+    said = report.subject_phrase(reversed_read, "main")
+    assert said == "a `linalg.generic` max of an elementwise `linalg.generic` indexed by `(-d0 + 3)`", said
+
+
+def test_the_conditions_in_a_title_are_the_variants_that_make_it_go_away():
+    program = "func.func @main(%arg0: tensor<?x3xf16>, %arg1: tensor<2x3xf16>) -> tensor<2x3xf16> {"
+    found = _rows(("static", "clean"), ("unpack#0.outs=empty", "clean"), ("f32", "clean"), ("cpu=host", "same"))
+    assert report.conditions(program, found) == [
+        "dynamic dims",
+        "a function argument as its destination",
+        "f16 elements",
+    ]
+    still = _rows(("static", "same"), ("f32", "same"))
+    assert report.conditions(program, still) == []  # dynamic dims that a static variant keeps failing say nothing
+    unit = "func.func @main(%arg0: tensor<1x3x3x2xf32>) -> tensor<1x1x1x2xf32> {"
+    assert report.conditions(unit, _rows(), "iree-dispatch-creation-fold-unit-extent-dims") == [
+        "a unit dim in its result"
+    ]
+    assert report.conditions(unit, _rows(), "iree-codegen-generic-vectorization") == []
+
+
+def test_a_trigger_where_every_variant_still_fails_says_what_was_tried():
+    """The review: "No change of the 3 the experiments tried makes the failure go away" told the reader nothing. When
+    every variant fails the same way, the section lists them: the reduced program as a whole is the trigger."""
+    lines = report.trigger_lines(_rows(("rank+1", "same"), ("cpu=host", "same"), ("f32", "not-judged:no f16")))
+    text = "\n".join(lines)
+    assert "- with the rank+1 variant" in text and "- with the cpu=host variant" in text, text
+    assert "as a whole" in text and "f32" not in text, text
+    some = report.trigger_lines(_rows(("static", "clean"), ("rank+1", "same"), ("f32", "other:numeric/x")))
+    text = "\n".join(some)
+    assert "It still fails the same way" in text and "- with the rank+1 variant" in text, text
+    assert "With the f32 variant, it fails another way (`numeric/x`)." in text, text

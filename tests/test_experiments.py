@@ -276,7 +276,8 @@ def test_experiments_judge_every_oracle_that_runs_the_program_not_only_the_targe
 def test_a_target_the_baseline_judges_is_no_candidate():
     rule = lambda case: [] if case.graph.op_pattern == "fill" else [finding(FILL_SUM)]
     verdict = X.judge(experiment(fill_sum_case(), FILL_SUM, rule, known=[FILL_SUM]))
-    assert (verdict.verdict, verdict.line()) == ("known", "known (the baseline judges it)")
+    assert verdict.verdict == "known" and "known" not in verdict.line().replace("ireefuzz knows", "")
+    assert verdict.line().startswith("a defect of its own")
 
 
 SLICE = "crash/compile-error/slice-along-dimension-runs-out-of-bounds@iree-codegen-tile-and-distribute-to-workgroups"
@@ -346,7 +347,7 @@ def test_a_cause_that_survives_names_its_nearest_known_cause_by_features():
     rule = lambda case: [] if case.graph.op_pattern == "fill" else [finding("numeric/wrong-value/fill>reduce_max")]
     table = experiment(fill_sum_case(), "numeric/wrong-value/fill>reduce_max", rule, known=[FILL_SUM])
     verdict = X.judge(table)
-    assert verdict.verdict == "new" and verdict.line() == "new (it survived its experiments)"
+    assert verdict.verdict == "new" and verdict.line().startswith("a defect of its own")
     assert verdict.trigger == ("With n1 (reduce_sum) removed (n0 returned instead), its values are right.",)
     assert verdict.nearest == FILL_SUM and verdict.why_not_nearest.startswith(f"no variant lands in `{FILL_SUM}`")
 

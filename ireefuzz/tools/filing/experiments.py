@@ -49,6 +49,7 @@ MAX_EXPERIMENTS = 12  # variants per candidate (each one iree-compile, ~1-3 s), 
 CPUS = ("generic", "x86-64-v3", "host")
 AS_GIVEN = "as-given"
 CannotRun = Callable[[str], "str | None"]  # a CPU -> why this machine cannot run code for it, or None
+CannotFlag = Callable[[tuple[str, ...]], "str | None"]  # the case's flags -> why this machine cannot run it, or None
 
 
 def family(cause: str) -> str:
@@ -163,6 +164,8 @@ class ExperimentTable:
     skipped: tuple[str, ...] = ()  # variants not run (over the cap, or not applicable), with why
     seconds: float = 0.0
     culprits: Mapping[str, str] = dataclasses.field(default_factory=dict)  # a known cause -> its culprit's family
+    features: Mapping[str, str] = dataclasses.field(default_factory=dict)  # a feature tried -> the known cause
+    # that shows only without it (``Mechanism.missing_feature``)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -174,6 +177,7 @@ class ExperimentTable:
             "skipped": list(self.skipped),
             "seconds": round(self.seconds, 2),
             "culprits": dict(self.culprits),
+            "features": dict(self.features),
         }
 
     @classmethod
@@ -187,6 +191,8 @@ class ExperimentTable:
             (str(nearest[0]), float(nearest[1])) if nearest else None,
             tuple(str(s) for s in data.get("skipped") or ()),
             float(data.get("seconds") or 0.0),
+            {str(k): str(v) for k, v in (data.get("culprits") or {}).items()},
+            {str(k): str(v) for k, v in (data.get("features") or {}).items()},
         )
 
 
@@ -201,11 +207,12 @@ class Verdict:
     why_not_nearest: str = ""  # why this cause is not that one ("" for a duplicate: it is)
 
     def line(self) -> str:
+        """The verdict for the reader of a report: the same defect as another, or one of its own (for ``known``,
+        that ireefuzz already tracks it: a report is filed for it all the same)."""
         if self.verdict == "duplicate-of":
             return f"duplicate-of {self.of} (by experiment: {self.by})"
-        if self.verdict == "known":
-            return "known (the baseline judges it)"
-        return "new (it survived its experiments)"
+        own = "a defect of its own: no variant turns it into another defect ireefuzz knows"
+        return own + ("; ireefuzz already tracks this one" if self.verdict == "known" else "")
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self) | {"trigger": list(self.trigger), "line": self.line()}
@@ -238,6 +245,12 @@ def judge(table: ExperimentTable) -> Verdict:
     by_pass = [  # another oracle's known bug from the same pass: one edit turns this failure into that one
         r for r in variants if r.outcome.kind == "known" and culprit and table.culprits.get(r.outcome.cause) == culprit
     ]
+    for r in variants:  # the same CPU with one feature added is right: the known cause that shows only without it
+        feature = r.label.removeprefix(FEATURE_LABEL)
+        of = table.features.get(feature, "") if r.label.startswith(FEATURE_LABEL) and r.outcome.kind == "clean" else ""
+        if of and family(of) == family(table.target):
+            how = f"{r.label} (the same CPU with {feature}) is right, and `{of}` shows only without {feature}"
+            return Verdict("duplicate-of", table.target, of, how, trigger, of)
     if hits := landed or by_pass:
         counts = collections.Counter(r.outcome.cause for r in hits)
         of = max(counts, key=lambda k: (counts[k], -[r.outcome.cause for r in hits].index(k)))
@@ -633,6 +646,29 @@ def cpu_experiments(case: Any, cannot_run: CannotRun) -> Iterator[Experiment]:
                 dataclasses.replace(case, target_cpu=cpu),
                 cannot_run(cpu) or "",
             )
+
+
+FEATURE_LABEL = "cpu+"
+
+
+def feature_experiments(
+    case: Any, have: str | None, features: Iterable[str], cannot_run: CannotFlag
+) -> Iterator[Experiment]:
+    """The case on its own CPU with one feature added (``+f16c``), for each of ``features`` (those a known cause
+    shows only without) that ``have`` (the CPU's resolved "+a,-b" features; None: unknown, no variant) lacks.
+    ``cannot_run`` says why this machine cannot run code with those flags, or None."""
+    from ireefuzz.sut.config_space import FEATURES_FLAG, enabled
+
+    if have is None or any(f.startswith(FEATURES_FLAG + "=") for f in case.flags):
+        return
+    for feature in sorted(set(features) - enabled(have)):
+        flags = (*case.flags, f"{FEATURES_FLAG}=+{feature}")
+        yield Experiment(
+            f"{FEATURE_LABEL}{feature}",
+            f"`{FEATURES_FLAG}=+{feature}` on `{case.target_cpu}`",
+            dataclasses.replace(case, flags=flags),
+            cannot_run(flags) or "",
+        )
 
 
 def config_experiments(case: Any) -> Iterator[Experiment]:
@@ -1270,6 +1306,10 @@ def run_experiments(
         )
     graph = isinstance(subject, Case)
     kinds = graph_experiments(subject, cannot_run) if graph else program_experiments(subject, cannot_run)
+    limits = baseline.missing_features()
+    with_flags = lambda flags: config_space.cannot_run(dataclasses.replace(mine, flags=flags))
+    have = config_space.features_of(mine) if limits else None
+    kinds.append(list(feature_experiments(subject, have, limits, with_flags)))
     picked, left = chosen(kinds, limit, _identity)
     experiments = [Experiment(AS_GIVEN, "the program as given (shrunk, where it was)", subject), *picked]
     cause = goal.value if goal.kind == "cause" else ""
@@ -1294,9 +1334,11 @@ def run_experiments(
     nearest = nearest_known(cause, [hit.signature] if hit else [], baseline) if cause else None
     mechanisms = {k: baseline.known_mechanism(k) for k in set(known.values())}
     culprits = {k: m.family for k, m in mechanisms.items() if m is not None and m.family}
-    return ExperimentTable(
-        cause or goal.value, tuple(rows), known, beside, nearest, tuple(left), time.perf_counter() - started, culprits
-    )
+    tried = {e.label.removeprefix(FEATURE_LABEL) for e in picked if e.label.startswith(FEATURE_LABEL)}
+    features = {f: k for f, k in limits.items() if f in tried}
+    seconds = time.perf_counter() - started
+    target_id = cause or goal.value
+    return ExperimentTable(target_id, tuple(rows), known, beside, nearest, tuple(left), seconds, culprits, features)
 
 
 def _row(e: Experiment, result: Any, target: Any, baseline: Baseline, known: dict[str, str]) -> Row:

@@ -209,8 +209,16 @@ def issue_text(finding: Finding, subject: Subject, measured: Measured = Measured
         reference=subject.reference,
     )
     ops = list(measured.ops) or ops_of(subject.program)
+    heading = title(
+        finding,
+        ops,
+        measured.culprit,
+        program=subject.program,
+        function=subject.function,
+        experiments=measured.experiments,
+    )
     lines = [
-        f"# {title(finding, ops, measured.culprit)}",
+        f"# {heading}",
         "",
         "## What happens",
         "",
@@ -317,17 +325,162 @@ def words(text: str, width: int) -> str:
     )
 
 
-def title(finding: Finding, ops: Sequence[str], found: culprits.Culprit | None = None) -> str:
-    """The heading, from the reduced program (its kinds of op, never the chain) and what IREE did, in words."""
-    kinds = list(dict.fromkeys(o for o in ops if o not in _PLUMBING))
-    if not kinds:
-        subject = "a program"
-    elif len(kinds) <= 2:
-        subject = " and ".join(f"`{k}`" for k in kinds)
+def title(
+    finding: Finding,
+    ops: Sequence[str],
+    found: culprits.Culprit | None = None,
+    *,
+    program: str = "",
+    function: str = "",
+    experiments: Mapping[str, Any] | None = None,
+) -> str:
+    """The heading: what IREE did wrong, to what and under which condition, in words. The subject is the op that
+    computes the output at fault in the reduced ``program`` with what it reads (``subject_phrase``), the condition what
+    the experiments show it needs (``conditions``); without a program, the reduced program's kinds of op."""
+    subject = subject_phrase(program, function, int((finding.evidence or {}).get("output") or 0)) if program else ""
+    if not subject:
+        kinds = list(dict.fromkeys(o for o in ops if o not in _PLUMBING))
+        if not kinds:
+            subject = "a program"
+        elif len(kinds) <= 2:
+            subject = " and ".join(f"`{k}`" for k in kinds)
+        else:
+            subject = f"`{kinds[-1]}` and {len(kinds) - 1} other kinds of op"
+    named = found.pass_ if found is not None and found.pass_ else ""
+    needs = conditions(program, experiments, named) if program else []
+    where = f" in `{named}`" if named else ""
+    return f"[llvm-cpu] {subject}{' with ' + ' and '.join(needs) if needs else ''}: {happened(finding)}{where}"
+
+
+# ops a value passes through unchanged in kind (its subject is what it reads)
+_PASS_THROUGH = frozenset({"tensor.cast", "tensor.expand_shape", "tensor.collapse_shape", "tensor.reshape"})
+_NOT_A_SUBJECT = frozenset({"arith.constant", "tensor.empty"})
+_COMBINER = {
+    **dict.fromkeys(("arith.addf", "arith.addi"), "sum"),
+    **dict.fromkeys(("arith.mulf", "arith.muli"), "product"),
+    **dict.fromkeys(("arith.maxnumf", "arith.maximumf", "arith.maxsi", "arith.maxui"), "max"),
+    **dict.fromkeys(("arith.minnumf", "arith.minimumf", "arith.minsi", "arith.minui"), "min"),
+    "arith.select": "arg-reduction",
+}
+
+
+def subject_phrase(program: str, function: str, output: int = 0, depth: int = 3) -> str:
+    """What computes output ``output`` of ``@function`` in ``program``, in words, with what it reads (``of`` its
+    first input's producer, up to ``depth`` ops): "a `linalg.generic` sum of a `linalg.fill`". Copies, casts and
+    reshapes are looked through. "" when the program does not parse or the output is an argument."""
+    from iree.compiler import ir
+
+    from ireefuzz.tools.shrink.canonical import parse
+
+    module = parse(program)
+    if module is None:
+        return ""
+    funcs = [op for op in module.body.operations if op.operation.name in ("func.func", "util.func")]
+    named = [f for f in funcs if ir.StringAttr(f.attributes["sym_name"]).value == function] or funcs[-1:]
+    if not named:
+        return ""
+    ret = list(named[0].regions[0].blocks[0].operations)[-1]
+    if not len(ret.operands):
+        return ""
+    return _phrase(ret.operands[min(output, len(ret.operands) - 1)], depth)
+
+
+def _producer(value: Any) -> Any:
+    """The op that makes ``value``, through copies, casts and reshapes; None for a block argument."""
+    from iree.compiler import ir
+
+    while not isinstance(value, ir.BlockArgument):
+        op = value.owner
+        if op.name in _PASS_THROUGH or _is_copy(op):
+            value = op.operands[0]
+            continue
+        return op
+    return None
+
+
+def _ins(op: Any) -> list[Any]:
+    """A destination-style op's inputs (``operandSegmentSizes``' first group), else all its operands."""
+    from iree.compiler import ir
+
+    segments = op.attributes["operandSegmentSizes"] if "operandSegmentSizes" in op.attributes else None
+    if segments is None:
+        return list(op.operands)
+    return list(op.operands)[: ir.DenseI32ArrayAttr(segments)[0]]
+
+
+def _body_ops(op: Any) -> list[Any]:
+    return [o for r in op.regions for b in r.blocks for o in b.operations]
+
+
+def _is_copy(op: Any) -> bool:
+    """A ``linalg.generic`` of one input that yields it unchanged through plain dims (a copy, a transpose, a
+    broadcast; not a reversal or a shift, whose maps compute an index)."""
+    if op.name != "linalg.generic" or len(_ins(op)) != 1 or _computed_map(op):
+        return False
+    body = _body_ops(op)
+    return len(body) == 1 and len(body[0].operands) == 1 and body[0].operands[0] == op.regions[0].blocks[0].arguments[0]
+
+
+def _computed_map(op: Any) -> str:
+    """The first indexing map of ``op`` whose results compute an index (``(-d0 + 63, d1)``), else ""."""
+    for m in re.findall(r"affine_map<\([^)]*\) -> (\([^>]*\))>", str(op.attributes["indexing_maps"])):
+        if re.search(r"[-+*]|mod|floordiv|ceildiv", m):
+            return str(m)
+    return ""
+
+
+def _phrase(value: Any, depth: int) -> str:
+    from iree.compiler import ir
+
+    op = _producer(value)
+    if op is None or op.name in _NOT_A_SUBJECT:
+        return ""
+    if op.name == "linalg.generic":
+        body = _body_ops(op)
+        reduces = "reduction" in str(op.attributes["iterator_types"])
+        yielded = body[-1].operands[0] if body and len(body[-1].operands) else None
+        combiner = "" if yielded is None or isinstance(yielded, ir.BlockArgument) else yielded.owner.name
+        said = (
+            f"a `linalg.generic` {_COMBINER.get(combiner, 'reduction')}"
+            if reduces
+            else "an elementwise `linalg.generic`"
+        )
+        if computed := _computed_map(op):
+            said += f" indexed by `{computed}`"
+    elif op.name == "linalg.fill":
+        said = "a `linalg.fill`"
     else:
-        subject = f"`{kinds[-1]}` and {len(kinds) - 1} other kinds of op"
-    where = f" in `{found.pass_}`" if found is not None and found.pass_ else ""
-    return f"[llvm-cpu] {subject}: {happened(finding)}{where}"
+        said = f"`{op.name}`"
+    first = next((v for v in _ins(op) if _producer(v) is not None), None)
+    read = _phrase(first, depth - 1) if first is not None and depth > 1 else ""
+    return f"{said} of {read}" if read else said
+
+
+def conditions(program: str, experiments: Mapping[str, Any] | None, culprit_pass: str = "") -> list[str]:
+    """What the failure needs, as the experiments showed it (each variant that makes it go away, said the other way
+    round: "dynamic dims", "its outs a function argument", "f16"), and what the reduced program keeps that no variant
+    tried: dynamic dims (the reducer makes dims static where it still fails), a unit dim in the output where the
+    culprit is a unit-dim pass."""
+    rows = [experimenting.Row.from_json(r) for r in (experiments or {}).get("rows") or ()]
+    clean = [r.label for r in rows if r.outcome.kind == "clean"]
+    same = {r.label for r in rows if r.outcome.kind == "same"}
+    needs: list[str] = []
+    signature = _SIGNATURE.search(program)
+    header = signature.group(0) if signature else ""
+    if any(label.startswith("static") for label in clean) or ("?" in header and "static" not in same):
+        needs.append("dynamic dims")
+    if any(label.endswith(".outs=empty") for label in clean):
+        needs.append("a function argument as its destination")
+    if "f32" in clean:
+        needs += [f"{t} elements" for t in ("f16", "bf16") if re.search(rf"x{t}>", program)][:1]
+    if "dynamic" in clean:
+        needs.append("static dims")
+    if "unit" in culprit_pass and re.search(r"->\s*tensor<(?:[^>]*x)?1x", header):
+        needs.append("a unit dim in its result")
+    return needs
+
+
+_SIGNATURE = re.compile(r"func\.func\s+(?:public\s+|private\s+)?@[\w$.]+\([^)]*\)(?:\s*->\s*[^{]*)?")
 
 
 _SIGNAL = re.compile(r"crash/compile-crash/(SIG\w+)/([^>/]*)")
@@ -429,16 +582,28 @@ def expected_lines(finding: Finding, subject: Subject) -> list[str]:
 
 
 def trigger_lines(found: Mapping[str, Any] | None) -> list[str]:
-    """The trigger as the experiments measured it: the changes that make the failure go away, in sentences."""
+    """The trigger as the experiments measured it: the changes that make the failure go away, in sentences; the
+    changes that still fail the same way (when all do, the reduced program as a whole is the trigger); the ones that
+    fail another way."""
     if found is None:
         return []
     verdict = experimenting.Verdict.from_json(found.get("verdict") or {})
-    rows = [r for r in found.get("rows") or () if r.get("label") != experimenting.AS_GIVEN]
-    if verdict.trigger:
-        said = " ".join(verdict.trigger)
-    else:
-        said = f"No change of the {len(rows)} the experiments tried makes the failure go away (see Experiments)."
-    return ["## Trigger", "", said, ""]
+    rows = [experimenting.Row.from_json(r) for r in found.get("rows") or () if r.get("label") != experimenting.AS_GIVEN]
+    still = [r.change for r in rows if r.outcome.kind == "same"]
+    lines = ["## Trigger", "", *verdict.trigger]
+    if still and verdict.trigger:
+        lines += ["", "It still fails the same way:", "", *(f"- with {c}" for c in still)]
+    elif still:
+        lines += [
+            f"Each of the {len(still)} variants tried still fails the same way, so the trigger is the reduced program "
+            "above as a whole (no smaller change was found that removes it):",
+            "",
+            *(f"- with {c}" for c in still),
+        ]
+    elif not verdict.trigger:
+        lines += ["No variant could be judged (see Experiments): the trigger is the reduced program as a whole."]
+    lines += [f"With {r.change}, it fails another way (`{r.outcome.cause}`)." for r in rows if r.outcome.cause]
+    return lines + [""]
 
 
 def culprit_lines(found: culprits.Culprit) -> list[str]:
