@@ -78,13 +78,15 @@ class Mechanism:
     oracle: str
     culprit: str | None  # a pass, or its family (``pass_family``); None: not localized
     trigger: str  # one sentence: what makes it go away
+    missing_feature: str = ""  # a CPU feature (LLVM's name, e.g. f16c): it shows only without it, gone with it
 
     @property
     def family(self) -> str | None:
         return None if self.culprit is None else pass_family(self.culprit)
 
     def to_json(self) -> dict[str, Any]:
-        return {"oracle": self.oracle, "culprit": self.culprit, "trigger": self.trigger}
+        feature = {"missing_feature": self.missing_feature} if self.missing_feature else {}
+        return {"oracle": self.oracle, "culprit": self.culprit, "trigger": self.trigger} | feature
 
 
 @dataclasses.dataclass(frozen=True)
@@ -178,6 +180,12 @@ class Baseline:
             seen.add(cause)
             cause = k.of
         return None
+
+    def missing_features(self) -> dict[str, str]:
+        """A CPU feature -> the known cause that shows only without it (``Mechanism.missing_feature``)."""
+        return {
+            k.mechanism.missing_feature: k.cause for k in self.entries if k.mechanism and k.mechanism.missing_feature
+        }
 
     def matches(self, oracle: str, culprit: str | None) -> list[Known]:
         """The judged causes with the same mechanism as a candidate seen by ``oracle`` and coming from pass
@@ -296,8 +304,8 @@ def _mechanism(value: Any) -> Mechanism | None | str:
     """An entry's ``mechanism`` record (None if absent), or what is wrong with it."""
     if value is None:
         return None
-    if not isinstance(value, dict) or set(value) - {"oracle", "culprit", "trigger"}:
-        return 'mechanism must be {"oracle": ..., "culprit": ... or null, "trigger": ...}'
+    if not isinstance(value, dict) or set(value) - {"oracle", "culprit", "trigger", "missing_feature"}:
+        return 'mechanism must be {"oracle": ..., "culprit": ... or null, "trigger": ..., ["missing_feature": ...]}'
     oracle, culprit, trigger = value.get("oracle"), value.get("culprit"), value.get("trigger")
     if oracle not in ORACLES:
         return f"mechanism oracle {oracle!r}: choose one of {', '.join(ORACLES)}"
@@ -305,7 +313,10 @@ def _mechanism(value: Any) -> Mechanism | None | str:
         return "mechanism culprit must be a pass (or pass family) name, or null"
     if not isinstance(trigger, str) or not trigger.strip():
         return "mechanism trigger must say in one sentence what makes it go away"
-    return Mechanism(oracle, culprit, trigger.strip())
+    feature = value.get("missing_feature", "")
+    if not isinstance(feature, str) or not re.fullmatch(r"[a-z0-9_.-]*", feature):
+        return "mechanism missing_feature must be one CPU feature as LLVM names it (e.g. f16c)"
+    return Mechanism(oracle, culprit, trigger.strip(), feature)
 
 
 def check_entry(cause: str, verdict: str, details: Mapping[str, str], signatures: Sequence[str] = ()) -> str:
