@@ -205,3 +205,22 @@ def test_a_compile_error_run_sh_with_the_real_compiler_tells_its_bug_from_anothe
     proc = _run(other, tools)
     assert proc.returncode == 2 and "not with this bug's diagnostic" in proc.stdout, proc.stdout + proc.stderr
     assert "write affecting operations on global resources" in proc.stdout
+
+
+def test_given_shapes_follow_the_arguments_the_reducer_keeps():
+    """The review: two reduced programs kept unused arguments, because a candidate without them no longer took the
+    ``--shapes`` given for the program (checked at the default sizes instead, where the bug does not show). The given
+    shapes now follow the arguments a candidate kept."""
+    from ireefuzz.tools.filing.program import fitted_shapes, shape_tries
+
+    def program(*types: str) -> str:
+        args = ", ".join(f"%a{k}: tensor<{t}>" for k, t in enumerate(types))
+        last = f"%a{len(types) - 1} : tensor<{types[-1]}>"
+        return f"func.func @main({args}) -> tensor<{types[-1]}> {{\n  return {last}\n}}"
+
+    given = [(63, 15), (7,), (3, 4, 1, 15), (3, 1, 15, 3)]
+    assert fitted_shapes(program("3x4x1x?xi32", "3x1x?x?xi32"), given) == [(3, 4, 1, 15), (3, 1, 15, 3)]
+    assert fitted_shapes(program("63x?xf32", "7xf32", "3x4x1x?xi32", "3x1x?x?xi32"), given) == given
+    assert fitted_shapes(program("?x?xi32"), [(2, 1), (3,), (3,)]) == [(2, 1)]
+    none = program("5x5x5xi32")
+    assert fitted_shapes(none, given) is None and shape_tries(none, given) == (None,)

@@ -230,7 +230,7 @@ def bundle_program(
                 log(f"not reduced ({e}); bundled as given")
         if program != text:
             again = []
-            for given in (shapes, None) if shapes is not None else (None,):  # as the reduction judged it
+            for given in shape_tries(program, shapes):  # as the reduction judged it
                 try:
                     again = [
                         (f, r.case)
@@ -309,13 +309,48 @@ def empty_inits(program: str, shows_cause: Callable[[str], bool]) -> tuple[str, 
             return program, taken
 
 
+def fitted_shapes(text: str, shapes: Any) -> Any:
+    """``shapes`` (a positional ``--shapes`` given for the program as checked) for the arguments a reduced ``text``'s
+    public function kept: each argument takes the next given shape whose rank and static dims fit it (an argument the
+    reducer dropped leaves its shape unused); as given when the count already fits or they are per function; None when
+    no function's arguments fit them."""
+    from ireefuzz.core.frontends import signatures
+
+    if shapes is None or not isinstance(shapes, (list, tuple)):
+        return shapes
+    try:
+        sigs = signatures(text)
+    except (ProgramError, IRParseError, ValueError):
+        return None
+    if any(len(sig.args) == len(shapes) for sig in sigs):
+        return shapes
+    fits = lambda arg, given: len(arg) == len(given) and all(d is None or d == g for d, g in zip(arg, given))
+    for sig in sigs:
+        left, kept = iter(shapes), []
+        for arg, _ in sig.args:
+            given = next((g for g in left if fits(arg, tuple(g))), None)
+            if given is None:
+                break
+            kept.append(given)
+        else:
+            return kept
+    return None
+
+
+def shape_tries(text: str, shapes: Any) -> tuple[Any, ...]:
+    """The shapes to check ``text`` with, in turn: the given ones fitted to its arguments (``fitted_shapes``), then
+    none (every dynamic dim at the default size)."""
+    fitted = fitted_shapes(text, shapes)
+    return (fitted, None) if fitted is not None else (None,)
+
+
 def _findings_of(
     program: str, cause: str, config: Any, policy: Any, seed: int, shapes: Any
 ) -> list[tuple[Finding, Any]]:
     """``check``'s findings of ``cause`` on ``program`` under ``config`` (with the given shapes while they fit)."""
     from ireefuzz.tools.check import check_results
 
-    for given in (shapes, None) if shapes is not None else (None,):
+    for given in shape_tries(program, shapes):
         try:
             found = [
                 (f, r.case)
@@ -374,7 +409,7 @@ def _findings_as_checked(
     def findings(text: str) -> Sequence[Finding]:
         if not run:
             return reducing.program_findings(text, config)
-        for given in (shapes, None) if shapes is not None else (None,):
+        for given in shape_tries(text, shapes):
             try:
                 return check_program(text, config, policy, seed=seed, shapes=given)
             except ProgramError:
