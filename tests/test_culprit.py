@@ -510,3 +510,20 @@ def test_real_invalid_mask_is_drop_vector_unit_dims_confirmed_on_the_failing_dis
     found = culprit.compile_failure(program, sut.CompilerConfig(target_cpu="generic"))
     assert found.pass_ == "iree-codegen-drop-vector-unit-dims" and found.method == "invalid-ir", found.how
     assert found.confirm is not None and "vector.mask" in found.confirm.shows[0]
+
+
+def test_a_binding_that_depends_on_poison_is_the_wrong_one_shown():
+    """The gather-of-gather's confirmation quoted only `return`: its pass's output writes the same values as its input
+    unless poison is read otherwise, so no binding "differed" and no write was traced. A binding whose values change
+    with the poison fill is wrong too, and its write is what the confirmation quotes."""
+    from ireefuzz.tools.filing.culprit import dispatch
+
+    was = dispatch.Evaluation({1: np.array([[8], [8]])})
+    now = dispatch.Evaluation({1: np.array([[8], [8]])}, undefined=True, otherwise={1: np.array([[154], [154]])})
+    assert values.wrong_bindings(was, now, 0.0) == [1]
+    assert values.wrong_bindings(was, dispatch.Evaluation({1: np.array([[8], [8]])}), 0.0) == []
+    after = "%0 = hal.interface.binding.subspan binding(1) : memref<2x1xi32>\n%1 = ub.poison : i32\n"
+    after += "%2 = vector.transfer_read %x[%c0], %1 : tensor<2x1xi32>, vector<2x1xi32>\n"
+    after += "iree_codegen.store_to_buffer %2, %0 : tensor<2x1xi32> into memref<2x1xi32>\nreturn"
+    shown = values.shown_lines(after, 1, "before", "after")
+    assert "ub.poison" in "\n".join(shown) and "return" not in shown, shown

@@ -233,11 +233,11 @@ def evaluate(text: str, function: str, inputs: Inputs) -> Evaluation:
         return Evaluation(None, error=str(e).splitlines()[0][:160] if str(e) else type(e).__name__)
     except (KeyError, ValueError, IndexError, TypeError) as e:  # IR the readers do not know (an op's form)
         return Evaluation(None, error=f"{type(e).__name__}: {str(e)[:120]}")
-    undefined = first.keys() != second.keys() or any(not _same(first[k], second[k], 0.0) for k in first)
+    undefined = first.keys() != second.keys() or any(not same(first[k], second[k], 0.0) for k in first)
     return Evaluation(first, undefined, otherwise=second if undefined else None)
 
 
-def _same(a: np.ndarray, b: np.ndarray, rtol: float) -> bool:
+def same(a: np.ndarray, b: np.ndarray, rtol: float) -> bool:
     a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
     return a.shape == b.shape and bool(np.allclose(a, b, rtol=rtol, atol=rtol, equal_nan=True))
 
@@ -248,7 +248,7 @@ def differs(before: Evaluation, after: Evaluation, rtol: float) -> bool:
         return False
     if after.undefined or before.outputs.keys() != after.outputs.keys():
         return True
-    return any(not _same(before.outputs[k], after.outputs[k], rtol) for k in before.outputs)
+    return any(not same(before.outputs[k], after.outputs[k], rtol) for k in before.outputs)
 
 
 # --------------------------------------------------------------------------- inputs

@@ -90,6 +90,16 @@ def shown_lines(after: str, binding: int | None, *values: str) -> list[str]:
     return [*head, *(f"// {v}" for v in values)] if head else list(values)
 
 
+def wrong_bindings(was: dispatch.Evaluation, now: dispatch.Evaluation, rtol: float) -> list[int]:
+    """The bindings ``now`` writes otherwise than ``was``: other values, or (where ``now`` depends on a poison value)
+    other values with poison read as the second fill; a binding ``was`` does not write is wrong too."""
+    if now.outputs is None or was.outputs is None:
+        return []
+    other = lambda k, outputs: k not in was.outputs or not dispatch.same(was.outputs[k], outputs[k], rtol)
+    poisoned = now.otherwise if now.undefined and now.otherwise is not None else {}
+    return [k for k in sorted(now.outputs) if other(k, now.outputs) or (k in poisoned and other(k, poisoned))]
+
+
 def interpret(text: str, function: str, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     from ireefuzz.oracles.interpret import interpret as run
 
@@ -366,18 +376,7 @@ def in_codegen(text: str, config: Any, inputs: Sequence[np.ndarray], dims: Seque
         now = dispatch.evaluate(after, function, step.inputs)
         if not dispatch.differs(step.was, now, rtol):
             return []
-        wrong = (
-            [
-                k
-                for k in sorted(now.outputs or {})
-                if k not in (step.was.outputs or {})
-                or dispatch.differs(
-                    dispatch.Evaluation({k: step.was.outputs[k]}), dispatch.Evaluation({k: now.outputs[k]}), rtol
-                )
-            ]
-            if (now.outputs is not None and step.was.outputs is not None)
-            else []
-        )
+        wrong = wrong_bindings(step.was, now, rtol)
         return shown_lines(
             after,
             wrong[0] if wrong else None,
