@@ -1,17 +1,23 @@
-"""After the campaign: one repro bundle per new cause, from its smallest recorded member, in ``out/bundles``."""
+"""After the campaign: a new cause's compile timeouts confirmed as hangs (``confirm_hangs``), then one repro bundle
+per new cause, from its smallest recorded member, in ``out/bundles``."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, Mapping
 
 from ireefuzz.base import durable as _io
-from ireefuzz.oracles.finding import Finding
+from ireefuzz.oracles.finding import Finding, Signature
 
 from .ranking import rank
 from .record import Record
+
+if TYPE_CHECKING:
+    from ireefuzz.sut import CompilerConfig
 
 
 def compiler_arguments(options: Any) -> list[str]:
@@ -30,8 +36,13 @@ def bundle_new_causes(record: Record, limit: int | None, timeout: float) -> list
     ``out/bundles/<cause>`` (a collision-free name from the cause id); the causes bundled.
 
     Each runs as its own ``ireefuzz repro`` process (a finding may crash whoever runs it); a bundle
-    already written (``finding.json`` present) is kept, so ``--resume`` and ``triage`` do not redo it.
+    already written (``finding.json`` present) is kept, so ``--resume`` and ``triage`` do not redo it. First the
+    compile timeouts of the new causes are confirmed (``confirm_hangs``); the causes it re-judged come first in
+    the list returned (the record changed: its outputs are to be written again).
     """
+    rejudged = confirm_hangs(record)
+    if rejudged:
+        record = Record(record.out, record.options, record.baseline, record.previous)
     rows = _io.read_jsonl(record.out / "findings.jsonl")
     todo = [record.causes[r.id] for r in rank(record)]  # most likely a real, distinct bug first (``ranking``)
     todo = [c for c in todo if c.smallest_row is not None and rows[c.smallest_row].get("case")]
@@ -60,15 +71,182 @@ def bundle_new_causes(record: Record, limit: int | None, timeout: float) -> list
         finally:
             finding_file.unlink(missing_ok=True)  # the staged input of repro; the bundle has its own finding.json
     write_index(record, [c.id for c in todo[:limit]])
-    return done
+    return rejudged + done
+
+
+# --------------------------------------------------------------------------- a compile timeout: a hang if confirmed
+
+HANG_CONFIRM_FACTOR = 4  # a timed-out compile is a hang only if it does not end alone in this many times its limit
+HangVerdict = Literal["hang", "slow", "failed"]
+
+
+@dataclasses.dataclass(frozen=True)
+class HangCheck:
+    """What a timed-out compile did once more, alone, with ``HANG_CONFIRM_FACTOR`` times the campaign's limit:
+    ``hang`` (it timed out again), ``slow`` (it made a module) or ``failed`` (``failure``: its own finding)."""
+
+    verdict: HangVerdict
+    limit_s: float  # the campaign's compile limit
+    seconds: float  # the confirming compile's wall time
+    failure: Finding | None = None
+
+    @property
+    def alone_s(self) -> float:
+        return self.limit_s * HANG_CONFIRM_FACTOR
+
+    def note(self) -> str:
+        """The sentence the record keeps: the hang's, the slow compile's not-judged reason, the failure's origin."""
+        over = f"over the {self.limit_s:g} s limit in the campaign"
+        if self.verdict == "hang":
+            return f"did not end in {self.alone_s:g} s ({HANG_CONFIRM_FACTOR}x the limit) alone"
+        if self.verdict == "slow":
+            return f"every oracle: a slow compile, not a hang: {over}, it compiled alone in {self.seconds:.1f} s"
+        assert self.failure is not None
+        return f"not a hang: {over}, it ended alone in {self.seconds:.1f} s with {self.failure.kind}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"verdict": self.verdict, "limit_s": self.limit_s, "alone_s": self.alone_s, "seconds": self.seconds}
+
+
+def confirm_timeout(finding: Finding, config: CompilerConfig, frontend: str = "linalg") -> HangCheck:
+    """``finding``'s case (a compile timeout under ``config``) compiled once more, alone, through ``frontend``
+    with ``HANG_CONFIRM_FACTOR`` times ``config``'s limit. Under load a compile runs past its limit and ends soon
+    after (seed 29411's f16 chain: over 60 s on 2 loaded cores, a few seconds alone, then the known fmaxf error).
+    In the coordinator, after the campaign: inside a worker the longer compile would outlive the pool's stall
+    watchdog (one limit plus the grace) and a case's deadline."""
+    from ireefuzz import sut
+    from ireefuzz.core import evaluate as ev
+    from ireefuzz.core.frontends import FRONTENDS
+    from ireefuzz.generators.case import Case
+    from ireefuzz.generators.emit import emit_module
+    from ireefuzz.oracles.cause import assign_causes
+
+    path = FRONTENDS[frontend]
+    recorded = Case.from_json(finding.case or {})
+    case = path.admit(recorded) or recorded  # (the campaign compiled it, so the frontend admits it)
+    name = path.function(case, 0)
+    longer = dataclasses.replace(config, timeout_s=config.timeout_s * HANG_CONFIRM_FACTOR)
+    setup = sut.Setup.of(longer)
+    setup = setup.with_config(path.configure(sut.config_for(case, setup.config)))
+    payloads = {name: path.payload(case, name)}
+    program = emit_module(payloads, setup.toolchain.syntax) if path is ev.LINALG else path.program(payloads)
+    outcome = sut.compile_mlir(program.text, setup.config, toolchain=setup.toolchain)
+    if isinstance(outcome, sut.Artifact):
+        return HangCheck("slow", config.timeout_s, outcome.seconds)
+    if outcome.kind == "timeout":
+        return HangCheck("hang", config.timeout_s, outcome.seconds)
+    failure = path.compile_failure(outcome, program.text, {name: case})
+    failure = failure.with_case(finding.case).with_evidence(platform=ev.platform_of(config=setup.config))
+    return HangCheck("failed", config.timeout_s, outcome.seconds, assign_causes([failure])[0])
+
+
+def _timeout_unconfirmed(row: Mapping[str, Any]) -> bool:
+    """A recorded compile timeout with its case, not yet confirmed (a confirmed hang carries ``hang``)."""
+    evidence = row.get("evidence") or {}
+    return (
+        row.get("oracle") == "crash"
+        and row.get("kind") == "compile-timeout"
+        and bool(row.get("case"))
+        and ("hang" not in evidence)
+    )
+
+
+def confirm_hangs(record: Record, log: Any = None) -> list[str]:
+    """Before a compile timeout's cause is listed as new: each recorded timeout of a new cause, smallest first,
+    compiled once more alone (``confirm_timeout``), and the record rewritten with what it did. One that times out
+    again is the confirmed hang: its row kept, its message saying so, and the rest of its cause kept with it. One
+    that compiles is a slow compile: its case not judged (never red). One that fails otherwise is that failure
+    (its finding and cause, known or new). A cause none of whose recorded timeouts hangs is no hang: its cases
+    whose program was not recorded (a signature's later, larger members) are not judged either. The causes so
+    re-judged; none, and nothing compiled, when the new causes hold no compile timeout."""
+    log = log or (lambda message: print(message, file=sys.stderr))
+    rows = _io.read_jsonl(record.out / "findings.jsonl")
+    new = set(record.new_causes())
+    cause_of = lambda row: record.row_cause.get((row["signature"], row["case_index"]), "")
+    todo = sorted(
+        (n for n, row in enumerate(rows) if _timeout_unconfirmed(row) and cause_of(row) in new),
+        key=lambda n: rows[n]["size"],
+    )
+    if not todo:
+        return []
+    progress = _io.read_jsonl(record.out / "progress.jsonl")
+    frontends = {e["i"]: line.get("frontend", "linalg") for line in progress for e in line["cases"]}
+    config = record.options.compiler_config()
+    checks: dict[int, HangCheck] = {}
+    hung: set[str] = set()
+    for n in todo:
+        row = rows[n]
+        if cause_of(row) in hung:
+            continue  # one confirmed hang keeps its cause; the others would cost HANG_CONFIRM_FACTOR limits each
+        log(
+            f"ireefuzz: confirming the compile timeout of case {row['case_index']} ({cause_of(row)}): compiling it "
+            f"alone with {config.timeout_s * HANG_CONFIRM_FACTOR:g} s"
+        )
+        check = confirm_timeout(Finding.from_json(row), config, frontends.get(row["case_index"], "linalg"))
+        log(f"  {check.note()}" + (f" ({check.failure.cause})" if check.failure else ""))
+        checks[n] = check
+        if check.verdict == "hang":
+            hung.add(cause_of(row))
+    refuted = {cause_of(rows[n]) for n in checks} - hung
+    _rewrite(record, rows, progress, checks, refuted)
+    return sorted({cause_of(rows[n]) for n in checks})
+
+
+UNCONFIRMED = (
+    "every oracle: a compile timeout not confirmed as a hang (its program is not recorded; none of its cause's "
+    "recorded timeouts hung alone in {s:g} s)"
+)
+
+
+def _rewrite(
+    record: Record,
+    rows: list[dict[str, Any]],
+    progress: list[dict[str, Any]],
+    checks: Mapping[int, HangCheck],
+    refuted: set[str],
+) -> None:
+    """findings.jsonl and progress.jsonl with the ``checks`` of their timeout rows (row number -> check), and the
+    unrecorded timeouts of the ``refuted`` causes not judged; each file rewritten atomically."""
+    # (signature, case index) -> what stands in its place: (signature, cause) or None, and a not-judged reason
+    instead: dict[tuple[str, int], tuple[tuple[str, str] | None, str]] = {}
+    kept: list[dict[str, Any]] = []
+    for n, row in enumerate(rows):
+        check = checks.get(n)
+        if check is None:
+            kept.append(row)
+        elif check.verdict == "hang":
+            evidence = dict(row.get("evidence") or {}) | {"hang": check.to_json()}
+            kept.append(row | {"message": f"{row['message']}; {check.note()}", "evidence": evidence})
+        elif check.failure is not None:
+            f = check.failure.with_evidence(after_timeout=check.note())
+            status = "known" if record.baseline.finding_known(f.signature, f.cause) else "new"
+            kept.append(row | f.to_json() | {"status": status})
+            instead[row["signature"], row["case_index"]] = ((f.signature, f.cause), "")
+        else:
+            instead[row["signature"], row["case_index"]] = (None, check.note())
+    unconfirmed = UNCONFIRMED.format(s=record.options.case_timeout * HANG_CONFIRM_FACTOR)
+    for line in progress:
+        for e in line["cases"]:
+            pairs: dict[str, str] = {}  # signature -> cause, in order
+            reasons = list(e.get("not_judged", ()))
+            for sig, cause in zip(e["sigs"], e.get("causes") or record.causes_of(e["i"], e["sigs"])):
+                pair, reason = instead.get((sig, e["i"]), ((sig, cause), ""))
+                if (sig, e["i"]) not in instead and cause in refuted and Signature.parse(sig).kind == "compile-timeout":
+                    pair, reason = None, unconfirmed
+                if pair is not None:
+                    pairs.setdefault(*pair)
+                if reason and reason not in reasons:
+                    reasons.append(reason)
+            e.update(sigs=list(pairs), causes=list(pairs.values()), not_judged=reasons)
+    for name, lines in (("findings.jsonl", kept), ("progress.jsonl", progress)):
+        text = "".join(json.dumps(r, sort_keys=True, default=_io.json_default) + "\n" for r in lines)
+        _io.atomic_write_text(record.out / name, text)
 
 
 def write_index(record: Record, causes: list[str]) -> Path:
     """``out/bundles/index.md``: one line per bundled cause, in the order bundled (ranked): its folder, signature,
     whether ``run.sh`` showed it, the culprit pass (or "not localized"), the likely upstream duplicate and the
     experiments' verdict (``filing.experiments``: a duplicate of a known cause is not new)."""
-    import json
-
     lines = [
         "# Bundles",
         "",
