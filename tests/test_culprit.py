@@ -392,7 +392,13 @@ def test_unresolved_libcall_is_the_pass_that_expands_the_sibling_but_not_the_op(
     assert found.confirm is not None and found.confirm.pipeline == (
         "builtin.module(func.func(iree-llvmcpu-expand-f16-op-to-f32))"
     )
-    assert found.confirm.shows[0] == "%11 = arith.maxnumf %in, %out : f16"
+    # the review: the pass is a no-op on culprit_before.mlir; the evidence shows what it does to the sibling there
+    shows = found.confirm.shows
+    assert shows[1] == "%11 = arith.maxnumf %in, %out : f16" and shows[0].startswith("// on culprit_before.mlir")
+    sed = next(line for line in shows if line.startswith("// sed "))
+    assert "s/arith.maxnumf/arith.maximumf/g" in sed and "culprit_before.mlir | iree-opt" in sed, sed
+    gained = shows[shows.index(sed) + 1 :]
+    assert any("arith.extf" in line for line in gained) and any("arith.maximumf" in line for line in gained), gained
     # a pass that expands the op too is not the one that misses it; nothing else is confirmed: not localized
     _replayed_expand(monkeypatch, expands_both=True)
     again = libcall._in_function("", sut.CompilerConfig(), logged, function, libcall.LIBCALLS["fmaxf"], "f16", "w")

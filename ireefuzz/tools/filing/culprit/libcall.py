@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import shlex
 from typing import Any, Sequence
 
 from .confirm import confirm, confirm_received, occurrence
 from .log import Dump, dumps, function_text, functions, is_adaptor
-from .record import Confirmation, Culprit, confirmed, not_localized
+from .record import BEFORE_FILE, Confirmation, Culprit, confirmed, not_localized
 from .run import AFTER_EACH, compile_
 
 _UNDEFINED = re.compile(r"undefined symbol: ([\w.$]+)")
+_OP = re.compile(r"=\s*([a-z_]+\.[\w.]+)")  # the op a line's result comes from
 _REFERENCED = re.compile(r"\.o:\(([\w$.-]+)\)")
 
 
@@ -153,7 +155,8 @@ def _in_function(
             continue
 
         def left(code: int | None, out: str, err: str) -> list[str]:
-            return arith_lines(out, family, element)[:2] if code == 0 else []
+            kept = arith_lines(out, family, element)[:2] if code == 0 else []
+            return [f"// on {BEFORE_FILE} the pass leaves {op}: its output still holds", *kept] if kept else []
 
         found, ran_on, out = confirm_received(text, config, d, occurrence(logged, i), before, left)
         if found is None:
@@ -162,7 +165,7 @@ def _in_function(
             f"{what} ({op} reaches LLVM as {family.llvm[0]}); {d.name} expands {family.sibling} on {element} but "
             f"leaves {family.op}: the pass that should have expanded it"
         )
-        found = dataclasses.replace(found, shows=(*found.shows, expands))
+        found = dataclasses.replace(found, shows=(*found.shows, *expands))
         return confirmed("executable-targets", d.name, how, ran_on, out, "libcall", found, "")
     i, d, before, _ = candidates[-1]
     how = (
@@ -186,22 +189,34 @@ def _in_function(
     )
 
 
-def _expands_sibling(d: Dump, before: str, family: Family, element: str, config: Any) -> str | None:
+def _expands_sibling(d: Dump, before: str, family: Family, element: str, config: Any) -> tuple[str, ...] | None:
     """What shows that ``d``'s pass, on its input with the op renamed to its sibling, removes the sibling on
-    ``element`` (None: it does not, or the run fails)."""
+    ``element``: the command that runs it (``sed`` renaming, then the pass) and the lines its output gains there
+    (the expansion); None when it does not, or the run fails."""
     kind, sibling_kind = family.op.split(".", 1)[1], family.sibling.split(".", 1)[1]
     renamed = before.replace(family.op, family.sibling).replace(f"<{kind}>", f"<{sibling_kind}>")
     if not arith_lines(renamed, family, element, family.sibling):
         return None
     confirmation: Confirmation | None
-    confirmation, _ = confirm(
+    confirmation, out = confirm(
         d.spec or d.name,
         renamed,
         config,
         lambda code, out, err: (
-            [f"with {family.sibling} for {family.op} in its input, its output holds no {family.sibling} on {element}"]
-            if code == 0 and not arith_lines(out, family, element, family.sibling)
-            else []
+            ["expanded"] if code == 0 and not arith_lines(out, family, element, family.sibling) else []
         ),
     )
-    return confirmation.shows[0] if confirmation else None
+    if confirmation is None:
+        return None
+    rename = f"s/{family.op}/{family.sibling}/g; s/<{kind}>/<{sibling_kind}>/g"
+    run = shlex.join(["iree-opt", f"--pass-pipeline={confirmation.pipeline}"])
+    had = set(_OP.findall(renamed))  # the lines of its expansion: ops its input has none of, and the sibling again
+    gained = [line.strip() for line in out.splitlines() if (m := _OP.search(line)) and m.group(1) not in had]
+    gained += [line.strip() for line in out.splitlines() if family.sibling in line]
+    gained.sort(key=[line.strip() for line in out.splitlines()].index)
+    return (
+        f"// with {family.sibling} for {family.op} in its input, the same pass expands it (its output holds no "
+        f"{family.sibling} on {element}; the lines it writes instead):",
+        f"// sed {shlex.quote(rename)} {BEFORE_FILE} | {run}",
+        *gained[:6],
+    )
