@@ -533,3 +533,20 @@ def test_a_binding_that_depends_on_poison_is_the_wrong_one_shown():
     after += "iree_codegen.store_to_buffer %2, %0 : tensor<2x1xi32> into memref<2x1xi32>\nreturn"
     shown = values.shown_lines(after, 1, "before", "after")
     assert "ub.poison" in "\n".join(shown) and "return" not in shown, shown
+
+
+def test_a_form_the_program_holds_is_called_valid_there_not_a_defect_of_the_program():
+    """The unpack into an argument: the review read "the program itself holds an op updating a read-only input in
+    place" as calling a valid program invalid. An op whose destination is an argument is valid tensor IR; the culprit
+    is not localized, and the reason says so."""
+    program = "func.func @main(%a: tensor<8x2xf32>, %b: tensor<15xf32>) -> tensor<15xf32> {\n"
+    program += (
+        "  %u = linalg.unpack %a inner_dims_pos = [0] inner_tiles = [2] into %b : tensor<8x2xf32> -> tensor<15xf32>"
+    )
+    header = "// -----// IR Dump After SomePass: some-pass //----- //"
+    source = "func.func @main_dispatch_0() {\n  %u = linalg.unpack %x into %b\n  return\n}"
+    form = lineage.Form(
+        "an op whose destination is a read-only input", lambda t: [x for x in t.splitlines() if "into %b" in x]
+    )
+    traced = lineage.trace(culprit.dumps(f"{header}\n{source}\n"), program, "@main_dispatch_0", form)
+    assert traced.dump is None and "valid IR there" in traced.why and "linalg.unpack" in traced.why, traced.why

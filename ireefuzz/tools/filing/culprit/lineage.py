@@ -217,7 +217,7 @@ def updates_read_only(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if any(v in values for v in destination.findall(line))]
 
 
-_UPDATES_READ_ONLY = Form("an op updating a read-only input in place", updates_read_only)
+_UPDATES_READ_ONLY = Form("an op whose destination is a read-only input", updates_read_only)
 
 
 def _in_place_on_read_only(text: str) -> Form | None:
@@ -262,7 +262,11 @@ def trace(logged: Sequence[Dump], program: str, function: str, form: Form) -> Tr
     if form.allocation and not form.users:
         form = tensor_allocations_used(form, source)
     if form.holds(program):
-        return Traced(None, "", form, tuple(steps), f"the program itself holds {form.what}: {form.holds(program)[0]}")
+        line = form.holds(program)[0]
+        valid = f"the program itself holds {form.what}, valid IR there (its ops take tensor values, not buffers)"
+        return Traced(
+            None, "", form, tuple(steps), f"{valid}: `{line}`; no pass made it, the passes after only carry it"
+        )
     previous: dict[str, str] = {}
     for d in logged[:first]:
         if d.when == "After" and not is_adaptor(d) and form.holds(d.body):
