@@ -550,3 +550,15 @@ def test_a_form_the_program_holds_is_called_valid_there_not_a_defect_of_the_prog
     )
     traced = lineage.trace(culprit.dumps(f"{header}\n{source}\n"), program, "@main_dispatch_0", form)
     assert traced.dump is None and "valid IR there" in traced.why and "linalg.unpack" in traced.why, traced.why
+
+
+def test_a_wrong_value_carried_by_const_eval_is_told_from_its_culprit_pass(monkeypatch):
+    """The fill-sum was framed around iree-consteval-jit-globals though its culprit is generic-vectorization: the
+    report now leads with the pass found (const-eval off) and says const-eval only carries its value in."""
+    jit = record.Culprit("global-optimization", values.JIT_PASS, "the first pass whose values differ")
+    vectorization = record.Culprit("executable-targets", "iree-codegen-generic-vectorization", "translation validation")
+    searched = iter([jit, vectorization])
+    monkeypatch.setattr(values, "_search", lambda *a: next(searched))
+    found = values.wrong_values("", "main", [], sut.CompilerConfig())
+    assert found.pass_ == "iree-codegen-generic-vectorization" and found.how.startswith("translation validation")
+    assert values.JIT_PASS in found.how and values.CONST_EVAL_OFF in found.how, found.how

@@ -150,9 +150,16 @@ def wrong_values(
     again = _search(
         text, function, inputs, dataclasses.replace(config, flags=(*config.flags, CONST_EVAL_OFF)), rtol, phases
     )
-    jit = f"{JIT_PASS} folds the wrong value in (it compiles hoisted code with the whole pipeline); "
-    jit += f"with {CONST_EVAL_OFF}: "
-    return dataclasses.replace(again, how=jit + again.how)
+    if not again.localized:
+        jit = f"{JIT_PASS} folds the wrong value in (it compiles hoisted code with the whole pipeline); "
+        return dataclasses.replace(again, how=f"{jit}with {CONST_EVAL_OFF}: {again.how}")
+    # the culprit is the pass found; const-eval only carries its wrong result into the program, as a constant
+    carried = (
+        f"; the default compile gets the same wrong value through {JIT_PASS}, which compiles the hoisted (input-free) "
+        f"computation with this same pipeline and folds its result in as a constant, so the search ran with "
+        f"{CONST_EVAL_OFF} (the same dispatch, run at run time)"
+    )
+    return dataclasses.replace(again, how=again.how + carried)
 
 
 def _search(
