@@ -8,7 +8,7 @@ statistics of the whole program:
 
 * ``materialized-producer``: a dispatch that reads no tensor data (no
   ``iree_tensor_ext``/``flow.dispatch.tensor.load``) and stores results computed only from
-  indices, constants and push constants, **and another dispatch reads it** (``DispatchIR.feeds_dispatch``, from
+  indices, constants and push constants, **and another dispatch reads it** (``DispatchIR.read_by``, from
   the host program's ``flow.dispatch`` ops). One whose data only goes back to the caller is the program's own
   output (a folded result of dynamic shape must be written by some dispatch): no finding. Where the host
   program was not read (an older release's dump), a program with another dispatch is judged as before.
@@ -119,7 +119,8 @@ def check_fusion(
     if len(dispatches) > 1:
         for dispatch in dispatches:
             excerpt = materializing(dispatch)
-            if excerpt is None or getattr(dispatch, "feeds_dispatch", None) is False:
+            read_by = getattr(dispatch, "read_by", None)
+            if excerpt is None or read_by == ():
                 continue
             ops = graph_ops or dispatch_op_pattern(dispatch)
             findings.append(
@@ -131,6 +132,7 @@ def check_fusion(
                     dispatch=dispatch.name,
                     pipeline=dispatch.pipeline,
                     excerpt=excerpt,
+                    **({"read_by": list(read_by)} if read_by is not None else {}),
                 )
             )
     graph_pattern = lambda: graph_ops or program_op_pattern(dispatches)
@@ -186,10 +188,13 @@ def _fusion_cause(finding: Finding) -> Cause:
         )
     producer = producer_kind(str(ev.get("excerpt") or ""), _signature_ops(finding))
     pipeline = _pipeline(ev.get("pipeline"))
+    readers = ev.get("read_by")  # what reads it decides whether IREE fuses it: a sort's in-place operand, reductions
+    roles = "+".join(sorted({dispatch_role(str(d)) for d in readers})) if isinstance(readers, list) else ""
+    into = f" {roles}" if roles else ""
     return _cause(
         "fusion",
-        [finding.kind, f"{producer}@{pipeline}"],
-        f"A {producer} producer gets its own dispatch ({pipeline}) instead of fusing into its consumers",
+        [finding.kind, f"{producer}{'>' + roles if roles else ''}@{pipeline}"],
+        f"A {producer} producer gets its own dispatch ({pipeline}) instead of fusing into its{into} consumers",
     )
 
 

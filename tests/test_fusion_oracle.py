@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -96,7 +97,6 @@ def test_real_argsort_materializes_its_iota():
 
 
 def test_program_op_pattern_joins_the_dispatches_in_order_each_op_once():
-    import dataclasses
 
     from ireefuzz.oracles.ir import program_op_pattern
 
@@ -130,22 +130,38 @@ def test_the_host_program_says_which_dispatch_results_another_dispatch_reads():
     from ireefuzz.sut.dumps import dispatch_consumers
 
     # argsort: the iota's dispatch result reaches the sort's dispatch through a flow.tensor.reshape
-    dispatched, feeding = dispatch_consumers(read("argsort_dyn.host.mlir"))
-    assert dispatched == {"argsort_dispatch_0_elementwise_broadcast_D_i32", "argsort_dispatch_1_sort_Dx6xf32"}
-    assert feeding == {"argsort_dispatch_0_elementwise_broadcast_D_i32"}
+    iota, sort = "argsort_dispatch_0_elementwise_broadcast_D_i32", "argsort_dispatch_1_sort_Dx6xf32"
+    assert dispatch_consumers(read("argsort_dyn.host.mlir")) == {iota: (sort,), sort: ()}
     # an argmax over a unit dim folds to a fill of 0 that is the program's result: nothing reads it
-    dispatched, feeding = dispatch_consumers(read("argmax_over_unit_dim_returned.host.mlir"))
-    assert len(dispatched) == 2 and feeding == frozenset()
+    readers = dispatch_consumers(read("argmax_over_unit_dim_returned.host.mlir"))
+    assert len(readers) == 2 and set(readers.values()) == {()}
 
 
 def test_a_producer_whose_data_only_goes_back_to_the_caller_is_not_materialized_for_a_consumer():
-    import dataclasses
 
     dispatches, stats = recorded("argsort_dyn", 2)
-    returned = [dataclasses.replace(d, feeds_dispatch=False) for d in dispatches]
+    returned = [dataclasses.replace(d, read_by=()) for d in dispatches]
     assert check_fusion(returned, stats) == []
-    read_by_a_dispatch = [dataclasses.replace(d, feeds_dispatch=True) for d in dispatches]
-    assert [f.kind for f in check_fusion(read_by_a_dispatch, stats)] == ["materialized-producer"]
+    sort = "argsort_dispatch_1_sort_Dx6xf32"
+    read_by_a_dispatch = [dataclasses.replace(d, read_by=(sort,)) for d in dispatches]
+    (finding,) = check_fusion(read_by_a_dispatch, stats)
+    assert finding.kind == "materialized-producer" and finding.evidence["read_by"] == [sort]
+
+
+def test_a_materialized_producers_cause_names_what_reads_it():
+    from ireefuzz.oracles.cause import assign_causes
+
+    dispatches, stats = recorded("argsort_dyn", 2)
+    sort, reduction = "argsort_dispatch_1_sort_Dx6xf32", "main_dispatch_1_reduction_8192x51200_i32"
+    causes = []
+    for readers in ((sort,), (reduction, reduction), None):
+        (finding,) = check_fusion([dataclasses.replace(d, read_by=readers) for d in dispatches], stats)
+        causes.append(assign_causes([finding])[0].cause)
+    assert causes == [
+        "fusion/materialized-producer/iota>sort@Default",
+        "fusion/materialized-producer/iota>reduction@Default",
+        "fusion/materialized-producer/iota@Default",  # the host program not read (an older release's dump)
+    ]
 
 
 @pytest.mark.iree
@@ -156,8 +172,8 @@ def test_real_folded_result_written_by_its_own_dispatch_is_no_fusion_finding():
     artifact = sut.compile_mlir(read("inputs/argmax_over_unit_dim_returned.mlir"), config)
     assert isinstance(artifact, sut.Artifact), artifact
     fill = [d for d in artifact.dispatches if materializing_op(d.source)]
-    assert len(fill) == 1 and fill[0].feeds_dispatch is False  # the folded argmax: a fill of 0 returned
+    assert len(fill) == 1 and fill[0].read_by == ()  # the folded argmax: a fill of 0 returned
     assert check_fusion(artifact.dispatches, artifact.statistics) == []
     iota = sut.compile_mlir(read("inputs/argsort_dyn.mlir"), config)
     assert isinstance(iota, sut.Artifact), iota
-    assert [d.feeds_dispatch for d in iota.dispatches] == [True, False]
+    assert [d.read_by for d in iota.dispatches] == [("argsort_dispatch_1_sort_Dx6xf32",), ()]

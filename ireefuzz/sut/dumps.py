@@ -76,7 +76,7 @@ def read_dispatches(
 ) -> tuple[DispatchIR, ...]:
     final_ir: dict[str, str] = dict((printed or {}).get(FINAL_PASS, {}))  # stderr's dumps (``printed_ir``)
     bufferized_ir: dict[str, str] = dict((printed or {}).get(BUFFERIZED_PASS, {}))
-    hosted: tuple[frozenset[str], frozenset[str]] | None = None  # (dispatched, read by a dispatch), from HOST_PASS
+    hosted: Mapping[str, tuple[str, ...]] | None = None  # dispatch -> the dispatches reading it (HOST_PASS)
     if tree_dir is not None:
         for path in sorted(tree_dir.rglob("*.mlir"), key=_tree_order):
             dump = _TREE_FILE.match(path.name)
@@ -107,7 +107,7 @@ def read_dispatches(
                     source=source,
                     configured=configured_ir,
                     llvm_ir=(llvm_functions or {}).get(name, ""),
-                    feeds_dispatch=(name in hosted[1]) if hosted and name in hosted[0] else None,
+                    read_by=hosted.get(name) if hosted else None,
                 )
             )
     return tuple(sorted(dispatches, key=lambda d: _natural_key(d.name)))
@@ -119,12 +119,12 @@ _SSA_VALUE = re.compile(r"%([\w$.-]+)")
 _DISPATCHED = re.compile(rf"{re.escape(vocabulary.FLOW_DISPATCH)} @[\w$.-]+::@([\w$.-]+)")
 
 
-def dispatch_consumers(host_ir: str) -> tuple[frozenset[str], frozenset[str]]:
-    """(the dispatch entry points the host program calls, those whose result another dispatch reads), from the
-    module printed before ``HOST_PASS``. A result reaches a dispatch through any chain of host ops (reshapes,
-    updates, casts); one that only reaches ``hal.tensor.export`` / ``util.return`` goes back to the caller."""
-    dispatched: set[str] = set()
-    feeding: set[str] = set()
+def dispatch_consumers(host_ir: str) -> dict[str, tuple[str, ...]]:
+    """Each dispatch entry point the host program calls -> the dispatches that read its result, in program order,
+    from the module printed before ``HOST_PASS``. A result reaches a dispatch through any chain of host ops
+    (reshapes, updates, casts); one that only reaches ``hal.tensor.export`` / ``util.return`` goes back to the
+    caller (no reader)."""
+    readers: dict[str, list[str]] = {}
     for body in _HOST_FUNC.split(host_ir)[1:]:  # SSA names are per function
         origin: dict[str, set[str]] = {}  # value -> the dispatches its data comes from
         for line in body.splitlines():
@@ -133,13 +133,14 @@ def dispatch_consumers(host_ir: str) -> tuple[frozenset[str], frozenset[str]]:
             sources = set().union(*(origin.get(v, set()) for v in uses))
             entry = _DISPATCHED.search(line)
             if entry:
-                dispatched.add(entry.group(1))
-                feeding |= sources
+                readers.setdefault(entry.group(1), [])
+                for source in sorted(sources):
+                    readers.setdefault(source, []).append(entry.group(1))
                 sources = {entry.group(1)}
             if assigned and sources:
                 for value in _SSA_VALUE.findall(assigned.group(1)):
                     origin[value] = sources
-    return frozenset(dispatched), frozenset(feeding)
+    return {name: tuple(dict.fromkeys(names)) for name, names in readers.items()}
 
 
 def read_elsewhere(dispatches: tuple[DispatchIR, ...], python: str | None) -> tuple[DispatchIR, ...]:

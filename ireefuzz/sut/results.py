@@ -28,7 +28,7 @@ class DispatchIR:
     source: str  # the executable source as dumped by --iree-hal-dump-executable-sources-to
     configured: str = ""  # the executable after strategy selection (translation_info, lowering_config on its ops)
     llvm_ir: str = ""  # its function in the optimized LLVM IR ("" when not dumped): what of the stack survives LLVM
-    feeds_dispatch: bool | None = None  # another dispatch reads its result (None: the host program was not read)
+    read_by: tuple[str, ...] | None = None  # the dispatches that read its result (None: the host program unread)
     facts: Mapping[str, Any] | None = None  # what the oracles read of it, when read by another compiler's bindings
 
 
