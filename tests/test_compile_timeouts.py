@@ -28,8 +28,8 @@ from ireefuzz.tools.baseline import Baseline, Known
 from ireefuzz.tools.campaign import bundling, options, record
 from ireefuzz.tools.campaign.pool import Task
 
-LIMIT_S = 0.6  # the campaign's compile limit
-SLOW_S = 1.2  # the fake's compile: past the limit, well within HANG_CONFIRM_FACTOR times it
+LIMIT_S = 0.4  # the campaign's compile limit
+SLOW_S = 0.8  # the fake's compile: past the limit, well within HANG_CONFIRM_FACTOR times it
 FMAXF_CAUSE = "crash/compile-error/undefined-symbol-fmaxf@iree-hal-serialize-target-executables"
 
 FAKE = """#!{python} -IS
@@ -108,7 +108,7 @@ def test_a_timeout_that_times_out_again_alone_is_the_confirmed_hang(tmp_path):
     after = reopened(rec)
     assert after.new_causes() == ["crash/compile-timeout"]  # red: the hang is confirmed
     (row,) = _io.read_jsonl(rec.out / "findings.jsonl")
-    assert row["message"].endswith("; did not end in 2.4 s (4x the limit) alone"), row["message"]
+    assert row["message"].endswith(f"; did not end in {LIMIT_S * 4:g} s (4x the limit) alone"), row["message"]
     assert row["evidence"]["hang"]["verdict"] == "hang"
     assert bundling.confirm_hangs(after, log=lambda m: None) == [] and fake.compiles() == 2  # not confirmed twice
 
@@ -122,7 +122,7 @@ def test_a_timeout_that_compiles_alone_is_a_slow_compile_not_judged(tmp_path):
     assert after.new_causes() == [] and not after.present_causes()  # never red
     assert _io.read_jsonl(rec.out / "findings.jsonl") == []
     (reason,) = after.not_judged
-    assert reason.startswith("every oracle: a slow compile, not a hang: over the 0.6 s limit in the campaign")
+    assert reason.startswith(f"every oracle: a slow compile, not a hang: over the {LIMIT_S:g} s limit in the campaign")
 
 
 def test_a_timeout_that_fails_otherwise_alone_is_that_failure_known_or_new(tmp_path):
@@ -135,7 +135,7 @@ def test_a_timeout_that_fails_otherwise_alone_is_that_failure_known_or_new(tmp_p
     assert [c.id for c in after.present_causes()] == [FMAXF_CAUSE] and after.new_causes() == []
     (row,) = _io.read_jsonl(rec.out / "findings.jsonl")
     assert row["kind"] == "compile-error" and row["status"] == "known" and row["case_index"] == 0
-    assert row["evidence"]["after_timeout"].startswith("not a hang: over the 0.6 s limit in the campaign")
+    assert row["evidence"]["after_timeout"].startswith(f"not a hang: over the {LIMIT_S:g} s limit in the campaign")
     unknown = reopened(rec)  # the same failure with a baseline that does not hold it: a new cause of its own
     unknown.baseline = Baseline.of([])
     assert unknown.new_causes() == [FMAXF_CAUSE]

@@ -32,13 +32,12 @@ def compiler_arguments(options: Any) -> list[str]:
 
 def bundle_new_causes(record: Record, limit: int | None, timeout: float) -> list[str]:
     """Shrink the smallest member of each new cause (the top ``limit`` of ``ranking.rank``; None = all) and write
-    its bundle to
-    ``out/bundles/<cause>`` (a collision-free name from the cause id); the causes bundled.
+    its bundle to ``out/bundles/<cause>`` (a collision-free name from the cause id); the causes re-judged or bundled.
 
     Each runs as its own ``ireefuzz repro`` process (a finding may crash whoever runs it); a bundle
     already written (``finding.json`` present) is kept, so ``--resume`` and ``triage`` do not redo it. First the
     compile timeouts of the new causes are confirmed (``confirm_hangs``); the causes it re-judged come first in
-    the list returned (the record changed: its outputs are to be written again).
+    the list returned (the record changed: its outputs are to be written again, also when nothing is bundled).
     """
     rejudged = confirm_hangs(record)
     if rejudged:
@@ -71,7 +70,7 @@ def bundle_new_causes(record: Record, limit: int | None, timeout: float) -> list
         finally:
             finding_file.unlink(missing_ok=True)  # the staged input of repro; the bundle has its own finding.json
     write_index(record, [c.id for c in todo[:limit]])
-    return rejudged + done
+    return list(dict.fromkeys(rejudged + done))
 
 
 # --------------------------------------------------------------------------- a compile timeout: a hang if confirmed
@@ -99,8 +98,8 @@ class HangCheck:
         over = f"over the {self.limit_s:g} s limit in the campaign"
         if self.verdict == "hang":
             return f"did not end in {self.alone_s:g} s ({HANG_CONFIRM_FACTOR}x the limit) alone"
-        if self.verdict == "slow":
-            return f"every oracle: a slow compile, not a hang: {over}, it compiled alone in {self.seconds:.1f} s"
+        if self.verdict == "slow":  # one reason per campaign limit, so the not-judged tally counts them together
+            return f"every oracle: a slow compile, not a hang: {over}, it compiled alone within {self.alone_s:g} s"
         assert self.failure is not None
         return f"not a hang: {over}, it ended alone in {self.seconds:.1f} s with {self.failure.kind}"
 
@@ -183,7 +182,7 @@ def confirm_hangs(record: Record, log: Any = None) -> list[str]:
             f"alone with {config.timeout_s * HANG_CONFIRM_FACTOR:g} s"
         )
         check = confirm_timeout(Finding.from_json(row), config, frontends.get(row["case_index"], "linalg"))
-        log(f"  {check.note()}" + (f" ({check.failure.cause})" if check.failure else ""))
+        log(f"  {check.note()} ({check.failure.cause if check.failure else f'{check.seconds:.1f} s'})")
         checks[n] = check
         if check.verdict == "hang":
             hung.add(cause_of(row))
