@@ -562,3 +562,59 @@ def test_a_wrong_value_carried_by_const_eval_is_told_from_its_culprit_pass(monke
     found = values.wrong_values("", "main", [], sut.CompilerConfig())
     assert found.pass_ == "iree-codegen-generic-vectorization" and found.how.startswith("translation validation")
     assert values.JIT_PASS in found.how and values.CONST_EVAL_OFF in found.how, found.how
+
+
+_MERGED = """  util.initializer {
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    %0 = stream.async.dispatch @ex0::@iota_argmax() : () -> !stream.resource<constant>{%c4}
+    %1 = stream.async.dispatch @ex1::@sort(%0[%c0 to %c4 for %c4]) : (!stream.resource<constant>{%c4}) -> %0{%c4}
+    %2 = stream.async.dispatch @ex0::@iota_argmax() : () -> !stream.resource<constant>{%c4}
+    util.global.store %2, @first : !stream.resource<constant>
+    util.global.store %1, @second : !stream.resource<constant>
+    util.return
+  }
+"""
+
+
+def test_a_buffer_written_in_place_that_a_later_op_reads_is_shared():
+    """The two-functions argmax (iree-org/iree#23665's mechanism), as recorded from IREE 3.13's stream IR: before CSE
+    each hoisted global has its own dispatch; CSE merges the two identical ones, and the sort then writes in place the
+    buffer the first global still stores. A read before the in-place write is no sharing."""
+    from ireefuzz.tools.filing.culprit import aliasing
+
+    assert aliasing.shared_in_place(_MERGED) == []
+    merged = _MERGED.replace(
+        "%2 = stream.async.dispatch @ex0::@iota_argmax() : () -> !stream.resource<constant>{%c4}\n", ""
+    )
+    merged = merged.replace("store %2,", "store %0,")
+    shared = aliasing.shared_in_place(merged)
+    assert shared[0].startswith("%1 = stream.async.dispatch @ex1::@sort") and shared[1].startswith(
+        "util.global.store %0"
+    )
+    read_first = merged.replace("    util.global.store %0, @first : !stream.resource<constant>\n", "")
+    read_first = read_first.replace(
+        "    %1 = stream", "    util.global.store %0, @first : !stream.resource<constant>\n    %1 = stream"
+    )
+    assert aliasing.shared_in_place(read_first) == []
+
+
+@pytest.mark.iree
+def test_real_two_functions_argmax_is_cse_sharing_a_buffer_written_in_place():
+    from ireefuzz.tools.filing.culprit import aliasing
+
+    program = _ir("two_functions_argmax.mlir")
+    found = aliasing.in_stream(program, sut.CompilerConfig(target_cpu="generic"), "the interpreter agrees")
+    assert found.pass_ == "cse" and found.method == "aliasing" and found.phase == "stream", found.how
+    assert found.confirm is not None and "-> %" in found.confirm.shows[1], found.confirm.shows
+
+
+def test_a_wrong_value_no_interpreted_pass_explains_is_searched_in_stream(monkeypatch):
+    from ireefuzz.tools.filing.culprit import aliasing
+
+    monkeypatch.setattr(values, "_search", lambda *a: record.not_localized("every dump agrees"))
+    cse = record.Culprit("stream", "cse", "shared", method="aliasing")
+    monkeypatch.setattr(
+        aliasing, "in_stream", lambda text, config, so_far: cse if so_far == "every dump agrees" else None
+    )
+    assert values.wrong_values("", "main", [], sut.CompilerConfig()) is cse

@@ -13,6 +13,9 @@
    does not, is the culprit. A dump the interpreter cannot read (bufferized IR) is never blamed, nor is the pass
    after it (its input was not judged).
 
+4. **Stream**, where none of these finds a pass: the interpreter cannot read stream IR, but a buffer written in place
+   while a later op still reads it is a wrong value by construction (``aliasing``).
+
 Every pass found is confirmed: ``iree-opt`` running it alone on its input gives IR the interpreter evaluates to the
 same difference. Where the interpreter cannot follow, "not localized".
 """
@@ -28,7 +31,7 @@ import numpy as np
 from ireefuzz.oracles import numeric
 from ireefuzz.oracles.vocabulary import BINDING_OP
 
-from . import dispatch
+from . import aliasing, dispatch
 from .confirm import confirm_received, occurrence
 from .log import Dump, dumps, function_text, functions, is_adaptor
 from .record import Culprit, confirmed, not_localized
@@ -143,7 +146,18 @@ def wrong_values(
     rtol: float = 1e-6,
     phases: Sequence[str] = INTERPRETED_PHASES,
 ) -> Culprit:
-    """The first pass whose IR the interpreter evaluates to other values than its input's."""
+    """The first pass whose IR the interpreter evaluates to other values than its input's; where none is found (the
+    interpreter cannot read stream IR), the first stream pass that shares a buffer written in place (``aliasing``)."""
+    found = _wrong_values(text, function, inputs, config, rtol, phases)
+    if found.localized:
+        return found
+    shared = aliasing.in_stream(text, config, found.how.removeprefix("not localized: "))
+    return shared if shared.localized else found
+
+
+def _wrong_values(
+    text: str, function: str, inputs: Sequence[np.ndarray], config: Any, rtol: float, phases: Sequence[str]
+) -> Culprit:
     found = _search(text, function, inputs, config, rtol, phases)
     if found.pass_ != JIT_PASS or CONST_EVAL_OFF in config.flags:
         return found
