@@ -618,3 +618,13 @@ def test_a_wrong_value_no_interpreted_pass_explains_is_searched_in_stream(monkey
         aliasing, "in_stream", lambda text, config, so_far: cse if so_far == "every dump agrees" else None
     )
     assert values.wrong_values("", "main", [], sut.CompilerConfig()) is cse
+
+
+def test_the_shipped_table_matches_a_culprit_only_the_culprit_search_sees():
+    """iree-org/iree#23665 (CSE aliasing dispatch-allocated buffers) shows in no program or diagnostic; the measured
+    culprit (cse sharing a buffer written in place) matches it, and the table stays well formed."""
+    cse = record.Culprit("stream", "cse", "shared", method="aliasing")
+    found = upstream.for_finding({"message": "g1 output 0 is wrong", "evidence": {}}, "", "numeric/x", culprit=cse)
+    assert [(m.issue, m.how, m.relation) for m in found] == [("iree-org/iree#23665", "culprit", "proposed-fix")]
+    assert upstream.culprit_key(record.not_localized("x")) == ""
+    assert upstream.problems(upstream.load()) == []

@@ -97,7 +97,7 @@ def write_cause(
     cfg = sut.config_for(case, config)
     log(f"localizing {finding.signature}")
     found = culprits.of_finding(finding, program, case, cfg)
-    matches = upstream.for_finding(finding, program, cause_id(finding))
+    matches = upstream.for_finding(finding, program, cause_id(finding), culprit=found)
     ops = ops_in(program)
     extra = {
         "upstream": [dataclasses.asdict(m) for m in matches],

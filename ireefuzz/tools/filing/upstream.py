@@ -16,11 +16,13 @@ pull request, every fact read from the issue thread or the repository (``sources
   likely caused it), ``proposed-fix`` (a pull request that would fix it), ``similar`` (same symptom and component,
   mechanism not shown to be the same);
 - ``mechanism`` (one line), ``sources`` (where each fact was read), ``summary`` (optional, older prose);
-- ``match``: ``causes`` (cause ids), ``program`` and ``diagnostic`` (regexes); ``unmatched``: why an entry has no
+- ``match``: ``causes`` (cause ids), ``culprits`` (a measured culprit, ``<method>:<pass>``: a mechanism only the
+  culprit search sees, as a stream pass sharing a buffer written in place), ``program`` and ``diagnostic`` (regexes);
+  ``unmatched``: why an entry has no
   rule (its mechanism is not visible in a finding).
 
-A finding matches an entry when its cause id is listed, or when one ``diagnostic`` regex finds the finding's
-diagnostic (message + evidence) AND, if the entry lists program regexes, one of them finds the program text. A
+A finding matches an entry when its cause id or its culprit is listed, or when one ``diagnostic`` regex finds the
+finding's diagnostic (message + evidence) AND, if the entry lists program regexes, one of them finds the program text. A
 program regex alone never matches: a program shape without the symptom is not the bug.
 
 A match's ``timing`` compares the entry's fix (or merge) date with the date of the IREE build that showed the
@@ -46,7 +48,7 @@ UNVERIFIED = "unverified"
 
 Relation = Literal["duplicate", "incomplete-fix", "introduced-by", "proposed-fix", "similar"]
 RELATIONS: tuple[str, ...] = get_args(Relation)
-How = Literal["cause", "diagnostic+program", "diagnostic"]
+How = Literal["cause", "culprit", "diagnostic+program", "diagnostic"]
 
 
 class Timing(str, enum.Enum):
@@ -255,8 +257,8 @@ def problems(rows: Sequence[Mapping[str, Any]]) -> list[str]:
                 say(f"{name}: closed, so {key} needs {{pr, date}} or {UNVERIFIED!r}, not {landed!r}")
         rule = row.get("match") or {}
         patterns = [*(rule.get("program") or ()), *(rule.get("diagnostic") or ())]
-        if not (rule.get("causes") or rule.get("diagnostic")) and not row.get("unmatched"):
-            say(f"{name}: no cause and no diagnostic regex, and no 'unmatched' saying why")
+        if not (rule.get("causes") or rule.get("culprits") or rule.get("diagnostic")) and not row.get("unmatched"):
+            say(f"{name}: no cause, culprit or diagnostic regex, and no 'unmatched' saying why")
         for pattern in patterns:
             try:
                 re.compile(pattern)
@@ -277,9 +279,11 @@ def _any(patterns: Sequence[str], text: str) -> bool:
     return False
 
 
-def _how(rule: Mapping[str, Any], cause: str, program: str, diagnostic: str) -> How | None:
+def _how(rule: Mapping[str, Any], cause: str, program: str, diagnostic: str, culprit: str = "") -> How | None:
     if cause and cause in (rule.get("causes") or ()):
         return "cause"
+    if culprit and culprit in (rule.get("culprits") or ()):
+        return "culprit"
     if diagnostic and _any(rule.get("diagnostic") or (), diagnostic):
         programs = rule.get("program") or ()
         if not programs:
@@ -296,6 +300,7 @@ def match(
     *,
     table: Sequence[Mapping[str, Any]] | None = None,
     build: str | None = None,
+    culprit: str = "",
 ) -> list[Match]:
     """The upstream entries a finding (its cause id, program text, diagnostic text) matches, each timed against
     ``build`` (an IREE version; None: the installed IREE's, "": unknown): matches by cause or by
@@ -305,7 +310,7 @@ def match(
     built = build_date(version)
     found: list[Match] = []
     for row in rows:
-        how = _how(row.get("match") or {}, cause, program, diagnostic)
+        how = _how(row.get("match") or {}, cause, program, diagnostic, culprit)
         if how is None:
             continue
         landed = Landing.of(row)
@@ -354,11 +359,25 @@ def build_of(finding: Any) -> str | None:
     return str(version) if version else None
 
 
-def for_finding(finding: Any, program: str = "", cause: str = "", *, build: str | None = None) -> list[Match]:
-    """``match`` for a Finding (or its JSON row) on ``program``, timed against ``build``, else the finding's own
-    compiler version, else the installed IREE's."""
+def for_finding(
+    finding: Any, program: str = "", cause: str = "", *, build: str | None = None, culprit: Any = None
+) -> list[Match]:
+    """``match`` for a Finding (or its JSON row) on ``program`` and its measured ``culprit`` (a ``Culprit``), timed
+    against ``build``, else the finding's own compiler version, else the installed IREE's."""
     cause = cause or str(_getter(finding)("cause") or "")
-    return match(cause, program, diagnostic_of(finding), build=build if build is not None else build_of(finding))
+    return match(
+        cause,
+        program,
+        diagnostic_of(finding),
+        build=build if build is not None else build_of(finding),
+        culprit=culprit_key(culprit),
+    )
+
+
+def culprit_key(culprit: Any) -> str:
+    """What a ``culprits`` rule names of a measured culprit: ``<method>:<pass>`` ("" when not localized)."""
+    name = getattr(culprit, "pass_", None)
+    return f"{getattr(culprit, 'method', '') or ''}:{name}" if name else ""
 
 
 def _getter(finding: Any) -> Any:
