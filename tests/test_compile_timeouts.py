@@ -12,13 +12,14 @@ limit of half its own time.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from ireefuzz import sut
+from ireefuzz import cli, sut
 from ireefuzz.base import durable as _io
 from ireefuzz.core.evaluate import Policy, evaluate
 from ireefuzz.generators.case import Case
@@ -173,6 +174,25 @@ def test_bundling_confirms_first_and_compiles_nothing_for_a_known_timeout(tmp_pa
     judged = Baseline.of([Known("crash/compile-timeout", "by-design", why="this configuration is slow")])
     rec = campaign_with_a_timeout(tmp_path / "known", str(fake.path), LIMIT_S, judged)
     assert bundling.confirm_hangs(rec) == [] and fake.compiles() == 3  # the campaign's own compile only
+
+
+def test_triage_is_red_for_a_confirmed_hang_only(tmp_path):
+    """``ireefuzz triage RUN`` as a nightly reads it: a slow compile's run exits 0 and its summary lists no new cause
+    but the reason it did not judge the case; a hang's run exits 1 and junit.xml says it did not end alone."""
+    empty = tmp_path / "empty.json"
+    empty.write_text("[]")
+    for mode, status in (("module", 0), ("hang", 1)):
+        (tmp_path / mode).mkdir()
+        fake = Fake(tmp_path / mode, mode)
+        run = campaign_with_a_timeout(tmp_path / mode / "run", str(fake.path), LIMIT_S, Baseline.of([])).out
+        argv = ["triage", str(run), "--baseline", str(empty), "--bundle-timeout", "1"]
+        assert cli.main(argv) == status, mode
+        summary = json.loads((run / "summary.json").read_text())
+        assert summary["new_causes"] == ([] if status == 0 else ["crash/compile-timeout"])
+        if status == 0:
+            assert any(r.startswith("every oracle: a slow compile, not a hang") for r in summary["not_judged"])
+        else:
+            assert f"did not end in {LIMIT_S * 4:g} s (4x the limit) alone" in (run / "junit.xml").read_text()
 
 
 @pytest.mark.iree

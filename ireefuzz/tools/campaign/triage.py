@@ -2,8 +2,10 @@
 and keep the team's verdicts.
 
 Derives every recorded finding's cause afresh (``oracles.cause``), writes the causes back into
-findings.jsonl and progress.jsonl, bundles the best-ranked new causes that have no bundle yet
-(``ranking``), and rewrites summary.json, summary.md, junit.xml and report.html. Prints the cause table.
+findings.jsonl and progress.jsonl, confirms the new causes' compile timeouts as hangs (``bundling.confirm_hangs``:
+each compiled once more alone at 4x the limit; a slow compile is not judged, another failure is that failure),
+bundles the best-ranked new causes that have no bundle yet (``ranking``), and rewrites summary.json, summary.md,
+junit.xml and report.html. Prints the cause table. ``--bundles 0`` does neither the confirmation nor the bundles.
 
 ``--mark CAUSE --as VERDICT`` first writes a verdict for one of the run's causes into the baseline
 (``--baseline FILE``, default ./corpus/known_findings.json; made from the baseline shipped with ireefuzz
