@@ -365,3 +365,24 @@ def test_a_bundles_existing_tests_are_checked_by_its_finding(tmp_path):
         (lt.RUN_TEST, "not-made"),
     ]
     assert calls == []
+
+
+@pytest.mark.iree
+def test_real_aliasing_pass_test_fails_on_the_shared_buffer_and_passes_on_the_pass_input(tmp_path, stock):
+    """The two-functions argmax's culprit (cse sharing a buffer an in-place sort writes): its pass test states that
+    no op after the in-place write reads the operand; cse's output breaks it, the IR cse received keeps it."""
+    from ireefuzz import sut
+    from ireefuzz.tools.filing.culprit import aliasing
+
+    program = (Path(__file__).parent / "data/ir/culprit/two_functions_argmax.mlir").read_text()
+    found = aliasing.in_stream(program, sut.CompilerConfig(target_cpu="generic"), "the interpreter agrees")
+    tests = lt.pass_tests(found)
+    assert isinstance(tests, list)
+    verdicts = lt.write(tmp_path, {lt.PASS_TEST: tests}, lt.Symptom(), stock)
+    assert verdicts[0].outcome == "shipped" and "CHECK-NOT: [[WRITTEN]]" in verdicts[0].why, verdicts[0]
+    checks = tmp_path / "checks.txt"
+    checks.write_text("\n".join(line.removeprefix("// ") for line in tests[0].text.splitlines() if "CHECK" in line))
+    received = tmp_path / "received.mlir"
+    received.write_text(found.ir_before)
+    code, _, err = lt.filecheck([str(checks), "--input-file", str(received)])
+    assert code == 0, err

@@ -247,6 +247,16 @@ def pass_tests(culprit: Culprit, finding: Mapping[str, Any] | None = None) -> li
     if culprit.method == "crash":
         redirect, checks = " 2>&1", ["CHECK-NOT: Stack dump:"]
         purpose = f"`{culprit.pass_}` alone on the IR it received should not crash."
+    elif culprit.method == "aliasing":  # after an op writes an operand in place, nothing in its scope reads it
+        checks = [
+            "CHECK: = stream.async.{{.*}} -> [[WRITTEN:%[^{]+]]{",
+            "CHECK-NOT: [[WRITTEN]]{{[ ,)]}}",
+            "CHECK: util.return",
+        ]
+        purpose = (
+            f"`{culprit.pass_}` alone on the IR it received should leave no later use of an operand written in place "
+            "(a result tied to it, `-> %x`)."
+        )
     elif culprit.method in ("invalid-ir", ""):
         redirect, checks = " 2>&1", ["CHECK-NOT: error:"]
         purpose = f"`{culprit.pass_}` alone on the IR it received should succeed, and its output verify."
