@@ -386,3 +386,36 @@ def test_real_aliasing_pass_test_fails_on_the_shared_buffer_and_passes_on_the_pa
     received.write_text(found.ir_before)
     code, _, err = lt.filecheck([str(checks), "--input-file", str(received)])
     assert code == 0, err
+
+
+def test_a_wrong_value_pass_test_checks_the_values_the_pass_brings_that_its_input_lacks():
+    """The fill-sum's vectorization folds the sum of two 2s to `dense<2>`; the gather-of-gather's reads poison. Their
+    pass tests state it: CHECK-NOT on a constant of a literal, or a poison, that the pass's input does not hold (the
+    lines a correct output also has, a `transfer_write`, a store, are never checked)."""
+    before = "%c2_i32 = arith.constant 2 : i32\n%c0 = arith.constant 0 : index\n%4 = linalg.fill ins(%c2_i32 : i32)"
+    shows = (
+        "// the pass's output computes binding 0 with:",
+        "%cst = arith.constant dense<2> : vector<i32>",
+        "%c0 = arith.constant 0 : index",
+        "%2 = vector.transfer_write %cst, %1[] : vector<i32>, tensor<i32>",
+        "%3 = ub.poison : i32",
+    )
+    assert lt.introduced_values(shows, before) == ["arith.constant dense<2> : vector<i32>", "ub.poison"]
+    value = Culprit("executable-targets", "p", "differs", before, method="wrong-value")
+    value = dataclasses.replace(value, confirm=Confirmation("builtin.module(func.func(p))", shows))
+    (test, *_) = lt.pass_tests(value)
+    assert "// CHECK-NOT: arith.constant dense<2> : vector<i32>" in test.text and "transfer_write" not in test.text
+
+
+@pytest.mark.iree
+def test_real_fill_sum_pass_test_fails_on_vectorizations_folded_constant(tmp_path, stock):
+    from ireefuzz import sut
+    from ireefuzz.tools.filing import culprit
+
+    program = (Path(__file__).parents[1] / "docs" / "repros" / "fill_then_sum_wrong_value.mlir").read_text()
+    found = culprit.wrong_values(program, "main", [], sut.CompilerConfig(target_cpu="generic"))
+    assert found.pass_ == "iree-codegen-generic-vectorization", found.how
+    tests = lt.pass_tests(found)
+    assert isinstance(tests, list), tests
+    verdicts = lt.write(tmp_path, {lt.PASS_TEST: tests}, lt.Symptom(), stock)
+    assert verdicts[0].outcome == "shipped" and "dense<2>" in verdicts[0].why, verdicts[0]

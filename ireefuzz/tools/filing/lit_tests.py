@@ -238,13 +238,20 @@ def pass_tests(culprit: Culprit, finding: Mapping[str, Any] | None = None) -> li
         return "the culprit is not localized, so no pass is named to test"
     if not culprit.ir_before.strip():
         return f"no IR that {culprit.pass_} received was recorded"
-    if culprit.method == "wrong-value":
-        return (
-            f"{culprit.pass_}'s defect is a value (the float64 interpreter on its output), which no FileCheck "
-            f"pattern states; {RUN_TEST} checks the values"
-        )
     redirect, checks, purpose = "", [], ""
-    if culprit.method == "crash":
+    if culprit.method == "wrong-value":
+        patterns = introduced_values(culprit.confirm.shows, culprit.ir_before)
+        if not patterns:
+            return (
+                f"{culprit.pass_}'s defect is a value (the float64 interpreter on its output) that no line it writes "
+                f"states; {RUN_TEST} checks the values"
+            )
+        checks = [f"CHECK-NOT: {p}" for p in patterns]
+        purpose = (
+            f"`{culprit.pass_}` alone on the IR it received should compute the values its input does, not from "
+            f"{' / '.join(patterns)} (which its input does not hold)."
+        )
+    elif culprit.method == "crash":
         redirect, checks = " 2>&1", ["CHECK-NOT: Stack dump:"]
         purpose = f"`{culprit.pass_}` alone on the IR it received should not crash."
     elif culprit.method == "aliasing":  # after an op writes an operand in place, nothing in its scope reads it
@@ -283,6 +290,26 @@ def _defect_lines(culprit: Culprit, finding: Mapping[str, Any]) -> Sequence[str]
     ops = (finding.get("evidence") or {}).get("memory_ops") if culprit.method == "memory" else None
     excerpts = [str(m.get("excerpt", "")) for m in ops if isinstance(m, Mapping)] if isinstance(ops, list) else []
     return [e for e in excerpts if e] or (culprit.confirm.shows if culprit.confirm else ())
+
+
+_VALUE_LINE = re.compile(r"^\s*%[\w.#:]+ = (arith\.constant|ub\.poison)\b\s*(.*)$")
+
+
+def introduced_values(shows: Sequence[str], before: str) -> list[str]:
+    """FileCheck patterns for the values a wrong value's confirmation shows the pass's output computing from that
+    its input holds nowhere: a constant of a new literal (``arith.constant dense<2> : vector<i32>``), a poison."""
+    patterns: list[str] = []
+    for line in shows:
+        m = _VALUE_LINE.match(line)
+        if m is None:
+            continue
+        constant = m.group(1) == "arith.constant"
+        if (m.group(2) if constant else m.group(1)) in before:
+            continue
+        pattern = f"{m.group(1)} {m.group(2)}" if constant else m.group(1)
+        if "{{" not in pattern and "[[" not in pattern and pattern not in patterns:
+            patterns.append(pattern)
+    return patterns
 
 
 def defect_patterns(shows: Sequence[str], before: str) -> list[str]:

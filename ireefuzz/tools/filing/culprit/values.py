@@ -32,7 +32,7 @@ from ireefuzz.oracles import numeric
 from ireefuzz.oracles.vocabulary import BINDING_OP
 
 from . import aliasing, dispatch
-from .confirm import confirm_received, occurrence
+from .confirm import confirm, confirm_received, occurrence, received
 from .log import Dump, dumps, function_text, functions, is_adaptor
 from .record import Culprit, confirmed, not_localized
 from .run import AFTER_EACH_CHANGE, INTERPRETED_PHASES, PHASES, compile_, phase_ir
@@ -405,7 +405,13 @@ def in_codegen(text: str, config: Any, inputs: Sequence[np.ndarray], dims: Seque
             f"on the pass's output: {now.line()}",
         )
 
-    confirmation, ran_on, out = confirm_received(text, config, d, occurrence(logged, step.index), step.before, shows)
+    # on the whole module the pass received first: with its executable target, it is a pass test as it is
+    k = occurrence(logged, step.index)
+    module = received(text, config, d, k, module_scope=True)
+    confirmation, out = confirm(d.spec or d.name, module, config, shows) if module else (None, "")
+    ran_on = module or ""
+    if confirmation is None:
+        confirmation, ran_on, out = confirm_received(text, config, d, k, step.before, shows)
     return confirmed(
         "executable-targets",
         d.name,
