@@ -47,3 +47,18 @@ def test_a_title_is_cut_at_a_word_and_names_kinds_of_op_not_a_chain():
     title = report.title(finding, ops, culprit.not_localized("x"))
     assert "->" not in title and title.count("`") == 2 and "and 2 other kinds of op" in title, title
     assert title.endswith(" ...") and "workgr" not in title.replace("workgroup", "")  # never cut inside a word
+
+
+def test_the_bundle_keeps_only_the_flags_the_reduced_program_needs(monkeypatch):
+    """The two-functions argmax was found at O3 and bundled at O3, though its reduced program fails the same way at
+    every level: a flag the reduced program does not need leaves the bundle's command line; one it needs stays."""
+
+    def findings_of(text, cause, config, policy, seed, shapes):
+        needs = "--iree-dispatch-creation-enable-aggressive-fusion=true"
+        return [("finding", None)] if needs in config.flags else []
+
+    monkeypatch.setattr(program, "_findings_of", findings_of)
+    flags = ("--iree-opt-level=O3", "--iree-dispatch-creation-enable-aggressive-fusion=true")
+    config = dataclasses.replace(sut.CompilerConfig(), flags=flags)
+    kept = program.needed_flags("p", "c", config, None, 0, None)
+    assert kept.flags == ("--iree-dispatch-creation-enable-aggressive-fusion=true",)

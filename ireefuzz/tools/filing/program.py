@@ -261,14 +261,23 @@ def bundle_program(
             found_again = _findings_of(program, cause, config, policy, seed, shapes)
             if found_again:
                 finding, case = found_again[0]
-        chosen, on = config, reproducing_cpus(program, cause, config, policy, seed, shapes, cpus)
+        config_for_program = needed_flags(program, cause, config, policy, seed, shapes)
+        if config_for_program.flags != config.flags:
+            dropped = [f for f in config.flags if f not in config_for_program.flags]
+            log(f"the reduced program fails the same way without {' '.join(dropped)}: bundled without them")
+            found_plain = _findings_of(program, cause, config_for_program, policy, seed, shapes)
+            finding, case = found_plain[0] if found_plain else (finding, case)
+        chosen, on = (
+            config_for_program,
+            reproducing_cpus(program, cause, config_for_program, policy, seed, shapes, cpus),
+        )
         if on:
-            chosen = dataclasses.replace(config, target_cpu=on[0])
+            chosen = dataclasses.replace(config_for_program, target_cpu=on[0])
             found_there = _findings_of(program, cause, chosen, policy, seed, shapes)
             if found_there:
                 finding, case = found_there[0]
             else:
-                chosen = config
+                chosen = config_for_program
         log(f"reproduces on {on or '-'} of {list(cpus)}; bundled for {chosen.target_cpu}")
         written.append(
             write_cause(
@@ -363,6 +372,16 @@ def _findings_of(
         if found:
             return found
     return []
+
+
+def needed_flags(program: str, cause: str, config: Any, policy: Any, seed: int, shapes: Any) -> Any:
+    """``config`` without each of its extra flags (``--iree-opt-level=O3``, ...) that the reduced ``program`` does not
+    need to show ``cause``, one at a time: the bundle's command line holds only what matters."""
+    for flag in config.flags:
+        fewer = dataclasses.replace(config, flags=tuple(f for f in config.flags if f != flag))
+        if _findings_of(program, cause, fewer, policy, seed, shapes):
+            config = fewer
+    return config
 
 
 def reproducing_cpus(
@@ -464,7 +483,7 @@ def main(args: Any, text: str, config: Any, policy: Any, shapes: Any) -> int:
         seed=args.seed,
         policy=policy,
         log=lambda m: print(f"ireefuzz check: {m}", flush=True),
-        cpus=PORTABLE_CPUS if config.target_cpu == "host" else (),
+        cpus=PORTABLE_CPUS,  # the least specific that reproduces the reduced program; else the CPU asked for
     )
     for w in written:
         print(f"{w.path}: {w.line()}")
