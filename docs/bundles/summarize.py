@@ -26,9 +26,10 @@ CAUSES = {
         "a conv whose input is also its outs: SIGSEGV in iree-compile (#24385's crash site, still there)",
         "iree-org/iree#24385",
     ),
-    "two_functions_iota_argmax_O3": (
-        "two functions with one iota -> argmax prefix: the second returns zeros (alone it is right, at any opt level)",
-        None,
+    "comment_23665_two_functions_cse_aliasing": (
+        "two functions hoist the same constant computation; CSE merges the two dispatches and an in-place sort of one "
+        "overwrites the other's buffer: the second function returns zeros",
+        "iree-org/iree#23665",
     ),
     "comment_llvm_113021_reverse_map_tiling": (
         "a reversed indexing map then a reduction: invalid IR after tiling",
