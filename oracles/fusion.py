@@ -189,11 +189,11 @@ def _fusion_cause(finding: Finding) -> Cause:
     producer = producer_kind(str(ev.get("excerpt") or ""), _signature_ops(finding))
     pipeline = _pipeline(ev.get("pipeline"))
     readers = ev.get("read_by")  # what reads it decides whether IREE fuses it: a sort's in-place operand, reductions
-    roles = "+".join(sorted({dispatch_role(str(d)) for d in readers})) if isinstance(readers, list) else ""
-    into = f" {roles}" if roles else ""
+    read = "+".join(sorted({dispatch_role(str(d)) for d in readers})) if isinstance(readers, list) else ""
+    into = f" {read}" if read else ""
     return _cause(
         "fusion",
-        [finding.kind, f"{producer}{'>' + roles if roles else ''}@{pipeline}"],
+        [finding.kind, f"{producer}{'>' + read if read else ''}@{pipeline}"],
         f"A {producer} producer gets its own dispatch ({pipeline}) instead of fusing into its{into} consumers",
     )
 
