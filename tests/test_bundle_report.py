@@ -341,3 +341,21 @@ def test_a_trigger_where_every_variant_still_fails_says_what_was_tried():
     text = "\n".join(some)
     assert "It still fails the same way" in text and "- with the rank+1 variant" in text, text
     assert "With the f32 variant, it fails another way (`numeric/x`)." in text, text
+
+
+def test_a_comment_on_a_pull_request_links_it_and_shows_what_the_culprit_run_prints():
+    """The two-functions argmax is a comment on PR #23665: the draft links the pull request, says it reproduces the
+    bug the PR fixes, and quotes what the one-pass run prints (the comment has no culprit_before.mlir beside it)."""
+    bundle = Bundle.load(_bundle("dynamic_sort_stack"))
+    shows = ["// the pass's output writes an operand in place that another op still reads:", "%1 = x -> %0{%c4}"]
+    bundle.finding["culprit"] = {
+        "pass": "cse",
+        "confirm": {"command": "iree-opt ... culprit_before.mlir", "shows": shows},
+    }
+    text = report.comment_text("iree-org/iree#23665", "CSE aliasing", [("v", bundle)])
+    assert "https://github.com/iree-org/iree/pull/23665" in text and "proposes to fix" in text, text
+    assert "%1 = x -> %0{%c4}" in text, text
+    assert (
+        report.trigger_summary(_rows(("rank+1", "same")))
+        == "it still fails the same way with each of: the rank+1 variant."
+    )

@@ -900,9 +900,26 @@ __all__ = [
 
 
 def issue_url(issue: str) -> str:
-    """``iree-org/iree#24735`` -> its GitHub address."""
+    """``iree-org/iree#24735`` -> its GitHub address (the table's, a pull request's ``/pull/``)."""
+    row = _table_row(issue)
+    if row.get("url"):
+        return str(row["url"])
     repo, _, number = issue.partition("#")
     return f"https://github.com/{repo}/issues/{number}"
+
+
+def _table_row(issue: str) -> Mapping[str, Any]:
+    return next((r for r in upstream.load() if r.get("issue") == issue), {})
+
+
+def trigger_summary(found: Mapping[str, Any]) -> str:
+    """The trigger in one paragraph: the changes that make it go away, else the variants that all still fail."""
+    verdict = experimenting.Verdict.from_json(found.get("verdict") or {})
+    if verdict.trigger:
+        return " ".join(verdict.trigger)
+    rows = [experimenting.Row.from_json(r) for r in found.get("rows") or () if r.get("label") != experimenting.AS_GIVEN]
+    still = [r.change for r in rows if r.outcome.kind == "same"]
+    return f"it still fails the same way with each of: {'; '.join(still)}." if still else ""
 
 
 def comment_text(
@@ -914,7 +931,12 @@ def comment_text(
     lines = [
         f"# Comment draft for [{issue}]({issue_url(issue)})",
         "",
-        f"Another reproducer of {issue_url(issue)} ({bug}).",
+        (
+            f"A reproducer for the bug {issue_url(issue)} proposes to fix ({bug}); it fails on the release below, "
+            "without the fix."
+            if _table_row(issue).get("kind") == "pull"
+            else f"Another reproducer of {issue_url(issue)} ({bug})."
+        ),
         "",
         "**What this adds**: a minimal program that shows it with stock `iree-compile`"
         + (" / `iree-run-module`" if any(b.inputs for _, b in bundles) else "")
@@ -932,7 +954,7 @@ def comment_text(
             sut.compile_command(sut.CompilerConfig(), "program.mlir", "module.vmfb", binary="iree-compile", flags=flags)
         )
         tried = b.finding.get("experiments") or {}
-        trigger = trigger_lines(tried)[2:3] if tried else []
+        trigger = [trigger_summary(tried)] if tried and trigger_summary(tried) else []
         lines += [
             f"## {folder}",
             "",
@@ -976,7 +998,16 @@ def comment_text(
                 "",
             ]
         if found.get("confirm"):
-            lines += [f"The pass alone on the IR it received shows it: `{found['confirm'].get('command')}`.", ""]
+            shows = [str(x) for x in found["confirm"].get("shows") or ()]
+            lines += [
+                f"The pass alone on the IR it received (the bundle's `culprit_before.mlir`) shows it: "
+                f"`{found['confirm'].get('command')}` prints",
+                "",
+                "```",
+                *_excerpt("\n".join(shows), limit=10),
+                "```",
+                "",
+            ]
         if b.finding.get("reproduces_on"):
             lines += [f"Reproduces with `--iree-llvmcpu-target-cpu=` {', '.join(b.finding['reproduces_on'])}.", ""]
         if (releases or {}).get(folder):
