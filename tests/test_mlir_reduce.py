@@ -225,3 +225,14 @@ def test_an_undefined_starting_program_is_still_reduced():
     )
     out = M.reduce_mlir(undefined, interesting=lambda t: (_finding(),) if "linalg.matmul" in t else ()).text
     assert "math.tanh" not in out and "linalg.matmul" in out
+
+
+def test_undefinedness_is_judged_at_the_given_shapes_and_shapes_an_op_cannot_take_tell_nothing():
+    """The gather-of-gather was bundled unreduced: at the default size of its dynamic dims (33) the interpreter's
+    gather raised a ValueError (a 3x33 value into 3x1) that ended the reduction. Shapes the ops cannot take tell
+    nothing (None, no exception); at the given shapes the program is judged, and defined."""
+    from pathlib import Path
+
+    gather = (Path(__file__).parents[1] / "docs" / "repros" / "gather_of_gather_wrong_values.mlir").read_text()
+    assert M.undefined_values(gather) is None
+    assert M.undefined_values(gather, [(2, 1), (3,), (3,)], seed=4) is None

@@ -415,6 +415,7 @@ def _reduced(
         run=run,
         interesting=_findings_as_checked(config, policy, seed, shapes, run),
         passes=passes,
+        undefined=lambda text: reducing.undefined_values(text, fitted_shapes(text, shapes), seed),
     )
 
 

@@ -64,22 +64,23 @@ def program_findings(text: str, config: Any = None, *, run: bool = False) -> tup
     )
 
 
-def undefined_values(text: str) -> str | None:
-    """Why the program's values are undefined on the inputs ``check`` draws for it (``@f: reads undefined values
-    (...)``, an out-of-bounds index, ...), or None: defined, or the interpreter cannot tell (an op it lacks)."""
+def undefined_values(text: str, shapes: Any = None, seed: int = 0) -> str | None:
+    """Why the program's values are undefined on the inputs ``check`` draws for it at ``shapes`` from ``seed``
+    (``@f: reads undefined values (...)``, an out-of-bounds index, ...), or None: defined, or the interpreter cannot
+    tell (an op it lacks, shapes its ops cannot take)."""
     from ireefuzz.core.frontends import NotJudged, program_cases, reference_outputs
     from ireefuzz.errors import ProgramError
 
     try:
-        cases = program_cases(text)
-    except ProgramError:
+        cases = program_cases(text, shapes=shapes, seed=seed)
+    except (ProgramError, ValueError):
         return None
     for case in cases:
         if case.args is None:
             continue
         try:
             reference = reference_outputs(text, case.function, case.inputs())
-        except ProgramError:
+        except (ProgramError, ValueError, TypeError):  # not judged here: neither defined nor undefined
             continue
         if isinstance(reference, NotJudged) and reference.undefined:
             return f"@{case.function}: {reference.reason}"
