@@ -516,6 +516,7 @@ def test_real_invalid_mask_is_drop_vector_unit_dims_confirmed_on_the_failing_dis
     found = culprit.compile_failure(program, sut.CompilerConfig(target_cpu="generic"))
     assert found.pass_ == "iree-codegen-drop-vector-unit-dims" and found.method == "invalid-ir", found.how
     assert found.confirm is not None and "vector.mask" in found.confirm.shows[0]
+    assert "#hal.executable.target<" in found.ir_before  # a pass test of it parses as IREE compiles it
 
 
 def test_a_binding_that_depends_on_poison_is_the_wrong_one_shown():

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Sequence
 
+from ireefuzz.oracles.vocabulary import BINDING_OP, EXECUTABLE_TARGET
+
 from .log import Dump, dumps
 from .record import BEFORE_FILE, Confirmation
 from .run import ELIDE, ONE_THREAD, compile_, iree_opt
@@ -80,11 +82,18 @@ def confirm_received(
     text: str, config: Any, d: Dump, k: int, before: str, shows: Shows
 ) -> tuple[Confirmation | None, str, str]:
     """``confirm`` on ``before`` (the function the pass received), then on the whole module it received: (the
-    confirmation, the IR it ran on, the pass's output)."""
+    confirmation, the IR it ran on, the pass's output). A dispatch function without its executable target (which a
+    test of it needs to parse as IREE compiles it) is tried after the module."""
+    module: str | None = None
+    if before and BINDING_OP in before and EXECUTABLE_TARGET not in before:
+        module = received(text, config, d, k, module_scope=True)
+        found, out = confirm(d.spec or d.name, module, config, shows) if module else (None, "")
+        if found is not None and module is not None:
+            return found, module, out
     found, out = confirm(d.spec or d.name, before, config, shows) if before else (None, "")
     if found is not None:
         return found, before, out
-    module = received(text, config, d, k, module_scope=True)
+    module = module if module is not None else received(text, config, d, k, module_scope=True)
     if module is None:
         return None, before, ""
     found, out = confirm(d.spec or d.name, module, config, shows)
