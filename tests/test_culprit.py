@@ -629,3 +629,17 @@ def test_the_shipped_table_matches_a_culprit_only_the_culprit_search_sees():
     assert [(m.issue, m.how, m.relation) for m in found] == [("iree-org/iree#23665", "culprit", "proposed-fix")]
     assert upstream.culprit_key(record.not_localized("x")) == ""
     assert upstream.problems(upstream.load()) == []
+
+
+def test_a_wrong_value_read_from_poison_shows_where_the_poison_is_read():
+    """The gather-of-gather's vectorized output writes its binding from an scf.forall; the wrong value comes from a
+    `transfer_gather` padded with poison inside it. The confirmation shows that read."""
+    after = (
+        "%0 = ub.poison : i32\n%1 = hal.interface.binding.subspan binding(1) : memref<3x1xi32>\n"
+        "%2 = iree_vector_ext.transfer_gather %20[%c0, %c0] [%23 : vector<3xindex>], %0 : tensor<?x?xi32>\n"
+        "iree_codegen.store_to_buffer %2, %1 : tensor<3x1xi32> into memref<3x1xi32>"
+    )
+    shown = values.shown_lines(after, 1, "before", "after", poisoned=True)
+    at = shown.index("// and reads poison (its values change with what poison reads as) at:")
+    assert shown[at + 1] == "%0 = ub.poison : i32" and "transfer_gather" in shown[at + 2], shown
+    assert "reads poison" not in "\n".join(values.shown_lines(after, 1, "before", "after"))

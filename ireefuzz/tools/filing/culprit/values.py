@@ -84,13 +84,30 @@ def wrong_lines(ir: str, binding: int | None, limit: int = 8) -> list[str]:
     return [lines[i].strip() for i in sorted(keep)]
 
 
-def shown_lines(after: str, binding: int | None, *values: str) -> list[str]:
+def shown_lines(after: str, binding: int | None, *values: str, poisoned: bool = False) -> list[str]:
     """What a wrong value's confirmation shows: the lines of the pass's output that compute the wrong value
-    (``wrong_lines``), then the values before and after it, in words."""
+    (``wrong_lines``), where it reads poison (``poison_reads``, when its values depend on it), then the values before
+    and after it, in words."""
     wrong = wrong_lines(after, binding) if after else []
     what = f"binding {binding}" if binding is not None else "its result"
     head = [f"// the pass's output computes {what} with:", *wrong] if wrong else []
+    reads = poison_reads(after) if poisoned and after else []
+    head += ["// and reads poison (its values change with what poison reads as) at:", *reads] if reads else []
     return [*head, *(f"// {v}" for v in values)] if head else list(values)
+
+
+_POISON = re.compile(r"^\s*(%[\w.$-]+) = ub\.poison\b[^\n]*$", re.M)
+
+
+def poison_reads(ir: str, limit: int = 3) -> list[str]:
+    """The ``ub.poison`` lines of ``ir`` and the first lines that use each (a padding value of a read: where the
+    read goes out of bounds, its lanes are poison)."""
+    out: list[str] = []
+    for m in _POISON.finditer(ir):
+        use = re.compile(rf"{re.escape(m.group(1))}(?![\w.$-])")
+        users = [line.strip() for line in ir[m.end() :].splitlines() if use.search(line)]
+        out += [m.group(0).strip(), *users[:limit]]
+    return out
 
 
 def wrong_bindings(was: dispatch.Evaluation, now: dispatch.Evaluation, rtol: float) -> list[int]:
@@ -403,6 +420,7 @@ def in_codegen(text: str, config: Any, inputs: Sequence[np.ndarray], dims: Seque
             wrong[0] if wrong else None,
             f"the interpreter on culprit_before.mlir: {step.was.line()}",
             f"on the pass's output: {now.line()}",
+            poisoned=now.undefined,
         )
 
     # on the whole module the pass received first: with its executable target, it is a pass test as it is
