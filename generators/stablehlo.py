@@ -35,6 +35,7 @@ EXPORTABLE_OPS = frozenset(
         "batch_matmul",
         "broadcast",
         "cast",
+        "cumsum",
         "div",
         "exp",
         "extract_slice",

@@ -273,6 +273,19 @@ def _bitwise(op: str) -> Row:
     return lambda E, xs, a, s, t: getattr(E.xp, f"bitwise_{op}")(xs[0], xs[1])
 
 
+def _cumsum(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, ...], t: str) -> Any:
+    """The running sum along ``dim`` (from the end when reversed). JAX's is lax.cumsum, a reduce_window padded on
+    the leading (reversed: trailing) side; on a symbolic length it exports as a dynamic_reduce_window, which IREE
+    3.13 does not legalize: kept, as gather's, it is what the crash oracle finds."""
+    x, dim = xs[0], a["dim"]
+    if E.backend == "jax":
+        import jax
+
+        return jax.lax.cumsum(x, axis=dim, reverse=a["reverse"])
+    flip = (lambda v: np.flip(v, dim)) if a["reverse"] else (lambda v: v)
+    return flip(np.cumsum(flip(x), axis=dim))
+
+
 def _take_index(E: Evaluator, idx: Any) -> Any:
     return idx.astype(np.int64) if E.backend == "f64" else idx
 
@@ -300,6 +313,7 @@ REFERENCE: dict[str, Row] = {
     "pad": lambda E, xs, a, s, t: E.xp.pad(xs[0], list(zip(a["low"], a["high"])), constant_values=a["value"]),
     "reduce_max": _reduce_max,
     "reduce_sum": lambda E, xs, a, s, t: E.xp.sum(xs[0], axis=a["dim"], dtype=E.dtype(t)),
+    "cumsum": _cumsum,
     "scale": lambda E, xs, a, s, t: xs[0] * float(np.asarray(a["by"], NUMPY_DTYPES[t])),  # c as its dtype holds it
     "sqrt": lambda E, xs, a, s, t: E.xp.sqrt(E.xp.abs(xs[0])),
     "sub": lambda E, xs, a, s, t: xs[0] - xs[1],
@@ -378,6 +392,13 @@ def _matmul_error(E, xs, es, out, a, s, t, u):
 def _reduce_sum_error(E, xs, es, out, a, s, t, u):
     n = np.shape(xs[0])[a["dim"]]
     return np.sum(es[0], axis=a["dim"]) + u * np.sqrt(max(n, 1)) * np.sum(np.abs(xs[0]), axis=a["dim"])
+
+
+def _cumsum_error(E, xs, es, out, a, s, t, u):
+    """As a sum's, at each prefix: the prefix's errors plus sqrt(n) roundings of its sum of magnitudes."""
+    n = np.shape(xs[0])[a["dim"]]
+    prefix = lambda v: _cumsum(E, [v], a, s, t)
+    return prefix(es[0]) + u * np.sqrt(max(n, 1)) * prefix(np.abs(xs[0]))
 
 
 def _conv_error(kind: str) -> ErrorRow:
@@ -566,6 +587,7 @@ ERROR_BOUND: dict[str, ErrorRow] = {
     "pad": lambda E, xs, es, out, a, s, t, u: REFERENCE["pad"](E, es, {**a, "value": 0.0}, s, t),
     "reduce_max": lambda E, xs, es, out, a, s, t, u: np.max(es[0], axis=a["dim"], initial=0.0),
     "reduce_sum": _reduce_sum_error,
+    "cumsum": _cumsum_error,
     "scale": lambda E, xs, es, out, a, s, t, u: abs(a["by"]) * es[0] + u * np.abs(out),
     "sqrt": _rounded(lambda xs, es, out: np.minimum(es[0] / (2 * np.maximum(out, 1e-300)), np.sqrt(es[0]))),
     "sub": _rounded(lambda xs, es, out: es[0] + es[1]),

@@ -9,6 +9,10 @@ campaign's case stream, compiles and runs clean through real IREE, and an inject
   them; its unsigned dtype and shifts are not generated);
 - ``expert_matmul``: rank-2 ids gather expert weights into a rank-4 tensor feeding a contraction (#23464: with
   rank-1 ids the same program only allocates on 3.10.0).
+
+The second round (issue 33):
+- ``cumsum``, forward and reversed, as a generic over the source position ("window") or iree_linalg_ext.scan, and
+  in StableHLO as the padded reduce_window jax.lax.cumsum exports (#23381: jnp.cumsum and its gradient).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from ireefuzz.generators.builder import GraphBuilder
 from ireefuzz.generators.case import FLOAT_STEP, MAX_MAGNITUDE, Case
 from ireefuzz.generators.ops.elementwise import SCALES
 from ireefuzz.oracles.reference import evaluate as reference
+from ireefuzz.oracles.reference import evaluate_with_bounds
 
 
 def _carries_in_f16(value: float) -> bool:
@@ -70,10 +75,51 @@ def test_expert_matmul_is_the_gathered_weights_contracted():
     np.testing.assert_allclose(out, np.array(loops), rtol=1e-6)
 
 
+def test_cumsum_is_the_running_sum_forward_and_reversed():
+    b = GraphBuilder()
+    x, n = b.arg((3, 4)), b.arg((5,), "i32")
+    b.output(b.op("cumsum", x, dim=1, reverse=False, form="linalg_ext"))
+    b.output(b.op("cumsum", x, dim=0, reverse=True, form="window"))
+    b.output(b.op("cumsum", n, dim=0, reverse=False, form="window"))
+    xv, nv = np.arange(12, dtype=np.float32).reshape(3, 4) - 5, np.array([3, -1, 4, -1, 5], np.int32)
+    graph = b.build()
+    for backend in ("f64", "jax"):
+        forward, reversed_, ints = reference(graph, [xv, nv], {}, backend)
+        np.testing.assert_array_equal(forward[1], [-1, -1, 0, 2])  # row [-1, 0, 1, 2], summed from the left
+        np.testing.assert_array_equal(reversed_[:, 0], [-5 + -1 + 3, -1 + 3, 3])  # column [-5, -1, 3], from the end
+        np.testing.assert_array_equal(ints, [3, 2, 6, 5, 10])
+    _, bounds = evaluate_with_bounds(graph, [xv, nv], {})
+    assert (bounds[2] == 0).all()  # integers: exact
+    with pytest.raises(ValueError, match="form"):  # the scan form is forward only
+        b.op("cumsum", x, dim=0, reverse=True, form="linalg_ext")
+
+
+def test_cumsum_emits_the_scan_or_the_window_and_exports_the_padded_reduce_window():
+    from ireefuzz.generators.emit import emit
+    from ireefuzz.generators.stablehlo import exported_text
+    from ireefuzz.oracles.ir import compute_op_pattern, parse_ir
+
+    def one(**attrs):
+        b = GraphBuilder()
+        b.output(b.op("cumsum", b.arg(("M", 8)), dim=0, **attrs))
+        return b.build()
+
+    scan, window = one(reverse=False, form="linalg_ext"), one(reverse=True, form="window")
+    assert compute_op_pattern(parse_ir(emit(scan).text)) == "fill>scan"  # parsed by IREE's bindings
+    text = emit(window).text
+    assert compute_op_pattern(parse_ir(text)) == "fill>generic[index]" and "arith.cmpi uge" in text  # j >= i: reversed
+    static = GraphBuilder()
+    x = static.arg((64, 8))
+    static.output(static.op("cumsum", x, dim=0, reverse=False, form="window"))
+    static.output(static.op("cumsum", x, dim=0, reverse=True, form="window"))
+    exported = exported_text(static.build())
+    assert "dense<[[63, 0], [0, 0]]>" in exported and "dense<[[0, 63], [0, 0]]>" in exported  # #23381's two sums
+
+
 def _drawn_forms(case: Case) -> set[str]:
     graph, found = case.graph, set()
     for node in graph.nodes:
-        if node.op in ("scale", "expert_matmul"):
+        if node.op in ("scale", "expert_matmul", "cumsum"):
             found.add(node.op)
         if node.op.startswith("bitwise_"):
             found.add("bitwise")
@@ -90,7 +136,8 @@ def test_each_added_form_is_drawn_in_a_campaign_stream():
     options = Options(seed=0, cases=256)
     cases = [c for b in range(256 // options.block) for c in draw_block(options, b, Coverage())]
     drawn = [form for case in cases for form in _drawn_forms(case)]
-    counts = {form: drawn.count(form) for form in ("scale", "expert_matmul", "gather of a selected view", "bitwise")}
+    forms = ("scale", "expert_matmul", "gather of a selected view", "bitwise", "cumsum")
+    counts = {form: drawn.count(form) for form in forms}
     assert min(counts.values()) >= 2, counts
 
 
@@ -129,10 +176,25 @@ def expert_case() -> Case:
     return Case(b.build(), ({"E": 2, "O": 5}, {"E": 1, "O": 1}), seed=23)
 
 
+def cumsum_case() -> Case:
+    b = GraphBuilder()
+    x = b.arg(("M", 13))
+    b.output(b.op("cumsum", x, dim=1, reverse=False, form="linalg_ext"))
+    b.output(b.op("cumsum", b.arg((5, "M")), dim=0, reverse=True, form="window"))
+    b.output(b.op("cumsum", b.arg((4, "M"), "i32"), dim=1, reverse=False, form="window"))
+    return Case(b.build(), ({"M": 3}, {"M": 1}), seed=26)
+
+
 ADDED = {
     "scale": (scale_case, "numeric/wrong-value/cast>scale/f16/?xS", "numeric/wrong-value/scale>cast/f16/?xS"),
     "selected-gather": (selected_gather_case, "numeric/wrong-value/extract_slice>gather/f16/?xS"),
     "bitwise": (bitwise_case, "numeric/wrong-value/bitwise_xor>negate>bitwise_and>bitwise_or/i32/?xS"),
+    "cumsum": (
+        cumsum_case,
+        "numeric/wrong-value/cumsum/f32/?xS",
+        "numeric/wrong-value/cumsum/f32/Sx?",
+        "numeric/wrong-value/cumsum/i32/Sx?",
+    ),
     "expert_matmul": (
         expert_case,
         "numeric/wrong-value/fill>expert_matmul/f32/?xSx?",
