@@ -139,6 +139,16 @@ PASS_FAMILIES = {
     ),
 }
 
+# Passes where a failure only surfaces: they check or translate what earlier passes made (the final stack check,
+# workgroup distribution's verifier, LLVM translation and linking). A failure there names where it was seen, not
+# which transformation made it, so it is no evidence of a mechanism by itself; by stage, the later a pass, the
+# higher (a variant failing at a later stage got past the target's failure point).
+LINK_PASSES = ("iree-hal-serialize-target-executables",)
+FINAL_CHECK_PASS = "iree-llvmcpu-check-ir-before-llvm-conversion"  # the stack limit, the last check before LLVM
+CHECK_PASSES = (FINAL_CHECK_PASS, "iree-codegen-verify-workgroup-distribution")
+REPORTING_PASSES = (*CHECK_PASSES, *LINK_PASSES)
+LATE_CHECK_STAGE = "codegen"  # the stage a codegen check's error names without a pass (the stack limit)
+
 # --------------------------------------------------------------------------- diagnostics
 
 # Global optimization's warning on a linalg op that reads an operand produced by a tensor.empty (3.13: "reads

@@ -86,3 +86,54 @@ def test_an_f16_epsilon_flushed_on_x86_64_v2_is_the_known_limitation_not_a_new_c
     assert status == 1 and (cause["verdict"], cause["reported"]) == ("duplicate-of", FLUSH)
     rows = {r["label"]: r["outcome"] for r in cause["record"]["rows"]}
     assert rows["as-given"] == "same" and rows["cpu+f16c"] == "clean"
+
+
+# --------------------------------------------------------------------------- where a failure only surfaces
+
+FMAXF = "crash/compile-error/undefined-symbol-fmaxf@iree-hal-serialize-target-executables"
+
+
+def test_a_variant_failing_later_than_the_target_got_past_it_and_is_no_duplicate():
+    """Round D (seed 57186, host): an f16 reduction over the stack limit whose rank+1 variant compiles past the stack
+    check into the known undefined fmaxf at link; the stack error is not the fmaxf bug. A variant failing earlier
+    (the 1-D softmax's stack error, the known write-affecting error in 2-D) still lands."""
+    stack = "crash/compile-error/stack-allocation-over-limit[reduction]@codegen"
+    write = "crash/compile-error/write-affecting@iree-codegen-verify-workgroup-distribution"
+    assert X.failure_stage(FMAXF) > X.failure_stage(stack) > X.failure_stage(write) > X.failure_stage(FLUSH) == 0
+
+    def landing(target: str, known: str) -> X.Verdict:
+        rows = (X.Row("as-given", "p", X.Outcome("same")), X.Row("rank+1", "r", X.Outcome("known", known)))
+        return X.judge(X.ExperimentTable(target, rows, known={known: known}))
+
+    assert landing(stack, FMAXF).verdict == "new"
+    assert (landing(stack, write).verdict, landing(stack, write).of) == ("duplicate-of", write)
+
+
+def test_a_pass_that_only_reports_what_earlier_passes_made_matches_no_known_mechanism():
+    """Round D (seed 67055, x86-64-v2): a failed LLVM translation of an unrealized_conversion_cast was called the
+    known fmaxf "by its mechanism (oracle, culprit pass)": both only show at serialization."""
+    shipped = baseline.load(baseline.shipped())
+    cast = "crash/compile-error/llvm-translation-failed-for-operation-builtin-unrealized_conversion_cast@x"
+    assert shipped.matches("crash", "iree-hal-serialize-target-executables", cast) == []
+    stack = "crash/compile-error/stack-allocation-over-limit[reduction]@codegen"
+    assert shipped.matches("crash", "iree-llvmcpu-check-ir-before-llvm-conversion", stack) == []
+    assert [k.cause for k in shipped.matches("crash", "iree-dispatch-creation-fold-unit-extent-dims")]
+
+
+def test_at_a_reporting_pass_a_known_cause_matches_only_when_its_diagnostic_says_the_same():
+    write = (
+        "crash/compile-error/write-affecting-operations-on-global-resources-are-restricted-to-workgroup-distributed-"
+        "contexts@iree-codegen-verify-workgroup-distribution"
+    )
+    cast = "crash/compile-error/llvm-translation-failed-for-operation-builtin-unrealized_conversion_cast@x"
+    assert baseline.same_diagnostic("crash/compile-error/linalg.generic-op-write-affecting@stage", write)
+    assert baseline.same_diagnostic("crash/compile-error/undefined-symbol-fminf@x", FMAXF)
+    assert not baseline.same_diagnostic(cast, FMAXF)
+    stack = "crash/compile-error/stack-allocation-over-limit[{}]@codegen"
+    assert not baseline.same_diagnostic(stack.format("reduction"), stack.format("in-place"))
+    shipped = baseline.load(baseline.shipped())
+    serialize = "iree-hal-serialize-target-executables"
+    assert [k.cause for k in shipped.matches("crash", serialize, "crash/compile-error/undefined-symbol-fmaxf@y")] == [
+        FMAXF
+    ]
+    assert shipped.matches("crash", serialize, cast) == []

@@ -61,6 +61,7 @@ from typing import Any
 
 from ireefuzz.base.durable import atomic_write_text
 from ireefuzz.errors import CorpusError, UsageError
+from ireefuzz.oracles import vocabulary
 from ireefuzz.oracles.cause import pass_family
 from ireefuzz.oracles.finding import ORACLES, Signature
 
@@ -187,17 +188,24 @@ class Baseline:
             k.mechanism.missing_feature: k.cause for k in self.entries if k.mechanism and k.mechanism.missing_feature
         }
 
-    def matches(self, oracle: str, culprit: str | None) -> list[Known]:
+    def matches(self, oracle: str, culprit: str | None, cause: str = "") -> list[Known]:
         """The judged causes with the same mechanism as a candidate seen by ``oracle`` and coming from pass
         ``culprit`` (compared by pass family): what a variant of a known bug shares with it whatever its surface.
-        A null culprit (not localized) is no evidence of a mechanism: it matches nothing."""
+        A null culprit (not localized) is no evidence of a mechanism: it matches nothing. A pass that only reports
+        what earlier passes made (``vocabulary.REPORTING_PASSES``: an undefined symbol and a failed LLVM translation
+        both show at serialization) is not either: there the candidate's ``cause`` must also say what the known
+        one says (``same_diagnostic``: the write-affecting error under another op's name)."""
         if culprit is None:
             return []
-        family = pass_family(culprit)
+        family, reported = pass_family(culprit), culprit in vocabulary.REPORTING_PASSES
         return [
             k
             for k in self.entries
-            if k.cause and k.mechanism is not None and k.mechanism.oracle == oracle and k.mechanism.family == family
+            if k.cause
+            and k.mechanism is not None
+            and k.mechanism.oracle == oracle
+            and k.mechanism.family == family
+            and (not reported or same_diagnostic(cause, k.cause))
         ]
 
     def cause_known(self, cause: str, signatures: Iterable[str]) -> Known | None:
@@ -298,6 +306,30 @@ def _entry(path: Path, i: int, row: Any) -> Known:
         mechanism=mechanism,
         **({detail: strings[detail]} if detail else {}),
     )
+
+
+_FILLER = frozenset(  # words that say nothing of the defect: grammar, and the op / dialect names a message starts with
+    "op the to of for in a an is are be on and failed error operation builtin linalg generic tensor memref vector "
+    "func hal executable variant".split()
+)
+_ROLE = re.compile(r"\[([^\]]*)\]")  # the role a cause id names in brackets: stack-allocation-over-limit[in-place]
+
+
+def _diagnostic_words(cause: str) -> frozenset[str]:
+    """The words of what a compile error's cause id says (between its kind and ``@``), less filler."""
+    what = cause.split("/", 2)[2] if cause.count("/") >= 2 else ""
+    return frozenset(re.split(r"[^a-z0-9]+", what.partition("@")[0].lower())) - _FILLER - {""}
+
+
+def same_diagnostic(cause: str, known: str) -> bool:
+    """Whether two compile errors' cause ids say the same thing: most words of the shorter are in the longer
+    (``linalg.generic-op-write-affecting`` and ``write-affecting-operations-on-global-resources...``; not
+    ``undefined-symbol-fmaxf`` and ``llvm-translation-failed-for-operation-builtin-unrealized_conversion_cast``)."""
+    roles = [set(_ROLE.findall(c.partition("@")[0])) for c in (cause, known)]
+    if all(roles) and roles[0] != roles[1]:  # a stack limit in a reduction is not the in-place op's
+        return False
+    mine, theirs = (_diagnostic_words(_ROLE.sub("", c)) for c in (cause, known))
+    return bool(mine and theirs) and len(mine & theirs) * 2 >= min(len(mine), len(theirs)) + 1
 
 
 def _mechanism(value: Any) -> Mechanism | None | str:

@@ -69,6 +69,20 @@ def mechanism(cause: str) -> tuple[str, str]:
     return family(cause), spec.defect(kind) if spec is not None else kind
 
 
+def failure_stage(cause: str) -> int:
+    """How late in the compile a cause's failure shows, from the pass or stage its id names after ``@``: 3 at LLVM
+    translation / linking, 2 at the final codegen checks, 1 at any earlier pass, 0 for a cause that names no pass
+    (a wrong value, a memory or fusion finding)."""
+    from ireefuzz.oracles import vocabulary
+
+    at = cause.rpartition("@")[2] if "@" in cause else ""
+    if not at or family(cause) != "crash":
+        return 0
+    if at in vocabulary.LINK_PASSES:
+        return 3
+    return 2 if at in (vocabulary.FINAL_CHECK_PASS, vocabulary.LATE_CHECK_STAGE) else 1
+
+
 def culprit_family(cause: str) -> str:
     """The family of the culprit pass a cause id names after ``@`` (``...@iree-llvmcpu-tile`` -> ``tiling``), or ""
     when it names a pipeline or nothing (memory and fusion causes name a pipeline: a CamelCase word, no pass)."""
@@ -240,7 +254,13 @@ def judge(table: ExperimentTable) -> Verdict:
     rows = list(table.rows)
     variants = [r for r in rows if r.label != AS_GIVEN]
     trigger = tuple(sentence(r, table.target) for r in variants if r.outcome.kind == "clean")
-    landed = [r for r in variants if r.outcome.kind == "known" and mechanism(r.outcome.cause) == mech]
+    landed = [  # of the target's mechanism, and failing no later than it (a later failure got past the target's)
+        r
+        for r in variants
+        if r.outcome.kind == "known"
+        and mechanism(r.outcome.cause) == mech
+        and failure_stage(r.outcome.cause) <= failure_stage(table.target)
+    ]
     culprit = culprit_family(table.target)
     by_pass = [  # another oracle's known bug from the same pass: one edit turns this failure into that one
         r for r in variants if r.outcome.kind == "known" and culprit and table.culprits.get(r.outcome.cause) == culprit
@@ -384,7 +404,7 @@ def known_cause(baseline: Baseline, finding: Any, cause: str) -> str:
     if k is not None:
         return k.of if k.verdict == "duplicate-of" and k.of else k.cause or cause
     culprit = _failing_pass(finding)
-    found = {m.cause for m in baseline.matches(finding.oracle, culprit)} if culprit else set()
+    found = {m.cause for m in baseline.matches(finding.oracle, culprit, cause)} if culprit else set()
     return found.pop() if len(found) == 1 else ""
 
 
