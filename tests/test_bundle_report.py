@@ -328,6 +328,16 @@ def test_the_conditions_in_a_title_are_the_variants_that_make_it_go_away():
         "a unit dim in its result"
     ]
     assert report.conditions(unit, _rows(), "iree-codegen-generic-vectorization") == []
+    fill = {"label": "fill#3.outs=empty", "change": "`tensor.empty` instead of `%arg0` as the outs of `linalg.fill`"}
+    two = _rows()
+    two["rows"].append({**fill, "outcome": "clean"})
+    module = (
+        "func.func @g0(%arg0: tensor<2xf16>) -> tensor<2xf16> {\nfunc.func @g1(%arg0: tensor<2xi32>) -> tensor<2xf16> {"
+    )
+    assert report.conditions(module, two, function="g1", subject="iree_linalg_ext.sort") == [
+        "`linalg.fill` writing into a function argument",
+        "`@g0` in the same module",
+    ]
 
 
 def test_a_trigger_where_every_variant_still_fails_says_what_was_tried():

@@ -619,6 +619,13 @@ def test_a_wrong_value_no_interpreted_pass_explains_is_searched_in_stream(monkey
         aliasing, "in_stream", lambda text, config, so_far: cse if so_far == "every dump agrees" else None
     )
     assert values.wrong_values("", "main", [], sut.CompilerConfig()) is cse
+    # the codegen search's per-dispatch reasons are summed up, not listed, in the stream culprit's how
+    said = []
+    noisy = "flow agrees; in codegen: no dump prints @a on its bindings; no dump prints @b on its bindings"
+    monkeypatch.setattr(values, "_search", lambda *a: record.not_localized(noisy))
+    monkeypatch.setattr(aliasing, "in_stream", lambda text, config, so_far: said.append(so_far) or cse)
+    values.wrong_values("", "main", [], sut.CompilerConfig())
+    assert said == ["flow agrees; no codegen pass the interpreter reads changes a dispatch's values"]
 
 
 def test_the_shipped_table_matches_a_culprit_only_the_culprit_search_sees():

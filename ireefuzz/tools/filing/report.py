@@ -347,9 +347,15 @@ def title(
         else:
             subject = f"`{kinds[-1]}` and {len(kinds) - 1} other kinds of op"
     named = found.pass_ if found is not None and found.pass_ else ""
-    needs = conditions(program, experiments, named) if program else []
+    root = re.search(r"`([\w.]+)`", subject)
+    needs = (
+        conditions(program, experiments, named, function=function, subject=root.group(1) if root else "")
+        if program
+        else []
+    )
     where = f" in `{named}`" if named else ""
-    return f"[llvm-cpu] {subject}{' with ' + ' and '.join(needs) if needs else ''}: {happened(finding)}{where}"
+    said = ", ".join(needs[:-1]) + (" and " if len(needs) > 1 else "") + needs[-1] if needs else ""
+    return f"[llvm-cpu] {subject}{' with ' + said if said else ''}: {happened(finding)}{where}"
 
 
 # ops a value passes through unchanged in kind (its subject is what it reads)
@@ -456,11 +462,19 @@ def _phrase(value: Any, depth: int) -> str:
     return f"{said} of {read}" if read else said
 
 
-def conditions(program: str, experiments: Mapping[str, Any] | None, culprit_pass: str = "") -> list[str]:
+def conditions(
+    program: str,
+    experiments: Mapping[str, Any] | None,
+    culprit_pass: str = "",
+    *,
+    function: str = "",
+    subject: str = "",
+) -> list[str]:
     """What the failure needs, as the experiments showed it (each variant that makes it go away, said the other way
-    round: "dynamic dims", "its outs a function argument", "f16"), and what the reduced program keeps that no variant
-    tried: dynamic dims (the reducer makes dims static where it still fails), a unit dim in the output where the
-    culprit is a unit-dim pass."""
+    round: "dynamic dims", "`linalg.fill` writing into a function argument", "f16 elements"; ``subject``: the op the
+    title is about), and what the reduced program keeps that no variant tried: dynamic dims (the reducer makes dims
+    static where it still fails), the other functions of the module (it keeps only those the failure needs), a unit
+    dim in the output where the culprit is a unit-dim pass."""
     rows = [experimenting.Row.from_json(r) for r in (experiments or {}).get("rows") or ()]
     clean = [r.label for r in rows if r.outcome.kind == "clean"]
     same = {r.label for r in rows if r.outcome.kind == "same"}
@@ -469,8 +483,14 @@ def conditions(program: str, experiments: Mapping[str, Any] | None, culprit_pass
     header = signature.group(0) if signature else ""
     if any(label.startswith("static") for label in clean) or ("?" in header and "static" not in same):
         needs.append("dynamic dims")
-    if any(label.endswith(".outs=empty") for label in clean):
-        needs.append("a function argument as its destination")
+    for row in rows:
+        if row.outcome.kind == "clean" and row.label.endswith(".outs=empty"):
+            op = _OUTS_OF.search(row.change)
+            said = "a function argument as its destination"
+            needs.append(f"`{op.group(1)}` writing into a function argument" if op and op.group(1) != subject else said)
+    others = [f"`@{f}`" for f in _PUBLIC_FUNCTION.findall(program) if function and f != function]
+    if others:  # the reducer keeps a function only where the failure needs it (split-functions)
+        needs.append(f"{' and '.join(others)} in the same module")
     if "f32" in clean:
         needs += [f"{t} elements" for t in ("f16", "bf16") if re.search(rf"x{t}>", program)][:1]
     if "dynamic" in clean:
@@ -480,6 +500,8 @@ def conditions(program: str, experiments: Mapping[str, Any] | None, culprit_pass
     return needs
 
 
+_OUTS_OF = re.compile(r"as the outs of `([^`]+)`")
+_PUBLIC_FUNCTION = re.compile(r"^\s*func\.func\s+(?:public\s+)?@([\w$.]+)", re.M)
 _SIGNATURE = re.compile(r"func\.func\s+(?:public\s+|private\s+)?@[\w$.]+\([^)]*\)(?:\s*->\s*[^{]*)?")
 
 

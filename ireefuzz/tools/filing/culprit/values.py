@@ -168,7 +168,10 @@ def wrong_values(
     found = _wrong_values(text, function, inputs, config, rtol, phases)
     if found.localized:
         return found
-    shared = aliasing.in_stream(text, config, found.how.removeprefix("not localized: "))
+    so_far = found.how.removeprefix("not localized: ").split("; in codegen:")[0]
+    if "; in codegen:" in found.how:
+        so_far += "; no codegen pass the interpreter reads changes a dispatch's values"
+    shared = aliasing.in_stream(text, config, so_far)
     return shared if shared.localized else found
 
 
