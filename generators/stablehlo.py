@@ -33,6 +33,9 @@ EXPORTABLE_OPS = frozenset(
         "abs",
         "add",
         "batch_matmul",
+        "bitwise_and",
+        "bitwise_or",
+        "bitwise_xor",
         "broadcast",
         "cast",
         "cumsum",
@@ -51,11 +54,14 @@ EXPORTABLE_OPS = frozenset(
         "pad",
         "reduce_max",
         "reduce_sum",
+        "shift_left",
+        "shift_right_logical",
         "sqrt",
         "sub",
         "tanh",
         "transpose",
         "where_gt",
+        "wrapping_add",
     }
 )
 

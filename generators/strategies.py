@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from .case import MAX_MAGNITUDE, Case, index_bounds
 from .emit import MODERN, Syntax
 from .graph import INT_DTYPES, Graph, Node, TensorType
-from .ops import FAMILIES, MAX_SYMBOL_SIZE, OP_NAMES, OPS
+from .ops import FAMILIES, MAX_SYMBOL_SIZE, MODULAR_RANGE, OP_NAMES, OPS
 
 AWKWARD_SIZES = (1, 2, 3, 5, 7, 8, 13, 15, 16, 17, 31, 32, 33, 48, 63, 64, 65)  # shrinks towards 1
 SYMBOLS = ("M", "N", "K", "P", "Q", "R")
@@ -206,7 +206,8 @@ def graphs(
             raise AssertionError(f"op {name!r} proposed an ill-typed node {inputs} {attrs}: {e}") from e
         node = _draw_init(draw, pool, Node(name, inputs, attrs, t))
         bound = OPS[name].bound([pool.bounds[r] for r in inputs], node.attrs, [pool.type(r) for r in inputs])
-        if bound > BOUND_LIMIT.get(t.dtype, 1e4) or (
+        limit = MODULAR_RANGE.get(t.dtype) if OPS[name].modular else None
+        if bound > (limit or BOUND_LIMIT.get(t.dtype, 1e4)) or (
             t.dtype == "i32" and any(pool.type(r).dtype != "i32" for r in inputs) and bound > 1e6
         ):
             continue

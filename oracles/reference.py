@@ -273,6 +273,33 @@ def _bitwise(op: str) -> Row:
     return lambda E, xs, a, s, t: getattr(E.xp, f"bitwise_{op}")(xs[0], xs[1])
 
 
+INT_BITS = {"i32": 32, "i16": 16, "i8": 8}  # float64's integers are int64: these wrap as the program's do
+
+
+def _wrapped(E: Evaluator, v: Any, t: str) -> Any:
+    """``v`` modulo 2^bits of ``t``, as a two's complement value (JAX computes in ``t`` and wraps already)."""
+    if E.backend == "jax" or t not in INT_BITS:
+        return v
+    half = 1 << (INT_BITS[t] - 1)
+    return (v + half) % (2 * half) - half
+
+
+def _shift(direction: str) -> Row:
+    """By a constant; right: logical (zeros in from the top of ``t``'s bits, the operand read unsigned)."""
+
+    def row(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, ...], t: str) -> Any:
+        x, by = xs[0], a["by"]
+        if direction == "left":
+            return _wrapped(E, E.xp.left_shift(x, by), t)
+        if E.backend == "jax":
+            import jax
+
+            return jax.lax.shift_right_logical(x, E.xp.full_like(x, by))
+        return _wrapped(E, np.right_shift(np.bitwise_and(x, (1 << INT_BITS[t]) - 1), by), t)
+
+    return row
+
+
 def _cumsum(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, ...], t: str) -> Any:
     """The running sum along ``dim`` (from the end when reversed). JAX's is lax.cumsum, a reduce_window padded on
     the leading (reversed: trailing) side; on a symbolic length it exports as a dynamic_reduce_window, which IREE
@@ -297,6 +324,9 @@ REFERENCE: dict[str, Row] = {
     "batch_matmul": lambda E, xs, a, s, t: E.matmul(E.cast(xs[0], t), E.cast(xs[1], t), xs[2], t),
     "broadcast": _broadcast,
     **{f"bitwise_{op}": _bitwise(op) for op in ("xor", "or", "and")},
+    "wrapping_add": lambda E, xs, a, s, t: _wrapped(E, xs[0] + xs[1], t),
+    "shift_left": _shift("left"),
+    "shift_right_logical": _shift("right"),
     "cast": lambda E, xs, a, s, t: E.cast(xs[0], t),
     "div": lambda E, xs, a, s, t: xs[0] / (E.xp.abs(xs[1]) + 1),
     "exp": lambda E, xs, a, s, t: E.xp.exp(xs[0]),
@@ -568,8 +598,12 @@ ERROR_BOUND: dict[str, ErrorRow] = {
     "broadcast": lambda E, xs, es, out, a, s, t, u: REFERENCE["broadcast"](E, es, a, s, t),
     # an operand that may be off by any amount leaves every bit of the result free
     **{
-        f"bitwise_{op}": lambda E, xs, es, out, a, s, t, u: np.where(es[0] + es[1] > 0, np.inf, 0.0)
-        for op in ("xor", "or", "and")
+        op: lambda E, xs, es, out, a, s, t, u: np.where(es[0] + es[1] > 0, np.inf, 0.0)
+        for op in ("bitwise_xor", "bitwise_or", "bitwise_and", "wrapping_add")
+    },
+    **{
+        op: lambda E, xs, es, out, a, s, t, u: np.where(es[0] > 0, np.inf, 0.0)
+        for op in ("shift_left", "shift_right_logical")
     },
     "cast": _cast_error,
     "div": _rounded(lambda xs, es, out: es[0] / (np.abs(xs[1]) + 1) + np.abs(xs[0]) * es[1] / (np.abs(xs[1]) + 1) ** 2),

@@ -12,7 +12,9 @@ campaign's case stream, compiles and runs clean through real IREE, and an inject
 
 The second round (issue 33):
 - ``cumsum``, forward and reversed, as a generic over the source position ("window") or iree_linalg_ext.scan, and
-  in StableHLO as the padded reduce_window jax.lax.cumsum exports (#23381: jnp.cumsum and its gradient).
+  in StableHLO as the padded reduce_window jax.lax.cumsum exports (#23381: jnp.cumsum and its gradient);
+- uint32 code on i32: ``shift_left`` / ``shift_right_logical`` by a constant and ``wrapping_add``, modular ops whose
+  values may set every bit (``OpSpec.modular``), as threefry's rounds do (#24927); the bit ops export to StableHLO.
 """
 
 from __future__ import annotations
@@ -116,6 +118,62 @@ def test_cumsum_emits_the_scan_or_the_window_and_exports_the_padded_reduce_windo
     assert "dense<[[63, 0], [0, 0]]>" in exported and "dense<[[0, 63], [0, 0]]>" in exported  # #23381's two sums
 
 
+def test_shifts_and_wrapping_add_are_uint32_arithmetic_on_i32():
+    b = GraphBuilder()
+    x, y = b.arg((4,), "i32"), b.arg((4,), "i32")
+    high = b.op("shift_left", x, by=30)
+    low = b.op("shift_right_logical", y, by=28)
+    b.output(b.op("wrapping_add", high, b.op("wrapping_add", high, low)))
+    b.output(low)
+    xv, yv = np.array([1, 3, -1, 2], np.int32), np.array([-1, 16, -8, 5], np.int32)
+    for backend in ("f64", "jax"):
+        total, shifted = reference(b.build(), [xv, yv], {}, backend)
+        # 1 << 30 twice is 2^31: the uint32 0x80000000, int32 -2^31; 3 << 30 and -1 << 30 wrap to 0xC0000000
+        # (-2^30), twice -2^31; 2 << 30 is 0x80000000, twice 0 (the carry out of bit 31 is dropped)
+        np.testing.assert_array_equal(shifted, [15, 0, 15, 0])  # 0xFFFFFFFF >> 28, 16 >> 28, 0xFFFFFFF8 >> 28
+        np.testing.assert_array_equal(total, [-(2**31) + 15, -(2**31), -(2**31) + 15, 0])
+    with pytest.raises(ValueError, match="no shift"):  # by 32 or more is poison in arith
+        b.op("shift_left", x, by=32)
+
+
+def test_a_modular_op_may_set_every_bit_where_arithmetic_stays_bounded():
+    from ireefuzz.generators.emit import emit
+    from ireefuzz.generators.ops import MODULAR_RANGE, OPS
+    from ireefuzz.generators.strategies import BOUND_LIMIT, graphs
+    from ireefuzz.oracles.ir import parse_ir
+
+    assert {op for op, spec in OPS.items() if spec.modular} == {
+        "bitwise_and",
+        "bitwise_or",
+        "bitwise_xor",
+        "shift_left",
+        "shift_right_logical",
+        "wrapping_add",
+    }
+    assert OPS["shift_left"].bound([8.0], {"by": 30}, []) == MODULAR_RANGE["i32"] > BOUND_LIMIT["i32"]
+    b = GraphBuilder()
+    b.output(b.op("shift_right_logical", b.op("shift_left", b.arg(("M",), "i32"), by=5), by=7))
+    text = emit(b.build()).text
+    parse_ir(text)  # IREE's bindings take it
+    assert "arith.shli" in text and "arith.shrui" in text
+
+    from hypothesis import given, settings
+
+    @settings(max_examples=60, deadline=None, database=None)
+    @given(graphs(ops=("shift_left", "wrapping_add", "add", "cast", "bitwise_xor"), dtypes=("i32", "f32")))
+    def bounded(graph):
+        from ireefuzz.generators.strategies import _input_bound
+
+        bounds = {f"a{i}": _input_bound(t) for i, t in enumerate(graph.args)}
+        for i, node in enumerate(graph.nodes):
+            types = [graph.type_of(r) for r in node.inputs]
+            bounds[f"n{i}"] = OPS[node.op].bound([bounds[r] for r in node.inputs], node.attrs, types)
+            if not OPS[node.op].modular:  # arithmetic never takes a value whose bits may all be set
+                assert bounds[f"n{i}"] <= BOUND_LIMIT[node.type.dtype], (graph, node)
+
+    bounded()
+
+
 def _drawn_forms(case: Case) -> set[str]:
     graph, found = case.graph, set()
     for node in graph.nodes:
@@ -123,6 +181,8 @@ def _drawn_forms(case: Case) -> set[str]:
             found.add(node.op)
         if node.op.startswith("bitwise_"):
             found.add("bitwise")
+        if node.op.startswith("shift_") or node.op == "wrapping_add":
+            found.add("uint32 shifts and wrapping add")
         table = node.inputs[0] if node.op == "gather" else ""
         if table.startswith("n") and graph.nodes[int(table[1:])].attrs.get("drop"):
             found.add("gather of a selected view")
@@ -136,7 +196,14 @@ def test_each_added_form_is_drawn_in_a_campaign_stream():
     options = Options(seed=0, cases=256)
     cases = [c for b in range(256 // options.block) for c in draw_block(options, b, Coverage())]
     drawn = [form for case in cases for form in _drawn_forms(case)]
-    forms = ("scale", "expert_matmul", "gather of a selected view", "bitwise", "cumsum")
+    forms = (
+        "scale",
+        "expert_matmul",
+        "gather of a selected view",
+        "bitwise",
+        "cumsum",
+        "uint32 shifts and wrapping add",
+    )
     counts = {form: drawn.count(form) for form in forms}
     assert min(counts.values()) >= 2, counts
 
@@ -185,10 +252,23 @@ def cumsum_case() -> Case:
     return Case(b.build(), ({"M": 3}, {"M": 1}), seed=26)
 
 
+def threefry_round_case() -> Case:
+    b = GraphBuilder()
+    x, y = b.arg(("M", 6), "i32"), b.arg(("M", 6), "i32")
+    high = b.op("shift_left", x, by=29)
+    mixed = b.op("bitwise_xor", b.op("wrapping_add", high, y), b.op("shift_right_logical", b.op("negate", y), by=3))
+    b.output(b.op("bitwise_or", b.op("shift_left", mixed, by=13), b.op("shift_right_logical", mixed, by=19)))
+    return Case(b.build(), ({"M": 3}, {"M": 1}), seed=27)
+
+
 ADDED = {
     "scale": (scale_case, "numeric/wrong-value/cast>scale/f16/?xS", "numeric/wrong-value/scale>cast/f16/?xS"),
     "selected-gather": (selected_gather_case, "numeric/wrong-value/extract_slice>gather/f16/?xS"),
     "bitwise": (bitwise_case, "numeric/wrong-value/bitwise_xor>negate>bitwise_and>bitwise_or/i32/?xS"),
+    "threefry-round": (
+        threefry_round_case,
+        "numeric/wrong-value/shift_left>wrapping_add>negate>shift_right_logical>bitwise_xor>bitwise_or/i32/?xS",
+    ),
     "cumsum": (
         cumsum_case,
         "numeric/wrong-value/cumsum/f32/?xS",

@@ -17,6 +17,7 @@ from .elementwise import CASTS, ELEMENTWISE, ELEMENTWISE_DTYPES, Elementwise
 from .kit import (
     MATMUL_TYPES,
     MAX_SYMBOL_SIZE,
+    MODULAR_RANGE,
     OPS,
     Body,
     EmitContext,
@@ -50,6 +51,7 @@ __all__ = [
     "FAMILIES",
     "MATMUL_TYPES",
     "MAX_SYMBOL_SIZE",
+    "MODULAR_RANGE",
     "NORMS",
     "OPS",
     "OP_NAMES",

@@ -1,4 +1,5 @@
-"""Elementwise ops (one table row each), scale (a multiply by a model's constant) and cast."""
+"""Elementwise ops (one table row each), scale (a multiply by a model's constant), cast and the shifts by a
+constant."""
 
 from __future__ import annotations
 
@@ -6,7 +7,18 @@ import dataclasses
 from typing import Any, Callable, Mapping, Sequence
 
 from ..tensor import FLOAT_DTYPES, NARROW_FLOATS, TensorType
-from .kit import Body, EmitContext, OpSpec, identity_map, is_float, maxmin, register, result_name, same_type
+from .kit import (
+    MODULAR_RANGE,
+    Body,
+    EmitContext,
+    OpSpec,
+    identity_map,
+    is_float,
+    maxmin,
+    register,
+    result_name,
+    same_type,
+)
 
 # ---------------------------------------------------------------------------------------------
 # Elementwise ops: one table row each. ``float_body`` / ``int_body`` map (Body, operands, dtype) to
@@ -21,6 +33,7 @@ class Elementwise:
     int_body: Callable[[Body, list[str], str], str] | None
     bound: Callable[[Sequence[float]], float]
     domain: float = float("inf")  # proposed only on values bounded by this (keeps exp finite)
+    modular: bool = False  # an integer result modulo 2^bits: its operands and result may set every bit
 
 
 def _log_guarded(b: Body, xs: list[str], t: str) -> str:  # log(|x| + 1): defined everywhere
@@ -41,6 +54,9 @@ def _where_gt(b: Body, xs: list[str], t: str) -> str:  # where(x0 > x1, x2, x3)
 
 def _bitwise(op: str) -> Callable[[Body, list[str], str], str]:
     return lambda b, xs, t: b.op(f"{op} {xs[0]}, {xs[1]} : {t}")
+
+
+FULL_RANGE = MODULAR_RANGE["i32"]  # no modular i32 value is larger
 
 
 ELEMENTWISE_DTYPES = ("f32", "f16", "bf16", "i32", "i64", "i16")  # bf16 / i64 / i16 values come from casts
@@ -95,11 +111,21 @@ ELEMENTWISE = (
     Elementwise("min", 2, maxmin("min"), lambda b, x, t: b.op(f"arith.minsi {x[0]}, {x[1]} : {t}"), max),
     Elementwise("div", 2, _div_guarded, None, lambda bs: bs[0]),
     Elementwise("where_gt", 4, _where_gt, _where_gt, lambda bs: max(bs[2], bs[3])),
-    # the bit ops of hashing and PRNG code (jax.random's threefry: #24927); |a op b| < 2 max(|a|, |b|) + 1
+    # the bit ops of hashing and PRNG code (jax.random's threefry: #24927); |a op b| < 2 max(|a|, |b|) + 1, and
+    # within the dtype whatever the operands
     *(
-        Elementwise(f"bitwise_{name}", 2, None, _bitwise(f"arith.{name}i"), lambda bs: 2 * max(bs) + 1)
+        Elementwise(
+            f"bitwise_{name}",
+            2,
+            None,
+            _bitwise(f"arith.{name}i"),
+            lambda bs: min(2 * max(bs) + 1, FULL_RANGE),
+            modular=True,
+        )
         for name in ("xor", "or", "and")
     ),
+    # threefry's x0 + x1 on uint32: addi wraps modulo 2^32 (add's operands stay small; these may be any bits)
+    Elementwise("wrapping_add", 2, None, _bitwise("arith.addi"), lambda bs: min(sum(bs), FULL_RANGE), modular=True),
 )
 
 
@@ -143,7 +169,7 @@ def _register_elementwise(ew: Elementwise) -> None:
         rest = [pool.pick(draw, lambda u, _b: (u.shape, u.dtype) == (t.shape, t.dtype)) for _ in range(ew.arity - 1)]
         return (first, *rest), {}
 
-    register(OpSpec(ew.name, infer, emit, lambda bs, attrs, types: ew.bound(bs), propose))
+    register(OpSpec(ew.name, infer, emit, lambda bs, attrs, types: ew.bound(bs), propose, modular=ew.modular))
 
 
 for _ew in ELEMENTWISE:
@@ -251,3 +277,49 @@ def _scale_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | 
 
 
 register(OpSpec("scale", _scale_infer, _scale_emit, lambda bs, a, ts: bs[0] * abs(a["by"]), _scale_propose))
+
+
+# ---------------------------------------------------------------------------------------------
+# shifts by a constant amount (threefry's rotations: x << r | x >> (32 - r), #24927), on i32 as uint32 code
+# holds it: shift_left wraps modulo 2^32, shift_right_logical fills with zeros (arith.shrui: the bits unsigned).
+# A constant amount in 1..31: arith's shift by the bit width or more is poison.
+
+SHIFTS = {"shift_left": "arith.shli", "shift_right_logical": "arith.shrui"}
+SHIFTED_DTYPES = ("i32",)
+
+
+def _shift_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (t,) = types
+    if t.dtype not in SHIFTED_DTYPES or not 0 < attrs["by"] < 32:
+        raise ValueError(f"no shift of {t!r} by {attrs['by']}")
+    return t
+
+
+def _shift_emit(op: str) -> Callable:
+    def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+        t, rank = node.type, len(node.type.shape)
+        return ctx.generic(
+            result_name(ctx, node),
+            [(operands[0], ctx.graph.type_of(node.inputs[0]))],
+            (ctx.init_for(node.index, node, operands), t),
+            [identity_map(rank)] * 2,
+            ["parallel"] * rank,
+            lambda b, a: b.op(f"{op} {a[0]}, {b.const(node.attrs['by'], t.dtype)} : {t.dtype}"),
+        )
+
+    return emit
+
+
+def _shift_bound(name: str) -> Callable:
+    if name == "shift_left":
+        return lambda bs, a, ts: min(bs[0] * 2.0 ** a["by"], FULL_RANGE)
+    return lambda bs, a, ts: min(FULL_RANGE, 2.0 ** (32 - a["by"]))  # a negative operand's bits shift in from the top
+
+
+def _shift_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    src = pool.pick(draw, lambda t, bound: t.dtype in SHIFTED_DTYPES)
+    return None if src is None else ((src,), {"by": draw(pool.st.integers(1, 31))})
+
+
+for _name, _op in SHIFTS.items():
+    register(OpSpec(_name, _shift_infer, _shift_emit(_op), _shift_bound(_name), _shift_propose, modular=True))

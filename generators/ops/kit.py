@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ..tensor import FLOAT_DTYPES, Dim, TensorType
 
 MAX_SYMBOL_SIZE = 130  # symbolic dims are instantiated at most this large (bounds rely on it)
+MODULAR_RANGE = {"i32": 2.0**31}  # the magnitude bound of a value whose bits may all be set (modular ops)
 
 
 def size_bound(d: Dim) -> int:
@@ -35,6 +36,8 @@ class OpSpec:
     acc_input: int | None = None  # the operand that is its accumulator (a destination it writes into)
     view: bool = False  # its result aliases its first operand (a slice or reshape): writing one writes the other
     family: str = "elementwise"  # the generator draws a family first, then an op of it (see FAMILIES)
+    modular: bool = False  # an integer result taken modulo 2^bits (bit ops, shifts, wrapping adds): it may span
+    # its dtype's whole range (``MODULAR_RANGE``), which the magnitude limits for arithmetic would refuse
 
 
 def destinations(op: str, inputs: Sequence[str], attrs: Mapping[str, Any]) -> list[tuple[str, str]]:
