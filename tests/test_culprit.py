@@ -650,3 +650,18 @@ def test_a_wrong_value_read_from_poison_shows_where_the_poison_is_read():
     at = shown.index("// and reads poison (its values change with what poison reads as) at:")
     assert shown[at + 1] == "%0 = ub.poison : i32" and "transfer_gather" in shown[at + 2], shown
     assert "reads poison" not in "\n".join(values.shown_lines(after, 1, "before", "after"))
+
+
+@pytest.mark.iree
+def test_real_pooling_unit_output_confirmation_says_where_the_pass_output_is_undefined():
+    """The pooling with a unit output: fold-unit-extent-dims' output is undefined, and the confirmation says where
+    the interpreter stops (a generic whose operand shapes disagree), not only "undefined behaviour"."""
+    program = (Path(__file__).parents[1] / "docs" / "repros" / "pooling_max_unit_output_wrong_values.mlir").read_text()
+    from ireefuzz.tools.check import check_results
+
+    (result,) = check_results(program, sut.CompilerConfig(target_cpu="generic"))
+    found = culprit.wrong_values(
+        program, result.case.function, result.case.inputs(0), sut.CompilerConfig(target_cpu="generic")
+    )
+    assert found.pass_ == "iree-dispatch-creation-fold-unit-extent-dims", found.how
+    assert found.confirm is not None and "it stops at: op linalg.generic" in found.confirm.shows[-1], found.confirm

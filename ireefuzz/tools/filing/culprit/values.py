@@ -273,19 +273,20 @@ def _pass_in_phase(
     def shows(code: int | None, out: str, err: str) -> list[str]:
         if code != 0:
             return []
+        stopped = ""
         try:
             got: list[np.ndarray] | None = interpret(unwrap(out), function, inputs)
         except Exception as e:  # noqa: BLE001
             if not _undefined(e):
                 return []
-            got = None
+            got, stopped = None, str(e).splitlines()[0][:300]
         if got is not None and not _differs(got, want, rtol):
             return []
         return shown_lines(
             function_text(unwrap(out), function) or "",
             None,
             f"the interpreter on culprit_before.mlir: {_shown(want)}",
-            f"on the pass's output: {_shown(got)}",
+            f"on the pass's output: {_shown(got)}" + (f" (it stops at: {stopped})" if stopped else ""),
         )
 
     i = logged.index(d)
