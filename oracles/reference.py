@@ -179,6 +179,12 @@ def _softmax(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int
     return e / E.xp.sum(e, axis=a["dim"], keepdims=True)
 
 
+def _log_softmax(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, ...], t: str) -> Any:
+    shifted = xs[0] - E.xp.max(xs[0], axis=a["dim"], keepdims=True, initial=-np.inf)
+    with np.errstate(divide="ignore"):  # log(0) of an empty dim's sum: -inf where no output element reads it
+        return shifted - E.xp.log(E.xp.sum(E.xp.exp(shifted), axis=a["dim"], keepdims=True))
+
+
 def _norm(centered: bool) -> Row:
     def row(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, ...], t: str) -> Any:
         x, dim = xs[0], a["dim"]
@@ -353,6 +359,7 @@ REFERENCE: dict[str, Row] = {
     **{kind: _conv(kind) for kind in CONV_LAYOUTS},
     **{name: _pool(name) for name in POOLINGS},
     "softmax": _softmax,
+    "log_softmax": _log_softmax,
     "attention": _attention,
     "contract": lambda E, xs, a, s, t: xs[2] + E.einsum(a["spec"], E.cast(xs[0], t), E.cast(xs[1], t), t),
     "dequant_matmul": lambda E, xs, a, s, t: E.matmul(xs[0], _dequantized(E, xs[1], xs[2], a, t), xs[3], t),
@@ -514,6 +521,17 @@ def _softmax_error(E, xs, es, out, a, s, t, u):
     return out * np.expm1(es[0] + worst) + u * (4 + np.sqrt(max(n, 1))) * out
 
 
+def _log_softmax_error(E, xs, es, out, a, s, t, u):
+    """x_i - m - log(sum): an input error moves it by e_i plus at most the row's worst (log-sum-exp is 1-Lipschitz);
+    roundings of x - m, of the sum (sqrt(n)), of its log and of the result."""
+    dim, x = a["dim"], np.asarray(xs[0], np.float64)
+    n = np.shape(x)[dim]
+    worst = np.max(es[0], axis=dim, keepdims=True, initial=0.0)
+    shifted = x - np.max(x, axis=dim, keepdims=True, initial=-np.inf)
+    log_sum = np.abs(out - shifted)
+    return es[0] + worst + u * (np.abs(shifted) + log_sum + np.abs(out) + 1 + np.sqrt(max(n, 1)))
+
+
 def _norm_error(centered: bool) -> ErrorRow:
     """Through each step (mean, centre, mean of squares, rsqrt, scale), first order plus the square of
     an error (cancellation), and the rsqrt over the whole interval its argument may lie in."""
@@ -631,6 +649,7 @@ ERROR_BOUND: dict[str, ErrorRow] = {
     **{kind: _conv_error(kind) for kind in CONV_LAYOUTS},
     **{name: _pool_error(name) for name in POOLINGS},
     "softmax": _softmax_error,
+    "log_softmax": _log_softmax_error,
     "attention": _attention_error,
     "contract": _contract_error,
     "dequant_matmul": _dequant_error,

@@ -1,4 +1,4 @@
-"""softmax and the normalizations over one dim."""
+"""softmax, log-softmax and the normalizations over one dim."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from .kit import (
 # exp, sum, div); layer_norm / rms_norm are the reductions with broadcasts back that model importers
 # emit: reduce into a fresh tensor, then an elementwise generic reading the reduction broadcast back.
 
-NORMS = ("softmax", "layer_norm", "rms_norm")
+NORMS = ("softmax", "log_softmax", "layer_norm", "rms_norm")
 
 
 def _norm_infer(name: str) -> Callable:
@@ -96,6 +96,38 @@ def _dim_as_float(ctx: EmitContext, t: TensorType, dim: int) -> str:
     return name
 
 
+def _log_softmax(ctx: EmitContext, x: str, t: TensorType, dim: int, out: str, result: str) -> str:
+    """As torch-mlir lowers LogSoftmax: the max, a sum of exp(x - max) reading x and the max, then one generic
+    writing x - max - log(sum) from all three (#21836's dispatch: two consumers of the max, one a reduction)."""
+    dt, rank = t.dtype, len(t.shape)
+    kept = [i for i in range(rank) if i != dim]
+    rt = TensorType(tuple(t.shape[i] for i in kept), dt)
+    m = _reduce_into(ctx, x, t, dim, float("-inf"), lambda b, u, v: maxmin("max")(b, [u, v], dt))
+    cst, zeros = ctx.fresh("c"), ctx.fresh("f")
+    ctx.line(f"{cst} = arith.constant {float_literal(0.0, dt)} : {dt}")
+    ctx.line(f"{zeros} = linalg.fill ins({cst} : {dt}) outs({ctx.empty(rt)} : {tensor_type(rt)}) -> {tensor_type(rt)}")
+
+    def shifted(b: Body, u: str, v: str) -> str:
+        return b.op(f"arith.subf {u}, {v} : {dt}")
+
+    total = ctx.generic(
+        ctx.fresh("r"),
+        [(x, t), (m, rt)],
+        (zeros, rt),
+        [identity_map(rank), projected_map(rank, kept), projected_map(rank, kept)],
+        ["reduction" if i == dim else "parallel" for i in range(rank)],
+        lambda b, a: b.op(f"arith.addf {b.op(f'math.exp {shifted(b, a[0], a[1])} : {dt}')}, {a[2]} : {dt}"),
+    )
+    return ctx.generic(
+        result,
+        [(x, t), (m, rt), (total, rt)],
+        (out, t),
+        [identity_map(rank), projected_map(rank, kept), projected_map(rank, kept), identity_map(rank)],
+        ["parallel"] * rank,
+        lambda b, a: b.op(f"arith.subf {shifted(b, a[0], a[1])}, {b.op(f'math.log {a[2]} : {dt}')} : {dt}"),
+    )
+
+
 def _norm_emit(name: str) -> Callable:
     def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
         x, t, dim, dt = operands[0], node.type, node.attrs["dim"], node.type.dtype
@@ -107,6 +139,8 @@ def _norm_emit(name: str) -> Callable:
                 f"{tensor_type(t)}) -> {tensor_type(t)}"
             )
             return result
+        if name == "log_softmax":
+            return _log_softmax(ctx, x, t, dim, out, result)
         if name == "softmax":
             m = _reduce_into(ctx, x, t, dim, float("-inf"), lambda b, u, v: maxmin("max")(b, [u, v], dt))
             e = _with_reduced(
@@ -158,7 +192,10 @@ def _norm_emit(name: str) -> Callable:
 def _norm_bound(name: str) -> Callable:
     def bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[TensorType]) -> float:
         d = types[0].shape[attrs["dim"]]
-        return 1.0 if name == "softmax" else math.sqrt(d if isinstance(d, int) else MAX_SYMBOL_SIZE)
+        n = d if isinstance(d, int) else MAX_SYMBOL_SIZE
+        if name == "log_softmax":  # |x - max| <= 2 |x|, log(sum) <= log(n)
+            return 2 * bs[0] + math.log(max(n, 1)) + 1
+        return 1.0 if name == "softmax" else math.sqrt(n)
 
     return bound
 
@@ -166,14 +203,15 @@ def _norm_bound(name: str) -> Callable:
 def _norm_propose(name: str) -> Callable:
     def propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
         src = pool.pick(
-            draw, lambda t, bound: is_float(t) and len(t.shape) >= 1 and bound <= (50 if name == "softmax" else 8)
+            draw,
+            lambda t, bound: is_float(t) and len(t.shape) >= 1 and bound <= (50 if "softmax" in name else 8),
         )
         if src is None:
             return None
         attrs: dict[str, Any] = {"dim": draw(pool.st.integers(0, len(pool.type(src).shape) - 1))}
         if name == "softmax":
             attrs["decomposed"] = draw(pool.st.booleans())
-        else:
+        elif name != "log_softmax":
             attrs["eps"] = draw(pool.st.sampled_from((1e-5, 1e-2)))
         return (src,), attrs
 
