@@ -15,7 +15,10 @@ from typing import Callable
 # "... After Name (arg) ('op' operation: @f) //----- //" (older releases)
 _HEADER = re.compile(r"^// -----// IR Dump (Before|After) (\S+?)( Failed)?:? (.*?) ?//----- //$", re.M)
 _ANCHOR = re.compile(r"\s*\('([\w.]+)' operation(?:: (@[\w$.-]+))?\)$")
-_DIAGNOSTICS = re.compile(r"^(?:\S+:\d+:\d+: (?:error|warning|note)|Please report issues|Stack dump:)", re.M)
+# what ends a dump's body: the compiler's own diagnostics, the linker's (iree-lld), a crash report
+_DIAGNOSTICS = re.compile(
+    r"^(?:\S+:\d+:\d+: (?:error|warning|note)|[\w.-]*lld: (?:error|warning)|Please report issues|Stack dump:)", re.M
+)
 _FUNCTION = re.compile(
     r"^([ \t]*)(?:func\.func|util\.func|llvm\.func)\s+(?:(?:public|private|nested)\s+)?(@[\w$.-]+)", re.M
 )
