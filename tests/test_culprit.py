@@ -393,8 +393,9 @@ def test_unresolved_libcall_is_the_pass_that_expands_the_sibling_but_not_the_op(
         "builtin.module(func.func(iree-llvmcpu-expand-f16-op-to-f32))"
     )
     # the review: the pass is a no-op on culprit_before.mlir; the evidence shows what it does to the sibling there
-    shows = found.confirm.shows
+    shows = found.confirm.shows + found.confirm.context  # the sibling's run is context, never a checked defect
     assert shows[1] == "%11 = arith.maxnumf %in, %out : f16" and shows[0].startswith("// on culprit_before.mlir")
+    assert not any("arith.extf" in line for line in found.confirm.shows)
     sed = next(line for line in shows if line.startswith("// sed "))
     assert "s/arith.maxnumf/arith.maximumf/g" in sed and "culprit_before.mlir | iree-opt" in sed, sed
     gained = shows[shows.index(sed) + 1 :]
@@ -665,3 +666,11 @@ def test_real_pooling_unit_output_confirmation_says_where_the_pass_output_is_und
     )
     assert found.pass_ == "iree-dispatch-creation-fold-unit-extent-dims", found.how
     assert found.confirm is not None and "it stops at: op linalg.generic" in found.confirm.shows[-1], found.confirm
+
+
+def test_a_dump_ends_where_the_linker_speaks():
+    """The f16 fmaxf's module-scope dump was followed by the linker's `iree-lld: error: undefined symbol: fmaxf`, which
+    became part of culprit_before.mlir (unparseable, so no confirmation on the module and no pass test)."""
+    header = "// -----// IR Dump Before ExpandF16OpToF32Pass: iree-llvmcpu-expand-f16-op-to-f32 //----- //"
+    (d,) = culprit.dumps(f"{header}\nmodule {{\n}}\n\niree-lld: error: undefined symbol: fmaxf\n>>> referenced by x\n")
+    assert d.body == "module {\n}"

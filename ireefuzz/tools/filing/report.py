@@ -650,7 +650,7 @@ def culprit_lines(found: culprits.Culprit) -> list[str]:
             "which shows:",
             "",
             "```",
-            *_excerpt("\n".join(found.confirm.shows), limit=14),
+            *_excerpt("\n".join((*found.confirm.shows, *found.confirm.context)), limit=16),
             "```",
             "",
         ]
@@ -1020,7 +1020,8 @@ def comment_text(
                 "",
             ]
         if found.get("confirm"):
-            shows = [str(x) for x in found["confirm"].get("shows") or ()]
+            confirm = found["confirm"]
+            shows = [str(x) for x in (*(confirm.get("shows") or ()), *(confirm.get("context") or ()))]
             lines += [
                 f"The pass alone on the IR it received (the bundle's `culprit_before.mlir`) shows it: "
                 f"`{found['confirm'].get('command')}` prints",

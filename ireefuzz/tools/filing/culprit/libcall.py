@@ -165,7 +165,7 @@ def _in_function(
             f"{what} ({op} reaches LLVM as {family.llvm[0]}); {d.name} expands {family.sibling} on {element} but "
             f"leaves {family.op}: the pass that should have expanded it"
         )
-        found = dataclasses.replace(found, shows=(*found.shows, *expands))
+        found = dataclasses.replace(found, context=expands)
         return confirmed("executable-targets", d.name, how, ran_on, out, "libcall", found, "")
     i, d, before, _ = candidates[-1]
     how = (

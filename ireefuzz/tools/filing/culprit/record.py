@@ -22,6 +22,7 @@ class Confirmation:
     shows: tuple[str, ...]  # what its run printed (or what its output computes) that is the defect
     extra: tuple[str, ...] = ()  # further iree-opt flags
     reparse: bool = False  # the defect shows when the pass's output is parsed again (``| iree-opt``)
+    context: tuple[str, ...] = ()  # what else the report shows beside the defect (a sibling op's run), never checked
 
     @property
     def command(self) -> str:
@@ -30,7 +31,12 @@ class Confirmation:
         return f"{run} | iree-opt" if self.reparse else run
 
     def to_json(self) -> dict[str, Any]:
-        return {"command": self.command, "pipeline": self.pipeline, "shows": list(self.shows)}
+        return {
+            "command": self.command,
+            "pipeline": self.pipeline,
+            "shows": list(self.shows),
+            "context": list(self.context),
+        }
 
 
 @dataclasses.dataclass(frozen=True)
