@@ -319,6 +319,15 @@ def _cumsum(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int,
     return flip(np.cumsum(flip(x), axis=dim))
 
 
+def _take_along(E: Evaluator, xs: Sequence[Any], a: Mapping[str, Any], s: tuple[int, ...], t: str) -> Any:
+    """src[i.., idx[i..]] (the index clamped into range, as emitted), 0 where idx is the ignored class."""
+    src, idx = xs[0], _take_index(E, xs[1])
+    picked = E.xp.take_along_axis(src, E.xp.clip(idx, 0, np.shape(src)[-1] - 1)[..., None], axis=-1)[..., 0]
+    if a["ignore_index"] is None:
+        return picked
+    return E.xp.where(idx == a["ignore_index"], E.xp.zeros((), picked.dtype), picked)
+
+
 def _take_index(E: Evaluator, idx: Any) -> Any:
     return idx.astype(np.int64) if E.backend == "f64" else idx
 
@@ -366,6 +375,7 @@ REFERENCE: dict[str, Row] = {
     "layer_norm": _norm(centered=True),
     "rms_norm": _norm(centered=False),
     "take": lambda E, xs, a, s, t: E.xp.take(xs[0], _take_index(E, xs[1]), axis=0),
+    "take_along": _take_along,
     "causal_mask": lambda E, xs, a, s, t: E.xp.where(
         _causal(E, s, a["offset"]), xs[0], E.xp.asarray(a["fill"], dtype=E.dtype(t))
     ),
@@ -656,6 +666,7 @@ ERROR_BOUND: dict[str, ErrorRow] = {
     "layer_norm": _norm_error(centered=True),
     "rms_norm": _norm_error(centered=False),
     "take": lambda E, xs, es, out, a, s, t, u: np.take(es[0], xs[1].astype(np.int64), axis=0),
+    "take_along": lambda E, xs, es, out, a, s, t, u: _take_along(E, [es[0], xs[1]], a, s, t),
     "causal_mask": lambda E, xs, es, out, a, s, t, u: np.where(_causal(E, s, a["offset"]), es[0], 0.0),
     "quantize": _quantize_error,
     "expert_matmul": _expert_error,

@@ -16,7 +16,9 @@ The second round (issue 33):
 - uint32 code on i32: ``shift_left`` / ``shift_right_logical`` by a constant and ``wrapping_add``, modular ops whose
   values may set every bit (``OpSpec.modular``), as threefry's rounds do (#24927); the bit ops export to StableHLO;
 - ``log_softmax`` over any dim (a middle one too), as torch-mlir lowers ONNX LogSoftmax: the max, a sum of
-  exp(x - max), and x - max - log(sum) in one generic reading all three (#21836).
+  exp(x - max), and x - max - log(sum) in one generic reading all three (#21836);
+- ``take_along``: ``x[i, t[i]]``, a column computed per row read by ``tensor.extract`` at the clamped index, with an
+  ignore_index whose rows give 0 (#14934's NLLLoss).
 """
 
 from __future__ import annotations
@@ -193,10 +195,31 @@ def test_log_softmax_is_x_less_its_log_sum_exp_over_a_middle_dim():
     assert compute_op_pattern(parse_ir(emit(graph).text)) == "fill>generic>generic[exp]>generic[log]"
 
 
+def test_take_along_picks_each_rows_column_and_zeroes_the_ignored_class():
+    from ireefuzz.generators.emit import emit
+    from ireefuzz.oracles.ir import compute_op_pattern, parse_ir
+
+    b = GraphBuilder()
+    x, t = b.arg((3, 4)), b.arg((3,), "i32", index_bound=4)
+    b.output(b.op("take_along", x, t, ignore_index=None))
+    b.output(b.op("take_along", x, t, ignore_index=0))
+    graph = b.build()
+    xv, tv = np.arange(12, dtype=np.float32).reshape(3, 4), np.array([2, 0, 3], np.int32)
+    for backend in ("f64", "jax"):
+        picked, ignored = reference(graph, [xv, tv], {}, backend)
+        np.testing.assert_array_equal(picked, [2.0, 4.0, 11.0])  # x[0, 2], x[1, 0], x[2, 3]
+        np.testing.assert_array_equal(ignored, [2.0, 0.0, 11.0])  # row 1's target is the ignored class 0
+    text = emit(graph).text
+    assert compute_op_pattern(parse_ir(text)) == "generic[index]"  # IREE's bindings parse it
+    assert "arith.minsi" in text and "arith.cmpi eq" in text  # the clamp and the ignored class, as torch-mlir's
+    with pytest.raises(ValueError, match="bounded by"):  # an index vector bounded by another length is refused
+        b.op("take_along", x, b.arg((3,), "i32", index_bound=3), ignore_index=None)
+
+
 def _drawn_forms(case: Case) -> set[str]:
     graph, found = case.graph, set()
     for node in graph.nodes:
-        if node.op in ("scale", "expert_matmul", "cumsum", "log_softmax"):
+        if node.op in ("scale", "expert_matmul", "cumsum", "log_softmax", "take_along"):
             found.add(node.op)
         if node.op.startswith("bitwise_"):
             found.add("bitwise")
@@ -208,32 +231,48 @@ def _drawn_forms(case: Case) -> set[str]:
     return found
 
 
-def test_each_added_form_is_drawn_in_a_campaign_stream():
-    """Every form in 256 cases of a campaign's stream, but the gather of a selected view: gather is one op of the
-    data-movement family's thirteen (about 3 gathers in 256 cases, half of them of a view), so it is counted over
-    graphs of that family (before this, its floor of 2 in the stream held or not as other ops moved the draws)."""
+FORM_FAMILIES = {  # each added form, and the family its graphs are drawn from
+    "scale": "elementwise",
+    "bitwise": "elementwise",
+    "uint32 shifts and wrapping add": "elementwise",
+    "gather of a selected view": "data-movement",
+    "cumsum": "reduction",
+    "log_softmax": "normalization",
+    "expert_matmul": "model",
+    "take_along": "model",
+}
+
+
+@pytest.mark.parametrize("form", sorted(FORM_FAMILIES))
+def test_each_added_form_is_drawn_from_its_family(form):
+    """In 100 graphs of the form's family. A floor in a 256-case campaign stream is the luck of the draw for one op of
+    a family's thirteen or eighteen (the stream held 0 to 4 scales and gathers of a view as other ops came)."""
     from hypothesis import HealthCheck, given, settings
 
     from ireefuzz.generators.ops import ops_of
     from ireefuzz.generators.strategies import graphs
-    from ireefuzz.tools.campaign.guidance import Coverage, draw_block
-    from ireefuzz.tools.campaign.options import Options
 
-    options = Options(seed=0, cases=256)
-    cases = [c for b in range(256 // options.block) for c in draw_block(options, b, Coverage())]
-    drawn = [form for case in cases for form in _drawn_forms(case)]
-    forms = ("scale", "expert_matmul", "bitwise", "cumsum", "uint32 shifts and wrapping add", "log_softmax")
-    counts = {form: drawn.count(form) for form in forms}
-    assert min(counts.values()) >= 2, counts
-    views: list[str] = []
+    found: list[str] = []
 
     @settings(max_examples=100, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-    @given(graphs(ops=ops_of("data-movement")))
-    def of_the_family(graph):
-        views.extend(f for f in _drawn_forms(Case(graph, ({s: 3 for s in graph.symbols},), 0)) if "view" in f)
+    @given(graphs(ops=ops_of(FORM_FAMILIES[form])))
+    def drawn(graph):
+        found.extend(f for f in _drawn_forms(Case(graph, ({s: 3 for s in graph.symbols},), 0)) if f == form)
 
-    of_the_family()
-    assert len(views) >= 2, views
+    drawn()
+    assert len(found) >= 2, (form, found)
+
+
+def test_the_added_ops_are_drawn_on_every_release_of_the_recall_set():
+    """A campaign on an old release draws only the ops ``releases.ops_for`` gives it: every op added for the recall
+    set is among them on each release a record's campaign runs on."""
+    from test_recall_set import recall
+
+    from ireefuzz.sut.releases import ops_for
+
+    added = {"scale", "cumsum", "shift_left", "shift_right_logical", "wrapping_add", "log_softmax", "take_along"}
+    for release in sorted({r.release for r in recall.load()}):
+        assert added <= set(ops_for(release)), (release, sorted(added - set(ops_for(release))))
 
 
 # --------------------------------------------------------------------------- real IREE: clean, and a fault caught
@@ -297,6 +336,14 @@ def log_softmax_case() -> Case:
     return Case(b.build(), ({"N": 4}, {"N": 1}), seed=28)
 
 
+def take_along_case() -> Case:
+    b = GraphBuilder()
+    x, t = b.arg(("M", "N")), b.arg(("M",), "i32", index_bound="N")
+    b.output(b.op("negate", b.op("take_along", x, t, ignore_index=-100)))  # NLLLoss's -x[i, t[i]]
+    b.output(b.op("take_along", b.arg((2, "M", 7), "i32"), b.arg((2, "M"), "i32", index_bound=7), ignore_index=0))
+    return Case(b.build(), ({"M": 5, "N": 33}, {"M": 1, "N": 1}), seed=29)
+
+
 ADDED = {
     "scale": (scale_case, "numeric/wrong-value/cast>scale/f16/?xS", "numeric/wrong-value/scale>cast/f16/?xS"),
     "selected-gather": (selected_gather_case, "numeric/wrong-value/extract_slice>gather/f16/?xS"),
@@ -309,6 +356,11 @@ ADDED = {
         log_softmax_case,
         "numeric/wrong-value/log_softmax/f32/Sx?xS",
         "numeric/wrong-value/cast>log_softmax/f16/Sx?xS",
+    ),
+    "take_along": (
+        take_along_case,
+        "numeric/wrong-value/take_along>negate/f32/?",
+        "numeric/wrong-value/take_along/i32/Sx?",
     ),
     "cumsum": (
         cumsum_case,

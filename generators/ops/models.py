@@ -5,6 +5,8 @@
   index). Its source may itself be an index vector (i32, bounded by a table's rows): the result then indexes
   that table (``gather`` takes it), an index read from one tensor used to index another -- the data-dependent
   index chains of embedding lookups, paged KV caches and MoE routing (#23464, #19347, #19410).
+- ``take_along``: ``out[i] = src[i, idx[i]]``, a column computed per row (torch.gather, NLLLoss's target pick: #14934),
+  with an ignore_index whose rows give 0, read by ``tensor.extract`` at the clamped index as torch-mlir writes it.
 - ``causal_mask``: ``where(j <= i + offset, x, fill)`` over the last two dims, the mask computed from the
   positions (``linalg.index``, ``arith.cmpi``, ``arith.select``: torch ``tril`` / an attention mask built
   from iotas).
@@ -97,6 +99,73 @@ def _take_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | N
 
 
 register(OpSpec("take", _take_infer, _take_emit, lambda bs, a, ts: bs[0], _take_propose, family="model"))
+
+
+# ---------------------------------------------------------------------------------------------
+# take_along: out[i..] = src[i.., idx[i..]], the column a tensor computes for each row (torch.gather along the last
+# dim, NLLLoss / cross-entropy picking each row's target: #14934), optionally with an ignore_index whose rows give 0.
+# As torch-mlir lowers it: a generic over the indices reading src with tensor.extract at (its own position, the
+# index clamped into range), and a select of 0 where the index is the ignored class.
+
+GATHERED_ALONG_DTYPES = (*FLOAT_DTYPES, "i32")
+IGNORE_INDICES = (None, -100, 0)  # none; torch's default; a class the drawn indices do hold
+
+
+def _take_along_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    src, idx = types
+    if len(src.shape) not in (2, 3) or src.dtype not in GATHERED_ALONG_DTYPES or idx.dtype != "i32":
+        raise ValueError(f"take_along takes a rank-2 or -3 source of {GATHERED_ALONG_DTYPES} and i32 indices")
+    if idx.shape != src.shape[:-1] or idx.index_bound != src.shape[-1]:
+        raise ValueError(f"take_along's indices must be {src.shape[:-1]} bounded by {src.shape[-1]}, not {idx!r}")
+    return TensorType(idx.shape, src.dtype)
+
+
+def _take_along_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    src, idx = (ctx.graph.type_of(r) for r in node.inputs)
+    rank, ignore, last = len(idx.shape), node.attrs["ignore_index"], src.shape[-1]
+
+    def body(b: Body, a: list[str]) -> str:
+        col = b.op(f"arith.index_cast {a[0]} : i32 to index")
+        at = [b.op(f"linalg.index {d} : index") for d in range(rank)]
+        if ignore is None:
+            return b.op(f"tensor.extract {operands[0]}[{', '.join([*at, col])}] : {tensor_type(src)}")
+        ignored = b.op(f"arith.cmpi eq, {col}, {b.op(f'arith.constant {ignore} : index')} : index")
+        size = ctx.dim_values[last] if isinstance(last, str) else b.op(f"arith.constant {last} : index")
+        top = b.op(f"arith.subi {size}, {b.op('arith.constant 1 : index')} : index")
+        low = b.op(f"arith.maxsi {col}, {b.op('arith.constant 0 : index')} : index")
+        clamped = b.op(f"arith.minsi {low}, {top} : index")
+        picked = b.op(f"tensor.extract {operands[0]}[{', '.join([*at, clamped])}] : {tensor_type(src)}")
+        return b.op(f"arith.select {ignored}, {b.const(0, src.dtype)}, {picked} : {src.dtype}")
+
+    return ctx.generic(
+        result_name(ctx, node),
+        [(operands[1], idx)],
+        (ctx.init_for(node.index, node, operands), node.type),
+        [identity_map(rank), identity_map(rank)],
+        ["parallel"] * rank,
+        body,
+    )
+
+
+def _take_along_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    src = pool.pick(
+        draw, lambda t, b: len(t.shape) in (2, 3) and t.dtype in GATHERED_ALONG_DTYPES and pool.nonzero(t.shape[-1])
+    )
+    if src is None:
+        return None
+    t = pool.type(src)
+    fits = lambda u, b: u.dtype == "i32" and u.shape == t.shape[:-1] and u.index_bound == t.shape[-1]
+    idx = pool.pick(draw, fits)
+    if idx is None or draw(pool.st.booleans()):
+        idx = pool.new_arg(TensorType(t.shape[:-1], "i32", index_bound=t.shape[-1]))
+    return (src, idx), {"ignore_index": draw(pool.st.sampled_from(IGNORE_INDICES))}
+
+
+register(
+    OpSpec(
+        "take_along", _take_along_infer, _take_along_emit, lambda bs, a, ts: bs[0], _take_along_propose, family="model"
+    )
+)
 
 
 # ---------------------------------------------------------------------------------------------
