@@ -145,6 +145,8 @@ def _crash_cause(finding: Finding) -> Cause:
         if _STACK_LIMIT_ERROR.search(message):  # over the stack limit, by any wording: by what the dispatch computes
             role = _failing_dispatch_role(diagnostic) or ops_role(_signature_ops(finding).partition("[")[0])
             role = "in-place" if role in _IN_PLACE_ROLES else role  # sort / top-k scratch: one mechanism
+            if role != "in-place" and _bogus_stack_size(message):  # a bound no shape gives: #24483's mechanism
+                role = "index-umax-bound"
             gist, stage = f"stack-allocation-over-limit[{role}]", "codegen"
         elif written := _WRITE_AFFECTING.search(message):  # the op IREE names is whichever writes the tied buffer first
             gist = normalize_diagnostic(written.group(0))
@@ -172,6 +174,17 @@ _STACK_LIMIT_ERROR = re.compile(
     r"exceeded stack allocation limit|stack allocation size overflows|"
     r"expected no unbounded stack allocations"
 )
+
+_STACK_BYTES = re.compile(r"\bGot (\d+) bytes")
+BOGUS_STACK_BYTES = 2**40  # no shape a program runs at gives this; a dynamic dim's index umax bound (2^53 - 1) does
+
+
+def _bogus_stack_size(message: str) -> bool:
+    """Whether the stack check reports a size only a dynamic dim's trivial upper bound gives (hoisting bounds the
+    buffer by the index type's maximum: iree-org/iree#24483's 2^52-element allocas)."""
+    got = _STACK_BYTES.search(message)
+    return got is not None and int(got.group(1)) >= BOGUS_STACK_BYTES
+
 
 # A dispatch that writes a global (argument-tied) buffer outside workgroup distribution, whichever op does it.
 _WRITE_AFFECTING = re.compile(

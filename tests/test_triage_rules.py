@@ -1,7 +1,7 @@
-"""A known cause that shows only without a CPU feature (``Mechanism.missing_feature``, issue 30): the experiment
-that adds the feature to the same CPU, the verdict it supports, the baseline field, and, with the real compiler
-(``iree``), the f16 subnormal flush without F16C (an outsider's x86-64-v2 finding, seed 73358) as that known
-limitation, not a new cause."""
+"""Triage rules each from an outsider's false verdict (issue 30): a known cause that shows only without a CPU
+feature (``Mechanism.missing_feature``: the experiment that adds it, the verdict, the baseline field, and with the
+real compiler the f16 subnormal flush without F16C, seed 73358 x86-64-v2); a failure that only surfaces (a later
+stage, a reporting pass) is no evidence of a mechanism; a stack size only an index umax bound gives is #24483's."""
 
 from __future__ import annotations
 
@@ -137,3 +137,27 @@ def test_at_a_reporting_pass_a_known_cause_matches_only_when_its_diagnostic_says
         FMAXF
     ]
     assert shipped.matches("crash", serialize, cast) == []
+
+
+def test_a_stack_size_only_an_index_umax_bound_gives_is_its_own_mechanism():
+    """Round D's spot check (seed 57186, host): a softmax over dim 0 of ?x1x1 hoists a 2^53-row alloca (#24483)."""
+    from ireefuzz.oracles.cause import assign_causes
+    from ireefuzz.oracles.finding import Finding
+
+    def cause(got: int, ops: str = "softmax") -> str:
+        message = f"'func.func' op exceeded stack allocation limit of 32768 bytes for function. Got {got} bytes"
+        quoted = f"\n  func.func @main_dispatch_0_{ops}_Dxf32() {{" if ops == "sort" else ""
+        finding = Finding(
+            oracle="crash",
+            kind="compile-error",
+            signature=f"crash/compile-error/{ops}[x]/f32/?xSxS",
+            message=f"iree-compile error on a valid program: {message}",
+            evidence={"diagnostic": f"input.mlir:3:1: error: {message}{quoted}"},
+        )
+        return assign_causes([finding])[0].cause
+
+    assert cause(18014398509481984) == "crash/compile-error/stack-allocation-over-limit[index-umax-bound]@codegen"
+    assert cause(65536) == "crash/compile-error/stack-allocation-over-limit[elementwise]@codegen"
+    assert cause(2**55, ops="sort").endswith("[in-place]@codegen")  # the dynamic argsort: #24735's, known
+    known = baseline.load(baseline.shipped())
+    assert known.cause_known(cause(2**54), []) is not None
