@@ -378,6 +378,7 @@ def _replayed_expand(monkeypatch: pytest.MonkeyPatch, expands_both: bool = False
         return 0, f"module {{\n{ir}\n}}", ""
 
     monkeypatch.setattr(confirm, "iree_opt", iree_opt)
+    monkeypatch.setattr(libcall, "iree_opt", iree_opt)
     monkeypatch.setattr(confirm, "compile_", lambda *a, **k: (1, "", ""))  # no module-scope fallback here
 
 

@@ -20,10 +20,12 @@ import re
 import shlex
 from typing import Any, Sequence
 
-from .confirm import confirm, confirm_received, occurrence
+from ireefuzz.oracles.vocabulary import BINDING_OP, EXECUTABLE_TARGET
+
+from .confirm import confirm, confirm_received, occurrence, received
 from .log import Dump, dumps, function_text, functions, is_adaptor
 from .record import BEFORE_FILE, Confirmation, Culprit, confirmed, not_localized
-from .run import AFTER_EACH, compile_
+from .run import AFTER_EACH, compile_, iree_opt
 
 _UNDEFINED = re.compile(r"undefined symbol: ([\w.$]+)")
 _OP = re.compile(r"=\s*([a-z_]+\.[\w.]+)")  # the op a line's result comes from
@@ -150,23 +152,24 @@ def _in_function(
         if d.spec in tried:
             continue
         tried.add(d.spec)
-        expands = _expands_sibling(d, before, family, element, config)
-        if expands is None:
-            continue
-
-        def left(code: int | None, out: str, err: str) -> list[str]:
+        module = received(text, config, d, occurrence(logged, i), module_scope=True) if _no_target(before) else None
+        for ir_in in (module, before):
+            # the pass runs on the op there: the pipeline that expands the sibling on this very IR leaves the op
+            expands = _expands_sibling(d, ir_in, family, element, config) if ir_in else None
+            if expands is None or ir_in is None:
+                continue
+            pipeline, context = expands
+            code, out, _ = iree_opt(ir_in, pipeline, config)
             kept = arith_lines(out, family, element)[:2] if code == 0 else []
-            return [f"// on {BEFORE_FILE} the pass leaves {op}: its output still holds", *kept] if kept else []
-
-        found, ran_on, out = confirm_received(text, config, d, occurrence(logged, i), before, left)
-        if found is None:
-            continue  # it removes the op too: not the pass that misses it
-        how = (
-            f"{what} ({op} reaches LLVM as {family.llvm[0]}); {d.name} expands {family.sibling} on {element} but "
-            f"leaves {family.op}: the pass that should have expanded it"
-        )
-        found = dataclasses.replace(found, context=expands)
-        return confirmed("executable-targets", d.name, how, ran_on, out, "libcall", found, "")
+            if not kept:
+                continue  # it removes the op too: not the pass that misses it
+            how = (
+                f"{what} ({op} reaches LLVM as {family.llvm[0]}); {d.name} expands {family.sibling} on {element} but "
+                f"leaves {family.op}: the pass that should have expanded it"
+            )
+            shows = (f"// on {BEFORE_FILE} the pass leaves {op}: its output still holds", *kept)
+            found = Confirmation(pipeline, shows, context=context)
+            return confirmed("executable-targets", d.name, how, ir_in, out, "libcall", found, "")
     i, d, before, _ = candidates[-1]
     how = (
         f"{what} ({op} reaches LLVM as {family.llvm[0]}); no pass expands it or its sibling {family.sibling}; "
@@ -189,10 +192,17 @@ def _in_function(
     )
 
 
-def _expands_sibling(d: Dump, before: str, family: Family, element: str, config: Any) -> tuple[str, ...] | None:
-    """What shows that ``d``'s pass, on its input with the op renamed to its sibling, removes the sibling on
-    ``element``: the command that runs it (``sed`` renaming, then the pass) and the lines its output gains there
-    (the expansion); None when it does not, or the run fails."""
+def _no_target(ir: str) -> bool:
+    """A dispatch function printed without its executable target (a test of it needs the module around it)."""
+    return BINDING_OP in ir and EXECUTABLE_TARGET not in ir
+
+
+def _expands_sibling(
+    d: Dump, before: str, family: Family, element: str, config: Any
+) -> tuple[str, tuple[str, ...]] | None:
+    """(the pipeline, what shows it) when ``d``'s pass, on ``before`` with the op renamed to its sibling, removes the
+    sibling on ``element``: the command that runs it (``sed`` renaming, then the pass) and the lines its output gains
+    there (the expansion); None when it does not, or the run fails."""
     kind, sibling_kind = family.op.split(".", 1)[1], family.sibling.split(".", 1)[1]
     renamed = before.replace(family.op, family.sibling).replace(f"<{kind}>", f"<{sibling_kind}>")
     if not arith_lines(renamed, family, element, family.sibling):
@@ -214,7 +224,7 @@ def _expands_sibling(d: Dump, before: str, family: Family, element: str, config:
     gained = [line.strip() for line in out.splitlines() if (m := _OP.search(line)) and m.group(1) not in had]
     gained += [line.strip() for line in out.splitlines() if family.sibling in line]
     gained.sort(key=[line.strip() for line in out.splitlines()].index)
-    return (
+    return confirmation.pipeline, (
         f"// with {family.sibling} for {family.op} in its input, the same pass expands it (its output holds no "
         f"{family.sibling} on {element}; the lines it writes instead):",
         f"// sed {shlex.quote(rename)} {BEFORE_FILE} | {run}",
