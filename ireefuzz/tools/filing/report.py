@@ -954,8 +954,8 @@ def comment_text(
         f"# Comment draft for [{issue}]({issue_url(issue)})",
         "",
         (
-            f"A reproducer for the bug {issue_url(issue)} proposes to fix ({bug}); it fails on the release below, "
-            "without the fix."
+            f"A reproducer of the bug that {issue_url(issue)} proposes to fix ({bug}): it fails on the releases "
+            "below, which lack the fix."
             if _table_row(issue).get("kind") == "pull"
             else f"Another reproducer of {issue_url(issue)} ({bug})."
         ),
