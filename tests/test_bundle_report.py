@@ -369,3 +369,11 @@ def test_a_comment_on_a_pull_request_links_it_and_shows_what_the_culprit_run_pri
         report.trigger_summary(_rows(("rank+1", "same")))
         == "it still fails the same way with each of: the rank+1 variant."
     )
+
+
+def test_a_comment_on_a_run_finding_does_not_say_the_tool_prints_ireefuzz_words():
+    """iree-run-module without --expected_output prints the values, not ireefuzz's comparison: the draft says whose
+    words the quoted message is."""
+    bundle = Bundle.load(_bundle("fill_sum"))
+    text = report.comment_text("iree-org/iree#1", "a sum", [("v", bundle)])
+    assert "prints: `main output" not in text and "ireefuzz's check of the run reports: `" in text, text

@@ -1007,7 +1007,11 @@ def comment_text(
             ),
             "```",
             "",
-            f"prints: `{words(finding.message, 300)}`",
+            (
+                f"prints: `{words(finding.message, 300)}`"
+                if spec_of(finding.oracle).compile_only(finding.kind)
+                else f"ireefuzz's check of the run reports: `{words(finding.message, 300)}`"
+            ),
             "",
         ]
         if b.inputs:
