@@ -161,3 +161,20 @@ def test_a_stack_size_only_an_index_umax_bound_gives_is_its_own_mechanism():
     assert cause(2**55, ops="sort").endswith("[in-place]@codegen")  # the dynamic argsort: #24735's, known
     known = baseline.load(baseline.shipped())
     assert known.cause_known(cause(2**54), []) is not None
+
+
+def test_a_wrong_value_localized_to_a_known_bugs_pass_is_that_bugs_duplicate_once_its_culprit_is_known():
+    """Round D (seed 57186, host): a padded pooling_nhwc_sum with a unit output dim gave wrong values; its static
+    form is the known unit-dim folding verifier error, and the culprit found for it is the folding pass."""
+    fold = "crash/compile-error/linalg.generic-op-inferred-operand-has-shape@fold-unit-extent-dims"
+    rows = (X.Row("as-given", "p", X.Outcome("same")), X.Row("static", "s", X.Outcome("known", fold)))
+    table = X.ExperimentTable(
+        "numeric/wrong-value/pad>pooling_nhwc_sum", rows, known={fold: fold}, culprits={fold: "fold-unit-extent-dims"}
+    )
+    tried = X.record(table)
+    assert tried["verdict"]["verdict"] == "new"  # a wrong value's id names no pass
+    assert X.with_culprit(tried, None) is tried
+    again = X.with_culprit(tried, "iree-dispatch-creation-fold-unit-extent-dims")
+    assert again is not None and (again["verdict"]["verdict"], again["verdict"]["of"]) == ("duplicate-of", fold)
+    assert X.with_culprit(tried, "iree-codegen-generic-vectorization")["verdict"]["verdict"] == "new"
+    assert X.ExperimentTable.from_json(again).culprit == "iree-dispatch-creation-fold-unit-extent-dims"

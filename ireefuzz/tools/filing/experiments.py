@@ -180,6 +180,7 @@ class ExperimentTable:
     culprits: Mapping[str, str] = dataclasses.field(default_factory=dict)  # a known cause -> its culprit's family
     features: Mapping[str, str] = dataclasses.field(default_factory=dict)  # a feature tried -> the known cause
     # that shows only without it (``Mechanism.missing_feature``)
+    culprit: str = ""  # the target's own culprit pass, once localized (``with_culprit``); "" before or not found
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -192,6 +193,7 @@ class ExperimentTable:
             "seconds": round(self.seconds, 2),
             "culprits": dict(self.culprits),
             "features": dict(self.features),
+            "culprit": self.culprit,
         }
 
     @classmethod
@@ -207,6 +209,7 @@ class ExperimentTable:
             float(data.get("seconds") or 0.0),
             {str(k): str(v) for k, v in (data.get("culprits") or {}).items()},
             {str(k): str(v) for k, v in (data.get("features") or {}).items()},
+            str(data.get("culprit") or ""),
         )
 
 
@@ -261,7 +264,7 @@ def judge(table: ExperimentTable) -> Verdict:
         and mechanism(r.outcome.cause) == mech
         and failure_stage(r.outcome.cause) <= failure_stage(table.target)
     ]
-    culprit = culprit_family(table.target)
+    culprit = culprit_family(table.target) or culprit_family(f"@{table.culprit}" if table.culprit else "")
     by_pass = [  # another oracle's known bug from the same pass: one edit turns this failure into that one
         r for r in variants if r.outcome.kind == "known" and culprit and table.culprits.get(r.outcome.cause) == culprit
     ]
@@ -1435,6 +1438,15 @@ def _shipped_baseline() -> Baseline:
 def record(table: ExperimentTable) -> dict[str, Any]:
     """What a bundle's ``finding.json`` keeps under ``experiments``: the table and its verdict."""
     return table.to_json() | {"verdict": judge(table).to_json()}
+
+
+def with_culprit(tried: Mapping[str, Any] | None, culprit: str | None) -> Mapping[str, Any] | None:
+    """The experiments' record judged again once the target's culprit pass is localized: a wrong value's id names
+    no pass, so only then can a variant in another oracle's known bug of the same pass make it that bug's duplicate
+    (the unit-dim folding's pooling, whose static form is the known verifier error)."""
+    if not tried or not culprit:
+        return tried
+    return record(dataclasses.replace(ExperimentTable.from_json(tried), culprit=culprit))
 
 
 def read(folder: str | Path) -> dict[str, Any] | None:

@@ -146,7 +146,8 @@ def write_cause(
     tried = None
     if experiments and confirmed:
         goal = Target.by_cause(cause_id(finding), finding.oracle)
-        tried = experimenting.record(experimenting.run_experiments(case, goal, config, limit=experiments, log=log))
+        table = experimenting.run_experiments(case, goal, config, limit=experiments, log=log)
+        tried = experimenting.with_culprit(experimenting.record(table), found.pass_)
         made.finding["experiments"] = tried
     if confirmed:
         measured = report.Measured(found, matches, True, tests, exits, cpus, inputs_check, ops, tried)
