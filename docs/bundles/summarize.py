@@ -67,8 +67,20 @@ def record(b: Path) -> dict:
         "upstream": "; ".join(m.get("issue", "") + f" ({m.get('state')})" for m in f.get("upstream") or [])
         or "no table match",
         "shipped": (b / "ISSUE.md").exists(),
+        "title": (b / "ISSUE.md").read_text().splitlines()[0].removeprefix("# [llvm-cpu] ")
+        if (b / "ISSUE.md").exists()
+        else "",
+        "shows": shown(c),
         "trigger": exp,
     }
+
+
+def shown(culprit: dict) -> str:
+    """The line of a culprit's confirmation that says the defect: where the pass's output is undefined or fails,
+    else its first IR line."""
+    lines = [str(x) for x in (culprit.get("confirm") or {}).get("shows") or ()]
+    said = [x for x in lines if "it stops at" in x or "error:" in x] or [x for x in lines if not x.startswith("//")]
+    return said[0].removeprefix("// ")[:260] if said else ""
 
 
 def scrub() -> None:
@@ -100,7 +112,8 @@ def main() -> None:
                 f"| {action if r['shipped'] else 'not shipped: run.sh not 1 every time'} |"
             )
         variants = [
-            f"- `{r['folder']}`: {r['ops']}; culprit {r['culprit']}"
+            f"- **{r['title']}**" + (f" The pass alone shows: `{r['shows']}`." if r["shows"] else "") + "\n"
+            f"  `{r['folder']}`: {r['ops']}; culprit {r['culprit']}"
             + (f" (`{r['confirm']}` on its `culprit_before.mlir`)" if r["confirm"] else "")
             + f"; CPUs {r['cpus']}; releases: {r['releases']}. Full report: "
             + f"[{r['folder']}/ISSUE.md]({Path(r['folder']).relative_to(cause)}/ISSUE.md)"
