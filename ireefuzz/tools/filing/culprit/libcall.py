@@ -168,8 +168,8 @@ def _in_function(
                 f"leaves {family.op}: the pass that should have expanded it"
             )
             shows = (f"// on {BEFORE_FILE} the pass leaves {op}: its output still holds", *kept)
-            found = Confirmation(pipeline, shows, context=context)
-            return confirmed("executable-targets", d.name, how, ir_in, out, "libcall", found, "")
+            left = Confirmation(pipeline, shows, context=context)
+            return confirmed("executable-targets", d.name, how, ir_in, out, "libcall", left, "")
     i, d, before, _ = candidates[-1]
     how = (
         f"{what} ({op} reaches LLVM as {family.llvm[0]}); no pass expands it or its sibling {family.sibling}; "
