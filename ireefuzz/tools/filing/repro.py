@@ -343,10 +343,14 @@ def make_bundle(
     experiments = experimenting.with_culprit(experiments, found.pass_)
     matches = upstream.for_finding(finding, subject.program)
     measured = report.Measured(culprit=found, upstream=matches, searched=True, experiments=experiments)
-    record = dict(extra or {}) | {
-        "upstream": [dataclasses.asdict(m) for m in matches],
-        "signature_of_program": finding.signature,
-    } | ({"experiments": experiments} if experiments else {})
+    record = (
+        dict(extra or {})
+        | {
+            "upstream": [dataclasses.asdict(m) for m in matches],
+            "signature_of_program": finding.signature,
+        }
+        | ({"experiments": experiments} if experiments else {})
+    )
     return report.make_bundle(finding, subject, extra=record, measured=measured, issue=issue)
 
 
