@@ -377,3 +377,18 @@ def test_a_comment_on_a_run_finding_does_not_say_the_tool_prints_ireefuzz_words(
     bundle = Bundle.load(_bundle("fill_sum"))
     text = report.comment_text("iree-org/iree#1", "a sum", [("v", bundle)])
     assert "prints: `main output" not in text and "ireefuzz's check of the run reports: `" in text, text
+
+
+def test_a_comment_on_a_crash_gives_its_signal_and_frames_not_the_cut_stack_dump():
+    """The conv-input-as-outs comment quoted "prints: `... Stack dump: 0. Program arguments: iree-compile input.mlir
+    -o modu`": a crash is said by its signal and the frames its cause keys."""
+    crash = Finding(
+        "crash",
+        "compile-crash",
+        "crash/compile-crash/-/-/-",
+        "iree-compile crash on a valid program: Stack dump:\n0.\tProgram arguments: iree-compile",
+        cause="crash/compile-crash/SIGSEGV/mlir.iree_compiler.IREE.Flow.DispatchWorkgroupsOp.getResultAccess>x.y",
+    )
+    said = report.crash_stack(crash)
+    assert said == "SIGSEGV in `mlir::iree_compiler::IREE::Flow::DispatchWorkgroupsOp::getResultAccess` < `x::y`", said
+    assert report.crash_stack(_finding("fill_sum")) == ""

@@ -934,6 +934,16 @@ def _table_row(issue: str) -> Mapping[str, Any]:
     return next((r for r in upstream.load() if r.get("issue") == issue), {})
 
 
+def crash_stack(finding: Finding) -> str:
+    """A compiler crash as its cause keys it: the signal and the top frames below the handler, in C++ spelling
+    ("SIGSEGV in `A::f` < `B::g`"); "" for a finding that is no crash."""
+    crash = re.match(r"crash/compile-crash/(SIG\w+)/(.+)", str(finding.cause or ""))
+    if crash is None:
+        return ""
+    frames = [f"`{frame.replace('.', '::')}`" for frame in crash.group(2).split(">") if frame and frame != "-"]
+    return f"{crash.group(1)}" + (f" in {' < '.join(frames)}" if frames else "")
+
+
 def trigger_summary(found: Mapping[str, Any]) -> str:
     """The trigger in one paragraph: the changes that make it go away, else the variants that all still fail."""
     verdict = experimenting.Verdict.from_json(found.get("verdict") or {})
@@ -1008,7 +1018,9 @@ def comment_text(
             "```",
             "",
             (
-                f"prints: `{words(finding.message, 300)}`"
+                f"dies of {crash_stack(finding)}"
+                if crash_stack(finding)
+                else f"prints: `{words(finding.message, 300)}`"
                 if spec_of(finding.oracle).compile_only(finding.kind)
                 else f"ireefuzz's check of the run reports: `{words(finding.message, 300)}`"
             ),
