@@ -392,3 +392,8 @@ def test_a_comment_on_a_crash_gives_its_signal_and_frames_not_the_cut_stack_dump
     said = report.crash_stack(crash)
     assert said == "SIGSEGV in `mlir::iree_compiler::IREE::Flow::DispatchWorkgroupsOp::getResultAccess` < `x::y`", said
     assert report.crash_stack(_finding("fill_sum")) == ""
+
+
+def test_a_comment_quotes_what_iree_compile_prints_not_ireefuzzs_prefix():
+    text = report.comment_text("iree-org/iree#24735", "argsort", [("v", Bundle.load(_bundle("dynamic_sort_stack")))])
+    assert "prints: `iree-compile error on a valid program" not in text and "prints: `'" in text, text

@@ -1020,7 +1020,7 @@ def comment_text(
             (
                 f"dies of {crash_stack(finding)}"
                 if crash_stack(finding)
-                else f"prints: `{words(finding.message, 300)}`"
+                else f"prints: `{words(own_diagnostic(finding) or finding.message, 300)}`"
                 if spec_of(finding.oracle).compile_only(finding.kind)
                 else f"ireefuzz's check of the run reports: `{words(finding.message, 300)}`"
             ),
