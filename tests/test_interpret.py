@@ -781,3 +781,32 @@ def test_a_sort_whose_comparator_orders_a_nan_is_undefined():
     assert np.array_equal(got[0], [0.0, 1.0, 2.0]) and np.array_equal(got[1], [5.0, 6.0, np.nan], equal_nan=True)
     with pytest.raises(NotInterpretable, match="iree_linalg_ext.sort at line 3: its comparator orders a NaN"):
         interpret(SORT, "f", [np.array([2.0, np.nan, 1.0], np.float32), payload])
+
+
+SCAN = """
+func.func @main(%a: tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3xf32>) {
+  %e = tensor.empty() : tensor<3x4xf32>
+  %c = arith.constant 0.5 : f32
+  %e2 = tensor.empty() : tensor<3xf32>
+  %z = linalg.fill ins(%c : f32) outs(%e2 : tensor<3xf32>) -> tensor<3xf32>
+  %r:2 = iree_linalg_ext.scan dimension(1) inclusive(INCLUSIVE) ins(%a : tensor<3x4xf32>)
+      outs(%e, %z : tensor<3x4xf32>, tensor<3xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %y : f32
+    iree_linalg_ext.yield %s : f32
+  } -> tensor<3x4xf32>, tensor<3xf32>
+  return %r#0, %r#1 : tensor<3x4xf32>, tensor<3xf32>
+}
+"""
+
+
+def test_a_scan_is_a_running_combination_inclusive_or_from_the_accumulator():
+    """As IREE 3.13 runs it (iree-run-module, generic CPU): inclusive, the cumulative sum and its last column;
+    exclusive, 0.5 (the accumulator) then the sum of the elements before, the accumulator result the last output."""
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    out, last = interpret(SCAN.replace("INCLUSIVE", "true"), "main", [a])
+    np.testing.assert_array_equal(out, np.cumsum(a, 1))
+    np.testing.assert_array_equal(last, a.sum(1))
+    out, last = interpret(SCAN.replace("INCLUSIVE", "false"), "main", [a])
+    np.testing.assert_array_equal(out, np.concatenate([np.full((3, 1), 0.5), 0.5 + np.cumsum(a, 1)[:, :-1]], 1))
+    np.testing.assert_array_equal(last, out[:, -1])

@@ -159,7 +159,8 @@ def _cumsum_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] |
     src = pool.pick(draw, lambda t, bound: len(t.shape) >= 1 and t.dtype in CUMSUM_DTYPES and bound <= 50)
     if src is None:
         return None
-    form = draw(pool.st.sampled_from(CUMSUM_FORMS))
+    forms = CUMSUM_FORMS if pool.syntax.linalg_ext_gather else CUMSUM_FORMS[:1]  # iree_linalg_ext as >= 3.9 spells it
+    form = draw(pool.st.sampled_from(forms))
     reverse = form == "window" and draw(pool.st.booleans())
     return (src,), {"dim": draw(pool.st.integers(0, len(pool.type(src).shape) - 1)), "reverse": reverse, "form": form}
 

@@ -1,6 +1,6 @@
 """``linalg`` ops: ``linalg.generic`` (vectorized over its parallel space, reductions in iteration order
 or in one NumPy reduction when associative), affine maps, softmax, and the ``iree_linalg_ext`` ops
-(attention, gather, scatter, sort, topk) and ``linalg.pack`` / ``unpack``.
+(attention, gather, scatter, scan, sort, topk) and ``linalg.pack`` / ``unpack``.
 """
 
 from __future__ import annotations
@@ -594,6 +594,30 @@ def _joined(masks: Sequence[Mask | None], values: Sequence[Array]) -> Mask | Non
     if all(m is None for m in masks):
         return None
     return np.concatenate([np.zeros(np.shape(v), np.uint8) if m is None else m for m, v in zip(masks, values)], -1)
+
+
+@handles("iree_linalg_ext.scan")
+def _scan(interp: Interpreter, op: ir.Operation, args: list) -> Tracked:
+    """A scan along ``dimension``: inclusive, output 0 is element 0 and output i the region's combination of output
+    i-1 with element i; exclusive, output 0 is the accumulator and output i combines output i-1 with element i-1.
+    The accumulator result is the last output. The region runs once per position over every other dim; an
+    undefined element makes every later position undefined."""
+    dim = ir.IntegerAttr(op.attributes["dimension"]).value
+    inclusive = ir.BoolAttr(op.attributes["inclusive"]).value
+    source, accumulator = np.moveaxis(np.asarray(args[0]), dim, -1), np.asarray(args[2])
+    block, n = op.regions[0].blocks[0], source.shape[-1]
+    combine = lambda a, b: np.asarray(interp.run_block(block, [np.asarray(a), np.asarray(b)])[0], source.dtype)
+    steps = [source[..., 0] if inclusive else np.broadcast_to(accumulator, source.shape[:-1])] if n else []
+    for i in range(1, n):
+        steps.append(combine(steps[-1], source[..., i if inclusive else i - 1]))
+    last = steps[-1] if n else accumulator  # IREE 3.13 keeps the last output, exclusive too
+    out = np.moveaxis(np.stack(steps, axis=-1), -1, dim) if n else np.moveaxis(source, -1, dim)
+    last = np.asarray(last, accumulator.dtype).reshape(accumulator.shape)
+    poison = interp.operand_poison(op)[0]
+    if poison is None or not n:
+        return Tracked([out, last], [None, None])
+    running = np.maximum.accumulate(np.moveaxis(poison, dim, -1), axis=-1)
+    return Tracked([out, last], [np.moveaxis(running, -1, dim), running[..., -1].reshape(last.shape)])
 
 
 @handles("linalg.pack")
