@@ -105,7 +105,7 @@ register(OpSpec("take", _take_infer, _take_emit, lambda bs, a, ts: bs[0], _take_
 # take_along: out[i..] = src[i.., idx[i..]], the column a tensor computes for each row (torch.gather along the last
 # dim, NLLLoss / cross-entropy picking each row's target: #14934), optionally with an ignore_index whose rows give 0.
 # As torch-mlir lowers it: a generic over the indices reading src with tensor.extract at (its own position, the
-# index clamped into range), and a select of 0 where the index is the ignored class.
+# index clamped into range), and a select of 0 where the index is the ignored class (compared and clamped in i32).
 
 GATHERED_ALONG_DTYPES = (*FLOAT_DTYPES, "i32")
 IGNORE_INDICES = (None, -100, 0)  # none; torch's default; a class the drawn indices do hold
@@ -125,16 +125,21 @@ def _take_along_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> st
     rank, ignore, last = len(idx.shape), node.attrs["ignore_index"], src.shape[-1]
 
     def body(b: Body, a: list[str]) -> str:
-        col = b.op(f"arith.index_cast {a[0]} : i32 to index")
         at = [b.op(f"linalg.index {d} : index") for d in range(rank)]
         if ignore is None:
+            col = b.op(f"arith.index_cast {a[0]} : i32 to index")
             return b.op(f"tensor.extract {operands[0]}[{', '.join([*at, col])}] : {tensor_type(src)}")
-        ignored = b.op(f"arith.cmpi eq, {col}, {b.op(f'arith.constant {ignore} : index')} : index")
-        size = ctx.dim_values[last] if isinstance(last, str) else b.op(f"arith.constant {last} : index")
-        top = b.op(f"arith.subi {size}, {b.op('arith.constant 1 : index')} : index")
-        low = b.op(f"arith.maxsi {col}, {b.op('arith.constant 0 : index')} : index")
-        clamped = b.op(f"arith.minsi {low}, {top} : index")
-        picked = b.op(f"tensor.extract {operands[0]}[{', '.join([*at, clamped])}] : {tensor_type(src)}")
+        # compared and clamped as i32, then cast: the cast feeds only the extract (and the sentinel never reaches it)
+        ignored = b.op(f"arith.cmpi eq, {a[0]}, {b.const(ignore, 'i32')} : i32")
+        if isinstance(last, str):
+            size = b.op(f"arith.index_cast {ctx.dim_values[last]} : index to i32")
+        else:
+            size = b.const(last, "i32")
+        top = b.op(f"arith.subi {size}, {b.const(1, 'i32')} : i32")
+        low = b.op(f"arith.maxsi {a[0]}, {b.const(0, 'i32')} : i32")
+        clamped = b.op(f"arith.minsi {low}, {top} : i32")
+        col = b.op(f"arith.index_cast {clamped} : i32 to index")
+        picked = b.op(f"tensor.extract {operands[0]}[{', '.join([*at, col])}] : {tensor_type(src)}")
         return b.op(f"arith.select {ignored}, {b.const(0, src.dtype)}, {picked} : {src.dtype}")
 
     return ctx.generic(
