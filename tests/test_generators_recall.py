@@ -164,7 +164,9 @@ def test_a_modular_op_may_set_every_bit_where_arithmetic_stays_bounded():
     from hypothesis import given, settings
 
     @settings(max_examples=60, deadline=None, database=None)
-    @given(graphs(ops=("shift_left", "wrapping_add", "add", "cast", "bitwise_xor"), dtypes=("i32", "f32")))
+    @given(
+        graphs(ops=("shift_left", "wrapping_add", "add", "negate", "max", "cast", "bitwise_xor"), dtypes=("i32", "f32"))
+    )
     def bounded(graph):
         from ireefuzz.generators.strategies import _input_bound
 
