@@ -178,3 +178,20 @@ def test_a_wrong_value_localized_to_a_known_bugs_pass_is_that_bugs_duplicate_onc
     assert again is not None and (again["verdict"]["verdict"], again["verdict"]["of"]) == ("duplicate-of", fold)
     assert X.with_culprit(tried, "iree-codegen-generic-vectorization")["verdict"]["verdict"] == "new"
     assert X.ExperimentTable.from_json(again).culprit == "iree-dispatch-creation-fold-unit-extent-dims"
+
+
+def test_the_experiment_that_removes_a_known_cause_makes_a_candidate_of_its_kind_that_causes_duplicate():
+    """Round D (seed 57186, host): a splat-init contraction's stack buffer in the Default pipeline, gone with the
+    splat as a fill, as the known ConvTileAndDecomposeExpert one is (its recorded ``cured_by``)."""
+    known = "memory/alloca/contraction@ConvTileAndDecomposeExpert"
+
+    def table(outcome: str, target: str = "memory/alloca/contraction@Default") -> X.ExperimentTable:
+        rows = (X.Row("as-given", "p", X.Outcome("same")), X.Row("n0.fill", "fill", X.Outcome.parse(outcome)))
+        return X.ExperimentTable(target, rows, cures={".fill": (known,)})
+
+    verdict = X.judge(table("clean"))
+    assert (verdict.verdict, verdict.of) == ("duplicate-of", known) and verdict.by.startswith("n0.fill removes it")
+    assert X.judge(table("same")).verdict == "new"  # the fill does not remove it
+    assert X.judge(table("clean", "memory/copy/contraction@Default")).verdict == "new"  # a copy: another kind
+    assert X.ExperimentTable.from_json(table("clean").to_json()).cures == {".fill": (known,)}
+    assert baseline.load(baseline.shipped()).cures() == {".fill": (known,)}

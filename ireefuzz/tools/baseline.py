@@ -80,6 +80,7 @@ class Mechanism:
     culprit: str | None  # a pass, or its family (``pass_family``); None: not localized
     trigger: str  # one sentence: what makes it go away
     missing_feature: str = ""  # a CPU feature (LLVM's name, e.g. f16c): it shows only without it, gone with it
+    cured_by: str = ""  # the experiment that removes it, as its label ends (".fill": the splat generic as a fill)
 
     @property
     def family(self) -> str | None:
@@ -87,7 +88,8 @@ class Mechanism:
 
     def to_json(self) -> dict[str, Any]:
         feature = {"missing_feature": self.missing_feature} if self.missing_feature else {}
-        return {"oracle": self.oracle, "culprit": self.culprit, "trigger": self.trigger} | feature
+        cure = {"cured_by": self.cured_by} if self.cured_by else {}
+        return {"oracle": self.oracle, "culprit": self.culprit, "trigger": self.trigger} | feature | cure
 
 
 @dataclasses.dataclass(frozen=True)
@@ -181,6 +183,14 @@ class Baseline:
             seen.add(cause)
             cause = k.of
         return None
+
+    def cures(self) -> dict[str, tuple[str, ...]]:
+        """An experiment label's ending -> the known causes that experiment removes (``Mechanism.cured_by``)."""
+        found: dict[str, tuple[str, ...]] = {}
+        for k in self.entries:
+            if k.cause and k.mechanism and k.mechanism.cured_by:
+                found[k.mechanism.cured_by] = (*found.get(k.mechanism.cured_by, ()), k.cause)
+        return found
 
     def missing_features(self) -> dict[str, str]:
         """A CPU feature -> the known cause that shows only without it (``Mechanism.missing_feature``)."""
@@ -336,8 +346,11 @@ def _mechanism(value: Any) -> Mechanism | None | str:
     """An entry's ``mechanism`` record (None if absent), or what is wrong with it."""
     if value is None:
         return None
-    if not isinstance(value, dict) or set(value) - {"oracle", "culprit", "trigger", "missing_feature"}:
-        return 'mechanism must be {"oracle": ..., "culprit": ... or null, "trigger": ..., ["missing_feature": ...]}'
+    if not isinstance(value, dict) or set(value) - {"oracle", "culprit", "trigger", "missing_feature", "cured_by"}:
+        return (
+            'mechanism must be {"oracle": ..., "culprit": ... or null, "trigger": ..., '
+            '["missing_feature": ...], ["cured_by": ...]}'
+        )
     oracle, culprit, trigger = value.get("oracle"), value.get("culprit"), value.get("trigger")
     if oracle not in ORACLES:
         return f"mechanism oracle {oracle!r}: choose one of {', '.join(ORACLES)}"
@@ -348,7 +361,10 @@ def _mechanism(value: Any) -> Mechanism | None | str:
     feature = value.get("missing_feature", "")
     if not isinstance(feature, str) or not re.fullmatch(r"[a-z0-9_.-]*", feature):
         return "mechanism missing_feature must be one CPU feature as LLVM names it (e.g. f16c)"
-    return Mechanism(oracle, culprit, trigger.strip(), feature)
+    cure = value.get("cured_by", "")
+    if not isinstance(cure, str) or not re.fullmatch(r"[\w.=+-]*", cure):
+        return "mechanism cured_by must be how the label of the experiment that removes it ends (e.g. .fill)"
+    return Mechanism(oracle, culprit, trigger.strip(), feature, cure)
 
 
 def check_entry(cause: str, verdict: str, details: Mapping[str, str], signatures: Sequence[str] = ()) -> str:

@@ -181,6 +181,8 @@ class ExperimentTable:
     features: Mapping[str, str] = dataclasses.field(default_factory=dict)  # a feature tried -> the known cause
     # that shows only without it (``Mechanism.missing_feature``)
     culprit: str = ""  # the target's own culprit pass, once localized (``with_culprit``); "" before or not found
+    cures: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)  # a label's ending -> the known
+    # causes that experiment removes (``Mechanism.cured_by``)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -194,6 +196,7 @@ class ExperimentTable:
             "culprits": dict(self.culprits),
             "features": dict(self.features),
             "culprit": self.culprit,
+            "cures": {k: list(v) for k, v in self.cures.items()},
         }
 
     @classmethod
@@ -210,6 +213,7 @@ class ExperimentTable:
             {str(k): str(v) for k, v in (data.get("culprits") or {}).items()},
             {str(k): str(v) for k, v in (data.get("features") or {}).items()},
             str(data.get("culprit") or ""),
+            {str(k): tuple(str(c) for c in v) for k, v in (data.get("cures") or {}).items()},
         )
 
 
@@ -274,6 +278,11 @@ def judge(table: ExperimentTable) -> Verdict:
         if of and family(of) == family(table.target):
             how = f"{r.label} (the same CPU with {feature}) is right, and `{of}` shows only without {feature}"
             return Verdict("duplicate-of", table.target, of, how, trigger, of)
+    for r in (r for r in variants if r.outcome.kind == "clean"):  # the experiment that removes a known cause
+        cured = [k for end, ks in table.cures.items() if r.label.endswith(end) for k in ks if mechanism(k) == mech]
+        if cured:
+            how = f"{r.label} removes it, as it removes `{cured[0]}` (that cause's recorded cure)"
+            return Verdict("duplicate-of", table.target, cured[0], how, trigger, cured[0])
     if hits := landed or by_pass:
         counts = collections.Counter(r.outcome.cause for r in hits)
         of = max(counts, key=lambda k: (counts[k], -[r.outcome.cause for r in hits].index(k)))
@@ -1361,7 +1370,9 @@ def run_experiments(
     features = {f: k for f, k in limits.items() if f in tried}
     seconds = time.perf_counter() - started
     target_id = cause or goal.value
-    return ExperimentTable(target_id, tuple(rows), known, beside, nearest, tuple(left), seconds, culprits, features)
+    return ExperimentTable(
+        target_id, tuple(rows), known, beside, nearest, tuple(left), seconds, culprits, features, cures=baseline.cures()
+    )
 
 
 def _row(e: Experiment, result: Any, target: Any, baseline: Baseline, known: dict[str, str]) -> Row:
