@@ -195,3 +195,10 @@ def test_the_experiment_that_removes_a_known_cause_makes_a_candidate_of_its_kind
     assert X.judge(table("clean", "memory/copy/contraction@Default")).verdict == "new"  # a copy: another kind
     assert X.ExperimentTable.from_json(table("clean").to_json()).cures == {".fill": (known,)}
     assert baseline.load(baseline.shipped()).cures() == {".fill": (known,)}
+
+
+def test_a_reports_verdict_line_does_not_contradict_itself():
+    """The maintainer review: "a defect of its own ... ireefuzz already tracks this one" read as a contradiction."""
+    for kind in ("known", "new"):
+        line = X.Verdict(kind, "numeric/wrong-value/x").line()
+        assert line == "a defect of its own: no variant turns it into another defect ireefuzz knows"

@@ -228,12 +228,12 @@ class Verdict:
     why_not_nearest: str = ""  # why this cause is not that one ("" for a duplicate: it is)
 
     def line(self) -> str:
-        """The verdict for the reader of a report: the same defect as another, or one of its own (for ``known``,
-        that ireefuzz already tracks it: a report is filed for it all the same)."""
+        """The verdict for the reader of a report: the same defect as another, or one of its own. Whether ireefuzz
+        already tracks it is the campaign's business (``verdict``), not the report reader's: the maintainer review
+        read "a defect of its own; ireefuzz already tracks this one" as a contradiction."""
         if self.verdict == "duplicate-of":
             return f"duplicate-of {self.of} (by experiment: {self.by})"
-        own = "a defect of its own: no variant turns it into another defect ireefuzz knows"
-        return own + ("; ireefuzz already tracks this one" if self.verdict == "known" else "")
+        return "a defect of its own: no variant turns it into another defect ireefuzz knows"
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self) | {"trigger": list(self.trigger), "line": self.line()}
