@@ -202,3 +202,37 @@ def test_a_reports_verdict_line_does_not_contradict_itself():
     for kind in ("known", "new"):
         line = X.Verdict(kind, "numeric/wrong-value/x").line()
         assert line == "a defect of its own: no variant turns it into another defect ireefuzz knows"
+
+
+# --------------------------------------------------------------------------- semantic reductions of a raw program
+
+
+def test_a_slice_becomes_an_argument_of_its_type_every_use_reading_it():
+    """The maintainer review: the trigger search only varied flags and types; "does the view matter?" is one edit."""
+    text = (DATA / "gather_from_strided_slice.mlir").read_text()
+    line = next(i for i, ln in enumerate(text.split("\n")) if "tensor.extract_slice" in ln)
+    made = X.with_view_as_argument(text, "main", line)
+    assert made is not None
+    program, shape = made
+    assert shape == (13, 3) and "tensor.extract_slice" not in program
+    assert (
+        "func.func @main(%arg2: tensor<13x3x64xi32>, %arg3: tensor<13xi32>, %view_of_n2: tensor<13x3xi32>)" in program
+    )
+    assert "tensor.extract %view_of_n2[" in program and "%n2" not in program
+    assert X.with_view_as_argument(text, "main", line + 1) is None  # not a slice
+    assert X.with_view_as_argument(text, "other", line) is None
+
+
+@pytest.mark.iree
+def test_a_gather_from_a_strided_slice_compiles_from_an_argument_which_is_its_trigger(capsys):
+    """Round D's real new bug (seed 57186, host; seed 67055, x86-64-v2): vector.gather from a strided view is left
+    unlowered; read from a plain argument it compiles. The view experiment finds that trigger."""
+    from ireefuzz.tools import check
+
+    parser = argparse.ArgumentParser()
+    check.configure(parser)
+    status = check.main(parser.parse_args([str(DATA / "gather_from_strided_slice.mlir"), "--json"]), X.for_check)
+    (cause,) = json.loads(capsys.readouterr().out)["causes"]
+    rows = {r["label"]: r["outcome"] for r in cause["record"]["rows"]}
+    assert status == 1 and rows["as-given"] == "same" and rows["n2.view=argument"] == "clean"
+    assert "in place of the `tensor.extract_slice` %n2, it compiles" in " ".join(cause["record"]["verdict"]["trigger"])

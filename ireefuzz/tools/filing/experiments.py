@@ -1177,7 +1177,8 @@ def program_experiments(case: Any, cannot_run: CannotRun = lambda cpu: None) -> 
     variant = _program_variant(case, wide, widen=True) if wide else None
     dtypes = [Experiment("f32", "f32 instead of f16 / bf16", variant)] if variant is not None else []
     shapes, ranks = list(program_shape_experiments(case)), list(program_rank_experiments(case))
-    return [shapes, inits, ranks, dtypes, list(cpu_experiments(case, cannot_run))]
+    views = list(program_view_experiments(case))
+    return [shapes, inits, views, ranks, dtypes, list(cpu_experiments(case, cannot_run))]
 
 
 def _shown(shape: Sequence[int | None]) -> str:
@@ -1208,6 +1209,56 @@ def program_shape_experiments(case: Any) -> Iterator[Experiment]:
     if variant is not None:
         shown = ", ".join(f"`%arg{n}` {_shown(declared[n])}" for n in static)
         yield Experiment("dynamic", f"dynamic argument types ({shown} as dynamic dims, cast back at entry)", variant)
+
+
+_SLICE = re.compile(r"^\s*(%[\w.$-]+) = tensor\.extract_slice .* to (tensor<((?:\d+x)+)[a-z]\w*>)\s*$")
+
+
+def with_view_as_argument(text: str, function: str, line: int) -> tuple[str, tuple[int, ...]] | None:
+    """``text`` with the ``tensor.extract_slice`` on ``line`` of ``function`` replaced by a new last argument of its
+    result type (a static one), every use of its result reading the argument; (the program, the argument's shape),
+    or None when the line is no such slice."""
+    lines = text.split("\n")
+    span, found = _function_span(lines, function), _SLICE.match(lines[line])
+    if span is None or found is None or not span[0] < line < span[1]:
+        return None
+    value, result, dims = found.groups()
+    header = lines[span[0]]
+    opened = header.index(f"@{function}(") + len(function) + 2
+    depth, close = 1, opened
+    while depth and close < len(header):
+        depth += {"(": 1, ")": -1}.get(header[close], 0)
+        close += 1
+    argument = f"%view_of_{value.lstrip('%').replace('.', '_')}"
+    comma = ", " if header[opened : close - 1].strip() else ""
+    lines[span[0]] = f"{header[: close - 1]}{comma}{argument}: {result}{header[close - 1 :]}"
+    use = re.compile(rf"{re.escape(value)}(?![\w.$-])")
+    body = [use.sub(argument, ln) for ln in lines[span[0] + 1 : span[1]]]
+    body[line - span[0] - 1] = None  # type: ignore[call-overload]
+    lines[span[0] + 1 : span[1]] = [ln for ln in body if ln is not None]
+    return "\n".join(lines), tuple(int(d) for d in dims.rstrip("x").split("x"))
+
+
+def program_view_experiments(case: Any) -> Iterator[Experiment]:
+    """Each statically shaped ``tensor.extract_slice`` of the function read from a new argument of its type instead
+    (the view removed, its data the same kind): an engineer's "does the slice matter?" (a gather from a strided
+    view fails where one from a plain buffer compiles)."""
+    if case.args is None:
+        return
+    lines = case.program.split("\n")
+    for line in range(len(lines)):
+        made = with_view_as_argument(case.program, case.function, line) if _SLICE.match(lines[line]) else None
+        if made is None:
+            continue
+        text, shape = made
+        variant = _program_variant(case, text, shapes=[*(t.shape for t in case.args), shape])
+        if variant is not None:
+            value = _SLICE.match(lines[line]).group(1)  # type: ignore[union-attr]
+            yield Experiment(
+                f"{value.lstrip('%')}.view=argument",
+                f"a function argument of its type in place of the `tensor.extract_slice` {value}",
+                variant,
+            )
 
 
 def program_rank_experiments(case: Any) -> Iterator[Experiment]:
