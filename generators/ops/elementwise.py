@@ -259,16 +259,24 @@ def _scale_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> Tenso
     return t
 
 
-def _scale_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
-    t, rank = node.type, len(node.type.shape)
-    return ctx.generic(
-        result_name(ctx, node),
-        [(operands[0], ctx.graph.type_of(node.inputs[0]))],
-        (ctx.init_for(node.index, node, operands), t),
-        [identity_map(rank)] * 2,
-        ["parallel"] * rank,
-        lambda b, a: b.op(f"arith.mulf {a[0]}, {b.const(node.attrs['by'], t.dtype)} : {t.dtype}"),
-    )
+def _by_constant(op: str) -> Callable:
+    """The emitter of an elementwise ``op`` of each element and the constant ``attrs["by"]`` (scale, the shifts)."""
+
+    def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+        t, rank = node.type, len(node.type.shape)
+        return ctx.generic(
+            result_name(ctx, node),
+            [(operands[0], ctx.graph.type_of(node.inputs[0]))],
+            (ctx.init_for(node.index, node, operands), t),
+            [identity_map(rank)] * 2,
+            ["parallel"] * rank,
+            lambda b, a: b.op(f"{op} {a[0]}, {b.const(node.attrs['by'], t.dtype)} : {t.dtype}"),
+        )
+
+    return emit
+
+
+_scale_emit = _by_constant("arith.mulf")
 
 
 def _scale_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
@@ -295,21 +303,6 @@ def _shift_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> Tenso
     return t
 
 
-def _shift_emit(op: str) -> Callable:
-    def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
-        t, rank = node.type, len(node.type.shape)
-        return ctx.generic(
-            result_name(ctx, node),
-            [(operands[0], ctx.graph.type_of(node.inputs[0]))],
-            (ctx.init_for(node.index, node, operands), t),
-            [identity_map(rank)] * 2,
-            ["parallel"] * rank,
-            lambda b, a: b.op(f"{op} {a[0]}, {b.const(node.attrs['by'], t.dtype)} : {t.dtype}"),
-        )
-
-    return emit
-
-
 def _shift_bound(name: str) -> Callable:
     if name == "shift_left":
         return lambda bs, a, ts: min(bs[0] * 2.0 ** a["by"], FULL_RANGE)
@@ -322,4 +315,4 @@ def _shift_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | 
 
 
 for _name, _op in SHIFTS.items():
-    register(OpSpec(_name, _shift_infer, _shift_emit(_op), _shift_bound(_name), _shift_propose, modular=True))
+    register(OpSpec(_name, _shift_infer, _by_constant(_op), _shift_bound(_name), _shift_propose, modular=True))
