@@ -122,9 +122,15 @@ def _outs(op: ir.Operation) -> list[ir.Value]:
 def _in_place(op: ir.Operation, limit: int) -> Iterable[Allowance]:
     results = list(op.results)
     outs = _outs(op)
+    written = [b for b in map(_binding_of, outs) if b is not None]
     for operand in list(op.operands)[: len(list(op.operands)) - len(outs)]:  # its ins (a top-k's input)
-        if isinstance(operand.type, ir.RankedTensorType) and _computed_here(operand):
+        if not isinstance(operand.type, ir.RankedTensorType):
+            continue
+        if _computed_here(operand):
             yield _allowance(op.name, -1, operand, limit, "input computed in the dispatch")
+        elif (binding := _binding_of(operand)) is not None and any(binding == w for w in written):
+            # a scan of a buffer into itself: its input must be kept while its outs overwrite it
+            yield _allowance(op.name, -1, operand, limit, "input read from the binding its outs write")
     for index, operand in enumerate(outs):
         unused = index < len(results) and _unused(results[index])
         read_only = _from_read_only_binding(operand)
@@ -176,6 +182,12 @@ def _computed_here(value: ir.Value) -> bool:
     reads it over and over (a top-k's input) needs it in a buffer of its tile."""
     origin = _origin(value)
     return origin is not None and not origin.name.endswith("dispatch.tensor.load")
+
+
+def _binding_of(value: ir.Value) -> ir.Value | None:
+    """The dispatch tensor ``value`` is loaded from (through casts / slices), or None when it is not loaded."""
+    origin = _origin(value)
+    return origin.operands[0] if origin is not None and origin.name.endswith("dispatch.tensor.load") else None
 
 
 def _from_read_only_binding(value: ir.Value) -> bool:

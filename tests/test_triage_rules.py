@@ -236,3 +236,18 @@ def test_a_gather_from_a_strided_slice_compiles_from_an_argument_which_is_its_tr
     rows = {r["label"]: r["outcome"] for r in cause["record"]["rows"]}
     assert status == 1 and rows["as-given"] == "same" and rows["n2.view=argument"] == "clean"
     assert "in place of the `tensor.extract_slice` %n2, it compiles" in " ".join(cause["record"]["verdict"]["trigger"])
+
+
+@pytest.mark.iree
+def test_a_scan_into_the_buffer_it_reads_may_keep_its_input_on_the_stack(capsys):
+    """Round E (seed 92819, host): a scan whose outs is its own input (one read-write binding) stages the input on
+    the stack while it overwrites the buffer: scratch the op needs (the argument written is the immutability
+    oracle's known finding), not a memory finding of its own."""
+    from ireefuzz.tools import check
+
+    parser = argparse.ArgumentParser()
+    check.configure(parser)
+    program = str(DATA / "scan_into_its_own_input.mlir")
+    status = check.main(parser.parse_args([program, "--json", "--oracles", "memory"]), X.for_check)
+    report = json.loads(capsys.readouterr().out)
+    assert (status, report["findings"]) == (0, [])
