@@ -466,3 +466,14 @@ def test_a_numeric_bundle_of_a_correct_program_does_not_reproduce(tmp_path, dtyp
     bundle = write_bundle(finding, case, tmp_path / "bundle", issue=False)
     proc = _run(bundle, _stock_tools(tmp_path))
     assert proc.returncode == 0 and "not reproduced" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_integer_outputs_compare_exactly_without_a_tolerance_flag_older_runtimes_lack():
+    """The maintainer review: bisection called 3.10.0 'could not run' because its iree-run-module does not know
+    --expected_rtol; an integer output needs no tolerance."""
+
+    wrong = _finding("numeric", "wrong-value")
+    integer = run_script(wrong, GRAPH, FLAGS, outputs=[np.zeros((2,), np.int32)] * len(GRAPH.outputs))
+    floating = run_script(wrong, GRAPH, FLAGS, outputs=[np.zeros((2,), np.float32)] * len(GRAPH.outputs))
+    assert "--equality_mode=exact" in integer and "expected_rtol" not in integer
+    assert "--expected_rtol=" in floating
