@@ -20,6 +20,7 @@ one gather_of_gather_wrong_values gather_of_gather_wrong_values.mlir --shapes 2x
 #  survives LLVM; LLVM promotes its alloca)
 one mmt4d_dynamic_sigfpe mmt4d_dynamic_sigfpe.mlir
 one masked_contract_drop_unit_dims attention_masked_contract_drop_unit_dims_error.mlir
+one gather_from_strided_slice_translation_error gather_from_strided_slice_unrealized_cast.mlir
 one unpack_into_argument unpack_into_argument_write_error.mlir
 one conv_input_as_outs_crash conv_input_as_outs_crash.mlir
 one comment_llvm_113021_reverse_map_tiling reverse_map_then_reduce_tiling_invalid_ir.mlir

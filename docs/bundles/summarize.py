@@ -20,6 +20,10 @@ CAUSES = {
         None,
     ),
     "gather_of_gather_wrong_values": ("a gather of a gather returns wrong rows", None),
+    "gather_from_strided_slice_translation_error": (
+        "a gather from a slice that drops the innermost dim stays a strided `vector.gather`: LLVM translation fails",
+        None,
+    ),
     "mmt4d_dynamic_sigfpe": ("`linalg.mmt4d` with dynamic inner tiles: SIGFPE in iree-compile", None),
     "unpack_into_argument": ("`linalg.unpack` into a function argument: write-affecting error", None),
     "conv_input_as_outs_crash": (
