@@ -192,12 +192,8 @@ def _binding_of(value: ir.Value) -> ir.Value | None:
 
 def _from_read_only_binding(value: ir.Value) -> bool:
     """``value`` is loaded (maybe through casts / slices) from a ``readonly`` dispatch tensor."""
-    origin = _origin(value)
-    return (
-        origin is not None
-        and origin.name.endswith("dispatch.tensor.load")
-        and "readonly:" in str(origin.operands[0].type)
-    )
+    binding = _binding_of(value)
+    return binding is not None and "readonly:" in str(binding.type)
 
 
 def within(

@@ -75,7 +75,7 @@ def failure_stage(cause: str) -> int:
     (a wrong value, a memory or fusion finding)."""
     from ireefuzz.oracles import vocabulary
 
-    at = cause.rpartition("@")[2] if "@" in cause else ""
+    at = _named_at(cause)
     if not at or family(cause) != "crash":
         return 0
     if at in vocabulary.LINK_PASSES:
@@ -86,10 +86,19 @@ def failure_stage(cause: str) -> int:
 def culprit_family(cause: str) -> str:
     """The family of the culprit pass a cause id names after ``@`` (``...@iree-llvmcpu-tile`` -> ``tiling``), or ""
     when it names a pipeline or nothing (memory and fusion causes name a pipeline: a CamelCase word, no pass)."""
+    return pass_culprit_family(_named_at(cause))
+
+
+def pass_culprit_family(name: str) -> str:
+    """The family of pass ``name`` (``pass_family``), or "" when it is no pass (a CamelCase pipeline, nothing)."""
     from ireefuzz.oracles.cause import pass_family
 
-    at = cause.rpartition("@")[2] if "@" in cause else ""
-    return pass_family(at) if "-" in at else ""
+    return pass_family(name) if "-" in name else ""
+
+
+def _named_at(cause: str) -> str:
+    """What a cause id names after its ``@`` (a pass, a stage or a pipeline), or "" without one."""
+    return cause.rpartition("@")[2] if "@" in cause else ""
 
 
 def needs_run(cause: str) -> bool:
@@ -268,7 +277,7 @@ def judge(table: ExperimentTable) -> Verdict:
         and mechanism(r.outcome.cause) == mech
         and failure_stage(r.outcome.cause) <= failure_stage(table.target)
     ]
-    culprit = culprit_family(table.target) or culprit_family(f"@{table.culprit}" if table.culprit else "")
+    culprit = culprit_family(table.target) or pass_culprit_family(table.culprit)
     by_pass = [  # another oracle's known bug from the same pass: one edit turns this failure into that one
         r for r in variants if r.outcome.kind == "known" and culprit and table.culprits.get(r.outcome.cause) == culprit
     ]
