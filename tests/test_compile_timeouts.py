@@ -177,16 +177,17 @@ def test_bundling_confirms_first_and_compiles_nothing_for_a_known_timeout(tmp_pa
 
 
 def test_triage_is_red_for_a_confirmed_hang_only(tmp_path):
-    """``ireefuzz triage RUN`` as a nightly reads it: a slow compile's run exits 0 and its summary lists no new cause
+    """``ireefuzz triage RUN`` as a nightly reads it (also with ``--bundles 0``): a slow compile's run exits 0 and its summary lists no new cause
     but the reason it did not judge the case; a hang's run exits 1 and junit.xml says it did not end alone."""
     empty = tmp_path / "empty.json"
     empty.write_text("[]")
-    for mode, status in (("module", 0), ("hang", 1)):
-        (tmp_path / mode).mkdir()
-        fake = Fake(tmp_path / mode, mode)
-        run = campaign_with_a_timeout(tmp_path / mode / "run", str(fake.path), LIMIT_S, Baseline.of([])).out
-        argv = ["triage", str(run), "--baseline", str(empty), "--bundle-timeout", "1"]
-        assert cli.main(argv) == status, mode
+    for mode, status, bundles in (("module", 0, ()), ("hang", 1, ()), ("module", 0, ("--bundles", "0"))):
+        where = tmp_path / f"{mode}{len(bundles)}"
+        where.mkdir()
+        fake = Fake(where, mode)
+        run = campaign_with_a_timeout(where / "run", str(fake.path), LIMIT_S, Baseline.of([])).out
+        argv = ["triage", str(run), "--baseline", str(empty), "--bundle-timeout", "1", *bundles]
+        assert cli.main(argv) == status, (mode, bundles)  # --bundles 0 bundles nothing, but confirms the hang
         summary = json.loads((run / "summary.json").read_text())
         assert summary["new_causes"] == ([] if status == 0 else ["crash/compile-timeout"])
         if status == 0:

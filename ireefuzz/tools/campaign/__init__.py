@@ -99,7 +99,9 @@ def _run(args: argparse.Namespace, out: Path, options: Options, scheduler: str |
     from .loop import exit_status, run
 
     status = run(options, out, pool, baseline, Display(), previous, spec=spec)
-    if status == 1 and bundles != 0:  # red only for a cause that survived its experiments
+    # red only for a cause that survived its experiments; with --bundles 0 none is bundled, but a new cause's
+    # compile timeouts are still confirmed as hangs (a loaded machine's slow compile is no finding)
+    if status == 1:
         status = exit_status(bundle_causes(Record(out, options, baseline, previous), bundles, args.bundle_timeout))
     return status
 

@@ -5,7 +5,7 @@ Derives every recorded finding's cause afresh (``oracles.cause``), writes the ca
 findings.jsonl and progress.jsonl, confirms the new causes' compile timeouts as hangs (``bundling.confirm_hangs``:
 each compiled once more alone at 4x the limit; a slow compile is not judged, another failure is that failure),
 bundles the best-ranked new causes that have no bundle yet (``ranking``), and rewrites summary.json, summary.md,
-junit.xml and report.html. Prints the cause table. ``--bundles 0`` does neither the confirmation nor the bundles.
+junit.xml and report.html. Prints the cause table. ``--bundles 0`` makes no bundle; the confirmation still runs.
 
 ``--mark CAUSE --as VERDICT`` first writes a verdict for one of the run's causes into the baseline
 (``--baseline FILE``, default ./corpus/known_findings.json; made from the baseline shipped with ireefuzz
@@ -74,8 +74,7 @@ def main(args: argparse.Namespace) -> int:
     previous = previous_run(Path(compare), baseline) if compare else None
     rewrite_causes(open_run(run, baseline, previous, rederive=True))
     record = open_run(run, baseline, previous)
-    if bundles != 0:
-        bundle_new_causes(record, bundles, args.bundle_timeout)
+    bundle_new_causes(record, bundles, args.bundle_timeout)  # with 0, only the new causes' hangs confirmed
     summary = write_outputs(run, open_run(run, baseline, previous))
     print_causes(summary)
     return 1 if summary["new_causes"] else 0
