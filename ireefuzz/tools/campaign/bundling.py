@@ -143,8 +143,7 @@ def _timeout_unconfirmed(row: Mapping[str, Any]) -> bool:
     """A recorded compile timeout with its case, not yet confirmed (a confirmed hang carries ``hang``)."""
     evidence = row.get("evidence") or {}
     return (
-        row.get("oracle") == "crash"
-        and row.get("kind") == "compile-timeout"
+        row.get("kind") == "compile-timeout"  # (the crash oracle's kind: a compile that did not end)
         and bool(row.get("case"))
         and ("hang" not in evidence)
     )

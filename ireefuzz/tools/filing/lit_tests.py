@@ -359,7 +359,8 @@ def run_module_test(
     """Compile, run on the bundle's inputs, compare with the float64 reference's values at run.sh's tolerance; for a
     compile failure without reference values, compile alone (the test states that the program compiles)."""
     outs = [np.asarray(v) for k, v in sorted(expected.items(), key=lambda kv: kv[0]) if k.startswith("ref_")]
-    compile_failure = finding.get("oracle") == "crash" and str(finding.get("kind", "")).startswith("compile")
+    kind = str(finding.get("kind") or "")
+    compile_failure = spec_of(str(finding.get("oracle"))).reproduce(kind) == "compile-error"
     if not outs and n_inputs and not compile_failure:
         return "the float64 reference did not run on this program, so no expected values are known"
     evidence = finding.get("evidence") or {}
