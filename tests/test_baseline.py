@@ -38,7 +38,8 @@ def write(path: Path, data) -> Path:
 
 
 def triage(*args: str) -> tuple[int, str, str]:
-    """``ireefuzz triage ... --bundles 0`` as the command line runs it (in this process: no bundle; a compile only to confirm a new cause's timeout)."""
+    """``ireefuzz triage ... --bundles 0`` as the command line runs it (in this process: no bundle;
+    a compile only to confirm a new cause's timeout)."""
     from ireefuzz import cli
 
     out, err = io.StringIO(), io.StringIO()

@@ -177,8 +177,9 @@ def test_bundling_confirms_first_and_compiles_nothing_for_a_known_timeout(tmp_pa
 
 
 def test_triage_is_red_for_a_confirmed_hang_only(tmp_path):
-    """``ireefuzz triage RUN`` as a nightly reads it (also with ``--bundles 0``): a slow compile's run exits 0 and its summary lists no new cause
-    but the reason it did not judge the case; a hang's run exits 1 and junit.xml says it did not end alone."""
+    """``ireefuzz triage RUN`` as a nightly reads it (also with ``--bundles 0``): a slow compile's run exits 0 and
+    its summary lists no new cause but the reason it did not judge the case; a hang's run exits 1 and junit.xml
+    says it did not end alone."""
     empty = tmp_path / "empty.json"
     empty.write_text("[]")
     for mode, status, bundles in (("module", 0, ()), ("hang", 1, ()), ("module", 0, ("--bundles", "0"))):

@@ -110,7 +110,8 @@ def add_bundle_options(group: Any) -> None:
         type=int,
         metavar="N",
         help="after the campaign, shrink the smallest member of each "
-        "new cause and bundle it into DIR/bundles (default: every new cause; N = at most N; 0 = none; a new cause's compile timeouts are confirmed as hangs either way)",
+        "new cause and bundle it into DIR/bundles (default: every new cause; N = at most N; 0 = none; "
+        "a new cause's compile timeouts are confirmed as hangs either way)",
     )
     group.add_argument(
         "--bundle-timeout",

@@ -446,6 +446,23 @@ _MATCHES = """matches() {  # file $1 has a line holding the fixed texts $2, $3, 
 """
 
 
+# What a compile failure printed, without the IR dumps before it: the signal it died of, and $2 lines of file $1 from
+# the first diagnostic or crash line (the top stack frames; the first lines when there is none).
+_SHOW_FAILURE = """show_failure() {
+  sig=0  # the shell's 128+N, or a launcher's 256-N
+  if [ "$status" -gt 128 ] && [ "$status" -lt 160 ]; then sig=$((status - 128)); fi
+  if [ "$status" -gt 192 ] && [ "$status" -lt 256 ]; then sig=$((256 - status)); fi
+  if [ $sig -gt 0 ]; then echo "killed by signal SIG$(kill -l $sig)"; fi
+  n=0; started=0
+  while [ "$n" -lt "$2" ] && IFS= read -r line; do
+    case $line in *'error:'*|*'Stack dump:'*|*'PLEASE submit'*|*'LLVM ERROR:'*|*'Assertion `'*) started=1 ;; esac
+    if [ $started = 1 ]; then printf '%s\\n' "$line"; n=$((n + 1)); fi
+  done < "$1"
+  [ $started = 1 ] || show "$1" "$2"
+}
+"""
+
+
 _DIED_IN = """died_in() {  # the last IR dump iree-compile printed in file $1 is the one before pass $2 (it died in it)
   last=''
   while IFS= read -r line; do case $line in '// -----// IR Dump '*) last=$line ;; esac; done < "$1"
@@ -474,13 +491,14 @@ def _crash_compile_body(kind: str, keys: Sequence[str], signal_number: int | Non
         tests.append('matches "$WORK.compile.log" ' + " ".join(shlex.quote(k) for k in keys))
     return (
         _MATCHES
+        + _SHOW_FAILURE
         + (_DIED_IN if extra else "")
         + _compile(extra)
         + f"""if [ $status -eq 0 ]; then echo "not reproduced: iree-compile succeeded"; exit 0; fi
 if {" && ".join(tests) or "false"}; then
-  echo "BUG REPRODUCED: iree-compile failed ($status) on a valid program:"; show "$WORK.compile.log" 30; exit 1
+  echo "BUG REPRODUCED: iree-compile failed ($status) on a valid program:"; show_failure "$WORK.compile.log" 16; exit 1
 fi
-echo "iree-compile failed ($status), but not with this bug's diagnostic:"; show "$WORK.compile.log" 30; exit 2
+echo "iree-compile failed ($status), but not with this bug's diagnostic:"; show_failure "$WORK.compile.log" 16; exit 2
 """
     )
 
