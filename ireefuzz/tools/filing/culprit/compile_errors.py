@@ -3,6 +3,8 @@
 - **A crash**: ``--mlir-print-ir-before-all``, one thread: the last pass whose input was printed before the process
   died was running. Confirmed when ``iree-opt`` running it alone on that input crashes too.
 - **An unresolved libcall** (the link fails on a symbol): ``libcall``.
+- **An op LLVM translation rejects** (``LLVM Translation failed for operation: X``): ``lineage.untranslated``, the
+  pass whose output first holds ``X``.
 - **Invalid IR**: iree-compile verifies the IR after every pass (MLIR's pass manager does by default), so the first
   verifier failure stops the compile at the first pass whose output is invalid; ``--mlir-print-ir-after-failure``
   prints that output, and ``iree-opt`` re-verifying it fails with the compile's own message. That pass is the
@@ -45,6 +47,9 @@ def compile_failure(text: str, config: Any, *, crashed_: bool | None = None) -> 
         return crash(text, config, phase)
     if libcall.unresolved(err):
         return libcall.culprit(text, config, err, phase)
+    op = lineage.untranslated_op(err)
+    if op is not None:
+        return lineage.untranslated(text, config, op, phase)
     logged = dumps(err)
     i = next((i for i, d in enumerate(logged) if d.failed and not is_adaptor(d)), None)
     if i is None:

@@ -8,6 +8,11 @@ held the form's *precursor*, which it only materialized:
 - a write to a binding outside the workgroup loop materializes an op that updates, in place, a value loaded from a
   read-only binding (bufferization must copy it to the output binding first).
 
+An op LLVM translation cannot translate (``LLVM Translation failed for operation: builtin.unrealized_conversion_cast``)
+is a form too: serialization only reports it; the pass whose output first holds it is the conversion that should have
+lowered what it wraps (a strided ``vector.gather`` that ``iree-convert-to-llvm`` leaves behind a cast):
+``untranslated``.
+
 A pass that only does its job is gone past; one that makes the defect is not. A buffer (``memref.alloca`` /
 ``alloc``) has no precursor: a ``tensor.empty`` or ``bufferization.alloc_tensor`` is no buffer, only a tensor whose
 contents nothing defines, and the passes that make or tile one (detaching an elementwise init from a named op, tiling,
@@ -324,6 +329,35 @@ def localize(text: str, config: Any, function: str, form: Form, what: str, metho
         confirmation,
         f"iree-opt running {d.name} alone on its input does not print {made.what}",
     )
+
+
+# --------------------------------------------------------------------------- untranslated ops
+
+_UNTRANSLATED = re.compile(r"LLVM Translation failed for operation: ([\w.]+)")
+
+
+def untranslated_op(diagnostic: str) -> str | None:
+    """The op LLVM translation rejected, from a compile's diagnostic (None: no such failure)."""
+    m = _UNTRANSLATED.search(diagnostic)
+    return m.group(1) if m else None
+
+
+def ops_named(op: str) -> Form:
+    """The lines holding an ``op`` operation (``= op`` or a result-less ``op``)."""
+    line = re.compile(rf"^\s*(?:%[^=\n]+=\s*)?{re.escape(op)}\b[^\n]*$", re.M)
+    return Form(f"`{op}`", lambda text: [m.group(0).strip() for m in line.finditer(text)])
+
+
+def untranslated(text: str, config: Any, op: str, phase: str | None) -> Culprit:
+    """An op that reached LLVM translation: the pass whose output first holds it (in the dispatch function whose
+    last dump still holds it), confirmed by running it alone."""
+    _, _, log = compile_(text, config, list(AFTER_EACH_CHANGE))
+    form = ops_named(op)
+    what = f"LLVM translation (at serialization, which only reports it) fails on `{op}`"
+    holding = [d for d in dumps(log) if d.function and form.holds(function_text(d.body, d.function) or "")]
+    if not holding:
+        return not_localized(f"{what}; no dump of a dispatch function holds it", phase, "untranslated")
+    return localize(text, config, holding[-1].function, form, what, "untranslated", log)
 
 
 # --------------------------------------------------------------------------- checkers

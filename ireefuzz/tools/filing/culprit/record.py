@@ -12,7 +12,7 @@ import dataclasses
 import shlex
 from typing import Any, Literal
 
-Method = Literal["invalid-ir", "checker", "crash", "libcall", "memory", "wrong-value", "aliasing", ""]
+Method = Literal["invalid-ir", "checker", "crash", "libcall", "untranslated", "memory", "wrong-value", "aliasing", ""]
 BEFORE_FILE = "culprit_before.mlir"  # the bundle's copy of ir_before: what the confirming command reads
 
 
