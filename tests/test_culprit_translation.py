@@ -39,3 +39,18 @@ def test_the_strided_gather_is_localized_to_the_conversion_to_llvm_and_confirmed
     assert culprit.localized and culprit.pass_ == "iree-convert-to-llvm", culprit.how
     assert culprit.confirm is not None and any("unrealized_conversion_cast" in line for line in culprit.confirm.shows)
     assert "vector.gather" in culprit.ir_before and "unrealized_conversion_cast" not in culprit.ir_before
+
+
+def test_the_defect_is_the_instance_translation_names_not_every_cast():
+    note = "<unknown>:0: note: see current operation: "
+    note += '%14 = "builtin.unrealized_conversion_cast"(%13) : (i64) -> index\n'
+    op = "builtin.unrealized_conversion_cast"
+    form = lineage.rejected_instance(lineage.ops_named(op), op, DIAGNOSTIC + note)
+    ir = (
+        "  %15 = builtin.unrealized_conversion_cast %14 : i64 to index\n"
+        "  %46 = builtin.unrealized_conversion_cast %45 : vector<3xi64> to vector<3xindex>\n"
+    )
+    assert form.holds(ir) == ["%15 = builtin.unrealized_conversion_cast %14 : i64 to index"]
+    assert lineage.rejected_instance(lineage.ops_named(op), op, DIAGNOSTIC).holds(ir) == [
+        line.strip() for line in ir.splitlines()
+    ]

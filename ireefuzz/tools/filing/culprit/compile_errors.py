@@ -49,7 +49,7 @@ def compile_failure(text: str, config: Any, *, crashed_: bool | None = None) -> 
         return libcall.culprit(text, config, err, phase)
     op = lineage.untranslated_op(err)
     if op is not None:
-        return lineage.untranslated(text, config, op, phase)
+        return lineage.untranslated(text, config, op, err, phase)
     logged = dumps(err)
     i = next((i for i, d in enumerate(logged) if d.failed and not is_adaptor(d)), None)
     if i is None:

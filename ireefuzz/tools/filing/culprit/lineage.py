@@ -348,16 +348,36 @@ def ops_named(op: str) -> Form:
     return Form(f"`{op}`", lambda text: [m.group(0).strip() for m in line.finditer(text)])
 
 
-def untranslated(text: str, config: Any, op: str, phase: str | None) -> Culprit:
+def untranslated(text: str, config: Any, op: str, diagnostic: str, phase: str | None) -> Culprit:
     """An op that reached LLVM translation: the pass whose output first holds it (in the dispatch function whose
     last dump still holds it), confirmed by running it alone."""
     _, _, log = compile_(text, config, list(AFTER_EACH_CHANGE))
-    form = ops_named(op)
+    named = ops_named(op)
     what = f"LLVM translation (at serialization, which only reports it) fails on `{op}`"
-    holding = [d for d in dumps(log) if d.function and form.holds(function_text(d.body, d.function) or "")]
+    holding = [d for d in dumps(log) if d.function and named.holds(function_text(d.body, d.function) or "")]
     if not holding:
         return not_localized(f"{what}; no dump of a dispatch function holds it", phase, "untranslated")
+    form = rejected_instance(named, op, diagnostic)
     return localize(text, config, holding[-1].function, form, what, "untranslated", log)
+
+
+# the op translation names: ``note: see current operation: %14 = "builtin.unrealized_conversion_cast"(%13) : (i64)
+# -> index`` (generic form)
+_CURRENT = re.compile(r"see current operation: [^\n]*?\"([\w.]+)\"\([^)]*\)[^:\n]*: \(([^\n]*)\) -> ([^\n]+)$", re.M)
+
+
+def rejected_instance(named: Form, op: str, diagnostic: str) -> Form:
+    """``named`` narrowed to the ops of the types translation rejected (its "see current operation" note): a
+    conversion makes and folds away many casts; the defect is the one that reached translation."""
+    m = next((m for m in _CURRENT.finditer(diagnostic) if m.group(1) == op), None)
+    if m is None:
+        return named
+    types = f": {m.group(2).strip()} to {m.group(3).strip()}"
+
+    def holds(text: str) -> list[str]:
+        return [line for line in named.holds(text) if line.endswith(types)]
+
+    return dataclasses.replace(named, what=f"{named.what} `{types[2:]}`", holds=holds)
 
 
 # --------------------------------------------------------------------------- checkers
