@@ -6,7 +6,7 @@ the bundle (``culprit_before.mlir`` / ``culprit_after.mlir``). The methods, one 
 
 - ``compile_errors``: a crash (the pass running), invalid IR (the first pass whose output fails the verifier),
   a checker's error (``lineage``: the pass that made what it rejects), an op LLVM translation rejects (``lineage``:
-  the pass whose output first holds it), a pass's own error;
+  the conversion whose output first holds it), a pass's own error;
 - ``libcall``: an unresolved libcall (the pass that should have expanded or lowered the op);
 - ``memory``: a memory finding (``lineage`` from the first pass whose output holds the op);
 - ``values``: wrong values (translation validation with the float64 interpreter: phases, then each pass; in

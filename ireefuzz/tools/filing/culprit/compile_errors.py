@@ -3,8 +3,10 @@
 - **A crash**: ``--mlir-print-ir-before-all``, one thread: the last pass whose input was printed before the process
   died was running. Confirmed when ``iree-opt`` running it alone on that input crashes too.
 - **An unresolved libcall** (the link fails on a symbol): ``libcall``.
-- **An op LLVM translation rejects** (``LLVM Translation failed for operation: X``): ``lineage.untranslated``, the
-  pass whose output first holds ``X``.
+- **An op LLVM translation rejects** (``LLVM Translation failed for operation: X``, ``cannot be converted to LLVM
+  IR ... for op: X``, or a ``failed to legalize operation 'X'`` that serialization reports): ``lineage.untranslated``,
+  the conversion whose output first holds ``X`` (a cast: the instance translation names; another op: ``X`` in a
+  converted ``llvm.func``).
 - **Invalid IR**: iree-compile verifies the IR after every pass (MLIR's pass manager does by default), so the first
   verifier failure stops the compile at the first pass whose output is invalid; ``--mlir-print-ir-after-failure``
   prints that output, and ``iree-opt`` re-verifying it fails with the compile's own message. That pass is the

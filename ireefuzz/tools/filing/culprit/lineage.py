@@ -8,10 +8,12 @@ held the form's *precursor*, which it only materialized:
 - a write to a binding outside the workgroup loop materializes an op that updates, in place, a value loaded from a
   read-only binding (bufferization must copy it to the output binding first).
 
-An op LLVM translation cannot translate (``LLVM Translation failed for operation: builtin.unrealized_conversion_cast``)
-is a form too: serialization only reports it; the pass whose output first holds it is the conversion that should have
-lowered what it wraps (a strided ``vector.gather`` that ``iree-convert-to-llvm`` leaves behind a cast):
-``untranslated``.
+An op LLVM translation cannot translate (``LLVM Translation failed for operation: builtin.unrealized_conversion_cast``,
+``cannot be converted to LLVM IR ... for op: vector.gather``) is a form too: serialization only reports it; the pass
+whose output first holds it is the conversion that should have lowered what it wraps (a strided ``vector.gather`` that
+``iree-convert-to-llvm`` leaves behind a cast): ``untranslated``. A cast is the instance translation names; another
+op is the op in a function already converted (an ``llvm.func``), so the pass that made it (vectorization) is gone
+past. No dump holding it: not localized.
 
 A pass that only does its job is gone past; one that makes the defect is not. A buffer (``memref.alloca`` /
 ``alloc``) has no precursor: a ``tensor.empty`` or ``bufferization.alloc_tensor`` is no buffer, only a tensor whose
@@ -333,13 +335,25 @@ def localize(text: str, config: Any, function: str, form: Form, what: str, metho
 
 # --------------------------------------------------------------------------- untranslated ops
 
-_UNTRANSLATED = re.compile(r"LLVM Translation failed for operation: ([\w.]+)")
+CAST = "builtin.unrealized_conversion_cast"
+# what translation (at serialization) says of an op no conversion lowered; a dialect conversion's "failed to
+# legalize" counts only when serialization reported it (a pass of the pipeline failing so is its own error)
+_UNTRANSLATED = (
+    re.compile(r"LLVM Translation failed for operation: ([\w.]+)"),
+    re.compile(r"cannot be converted to LLVM IR: [^\n]*?for op: ([\w.]+)"),
+)
+_NOT_LEGALIZED = re.compile(r"failed to legalize operation '([\w.]+)'")
+_AT_SERIALIZATION = re.compile(r"failed to serialize executable|failed to translate the MLIR LLVM dialect")
 
 
 def untranslated_op(diagnostic: str) -> str | None:
-    """The op LLVM translation rejected, from a compile's diagnostic (None: no such failure)."""
-    m = _UNTRANSLATED.search(diagnostic)
-    return m.group(1) if m else None
+    """The op left unconverted that LLVM translation / serialization rejected, from a compile's diagnostic (None: no
+    such failure)."""
+    for pattern in _UNTRANSLATED:
+        if m := pattern.search(diagnostic):
+            return m.group(1)
+    m = _NOT_LEGALIZED.search(diagnostic)
+    return m.group(1) if m and _AT_SERIALIZATION.search(diagnostic) else None
 
 
 def ops_named(op: str) -> Form:
@@ -348,17 +362,54 @@ def ops_named(op: str) -> Form:
     return Form(f"`{op}`", lambda text: [m.group(0).strip() for m in line.finditer(text)])
 
 
+def left_unconverted(op: str) -> Form:
+    """``op`` in a function converted to the LLVM dialect (an ``llvm.func``): the conversion went past it. (Where
+    the function is still a ``func.func``, the op is only not lowered yet.)"""
+    named = ops_named(op)
+    converted = re.compile(r"^\s*llvm\.func\b", re.M)
+
+    def holds(text: str) -> list[str]:
+        return named.holds(text) if converted.search(text) else []
+
+    return Form(f"`{op}` in an `llvm.func`", holds)
+
+
+def untranslated_form(logged: Sequence[Dump], op: str, diagnostic: str) -> tuple[str, Form] | str:
+    """(the dispatch function, the form to trace) for ``op`` rejected at translation, from an after-each-pass log;
+    or why there is none. A cast is traced by the instance translation names (a conversion makes and folds many);
+    another op by where it sits in a converted function (the conversion that should have lowered it)."""
+    named = ops_named(op)
+    holding = [d for d in logged if d.function and named.holds(function_text(d.body, d.function) or "")]
+    if not holding:
+        return "no dump of a dispatch function holds it"
+    form = rejected_instance(named, op, diagnostic) if op == CAST else left_unconverted(op)
+    return holding[-1].function, form
+
+
+def unconverted_users(logged: Sequence[Dump], function: str, form: Form) -> list[str]:
+    """The non-LLVM ops using the results of ``form`` (casts) in ``function``'s last dump: what the conversion left
+    unconverted behind the cast."""
+    body = next((t for d in reversed(logged) if (t := function_text(d.body, function) or "")), "")
+    users: set[str] = set()
+    for line in form.holds(body):
+        if m := re.match(r"(%[\w.#]+) =", line):
+            users |= {u for u in _users(body, m.group(1)) if not u.startswith(("llvm.", "builtin."))}
+    return sorted(users)
+
+
 def untranslated(text: str, config: Any, op: str, diagnostic: str, phase: str | None) -> Culprit:
     """An op that reached LLVM translation: the pass whose output first holds it (in the dispatch function whose
     last dump still holds it), confirmed by running it alone."""
     _, _, log = compile_(text, config, list(AFTER_EACH_CHANGE))
-    named = ops_named(op)
+    logged = dumps(log)
     what = f"LLVM translation (at serialization, which only reports it) fails on `{op}`"
-    holding = [d for d in dumps(log) if d.function and named.holds(function_text(d.body, d.function) or "")]
-    if not holding:
-        return not_localized(f"{what}; no dump of a dispatch function holds it", phase, "untranslated")
-    form = rejected_instance(named, op, diagnostic)
-    return localize(text, config, holding[-1].function, form, what, "untranslated", log)
+    found = untranslated_form(logged, op, diagnostic)
+    if isinstance(found, str):
+        return not_localized(f"{what}; {found}", phase, "untranslated")
+    function, form = found
+    if op == CAST and (users := unconverted_users(logged, function, form)):
+        what += f" (an operand of {' / '.join(f'`{u}`' for u in users)}, left unconverted)"
+    return localize(text, config, function, form, what, "untranslated", log)
 
 
 # the op translation names: ``note: see current operation: %14 = "builtin.unrealized_conversion_cast"(%13) : (i64)
