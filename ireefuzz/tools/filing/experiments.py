@@ -7,7 +7,8 @@ back, each consumer removed, f16 / bf16 as f32, a rank more or less (where the o
 (``generic``, ``x86-64-v3``, ``host``) and data tiling on / off. ``graph_experiments`` builds these from the
 metamorphic relations' own transforms (``core.relations``: ``to_static``, ``to_dynamic``, ``dps_variants``,
 ``config_variants``); ``program_experiments`` builds the ones that work on a raw program's text (the CPUs, f32,
-``tensor.empty`` for an argument init). ``run_experiments`` compiles and runs each through the one pipeline
+``tensor.empty`` for an argument init, a static slice or a splat input (``linalg.fill``, splat constant / generic)
+read from a new argument, the splat also read in its consumer's body over that argument). ``run_experiments`` compiles and runs each through the one pipeline
 (``core.evaluate``, whose findings carry their causes, ``oracles.cause.assign_causes``) and records an
 ``Outcome`` per variant: the same cause, a known cause, another cause, clean, or not judged (and why). A CPU whose
 code this machine cannot run is compiled only: its run-time verdicts are not judged.
@@ -144,6 +145,7 @@ class Experiment:
     change: str
     case: Any
     not_run: str = ""  # why this machine cannot run its code (then compiled only: run-time verdicts not judged)
+    drops_op: bool = False  # an op made an argument: the target's cause without ops of its cone is the same failure
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1186,8 +1188,8 @@ def program_experiments(case: Any, cannot_run: CannotRun = lambda cpu: None) -> 
     variant = _program_variant(case, wide, widen=True) if wide else None
     dtypes = [Experiment("f32", "f32 instead of f16 / bf16", variant)] if variant is not None else []
     shapes, ranks = list(program_shape_experiments(case)), list(program_rank_experiments(case))
-    views = list(program_view_experiments(case))
-    return [shapes, inits, views, ranks, dtypes, list(cpu_experiments(case, cannot_run))]
+    views, producers = list(program_view_experiments(case)), list(program_producer_experiments(case))
+    return [shapes, inits, views, producers, ranks, dtypes, list(cpu_experiments(case, cannot_run))]
 
 
 def _shown(shape: Sequence[int | None]) -> str:
@@ -1223,6 +1225,33 @@ def program_shape_experiments(case: Any) -> Iterator[Experiment]:
 _SLICE = re.compile(r"^\s*(%[\w.$-]+) = tensor\.extract_slice .* to (tensor<((?:\d+x)+)[a-z]\w*>)\s*$")
 
 
+def _as_argument(
+    lines: list[str], span: tuple[int, int], first: int, last: int, argument: str, result: str
+) -> list[str]:
+    """``lines`` (a function's program, ``span`` its header and closing lines) with the op on lines ``first`` to
+    ``last`` removed and a new last argument ``argument`` of type ``result`` (its uses already renamed to it,
+    ``_renamed``)."""
+    header = lines[span[0]]
+    function = re.search(r"@([\w$.-]+)\(", header).group(1)  # type: ignore[union-attr]
+    opened = header.index(f"@{function}(") + len(function) + 2
+    depth, close = 1, opened
+    while depth and close < len(header):
+        depth += {"(": 1, ")": -1}.get(header[close], 0)
+        close += 1
+    comma = ", " if header[opened : close - 1].strip() else ""
+    lines[span[0]] = f"{header[: close - 1]}{comma}{argument}: {result}{header[close - 1 :]}"
+    body = lines[span[0] + 1 : span[1]]
+    del body[first - span[0] - 1 : last - span[0]]
+    lines[span[0] + 1 : span[1]] = body
+    return lines
+
+
+def _renamed(lines: Sequence[str], span: tuple[int, int], value: str, argument: str) -> list[str]:
+    """``lines`` with every use of ``value`` inside ``span`` (a function's body) spelled ``argument``."""
+    use = re.compile(rf"{re.escape(value)}(?![\w.$-])")
+    return [use.sub(argument, ln) if span[0] < i < span[1] else ln for i, ln in enumerate(lines)]
+
+
 def with_view_as_argument(text: str, function: str, line: int) -> tuple[str, tuple[int, ...]] | None:
     """``text`` with the ``tensor.extract_slice`` on ``line`` of ``function`` replaced by a new last argument of its
     result type (a static one), every use of its result reading the argument; (the program, the argument's shape),
@@ -1232,20 +1261,9 @@ def with_view_as_argument(text: str, function: str, line: int) -> tuple[str, tup
     if span is None or found is None or not span[0] < line < span[1]:
         return None
     value, result, dims = found.groups()
-    header = lines[span[0]]
-    opened = header.index(f"@{function}(") + len(function) + 2
-    depth, close = 1, opened
-    while depth and close < len(header):
-        depth += {"(": 1, ")": -1}.get(header[close], 0)
-        close += 1
     argument = f"%view_of_{value.lstrip('%').replace('.', '_')}"
-    comma = ", " if header[opened : close - 1].strip() else ""
-    lines[span[0]] = f"{header[: close - 1]}{comma}{argument}: {result}{header[close - 1 :]}"
-    use = re.compile(rf"{re.escape(value)}(?![\w.$-])")
-    body = [use.sub(argument, ln) for ln in lines[span[0] + 1 : span[1]]]
-    body[line - span[0] - 1] = None  # type: ignore[call-overload]
-    lines[span[0] + 1 : span[1]] = [ln for ln in body if ln is not None]
-    return "\n".join(lines), tuple(int(d) for d in dims.rstrip("x").split("x"))
+    program = _as_argument(_renamed(lines, span, value, argument), span, line, line, argument, result)
+    return "\n".join(program), tuple(int(d) for d in dims.rstrip("x").split("x"))
 
 
 def program_view_experiments(case: Any) -> Iterator[Experiment]:
@@ -1267,6 +1285,207 @@ def program_view_experiments(case: Any) -> Iterator[Experiment]:
                 f"{value.lstrip('%')}.view=argument",
                 f"a function argument of its type in place of the `tensor.extract_slice` {value}",
                 variant,
+            )
+
+
+@dataclasses.dataclass(frozen=True)
+class ProducerSite:
+    """A top-level value of a function that is a splat (a ``linalg.fill``, a splat ``arith.constant``, a
+    ``linalg.generic`` of no input yielding a value from above) and that some op reads as an input (not a
+    destination)."""
+
+    function: str
+    op_index: int  # among the function's top-level ops
+    op: str
+    value: str  # its result, as MLIR prints it
+    type: str
+    shape: tuple[int, ...]
+    element: str
+    scalar: str  # the splat: an SSA value from above, or a literal (``2 : i32``)
+    splat: float | int | bool | None  # its number where it is a literal somewhere, for inputs of that value
+    consumers: tuple[tuple[int, int], ...]  # (top-level op, operand) of each read of it as an input
+
+
+def _literal(attr: Any) -> tuple[str, float | int | bool | None] | None:
+    """An ``arith.constant`` scalar attribute as (its literal with type, its number), or None."""
+    from iree.compiler import ir
+
+    if isinstance(attr, ir.IntegerAttr):
+        return str(attr), bool(attr.value) if str(attr.type) == "i1" else int(attr.value)
+    if isinstance(attr, ir.FloatAttr):
+        return str(attr), float(attr.value)
+    return None
+
+
+def producer_sites(text: str, function: str) -> list[ProducerSite]:
+    """The splat values of ``function`` in ``text`` (as MLIR prints it) that an op reads as an input."""
+    from iree.compiler import ir
+
+    from ireefuzz.tools.shrink.canonical import parse
+
+    module = parse(text)
+    if module is None or _entry_arguments(module, function) is None:
+        return []
+    f = next(
+        o.operation
+        for o in module.body.operations
+        if o.operation.name == "func.func" and ir.StringAttr(o.operation.attributes["sym_name"]).value == function
+    )
+    ops = [o.operation for o in f.regions[0].blocks[0].operations]
+    found = []
+    for k, op in enumerate(ops):
+        if len(op.results) != 1 or not isinstance(op.results[0].type, ir.RankedTensorType):
+            continue
+        t = op.results[0].type
+        if not t.has_static_shape:
+            continue
+        scalar, splat = "", None
+        if op.name == "linalg.fill":
+            source = op.operands[0]
+            scalar = source.get_name()
+            if not isinstance(source, ir.BlockArgument) and source.owner.name == "arith.constant":
+                literal = _literal(source.owner.attributes["value"])
+                splat = literal[1] if literal else None
+        elif op.name == "arith.constant" and isinstance(op.attributes["value"], ir.DenseElementsAttr):
+            dense = op.attributes["value"]
+            literal = _literal(dense.get_splat_value()) if dense.is_splat else None
+            if literal is None:
+                continue
+            scalar, splat = literal
+        elif op.name == "linalg.generic" and not _ins_of(op):
+            body = [o.operation for o in op.regions[0].blocks[0].operations]
+            yielded = body[-1].operands[0] if len(body) == 1 and len(body[0].operands) == 1 else None
+            if yielded is None or (isinstance(yielded, ir.BlockArgument) and yielded.owner == op.regions[0].blocks[0]):
+                continue
+            scalar = yielded.get_name()
+            if not isinstance(yielded, ir.BlockArgument) and yielded.owner.name == "arith.constant":
+                literal = _literal(yielded.owner.attributes["value"])
+                splat = literal[1] if literal else None
+        else:
+            continue
+        readers = tuple(
+            (j, n) for j, o in enumerate(ops) for n, v in enumerate(_ins_of(o)) if j != k and v == op.results[0]
+        )
+        if readers:
+            element = str(t.element_type)
+            found.append(
+                ProducerSite(
+                    function,
+                    k,
+                    op.name,
+                    op.results[0].get_name(),
+                    str(t),
+                    tuple(t.shape),
+                    element,
+                    scalar,
+                    splat,
+                    readers,
+                )
+            )
+    return found
+
+
+def _ins_of(op: Any) -> list[Any]:
+    """A destination-style op's inputs (``operandSegmentSizes``' first group), else all its operands."""
+    from iree.compiler import ir
+
+    if "operandSegmentSizes" not in op.attributes:
+        return list(op.operands)
+    return list(op.operands)[: ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])[0]]
+
+
+_BLOCK_HEAD = re.compile(r"^\s*\^bb0\((.*)\):\s*$")
+
+
+def with_producer_as_argument(text: str, site: ProducerSite, *, into_body: bool = False) -> str | None:
+    """``text`` (as MLIR prints it) with ``site``'s value read from a new last argument of its type (the producer
+    removed); with ``into_body``, also each consumer's body reading the splat in place of that input's element (the
+    consumer still reads the argument, its body ignores it: the form a splat folded into a body has). None when
+    the result does not verify (or, for ``into_body``, a consumer is no ``linalg.generic``)."""
+    from ireefuzz.tools.shrink.canonical import parse
+
+    module = parse(text)
+    if module is None:
+        return None
+    lines = str(module).splitlines()
+    span, starts = _function_span(lines, site.function), _op_lines(lines, site.function)
+    if span is None or site.op_index + 1 >= len(starts):
+        return None
+    if not lines[starts[site.op_index]].lstrip().startswith(f"{site.value} = {site.op}"):
+        return None
+    scalar = site.scalar if site.scalar.startswith("%") else f"%xf_splat{site.op_index}"
+    for consumer, operand in site.consumers if into_body else ():
+        first, last = starts[consumer], starts[consumer + 1]
+        head = next((i for i in range(first, last) if _BLOCK_HEAD.match(lines[i])), None)
+        if "= linalg.generic " not in lines[first] or head is None:
+            return None
+        names = [a.split(":")[0].strip() for a in _BLOCK_HEAD.match(lines[head]).group(1).split(", ")]  # type: ignore
+        if operand >= len(names):
+            return None
+        lines[head + 1 : last] = _renamed(lines[head + 1 : last], (-1, last - head), names[operand], scalar)
+    argument = f"%producer_of_{site.value.lstrip('%').replace('.', '_')}"
+    first, last = starts[site.op_index], starts[site.op_index + 1] - 1
+    lines = _as_argument(_renamed(lines, span, site.value, argument), span, first, last, argument, site.type)
+    if into_body and scalar != site.scalar:  # a literal: a scalar constant at the top of the function
+        pad = " " * (len(lines[span[0]]) - len(lines[span[0]].lstrip()) + 2)
+        lines.insert(span[0] + 1, f"{pad}{scalar} = arith.constant {site.scalar}")
+    candidate = "\n".join(lines) + "\n"
+    return candidate if parse(candidate) is not None else None
+
+
+def _given_name(text: str, site: ProducerSite) -> str:
+    """``site``'s value as ``text`` spells it (``%fill``) where its top-level ops line up with the printed ones,
+    else as MLIR prints it (``%1``)."""
+    lines = text.split("\n")
+    starts = _op_lines(lines, site.function)
+    at = lines[starts[site.op_index]] if site.op_index < len(starts) else ""
+    named = re.match(rf"\s*(%[\w.$-]+) = {re.escape(site.op)}\b", at)
+    return named.group(1) if named else site.value
+
+
+def program_producer_experiments(case: Any) -> Iterator[Experiment]:
+    """Each splat value of the function that an op reads as an input (``producer_sites``) read from a new argument
+    of its type instead: its input the splat's value (the program's meaning kept), then a random one; and the
+    splat read in its consumers' bodies in place of that input's element, over the argument. An engineer's "does the
+    fill matter?": where the argument fails the same way it does not; where only the body form does, what the
+    failure needs is a body that ignores its input (a splat folded into the body gives that form)."""
+    import numpy as np
+
+    if case.args is None:
+        return
+    for site in producer_sites(case.program, case.function):
+        if site.function != case.function:
+            continue
+        op = f"`{site.op}` {_given_name(case.program, site)}"
+        label = f"{site.op.split('.')[-1]}#{site.op_index}.producer="
+        shapes = [*(t.shape for t in case.args), site.shape]
+        text = with_producer_as_argument(case.program, site)
+        variant = _program_variant(case, text, shapes=shapes) if text else None
+        if variant is not None and site.splat is not None:
+            drawn = variant.inputs()
+            splat = np.full(site.shape, site.splat, dtype=drawn[-1].dtype)
+            yield Experiment(
+                f"{label}splat-argument",
+                f"a function argument of its type in place of the {op} (its input the same splat, {site.splat})",
+                dataclasses.replace(variant, given=(*(case.inputs()), splat)),
+                drops_op=True,
+            )
+        if variant is not None:
+            yield Experiment(
+                f"{label}argument",
+                f"a function argument of its type in place of the {op} (its input drawn at random)",
+                variant,
+                drops_op=True,
+            )
+        text = with_producer_as_argument(case.program, site, into_body=True)
+        variant = _program_variant(case, text, shapes=shapes) if text else None
+        if variant is not None:
+            yield Experiment(
+                f"{label}body",
+                f"the {op}'s value read in its consumers' bodies in place of their input's element, that input a "
+                "function argument of its type (drawn at random)",
+                variant,
+                drops_op=True,
             )
 
 
@@ -1349,7 +1568,8 @@ def _identity(case: Any) -> str:
     dumps = getattr(case, "dumps", None)
     if callable(dumps):
         return str(dumps())
-    return f"{case.program}|{case.function}|{case.target_cpu}|{case.flags}|{case.args is not None}"
+    given = "|".join(x.tobytes().hex() for x in getattr(case, "given", None) or ())  # a variant's own inputs
+    return f"{case.program}|{case.function}|{case.target_cpu}|{case.flags}|{case.args is not None}|{given}"
 
 
 Evaluate = Callable[[Sequence[Any], Any, Any, Any], Sequence[Any]]  # (cases, config, policy, frontend) -> results
@@ -1447,9 +1667,9 @@ def _row(e: Experiment, result: Any, target: Any, baseline: Baseline, known: dic
             known[target.cause_of(f)] = k
     seconds = float(getattr(result, "compile_seconds", 0.0) or 0.0) + float(getattr(result, "run_seconds", 0.0) or 0.0)
     row = lambda outcome: Row(e.label, e.change, outcome, causes, seconds)
-    if target(findings):
-        return row(Outcome("same"))
     aim = target.value if target.kind == "cause" else target.oracle or ""
+    if target(findings) or (e.drops_op and any(_fewer_ops(c, aim) for c in causes)):
+        return row(Outcome("same"))
     ours = [c for c in causes if family(c) == family(aim)] or list(causes)
     if ours:  # the target's own mechanism first, a known cause before another
         c = min(ours, key=lambda c: (mechanism(c) != mechanism(aim), c not in known, ours.index(c)))
@@ -1458,6 +1678,16 @@ def _row(e: Experiment, result: Any, target: Any, baseline: Baseline, known: dic
         return row(Outcome("not-judged", "outside the frontend (the variant was discarded)"))
     gap = _judging_gap(target, tuple(getattr(result, "not_judged", ())))
     return row(Outcome("not-judged", gap) if gap else Outcome("clean"))
+
+
+def _fewer_ops(cause: str, target: str) -> bool:
+    """``cause`` is ``target`` (an oracle/kind/ops id) with some ops of its cone left out, none added: the same
+    failure of a program with one op read from an argument instead (``drops_op``)."""
+    (mine, _, ops), (theirs, _, full) = cause.rpartition("/"), target.rpartition("/")
+    if mine != theirs or not mine:
+        return False
+    rest = iter(full.split(">"))
+    return 0 < len(ops.split(">")) < len(full.split(">")) and all(op in rest for op in ops.split(">"))
 
 
 def _judging_gap(target: Any, reasons: Sequence[str]) -> str:

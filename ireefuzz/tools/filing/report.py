@@ -13,6 +13,7 @@ A section is written only from a measurement: no "not run yet".
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import json
 import re
@@ -337,7 +338,9 @@ def title(
     """The heading: what IREE did wrong, to what and under which condition, in words. The subject is the op that
     computes the output at fault in the reduced ``program`` with what it reads (``subject_phrase``), the condition what
     the experiments show it needs (``conditions``); without a program, the reduced program's kinds of op."""
-    subject = subject_phrase(program, function, int((finding.evidence or {}).get("output") or 0)) if program else ""
+    output = int((finding.evidence or {}).get("output") or 0)
+    unneeded = [k for k, said in producer_verdicts(experiments).items() if said != "needed"]
+    subject = subject_phrase(program, function, output, unneeded=unneeded) if program else ""
     if not subject:
         kinds = list(dict.fromkeys(o for o in ops if o not in _PLUMBING))
         if not kinds:
@@ -370,10 +373,14 @@ _COMBINER = {
 }
 
 
-def subject_phrase(program: str, function: str, output: int = 0, depth: int = 3) -> str:
+def subject_phrase(
+    program: str, function: str, output: int = 0, depth: int = 3, *, unneeded: Sequence[tuple[int, str]] = ()
+) -> str:
     """What computes output ``output`` of ``@function`` in ``program``, in words, with what it reads (``of`` its
     first input's producer, up to ``depth`` ops): "a `linalg.generic` sum of a `linalg.fill`". Copies, casts and
-    reshapes are looked through. "" when the program does not parse or the output is an argument."""
+    reshapes are looked through; a producer the experiments showed unneeded (``unneeded``: top-level op indices
+    with the op's kind, ``producer_verdicts``) is not named. "" when the program does not parse or the output is an
+    argument."""
     from iree.compiler import ir
 
     from ireefuzz.tools.shrink.canonical import parse
@@ -388,7 +395,9 @@ def subject_phrase(program: str, function: str, output: int = 0, depth: int = 3)
     ret = list(named[0].regions[0].blocks[0].operations)[-1]
     if not len(ret.operands):
         return ""
-    return _phrase(ret.operands[min(output, len(ret.operands) - 1)], depth)
+    ops = list(named[0].regions[0].blocks[0].operations)
+    skip = [ops[k].operation for k, kind in unneeded if k < len(ops) and ops[k].operation.name.endswith(f".{kind}")]
+    return _phrase(ret.operands[min(output, len(ret.operands) - 1)], depth, skip)
 
 
 def _producer(value: Any) -> Any:
@@ -435,11 +444,11 @@ def _computed_map(op: Any) -> str:
     return ""
 
 
-def _phrase(value: Any, depth: int) -> str:
+def _phrase(value: Any, depth: int, skip: Sequence[Any] = ()) -> str:
     from iree.compiler import ir
 
     op = _producer(value)
-    if op is None or op.name in _NOT_A_SUBJECT:
+    if op is None or op.name in _NOT_A_SUBJECT or any(op == s for s in skip):
         return ""
     if op.name == "linalg.generic":
         body = _body_ops(op)
@@ -458,7 +467,7 @@ def _phrase(value: Any, depth: int) -> str:
     else:
         said = f"`{op.name}`"
     first = next((v for v in _ins(op) if _producer(v) is not None), None)
-    read = _phrase(first, depth - 1) if first is not None and depth > 1 else ""
+    read = _phrase(first, depth - 1, skip) if first is not None and depth > 1 else ""
     return f"{said} of {read}" if read else said
 
 
@@ -491,6 +500,8 @@ def conditions(
     others = [f"`@{f}`" for f in _PUBLIC_FUNCTION.findall(program) if function and f != function]
     if others:  # the reducer keeps a function only where the failure needs it (split-functions)
         needs.append(f"{' and '.join(others)} in the same module")
+    if "body" in producer_verdicts(experiments).values():
+        needs.append("a body that does not read its input")
     if "f32" in clean:
         needs += [f"{t} elements" for t in ("f16", "bf16") if re.search(rf"x{t}>", program)][:1]
     if "dynamic" in clean:
@@ -498,6 +509,55 @@ def conditions(
     if "unit" in culprit_pass and re.search(r"->\s*tensor<(?:[^>]*x)?1x", header):
         needs.append("a unit dim in its result")
     return needs
+
+
+_PRODUCER_ROW = re.compile(r"^([\w.]+)#(\d+)\.producer=(splat-argument|argument|body)$")
+_PRODUCER_OP = re.compile(r"in place of the (`[^`]+` %[\w.$-]+)")
+
+
+def producer_verdicts(experiments: Mapping[str, Any] | None) -> dict[tuple[int, str], str]:
+    """What the producer experiments (``experiments.program_producer_experiments``) showed of each splat producer
+    they tried, by its top-level op index and kind (``(2, "fill")``): "unneeded" (read from an argument it fails
+    the same way), "body" (from an argument it is right, but with its value in the consumer's body over that
+    argument it fails the same way: the failure needs a body that ignores its input, not the producer), "needed"
+    (no variant of it failed)."""
+    tried: dict[tuple[int, str], dict[str, str]] = collections.defaultdict(dict)
+    for r in (experiments or {}).get("rows") or ():
+        m = _PRODUCER_ROW.match(str(r.get("label", "")))
+        if m:
+            tried[int(m.group(2)), m.group(1)][m.group(3)] = experimenting.Outcome.parse(str(r.get("outcome", ""))).kind
+    said = {}
+    for k, kinds in tried.items():
+        arguments = [kinds[v] for v in ("splat-argument", "argument") if v in kinds]
+        if "same" in arguments:
+            said[k] = "unneeded"
+        elif kinds.get("body") == "same" and "clean" in arguments:
+            said[k] = "body"
+        elif arguments or "body" in kinds:
+            said[k] = "needed"
+    return said
+
+
+def _producer_lines(found: Mapping[str, Any]) -> list[str]:
+    """What the producer experiments say the trigger does not need, in sentences (none where the producer is
+    needed: the clean variants say so already)."""
+    names = {
+        (int(m.group(2)), m.group(1)): op.group(1)
+        for r in found.get("rows") or ()
+        if (m := _PRODUCER_ROW.match(str(r.get("label", "")))) and (op := _PRODUCER_OP.search(str(r.get("change"))))
+    }
+    lines = []
+    for k, said in sorted(producer_verdicts(found).items()):
+        name = names.get(k, f"`{k[1]}` (op #{k[0]})")
+        if said == "unneeded":
+            lines.append(f"The {name} is not needed: with a function argument in its place it fails the same way.")
+        elif said == "body":
+            lines.append(
+                f"The {name} is not needed as such: with its value read in its consumer's body in place of that "
+                "input's element, the input a function argument, it fails the same way. What the failure needs is a "
+                "consumer whose body does not read its input (a splat folded into the body gives that form)."
+            )
+    return lines
 
 
 _OUTS_OF = re.compile(r"as the outs of `([^`]+)`")
@@ -613,6 +673,8 @@ def trigger_lines(found: Mapping[str, Any] | None) -> list[str]:
     rows = [experimenting.Row.from_json(r) for r in found.get("rows") or () if r.get("label") != experimenting.AS_GIVEN]
     still = [r.change for r in rows if r.outcome.kind == "same"]
     lines = ["## Trigger", "", *verdict.trigger]
+    if producers := _producer_lines(found):
+        lines += ["", *producers] if verdict.trigger else [*producers, ""]
     if still and verdict.trigger:
         lines += ["", "It still fails the same way:", "", *(f"- with {c}" for c in still)]
     elif still:
