@@ -14,7 +14,11 @@ CAUSES = {
         "unit-dim folding of a conv / pooling with a unit output: invalid IR, wrong values, reads out of bounds",
         None,
     ),
-    "fill_then_sum_wrong_value": ("a sum over a splat `linalg.fill` gives a wrong value", None),
+    "fill_then_sum_wrong_value": (
+        "a reduction whose body does not read its input (here a `linalg.fill` folded into the body) gives a wrong "
+        "value",
+        None,
+    ),
     "masked_contract_drop_unit_dims": (
         "dropping vector unit dims leaves a masked contraction's mask at the old shape: invalid IR",
         None,
