@@ -11,7 +11,9 @@ statistics of the whole program:
   indices, constants and push constants, **and another dispatch reads it** (``DispatchIR.read_by``, from
   the host program's ``flow.dispatch`` ops). One whose data only goes back to the caller is the program's own
   output (a folded result of dynamic shape must be written by some dispatch): no finding. Where the host
-  program was not read (an older release's dump), a program with another dispatch is judged as before.
+  program was not read (an older release's dump), a program with another dispatch is judged as before. A
+  producer const-expr hoisting moved into a global (``DispatchIR.hoists``, ``reads_hoisted``) is not judged
+  (``not_judged``): it is still in memory, but whether IREE fuses it was not seen.
 * ``extra-dispatches``: more dispatches than the graph's budget.
 * ``transient-memory``: transient memory above the graph's budget. The statistic is the static
   transient size; with dynamic shapes it reads 0 (sizes are computed at run time), so this kind
@@ -120,7 +122,7 @@ def check_fusion(
         for dispatch in dispatches:
             excerpt = materializing(dispatch)
             read_by = getattr(dispatch, "read_by", None)
-            if excerpt is None or read_by == ():
+            if excerpt is None or read_by == () or getattr(dispatch, "hoists", ()):  # hoisted: ``not_judged``
                 continue
             ops = graph_ops or dispatch_op_pattern(dispatch)
             findings.append(
@@ -157,6 +159,22 @@ def check_fusion(
             )
         )
     return findings
+
+
+HOISTED = (
+    "fusion: a producer hoisted into a global (const-expr hoisting) is read by a dispatch: whether it fuses is not "
+    "judged"
+)
+
+
+def not_judged(dispatches: Sequence[Any], findings: Sequence[Finding]) -> str | None:
+    """Why the fusion oracle did not judge a program it found no materialized producer in, or None: a dispatch
+    reads a hoisted constant global (``DispatchIR.reads_hoisted``). Hoisting took the producer out of the program
+    (into a ``util.initializer``'s dispatch, which ``check_fusion`` skips, or folded by the consteval JIT): the data
+    is still in memory, and whether IREE would fuse the producer was not seen."""
+    if any(f.kind == "materialized-producer" for f in findings):
+        return None
+    return HOISTED if any(getattr(d, "reads_hoisted", ()) for d in dispatches) else None
 
 
 # --------------------------------------------------------------------------- its cause and its record
@@ -205,6 +223,7 @@ register(
         reproduce=lambda kind: "dispatches",
         reads_run=never_runs,
         reads_dispatches=True,
+        policies=(("aggressive-fusion", vocabulary.AGGRESSIVE_FUSION_FLAG),),
         absent=lambda kind: "the producer fuses into its consumer",
         weight=0.6,
         happened="A producer that only computes index/constant data is materialized into memory by its own "

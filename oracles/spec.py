@@ -70,6 +70,9 @@ class OracleSpec:
     # the first, so the candidates of a shrink or an experiment need a module each.
     reads_dispatches: bool = False
     reads_flow_ties: bool = False  # the pipeline reads which dispatches IREE tied to an argument (``tied_to``)
+    # (label, flag): a compiler policy an engineer flips on this oracle's target, one compile each (the experiments'
+    # ``policy_experiments``): a target the flag removes is that policy's default choice (a baseline ``cured_by``)
+    policies: tuple[tuple[str, str], ...] = ()
 
     @property
     def switched_by(self) -> OracleName:

@@ -94,6 +94,9 @@ DEFAULT_STACK_LIMIT = 32768  # bytes: IREE's llvm-cpu default max_stack_allocati
 
 # Ops that only produce data from indices / constants (plus the empty destination they fill).
 PRODUCER_ROOTS = ("linalg.", "arith.constant", "tensor.splat", "tensor.generate")
+# IREE's dispatch-creation fusion policy: by default it fuses no producer into some consumers (3.13: none into
+# ``iree_linalg_ext.attention``, whose index-only mask gets a dispatch of its own); this flag fuses them.
+AGGRESSIVE_FUSION_FLAG = "--iree-dispatch-creation-enable-aggressive-fusion"
 
 # --------------------------------------------------------------------------- passes
 
@@ -105,6 +108,12 @@ OBSERVATION_PASSES = {"final": FINAL_PASS, "bufferized": BUFFERIZED_PASS}
 # result another dispatch reads (the fusion oracle), and which only goes back to the caller.
 HOST_PASS = "iree-stream-conversion"
 FLOW_DISPATCH = "flow.dispatch"
+# Const-expr hoisting (``iree-util-hoist-into-globals``, which 3.13 also runs after dispatch creation, past the
+# consteval JIT) moves a producer of constant data into ``util.global private @__hoisted_<type>``: computed once, by
+# a ``flow.dispatch`` in a ``util.initializer`` (or folded by the JIT), and read by ``util.global.load``. The
+# program's own literals outlined as ``@__constant_*`` are not producers: left out.
+HOST_INITIALIZER = "util.initializer"
+HOISTED_GLOBAL_PREFIX = "__hoisted"
 SEEN_AT = {"final": f"before {FINAL_PASS}", "bufferized": "after bufferization cleanup"}
 
 # What survives LLVM: the optimized LLVM IR of each executable (``--iree-hal-dump-executable-intermediates-to``, one

@@ -177,3 +177,85 @@ def test_real_folded_result_written_by_its_own_dispatch_is_no_fusion_finding():
     iota = sut.compile_mlir(read("inputs/argsort_dyn.mlir"), config)
     assert isinstance(iota, sut.Artifact), iota
     assert [d.read_by for d in iota.dispatches] == [("argsort_dispatch_1_sort_Dx6xf32",), ()]
+
+
+def _attention_mask_static() -> list[DispatchIR]:
+    """A static causal mask (an index-only linalg.generic) read by iree_linalg_ext.attention, from IREE 3.13
+    (``inputs/attention_mask_static.mlir``, cpu generic): const-expr hoisting moved the mask into
+    ``@__hoisted_tensor_128xf32``, computed by a ``util.initializer``'s dispatch and loaded by the attention's."""
+    from ireefuzz.sut.dumps import host_flow
+
+    flow = host_flow(read("attention_mask_static.host.mlir"))
+    names = ("_initializer_0_dispatch_0_elementwise_broadcast_128_f32", "main_dispatch_0_attention_2x8x4x4x8")
+    return [
+        DispatchIR(
+            name=name,
+            pipeline="CPUDoubleTilingExpert",
+            final_ir="",
+            bufferized_ir="",
+            source=read(f"attention_mask_static.dispatch_{i}.source.mlir"),
+            read_by=flow.read_by[name],
+            reads_hoisted=flow.reads_hoisted[name],
+            hoists=flow.hoists[name],
+        )
+        for i, name in enumerate(names)
+    ]
+
+
+def test_the_host_program_says_which_dispatch_computes_a_hoisted_global_and_which_reads_it():
+    from ireefuzz.sut.dumps import host_flow
+
+    mask, attention = _attention_mask_static()
+    assert (mask.hoists, mask.reads_hoisted, mask.read_by) == (("__hoisted_tensor_128xf32",), (), (attention.name,))
+    assert (attention.hoists, attention.reads_hoisted) == ((), ("__hoisted_tensor_128xf32",))
+    plain = host_flow(read("argsort_dyn.host.mlir"))  # nothing hoisted: as dispatch_consumers says
+    assert set(plain.reads_hoisted.values()) == set(plain.hoists.values()) == {()}
+
+
+def test_a_producer_hoisted_into_a_global_is_not_judged_never_clean():
+    """The outsider's triage: the static variant of iota>attention was "clean" because the mask was hoisted, not
+    fused. Hoisted, the fusion oracle says it did not judge; with no hoisted global read, it judges (clean)."""
+    from ireefuzz.oracles import fusion
+
+    dispatches = _attention_mask_static()
+    assert check_fusion(dispatches, {}) == []  # the initializer's dispatch is hoisting's, not a kept producer
+    assert fusion.not_judged(dispatches, []) == fusion.HOISTED and fusion.HOISTED.startswith("fusion:")
+    unhoisted = [dataclasses.replace(d, reads_hoisted=(), hoists=()) for d in dispatches]
+    assert fusion.not_judged(unhoisted, check_fusion(unhoisted[1:], {})) is None
+    argsort, stats = recorded("argsort_dyn", 2)
+    found = check_fusion(argsort, stats)
+    assert fusion.not_judged([*argsort, dispatches[1]], found) is None  # a materialized producer: judged
+
+
+@pytest.mark.iree
+def test_real_attention_mask_materialized_by_default_fused_with_aggressive_fusion_and_hoisted_when_static():
+    """IREE 3.13's default fusion policy fuses no producer into iree_linalg_ext.attention: the dynamic mask gets
+    its own dispatch; --iree-dispatch-creation-enable-aggressive-fusion fuses it. Static, the mask is hoisted."""
+    from ireefuzz import sut
+    from ireefuzz.oracles import fusion, vocabulary
+    from ireefuzz.oracles.cause import assign_causes
+
+    config = sut.CompilerConfig(target_cpu="generic")
+    program = read("inputs/attention_mask_dyn.mlir")
+    default = sut.compile_mlir(program, config)
+    aggressive = sut.compile_mlir(program, dataclasses.replace(config, flags=(vocabulary.AGGRESSIVE_FUSION_FLAG,)))
+    assert isinstance(default, sut.Artifact) and isinstance(aggressive, sut.Artifact), (default, aggressive)
+    (finding,) = assign_causes(check_fusion(default.dispatches, default.statistics))
+    assert finding.cause == "fusion/materialized-producer/iota>attention@DoubleTilingExpert"
+    assert len(aggressive.dispatches) == 1 and check_fusion(aggressive.dispatches, aggressive.statistics) == []
+    static = sut.compile_mlir(read("inputs/attention_mask_static.mlir"), config)
+    assert isinstance(static, sut.Artifact), static
+    main = sut.dispatches_of(static, "main")
+    assert check_fusion(main, static.statistics) == [] and fusion.not_judged(main, []) == fusion.HOISTED
+
+
+def test_a_hoisted_producer_unjudges_the_fusion_oracle_only():
+    """``check`` still judged the numbers, the run and the inputs of such a program (exit 0, not 2), and the
+    campaign counts the reason against fusion alone."""
+    from ireefuzz.core.evaluate import CaseResult
+    from ireefuzz.oracles.fusion import HOISTED
+    from ireefuzz.tools.campaign.record import oracles_not_judged
+    from ireefuzz.tools.check import unjudged
+
+    assert unjudged(CaseResult(None, (), not_judged=(HOISTED,))) is None
+    assert oracles_not_judged([HOISTED]) == {"fusion"}

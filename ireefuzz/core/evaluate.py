@@ -485,7 +485,11 @@ def check_compiled_case(
                 not_judged[f"memory: its IR cannot be read ({_unread(e)})"] = None
         if "fusion" in policy.oracles and (graph is None or not returns_constant_data(graph)):
             try:
-                findings += fusion.check_fusion(dispatches, artifact.statistics if single else None)
+                found = fusion.check_fusion(dispatches, artifact.statistics if single else None)
+                findings += found
+                hoisted = fusion.not_judged(dispatches, found)
+                if hoisted:
+                    not_judged[hoisted] = None
             except IRParseError as e:
                 not_judged[f"fusion: its IR cannot be read ({_unread(e)})"] = None
     if module is None and case.instances:  # code that cannot run here: run, immutability and numbers not judged

@@ -76,12 +76,12 @@ def read_dispatches(
 ) -> tuple[DispatchIR, ...]:
     final_ir: dict[str, str] = dict((printed or {}).get(FINAL_PASS, {}))  # stderr's dumps (``printed_ir``)
     bufferized_ir: dict[str, str] = dict((printed or {}).get(BUFFERIZED_PASS, {}))
-    hosted: Mapping[str, tuple[str, ...]] | None = None  # dispatch -> the dispatches reading it (HOST_PASS)
+    hosted: HostFlow | None = None  # what the host program (HOST_PASS) says of each dispatch
     if tree_dir is not None:
         for path in sorted(tree_dir.rglob("*.mlir"), key=_tree_order):
             dump = _TREE_FILE.match(path.name)
             if dump and dump.group(2) == HOST_PASS and hosted is None:
-                hosted = dispatch_consumers(path.read_text())
+                hosted = host_flow(path.read_text())
                 continue
             target = {FINAL_PASS: final_ir, BUFFERIZED_PASS: bufferized_ir}.get(dump.group(2) if dump else "")
             if target is None:
@@ -107,31 +107,53 @@ def read_dispatches(
                     source=source,
                     configured=configured_ir,
                     llvm_ir=(llvm_functions or {}).get(name, ""),
-                    read_by=hosted.get(name) if hosted else None,
+                    read_by=hosted.read_by.get(name) if hosted and hosted.read_by else None,
+                    reads_hoisted=hosted.reads_hoisted.get(name, ()) if hosted else (),
+                    hoists=hosted.hoists.get(name, ()) if hosted else (),
                 )
             )
     return tuple(sorted(dispatches, key=lambda d: _natural_key(d.name)))
 
 
-_HOST_FUNC = re.compile(r"^[ \t]*util\.func\b", re.M)
+_HOST_BODY = re.compile(rf"^[ \t]*(?:util\.func|{re.escape(vocabulary.HOST_INITIALIZER)})\b", re.M)
 _SSA_RESULTS = re.compile(r"^\s*((?:%[\w$.-]+(?::\d+)?(?:,\s*)?)+)\s*=\s*(.*)$")
 _SSA_VALUE = re.compile(r"%([\w$.-]+)")
 _DISPATCHED = re.compile(rf"{re.escape(vocabulary.FLOW_DISPATCH)} @[\w$.-]+::@([\w$.-]+)")
+_HOISTED = rf"@({re.escape(vocabulary.HOISTED_GLOBAL_PREFIX)}[\w$.-]*)"
+_GLOBAL_LOAD = re.compile(rf"\butil\.global\.load (?:immutable )?{_HOISTED}")
+_GLOBAL_STORE = re.compile(rf"\butil\.global\.store %[\w$.-]+, {_HOISTED}")
 
 
-def dispatch_consumers(host_ir: str) -> dict[str, tuple[str, ...]]:
-    """Each dispatch entry point the host program calls -> the dispatches that read its result, in program order,
-    from the module printed before ``HOST_PASS``. A result reaches a dispatch through any chain of host ops
-    (reshapes, updates, casts); one that only reaches ``hal.tensor.export`` / ``util.return`` goes back to the
-    caller (no reader)."""
-    readers: dict[str, list[str]] = {}
-    for body in _HOST_FUNC.split(host_ir)[1:]:  # SSA names are per function
-        origin: dict[str, set[str]] = {}  # value -> the dispatches its data comes from
+@dataclasses.dataclass(frozen=True)
+class HostFlow:
+    """What the host program (printed before ``HOST_PASS``) says of each dispatch entry point it calls: the
+    dispatches that read its result (``read_by``; through a hoisted global too), the hoisted constant globals
+    (``vocabulary.HOISTED_GLOBAL_PREFIX``) it reads, and those its result initializes (a ``util.initializer``'s
+    dispatch: the producer const-expr hoisting took out of the program, run once, at load)."""
+
+    read_by: Mapping[str, tuple[str, ...]]
+    reads_hoisted: Mapping[str, tuple[str, ...]]
+    hoists: Mapping[str, tuple[str, ...]]
+
+
+def host_flow(host_ir: str) -> HostFlow:
+    """The ``HostFlow`` of a host program. A result reaches a dispatch through any chain of host ops (reshapes,
+    updates, casts, a hoisted global's store and load); one that only reaches ``hal.tensor.export`` /
+    ``util.return`` goes back to the caller (no reader)."""
+    readers: dict[str, list[str]] = {}  # a dispatch, or a hoisted global as "@name" -> the dispatches reading it
+    stores: dict[str, list[str]] = {}
+    for body in _HOST_BODY.split(host_ir)[1:]:  # SSA names are per function (or initializer)
+        origin: dict[str, set[str]] = {}  # value -> the dispatches (and hoisted globals) its data comes from
         for line in body.splitlines():
             assigned = _SSA_RESULTS.match(line)
             uses = _SSA_VALUE.findall(assigned.group(2) if assigned else line)
             sources = set().union(*(origin.get(v, set()) for v in uses))
-            entry = _DISPATCHED.search(line)
+            entry, load, store = _DISPATCHED.search(line), _GLOBAL_LOAD.search(line), _GLOBAL_STORE.search(line)
+            if store:
+                for source in sorted(s for s in sources if not s.startswith("@")):
+                    stores.setdefault(source, []).append(store.group(1))
+            if load:
+                sources = {f"@{load.group(1)}"}
             if entry:
                 readers.setdefault(entry.group(1), [])
                 for source in sorted(sources):
@@ -140,7 +162,20 @@ def dispatch_consumers(host_ir: str) -> dict[str, tuple[str, ...]]:
             if assigned and sources:
                 for value in _SSA_VALUE.findall(assigned.group(1)):
                     origin[value] = sources
-    return {name: tuple(dict.fromkeys(names)) for name, names in readers.items()}
+    once = lambda names: tuple(dict.fromkeys(names))
+    dispatches = [name for name in readers if not name.startswith("@")]
+    through = lambda d: [r for g in stores.get(d, ()) for r in readers.get(f"@{g}", ())]
+    return HostFlow(
+        {d: once([*readers[d], *through(d)]) for d in dispatches},
+        {d: once(g[1:] for g, rs in readers.items() if g.startswith("@") and d in rs) for d in dispatches},
+        {d: once(stores.get(d, ())) for d in dispatches},
+    )
+
+
+def dispatch_consumers(host_ir: str) -> dict[str, tuple[str, ...]]:
+    """Each dispatch entry point the host program calls -> the dispatches that read its result, in program order
+    (``HostFlow.read_by``)."""
+    return dict(host_flow(host_ir).read_by)
 
 
 def read_elsewhere(dispatches: tuple[DispatchIR, ...], python: str | None) -> tuple[DispatchIR, ...]:

@@ -29,6 +29,8 @@ class DispatchIR:
     configured: str = ""  # the executable after strategy selection (translation_info, lowering_config on its ops)
     llvm_ir: str = ""  # its function in the optimized LLVM IR ("" when not dumped): what of the stack survives LLVM
     read_by: tuple[str, ...] | None = None  # the dispatches that read its result (None: the host program unread)
+    reads_hoisted: tuple[str, ...] = ()  # the hoisted constant globals (``@__hoisted_*``) whose data it reads
+    hoists: tuple[str, ...] = ()  # the hoisted globals its result initializes (a ``util.initializer``'s dispatch)
     facts: Mapping[str, Any] | None = None  # what the oracles read of it, when read by another compiler's bindings
 
 
