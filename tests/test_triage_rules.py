@@ -194,7 +194,79 @@ def test_the_experiment_that_removes_a_known_cause_makes_a_candidate_of_its_kind
     assert X.judge(table("same")).verdict == "new"  # the fill does not remove it
     assert X.judge(table("clean", "memory/copy/contraction@Default")).verdict == "new"  # a copy: another kind
     assert X.ExperimentTable.from_json(table("clean").to_json()).cures == {".fill": (known,)}
-    assert baseline.load(baseline.shipped()).cures() == {".fill": (known,)}
+    assert baseline.load(baseline.shipped()).cures()[".fill"] == (known,)
+
+
+POLICY = "fusion/materialized-producer/unfused-by-the-default-fusion-policy"
+ATTENTION = "fusion/materialized-producer/iota>attention@DoubleTilingExpert"
+REDUCTION = "fusion/materialized-producer/iota>reduction@DoubleTilingExpert"
+
+
+def test_a_fusion_candidate_aggressive_fusion_removes_is_the_default_policy_not_new():
+    """The outsider's triage: iota>attention was called new on a static variant made "clean" by hoisting. The
+    hoisted variant is not judged (no trigger); aggressive fusion removing it makes it the by-design policy's
+    duplicate (its ``cured_by``). An upstream cause known by its own id stays itself, and a variant that lands in one
+    says more than the cure."""
+    cures = baseline.load(baseline.shipped()).cures()
+    assert cures["aggressive-fusion"] == (POLICY,)
+    assert baseline.load(baseline.shipped()).causes[POLICY].verdict == "by-design"
+
+    def table(outcome: str, target: str = ATTENTION, static: str = "not-judged:fusion: hoisted", **kw) -> X.Verdict:
+        rows = (
+            X.Row("as-given", "p", X.Outcome("same")),
+            X.Row("static", "s", X.Outcome.parse(static)),
+            X.Row("aggressive-fusion", "`--iree-dispatch-creation-enable-aggressive-fusion`", X.Outcome.parse(outcome)),
+        )
+        return X.judge(X.ExperimentTable(target, rows, cures=cures, **kw))
+
+    verdict = table("clean")
+    assert (verdict.verdict, verdict.of) == ("duplicate-of", POLICY) and verdict.by.startswith("aggressive-fusion")
+    assert table("same").verdict == "new" and table("same").trigger == ()  # a hoisted variant is no trigger
+    assert table("clean", REDUCTION, known={REDUCTION: REDUCTION}).verdict == "known"  # known by its own id
+    landed = table("clean", static=f"known:{REDUCTION}", known={"fusion/x": REDUCTION})
+    assert (landed.verdict, landed.of) == ("duplicate-of", REDUCTION)
+
+
+def test_the_policy_experiment_is_one_compile_with_the_flag_for_a_fusion_target_only():
+    from ireefuzz.core.frontends import program_cases
+    from ireefuzz.oracles import vocabulary
+
+    (case,) = program_cases((Path(__file__).parent / "data" / "ir" / "inputs" / "attention_mask_dyn.mlir").read_text())
+    (e,) = X.policy_experiments(case, "fusion")
+    assert e.label.endswith("aggressive-fusion") and e.case.flags == (*case.flags, vocabulary.AGGRESSIVE_FUSION_FLAG)
+    assert list(X.policy_experiments(e.case, "fusion")) == [] and list(X.policy_experiments(case, "numeric")) == []
+
+
+def test_ill_conditioned_numbers_do_not_unjudge_a_target_judged_on_the_compile():
+    """The iota mask's attention has an ill-conditioned disagreement (``discarded``): the fusion target was still
+    judged on the variant's compile; a variant never compiled (outside the frontend), or a target read on the run,
+    is not judged."""
+    from ireefuzz.core.evaluate import CaseResult
+    from ireefuzz.tools.shrink.target import Target
+
+    e = X.Experiment("aggressive-fusion", "`flag`", None)
+    compiled = CaseResult(None, (), discarded=1, compiler_version="3.13")
+    row = lambda result, target: X._row(e, result, Target.by_cause(target), baseline.Baseline(), {}).outcome.kind
+    assert row(compiled, ATTENTION) == "clean"
+    assert row(dataclasses.replace(compiled, compiler_version=""), ATTENTION) == "not-judged"
+    assert row(compiled, "numeric/wrong-value/attention") == "not-judged"
+
+
+@pytest.mark.iree
+def test_real_iota_mask_into_attention_is_the_default_policys_duplicate_not_new():
+    """The outsider's case on IREE 3.13: its static variants are not judged (the mask hoisted), aggressive fusion
+    removes it: duplicate-of the by-design policy."""
+    from ireefuzz import sut
+    from ireefuzz.core.frontends import program_cases
+    from ireefuzz.tools.shrink.target import Target
+
+    (case,) = program_cases((Path(__file__).parent / "data" / "ir" / "inputs" / "attention_mask_dyn.mlir").read_text())
+    table = X.run_experiments(case, Target.by_cause(ATTENTION), sut.CompilerConfig(), limit=4)
+    outcomes = {r.label: r.outcome for r in table.rows}
+    assert outcomes["static"].kind == "not-judged" and outcomes["static"].detail.startswith("fusion:")
+    assert outcomes["aggressive-fusion"].kind == "clean"
+    verdict = X.judge(table)
+    assert (verdict.verdict, verdict.of) == ("duplicate-of", POLICY)
 
 
 def test_a_reports_verdict_line_does_not_contradict_itself():

@@ -8,10 +8,12 @@ back, each consumer removed, f16 / bf16 as f32, a rank more or less (where the o
 metamorphic relations' own transforms (``core.relations``: ``to_static``, ``to_dynamic``, ``dps_variants``,
 ``config_variants``); ``program_experiments`` builds the ones that work on a raw program's text (the CPUs, f32,
 ``tensor.empty`` for an argument init, a static slice or a splat input (``linalg.fill``, splat constant / generic)
-read from a new argument, the splat also read in its consumer's body over that argument). ``run_experiments`` compiles and runs each through the one pipeline
-(``core.evaluate``, whose findings carry their causes, ``oracles.cause.assign_causes``) and records an
-``Outcome`` per variant: the same cause, a known cause, another cause, clean, or not judged (and why). A CPU whose
-code this machine cannot run is compiled only: its run-time verdicts are not judged.
+read from a new argument, the splat also read in its consumer's body over that argument); ``policy_experiments`` the
+compiler policies of the target's oracle (``OracleSpec.policies``: fusion's aggressive fusion, one compile).
+``run_experiments`` compiles and runs each through the one pipeline (``core.evaluate``, whose findings carry their
+causes, ``oracles.cause.assign_causes``) and records an ``Outcome`` per variant: the same cause, a known cause,
+another cause, clean, or not judged (and why). A CPU whose code this machine cannot run is compiled only: its
+run-time verdicts are not judged.
 
 ``judge`` reads the table and nothing else:
 
@@ -272,6 +274,9 @@ def judge(table: ExperimentTable) -> Verdict:
     rows = list(table.rows)
     variants = [r for r in rows if r.label != AS_GIVEN]
     trigger = tuple(sentence(r, table.target) for r in variants if r.outcome.kind == "clean")
+    own = table.known.get(table.target)
+    if own == table.target:  # not a candidate: the baseline judges it already, by its own id (no variant relabels it)
+        return Verdict("known", table.target, own, trigger=trigger, nearest=own)
     landed = [  # of the target's mechanism, and failing no later than it (a later failure got past the target's)
         r
         for r in variants
@@ -289,7 +294,8 @@ def judge(table: ExperimentTable) -> Verdict:
         if of and family(of) == family(table.target):
             how = f"{r.label} (the same CPU with {feature}) is right, and `{of}` shows only without {feature}"
             return Verdict("duplicate-of", table.target, of, how, trigger, of)
-    for r in (r for r in variants if r.outcome.kind == "clean"):  # the experiment that removes a known cause
+    # the experiment that removes a known cause (a variant that lands in a known cause of its mechanism says more)
+    for r in (r for r in variants if r.outcome.kind == "clean" and not landed):
         cured = [k for end, ks in table.cures.items() if r.label.endswith(end) for k in ks if mechanism(k) == mech]
         if cured:
             how = f"{r.label} removes it, as it removes `{cured[0]}` (that cause's recorded cure)"
@@ -309,9 +315,6 @@ def judge(table: ExperimentTable) -> Verdict:
         if together and removed:
             how = f"{removed[0].label} removes both; they come and go together in all {len(judged)} programs"
             return Verdict("duplicate-of", table.target, k, how, trigger, k)
-    own = table.known.get(table.target)
-    if own == table.target:  # not a candidate: the baseline judges it already
-        return Verdict("known", table.target, own, trigger=trigger, nearest=own)
     if own:  # the one known cause whose recorded mechanism it has (``known_cause``)
         return Verdict("duplicate-of", table.target, own, "its mechanism (oracle, culprit pass)", trigger, own)
     nearest, why = _nearest(table, judged)
@@ -722,6 +725,15 @@ def config_experiments(case: Any) -> Iterator[Experiment]:
         if v.label.startswith("data-tiling") and tuple(v.case.flags) != tuple(case.flags):
             flag = next(f for f in v.case.flags if f.startswith(DATA_TILING_FLAG))
             yield Experiment(v.label, f"`{flag}`", v.case)
+
+
+def policy_experiments(case: Any, oracle: str) -> Iterator[Experiment]:
+    """The case compiled with each compiler policy flag of the target's oracle (``OracleSpec.policies``: fusion's
+    aggressive fusion) it does not pass already; a graph case and a raw program alike."""
+    spec = SPECS.get(oracle)
+    for label, flag in spec.policies if spec is not None else ():
+        if flag not in case.flags:
+            yield Experiment(label, f"`{flag}`", dataclasses.replace(case, flags=(*case.flags, flag)))
 
 
 GraphBuilder = Callable[[Any], Iterator[Experiment]]
@@ -1618,6 +1630,7 @@ def run_experiments(
         )
     graph = isinstance(subject, Case)
     kinds = graph_experiments(subject, cannot_run) if graph else program_experiments(subject, cannot_run)
+    kinds.append(list(policy_experiments(subject, goal.oracle or "")))
     limits = baseline.missing_features()
     with_flags = lambda flags: config_space.cannot_run(dataclasses.replace(mine, flags=flags))
     have = config_space.features_of(mine) if limits else None
@@ -1674,7 +1687,10 @@ def _row(e: Experiment, result: Any, target: Any, baseline: Baseline, known: dic
     if ours:  # the target's own mechanism first, a known cause before another
         c = min(ours, key=lambda c: (mechanism(c) != mechanism(aim), c not in known, ours.index(c)))
         return row(Outcome("known", known[c]) if c in known else Outcome("other", c))
-    if getattr(result, "discarded", 0):
+    # discarded: outside the frontend (never compiled), or ill-conditioned numbers, which a target judged on the
+    # compile alone (fusion, memory) does not read
+    compiled = bool(getattr(result, "compiler_version", ""))
+    if getattr(result, "discarded", 0) and (needs_run(aim) or not compiled):
         return row(Outcome("not-judged", "outside the frontend (the variant was discarded)"))
     gap = _judging_gap(target, tuple(getattr(result, "not_judged", ())))
     return row(Outcome("not-judged", gap) if gap else Outcome("clean"))
