@@ -397,3 +397,10 @@ def test_a_comment_on_a_crash_gives_its_signal_and_frames_not_the_cut_stack_dump
 def test_a_comment_quotes_what_iree_compile_prints_not_ireefuzzs_prefix():
     text = report.comment_text("iree-org/iree#24735", "argsort", [("v", Bundle.load(_bundle("dynamic_sort_stack")))])
     assert "prints: `iree-compile error on a valid program" not in text and "prints: `'" in text, text
+
+
+def test_a_static_cure_at_a_unit_size_whose_twin_fails_names_no_dynamic_dims():
+    program = "func.func @main(%arg0: tensor<?x3xf16>) -> tensor<?x3xf16> {"
+    degenerate = _rows(("static", "clean"), ("static@edge+1", "same"))
+    assert report.conditions(program, degenerate) == []
+    assert report.conditions(program, _rows(("static", "clean"), ("static@edge+1", "clean"))) == ["dynamic dims"]

@@ -734,3 +734,46 @@ def test_a_raw_programs_argument_init_at_ir_level():
         "rank+1": f"known:{WRITE}",
     }
     assert X.judge(table).line() == f"duplicate-of {WRITE} (by experiment: rank+1)"
+
+
+# --------------------------------------------------------------------------- a degenerate size is no static cure
+
+
+def test_a_static_variant_at_a_unit_size_is_repeated_one_size_up():
+    """Round F (seed 83329, x86-64-v2): "with static dims it compiles" held only because M=1 shrank the gathered
+    source to one element; static at M=2 fails the same way. The static variant gets a twin one size up."""
+    built = {e.label: e for kind in X.graph_experiments(softmax_case(instance={"D": 1})) for e in kind}
+    twin = built["static" + X.EDGE_UP]
+    assert twin.case.graph.args[0].shape == (2,) and twin.case.instances == ({},)
+    assert twin.change == "every dim static, with D=2 (one size up)"
+    assert built["static"].case.graph.args[0].shape == (1,)
+    assert "static" + X.EDGE_UP not in labels(softmax_case())  # D=33: no edge, no twin
+
+
+def test_a_static_cure_whose_twin_one_size_up_fails_is_not_the_trigger():
+    target = "crash/compile-error/llvm-translation-failed@iree-convert-to-llvm"
+    rows = lambda twin: (
+        X.Row("as-given", "the program", X.Outcome("same")),
+        X.Row("static", "every dim static at the instance's sizes (M=1)", X.Outcome("clean")),
+        X.Row("static" + X.EDGE_UP, "every dim static, with M=2 (one size up)", X.Outcome(twin)),
+    )
+    degenerate = X.judge(X.ExperimentTable(target, rows("same")))
+    (said,) = degenerate.trigger
+    assert said.endswith("it fails the same way: the empty or unit size avoids it, not the static dims."), said
+    assert X.degenerate_cures(rows("same")) == {"static"}
+    cured, _ = X.judge(X.ExperimentTable(target, rows("clean"))).trigger  # both clean: the static dims cure it
+    assert cured.startswith("With every dim static at the instance's sizes (M=1), ") and "unit" not in cured
+    assert X.degenerate_cures(rows("clean")) == set()
+
+
+def test_a_raw_programs_static_variant_at_a_unit_size_gets_its_twin_one_size_up():
+    from ireefuzz.core.frontends import program_cases
+
+    (case,) = program_cases(ACCUMULATING, shapes=[(1, 4), (1,)])
+    built = {e.label: e for e in X.program_shape_experiments(case)}
+    twin = built["static" + X.EDGE_UP]
+    assert "func.func @f(%arg0: tensor<2x4xf16>, %arg1: tensor<2xf16>) -> tensor<?xf16>" in twin.case.program
+    assert [t.shape for t in twin.case.args] == [(2, 4), (2,)]
+    assert twin.change == "static argument types one size up (`%arg0` as 2x4, `%arg1` as 2)"
+    (case,) = program_cases(ACCUMULATING, shapes=[(5, 4), (5,)])
+    assert "static" + X.EDGE_UP not in {e.label for e in X.program_shape_experiments(case)}

@@ -273,7 +273,12 @@ def judge(table: ExperimentTable) -> Verdict:
     mech = mechanism(table.target)
     rows = list(table.rows)
     variants = [r for r in rows if r.label != AS_GIVEN]
-    trigger = tuple(sentence(r, table.target) for r in variants if r.outcome.kind == "clean")
+    degenerate = degenerate_cures(rows)
+    trigger = tuple(
+        _degenerate_sentence(r, variants, table.target) if r.label in degenerate else sentence(r, table.target)
+        for r in variants
+        if r.outcome.kind == "clean"
+    )
     own = table.known.get(table.target)
     if own == table.target:  # not a candidate: the baseline judges it already, by its own id (no variant relabels it)
         return Verdict("known", table.target, own, trigger=trigger, nearest=own)
@@ -295,7 +300,7 @@ def judge(table: ExperimentTable) -> Verdict:
             how = f"{r.label} (the same CPU with {feature}) is right, and `{of}` shows only without {feature}"
             return Verdict("duplicate-of", table.target, of, how, trigger, of)
     # the experiment that removes a known cause (a variant that lands in a known cause of its mechanism says more)
-    for r in (r for r in variants if r.outcome.kind == "clean" and not landed):
+    for r in (r for r in variants if r.outcome.kind == "clean" and r.label not in degenerate and not landed):
         cured = [k for end, ks in table.cures.items() if r.label.endswith(end) for k in ks if mechanism(k) == mech]
         if cured:
             how = f"{r.label} removes it, as it removes `{cured[0]}` (that cause's recorded cure)"
@@ -358,6 +363,15 @@ def _nearest(table: ExperimentTable, judged: Sequence[Row]) -> tuple[str, str]:
 def sentence(row: Row, target: str) -> str:
     """A clean variant as a bug report says it: "With `tensor.empty` instead of `%arg1` ..., it compiles."."""
     return f"With {row.change}, {_effect(target)}."
+
+
+def _degenerate_sentence(row: Row, rows: Sequence[Row], target: str) -> str:
+    """A clean static variant whose twin one size up fails, said as what it shows: the size, not the static dims."""
+    twin = next(r for r in rows if r.label == row.label + EDGE_UP)
+    return (
+        f"With {row.change}, {_effect(target)}; but with {twin.change} it fails the same way: the empty or unit "
+        "size avoids it, not the static dims."
+    )
 
 
 def _effect(target: str) -> str:
@@ -463,8 +477,23 @@ def _with(case: Any, graph: Any, instances: Any = None) -> Any:
     return dataclasses.replace(case, graph=graph, instances=instances).check()
 
 
+EDGE_UP = "@edge+1"  # a static variant's twin with each empty or unit size one up (``degenerate_cures``)
+
+
+def degenerate_cures(rows: Sequence[Row]) -> set[str]:
+    """The clean static variants whose twin one size up at their empty or unit dims (``<label>@edge+1``) still
+    fails: what removed the failure there is the degenerate size (a one-element source), not the static dims."""
+    clean = {r.label for r in rows if r.outcome.kind == "clean"}
+    return {
+        r.label.removesuffix(EDGE_UP)
+        for r in rows
+        if r.label.endswith(EDGE_UP) and r.label.removesuffix(EDGE_UP) in clean and r.outcome.kind in ("same", "known")
+    }
+
+
 def shape_experiments(case: Any) -> Iterator[Experiment]:
-    """Dynamic dims static at the first instance's sizes (all, then each alone), a dim at an edge size (0 or 1) one
+    """Dynamic dims static at the first instance's sizes (all, then each alone; with an empty or unit size, also
+    at that size one up, so a degenerate size is not taken for the static dims' cure), a dim at an edge size one
     size up, or static dims dynamic."""
     from ireefuzz.core.relations import to_dynamic, to_static
 
@@ -474,6 +503,11 @@ def shape_experiments(case: Any) -> Iterator[Experiment]:
         static = _attempt(lambda: _with(case, to_static(g, sizes), ({},)))
         if static is not None:
             yield Experiment("static", f"every dim static at the instance's sizes ({shown})", static)
+        up = {s: n + 1 if n in (0, 1) else n for s, n in sizes.items()}
+        edge_static = _attempt(lambda: _with(case, to_static(g, up), ({},))) if up != sizes else None
+        if static is not None and edge_static is not None:
+            bumped = ", ".join(f"{s}={n}" for s, n in up.items() if n != sizes[s])
+            yield Experiment(f"static{EDGE_UP}", f"every dim static, with {bumped} (one size up)", edge_static)
         for sym, n in sizes.items():  # an empty or unit dim is an edge: the same program one size up
             if n in (0, 1):
                 edge = _attempt(lambda: _with(case, g, ({**sizes, sym: n + 1},)))
@@ -1208,6 +1242,11 @@ def _shown(shape: Sequence[int | None]) -> str:
     return "x".join("?" if d is None else str(d) for d in shape) or "scalar"
 
 
+def _edge_up(declared: Sequence[int | None], size: Sequence[int]) -> tuple[int, ...]:
+    """``size`` with each dynamic dim of size 0 or 1 one size up."""
+    return tuple(n + 1 if d is None and n in (0, 1) else n for d, n in zip(declared, size))
+
+
 def program_shape_experiments(case: Any) -> Iterator[Experiment]:
     """The arguments' dynamic dims static at the instance's sizes (all, then each argument alone when several are
     dynamic), and the static arguments dynamic; each through a ``tensor.cast`` at entry, the body unchanged."""
@@ -1226,6 +1265,14 @@ def program_shape_experiments(case: Any) -> Iterator[Experiment]:
         label = "static" if group is dynamic else f"static:%arg{group[0]}"
         alone = "" if group is dynamic else ", the other arguments dynamic"
         yield Experiment(label, f"static argument types at the instance's sizes ({shown}){alone}", variant)
+        up = {n: _edge_up(declared[n], sizes[n]) for n in group}
+        if any(up[n] != sizes[n] for n in group):  # the same at an empty or unit size one up (``degenerate_cures``)
+            text = with_argument_types(case.program, case.function, up)
+            shapes = [up.get(n, shape) for n, shape in enumerate(sizes)]
+            edge = _program_variant(case, text, shapes=shapes) if text else None
+            if edge is not None:
+                shown = ", ".join(f"`%arg{n}` as {_shown(up[n])}" for n in group if up[n] != sizes[n])
+                yield Experiment(f"{label}{EDGE_UP}", f"static argument types one size up ({shown}){alone}", edge)
     static = [n for n, shape in enumerate(declared) if shape and None not in shape]
     text = with_argument_types(case.program, case.function, {n: [None] * len(declared[n]) for n in static})
     variant = _program_variant(case, text) if text else None

@@ -485,8 +485,9 @@ def conditions(
     static where it still fails), the other functions of the module (it keeps only those the failure needs), a unit
     dim in the output where the culprit is a unit-dim pass."""
     rows = [experimenting.Row.from_json(r) for r in (experiments or {}).get("rows") or ()]
-    clean = [r.label for r in rows if r.outcome.kind == "clean"]
-    same = {r.label for r in rows if r.outcome.kind == "same"}
+    degenerate = experimenting.degenerate_cures(rows)  # a static cure by a unit size is no dynamic dims' cure
+    clean = [r.label for r in rows if r.outcome.kind == "clean" and r.label not in degenerate]
+    same = {r.label for r in rows if r.outcome.kind == "same"} | degenerate  # its twin one size up fails the same
     needs: list[str] = []
     signature = _SIGNATURE.search(program)
     header = signature.group(0) if signature else ""
