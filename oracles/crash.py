@@ -28,7 +28,7 @@ from .diagnostics import (
 )
 from .finding import Cause, Finding, dispatch_dtype_dims, make_signature
 from .finding import make_cause as _cause
-from .spec import OracleSpec, by_kind, reads_run_unless, register
+from .spec import Evaluation, OracleSpec, Verdict, by_kind, reads_run_unless, register
 
 _LOCATION = re.compile(r"^[^\s:]+\.mlir:(\d+):\d+: error: (.*)$", re.M)
 _ERROR = re.compile(r"(?:error|LLVM ERROR|Assertion)[:` ]+(.*)", re.I)
@@ -210,6 +210,10 @@ def _failing_dispatch_role(diagnostic: str) -> str:
     return ""
 
 
+def _judge_run_failure(e: Evaluation) -> Verdict:
+    return Verdict((check_run_failure(e.run_failure, e.graph, e.function, dict(e.sizes)),))
+
+
 register(
     OracleSpec(
         name="crash",
@@ -223,5 +227,6 @@ register(
         happened="iree-compile / the runtime fails on a valid program.",
         expected="The program compiles and runs.",
         title="[CPU] {kind} on valid `{ops}` ({type})",
+        judges={"compile-failed": lambda e: Verdict((e.compile_failure(),)), "run-failed": _judge_run_failure},
     )
 )

@@ -25,6 +25,8 @@ from __future__ import annotations
 import functools
 from typing import Any, Mapping, Sequence
 
+from ireefuzz.generators.graph import Graph
+from ireefuzz.generators.ops import PRODUCER_OPS
 from ireefuzz.oracles import vocabulary
 from ireefuzz.oracles.diagnostics import _pipeline, _signature_ops, _words, dispatch_role, ops_role
 from ireefuzz.oracles.finding import Cause, Finding, dispatch_dtype_dims, make_signature
@@ -38,7 +40,7 @@ from ireefuzz.oracles.ir import (
     program_op_pattern,
     walk,
 )
-from ireefuzz.oracles.spec import OracleSpec, never_runs, register
+from ireefuzz.oracles.spec import Evaluation, OracleSpec, Verdict, never_runs, register
 
 _TENSOR_LOADS = frozenset(vocabulary.TENSOR_LOADS)
 _TENSOR_STORES = frozenset(vocabulary.TENSOR_STORES)
@@ -216,6 +218,26 @@ def _fusion_cause(finding: Finding) -> Cause:
     )
 
 
+def returns_constant_data(graph: Graph) -> bool:
+    """True if some output is computed from index/constant producers alone (so a dispatch that
+    materializes it is required, not a fusion failure)."""
+    constant: set[str] = set()
+    for i, node in enumerate(graph.nodes):
+        if all(r in constant for r in node.inputs) and (node.inputs or node.op in PRODUCER_OPS):
+            constant.add(f"n{i}")
+    return any(o in constant for o in graph.outputs)
+
+
+def _judge_fusion(e: Evaluation) -> Verdict:
+    """No finding where the graph returns constant data (its dispatch must materialize it); a producer hoisted
+    into a global not judged (``not_judged``)."""
+    if e.graph is not None and returns_constant_data(e.graph):
+        return Verdict()
+    found = check_fusion(e.dispatches, e.statistics)
+    hoisted = not_judged(e.dispatches, found)
+    return Verdict(tuple(found), not_judged=(hoisted,) if hoisted else ())
+
+
 register(
     OracleSpec(
         name="fusion",
@@ -229,5 +251,6 @@ register(
         happened="A producer that only computes index/constant data is materialized into memory by its own "
         "dispatch instead of being fused into its consumer.",
         expected="The producer is recomputed inside the consumer's dispatch.",
+        judges={"compiled": _judge_fusion},
     )
 )

@@ -19,7 +19,7 @@ from .diagnostics import (
     dispatch_role,
 )
 from .finding import Cause, Finding, make_signature
-from .spec import OracleSpec, register
+from .spec import WRITTEN_ARGUMENT, OracleSpec, Verdict, register
 
 
 def check_inputs_unchanged(graph: Graph, before: Sequence[np.ndarray], after: Sequence[np.ndarray]) -> list[Finding]:
@@ -156,6 +156,7 @@ register(
         title="[CPU] `{ops}` with a function argument as `outs` overwrites the caller's input buffer ({type})",
         reads_flow_ties=True,
         absent=lambda kind: "its inputs stay unchanged",
-        defect=lambda kind: "",  # any input written
+        defect=lambda kind: WRITTEN_ARGUMENT,  # any input written
+        judges={"ran": lambda e: Verdict(tuple(e.mutated_inputs()))},  # as the case's frontend signs them
     )
 )

@@ -50,7 +50,7 @@ from ireefuzz.oracles.ir import (
     successors,
     walk,
 )
-from ireefuzz.oracles.spec import OracleSpec, never_runs, register
+from ireefuzz.oracles.spec import Evaluation, OracleSpec, Verdict, defect_of, never_runs, register
 
 SEEN_AT_FINAL = vocabulary.SEEN_AT["final"]
 SEEN_AT_BUFFERIZED = vocabulary.SEEN_AT["bufferized"]
@@ -628,13 +628,16 @@ def _allocation_copied(index: int, findings: Sequence[Finding], causes: Sequence
         (
             i
             for i, other in enumerate(findings)
-            if other.oracle == "memory"
-            and (family := MEMORY_FAMILIES.get(other.kind)) in ("alloca", "alloc")
+            if (family := defect_of(other)) in ("alloca", "alloc")
             and other.evidence.get("dispatch") == dispatch
             and all(family in pair for pair in ends)
         ),
         None,
     )
+
+
+def _judge_memory(e: Evaluation) -> Verdict:
+    return Verdict(tuple(check_memory(e.dispatches, max_static_alloca_bytes=e.max_static_alloca_bytes)))
 
 
 register(
@@ -656,5 +659,6 @@ register(
         expected="No `memref.alloca` / `memref.alloc` / copy between distinct buffers in the dispatch beyond the "
         "scratch the ops' semantics require.",
         title="[CPU] `{kind}` left in dispatch of `{ops}` ({type})",
+        judges={"compiled": _judge_memory},
     )
 )

@@ -39,10 +39,10 @@ import numpy as np
 from ireefuzz.generators.graph import Graph
 
 from . import numeric
-from .diagnostics import MEMORY_FAMILIES, _signature_ops, _words, ops_role
+from .diagnostics import _signature_ops, _words, ops_role
 from .finding import Cause, Finding, first_per_signature, make_signature
 from .finding import make_cause as _cause
-from .spec import OracleSpec, register, spec_of_registered
+from .spec import OracleSpec, defect_of, register, spec_of_registered
 
 RELATIONS = ("shape", "dps", "config", "vector-width", "backend")  # built and observed by ireefuzz.core.relations
 LOWERING = frozenset({"config", "vector-width", "backend"})  # variants lower differently: profiles not compared
@@ -386,9 +386,7 @@ def _asymmetry_of_a_memory_finding(index: int, findings: Sequence[Finding], caus
         (
             i
             for i, other in enumerate(findings)
-            if other.oracle == "memory"
-            and MEMORY_FAMILIES.get(other.kind) == family
-            and (not located or causes[i] == causes[index])
+            if defect_of(other) == family and (not located or causes[i] == causes[index])
         ),
         None,
     )

@@ -32,7 +32,7 @@ from .diagnostics import (
 )
 from .finding import Cause, Finding, make_signature
 from .finding import make_cause as _cause
-from .spec import OracleSpec, register
+from .spec import WRITTEN_ARGUMENT, Blames, Evaluation, OracleSpec, Verdict, defect_of, register, spec_of_registered
 
 EPS = {
     "f32": float(np.finfo(np.float32).eps),
@@ -44,11 +44,9 @@ ULPS_PER_OP = 4.0  # transcendental ops are accurate to a few ulps in both IREE 
 BOUND_MARGIN = 2.0
 
 
-@dataclasses.dataclass(frozen=True)
-class NumericResult:
-    findings: tuple[Finding, ...]
-    discarded: int  # disagreements the arbiter found ill-conditioned
-    not_judged: tuple[str, ...] = ()  # why no reference judged these numbers ("op linalg.softmax"); never a finding
+# The numeric oracle's verdict: its findings, the disagreements the arbiter found ill-conditioned, and why no
+# reference judged these numbers ("op linalg.softmax"; never a finding).
+NumericResult = Verdict
 
 
 Arbiter = Callable[[Sequence[np.ndarray]], tuple[list[np.ndarray], list[np.ndarray]]]  # -> (float64 outputs, bounds)
@@ -145,15 +143,17 @@ def check_numeric(
         iree_only = bad & (iree_err > tol) & ~(jax_err > tol)
         jax_only = bad & (jax_err > tol) & ~(iree_err > tol)
         discarded += int(bool((raw_bad & ~iree_only & ~jax_only).any()))
-        for mask, oracle, who in ((iree_only, "numeric", "IREE"), (jax_only, "reference", "JAX")):
+        for mask, err, oracle, who, prefix in (
+            (iree_only, iree_err, "numeric", "IREE", ""),
+            (jax_only, jax_err, "reference", "JAX", "jax-"),
+        ):
             if not mask.any():
                 continue
-            err = iree_err if oracle == "numeric" else jax_err
             worst = np.unravel_index(int(np.argmax(np.where(mask, np.nan_to_num(err, posinf=1e300), -1))), mask.shape)
             nan_case = bool(
                 np.isnan(got[worst]) != np.isnan(truth[worst]) or np.isnan(want[worst]) != np.isnan(truth[worst])
             )
-            kind = ("jax-" if oracle == "reference" else "") + ("nan-mismatch" if nan_case else "wrong-value")
+            kind = prefix + ("nan-mismatch" if nan_case else "wrong-value")
             abs_err = float(err[worst])
             evidence = base | {
                 "index": [int(i) for i in worst],
@@ -362,8 +362,11 @@ def _numeric_cause(finding: Finding) -> Cause:
         return ARGUMENT_MUTATION
     program = _Program.of(finding)
     ops = cone_pattern(program, program.wrong_output(finding)) if program is not None else _surface_ops(finding)
-    who = "IREE" if finding.oracle == "numeric" else "JAX (the reference)"
+    who = _BLAMED[spec_of_registered(finding.oracle).blames]
     return _cause(finding.oracle, [finding.kind, ops], f"{who} computes a {_words(finding.kind)} for {ops}")
+
+
+_BLAMED: dict[Blames, str] = {"iree": "IREE", "reference": "JAX (the reference)"}  # who computes it wrong
 
 
 def _surface_ops(finding: Finding) -> str:
@@ -380,10 +383,15 @@ def _reads_a_mutated_argument(index: int, findings: Sequence[Finding], causes: S
         (
             i
             for i, other in enumerate(findings)
-            if other.oracle == "immutability" and reads_argument(finding, other.evidence.get("argument"))
+            if defect_of(other) == WRITTEN_ARGUMENT and reads_argument(finding, other.evidence.get("argument"))
         ),
         None,
     )
+
+
+def _judge_numbers(e: Evaluation) -> Verdict:
+    """The case's frontend's numeric judgement, except where its program is undefined (never judged)."""
+    return Verdict(not_judged=(e.undefined,)) if e.undefined else e.numbers()
 
 
 NUMERIC = register(
@@ -399,6 +407,8 @@ NUMERIC = register(
         happened="The compiled program returns other values than the reference ({reference}).",
         expected="Outputs equal the reference within the dtype's tolerance (integers exactly).",
         title="[CPU] wrong results for `{ops}` ({type})",
+        judges={"ran": _judge_numbers},  # the reference's findings too
+        reads_expected=True,
     )
 )
 register(  # the same judgement with the seats swapped: JAX is the one float64 says is wrong
@@ -407,6 +417,7 @@ register(  # the same judgement with the seats swapped: JAX is the one float64 s
         name="reference",
         switch="numeric",
         blames="reference",
+        judges={},  # numeric's judge makes its findings
         weight=0.9,
         happened="JAX (the reference) differs from the float64 evaluation, where IREE agrees with it: {message}",
         expected="The reference's outputs equal the float64 evaluation within the tolerance of their dtype.",

@@ -4,8 +4,10 @@ family). Outside the registry nothing branches on an oracle's name: it asks ``sp
 
 from __future__ import annotations
 
+from typing import Collection
+
 from . import crash, fusion, immutability, memory, metamorphic, numeric  # noqa: F401  (each registers its specs)
-from .spec import SPECS, OracleSpec
+from .spec import SPECS, Judge, OracleSpec, Stage
 
 
 def spec_of(oracle: str) -> OracleSpec:
@@ -23,4 +25,10 @@ def switch_of(oracle: str) -> str:
     return spec.switched_by if spec is not None else oracle
 
 
-__all__ = ["SPECS", "OracleSpec", "spec_of", "switch_of"]
+def judges_at(stage: Stage, oracles: Collection[str]) -> list[tuple[OracleSpec, Judge]]:
+    """The judges the pipeline calls at ``stage`` when ``oracles`` (``--oracles`` choices) are selected: every
+    registered spec's that one of them switches on, in registration order."""
+    return [(s, s.judges[stage]) for s in SPECS.values() if stage in s.judges and s.switched_by in oracles]
+
+
+__all__ = ["SPECS", "OracleSpec", "judges_at", "spec_of", "switch_of"]

@@ -15,9 +15,12 @@ reproduce body). L1: stdlib and ``finding`` only.
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Literal, Mapping, Sequence, get_args
+from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, Sequence, get_args
 
 from .finding import Cause, Finding, OracleName
+
+if TYPE_CHECKING:
+    from ireefuzz.generators.graph import Graph
 
 # How a bundle shows the bug: the body of its run.sh and the kind of its generated tests.
 Reproduce = Literal[
@@ -35,6 +38,60 @@ Blames = Literal["iree", "reference"]
 # ``consequence(index, findings, causes)``: the index of the finding in the same case that ``findings[index]``
 # follows from (a wrong value read from a mutated argument, a copy of an alloca that is itself a finding), or None.
 Consequence = Callable[[int, Sequence[Finding], Sequence[Cause]], "int | None"]
+
+
+# When the pipeline calls a judge (``OracleSpec.judges``): the case's batch failed to compile and cannot be split;
+# it compiled (its dispatches' IR is read); one shape instance's run failed; one ran (its outputs, its inputs after).
+Stage = Literal["compile-failed", "compiled", "run-failed", "ran"]
+STAGES: tuple[Stage, ...] = get_args(Stage)
+# The defect (``OracleSpec.defect``) of an argument the call wrote in place: what a wrong value read from it follows
+# from. The memory oracle's are its families (``diagnostics.MEMORY_FAMILIES``): "alloca", "alloc", "copy".
+WRITTEN_ARGUMENT = "written-argument"
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    """What a judge found in one ``Evaluation``: its findings, the disagreements it discarded (ill-conditioned) and
+    why it did not judge (never a finding)."""
+
+    findings: tuple[Finding, ...] = ()
+    discarded: int = 0
+    not_judged: tuple[str, ...] = ()
+
+
+def _no_finding() -> Finding:
+    raise ValueError("this stage has no failed compile")
+
+
+def _no_findings() -> Sequence[Finding]:
+    return ()
+
+
+def _no_verdict() -> Verdict:
+    return Verdict()
+
+
+@dataclasses.dataclass(frozen=True)
+class Evaluation:
+    """What a judge reads of one case at one ``Stage``, as plain values (the pipeline, L4, fills in what the stage
+    has; the rest keep their defaults). What the case's frontend judges its own way (a failed compile located in its
+    program, a raw program's inputs and numbers) comes as a thunk."""
+
+    stage: Stage
+    function: str = ""
+    graph: Graph | None = None  # None for a raw program
+    dispatches: Sequence[Any] = ()  # its function's ``sut.DispatchIR`` (compiled)
+    statistics: Mapping[str, Any] | None = None  # the compile's, when the module holds this case alone (compiled)
+    sizes: Mapping[str, int] = dataclasses.field(default_factory=dict)  # this shape instance's (run-failed, ran)
+    run_failure: Any = None  # the ``sut.RunFailure`` (run-failed)
+    max_static_alloca_bytes: int = 0  # the policy's
+    undefined: str | None = None  # why its values are undefined (iree-compile warns it reads uninitialized values)
+    compile_failure: Callable[[], Finding] = _no_finding  # the frontend's finding for the failed compile
+    mutated_inputs: Callable[[], Sequence[Finding]] = _no_findings  # the frontend's immutability judgement (ran)
+    numbers: Callable[[], Verdict] = _no_verdict  # the frontend's numeric judgement (ran)
+
+
+Judge = Callable[[Evaluation], Verdict]
 
 
 def _everything(kind: str) -> bool:
@@ -73,6 +130,11 @@ class OracleSpec:
     # (label, flag): a compiler policy an engineer flips on this oracle's target, one compile each (the experiments'
     # ``policy_experiments``): a target the flag removes is that policy's default choice (a baseline ``cured_by``)
     policies: tuple[tuple[str, str], ...] = ()
+    # What it judges at each stage of a case (none: the pipeline never calls it, e.g. the reference's findings come
+    # from numeric's judge). Run when ``switched_by`` is among the policy's oracles; an IRParseError it raises makes
+    # it not judge the case.
+    judges: Mapping[Stage, Judge] = dataclasses.field(default_factory=dict)
+    reads_expected: bool = False  # compares the outputs with the expected outputs a raw program's user gives
 
     @property
     def switched_by(self) -> OracleName:
@@ -92,6 +154,13 @@ def register(spec: OracleSpec) -> OracleSpec:
         raise ValueError(f"oracle {spec.name!r} registered twice")
     SPECS[spec.name] = spec
     return spec
+
+
+def defect_of(finding: Finding) -> str:
+    """The defect ``finding`` is, by its oracle's record (``OracleSpec.defect``): what another oracle's consequence
+    rule reads (a stack buffer, a written argument), never the oracle's name; "" for an oracle none registered."""
+    spec = SPECS.get(finding.oracle)
+    return spec.defect(finding.kind) if spec is not None else ""
 
 
 def spec_of_registered(name: str) -> OracleSpec:

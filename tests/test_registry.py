@@ -90,9 +90,13 @@ def test_an_oracle_added_in_a_test_is_bucketed_and_ranked_by_its_record(monkeypa
     assert "toy" not in registry.SPECS
 
 
-# A branch on an oracle's name: a comparison of an ``oracle`` value with a quoted oracle name.
 _ORACLE_WORDS = "|".join(finding.ORACLES)
-_BRANCH = re.compile(rf"""oracle\)?\s*(?:==|!=)\s*["']({_ORACLE_WORDS})["']|oracle\)?\s+(?:not\s+)?in\s+\(\s*["']""")
+# A branch on an oracle's name: a comparison of an ``oracle`` value with a quoted oracle name, or a quoted oracle
+# name looked up in a collection of oracles (``"memory" in policy.oracles``).
+_BRANCH = re.compile(
+    rf"""oracle\)?\s*(?:==|!=)\s*["']({_ORACLE_WORDS})["']|oracle\)?\s+(?:not\s+)?in\s+\(\s*["']"""
+    rf"""|["']({_ORACLE_WORDS})["']\s+(?:not\s+)?in\s+[\w.()]*oracles\b"""
+)
 _ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -106,13 +110,87 @@ def branches_on_oracle_names(source: str) -> list[int]:
 def test_the_branch_guard_sees_a_branch_on_a_name():
     assert branches_on_oracle_names('if finding.oracle == "memory":\n    pass\nok = spec.reads_run(kind)\n') == [1]
     assert branches_on_oracle_names('x = f.oracle in ("numeric", "reference")\n') == [1]
+    assert branches_on_oracle_names('if "memory" in policy.oracles:\n    pass\nif "crash" not in p.oracles: 1\n') == [
+        1,
+        3,
+    ]
+    assert branches_on_oracle_names('if other.oracle == "immutability" and x:\n') == [1]
+    assert branches_on_oracle_names('Finding("numeric", kind)\nfor m, o in ((a, "numeric"),):\n') == []
+
+
+_REGISTRY = {"oracles/spec.py", "oracles/registry.py"}
 
 
 def test_outside_the_registry_nothing_branches_on_an_oracle_name():
-    """The judges register their records (``oracles/``); everything else reads the records' fields."""
+    """The judges register their records (``oracles.spec``, ``oracles.registry``); everything else, the judges'
+    consequence rules and the pipeline's choice of judges included, reads the records' fields."""
     found = {
-        str(path.relative_to(_ROOT)): lines
-        for path in sorted((_ROOT / "ireefuzz").rglob("*.py"))
-        if (lines := branches_on_oracle_names(path.read_text()))
+        name: lines
+        for package in ("ireefuzz", "oracles", "generators")
+        for path in sorted((_ROOT / package).rglob("*.py"))
+        if (name := str(path.relative_to(_ROOT))) not in _REGISTRY
+        and (lines := branches_on_oracle_names(path.read_text()))
     }
     assert found == {}, f"read the OracleSpec field instead: {found}"
+
+
+def _toy(judges: typing.Mapping[spec.Stage, spec.Judge]) -> spec.OracleSpec:
+    return spec.OracleSpec(
+        name="toy",  # type: ignore[arg-type]
+        cause=lambda f: make_cause("toy", [f.kind], f"a toy {f.kind}"),
+        reproduce=lambda kind: "outputs",
+        weight=0.5,
+        happened="a toy happened",
+        expected="no toy",
+        judges=judges,
+    )
+
+
+@pytest.fixture
+def toy_oracle(monkeypatch):
+    """Registers the spec a test makes with ``_toy`` as the oracle "toy", selectable by ``--oracles``."""
+    from ireefuzz.core import policy
+
+    monkeypatch.setattr(finding, "ORACLES", (*finding.ORACLES, "toy"))
+    monkeypatch.setattr(policy, "ORACLE_NAMES", (*policy.ORACLE_NAMES, "toy"))
+    yield spec.register
+    spec.unregister("toy")
+
+
+@pytest.mark.iree
+def test_an_oracle_registered_in_a_test_is_judged_by_evaluate(toy_oracle):
+    """``evaluate`` calls the judges of the selected specs, at each stage, with what the stage has: a judge
+    registered here runs on its dispatches and on each run, and no other oracle does."""
+    from ireefuzz.core.evaluate import Policy, evaluate
+    from ireefuzz.generators.case import Case
+    from ireefuzz.generators.graph import Graph, Node, TensorType
+
+    def compiled(e: spec.Evaluation) -> spec.Verdict:
+        assert e.dispatches and e.graph is not None
+        return spec.Verdict((Finding("toy", "dispatches", f"toy/dispatches/{len(e.dispatches)}/-/-", "m"),))
+
+    def ran(e: spec.Evaluation) -> spec.Verdict:
+        assert not e.undefined and e.numbers is not None
+        return spec.Verdict(not_judged=(f"toy: ran at {dict(e.sizes)}",))
+
+    toy_oracle(_toy({"compiled": compiled, "ran": ran}))
+    t = TensorType(("N",), "f32")
+    case = Case(Graph((t,), (Node("exp", ("a0",), {}, t),), ("n0",)), ({"N": 4}, {"N": 5}))
+    (result,) = evaluate([case], policy=Policy(oracles=frozenset({"toy"})))
+    assert [(f.oracle, f.cause) for f in result.findings] == [("toy", "toy/dispatches")]
+    assert result.not_judged == ("toy: ran at {'N': 4}", "toy: ran at {'N': 5}")
+    (result,) = evaluate([case], policy=Policy(oracles=frozenset({"memory"})))  # not selected: not judged
+    assert "toy" not in {f.oracle for f in result.findings} and not result.not_judged
+
+
+def test_a_judge_that_cannot_read_the_ir_does_not_judge(toy_oracle):
+    from ireefuzz.core.evaluate import Policy, judged
+    from ireefuzz.errors import IRParseError
+
+    def unreadable(e: spec.Evaluation) -> spec.Verdict:
+        raise IRParseError("error: expected op\nmore", "text")
+
+    toy_oracle(_toy({"compiled": unreadable}))
+    verdict = judged(spec.Evaluation("compiled"), Policy(oracles=frozenset({"toy"})))
+    assert verdict.findings == () and verdict.not_judged[0].startswith("toy: its IR cannot be read")
+    assert judged(spec.Evaluation("ran"), Policy(oracles=frozenset({"toy"}))) == spec.Verdict()  # no judge there

@@ -13,6 +13,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import dataclasses
+import functools
 import itertools
 import re
 import time
@@ -29,11 +30,11 @@ from ireefuzz.generators import frontend_forms
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import Program, emit_module
 from ireefuzz.generators.graph import Graph
-from ireefuzz.generators.ops import PRODUCER_OPS
-from ireefuzz.oracles import crash, fusion, immutability, ir, memory, numeric, reference, vocabulary
+from ireefuzz.oracles import crash, immutability, ir, numeric, reference, vocabulary
 from ireefuzz.oracles.cause import assign_causes
 from ireefuzz.oracles.finding import ORACLE_NAMES, Finding, first_per_signature  # noqa: F401  (ORACLE_NAMES re-exported)
-from ireefuzz.oracles.registry import spec_of
+from ireefuzz.oracles.registry import judges_at, spec_of
+from ireefuzz.oracles.spec import Evaluation, Verdict
 from ireefuzz.sut import (
     config_for,  # beside CompilerConfig, so relations derive configs without evaluate
     config_space,
@@ -406,21 +407,42 @@ def _compile_failed(
     policy: Policy,
     frontend: Frontend,
 ) -> list[CaseResult]:
-    """The crash oracle's finding for every case of a batch that cannot be split further."""
+    """The findings of the judges of a failed compile (the crash oracle's: the frontend's finding for it), for every
+    case of a batch that cannot be split further."""
     share, timed_out = failure.seconds / len(named), failure.kind == "timeout"
-    if "crash" not in policy.oracles:
-        return [CaseResult(case, (), compile_seconds=share, compile_timed_out=timed_out) for _, case, _ in named]
-    finding = frontend.compile_failure(failure, text, {name: case for name, case, _ in named})
-    finding = finding.with_evidence(platform=platform_of(config=config))
+    located = functools.partial(frontend.compile_failure, failure, text, {name: case for name, case, _ in named})
+    verdict = judged(Evaluation("compile-failed", compile_failure=located), policy)
+    platform = platform_of(config=config) if verdict.findings else {}  # a probe compile: only for a finding
+    findings = [f.with_evidence(platform=platform) for f in verdict.findings]
     return [
         CaseResult(
             case,
-            tuple(assign_causes([finding.with_case(case_json(case))])),
+            tuple(assign_causes([f.with_case(case_json(case)) for f in findings])),
+            verdict.discarded,
             compile_seconds=share,
+            not_judged=verdict.not_judged,
             compile_timed_out=timed_out,
         )
         for _, case, _ in named
     ]
+
+
+def judged(evaluation: Evaluation, policy: Policy) -> Verdict:
+    """The verdicts of every judge ``policy`` selects at ``evaluation``'s stage (``OracleSpec.judges``), in one.
+    IR no reader can read is our gap, not IREE's: the oracle whose judge raised IRParseError does not judge."""
+    findings: list[Finding] = []
+    discarded = 0
+    not_judged: dict[str, None] = {}
+    for spec, judge in judges_at(evaluation.stage, policy.oracles):
+        try:
+            verdict = judge(evaluation)
+        except IRParseError as e:
+            not_judged[f"{spec.name}: its IR cannot be read ({_unread(e)})"] = None
+            continue
+        findings += verdict.findings
+        discarded += verdict.discarded
+        not_judged.update(dict.fromkeys(verdict.not_judged))
+    return Verdict(tuple(findings), discarded, tuple(not_judged))
 
 
 def case_json(case: Any) -> dict[str, Any] | None:
@@ -468,30 +490,31 @@ def check_compiled_case(
     single: bool,
     undefined: str | None = None,
 ) -> CaseResult:
-    """Every oracle on one compiled case: memory and fusion on its dispatches, then per shape instance
-    crash at run time, immutability and numeric (the last two as ``frontend`` judges them). ``undefined``: why
-    the program's values are undefined (``reads_uninitialized``); its numbers are then not judged."""
+    """Every judge ``policy`` selects on one compiled case (``judged``): at "compiled" on its dispatches (memory,
+    fusion), then per shape instance at "run-failed" (crash) or "ran" (immutability and numeric, as ``frontend``
+    judges them). ``undefined``: why the program's values are undefined (``reads_uninitialized``); its numbers are
+    then not judged."""
     graph = case.graph
     findings: list[Finding] = []
     discarded = 0
     not_judged: dict[str, None] = {}
+
+    def take(verdict: Verdict) -> None:
+        nonlocal discarded
+        findings.extend(verdict.findings)
+        discarded += verdict.discarded
+        not_judged.update(dict.fromkeys(verdict.not_judged))
+
     dispatches = sut.dispatches_of(artifact, function)
     started = time.perf_counter()
-    with CLOCK("ir"):  # IR no reader can read is our gap, not IREE's: that oracle does not judge the case
-        if "memory" in policy.oracles:
-            try:
-                findings += memory.check_memory(dispatches, max_static_alloca_bytes=policy.max_static_alloca_bytes)
-            except IRParseError as e:
-                not_judged[f"memory: its IR cannot be read ({_unread(e)})"] = None
-        if "fusion" in policy.oracles and (graph is None or not returns_constant_data(graph)):
-            try:
-                found = fusion.check_fusion(dispatches, artifact.statistics if single else None)
-                findings += found
-                hoisted = fusion.not_judged(dispatches, found)
-                if hoisted:
-                    not_judged[hoisted] = None
-            except IRParseError as e:
-                not_judged[f"fusion: its IR cannot be read ({_unread(e)})"] = None
+    limit = policy.max_static_alloca_bytes
+    with CLOCK("ir"):
+        statistics = artifact.statistics if single else None
+        take(
+            judged(
+                Evaluation("compiled", function, graph, dispatches, statistics, max_static_alloca_bytes=limit), policy
+            )
+        )
     if module is None and case.instances:  # code that cannot run here: run, immutability and numbers not judged
         not_judged[f"compile-only target {config_space.cannot_run(config)}"] = None
     for k, sizes in enumerate(case.instances if module is not None else ()):
@@ -511,20 +534,30 @@ def check_compiled_case(
             why = crash.not_a_finding(outcome, known_to_end=ends)
             if why:
                 not_judged[why] = None
-            elif "crash" in policy.oracles:
-                findings.append(crash.check_run_failure(outcome, graph, function, sizes))
+            else:
+                take(judged(Evaluation("run-failed", function, graph, sizes=sizes, run_failure=outcome), policy))
             continue
-        if "immutability" in policy.oracles:
-            findings += frontend.mutated_inputs(case, inputs, outcome.inputs_after, dispatches)
-        if "numeric" in policy.oracles and undefined:
-            not_judged[undefined] = None
-        elif "numeric" in policy.oracles:
-            result = frontend.numbers(
-                case, sizes, inputs, outcome.outputs, config=config, policy=policy, dispatches=dispatches
-            )
-            findings += result.findings
-            discarded += result.discarded
-            not_judged.update(dict.fromkeys(result.not_judged))
+        ran = Evaluation(
+            "ran",
+            function,
+            graph,
+            dispatches,
+            sizes=sizes,
+            max_static_alloca_bytes=limit,
+            undefined=undefined,
+            mutated_inputs=functools.partial(frontend.mutated_inputs, case, inputs, outcome.inputs_after, dispatches),
+            numbers=functools.partial(
+                frontend.numbers,
+                case,
+                sizes,
+                inputs,
+                outcome.outputs,
+                config=config,
+                policy=policy,
+                dispatches=dispatches,
+            ),
+        )
+        take(judged(ran, policy))
     platform = platform_of(artifact)
     findings = [f.with_case(case_json(case)).with_evidence(platform=platform) for f in findings]
     return CaseResult(
@@ -544,13 +577,3 @@ def check_compiled_case(
 def _unread(error: IRParseError) -> str:
     """Why IR could not be read, without the dispatch's name (one not-judged reason for every case it hits)."""
     return str(error).splitlines()[0].split(": ", 1)[-1][:160]
-
-
-def returns_constant_data(graph: Graph) -> bool:
-    """True if some output is computed from index/constant producers alone (so a dispatch that
-    materializes it is required, not a fusion failure)."""
-    constant: set[str] = set()
-    for i, node in enumerate(graph.nodes):
-        if all(r in constant for r in node.inputs) and (node.inputs or node.op in PRODUCER_OPS):
-            constant.add(f"n{i}")
-    return any(o in constant for o in graph.outputs)
