@@ -404,3 +404,24 @@ def test_a_static_cure_at_a_unit_size_whose_twin_fails_names_no_dynamic_dims():
     degenerate = _rows(("static", "clean"), ("static@edge+1", "same"))
     assert report.conditions(program, degenerate) == []
     assert report.conditions(program, _rows(("static", "clean"), ("static@edge+1", "clean"))) == ["dynamic dims"]
+
+
+STRIDED_GATHER = """func.func @main(%arg0: tensor<13x3x34xi32>, %arg1: tensor<13xi32>) -> tensor<13x3xi32> {
+  %s = tensor.extract_slice %arg0[0, 0, 33] [13, 3, 1] [1, 1, 1] : tensor<13x3x34xi32> to tensor<13x3xi32>
+  %e = tensor.empty() : tensor<13x3xi32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>],
+      iterator_types = ["parallel", "parallel"]} ins(%arg1 : tensor<13xi32>) outs(%e : tensor<13x3xi32>) {
+  ^bb0(%in: i32, %out: i32):
+    %i = arith.index_cast %in : i32 to index
+    %j = linalg.index 1 : index
+    %x = tensor.extract %s[%i, %j] : tensor<13x3xi32>
+    linalg.yield %x : i32
+  } -> tensor<13x3xi32>
+  return %g : tensor<13x3xi32>
+}"""
+
+
+def test_a_generic_that_reads_a_tensor_by_index_is_named_a_gather_from_its_source():
+    """Issue 32's review: the strided-gather bundle's title said "an elementwise `linalg.generic`"."""
+    said = report.subject_phrase(STRIDED_GATHER, "main")
+    assert said == "a gather (`tensor.extract` in a `linalg.generic`) from `tensor.extract_slice`", said

@@ -462,6 +462,12 @@ def _phrase(value: Any, depth: int, skip: Sequence[Any] = ()) -> str:
         )
         if computed := _computed_map(op):
             said += f" indexed by `{computed}`"
+        gathered = next((o.operands[0] for o in body if o.name == "tensor.extract"), None)
+        if gathered is not None and not reduces:  # it reads a tensor it does not iterate: a gather from it
+            source = _phrase(gathered, depth - 1, skip) if depth > 1 else ""
+            source = source or ("an argument" if isinstance(gathered, ir.BlockArgument) else "")
+            said = "a gather (`tensor.extract` in a `linalg.generic`)" + (f" from {source}" if source else "")
+            return said
     elif op.name == "linalg.fill":
         said = "a `linalg.fill`"
     else:
