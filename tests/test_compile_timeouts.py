@@ -12,6 +12,8 @@ limit of half its own time.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 import sys
 import time
@@ -82,10 +84,10 @@ def exp_case() -> Case:
 
 
 def campaign_with_a_timeout(
-    out: Path, compiler: str, limit_s: float, baseline: Baseline, case: Case | None = None
+    out: Path, compiler: str, limit_s: float, baseline: Baseline, case: Case | None = None, target_cpu: str = "host"
 ) -> record.Record:
     """A run whose one case's compile timed out under ``limit_s``: evaluated and recorded as a campaign does."""
-    opts = options.Options(cases=1, iree_compile=compiler, case_timeout=limit_s)
+    opts = options.Options(cases=1, iree_compile=compiler, case_timeout=limit_s, target_cpu=target_cpu)
     out.mkdir(parents=True, exist_ok=True)
     _io.atomic_write_json(out / "campaign.json", opts.to_json())
     case = case or softmax_case()
@@ -207,12 +209,15 @@ def test_a_real_compile_past_its_limit_is_what_it_does_alone(tmp_path, monkeypat
     the second compile ran in less than half the first one's time, CI at 6869c87.)"""
     from ireefuzz.tools.baseline import baseline_path, load
 
-    config = options.Options(cases=1).compiler_config()
+    cpu = "x86-64-v3"  # AVX2 without AVX-512 FP16: the f16 maxnumf needs fmaxf whatever the host (a Sapphire Rapids
+    # host has avx512fp16 and compiles it)
+    config = options.Options(cases=1, target_cpu=cpu).compiler_config()
+    made = functools.partial(lambda make: dataclasses.replace(make(), target_cpu=cpu), made)
     (measured,) = evaluate([made()], config, Policy(frozenset({"crash"})))
     limit = 0.05
     monkeypatch.setattr(bundling, "HANG_CONFIRM_FACTOR", max(4.0, 4 * measured.compile_seconds / limit))
     shipped = load(baseline_path(None))
-    rec = campaign_with_a_timeout(tmp_path / "run", sut.find_iree_compile(config), limit, shipped, made())
+    rec = campaign_with_a_timeout(tmp_path / "run", sut.find_iree_compile(config), limit, shipped, made(), cpu)
     assert bundling.confirm_hangs(rec, log=lambda m: None) == ["crash/compile-timeout"]
     after = reopened(rec)
     assert after.new_causes() == []
