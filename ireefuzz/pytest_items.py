@@ -4,7 +4,8 @@ are described in ``ireefuzz.tools.corpus``).
 
 A verdict is judged for the case's target (``corpus.target_of``): a signature recorded for another x86-64 level
 is skipped, saying which (its item's name says the level it needs: ``case[x86-64-v4:memory/copy/...]``); one a run
-shows is "not judged" (skipped with the reason) where the target's code cannot run on this host.
+shows is "not judged" (skipped with the reason) where the target's code cannot run on this host. A case for
+``host`` is compiled for the host's level (``corpus.as_recorded``): features beyond it were never recorded.
 
 Loaded by the plugin (``_pytestplugin.CorpusFile``) and the repository's conftest only when a corpus is
 collected, so the plugin itself stays import-light.
@@ -21,7 +22,15 @@ import pytest
 from ireefuzz import sut
 from ireefuzz.errors import CorpusFailure
 from ireefuzz.oracles.finding import ORACLE_NAMES, Signature  # ORACLE_NAMES: chosen by Policy.oracles
-from ireefuzz.tools.corpus import CorpusCase, Target, check_case, load_case, repro_message, seen_without_running
+from ireefuzz.tools.corpus import (
+    CorpusCase,
+    Target,
+    as_recorded,
+    check_case,
+    load_case,
+    repro_message,
+    seen_without_running,
+)
 from ireefuzz.tools.corpus import target_of as _target_of
 
 if TYPE_CHECKING:
@@ -90,7 +99,8 @@ class CorpusItem(pytest.Item):
                 )
             if target.not_run and not seen_without_running(self.signature):
                 pytest.skip(f"not judged: a run shows it, and this target is compiled only ({target.not_run})")
-        found = {f.signature: f for f in _result(case, self.ireefuzz_config, self.ireefuzz_policy)}
+        checked = as_recorded(case, target, self.ireefuzz_config)  # host at its level: what was recorded
+        found = {f.signature: f for f in _result(checked, self.ireefuzz_config, self.ireefuzz_policy)}
         holds = (self.signature in found) if self.signature is not None else not (set(found) - expected)
         if not holds and target.level is None and case.levels:
             pytest.skip(
@@ -104,7 +114,7 @@ class CorpusItem(pytest.Item):
             return  # fixed in IREE: passes, and strict xfail reports XPASS(strict) as a failure
         unexpected = [f for s, f in found.items() if s not in expected]
         if unexpected:
-            raise CorpusFailure(repro_message(case, unexpected, self.ireefuzz_config))
+            raise CorpusFailure(repro_message(checked, unexpected, self.ireefuzz_config))
 
     def repr_failure(self, excinfo: Any, style: Any = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, CorpusFailure):

@@ -84,6 +84,7 @@ from ireefuzz.errors import CorpusError
 from ireefuzz.tools.corpus.check import (
     RECORD_LEVELS,
     Target,
+    as_recorded,
     check_case,
     compile_command,
     record,
@@ -111,6 +112,7 @@ __all__ = [
     "CorpusCase",
     "CorpusError",
     "Target",
+    "as_recorded",
     "check_case",
     "compile_command",
     "configure",

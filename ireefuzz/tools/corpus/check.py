@@ -162,6 +162,18 @@ def targeting(corpus_case: CorpusCase, cpu: str) -> CorpusCase:
     )
 
 
+def as_recorded(corpus_case: CorpusCase, target: Target, config: Any = None) -> CorpusCase:
+    """``corpus_case`` as its verdict was recorded for ``target``: a case compiled for ``host`` pinned to the
+    host's level (``record`` compiles each level by its name), since a host has features beyond its level (a
+    Sapphire Rapids host at ``x86-64-v4`` has AVX-512 FP16 and AMX) that change codegen and were never recorded;
+    else as it is."""
+    from ireefuzz import sut
+
+    if target.level is None or sut.config_for(_own(corpus_case), config or sut.CompilerConfig()).target_cpu != "host":
+        return corpus_case
+    return targeting(corpus_case, target.level)
+
+
 def compile_command(corpus_case: CorpusCase, config: Any = None) -> str:
     """The iree-compile command line that compiles the case's program (for repro messages)."""
     from ireefuzz import sut
