@@ -96,3 +96,29 @@ def test_the_strided_gather_is_localized_to_the_conversion_to_llvm_and_confirmed
     assert culprit.confirm is not None and any(CAST in line for line in culprit.confirm.shows)
     assert "`vector.gather`, left unconverted" in culprit.how
     assert "vector.gather" in culprit.ir_before and CAST not in culprit.ir_before
+
+
+def test_a_dump_ends_where_a_locationless_diagnostic_begins():
+    """LLVM translation reports at ``<unknown>:0:`` (a line, no column): the module-scope dump the culprit's
+    confirmation runs on ends there, or iree-opt cannot parse it and the pass test loses its executable target."""
+    log = (
+        "// -----// IR Dump Before ConvertToLLVMPass: iree-convert-to-llvm ('builtin.module' operation) //----- //\n"
+        "module {\n}\n\n\n"
+        "<unknown>:0: error: LLVM Translation failed for operation: builtin.unrealized_conversion_cast\n"
+        '<unknown>:0: note: see current operation: %15 = "builtin.unrealized_conversion_cast"(%14) : (i64) -> index\n'
+    )
+    (d,) = dumps(log)
+    assert d.body == "module {\n}", d.body
+
+
+@pytest.mark.iree
+def test_the_strided_gathers_pass_test_runs_on_the_module_with_its_target():
+    from ireefuzz.oracles.vocabulary import EXECUTABLE_TARGET
+    from ireefuzz.tools.campaign.options import Options
+    from ireefuzz.tools.filing import lit_tests
+    from ireefuzz.tools.filing.culprit import compile_failure
+
+    culprit = compile_failure(REPRO.read_text(), Options(cases=1, target_cpu="generic").compiler_config())
+    assert culprit.confirm is not None and "hal.executable.variant(" in culprit.confirm.pipeline, culprit.confirm
+    tests = lit_tests.pass_tests(culprit)
+    assert not isinstance(tests, str) and EXECUTABLE_TARGET in tests[0].text

@@ -17,7 +17,8 @@ _HEADER = re.compile(r"^// -----// IR Dump (Before|After) (\S+?)( Failed)?:? (.*
 _ANCHOR = re.compile(r"\s*\('([\w.]+)' operation(?:: (@[\w$.-]+))?\)$")
 # what ends a dump's body: the compiler's own diagnostics, the linker's (iree-lld), a crash report
 _DIAGNOSTICS = re.compile(
-    r"^(?:\S+:\d+:\d+: (?:error|warning|note)|[\w.-]*lld: (?:error|warning)|Please report issues|Stack dump:)", re.M
+    r"^(?:\S+:\d+(?::\d+)?: (?:error|warning|note)|[\w.-]*lld: (?:error|warning)|Please report issues|Stack dump:)",
+    re.M,
 )
 _FUNCTION = re.compile(
     r"^([ \t]*)(?:func\.func|util\.func|llvm\.func)\s+(?:(?:public|private|nested)\s+)?(@[\w$.-]+)", re.M
