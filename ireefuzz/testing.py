@@ -61,7 +61,7 @@ from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
 from ireefuzz.generators.graph import Graph, GraphError
 from ireefuzz.oracles.finding import Finding, first_per_signature, signature_class
-from ireefuzz.oracles.registry import spec_of
+from ireefuzz.oracles.registry import not_judged_subject, spec_of
 from ireefuzz.tools import baseline as _baseline
 from ireefuzz.tools.baseline import Baseline
 
@@ -393,7 +393,8 @@ def check_mlir_file(path: str | Path, *, sut: IreeSut | None = None, test_id: st
         )
     for r in results:
         for reason in r.not_judged:
-            warnings.warn(NotJudgedWarning(f"{path}: @{r.case.function}: numbers not judged: {reason}"), stacklevel=2)
+            said = "{} not judged: {}".format(*not_judged_subject(reason))
+            warnings.warn(NotJudgedWarning(f"{path}: @{r.case.function}: {said}"), stacklevel=2)
     findings = first_per_signature(f for r in results for f in r.findings)
     case_json = {
         "kind": "mlir",
@@ -554,7 +555,8 @@ def check_jax(
     except UsageError as e:
         raise UsageFailure(f"usage error: {str(e).splitlines()[0]}", pytrace=False) from None
     for reason in result.not_judged:
-        warnings.warn(NotJudgedWarning(f"check_jax({case.function}): numbers not judged: {reason}"), stacklevel=2)
+        said = "{} not judged: {}".format(*not_judged_subject(reason))
+        warnings.warn(NotJudgedWarning(f"check_jax({case.function}): {said}"), stacklevel=2)
     config = jax_model.JAX.configure(sut.config)
     _judge(
         list(result.findings),

@@ -25,6 +25,14 @@ def switch_of(oracle: str) -> str:
     return spec.switched_by if spec is not None else oracle
 
 
+def not_judged_subject(reason: str) -> tuple[str, str]:
+    """What a not-judged reason says was not judged, and why: ``("fusion", "a producer hoisted ...")`` for a reason
+    that names its oracle (``"fusion: ..."``, or ``"every oracle: ..."``), else ``("numbers", reason)`` (the
+    numeric oracle's reasons name an op or a target, not themselves)."""
+    oracle, _, rest = reason.partition(": ")
+    return (oracle, rest) if rest and (oracle in SPECS or oracle == "every oracle") else ("numbers", reason)
+
+
 def judges_at(stage: Stage, oracles: Collection[str]) -> list[tuple[OracleSpec, Judge]]:
     """The judges the pipeline calls at ``stage`` when ``oracles`` (``--oracles`` choices) are selected: every
     registered spec's that one of them switches on, in registration order."""

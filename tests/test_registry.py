@@ -194,3 +194,15 @@ def test_a_judge_that_cannot_read_the_ir_does_not_judge(toy_oracle):
     verdict = judged(spec.Evaluation("compiled"), Policy(oracles=frozenset({"toy"})))
     assert verdict.findings == () and verdict.not_judged[0].startswith("toy: its IR cannot be read")
     assert judged(spec.Evaluation("ran"), Policy(oracles=frozenset({"toy"}))) == spec.Verdict()  # no judge there
+
+
+def test_a_not_judged_reason_says_which_oracle_it_left_out():
+    """A fusion reason (a producer hoisted into a global) is no "numbers not judged" (the plugin's old wording)."""
+    not_judged_subject = registry.not_judged_subject
+
+    assert not_judged_subject("fusion: a producer hoisted into a global") == (
+        "fusion",
+        "a producer hoisted into a global",
+    )
+    assert not_judged_subject("every oracle: a slow compile") == ("every oracle", "a slow compile")
+    assert not_judged_subject("op math.ctlz: no interpreter rule") == ("numbers", "op math.ctlz: no interpreter rule")

@@ -62,6 +62,7 @@ from ireefuzz.core.policy import add_policy_options
 from ireefuzz.errors import ProgramError, UsageError
 from ireefuzz.oracles.cause import cause_of
 from ireefuzz.oracles.finding import Finding, first_per_signature
+from ireefuzz.oracles.registry import not_judged_subject
 from ireefuzz.sut import isolated
 
 CHECK_POLICY_OPTIONS = ("oracles", "max_static_alloca_bytes", "run_timeout_s", "max_memory")  # core.policy's table
@@ -405,7 +406,7 @@ def main(args: argparse.Namespace, experimenter: Experimenter | None = None) -> 
                 print("\n".join(t.section))
         for row in functions:
             for reason in row["not_judged"]:
-                print(f"@{row['function']}: numbers not judged: {reason}")
+                print("@{}: {} not judged: {}".format(row["function"], *not_judged_subject(reason)))
         discarded = sum(row["discarded"] for row in functions)
         tail = f" ({discarded} ill-conditioned disagreement(s) discarded)" if discarded else ""
         new = sum(t.new for t in triaged.values())

@@ -23,7 +23,7 @@ from xml.etree import ElementTree as ET
 
 from ireefuzz.base import durable as _io
 from ireefuzz.oracles.finding import Signature
-from ireefuzz.oracles.registry import SPECS
+from ireefuzz.oracles.registry import not_judged_subject
 from ireefuzz.sut import NO_PIPELINE
 from ireefuzz.tools.campaign.causes import DIFF_CATEGORIES
 from ireefuzz.tools.campaign.record import ACTIVITIES
@@ -249,12 +249,8 @@ def not_judged_lines(s: Mapping[str, Any]) -> list[str]:
     were not judged, by reason (an op the interpreter refuses, a compile-only target) -- never a silent pass."""
     lines = [f"- oracle not judged: {why}" for why in s.get("options", {}).get("oracles_not_judged", ())]
     for why, n in s.get("not_judged", {}).items():  # "memory: ..." names its oracle; other reasons are the numbers'
-        oracle, _, rest = why.partition(": ")
-        lines.append(
-            f"- {oracle} not judged in {n} case(s): {rest}"
-            if oracle in SPECS or oracle == "every oracle"
-            else f"- numbers not judged in {n} case(s): {why}"
-        )
+        subject, reason = not_judged_subject(why)
+        lines.append(f"- {subject} not judged in {n} case(s): {reason}")
     shares = s.get("not_judged_share", {})
     if any(shares.values()):
         lines.append("- share of cases not judged, per oracle: " + ", ".join(f"{o} {v:.1%}" for o, v in shares.items()))
