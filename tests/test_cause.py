@@ -367,9 +367,12 @@ def test_the_shipped_baseline_names_a_cause_for_every_entry_and_keeps_the_fill_s
         "numeric/wrong-value/fill>rms_norm/f16/SxSx?",
     }  # the sum inside a norm
     assert "numeric/wrong-value/fill>reduce_sum>add/f16/scalar" in by_cause[ARGUMENT_MUTATION.id]  # a consequence
-    assert len([c for c, sigs in by_cause.items() if sigs]) * 3 <= len(
-        entries
-    )  # causes that list signatures group them
+    # A signature is one cause's, and causes group signatures: a baseline that gave each signature its own
+    # cause (the keying by surface issue 30 removes) fails here, as does one signature under two causes.
+    assert len(entries) == len(set(entries))
+    with_signatures = [c for c, sigs in by_cause.items() if sigs]
+    assert len(entries) >= 2 * len(with_signatures)
+    assert sum(len(by_cause[c]) >= 4 for c in with_signatures) >= 3
 
 
 from hypothesis import given, settings  # noqa: E402
