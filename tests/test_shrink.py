@@ -79,6 +79,16 @@ def test_two_bugs_do_not_slip(target, op):
     assert other not in signatures(injected([result.case])[0]) or len(result.case.graph.nodes) > 1
 
 
+def test_an_argument_no_node_reads_is_shrunk_away():
+    """A drawn graph may carry an argument nothing reads (the c1 / c3 bundles of the round-H outsider run kept
+    one: ``%arg0: tensor<1x1xf16>`` beside an attention); the shrunk case has it only if the failure needs it."""
+    f = lambda *s: T(s, "f32")
+    g = Graph((T((32, 13), "f16"), f("M", 17)), (Node("exp", ("a1",), {}, f("M", 17)),), ("n0",))
+    result = shrink(Case(g.check(), ({"M": 5},), seed=3).check(), EXP, injected)
+    assert [a.dtype for a in result.case.graph.args] == ["f32"]
+    assert result.case.graph.nodes[0].inputs == ("a0",)
+
+
 def test_rebuild_and_cone():
     g = big_case().graph
     assert cone(g, ["n4"]) == {0, 1, 2, 3, 4}

@@ -288,13 +288,13 @@ def single_output(case: Case) -> Iterator[Case]:
 
 
 def dead_nodes(case: Case) -> Iterator[Case]:
-    """Drop nodes outside the outputs' cone."""
+    """Drop nodes outside the outputs' cone and the arguments no kept node reads (a drawn graph may carry an
+    argument nothing reads; a bundle keeps one only when the failure needs it)."""
     g = case.graph
     live = cone(g, g.outputs)
-    if len(live) < len(g.nodes):
-        c = _attempt(lambda: with_graph(case, rebuild(g, sorted(live), g.outputs)))
-        if c is not None:
-            yield c
+    c = _attempt(lambda: with_graph(case, rebuild(g, sorted(live), g.outputs)))
+    if c is not None and (len(c.graph.nodes), len(c.graph.args)) < (len(g.nodes), len(g.args)):
+        yield c
 
 
 def cut_to_argument(case: Case) -> Iterator[Case]:
