@@ -23,11 +23,12 @@ statistics of the whole program:
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any, Mapping, Sequence
 
 from ireefuzz.generators.graph import Graph
 from ireefuzz.generators.ops import PRODUCER_OPS
-from ireefuzz.oracles import vocabulary
+from ireefuzz.oracles import ir_text, vocabulary
 from ireefuzz.oracles.diagnostics import _pipeline, _signature_ops, _words, dispatch_role, ops_role
 from ireefuzz.oracles.finding import Cause, Finding, dispatch_dtype_dims, make_signature
 from ireefuzz.oracles.finding import make_cause as _cause
@@ -75,6 +76,24 @@ def materializing(dispatch: Any) -> str | None:
     return materializing_op(dispatch.source) if dispatch.source else None
 
 
+@dispatch_fact("gathered_loads")
+def gathered_loads(dispatch: Any) -> list[str]:
+    """``ir_text.gathered_loads`` of the dispatch's executable source: the types it reads only through
+    ``tensor.extract`` (the printed form makes every use plain, so the text is read with any bindings)."""
+    return ir_text.gathered_loads(dispatch.source) if dispatch.source else []
+
+
+GATHER_SOURCE = "gather-source"  # a producer every reader reads only through tensor.extract
+
+
+def read_through_extract(excerpt: str, readers: Sequence[Any]) -> bool:
+    """Every reader of the producer whose first line is ``excerpt`` reads a tensor of its type only through
+    ``tensor.extract``: it is a gather's source, which dispatch creation fuses only for a bit-extend or a transpose
+    producer (``GatherFusionPattern``; open PR iree-org/iree#24310 admits elementwise ones), whatever it is."""
+    types = re.findall(r"tensor<[^>]*>", excerpt)
+    return bool(types and readers) and all(types[-1] in gathered_loads(reader) for reader in readers)
+
+
 def statistic(statistics: Mapping[str, Any] | None, key: str) -> int | None:
     """``key`` (e.g. ``dispatch-count``) anywhere in the nested scheduling statistics JSON."""
     if not isinstance(statistics, Mapping):
@@ -120,6 +139,7 @@ def check_fusion(
         )
 
     findings: list[Finding] = []
+    by_name = {d.name: d for d in dispatches}
     if len(dispatches) > 1:
         for dispatch in dispatches:
             excerpt = materializing(dispatch)
@@ -127,6 +147,8 @@ def check_fusion(
             if excerpt is None or read_by == () or getattr(dispatch, "hoists", ()):  # hoisted: ``not_judged``
                 continue
             ops = graph_ops or dispatch_op_pattern(dispatch)
+            readers = [by_name[name] for name in read_by or () if name in by_name]
+            through = {"read_through": "tensor.extract"} if read_through_extract(excerpt, readers) else {}
             findings.append(
                 finding(
                     "materialized-producer",
@@ -137,6 +159,7 @@ def check_fusion(
                     pipeline=dispatch.pipeline,
                     excerpt=excerpt,
                     **({"read_by": list(read_by)} if read_by is not None else {}),
+                    **through,
                 )
             )
     graph_pattern = lambda: graph_ops or program_op_pattern(dispatches)
@@ -205,6 +228,12 @@ def _fusion_cause(finding: Finding) -> Cause:
             "fusion",
             [finding.kind, "+".join(roles)],
             f"{_words(finding.kind).capitalize()} over the graph's budget in a {'+'.join(roles)} program",
+        )
+    if ev.get("read_through") == "tensor.extract":  # one mechanism whatever the producer and its pipeline
+        return _cause(
+            "fusion",
+            [finding.kind, GATHER_SOURCE],
+            "A producer read only through tensor.extract (a gather's source) gets its own dispatch",
         )
     producer = producer_kind(str(ev.get("excerpt") or ""), _signature_ops(finding))
     pipeline = _pipeline(ev.get("pipeline"))

@@ -10,6 +10,7 @@ a release's Python, ``ireefuzz/sut/ir_reader.py``), for what the printed form ma
   ``linalg.index`` of its body (as ``ir.compute_op_pattern``);
 - ``materializing``: a dispatch function that loads no tensor and stores a value an index /
   constant producer computed (as ``fusion.materializing_op``);
+- ``gathered_loads``: the types of the tensors a dispatch reads only through ``tensor.extract``;
 - ``moves_data``: the dispatch's own op moves data (as ``memory.moves_data``);
 - ``final_ops`` / ``bufferized_ops``: ``memref.alloca`` / ``memref.alloc`` with their type, static
   size, dynamic-ness and whether they sit in a loop (a loop op's region, or a block on a CFG cycle),
@@ -133,6 +134,30 @@ def materializing(source: str) -> str | None:
             if op.startswith(vocabulary.PRODUCER_ROOTS):
                 return _excerpt(line)
     return None
+
+
+_TENSOR_LOAD = re.compile(
+    r"^\s*(%[\w$.-]+) = (?:"
+    + "|".join(re.escape(s) for s in vocabulary.TENSOR_LOADS)
+    + r")\b.*->\s*(tensor<[^>]*>)\s*$"
+)
+
+
+def gathered_loads(source: str) -> list[str]:
+    """The types of the tensors a dispatch loads and reads only through ``tensor.extract`` (a gather's source, read
+    by index in a body, never as an operand), sorted (``fusion``: dispatch creation fuses a producer into such a
+    read only when it is a bit-extend or a transpose)."""
+    found: set[str] = set()
+    for body in functions(_uncommented(source)).values():
+        for line in body.splitlines():
+            load = _TENSOR_LOAD.match(line)
+            if load is None:
+                continue
+            value = re.escape(load.group(1))
+            uses = [u for u in body.splitlines() if re.search(rf"{value}(?![\w$.-])", u)][1:]
+            if uses and all(re.search(rf"\btensor\.extract {value}\[", u) for u in uses):
+                found.add(load.group(2))
+    return sorted(found)
 
 
 def _whole_stores(body: str, stored: list[str]) -> list[str]:
@@ -596,6 +621,7 @@ READERS: dict[str, Callable[[Any], Any]] = {
     "op_pattern": lambda d: op_pattern(d.source or d.bufferized_ir) if (d.source or d.bufferized_ir) else "-",
     "configuration": lambda d: "",
     "materializing": lambda d: materializing(d.source) if d.source else None,
+    "gathered_loads": lambda d: gathered_loads(d.source) if d.source else [],
     "moves_data": lambda d: moves_data(d.source),
     "final_ops": lambda d: scan(d.final_ir) if d.final_ir and ("memref.alloc" in d.final_ir) else [],
     "bufferized_ops": lambda d: (

@@ -363,7 +363,15 @@ def _numeric_cause(finding: Finding) -> Cause:
     program = _Program.of(finding)
     ops = cone_pattern(program, program.wrong_output(finding)) if program is not None else _surface_ops(finding)
     who = _BLAMED[spec_of_registered(finding.oracle).blames]
-    return _cause(finding.oracle, [finding.kind, ops], f"{who} computes a {_words(finding.kind)} for {ops}")
+    kind = wrong_numbers(finding.kind)
+    return _cause(finding.oracle, [kind, ops], f"{who} computes a {_words(kind)} for {ops}")
+
+
+def wrong_numbers(kind: str) -> str:
+    """A numeric finding's kind as its cause reads it: whether the wrong numbers are NaN where a number is right or
+    another number is their surface, not a mechanism (round H: the dynamic-head-dim attention gives NaN at a zero
+    head dim and other wrong numbers above one vector), so ``nan-mismatch`` is ``wrong-value`` there."""
+    return kind.replace("nan-mismatch", "wrong-value")
 
 
 _BLAMED: dict[Blames, str] = {"iree": "IREE", "reference": "JAX (the reference)"}  # who computes it wrong

@@ -608,3 +608,22 @@ def test_the_memory_oracle_records_what_each_copy_moves_with_either_reader(dump,
     found = [f for f in memory.check_memory([dispatch]) if f.kind == "copy"]
     recorded = [(m["source"], m["target"]) for f in found for m in f.evidence["memory_ops"]]
     assert set(recorded) <= set(ends) and recorded
+
+
+def test_nan_where_a_number_is_right_is_its_ops_wrong_value_cause_and_known():
+    """Round H (host, seed 58211): the dynamic-head-dim attention returned NaN at a zero head dim and was called a
+    new cause (numeric/nan-mismatch/attention) beside the known numeric/wrong-value/attention: how wrong numbers
+    look is no mechanism. The recorded finding (real IREE 3.13) gets the known cause."""
+    import json
+    from pathlib import Path
+
+    from ireefuzz.oracles.cause import cause_of
+    from ireefuzz.oracles.finding import Finding
+    from ireefuzz.tools import baseline
+
+    rows = (Path(__file__).parent / "data" / "findings" / "roundH-3.13.jsonl").read_text().splitlines()
+    (nan,) = [Finding.from_json(json.loads(r)) for r in rows if json.loads(r)["oracle"] == "numeric"]
+    assert nan.kind == "nan-mismatch" and nan.signature == "numeric/nan-mismatch/attention/f32/?xSx?"
+    assert cause_of(nan).id == "numeric/wrong-value/attention"
+    known = baseline.load(Path(__file__).parents[1] / "corpus" / "known_findings.json")
+    assert known.cause_known(cause_of(nan).id, [nan.signature]) is not None

@@ -777,3 +777,41 @@ def test_a_raw_programs_static_variant_at_a_unit_size_gets_its_twin_one_size_up(
     assert twin.change == "static argument types one size up (`%arg0` as 2x4, `%arg1` as 2)"
     (case,) = program_cases(ACCUMULATING, shapes=[(5, 4), (5,)])
     assert "static" + X.EDGE_UP not in {e.label for e in X.program_shape_experiments(case)}
+
+
+SPLIT = "memory/alloca/padded-transfer-split"
+VVL = "iree-llvmcpu-virtual-vector-lowering"
+
+
+def _pack_alloca(culprit: str, localized: dict[str, str]) -> X.ExperimentTable:
+    """Round H's x86-64-v3 candidate: a padded linalg.pack's 512 B stack buffer (memory/alloca/data-movement@
+    DataTiling), no variant landing anywhere; its culprit localized to the transfer split (``with_culprit``)."""
+    rows = (
+        X.Row("as-given", "the program", X.Outcome("same")),
+        X.Row("cpu=generic", "g", X.Outcome("same")),
+        X.Row("cpu=host", "h", X.Outcome("same")),
+    )
+    table = X.ExperimentTable("memory/alloca/data-movement@DataTiling", rows, localized=localized)
+    return dataclasses.replace(table, culprit=culprit)
+
+
+def test_a_localized_culprit_makes_the_candidate_the_one_known_cause_of_its_oracle_from_that_pass():
+    """A memory or fusion id names a pipeline, no pass: once the bundle localizes the candidate, a known cause with
+    the same oracle and culprit pass family is its mechanism, whatever op or pipeline showed it."""
+    key = X.mechanism_key("memory", VVL)
+    verdict = X.judge(_pack_alloca(VVL, {SPLIT: key}))
+    assert (verdict.verdict, verdict.of) == ("duplicate-of", SPLIT)
+    assert VVL in verdict.by
+    assert X.judge(_pack_alloca("", {SPLIT: key})).verdict == "new"  # not localized: no evidence
+    assert X.judge(_pack_alloca("iree-codegen-generic-vectorization", {SPLIT: key})).verdict == "new"
+    assert X.judge(_pack_alloca(VVL, {SPLIT: key, "memory/alloca/other": key})).verdict == "new"  # not one
+    assert X.judge(_pack_alloca(VVL, {SPLIT: X.mechanism_key("crash", VVL)})).verdict == "new"  # another oracle
+    assert X.mechanism_key("crash", "iree-hal-serialize-target-executables") == ""  # a reporting pass
+
+
+def test_the_shipped_baseline_records_the_transfer_split_by_its_culprit():
+    known = baseline.load(Path(__file__).parents[1] / "corpus" / "known_findings.json")
+    mechanism = known.known_mechanism(SPLIT)
+    assert mechanism is not None and X.mechanism_key(mechanism.oracle, mechanism.culprit or "") == X.mechanism_key(
+        "memory", VVL
+    )

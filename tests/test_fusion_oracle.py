@@ -259,3 +259,33 @@ def test_a_hoisted_producer_unjudges_the_fusion_oracle_only():
 
     assert unjudged(CaseResult(None, (), not_judged=(HOISTED,))) is None
     assert oracles_not_judged([HOISTED]) == {"fusion"}
+
+
+def _gathered(read_by_extract: bool) -> list[DispatchIR]:
+    """Round H's host candidate (3.13): an f16 iota (dispatch 0) that dispatch 1 reads only through ``tensor.extract``
+    in a generic's body; with ``read_by_extract`` off, dispatch 1 is the argsort's, which reads its iota as an
+    operand."""
+    producer = DispatchIR(
+        "main_dispatch_0", "CPUDoubleTilingExpert", "", "", read("iota_gathered.dispatch_0.source.mlir")
+    )
+    reader_source = read(
+        "iota_gathered.dispatch_1.source.mlir" if read_by_extract else "argsort_dyn.dispatch_1.source.mlir"
+    )
+    reader = DispatchIR("main_dispatch_1", "CPUDoubleTilingExpert", "", "", reader_source)
+    return [dataclasses.replace(producer, read_by=("main_dispatch_1",)), reader]
+
+
+def test_a_producer_read_only_through_tensor_extract_is_the_gather_source_cause_whatever_it_is():
+    """Dispatch creation fuses a producer into an extract site only for a bit-extend or a transpose (open PR
+    iree-org/iree#24310): one mechanism, keyed without the producer's kind, its consumer's role or its pipeline."""
+    from ireefuzz.oracles import ir_text
+    from ireefuzz.oracles.cause import cause_of
+
+    assert ir_text.gathered_loads(read("iota_gathered.dispatch_1.source.mlir")) == ["tensor<?xf16>"]
+    assert ir_text.gathered_loads(read("argsort_dyn.dispatch_1.source.mlir")) == []
+    (found,) = check_fusion(_gathered(True), None)
+    assert found.evidence["read_through"] == "tensor.extract"
+    assert cause_of(found).id == "fusion/materialized-producer/gather-source"
+    (operand,) = check_fusion(_gathered(False), None)
+    assert "read_through" not in operand.evidence
+    assert cause_of(operand).id.startswith("fusion/materialized-producer/iota>")

@@ -196,6 +196,8 @@ class ExperimentTable:
     culprit: str = ""  # the target's own culprit pass, once localized (``with_culprit``); "" before or not found
     cures: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)  # a label's ending -> the known
     # causes that experiment removes (``Mechanism.cured_by``)
+    localized: Mapping[str, str] = dataclasses.field(default_factory=dict)  # a known cause whose mechanism names a
+    # culprit pass -> ``oracle@family`` (``mechanism_key``): what a localized target is matched on
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -210,6 +212,7 @@ class ExperimentTable:
             "features": dict(self.features),
             "culprit": self.culprit,
             "cures": {k: list(v) for k, v in self.cures.items()},
+            "localized": dict(self.localized),
         }
 
     @classmethod
@@ -227,6 +230,7 @@ class ExperimentTable:
             {str(k): str(v) for k, v in (data.get("features") or {}).items()},
             str(data.get("culprit") or ""),
             {str(k): tuple(str(c) for c in v) for k, v in (data.get("cures") or {}).items()},
+            {str(k): str(v) for k, v in (data.get("localized") or {}).items()},
         )
 
 
@@ -322,8 +326,29 @@ def judge(table: ExperimentTable) -> Verdict:
             return Verdict("duplicate-of", table.target, k, how, trigger, k)
     if own:  # the one known cause whose recorded mechanism it has (``known_cause``)
         return Verdict("duplicate-of", table.target, own, "its mechanism (oracle, culprit pass)", trigger, own)
+    if of := localized_known(table):  # once localized, the one known cause of its oracle from the same pass
+        how = f"its mechanism: the {table.target.split('/')[0]} oracle and the culprit pass {table.culprit}"
+        return Verdict("duplicate-of", table.target, of, how, trigger, of)
     nearest, why = _nearest(table, judged)
     return Verdict("new", table.target, trigger=trigger, nearest=nearest, why_not_nearest=why)
+
+
+def mechanism_key(oracle: str, culprit: str) -> str:
+    """``oracle@family`` of a culprit pass (``pass_culprit_family``), or "" for none or a pass that only reports
+    what earlier passes made (``vocabulary.REPORTING_PASSES``: no evidence of a mechanism by itself)."""
+    from ireefuzz.oracles import vocabulary
+
+    family = pass_culprit_family(culprit) if culprit not in vocabulary.REPORTING_PASSES else ""
+    return f"{oracle}@{family}" if family else ""
+
+
+def localized_known(table: ExperimentTable) -> str:
+    """The one known cause whose recorded mechanism has the target's oracle and its localized culprit's pass family
+    (``with_culprit``), else "": a memory, fusion or numeric id names no pass, so only the localization says that a
+    stack buffer made by the transfer split is that known class whatever op and pipeline showed it."""
+    mine = mechanism_key(table.target.split("/")[0], table.culprit) if table.culprit else ""
+    same = sorted(k for k, key in table.localized.items() if mine and key == mine)
+    return same[0] if len(same) == 1 else ""
 
 
 def _shows_target(table: ExperimentTable, row: Row, other: str = "") -> bool:
@@ -1710,8 +1735,24 @@ def run_experiments(
     features = {f: k for f, k in limits.items() if f in tried}
     seconds = time.perf_counter() - started
     target_id = cause or goal.value
+    localized = {
+        k.cause: key
+        for k in baseline.entries
+        if k.cause and k.mechanism and k.mechanism.culprit and not k.mechanism.cured_by  # a cure names it better
+        if (key := mechanism_key(k.mechanism.oracle, k.mechanism.culprit))
+    }
     return ExperimentTable(
-        target_id, tuple(rows), known, beside, nearest, tuple(left), seconds, culprits, features, cures=baseline.cures()
+        target_id,
+        tuple(rows),
+        known,
+        beside,
+        nearest,
+        tuple(left),
+        seconds,
+        culprits,
+        features,
+        cures=baseline.cures(),
+        localized=localized,
     )
 
 
