@@ -815,3 +815,19 @@ def test_the_shipped_baseline_records_the_transfer_split_by_its_culprit():
     assert mechanism is not None and X.mechanism_key(mechanism.oracle, mechanism.culprit or "") == X.mechanism_key(
         "memory", VVL
     )
+
+
+def test_a_raw_program_gets_each_result_dropped_with_what_only_it_feeds():
+    """Issue 30's "each consumer removed" at IR level: round H's transpose of a two-result generic (docs/repros)
+    compiles without the transpose (output 0) and without the generic's other result (output 1): its trigger."""
+    from ireefuzz.core.frontends import program_cases
+
+    text = (
+        Path(__file__).parents[1] / "docs" / "repros" / "transpose_of_a_multi_result_generic_invalid_yield.mlir"
+    ).read_text()
+    (case,) = program_cases(text)
+    dropped = {e.label: e for e in X.program_result_experiments(case)}
+    assert set(dropped) == {"drop:output0", "drop:output1"}
+    assert "linalg.transpose" not in dropped["drop:output0"].case.program
+    assert "linalg.transpose" in dropped["drop:output1"].case.program
+    assert "drop:output0" in [e.label for kind in X.program_experiments(case) for e in kind]

@@ -1238,7 +1238,7 @@ def _moved_tensor_dims(body: list[str], step: int) -> tuple[list[str], list[tupl
 def program_experiments(case: Any, cannot_run: CannotRun = lambda cpu: None) -> list[list[Experiment]]:
     """The IR-level experiments of a raw program's function (``frontends.ProgramCase``), one list per kind: its
     arguments' dims static at the instance's sizes or dynamic (``with_argument_types``), ``tensor.empty`` for each
-    argument init of that function, a leading dim more or less (``reranked_text``), f32 for f16 / bf16, the CPUs.
+    argument init of that function, each result dropped (``program_result_experiments``), a leading dim more or less (``reranked_text``), f32 for f16 / bf16, the CPUs.
     A variant that cannot be built mechanically is an ``Experiment`` without a case, saying why."""
     inits = []
     for site in argument_inits(case.program):
@@ -1260,7 +1260,22 @@ def program_experiments(case: Any, cannot_run: CannotRun = lambda cpu: None) -> 
     dtypes = [Experiment("f32", "f32 instead of f16 / bf16", variant)] if variant is not None else []
     shapes, ranks = list(program_shape_experiments(case)), list(program_rank_experiments(case))
     views, producers = list(program_view_experiments(case)), list(program_producer_experiments(case))
-    return [shapes, inits, views, producers, ranks, dtypes, list(cpu_experiments(case, cannot_run))]
+    results = list(program_result_experiments(case))
+    cpus = list(cpu_experiments(case, cannot_run))
+    return [shapes, inits, results, views, producers, ranks, dtypes, cpus]
+
+
+def program_result_experiments(case: Any) -> Iterator[Experiment]:
+    """Each result of a raw program's function no longer returned, with what only it feeds (``without_result``):
+    the IR level's "each consumer removed" (round H's transpose of a two-result generic compiles without the
+    transpose, and without the generic's other result)."""
+    from ireefuzz.tools.shrink.mlir import result_count, without_result
+
+    for k in range(result_count(case.program, case.function)):
+        text = without_result(case.program, case.function, k)
+        variant = _program_variant(case, text) if text else None
+        if variant is not None:
+            yield Experiment(f"drop:output{k}", f"output {k} not returned (with what only it feeds)", variant)
 
 
 def _shown(shape: Sequence[int | None]) -> str:

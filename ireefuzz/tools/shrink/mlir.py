@@ -220,26 +220,42 @@ def drop_function_results(text: str) -> Iterator[str]:
     module = parse(text)
     if module is None:
         return
-    for fi, f0 in enumerate(_funcs(module)):
-        n = len(ir.FunctionType(ir.TypeAttr(f0.attributes["function_type"]).value).results)
-        if n < 2:
-            continue
-        for k in reversed(range(n)):
-            m = _reparse(text)
-            f = _funcs(m)[fi]
-            block = f.regions[0].blocks[0]
-            ret = list(block.operations)[-1].operation
-            with m.context, ir.Location.unknown():
-                operands = [v for i, v in enumerate(ret.operands) if i != k]
-                with ir.InsertionPoint(ret):
-                    ir.Operation.create(ret.name, operands=operands)
-                ret.erase()
-                _erase_dead(block)
-                ftype = ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value)
-                f.attributes["function_type"] = ir.TypeAttr.get(
-                    ir.FunctionType.get(list(ftype.inputs), [t for i, t in enumerate(ftype.results) if i != k])
-                )
-            yield from _emit(m)
+    for f in _funcs(module):
+        name = ir.StringAttr(f.attributes["sym_name"]).value
+        for k in reversed(range(result_count(text, name))):
+            candidate = without_result(text, name, k)
+            if candidate is not None:
+                yield candidate
+
+
+def result_count(text: str, function: str) -> int:
+    """How many results function ``function`` of ``text`` returns (0 if the text does not parse or lacks it)."""
+    module = parse(text)
+    f = next((f for f in _funcs(module) if ir.StringAttr(f.attributes["sym_name"]).value == function), None)
+    return len(ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value).results) if f is not None else 0
+
+
+def without_result(text: str, function: str, k: int) -> str | None:
+    """``text`` with function ``function`` returning all but its ``k``-th result (its return operand and result
+    type), then its dead ops gone; None unless that verifies. The shrinker's step and the experiments' "each
+    consumer removed" for a raw program (a result no longer returned takes what only it feeds with it)."""
+    if result_count(text, function) < 2:
+        return None
+    m = _reparse(text)
+    f = next(f for f in _funcs(m) if ir.StringAttr(f.attributes["sym_name"]).value == function)
+    block = f.regions[0].blocks[0]
+    ret = list(block.operations)[-1].operation
+    with m.context, ir.Location.unknown():
+        operands = [v for i, v in enumerate(ret.operands) if i != k]
+        with ir.InsertionPoint(ret):
+            ir.Operation.create(ret.name, operands=operands)
+        ret.erase()
+        _erase_dead(block)
+        ftype = ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value)
+        f.attributes["function_type"] = ir.TypeAttr.get(
+            ir.FunctionType.get(list(ftype.inputs), [t for i, t in enumerate(ftype.results) if i != k])
+        )
+    return next(_emit(m), None)
 
 
 def drop_unused_arguments(text: str) -> Iterator[str]:
