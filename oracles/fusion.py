@@ -64,7 +64,11 @@ def materializing_op(source: str) -> str | None:
             for op in ops
             if op.name in _TENSOR_STORES and f":{op.operands[0].type}>" in str(op.operands[1].type)
         ]
-        producers = [op for op in stored if hasattr(op, "name") and op.name.startswith(_PRODUCER_ROOTS)]
+        producers = [
+            op
+            for op in stored
+            if hasattr(op, "name") and op.name.startswith(_PRODUCER_ROOTS) and not ir_text.reduces(first_line(op))
+        ]
         if producers:
             return first_line(producers[0])
     return None
@@ -83,15 +87,26 @@ def gathered_loads(dispatch: Any) -> list[str]:
     return ir_text.gathered_loads(dispatch.source) if dispatch.source else []
 
 
-GATHER_SOURCE = "gather-source"  # a producer every reader reads only through tensor.extract
+# How every reader of a materialized producer reads it, when no linalg op of theirs takes it as an operand -> the
+# cause it is, whatever the producer, its consumers' roles or its pipeline: dispatch creation has nothing to fuse
+# it into. Through ``tensor.extract`` (a gather's source): ``GatherFusionPattern`` fuses only a bit-extend or a
+# transpose producer (open PR iree-org/iree#24310 admits elementwise ones). By a dispatch with no compute op (a
+# slice's or a concat's copy): there is no linalg op to take it (what #13745's fix, PR #14070, left).
+READ_THROUGH = {"tensor.extract": "gather-source", "a copy": "copy-source"}
 
 
-def read_through_extract(excerpt: str, readers: Sequence[Any]) -> bool:
-    """Every reader of the producer whose first line is ``excerpt`` reads a tensor of its type only through
-    ``tensor.extract``: it is a gather's source, which dispatch creation fuses only for a bit-extend or a transpose
-    producer (``GatherFusionPattern``; open PR iree-org/iree#24310 admits elementwise ones), whatever it is."""
+def read_through(excerpt: str, readers: Sequence[Any]) -> str:
+    """How every reader of the producer whose first line is ``excerpt`` reads a tensor of its type: "tensor.extract"
+    (``gathered_loads``), "a copy" (a dispatch with no compute op), else "" (a linalg op takes it, or they differ)."""
     types = re.findall(r"tensor<[^>]*>", excerpt)
-    return bool(types and readers) and all(types[-1] in gathered_loads(reader) for reader in readers)
+    ways = {_read_by(reader, types[-1]) for reader in readers} if types else set()
+    return ways.pop() if len(ways) == 1 else ""
+
+
+def _read_by(reader: Any, tensor_type: str) -> str:
+    if tensor_type in gathered_loads(reader):
+        return "tensor.extract"
+    return "a copy" if dispatch_op_pattern(reader) == "-" else ""
 
 
 def statistic(statistics: Mapping[str, Any] | None, key: str) -> int | None:
@@ -148,7 +163,8 @@ def check_fusion(
                 continue
             ops = graph_ops or dispatch_op_pattern(dispatch)
             readers = [by_name[name] for name in read_by or () if name in by_name]
-            through = {"read_through": "tensor.extract"} if read_through_extract(excerpt, readers) else {}
+            way = read_through(excerpt, readers)
+            through = {"read_through": way} if way else {}
             findings.append(
                 finding(
                     "materialized-producer",
@@ -229,11 +245,11 @@ def _fusion_cause(finding: Finding) -> Cause:
             [finding.kind, "+".join(roles)],
             f"{_words(finding.kind).capitalize()} over the graph's budget in a {'+'.join(roles)} program",
         )
-    if ev.get("read_through") == "tensor.extract":  # one mechanism whatever the producer and its pipeline
+    if (way := str(ev.get("read_through") or "")) in READ_THROUGH:  # one mechanism whatever the producer
         return _cause(
             "fusion",
-            [finding.kind, GATHER_SOURCE],
-            "A producer read only through tensor.extract (a gather's source) gets its own dispatch",
+            [finding.kind, READ_THROUGH[way]],
+            f"A producer every consumer reads through {way} gets its own dispatch",
         )
     producer = producer_kind(str(ev.get("excerpt") or ""), _signature_ops(finding))
     pipeline = _pipeline(ev.get("pipeline"))

@@ -131,9 +131,16 @@ def materializing(source: str) -> str | None:
         definitions = _definitions(body)
         for value in _whole_stores(body, stored):
             op, line = definitions.get(value.split("#")[0], ("", ""))
-            if op.startswith(vocabulary.PRODUCER_ROOTS):
+            if op.startswith(vocabulary.PRODUCER_ROOTS) and not reduces(line):
                 return _excerpt(line)
     return None
+
+
+def reduces(line: str) -> bool:
+    """The op printed on ``line`` (its first line) iterates a reduction dim: a compute root, which dispatch creation
+    never fuses into another root's dispatch, so a reduction over a fill is no producer left unfused (``fusion``;
+    round I: a max over a fill read by an argmax's dispatch, unchanged by aggressive fusion)."""
+    return '"reduction"' in line or "iterator_type<reduction>" in line
 
 
 _TENSOR_LOAD = re.compile(

@@ -809,12 +809,19 @@ def test_a_localized_culprit_makes_the_candidate_the_one_known_cause_of_its_orac
     assert X.mechanism_key("crash", "iree-hal-serialize-target-executables") == ""  # a reporting pass
 
 
-def test_the_shipped_baseline_records_the_transfer_split_by_its_culprit():
+@pytest.mark.parametrize(
+    "culprit, known_cause",
+    [
+        (VVL, SPLIT),  # round H: a padded pack's transfer-split stack buffer
+        # round I: a tile intermediate bufferization stages on the stack (unvectorized contract>add>abs, a
+        # fill-rooted fill>pack, a sort of one tensor twice): #8303 / #20792's class, whatever op and pipeline
+        ("iree-codegen-iree-comprehensive-bufferize", "memory/alloca/contraction@DoubleTilingExpert"),
+    ],
+)
+def test_the_shipped_baseline_resolves_a_localized_stack_buffer_to_one_known_class(culprit, known_cause):
     known = baseline.load(Path(__file__).parents[1] / "corpus" / "known_findings.json")
-    mechanism = known.known_mechanism(SPLIT)
-    assert mechanism is not None and X.mechanism_key(mechanism.oracle, mechanism.culprit or "") == X.mechanism_key(
-        "memory", VVL
-    )
+    table = dataclasses.replace(_pack_alloca(culprit, X.localized_mechanisms(known)), target="memory/alloca/x@Default")
+    assert X.judge(table).of == known_cause
 
 
 def test_a_raw_program_gets_each_result_dropped_with_what_only_it_feeds():
@@ -831,3 +838,19 @@ def test_a_raw_program_gets_each_result_dropped_with_what_only_it_feeds():
     assert "linalg.transpose" not in dropped["drop:output0"].case.program
     assert "linalg.transpose" in dropped["drop:output1"].case.program
     assert "drop:output0" in [e.label for kind in X.program_experiments(case) for e in kind]
+
+
+def test_a_cause_its_bundle_lost_alone_is_listed_not_red(tmp_path):
+    """Round I (host, seed 91377): a materialized iota seen only in a batched module reproduced 0/3 alone and was
+    still the run's one new cause. A cause whose bundle's confirmation lost it is not confirmed: the summary lists
+    it, the exit status does not count it."""
+    run = old_run(tmp_path / "run")
+    record = runs.open_run(run, baseline.Baseline())
+    folder = record.bundle_dir(MUTATED)
+    folder.mkdir(parents=True)
+    (folder / "finding.json").write_text(json.dumps({"status": "lost", "confirm": "0/3"}))
+    after = runs.open_run(run, baseline.Baseline())
+    assert MUTATED not in after.new_causes() and after.summary()["unreproduced"] == [MUTATED]
+    assert f"not reproduced alone (not red): `{MUTATED}`" in report.markdown(after.summary())
+    (folder / "finding.json").write_text(json.dumps({"status": "confirmed", "confirm": "3/3"}))
+    assert MUTATED in runs.open_run(run, baseline.Baseline()).new_causes()

@@ -289,3 +289,32 @@ def test_a_producer_read_only_through_tensor_extract_is_the_gather_source_cause_
     (operand,) = check_fusion(_gathered(False), None)
     assert "read_through" not in operand.evidence
     assert cause_of(operand).id.startswith("fusion/materialized-producer/iota>")
+
+
+def test_a_producer_read_only_by_copies_is_the_copy_source_cause():
+    """Round I (host, seed 91377; 3.13): an f32 iota read only by the copy dispatches of a strided slice and a concat
+    (no linalg op to fuse it into, aggressive fusion or not): #13745's remaining part, one cause whatever reads."""
+    from ireefuzz.oracles.cause import cause_of
+
+    names = [f"main_dispatch_{i}" for i in range(3)]
+    dispatches = [
+        DispatchIR(name, "CPUDoubleTilingExpert", "", "", read(f"iota_copied.dispatch_{i}.source.mlir"))
+        for i, name in enumerate(names)
+    ]
+    dispatches[0] = dataclasses.replace(dispatches[0], read_by=tuple(names[1:]))
+    (found,) = check_fusion(dispatches, None)
+    assert found.evidence["read_through"] == "a copy"
+    assert cause_of(found).id == "fusion/materialized-producer/copy-source"
+
+
+def test_a_reduction_over_a_fill_is_a_root_not_a_producer_left_unfused():
+    """Round I (x86-64-v3, seed 26053; 3.13): a max over a fill, read by an argmax's dispatch, gets its own dispatch
+    by design (a reduction is a root; aggressive fusion changes nothing): no materialized producer, in the bindings'
+    reading and in the text's."""
+    from ireefuzz.oracles import ir_text
+
+    source = read("max_of_fill_into_argmax.dispatch_0.source.mlir")
+    assert materializing_op(source) is None and ir_text.materializing(source) is None
+    assert ir_text.reduces('%3 = linalg.generic {iterator_types = ["parallel", "reduction"]} ins(%2 : tensor<?x2xi32>)')
+    iota = read("iota_copied.dispatch_0.source.mlir")  # a parallel producer still is one
+    assert materializing_op(iota) is not None and ir_text.materializing(iota) is not None

@@ -112,6 +112,11 @@ def markdown(summary: Mapping[str, Any]) -> str:
         f"- causes: {len(s['new_causes'])} new, {len(s['causes']) - len(s['new_causes'])} known or seen before; "
         f"signatures: {len(s['new'])} new, {len(s['known'])} known; worker crashes: {s['worker_deaths']}; "
         f"discarded (ill-conditioned): {s['discarded']}",
+        *(
+            [f"- not reproduced alone (not red): {', '.join(f'`{c}`' for c in s['unreproduced'])}"]
+            if s.get("unreproduced")
+            else []
+        ),
         f"- pipelines reached: {', '.join(f'{k or NO_PIPELINE} ({v})' for k, v in s['pipelines'].items()) or 'none'}"
         + (
             f"; {NO_PIPELINE} = no codegen pipeline (no translation_info): the pure data-movement `*_slow_memcpy` "

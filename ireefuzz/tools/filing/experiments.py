@@ -342,6 +342,17 @@ def mechanism_key(oracle: str, culprit: str) -> str:
     return f"{oracle}@{family}" if family else ""
 
 
+def localized_mechanisms(baseline: Baseline) -> dict[str, str]:
+    """Each known cause whose recorded mechanism names a culprit pass -> its ``mechanism_key`` (not one known by
+    its cure: the cure names it better)."""
+    return {
+        k.cause: key
+        for k in baseline.entries
+        if k.cause and k.mechanism and k.mechanism.culprit and not k.mechanism.cured_by
+        if (key := mechanism_key(k.mechanism.oracle, k.mechanism.culprit))
+    }
+
+
 def localized_known(table: ExperimentTable) -> str:
     """The one known cause whose recorded mechanism has the target's oracle and its localized culprit's pass family
     (``with_culprit``), else "": a memory, fusion or numeric id names no pass, so only the localization says that a
@@ -1238,7 +1249,8 @@ def _moved_tensor_dims(body: list[str], step: int) -> tuple[list[str], list[tupl
 def program_experiments(case: Any, cannot_run: CannotRun = lambda cpu: None) -> list[list[Experiment]]:
     """The IR-level experiments of a raw program's function (``frontends.ProgramCase``), one list per kind: its
     arguments' dims static at the instance's sizes or dynamic (``with_argument_types``), ``tensor.empty`` for each
-    argument init of that function, each result dropped (``program_result_experiments``), a leading dim more or less (``reranked_text``), f32 for f16 / bf16, the CPUs.
+    argument init of that function, each result dropped (``program_result_experiments``), a leading dim more or
+    less (``reranked_text``), f32 for f16 / bf16, the CPUs.
     A variant that cannot be built mechanically is an ``Experiment`` without a case, saying why."""
     inits = []
     for site in argument_inits(case.program):
@@ -1750,12 +1762,6 @@ def run_experiments(
     features = {f: k for f, k in limits.items() if f in tried}
     seconds = time.perf_counter() - started
     target_id = cause or goal.value
-    localized = {
-        k.cause: key
-        for k in baseline.entries
-        if k.cause and k.mechanism and k.mechanism.culprit and not k.mechanism.cured_by  # a cure names it better
-        if (key := mechanism_key(k.mechanism.oracle, k.mechanism.culprit))
-    }
     return ExperimentTable(
         target_id,
         tuple(rows),
@@ -1767,7 +1773,7 @@ def run_experiments(
         culprits,
         features,
         cures=baseline.cures(),
-        localized=localized,
+        localized=localized_mechanisms(baseline),
     )
 
 
