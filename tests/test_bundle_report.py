@@ -284,6 +284,32 @@ def test_a_title_says_what_computes_the_wrong_output_from_what_not_an_op_list():
     assert title.endswith("in `iree-codegen-generic-vectorization`") and " and `" not in title, title
 
 
+def test_a_title_tags_a_bug_localized_before_codegen_by_its_phase_not_the_backend():
+    """The maintainer review of round H's transpose bundle: a defect made in global optimization fails with vmvx
+    too, so `[llvm-cpu]` misplaces it; the tag is the culprit's phase when it runs before code generation."""
+    fill_sum = _finding("fill_sum")
+    early = culprit.record.Culprit("global-optimization", "iree-global-opt-propagate-linalg-transpose", "how")
+    assert report.title(fill_sum, ["linalg.generic"], early).startswith("[global-optimization] ")
+    late = culprit.record.Culprit("executable-targets", "iree-codegen-generic-vectorization", "how")
+    assert report.title(fill_sum, ["linalg.generic"], late).startswith("[llvm-cpu] ")
+    unlocalized = culprit.record.Culprit("global-optimization", None, "not localized")
+    assert report.title(fill_sum, ["linalg.generic"], unlocalized).startswith("[llvm-cpu] ")
+
+
+def test_a_subject_says_which_result_of_a_multi_result_generic_it_reads():
+    """The review of round H's transpose bundle: "a `linalg.transpose` of an elementwise `linalg.generic`" hid
+    what the bug needs, a transpose of one result of a two-result generic."""
+    from pathlib import Path
+
+    program = (
+        Path(__file__).parents[1] / "docs" / "repros" / "transpose_of_a_multi_result_generic_invalid_yield.mlir"
+    ).read_text()
+    assert (
+        report.subject_phrase(program, "main", 0) == "`linalg.transpose` of result 0 of a two-result `linalg.generic`"
+    )
+    assert report.subject_phrase(program, "main", 1) == "result 1 of a two-result `linalg.generic`"
+
+
 def test_a_subject_looks_through_copies_but_not_through_a_computed_index_map():
     reversed_read = """
 #map = affine_map<(d0) -> (-d0 + 3)>
@@ -425,3 +451,13 @@ def test_a_generic_that_reads_a_tensor_by_index_is_named_a_gather_from_its_sourc
     """Issue 32's review: the strided-gather bundle's title said "an elementwise `linalg.generic`"."""
     said = report.subject_phrase(STRIDED_GATHER, "main")
     assert said == "a gather (`tensor.extract` in a `linalg.generic`) from `tensor.extract_slice`", said
+
+
+def test_a_bundle_that_names_host_says_what_host_was():
+    """The review: "Reproduces with host" read as any host, but #13577's fmaxf link error is gone where `host` has
+    AVX-512 FP16. The line names the CPU `host` resolved to where the bundle was made (real compiler probe)."""
+    from ireefuzz import sut
+
+    name = sut.resolve_platform(sut.CompilerConfig(target_cpu="host"))[0].name
+    assert name and f"`host` was `{name}`" in report.host_said(["generic", "host"])
+    assert report.host_said(["generic", "x86-64-v3"]) == ""

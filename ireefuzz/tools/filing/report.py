@@ -248,7 +248,8 @@ def issue_text(finding: Finding, subject: Subject, measured: Measured = Measured
     if measured.cpus:
         lines += [
             f"Reproduces with `--iree-llvmcpu-target-cpu=` {', '.join(f'`{c}`' for c in measured.cpus)} (tried: "
-            f"{', '.join(f'`{c}`' for c in PORTABLE_CPUS)}; `run.sh` uses the least specific, `{measured.cpus[0]}`).",
+            f"{', '.join(f'`{c}`' for c in PORTABLE_CPUS)}; `run.sh` uses the least specific, `{measured.cpus[0]}`)."
+            + host_said(measured.cpus),
             "",
         ]
     compile_line = shlex.join(
@@ -307,6 +308,15 @@ def issue_text(finding: Finding, subject: Subject, measured: Measured = Measured
     return "\n".join(lines)
 
 
+def host_said(cpus: Sequence[str]) -> str:
+    """What `host` was where the bundle was made, when the CPUs it reproduces on name it: a claim about `host` holds
+    only for a machine like that one (the review: #13577's fmaxf link error is gone on a host with AVX-512 FP16)."""
+    if "host" not in cpus:
+        return ""
+    info = sut.resolve_platform(sut.CompilerConfig(target_cpu="host"))[0]
+    return f" Here `host` was `{info.name}`; another machine's `host` may differ." if info.name else ""
+
+
 def ops_of(text: str) -> list[str]:
     """The ops of a program's function bodies, in order, as printed (a program no parser reads: by its lines)."""
     return [
@@ -358,7 +368,15 @@ def title(
     )
     where = f" in `{named}`" if named else ""
     said = ", ".join(needs[:-1]) + (" and " if len(needs) > 1 else "") + needs[-1] if needs else ""
-    return f"[llvm-cpu] {subject}{' with ' + said if said else ''}: {happened(finding)}{where}"
+    return f"[{component(found)}] {subject}{' with ' + said if said else ''}: {happened(finding)}{where}"
+
+
+def component(found: culprits.Culprit | None) -> str:
+    """The title's tag: the phase of a localized culprit that runs before dispatches are code-generated (the bug
+    does not depend on the backend: round H's transpose-propagation error fails with vmvx too), else the backend."""
+    early = culprits.PHASES[: culprits.PHASES.index("executable-sources")]
+    phase = found.phase if found is not None and found.pass_ else None
+    return phase if phase in early else "llvm-cpu"
 
 
 # ops a value passes through unchanged in kind (its subject is what it reads)
@@ -444,6 +462,18 @@ def _computed_map(op: Any) -> str:
     return ""
 
 
+_COUNTED = {2: "a two", 3: "a three", 4: "a four"}
+
+
+def _result_index(value: Any, op: Any) -> int:
+    """Which result of ``op`` ``value`` is, through copies, casts and reshapes (0 when it cannot tell)."""
+    from iree.compiler import ir
+
+    while not isinstance(value, ir.BlockArgument) and value.owner != op:
+        value = value.owner.operands[0]
+    return next((k for k, r in enumerate(op.results) if r == value), 0)
+
+
 def _phrase(value: Any, depth: int, skip: Sequence[Any] = ()) -> str:
     from iree.compiler import ir
 
@@ -460,6 +490,10 @@ def _phrase(value: Any, depth: int, skip: Sequence[Any] = ()) -> str:
             if reduces
             else "an elementwise `linalg.generic`"
         )
+        if len(op.results) > 1:  # which of its results: round H's transpose bug needs a two-result generic
+            said = f"result {_result_index(value, op)} of {_COUNTED.get(len(op.results), 'a multi')}-result " + (
+                said.removeprefix("an elementwise ").removeprefix("a ") if not reduces else said.removeprefix("a ")
+            )
         if computed := _computed_map(op):
             said += f" indexed by `{computed}`"
         gathered = next((o.operands[0] for o in body if o.name == "tensor.extract"), None)
