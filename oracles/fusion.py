@@ -23,6 +23,7 @@ statistics of the whole program:
 from __future__ import annotations
 
 import functools
+import math
 import re
 from typing import Any, Mapping, Sequence
 
@@ -89,9 +90,10 @@ def gathered_loads(dispatch: Any) -> list[str]:
 
 # How every reader of a materialized producer reads it, when no linalg op of theirs takes it as an operand -> the
 # cause it is, whatever the producer, its consumers' roles or its pipeline: dispatch creation has nothing to fuse
-# it into. Through ``tensor.extract`` (a gather's source): ``GatherFusionPattern`` fuses only a bit-extend or a
-# transpose producer (open PR iree-org/iree#24310 admits elementwise ones). By a dispatch with no compute op (a
-# slice's or a concat's copy): there is no linalg op to take it (what #13745's fix, PR #14070, left).
+# it into. As a gather's source (``tensor.extract``, ``iree_linalg_ext.gather``): ``GatherFusionPattern`` fuses
+# only a bit-extend or a transpose producer (open PR iree-org/iree#24310 admits elementwise ones). By a dispatch
+# with no compute op (a slice's or a concat's copy): there is no linalg op to take it (what #13745's fix, PR #14070,
+# left).
 READ_THROUGH = {"tensor.extract": "gather-source", "a copy": "copy-source"}
 
 
@@ -104,9 +106,22 @@ def read_through(excerpt: str, readers: Sequence[Any]) -> str:
 
 
 def _read_by(reader: Any, tensor_type: str) -> str:
-    if tensor_type in gathered_loads(reader):
+    if any(same_data(tensor_type, loaded) for loaded in gathered_loads(reader)):
         return "tensor.extract"
     return "a copy" if dispatch_op_pattern(reader) == "-" else ""
+
+
+def same_data(a: str, b: str) -> bool:
+    """Two tensor types hold the same data as far as the host program's reshapes go (one element type, the same
+    static element count, or the same dynamic type): a producer stored as ``tensor<81xi32>`` is loaded as
+    ``tensor<9x9xi32>``."""
+    if a == b:
+        return True
+    shape_a, shape_b = (re.fullmatch(r"tensor<((?:\d+x)*)(\w+)>", t) for t in (a, b))
+    if shape_a is None or shape_b is None or shape_a.group(2) != shape_b.group(2):
+        return False
+    count = lambda dims: math.prod(int(d) for d in dims.split("x") if d)
+    return count(shape_a.group(1)) == count(shape_b.group(1))
 
 
 def statistic(statistics: Mapping[str, Any] | None, key: str) -> int | None:

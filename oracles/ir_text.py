@@ -151,9 +151,10 @@ _TENSOR_LOAD = re.compile(
 
 
 def gathered_loads(source: str) -> list[str]:
-    """The types of the tensors a dispatch loads and reads only through ``tensor.extract`` (a gather's source, read
-    by index in a body, never as an operand), sorted (``fusion``: dispatch creation fuses a producer into such a
-    read only when it is a bit-extend or a transpose)."""
+    """The types of the tensors a dispatch loads and reads only as a gather's source: through ``tensor.extract`` (by
+    index in a body) or as the source of ``iree_linalg_ext.gather``, sorted (``fusion``: dispatch creation fuses a
+    producer into a gather only when it is a bit-extend or a transpose; round J: an index generic folded to a splat
+    read by an ``iree_linalg_ext.gather``)."""
     found: set[str] = set()
     for body in functions(_uncommented(source)).values():
         for line in body.splitlines():
@@ -162,9 +163,12 @@ def gathered_loads(source: str) -> list[str]:
                 continue
             value = re.escape(load.group(1))
             uses = [u for u in body.splitlines() if re.search(rf"{value}(?![\w$.-])", u)][1:]
-            if uses and all(re.search(rf"\btensor\.extract {value}\[", u) for u in uses):
+            if uses and all(re.search(rf"\btensor\.extract {value}\[|{_GATHER_SOURCE}{value}\b", u) for u in uses):
                 found.add(load.group(2))
     return sorted(found)
+
+
+_GATHER_SOURCE = r"\biree_linalg_ext\.gather\b.*\bins\("  # the op's first input is its source
 
 
 def _whole_stores(body: str, stored: list[str]) -> list[str]:

@@ -318,3 +318,21 @@ def test_a_reduction_over_a_fill_is_a_root_not_a_producer_left_unfused():
     assert ir_text.reduces('%3 = linalg.generic {iterator_types = ["parallel", "reduction"]} ins(%2 : tensor<?x2xi32>)')
     iota = read("iota_copied.dispatch_0.source.mlir")  # a parallel producer still is one
     assert materializing_op(iota) is not None and ir_text.materializing(iota) is not None
+
+
+def test_a_producer_read_as_the_source_of_a_gather_op_is_the_gather_source_cause_across_a_host_reshape():
+    """Round J (x86-64-v3, seed 77239; 3.13): an index generic folded to a splat, stored as tensor<81xi32>, is read
+    as tensor<9x9xi32> by an iree_linalg_ext.gather as its source: the gather-source cause (was fill>gather)."""
+    from ireefuzz.oracles.cause import cause_of
+    from ireefuzz.oracles.fusion import same_data
+
+    names = ["main_dispatch_0", "main_dispatch_1"]
+    dispatches = [
+        DispatchIR(name, "CPUDoubleTilingExpert", "", "", read(f"splat_into_gather_op.dispatch_{i}.source.mlir"))
+        for i, name in enumerate(names)
+    ]
+    dispatches[0] = dataclasses.replace(dispatches[0], read_by=(names[1],))
+    (found,) = check_fusion(dispatches, None)
+    assert cause_of(found).id == "fusion/materialized-producer/gather-source"
+    assert same_data("tensor<81xi32>", "tensor<9x9xi32>") and not same_data("tensor<81xi32>", "tensor<9x9xf32>")
+    assert not same_data("tensor<?xf16>", "tensor<3xf16>")

@@ -5,6 +5,7 @@ Run from the repository root after regenerate.sh."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 ROOT = Path("docs/bundles")
@@ -80,7 +81,7 @@ def record(b: Path) -> dict:
         "upstream": "; ".join(m.get("issue", "") + f" ({m.get('state')})" for m in f.get("upstream") or [])
         or "no table match",
         "shipped": (b / "ISSUE.md").exists(),
-        "title": (b / "ISSUE.md").read_text().splitlines()[0].removeprefix("# [llvm-cpu] ")
+        "title": re.sub(r"^# \[[\w-]+\] ", "", (b / "ISSUE.md").read_text().splitlines()[0])
         if (b / "ISSUE.md").exists()
         else "",
         "shows": shown(c),
