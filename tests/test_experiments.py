@@ -661,9 +661,18 @@ def test_a_rank_less_drops_a_static_leading_parallel_dim_and_refuses_an_op_along
 
 @pytest.mark.iree
 def test_the_fill_sum_stays_wrong_with_dynamic_dims_and_goes_with_its_sum():
-    table = X.run_experiments(fill_sum_case(), FILL_SUM, limit=3)
-    assert rows(table) == {"as-given": "same", "dynamic": "same", "n0.generic": "same", "drop:n1": "clean"}
-    assert X.judge(table).trigger == ("With n1 (reduce_sum) removed (n0 returned instead), its values are right.",)
+    table = X.run_experiments(fill_sum_case(), FILL_SUM, limit=4)
+    assert rows(table) == {
+        "as-given": "same",
+        "dynamic": "same",
+        "n0.generic": "same",
+        "n0.producer=argument": "clean",  # the sum of an argument is right: the splat is needed
+        "drop:n1": "clean",
+    }
+    assert X.judge(table).trigger == (
+        "With n0 (a `linalg.fill`) read from a new argument, its values are right.",
+        "With n1 (reduce_sum) removed (n0 returned instead), its values are right.",
+    )
 
 
 @pytest.mark.iree
@@ -854,3 +863,25 @@ def test_a_cause_its_bundle_lost_alone_is_listed_not_red(tmp_path):
     assert f"not reproduced alone (not red): `{MUTATED}`" in report.markdown(after.summary())
     (folder / "finding.json").write_text(json.dumps({"status": "confirmed", "confirm": "3/3"}))
     assert MUTATED in runs.open_run(run, baseline.Baseline()).new_causes()
+
+
+def test_a_cure_recorded_for_another_oracles_known_bug_counts_from_the_same_pass_only():
+    """Round J (host, seed 48611): the fill-sum's root cause crashed vectorization instead ('vector.multi_reduction'
+    op reduction dimension out of range) when the folded body reads only the reduction index. Its fill read from an
+    argument is right, the fill-sum's recorded cure: from the same pass it is that bug, from another pass it is not."""
+    target = (
+        "crash/compile-error/vector.multi_reduction-op-reduction-dimension-out-of-range"
+        "@iree-codegen-generic-vectorization"
+    )
+    rows = (
+        X.Row("as-given", "the program", X.Outcome("same")),
+        X.Row("n0.producer=argument", "n0 read from a new argument", X.Outcome("clean")),
+        X.Row("cpu=generic", "g", X.Outcome("same")),
+    )
+    cures = {"producer=argument": (FILL_SUM,)}
+    same = X.ExperimentTable(target, rows, cures=cures, families={FILL_SUM: "iree-codegen-generic-vectorization"})
+    assert (X.judge(same).verdict, X.judge(same).of) == ("duplicate-of", FILL_SUM)
+    other = dataclasses.replace(same, families={FILL_SUM: "tiling"})
+    assert X.judge(other).verdict == "new"
+    known = baseline.load(Path(__file__).parents[1] / "corpus" / "known_findings.json")
+    assert known.cures().get("producer=argument") == (FILL_SUM,)

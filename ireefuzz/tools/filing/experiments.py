@@ -198,6 +198,8 @@ class ExperimentTable:
     # causes that experiment removes (``Mechanism.cured_by``)
     localized: Mapping[str, str] = dataclasses.field(default_factory=dict)  # a known cause whose mechanism names a
     # culprit pass -> ``oracle@family`` (``mechanism_key``): what a localized target is matched on
+    families: Mapping[str, str] = dataclasses.field(default_factory=dict)  # a known cause -> its culprit's family
+    # (every one that records a culprit): a cure shared across oracles counts only from the same pass
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -213,6 +215,7 @@ class ExperimentTable:
             "culprit": self.culprit,
             "cures": {k: list(v) for k, v in self.cures.items()},
             "localized": dict(self.localized),
+            "families": dict(self.families),
         }
 
     @classmethod
@@ -231,6 +234,7 @@ class ExperimentTable:
             str(data.get("culprit") or ""),
             {str(k): tuple(str(c) for c in v) for k, v in (data.get("cures") or {}).items()},
             {str(k): str(v) for k, v in (data.get("localized") or {}).items()},
+            {str(k): str(v) for k, v in (data.get("families") or {}).items()},
         )
 
 
@@ -304,8 +308,15 @@ def judge(table: ExperimentTable) -> Verdict:
             how = f"{r.label} (the same CPU with {feature}) is right, and `{of}` shows only without {feature}"
             return Verdict("duplicate-of", table.target, of, how, trigger, of)
     # the experiment that removes a known cause (a variant that lands in a known cause of its mechanism says more)
+    same_pass = lambda k: bool(culprit) and table.families.get(k) == culprit  # another oracle's bug of this pass
     for r in (r for r in variants if r.outcome.kind == "clean" and r.label not in degenerate and not landed):
-        cured = [k for end, ks in table.cures.items() if r.label.endswith(end) for k in ks if mechanism(k) == mech]
+        cured = [
+            k
+            for end, ks in table.cures.items()
+            if r.label.endswith(end)
+            for k in ks
+            if mechanism(k) == mech or same_pass(k)
+        ]
         if cured:
             how = f"{r.label} removes it, as it removes `{cured[0]}` (that cause's recorded cure)"
             return Verdict("duplicate-of", table.target, cured[0], how, trigger, cured[0])
@@ -807,10 +818,31 @@ def policy_experiments(case: Any, oracle: str) -> Iterator[Experiment]:
 
 
 GraphBuilder = Callable[[Any], Iterator[Experiment]]
+
+
+def producer_experiments(case: Any) -> Iterator[Experiment]:
+    """Each ``fill`` read from a new argument of its type instead (random values): whether the failure needs the
+    splat at all (the raw programs' ``with_producer_as_argument``, same label ending ``producer=argument``; round J's
+    vectorization crash over a filled, masked sum is right with its input an argument, as the fill-sum is)."""
+    from ireefuzz.tools.shrink.graph import rebuild
+
+    g = case.graph
+    for i, node in enumerate(g.nodes):
+        if node.op != "fill":
+            continue
+        keep = [k for k in range(len(g.nodes)) if k != i]
+        variant = _attempt(
+            lambda: _with(case, rebuild(g, keep, g.outputs, replace={f"n{i}": "x0"}, new_args=[node.type]))
+        )
+        if variant is not None:
+            yield Experiment(f"n{i}.producer=argument", f"n{i} (a `linalg.fill`) read from a new argument", variant)
+
+
 GRAPH_EXPERIMENTS: tuple[tuple[str, GraphBuilder], ...] = (
     ("shape", shape_experiments),
     ("init", init_experiments),
     ("splat", splat_experiments),
+    ("producer", producer_experiments),
     ("consumer", consumer_experiments),
     ("dtype", dtype_experiments),
     ("rank", rank_experiments),
@@ -1774,6 +1806,9 @@ def run_experiments(
         features,
         cures=baseline.cures(),
         localized=localized_mechanisms(baseline),
+        families={
+            k.cause: k.mechanism.family for k in baseline.entries if k.cause and k.mechanism and k.mechanism.family
+        },
     )
 
 
