@@ -6,6 +6,7 @@ removes and that it keeps what the bug needs.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -236,3 +237,25 @@ def test_undefinedness_is_judged_at_the_given_shapes_and_shapes_an_op_cannot_tak
     gather = (Path(__file__).parents[1] / "docs" / "repros" / "gather_of_gather_wrong_values.mlir").read_text()
     assert M.undefined_values(gather) is None
     assert M.undefined_values(gather, [(2, 1), (3,), (3,)], seed=4) is None
+
+
+def test_no_step_mixes_another_bug_into_the_repro():
+    """The maintainer review: the argsort repro of #24735's stack error was reduced to sorting its argument in place
+    (#24665 beside it): the copy's bypass kept the target and added a cause. A step that shows a cause the starting
+    program did not is never taken."""
+    other = Finding(
+        oracle="immutability",
+        kind="in-place-op-tied-to-argument",
+        signature="immutability/in-place-op-tied-to-argument/sort/-/-",
+        message="m",
+        evidence={},
+        cause="immutability/in-place-op-tied-to-argument",
+    )
+
+    def findings(t: str) -> tuple[Finding, ...]:
+        target = (dataclasses.replace(_finding(), cause="crash/compile-error/x"),) if "math.sqrt" in t else ()
+        return target + ((other,) if "math.tanh" not in t else ())  # dropping the tanh "writes an argument"
+
+    reduced = M.reduce_mlir(TWO, interesting=findings).text
+    assert "math.sqrt" in reduced and "math.tanh" in reduced
+    assert "math.tanh" not in M.reduce_mlir(TWO, interesting=lambda t: findings(t)[:1]).text  # alone, it goes

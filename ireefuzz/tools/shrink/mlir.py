@@ -492,7 +492,7 @@ def reduce_mlir(
     ``interesting`` gives a program's findings (default: ``program_findings``, which runs the program
     when ``run`` -- by default, when the target's oracle is numeric or immutability). ``undefined`` says why a
     program's values are undefined (None: defined): a candidate it says so of is never taken, unless the
-    starting program is undefined too."""
+    starting program is undefined too; nor one that shows a cause the starting program does not (``adds_a_bug``)."""
     if run is None:
         run = target is not None and needs_run(as_target(target))
     findings_of = interesting or (lambda t: program_findings(t, config, run=run))
@@ -504,11 +504,21 @@ def reduce_mlir(
         target = Target.by_signature(min(f.signature for f in observed[text]))
     goal = as_target(target)
 
+    start = {f.cause for f in observed[text]}
+
+    def adds_a_bug(t: str) -> bool:
+        """A candidate that shows a cause the starting program did not (other than the target's) mixes another bug
+        into the repro (the argsort reduced to sorting its argument in place, #24665 beside #24735's stack)."""
+        return any(f.cause not in start and goal.hit((f,)) is None for f in observed[t])
+
     def judge(texts: Sequence[str]) -> list[bool]:
         for t in texts:
             if t not in observed:
                 observed[t] = tuple(findings_of(t))
-        return [goal(observed[t]) and (may_be_undefined or t == text or undefined(t) is None) for t in texts]
+        return [
+            goal(observed[t]) and not adds_a_bug(t) and (may_be_undefined or t == text or undefined(t) is None)
+            for t in texts
+        ]
 
     shown = sorted(f.signature for f in observed[text]) or "nothing"
     outcome = shrink_greedily(
