@@ -477,6 +477,14 @@ class ReduceResult:
         return self.finding.signature
 
 
+_DESTINATIONS = re.compile(r"\bouts\(([^:)]*)")
+
+
+def argument_destinations(text: str) -> int:
+    """How many destinations (``outs(...)`` operands) are function arguments (``%argN``, as the printer names them)."""
+    return sum(len(re.findall(r"%arg\d+\b", m.group(1))) for m in _DESTINATIONS.finditer(text))
+
+
 def reduce_mlir(
     text: str,
     target: Target | str | None = None,
@@ -504,12 +512,16 @@ def reduce_mlir(
         target = Target.by_signature(min(f.signature for f in observed[text]))
     goal = as_target(target)
 
-    start = {f.cause for f in observed[text]}
+    printed = parse(text)  # candidates are printed: their arguments are %argN
+    start, written = {f.cause for f in observed[text]}, argument_destinations(str(printed) if printed else text)
 
     def adds_a_bug(t: str) -> bool:
-        """A candidate that shows a cause the starting program did not (other than the target's) mixes another bug
-        into the repro (the argsort reduced to sorting its argument in place, #24665 beside #24735's stack)."""
-        return any(f.cause not in start and goal.hit((f,)) is None for f in observed[t])
+        """A candidate that shows a cause the starting program did not (other than the target's), or writes one more
+        function argument in place (a destination the caller's buffer: #16168 / #24665's class, which a compile-only
+        target never runs to see), mixes another bug into the repro (the argsort reduced to sorting its argument in
+        place beside #24735's stack)."""
+        new_cause = any(f.cause not in start and goal.hit((f,)) is None for f in observed[t])
+        return new_cause or argument_destinations(t) > written
 
     def judge(texts: Sequence[str]) -> list[bool]:
         for t in texts:
