@@ -430,3 +430,15 @@ def test_a_mechanism_survives_a_round_trip_and_a_mark_and_an_old_file_without_on
     assert marked.mechanism == entry.mechanism and baseline.read(file)[0].mechanism == entry.mechanism
     old = write(tmp_path / "old.json", {"format": 2, "causes": [{"cause": ALLOCA, "verdict": "by-design", "why": "x"}]})
     assert baseline.read(old)[0].mechanism is None and baseline.load(old).matches("memory", "bufferization") == []
+
+
+def test_a_compile_crash_of_unknown_signal_is_the_known_crash_in_the_same_frames():
+    """Round K (host, seed 35117): iree-compile killed at the time limit while its crash handler printed the mmt4d
+    SIGFPE's stack has no exit status, so its crash type is `crash`; the frames say which known crash it is. A
+    crash in other frames, or with a known signal of its own, is not matched that way."""
+    frames = "mlir.iree_compiler.limitVectorTileSizes>mlir.iree_compiler.limitVectorTileSizes>mlir.iree_compiler.x"
+    known = baseline.Baseline.of([baseline.Known(f"crash/compile-crash/SIGFPE/{frames}", "upstream", link="x")])
+    assert known.cause_known(f"crash/compile-crash/crash/{frames}", []) is not None
+    assert known.finding_known("s", f"crash/compile-crash/crash/{frames}") is not None
+    assert known.cause_known(f"crash/compile-crash/crash/{frames}.y", []) is None
+    assert known.cause_known(f"crash/compile-crash/SIGSEGV/{frames}", []) is None

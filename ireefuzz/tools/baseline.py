@@ -66,6 +66,8 @@ from ireefuzz.oracles.cause import pass_family
 from ireefuzz.oracles.finding import ORACLES, Signature
 
 FORMAT = 2
+COMPILE_CRASH = "crash/compile-crash/"
+UNKNOWN_CRASH = COMPILE_CRASH + "crash/"  # a crash whose type neither an assertion nor the exit status said
 # verdict -> the field that must say more about it
 VERDICTS = {"upstream": "link", "by-design": "why", "harness": "fixed_in", "duplicate-of": "of"}
 LEGACY_STATUSES = ("open", "fixed", "wontfix", "intended")  # format 1's "status"
@@ -171,7 +173,16 @@ class Baseline:
 
     def finding_known(self, signature: str, cause: str) -> Known | None:
         """The entry that makes a finding known: its cause's, else a cause-less entry of its signature."""
-        return self._holds(self.causes.get(cause)) or self.signatures.get(signature)
+        return self._holds(self._entry_of(cause)) or self.signatures.get(signature)
+
+    def _entry_of(self, cause: str) -> Known | None:
+        """``cause``'s entry; for a compile crash whose signal is unknown (``crash``: iree-compile was killed at the
+        time limit while its crash handler printed the stack), the one entry of a crash in the same frames."""
+        if (found := self.causes.get(cause)) is not None or not cause.startswith(UNKNOWN_CRASH):
+            return found
+        frames = cause.removeprefix(UNKNOWN_CRASH)
+        twins = [k for c, k in self.causes.items() if c.startswith(COMPILE_CRASH) and c.split("/", 3)[3:] == [frames]]
+        return twins[0] if len(twins) == 1 else None
 
     def known_mechanism(self, cause: str) -> Mechanism | None:
         """The mechanism of known cause ``cause`` (a ``duplicate-of`` entry's is the cause it duplicates'), if
@@ -220,7 +231,7 @@ class Baseline:
 
     def cause_known(self, cause: str, signatures: Iterable[str]) -> Known | None:
         """The entry that makes ``cause`` known: its own, else a cause-less entry of one of its signatures."""
-        return self._holds(self.causes.get(cause)) or next(
+        return self._holds(self._entry_of(cause)) or next(
             (self.signatures[s] for s in sorted(signatures) if s in self.signatures), None
         )
 
