@@ -374,10 +374,14 @@ def _metamorphic_cause(finding: Finding) -> Cause:
     )
 
 
-def _asymmetry_of_a_memory_finding(index: int, findings: Sequence[Finding], causes: Sequence[Cause]) -> int | None:
-    """An asymmetry of a memory finding's family follows from that finding (from the one of its own cause when its
-    evidence names the dispatch that carries it)."""
+def _follows_from(index: int, findings: Sequence[Finding], causes: Sequence[Cause]) -> int | None:
+    """An output mismatch in a case whose own numbers IREE got wrong against the reference follows from that wrong
+    value (round K: a dynamic-head-dim attention's static and dynamic forms disagree because the dynamic one is the
+    known attention miscompile); an asymmetry of a memory finding's family follows from that finding (from the one
+    of its own cause when its evidence names the dispatch that carries it)."""
     finding = findings[index]
+    if finding.kind == "output-mismatch":
+        return next((i for i, other in enumerate(findings) if _wrong_numbers_of_iree(other)), None)
     if finding.kind not in _ASYMMETRIES:
         return None
     family = finding.kind.removesuffix("-asymmetry")
@@ -392,11 +396,17 @@ def _asymmetry_of_a_memory_finding(index: int, findings: Sequence[Finding], caus
     )
 
 
+def _wrong_numbers_of_iree(finding: Finding) -> bool:
+    """A finding of an oracle that compares IREE's outputs with the reference and blames IREE (its record says)."""
+    spec = spec_of_registered(finding.oracle)
+    return spec is not None and spec.reads_expected and spec.blames == "iree"
+
+
 register(
     OracleSpec(
         name="metamorphic",
         cause=_metamorphic_cause,
-        consequence=_asymmetry_of_a_memory_finding,
+        consequence=_follows_from,
         reads_run=lambda kind: not kind.endswith("-asymmetry"),  # an asymmetry compares memory profiles
         reproduce=lambda kind: "outputs",
         weight=0.35,

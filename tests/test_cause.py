@@ -556,3 +556,24 @@ def test_issue_30s_recorded_findings_land_in_known_causes_but_the_dynamic_softma
     assert [c for c in causes if known.cause_known(c, []) is None] == [
         "crash/compile-error/stack-allocation-over-limit[elementwise]@codegen"
     ]
+
+
+def test_an_output_mismatch_in_a_case_iree_got_wrong_takes_the_wrong_values_cause():
+    """Round K's spot check: a dynamic-head-dim attention's static and dynamic forms disagreed, and the mismatch
+    stood as a cause of its own (metamorphic/output-mismatch/reduction[shape:dynamic]) beside the known attention
+    miscompile the numeric oracle found in the same case. It follows from that wrong value; JAX's own errors
+    (the reference oracle) explain nothing of IREE's."""
+    wrong = Finding("numeric", "wrong-value", "numeric/wrong-value/attention/f16/?x?xS", "m", {})
+    mismatch = Finding(
+        "metamorphic",
+        "output-mismatch",
+        "metamorphic/output-mismatch/reduce_max>attention>concat[shape:dynamic]/f16/?x?xS",
+        "outputs differ",
+        {"relation": "shape", "reference": "static", "variant": "dynamic"},
+    )
+    linked = assign_causes([wrong, mismatch])
+    assert linked[1].cause == linked[0].cause == "numeric/wrong-value/attention"
+    assert linked[1].evidence["consequence_of"] == wrong.signature
+    jax_wrong = Finding("reference", "jax-wrong-value", "reference/jax-wrong-value/attention/f16/?x?xS", "m", {})
+    assert assign_causes([jax_wrong, mismatch])[1].cause.startswith("metamorphic/output-mismatch/")
+    assert assign_causes([mismatch])[0].cause.startswith("metamorphic/output-mismatch/")

@@ -885,3 +885,31 @@ def test_a_cure_recorded_for_another_oracles_known_bug_counts_from_the_same_pass
     assert X.judge(other).verdict == "new"
     known = baseline.load(Path(__file__).parents[1] / "corpus" / "known_findings.json")
     assert known.cures().get("producer=argument") == (FILL_SUM,)
+
+
+def test_a_bundle_that_settles_its_cause_frees_its_slot_for_the_next(tmp_path, monkeypatch):
+    """Round K (host, seed 35117): --bundles 6 went to six causes the experiments then made duplicates, and three
+    new causes stayed unbundled, so the nightly was red for them. --bundles N counts the causes that stay new."""
+    import types as _types
+
+    from ireefuzz.tools.campaign import bundling
+
+    run = old_run(tmp_path / "run")
+    record = runs.open_run(run, baseline.Baseline())
+    first, second = [r.id for r in bundling.rank(record)]
+    settled = record.bundle_dir(first)
+    settled.mkdir(parents=True)
+    (settled / "finding.json").write_text(json.dumps({"status": "lost", "confirm": "0/3"}))
+    bundled = []
+
+    def repro(command, **_):  # the repro process: a confirmed bundle of a cause that stays new
+        out = Path(command[command.index("--out") + 1])
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "finding.json").write_text(json.dumps({"status": "confirmed", "confirm": "3/3"}))
+        bundled.append(out.name)
+        return _types.SimpleNamespace(stdout="", stderr="")
+
+    monkeypatch.setattr(bundling.subprocess, "run", repro)
+    assert bundling.bundle_new_causes(record, 1, 10.0) == [second]
+    assert bundled == [record.bundle_dir(second).name]
+    assert bundling.bundle_new_causes(runs.open_run(run, baseline.Baseline()), 1, 10.0) == []  # its one slot is used

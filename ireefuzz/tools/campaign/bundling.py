@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any, Literal, Mapping
 
 from ireefuzz.base import durable as _io
 from ireefuzz.oracles.finding import Finding, Signature
+from ireefuzz.tools.filing import experiments as experimenting
 
 from .ranking import rank
-from .record import Record
+from .record import Record, lost_alone
 
 if TYPE_CHECKING:
     from ireefuzz.sut import CompilerConfig
@@ -45,10 +46,17 @@ def bundle_new_causes(record: Record, limit: int | None, timeout: float) -> list
     rows = _io.read_jsonl(record.out / "findings.jsonl")
     todo = [record.causes[r.id] for r in rank(record)]  # most likely a real, distinct bug first (``ranking``)
     todo = [c for c in todo if c.smallest_row is not None and rows[c.smallest_row].get("case")]
-    done = []
-    for cause in todo[:limit]:
+    done: list[str] = []
+    tried: list[str] = []
+    surviving = 0  # bundled causes still new after their experiments: what ``limit`` counts
+    attempts = None if limit is None else BUNDLE_ATTEMPTS_PER_SLOT * limit
+    for cause in todo[:attempts]:
+        if limit is not None and surviving >= limit:
+            break
+        tried.append(cause.id)
         bundle = record.bundle_dir(cause.id)
         if (bundle / "finding.json").exists():
+            surviving += not settled(cause.id, bundle)
             continue
         assert cause.smallest_row is not None  # todo holds causes with a row
         finding = Finding.from_json(rows[cause.smallest_row])
@@ -62,6 +70,7 @@ def bundle_new_causes(record: Record, limit: int | None, timeout: float) -> list
             tail = (ran.stdout + ran.stderr).strip().splitlines()[-3:]
             print("  " + "\n  ".join(tail), file=sys.stderr)
             done.append(cause.id)
+            surviving += not settled(cause.id, bundle)
         except subprocess.TimeoutExpired:
             print(
                 f"  gave up after {timeout:.0f} s (--bundle-timeout); the finding stays in findings.jsonl",
@@ -69,8 +78,20 @@ def bundle_new_causes(record: Record, limit: int | None, timeout: float) -> list
             )
         finally:
             finding_file.unlink(missing_ok=True)  # the staged input of repro; the bundle has its own finding.json
-    write_index(record, [c.id for c in todo[:limit]])
+    write_index(record, tried)
     return list(dict.fromkeys(rejudged + done))
+
+
+# ``--bundles N`` counts the bundles whose cause stays new: one its experiments make a known cause's duplicate, or
+# its bundle loses alone, frees its slot for the next cause (round K: six bundles spent on duplicates left three
+# new causes unbundled, so the nightly was red for them), up to this many attempts a slot.
+BUNDLE_ATTEMPTS_PER_SLOT = 3
+
+
+def settled(cause: str, bundle: Path) -> bool:
+    """The bundle in ``bundle`` settles ``cause``: its experiments found it a known cause's duplicate, or it did not
+    reproduce alone (``record.lost_alone``)."""
+    return bool(experimenting.duplicates({cause: bundle})) or lost_alone(bundle)
 
 
 # --------------------------------------------------------------------------- a compile timeout: a hang if confirmed

@@ -110,8 +110,10 @@ def add_bundle_options(group: Any) -> None:
         type=int,
         metavar="N",
         help="after the campaign, shrink the smallest member of each "
-        "new cause and bundle it into DIR/bundles (default: every new cause; N = at most N; 0 = none; "
-        "a new cause's compile timeouts are confirmed as hangs either way)",
+        "new cause and bundle it into DIR/bundles (default: every new cause; N = until N bundled causes stay new, "
+        "a bundle whose experiments make its cause a known one's duplicate, or that does not reproduce alone, "
+        "freeing its slot, at most 3N tried; 0 = none; a new cause's compile timeouts are confirmed as hangs "
+        "either way)",
     )
     group.add_argument(
         "--bundle-timeout",
