@@ -83,8 +83,8 @@ def materializing(dispatch: Any) -> str | None:
 
 @dispatch_fact("gathered_loads")
 def gathered_loads(dispatch: Any) -> list[str]:
-    """``ir_text.gathered_loads`` of the dispatch's executable source: the types it reads only through
-    ``tensor.extract`` (the printed form makes every use plain, so the text is read with any bindings)."""
+    """``ir_text.gathered_loads`` of the dispatch's executable source: the types it reads only as a gather's source
+    (the printed form makes every use plain, so the text is read with any bindings)."""
     return ir_text.gathered_loads(dispatch.source) if dispatch.source else []
 
 

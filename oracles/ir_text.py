@@ -10,7 +10,7 @@ a release's Python, ``ireefuzz/sut/ir_reader.py``), for what the printed form ma
   ``linalg.index`` of its body (as ``ir.compute_op_pattern``);
 - ``materializing``: a dispatch function that loads no tensor and stores a value an index /
   constant producer computed (as ``fusion.materializing_op``);
-- ``gathered_loads``: the types of the tensors a dispatch reads only through ``tensor.extract``;
+- ``gathered_loads``: the types of the tensors a dispatch reads only as a gather's source;
 - ``moves_data``: the dispatch's own op moves data (as ``memory.moves_data``);
 - ``final_ops`` / ``bufferized_ops``: ``memref.alloca`` / ``memref.alloc`` with their type, static
   size, dynamic-ness and whether they sit in a loop (a loop op's region, or a block on a CFG cycle),
@@ -157,12 +157,13 @@ def gathered_loads(source: str) -> list[str]:
     read by an ``iree_linalg_ext.gather``)."""
     found: set[str] = set()
     for body in functions(_uncommented(source)).values():
-        for line in body.splitlines():
+        lines = body.splitlines()
+        for line in lines:
             load = _TENSOR_LOAD.match(line)
             if load is None:
                 continue
             value = re.escape(load.group(1))
-            uses = [u for u in body.splitlines() if re.search(rf"{value}(?![\w$.-])", u)][1:]
+            uses = [u for u in lines if re.search(rf"{value}(?![\w$.-])", u)][1:]
             if uses and all(re.search(rf"\btensor\.extract {value}\[|{_GATHER_SOURCE}{value}\b", u) for u in uses):
                 found.add(load.group(2))
     return sorted(found)

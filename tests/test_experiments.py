@@ -847,6 +847,9 @@ def test_a_raw_program_gets_each_result_dropped_with_what_only_it_feeds():
     assert "linalg.transpose" not in dropped["drop:output0"].case.program
     assert "linalg.transpose" in dropped["drop:output1"].case.program
     assert "drop:output0" in [e.label for kind in X.program_experiments(case) for e in kind]
+    from ireefuzz.tools.shrink.mlir import result_count, without_result
+
+    assert result_count("not mlir", "main") == 0 and without_result("not mlir", "main", 0) is None
 
 
 def test_a_cause_its_bundle_lost_alone_is_listed_not_red(tmp_path):

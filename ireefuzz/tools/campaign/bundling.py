@@ -15,7 +15,7 @@ from ireefuzz.oracles.finding import Finding, Signature
 from ireefuzz.tools.filing import experiments as experimenting
 
 from .ranking import rank
-from .record import Record, lost_alone
+from .record import Record
 
 if TYPE_CHECKING:
     from ireefuzz.sut import CompilerConfig
@@ -90,8 +90,8 @@ BUNDLE_ATTEMPTS_PER_SLOT = 3
 
 def settled(cause: str, bundle: Path) -> bool:
     """The bundle in ``bundle`` settles ``cause``: its experiments found it a known cause's duplicate, or it did not
-    reproduce alone (``record.lost_alone``)."""
-    return bool(experimenting.duplicates({cause: bundle})) or lost_alone(bundle)
+    reproduce alone (``experiments.lost_alone``)."""
+    return bool(experimenting.duplicates({cause: bundle})) or experimenting.lost_alone(bundle)
 
 
 # --------------------------------------------------------------------------- a compile timeout: a hang if confirmed

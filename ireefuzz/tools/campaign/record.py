@@ -227,7 +227,7 @@ class Record:
         # a cause whose bundle lost it (its smallest case compiled alone shows it 0 times in N) is not confirmed:
         # listed, never red (a batched module's artefact or a flaky one, nothing an engineer can file as is)
         self.unreproduced = sorted(
-            c for c in self.causes if c not in baseline.causes and lost_alone(self.bundle_dir(c))
+            c for c in self.causes if c not in baseline.causes and experimenting.lost_alone(self.bundle_dir(c))
         )
         self.baseline = dataclasses.replace(baseline, causes={**baseline.causes, **found}) if found else baseline
 
@@ -509,7 +509,7 @@ class Record:
             "known": self.known_signatures(),
             "causes": self.cause_table(),
             "new_causes": self.new_causes(),
-            "unreproduced": [c for c in self.unreproduced if c in {p.id for p in self.present_causes()}],
+            "unreproduced": sorted(set(self.unreproduced) & {c.id for c in self.present_causes()}),
             "history": self.history(),
             "pipelines": dict(self.pipelines.most_common()),
             "ops": dict(self.ops.most_common()),
@@ -594,12 +594,3 @@ def _pipeline_name(head: str) -> str:
     (``#iree_cpu.pipeline<DoubleTilingExpert>, {enable_loop_peeling}``)."""
     found = re.search(r"pipeline<(\w+)>", head)
     return found.group(1) if found else head
-
-
-def lost_alone(folder: Path) -> bool:
-    """The bundle in ``folder`` says its cause did not reproduce alone (``status`` lost: 0 of its confirming runs)."""
-    try:
-        found = json.loads((folder / "finding.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(found, dict) and found.get("status") == "lost"

@@ -364,6 +364,12 @@ def localized_mechanisms(baseline: Baseline) -> dict[str, str]:
     }
 
 
+def culprit_families(baseline: Baseline) -> dict[str, str]:
+    """Each known cause whose recorded mechanism names a culprit pass -> that pass's family (cures shared across
+    oracles count only from the same pass: ``ExperimentTable.families``)."""
+    return {k.cause: k.mechanism.family for k in baseline.entries if k.cause and k.mechanism and k.mechanism.family}
+
+
 def localized_known(table: ExperimentTable) -> str:
     """The one known cause whose recorded mechanism has the target's oracle and its localized culprit's pass family
     (``with_culprit``), else "": a memory, fusion or numeric id names no pass, so only the localization says that a
@@ -1806,9 +1812,7 @@ def run_experiments(
         features,
         cures=baseline.cures(),
         localized=localized_mechanisms(baseline),
-        families={
-            k.cause: k.mechanism.family for k in baseline.entries if k.cause and k.mechanism and k.mechanism.family
-        },
+        families=culprit_families(baseline),
     )
 
 
@@ -1910,14 +1914,25 @@ def with_culprit(tried: Mapping[str, Any] | None, culprit: str | None) -> Mappin
     return record(dataclasses.replace(ExperimentTable.from_json(tried), culprit=culprit))
 
 
-def read(folder: str | Path) -> dict[str, Any] | None:
-    """The ``experiments`` record of the bundle in ``folder`` (None without one)."""
+def _bundle_record(folder: str | Path) -> dict[str, Any]:
+    """The bundle's ``finding.json`` in ``folder`` ({} without a readable one)."""
     try:
         found = json.loads((Path(folder) / "finding.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
-    value = found.get("experiments") if isinstance(found, dict) else None
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def read(folder: str | Path) -> dict[str, Any] | None:
+    """The ``experiments`` record of the bundle in ``folder`` (None without one)."""
+    value = _bundle_record(folder).get("experiments")
     return value if isinstance(value, dict) and isinstance(value.get("verdict"), dict) else None
+
+
+def lost_alone(folder: str | Path) -> bool:
+    """The bundle in ``folder`` says its cause did not reproduce alone (``status`` lost: 0 of its confirming runs):
+    not confirmed, listed and never red (a batched module's artefact or a flaky one, nothing to file as is)."""
+    return _bundle_record(folder).get("status") == "lost"
 
 
 def duplicates(bundles: Mapping[str, Path]) -> dict[str, Known]:

@@ -491,9 +491,10 @@ def _phrase(value: Any, depth: int, skip: Sequence[Any] = ()) -> str:
             else "an elementwise `linalg.generic`"
         )
         if len(op.results) > 1:  # which of its results: round H's transpose bug needs a two-result generic
-            said = f"result {_result_index(value, op)} of {_COUNTED.get(len(op.results), 'a multi')}-result " + (
-                said.removeprefix("an elementwise ").removeprefix("a ") if not reduces else said.removeprefix("a ")
-            )
+            counted = _COUNTED.get(len(op.results), "a multi")
+            said = f"result {_result_index(value, op)} of {counted}-result " + said.removeprefix(
+                "an elementwise "
+            ).removeprefix("a ")
         if computed := _computed_map(op):
             said += f" indexed by `{computed}`"
         gathered = next((o.operands[0] for o in body if o.name == "tensor.extract"), None)

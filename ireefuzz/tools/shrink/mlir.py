@@ -221,28 +221,35 @@ def drop_function_results(text: str) -> Iterator[str]:
     if module is None:
         return
     for f in _funcs(module):
-        name = ir.StringAttr(f.attributes["sym_name"]).value
-        for k in reversed(range(result_count(text, name))):
-            candidate = without_result(text, name, k)
+        for k in reversed(range(_results(f))):
+            candidate = without_result(text, ir.StringAttr(f.attributes["sym_name"]).value, k)
             if candidate is not None:
                 yield candidate
 
 
+def _results(f: Any) -> int:
+    return len(ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value).results)
+
+
+def _func_named(module: ir.Module | None, function: str) -> Any:
+    funcs = _funcs(module) if module is not None else []
+    return next((f for f in funcs if ir.StringAttr(f.attributes["sym_name"]).value == function), None)
+
+
 def result_count(text: str, function: str) -> int:
     """How many results function ``function`` of ``text`` returns (0 if the text does not parse or lacks it)."""
-    module = parse(text)
-    f = next((f for f in _funcs(module) if ir.StringAttr(f.attributes["sym_name"]).value == function), None)
-    return len(ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value).results) if f is not None else 0
+    f = _func_named(parse(text), function)
+    return _results(f) if f is not None else 0
 
 
 def without_result(text: str, function: str, k: int) -> str | None:
     """``text`` with function ``function`` returning all but its ``k``-th result (its return operand and result
     type), then its dead ops gone; None unless that verifies. The shrinker's step and the experiments' "each
     consumer removed" for a raw program (a result no longer returned takes what only it feeds with it)."""
-    if result_count(text, function) < 2:
+    m = parse(text)
+    f = _func_named(m, function)
+    if m is None or f is None or _results(f) < 2:
         return None
-    m = _reparse(text)
-    f = next(f for f in _funcs(m) if ir.StringAttr(f.attributes["sym_name"]).value == function)
     block = f.regions[0].blocks[0]
     ret = list(block.operations)[-1].operation
     with m.context, ir.Location.unknown():
