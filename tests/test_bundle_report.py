@@ -461,3 +461,47 @@ def test_a_bundle_that_names_host_says_what_host_was():
     name = sut.resolve_platform(sut.CompilerConfig(target_cpu="host"))[0].name
     assert name and f"`host` was `{name}`" in report.host_said(["generic", "host"])
     assert report.host_said(["generic", "x86-64-v3"]) == ""
+
+
+def _with_match(bundle: Bundle, **match: object) -> Bundle:
+    bundle.finding["upstream"] = [
+        {"issue": "iree-org/iree#24735", "state": "open", "timing": "open", "build": "3.13.0rc20261016 @ x"},
+        {"build": "3.13.0rc20261016 @ x", **match},
+    ]
+    return bundle
+
+
+def test_a_comment_on_a_closed_issue_whose_fix_the_build_holds_says_the_fix_does_not_cover_it():
+    """The #24385 draft read like a stale duplicate: it never said the fix (PR #24391) is in the releases that still
+    crash. The draft leads with it, and names any other matched issue whose fix the build holds."""
+    fixed = {"pr": "iree-org/iree#24391", "date": "2026-05-12", "first_nightly": "iree-3.12.0rc20260513"}
+    closed = {"issue": "iree-org/iree#24385", "state": "closed", "timing": "before-build", "landed": fixed}
+    bundle = _with_match(Bundle.load(_bundle("dynamic_sort_stack")), **closed)
+    answers = {"v": "regressed between 3.10.0 and 3.12.0; still present in 3.13.0"}
+    text = report.comment_text("iree-org/iree#24385", "a conv", [("v", bundle)], answers)
+    lead = text.split("**What this adds**")[0]
+    assert "Not covered by the fix" in lead and "iree-org/iree#24391 (merged 2026-05-12" in lead, text
+    assert "regressed between 3.10.0 and 3.12.0" in lead, text
+    related = report.comment_text("iree-org/iree#24735", "argsort", [("v", bundle)])
+    assert "Related: https://github.com/iree-org/iree/issues/24385 (closed; its fix iree-org/iree#24391" in related
+    assert "Not covered by the fix" not in related  # #24735 itself is open
+
+
+def test_a_comment_on_an_open_issue_leads_with_a_regression_bisection_found():
+    bundle = Bundle.load(_bundle("dynamic_sort_stack"))
+    text = report.comment_text("iree-org/iree#24735", "argsort", [("v", bundle)], {"v": "regressed between A and B"})
+    assert "**New fact**: this reproducer regressed between A and B" in text.split("**What this adds**")[0], text
+
+
+def test_a_comment_on_an_argument_written_in_place_gives_the_commands_that_show_it():
+    """iree-run-module copies --input files into fresh buffers: the #24665 draft's plain run could not show the
+    argument change. The draft gives inputs_after.mlir and the two-module run that does."""
+    (folder,) = [
+        p.parent
+        for p in Path(__file__).parent.parent / "docs/bundles/comment_24665_sort_of_an_argument".glob("*/finding.json")
+    ]
+    bundle = Bundle.load(folder)
+    text = report.comment_text("iree-org/iree#24665", "a sort of an argument", [("v", bundle)])
+    assert "--module=module.vmfb --module=after.vmfb" in text and "--function=main_inputs_after" in text, text
+    assert "--expected_output=@a0.npy --equality_mode=exact" in text and "module @inputs_after" in text, text
+    assert "--function=main --input=@a0.npy\n" not in text, text

@@ -1069,11 +1069,13 @@ def comment_text(
         "",
         (
             f"A reproducer of the bug that {issue_url(issue)} proposes to fix ({bug}): it fails on the releases "
-            "below, which lack the fix."
+            "below, which lack the fix. It was not run against the pull request's branch (no build of it was at "
+            "hand): that the pull request fixes it is read from its description."
             if _table_row(issue).get("kind") == "pull"
             else f"Another reproducer of {issue_url(issue)} ({bug})."
         ),
         "",
+        *standing_lines(issue, bundles, releases or {}),
         "**What this adds**: a minimal program that shows it with stock `iree-compile`"
         + (" / `iree-run-module`" if any(b.inputs for _, b in bundles) else "")
         + ", measured on "
@@ -1091,6 +1093,7 @@ def comment_text(
         )
         tried = b.finding.get("experiments") or {}
         trigger = [trigger_summary(tried)] if tried and trigger_summary(tried) else []
+        two_modules = spec_of(finding.oracle).reproduce(finding.kind) == "inputs-after" and b.inputs_after
         lines += [
             f"## {folder}",
             "",
@@ -1116,11 +1119,13 @@ def comment_text(
                         )
                     )
                 ]
-                if b.inputs and not spec_of(finding.oracle).compile_only(finding.kind)
+                if b.inputs and not spec_of(finding.oracle).compile_only(finding.kind) and not two_modules
                 else []
             ),
+            *(_inputs_after_commands(flags, b) if two_modules else []),
             "```",
             "",
+            *(_inputs_after_lines(b) if two_modules else []),
             (
                 f"dies of {crash_stack(finding)}"
                 if crash_stack(finding)
@@ -1152,8 +1157,87 @@ def comment_text(
                 "",
             ]
         if b.finding.get("reproduces_on"):
-            lines += [f"Reproduces with `--iree-llvmcpu-target-cpu=` {', '.join(b.finding['reproduces_on'])}.", ""]
+            lines += [
+                f"Reproduces with `--iree-llvmcpu-target-cpu=` {', '.join(b.finding['reproduces_on'])}."
+                + host_said(b.finding["reproduces_on"]),
+                "",
+            ]
         if (releases or {}).get(folder):
             lines += [f"Releases: {(releases or {})[folder]}.", ""]
         lines += [f"Trigger: {trigger[0]}", ""] if trigger else []
+        lines += related_lines(issue, b)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _match_rows(b: Bundle) -> list[Mapping[str, Any]]:
+    return [m for m in b.finding.get("upstream") or () if isinstance(m, Mapping) and m.get("issue")]
+
+
+def standing_lines(issue: str, bundles: Sequence[tuple[str, Bundle]], releases: Mapping[str, str]) -> list[str]:
+    """Where ``issue`` stands against what was measured, said first: a closed issue whose fix the measured build
+    holds is a case the fix does not cover (with the releases that hold it and still fail); an open one whose
+    reproducer bisects to a regression leads with the releases it appeared between."""
+    build = next((str(m.get("build") or "") for _, b in bundles for m in _match_rows(b)), "")
+    row = next((m for _, b in bundles for m in _match_rows(b) if m.get("issue") == issue), _table_row(issue))
+    landed = row.get("landed") or {}
+    answers = [a for a in releases.values() if a]
+    if row.get("state") == "closed" and landed.get("pr") and row.get("timing") == "before-build":
+        return [
+            f"**Not covered by the fix**: {issue} is closed by {landed['pr']} (merged {landed.get('date', '?')}, "
+            f"first nightly {landed.get('first_nightly', '?')}). The build measured here"
+            + (f" ({build.split(' @')[0]})" if build else "")
+            + " is later and holds that fix, and the program below still fails"
+            + (f"; by release: {'; '.join(answers)}" if answers else "")
+            + ". So the fix leaves this path open"
+            + (
+                ", or the release where it appeared brought it: a maintainer of the fix can tell which."
+                if any(a.startswith("regressed") for a in answers)
+                else "."
+            ),
+            "",
+        ]
+    regressed = [a for a in answers if a.startswith("regressed")]
+    if regressed:
+        return [f"**New fact**: this reproducer {regressed[0]}.", ""]
+    return []
+
+
+def related_lines(issue: str, b: Bundle) -> list[str]:
+    """The other upstream issues this bundle's finding matched, each with its state and, where its fix is in the
+    build that still fails, that it does not cover this program."""
+    lines = []
+    for m in _match_rows(b):
+        if m.get("issue") == issue:
+            continue
+        landed = m.get("landed") or {}
+        fix = (
+            f"; its fix {landed['pr']} ({landed.get('date', '?')}) is in the build measured and does not cover this "
+            "program"
+            if landed.get("pr") and m.get("timing") == "before-build"
+            else ""
+        )
+        lines.append(f"- Related: {issue_url(str(m['issue']))} ({m.get('state', '?')}{fix}): {m.get('mechanism', '')}")
+    return lines + [""] if lines else []
+
+
+def _inputs_after_commands(flags: Sequence[str], b: Bundle) -> list[str]:
+    """The commands that show an argument overwritten: ``iree-run-module`` copies ``--input`` files into fresh
+    buffers, so a second module calls the program across the module boundary and returns the arguments after it."""
+    after = sut.compile_command(sut.CompilerConfig(), INPUTS_AFTER, "after.vmfb", binary="iree-compile", flags=flags)
+    inputs = [f"--input=@a{i}.npy" for i in range(len(b.inputs))]
+    expected = [f"--expected_output=@a{i}.npy" for i in range(len(b.inputs))]
+    run = [
+        "iree-run-module",
+        "--module=module.vmfb",
+        "--module=after.vmfb",
+        "--device=local-sync",
+        f"--function={INPUTS_AFTER_FUNCTION}",
+        *inputs,
+        *expected,
+        "--equality_mode=exact",
+    ]
+    return [shlex.join(after), shlex.join(run) + "   # [FAILED]: an argument holds other values after the call"]
+
+
+def _inputs_after_lines(b: Bundle) -> list[str]:
+    return [f"with `{INPUTS_AFTER}`:", "", "```mlir", (b.inputs_after or "").rstrip(), "```", ""]
