@@ -503,3 +503,20 @@ def test_a_comment_on_an_argument_written_in_place_gives_the_commands_that_show_
     assert "--module=module.vmfb --module=after.vmfb" in text and "--function=main_inputs_after" in text, text
     assert "--expected_output=@a0.npy --equality_mode=exact" in text and "module @inputs_after" in text, text
     assert "--function=main --input=@a0.npy\n" not in text, text
+
+
+def test_one_root_cause_makes_one_report_led_by_its_variant_with_a_confirmed_pass_test():
+    """The review: fold-unit-dims shipped as three reports of one root cause. One ISSUE.md: the variant whose culprit
+    the one-pass run confirmed, with a pass test and a compile-time symptom, leads in full; the wrong-values variant
+    is one paragraph of it."""
+    wrong = ("pooling", Bundle.load(_bundle("pooling_unit_output")))
+    invalid = ("depthwise", Bundle.load(_bundle("fold_unit_dims_invalid_ir")))
+    wrong[1].finding["culprit"] = dict(invalid[1].finding.get("culprit") or {}, pass_="x")
+    wrong[1].issue = (wrong[1].issue or "").replace("pass_test.mlir", "the test")  # no pass test ships with it
+    assert report.lead_variant([wrong, invalid]) == 1 and report.lead_variant([invalid, wrong]) == 0
+    text = report.root_cause_text("one bug", [wrong, invalid], {"pooling": "present since 3.10.0"})
+    assert text.startswith("# [") and text.splitlines()[0].endswith(" one bug"), text[:200]
+    assert text.count("\n## The lead variant: ") == 1 and "(`depthwise`) is given in full" in text, text[:600]
+    others = text.split("## Other variants of this root cause")[1].split("## The lead variant")[0]
+    assert "- `pooling`: " in others and "present since 3.10.0" in others and "depthwise" not in others, others
+    assert "\n### What happens" in text and "\n## What happens" not in text  # the lead's sections nest under it

@@ -8,11 +8,17 @@ import json
 import re
 from pathlib import Path
 
+from ireefuzz.tools.filing.bundle import Bundle
+from ireefuzz.tools.filing.program import portable
+from ireefuzz.tools.filing.report import comment_text, lead_variant, root_cause_text
+
 ROOT = Path("docs/bundles")
 # root cause folder -> (bug in words, upstream issue to comment on or None for a new report)
 CAUSES = {
     "fold_unit_extent_dims": (
-        "unit-dim folding of a conv / pooling with a unit output: invalid IR, wrong values, reads out of bounds",
+        "unit-dim folding of a conv / pooling whose output has spatial size 1 while its input has more rows than one "
+        "window reads (H > KH): the folded op indexes the input by the window loop alone: invalid IR with static "
+        "shapes, wrong values or out-of-bounds reads with dynamic ones",
         None,
     ),
     "fill_then_sum_wrong_value": (
@@ -99,8 +105,6 @@ def shown(culprit: dict) -> str:
 
 def scrub() -> None:
     """Every recorded file names no path of this machine (bisect.json keeps the tools' last lines)."""
-    from ireefuzz.tools.filing.program import portable
-
     for f in ROOT.glob("**/*"):
         if f.is_file() and f.suffix in (".json", ".md", ".mlir"):
             text = f.read_text()
@@ -118,40 +122,28 @@ def main() -> None:
         recs = [record(b) for b in bundles(cause)]
         if not recs:
             continue
-        action = f"comment on {issue} (`COMMENT.md`)" if issue else "file `ISSUE.md`"
-        for r in recs:
+        loaded = [(r["folder"], Bundle.load(ROOT / r["folder"])) for r in recs]
+        answers = {r["folder"]: r["releases"] for r in recs}
+        lead = lead_variant(loaded) if len(recs) > 1 and not issue else 0
+        for k, r in enumerate(recs):
+            action = (
+                f"comment on {issue} (`COMMENT.md`)"
+                if issue
+                else "file `ISSUE.md`"
+                if len(recs) == 1
+                else f"file `{cause}/ISSUE.md` (this variant leads it)"
+                if k == lead
+                else f"none: a variant in `{cause}/ISSUE.md`"
+            )
             rows.append(
                 f"| [{r['folder']}]({r['folder']}/ISSUE.md) | {bug} | {r['ops']} | {r['culprit']} | {r['cpus']} "
                 f"| {r['run_sh']} | {r['releases']} | {r['upstream']} "
                 f"| {action if r['shipped'] else 'not shipped: run.sh not 1 every time'} |"
             )
-        variants = [
-            f"- **{r['title']}**" + (f" The pass alone shows: `{r['shows']}`." if r["shows"] else "") + "\n"
-            f"  `{r['folder']}`: {r['ops']}; culprit {r['culprit']}"
-            + (f" (`{r['confirm']}` on its `culprit_before.mlir`)" if r["confirm"] else "")
-            + f"; CPUs {r['cpus']}; releases: {r['releases']}. Full report: "
-            + f"[{r['folder']}/ISSUE.md]({Path(r['folder']).relative_to(cause)}/ISSUE.md)"
-            for r in recs
-        ]
         if issue:
-            from ireefuzz.tools.filing.bundle import Bundle
-            from ireefuzz.tools.filing.program import portable
-            from ireefuzz.tools.filing.report import comment_text
-
-            loaded = [(r["folder"], Bundle.load(ROOT / r["folder"])) for r in recs]
-            answers = {r["folder"]: r["releases"] for r in recs}
             (ROOT / cause / "COMMENT.md").write_text(portable(comment_text(issue, bug, loaded, answers)))
         elif len(recs) > 1:
-            text = [
-                f"# [llvm-cpu] {bug}",
-                "",
-                f"One root cause, {len(recs)} variants; each folder is a complete bundle (program, inputs, run.sh, "
-                "culprit IR, lit tests):",
-                "",
-                *variants,
-                "",
-            ]
-            (ROOT / cause / "ISSUE.md").write_text("\n".join(text) + "\n")
+            (ROOT / cause / "ISSUE.md").write_text(portable(root_cause_text(bug, loaded, answers)))
     readme = [
         "# Bundles of IREE 3.13 bugs, one folder per root cause",
         "",

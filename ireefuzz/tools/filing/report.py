@@ -1241,3 +1241,58 @@ def _inputs_after_commands(flags: Sequence[str], b: Bundle) -> list[str]:
 
 def _inputs_after_lines(b: Bundle) -> list[str]:
     return [f"with `{INPUTS_AFTER}`:", "", "```mlir", (b.inputs_after or "").rstrip(), "```", ""]
+
+
+def lead_variant(bundles: Sequence[tuple[str, Bundle]]) -> int:
+    """Which of one root cause's variants leads its report: one whose culprit the one-pass run confirmed and whose
+    pass test ships, a compile-time symptom (a verifier error states the defect in a line) before a wrong value;
+    else the first."""
+
+    def rank(item: tuple[str, Bundle]) -> tuple[int, int]:
+        found = item[1].finding.get("culprit") or {}
+        confirmed = bool(found.get("pass") and found.get("confirm"))
+        tested = "pass_test.mlir" in str(item[1].issue or "") and "No pass test" not in str(item[1].issue or "")
+        compile_time = spec_of(str(item[1].finding.get("oracle"))).compile_only(str(item[1].finding.get("kind")))
+        return (0 if confirmed and tested else 1, 0 if compile_time else 1)
+
+    return min(range(len(bundles)), key=lambda k: rank(bundles[k]))
+
+
+def root_cause_text(bug: str, bundles: Sequence[tuple[str, Bundle]], releases: Mapping[str, str]) -> str:
+    """One ISSUE.md for one root cause that several bundles show (the review: fold-unit-dims as three reports):
+    the lead variant's report in full, then each other variant in a paragraph (its symptom, culprit, CPUs,
+    releases and folder), so one report is filed and the variants are its evidence."""
+    lead = lead_variant(bundles)
+    folder, bundle = bundles[lead]
+    body = (bundle.issue or "").splitlines()
+    tag = re.match(r"# (\[[\w-]+\]) ", body[0]) if body else None
+    lines = [
+        f"# {tag.group(1) if tag else '[llvm-cpu]'} {bug}",
+        "",
+        f"One root cause, {len(bundles)} variants: file this one report. The lead variant "
+        f"(`{folder}`) is given in full (its commands run in its folder); the others show what the same defect "
+        "does elsewhere. Each folder is a complete bundle (program, inputs, `run.sh`, culprit IR, lit tests).",
+        "",
+        "## Other variants of this root cause",
+        "",
+    ]
+    for k, (other, b) in enumerate(bundles):
+        if k == lead:
+            continue
+        finding = Finding.from_json(b.finding)
+        found = b.finding.get("culprit") or {}
+        lines += [
+            f"- `{other}`: {happened(finding)}"
+            + (f"; culprit `{found['pass']}`" if found.get("pass") else "")
+            + (f"; CPUs {', '.join(b.finding.get('reproduces_on') or [])}" if b.finding.get("reproduces_on") else "")
+            + (f"; releases: {releases[other]}" if releases.get(other) else "")
+            + ".",
+        ]
+        shows = [str(x) for x in ((found.get("confirm") or {}).get("shows") or ())]
+        said = [x for x in shows if "it stops at" in x or "error:" in x]
+        if said:
+            lines.append(f"  The pass alone on its `culprit_before.mlir` shows: `{words(said[0], 260)}`")
+    lead_title = re.sub(r"^# (\[[\w-]+\] )?", "", body[0]) if body else folder
+    lines += ["", f"## The lead variant: {lead_title}", ""]
+    lines += [re.sub(r"^(#+) ", r"\1# ", line) for line in body[1:]]
+    return "\n".join(lines).rstrip() + "\n"
