@@ -84,6 +84,9 @@ DATA_MOVEMENT_OPS = (
     "tensor.extract_slice",
     "tensor.insert_slice",
 )
+# ops that write their whole destination and never read it: a read-only destination needs a fresh buffer, not a
+# copy of its values (bufferization copying an argument an unpack overwrites is its own defect, not a materialization)
+DESTINATION_UNREAD_OPS = ("linalg.unpack", "linalg.pack", "linalg.fill", "linalg.copy", "linalg.transpose")
 # Ops that update all of their ``outs`` operands in place (their results are those operands).
 IN_PLACE_OPS = ("iree_linalg_ext.sort", "iree_linalg_ext.topk", "iree_linalg_ext.scan", "iree_linalg_ext.scatter")
 EXECUTABLE_TARGET = "#hal.executable.target<"  # a dispatch's target attribute, as IREE prints it (inline or aliased)

@@ -554,6 +554,11 @@ def test_a_form_the_program_holds_is_called_valid_there_not_a_defect_of_the_prog
     )
     traced = lineage.trace(culprit.dumps(f"{header}\n{source}\n"), program, "@main_dispatch_0", form)
     assert traced.dump is None and "valid IR there" in traced.why and "linalg.unpack" in traced.why, traced.why
+    # the review: the reason should say what is wrong downstream: the unpack never reads the argument it overwrites
+    assert "never reads it, so a fresh buffer would do" in traced.why, traced.why
+    sorted_in_place = program.replace("linalg.unpack", "iree_linalg_ext.sort")
+    again = lineage.trace(culprit.dumps(f"{header}\n{source}\n"), sorted_in_place, "@main_dispatch_0", form)
+    assert "valid IR there" in again.why and "fresh buffer" not in again.why, again.why  # a sort reads its outs
 
 
 def test_a_wrong_value_carried_by_const_eval_is_told_from_its_culprit_pass(monkeypatch):

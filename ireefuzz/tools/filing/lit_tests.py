@@ -243,8 +243,9 @@ def pass_tests(culprit: Culprit, finding: Mapping[str, Any] | None = None) -> li
         patterns = introduced_values(culprit.confirm.shows, culprit.ir_before)
         if not patterns:
             return (
-                f"{culprit.pass_}'s defect is a value (the float64 interpreter on its output) that no line it writes "
-                f"states; {RUN_TEST} checks the values"
+                f"{culprit.pass_}'s defect shows as a value (the float64 interpreter on its output); ireefuzz writes "
+                "a pass test only from lines it can state the defect by (a constant its input does not hold), and "
+                f"found none here, though an engineer may (see culprit_after.mlir); {RUN_TEST} checks the values"
             )
         checks = [f"CHECK-NOT: {p}" for p in patterns]
         purpose = (

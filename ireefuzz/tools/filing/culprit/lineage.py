@@ -34,6 +34,8 @@ import dataclasses
 import re
 from typing import Any, Callable, Sequence
 
+from ireefuzz.oracles import vocabulary
+
 from .confirm import confirm_received, occurrence
 from .log import Dump, dumps, function_text, is_adaptor
 from .record import Culprit, confirmed, not_localized
@@ -224,6 +226,18 @@ def updates_read_only(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if any(v in values for v in destination.findall(line))]
 
 
+def _unread_destination(line: str) -> str:
+    """What an op that overwrites its destination without reading it (``vocabulary.DESTINATION_UNREAD_OPS``) needs
+    instead of a copy of a read-only one; "" for any other op."""
+    op = re.search(r"=\s*([\w.]+)", line)
+    if op is None or op.group(1) not in vocabulary.DESTINATION_UNREAD_OPS:
+        return ""
+    return (
+        f"; `{op.group(1)}` overwrites all of its destination and never reads it, so a fresh buffer would do: the "
+        "passes after keep the read-only argument as the destination and copy it whole"
+    )
+
+
 _UPDATES_READ_ONLY = Form("an op whose destination is a read-only input", updates_read_only)
 
 
@@ -272,7 +286,11 @@ def trace(logged: Sequence[Dump], program: str, function: str, form: Form) -> Tr
         line = form.holds(program)[0]
         valid = f"the program itself holds {form.what}, valid IR there (its ops take tensor values, not buffers)"
         return Traced(
-            None, "", form, tuple(steps), f"{valid}: `{line}`; no pass made it, the passes after only carry it"
+            None,
+            "",
+            form,
+            tuple(steps),
+            f"{valid}: `{line}`; no pass made it, the passes after only carry it{_unread_destination(line)}",
         )
     previous: dict[str, str] = {}
     for d in logged[:first]:
