@@ -363,6 +363,7 @@ def test_a_bundles_existing_tests_are_checked_by_its_finding(tmp_path):
     assert [(v.test, v.outcome) for v in verdicts] == [
         (lt.PASS_TEST, "checks-only-a-label"),
         (lt.RUN_TEST, "not-made"),
+        (lt.UPSTREAM_TEST, "not-made"),
     ]
     assert calls == []
 

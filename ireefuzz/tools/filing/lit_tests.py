@@ -48,11 +48,15 @@ from ireefuzz.oracles import numeric, vocabulary
 from ireefuzz.oracles.crash import gist
 from ireefuzz.oracles.registry import spec_of
 from ireefuzz.oracles.vocabulary import ALLOC_OPS, BINDING_OP
+from ireefuzz.tools.filing import upstream_mlir
 from ireefuzz.tools.filing.culprit import Culprit
 from ireefuzz.tools.filing.culprit.compile_errors import errors
 
-PASS_TEST, RUN_TEST = "pass_test.mlir", "run_module_test.mlir"
-TOOLS = ("iree-opt", "iree-compile", "iree-run-module")
+PASS_TEST, RUN_TEST, UPSTREAM_TEST = "pass_test.mlir", "run_module_test.mlir", "upstream_test.mlir"
+# mlir-opt: an upstream test's tool (llvm-project's reader has it); run here as iree-opt, which registers the same
+# upstream passes and transform ops at IREE's LLVM
+TOOLS = ("iree-opt", "iree-compile", "iree-run-module", "mlir-opt")
+KINDS = {PASS_TEST: "pass test", RUN_TEST: "run-module test", UPSTREAM_TEST: "upstream MLIR test"}
 FILECHECK = ("FileCheck", "filecheck")
 TARGET_ATTRIBUTE = vocabulary.EXECUTABLE_TARGET
 _EXECUTABLE_NESTING = "builtin.module(hal.executable("  # a pipeline that reaches the dispatch through its executable
@@ -214,7 +218,7 @@ class Verdict:
     def line(self) -> str:
         if self.shipped:
             return f"`{self.test}`: {self.purpose} With the bug present it fails: {self.why}."
-        kind = "pass test" if self.test == PASS_TEST else "run-module test"
+        kind = KINDS.get(self.test, self.test)
         if self.outcome == "not-made" or not self.purpose:
             return f"No {kind}: {self.why}."
         return f"No {kind}: the one written ({self.purpose.rstrip('.')}) is not shipped, {self.outcome}: {self.why}."
@@ -283,6 +287,40 @@ def pass_tests(culprit: Culprit, finding: Mapping[str, Any] | None = None) -> li
     ]
     bodies = dict.fromkeys([self_contained(culprit.ir_before, culprit.confirm.pipeline), culprit.ir_before])
     return [LitTest(PASS_TEST, "\n".join(head) + "\n\n" + body.rstrip() + "\n", purpose) for body in bodies]
+
+
+def upstream_test(culprit: Culprit) -> LitTest | str:
+    """The culprit's defect with upstream MLIR alone: the IR it received cut to upstream dialects
+    (``upstream_mlir.twin``) under the upstream pass or transform ops that stand in for it, checking the correct
+    behaviour as ``pass_tests`` does (the output verifies; it computes no constant its input lacks); or why none."""
+    if not culprit.localized or culprit.confirm is None or not culprit.ir_before.strip():
+        return "the culprit is not localized and confirmed, so no pass has an upstream stand-in to test"
+    made = upstream_mlir.twin(culprit.ir_before, culprit.ir_after, culprit.pass_ or "")
+    if isinstance(made, str):
+        return made
+    redirect = ""
+    if culprit.method == "wrong-value":
+        patterns = introduced_values(culprit.confirm.shows, culprit.ir_before)
+        if not patterns:
+            return "its defect shows as a value, with no constant the upstream output could be checked for"
+        checks = [f"CHECK-NOT: {p}" for p in patterns]
+        should = f"compute the values its input does, not from {' / '.join(patterns)}"
+    elif culprit.method in ("invalid-ir", "", "crash"):
+        redirect, checks, should = " 2>&1", ["CHECK-NOT: error:", "CHECK-NOT: Stack dump:"], "succeed and verify"
+    else:
+        return f"a {culprit.method} defect has no upstream check"
+    purpose = (
+        f"Upstream MLIR alone: the IR `{culprit.pass_}` received, cut to upstream dialects, under "
+        f"{made.stand_in.what} should {should}. The defect is upstream's: file it at llvm/llvm-project "
+        f"(`{made.stand_in.label}`) and link it from IREE's issue (checked with IREE's iree-opt, at IREE's LLVM; a "
+        "released mlir-opt may predate the defect)."
+    )
+    head = [
+        f"// RUN: mlir-opt {upstream_mlir.command_line(made.args)} %s{redirect} | FileCheck %s",
+        f"// {purpose.replace('`', '')}",
+        *(f"// {c}" for c in checks),
+    ]
+    return LitTest(UPSTREAM_TEST, "\n".join(head) + "\n\n" + made.text.rstrip() + "\n", purpose)
 
 
 def _defect_lines(culprit: Culprit, finding: Mapping[str, Any]) -> Sequence[str]:
@@ -405,6 +443,7 @@ def stock_tools(config: Any) -> Tool:
 
     binaries = {
         "iree-opt": lambda: opt.find_iree_opt(config),
+        "mlir-opt": lambda: opt.find_iree_opt(config),
         "iree-compile": lambda: sut.find_iree_compile(config),
         "iree-run-module": lambda: sut.find_iree_run_module(config),
     }
@@ -623,7 +662,7 @@ def check_bundle(directory: Path, tool: Tool) -> list[Verdict]:
         judge(LitTest(name, (directory / name).read_text()), symptom, directory, tool)
         if (directory / name).exists()
         else Verdict(name, "not-made", "the bundle holds none")
-        for name in (PASS_TEST, RUN_TEST)
+        for name in KINDS
     ]
 
 

@@ -128,7 +128,11 @@ def write_cause(
     log("running the lit tests")
     tests = lit_tests.write(
         path,
-        {lit_tests.PASS_TEST: lit_tests.pass_tests(found, made.finding), lit_tests.RUN_TEST: run_test},
+        {
+            lit_tests.PASS_TEST: lit_tests.pass_tests(found, made.finding),
+            lit_tests.RUN_TEST: run_test,
+            lit_tests.UPSTREAM_TEST: lit_tests.upstream_test(found),
+        },
         lit_tests.Symptom.of_finding(made.finding),
         lit_tests.stock_tools(cfg),
     )
@@ -157,7 +161,7 @@ def write_cause(
     made.finding = portable(made.finding)
     made.issue = portable(made.issue) if made.issue is not None else None
     made.dump(out)
-    for name in ("culprit_before.mlir", "culprit_after.mlir", lit_tests.PASS_TEST, lit_tests.RUN_TEST):
+    for name in ("culprit_before.mlir", "culprit_after.mlir", *lit_tests.KINDS):
         if (path / name).exists():
             atomic_write_text(path / name, portable((path / name).read_text()))
     return Written(

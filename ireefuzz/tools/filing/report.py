@@ -228,6 +228,7 @@ def issue_text(finding: Finding, subject: Subject, measured: Measured = Measured
         "",
         f"ireefuzz: `{finding.message}`",
         "",
+        *upstream_placement(measured.tests),
         "## What was expected",
         "",
         *expected_lines(finding, subject),
@@ -306,6 +307,21 @@ def issue_text(finding: Finding, subject: Subject, measured: Measured = Measured
     lines += list(subject.sections)
     lines += ["", "---", f"Found by ireefuzz; signature `{finding.signature}`.", ""]
     return "\n".join(lines)
+
+
+def upstream_placement(tests: Sequence[lit_tests.Verdict]) -> list[str]:
+    """Where the bug is filed, said up front when its shipped upstream test shows the defect with upstream MLIR
+    alone (the review: fill-sum, fold-unit-dims and the masked contract filed against IREE's wrapper pass)."""
+    if not any(t.shipped and t.test == lit_tests.UPSTREAM_TEST for t in tests):
+        return []
+    return [
+        "## Where it belongs",
+        "",
+        f"Upstream MLIR: `{lit_tests.UPSTREAM_TEST}` shows the same defect with upstream passes or transform ops "
+        "alone, on this IR cut to upstream dialects (see Tests). File it at llvm/llvm-project with that test, and "
+        "this report at IREE linking it.",
+        "",
+    ]
 
 
 def host_said(cpus: Sequence[str]) -> str:
