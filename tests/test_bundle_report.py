@@ -5,6 +5,7 @@ the ``tensor.empty`` step of the shrink, the trigger in every ISSUE.md, no "not 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -520,3 +521,23 @@ def test_one_root_cause_makes_one_report_led_by_its_variant_with_a_confirmed_pas
     others = text.split("## Other variants of this root cause")[1].split("## The lead variant")[0]
     assert "- `pooling`: " in others and "present since 3.10.0" in others and "depthwise" not in others, others
     assert "\n### What happens" in text and "\n## What happens" not in text  # the lead's sections nest under it
+
+
+def test_a_crash_report_says_what_run_sh_adds_to_the_command_it_gives():
+    """The mmt4d review: ISSUE.md's command differs from what run.sh runs (which adds the print-ir-before flags to see
+    the pass it died in); the report says so."""
+    crash = Finding(
+        "crash",
+        "compile-crash",
+        "crash/compile-crash/-/-/-",
+        "iree-compile crash on a valid program",
+        cause="crash/compile-crash/SIGFPE/x",
+    )
+    found = culprit.Culprit("executable-targets", "iree-llvmcpu-select-lowering-strategy", "it died there")
+    found = dataclasses.replace(found, method="crash")
+    text = report.issue_text(crash, _subject(crash, "module {}"), report.Measured(culprit=found))
+    assert (
+        "`run.sh` adds `--mlir-print-ir-before=iree-llvmcpu-select-lowering-strategy --mlir-disable-threading`" in text
+    )
+    error = dataclasses.replace(crash, kind="compile-error", signature="crash/compile-error/-/-/-")
+    assert "`run.sh` adds" not in report.issue_text(error, _subject(error, "module {}"), report.Measured(culprit=found))

@@ -268,6 +268,13 @@ def issue_text(finding: Finding, subject: Subject, measured: Measured = Measured
         "```",
         "",
     ]
+    dies_in = crash_pass(measured.culprit) if finding.kind == "compile-crash" else ""
+    if dies_in:
+        lines += [
+            f"`run.sh` adds `--mlir-print-ir-before={dies_in} --mlir-disable-threading` to that command: the last "
+            f"IR it prints before the crash shows that the compiler died in `{dies_in}`.",
+            "",
+        ]
     if reproduce == "inputs-after":
         lines += [
             "`iree-run-module` copies `--input` files into fresh buffers and never shows them again, so "
