@@ -9,6 +9,11 @@ immutability target, every oracle through the raw-MLIR frontend (``ireefuzz.tool
 drawn inputs, numbers judged by the float64 interpreter). The starting program is checked first
 (``NotInteresting`` otherwise). Signatures here use ``-`` for dtype and dims (no graph is known).
 
+Simpler is smaller by ``size_key`` (``Size``): fewer ops that compute, then fewer arguments, dynamic dims, static
+sizes, f16 / bf16 / i64 types, characters. So a static type is a step down from a dynamic one of any size, a
+``tensor.empty`` from an argument nothing reads, f32 from f16 (as a reviewer reads the repro: no dtype, dynamic dim
+or input it does not need).
+
 A step never makes a defined program undefined (as C-Reduce rejects one that adds undefined behaviour): a
 candidate whose values the interpreter finds undefined on its drawn inputs (``undefined_values``: a read of a
 ``tensor.empty`` nothing wrote, an out-of-bounds index, a comparison on NaN whose order decides a result) is not
@@ -19,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 from iree.compiler import ir
 
@@ -189,12 +194,98 @@ def bypass_ops(text: str) -> Iterator[str]:
             yield from _emit(m)
 
 
-def size_key(text: str) -> tuple[int, int, int]:
-    """(ops, sum of static tensor dims, characters): smaller is simpler."""
+def drop_casts(text: str) -> Iterator[str]:
+    """A ``tensor.cast`` replaced by its operand, last first; a function that returned it returns the operand (its
+    result type, and its callers' calls, changed); a use that does not take the operand's type does not verify."""
+    for m, op in _each_op(text):
+        if op.name != "tensor.cast":
+            continue
+        f, returned = op.parent, any(u.owner.name == "func.return" for u in op.results[0].uses)
+        with m.context, ir.Location.unknown():
+            op.results[0].replace_all_uses_with(op.operands[0])
+            op.erase()
+            if returned:
+                _retype_results(m, f)
+        yield from _emit(m)
+
+
+def _retype_results(m: ir.Module, f: Any) -> None:
+    """Function ``f``'s result types made those its return passes, and so on up its callers: each call of a
+    retyped function takes its new types, and a caller that returns what the call gives is retyped in turn."""
+    todo = [f]
+    while todo:
+        g = todo.pop()
+        ret = list(g.regions[0].blocks[0].operations)[-1].operation
+        results = [v.type for v in ret.operands]
+        ftype = ir.FunctionType(ir.TypeAttr(g.attributes["function_type"]).value)
+        if list(ftype.results) == results:
+            continue
+        g.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(list(ftype.inputs), results))
+        for op in _nested_ops(m.operation):
+            if op.name == "func.call" and ir.FlatSymbolRefAttr(op.attributes["callee"]).value == _name(g):
+                for r, t in zip(op.results, results):
+                    r.set_type(t)
+                todo += [caller for caller in [_function_of(op)] if caller is not None]
+
+
+def _function_of(op: Any) -> Any:
+    """The ``func.func`` ``op`` is in, or None."""
+    while op is not None and op.name != "func.func":
+        op = op.parent
+    return op
+
+
+def _nested_ops(op: Any) -> list[Any]:
+    """Every op nested in ``op`` (``op`` itself first), in order."""
+    found = [op]
+    for region in op.regions:
+        for block in region.blocks:
+            for o in block.operations:
+                found += _nested_ops(o.operation)
+    return found
+
+
+class Size(NamedTuple):
+    """A program's size (``size_key``), compared field by field: smaller is simpler."""
+
+    ops: int  # body ops but leaves (``is_leaf``), terminators included
+    arguments: int  # function arguments: the inputs a reproducer feeds (a tensor.empty in place of one is simpler)
+    dynamic_dims: int  # ``?`` dims: one counts more than any static size (``make_dims_static`` is a step down)
+    static_dims: int  # the sum of static tensor dims
+    dtypes: int  # element types where a plainer one may do (``UNUSUAL_DTYPES``: f16 where f32 may do)
+    chars: int
+
+
+# what widen_float_types / narrow_integer_types change: a scalar type, or a tensor's element type (``2x2xf16``)
+UNUSUAL_DTYPES = re.compile(r"(?:(?<!\w)|(?<=[\d?]x))(?:b?f16|i64)\b")
+
+
+def is_leaf(op: Any) -> bool:
+    """Whether ``op`` computes nothing: a ``tensor.empty``, a scalar or splat constant. As simple as an argument and
+    needing no input: ``drop_ops`` turning one into an argument is no step down, a ``tensor.empty`` in place of an
+    argument nothing reads is one."""
+    if op.name != "arith.constant":
+        return op.name == "tensor.empty"
+    value = op.attributes["value"]
+    return isinstance(value, (ir.FloatAttr, ir.IntegerAttr)) or (
+        isinstance(value, ir.DenseElementsAttr) and value.is_splat
+    )
+
+
+def size_key(text: str) -> Size:
+    """``text``'s ``Size``: a candidate is tried only when strictly smaller than the current program."""
     module = parse(text)
-    ops = sum(len(list(f.regions[0].blocks[0].operations)) for f in _funcs(module)) if module is not None else 10**9
-    dims = sum(int(d) for m in _TENSOR.finditer(text) for d in m.group(1).split("x") if d.isdigit())
-    return ops, dims, len(text)
+    funcs = _funcs(module) if module is not None else []
+    ops = sum(not is_leaf(o.operation) for f in funcs for o in f.regions[0].blocks[0].operations)
+    dims = [d for m in _TENSOR.finditer(text) for d in m.group(1).split("x")]
+    return Size(
+        ops if module is not None else 10**9,
+        sum(len(f.regions[0].blocks[0].arguments) for f in funcs),
+        dims.count("?"),
+        sum(int(d) for d in dims if d.isdigit()),
+        len(UNUSUAL_DTYPES.findall(text)),
+        len(text),
+    )
 
 
 def split_functions(text: str) -> Iterator[str]:
@@ -273,32 +364,97 @@ def drop_unused_arguments(text: str) -> Iterator[str]:
     m = _reparse(text)
     changed = False
     for f in _funcs(m):
-        name = ir.StringAttr(f.attributes["sym_name"]).value
-        if re.search(rf"\bcall @{re.escape(name)}\b", text):
+        if _called(text, f):
             continue
         block = f.regions[0].blocks[0]
         dead = [a.arg_number for a in block.arguments if not list(a.uses)]
-        if not dead:
-            continue
-        with m.context, ir.Location.unknown():
-            ftype = ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value)
-            for k in reversed(dead):
-                block.erase_argument(k)
-            f.attributes["function_type"] = ir.TypeAttr.get(
-                ir.FunctionType.get([a.type for a in block.arguments], list(ftype.results))
-            )
-            if "arg_attrs" in f.attributes:
-                del f.attributes["arg_attrs"]
-        changed = True
+        if dead:
+            with m.context, ir.Location.unknown():
+                _erase_arguments(f, dead)
+            changed = True
     if changed:
         yield from _emit(m)
 
 
+def _called(text: str, f: Any) -> bool:
+    """Whether some ``call`` in ``text`` calls function ``f`` (whose signature is then not ours to change)."""
+    return re.search(rf"\bcall @{re.escape(_name(f))}\b", text) is not None
+
+
+def _name(f: Any) -> str:
+    return ir.StringAttr(f.attributes["sym_name"]).value
+
+
+def _erase_arguments(f: Any, numbers: Sequence[int]) -> None:
+    """Function ``f`` without its arguments ``numbers`` (unused by now): its block, type and argument attributes."""
+    block = f.regions[0].blocks[0]
+    ftype = ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value)
+    for k in sorted(numbers, reverse=True):
+        block.erase_argument(k)
+    f.attributes["function_type"] = ir.TypeAttr.get(
+        ir.FunctionType.get([a.type for a in block.arguments], list(ftype.results))
+    )
+    if "arg_attrs" in f.attributes:
+        kept = [a for k, a in enumerate(ir.ArrayAttr(f.attributes["arg_attrs"])) if k not in numbers]
+        f.attributes["arg_attrs"] = ir.ArrayAttr.get(kept)
+
+
+def empty_shape_operands(text: str) -> Iterator[str]:
+    """A function argument of static type whose values nothing reads (``shape_only``: a pooling window) ->
+    ``tensor.empty`` of its type, and the argument goes; one argument at a time."""
+    module = parse(text)
+    if module is None:
+        return
+    sites = [
+        (i, a.arg_number)
+        for i, f in enumerate(_funcs(module))
+        if not _called(text, f)
+        for a in f.regions[0].blocks[0].arguments
+        if shape_only(a)
+    ]
+    for i, k in sites:
+        m = _reparse(text)
+        f = _funcs(m)[i]
+        block = f.regions[0].blocks[0]
+        argument = block.arguments[k]
+        with m.context, ir.Location.unknown():
+            with ir.InsertionPoint.at_block_begin(block):
+                empty = ir.Operation.create("tensor.empty", results=[argument.type])
+            argument.replace_all_uses_with(empty.results[0])
+            _erase_arguments(f, [k])
+        yield from _emit(m)
+
+
+def shape_only(value: Any) -> bool:
+    """Whether ``value`` is a static tensor that is used, and only as operands a linalg structured op never reads:
+    the op's block argument for that operand is unused (a named pooling op's window, a destination a fill or a
+    generic overwrites)."""
+    uses = list(value.uses)
+    return (
+        isinstance(value.type, ir.RankedTensorType)
+        and value.type.has_static_shape
+        and bool(uses)
+        and all(_unread_operand(u.owner, u.operand_number) for u in uses)
+    )
+
+
+def _unread_operand(op: Any, k: int) -> bool:
+    """Whether operand ``k`` of ``op``, a linalg structured op (a block argument per operand), is never read."""
+    op = op.operation
+    if not op.name.startswith("linalg.") or "operandSegmentSizes" not in op.attributes or len(op.regions) != 1:
+        return False
+    blocks = list(op.regions[0].blocks)
+    if not blocks or len(blocks[0].arguments) != len(op.operands):
+        return False
+    return not list(blocks[0].arguments[k].uses)
+
+
 def splat_constants(text: str) -> Iterator[str]:
-    """Replace one op's statically shaped tensor result by a splat constant (0, then 1), last op first."""
+    """Replace one op's statically shaped tensor result (a non-splat constant's too) by a splat constant (0, then 1),
+    last op first."""
     for value in ("0", "1"):
         for m, op in _each_op(text):
-            if len(op.results) != 1 or op.name == "arith.constant":
+            if len(op.results) != 1 or is_leaf(op):
                 continue
             t = op.results[0].type
             if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
@@ -346,6 +502,110 @@ def make_dims_static(text: str) -> Iterator[str]:
             for f in _funcs(m):
                 _erase_dead(f.regions[0].blocks[0])
             yield from _emit(m)
+
+
+def widen_float_types(text: str) -> Iterator[str]:
+    """Every f16 and bf16 of the program -> f32 at once (types, constants; an ``extf`` / ``truncf`` that then casts
+    f32 to f32 goes): a bug that f32 shows too is not about half precision."""
+    yield from _retyped(text, lambda t: ir.F32Type.get() if isinstance(t, (ir.F16Type, ir.BF16Type)) else None)
+
+
+def narrow_integer_types(text: str) -> Iterator[str]:
+    """Every i64 value of the program -> i32 at once (types, constants that fit; attributes such as ``strides``
+    stay i64)."""
+    wide = lambda t: isinstance(t, ir.IntegerType) and t.width == 64 and t.is_signless
+    yield from _retyped(text, lambda t: ir.IntegerType.get_signless(32) if wide(t) else None)
+
+
+Retype = Callable[[ir.Type], ir.Type | None]  # an element type -> its replacement, or None: kept
+
+_SAME_TYPE_CASTS = frozenset({"arith.extf", "arith.truncf", "arith.extsi", "arith.extui", "arith.trunci"})
+
+
+def _retyped(text: str, retype: Retype) -> Iterator[str]:
+    """``text`` with every value, function type and constant of an element type ``retype`` replaces retyped (a
+    constant's value kept: ``0xFC00 : f16`` becomes ``0xFF800000 : f32``); nothing if nothing changes or a constant
+    cannot be converted."""
+    m = parse(text)
+    if m is None:
+        return
+    with m.context, ir.Location.unknown():
+        ops = _nested_ops(m.operation)
+        values = [v for op in ops for v in op.results] + [
+            a for op in ops for region in op.regions for block in region.blocks for a in block.arguments
+        ]
+        changed = False
+        for v in values:
+            new = _mapped_type(v.type, retype)
+            if new != v.type:
+                v.set_type(new)
+                changed = True
+        for op in ops:
+            for name in [op.attributes[i].name for i in range(len(op.attributes))]:
+                if not (isinstance(op.attributes[name], ir.TypeAttr) or (op.name, name) == ("arith.constant", "value")):
+                    continue
+                attr = _mapped_attribute(op.attributes[name], retype)
+                if attr is None:
+                    return
+                op.attributes[name] = attr
+        for op in ops:
+            if op.name in _SAME_TYPE_CASTS and op.operands[0].type == op.results[0].type:
+                op.results[0].replace_all_uses_with(op.operands[0])
+                op.erase()
+    if changed:
+        yield from _emit(m)
+
+
+def _mapped_type(t: ir.Type, retype: Retype) -> ir.Type:
+    """``t`` with its element types retyped (a tensor's, a function's inputs and results, a scalar)."""
+    if isinstance(t, ir.RankedTensorType):
+        return ir.RankedTensorType.get(t.shape, _mapped_type(t.element_type, retype), t.encoding)
+    if isinstance(t, ir.FunctionType):
+        return ir.FunctionType.get(
+            [_mapped_type(i, retype) for i in t.inputs], [_mapped_type(r, retype) for r in t.results]
+        )
+    return retype(t) or t
+
+
+def _mapped_attribute(attr: ir.Attribute, retype: Retype) -> ir.Attribute | None:
+    """``attr`` (a type, or a constant's value) retyped, its values kept; None if they cannot be. Another kind of
+    attribute is kept as it is (if its op needed it retyped, the op does not verify)."""
+    if isinstance(attr, ir.TypeAttr):
+        return ir.TypeAttr.get(_mapped_type(attr.value, retype))
+    if not isinstance(attr, (ir.FloatAttr, ir.IntegerAttr, ir.DenseElementsAttr)):
+        return attr
+    t = _mapped_type(attr.type, retype)
+    if t == attr.type:
+        return attr
+    if not isinstance(attr, ir.DenseElementsAttr):
+        return _mapped_scalar(attr, t)
+    if attr.is_splat:
+        splat = _mapped_scalar(attr.get_splat_value(), ir.RankedTensorType(t).element_type)
+        return None if splat is None else ir.DenseElementsAttr.get_splat(t, splat)
+    return _mapped_dense(attr, t)
+
+
+def _mapped_scalar(attr: ir.Attribute, t: ir.Type) -> ir.Attribute | None:
+    if isinstance(attr, ir.FloatAttr):
+        return ir.FloatAttr.get(t, attr.value)
+    if isinstance(attr, ir.IntegerAttr) and isinstance(t, ir.IntegerType):
+        bound = 1 << (t.width - 1)
+        return ir.IntegerAttr.get(t, attr.value) if -bound <= attr.value < bound else None
+    return None
+
+
+def _mapped_dense(attr: ir.DenseElementsAttr, t: ir.Type) -> ir.Attribute | None:
+    """A non-splat dense constant as type ``t``: f16 -> f32 and i64 -> i32 values that fit (NumPy reads no bf16)."""
+    import numpy as np
+
+    try:
+        values = np.array(attr)
+    except (TypeError, ValueError, RuntimeError):
+        return None
+    narrow = {np.dtype("float16"): np.float32, np.dtype("int64"): np.int32}.get(values.dtype)
+    if narrow is None or not np.array_equal(values.astype(narrow), values, equal_nan=values.dtype.kind == "f"):
+        return None
+    return ir.DenseElementsAttr.get(values.astype(narrow), type=t)
 
 
 OPTIONAL_ATTRIBUTES = frozenset({"dilations", "strides"})  # inherent, with defaults (conv, pooling)
@@ -438,17 +698,25 @@ def readable(text: str) -> str:
     out = []
     for chunk in chunks:
         used: dict[str, int] = {}
-        mapping: dict[str, str] = {}
-        for line in chunk.splitlines():
+        mapping: dict[str, str] = {}  # the printed name -> its new name, for the definition in scope
+        lines = []
+        for line in chunk.splitlines(keepends=True):
+            rename = lambda m: mapping.get(m.group(0), m.group(0))
             found = re.match(r"\s*(%[\w.]+)(?::(\d+))?(?:, (%[\w.]+))* = ([\w.]+)", line)
-            if not found or found.group(1) in mapping:
+            if not found:
+                lines.append(re.sub(r"%[\w.]+", rename, line))
                 continue
+            # the printer numbers sibling regions, and the ops after a region, from the same ids: a name defined
+            # again is a new value from here on (round 38's review: `%sitofp = arith.cmpf`)
+            left, _, right = line.partition(" = ")
+            right = re.sub(r"%[\w.]+", rename, right)
             base = _value_name(found.group(4), line)
-            for n in re.findall(r"(%[\w.]+)", line.split(" = ")[0]):
+            for n in re.findall(r"(%[\w.]+)", left):
                 k = used.get(base, 0)
                 used[base] = k + 1
                 mapping[n] = f"%{base}" if k == 0 else f"%{base}{k}"
-        out.append(re.sub(r"%[\w.]+", lambda m: mapping.get(m.group(0), m.group(0)), chunk))
+            lines.append(re.sub(r"%[\w.]+", rename, left) + " = " + right)
+        out.append("".join(lines))
     renamed = "".join(out)
     again = parse(renamed)
     return renamed if again is not None and str(again) == printed else printed
@@ -458,10 +726,14 @@ PASSES: tuple[tuple[str, Candidate], ...] = (
     ("split-functions", split_functions),
     ("drop-function-results", drop_function_results),
     ("bypass-ops", bypass_ops),
+    ("drop-casts", drop_casts),
     ("drop-ops", drop_ops),
     ("drop-unused-arguments", drop_unused_arguments),
+    ("empty-shape-operands", empty_shape_operands),
     ("inline-producers", inline_producers),
     ("splat-constants", splat_constants),
+    ("widen-float-types", widen_float_types),
+    ("narrow-integer-types", narrow_integer_types),
     ("make-dims-static", make_dims_static),
     ("shrink-static-dims", shrink_static_dims),
     ("drop-attributes", drop_attributes),
@@ -476,8 +748,8 @@ class ReduceResult:
     steps: tuple[str, ...]
     before_chars: int
     after_chars: int
-    before: tuple[int, int, int] = (0, 0, 0)  # size_key
-    after: tuple[int, int, int] = (0, 0, 0)
+    before: Size = Size(0, 0, 0, 0, 0, 0)  # size_key
+    after: Size = Size(0, 0, 0, 0, 0, 0)
 
     @property
     def signature(self) -> str:
