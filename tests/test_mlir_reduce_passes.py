@@ -212,3 +212,32 @@ def test_the_pooling_reproducer_reduces_to_f32_with_an_empty_window_under_the_re
     assert "f16" not in result.text and "tensor.empty() : tensor<2x2xf32>" in result.text
     assert "func.func @main(%arg0: tensor<?x3x3x3xf32>)" in result.text
     assert "arith.constant 0xFF800000 : f32" in result.text  # the init is still -inf
+
+
+REVERSED_THEN_SUM = """#rev = affine_map<(d0, d1) -> (-d0 + 63, d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @main(%a: tensor<64x1xf32>, %acc: tensor<1xf32>, %o: tensor<64x1xf32>) -> tensor<1xf32> {
+  %r = linalg.generic {indexing_maps = [#rev, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<64x1xf32>) outs(%o : tensor<64x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<64x1xf32>
+  %s = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["reduction", "parallel"]}
+      ins(%r : tensor<64x1xf32>) outs(%acc : tensor<1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = arith.addf %out, %in : f32
+    linalg.yield %x : f32
+  } -> tensor<1xf32>
+  return %s : tensor<1xf32>
+}
+"""
+
+
+def test_return_operands_drops_the_consumer_of_a_returned_value():
+    """The review of the reversed-map tiling bundle: its reduction lived in another dispatch and was not needed; the
+    reducer had no step that returns what the consumer reads."""
+    (candidate,) = list(M.return_operands(REVERSED_THEN_SUM))
+    assert "reduction" not in candidate and "-> tensor<64x1xf32>" in candidate, candidate
+    assert "return %0 : tensor<64x1xf32>" in candidate, candidate
+    assert ("return-operands", M.return_operands) in M.PASSES

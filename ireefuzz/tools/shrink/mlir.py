@@ -209,6 +209,33 @@ def drop_casts(text: str) -> Iterator[str]:
         yield from _emit(m)
 
 
+def return_operands(text: str) -> Iterator[str]:
+    """A returned op's consumer dropped: the function returns one of the op's tensor operands instead (its result
+    types, and its callers', changed), and what only the op fed goes (the review: the reversed-map tiling bug kept a
+    reduction that lived in another dispatch and was not needed)."""
+    module = parse(text)
+    if module is None:
+        return
+    for fi, f in enumerate(_funcs(module)):
+        ret = list(f.regions[0].blocks[0].operations)[-1].operation
+        for k, value in enumerate(ret.operands):
+            if isinstance(value.owner, ir.Block):  # an argument
+                continue
+            owner = value.owner.operation
+            for j, operand in enumerate(owner.operands):
+                if not isinstance(operand.type, ir.RankedTensorType) or operand.type == value.type:
+                    continue  # same type: bypass-ops proposes it
+                m = _reparse(text)
+                g = _funcs(m)[fi]
+                block = g.regions[0].blocks[0]
+                end = list(block.operations)[-1].operation
+                with m.context, ir.Location.unknown():
+                    end.operands[k] = end.operands[k].owner.operation.operands[j]
+                    _erase_dead(block)
+                    _retype_results(m, g)
+                yield from _emit(m)
+
+
 def _retype_results(m: ir.Module, f: Any) -> None:
     """Function ``f``'s result types made those its return passes, and so on up its callers: each call of a
     retyped function takes its new types, and a caller that returns what the call gives is retyped in turn."""
@@ -727,6 +754,7 @@ PASSES: tuple[tuple[str, Candidate], ...] = (
     ("drop-function-results", drop_function_results),
     ("bypass-ops", bypass_ops),
     ("drop-casts", drop_casts),
+    ("return-operands", return_operands),
     ("drop-ops", drop_ops),
     ("drop-unused-arguments", drop_unused_arguments),
     ("empty-shape-operands", empty_shape_operands),
