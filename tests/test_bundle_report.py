@@ -541,3 +541,16 @@ def test_a_crash_report_says_what_run_sh_adds_to_the_command_it_gives():
     )
     error = dataclasses.replace(crash, kind="compile-error", signature="crash/compile-error/-/-/-")
     assert "`run.sh` adds" not in report.issue_text(error, _subject(error, "module {}"), report.Measured(culprit=found))
+
+
+def test_a_comment_for_llvm_leads_with_the_upstream_mlir_test():
+    """The review: the llvm/llvm-project#113021 comment gave an iree-compile reproducer to an MLIR audience."""
+    bundle = Bundle.load(_bundle("dynamic_sort_stack"))
+    bundle.upstream_test = "// RUN: mlir-opt --transform-interpreter %s 2>&1 | FileCheck %s\n\nfunc.func @f() {}\n"
+    bundle.finding["lit_tests"] = [{"test": "upstream_test.mlir", "why": "mlir-opt: error: 'x' op found 57"}]
+    text = report.comment_text("llvm/llvm-project#113021", "tiling", [("v", bundle)])
+    first = text.index("func.func @f() {}")
+    assert first < text.index(bundle.program.strip()), text
+    assert "mlir-opt --transform-interpreter upstream_test.mlir" in text and "found 57" in text, text
+    iree = report.comment_text("iree-org/iree#24735", "argsort", [("v", bundle)])
+    assert "func.func @f() {}" not in iree  # an IREE issue's readers get IREE's program

@@ -55,6 +55,7 @@ PROGRAM, CASE, FINDING, FINDINGS, ISSUE, RUN, COMMAND = (
     "command.txt",
 )
 INPUTS_AFTER = "inputs_after.mlir"
+UPSTREAM_TEST = "upstream_test.mlir"  # the defect with upstream MLIR alone (lit_tests.upstream_test)
 INPUTS_AFTER_FUNCTION = "main_inputs_after"
 
 
@@ -72,6 +73,7 @@ class Bundle:
     issue: str | None = None
     findings: Sequence[Mapping[str, Any]] | None = None
     command: str | None = None
+    upstream_test: str | None = None
 
     def __repr__(self) -> str:
         return f"Bundle({self.finding.get('signature')}; {len(self.inputs)} inputs, run.sh={self.run_sh is not None})"
@@ -96,7 +98,11 @@ class Bundle:
                     atomic_write_bytes(root / "expected" / f"out{key[4:]}.npy", _npy(y))
         if self.case is not None:
             atomic_write_json(root / CASE, self.case)
-        optional = {INPUTS_AFTER: self.inputs_after, COMMAND: self.command and self.command + "\n"}
+        optional = {
+            INPUTS_AFTER: self.inputs_after,
+            COMMAND: self.command and self.command + "\n",
+            UPSTREAM_TEST: self.upstream_test,
+        }
         for name, text in optional.items():
             if text is not None:
                 atomic_write_text(root / name, text)
@@ -153,6 +159,7 @@ class Bundle:
             issue=text(ISSUE),
             findings=findings,
             command=(text(COMMAND) or "").strip() or None,
+            upstream_test=text(UPSTREAM_TEST),
         )
 
 

@@ -49,10 +49,11 @@ from ireefuzz.oracles.crash import gist
 from ireefuzz.oracles.registry import spec_of
 from ireefuzz.oracles.vocabulary import ALLOC_OPS, BINDING_OP
 from ireefuzz.tools.filing import upstream_mlir
+from ireefuzz.tools.filing.bundle import UPSTREAM_TEST
 from ireefuzz.tools.filing.culprit import Culprit
 from ireefuzz.tools.filing.culprit.compile_errors import errors
 
-PASS_TEST, RUN_TEST, UPSTREAM_TEST = "pass_test.mlir", "run_module_test.mlir", "upstream_test.mlir"
+PASS_TEST, RUN_TEST = "pass_test.mlir", "run_module_test.mlir"
 # mlir-opt: an upstream test's tool (llvm-project's reader has it); run here as iree-opt, which registers the same
 # upstream passes and transform ops at IREE's LLVM
 TOOLS = ("iree-opt", "iree-compile", "iree-run-module", "mlir-opt")

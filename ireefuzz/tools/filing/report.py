@@ -38,6 +38,7 @@ from ireefuzz.tools.filing.bundle import (
     COMPILE_ONLY_BODIES,
     INPUTS_AFTER,
     INPUTS_AFTER_FUNCTION,
+    UPSTREAM_TEST,
     Bundle,
     own_diagnostic,
     run_script,
@@ -319,12 +320,12 @@ def issue_text(finding: Finding, subject: Subject, measured: Measured = Measured
 def upstream_placement(tests: Sequence[lit_tests.Verdict]) -> list[str]:
     """Where the bug is filed, said up front when its shipped upstream test shows the defect with upstream MLIR
     alone (the review: fill-sum, fold-unit-dims and the masked contract filed against IREE's wrapper pass)."""
-    if not any(t.shipped and t.test == lit_tests.UPSTREAM_TEST for t in tests):
+    if not any(t.shipped and t.test == UPSTREAM_TEST for t in tests):
         return []
     return [
         "## Where it belongs",
         "",
-        f"Upstream MLIR: `{lit_tests.UPSTREAM_TEST}` shows the same defect with upstream passes or transform ops "
+        f"Upstream MLIR: `{UPSTREAM_TEST}` shows the same defect with upstream passes or transform ops "
         "alone, on this IR cut to upstream dialects (see Tests). File it at llvm/llvm-project with that test, and "
         "this report at IREE linking it.",
         "",
@@ -1117,9 +1118,8 @@ def comment_text(
         tried = b.finding.get("experiments") or {}
         trigger = [trigger_summary(tried)] if tried and trigger_summary(tried) else []
         two_modules = spec_of(finding.oracle).reproduce(finding.kind) == "inputs-after" and b.inputs_after
+        lines += [f"## {folder}", "", *_upstream_reproducer(issue, b)]
         lines += [
-            f"## {folder}",
-            "",
             f"What happens: {happened(finding)}"
             + (f" (culprit pass: `{found['pass']}`)" if found.get("pass") else "")
             + ".",
@@ -1190,6 +1190,27 @@ def comment_text(
         lines += [f"Trigger: {trigger[0]}", ""] if trigger else []
         lines += related_lines(issue, b)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _upstream_reproducer(issue: str, b: Bundle) -> list[str]:
+    """For an llvm-project issue, the bundle's upstream MLIR test first (its readers have mlir-opt, not IREE): the
+    test, the command and what the run printed; the IREE program follows as where IREE meets it."""
+    if not issue.startswith("llvm/") or not b.upstream_test:
+        return []
+    run = re.search(r"^// RUN: (mlir-opt .*?) %s", b.upstream_test, re.M)
+    verdict = next((t for t in b.finding.get("lit_tests") or () if t.get("test") == UPSTREAM_TEST), {})
+    return [
+        "With upstream MLIR alone (IREE's IR cut to upstream dialects; run with IREE's iree-opt, at IREE's LLVM):",
+        "",
+        "```mlir",
+        b.upstream_test.rstrip(),
+        "```",
+        "",
+        *(["```sh", f"{run.group(1)} {UPSTREAM_TEST}", "```", ""] if run else []),
+        *([f"With the bug present it fails: {verdict['why']}.", ""] if verdict.get("why") else []),
+        "Where IREE meets it:",
+        "",
+    ]
 
 
 def _match_rows(b: Bundle) -> list[Mapping[str, Any]]:
