@@ -1198,7 +1198,9 @@ def _upstream_reproducer(issue: str, b: Bundle) -> list[str]:
     if not issue.startswith("llvm/") or not b.upstream_test:
         return []
     run = re.search(r"^// RUN: (mlir-opt .*?) %s", b.upstream_test, re.M)
-    verdict = next((t for t in b.finding.get("lit_tests") or () if t.get("test") == UPSTREAM_TEST), {})
+    verdict: Mapping[str, Any] = next(
+        (t for t in b.finding.get("lit_tests") or () if t.get("test") == UPSTREAM_TEST), {}
+    )
     return [
         "With upstream MLIR alone (IREE's IR cut to upstream dialects; run with IREE's iree-opt, at IREE's LLVM):",
         "",
