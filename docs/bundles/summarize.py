@@ -52,7 +52,8 @@ CAUSES = {
         "iree-org/iree#23665",
     ),
     "comment_llvm_113021_reverse_map_tiling": (
-        "a reversed indexing map then a reduction: invalid IR after tiling",
+        "a `linalg.generic` reading its input through a reversed indexing map (`-d0 + 63`): tiling it with "
+        "`scf.forall` gives invalid IR",
         "llvm/llvm-project#113021",
     ),
     "comment_24735_argsort_dynamic_stack": (
