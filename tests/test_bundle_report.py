@@ -554,3 +554,13 @@ def test_a_comment_for_llvm_leads_with_the_upstream_mlir_test():
     assert "mlir-opt --transform-interpreter upstream_test.mlir" in text and "found 57" in text, text
     iree = report.comment_text("iree-org/iree#24735", "argsort", [("v", bundle)])
     assert "func.func @f() {}" not in iree  # an IREE issue's readers get IREE's program
+
+
+def test_a_reduction_whose_body_ignores_its_input_is_said_from_the_program():
+    """The reduced fill-sum has no fill left for the producer experiment to vary: its title lost the condition. The
+    program says it: the reduction's body never reads its input."""
+    ignoring = (BUNDLES.parents[2] / "docs/bundles/fill_then_sum_wrong_value").glob("*/program.mlir")
+    program = next(ignoring).read_text()
+    assert "a body that does not read its input" in report.conditions(program, None)
+    reading = program.replace("arith.addi %out, %cst1", "arith.addi %out, %in")
+    assert "a body that does not read its input" not in report.conditions(reading, None)

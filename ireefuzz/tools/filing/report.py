@@ -566,7 +566,7 @@ def conditions(
     others = [f"`@{f}`" for f in _PUBLIC_FUNCTION.findall(program) if function and f != function]
     if others:  # the reducer keeps a function only where the failure needs it (split-functions)
         needs.append(f"{' and '.join(others)} in the same module")
-    if "body" in producer_verdicts(experiments).values():
+    if "body" in producer_verdicts(experiments).values() or _reduction_ignoring_input(program):
         needs.append("a body that does not read its input")
     if "f32" in clean:
         needs += [f"{t} elements" for t in ("f16", "bf16") if re.search(rf"x{t}>", program)][:1]
@@ -575,6 +575,21 @@ def conditions(
     if "unit" in culprit_pass and re.search(r"->\s*tensor<(?:[^>]*x)?1x", header):
         needs.append("a unit dim in its result")
     return needs
+
+
+_REDUCTION_BODY = re.compile(
+    r'linalg\.generic \{[^\n]*"reduction"[^\n]*ins\([^\n]*\{\n\s*\^bb0\((%\w+):[^\n]*\n(.*?)\n\s*linalg\.yield([^\n]*)',
+    re.S,
+)
+
+
+def _reduction_ignoring_input(program: str) -> bool:
+    """A reduction ``linalg.generic`` whose body never reads its (first) input: what the fill-sum reduces to, and what
+    its title must say (the combiner folds to a constant per iteration)."""
+    for m in _REDUCTION_BODY.finditer(program):
+        if not re.search(rf"{re.escape(m.group(1))}\b", m.group(2) + m.group(3)):
+            return True
+    return False
 
 
 _PRODUCER_ROW = re.compile(r"^([\w.]+)#(\d+)\.producer=(splat-argument|argument|body)$")
