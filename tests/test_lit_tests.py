@@ -420,3 +420,23 @@ def test_real_fill_sum_pass_test_fails_on_vectorizations_folded_constant(tmp_pat
     assert isinstance(tests, list), tests
     verdicts = lt.write(tmp_path, {lt.PASS_TEST: tests}, lt.Symptom(), stock)
     assert verdicts[0].outcome == "shipped" and "dense<2>" in verdicts[0].why, verdicts[0]
+
+
+@pytest.mark.iree
+def test_real_crash_whose_pass_alone_leaves_invalid_ir_ships_a_verifier_pass_test(tmp_path, stock):
+    """The #24385 review: the pass test was discarded as failing for another reason, though the verifier error the
+    pass alone gives (a store into a read-only operand after dedup) is this bug's mechanism; the compile crashes on
+    it later."""
+    (folder,) = (Path(__file__).parents[1] / "docs/bundles/conv_input_as_outs_crash").glob("*/finding.json")
+    finding = json.loads(folder.read_text())
+    recorded = finding["culprit"]
+    confirm = Confirmation(recorded["confirm"]["pipeline"], tuple(recorded["confirm"]["shows"]))
+    before = (folder.parent / "culprit_before.mlir").read_text()
+    found = Culprit(recorded["phase"], recorded["pass"], recorded["how"], before, "", "crash", confirm)
+    tests = lt.pass_tests(found)
+    assert isinstance(tests, list) and "CHECK-NOT: error:" in tests[0].text, tests
+    (verdict,) = lt.write(tmp_path, {lt.PASS_TEST: tests}, lt.Symptom.of_finding(finding), stock)
+    assert verdict.shipped and "must be dispatch.tensor" in verdict.why, verdict
+    plain = dict(finding, culprit={})  # without the confirmation's verifier error the symptom is the signal alone
+    (again,) = lt.write(tmp_path / "plain", {lt.PASS_TEST: tests}, lt.Symptom.of_finding(plain), stock)
+    assert again.outcome == "fails-for-another-reason", again

@@ -51,7 +51,7 @@ from ireefuzz.oracles.vocabulary import ALLOC_OPS, BINDING_OP
 from ireefuzz.tools.filing import upstream_mlir
 from ireefuzz.tools.filing.bundle import UPSTREAM_TEST
 from ireefuzz.tools.filing.culprit import Culprit
-from ireefuzz.tools.filing.culprit.compile_errors import errors
+from ireefuzz.tools.filing.culprit.compile_errors import VERIFIER_FAILS, errors
 
 PASS_TEST, RUN_TEST = "pass_test.mlir", "run_module_test.mlir"
 # mlir-opt: an upstream test's tool (llvm-project's reader has it); run here as iree-opt, which registers the same
@@ -131,7 +131,14 @@ class Symptom:
         reproduce = spec_of(oracle).reproduce(kind)
         if reproduce == "compile-error" and kind == "compile-crash":
             code = re.fullmatch(r"-(\d+)", str(evidence.get("returncode", "")).strip())
-            return cls(signal=int(code.group(1)) if code else None, bug=bug)
+            # the culprit alone may not crash but leave the invalid IR the compile dies on: that error is the bug's too
+            shows = ((finding.get("culprit") or {}).get("confirm") or {}).get("shows") or ()
+            invalid = next((str(x).split(VERIFIER_FAILS, 1)[1] for x in shows if VERIFIER_FAILS in str(x)), "")
+            return cls(
+                diagnostic=gist(invalid, words=12) if invalid else "",
+                signal=int(code.group(1)) if code else None,
+                bug=bug,
+            )
         if reproduce == "compile-error" and kind == "compile-error":
             messages = errors(str(evidence.get("diagnostic") or ""))
             message = messages[0] if messages else str(finding.get("message") or "").split(": ", 1)[-1]
@@ -256,6 +263,12 @@ def pass_tests(culprit: Culprit, finding: Mapping[str, Any] | None = None) -> li
         purpose = (
             f"`{culprit.pass_}` alone on the IR it received should compute the values its input does, not from "
             f"{' / '.join(patterns)} (which its input does not hold)."
+        )
+    elif culprit.method == "crash" and any(VERIFIER_FAILS in x for x in culprit.confirm.shows):
+        redirect, checks = " 2>&1", ["CHECK-NOT: Stack dump:", "CHECK-NOT: error:"]
+        purpose = (
+            f"`{culprit.pass_}` alone on the IR it received should not crash and its output should verify (alone it "
+            "does not crash: its output fails the verifier, the invalid IR the full compile dies on)."
         )
     elif culprit.method == "crash":
         redirect, checks = " 2>&1", ["CHECK-NOT: Stack dump:"]

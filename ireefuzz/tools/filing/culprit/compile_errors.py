@@ -32,6 +32,8 @@ from .run import ELIDE, ONE_THREAD, compile_, crashed, failing_phase, iree_opt
 
 _ERROR = re.compile(r"^(?:\S+:\d+:\d+: )?error: (.+)$", re.M)  # a diagnostic's line (never a line of a dump)
 
+VERIFIER_FAILS = "the pass's output fails the verifier: "  # a crash culprit that alone leaves invalid IR
+
 
 def errors(diagnostic: str) -> list[str]:
     """The messages of a diagnostic's ``error:`` lines, locations dropped."""
@@ -174,7 +176,7 @@ def crash(text: str, config: Any, phase: str | None) -> Culprit:
             return [f"iree-opt dies the same way: {state_line(again)}"]
         if code not in (0, None) and not crashed(code, err) and (verifier := errors(err)):
             # alone, the pass breaks the IR it was given (valid: checked below) and its verifier says so
-            return [f"iree-opt does not crash, but the pass's output fails the verifier: {verifier[0]}"]
+            return [f"iree-opt does not crash, but {VERIFIER_FAILS}{verifier[0]}"]
         return []
 
     found, out, ran_on = None, "", d.body
