@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 from typing import Sequence
 
+import numpy as np
 import pytest
 
 from ireefuzz.tools.filing import lit_tests as lt
@@ -440,3 +441,37 @@ def test_real_crash_whose_pass_alone_leaves_invalid_ir_ships_a_verifier_pass_tes
     plain = dict(finding, culprit={})  # without the confirmation's verifier error the symptom is the signal alone
     (again,) = lt.write(tmp_path / "plain", {lt.PASS_TEST: tests}, lt.Symptom.of_finding(plain), stock)
     assert again.outcome == "fails-for-another-reason", again
+
+
+GATHER_SHOWS = (
+    "// and reads poison (its values change with what poison reads as) at:",
+    "%0 = ub.poison : i32",
+    "%5 = vector.transfer_read %cst[%c0, %c0], %0 : tensor<2x1xi32>, vector<2xi32>",
+    "%10 = vector.transfer_read %e[%c0, %c0], %0 {in_bounds = [true, true]} : tensor<1x1xi32>, vector<1x1xi32>",
+    "%11 = vector.transfer_read %f[%c0, %c0], %0 : tensor<4x8xi32>, vector<8xi32>",
+)
+
+
+def test_a_read_past_a_static_dim_is_a_wrong_values_statable_line():
+    """The gather of a gather: the review found "no line states it" false; the index read along the unit dim is it."""
+    assert lt.out_of_bounds_reads(GATHER_SHOWS) == ["vector.transfer_read {{.*}} : tensor<2x1x{{.*}}>, vector<2x"]
+    value = Culprit("executable-targets", "p", "differs", "x", method="wrong-value")
+    value = dataclasses.replace(value, confirm=Confirmation("builtin.module(func.func(p))", GATHER_SHOWS))
+    (test, *_) = lt.pass_tests(value)
+    assert "// CHECK-NOT: vector.transfer_read {{.*}} : tensor<2x1x{{.*}}>, vector<2x" in test.text, test.text
+
+
+@pytest.mark.iree
+def test_real_gather_of_gather_pass_test_fails_on_the_read_past_the_unit_dim(tmp_path, stock):
+    from ireefuzz import sut
+    from ireefuzz.tools.filing import culprit
+
+    shipped = Path(__file__).parents[1] / "docs" / "bundles" / "gather_of_gather_wrong_values"
+    (program,) = shipped.glob("*/program.mlir")
+    inputs = [np.load(program.parent / "inputs" / "a0.npy")]
+    found = culprit.wrong_values(program.read_text(), "main", inputs, sut.CompilerConfig(target_cpu="generic"))
+    assert found.pass_ == "iree-codegen-generic-vectorization", found.how
+    tests = lt.pass_tests(found)
+    assert isinstance(tests, list), tests
+    verdicts = lt.write(tmp_path, {lt.PASS_TEST: tests}, lt.Symptom(values=True), stock)
+    assert verdicts[0].outcome == "shipped" and "vector<2xi32>" in verdicts[0].why, verdicts[0]

@@ -252,7 +252,9 @@ def pass_tests(culprit: Culprit, finding: Mapping[str, Any] | None = None) -> li
         return f"no IR that {culprit.pass_} received was recorded"
     redirect, checks, purpose = "", [], ""
     if culprit.method == "wrong-value":
-        patterns = introduced_values(culprit.confirm.shows, culprit.ir_before)
+        patterns = introduced_values(culprit.confirm.shows, culprit.ir_before) or out_of_bounds_reads(
+            culprit.confirm.shows
+        )
         if not patterns:
             return (
                 f"{culprit.pass_}'s defect shows as a value (the float64 interpreter on its output); ireefuzz writes "
@@ -262,7 +264,8 @@ def pass_tests(culprit: Culprit, finding: Mapping[str, Any] | None = None) -> li
         checks = [f"CHECK-NOT: {p}" for p in patterns]
         purpose = (
             f"`{culprit.pass_}` alone on the IR it received should compute the values its input does, not from "
-            f"{' / '.join(patterns)} (which its input does not hold)."
+            f"{' / '.join(p.replace('{{.*}}', '...') for p in patterns)} (which its input does not hold: a folded "
+            "constant, or a read past a dim's end that gives poison)."
         )
     elif culprit.method == "crash" and any(VERIFIER_FAILS in x for x in culprit.confirm.shows):
         redirect, checks = " 2>&1", ["CHECK-NOT: Stack dump:", "CHECK-NOT: error:"]
@@ -360,6 +363,32 @@ def introduced_values(shows: Sequence[str], before: str) -> list[str]:
         pattern = f"arith.constant {m.group(1)}"
         if "{{" not in pattern and "[[" not in pattern and pattern not in patterns:
             patterns.append(pattern)
+    return patterns
+
+
+_TRANSFER_READ = re.compile(
+    r"vector\.transfer_read\b(?P<attrs>[^:]*): tensor<(?P<source>[\dx]+)x\w+>, vector<(?P<vector>[\dx]+)x\w+>$"
+)
+
+
+def out_of_bounds_reads(shows: Sequence[str]) -> list[str]:
+    """FileCheck patterns for the reads a wrong value's confirmation shows the pass's output reading poison with that
+    read past a static dim: a ``vector.transfer_read`` by the minor identity (no permutation map, not declared in
+    bounds) whose vector is longer along a dim than the source (the gather of a gather: a ``vector<2xi32>`` read of
+    a ``tensor<2x1xi32>`` along its unit dim)."""
+    patterns: list[str] = []
+    for line in shows:
+        m = _TRANSFER_READ.search(line.strip())
+        if m is None or "permutation_map" in m.group("attrs") or "in_bounds" in m.group("attrs"):
+            continue
+        source = [int(d) for d in m.group("source").split("x")]
+        vector = [int(d) for d in m.group("vector").split("x")]
+        if any(v > d for v, d in zip(reversed(vector), reversed(source))):
+            pattern = (
+                f"vector.transfer_read {{{{.*}}}} : tensor<{m.group('source')}x{{{{.*}}}}>, vector<{m.group('vector')}x"
+            )
+            if pattern not in patterns:
+                patterns.append(pattern)
     return patterns
 
 
