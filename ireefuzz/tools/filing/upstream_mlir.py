@@ -25,6 +25,8 @@ from typing import Any, Callable, Sequence
 
 from iree.compiler import ir
 
+from ireefuzz.oracles import vocabulary
+
 UPSTREAM_DIALECTS = frozenset(
     {"builtin", "func", "arith", "math", "linalg", "tensor", "memref", "vector", "scf", "affine", "bufferization"}
     | {"ub", "index", "complex", "cf"}
@@ -44,7 +46,7 @@ _PURE_PREFIXES = (
     "vector.constant_mask",
     "vector.create_mask",
 )
-_STORES = frozenset({"iree_codegen.store_to_buffer", "iree_tensor_ext.dispatch.tensor.store"})
+_STORES = frozenset({vocabulary.BUFFER_STORE, *vocabulary.TENSOR_STORES})
 _IREE_ATTRIBUTES = frozenset(
     {"lowering_config", "translation_info", "compilation_info", "packing_config", "__internal_linalg_transform__"}
     | {"linalg.memoized_indexing_maps"}
