@@ -916,3 +916,19 @@ def test_a_bundle_that_settles_its_cause_frees_its_slot_for_the_next(tmp_path, m
     assert bundling.bundle_new_causes(record, 1, 10.0) == [second]
     assert bundled == [record.bundle_dir(second).name]
     assert bundling.bundle_new_causes(runs.open_run(run, baseline.Baseline()), 1, 10.0) == []  # its one slot is used
+
+
+def test_host_is_described_by_the_features_it_adds_to_the_cpu_it_is_named_after(monkeypatch):
+    """The review: "host (`rocketlake` here) compiles it" misled, as `-cpu=rocketlake` fails; this host compiles it
+    only for its +avx512fp16, which the named CPU lacks."""
+    from ireefuzz import sut
+    from ireefuzz.sut.results import CpuInfo
+
+    cpus = {
+        "host": CpuInfo("host", "rocketlake", "+avx2,+avx512f,+avx512fp16,+64bit"),
+        "rocketlake": CpuInfo("rocketlake", "rocketlake", "+avx2,+avx512f,+64bit"),
+    }
+    monkeypatch.setattr(sut, "resolve_platform", lambda config: (cpus[config.target_cpu], "3.13"))
+    said = X.host_description()
+    assert said == "`rocketlake` here, with `+avx512fp16` beyond `-cpu=rocketlake`", said
+    assert X.host_named("x86-64-v3") == ""

@@ -784,12 +784,28 @@ def cpu_experiments(case: Any, cannot_run: CannotRun) -> Iterator[Experiment]:
 def host_named(cpu: str) -> str:
     """What ``host`` resolves to on this machine (`` (`rocketlake` here)``), for a claim about it that a reader's
     machine may not share (the review: #13577's link error is gone on a host with AVX-512 FP16); "" for any other."""
-    from ireefuzz import sut
-
     if cpu != "host":
         return ""
-    name = sut.resolve_platform(sut.CompilerConfig(target_cpu="host"))[0].name
-    return f" (`{name}` here)" if name else ""
+    return f" ({host_description()})"
+
+
+def host_description() -> str:
+    """``host`` on this machine in words a reader can act on: the CPU LLVM names it after and the features this
+    machine adds to that CPU (the review: `rocketlake` here has +avx512fp16, which `-cpu=rocketlake` lacks, so "host
+    compiles it" misled)."""
+    from ireefuzz import sut
+
+    host = sut.resolve_platform(sut.CompilerConfig(target_cpu="host"))[0]
+    if not host.name:
+        return "`host`"
+    named = sut.resolve_platform(sut.CompilerConfig(target_cpu=host.name))[0]
+    extra = sorted(_enabled(host.features) - _enabled(named.features))
+    shown = ", ".join(f"`{f}`" for f in extra[:8]) + (", ..." if len(extra) > 8 else "")
+    return f"`{host.name}` here" + (f", with {shown} beyond `-cpu={host.name}`" if extra else "")
+
+
+def _enabled(features: str) -> set[str]:
+    return {f for f in features.split(",") if f.startswith("+") and f != "+64bit"}
 
 
 FEATURE_LABEL = "cpu+"

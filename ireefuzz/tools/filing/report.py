@@ -337,8 +337,7 @@ def host_said(cpus: Sequence[str]) -> str:
     only for a machine like that one (the review: #13577's fmaxf link error is gone on a host with AVX-512 FP16)."""
     if "host" not in cpus:
         return ""
-    info = sut.resolve_platform(sut.CompilerConfig(target_cpu="host"))[0]
-    return f" Here `host` was `{info.name}`; another machine's `host` may differ." if info.name else ""
+    return f" Here `host` was {experimenting.host_description()}; another machine's `host` may differ."
 
 
 def ops_of(text: str) -> list[str]:
