@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ireefuzz.sut.releases import RELEASES, compile_flags_for, order_key, packages, syntax_for
-from ireefuzz.tools.filing.bisect import Trial, bisect
+from ireefuzz.tools.filing.bisect import Trial, bisect, past_fixes
 
 VS = ["20230404.479", "20231004.665", "20240410.859", "20241104.1068", "3.0.0", "3.5.0", "3.9.0", "3.13.0"]
 
@@ -112,3 +112,20 @@ def test_bisect_compiles_with_the_findings_configuration():
         "--iree-llvmcpu-target-cpu=x86-64-v3",
         "--iree-opt-level=O3",
     ]
+
+
+def test_a_fix_the_releases_hold_that_still_fail_is_said_not_to_cover_the_program():
+    """The #24385 review: its fix (PR #24391, first nightly 3.12.0rc20260513) is in 3.12.0 and 3.13.0, which crash;
+    the bisection says the fix does not cover the program and the bug is a new issue linking #24385."""
+    fixed = {"pr": "iree-org/iree#24391", "date": "2026-05-12", "first_nightly": "iree-3.12.0rc20260513"}
+    match = {"issue": "iree-org/iree#24385", "state": "closed", "timing": "before-build", "landed": fixed}
+    trials = [
+        Trial("3.10.0", "absent", "", 1.0),
+        Trial("3.12.0", "present", "", 1.0),
+        Trial("3.13.0", "present", "", 1.0),
+    ]
+    (said,) = past_fixes([match], trials)
+    assert "is in 3.12.0 and later, and 3.12.0, 3.13.0 show the bug" in said and "new issue that links" in said
+    fixed_there = [*trials[:2], Trial("3.13.0", "absent", "", 1.0)]
+    assert past_fixes([match], fixed_there) == []
+    assert past_fixes([dict(match, state="open")], trials) == []

@@ -43,8 +43,9 @@ CAUSES = {
     "mmt4d_dynamic_sigfpe": ("`linalg.mmt4d` with dynamic inner tiles: SIGFPE in iree-compile", None),
     "unpack_into_argument": ("`linalg.unpack` into a function argument: write-affecting error", None),
     "conv_input_as_outs_crash": (
-        "a conv whose input is also its outs: SIGSEGV in iree-compile (#24385's crash site, still there)",
-        "iree-org/iree#24385",
+        "a conv whose input is also its outs: SIGSEGV in iree-compile at #24385's crash site, which #24385's fix "
+        "(PR #24391, in 3.12.0 and 3.13.0) does not cover: a new issue that links #24385",
+        None,
     ),
     "comment_23665_two_functions_cse_aliasing": (
         "two functions hoist the same constant computation; CSE merges the two dispatches and an in-place sort of one "

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import re
 import tempfile
 import time
@@ -218,6 +219,34 @@ def bisect_bundle(
     return result
 
 
+_NIGHTLY = re.compile(r"(\d+\.\d+\.\d+)rc\d+")
+
+
+def past_fixes(matches: Sequence[Mapping[str, Any]], trials: Sequence[Trial]) -> list[str]:
+    """What the bisection says of each matched closed issue whose fix predates the build: the releases from the one
+    its first nightly is a candidate of on that still show the bug mean the fix does not cover this program, so it is
+    filed as a new issue that links the old one (the #24385 review: a comment on a closed issue whose fix the
+    releases hold read as a stale duplicate)."""
+    lines = []
+    for m in matches:
+        landed = m.get("landed") or {}
+        nightly = _NIGHTLY.search(str(landed.get("first_nightly") or ""))
+        if m.get("state") != "closed" or m.get("timing") != "before-build" or nightly is None:
+            continue
+        fixed_in = nightly.group(1)
+        holding = sorted(
+            (t for t in trials if order_key(t.version) >= order_key(fixed_in)), key=lambda t: order_key(t.version)
+        )
+        present = [t.version for t in holding if t.verdict == "present"]
+        if holding and len(present) == len(holding):
+            lines.append(
+                f"{m.get('issue')}'s fix ({landed.get('pr')}, {landed.get('date')}; first nightly "
+                f"{landed.get('first_nightly')}) is in {fixed_in} and later, and {', '.join(present)} show the bug: "
+                f"the fix does not cover this program. File it as a new issue that links {m.get('issue')}."
+            )
+    return lines
+
+
 def record_result(bundle: Path, result: BisectResult) -> None:
     atomic_write_json(
         bundle / "bisect.json",
@@ -235,9 +264,11 @@ def record_result(bundle: Path, result: BisectResult) -> None:
     rows = "\n".join(
         f"| {t.version} | {t.verdict} |" for t in sorted(result.trials, key=lambda t: order_key(t.version))
     )
+    finding = json.loads((bundle / "finding.json").read_text()) if (bundle / "finding.json").exists() else {}
+    after_fix = "".join(f"\n{line}\n" for line in past_fixes(finding.get("upstream") or (), result.trials))
     section = (
-        f"## Bisection\n\n**{result.answer}.**\n\nReleases tried (pip wheels, `run.sh` with each release's "
-        f"own `iree-compile` / `iree-run-module`):\n\n| release | bug |\n|---|---|\n{rows}\n"
+        f"## Bisection\n\n**{result.answer}.**\n{after_fix}\nReleases tried (pip wheels, `run.sh` with each "
+        f"release's own `iree-compile` / `iree-run-module`):\n\n| release | bug |\n|---|---|\n{rows}\n"
     )
     text = issue.read_text()
     text, n = re.subn(r"## Bisection\n.*?(?=\n---\n|\n## |\Z)", section.rstrip("\n") + "\n", text, count=1, flags=re.S)
