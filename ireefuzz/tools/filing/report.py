@@ -1114,6 +1114,7 @@ def comment_text(
         ),
         "",
         *standing_lines(issue, bundles, releases or {}),
+        *dict.fromkeys(line for _, b in bundles for line in related_lines(issue, b)),
         "**What this adds**: a minimal program that shows it with stock `iree-compile`"
         + (" / `iree-run-module`" if any(b.inputs for _, b in bundles) else "")
         + ", measured on "
@@ -1202,7 +1203,6 @@ def comment_text(
         if (releases or {}).get(folder):
             lines += [f"Releases: {(releases or {})[folder]}.", ""]
         lines += [f"Trigger: {trigger[0]}", ""] if trigger else []
-        lines += related_lines(issue, b)
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -1276,8 +1276,10 @@ def related_lines(issue: str, b: Bundle) -> list[str]:
             if landed.get("pr") and m.get("timing") == "before-build"
             else ""
         )
-        lines.append(f"- Related: {issue_url(str(m['issue']))} ({m.get('state', '?')}{fix}): {m.get('mechanism', '')}")
-    return lines + [""] if lines else []
+        lines.append(
+            f"**Related**: {issue_url(str(m['issue']))} ({m.get('state', '?')}{fix}): {m.get('mechanism', '')}"
+        )
+    return [line for said in lines for line in (said, "")]
 
 
 def _inputs_after_commands(flags: Sequence[str], b: Bundle) -> list[str]:
