@@ -57,10 +57,6 @@ CAUSES = {
         "`scf.forall` gives invalid IR",
         "llvm/llvm-project#113021",
     ),
-    "comment_24735_argsort_dynamic_stack": (
-        "1-D dynamic argsort: dynamically sized stack allocation",
-        "iree-org/iree#24735",
-    ),
     "comment_24665_sort_of_an_argument": (
         "a sort of an argument sorts the caller's buffer in place",
         "iree-org/iree#24665",
