@@ -383,6 +383,48 @@ def without_result(text: str, function: str, k: int) -> str | None:
     return next(_emit(m), None)
 
 
+# an attention whose ``ins`` end with its optional mask
+_ATTENTION = re.compile(
+    r"(?P<op>iree_linalg_ext\.attention) <indexing_maps = \[(?P<maps>[^\]]*)\]>(?P<mid>[^\n]*?) "
+    r"ins\((?P<values>[^:]*) : (?P<types>[^)]*)\)"
+)
+
+
+def drop_optional_inputs(text: str) -> Iterator[str]:
+    """An attention's optional mask (its fifth input) dropped with its indexing map, and what only it fed (the
+    review: the masked contraction kept a causal-mask generic its failure does not need)."""
+    for m in _ATTENTION.finditer(text):
+        maps = [x.strip() for x in m.group("maps").split(",")]
+        values = [x.strip() for x in m.group("values").split(",")]
+        types = _split_types(m.group("types"))
+        if len(values) != 5 or len(types) != 5 or len(maps) != 6:  # q, k, v, scale, mask; their maps and the out's
+            continue
+        kept = (
+            f"{m.group('op')} <indexing_maps = [{', '.join(maps[:4] + maps[5:])}]>{m.group('mid')} "
+            f"ins({', '.join(values[:4])} : {', '.join(types[:4])})"
+        )
+        module = parse(text[: m.start()] + kept + text[m.end() :])
+        if module is None:
+            continue
+        for f in _funcs(module):
+            _erase_dead(f.regions[0].blocks[0])
+        yield from _emit(module)
+
+
+def _split_types(types: str) -> list[str]:
+    """A comma-separated type list split at its top level (``tensor<?x31xf32>, f32``)."""
+    parts, depth, start = [], 0, 0
+    for k, c in enumerate(types):
+        if c in "<([":
+            depth += 1
+        elif c in ">)]":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(types[start:k].strip())
+            start = k + 1
+    return parts + [types[start:].strip()]
+
+
 def drop_unused_arguments(text: str) -> Iterator[str]:
     """Every function argument nothing uses goes (a function another one calls is left alone)."""
     module = parse(text)
@@ -755,6 +797,7 @@ PASSES: tuple[tuple[str, Candidate], ...] = (
     ("bypass-ops", bypass_ops),
     ("drop-casts", drop_casts),
     ("return-operands", return_operands),
+    ("drop-optional-inputs", drop_optional_inputs),
     ("drop-ops", drop_ops),
     ("drop-unused-arguments", drop_unused_arguments),
     ("empty-shape-operands", empty_shape_operands),
