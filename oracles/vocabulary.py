@@ -59,8 +59,8 @@ def spellings(name: str) -> tuple[str, ...]:
 BINDING_OP = "hal.interface.binding.subspan"  # a dispatch's input and output buffers
 TENSOR_LOADS = spellings("iree_tensor_ext.dispatch.tensor.load")
 TENSOR_STORES = spellings("iree_tensor_ext.dispatch.tensor.store")
-TIE_SHAPES = spellings("iree_tensor_ext.dispatch.tie_shape")
-BUFFER_STORE = "iree_codegen.store_to_buffer"  # a dispatch's result stored into its output binding (codegen)  # a dispatch tensor with its dynamic dims
+TIE_SHAPES = spellings("iree_tensor_ext.dispatch.tie_shape")  # a dispatch tensor with its dynamic dims
+BUFFER_STORE = "iree_codegen.store_to_buffer"  # a dispatch's result stored into its output binding (codegen)
 
 # --------------------------------------------------------------------------- memory
 
