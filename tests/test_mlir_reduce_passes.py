@@ -273,3 +273,35 @@ def test_drop_optional_inputs_drops_an_attentions_mask_and_what_fed_it():
     assert "linalg.fill" not in candidate and "tensor<2x4x4xf32>" not in candidate, candidate
     assert "ins(%arg0, %arg1, %arg2, %cst" in candidate, candidate
     assert ("drop-optional-inputs", M.drop_optional_inputs) in M.PASSES
+
+
+ARGMAX_VALUE_ONLY = """#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @main(%x: tensor<2x4xf32>, %m: tensor<2xf32>, %i: tensor<2xi32>) -> tensor<2xf32> {
+  %r:2 = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<2x4xf32>) outs(%m, %i : tensor<2xf32>, tensor<2xi32>) {
+  ^bb0(%in: f32, %out: f32, %idx: i32):
+    %j = linalg.index 1 : index
+    %jj = arith.index_cast %j : index to i32
+    %gt = arith.cmpf ogt, %in, %out : f32
+    %tie = arith.cmpi slt, %jj, %idx : i32
+    %take = arith.ori %gt, %tie : i1
+    %v = arith.select %take, %in, %out : f32
+    %w = arith.select %take, %jj, %idx : i32
+    linalg.yield %v, %w : f32, i32
+  } -> (tensor<2xf32>, tensor<2xi32>)
+  return %r#0 : tensor<2xf32>
+}
+"""
+
+
+def test_drop_unused_results_drops_an_argmaxs_unused_index():
+    """The review of the 23665 bundle: its argmax kept an index result nothing used."""
+    (candidate,) = list(M.drop_unused_results(ARGMAX_VALUE_ONLY))
+    assert "tensor<2xi32>" not in candidate.split("func.func @main")[1].split("{", 1)[1], candidate
+    assert "linalg.yield %" in candidate and ": f32\n" in candidate and M.parse(candidate) is not None, candidate
+    both = ARGMAX_VALUE_ONLY.replace("-> tensor<2xf32> {", "-> (tensor<2xf32>, tensor<2xi32>) {").replace(
+        "return %r#0 : tensor<2xf32>", "return %r#0, %r#1 : tensor<2xf32>, tensor<2xi32>"
+    )
+    assert list(M.drop_unused_results(both)) == []
+    assert ("drop-unused-results", M.drop_unused_results) in M.PASSES

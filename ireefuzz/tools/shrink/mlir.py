@@ -425,6 +425,68 @@ def _split_types(types: str) -> list[str]:
     return parts + [types[start:].strip()]
 
 
+def drop_unused_results(text: str) -> Iterator[str]:
+    """A ``linalg.generic`` result nothing uses dropped with its ``outs``, its map and its yielded value; the body's
+    reads of that result's block argument read a zero instead (the judge decides whether the bug survives: the
+    review's 23665 repro kept an argmax's unused index result)."""
+    for m, op in _each_op(text):
+        if op.name != "linalg.generic" or len(op.results) < 2:
+            continue
+        unused = [k for k, r in enumerate(op.results) if not list(r.uses)]
+        for k in unused[:1]:
+            outer = op.parent.regions[0].blocks[0]
+            with m.context, ir.Location.unknown():
+                body = _without_result(op, k)
+                _erase_dead(body)
+                _erase_dead(outer)
+            yield from _emit(m)
+
+
+def _integral(t: Any) -> bool:
+    return isinstance(t, (ir.IntegerType, ir.IndexType))
+
+
+def _without_result(op: Any, k: int) -> Any:
+    """``op`` (a ``linalg.generic``) rebuilt without its ``k``-th result (see ``drop_unused_results``); its body."""
+    segments = [int(x) for x in re.findall(r"\d+", str(op.attributes["operandSegmentSizes"]).split(":", 1)[1])]
+    n_ins, n_outs = segments
+    block = op.regions[0].blocks[0]
+    argument = block.arguments[n_ins + k]
+    if list(argument.uses):
+        with ir.InsertionPoint.at_block_begin(block):
+            zero = ir.Operation.create(
+                "arith.constant",
+                results=[argument.type],
+                attributes={"value": ir.Attribute.parse(f"{0 if _integral(argument.type) else 0.0} : {argument.type}")},
+            )
+        argument.replace_all_uses_with(zero.results[0])
+    block.erase_argument(n_ins + k)
+    end = list(block.operations)[-1].operation
+    kept = [v for j, v in enumerate(end.operands) if j != k]
+    with ir.InsertionPoint(end):
+        ir.Operation.create(end.name, operands=kept)
+    end.erase()
+    maps = ir.ArrayAttr(op.attributes["indexing_maps"])
+    operands = [v for j, v in enumerate(op.operands) if j != n_ins + k]
+    with ir.InsertionPoint(op):
+        rebuilt = ir.Operation.create(
+            "linalg.generic",
+            results=[r.type for j, r in enumerate(op.results) if j != k],
+            operands=operands,
+            attributes={
+                "indexing_maps": ir.ArrayAttr.get([maps[j] for j in range(len(maps)) if j != n_ins + k]),
+                "iterator_types": op.attributes["iterator_types"],
+                "operandSegmentSizes": ir.DenseI32ArrayAttr.get([n_ins, n_outs - 1]),
+            },
+            regions=1,
+        )
+    block.append_to(rebuilt.regions[0])
+    for old, new in zip([r for j, r in enumerate(op.results) if j != k], rebuilt.results):
+        old.replace_all_uses_with(new)
+    op.erase()
+    return rebuilt.regions[0].blocks[0]
+
+
 def drop_unused_arguments(text: str) -> Iterator[str]:
     """Every function argument nothing uses goes (a function another one calls is left alone)."""
     module = parse(text)
@@ -798,6 +860,7 @@ PASSES: tuple[tuple[str, Candidate], ...] = (
     ("drop-casts", drop_casts),
     ("return-operands", return_operands),
     ("drop-optional-inputs", drop_optional_inputs),
+    ("drop-unused-results", drop_unused_results),
     ("drop-ops", drop_ops),
     ("drop-unused-arguments", drop_unused_arguments),
     ("empty-shape-operands", empty_shape_operands),
