@@ -429,17 +429,27 @@ def drop_unused_results(text: str) -> Iterator[str]:
     """A ``linalg.generic`` result nothing uses dropped with its ``outs``, its map and its yielded value; the body's
     reads of that result's block argument read a zero instead (the judge decides whether the bug survives: the
     review's 23665 repro kept an argmax's unused index result)."""
-    for m, op in _each_op(text):
-        if op.name != "linalg.generic" or len(op.results) < 2:
-            continue
-        unused = [k for k, r in enumerate(op.results) if not list(r.uses)]
-        for k in unused[:1]:
-            outer = op.parent.regions[0].blocks[0]
-            with m.context, ir.Location.unknown():
-                body = _without_result(op, k)
-                _erase_dead(body)
+    module = parse(text)
+    if module is None:
+        return
+    sites = [k for k, op in enumerate(_body_ops(module)) if _unused_result(op) is not None]
+    # every such op at once first: twin functions must stay twins (23665's CSE merges identical dispatches only)
+    for chosen in ([sites] if len(sites) > 1 else []) + [[k] for k in reversed(sites)]:
+        m = _reparse(text)
+        ops = _body_ops(m)
+        with m.context, ir.Location.unknown():
+            for k in chosen:
+                outer = ops[k].parent.regions[0].blocks[0]
+                _erase_dead(_without_result(ops[k], _unused_result(ops[k]) or 0))
                 _erase_dead(outer)
-            yield from _emit(m)
+        yield from _emit(m)
+
+
+def _unused_result(op: Any) -> int | None:
+    """The first result of a multi-result ``linalg.generic`` that nothing uses, or None."""
+    if op.name != "linalg.generic" or len(op.results) < 2:
+        return None
+    return next((k for k, r in enumerate(op.results) if not list(r.uses)), None)
 
 
 def _integral(t: Any) -> bool:
