@@ -115,17 +115,20 @@ def test_bisect_compiles_with_the_findings_configuration():
 
 
 def test_a_fix_the_releases_hold_that_still_fail_is_said_not_to_cover_the_program():
-    """The #24385 review: its fix (PR #24391, first nightly 3.12.0rc20260513) is in 3.12.0 and 3.13.0, which crash;
-    the bisection says the fix does not cover the program and the bug is a new issue linking #24385."""
-    fixed = {"pr": "iree-org/iree#24391", "date": "2026-05-12", "first_nightly": "iree-3.12.0rc20260513"}
-    match = {"issue": "iree-org/iree#24385", "state": "closed", "timing": "before-build", "landed": fixed}
-    trials = [
-        Trial("3.10.0", "absent", "", 1.0),
-        Trial("3.12.0", "present", "", 1.0),
-        Trial("3.13.0", "present", "", 1.0),
-    ]
+    """The #24385 review: its fix (PR #24391) predates the build measured, which crashes; the bisection says the fix
+    does not cover the program. The mmt4d review: a release holds a fix only when the table verified it (a first
+    nightly tagged 3.10.0rc said nothing of 3.10.0)."""
+    fixed = {"pr": "iree-org/iree#23281", "date": "2026-01-26", "first_nightly": "iree-3.10.0rc20260127"}
+    match = {"issue": "iree-org/iree#23277", "state": "closed", "timing": "before-build", "build": "3.13.0rc1 @ x"}
+    match["landed"] = dict(fixed, first_release="3.11.0")
+    trials = [Trial("3.10.0", "present", "", 1.0), Trial("3.12.0", "present", "", 1.0)]
+    trials.append(Trial("3.13.0", "present", "", 1.0))
     (said,) = past_fixes([match], trials)
-    assert "is in 3.12.0 and later, and 3.12.0, 3.13.0 show the bug" in said and "new issue that links" in said
+    assert "predates 3.13.0rc1, which shows the bug; so do 3.12.0, 3.13.0, from 3.11.0" in said, said
+    assert "3.10.0" not in said and "new issue that links" in said, said
+    unverified = dict(match, landed=dict(fixed, first_release="unverified"))
+    (plain,) = past_fixes([unverified], trials)
+    assert "so do" not in plain and "does not cover" in plain, plain
     fixed_there = [*trials[:2], Trial("3.13.0", "absent", "", 1.0)]
-    assert past_fixes([match], fixed_there) == []
+    assert past_fixes([match], fixed_there) == []  # absent in a release with the fix: no such claim
     assert past_fixes([dict(match, state="open")], trials) == []

@@ -565,3 +565,20 @@ def test_a_reduction_whose_body_ignores_its_input_is_said_from_the_program():
     assert "a body that does not read its input" in report.conditions(program, None)
     reading = program.replace("arith.addi %out, %cst1", "arith.addi %out, %in")
     assert "a body that does not read its input" not in report.conditions(reading, None)
+
+
+def test_an_op_reading_its_destination_is_named_by_that_not_by_writing_an_argument():
+    """The conv-input-as-outs review: 'with a function argument as its destination' names the wrong trigger, as the
+    conv with another argument as outs compiles; the op takes its input as its destination too."""
+    conv = (
+        "func.func @main(%arg0: tensor<1x1x2x2xi32>, %arg1: tensor<2x1x2x2xi32>) -> tensor<2x1x2x2xi32> {\n"
+        "  %conv = linalg.conv_2d_nhwc_hwcf ins(%arg1, %arg0 : tensor<2x1x2x2xi32>, tensor<1x1x2x2xi32>) "
+        "outs(%arg1 : tensor<2x1x2x2xi32>) -> tensor<2x1x2x2xi32>\n"
+    )
+    cured = _rows(("conv#0.outs=empty", "clean"))
+    said = report.conditions(conv, cured, subject="linalg.conv_2d_nhwc_hwcf")
+    assert "its input as its destination too" in said, said
+    other = conv.replace("outs(%arg1 : tensor<2x1x2x2xi32>)", "outs(%arg2 : tensor<2x1x2x2xi32>)")
+    assert report.conditions(other, cured, subject="linalg.conv_2d_nhwc_hwcf") == [
+        "a function argument as its destination"
+    ]

@@ -219,31 +219,32 @@ def bisect_bundle(
     return result
 
 
-_NIGHTLY = re.compile(r"(\d+\.\d+\.\d+)rc\d+")
-
-
 def past_fixes(matches: Sequence[Mapping[str, Any]], trials: Sequence[Trial]) -> list[str]:
-    """What the bisection says of each matched closed issue whose fix predates the build: the releases from the one
-    its first nightly is a candidate of on that still show the bug mean the fix does not cover this program, so it is
-    filed as a new issue that links the old one (the #24385 review: a comment on a closed issue whose fix the
-    releases hold read as a stale duplicate)."""
+    """What the bisection says of each matched closed issue whose fix predates the build measured: when every release
+    tried from the fix's verified first release on shows the bug too (or none was tried), the fix does not cover this
+    program, so it is filed as a new issue that links the old one (the #24385 review: a comment on a closed issue
+    whose fix the build holds read as a stale duplicate). A release is said to hold the fix only when the table
+    verified it (the mmt4d review: a first nightly tagged 3.10.0rc is no evidence that 3.10.0 holds it)."""
     lines = []
     for m in matches:
         landed = m.get("landed") or {}
-        nightly = _NIGHTLY.search(str(landed.get("first_nightly") or ""))
-        if m.get("state") != "closed" or m.get("timing") != "before-build" or nightly is None:
+        if m.get("state") != "closed" or m.get("timing") != "before-build" or not landed.get("pr"):
             continue
-        fixed_in = nightly.group(1)
-        holding = sorted(
-            (t for t in trials if order_key(t.version) >= order_key(fixed_in)), key=lambda t: order_key(t.version)
+        first = str(landed.get("first_release") or "")
+        holding = [t for t in trials if first in RELEASES and order_key(t.version) >= order_key(first)]
+        if any(t.verdict != "present" for t in holding):
+            continue  # absent (or untold) in a release with the fix: a regression, or no conclusion
+        build = str(m.get("build") or "the build measured").split(" @")[0]
+        also = (
+            f"; so do {', '.join(t.version for t in sorted(holding, key=lambda t: order_key(t.version)))}, from "
+            f"{first} (the first release with it) on"
+            if holding
+            else ""
         )
-        present = [t.version for t in holding if t.verdict == "present"]
-        if holding and len(present) == len(holding):
-            lines.append(
-                f"{m.get('issue')}'s fix ({landed.get('pr')}, {landed.get('date')}; first nightly "
-                f"{landed.get('first_nightly')}) is in {fixed_in} and later, and {', '.join(present)} show the bug: "
-                f"the fix does not cover this program. File it as a new issue that links {m.get('issue')}."
-            )
+        lines.append(
+            f"{m.get('issue')}'s fix ({landed.get('pr')}, {landed.get('date')}) predates {build}, which shows the "
+            f"bug{also}: the fix does not cover this program. File it as a new issue that links {m.get('issue')}."
+        )
     return lines
 
 

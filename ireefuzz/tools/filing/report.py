@@ -560,8 +560,13 @@ def conditions(
     for row in rows:
         if row.outcome.kind == "clean" and row.label.endswith(".outs=empty"):
             op = _OUTS_OF.search(row.change)
-            said = "a function argument as its destination"
-            needs.append(f"`{op.group(1)}` writing into a function argument" if op and op.group(1) != subject else said)
+            named = op.group(1) if op else subject
+            said = (
+                "its input as its destination too"
+                if named in _reads_its_destination(program)
+                else "a function argument as its destination"
+            )
+            needs.append(f"`{named}` writing into a function argument" if op and named != subject else said)
     others = [f"`@{f}`" for f in _PUBLIC_FUNCTION.findall(program) if function and f != function]
     if others:  # the reducer keeps a function only where the failure needs it (split-functions)
         needs.append(f"{' and '.join(others)} in the same module")
@@ -574,6 +579,20 @@ def conditions(
     if "unit" in culprit_pass and re.search(r"->\s*tensor<(?:[^>]*x)?1x", header):
         needs.append("a unit dim in its result")
     return needs
+
+
+_DPS_OP = re.compile(r"= ([\w.]+) ins\(([^:]*):[^\n]*?outs\(([^:]*):")
+
+
+def _reads_its_destination(program: str) -> set[str]:
+    """The ops of ``program`` that take a value as an input and as their destination both (the conv whose input is its
+    outs: the review found 'a function argument as its destination' the wrong trigger, as another argument compiles)."""
+    found = set()
+    for m in _DPS_OP.finditer(program):
+        ins = {v.strip() for v in m.group(2).split(",")}
+        if ins & {v.strip() for v in m.group(3).split(",")}:
+            found.add(m.group(1))
+    return found
 
 
 _REDUCTION_BODY = re.compile(

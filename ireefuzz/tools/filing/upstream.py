@@ -391,8 +391,9 @@ _ADVICE: dict[tuple[str, Timing | None], str] = {
     ("duplicate", Timing.OPEN): "Comment on {issue} with this reproducer and what it adds, rather than filing anew.",
     ("duplicate", Timing.BEFORE_BUILD): (
         "{issue}'s fix ({pr}, {date}; first release with it: {release}) predates this build, which still shows the "
-        "bug: a possible regression. Bisect the releases (absent from {release}, back in a later one) before "
-        "calling it one; until then, comment on {issue}."
+        "bug. Bisect the releases: absent from {release} and back in a later one is a regression (comment on "
+        "{issue}); present in every release with the fix means the fix does not cover this program (a new issue "
+        "that links {issue}). The Bisection section below says which."
     ),
     ("duplicate", Timing.AFTER_BUILD): (
         "{issue} was fixed ({pr}, {date}) on or after this build's date: retest on a build with the fix (first "
