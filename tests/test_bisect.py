@@ -132,3 +132,22 @@ def test_a_fix_the_releases_hold_that_still_fail_is_said_not_to_cover_the_progra
     fixed_there = [*trials[:2], Trial("3.13.0", "absent", "", 1.0)]
     assert past_fixes([match], fixed_there) == []  # absent in a release with the fix: no such claim
     assert past_fixes([dict(match, state="open")], trials) == []
+
+
+def test_the_bisection_rewrites_a_likely_duplicate_its_releases_show_the_fix_does_not_cover(tmp_path):
+    """Round 4 of the review: the conv crash's upstream section still said 'likely duplicate of #24385 ... possible
+    regression' after its Bisection said the fix does not cover it."""
+    import json
+
+    from ireefuzz.tools.filing.bisect import BisectResult, record_result
+
+    fixed = {"pr": "iree-org/iree#24391", "date": "2026-05-12", "first_release": "unverified"}
+    match = {"issue": "iree-org/iree#24385", "state": "closed", "timing": "before-build", "landed": fixed}
+    (tmp_path / "finding.json").write_text(json.dumps({"upstream": [match]}))
+    lead = "- **likely duplicate of iree-org/iree#24385 (closed 2026-05-12 by PR #24391: possible regression)**: x"
+    (tmp_path / "ISSUE.md").write_text(f"# t\n\n## Known upstream issues\n\n{lead}\n")
+    trials = (Trial("3.12.0", "present", "", 1.0), Trial("3.13.0", "present", "", 1.0))
+    record_result(tmp_path, BisectResult(("3.12.0", "3.13.0"), trials, "3.12.0", "3.13.0"))
+    text = (tmp_path / "ISSUE.md").read_text()
+    assert "likely duplicate" not in text and "**not covered by the fix of iree-org/iree#24385 (" in text, text
+    assert "## Bisection" in text and "does not cover this program" in text, text

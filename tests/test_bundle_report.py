@@ -582,3 +582,19 @@ def test_an_op_reading_its_destination_is_named_by_that_not_by_writing_an_argume
     assert report.conditions(other, cured, subject="linalg.conv_2d_nhwc_hwcf") == [
         "a function argument as its destination"
     ]
+
+
+def test_a_constant_its_failure_needs_is_named_in_the_conditions():
+    """Round 4 of the review: the gather of a gather's title left out that its indices are constants (read from an
+    argument holding the same values, it is right)."""
+    program = (
+        "  %cst = arith.constant dense<0> : tensor<2x1xi32>\n"
+        "  %g = iree_linalg_ext.gather dimension_map = [0] ins(%arg0, %cst : tensor<1x1xi32>, tensor<2x1xi32>) "
+        "outs(%e : tensor<2x1xi32>) -> tensor<2x1xi32>\n"
+    )
+    change = "a function argument of its type in place of the `arith.constant` %cst (its input the same splat, 0)"
+    rows = _rows(("constant#1.producer=splat-argument", "clean"))
+    rows["rows"][1]["change"] = change
+    assert report.conditions(program, rows) == ["a constant input to `iree_linalg_ext.gather`"]
+    rows["rows"][1]["outcome"] = "same"  # it fails the same way from an argument: the constant is not needed
+    assert report.conditions(program, rows) == []

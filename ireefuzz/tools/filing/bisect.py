@@ -272,6 +272,14 @@ def record_result(bundle: Path, result: BisectResult) -> None:
         f"release's own `iree-compile` / `iree-run-module`):\n\n| release | bug |\n|---|---|\n{rows}\n"
     )
     text = issue.read_text()
+    for m in finding.get("upstream") or ():
+        if past_fixes([m], result.trials):  # the upstream section's "likely duplicate" read before the bisection
+            lead = re.compile(
+                rf"^- \*\*likely duplicate of {re.escape(str(m.get('issue')))} \((.*?)(?:: [^:)]*)?\)\*\*", re.M
+            )
+            text = lead.sub(
+                lambda k: f"- **not covered by the fix of {m.get('issue')} ({k.group(1)}; see Bisection)**", text
+            )
     text, n = re.subn(r"## Bisection\n.*?(?=\n---\n|\n## |\Z)", section.rstrip("\n") + "\n", text, count=1, flags=re.S)
     if n == 0:  # the writer leaves no placeholder ("not run yet"): the section goes before the footer
         at = text.rfind("\n---\n")

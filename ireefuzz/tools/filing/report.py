@@ -570,8 +570,13 @@ def conditions(
     others = [f"`@{f}`" for f in _PUBLIC_FUNCTION.findall(program) if function and f != function]
     if others:  # the reducer keeps a function only where the failure needs it (split-functions)
         needs.append(f"{' and '.join(others)} in the same module")
-    if "body" in producer_verdicts(experiments).values() or _reduction_ignoring_input(program):
+    verdicts = producer_verdicts(experiments)
+    if "body" in verdicts.values() or _reduction_ignoring_input(program):
         needs.append("a body that does not read its input")
+    for (index, kind), verdict in sorted(verdicts.items()):
+        reader = _constant_reader(program, rows, index) if verdict == "needed" and kind == "constant" else ""
+        if reader:  # read from an argument holding the same values it is right: the constant is the trigger
+            needs.append(f"a constant input to `{reader}`")
     if "f32" in clean:
         needs += [f"{t} elements" for t in ("f16", "bf16") if re.search(rf"x{t}>", program)][:1]
     if "dynamic" in clean:
@@ -579,6 +584,17 @@ def conditions(
     if "unit" in culprit_pass and re.search(r"->\s*tensor<(?:[^>]*x)?1x", header):
         needs.append("a unit dim in its result")
     return needs
+
+
+def _constant_reader(program: str, rows: Sequence[experimenting.Row], index: int) -> str:
+    """The op that reads the ``arith.constant`` a producer experiment of top-level op ``index`` replaced (named in
+    the experiment's change), or ""."""
+    change = next((r.change for r in rows if r.label.startswith(f"constant#{index}.producer=")), "")
+    name = re.search(r"`arith\.constant` (%[\w.]+)", change)
+    if name is None:
+        return ""
+    use = re.search(rf"= ([\w.]+)\b[^\n]*\bins\([^:\n]*{re.escape(name.group(1))}\b", program)
+    return use.group(1) if use else ""
 
 
 _DPS_OP = re.compile(r"= ([\w.]+) ins\(([^:]*):[^\n]*?outs\(([^:]*):")

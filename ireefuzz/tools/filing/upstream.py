@@ -445,7 +445,7 @@ def issue_section(matches: Sequence[Match]) -> list[str]:
     for m in matches:
         lines.append(f"- **{m.line()}**: [{m.title}]({m.url}) (matched by {m.how})")
         if m.mechanism:
-            lines.append(f"  - mechanism: {m.mechanism}")
+            lines.append(f"  - its mechanism, as the issue describes it: {m.mechanism}")
         if advice(m):
             lines.append(f"  - {advice(m)}")
     return lines + [""]
