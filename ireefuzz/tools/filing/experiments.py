@@ -782,11 +782,12 @@ def cpu_experiments(case: Any, cannot_run: CannotRun) -> Iterator[Experiment]:
 
 
 def host_named(cpu: str) -> str:
-    """What ``host`` resolves to on this machine (`` (`rocketlake` here)``), for a claim about it that a reader's
-    machine may not share (the review: #13577's link error is gone on a host with AVX-512 FP16); "" for any other."""
+    """What ``host`` resolves to on this machine (`` (here `rocketlake` with +avx512fp16 ...)``), for a claim about
+    it that a reader's machine may not share (the review: #13577's link error is gone on a host with AVX-512 FP16);
+    "" for any other."""
     if cpu != "host":
         return ""
-    return f" ({host_description()})"
+    return f" (here {host_description()})"
 
 
 def host_description() -> str:
@@ -801,7 +802,7 @@ def host_description() -> str:
     named = sut.resolve_platform(sut.CompilerConfig(target_cpu=host.name))[0]
     extra = sorted(_enabled(host.features) - _enabled(named.features))
     shown = ", ".join(f"`{f}`" for f in extra[:8]) + (", ..." if len(extra) > 8 else "")
-    return f"`{host.name}` here" + (f", with {shown} beyond `-cpu={host.name}`" if extra else "")
+    return f"`{host.name}`" + (f" with {shown} beyond `-cpu={host.name}`" if extra else "")
 
 
 def _enabled(features: str) -> set[str]:
