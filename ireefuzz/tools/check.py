@@ -105,7 +105,9 @@ def _fitting_shapes(text: str, shapes: Sequence[Sequence[int]] | None) -> None:
         )
 
 
-def check_program(text: str, config: Any = None, policy: Any = None, **options: Any) -> list:
+def check_program(
+    text: str, config: sut.CompilerConfig | None = None, policy: Policy | None = None, **options: Any
+) -> list:
     """Run the applicable oracles on raw MLIR ``text``; returns Findings, one per signature
     (``check_results`` takes the same options and also says what was not judged)."""
     return first_per_signature(f for r in check_results(text, config, policy, **options) for f in r.findings)
@@ -113,8 +115,8 @@ def check_program(text: str, config: Any = None, policy: Any = None, **options: 
 
 def check_results(
     text: str,
-    config: Any = None,
-    policy: Any = None,
+    config: sut.CompilerConfig | None = None,
+    policy: Policy | None = None,
     *,
     functions: Sequence[str] | None = None,
     shapes: Mapping[str, Sequence[Sequence[int]]] | Sequence[Sequence[int]] | None = None,
@@ -219,7 +221,10 @@ Experimenter = Callable[[Finding, Any, Any, "int | None"], Triaged]
 
 
 def triage(
-    results: Sequence[Any], config: Any, limit: int | None = None, experimenter: Experimenter | None = None
+    results: Sequence[Any],
+    config: sut.CompilerConfig,
+    limit: int | None = None,
+    experimenter: Experimenter | None = None,
 ) -> dict[str, Triaged]:
     """Cause id -> its ``Triaged``, one per cause of the results' findings (asked of its first finding). Without an
     experimenter every cause is new: nothing was tried that could make it known."""

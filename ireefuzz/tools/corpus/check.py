@@ -7,10 +7,14 @@ from __future__ import annotations
 import dataclasses
 import shlex
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from ireefuzz.oracles.finding import Signature
 from ireefuzz.tools.corpus.format import PROGRAM_FILE, CorpusCase
+
+if TYPE_CHECKING:
+    from ireefuzz.core.policy import Policy
+    from ireefuzz.sut import CompilerConfig
 
 RECORD_LEVELS = ("x86-64", "x86-64-v3", "x86-64-v4")  # what ``record`` records a case targeting ``host`` for
 
@@ -29,7 +33,7 @@ class Target:
         return f"{self.cpu} (at {self.level})" if self.level else self.cpu
 
 
-def target_of(corpus_case: CorpusCase, config: Any = None) -> Target:
+def target_of(corpus_case: CorpusCase, config: CompilerConfig | None = None) -> Target:
     """The target ``corpus_case`` is checked for with ``config``, decided by the features its compiler resolves
     (probe compiles, once per process), not by CPU names."""
     from ireefuzz import sut
@@ -62,7 +66,7 @@ def seen_without_running(signature: str) -> bool:
     return spec is not None and not spec.reads_run(s.kind)
 
 
-def check_case(corpus_case: CorpusCase, config: Any = None, policy: Any = None) -> list:
+def check_case(corpus_case: CorpusCase, config: CompilerConfig | None = None, policy: Policy | None = None) -> list:
     """Run the oracles on one corpus case; returns Findings (one per signature)."""
     from ireefuzz import sut
     from ireefuzz.core.evaluate import Policy, config_for, evaluate
@@ -114,8 +118,8 @@ def _grouped(signatures: Iterable[str]) -> dict[str, tuple[str, ...]]:
 
 def record(
     corpus_case: CorpusCase,
-    config: Any = None,
-    policy: Any = None,
+    config: CompilerConfig | None = None,
+    policy: Policy | None = None,
     *,
     levels: Sequence[str] = RECORD_LEVELS,
     old: CorpusCase | None = None,
@@ -162,7 +166,7 @@ def targeting(corpus_case: CorpusCase, cpu: str) -> CorpusCase:
     )
 
 
-def as_recorded(corpus_case: CorpusCase, target: Target, config: Any = None) -> CorpusCase:
+def as_recorded(corpus_case: CorpusCase, target: Target, config: CompilerConfig | None = None) -> CorpusCase:
     """``corpus_case`` as its verdict was recorded for ``target``: a case compiled for ``host`` pinned to the
     host's level (``record`` compiles each level by its name), since a host has features beyond its level (a
     Sapphire Rapids host at ``x86-64-v4`` has AVX-512 FP16 and AMX) that change codegen and were never recorded;
@@ -174,7 +178,7 @@ def as_recorded(corpus_case: CorpusCase, target: Target, config: Any = None) -> 
     return targeting(corpus_case, target.level)
 
 
-def compile_command(corpus_case: CorpusCase, config: Any = None) -> str:
+def compile_command(corpus_case: CorpusCase, config: CompilerConfig | None = None) -> str:
     """The iree-compile command line that compiles the case's program (for repro messages)."""
     from ireefuzz import sut
 
@@ -184,7 +188,7 @@ def compile_command(corpus_case: CorpusCase, config: Any = None) -> str:
     return shlex.join(sut.compile_command(case_config, program, "/tmp/out.vmfb"))
 
 
-def repro_message(corpus_case: CorpusCase, unexpected: Sequence[Any], config: Any = None) -> str:
+def repro_message(corpus_case: CorpusCase, unexpected: Sequence[Any], config: CompilerConfig | None = None) -> str:
     lines = [f"corpus case {corpus_case.name}: {len(unexpected)} unexpected finding(s)"]
     for f in unexpected:
         lines.append(f"  {f.signature}\n      {f.message}")

@@ -191,7 +191,9 @@ def copy_tree(bundle: str | Path, target: str | Path) -> Path:
     return Path(target)
 
 
-def run_bundle(root: str | Path, config: Any = None, *, timeout: float = 600) -> tuple[int | None, str]:
+def run_bundle(
+    root: str | Path, config: sut.CompilerConfig | None = None, *, timeout: float = 600
+) -> tuple[int | None, str]:
     """(exit status, output) of the bundle's run.sh with ``config``'s iree-compile and iree-run-module
     (its release's, else the installed one), in a clean environment; the status is None if it timed out."""
     config = config if config is not None else sut.CompilerConfig()

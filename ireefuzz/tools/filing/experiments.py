@@ -37,12 +37,18 @@ import json
 import re
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal, Mapping, Sequence
 
 from ireefuzz.oracles.finding import Signature
 from ireefuzz.oracles.registry import SPECS, spec_of
 from ireefuzz.tools import check
 from ireefuzz.tools.baseline import Baseline, Known
+
+if TYPE_CHECKING:
+    from ireefuzz.core.frontends import ProgramCase
+    from ireefuzz.core.policy import Policy
+    from ireefuzz.generators.case import Case
+    from ireefuzz.sut import CompilerConfig
 
 OutcomeKind = Literal["same", "known", "other", "clean", "not-judged"]
 OUTCOME_KINDS: tuple[OutcomeKind, ...] = ("same", "known", "other", "clean", "not-judged")
@@ -521,7 +527,7 @@ def _attempt(build: Callable[[], Any]) -> Any:
         return None
 
 
-def _with(case: Any, graph: Any, instances: Any = None) -> Any:
+def _with(case: Case, graph: Any, instances: Any = None) -> Any:
     """``case`` with ``graph`` (and ``instances``; default: the case's, kept to the graph's symbols), checked."""
     from ireefuzz.tools.shrink.graph import with_graph
 
@@ -544,7 +550,7 @@ def degenerate_cures(rows: Sequence[Row]) -> set[str]:
     }
 
 
-def shape_experiments(case: Any) -> Iterator[Experiment]:
+def shape_experiments(case: Case) -> Iterator[Experiment]:
     """Dynamic dims static at the first instance's sizes (all, then each alone; with an empty or unit size, also
     at that size one up, so a degenerate size is not taken for the static dims' cure), a dim at an edge size one
     size up, or static dims dynamic."""
@@ -578,7 +584,7 @@ def shape_experiments(case: Any) -> Iterator[Experiment]:
         yield Experiment("dynamic", f"the static sizes {', '.join(map(str, new.values()))} as dynamic dims", variant)
 
 
-def init_experiments(case: Any) -> Iterator[Experiment]:
+def init_experiments(case: Case) -> Iterator[Experiment]:
     """Each argument used as a destination replaced: a DPS ``outs`` by a fresh ``tensor.empty``
     (``dps_variants``' ``outs=empty``), an accumulator the op reads by a ``linalg.fill`` of one."""
     from ireefuzz.core.relations import dps_variants
@@ -643,7 +649,7 @@ def _prepend(graph: Any, node: Any) -> Any:
     return type(graph)(graph.args, (node, *moved), tuple(map(shift, graph.outputs)))
 
 
-def splat_experiments(case: Any) -> Iterator[Experiment]:
+def splat_experiments(case: Case) -> Iterator[Experiment]:
     """Each ``fill`` toggled between ``linalg.fill`` and its splat ``linalg.generic`` (``dps_variants``' form)."""
     from ireefuzz.core.relations import dps_variants
 
@@ -664,7 +670,7 @@ def splat_experiments(case: Any) -> Iterator[Experiment]:
             )
 
 
-def consumer_experiments(case: Any) -> Iterator[Experiment]:
+def consumer_experiments(case: Case) -> Iterator[Experiment]:
     """Each consumer removed (with what only it feeds): its producers are returned instead."""
     from ireefuzz.tools.shrink.graph import cone, rebuild
 
@@ -683,7 +689,7 @@ def consumer_experiments(case: Any) -> Iterator[Experiment]:
 NARROW_FLOATS = ("f16", "bf16")
 
 
-def dtype_experiments(case: Any) -> Iterator[Experiment]:
+def dtype_experiments(case: Case) -> Iterator[Experiment]:
     """f16 / bf16 as f32 everywhere (a cast that becomes f32 to f32 goes)."""
     g = case.graph
     narrow = sorted({t.dtype for t in g.args} | {n.type.dtype for n in g.nodes} & set(NARROW_FLOATS))
@@ -718,7 +724,7 @@ RANKED_FAMILIES = frozenset({"elementwise", "producer", "reduction", "normalizat
 EXTRA_DIM = 3  # the size of the leading dim a rank+1 variant adds (not 1: IREE folds unit dims away)
 
 
-def rank_experiments(case: Any) -> Iterator[Experiment]:
+def rank_experiments(case: Case) -> Iterator[Experiment]:
     """One leading dim more, and one less, where every op allows it (elementwise, producers, reductions,
     softmax and the norms: their ``dim`` and ``shape`` attributes move with it)."""
     from ireefuzz.generators.ops import OPS
@@ -832,7 +838,7 @@ def feature_experiments(
         )
 
 
-def config_experiments(case: Any) -> Iterator[Experiment]:
+def config_experiments(case: Case) -> Iterator[Experiment]:
     """Data tiling forced on and off (``config_variants``; its CPU variant is ``cpu_experiments``')."""
     from ireefuzz.core.relations import DATA_TILING_FLAG, config_variants
 
@@ -854,7 +860,7 @@ def policy_experiments(case: Any, oracle: str) -> Iterator[Experiment]:
 GraphBuilder = Callable[[Any], Iterator[Experiment]]
 
 
-def producer_experiments(case: Any) -> Iterator[Experiment]:
+def producer_experiments(case: Case) -> Iterator[Experiment]:
     """Each ``fill`` read from a new argument of its type instead (random values): whether the failure needs the
     splat at all (the raw programs' ``with_producer_as_argument``, same label ending ``producer=argument``; round J's
     vectorization crash over a filled, masked sum is right with its input an argument, as the fill-sum is)."""
@@ -884,7 +890,7 @@ GRAPH_EXPERIMENTS: tuple[tuple[str, GraphBuilder], ...] = (
 )
 
 
-def graph_experiments(case: Any, cannot_run: CannotRun = lambda cpu: None) -> list[list[Experiment]]:
+def graph_experiments(case: Case, cannot_run: CannotRun = lambda cpu: None) -> list[list[Experiment]]:
     """Every applicable graph experiment of ``case``, one list per kind (``GRAPH_EXPERIMENTS``, then the CPUs)."""
     kinds = [list(build(case)) for _, build in GRAPH_EXPERIMENTS]
     return kinds + [list(cpu_experiments(case, cannot_run))]
@@ -1312,7 +1318,7 @@ def _moved_tensor_dims(body: list[str], step: int) -> tuple[list[str], list[tupl
     return out, list(constants.items())
 
 
-def program_experiments(case: Any, cannot_run: CannotRun = lambda cpu: None) -> list[list[Experiment]]:
+def program_experiments(case: ProgramCase, cannot_run: CannotRun = lambda cpu: None) -> list[list[Experiment]]:
     """The IR-level experiments of a raw program's function (``frontends.ProgramCase``), one list per kind: its
     arguments' dims static at the instance's sizes or dynamic (``with_argument_types``), ``tensor.empty`` for each
     argument init of that function, each result dropped (``program_result_experiments``), a leading dim more or
@@ -1343,7 +1349,7 @@ def program_experiments(case: Any, cannot_run: CannotRun = lambda cpu: None) -> 
     return [shapes, inits, results, views, producers, ranks, dtypes, cpus]
 
 
-def program_result_experiments(case: Any) -> Iterator[Experiment]:
+def program_result_experiments(case: ProgramCase) -> Iterator[Experiment]:
     """Each result of a raw program's function no longer returned, with what only it feeds (``without_result``):
     the IR level's "each consumer removed" (round H's transpose of a two-result generic compiles without the
     transpose, and without the generic's other result)."""
@@ -1755,11 +1761,11 @@ Evaluate = Callable[[Sequence[Any], Any, Any, Any], Sequence[Any]]  # (cases, co
 def run_experiments(
     subject: Any,
     target: Any,
-    config: Any = None,
+    config: CompilerConfig | None = None,
     *,
     baseline: Baseline | None = None,
     limit: int = MAX_EXPERIMENTS,
-    policy: Any = None,
+    policy: Policy | None = None,
     evaluate: Evaluate | None = None,
     cannot_run: Callable[[str], str | None] | None = None,
     log: Callable[[str], None] | None = None,
@@ -2014,7 +2020,9 @@ def with_section(issue: str, found: Mapping[str, Any]) -> str:
 # --------------------------------------------------------------------------- ``ireefuzz check``'s triage
 
 
-def for_check(finding: Any, case: Any, config: Any, limit: int | None = None) -> check.Triaged:
+def for_check(
+    finding: Any, case: ProgramCase, config: CompilerConfig | None, limit: int | None = None
+) -> check.Triaged:
     """``check``'s verdict on the cause of ``finding`` (of the raw program's function ``case``): known when the
     shipped baseline holds it (reported by the cause it names: a ``duplicate-of`` entry's original), else judged by
     up to ``limit`` IR-level experiments on the program as checked (``judge``): a duplicate is reported as the known

@@ -481,7 +481,7 @@ def _shown(array: np.ndarray, limit: int = 8) -> str:
 # --------------------------------------------------------------------------- running them
 
 
-def stock_tools(config: Any) -> Tool:
+def stock_tools(config: sut.CompilerConfig) -> Tool:
     """The config's ``iree-opt`` / ``iree-compile`` / ``iree-run-module`` and a FileCheck, run under the launcher."""
     from ireefuzz.sut import opt
 

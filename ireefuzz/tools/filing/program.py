@@ -22,7 +22,7 @@ import re
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
@@ -37,6 +37,10 @@ from ireefuzz.tools.filing import lit_tests, report, upstream
 from ireefuzz.tools.filing.bundle import Bundle, run_bundle
 from ireefuzz.tools.shrink import mlir as reducing
 from ireefuzz.tools.shrink.target import Target, cause_id
+
+if TYPE_CHECKING:
+    from ireefuzz.core.frontends import ProgramCase
+    from ireefuzz.core.policy import Policy
 
 CONFIRM_RUNS = 3
 PORTABLE_CPUS = report.PORTABLE_CPUS
@@ -80,8 +84,8 @@ class Written:
 def write_cause(
     finding: Finding,
     program: str,
-    case: Any,
-    config: Any,
+    case: ProgramCase,
+    config: sut.CompilerConfig,
     out: Path,
     *,
     reduction: Any = None,
@@ -201,14 +205,14 @@ def portable(value: Any) -> Any:
 
 def bundle_program(
     text: str,
-    config: Any,
+    config: sut.CompilerConfig,
     out: str | Path,
     *,
     shapes: Any = None,
     seed: int = 0,
     reduce: bool = True,
     max_candidates: int = 80,
-    policy: Any = None,
+    policy: Policy | None = None,
     log: Callable[[str], None] = lambda m: None,
     cpus: Sequence[str] = (),
 ) -> list[Written]:
@@ -359,7 +363,7 @@ def shape_tries(text: str, shapes: Any) -> tuple[Any, ...]:
 
 
 def _findings_of(
-    program: str, cause: str, config: Any, policy: Any, seed: int, shapes: Any
+    program: str, cause: str, config: sut.CompilerConfig, policy: Policy | None, seed: int, shapes: Any
 ) -> list[tuple[Finding, Any]]:
     """``check``'s findings of ``cause`` on ``program`` under ``config`` (with the given shapes while they fit)."""
     from ireefuzz.tools.check import check_results
@@ -379,7 +383,9 @@ def _findings_of(
     return []
 
 
-def needed_flags(program: str, cause: str, config: Any, policy: Any, seed: int, shapes: Any) -> Any:
+def needed_flags(
+    program: str, cause: str, config: sut.CompilerConfig, policy: Policy | None, seed: int, shapes: Any
+) -> sut.CompilerConfig:
     """``config`` without each of its extra flags (``--iree-opt-level=O3``, ...) that the reduced ``program`` does not
     need to show ``cause``, one at a time: the bundle's command line holds only what matters."""
     for flag in config.flags:
@@ -390,7 +396,13 @@ def needed_flags(program: str, cause: str, config: Any, policy: Any, seed: int, 
 
 
 def reproducing_cpus(
-    program: str, cause: str, config: Any, policy: Any, seed: int, shapes: Any, cpus: Sequence[str]
+    program: str,
+    cause: str,
+    config: sut.CompilerConfig,
+    policy: Policy | None,
+    seed: int,
+    shapes: Any,
+    cpus: Sequence[str],
 ) -> tuple[str, ...]:
     """The CPUs of ``cpus`` on which ``check`` finds ``cause`` in ``program``, in their order."""
     return tuple(
@@ -403,8 +415,8 @@ def reproducing_cpus(
 def _reduced(
     program: str,
     finding: Finding,
-    config: Any,
-    policy: Any,
+    config: sut.CompilerConfig,
+    policy: Policy | None,
     seed: int,
     shapes: Any,
     max_candidates: int,
@@ -425,7 +437,7 @@ def _reduced(
 
 
 def _findings_as_checked(
-    config: Any, policy: Any, seed: int, shapes: Any, run: bool
+    config: sut.CompilerConfig, policy: Policy | None, seed: int, shapes: Any, run: bool
 ) -> Callable[[str], Sequence[Finding]]:
     """A candidate's findings as ``check`` found the program's: the same oracles, input seed and (while the
     argument count fits) shapes; compile-only oracles without running when the cause needs no run."""
@@ -479,7 +491,7 @@ def write_index(out: Path, written: Sequence[Written]) -> Path:
     return out / "index.md"
 
 
-def main(args: Any, text: str, config: Any, policy: Any, shapes: Any) -> int:
+def main(args: Any, text: str, config: sut.CompilerConfig, policy: Policy, shapes: Any) -> int:
     """``ireefuzz check PROGRAM.mlir --bundle DIR``: exit 1 when a bundle was written (findings), else 0."""
     written = bundle_program(
         text,

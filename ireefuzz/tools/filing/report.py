@@ -20,7 +20,7 @@ import re
 import shlex
 import textwrap
 from types import SimpleNamespace
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
@@ -44,6 +44,9 @@ from ireefuzz.tools.filing.bundle import (
     run_script,
     wrapper_module,
 )
+
+if TYPE_CHECKING:
+    from ireefuzz.core.frontends import ProgramCase
 
 UPSTREAM_RESEARCH = "docs/upstream-research.md"  # ireefuzz's record of the upstream searches behind the table
 PORTABLE_CPUS = experimenting.CPUS  # least specific first: a bundle is made for the first that reproduces
@@ -998,7 +1001,7 @@ def _ir_excerpt(text: str, marker: str, limit: int = 40) -> list[str]:
 # --------------------------------------------------------------------------- a raw program's subject
 
 
-def program_subject(finding: Finding, case: Any, config: Any = None) -> Subject:
+def program_subject(finding: Finding, case: ProgramCase, config: sut.CompilerConfig | None = None) -> Subject:
     """The subject of ``finding`` on a raw program's function (``frontends.ProgramCase``): its inputs and the float64
     interpreter's outputs as the reference; a compile-only case has neither. No recompile: the platform is the
     finding's."""
@@ -1015,7 +1018,7 @@ def program_subject(finding: Finding, case: Any, config: Any = None) -> Subject:
 def raw_subject(
     finding: Finding,
     case: Any,
-    config: Any,
+    config: sut.CompilerConfig | None,
     inputs: Sequence[np.ndarray],
     outputs: Sequence[np.ndarray] | None,
     reference: str,

@@ -14,7 +14,7 @@ import json
 import tempfile
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Literal, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Mapping, Sequence
 
 import numpy as np
 
@@ -35,6 +35,9 @@ from ireefuzz.tools.filing import experiments as experimenting
 from ireefuzz.tools.filing import report
 from ireefuzz.tools.filing.bundle import COMPILE_ONLY_BODIES, Bundle, run_bundle
 from ireefuzz.tools.shrink import graph as shrinking
+
+if TYPE_CHECKING:
+    from ireefuzz.core.frontends import ProgramCase
 
 CONFIRM_RUNS = 3
 UNDER = ("cause", "signature")
@@ -224,11 +227,11 @@ class BundleResult:
 def shrink_and_bundle(
     finding: Finding,
     out_dir: Path,
-    config: Any = None,
+    config: sut.CompilerConfig | None = None,
     *,
     shrink: bool = True,
     confirm_runs: int = CONFIRM_RUNS,
-    policy: Any = None,
+    policy: Policy | None = None,
     under: str = "cause",
     log: Any = None,
     experiments: int = experimenting.MAX_EXPERIMENTS,
@@ -296,7 +299,7 @@ def shrink_and_bundle(
     return BundleResult(path, confirmation.status, case, before, shrinking.size_of(case), result)
 
 
-def _finding_for(case: Case, signature: str, config: Any, target: Any = None) -> Finding | None:
+def _finding_for(case: Case, signature: str, config: sut.CompilerConfig, target: Any = None) -> Finding | None:
     """The minimal case's own finding: the one with ``signature``, else the one ``target`` (its cause) matches,
     so the bundle's signature is the one its program shows (never the original case's)."""
     findings = evaluate([case], config, Policy(run_timeout_s=isolated.DEFAULT_RUN_TIMEOUT_S))[0].findings
@@ -308,7 +311,7 @@ def write_bundle(
     finding: Finding,
     case: Case,
     out_dir: str | Path,
-    config: Any = None,
+    config: sut.CompilerConfig | None = None,
     *,
     extra: Mapping[str, Any] | None = None,
     issue: bool = True,
@@ -322,7 +325,7 @@ def write_bundle(
 def make_bundle(
     finding: Finding,
     case: Case,
-    config: Any = None,
+    config: sut.CompilerConfig | None = None,
     *,
     extra: Mapping[str, Any] | None = None,
     issue: bool = True,
@@ -354,7 +357,7 @@ def make_bundle(
     return report.make_bundle(finding, subject, extra=record, measured=measured, issue=issue)
 
 
-def case_subject(finding: Finding, case: Case, config: Any, instance: int = 0) -> report.Subject:
+def case_subject(finding: Finding, case: Case, config: sut.CompilerConfig, instance: int = 0) -> report.Subject:
     """A generated case as a bundle's subject: its graph emitted as ``@main``, JAX's and NumPy float64's outputs as
     the reference, compiled once here for the platform (the CPU ``host`` resolves to, its features) and the
     dispatches the evidence shows."""
@@ -397,7 +400,7 @@ def case_subject(finding: Finding, case: Case, config: Any, instance: int = 0) -
     )
 
 
-def make_program_bundle(finding: Finding, case: Any, config: Any = None) -> Bundle:
+def make_program_bundle(finding: Finding, case: ProgramCase, config: sut.CompilerConfig | None = None) -> Bundle:
     """The Bundle of ``finding`` on a raw program's function (``frontends.ProgramCase``), nothing measured yet
     (``program.write_cause`` measures): ``report.make_bundle`` on ``report.program_subject``."""
     return report.make_bundle(finding, report.program_subject(finding, case, config))
@@ -419,7 +422,7 @@ def _tolerance(case: Case, inputs: Sequence[np.ndarray], sizes: Mapping[str, int
     return numeric.tolerance(graph, sizes), atol
 
 
-def _facts(artifact: Any, config: Any) -> dict[str, str]:
+def _facts(artifact: Any, config: sut.CompilerConfig) -> dict[str, str]:
     version = getattr(artifact, "compiler_version", "") or sut.compiler_version(sut.find_iree_compile(config))
     cpu = getattr(artifact, "cpu", None)
     if cpu is None or not cpu.name:  # a failed compile names no CPU: the probe module does

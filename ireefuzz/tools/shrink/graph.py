@@ -27,7 +27,7 @@ are the same can be merged.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Literal, Mapping, Sequence
 
 from ireefuzz.errors import NotInteresting
 from ireefuzz.generators.case import Case
@@ -37,6 +37,10 @@ from ireefuzz.oracles.registry import SPECS
 from ireefuzz.tools.shrink.canonical import canonical_key
 from ireefuzz.tools.shrink.loop import shrink_greedily
 from ireefuzz.tools.shrink.target import Target, as_target, cause_id  # noqa: F401  (re-exported)
+
+if TYPE_CHECKING:
+    from ireefuzz.core.policy import Policy
+    from ireefuzz.sut import CompilerConfig
 
 Check = Callable[[Sequence[Case]], Sequence[Sequence[Finding]]]  # cases -> findings of each
 Pass = Callable[[Case], Iterator[Case]]  # proposes candidates, most aggressive first
@@ -68,7 +72,9 @@ class EvaluateCheck:
     """The real interestingness test: compile + run with ``ireefuzz.core.evaluate``, running only the
     oracle that produced the target (plus ``crash``, so a crashing candidate is recognised)."""
 
-    def __init__(self, target: Target | str | None = None, config: Any = None, policy: Any = None) -> None:
+    def __init__(
+        self, target: Target | str | None = None, config: CompilerConfig | None = None, policy: Policy | None = None
+    ) -> None:
         from ireefuzz import sut
         from ireefuzz.core import evaluate as ev
         from ireefuzz.sut import isolated

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Callable, Iterator, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, Sequence
 
 from iree.compiler import ir
 
@@ -34,6 +34,9 @@ from ireefuzz.oracles.registry import SPECS
 from ireefuzz.tools.shrink.canonical import parse
 from ireefuzz.tools.shrink.loop import shrink_greedily
 from ireefuzz.tools.shrink.target import Target, as_target
+
+if TYPE_CHECKING:
+    from ireefuzz.sut import CompilerConfig
 
 Candidate = Callable[[str], Iterator[str]]
 Findings = Callable[[str], Sequence[Finding]]  # a program -> its findings
@@ -46,7 +49,7 @@ def needs_run(target: Target) -> bool:
     return spec is not None and spec.reads_run(kind)
 
 
-def program_findings(text: str, config: Any = None, *, run: bool = False) -> tuple[Finding, ...]:
+def program_findings(text: str, config: CompilerConfig | None = None, *, run: bool = False) -> tuple[Finding, ...]:
     """Findings of the compile-only oracles (crash, memory, fusion) on ``text``; with ``run``, of every
     oracle as ``ireefuzz check`` runs them (a candidate it cannot feed has none)."""
     from ireefuzz import sut
@@ -912,7 +915,7 @@ def reduce_mlir(
     text: str,
     target: Target | str | None = None,
     *,
-    config: Any = None,
+    config: CompilerConfig | None = None,
     interesting: Findings | None = None,
     passes: Sequence[tuple[str, Candidate]] = PASSES,
     max_candidates: int = 200,

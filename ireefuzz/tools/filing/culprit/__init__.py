@@ -19,7 +19,7 @@ Below them: ``record`` (the values), ``log`` (reading dumps), ``run`` (running I
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ireefuzz.oracles.registry import spec_of
 
@@ -32,8 +32,11 @@ from .run import PHASES, failing_phase
 from .unwrap import unwrap
 from .values import CONST_EVAL_OFF, first_pass_differing, interpret, wrong_values
 
+if TYPE_CHECKING:
+    from ireefuzz.sut import CompilerConfig
 
-def of_finding(finding: Any, program: str, case: Any, config: Any) -> Culprit:
+
+def of_finding(finding: Any, program: str, case: Any, config: CompilerConfig) -> Culprit:
     """The measured culprit for ``finding`` on ``program`` (the method for its oracle and kind)."""
     method = spec_of(finding.oracle).culprit(finding.kind)  # how its oracle's findings are localized
     if method == "compile-error":

@@ -12,12 +12,15 @@ whose output holds one its input did not, and confirms it by running that pass a
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .confirm import confirm
 from .log import dumps, is_adaptor
 from .record import Culprit, confirmed, not_localized
 from .run import AFTER_EACH, compile_
+
+if TYPE_CHECKING:
+    from ireefuzz.sut import CompilerConfig
 
 # %1 = stream.async.dispatch ... (%0[...]) : (...) -> %0{%c4}: the result written in place into operand %0
 _TIED = re.compile(r"^\s*%[\w.#:]+\s*=\s*stream\.async\.[\w.]+\b.*->\s*(%[\w.]+)\{", re.M)
@@ -51,7 +54,7 @@ def shared_in_place(text: str) -> list[str]:
     return found
 
 
-def in_stream(text: str, config: Any, so_far: str) -> Culprit:
+def in_stream(text: str, config: CompilerConfig, so_far: str) -> Culprit:
     """The first pass through the stream phase, after copy-on-write, whose output writes a buffer in place that a later
     op still reads (``shared_in_place``) where its input did not, confirmed by that pass alone on its input."""
     _, _, log = compile_(text, config, ["--compile-to=stream", *AFTER_EACH, "--mlir-print-ir-module-scope"])

@@ -22,13 +22,16 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Callable, Literal, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence
 
 from . import libcall, lineage
 from .confirm import Shows, confirm, confirm_received, occurrence, received
 from .log import Dump, dumps, is_adaptor, last_started
 from .record import Culprit, confirmed, not_localized
 from .run import ELIDE, ONE_THREAD, compile_, crashed, failing_phase, iree_opt
+
+if TYPE_CHECKING:
+    from ireefuzz.sut import CompilerConfig
 
 _ERROR = re.compile(r"^(?:\S+:\d+:\d+: )?error: (.+)$", re.M)  # a diagnostic's line (never a line of a dump)
 
@@ -40,7 +43,7 @@ def errors(diagnostic: str) -> list[str]:
     return [m.group(1).strip() for m in _ERROR.finditer(diagnostic)]
 
 
-def compile_failure(text: str, config: Any, *, crashed_: bool | None = None) -> Culprit:
+def compile_failure(text: str, config: CompilerConfig, *, crashed_: bool | None = None) -> Culprit:
     """The culprit of a compile error or crash of ``text``."""
     code, _, err = compile_(text, config, ["--mlir-print-ir-after-failure", ONE_THREAD, ELIDE])
     if code == 0:
@@ -133,7 +136,7 @@ def first_invalid_index(outputs: Sequence[str], verifies: Callable[[str], bool])
     return low
 
 
-def _verifier_errors(ir: str, config: Any) -> str:
+def _verifier_errors(ir: str, config: CompilerConfig) -> str:
     """What ``iree-opt`` says re-verifying ``ir`` ("" when it verifies)."""
     code, _, err = iree_opt(ir, "", config)
     return "" if code == 0 else err
@@ -155,7 +158,7 @@ def _same_ir(a: str, b: str) -> bool:
     return a.split() == b.split()
 
 
-def crash(text: str, config: Any, phase: str | None) -> Culprit:
+def crash(text: str, config: CompilerConfig, phase: str | None) -> Culprit:
     """The pass running when iree-compile died, confirmed by a crash of that pass alone on its input."""
     code, _, err = compile_(text, config, ["--mlir-print-ir-before-all", ONE_THREAD, ELIDE])
     d = last_started(err)
@@ -198,7 +201,7 @@ def crash(text: str, config: Any, phase: str | None) -> Culprit:
     )
 
 
-def first_invalid(text: str, config: Any) -> tuple[Dump, str, str] | None:
+def first_invalid(text: str, config: CompilerConfig) -> tuple[Dump, str, str] | None:
     """(the first pass whose output ``iree-opt`` cannot parse and verify, the module it received, the message), from
     module-scope dumps after every pass, when the last one is invalid (the in-process verifier can miss what a
     round trip through the printer shows); None when the last pass's output verifies."""
@@ -214,7 +217,7 @@ def first_invalid(text: str, config: Any) -> tuple[Dump, str, str] | None:
     return outputs[low], received, message
 
 
-def invalid_output(text: str, config: Any, phase: str | None, consequence: str) -> Culprit | None:
+def invalid_output(text: str, config: CompilerConfig, phase: str | None, consequence: str) -> Culprit | None:
     """The first pass whose output is invalid IR, when an invalid module reached the failing pass (``consequence``:
     what it led to), confirmed by the pass alone on its input giving output that fails to parse or verify."""
     found = first_invalid(text, config)
@@ -264,7 +267,7 @@ def state_line(state: tuple[Any, ...]) -> str:
     return f"{signal} in {' < '.join(str(f) for f in state[1:]) or 'no frame'}"
 
 
-def _module_before(text: str, config: Any, d: Any) -> str | None:
+def _module_before(text: str, config: CompilerConfig, d: Any) -> str | None:
     """The whole module the last run of ``d``'s pass received."""
     _, _, err = compile_(
         text, config, [f"--mlir-print-ir-before={d.name}", "--mlir-print-ir-module-scope", ONE_THREAD, ELIDE]

@@ -9,13 +9,16 @@ pass as the pipeline ran it.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from ireefuzz.oracles.vocabulary import BINDING_OP, EXECUTABLE_TARGET
 
 from .log import Dump, dumps
 from .record import BEFORE_FILE, Confirmation
 from .run import ELIDE, ONE_THREAD, compile_, iree_opt
+
+if TYPE_CHECKING:
+    from ireefuzz.sut import CompilerConfig
 
 Shows = Callable[[int | None, str, str], Sequence[str]]  # (exit status, stdout, stderr) -> the defect's lines
 _FUNCTION_SCOPE = ("func.func", "util.func", "llvm.func")
@@ -41,7 +44,7 @@ def pipelines(spec: str, ir: str) -> list[str]:
     ]
 
 
-def confirm(spec: str, ir: str, config: Any, shows: Shows) -> tuple[Confirmation | None, str]:
+def confirm(spec: str, ir: str, config: CompilerConfig, shows: Shows) -> tuple[Confirmation | None, str]:
     """(the confirmation, the pass's output IR) of the first nesting whose ``iree-opt`` run ``shows`` the defect."""
     for pipeline in pipelines(spec, ir):
         code, out, err = iree_opt(ir, pipeline, config)
@@ -67,7 +70,7 @@ def occurrence(logged: Sequence[Dump], i: int) -> int:
     return sum(1 for x in logged[:i] if x.when == logged[i].when and _key(x) == _key(logged[i]))
 
 
-def received(text: str, config: Any, d: Dump, k: int, *, module_scope: bool) -> str | None:
+def received(text: str, config: CompilerConfig, d: Dump, k: int, *, module_scope: bool) -> str | None:
     """The IR the ``k``-th run of ``d``'s pass received (function scope, or the whole module), printed by
     ``--mlir-print-ir-before``; None if that run is not printed."""
     flags = [f"--mlir-print-ir-before={d.name}", ONE_THREAD, ELIDE]
@@ -79,7 +82,7 @@ def received(text: str, config: Any, d: Dump, k: int, *, module_scope: bool) -> 
 
 
 def confirm_received(
-    text: str, config: Any, d: Dump, k: int, before: str, shows: Shows
+    text: str, config: CompilerConfig, d: Dump, k: int, before: str, shows: Shows
 ) -> tuple[Confirmation | None, str, str]:
     """``confirm`` on ``before`` (the function the pass received), then on the whole module it received: (the
     confirmation, the IR it ran on, the pass's output). A dispatch function without its executable target (which a

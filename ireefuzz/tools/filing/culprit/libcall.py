@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import shlex
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ireefuzz.oracles.vocabulary import BINDING_OP, EXECUTABLE_TARGET
 
@@ -26,6 +26,9 @@ from .confirm import confirm, confirm_received, occurrence, received
 from .log import Dump, dumps, function_text, functions, is_adaptor
 from .record import BEFORE_FILE, Confirmation, Culprit, confirmed, not_localized
 from .run import AFTER_EACH, compile_, iree_opt
+
+if TYPE_CHECKING:
+    from ireefuzz.sut import CompilerConfig
 
 _UNDEFINED = re.compile(r"undefined symbol: ([\w.$]+)")
 _OP = re.compile(r"=\s*([a-z_]+\.[\w.]+)")  # the op a line's result comes from
@@ -109,7 +112,7 @@ def _element(logged: Sequence[Dump], family: Family) -> str | None:
     return None
 
 
-def culprit(text: str, config: Any, diagnostic: str, phase: str | None) -> Culprit:
+def culprit(text: str, config: CompilerConfig, diagnostic: str, phase: str | None) -> Culprit:
     symbol = unresolved(diagnostic)
     assert symbol is not None
     family = LIBCALLS[symbol]
@@ -131,7 +134,7 @@ def culprit(text: str, config: Any, diagnostic: str, phase: str | None) -> Culpr
 
 
 def _in_function(
-    text: str, config: Any, logged: Sequence[Dump], function: str, family: Family, element: str, what: str
+    text: str, config: CompilerConfig, logged: Sequence[Dump], function: str, family: Family, element: str, what: str
 ) -> Culprit | None:
     """The culprit among ``function``'s passes (None: none of them receives the op on ``element``)."""
     runs: list[tuple[int, Dump, str, str]] = []  # (index, dump, input, output) of each pass run on the function
@@ -198,7 +201,7 @@ def _no_target(ir: str) -> bool:
 
 
 def _expands_sibling(
-    d: Dump, before: str, family: Family, element: str, config: Any
+    d: Dump, before: str, family: Family, element: str, config: CompilerConfig
 ) -> tuple[str, tuple[str, ...]] | None:
     """(the pipeline, what shows it) when ``d``'s pass, on ``before`` with the op renamed to its sibling, removes the
     sibling on ``element``: the command that runs it (``sed`` renaming, then the pass) and the lines its output gains

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ireefuzz.oracles import vocabulary
 
@@ -40,6 +40,9 @@ from .confirm import confirm_received, occurrence
 from .log import Dump, dumps, function_text, is_adaptor
 from .record import Culprit, confirmed, not_localized
 from .run import AFTER_EACH_CHANGE, compile_, phase_of, phase_of_pass
+
+if TYPE_CHECKING:
+    from ireefuzz.sut import CompilerConfig
 
 Holds = Callable[[str], list[str]]  # an IR text -> the lines that hold the form
 
@@ -320,7 +323,9 @@ def tensor_allocations_used(form: Form, text: str) -> Form:
     )
 
 
-def localize(text: str, config: Any, function: str, form: Form, what: str, method: Any, log: str = "") -> Culprit:
+def localize(
+    text: str, config: CompilerConfig, function: str, form: Form, what: str, method: Any, log: str = ""
+) -> Culprit:
     """The confirmed pass that made ``form`` (which ``what`` reports), or not localized."""
     if not log:
         _, _, log = compile_(text, config, list(AFTER_EACH_CHANGE))
@@ -415,7 +420,7 @@ def unconverted_users(logged: Sequence[Dump], function: str, form: Form) -> list
     return sorted(users)
 
 
-def untranslated(text: str, config: Any, op: str, diagnostic: str, phase: str | None) -> Culprit:
+def untranslated(text: str, config: CompilerConfig, op: str, diagnostic: str, phase: str | None) -> Culprit:
     """An op that reached LLVM translation: the pass whose output first holds it (in the dispatch function whose
     last dump still holds it), confirmed by running it alone."""
     _, _, log = compile_(text, config, list(AFTER_EACH_CHANGE))
@@ -484,7 +489,7 @@ def _bytes(type_text: str) -> int:
     return n * max(bits // 8, 1)
 
 
-def checker(text: str, config: Any, failed: Dump, messages: Sequence[str], phase: str | None) -> Culprit:
+def checker(text: str, config: CompilerConfig, failed: Dump, messages: Sequence[str], phase: str | None) -> Culprit:
     """A checker's error: the pass that made what it rejects."""
     message = next((m for m in messages if rejected_form(m, failed.body) is not None), None)
     what = f"{failed.name} (a checker: its output is its input) reports: {messages[0] if messages else '?'}"

@@ -7,12 +7,15 @@ materialize it. A copy into or out of a buffer that appears with it is that buff
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from . import lineage
 from .log import first_after
 from .record import Culprit, not_localized
 from .run import AFTER_EACH_CHANGE, compile_
+
+if TYPE_CHECKING:
+    from ireefuzz.sut import CompilerConfig
 
 
 def memory_holds(kind: str) -> Callable[[str], bool]:
@@ -36,7 +39,7 @@ def memory_holds(kind: str) -> Callable[[str], bool]:
     return holds
 
 
-def memory(text: str, kind: str, config: Any) -> Culprit:
+def memory(text: str, kind: str, config: CompilerConfig) -> Culprit:
     """The confirmed pass that made the oracle's ``kind`` memory op, or not localized."""
     code, _, log = compile_(text, config, list(AFTER_EACH_CHANGE))
     if code != 0 and "IR Dump" not in log:

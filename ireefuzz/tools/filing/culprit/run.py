@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 from ireefuzz import sut
 from ireefuzz.sut import launch, opt
@@ -35,7 +35,7 @@ AFTER_EACH = ("--mlir-print-ir-after-all", ONE_THREAD, ELIDE)  # every pass, tho
 CRASH_MARKERS = ("Stack dump:", "PLEASE submit a bug report", "Please report issues to")
 
 
-def compile_(text: str, config: Any, extra: Sequence[str]) -> tuple[int | None, str, str]:
+def compile_(text: str, config: sut.CompilerConfig, extra: Sequence[str]) -> tuple[int | None, str, str]:
     """(exit status, stdout, stderr) of iree-compile on ``text`` with the config's target and flags plus ``extra``;
     under ``--compile-to`` stdout is the IR it wrote."""
     with tempfile.TemporaryDirectory(prefix="ireefuzz-culprit-") as tmp:
@@ -51,7 +51,9 @@ def compile_(text: str, config: Any, extra: Sequence[str]) -> tuple[int | None, 
     return code, out, err
 
 
-def iree_opt(text: str, pipeline: str, config: Any, extra: Sequence[str] = ()) -> tuple[int | None, str, str]:
+def iree_opt(
+    text: str, pipeline: str, config: sut.CompilerConfig, extra: Sequence[str] = ()
+) -> tuple[int | None, str, str]:
     return opt.run_pipeline(text, pipeline, config, extra)
 
 
@@ -60,7 +62,7 @@ def crashed(code: int | None, err: str) -> bool:
     return (code is not None and code < 0) or any(m in err for m in CRASH_MARKERS)
 
 
-def failing_phase(text: str, config: Any) -> str | None:
+def failing_phase(text: str, config: sut.CompilerConfig) -> str | None:
     """The first ``--compile-to`` phase whose compile fails (None: every phase compiles)."""
     for phase in PHASES[:-1]:
         code, _, _ = compile_(text, config, [f"--compile-to={phase}"])
@@ -70,7 +72,7 @@ def failing_phase(text: str, config: Any) -> str | None:
     return "end" if code != 0 else None
 
 
-def phase_ir(text: str, config: Any, phase: str) -> str | None:
+def phase_ir(text: str, config: sut.CompilerConfig, phase: str) -> str | None:
     code, out, _ = compile_(text, config, [f"--compile-to={phase}"])
     return out if code == 0 else None
 
@@ -80,7 +82,7 @@ def phase_of(function: str) -> str | None:
     return "executable-targets" if "_dispatch_" in function else None
 
 
-def phase_of_pass(text: str, config: Any, name: str) -> str | None:
+def phase_of_pass(text: str, config: sut.CompilerConfig, name: str) -> str | None:
     """The first ``--compile-to`` phase (input .. flow) whose run of ``text`` runs the pass ``name``."""
     for phase in INTERPRETED_PHASES:
         _, _, err = compile_(text, config, [f"--compile-to={phase}", f"--mlir-print-ir-after={name}", ONE_THREAD])

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
@@ -37,6 +37,9 @@ from .log import Dump, dumps, function_text, functions, is_adaptor
 from .record import Culprit, confirmed, not_localized
 from .run import AFTER_EACH_CHANGE, INTERPRETED_PHASES, PHASES, compile_, phase_ir
 from .unwrap import unwrap
+
+if TYPE_CHECKING:
+    from ireefuzz.sut import CompilerConfig
 
 CONST_EVAL_OFF = "--iree-opt-const-eval=false"
 JIT_PASS = "iree-consteval-jit-globals"  # evaluates hoisted code by compiling it with the whole pipeline
@@ -158,7 +161,7 @@ def wrong_values(
     text: str,
     function: str,
     inputs: Sequence[np.ndarray],
-    config: Any,
+    config: CompilerConfig,
     *,
     rtol: float = 1e-6,
     phases: Sequence[str] = INTERPRETED_PHASES,
@@ -176,7 +179,7 @@ def wrong_values(
 
 
 def _wrong_values(
-    text: str, function: str, inputs: Sequence[np.ndarray], config: Any, rtol: float, phases: Sequence[str]
+    text: str, function: str, inputs: Sequence[np.ndarray], config: CompilerConfig, rtol: float, phases: Sequence[str]
 ) -> Culprit:
     found = _search(text, function, inputs, config, rtol, phases)
     if found.pass_ != JIT_PASS or CONST_EVAL_OFF in config.flags:
@@ -197,7 +200,7 @@ def _wrong_values(
 
 
 def _search(
-    text: str, function: str, inputs: Sequence[np.ndarray], config: Any, rtol: float, phases: Sequence[str]
+    text: str, function: str, inputs: Sequence[np.ndarray], config: CompilerConfig, rtol: float, phases: Sequence[str]
 ) -> Culprit:
     try:
         reference = interpret(text, function, inputs)
@@ -243,7 +246,7 @@ def _pass_in_phase(
     function: str,
     inputs: Sequence[np.ndarray],
     reference: Sequence[np.ndarray],
-    config: Any,
+    config: CompilerConfig,
     rtol: float,
 ) -> Culprit:
     """Within ``phase``: the first pass whose module-scope dump the interpreter evaluates to other values."""
@@ -388,7 +391,9 @@ def _first_step_differing(
     return None, why
 
 
-def in_codegen(text: str, config: Any, inputs: Sequence[np.ndarray], dims: Sequence[int], so_far: str) -> Culprit:
+def in_codegen(
+    text: str, config: CompilerConfig, inputs: Sequence[np.ndarray], dims: Sequence[int], so_far: str
+) -> Culprit:
     """The first codegen pass (of any dispatch) whose output computes other values than its input."""
     _, _, log = compile_(text, config, list(AFTER_EACH_CHANGE))
     logged = dumps(log)
