@@ -498,9 +498,7 @@ def test_a_comment_on_an_open_issue_leads_with_a_regression_bisection_found():
 def test_a_comment_on_an_argument_written_in_place_gives_the_commands_that_show_it():
     """iree-run-module copies --input files into fresh buffers: the #24665 draft's plain run could not show the
     argument change. The draft gives inputs_after.mlir and the two-module run that does."""
-    shipped = Path(__file__).parent.parent / "docs/bundles/comment_24665_sort_of_an_argument"
-    (folder,) = [p.parent for p in shipped.glob("*/finding.json")]
-    bundle = Bundle.load(folder)
+    bundle = Bundle.load(_bundle("sort_of_an_argument"))  # the #24665 comment's bundle as shipped at stop 39
     text = report.comment_text("iree-org/iree#24665", "a sort of an argument", [("v", bundle)])
     assert "--module=module.vmfb --module=after.vmfb" in text and "--function=main_inputs_after" in text, text
     assert "--expected_output=@a0.npy --equality_mode=exact" in text and "module @inputs_after" in text, text

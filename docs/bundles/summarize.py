@@ -57,10 +57,6 @@ CAUSES = {
         "`scf.forall` gives invalid IR",
         "llvm/llvm-project#113021",
     ),
-    "comment_24665_sort_of_an_argument": (
-        "a sort of an argument sorts the caller's buffer in place",
-        "iree-org/iree#24665",
-    ),
     "comment_13577_f16_maxnumf_fmaxf": ("an f16 `maxnumf` reduction links an undefined `fmaxf`", "iree-org/iree#13577"),
 }
 
