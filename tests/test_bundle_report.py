@@ -16,7 +16,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from ireefuzz.oracles.finding import Finding
-from ireefuzz.tools.filing import bisect, culprit, report
+from ireefuzz.tools.filing import bisect, culprit, drafts, report
 from ireefuzz.tools.filing.bundle import Bundle, run_script
 from ireefuzz.tools.filing.culprit import values
 
@@ -168,7 +168,7 @@ def test_run_sh_removes_its_work_files_by_rms_path():
 def self_contained(text: str, issue: str) -> list[str]:
     """What a comment draft lacks to be pasted as is."""
     wanted = {
-        "the issue's link": report.issue_url(issue),
+        "the issue's link": drafts.issue_url(issue),
         "what this adds": "What this adds",
         "the program inline": "```mlir",
         "the command": "iree-compile program.mlir",
@@ -179,7 +179,7 @@ def self_contained(text: str, issue: str) -> list[str]:
 
 def test_a_comment_draft_is_self_contained():
     folder = _bundle("dynamic_sort_stack")
-    text = report.comment_text(
+    text = drafts.comment_text(
         "iree-org/iree#24735", "1-D dynamic argsort: dynamically sized stack allocation", [("v", Bundle.load(folder))]
     )
     assert self_contained(text, "iree-org/iree#24735") == [], text
@@ -389,11 +389,11 @@ def test_a_comment_on_a_pull_request_links_it_and_shows_what_the_culprit_run_pri
         "pass": "cse",
         "confirm": {"command": "iree-opt ... culprit_before.mlir", "shows": shows},
     }
-    text = report.comment_text("iree-org/iree#23665", "CSE aliasing", [("v", bundle)])
+    text = drafts.comment_text("iree-org/iree#23665", "CSE aliasing", [("v", bundle)])
     assert "https://github.com/iree-org/iree/pull/23665" in text and "proposes to fix" in text, text
     assert "%1 = x -> %0{%c4}" in text, text
     assert (
-        report.trigger_summary(_rows(("rank+1", "same")))
+        drafts.trigger_summary(_rows(("rank+1", "same")))
         == "it still fails the same way with each of: the rank+1 variant."
     )
 
@@ -402,7 +402,7 @@ def test_a_comment_on_a_run_finding_does_not_say_the_tool_prints_ireefuzz_words(
     """iree-run-module without --expected_output prints the values, not ireefuzz's comparison: the draft says whose
     words the quoted message is."""
     bundle = Bundle.load(_bundle("fill_sum"))
-    text = report.comment_text("iree-org/iree#1", "a sum", [("v", bundle)])
+    text = drafts.comment_text("iree-org/iree#1", "a sum", [("v", bundle)])
     assert "prints: `main output" not in text and "ireefuzz's check of the run reports: `" in text, text
 
 
@@ -416,13 +416,13 @@ def test_a_comment_on_a_crash_gives_its_signal_and_frames_not_the_cut_stack_dump
         "iree-compile crash on a valid program: Stack dump:\n0.\tProgram arguments: iree-compile",
         cause="crash/compile-crash/SIGSEGV/mlir.iree_compiler.IREE.Flow.DispatchWorkgroupsOp.getResultAccess>x.y",
     )
-    said = report.crash_stack(crash)
+    said = drafts.crash_stack(crash)
     assert said == "SIGSEGV in `mlir::iree_compiler::IREE::Flow::DispatchWorkgroupsOp::getResultAccess` < `x::y`", said
-    assert report.crash_stack(_finding("fill_sum")) == ""
+    assert drafts.crash_stack(_finding("fill_sum")) == ""
 
 
 def test_a_comment_quotes_what_iree_compile_prints_not_ireefuzzs_prefix():
-    text = report.comment_text("iree-org/iree#24735", "argsort", [("v", Bundle.load(_bundle("dynamic_sort_stack")))])
+    text = drafts.comment_text("iree-org/iree#24735", "argsort", [("v", Bundle.load(_bundle("dynamic_sort_stack")))])
     assert "prints: `iree-compile error on a valid program" not in text and "prints: `'" in text, text
 
 
@@ -479,11 +479,11 @@ def test_a_comment_on_a_closed_issue_whose_fix_the_build_holds_says_the_fix_does
     closed = {"issue": "iree-org/iree#24385", "state": "closed", "timing": "before-build", "landed": fixed}
     bundle = _with_match(Bundle.load(_bundle("dynamic_sort_stack")), **closed)
     answers = {"v": "regressed between 3.10.0 and 3.12.0; still present in 3.13.0"}
-    text = report.comment_text("iree-org/iree#24385", "a conv", [("v", bundle)], answers)
+    text = drafts.comment_text("iree-org/iree#24385", "a conv", [("v", bundle)], answers)
     lead = text.split("**What this adds**")[0]
     assert "Not covered by the fix" in lead and "iree-org/iree#24391 (merged 2026-05-12" in lead, text
     assert "regressed between 3.10.0 and 3.12.0" in lead, text
-    related = report.comment_text("iree-org/iree#24735", "argsort", [("v", bundle)])
+    related = drafts.comment_text("iree-org/iree#24735", "argsort", [("v", bundle)])
     lead = related.split("**What this adds**")[0]  # the review: the useful point was buried in the last line
     assert "**Related**: https://github.com/iree-org/iree/issues/24385 (closed; its fix iree-org/iree#24391" in lead
     assert "Not covered by the fix" not in related  # #24735 itself is open
@@ -491,7 +491,7 @@ def test_a_comment_on_a_closed_issue_whose_fix_the_build_holds_says_the_fix_does
 
 def test_a_comment_on_an_open_issue_leads_with_a_regression_bisection_found():
     bundle = Bundle.load(_bundle("dynamic_sort_stack"))
-    text = report.comment_text("iree-org/iree#24735", "argsort", [("v", bundle)], {"v": "regressed between A and B"})
+    text = drafts.comment_text("iree-org/iree#24735", "argsort", [("v", bundle)], {"v": "regressed between A and B"})
     assert "**New fact**: this reproducer regressed between A and B" in text.split("**What this adds**")[0], text
 
 
@@ -499,7 +499,7 @@ def test_a_comment_on_an_argument_written_in_place_gives_the_commands_that_show_
     """iree-run-module copies --input files into fresh buffers: the #24665 draft's plain run could not show the
     argument change. The draft gives inputs_after.mlir and the two-module run that does."""
     bundle = Bundle.load(_bundle("sort_of_an_argument"))  # the #24665 comment's bundle as shipped at stop 39
-    text = report.comment_text("iree-org/iree#24665", "a sort of an argument", [("v", bundle)])
+    text = drafts.comment_text("iree-org/iree#24665", "a sort of an argument", [("v", bundle)])
     assert "--module=module.vmfb --module=after.vmfb" in text and "--function=main_inputs_after" in text, text
     assert "--expected_output=@a0.npy --equality_mode=exact" in text and "module @inputs_after" in text, text
     assert "--function=main --input=@a0.npy\n" not in text, text
@@ -513,8 +513,8 @@ def test_one_root_cause_makes_one_report_led_by_its_variant_with_a_confirmed_pas
     invalid = ("depthwise", Bundle.load(_bundle("fold_unit_dims_invalid_ir")))
     wrong[1].finding["culprit"] = dict(invalid[1].finding.get("culprit") or {}, pass_="x")
     wrong[1].issue = (wrong[1].issue or "").replace("pass_test.mlir", "the test")  # no pass test ships with it
-    assert report.lead_variant([wrong, invalid]) == 1 and report.lead_variant([invalid, wrong]) == 0
-    text = report.root_cause_text("one bug", [wrong, invalid], {"pooling": "present since 3.10.0"})
+    assert drafts.lead_variant([wrong, invalid]) == 1 and drafts.lead_variant([invalid, wrong]) == 0
+    text = drafts.root_cause_text("one bug", [wrong, invalid], {"pooling": "present since 3.10.0"})
     assert text.startswith("# [") and text.splitlines()[0].endswith(" one bug"), text[:200]
     assert text.count("\n## The lead variant: ") == 1 and "(`depthwise`) is given in full" in text, text[:600]
     others = text.split("## Other variants of this root cause")[1].split("## The lead variant")[0]
@@ -547,11 +547,11 @@ def test_a_comment_for_llvm_leads_with_the_upstream_mlir_test():
     bundle = Bundle.load(_bundle("dynamic_sort_stack"))
     bundle.upstream_test = "// RUN: mlir-opt --transform-interpreter %s 2>&1 | FileCheck %s\n\nfunc.func @f() {}\n"
     bundle.finding["lit_tests"] = [{"test": "upstream_test.mlir", "why": "mlir-opt: error: 'x' op found 57"}]
-    text = report.comment_text("llvm/llvm-project#113021", "tiling", [("v", bundle)])
+    text = drafts.comment_text("llvm/llvm-project#113021", "tiling", [("v", bundle)])
     first = text.index("func.func @f() {}")
     assert first < text.index(bundle.program.strip()), text
     assert "mlir-opt --transform-interpreter upstream_test.mlir" in text and "found 57" in text, text
-    iree = report.comment_text("iree-org/iree#24735", "argsort", [("v", bundle)])
+    iree = drafts.comment_text("iree-org/iree#24735", "argsort", [("v", bundle)])
     assert "func.func @f() {}" not in iree  # an IREE issue's readers get IREE's program
 
 

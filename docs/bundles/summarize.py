@@ -9,8 +9,8 @@ import re
 from pathlib import Path
 
 from ireefuzz.tools.filing.bundle import Bundle
+from ireefuzz.tools.filing.drafts import comment_text, lead_variant, root_cause_text
 from ireefuzz.tools.filing.program import portable
-from ireefuzz.tools.filing.report import comment_text, lead_variant, root_cause_text
 
 ROOT = Path("docs/bundles")
 # root cause folder -> (bug in words, upstream issue to comment on or None for a new report)
