@@ -515,3 +515,14 @@ def test_the_interpreter_frees_intermediates_once_dead(monkeypatch):
     run = interpret.interpret_traced(_chain(8, 24), "main", [np.arange(8, dtype=np.float32)])
     assert np.array_equal(run.outputs[0], np.arange(8))  # 24 negations: the input again
     assert max(held) < 8  # a chain of 24 values holds a few at a time, not all of them
+
+
+def test_split_top_level_splits_at_commas_outside_brackets_only():
+    from ireefuzz.base.mlir_text import split_top_level
+
+    assert split_top_level("tensor<4xf32, #enc>, f32, affine_map<(d0, d1) -> (d0)>") == [
+        "tensor<4xf32, #enc>",
+        "f32",
+        "affine_map<(d0, d1) -> (d0)>",
+    ]
+    assert split_top_level("-d0 + 63, d1 ") == ["-d0 + 63", "d1"] and split_top_level("") == []

@@ -37,6 +37,23 @@ def nesting_depth(text: str) -> int:
     return deepest
 
 
+def split_top_level(text: str) -> list[str]:
+    """``text`` split at its commas outside brackets (``tensor<4xf32, #enc>, f32`` is two parts; ``->`` is no
+    bracket), each part stripped; an empty last part dropped."""
+    parts, depth, start, previous = [], 0, 0, ""
+    for k, ch in enumerate(text):
+        if ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE and not (ch == ">" and previous == "-"):
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:k].strip())
+            start = k + 1
+        previous = ch
+    last = text[start:].strip()
+    return parts + [last] if last else parts
+
+
 def too_deep(text: str, limit: int = MAX_NESTING) -> str | None:
     """Why ``text`` may not be parsed (nested deeper than ``limit``), or None. Quick: a regex-free scan that
     stops counting once the limit is passed is not needed, the scan is linear."""

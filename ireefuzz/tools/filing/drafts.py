@@ -246,18 +246,10 @@ def _inputs_after_commands(flags: Sequence[str], b: Bundle) -> list[str]:
     """The commands that show an argument overwritten: ``iree-run-module`` copies ``--input`` files into fresh
     buffers, so a second module calls the program across the module boundary and returns the arguments after it."""
     after = sut.compile_command(sut.CompilerConfig(), INPUTS_AFTER, "after.vmfb", binary="iree-compile", flags=flags)
-    inputs = [f"--input=@a{i}.npy" for i in range(len(b.inputs))]
-    expected = [f"--expected_output=@a{i}.npy" for i in range(len(b.inputs))]
-    run = [
-        "iree-run-module",
-        "--module=module.vmfb",
-        "--module=after.vmfb",
-        "--device=local-sync",
-        f"--function={INPUTS_AFTER_FUNCTION}",
-        *inputs,
-        *expected,
-        "--equality_mode=exact",
-    ]
+    files = [f"@a{i}.npy" for i in range(len(b.inputs))]
+    run = sut.run_module_command(
+        ["module.vmfb", "after.vmfb"], INPUTS_AFTER_FUNCTION, files, sut.expected_output_flags(files, exact=True)
+    )
     return [shlex.join(after), shlex.join(run) + "   # [FAILED]: an argument holds other values after the call"]
 
 

@@ -39,6 +39,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal, Mapping, Sequence
 
+from ireefuzz.base.mlir_text import split_top_level
 from ireefuzz.oracles.finding import Signature
 from ireefuzz.oracles.registry import SPECS, spec_of
 from ireefuzz.tools import check
@@ -1206,22 +1207,11 @@ def _shift_map(match: re.Match[str], step: int) -> str:
     if step > 0:
         body = ", ".join(["d0"] + ([shifted] if shifted.strip() else []))
         return f"affine_map<({', '.join(f'd{i}' for i in range(n + 1))}){symbols} -> ({body})>"
-    parts = [p.strip() for p in _split_top(results)]
+    parts = split_top_level(results)
     if not parts or parts[0] != "d0" or any(_DIM.search(p) and "d0" in _DIM.findall(p) for p in parts[1:]):
         raise ValueError("the leading dim is not a plain leading result of every map")
     rest = ", ".join(_DIM.sub(lambda m: f"d{int(m.group(1)) - 1}", p) for p in parts[1:])
     return f"affine_map<({', '.join(f'd{i}' for i in range(n - 1))}){symbols} -> ({rest})>"
-
-
-def _split_top(text: str) -> list[str]:
-    """``text`` split at its top-level commas."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        depth += 1 if ch in "([" else -1 if ch in ")]" else 0
-        if ch == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    return parts + ([text[start:]] if text[start:].strip() else [])
 
 
 def reranked_text(text: str, function: str, *, up: bool, size: int = 0) -> tuple[str | None, str]:

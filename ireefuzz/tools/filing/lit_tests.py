@@ -252,9 +252,7 @@ def pass_tests(culprit: Culprit, finding: Mapping[str, Any] | None = None) -> li
         return f"no IR that {culprit.pass_} received was recorded"
     redirect, checks, purpose = "", [], ""
     if culprit.method == "wrong-value":
-        patterns = introduced_values(culprit.confirm.shows, culprit.ir_before) or out_of_bounds_reads(
-            culprit.confirm.shows
-        )
+        patterns = wrong_value_patterns(culprit.confirm.shows, culprit.ir_before)
         if not patterns:
             return (
                 f"{culprit.pass_}'s defect shows as a value (the float64 interpreter on its output); ireefuzz writes "
@@ -317,9 +315,9 @@ def upstream_test(culprit: Culprit) -> LitTest | str:
         return made
     redirect = ""
     if culprit.method == "wrong-value":
-        patterns = introduced_values(culprit.confirm.shows, culprit.ir_before)
+        patterns = wrong_value_patterns(culprit.confirm.shows, culprit.ir_before)
         if not patterns:
-            return "its defect shows as a value, with no constant the upstream output could be checked for"
+            return "its defect shows as a value, with no line the upstream output could be checked for"
         checks = [f"CHECK-NOT: {p}" for p in patterns]
         should = f"compute the values its input does, not from {' / '.join(patterns)}"
     elif culprit.method in ("invalid-ir", "", "crash"):
@@ -364,6 +362,12 @@ def introduced_values(shows: Sequence[str], before: str) -> list[str]:
         if "{{" not in pattern and "[[" not in pattern and pattern not in patterns:
             patterns.append(pattern)
     return patterns
+
+
+def wrong_value_patterns(shows: Sequence[str], before: str) -> list[str]:
+    """The lines a wrong value's confirmation states its defect by, as FileCheck patterns: a constant the pass's input
+    does not hold, else a read past a static dim (the pass test and the upstream test check the same)."""
+    return introduced_values(shows, before) or out_of_bounds_reads(shows)
 
 
 _TRANSFER_READ = re.compile(

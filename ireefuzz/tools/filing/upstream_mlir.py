@@ -26,6 +26,7 @@ from typing import Any, Callable, Sequence
 from iree.compiler import ir
 
 from ireefuzz.oracles import vocabulary
+from ireefuzz.oracles.ir import walk
 
 UPSTREAM_DIALECTS = frozenset(
     {"builtin", "func", "arith", "math", "linalg", "tensor", "memref", "vector", "scf", "affine", "bufferization"}
@@ -161,14 +162,8 @@ class Twin:
 
 
 def _walk(op: Any) -> list[Any]:
-    found: list[Any] = []
-
-    def visit(o: Any) -> Any:
-        found.append(o.operation)
-        return ir.WalkResult.ADVANCE
-
-    op.walk(visit)
-    return found
+    """``op`` and every op nested in it, in order (a list: the cut edits the IR while it goes)."""
+    return [op, *walk(op)]
 
 
 def _dialect(op: Any) -> str:

@@ -28,8 +28,10 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, Sequence
 
 from iree.compiler import ir
 
+from ireefuzz.base.mlir_text import split_top_level
 from ireefuzz.errors import NotInteresting
 from ireefuzz.oracles.finding import Finding
+from ireefuzz.oracles.ir import walk
 from ireefuzz.oracles.registry import SPECS
 from ireefuzz.tools.shrink.canonical import parse
 from ireefuzz.tools.shrink.loop import shrink_greedily
@@ -251,7 +253,7 @@ def _retype_results(m: ir.Module, f: Any) -> None:
         if list(ftype.results) == results:
             continue
         g.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(list(ftype.inputs), results))
-        for op in _nested_ops(m.operation):
+        for op in walk(m.operation):
             if op.name == "func.call" and ir.FlatSymbolRefAttr(op.attributes["callee"]).value == _name(g):
                 for r, t in zip(op.results, results):
                     r.set_type(t)
@@ -263,16 +265,6 @@ def _function_of(op: Any) -> Any:
     while op is not None and op.name != "func.func":
         op = op.parent
     return op
-
-
-def _nested_ops(op: Any) -> list[Any]:
-    """Every op nested in ``op`` (``op`` itself first), in order."""
-    found = [op]
-    for region in op.regions:
-        for block in region.blocks:
-            for o in block.operations:
-                found += _nested_ops(o.operation)
-    return found
 
 
 class Size(NamedTuple):
@@ -330,7 +322,7 @@ def split_functions(text: str) -> Iterator[str]:
         keep = funcs[k]
         called = set(re.findall(r"\bcall @([\w$.]+)", str(keep)))
         for f in funcs:
-            name = ir.StringAttr(f.attributes["sym_name"]).value
+            name = _name(f)
             if f is not keep and name not in called:
                 f.erase()
         yield from _emit(m)
@@ -343,7 +335,7 @@ def drop_function_results(text: str) -> Iterator[str]:
         return
     for f in _funcs(module):
         for k in reversed(range(_results(f))):
-            candidate = without_result(text, ir.StringAttr(f.attributes["sym_name"]).value, k)
+            candidate = without_result(text, _name(f), k)
             if candidate is not None:
                 yield candidate
 
@@ -354,7 +346,7 @@ def _results(f: Any) -> int:
 
 def _func_named(module: ir.Module | None, function: str) -> Any:
     funcs = _funcs(module) if module is not None else []
-    return next((f for f in funcs if ir.StringAttr(f.attributes["sym_name"]).value == function), None)
+    return next((f for f in funcs if _name(f) == function), None)
 
 
 def result_count(text: str, function: str) -> int:
@@ -397,9 +389,9 @@ def drop_optional_inputs(text: str) -> Iterator[str]:
     """An attention's optional mask (its fifth input) dropped with its indexing map, and what only it fed (the
     review: the masked contraction kept a causal-mask generic its failure does not need)."""
     for m in _ATTENTION.finditer(text):
-        maps = [x.strip() for x in m.group("maps").split(",")]
-        values = [x.strip() for x in m.group("values").split(",")]
-        types = _split_types(m.group("types"))
+        maps = split_top_level(m.group("maps"))
+        values = split_top_level(m.group("values"))
+        types = split_top_level(m.group("types"))
         if len(values) != 5 or len(types) != 5 or len(maps) != 6:  # q, k, v, scale, mask; their maps and the out's
             continue
         kept = (
@@ -412,20 +404,6 @@ def drop_optional_inputs(text: str) -> Iterator[str]:
         for f in _funcs(module):
             _erase_dead(f.regions[0].blocks[0])
         yield from _emit(module)
-
-
-def _split_types(types: str) -> list[str]:
-    """A comma-separated type list split at its top level (``tensor<?x31xf32>, f32``)."""
-    parts, depth, start = [], 0, 0
-    for k, c in enumerate(types):
-        if c in "<([":
-            depth += 1
-        elif c in ">)]":
-            depth -= 1
-        elif c == "," and depth == 0:
-            parts.append(types[start:k].strip())
-            start = k + 1
-    return parts + [types[start:].strip()]
 
 
 def drop_unused_results(text: str) -> Iterator[str]:
@@ -461,8 +439,7 @@ def _integral(t: Any) -> bool:
 
 def _without_result(op: Any, k: int) -> Any:
     """``op`` (a ``linalg.generic``) rebuilt without its ``k``-th result (see ``drop_unused_results``); its body."""
-    segments = [int(x) for x in re.findall(r"\d+", str(op.attributes["operandSegmentSizes"]).split(":", 1)[1])]
-    n_ins, n_outs = segments
+    n_ins, n_outs = ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])
     block = op.regions[0].blocks[0]
     argument = block.arguments[n_ins + k]
     if list(argument.uses):
@@ -674,7 +651,7 @@ def _retyped(text: str, retype: Retype) -> Iterator[str]:
     if m is None:
         return
     with m.context, ir.Location.unknown():
-        ops = _nested_ops(m.operation)
+        ops = list(walk(m.operation))
         values = [v for op in ops for v in op.results] + [
             a for op in ops for region in op.regions for block in region.blocks for a in block.arguments
         ]
