@@ -24,6 +24,7 @@ from ireefuzz.oracles.finding import Finding
 from ireefuzz.tools import baseline
 from ireefuzz.tools.campaign import loop, report, runs
 from ireefuzz.tools.filing import experiments as X
+from ireefuzz.tools.filing.experiments import running
 
 STACK = "crash/compile-error/stack-allocation-over-limit[elementwise]@codegen"
 WRITE = (
@@ -172,7 +173,7 @@ def test_f16_becomes_f32_and_a_cast_that_becomes_f32_to_f32_goes():
 
 def test_the_cap_takes_one_of_each_kind_in_turn_and_says_what_it_left():
     kinds = X.graph_experiments(softmax_case())
-    picked, left = X.chosen(kinds, 3, X._identity)
+    picked, left = X.chosen(kinds, 3, running._identity)
     assert [e.label for e in picked] == ["static", "n0.outs=empty", "rank+1"]
     leftover = ("data-tiling=true", "cpu=generic", "data-tiling=false", "cpu=x86-64-v3")
     assert left == [f"{label}: over the cap of 3" for label in leftover]
@@ -572,7 +573,7 @@ def test_a_raw_program_gets_static_dims_its_argument_inits_a_rank_more_f32_and_t
     assert "(filled with zero: the op reads it)" in built["generic#0.outs=empty"].change
     assert built["rank+1"].case.args[0].shape == (X.EXTRA_DIM, 33, 4)
     assert (built["rank-1"].case, built["rank-1"].not_run) == (None, "a tensor without a static leading dim")
-    picked, left = X.chosen(X.program_experiments(case), 12, X._identity)
+    picked, left = X.chosen(X.program_experiments(case), 12, running._identity)
     assert "rank-1: not built (a tensor without a static leading dim)" in left and built["rank-1"] not in picked
 
 

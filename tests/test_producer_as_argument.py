@@ -16,6 +16,7 @@ import pytest
 
 from ireefuzz.tools.filing import experiments as X
 from ireefuzz.tools.filing import report
+from ireefuzz.tools.filing.experiments import running
 
 REPRO = Path(__file__).parent.parent / "docs" / "repros" / "fill_then_sum_wrong_value.mlir"
 
@@ -78,16 +79,16 @@ def test_the_splat_argument_gets_the_fills_value_and_the_random_one_the_drawn_in
     assert splat.dtype == np.int32 and splat.tolist() == [2, 2]
     assert made["fill#2.producer=argument"].case.given is None  # drawn from the seed
     assert all(e.drops_op for e in made.values())
-    assert X._identity(made["fill#2.producer=splat-argument"].case) != X._identity(
+    assert running._identity(made["fill#2.producer=splat-argument"].case) != running._identity(
         made["fill#2.producer=argument"].case
     )
 
 
 def test_the_same_failure_without_the_producer_in_its_cone_counts_as_same():
-    assert X._fewer_ops("numeric/wrong-value/reduce_sum", "numeric/wrong-value/fill>reduce_sum")
-    assert not X._fewer_ops("numeric/wrong-value/fill>reduce_sum", "numeric/wrong-value/fill>reduce_sum")
-    assert not X._fewer_ops("numeric/nan/reduce_sum", "numeric/wrong-value/fill>reduce_sum")
-    assert not X._fewer_ops("numeric/wrong-value/add", "numeric/wrong-value/fill>reduce_sum")
+    assert running._fewer_ops("numeric/wrong-value/reduce_sum", "numeric/wrong-value/fill>reduce_sum")
+    assert not running._fewer_ops("numeric/wrong-value/fill>reduce_sum", "numeric/wrong-value/fill>reduce_sum")
+    assert not running._fewer_ops("numeric/nan/reduce_sum", "numeric/wrong-value/fill>reduce_sum")
+    assert not running._fewer_ops("numeric/wrong-value/add", "numeric/wrong-value/fill>reduce_sum")
 
 
 def _rows(**outcomes: str) -> dict:
@@ -118,9 +119,9 @@ def test_the_fill_sum_repro_fails_the_same_way_with_the_fill_folded_into_the_bod
     it returns the same wrong value: the fill is not the condition, a body that ignores its input is."""
     from ireefuzz.tools import check
 
-    shipped = X._shipped_baseline()
+    shipped = running._shipped_baseline()
     unknown = {k: v for k, v in shipped.causes.items() if "reduce_sum" not in k}
-    monkeypatch.setattr(X, "_shipped_baseline", lambda: dataclasses.replace(shipped, causes=unknown))
+    monkeypatch.setattr(running, "_shipped_baseline", lambda: dataclasses.replace(shipped, causes=unknown))
     parser = argparse.ArgumentParser()
     check.configure(parser)
     out = io.StringIO()

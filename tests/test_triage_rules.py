@@ -14,6 +14,7 @@ import pytest
 
 from ireefuzz.tools import baseline
 from ireefuzz.tools.filing import experiments as X
+from ireefuzz.tools.filing.experiments import running
 
 DATA = Path(__file__).parent / "data" / "triage"
 FLUSH = "numeric/wrong-value/f16-subnormal-flushed-without-f16c"
@@ -246,7 +247,7 @@ def test_ill_conditioned_numbers_do_not_unjudge_a_target_judged_on_the_compile()
 
     e = X.Experiment("aggressive-fusion", "`flag`", None)
     compiled = CaseResult(None, (), discarded=1, compiler_version="3.13")
-    row = lambda result, target: X._row(e, result, Target.by_cause(target), baseline.Baseline(), {}).outcome.kind
+    row = lambda result, target: running._row(e, result, Target.by_cause(target), baseline.Baseline(), {}).outcome.kind
     assert row(compiled, ATTENTION) == "clean"
     assert row(dataclasses.replace(compiled, compiler_version=""), ATTENTION) == "not-judged"
     assert row(compiled, "numeric/wrong-value/attention") == "not-judged"
@@ -310,9 +311,9 @@ def test_a_gather_from_a_strided_slice_compiles_from_an_argument_which_is_its_tr
     assert check.main(parser.parse_args(argv), X.for_check) == 1  # a finding, known or new
     (known,) = json.loads(capsys.readouterr().out)["causes"]
     assert known["verdict"] == "known"  # the shipped baseline's entry
-    shipped = X._shipped_baseline()
+    shipped = running._shipped_baseline()
     unknown = {k: v for k, v in shipped.causes.items() if "unrealized_conversion_cast" not in k}
-    monkeypatch.setattr(X, "_shipped_baseline", lambda: dataclasses.replace(shipped, causes=unknown))
+    monkeypatch.setattr(running, "_shipped_baseline", lambda: dataclasses.replace(shipped, causes=unknown))
     status = check.main(parser.parse_args(argv), X.for_check)
     (cause,) = json.loads(capsys.readouterr().out)["causes"]
     rows = {r["label"]: r["outcome"] for r in cause["record"]["rows"]}

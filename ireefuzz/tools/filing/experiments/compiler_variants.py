@@ -1,0 +1,85 @@
+"""Variants of how a case is compiled, a graph ``Case`` and a raw ``ProgramCase`` alike: another CPU (``CPUS``;
+``host`` described by what this machine adds), one CPU feature added, the target oracle's compiler policies."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable, Iterable, Iterator
+
+from ireefuzz.oracles.registry import SPECS
+
+from .table import FEATURE_LABEL, Experiment
+
+CPUS = ("generic", "x86-64-v3", "host")
+CannotRun = Callable[[str], "str | None"]  # a CPU -> why this machine cannot run code for it, or None
+CannotFlag = Callable[[tuple[str, ...]], "str | None"]  # the case's flags -> why this machine cannot run it, or None
+
+
+def cpu_experiments(case: Any, cannot_run: CannotRun) -> Iterator[Experiment]:
+    """The case for each of ``CPUS`` it does not already target; a CPU whose code this machine cannot run
+    (``cannot_run`` says why) is compiled only."""
+    for cpu in CPUS:
+        if cpu != case.target_cpu:
+            yield Experiment(
+                f"cpu={cpu}",
+                f"`--iree-llvmcpu-target-cpu={cpu}`{host_named(cpu)} instead of `{case.target_cpu}`",
+                dataclasses.replace(case, target_cpu=cpu),
+                cannot_run(cpu) or "",
+            )
+
+
+def host_named(cpu: str) -> str:
+    """What ``host`` resolves to on this machine (`` (here `rocketlake` with +avx512fp16 ...)``), for a claim about
+    it that a reader's machine may not share (the review: #13577's link error is gone on a host with AVX-512 FP16);
+    "" for any other."""
+    if cpu != "host":
+        return ""
+    return f" (here {host_description()})"
+
+
+def host_description() -> str:
+    """``host`` on this machine in words a reader can act on: the CPU LLVM names it after and the features this
+    machine adds to that CPU (the review: `rocketlake` here has +avx512fp16, which `-cpu=rocketlake` lacks, so "host
+    compiles it" misled)."""
+    from ireefuzz import sut
+
+    host = sut.resolve_platform(sut.CompilerConfig(target_cpu="host"))[0]
+    if not host.name:
+        return "`host`"
+    named = sut.resolve_platform(sut.CompilerConfig(target_cpu=host.name))[0]
+    extra = sorted(_enabled(host.features) - _enabled(named.features))
+    shown = ", ".join(f"`{f}`" for f in extra[:8]) + (", ..." if len(extra) > 8 else "")
+    return f"`{host.name}`" + (f" with {shown} beyond `-cpu={host.name}`" if extra else "")
+
+
+def _enabled(features: str) -> set[str]:
+    return {f for f in features.split(",") if f.startswith("+") and f != "+64bit"}
+
+
+def feature_experiments(
+    case: Any, have: str | None, features: Iterable[str], cannot_run: CannotFlag
+) -> Iterator[Experiment]:
+    """The case on its own CPU with one feature added (``+f16c``), for each of ``features`` (those a known cause
+    shows only without) that ``have`` (the CPU's resolved "+a,-b" features; None: unknown, no variant) lacks.
+    ``cannot_run`` says why this machine cannot run code with those flags, or None."""
+    from ireefuzz.sut.config_space import FEATURES_FLAG, enabled
+
+    if have is None or any(f.startswith(FEATURES_FLAG + "=") for f in case.flags):
+        return
+    for feature in sorted(set(features) - enabled(have)):
+        flags = (*case.flags, f"{FEATURES_FLAG}=+{feature}")
+        yield Experiment(
+            f"{FEATURE_LABEL}{feature}",
+            f"`{FEATURES_FLAG}=+{feature}` on `{case.target_cpu}`",
+            dataclasses.replace(case, flags=flags),
+            cannot_run(flags) or "",
+        )
+
+
+def policy_experiments(case: Any, oracle: str) -> Iterator[Experiment]:
+    """The case compiled with each compiler policy flag of the target's oracle (``OracleSpec.policies``: fusion's
+    aggressive fusion) it does not pass already; a graph case and a raw program alike."""
+    spec = SPECS.get(oracle)
+    for label, flag in spec.policies if spec is not None else ():
+        if flag not in case.flags:
+            yield Experiment(label, f"`{flag}`", dataclasses.replace(case, flags=(*case.flags, flag)))

@@ -1,0 +1,304 @@
+"""Variants of a graph ``Case``, from the metamorphic relations' transforms and the shrinker's graph edits: dims
+static or dynamic, an argument init replaced, fill vs splat generic, a fill read from an argument, a consumer
+removed, f32 for f16 / bf16, a rank more or less, data tiling on / off (``graph_experiments``, with the CPUs)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
+
+from .compiler_variants import CannotRun, cpu_experiments
+from .table import EDGE_UP, EXTRA_DIM, Experiment
+
+if TYPE_CHECKING:
+    from ireefuzz.generators.case import Case
+
+
+def _attempt(build: Callable[[], Any]) -> Any:
+    from ireefuzz.errors import GraphError
+
+    try:
+        return build()
+    except (GraphError, ValueError, KeyError, IndexError, TypeError):
+        return None
+
+
+def _with(case: Case, graph: Any, instances: Any = None) -> Any:
+    """``case`` with ``graph`` (and ``instances``; default: the case's, kept to the graph's symbols), checked."""
+    from ireefuzz.tools.shrink.graph import with_graph
+
+    if instances is None:
+        return with_graph(case, graph)
+    return dataclasses.replace(case, graph=graph, instances=instances).check()
+
+
+def shape_experiments(case: Case) -> Iterator[Experiment]:
+    """Dynamic dims static at the first instance's sizes (all, then each alone; with an empty or unit size, also
+    at that size one up, so a degenerate size is not taken for the static dims' cure), a dim at an edge size one
+    size up, or static dims dynamic."""
+    from ireefuzz.core.relations import to_dynamic, to_static
+
+    g, sizes = case.graph, dict(case.instances[0])
+    if g.symbols:
+        shown = ", ".join(f"{s}={n}" for s, n in sizes.items())
+        static = _attempt(lambda: _with(case, to_static(g, sizes), ({},)))
+        if static is not None:
+            yield Experiment("static", f"every dim static at the instance's sizes ({shown})", static)
+        up = {s: n + 1 if n in (0, 1) else n for s, n in sizes.items()}
+        edge_static = _attempt(lambda: _with(case, to_static(g, up), ({},))) if up != sizes else None
+        if static is not None and edge_static is not None:
+            bumped = ", ".join(f"{s}={n}" for s, n in up.items() if n != sizes[s])
+            yield Experiment(f"static{EDGE_UP}", f"every dim static, with {bumped} (one size up)", edge_static)
+        for sym, n in sizes.items():  # an empty or unit dim is an edge: the same program one size up
+            if n in (0, 1):
+                edge = _attempt(lambda: _with(case, g, ({**sizes, sym: n + 1},)))
+                if edge is not None:
+                    yield Experiment(f"size:{sym}={n + 1}", f"`{sym}` = {n + 1} instead of {n}", edge)
+        for sym in g.symbols if len(g.symbols) > 1 else ():
+            rest = ({s: n for s, n in sizes.items() if s != sym},)
+            one = _attempt(lambda: _with(case, g.map_dims(lambda d: sizes[sym] if d == sym else d).check(), rest))
+            if one is not None:
+                yield Experiment(f"static:{sym}", f"`{sym}` static ({sizes[sym]}), the other dims dynamic", one)
+        return
+    dynamic, new = to_dynamic(g)
+    variant = _attempt(lambda: _with(case, dynamic, (new,))) if new else None
+    if variant is not None:
+        yield Experiment("dynamic", f"the static sizes {', '.join(map(str, new.values()))} as dynamic dims", variant)
+
+
+def init_experiments(case: Case) -> Iterator[Experiment]:
+    """Each argument used as a destination replaced: a DPS ``outs`` by a fresh ``tensor.empty``
+    (``dps_variants``' ``outs=empty``), an accumulator the op reads by a ``linalg.fill`` of one."""
+    from ireefuzz.core.relations import dps_variants
+    from ireefuzz.generators.ops import OPS
+
+    g = case.graph
+    forms = dict(dps_variants(g, limit=1 << 16))
+    for i, node in enumerate(g.nodes):
+        init = str(node.attrs.get("init", "empty"))
+        if init.startswith("value:a") and f"n{i}.outs=empty" in forms:
+            variant = _attempt(lambda: _with(case, forms[f"n{i}.outs=empty"]))
+            if variant is not None:
+                yield Experiment(
+                    f"n{i}.outs=empty",
+                    f"`tensor.empty` instead of `%arg{init[7:]}` as the outs of n{i} ({node.op})",
+                    variant,
+                )
+        acc = OPS[node.op].acc_input
+        if acc is not None and acc < len(node.inputs) and node.inputs[acc].startswith("a"):
+            variant = _attempt(lambda: _with(case, accumulator_filled(g, i)))
+            if variant is not None:
+                yield Experiment(
+                    f"n{i}.acc=fill",
+                    f"a `linalg.fill` of a `tensor.empty` instead of `%arg{node.inputs[acc][1:]}` as the "
+                    f"accumulator of n{i} ({node.op})",
+                    variant,
+                )
+
+
+def accumulator_filled(graph: Any, index: int) -> Any:
+    """``graph`` with node ``index``'s accumulator argument replaced by a new zero ``fill`` of its type (placed
+    first); an argument nothing else reads goes."""
+    from ireefuzz.generators.graph import Node
+    from ireefuzz.generators.ops import OPS
+    from ireefuzz.tools.shrink.graph import rebuild
+
+    node, acc = graph.nodes[index], OPS[graph.nodes[index].op].acc_input
+    t = graph.type_of(node.inputs[acc])
+    zero = 0 if t.dtype.startswith("i") else 0.0
+    fill = Node("fill", (), {"shape": list(t.shape), "dtype": t.dtype, "value": zero}, type(t)(t.shape, t.dtype))
+    shifted = _prepend(graph, fill)
+    target = shifted.nodes[index + 1]
+    inputs = tuple("n0" if k == acc else r for k, r in enumerate(target.inputs))
+    nodes = list(shifted.nodes)
+    nodes[index + 1] = dataclasses.replace(target, inputs=inputs)
+    whole = type(graph)(graph.args, tuple(nodes), shifted.outputs)
+    return rebuild(whole, range(len(nodes)), whole.outputs)
+
+
+def _prepend(graph: Any, node: Any) -> Any:
+    """``graph`` with ``node`` as its new first node (every node reference shifted by one); unchecked."""
+
+    def shift(ref: str) -> str:
+        return f"n{int(ref[1:]) + 1}" if ref.startswith("n") else ref
+
+    def attrs(a: Mapping[str, Any]) -> dict[str, Any]:
+        init = str(a.get("init", "empty"))
+        kind, _, ref = init.partition(":")
+        return dict(a) | ({"init": f"{kind}:{shift(ref)}"} if ref else {})
+
+    moved = [dataclasses.replace(n, inputs=tuple(map(shift, n.inputs)), attrs=attrs(n.attrs)) for n in graph.nodes]
+    return type(graph)(graph.args, (node, *moved), tuple(map(shift, graph.outputs)))
+
+
+def splat_experiments(case: Case) -> Iterator[Experiment]:
+    """Each ``fill`` toggled between ``linalg.fill`` and its splat ``linalg.generic`` (``dps_variants``' form)."""
+    from ireefuzz.core.relations import dps_variants
+
+    g = case.graph
+    forms = dict(dps_variants(g, limit=1 << 16))
+    for i, node in enumerate(g.nodes):
+        if node.op != "fill":
+            continue
+        generic = bool(node.attrs.get("generic"))
+        variant = forms.get(f"n{i}.generic={str(not generic).lower()}")
+        variant = _attempt(lambda: _with(case, variant)) if variant is not None else None
+        if variant is not None:
+            change = "`linalg.fill` instead of the splat `linalg.generic`" if generic else "a splat `linalg.generic`"
+            yield Experiment(
+                f"n{i}.{'fill' if generic else 'generic'}",
+                f"{change} for n{i}" + ("" if generic else " instead of `linalg.fill`"),
+                variant,
+            )
+
+
+def consumer_experiments(case: Case) -> Iterator[Experiment]:
+    """Each consumer removed (with what only it feeds): its producers are returned instead."""
+    from ireefuzz.tools.shrink.graph import cone, rebuild
+
+    g = case.graph
+    for c, node in enumerate(g.nodes):
+        producers = [r for r in dict.fromkeys(node.inputs) if r.startswith("n")]
+        if not producers:
+            continue
+        outputs = list(dict.fromkeys([o for o in g.outputs if c not in cone(g, [o])] + producers))
+        variant = _attempt(lambda: _with(case, rebuild(g, sorted(cone(g, outputs)), outputs)))
+        if variant is not None:
+            shown = ", ".join(producers)
+            yield Experiment(f"drop:n{c}", f"n{c} ({node.op}) removed ({shown} returned instead)", variant)
+
+
+NARROW_FLOATS = ("f16", "bf16")
+
+
+def dtype_experiments(case: Case) -> Iterator[Experiment]:
+    """f16 / bf16 as f32 everywhere (a cast that becomes f32 to f32 goes)."""
+    g = case.graph
+    narrow = sorted({t.dtype for t in g.args} | {n.type.dtype for n in g.nodes} & set(NARROW_FLOATS))
+    narrow = [d for d in narrow if d in NARROW_FLOATS]
+    variant = _attempt(lambda: _with(case, widened(g))) if narrow else None
+    if variant is not None:
+        yield Experiment("f32", f"f32 instead of {' / '.join(narrow)}", variant)
+
+
+def widened(graph: Any) -> Any:
+    """``graph`` with every f16 / bf16 type (and ``dtype`` / ``to`` attribute) as f32; casts that become
+    f32 -> f32 bypassed."""
+    from ireefuzz.tools.shrink.graph import rebuild
+
+    wide = lambda d: "f32" if d in NARROW_FLOATS else d
+    retype = lambda t: dataclasses.replace(t, dtype=wide(t.dtype))
+    nodes = []
+    for n in graph.nodes:
+        attrs = {k: wide(v) if k in ("dtype", "to") and isinstance(v, str) else v for k, v in n.attrs.items()}
+        nodes.append(dataclasses.replace(n, attrs=attrs, type=retype(n.type)))
+    g = type(graph)(tuple(retype(t) for t in graph.args), tuple(nodes), graph.outputs)
+    same = {
+        f"n{i}": n.inputs[0]
+        for i, n in enumerate(g.nodes)
+        if n.op == "cast" and g.type_of(n.inputs[0]).dtype == n.type.dtype
+    }
+    keep = [i for i in range(len(g.nodes)) if f"n{i}" not in same]
+    return rebuild(g, keep, g.outputs, replace=same) if same else g.check()
+
+
+RANKED_FAMILIES = frozenset({"elementwise", "producer", "reduction", "normalization"})  # ops with "dim"/"shape" attrs
+
+
+def rank_experiments(case: Case) -> Iterator[Experiment]:
+    """One leading dim more, and one less, where every op allows it (elementwise, producers, reductions,
+    softmax and the norms: their ``dim`` and ``shape`` attributes move with it)."""
+    from ireefuzz.generators.ops import OPS
+
+    g = case.graph
+    if not all(OPS[n.op].family in RANKED_FAMILIES for n in g.nodes):
+        return
+    rank = max((len(g.type_of(o).shape) for o in g.outputs), default=0)
+    up = _attempt(lambda: _with(case, with_leading_dim(g, EXTRA_DIM)))
+    if up is not None:
+        yield Experiment("rank+1", f"a leading dim of size {EXTRA_DIM} more (rank {rank} -> {rank + 1})", up)
+    down = _attempt(lambda: _with(case, without_leading_dim(g)))
+    if down is not None:
+        yield Experiment("rank-1", f"the leading dim dropped (rank {rank} -> {rank - 1})", down)
+
+
+def with_leading_dim(graph: Any, size: Any) -> Any:
+    def shape(t: Any) -> Any:
+        return dataclasses.replace(t, shape=(size, *t.shape))
+
+    return _reranked(graph, shape, lambda d: d + 1, lambda s: [size, *s])
+
+
+def without_leading_dim(graph: Any) -> Any:
+    def shape(t: Any) -> Any:
+        if not t.shape:
+            raise ValueError(f"{t!r} has no dim to drop")
+        return dataclasses.replace(t, shape=tuple(t.shape[1:]))
+
+    def dim(d: int) -> int:
+        if d < 1:
+            raise ValueError("an op works along the dim to drop")
+        return d - 1
+
+    return _reranked(graph, shape, dim, lambda s: list(s[1:]))
+
+
+def _reranked(graph: Any, shape: Callable, dim: Callable[[int], int], attr_shape: Callable) -> Any:
+    nodes = []
+    for n in graph.nodes:
+        attrs = dict(n.attrs)
+        if "dim" in attrs:
+            attrs["dim"] = dim(int(attrs["dim"]))
+        if "shape" in attrs:
+            attrs["shape"] = attr_shape(attrs["shape"])
+        nodes.append(dataclasses.replace(n, attrs=attrs, type=shape(n.type)))
+    return type(graph)(tuple(shape(t) for t in graph.args), tuple(nodes), graph.outputs).check()
+
+
+def config_experiments(case: Case) -> Iterator[Experiment]:
+    """Data tiling forced on and off (``config_variants``; its CPU variant is ``cpu_experiments``')."""
+    from ireefuzz.core.relations import DATA_TILING_FLAG, config_variants
+
+    for v in config_variants(case):
+        if v.label.startswith("data-tiling") and tuple(v.case.flags) != tuple(case.flags):
+            flag = next(f for f in v.case.flags if f.startswith(DATA_TILING_FLAG))
+            yield Experiment(v.label, f"`{flag}`", v.case)
+
+
+GraphBuilder = Callable[[Any], Iterator[Experiment]]
+
+
+def producer_experiments(case: Case) -> Iterator[Experiment]:
+    """Each ``fill`` read from a new argument of its type instead (random values): whether the failure needs the
+    splat at all (the raw programs' ``with_producer_as_argument``, same label ending ``producer=argument``; round J's
+    vectorization crash over a filled, masked sum is right with its input an argument, as the fill-sum is)."""
+    from ireefuzz.tools.shrink.graph import rebuild
+
+    g = case.graph
+    for i, node in enumerate(g.nodes):
+        if node.op != "fill":
+            continue
+        keep = [k for k in range(len(g.nodes)) if k != i]
+        variant = _attempt(
+            lambda: _with(case, rebuild(g, keep, g.outputs, replace={f"n{i}": "x0"}, new_args=[node.type]))
+        )
+        if variant is not None:
+            yield Experiment(f"n{i}.producer=argument", f"n{i} (a `linalg.fill`) read from a new argument", variant)
+
+
+GRAPH_EXPERIMENTS: tuple[tuple[str, GraphBuilder], ...] = (
+    ("shape", shape_experiments),
+    ("init", init_experiments),
+    ("splat", splat_experiments),
+    ("producer", producer_experiments),
+    ("consumer", consumer_experiments),
+    ("dtype", dtype_experiments),
+    ("rank", rank_experiments),
+    ("config", config_experiments),
+)
+
+
+def graph_experiments(case: Case, cannot_run: CannotRun = lambda cpu: None) -> list[list[Experiment]]:
+    """Every applicable graph experiment of ``case``, one list per kind (``GRAPH_EXPERIMENTS``, then the CPUs)."""
+    kinds = [list(build(case)) for _, build in GRAPH_EXPERIMENTS]
+    return kinds + [list(cpu_experiments(case, cannot_run))]
