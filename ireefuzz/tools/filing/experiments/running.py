@@ -18,6 +18,7 @@ from .graph_variants import graph_experiments
 from .program_variants import program_experiments
 from .records import record, section_lines
 from .table import AS_GIVEN, FEATURE_LABEL, Experiment, ExperimentTable, Outcome, Row
+from .twins import twin_experiments
 from .verdict import (
     culprit_families,
     family,
@@ -117,6 +118,7 @@ def run_experiments(
         )
     graph = isinstance(subject, Case)
     kinds = graph_experiments(subject, cannot_run) if graph else program_experiments(subject, cannot_run)
+    kinds.append(list(twin_experiments(subject)))  # a raw program even for a graph case: run with MLIR below
     kinds.append(list(policy_experiments(subject, goal.oracle or "")))
     limits = baseline.missing_features()
     with_flags = lambda flags: config_space.cannot_run(dataclasses.replace(mine, flags=flags))
@@ -125,15 +127,16 @@ def run_experiments(
     picked, left = chosen(kinds, limit, _identity)
     experiments = [Experiment(AS_GIVEN, "the program as given (shrunk, where it was)", subject), *picked]
     cause = goal.value if goal.kind == "cause" else ""
-    frontend = ev.LINALG if graph else MLIR
+    frontend_of = lambda case: ev.LINALG if isinstance(case, Case) else MLIR
     results: dict[int, Any] = {}
-    groups: dict[int | None, list[int]] = collections.defaultdict(list)
+    groups: dict[tuple[Any, int | None], list[int]] = collections.defaultdict(list)
     for i, e in enumerate(experiments):
         if e.not_run and needs_run(cause or goal.value):
             results[i] = f"{e.not_run}: compiled only"
         else:  # memory and fusion: one module each (IREE shares identical dispatches across a module's functions)
-            groups[i if goal.oracle is not None and spec_of(goal.oracle).reads_dispatches else None].append(i)
-    for indices in groups.values():
+            alone = goal.oracle is not None and spec_of(goal.oracle).reads_dispatches
+            groups[frontend_of(e.case), i if alone else None].append(i)
+    for (frontend, _), indices in groups.items():
         if log:
             log(f"experiments: {', '.join(experiments[i].label for i in indices)}")
         evaluated = evaluate([experiments[i].case for i in indices], config, policy, frontend)

@@ -1,0 +1,131 @@
+"""Twins: two ops of one function that compute the same value from the same operands, which CSE merges into one.
+
+IREE's CSE merges identical dispatches whose results are fresh buffers (``stream.async.dispatch`` is pure), so two
+consumers that each write their own copy in place (two sorts of two identical iotas, two scatters into two zero
+fills) then write one buffer (iree-org/iree#23665). The engineer's experiment: the later twin told apart from the
+earlier by a discardable attribute and nothing else, so its value and the program's meaning stay as they were while
+CSE no longer sees twins. Where that variant is right, the failure needs the merge (label ending ``twin=distinct``,
+the cure the baseline records for that mechanism). Graph cases get it on their emitted program, at the same inputs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any, Iterator
+
+from .table import Experiment
+
+TWIN_ATTRIBUTE = "ireefuzz.twin"  # discardable: no pass reads it; CSE compares it, so the twins differ
+_TRIVIAL = frozenset({"tensor.empty", "arith.constant", "tensor.dim"})  # merged by design, no buffer of their own
+_SSA_NAME = re.compile(r"%[\w.$-]+(?:#\d+)?")
+MAX_TWINS = 2  # experiments per candidate: the first twins in program order
+
+
+def twin_sites(text: str, function: str) -> list[tuple[int, str]]:
+    """(op index, op name) of each top-level op of ``function`` in ``text`` that repeats an earlier op: the same
+    op, attributes and regions (printed in its own scope), over the same operands or operands that are twins
+    themselves (two ``tensor.empty`` of one type). Empty where ``text`` does not parse."""
+    from ireefuzz.tools.shrink.canonical import parse
+
+    module = parse(text)
+    if module is None:
+        return []
+    ops = _body(module, function)
+    keys: dict[Any, tuple] = {}  # an op's result value -> its key
+    first: dict[tuple, int] = {}
+    found = []
+    for index, op in enumerate(ops):
+        operands = tuple(_operand_key(v, keys) for v in op.operands)
+        key = (op.name, _own_text(op), operands)
+        for n, result in enumerate(op.results):
+            keys[_value_id(result)] = (key, n)
+        if key in first and op.name not in _TRIVIAL and op.results:
+            found.append((index, op.name))
+        first.setdefault(key, index)
+    return found
+
+
+def told_apart(text: str, function: str, index: int) -> str | None:
+    """``text`` with op ``index`` of ``function`` given ``TWIN_ATTRIBUTE`` (nothing else changed), or None."""
+    from iree.compiler import ir
+
+    from ireefuzz.tools.shrink.canonical import parse
+
+    module = parse(text)
+    if module is None:
+        return None
+    ops = _body(module, function)
+    if index >= len(ops):
+        return None
+    with module.context:
+        ops[index].attributes[TWIN_ATTRIBUTE] = ir.UnitAttr.get()
+    printed = str(module)
+    return printed if parse(printed) is not None else None
+
+
+def twin_experiments(case: Any) -> Iterator[Experiment]:
+    """For the first ``MAX_TWINS`` twins of ``case``'s function (a raw ``ProgramCase``, or a graph ``Case`` through
+    its emitted program at the same inputs): the later twin told apart (``told_apart``)."""
+    program = case if hasattr(case, "program") else _as_program(case)
+    if program is None or program.args is None:
+        return
+    for index, name in twin_sites(program.program, program.function)[:MAX_TWINS]:
+        text = told_apart(program.program, program.function, index)
+        if text is None:
+            continue
+        variant = dataclasses.replace(program, program=text, given=tuple(program.inputs()))
+        yield Experiment(
+            f"{name.split('.')[-1]}#{index}.twin=distinct",
+            f"the `{name}` #{index}, which repeats an earlier op (CSE merges the two), told apart from it by a "
+            f"discardable attribute (`{TWIN_ATTRIBUTE}`) and nothing else",
+            variant,
+        )
+
+
+def _as_program(case: Any) -> Any:
+    """A graph ``Case``'s first shape instance as a raw ``ProgramCase`` of its emitted program, at its inputs."""
+    from ireefuzz.core.frontends import program_cases
+    from ireefuzz.errors import ProgramError
+    from ireefuzz.generators.emit import emit
+    from ireefuzz.generators.graph import concrete_shapes
+
+    if not case.instances:
+        return None
+    text = emit(case.graph, "main").text
+    shapes = concrete_shapes(case.graph.args, case.instances[0])
+    try:
+        (program,) = program_cases(
+            text, functions=["main"], shapes=shapes, seed=case.seed, target_cpu=case.target_cpu, flags=case.flags
+        )
+    except (ProgramError, ValueError):
+        return None
+    return dataclasses.replace(program, given=tuple(case.inputs(0)))
+
+
+def _body(module: Any, function: str) -> list[Any]:
+    """The top-level ops of ``function`` in ``module`` (its terminator left out)."""
+    for op in module.body.operations:
+        if op.operation.name == "func.func" and op.attributes["sym_name"].value == function:
+            return [o.operation for o in op.regions[0].blocks[0].operations][:-1]
+    return []
+
+
+def _own_text(op: Any) -> str:
+    """``op`` in generic form with every SSA name renamed by first appearance (its results, operands and the
+    values of its regions): its attributes and regions, up to names."""
+    text = op.get_asm(print_generic_op_form=True)
+    names: dict[str, str] = {}
+    return _SSA_NAME.sub(lambda m: names.setdefault(m.group(0), f"%v{len(names)}"), text)
+
+
+def _value_id(value: Any) -> Any:
+    return value  # values hash by identity in the bindings
+
+
+def _operand_key(value: Any, keys: dict[Any, tuple]) -> tuple:
+    """A block argument by its number; an op's result by that op's key (twins' results are one operand)."""
+    found = keys.get(_value_id(value))
+    if found is not None:
+        return ("result", found)
+    return ("argument", getattr(value, "arg_number", repr(value)))
