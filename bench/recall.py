@@ -22,6 +22,7 @@ over the whole set would cost.
 
     python bench/recall.py --seconds 60 --bugs 8303,16168            # campaigns on the bugs' releases
     python bench/recall.py --mode check --bugs 20163 --release 3.2.0   # one program on one release
+    python bench/recall.py --mode check --bugs 21836 --release 3.7.0 --target-cpu host   # on another CPU
     python bench/recall.py --cost                                      # what a full run would take
 """
 
@@ -342,6 +343,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=600.0, help="campaign length per release (default 600)")
     parser.add_argument("--bugs", default="", help="issue numbers, comma-separated (default: the whole set)")
     parser.add_argument("--release", help="run every chosen bug on this release instead of its own")
+    parser.add_argument(
+        "--target-cpu", help="check mode: compile every chosen bug's program for this CPU instead of its own"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", default="auto")
     parser.add_argument("--out", type=Path, default=Path("runs/recall"), help="campaign directories (reused)")
@@ -357,6 +361,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         records = [r for r in records if r.number in wanted]
     if args.release:
         records = [dataclasses.replace(r, releases={**r.releases, "newest_showing": args.release}) for r in records]
+    if args.target_cpu:
+        records = [dataclasses.replace(r, check={**r.check, "target_cpu": args.target_cpu}) for r in records]
     if args.cost or args.table:
         print("\n".join(table(records)) if args.table else cost(load(), args.seconds))
         return 0
