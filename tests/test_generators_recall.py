@@ -430,3 +430,90 @@ def test_the_emitted_form_shows_its_recall_bug_on_the_release_that_has_it(tmp_pa
     )
     causes = {f["cause"] for f in json.loads(proc.stdout)["findings"]}
     assert any(re.search(cause, c) for c in causes), (causes, proc.stderr[-2000:])
+
+
+# --------------------------------------------------------------------------- ops given to releases before 3.13
+
+# The release that stands for 3.9-3.12's syntax (iree_linalg_ext forms, attention's maps an attribute dict): an op
+# given to an older release is drawn there in the forms only 3.9+ spells, so it is parsed there too.
+LINALG_EXT_ERA = "3.10.0"
+
+
+def _given_before_3_13() -> list[tuple[str, str]]:
+    """(op, release) for every op ``OPS_SINCE`` gives to a release before 3.13: its oldest release, and
+    ``LINALG_EXT_ERA`` when that is newer (the same op, drawn in the forms 3.9+ adds)."""
+    from ireefuzz.sut.releases import OPS_SINCE, order_key
+
+    pairs = []
+    for op, since in sorted(OPS_SINCE.items()):
+        if order_key(since) < order_key("3.13.0"):
+            pairs.append((op, since))
+            if order_key(since) < order_key(LINALG_EXT_ERA):
+                pairs.append((op, LINALG_EXT_ERA))
+    return pairs
+
+
+def _drawn_with(op: str, release: str, examples: int = 60) -> list[Case]:
+    """Cases holding ``op`` drawn as a campaign on ``release`` draws them (its syntax), deterministic in both."""
+    import zlib
+
+    from hypothesis import HealthCheck, given, seed, settings
+
+    from generators.strategies import cases
+    from ireefuzz.sut.releases import syntax_for
+
+    drawn: list[Case] = []
+
+    @settings(max_examples=examples, database=None, suppress_health_check=list(HealthCheck), deadline=None)
+    @seed(zlib.crc32(f"{op}@{release}".encode()))
+    @given(cases(ops=(op, "add", "exp"), min_nodes=1, max_nodes=3, syntax=syntax_for(release)))
+    def collect(case: Case) -> None:
+        if any(n.op == op for n in case.graph.nodes):
+            drawn.append(case)
+
+    collect()
+    return drawn
+
+
+def test_attention_is_spelled_as_each_release_parses_it():
+    """iree_linalg_ext.attention's indexing_maps: a property (``<{...}>``) from 3.13, an attribute dict before (what
+    3.9-3.12 parse: the older spelling of #23277's program)."""
+    from generators.emit import emit
+    from ireefuzz.sut.releases import syntax_for
+
+    b = GraphBuilder()
+    q = b.arg((2, "S", 8))
+    b.output(b.op("attention", q, q, b.arg((2, "S", 5)), scale=0.25, causal=False, form="linalg_ext"))
+    graph = b.build()
+    assert "iree_linalg_ext.attention <{indexing_maps" in emit(graph, syntax=syntax_for("3.13.0")).text
+    older = emit(graph, syntax=syntax_for("3.12.0")).text
+    assert "iree_linalg_ext.attention {indexing_maps" in older and "<{indexing_maps" not in older
+
+
+@pytest.mark.slow
+@pytest.mark.iree
+@pytest.mark.parametrize("op,release", _given_before_3_13())
+def test_an_op_given_to_an_old_release_parses_with_it(tmp_path, op, release):
+    """Every op ``releases.OPS_SINCE`` gives to a release before 3.13, drawn as a campaign on that release draws it
+    (its ``syntax_for``), parses with that release's own iree-opt: an op given to a release that cannot express one
+    of its forms (attention's 3.13 spelling on 3.12, linalg.contract before it existed) fails here. Compiling and
+    running them clean on 3.7.0, 3.10.0 and 3.11.0 is recorded in docs/recall.md ("Ops given to older releases")."""
+    import subprocess
+    from pathlib import Path
+
+    from generators.emit import emit
+    from ireefuzz.sut import releases
+
+    if not (releases.DEFAULT_CACHE / release / ".installed").exists():
+        pytest.skip(f"IREE {release} is not installed in {releases.DEFAULT_CACHE}")
+    opt = Path(releases.release(release, install=False).iree_compile).with_name("iree-opt")
+    drawn = _drawn_with(op, release)
+    assert drawn, f"{op} is given to {release} but never drawn there"
+    refused = []
+    for i, case in enumerate(drawn[:12]):
+        program = tmp_path / f"{op}-{i}.mlir"
+        program.write_text(emit(case.graph, syntax=releases.syntax_for(release)).text)
+        proc = subprocess.run([str(opt), str(program), "-o", "/dev/null"], capture_output=True, text=True)
+        if proc.returncode != 0:
+            refused.append(f"{program.name}: {proc.stderr.strip()[:400]}")
+    assert not refused, "\n".join(refused)

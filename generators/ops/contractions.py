@@ -379,8 +379,10 @@ def _attention_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str
             + ["affine_map<(d0, d1, d2, d3, d4) -> ()>"]
             + [projected_map(5, m) for m in ([0, 1, 4], [0, 1, 2])]
         )
+        spelled = f"{{indexing_maps = [{', '.join(maps)}]}}"  # a property from 3.13, an attribute dict before
+        spelled = f"<{spelled}>" if ctx.syntax.attention_maps_property else spelled
         ctx.line(
-            f"{result} = iree_linalg_ext.attention <{{indexing_maps = [{', '.join(maps)}]}}> ins({operands[0]}, "
+            f"{result} = iree_linalg_ext.attention {spelled} ins({operands[0]}, "
             f"{operands[1]}, {operands[2]}, {scale}, {mask} : {tensor_type(q)}, {tensor_type(k)}, {tensor_type(v)}, "
             f"{dt}, {tensor_type(scores_t)}) outs({out} : {tensor_type(t)}) {{"
         )
