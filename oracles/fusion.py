@@ -93,8 +93,11 @@ def gathered_loads(dispatch: Any) -> list[str]:
 # it into. As a gather's source (``tensor.extract``, ``iree_linalg_ext.gather``): ``GatherFusionPattern`` fuses
 # only a bit-extend or a transpose producer (open PR iree-org/iree#24310 admits elementwise ones). By a dispatch
 # with no compute op (a slice's or a concat's copy): there is no linalg op to take it (what #13745's fix, PR #14070,
-# left).
-READ_THROUGH = {"tensor.extract": "gather-source", "a copy": "copy-source"}
+# left). As an operand of a contraction (a matmul, a batch matmul, a contract): dispatch creation fuses no producer
+# into a contraction's operands, by design (only a dequantization-like one is cloned in: PR #15662; the review of
+# PR #16502: "this is going to fuse all leading elementwise operations into GEMMs and convolutions ... we dont want
+# to do that always"), with the aggressive policy too.
+READ_THROUGH = {"tensor.extract": "gather-source", "a copy": "copy-source", "a contraction": "contraction-operand"}
 
 
 def read_through(excerpt: str, readers: Sequence[Any]) -> str:
@@ -108,7 +111,9 @@ def read_through(excerpt: str, readers: Sequence[Any]) -> str:
 def _read_by(reader: Any, tensor_type: str) -> str:
     if any(same_data(tensor_type, loaded) for loaded in gathered_loads(reader)):
         return "tensor.extract"
-    return "a copy" if dispatch_op_pattern(reader) == "-" else ""
+    if dispatch_op_pattern(reader) == "-":
+        return "a copy"
+    return "a contraction" if dispatch_role(str(getattr(reader, "name", ""))) == "contraction" else ""
 
 
 def same_data(a: str, b: str) -> bool:

@@ -336,3 +336,33 @@ def test_a_producer_read_as_the_source_of_a_gather_op_is_the_gather_source_cause
     assert cause_of(found).id == "fusion/materialized-producer/gather-source"
     assert same_data("tensor<81xi32>", "tensor<9x9xi32>") and not same_data("tensor<81xi32>", "tensor<9x9xf32>")
     assert not same_data("tensor<?xf16>", "tensor<3xf16>")
+
+
+def test_a_producer_read_only_as_a_contractions_operand_is_one_cause_whatever_it_is():
+    """Round 40 (x86-64-v3, seed 60493): an iota read as a batch_matmul's operand was called new (iota>contraction);
+    dispatch creation fuses no producer into a contraction's operands, by design: one mechanism, keyed without the
+    producer's kind (shown failing with the contraction way left out of READ_THROUGH)."""
+    from ireefuzz.oracles import fusion
+
+    compute = read("argsort_dyn.dispatch_1.source.mlir")  # any dispatch with a compute op
+    matmul = DispatchIR("main_dispatch_1_batch_matmul_2xDx1x1_f16", "CPUDoubleTilingExpert", "", "", compute)
+    sort = DispatchIR("main_dispatch_1_sort_D_i32", "CPUDoubleTilingExpert", "", "", compute)
+    excerpt = "%3 = linalg.generic ... -> tensor<2x?x1xf16>"
+    assert fusion.read_through(excerpt, [matmul]) == "a contraction"
+    assert fusion.READ_THROUGH["a contraction"] == "contraction-operand"
+    assert fusion.read_through(excerpt, [sort]) == ""
+    assert fusion.read_through(excerpt, [matmul, sort]) == ""  # every reader must read it so
+
+
+@pytest.mark.iree
+def test_an_iota_into_a_batch_matmul_is_the_by_design_contraction_operand_cause_on_the_real_compiler(tmp_path):
+    """The round-40 bundle's program, compiled: the iota gets its own dispatch, read by the batch_matmul's one;
+    the cause is contraction-operand, which the shipped baseline knows (by-design)."""
+    import subprocess
+    import sys
+
+    program = Path(__file__).parent / "data" / "ir" / "inputs" / "iota_into_batch_matmul.mlir"
+    argv = ["check", str(program), "--shapes", "2x1x1,2x3x1", "--oracles", "fusion", "--target-cpu", "x86-64-v3"]
+    done = subprocess.run([sys.executable, "-m", "ireefuzz.cli", *argv], capture_output=True, text=True, cwd=tmp_path)
+    assert "fusion/materialized-producer/contraction-operand (known: the baseline: by-design)" in done.stdout
+    assert "0 new cause(s)" in done.stderr, done.stdout + done.stderr
