@@ -337,10 +337,21 @@ def table(records: Sequence[Record]) -> list[str]:
     return lines
 
 
+def _positive(text: str) -> float:
+    """A campaign length: a positive number of seconds (else argparse's one-line usage error, exit 2)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text}: give a positive number of seconds")
+    return value
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mode", choices=("campaign", "check"), default="campaign")
-    parser.add_argument("--seconds", type=float, default=600.0, help="campaign length per release (default 600)")
+    parser.add_argument("--seconds", type=_positive, default=600.0, help="campaign length per release (default 600)")
     parser.add_argument("--bugs", default="", help="issue numbers, comma-separated (default: the whole set)")
     parser.add_argument("--release", help="run every chosen bug on this release instead of its own")
     parser.add_argument(

@@ -142,3 +142,12 @@ def test_a_bug_is_scored_on_its_mechanism_not_on_any_finding_of_its_oracle():
     raw = _raw("20163.json")
     assert recall.problems({**raw, "match_case": {"pipeline": "x"}}) != []
     assert recall.problems({**raw, "match_case": {"ops": "("}}) != []
+
+
+@pytest.mark.parametrize("seconds", ["-1", "0", "soon"])
+def test_a_campaign_length_that_is_no_positive_number_is_one_usage_line(seconds, capsys):
+    """bench/recall.py --seconds -1 used to run six campaigns that each refused it and print 'found 0/18'."""
+    with pytest.raises(SystemExit) as stopped:
+        recall.main(["--seconds", seconds])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1].startswith("recall.py: error: argument --seconds")
