@@ -150,4 +150,5 @@ def test_a_campaign_length_that_is_no_positive_number_is_one_usage_line(seconds,
     with pytest.raises(SystemExit) as stopped:
         recall.main(["--seconds", seconds])
     assert stopped.value.code == 2
-    assert capsys.readouterr().err.strip().splitlines()[-1].startswith("recall.py: error: argument --seconds")
+    (line,) = capsys.readouterr().err.strip().splitlines()[-1:]
+    assert "error: argument --seconds" in line
