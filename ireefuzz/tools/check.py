@@ -36,8 +36,8 @@ candidate that lands in a known cause by the same mechanism is reported as that 
 shows each candidate's experiments table, trigger and nearest known cause. Without an experimenter every cause
 counts as new.
 
-Exit status (``EXIT_STATUS``, also in ``--help``): 1 a new cause (one that survived its experiments); 0 nothing new
-(no finding, or only known causes and their duplicates), and something was judged; 2 nothing was judged
+Exit status (``EXIT_STATUS``, also in ``--help``): 1 a finding (new or known: the report says which cause each is); 0 no
+finding, and something was judged; 2 nothing was judged
 (``unjudged``: every function's run gave no verdict, e.g. it did not finish, or its values are undefined: the reasons
 are printed), or a usage or infrastructure error (and ireefuzz's own errors). A CI reads 0 as clean.
 """
