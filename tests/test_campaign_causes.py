@@ -370,3 +370,40 @@ def test_a_run_is_rebucketed_by_what_iree_did(tmp_path):
 
 
 FILL_SUM = "numeric/wrong-value/fill>reduce_sum"
+
+
+def _stats(cause: str, cases: set[int]):
+    from ireefuzz.tools.campaign.causes import CauseStats
+
+    return CauseStats(cause, cases=len(cases), case_indices=set(cases))
+
+
+def test_a_wrong_value_seen_only_in_the_cases_of_one_its_cone_holds_is_that_ones_companion():
+    """Round 40 (host, seed 44719): one wrong sort read by two outputs was two new causes, sort and sort>concat."""
+    from ireefuzz.tools.campaign.causes import companions
+
+    sort, concat = _stats("numeric/wrong-value/sort", {780, 901}), _stats("numeric/wrong-value/sort>concat", {780})
+    assert companions([concat, sort]) == {"numeric/wrong-value/sort>concat": "numeric/wrong-value/sort"}
+    seen_apart = _stats("numeric/wrong-value/sort>concat", {780, 1200})  # a case without the sort's failure
+    assert companions([sort, seen_apart]) == {}
+    other_ops = _stats("numeric/wrong-value/gather>concat", {780})  # its cone does not hold the sort
+    assert companions([sort, other_ops]) == {}
+    crash = _stats("crash/compile-error/sort", {780, 901})  # only wrong values propagate down a cone
+    assert companions([crash, _stats("crash/compile-error/sort>concat", {780})]) == {}
+
+
+def test_a_companion_is_listed_not_red_and_its_lead_stays_new(tmp_path):
+    """On a recorded run: the sort and the sort>concat of one case, the sort alone in another. The sort stays new;
+    the sort>concat is settled as its companion, listed in the summary (shown failing with companions ignored)."""
+    from ireefuzz.tools.campaign import report
+
+    sort, concat = "numeric/wrong-value/sort/i32/S", "numeric/wrong-value/sort>concat/i32/S"
+    rows = [(0, sort, {}, 10), (0, concat, {}, 10), (1, sort, {}, 8)]
+    run = old_run(tmp_path / "run", rows=rows, case_sigs={0: [sort, concat], 1: [sort]})
+    found = [json.loads(line) | {"case": None} for line in (run / "findings.jsonl").read_text().splitlines()]
+    (run / "findings.jsonl").write_text("".join(json.dumps(row) + "\n" for row in found))  # causes by signature
+    rec = record.Record(run, options.Options(cases=64), baseline.Baseline())
+    assert rec.new_causes() == ["numeric/wrong-value/sort"]
+    summary = rec.summary()
+    assert summary["companions"] == {"numeric/wrong-value/sort>concat": "numeric/wrong-value/sort"}
+    assert "`numeric/wrong-value/sort>concat` with `numeric/wrong-value/sort`" in report.markdown(summary)

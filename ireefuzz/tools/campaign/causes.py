@@ -33,6 +33,7 @@ class CauseStats:
     title: str = ""
     signatures: set[str] = dataclasses.field(default_factory=set)
     cases: int = 0  # cases showing the cause (counted from progress.jsonl)
+    case_indices: set[int] = dataclasses.field(default_factory=set)  # which cases
     first_case: int | None = None
     smallest_case: int | None = None
     smallest: tuple[int, int] | None = None  # size of the smallest recorded example
@@ -41,6 +42,34 @@ class CauseStats:
     @property
     def oracle(self) -> str:
         return self.id.split("/", 1)[0]
+
+
+def ops_chain(cause: str) -> tuple[str, ...]:
+    """The ops a numeric cause names, in cone order (``numeric/wrong-value/sort>concat`` -> (sort, concat))."""
+    return tuple(cause.rsplit("/", 1)[-1].split(">"))
+
+
+def companions(causes: Iterable[CauseStats]) -> dict[str, str]:
+    """Each wrong value seen only in the cases of another wrong value whose ops its cone holds -> that cause: one
+    wrong op read by two outputs gives two causes (``sort`` and ``sort>concat``), one bug (round 40, seed 44719).
+    The one with fewer ops leads (ties: by id); a lead is never itself a companion."""
+    wrong = sorted(
+        (c for c in causes if c.id.startswith("numeric/wrong-value/") and c.case_indices),
+        key=lambda c: (len(ops_chain(c.id)), c.id),
+    )
+    found: dict[str, str] = {}
+    for lead in wrong:
+        if lead.id in found:
+            continue
+        chain = ops_chain(lead.id)
+        for other in wrong:
+            ops = ops_chain(other.id)
+            if other.id == lead.id or other.id in found or len(ops) <= len(chain):
+                continue
+            holds = any(ops[i : i + len(chain)] == chain for i in range(len(ops) - len(chain) + 1))
+            if holds and other.case_indices <= lead.case_indices:
+                found[other.id] = lead.id
+    return found
 
 
 @dataclasses.dataclass(frozen=True)

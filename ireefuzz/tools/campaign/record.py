@@ -39,7 +39,7 @@ from ireefuzz.sut.config_space import ConfigurationCoverage, labels
 from ireefuzz.tools.baseline import Baseline
 from ireefuzz.tools.filing import experiments as experimenting
 
-from .causes import CauseStats, Previous, diff_causes
+from .causes import CauseStats, Previous, companions, diff_causes
 from .guidance import Coverage, Stream, case_hash, unused_arguments
 from .options import Options
 from .pool import DEATH_KINDS, Task
@@ -307,6 +307,7 @@ class Record:
         for cause in set(causes):
             c = self.causes[cause]
             c.cases += 1
+            c.case_indices.add(index)
             c.first_case = index if c.first_case is None else min(c.first_case, index)
         return causes
 
@@ -460,8 +461,18 @@ class Record:
 
     def diff(self) -> dict[str, list[str]]:
         present = self.present_causes()
-        settled = {c.id for c in present if self.cause_status(c) == "known" or c.id in self.unreproduced}
+        settled = {
+            c.id
+            for c in present
+            if self.cause_status(c) == "known" or c.id in self.unreproduced or c.id in self.companions()
+        }
         return diff_causes([c.id for c in present], settled, self.previous)
+
+    def companions(self) -> dict[str, str]:
+        """A wrong value seen only in another's cases, its cone holding that one's ops -> that one: its
+        consequence, listed with it, never red, not bundled on its own (``causes.companions``)."""
+        present = [c for c in self.present_causes() if c.id not in self.baseline.causes]
+        return companions(present)
 
     def new_causes(self) -> list[str]:
         """The causes that make the campaign exit 1: not in the baseline, nor in the run compared with."""
@@ -510,6 +521,7 @@ class Record:
             "causes": self.cause_table(),
             "new_causes": self.new_causes(),
             "unreproduced": sorted(set(self.unreproduced) & {c.id for c in self.present_causes()}),
+            "companions": self.companions(),
             "history": self.history(),
             "pipelines": dict(self.pipelines.most_common()),
             "ops": dict(self.ops.most_common()),

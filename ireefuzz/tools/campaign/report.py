@@ -117,6 +117,14 @@ def markdown(summary: Mapping[str, Any]) -> str:
             if s.get("unreproduced")
             else []
         ),
+        *(
+            [
+                "- seen only in another wrong value's cases (its consequence, not red): "
+                + ", ".join(f"`{c}` with `{lead}`" for c, lead in sorted(s["companions"].items()))
+            ]
+            if s.get("companions")
+            else []
+        ),
         f"- pipelines reached: {', '.join(f'{k or NO_PIPELINE} ({v})' for k, v in s['pipelines'].items()) or 'none'}"
         + (
             f"; {NO_PIPELINE} = no codegen pipeline (no translation_info): the pure data-movement `*_slow_memcpy` "
