@@ -227,6 +227,9 @@ def _drawn_forms(case: Case) -> set[str]:
             found.add("bitwise")
         if node.op.startswith("shift_") or node.op == "wrapping_add":
             found.add("uint32 shifts and wrapping add")
+        source = node.inputs[0] if node.op == "expand_shape" else ""
+        if source and len(graph.type_of(source).shape) == 3:
+            found.add("expand of a rank-3 value")
         table = node.inputs[0] if node.op == "gather" else ""
         if table.startswith("n") and graph.nodes[int(table[1:])].attrs.get("drop"):
             found.add("gather of a selected view")
@@ -238,6 +241,7 @@ FORM_FAMILIES = {  # each added form, and the family its graphs are drawn from
     "bitwise": "elementwise",
     "uint32 shifts and wrapping add": "elementwise",
     "gather of a selected view": "data-movement",
+    "expand of a rank-3 value": "data-movement",
     "cumsum": "reduction",
     "log_softmax": "normalization",
     "expert_matmul": "model",
@@ -301,6 +305,18 @@ def bitwise_case() -> Case:
     x, y = b.arg(("M", 6), "i32"), b.arg(("M", 6), "i32")
     b.output(b.op("bitwise_or", b.op("bitwise_xor", x, y), b.op("bitwise_and", x, b.op("negate", y))))
     return Case(b.build(), ({"M": 3}, {"M": 1}), seed=24)
+
+
+def transposed_expand_case() -> Case:
+    """#22687's program as a campaign draws it: a rank-3 transpose expanded to rank 5 with two unit dims, sliced by a
+    rank-reducing extract_slice that drops them (and cuts the middle dim)."""
+    b = GraphBuilder()
+    x = b.arg((8, 8, 12), "f16")
+    t = b.op("transpose", x, permutation=[2, 0, 1], generic=False)
+    e = b.op("expand_shape", t, shape=[1, 12, 8, 8, 1], groups=[[0, 1], [2], [3, 4]])
+    sizes = [1, 12, 5, 8, 1]
+    b.output(b.op("extract_slice", e, offsets=[0] * 5, sizes=sizes, strides=[1] * 5, drop=[0, 4]))
+    return Case(b.build(), ({},), seed=25)
 
 
 def expert_case() -> Case:
@@ -402,6 +418,13 @@ OLD_BUGS = {  # form -> (its case, the release showing the bug, target CPU, the 
     "selected-gather": (selected_gather_case, "3.2.0", "generic", r"^numeric/wrong-value/"),  # #19749
     # #23464, compile-only here; on every dim dynamic (static K and T stay under the stack limit)
     "expert_matmul": (expert_dynamic_case, "3.10.0", "znver4", r"stack-allocation-over-limit\[gather\]"),
+    # #22687: SinkTransposeThroughExtractSlice's rank-reduced permutation (fixed in 3.10.0)
+    "expand of a rank-3 value": (
+        transposed_expand_case,
+        "3.7.0",
+        "host",
+        r"@iree-global-opt-propagate-linalg-transpose$",
+    ),
 }
 
 

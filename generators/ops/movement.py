@@ -406,7 +406,9 @@ def _factor_pairs(d: Dim) -> list[tuple[Dim, ...]]:
 
 
 def _expand_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
-    src = pool.pick(draw, lambda t, bound: 1 <= len(t.shape) <= 2 and all(pool.nonzero(d) for d in t.shape))
+    # rank-3 sources too: the recall set's #22687 (a rank-3 transpose expanded to rank 5 with unit dims, then a
+    # rank-reducing slice) needs one; a rank-2 source showed nothing on 3.7.0
+    src = pool.pick(draw, lambda t, bound: 1 <= len(t.shape) <= 3 and all(pool.nonzero(d) for d in t.shape))
     if src is None:
         return None
     shape: list[Dim] = []
