@@ -251,16 +251,22 @@ FORM_FAMILIES = {  # each added form, and the family its graphs are drawn from
 
 @pytest.mark.parametrize("form", sorted(FORM_FAMILIES))
 def test_each_added_form_is_drawn_from_its_family(form):
-    """In 100 graphs of the form's family. A floor in a 256-case campaign stream is the luck of the draw for one op of
-    a family's thirteen or eighteen (the stream held 0 to 4 scales and gathers of a view as other ops came)."""
-    from hypothesis import HealthCheck, given, settings
+    """In 200 graphs of the form's family, drawn from a seed of the form's own (unseeded, 100 graphs drew 1 gather of a
+    selected view or 1 rank-3 expand now and then: a flaky floor). Five seeds drew each form 4 to 145 times, so the
+    floor of 2 fails only when the generators stop drawing it. A floor in a 256-case campaign stream is the luck of
+    the draw for one op of a family's thirteen or eighteen (the stream held 0 to 4 scales and gathers of a view as
+    other ops came)."""
+    import zlib
+
+    from hypothesis import HealthCheck, given, seed, settings
 
     from ireefuzz.generators.ops import ops_of
     from ireefuzz.generators.strategies import graphs
 
     found: list[str] = []
 
-    @settings(max_examples=100, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=200, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @seed(zlib.crc32(form.encode()))
     @given(graphs(ops=ops_of(FORM_FAMILIES[form])))
     def drawn(graph):
         found.extend(f for f in _drawn_forms(Case(graph, ({s: 3 for s in graph.symbols},), 0)) if f == form)
