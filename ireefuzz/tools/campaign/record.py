@@ -460,11 +460,9 @@ class Record:
         return "known" if self.baseline.cause_known(cause.id, cause.signatures) else "new"
 
     def diff(self) -> dict[str, list[str]]:
-        present = self.present_causes()
+        present, companion = self.present_causes(), self.companions()
         settled = {
-            c.id
-            for c in present
-            if self.cause_status(c) == "known" or c.id in self.unreproduced or c.id in self.companions()
+            c.id for c in present if self.cause_status(c) == "known" or c.id in self.unreproduced or c.id in companion
         }
         return diff_causes([c.id for c in present], settled, self.previous)
 

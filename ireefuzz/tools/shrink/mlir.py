@@ -344,14 +344,15 @@ def _results(f: Any) -> int:
     return len(ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value).results)
 
 
-def _func_named(module: ir.Module | None, function: str) -> Any:
+def func_named(module: ir.Module | None, function: str) -> Any:
+    """The ``func.func`` named ``function`` in ``module`` (an operation), or None."""
     funcs = _funcs(module) if module is not None else []
     return next((f for f in funcs if _name(f) == function), None)
 
 
 def result_count(text: str, function: str) -> int:
     """How many results function ``function`` of ``text`` returns (0 if the text does not parse or lacks it)."""
-    f = _func_named(parse(text), function)
+    f = func_named(parse(text), function)
     return _results(f) if f is not None else 0
 
 
@@ -360,7 +361,7 @@ def without_result(text: str, function: str, k: int) -> str | None:
     type), then its dead ops gone; None unless that verifies. The shrinker's step and the experiments' "each
     consumer removed" for a raw program (a result no longer returned takes what only it feeds with it)."""
     m = parse(text)
-    f = _func_named(m, function)
+    f = func_named(m, function)
     if m is None or f is None or _results(f) < 2:
         return None
     block = f.regions[0].blocks[0]

@@ -330,15 +330,12 @@ def reranked_text(text: str, function: str, *, up: bool, size: int = 0) -> tuple
     indexing maps and iterators, ``dimension`` / ``dimensions``, ``linalg.index`` and ``tensor.dim`` indices.
     (the program, "") or (None, why it is not mechanical)."""
     from ireefuzz.tools.shrink.canonical import parse
+    from ireefuzz.tools.shrink.mlir import func_named
 
     module = parse(text)
     if module is None or _entry_arguments(module, function) is None:
         return None, "the function does not parse"
-    f = next(
-        o.operation
-        for o in module.body.operations
-        if o.operation.name == "func.func" and o.operation.attributes["sym_name"].value == function
-    )
+    f = func_named(module, function)
     for op in f.regions[0].blocks[0].operations:
         why = _rank_free(op.operation)
         if why:
@@ -496,16 +493,12 @@ def producer_sites(text: str, function: str) -> list[ProducerSite]:
     from iree.compiler import ir
 
     from ireefuzz.tools.shrink.canonical import parse
+    from ireefuzz.tools.shrink.mlir import func_named
 
     module = parse(text)
     if module is None or _entry_arguments(module, function) is None:
         return []
-    f = next(
-        o.operation
-        for o in module.body.operations
-        if o.operation.name == "func.func" and ir.StringAttr(o.operation.attributes["sym_name"]).value == function
-    )
-    ops = [o.operation for o in f.regions[0].blocks[0].operations]
+    ops = [o.operation for o in func_named(module, function).regions[0].blocks[0].operations]
     found = []
     for k, op in enumerate(ops):
         if len(op.results) != 1 or not isinstance(op.results[0].type, ir.RankedTensorType):

@@ -130,11 +130,12 @@ def run_experiments(
     frontend_of = lambda case: ev.LINALG if isinstance(case, Case) else MLIR
     results: dict[int, Any] = {}
     groups: dict[tuple[Any, int | None], list[int]] = collections.defaultdict(list)
+    # memory and fusion: one module each (IREE shares identical dispatches across a module's functions)
+    alone = goal.oracle is not None and spec_of(goal.oracle).reads_dispatches
     for i, e in enumerate(experiments):
         if e.not_run and needs_run(cause or goal.value):
             results[i] = f"{e.not_run}: compiled only"
-        else:  # memory and fusion: one module each (IREE shares identical dispatches across a module's functions)
-            alone = goal.oracle is not None and spec_of(goal.oracle).reads_dispatches
+        else:
             groups[frontend_of(e.case), i if alone else None].append(i)
     for (frontend, _), indices in groups.items():
         if log:

@@ -39,7 +39,7 @@ def twin_sites(text: str, function: str) -> list[tuple[int, str]]:
         operands = tuple(_operand_key(v, keys) for v in op.operands)
         key = (op.name, _own_text(op), operands)
         for n, result in enumerate(op.results):
-            keys[_value_id(result)] = (key, n)
+            keys[result] = (key, n)  # values hash by what they are in the bindings
         if key in first and op.name not in _TRIVIAL and op.results:
             found.append((index, op.name))
         first.setdefault(key, index)
@@ -105,10 +105,10 @@ def _as_program(case: Any) -> Any:
 
 def _body(module: Any, function: str) -> list[Any]:
     """The top-level ops of ``function`` in ``module`` (its terminator left out)."""
-    for op in module.body.operations:
-        if op.operation.name == "func.func" and op.attributes["sym_name"].value == function:
-            return [o.operation for o in op.regions[0].blocks[0].operations][:-1]
-    return []
+    from ireefuzz.tools.shrink.mlir import func_named
+
+    f = func_named(module, function)
+    return [o.operation for o in f.regions[0].blocks[0].operations][:-1] if f is not None else []
 
 
 def _own_text(op: Any) -> str:
@@ -119,13 +119,9 @@ def _own_text(op: Any) -> str:
     return _SSA_NAME.sub(lambda m: names.setdefault(m.group(0), f"%v{len(names)}"), text)
 
 
-def _value_id(value: Any) -> Any:
-    return value  # values hash by identity in the bindings
-
-
 def _operand_key(value: Any, keys: dict[Any, tuple]) -> tuple:
     """A block argument by its number; an op's result by that op's key (twins' results are one operand)."""
-    found = keys.get(_value_id(value))
+    found = keys.get(value)
     if found is not None:
         return ("result", found)
     return ("argument", getattr(value, "arg_number", repr(value)))
