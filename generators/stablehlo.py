@@ -24,6 +24,7 @@ from ireefuzz.errors import ExportError
 
 from .emit import Program
 from .graph import Graph, TensorType
+from .ops import TRANSCENDENTAL_OPS
 
 INPUT_FLAGS = ("--iree-input-type=stablehlo",)
 # Ops whose reference rows export with symbolic shapes. "gather" exports (jnp.take) but its
@@ -62,6 +63,7 @@ EXPORTABLE_OPS = frozenset(
         "transpose",
         "where_gt",
         "wrapping_add",
+        *TRANSCENDENTAL_OPS,
     }
 )
 

@@ -14,7 +14,7 @@ import functools
 import re
 from typing import Any, Mapping, Sequence
 
-from ireefuzz.generators.ops import NORMS, OPS, destinations
+from ireefuzz.generators.ops import NORMS, OPS, TRANSCENDENTAL_OPS, destinations
 
 from . import vocabulary
 from .finding import Cause, Finding, make_cause
@@ -443,6 +443,7 @@ _SPLAT_PRESERVING = frozenset(
         "tanh",
         "transpose",
         "where_gt",
+        *TRANSCENDENTAL_OPS,
     }
 )
 _DATA_MOVEMENT = frozenset({"broadcast", "transpose", "extract_slice"})

@@ -36,6 +36,14 @@ ELEMENTWISE = {
     "math.log": "log",
     "math.sqrt": "sqrt",
     "math.tanh": "tanh",
+    "math.asinh": "asinh",
+    "math.erf": "erf",
+    "math.sin": "sin",
+    "math.cos": "cos",
+    "math.atan": "atan",
+    "math.expm1": "expm1",
+    "math.log1p": "log1p",
+    "math.rsqrt": "rsqrt",
     "arith.select": "where_gt",
     **dict.fromkeys(
         (

@@ -56,6 +56,15 @@ class Evaluator:
             return x.astype(NUMPY_DTYPES[dtype]).astype(np.float64)
         return x.astype(self.dtype(dtype))
 
+    def erf(self, x: Any) -> Any:
+        if self.backend == "f64":
+            import scipy.special
+
+            return scipy.special.erf(x)
+        import jax.scipy.special
+
+        return jax.scipy.special.erf(x)
+
     def matmul(self, a: Any, b: Any, acc: Any, out_dtype: str) -> Any:
         if self.backend == "f64":
             return acc + np.matmul(a, b)
@@ -363,6 +372,16 @@ REFERENCE: dict[str, Row] = {
     "sqrt": lambda E, xs, a, s, t: E.xp.sqrt(E.xp.abs(xs[0])),
     "sub": lambda E, xs, a, s, t: xs[0] - xs[1],
     "tanh": lambda E, xs, a, s, t: E.xp.tanh(xs[0]),
+    "asinh": lambda E, xs, a, s, t: E.xp.arcsinh(xs[0]),
+    "erf": lambda E, xs, a, s, t: E.erf(xs[0]),
+    "sin": lambda E, xs, a, s, t: E.xp.sin(xs[0]),
+    "cos": lambda E, xs, a, s, t: E.xp.cos(xs[0]),
+    "atan": lambda E, xs, a, s, t: E.xp.arctan(xs[0]),
+    "expm1": lambda E, xs, a, s, t: E.xp.expm1(xs[0]),
+    "log1p": lambda E, xs, a, s, t: E.xp.log1p(E.xp.abs(xs[0])),
+    "rsqrt": lambda E, xs, a, s, t: 1 / E.xp.sqrt(E.xp.abs(xs[0]) + 1),
+    "sigmoid": lambda E, xs, a, s, t: 1 / (1 + E.xp.exp(-xs[0])),
+    "gelu": lambda E, xs, a, s, t: xs[0] * 0.5 * (1 + E.erf(xs[0] * 0.70710678)),
     "transpose": lambda E, xs, a, s, t: E.xp.transpose(xs[0], tuple(a["permutation"])),
     "where_gt": lambda E, xs, a, s, t: E.xp.where(xs[0] > xs[1], xs[2], xs[3]),
     **{kind: _conv(kind) for kind in CONV_LAYOUTS},
@@ -654,6 +673,18 @@ ERROR_BOUND: dict[str, ErrorRow] = {
     "sqrt": _rounded(lambda xs, es, out: np.minimum(es[0] / (2 * np.maximum(out, 1e-300)), np.sqrt(es[0]))),
     "sub": _rounded(lambda xs, es, out: es[0] + es[1]),
     "tanh": _rounded(lambda xs, es, out: (1 - out**2) * es[0]),
+    # the derivative times the operand's error; sin and cos are approximated to a few ulps of their range (1),
+    # not of a result near a zero; the sigmoid and GELU bodies round three and four times, GELU's 1 + erf
+    # cancelling where x < 0
+    "asinh": _rounded(lambda xs, es, out: es[0] / np.sqrt(xs[0] ** 2 + 1)),
+    "erf": _rounded(lambda xs, es, out: 1.1284 * np.exp(-(xs[0] ** 2)) * es[0]),
+    **dict.fromkeys(("sin", "cos"), lambda E, xs, es, out, a, s, t, u: es[0] + u * (np.abs(out) + 1)),
+    "atan": _rounded(lambda xs, es, out: es[0] / (1 + xs[0] ** 2)),
+    "expm1": _rounded(lambda xs, es, out: (np.abs(out) + 1) * es[0]),
+    "log1p": _rounded(lambda xs, es, out: es[0] / (np.abs(xs[0]) + 1)),
+    "rsqrt": _rounded(lambda xs, es, out: 0.5 * np.abs(out) ** 3 * es[0]),
+    "sigmoid": lambda E, xs, es, out, a, s, t, u: out * (1 - out) * es[0] + 3 * u * np.abs(out),
+    "gelu": lambda E, xs, es, out, a, s, t, u: 1.13 * es[0] + u * (np.abs(out) + 2 * np.abs(xs[0])),
     "transpose": lambda E, xs, es, out, a, s, t, u: REFERENCE["transpose"](E, es, a, s, t),
     "where_gt": _where_gt_error,
     **{kind: _conv_error(kind) for kind in CONV_LAYOUTS},

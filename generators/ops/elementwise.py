@@ -4,6 +4,7 @@ constant."""
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Any, Callable, Mapping, Sequence
 
 from ..tensor import FLOAT_DTYPES, NARROW_FLOATS, TensorType
@@ -60,6 +61,54 @@ FULL_RANGE = MODULAR_RANGE["i32"]  # no modular i32 value is larger
 
 
 ELEMENTWISE_DTYPES = ("f32", "f16", "bf16", "i32", "i64", "i16")  # bf16 / i64 / i16 values come from casts
+
+
+def _math(op: str) -> Callable[[Body, list[str], str], str]:
+    return lambda b, xs, t: b.op(f"{op} {xs[0]} : {t}")
+
+
+def _of_magnitude_plus_one(op: str) -> Callable[[Body, list[str], str], str]:  # op(|x| + 1): defined everywhere
+    def body(b: Body, xs: list[str], t: str) -> str:
+        magnitude = b.op(f"math.absf {xs[0]} : {t}")
+        return b.op(f"{op} {b.op(f'arith.addf {magnitude}, {b.const(1.0, t)} : {t}')} : {t}")
+
+    return body
+
+
+def _log1p_of_magnitude(b: Body, xs: list[str], t: str) -> str:  # log1p(|x|): defined everywhere
+    return b.op(f"math.log1p {b.op(f'math.absf {xs[0]} : {t}')} : {t}")
+
+
+def _sigmoid(b: Body, xs: list[str], t: str) -> str:  # 1 / (1 + exp(-x)), as torch-mlir lowers aten.sigmoid
+    one = b.const(1.0, t)
+    e = b.op(f"math.exp {b.op(f'arith.negf {xs[0]} : {t}')} : {t}")
+    return b.op(f"arith.divf {one}, {b.op(f'arith.addf {one}, {e} : {t}')} : {t}")
+
+
+def _gelu(b: Body, xs: list[str], t: str) -> str:  # x/2 (1 + erf(x / sqrt 2)): BERT's exact GELU, as torch lowers it
+    scaled = b.op(f"arith.mulf {xs[0]}, {b.const(0.70710678, t)} : {t}")
+    one_plus = b.op(f"arith.addf {b.const(1.0, t)}, {b.op(f'math.erf {scaled} : {t}')} : {t}")
+    half = b.op(f"arith.mulf {xs[0]}, {b.const(0.5, t)} : {t}")
+    return b.op(f"arith.mulf {half}, {one_plus} : {t}")
+
+
+# The math functions frontends emit as math-dialect ops (torch-mlir's aten.asinh / erf / sin ..., StableHLO's
+# sine / atan / expm1 / log_plus_one / rsqrt / logistic), which the CPU backend expands or approximates by
+# polynomials (MathTransformPass): their range reductions and expansions are codegen. Operands that would leave a
+# function's domain are mapped into it as log and div do (|x| + 1), so every drawn value is defined.
+TRANSCENDENTAL = (
+    Elementwise("asinh", 1, _math("math.asinh"), None, lambda bs: math.asinh(bs[0]) + 1),
+    Elementwise("erf", 1, _math("math.erf"), None, lambda bs: 1.0),
+    Elementwise("sin", 1, _math("math.sin"), None, lambda bs: 1.0, domain=100.0),
+    Elementwise("cos", 1, _math("math.cos"), None, lambda bs: 1.0, domain=100.0),
+    Elementwise("atan", 1, _math("math.atan"), None, lambda bs: 1.6),
+    Elementwise("expm1", 1, _math("math.expm1"), None, lambda bs: 2.72 ** bs[0], domain=6.0),
+    Elementwise("log1p", 1, _log1p_of_magnitude, None, lambda bs: math.log1p(bs[0])),
+    Elementwise("rsqrt", 1, _of_magnitude_plus_one("math.rsqrt"), None, lambda bs: 1.0),
+    Elementwise("sigmoid", 1, _sigmoid, None, lambda bs: 1.0),
+    Elementwise("gelu", 1, _gelu, None, lambda bs: bs[0]),
+)
+TRANSCENDENTAL_OPS = tuple(ew.name for ew in TRANSCENDENTAL)
 
 ELEMENTWISE = (
     Elementwise("exp", 1, lambda b, x, t: b.op(f"math.exp {x[0]} : {t}"), None, lambda bs: 2.72 ** bs[0], domain=6.0),
@@ -126,6 +175,7 @@ ELEMENTWISE = (
     ),
     # threefry's x0 + x1 on uint32: addi wraps modulo 2^32 (add's operands stay small; these may be any bits)
     Elementwise("wrapping_add", 2, None, _bitwise("arith.addi"), lambda bs: min(sum(bs), FULL_RANGE), modular=True),
+    *TRANSCENDENTAL,
 )
 
 

@@ -24,6 +24,7 @@ from typing import Callable, Sequence
 
 from ireefuzz.base.durable import atomic_write_text
 from ireefuzz.errors import UsageError
+from ireefuzz.generators.ops import TRANSCENDENTAL_OPS
 
 # Published releases, oldest first: nightly-dated iree-compiler, then iree-base-compiler.
 OLD_RELEASES = (
@@ -101,6 +102,9 @@ OPS_SINCE: dict[str, str] = {
     },
     "pooling_nhwc_min": "3.11.0",  # 3.10.0 gave one i32 wrong value that 10 more draws did not repeat: not judged
 }
+# the math functions (generators/ops/elementwise.py TRANSCENDENTAL): compiled and run clean on 3.7.0 and 3.12.0, f32
+# and f16 (stop 41); not tried older
+OPS_SINCE.update(dict.fromkeys(TRANSCENDENTAL_OPS, "3.7.0"))
 # quantize's math.roundeven links against a roundevenf the older releases' runtime lacks (as fmaxf: a link
 # error at every compile); 20240621.931 is the oldest release it was compiled and run on.
 OPS_SINCE["quantize"] = "20240621.931"
