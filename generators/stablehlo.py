@@ -64,6 +64,7 @@ EXPORTABLE_OPS = frozenset(
         "where_gt",
         "wrapping_add",
         *TRANSCENDENTAL_OPS,
+        "inv_freq",
     }
 )
 

@@ -444,6 +444,7 @@ _SPLAT_PRESERVING = frozenset(
         "transpose",
         "where_gt",
         *TRANSCENDENTAL_OPS,
+        "inv_freq",
     }
 )
 _DATA_MOVEMENT = frozenset({"broadcast", "transpose", "extract_slice"})

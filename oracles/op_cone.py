@@ -44,6 +44,8 @@ ELEMENTWISE = {
     "math.expm1": "expm1",
     "math.log1p": "log1p",
     "math.rsqrt": "rsqrt",
+    "math.exp2": "exp2",
+    "math.roundeven": "round_even",
     "arith.select": "where_gt",
     **dict.fromkeys(
         (

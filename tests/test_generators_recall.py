@@ -221,7 +221,16 @@ def test_take_along_picks_each_rows_column_and_zeroes_the_ignored_class():
 def _drawn_forms(case: Case) -> set[str]:
     graph, found = case.graph, set()
     for node in graph.nodes:
-        if node.op in ("scale", "expert_matmul", "cumsum", "log_softmax", "take_along"):
+        if node.op in (
+            "scale",
+            "expert_matmul",
+            "cumsum",
+            "log_softmax",
+            "take_along",
+            "exp2",
+            "round_even",
+            "inv_freq",
+        ):
             found.add(node.op)
         if node.op.startswith("bitwise_"):
             found.add("bitwise")
@@ -246,6 +255,9 @@ FORM_FAMILIES = {  # each added form, and the family its graphs are drawn from
     "log_softmax": "normalization",
     "expert_matmul": "model",
     "take_along": "model",
+    "exp2": "elementwise",
+    "round_even": "elementwise",
+    "inv_freq": "elementwise",
 }
 
 
@@ -283,6 +295,7 @@ def test_the_added_ops_are_drawn_on_every_release_of_the_recall_set():
     from ireefuzz.sut.releases import ops_for
 
     added = {"scale", "cumsum", "shift_left", "shift_right_logical", "wrapping_add", "log_softmax", "take_along"}
+    added |= {"exp2", "round_even", "inv_freq"}  # #12974, #12836 / #13522, #15661 (stop 41)
     for release in sorted({r.release for r in recall.load()}):
         assert added <= set(ops_for(release)), (release, sorted(added - set(ops_for(release))))
 
@@ -419,7 +432,23 @@ def expert_dynamic_case() -> Case:
     return Case(b.build(), ({"R": 3, "O": 5, "K": 7, "E": 2, "T": 3},), seed=25)
 
 
+def _one_op_case(op: str, dtype: str = "f32", **attrs) -> Case:
+    b = GraphBuilder()
+    x = b.arg(("M", 6))
+    b.output(b.op(op, x if dtype == "f32" else b.op("cast", x, to=dtype), **attrs))
+    return Case(b.build(), ({"M": 3},), seed=30)
+
+
 OLD_BUGS = {  # form -> (its case, the release showing the bug, target CPU, the cause its emitted program gets there)
+    # stop 41's math ops: #12974 (exp2f), #12836 (roundevenf: no SSE4.1 on the generic CPU), #15661 (f16 powf)
+    "exp2": (lambda: _one_op_case("exp2"), "20230404.479", "generic", r"undefined-symbol-exp-f\b"),
+    "round_even": (lambda: _one_op_case("round_even"), "20230404.479", "generic", r"undefined-symbol-roundevenf\b"),
+    "inv_freq": (
+        lambda: _one_op_case("inv_freq", "f16", base=10000.0, dim=64),
+        "20231113.707",
+        "host",
+        r"^numeric/wrong-value/",
+    ),
     "scale": (scale_case, "3.2.0", "generic", r"^numeric/wrong-value/.*\bcast\b"),  # #20163: 0.49995 -> 0.25
     "selected-gather": (selected_gather_case, "3.2.0", "generic", r"^numeric/wrong-value/"),  # #19749
     # #23464, compile-only here; on every dim dynamic (static K and T stay under the stack limit)

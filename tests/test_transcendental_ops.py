@@ -1,6 +1,7 @@
-"""The math functions frontends emit as math-dialect ops (``generators/ops/elementwise.py`` TRANSCENDENTAL): their
-reference rows, their error bounds, their emission, and a real compile that is clean, catches an injected fault,
-and finds the real IREE bug of one of them (asinh's expansion, stop 41)."""
+"""The math functions frontends emit as math-dialect ops (``generators/ops/elementwise.py`` TRANSCENDENTAL, and a
+rotary embedding's ``inv_freq``, a powf of a constant base): their reference rows, their error bounds, their
+emission, and a real compile that is clean, catches an injected fault, and finds the real IREE bug of one of them
+(asinh's expansion, stop 41)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ from ireefuzz.oracles.numeric import far_from_float64, tolerance
 from ireefuzz.oracles.reference import evaluate as reference
 from ireefuzz.oracles.reference import evaluate_with_bounds
 
-X = np.array([-2.0, -1.25, -0.5, 0.0, 0.375, 1.0, 2.0], np.float32)
+X = np.array([-2.0, -1.25, -0.5, 0.0, 0.375, 1.0, 2.5], np.float32)
+ATTRS = {"inv_freq": {"base": 10000.0, "dim": 64}}
+OPS = (*TRANSCENDENTAL_OPS, "inv_freq")
 EXPECTED = {  # by hand (math module, float64)
     "asinh": [math.asinh(v) for v in X],
     "erf": [math.erf(v) for v in X],
@@ -28,6 +31,9 @@ EXPECTED = {  # by hand (math module, float64)
     "rsqrt": [1 / math.sqrt(abs(v) + 1) for v in X],
     "sigmoid": [1 / (1 + math.exp(-v)) for v in X],
     "gelu": [v / 2 * (1 + math.erf(v / math.sqrt(2))) for v in X],
+    "exp2": [2.0**v for v in X],
+    "round_even": [-2.0, -1.0, -0.0, 0.0, 0.0, 1.0, 2.0],  # ties to the even neighbour: -0.5 -> -0, 2.5 -> 2
+    "inv_freq": [10000.0 ** (-v / 64) for v in X],
 }
 
 
@@ -36,20 +42,20 @@ def _each_op(dtype: str = "f32", shape: tuple = (7,)) -> GraphBuilder:
     x = b.arg(shape)
     if dtype != "f32":
         x = b.op("cast", x, to=dtype)
-    for op in TRANSCENDENTAL_OPS:
-        b.output(b.op(op, x))
+    for op in OPS:
+        b.output(b.op(op, x, **ATTRS.get(op, {})))
     return b
 
 
 def test_every_added_function_has_a_hand_computed_value():
-    assert set(EXPECTED) == set(TRANSCENDENTAL_OPS)
+    assert set(EXPECTED) == set(OPS)
 
 
 @pytest.mark.parametrize("backend", ["f64", "jax"])
 def test_reference_rows_give_the_functions_values(backend):
     graph = _each_op().build()
     outs = reference(graph, [X], {}, backend)
-    for op, out in zip(TRANSCENDENTAL_OPS, outs):
+    for op, out in zip(OPS, outs):
         np.testing.assert_allclose(np.asarray(out, np.float64), EXPECTED[op], rtol=2e-6, atol=1e-7, err_msg=op)
 
 
@@ -61,7 +67,7 @@ def test_xla_lands_within_the_error_bounds(dtype):
     x = np.linspace(-2.0, 2.0, 129).astype(np.float32)
     truths, bounds = evaluate_with_bounds(graph, [x], {})
     rtol = tolerance(graph, {})
-    for op, got, truth, bound in zip(TRANSCENDENTAL_OPS, reference(graph, [x], {}, "jax"), truths, bounds):
+    for op, got, truth, bound in zip(OPS, reference(graph, [x], {}, "jax"), truths, bounds):
         assert not far_from_float64(np.asarray(got, np.float64), truth, bound, dtype, rtol).any(), op
 
 
@@ -70,7 +76,7 @@ def test_a_result_off_by_a_few_percent_is_outside_the_bounds():
     x = np.linspace(-2.0, 2.0, 129).astype(np.float32)
     truths, bounds = evaluate_with_bounds(graph, [x], {})
     rtol = tolerance(graph, {})
-    for op, truth, bound in zip(TRANSCENDENTAL_OPS, truths, bounds):
+    for op, truth, bound in zip(OPS, truths, bounds):
         assert far_from_float64(truth * 1.03 + 0.01, truth, bound, "f32", rtol).all(), op
 
 
@@ -80,7 +86,7 @@ def test_each_function_is_emitted_as_its_math_op_and_parses():
 
     text = emit(_each_op().build()).text
     parse_ir(text)
-    for op in ("asinh", "erf", "sin", "cos", "atan", "expm1", "log1p", "rsqrt", "exp"):
+    for op in ("asinh", "erf", "sin", "cos", "atan", "expm1", "log1p", "rsqrt", "exp", "exp2", "roundeven", "powf"):
         assert f"math.{op} " in text, op
 
 
@@ -89,8 +95,8 @@ def _clean_case(dtype: str) -> Case:
     x = b.arg(("M", 9))
     if dtype != "f32":
         x = b.op("cast", x, to=dtype)
-    for op in TRANSCENDENTAL_OPS:
-        b.output(b.op(op, x))
+    for op in OPS:
+        b.output(b.op(op, x, **ATTRS.get(op, {})))
     return Case(b.build(), ({"M": 7}, {"M": 1}), seed=31)
 
 
@@ -109,7 +115,7 @@ def test_the_functions_compile_clean_and_an_injected_fault_is_caught(monkeypatch
     prefix = "" if dtype == "f32" else "cast>"
     assert run_with(monkeypatch, _clean_case(dtype)) == []
     caught = run_with(monkeypatch, _clean_case(dtype), bump)
-    assert caught == sorted(f"numeric/wrong-value/{prefix}{op}/{dtype}/?xS" for op in TRANSCENDENTAL_OPS)
+    assert caught == sorted(f"numeric/wrong-value/{prefix}{op}/{dtype}/?xS" for op in OPS)
 
 
 @pytest.mark.iree

@@ -107,6 +107,9 @@ TRANSCENDENTAL = (
     Elementwise("rsqrt", 1, _of_magnitude_plus_one("math.rsqrt"), None, lambda bs: 1.0),
     Elementwise("sigmoid", 1, _sigmoid, None, lambda bs: 1.0),
     Elementwise("gelu", 1, _gelu, None, lambda bs: bs[0]),
+    Elementwise("exp2", 1, _math("math.exp2"), None, lambda bs: 2.0 ** bs[0], domain=8.0),
+    # torch.round and StableHLO's round_nearest_even: ties (drawn values are multiples of 1/8) go to the even
+    Elementwise("round_even", 1, _math("math.roundeven"), None, lambda bs: bs[0] + 1),
 )
 TRANSCENDENTAL_OPS = tuple(ew.name for ew in TRANSCENDENTAL)
 
@@ -335,6 +338,60 @@ def _scale_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | 
 
 
 register(OpSpec("scale", _scale_infer, _scale_emit, lambda bs, a, ts: bs[0] * abs(a["by"]), _scale_propose))
+
+
+# ---------------------------------------------------------------------------------------------
+# inv_freq: a rotary embedding's inverse frequencies 1 / base^(x / dim) (base 10000, dim a head's width), the
+# math.powf of a constant base that f16 models compute (iree-org/iree#15661: NaN and INF from its f16 approximation)
+
+INV_FREQ_BASES = (10000.0, 1000.0)
+INV_FREQ_DIMS = (64, 128)  # 1 / dim is exact in every float dtype
+
+
+def _inv_freq_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (t,) = types
+    if t.dtype not in FLOAT_DTYPES or attrs["base"] not in INV_FREQ_BASES or attrs["dim"] not in INV_FREQ_DIMS:
+        raise ValueError(f"no inv_freq of {t!r} with {dict(attrs)}")
+    return t
+
+
+def _inv_freq_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    t, rank = node.type, len(node.type.shape)
+
+    def body(b: Body, a: list[str]) -> str:
+        exponent = b.op(f"arith.mulf {a[0]}, {b.const(1.0 / node.attrs['dim'], t.dtype)} : {t.dtype}")
+        power = b.op(f"math.powf {b.const(node.attrs['base'], t.dtype)}, {exponent} : {t.dtype}")
+        return b.op(f"arith.divf {b.const(1.0, t.dtype)}, {power} : {t.dtype}")
+
+    return ctx.generic(
+        result_name(ctx, node),
+        [(operands[0], ctx.graph.type_of(node.inputs[0]))],
+        (ctx.init_for(node.index, node, operands), t),
+        [identity_map(rank)] * 2,
+        ["parallel"] * rank,
+        body,
+    )
+
+
+def _inv_freq_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    src = pool.pick(draw, lambda t, bound: t.dtype in FLOAT_DTYPES and bound <= 64)
+    if src is None:
+        return None
+    return (src,), {
+        "base": draw(pool.st.sampled_from(INV_FREQ_BASES)),
+        "dim": draw(pool.st.sampled_from(INV_FREQ_DIMS)),
+    }
+
+
+register(
+    OpSpec(
+        "inv_freq",
+        _inv_freq_infer,
+        _inv_freq_emit,
+        lambda bs, a, ts: a["base"] ** (bs[0] / a["dim"]),
+        _inv_freq_propose,
+    )
+)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -103,8 +103,9 @@ OPS_SINCE: dict[str, str] = {
     "pooling_nhwc_min": "3.11.0",  # 3.10.0 gave one i32 wrong value that 10 more draws did not repeat: not judged
 }
 # the math functions (generators/ops/elementwise.py TRANSCENDENTAL): compiled and run clean on 3.7.0 and 3.12.0, f32
-# and f16 (stop 41); not tried older
-OPS_SINCE.update(dict.fromkeys(TRANSCENDENTAL_OPS, "3.7.0"))
+# and f16 (stop 41); not tried older. exp2 and round_even go to every release: the 2023 releases' link errors on
+# them are recall bugs (#12974 exp2f, #12836 / #13522 roundevenf), as is inv_freq's f16 powf (#15661)
+OPS_SINCE.update(dict.fromkeys(sorted(set(TRANSCENDENTAL_OPS) - {"exp2", "round_even"}), "3.7.0"))
 # quantize's math.roundeven links against a roundevenf the older releases' runtime lacks (as fmaxf: a link
 # error at every compile); 20240621.931 is the oldest release it was compiled and run on.
 OPS_SINCE["quantize"] = "20240621.931"
