@@ -300,8 +300,10 @@ register(OpSpec("cast", _cast_infer, _cast_emit, lambda bs, a, ts: bs[0] + 1, _c
 # the generic CPU), which no drawn input holds.
 
 # an EMA decay, GELU's sqrt(2/pi) and cubic term, quick GELU, 0.1, 1/3: seven digits, so the f32 literal the
-# emitter prints (float_literal) is the constant the reference multiplies by
-SCALES = (0.9999, 0.7978846, 0.044715, 1.702, 0.1, 0.3333333)
+# emitter prints (float_literal) is the constant the reference multiplies by. And CLIP's logit scale, 100: the
+# drawn inputs lie in [-2, 2], so without it no value reaches the magnitudes where a function's expansion or
+# range reduction can lose it (asinh(x) = log(x + sqrt(x^2 + 1)) cancels from x < -10 in f32, -5 in f16)
+SCALES = (0.9999, 0.7978846, 0.044715, 1.702, 0.1, 0.3333333, 100.0)
 SCALED_DTYPES = FLOAT_DTYPES
 
 
