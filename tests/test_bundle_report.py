@@ -596,3 +596,43 @@ def test_a_constant_its_failure_needs_is_named_in_the_conditions():
     assert report.conditions(program, rows) == ["a constant input to `iree_linalg_ext.gather`"]
     rows["rows"][1]["outcome"] = "same"  # it fails the same way from an argument: the constant is not needed
     assert report.conditions(program, rows) == []
+
+
+def test_a_bundle_ships_the_ir_its_issue_runs_the_culprit_pass_on(tmp_path):
+    """Round 41's outsider: a campaign bundle's ISSUE.md said `iree-opt ... culprit_before.mlir`, the file was not in
+    the bundle, and its inline copy was cut. Every bundle maker goes through ``report.make_bundle``, which now carries
+    the culprit's IR into the bundle (the program path wrote the files itself; the case path did not)."""
+    crash = Finding(
+        "crash",
+        "compile-crash",
+        "crash/compile-crash/-/-/-",
+        "iree-compile crash on a valid program",
+        cause="crash/compile-crash/SIGSEGV/x",
+    )
+    found = dataclasses.replace(
+        culprit.Culprit("flow", "iree-flow-annotate-dispatches", "it died there", ir_before="module {}\n// before"),
+        method="crash",
+    )
+    made = report.make_bundle(crash, _subject(crash, "module {}"), measured=report.Measured(culprit=found))
+    assert "culprit_before.mlir" in (made.issue or "")
+    root = made.dump(tmp_path / "b")
+    assert (root / "culprit_before.mlir").read_text() == "module {}\n// before\n"
+    assert not (root / "culprit_after.mlir").exists()
+    assert Bundle.load(root).culprit_before == "module {}\n// before\n"
+
+
+def test_a_crash_is_named_by_the_first_frame_outside_the_irs_own_accessors():
+    """Round 41's outsider: "dies of SIGSEGV in `getKind`" named the AffineExpr accessor that read a null expression,
+    not the helper that left it null (inferConvolutionDims's). The accessor frames of the IR and LLVM's support code
+    are skipped, and the caller is named too; a crash in a frame of its own keeps its name alone."""
+
+    def said(cause: str) -> str:
+        return report.happened(Finding("crash", "compile-crash", "crash/compile-crash/-/-/-", "crash", cause=cause))
+
+    assert said(
+        "crash/compile-crash/SIGSEGV/mlir.AffineExpr.getKind>getConstantsFromExprList>inferConvolutionDimsImpl"
+    ) == ("iree-compile dies of SIGSEGV in `getConstantsFromExprList` (from `inferConvolutionDimsImpl`)")
+    assert said(
+        "crash/compile-crash/SIGFPE/mlir.iree_compiler.limitVectorTileSizes>mlir.iree_compiler.getMmt4dLoweringConfig"
+    ) == ("iree-compile dies of SIGFPE in `limitVectorTileSizes`")
+    assert said("crash/compile-crash/SIGSEGV/-") == "iree-compile dies of SIGSEGV"

@@ -56,6 +56,8 @@ PROGRAM, CASE, FINDING, FINDINGS, ISSUE, RUN, COMMAND = (
 )
 INPUTS_AFTER = "inputs_after.mlir"
 UPSTREAM_TEST = "upstream_test.mlir"  # the defect with upstream MLIR alone (lit_tests.upstream_test)
+# the IR the culprit pass received and made (culprit.record: ISSUE.md's confirming command reads the first)
+CULPRIT_BEFORE, CULPRIT_AFTER = "culprit_before.mlir", "culprit_after.mlir"
 INPUTS_AFTER_FUNCTION = "main_inputs_after"
 
 
@@ -74,6 +76,8 @@ class Bundle:
     findings: Sequence[Mapping[str, Any]] | None = None
     command: str | None = None
     upstream_test: str | None = None
+    culprit_before: str | None = None
+    culprit_after: str | None = None
 
     def __repr__(self) -> str:
         return f"Bundle({self.finding.get('signature')}; {len(self.inputs)} inputs, run.sh={self.run_sh is not None})"
@@ -102,6 +106,8 @@ class Bundle:
             INPUTS_AFTER: self.inputs_after,
             COMMAND: self.command and self.command + "\n",
             UPSTREAM_TEST: self.upstream_test,
+            CULPRIT_BEFORE: self.culprit_before and self.culprit_before + "\n",
+            CULPRIT_AFTER: self.culprit_after and self.culprit_after + "\n",
         }
         for name, text in optional.items():
             if text is not None:
@@ -160,6 +166,8 @@ class Bundle:
             findings=findings,
             command=(text(COMMAND) or "").strip() or None,
             upstream_test=text(UPSTREAM_TEST),
+            culprit_before=text(CULPRIT_BEFORE),
+            culprit_after=text(CULPRIT_AFTER),
         )
 
 

@@ -34,7 +34,7 @@ from ireefuzz.oracles.registry import spec_of
 from ireefuzz.tools.filing import culprit as culprits
 from ireefuzz.tools.filing import experiments as experimenting
 from ireefuzz.tools.filing import lit_tests, report, upstream
-from ireefuzz.tools.filing.bundle import Bundle, run_bundle
+from ireefuzz.tools.filing.bundle import CULPRIT_AFTER, CULPRIT_BEFORE, Bundle, run_bundle
 from ireefuzz.tools.shrink import mlir as reducing
 from ireefuzz.tools.shrink.target import Target, cause_id
 
@@ -123,10 +123,6 @@ def write_cause(
         finding, subject, extra=extra, measured=report.Measured(culprit=found), issue=False
     )
     path = made.dump(out)
-    if found.ir_before:
-        atomic_write_text(path / "culprit_before.mlir", found.ir_before + "\n")
-    if found.ir_after:
-        atomic_write_text(path / "culprit_after.mlir", found.ir_after + "\n")
     flags = list(made.finding.get("flags") or ())
     run_test = lit_tests.run_module_test(program, case.function, flags, made.expected, len(made.inputs), made.finding)
     log("running the lit tests")
@@ -165,7 +161,7 @@ def write_cause(
     made.finding = portable(made.finding)
     made.issue = portable(made.issue) if made.issue is not None else None
     made.dump(out)
-    for name in ("culprit_before.mlir", "culprit_after.mlir", *lit_tests.KINDS):
+    for name in (CULPRIT_BEFORE, CULPRIT_AFTER, *lit_tests.KINDS):
         if (path / name).exists():
             atomic_write_text(path / name, portable((path / name).read_text()))
     return Written(

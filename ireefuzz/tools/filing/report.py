@@ -184,6 +184,8 @@ def make_bundle(
             else None
         ),
         issue=issue_text(finding, subject, measured) if issue else None,
+        culprit_before=(measured.culprit.ir_before or None) if measured.culprit is not None else None,
+        culprit_after=(measured.culprit.ir_after or None) if measured.culprit is not None else None,
     )
 
 
@@ -683,7 +685,12 @@ _PUBLIC_FUNCTION = re.compile(r"^\s*func\.func\s+(?:public\s+)?@([\w$.]+)", re.M
 _SIGNATURE = re.compile(r"func\.func\s+(?:public\s+|private\s+)?@[\w$.]+\([^)]*\)(?:\s*->\s*[^{]*)?")
 
 
-_SIGNAL = re.compile(r"crash/compile-crash/(SIG\w+)/([^>/]*)")
+_SIGNAL = re.compile(r"crash/compile-crash/(SIG\w+)/([^/]*)")
+# the IR's own accessors and LLVM's support code: where a bad value is read, not where it was made (round 41: a
+# SIGSEGV "in `getKind`" of an AffineExpr that inferConvolutionDims's helper had left null)
+_CORE_FRAME = re.compile(
+    r"^(?:mlir\.(?:AffineExpr|AffineMap|Type|Value|Attribute|Operation|OpOperand|Block|Region|detail)\.|llvm\.)"
+)
 _DISPATCH = re.compile(r"\b\w+_dispatch_\d+\w*")
 _LOCATION = re.compile(r"^[^\s:]+:\d+:\d+: (?:error: )?")
 
@@ -695,8 +702,11 @@ def happened(finding: Finding) -> str:
     ev = finding.evidence or {}
     crash = _SIGNAL.match(str(finding.cause or ""))
     if crash:
-        frame = crash.group(2).rsplit(".", 1)[-1]
-        return f"iree-compile dies of {crash.group(1)}" + (f" in `{frame}`" if frame and frame != "-" else "")
+        frames = [f for f in crash.group(2).split(">") if f and f != "-"]
+        own = next((i for i, f in enumerate(frames) if not _CORE_FRAME.match(f)), 0)
+        named = [f.rsplit(".", 1)[-1] for f in frames[own : own + 2]]
+        where = f" in `{named[0]}`" + (f" (from `{named[1]}`)" if own and len(named) > 1 else "") if named else ""
+        return f"iree-compile dies of {crash.group(1)}{where}"
     if reproduce == "compile-error":
         error = own_diagnostic(finding) or finding.message
         return words(_LOCATION.sub("", _DISPATCH.sub("its dispatch", error.splitlines()[0] if error else "")), 90)
