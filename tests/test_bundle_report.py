@@ -15,6 +15,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from ireefuzz.generators.builder import GraphBuilder
 from ireefuzz.oracles.finding import Finding
 from ireefuzz.tools.filing import bisect, culprit, drafts, report
 from ireefuzz.tools.filing.bundle import Bundle, run_script
@@ -636,3 +637,20 @@ def test_a_crash_is_named_by_the_first_frame_outside_the_irs_own_accessors():
         "crash/compile-crash/SIGFPE/mlir.iree_compiler.limitVectorTileSizes>mlir.iree_compiler.getMmt4dLoweringConfig"
     ) == ("iree-compile dies of SIGFPE in `limitVectorTileSizes`")
     assert said("crash/compile-crash/SIGSEGV/-") == "iree-compile dies of SIGSEGV"
+
+
+def test_a_wrong_value_title_names_the_math_function_and_drops_what_fed_it_when_the_op_fails_alone():
+    """Round 41's outsider: "an elementwise `linalg.generic` of an elementwise `linalg.generic`: returns wrong values"
+    named neither asinh nor that the mask before it only made its operand. The generic's math functions are named;
+    once the op alone at its operands' values fails the same way (``experiments.cut``), its producers are not."""
+    from ireefuzz.generators.emit import emit
+
+    b = GraphBuilder()
+    b.output(b.op("asinh", b.op("causal_mask", b.arg((4, 4)), offset=0, fill=-10000.0)))
+    program = emit(b.build()).text
+    wrong = Finding("numeric", "wrong-value", "numeric/wrong-value/causal_mask>asinh/f32/SxS", "wrong values")
+    without = report.title(wrong, [], program=program, function="main")
+    assert "computing `math.asinh` of an elementwise `linalg.generic`" in without, without
+    row = {"label": "asinh#n1.alone", "change": "alone", "outcome": "same", "causes": ["numeric/wrong-value/asinh"]}
+    alone = report.title(wrong, [], program=program, function="main", experiments={"rows": [row]})
+    assert alone.endswith("an elementwise `linalg.generic` computing `math.asinh`: wrong values"), alone

@@ -378,7 +378,11 @@ def title(
     the experiments show it needs (``conditions``); without a program, the reduced program's kinds of op."""
     output = int((finding.evidence or {}).get("output") or 0)
     unneeded = [k for k, said in producer_verdicts(experiments).items() if said != "needed"]
-    subject = subject_phrase(program, function, output, unneeded=unneeded) if program else ""
+    # the op alone at its operands' values fails the same way (experiments.cut): what fed it is no part of the bug
+    rows = (experiments or {}).get("rows") or ()
+    alone = any(str(r.get("label", "")).endswith(experimenting.ALONE) and r.get("outcome") == "same" for r in rows)
+    depth = 1 if alone else 3
+    subject = subject_phrase(program, function, output, depth, unneeded=unneeded) if program else ""
     if not subject:
         kinds = list(dict.fromkeys(o for o in ops if o not in _PLUMBING))
         if not kinds:
@@ -518,6 +522,9 @@ def _phrase(value: Any, depth: int, skip: Sequence[Any] = ()) -> str:
             if reduces
             else "an elementwise `linalg.generic`"
         )
+        functions = list(dict.fromkeys(o.name for o in body if o.name.startswith("math.") and o.name != "math.absf"))
+        if functions and not reduces:  # the math functions it computes (round 41: asinh's expansion was the bug)
+            said += " computing " + " and ".join(f"`{f}`" for f in functions[:2])
         if len(op.results) > 1:  # which of its results: round H's transpose bug needs a two-result generic
             counted = _COUNTED.get(len(op.results), "a multi")
             said = f"result {_result_index(value, op)} of {counted}-result " + said.removeprefix(

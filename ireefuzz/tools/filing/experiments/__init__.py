@@ -29,7 +29,8 @@ and the campaign's summary.md; ``duplicates`` reads bundles back, so the campaig
 as known: a nightly is red only for a cause that survived its experiments.
 
 The modules: ``table`` (the values), ``verdict`` (``judge``, and the nearness of causes), ``compiler_variants``,
-``graph_variants``, ``program_variants`` (on ``program_rewrites``, the raw program's text rewrites), ``running``
+``graph_variants``, ``program_variants`` (on ``program_rewrites``, the raw program's text rewrites), ``cut`` (the
+wrong op alone at its operands' values), ``twins``, ``running``
 (``run_experiments``, ``for_check``) and ``records``. Here: the names their importers use.
 """
 
@@ -55,7 +56,19 @@ from .program_variants import (
 )
 from .records import duplicates, lost_alone, read, record, section_lines, with_culprit, with_section
 from .running import MAX_EXPERIMENTS, chosen, for_check, run_experiments
-from .table import AS_GIVEN, EDGE_UP, EXTRA_DIM, Experiment, ExperimentTable, Outcome, Row, Verdict, degenerate_cures
+from .table import (
+    ALONE,
+    AS_GIVEN,
+    EDGE_UP,
+    EXTRA_DIM,
+    Experiment,
+    ExperimentTable,
+    Outcome,
+    Row,
+    Verdict,
+    alone_cause,
+    degenerate_cures,
+)
 from .verdict import (
     FEATURES,
     culprit_family,
@@ -68,6 +81,8 @@ from .verdict import (
 )
 
 __all__ = [
+    "ALONE",
+    "alone_cause",
     "AS_GIVEN",
     "CPUS",
     "EDGE_UP",

@@ -10,7 +10,7 @@ from typing import Any, Mapping
 
 from ireefuzz.tools.baseline import Known
 
-from .table import ExperimentTable, Verdict
+from .table import ExperimentTable, Verdict, alone_cause
 from .verdict import judge
 
 
@@ -53,11 +53,19 @@ def duplicates(bundles: Mapping[str, Path]) -> dict[str, Known]:
     """A ``duplicate-of`` baseline entry (note ``by experiment: ...``) for each cause whose bundle (``bundles``: cause
     -> folder) the experiments judged a known cause's duplicate; the campaign counts those causes as known."""
     found = {}
+    first_alone: dict[str, str] = {}  # what an op alone showed -> the first cause that failed so
     for cause, folder in bundles.items():
         tried = read(folder)
         verdict = Verdict.from_json(tried["verdict"]) if tried else None
         if verdict is not None and verdict.verdict == "duplicate-of" and verdict.target == cause and verdict.of:
             found[cause] = Known(cause, "duplicate-of", of=verdict.of, note=f"by experiment: {verdict.by}")
+            continue
+        shown = alone_cause(ExperimentTable.from_json(tried).rows) if tried else ""
+        lead = first_alone.setdefault(shown, cause) if shown else cause
+        if lead != cause:  # one op wrong on its operands' values, whatever computed them: the earlier cause's defect
+            op = shown.rsplit("/", 1)[-1]
+            note = f"by experiment: it fails as `{op}` alone at its operands' values, as {lead} does"
+            found[cause] = Known(cause, "duplicate-of", of=lead, note=note)
     return found
 
 

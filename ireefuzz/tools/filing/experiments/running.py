@@ -14,6 +14,7 @@ from ireefuzz.tools import check
 from ireefuzz.tools.baseline import Baseline
 
 from .compiler_variants import feature_experiments, policy_experiments
+from .cut import cut_experiments
 from .graph_variants import graph_experiments
 from .program_variants import program_experiments
 from .records import record, section_lines
@@ -118,6 +119,7 @@ def run_experiments(
         )
     graph = isinstance(subject, Case)
     kinds = graph_experiments(subject, cannot_run) if graph else program_experiments(subject, cannot_run)
+    kinds.append(list(cut_experiments(subject, goal)))  # a raw program too: the wrong op alone at its operands' values
     kinds.append(list(twin_experiments(subject)))  # a raw program even for a graph case: run with MLIR below
     kinds.append(list(policy_experiments(subject, goal.oracle or "")))
     limits = baseline.missing_features()

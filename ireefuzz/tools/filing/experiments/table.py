@@ -189,3 +189,14 @@ def degenerate_cures(rows: Sequence[Row]) -> set[str]:
         for r in rows
         if r.label.endswith(EDGE_UP) and r.label.removesuffix(EDGE_UP) in clean and r.outcome.kind in ("same", "known")
     }
+
+
+ALONE = ".alone"  # a label's end (``cut``): the wrong op alone at its operands' values
+
+
+def alone_cause(rows: Sequence[Row]) -> str:
+    """The cause the op alone showed, where a table's ``alone`` variant was the same failure (``cut``), else ""."""
+    for row in rows:
+        if row.label.endswith(ALONE) and row.outcome.kind == "same" and row.causes:
+            return str(row.causes[0])
+    return ""

@@ -67,7 +67,7 @@ def told_apart(text: str, function: str, index: int) -> str | None:
 def twin_experiments(case: Any) -> Iterator[Experiment]:
     """For the first ``MAX_TWINS`` twins of ``case``'s function (a raw ``ProgramCase``, or a graph ``Case`` through
     its emitted program at the same inputs): the later twin told apart (``told_apart``)."""
-    program = case if hasattr(case, "program") else _as_program(case)
+    program = case if hasattr(case, "program") else emitted_program(case)
     if program is None or program.args is None:
         return
     for index, name in twin_sites(program.program, program.function)[:MAX_TWINS]:
@@ -83,7 +83,7 @@ def twin_experiments(case: Any) -> Iterator[Experiment]:
         )
 
 
-def _as_program(case: Any) -> Any:
+def emitted_program(case: Any) -> Any:
     """A graph ``Case``'s first shape instance as a raw ``ProgramCase`` of its emitted program, at its inputs."""
     from ireefuzz.core.frontends import program_cases
     from ireefuzz.errors import ProgramError

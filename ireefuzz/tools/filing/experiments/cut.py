@@ -1,0 +1,79 @@
+"""The wrong op alone: a wrong value's last op, its operands made arguments that hold the values they have in the
+program (float64, rounded to their dtype), and nothing else.
+
+An engineer's first question about a wrong value: is the op that produced it wrong on the values it was given, or
+were those values wrong already? The variant answers it. Where the op alone is still wrong (label ``<op>.alone``,
+dropping ops of the cone: the same failure), the defect is that op's own on those values, whatever computed them.
+Round 41 found ``asinh`` wrong after a causal mask's fill and after a dequantized matmul: two causes by their cones,
+one mechanism, and each fails as ``asinh`` alone. ``records.duplicates`` makes the later of two such causes of one
+run a duplicate of the first. Graph cases only (their operands' values come from the graph's float64 reference);
+float operands only, and no op whose destination is another node's value.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Iterator
+
+import numpy as np
+
+from .table import ALONE, Experiment
+from .twins import emitted_program
+
+
+def cut_experiments(case: Any, target: Any) -> Iterator[Experiment]:
+    """For a graph ``Case`` whose ``target`` is a numeric wrong value: the first output whose op ends the target's
+    cone, alone at its operands' values (``alone``)."""
+    from ireefuzz.generators.case import Case
+
+    cause = str(getattr(target, "value", target))
+    if not isinstance(case, Case) or not cause.startswith("numeric/wrong-value/") or not case.instances:
+        return
+    last = cause.rsplit("/", 1)[-1].split(">")[-1]
+    graph = case.graph
+    for ref in dict.fromkeys(graph.outputs):
+        node = graph.nodes[int(ref[1:])] if ref.startswith("n") else None
+        if node is None or node.op != last or not any(r.startswith("n") for r in node.inputs):
+            continue
+        variant = alone(case, int(ref[1:]))
+        if variant is not None:
+            yield Experiment(
+                f"{node.op}#{ref}{ALONE}",
+                f"`{node.op}` ({ref}) alone, its operands arguments holding the values they have in the program "
+                "(float64, rounded to their dtype)",
+                variant,
+                drops_op=True,
+            )
+            return
+
+
+def alone(case: Any, index: int) -> Any:
+    """Node ``index`` of ``case``'s graph as the one op of a raw program at its first shape instance, over arguments
+    holding its operands' float64 values rounded to their dtype (a ``ProgramCase``), or None where it cannot be."""
+    from ireefuzz.generators.graph import Graph, Node
+    from ireefuzz.generators.tensor import FLOAT_DTYPES, TensorType
+    from ireefuzz.oracles.reference import NUMPY_DTYPES, evaluate
+
+    graph, sizes = case.graph, case.instances[0]
+    node = graph.nodes[index]
+    types = [graph.type_of(r) for r in node.inputs]
+    if any(t.dtype not in FLOAT_DTYPES for t in types) or ":" in str(node.attrs.get("init", "")):
+        return None
+    produced = tuple(r for r in node.inputs if r.startswith("n"))
+    values = dict(zip(produced, evaluate(dataclasses.replace(graph, outputs=produced), case.inputs(0), sizes, "f64")))
+    given = [case.inputs(0)[int(r[1:])] if r.startswith("a") else values[r] for r in node.inputs]
+    given = [np.asarray(v).astype(NUMPY_DTYPES[t.dtype]) for v, t in zip(given, types)]
+    cut = Graph(
+        tuple(TensorType(t.concrete(sizes), t.dtype) for t in types),
+        (
+            Node(
+                node.op,
+                tuple(f"a{i}" for i in range(len(types))),
+                dict(node.attrs),
+                TensorType(node.type.concrete(sizes), node.type.dtype),
+            ),
+        ),
+        ("n0",),
+    )
+    program = emitted_program(dataclasses.replace(case, graph=cut, instances=({},)))
+    return dataclasses.replace(program, given=tuple(given)) if program is not None else None

@@ -1,0 +1,85 @@
+"""The wrong op alone (``filing.experiments.cut``): a numeric wrong value's last op at its operands' values, and the
+campaign's reading of it (``records.duplicates``: two causes whose op fails alone are one mechanism)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from ireefuzz.generators.builder import GraphBuilder
+from ireefuzz.generators.case import Case
+from ireefuzz.tools.filing.experiments import records
+from ireefuzz.tools.filing.experiments.cut import alone, cut_experiments
+from ireefuzz.tools.filing.experiments.table import ExperimentTable, Outcome, Row, Verdict
+
+
+def _masked_asinh() -> Case:
+    """Round 41's first cause: asinh after a causal mask whose fill (-1e4 here) it cannot take."""
+    b = GraphBuilder()
+    b.output(b.op("asinh", b.op("causal_mask", b.arg(("M", 4)), offset=0, fill=-10000.0)))
+    return Case(b.build(), ({"M": 3},), seed=41)
+
+
+def test_the_op_alone_holds_its_operands_values_from_the_program():
+    case = _masked_asinh()
+    program = alone(case, 1)
+    assert program is not None and "math.asinh" in program.program and "causal" not in program.program
+    (given,) = program.given
+    x = case.inputs(0)[0]
+    rows, cols = np.indices(x.shape)
+    np.testing.assert_array_equal(given, np.where(cols <= rows, x, np.float32(-10000.0)))  # the mask's values
+    (experiment,) = cut_experiments(case, "numeric/wrong-value/causal_mask>asinh")
+    assert experiment.label == "asinh#n1.alone" and experiment.drops_op
+
+
+def test_no_alone_variant_where_the_cone_ends_elsewhere_or_nothing_feeds_the_op():
+    assert list(cut_experiments(_masked_asinh(), "numeric/wrong-value/causal_mask")) == []
+    assert list(cut_experiments(_masked_asinh(), "memory/alloca/elementwise@DoubleTilingExpert")) == []
+    b = GraphBuilder()
+    b.output(b.op("asinh", b.arg((4,))))
+    assert list(cut_experiments(Case(b.build(), ({},), seed=1), "numeric/wrong-value/asinh")) == []
+
+
+def _bundle(tmp_path, name: str, cause: str, alone_outcome: str | None) -> tuple[str, object]:
+    rows = [Row("as-given", "as given", Outcome("same"), (cause,))]
+    if alone_outcome is not None:
+        rows.append(Row("asinh#n1.alone", "alone", Outcome.parse(alone_outcome), ("numeric/wrong-value/asinh",)))
+    table = ExperimentTable(cause, tuple(rows), {}, (), None, (), 1.0)
+    record = table.to_json() | {"verdict": Verdict("new", cause).to_json()}
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "finding.json").write_text(json.dumps({"signature": f"{cause}/f32/?", "experiments": record}))
+    return cause, folder
+
+
+def test_a_later_cause_whose_op_fails_alone_as_an_earlier_ones_is_its_duplicate(tmp_path):
+    first = _bundle(tmp_path, "a", "numeric/wrong-value/causal_mask>asinh", "same")
+    second = _bundle(tmp_path, "b", "numeric/wrong-value/argmax>abs>dequant_matmul>asinh", "same")
+    cleared = _bundle(tmp_path, "c", "numeric/wrong-value/exp>asinh", "clean")  # the op is right on right values
+    untried = _bundle(tmp_path, "d", "numeric/wrong-value/log>asinh", None)
+    found = records.duplicates(dict([first, second, cleared, untried]))
+    assert list(found) == [second[0]]
+    assert found[second[0]].of == first[0] and "fails as `asinh` alone" in found[second[0]].note
+
+
+@pytest.mark.iree
+def test_asinh_alone_after_a_causal_mask_is_the_same_failure_and_a_right_op_on_wrong_values_is_clean():
+    """Against the real compiler: the masked asinh fails as asinh alone at the mask's values (asinh's own defect);
+    the alone variant of an op whose operand was already wrong (exp after a sum over a splat, 3.13's known
+    vectorizer bug) is clean, so the experiment tells the two apart."""
+    from ireefuzz.tools.filing.experiments.running import run_experiments
+
+    table = run_experiments(_masked_asinh(), "numeric/wrong-value/causal_mask>asinh")
+    (row,) = [r for r in table.rows if r.label.endswith(".alone")]
+    assert str(row.outcome) == "same" and row.causes == ("numeric/wrong-value/asinh",)
+
+    b = GraphBuilder()
+    total = b.op("reduce_sum", b.fill(("M", 8), 2.0), dim=1)
+    b.output(b.op("add", total, b.arg(("M",))))
+    splat = Case(b.build(), ({"M": 5},), seed=2)
+    table = run_experiments(splat, "numeric/wrong-value/fill>reduce_sum>add")
+    rows = {r.label: r for r in table.rows}
+    assert rows["as-given"].causes and rows["as-given"].causes[0].startswith("numeric/wrong-value/fill>reduce_sum")
+    assert str(rows["add#n2.alone"].outcome) == "clean", table.rows
