@@ -11,7 +11,7 @@ import pytest
 from ireefuzz.generators.builder import GraphBuilder
 from ireefuzz.generators.case import Case
 from ireefuzz.tools.filing.experiments import records
-from ireefuzz.tools.filing.experiments.cut import alone, cut_experiments
+from ireefuzz.tools.filing.experiments.cut import alone, cut_experiments, repro_of
 from ireefuzz.tools.filing.experiments.table import ExperimentTable, Outcome, Row, Verdict
 
 
@@ -32,6 +32,20 @@ def test_the_op_alone_holds_its_operands_values_from_the_program():
     np.testing.assert_array_equal(given, np.where(cols <= rows, x, np.float32(-10000.0)))  # the mask's values
     (experiment,) = cut_experiments(case, "numeric/wrong-value/causal_mask>asinh")
     assert experiment.label == "asinh#n1.alone" and experiment.drops_op
+
+
+def test_the_op_alone_is_written_as_a_command_with_literal_inputs_and_in_the_experiments_section():
+    program = alone(_masked_asinh(), 1)
+    repro = repro_of(program, "x86-64-v3")
+    assert "math.asinh" in repro["program"] and "causal" not in repro["program"]
+    compile_line, run_line = repro["command"].splitlines()
+    assert compile_line.startswith("iree-compile alone.mlir ") and "--iree-llvmcpu-target-cpu=x86-64-v3" in compile_line
+    assert "--input='3x4xf32=" in run_line and "-10000.0" in run_line, run_line
+    table = ExperimentTable("numeric/wrong-value/causal_mask>asinh", (), alone=repro)
+    found = table.to_json() | {"verdict": Verdict("new", table.target).to_json()}
+    section = "\n".join(records.section_lines(found))
+    assert "**The op alone** fails the same way" in section and repro["command"] in section
+    assert ExperimentTable.from_json(table.to_json()).alone == repro
 
 
 def test_no_alone_variant_where_the_cone_ends_elsewhere_or_nothing_feeds_the_op():
@@ -74,6 +88,7 @@ def test_asinh_alone_after_a_causal_mask_is_the_same_failure_and_a_right_op_on_w
     table = run_experiments(_masked_asinh(), "numeric/wrong-value/causal_mask>asinh")
     (row,) = [r for r in table.rows if r.label.endswith(".alone")]
     assert str(row.outcome) == "same" and row.causes == ("numeric/wrong-value/asinh",)
+    assert "math.asinh" in table.alone["program"] and "iree-run-module" in table.alone["command"]
 
     b = GraphBuilder()
     total = b.op("reduce_sum", b.fill(("M", 8), 2.0), dim=1)
@@ -83,3 +98,4 @@ def test_asinh_alone_after_a_causal_mask_is_the_same_failure_and_a_right_op_on_w
     rows = {r.label: r for r in table.rows}
     assert rows["as-given"].causes and rows["as-given"].causes[0].startswith("numeric/wrong-value/fill>reduce_sum")
     assert str(rows["add#n2.alone"].outcome) == "clean", table.rows
+    assert table.alone == {}  # no repro of an op that is right alone

@@ -77,3 +77,25 @@ def alone(case: Any, index: int) -> Any:
     )
     program = emitted_program(dataclasses.replace(case, graph=cut, instances=({},)))
     return dataclasses.replace(program, given=tuple(given)) if program is not None else None
+
+
+MAX_LITERAL_ELEMENTS = 64  # inputs printed in the command up to this many elements in all
+
+
+def repro_of(program: Any, target_cpu: str, flags: Any = ()) -> dict[str, str]:
+    """The op alone as a maintainer runs it: its ``program`` and the ``command`` that compiles it and runs it at the
+    operands' values, each input a literal (``--input=6xf32=-5.5 2 ...``); {} where the inputs are too large."""
+    given = [np.asarray(x) for x in program.given or ()]
+    if not given or sum(x.size for x in given) > MAX_LITERAL_ELEMENTS:
+        return {}
+    dtype = {"float32": "f32", "float16": "f16", "bfloat16": "bf16"}
+    literal = lambda x: (
+        f"{'x'.join(map(str, x.shape)) or ''}{'x' if x.shape else ''}{dtype.get(x.dtype.name, x.dtype.name)}"
+    )
+    inputs = " ".join(f"--input='{literal(x)}={' '.join(repr(float(v)) for v in x.reshape(-1))}'" for x in given)
+    compile_flags = " ".join(["--iree-hal-target-backends=llvm-cpu", f"--iree-llvmcpu-target-cpu={target_cpu}", *flags])
+    command = (
+        f"iree-compile alone.mlir {compile_flags} -o alone.vmfb\n"
+        f"iree-run-module --module=alone.vmfb --function={program.function} {inputs}"
+    )
+    return {"program": program.program.strip(), "command": command}

@@ -88,6 +88,20 @@ def section_lines(found: Mapping[str, Any], heading: str = "##") -> list[str]:
     lines += [f"| `{r.label}` | {cell(r.change)} | `{cell(r.outcome)}` |" for r in table.rows]
     if table.skipped:
         lines += ["", f"Not run: {'; '.join(table.skipped)}."]
+    if table.alone:
+        lines += [
+            "",
+            "**The op alone** fails the same way: its operands made arguments that hold the values they have in the "
+            "program, nothing else (`alone.mlir`):",
+            "",
+            "```mlir",
+            table.alone.get("program", ""),
+            "```",
+            "",
+            "```sh",
+            table.alone.get("command", ""),
+            "```",
+        ]
     lines += ["", "**Trigger**:" if verdict.trigger else "**Trigger**: no variant makes the failure go away."]
     lines += [f"- {t}" for t in verdict.trigger]
     if verdict.verdict != "new":

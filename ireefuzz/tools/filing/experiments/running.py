@@ -14,11 +14,11 @@ from ireefuzz.tools import check
 from ireefuzz.tools.baseline import Baseline
 
 from .compiler_variants import feature_experiments, policy_experiments
-from .cut import cut_experiments
+from .cut import cut_experiments, repro_of
 from .graph_variants import graph_experiments
 from .program_variants import program_experiments
 from .records import record, section_lines
-from .table import AS_GIVEN, FEATURE_LABEL, Experiment, ExperimentTable, Outcome, Row
+from .table import ALONE, AS_GIVEN, FEATURE_LABEL, Experiment, ExperimentTable, Outcome, Row
 from .twins import twin_experiments
 from .verdict import (
     culprit_families,
@@ -146,6 +146,8 @@ def run_experiments(
         results.update(zip(indices, evaluated))
     known: dict[str, str] = {}
     rows = [_row(e, results[i], goal, baseline, known) for i, e in enumerate(experiments)]
+    failed_alone = [e for e, r in zip(experiments, rows) if e.label.endswith(ALONE) and r.outcome.kind == "same"]
+    op_alone = repro_of(failed_alone[0].case, mine.target_cpu, mine.flags) if failed_alone else {}
     given = results[0]
     beside = _beside(given, goal, known) if not isinstance(given, str) else ()
     hit = goal.hit(given.findings) if not isinstance(given, str) else None
@@ -169,6 +171,7 @@ def run_experiments(
         cures=baseline.cures(),
         localized=localized_mechanisms(baseline),
         families=culprit_families(baseline),
+        alone=op_alone,
     )
 
 

@@ -100,6 +100,8 @@ class ExperimentTable:
     # culprit pass -> ``oracle@family`` (``mechanism_key``): what a localized target is matched on
     families: Mapping[str, str] = dataclasses.field(default_factory=dict)  # a known cause -> its culprit's family
     # (every one that records a culprit): a cure shared across oracles counts only from the same pass
+    alone: Mapping[str, str] = dataclasses.field(default_factory=dict)  # the op alone, where it failed the same way
+    # (``cut``): its one-op ``program`` and the ``command`` that runs it at its operands' values
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -116,6 +118,7 @@ class ExperimentTable:
             "cures": {k: list(v) for k, v in self.cures.items()},
             "localized": dict(self.localized),
             "families": dict(self.families),
+            "alone": dict(self.alone),
         }
 
     @classmethod
@@ -135,6 +138,7 @@ class ExperimentTable:
             {str(k): tuple(str(c) for c in v) for k, v in (data.get("cures") or {}).items()},
             {str(k): str(v) for k, v in (data.get("localized") or {}).items()},
             {str(k): str(v) for k, v in (data.get("families") or {}).items()},
+            {str(k): str(v) for k, v in (data.get("alone") or {}).items()},
         )
 
 
