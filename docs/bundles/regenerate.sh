@@ -34,3 +34,6 @@ one comment_13577_f16_maxnumf_fmaxf f16_maxnumf_reduction_undefined_fmaxf.mlir -
 # the two-function module as found needs x86-64-v3 and O3 to show it; its reduced program needs neither (the tool
 # bundles it without the flags it does not need, on the least specific CPU): iree-org/iree#23665's mechanism
 one comment_23665_two_functions_cse_aliasing two_functions_iota_argmax_O3_zeroes.mlir --target-cpu x86-64-v3 --flags=--iree-opt-level=O3 --oracles numeric
+# round 41's two new bugs, found by its campaigns and triaged by an outsider with stock tools first
+one offset_map_infer_convolution_dims_sigsegv offset_map_infer_convolution_dims_sigsegv.mlir
+one asinh_of_negative_values_cancels asinh_of_negative_values_cancels.mlir --shapes 64

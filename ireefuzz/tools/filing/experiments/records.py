@@ -92,7 +92,7 @@ def section_lines(found: Mapping[str, Any], heading: str = "##") -> list[str]:
         lines += [
             "",
             "**The op alone** fails the same way: its operands made arguments that hold the values they have in the "
-            "program, nothing else (`alone.mlir`):",
+            "program, nothing else (saved as `alone.mlir`, the commands below run it):",
             "",
             "```mlir",
             table.alone.get("program", ""),
