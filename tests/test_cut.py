@@ -83,18 +83,27 @@ def test_asinh_alone_after_a_causal_mask_is_the_same_failure_and_a_right_op_on_w
     """Against the real compiler: the masked asinh fails as asinh alone at the mask's values (asinh's own defect);
     the alone variant of an op whose operand was already wrong (exp after a sum over a splat, 3.13's known
     vectorizer bug) is clean, so the experiment tells the two apart."""
+    from ireefuzz.tools.baseline import Baseline
     from ireefuzz.tools.filing.experiments.running import run_experiments
+    from ireefuzz.tools.filing.experiments.verdict import judge
 
-    table = run_experiments(_masked_asinh(), "numeric/wrong-value/causal_mask>asinh")
+    table = run_experiments(_masked_asinh(), "numeric/wrong-value/causal_mask>asinh", baseline=Baseline())
     (row,) = [r for r in table.rows if r.label.endswith(".alone")]
     assert str(row.outcome) == "same" and row.causes == ("numeric/wrong-value/asinh",)
     assert "math.asinh" in table.alone["program"] and "iree-run-module" in table.alone["command"]
+    assert judge(table).verdict == "new"  # before the bug is known
+    # the shipped baseline knows asinh's expansion (round 41): the op alone lands in it, so the cause is its duplicate
+    table = run_experiments(_masked_asinh(), "numeric/wrong-value/causal_mask>asinh")
+    (row,) = [r for r in table.rows if r.label.endswith(".alone")]
+    assert str(row.outcome) == "known:numeric/wrong-value/asinh"
+    verdict = judge(table)
+    assert (verdict.verdict, verdict.of, verdict.by) == ("duplicate-of", "numeric/wrong-value/asinh", row.label)
 
     b = GraphBuilder()
     total = b.op("reduce_sum", b.fill(("M", 8), 2.0), dim=1)
     b.output(b.op("add", total, b.arg(("M",))))
     splat = Case(b.build(), ({"M": 5},), seed=2)
-    table = run_experiments(splat, "numeric/wrong-value/fill>reduce_sum>add")
+    table = run_experiments(splat, "numeric/wrong-value/fill>reduce_sum>add", baseline=Baseline())
     rows = {r.label: r for r in table.rows}
     assert rows["as-given"].causes and rows["as-given"].causes[0].startswith("numeric/wrong-value/fill>reduce_sum")
     assert str(rows["add#n2.alone"].outcome) == "clean", table.rows

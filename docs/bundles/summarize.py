@@ -58,6 +58,16 @@ CAUSES = {
         "llvm/llvm-project#113021",
     ),
     "comment_13577_f16_maxnumf_fmaxf": ("an f16 `maxnumf` reduction links an undefined `fmaxf`", "iree-org/iree#13577"),
+    "offset_map_infer_convolution_dims_sigsegv": (
+        "a two-input elementwise `linalg.generic` reading its first input at an offset of a dim other than the first: "
+        "SIGSEGV in MLIR's `linalg::inferConvolutionDims` (from `iree-flow-annotate-dispatches`)",
+        None,
+    ),
+    "asinh_of_negative_values_cancels": (
+        "`math.asinh` of negative values: the CPU expansion `log(x + sqrt(x^2 + 1))` (MLIR's ExpandPatterns, no `|x|`) "
+        "cancels: off in the third digit at -200 in f32, -inf from -4096 (f16: from -60)",
+        None,
+    ),
 }
 
 

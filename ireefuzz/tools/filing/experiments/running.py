@@ -188,7 +188,10 @@ def _row(e: Experiment, result: Any, target: Any, baseline: Baseline, known: dic
     seconds = float(getattr(result, "compile_seconds", 0.0) or 0.0) + float(getattr(result, "run_seconds", 0.0) or 0.0)
     row = lambda outcome: Row(e.label, e.change, outcome, causes, seconds)
     aim = target.value if target.kind == "cause" else target.oracle or ""
-    if target(findings) or (e.drops_op and any(_fewer_ops(c, aim) for c in causes)):
+    fewer = [c for c in causes if e.drops_op and _fewer_ops(c, aim)]
+    if e.label.endswith(ALONE) and any(c in known for c in fewer):  # the op alone is a known bug: this one is it
+        return row(Outcome("known", known[next(c for c in fewer if c in known)]))
+    if target(findings) or fewer:
         return row(Outcome("same"))
     ours = [c for c in causes if family(c) == family(aim)] or list(causes)
     if ours:  # the target's own mechanism first, a known cause before another
