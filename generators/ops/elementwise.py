@@ -16,6 +16,7 @@ from .kit import (
     identity_map,
     is_float,
     maxmin,
+    one_operand_generic,
     register,
     result_name,
     same_type,
@@ -262,18 +263,8 @@ CASTS = {
 }
 
 
-def _cast_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
-    src = ctx.graph.type_of(node.inputs[0])
-    op = CASTS[(src.dtype, node.type.dtype)]
-    rank = len(node.type.shape)
-    return ctx.generic(
-        result_name(ctx, node),
-        [(operands[0], src)],
-        (ctx.init_for(node.index, node, operands), node.type),
-        [identity_map(rank)] * 2,
-        ["parallel"] * rank,
-        lambda b, a: b.op(f"{op} {a[0]} : {src.dtype} to {node.type.dtype}"),
-    )
+def _cast_body(b: Body, node: Any, x: str, source: str) -> str:
+    return b.op(f"{CASTS[(source, node.type.dtype)]} {x} : {source} to {node.type.dtype}")
 
 
 def _cast_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
@@ -289,7 +280,7 @@ def _cast_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | N
     return (src,), {"to": to}
 
 
-register(OpSpec("cast", _cast_infer, _cast_emit, lambda bs, a, ts: bs[0] + 1, _cast_propose))
+register(OpSpec("cast", _cast_infer, one_operand_generic(_cast_body), lambda bs, a, ts: bs[0] + 1, _cast_propose))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -316,19 +307,9 @@ def _scale_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> Tenso
 
 def _by_constant(op: str) -> Callable:
     """The emitter of an elementwise ``op`` of each element and the constant ``attrs["by"]`` (scale, the shifts)."""
-
-    def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
-        t, rank = node.type, len(node.type.shape)
-        return ctx.generic(
-            result_name(ctx, node),
-            [(operands[0], ctx.graph.type_of(node.inputs[0]))],
-            (ctx.init_for(node.index, node, operands), t),
-            [identity_map(rank)] * 2,
-            ["parallel"] * rank,
-            lambda b, a: b.op(f"{op} {a[0]}, {b.const(node.attrs['by'], t.dtype)} : {t.dtype}"),
-        )
-
-    return emit
+    return one_operand_generic(
+        lambda b, node, x, _: b.op(f"{op} {x}, {b.const(node.attrs['by'], node.type.dtype)} : {node.type.dtype}")
+    )
 
 
 _scale_emit = _by_constant("arith.mulf")
@@ -357,22 +338,11 @@ def _inv_freq_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> Te
     return t
 
 
-def _inv_freq_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
-    t, rank = node.type, len(node.type.shape)
-
-    def body(b: Body, a: list[str]) -> str:
-        exponent = b.op(f"arith.mulf {a[0]}, {b.const(1.0 / node.attrs['dim'], t.dtype)} : {t.dtype}")
-        power = b.op(f"math.powf {b.const(node.attrs['base'], t.dtype)}, {exponent} : {t.dtype}")
-        return b.op(f"arith.divf {b.const(1.0, t.dtype)}, {power} : {t.dtype}")
-
-    return ctx.generic(
-        result_name(ctx, node),
-        [(operands[0], ctx.graph.type_of(node.inputs[0]))],
-        (ctx.init_for(node.index, node, operands), t),
-        [identity_map(rank)] * 2,
-        ["parallel"] * rank,
-        body,
-    )
+def _inv_freq_body(b: Body, node: Any, x: str, _: str) -> str:
+    t = node.type.dtype
+    exponent = b.op(f"arith.mulf {x}, {b.const(1.0 / node.attrs['dim'], t)} : {t}")
+    power = b.op(f"math.powf {b.const(node.attrs['base'], t)}, {exponent} : {t}")
+    return b.op(f"arith.divf {b.const(1.0, t)}, {power} : {t}")
 
 
 def _inv_freq_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
@@ -389,7 +359,7 @@ register(
     OpSpec(
         "inv_freq",
         _inv_freq_infer,
-        _inv_freq_emit,
+        one_operand_generic(_inv_freq_body),
         lambda bs, a, ts: a["base"] ** (bs[0] / a["dim"]),
         _inv_freq_propose,
     )

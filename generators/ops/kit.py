@@ -193,6 +193,26 @@ def result_name(ctx: EmitContext, node: Any) -> str:
     return ctx.value(f"n{node.index}")
 
 
+def one_operand_generic(
+    body: Callable[[Body, Any, str, str], str],
+) -> Callable[[EmitContext, Any, Sequence[str]], str]:
+    """The emitter of an elementwise op of one operand: a ``linalg.generic`` whose value ``body(b, node, x, dtype)``
+    computes from the operand's element ``x`` of ``dtype`` (a cast or dequantize reads another than it yields)."""
+
+    def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+        rank, source = len(node.type.shape), ctx.graph.type_of(node.inputs[0])
+        return ctx.generic(
+            result_name(ctx, node),
+            [(operands[0], source)],
+            (ctx.init_for(node.index, node, operands), node.type),
+            [identity_map(rank)] * 2,
+            ["parallel"] * rank,
+            lambda b, args: body(b, node, args[0], source.dtype),
+        )
+
+    return emit
+
+
 # ---------------------------------------------------------------------------------------------
 # Shared by several op families
 

@@ -35,6 +35,7 @@ from .kit import (
     is_float,
     maxmin,
     multiply_accumulate,
+    one_operand_generic,
     projected_map,
     register,
     result_name,
@@ -285,23 +286,11 @@ def _dequantize_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> 
     return TensorType(q.shape, attrs["to"])
 
 
-def _dequantize_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
-    q, t, a = ctx.graph.type_of(node.inputs[0]), node.type, node.attrs
-    rank, dt = len(t.shape), t.dtype
-
-    def body(b: Body, args: list[str]) -> str:
-        value = b.op(f"arith.sitofp {args[0]} : {q.dtype} to {dt}")
-        shifted = b.op(f"arith.subf {value}, {b.const(float(a['zero_point']), dt)} : {dt}")
-        return b.op(f"arith.mulf {shifted}, {b.const(a['scale'], dt)} : {dt}")
-
-    return ctx.generic(
-        result_name(ctx, node),
-        [(operands[0], q)],
-        (ctx.init_for(node.index, node, operands), t),
-        [identity_map(rank)] * 2,
-        ["parallel"] * rank,
-        body,
-    )
+def _dequantize_body(b: Body, node: Any, x: str, source: str) -> str:
+    dt, a = node.type.dtype, node.attrs
+    value = b.op(f"arith.sitofp {x} : {source} to {dt}")
+    shifted = b.op(f"arith.subf {value}, {b.const(float(a['zero_point']), dt)} : {dt}")
+    return b.op(f"arith.mulf {shifted}, {b.const(a['scale'], dt)} : {dt}")
 
 
 def _dequantize_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
@@ -320,7 +309,7 @@ register(
     OpSpec(
         "dequantize",
         _dequantize_infer,
-        _dequantize_emit,
+        one_operand_generic(_dequantize_body),
         lambda bs, a, ts: (bs[0] + abs(a["zero_point"])) * a["scale"],
         _dequantize_propose,
         family="model",
