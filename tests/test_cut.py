@@ -3,6 +3,7 @@ campaign's reading of it (``records.duplicates``: two causes whose op fails alon
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -108,3 +109,39 @@ def test_asinh_alone_after_a_causal_mask_is_the_same_failure_and_a_right_op_on_w
     assert rows["as-given"].causes and rows["as-given"].causes[0].startswith("numeric/wrong-value/fill>reduce_sum")
     assert str(rows["add#n2.alone"].outcome) == "clean", table.rows
     assert table.alone == {}  # no repro of an op that is right alone
+
+
+ASINH_OF_FOUR = """func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %scale = arith.constant 10000.0 : f32
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.mulf %in, %scale : f32
+    %a = math.asinh %s : f32
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+"""
+
+
+@pytest.mark.iree
+def test_a_variant_on_a_part_of_the_values_is_no_trigger_of_a_wrong_value():
+    """Round 41's maintainer review: the asinh bundle's trigger said "with rank 0 its values are right"; rank 0 had
+    kept one (positive) input. The rank variants now compute on the program's own values (repeated for rank + 1, the
+    first slice for rank - 1), and a part of them being right says nothing of a wrong value: not judged."""
+    from ireefuzz.core.frontends import program_cases
+    from ireefuzz.tools.baseline import Baseline
+    from ireefuzz.tools.filing.experiments.running import run_experiments
+    from ireefuzz.tools.filing.experiments.verdict import judge
+
+    (case,) = program_cases(ASINH_OF_FOUR, functions=["main"], shapes=[[4]], seed=0)
+    case = dataclasses.replace(case, given=(np.array([1.5, 0.625, 0.0, -1.0], np.float32),))
+    table = run_experiments(case, "numeric/wrong-value/asinh", baseline=Baseline())
+    rows = {r.label: r for r in table.rows}
+    assert str(rows["rank+1"].outcome) == "same"  # the values repeated: -1e4 is still there
+    assert (
+        rows["rank-1"].outcome.kind == "not-judged"
+        and "a part of the program's values" in rows["rank-1"].outcome.detail
+    )
+    assert not any("rank" in t for t in judge(table).trigger)

@@ -3,7 +3,7 @@
 # (the tool picks the least specific CPU of generic, x86-64-v3, host that reproduces), then
 # `ireefuzz bisect` on the releases installed here. Run from the repository root.
 set -eu
-VERSIONS=${VERSIONS:-3.10.0,3.12.0,3.13.0}
+VERSIONS=${VERSIONS:-3.7.0,3.10.0,3.11.0,3.12.0,3.13.0}
 one() {  # one <folder under docs/bundles> <reproducer> [check options]
   dir=docs/bundles/$1; src=$2; shift 2
   rm -rf "$dir"

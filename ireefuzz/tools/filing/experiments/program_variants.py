@@ -185,18 +185,25 @@ def program_rank_experiments(case: Any) -> Iterator[Experiment]:
     less, where that is mechanical (``reranked_text``); else an experiment without a case, saying why not."""
     if case.args is None:
         return
+    import numpy as np
+
     rank = max((len(shape) for shape, _ in case.signature.results), default=0)
+    given = [np.asarray(x) for x in case.inputs()]
     for up, label in ((True, "rank+1"), (False, "rank-1")):
         text, why = reranked_text(case.program, case.function, up=up, size=EXTRA_DIM)
         shapes = [(EXTRA_DIM, *t.shape) if up else tuple(t.shape[1:]) for t in case.args]
         variant = _program_variant(case, text, shapes=shapes) if text else None
+        # the program's own values: each input repeated along the new dim, or its first slice (a part of them)
+        values = [np.broadcast_to(x, (EXTRA_DIM, *x.shape)).copy() if up else x[0] for x in given]
+        if variant is not None and all(v.shape == tuple(s) for v, s in zip(values, shapes)):
+            variant = dataclasses.replace(variant, given=tuple(values))
         change = (
-            f"a leading dim of size {EXTRA_DIM} on every tensor (rank {rank} -> {rank + 1})"
+            f"a leading dim of size {EXTRA_DIM} on every tensor (rank {rank} -> {rank + 1}), each input repeated"
             if up
-            else f"every tensor's leading dim dropped (rank {rank} -> {rank - 1})"
+            else f"every tensor's leading dim dropped (rank {rank} -> {rank - 1}), each input its first slice"
         )
         if variant is not None:
-            yield Experiment(label, change, variant)
+            yield Experiment(label, change, variant, other_values=not up)
         else:
             yield Experiment(label, change, None, not_run=why or "the variant's signature cannot be fed")
 

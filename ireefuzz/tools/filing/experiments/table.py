@@ -48,6 +48,7 @@ class Experiment:
     case: Any
     not_run: str = ""  # why this machine cannot run its code (then compiled only: run-time verdicts not judged)
     drops_op: bool = False  # an op made an argument: the target's cause without ops of its cone is the same failure
+    other_values: bool = False  # computes on a part of the program's values: right there says nothing of a wrong value
 
 
 @dataclasses.dataclass(frozen=True)
