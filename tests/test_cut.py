@@ -114,7 +114,8 @@ def test_asinh_alone_after_a_causal_mask_is_the_same_failure_and_a_right_op_on_w
 ASINH_OF_FOUR = """func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>
   %scale = arith.constant 10000.0 : f32
-  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
   ^bb0(%in: f32, %out: f32):
     %s = arith.mulf %in, %scale : f32
     %a = math.asinh %s : f32
