@@ -191,14 +191,14 @@ def crash_state(diagnostic: str, returncode: Any = None, frames: int = 3) -> tup
         kind = f"signal{-returncode}"
     else:
         kind = "crash"
-    names = [_frame_name(f) for f in _FRAME.findall(diagnostic)]
+    names = [frame_name(f) for f in _FRAME.findall(diagnostic)]
     names = [n for n in names if n and not _NOISE_FRAMES.search(n)][:frames]
     if not names:  # an unsymbolized build: the pass LLVM's pretty stack trace says was running, if any
         names = [f"pass:{normalize_diagnostic(p, 8)}" for p in _RUNNING_PASS.findall(diagnostic)[-1:]]
     return kind, names
 
 
-def _frame_name(frame: str) -> str:
+def frame_name(frame: str) -> str:
     """``mlir::Foo::bar(mlir::Operation*) const (/x/libIREECompiler.so+0x1b2)`` -> ``mlir::Foo::bar``."""
     frame = re.sub(r"\s*\([^()]*\+0x[0-9a-fA-F]+\)\s*$", "", frame.strip())  # (module+offset)
     frame = re.sub(r"\s+(?:\+\s*\d+|\S+:\d+(?::\d+)?)$", "", frame)  # + offset, file:line:col

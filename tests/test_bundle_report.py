@@ -654,3 +654,31 @@ def test_a_wrong_value_title_names_the_math_function_and_drops_what_fed_it_when_
     row = {"label": "asinh#n1.alone", "change": "alone", "outcome": "same", "causes": ["numeric/wrong-value/asinh"]}
     alone = report.title(wrong, [], program=program, function="main", experiments={"rows": [row]})
     assert alone.endswith("an elementwise `linalg.generic` computing `math.asinh`: wrong values"), alone
+
+
+STACK = """Stack dump:
+ #0 0x00007f7749f5a0ab llvm::sys::PrintStackTrace(llvm::raw_ostream&, int) Signals.cpp:0:0
+ #1 0x00007f7749f571fe llvm::sys::RunSignalHandlers() Signals.cpp:0:0
+ #2 0x00007f7749f5ac10 SignalHandler(int, siginfo_t*, void*) Signals.cpp:0:0
+ #3 0x00007f774405a050 (/lib/x86_64-linux-gnu/libc.so.6+0x3c050)
+ #4 0x00007f7749f7b5a3 mlir::AffineExpr::getKind() const AffineExpr.cpp:0:0
+ #5 0x00007f774a0fa8e0 getConstantsFromExprList(llvm::SmallVector<mlir::AffineExpr, 2u> const&) LinalgInterfaces.cpp:0:0
+ #6 0x00007f774a0f4108 mlir::linalg::inferConvolutionDims(mlir::linalg::LinalgOp) LinalgInterfaces.cpp:0:0
+ #7 0x00007f774be1090b mlir::iree_compiler::IREE::Flow::summarizeDispatchRegion[abi:cxx11](mlir::Region&) AnnotateDispatches.cpp:0:0
+"""
+
+
+def test_a_crash_report_says_whose_code_died_and_which_iree_code_called_it():
+    """Round 41's reviews: the SIGSEGV was upstream MLIR's (``linalg::inferConvolutionDims``), which the report did
+    not say, so it could not be routed to llvm-project. The first frame past the IR's accessors names the owner."""
+    assert report.crash_site(STACK) == (
+        "The crash is in upstream MLIR code: `getConstantsFromExprList` (`LinalgInterfaces.cpp`) < "
+        "`mlir::linalg::inferConvolutionDims` (`LinalgInterfaces.cpp`), called from IREE's "
+        "`mlir::iree_compiler::IREE::Flow::summarizeDispatchRegion` (`AnnotateDispatches.cpp`); its fix may belong in "
+        "llvm/llvm-project."
+    )
+    own = STACK.replace(
+        "getConstantsFromExprList(llvm::SmallVector<mlir::AffineExpr, 2u> const&)", "mlir::iree_compiler::f()"
+    )
+    assert report.crash_site(own) == "The crash is in IREE's code: `mlir::iree_compiler::f` (`LinalgInterfaces.cpp`)."
+    assert report.crash_site("iree-compile: error: something") == ""

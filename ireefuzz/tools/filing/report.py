@@ -978,13 +978,49 @@ def evidence_lines(
             "",
         ]
     elif reproduce in ("compile-error", "run-fault"):
-        out += ["```", str(ev.get("diagnostic") or ev.get("message") or finding.message)[:3000], "```", ""]
+        diagnostic = str(ev.get("diagnostic") or ev.get("message") or finding.message)
+        out += ["```", diagnostic[:3000], "```", ""]
+        if site := crash_site(diagnostic):
+            out += [site, ""]
     else:
         out += ["```json", _as_json(ev), "```", ""]
         if expected:
             ref = {k: np.asarray(v).ravel()[:8].tolist() for k, v in expected.items()}
             out += [f"Reference outputs (first elements): `{ref}`", ""]
     return out
+
+
+_STACK_FRAME = re.compile(
+    r"^\s*#\d+\s+0x[0-9a-fA-F]+\s+(.*?)(?:\s+([\w.+-]+\.(?:cpp|cc|h|inc)):\d+(?::\d+)?)?\s*$", re.M
+)
+
+
+def crash_site(diagnostic: str) -> str:
+    """Whose code a crash died in, in a sentence: the first frame of the stack outside the IR's own accessors and
+    LLVM's support code, upstream MLIR's or IREE's by the first namespaced frame from there, and the IREE frame that
+    called it (round 41: the SIGSEGV was MLIR's ``linalg::inferConvolutionDims``, reached from IREE's dispatch
+    naming; the fix belongs upstream). "" without a symbolized stack."""
+    from ireefuzz.oracles.diagnostics import frame_name
+
+    frames = []
+    for m in _STACK_FRAME.finditer(diagnostic):
+        name = re.sub(r"\[abi:\w+\]", "", frame_name(m.group(1)))
+        if name and not name.startswith(("llvm::sys::", "SignalHandler")) and "(" not in name:
+            frames.append((name, m.group(2) or ""))
+    own = next((i for i, (n, _) in enumerate(frames) if not _CORE_FRAME.match(n.replace("::", "."))), None)
+    if own is None:
+        return ""
+    spelled = lambda i: f"`{frames[i][0]}`" + (f" (`{frames[i][1]}`)" if frames[i][1] else "")
+    owner = next((n for n, _ in frames[own:] if "::" in n), "")
+    if owner.startswith("mlir::iree_compiler::"):
+        return f"The crash is in IREE's code: {spelled(own)}."
+    if not owner.startswith(("mlir::", "llvm::")):
+        return ""
+    caller = next((i for i in range(own, len(frames)) if frames[i][0].startswith("mlir::iree_compiler::")), None)
+    named = " < ".join(spelled(i) for i in range(own, min(own + 2, caller if caller is not None else own + 2)))
+    called = f", called from IREE's {spelled(caller)}" if caller is not None else ""
+    project = "MLIR" if owner.startswith("mlir::") else "LLVM"
+    return f"The crash is in upstream {project} code: {named}{called}; its fix may belong in llvm/llvm-project."
 
 
 def _as_json(ev: Mapping[str, Any]) -> str:
