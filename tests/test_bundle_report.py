@@ -664,8 +664,8 @@ STACK = """Stack dump:
  #4 0x00007f7749f7b5a3 mlir::AffineExpr::getKind() const AffineExpr.cpp:0:0
  #5 0x00007f774a0fa8e0 getConstantsFromExprList(llvm::SmallVector<mlir::AffineExpr, 2u> const&) LinalgInterfaces.cpp:0:0
  #6 0x00007f774a0f4108 mlir::linalg::inferConvolutionDims(mlir::linalg::LinalgOp) LinalgInterfaces.cpp:0:0
- #7 0x00007f774be1090b mlir::iree_compiler::IREE::Flow::summarizeDispatchRegion[abi:cxx11](mlir::Region&) AnnotateDispatches.cpp:0:0
-"""
+ #7 0x00007f774be1090b mlir::iree_compiler::IREE::Flow::summarizeDispatchRegion[abi:cxx11](mlir::Region&) {where}
+""".format(where="AnnotateDispatches.cpp:0:0")
 
 
 def test_a_crash_report_says_whose_code_died_and_which_iree_code_called_it():
