@@ -357,6 +357,37 @@ status=$?
 """
 
 
+def _older_runtime(
+    function: str, n_in: int, n_out: int, outputs: Sequence[Any], rtol: float, atol: Mapping[str, float] | None
+) -> str:
+    """A release before 3.11 (bisection) has no ``--expected_rtol``: it compares each dtype with one absolute threshold.
+    Run again with the loosest one the bundle's rule allows (``atol + rtol * max |expected|``): a difference beyond it
+    is beyond the rule too (the bug, exit 1); none beyond it cannot tell the rule holds (exit 2, never 0)."""
+    by_dtype: dict[str, float] = {}
+    for o in outputs:
+        values = np.asarray(o)
+        dtype = {"float16": "f16", "float32": "f32", "float64": "f64"}.get(values.dtype.name)
+        if dtype is None:
+            return ""  # bf16, integers: no threshold flag to fall back on
+        finite = np.abs(values[np.isfinite(values)]) if values.size else np.zeros(0)
+        largest = float(finite.max()) if finite.size else 0.0
+        by_dtype[dtype] = max(by_dtype.get(dtype, 0.0), (atol or {}).get(dtype, 0.0) + rtol * largest)
+    if len(outputs) != n_out or not by_dtype:
+        return ""
+    flags = [f"--expected_output={_expected_value(k, outputs)}" for k in range(n_out)] + ["--equality_mode=approximate"]
+    flags += [f"--expected_{d}_threshold={float(v)!r}" for d, v in sorted(by_dtype.items())]
+    return f"""if has "$WORK.run.log" "flag 'expected_rtol' not recognized"; then  # a release before 3.11
+  echo "this iree-run-module has no --expected_rtol: comparing with one absolute threshold per dtype"
+{_run([_W + ".vmfb"], function, n_in, tuple(flags))}  if has "$WORK.run.log" '[FAILED]'; then
+    echo "BUG REPRODUCED: an output differs from the reference beyond even the loosest threshold:"
+    show "$WORK.run.log" 40; exit 1
+  fi
+  echo "could not tell: no difference beyond the loosest threshold, which is looser than the reference's tolerance"
+  show "$WORK.run.log" 30; exit 2
+fi
+"""
+
+
 _COMPARED = """if has "$WORK.run.log" '[FAILED]'; then
   echo "BUG REPRODUCED: {what}:"; show "$WORK.run.log" 40; exit 1
 fi
@@ -672,6 +703,7 @@ exit 0
             _compile()
             + _COMPILED_OR_CANT
             + _run([_W + ".vmfb"], function, n_in, expected)
+            + ("" if exact else _older_runtime(function, n_in, n_out, outputs, rtol, atol))
             + _COMPARED.format(
                 what="an output differs from the reference beyond the tolerance",
                 absent="outputs match the reference within the tolerance",
