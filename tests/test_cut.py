@@ -49,6 +49,16 @@ def test_the_op_alone_is_written_as_a_command_with_literal_inputs_and_in_the_exp
     assert ExperimentTable.from_json(table.to_json()).alone == repro
 
 
+def test_the_ops_feeding_the_last_one_are_tried_alone_too_latest_first():
+    """Round 41's second host run: `abs` of a wrong `asinh` is right alone at its operand's values; the asinh feeding
+    it, alone, is the known bug."""
+    b = GraphBuilder()
+    b.output(b.op("abs", b.op("asinh", b.op("scale", b.arg(("M",)), by=100.0))))
+    case = Case(b.build(), ({"M": 8},), seed=3)
+    labels = [e.label for e in cut_experiments(case, "numeric/wrong-value/scale>asinh>abs")]
+    assert labels == ["abs#n2.alone", "asinh#n1.alone"]  # the scale reads an argument: nothing to cut before it
+
+
 def test_no_alone_variant_where_the_cone_ends_elsewhere_or_nothing_feeds_the_op():
     assert list(cut_experiments(_masked_asinh(), "numeric/wrong-value/causal_mask")) == []
     assert list(cut_experiments(_masked_asinh(), "memory/alloca/elementwise@DoubleTilingExpert")) == []

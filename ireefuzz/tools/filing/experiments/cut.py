@@ -20,10 +20,14 @@ import numpy as np
 from .table import ALONE, Experiment
 from .twins import emitted_program
 
+MAX_ALONE = 3  # ops tried alone per target: its last op, then the ops that feed it
+
 
 def cut_experiments(case: Any, target: Any) -> Iterator[Experiment]:
-    """For a graph ``Case`` whose ``target`` is a numeric wrong value: the first output whose op ends the target's
-    cone, alone at its operands' values (``alone``)."""
+    """For a graph ``Case`` whose ``target`` is a numeric wrong value: the output whose op ends the target's cone, then
+    the ops feeding it (latest first, up to ``MAX_ALONE``), each alone at its operands' values (``alone``). Where the
+    last op alone is right on right values, an earlier one may be the op that went wrong (round 41: `abs` of a wrong
+    `asinh`)."""
     from ireefuzz.generators.case import Case
 
     cause = str(getattr(target, "value", target))
@@ -31,20 +35,30 @@ def cut_experiments(case: Any, target: Any) -> Iterator[Experiment]:
         return
     last = cause.rsplit("/", 1)[-1].split(">")[-1]
     graph = case.graph
-    for ref in dict.fromkeys(graph.outputs):
-        node = graph.nodes[int(ref[1:])] if ref.startswith("n") else None
-        if node is None or node.op != last or not any(r.startswith("n") for r in node.inputs):
+    root = next((r for r in graph.outputs if r.startswith("n") and graph.nodes[int(r[1:])].op == last), None)
+    if root is None:
+        return
+    cone, stack = set(), [root]
+    while stack:
+        ref = stack.pop()
+        if ref.startswith("n") and ref not in cone:
+            cone.add(ref)
+            stack.extend(graph.nodes[int(ref[1:])].inputs)
+    tried = 0
+    for index in sorted((int(r[1:]) for r in cone), reverse=True):
+        node = graph.nodes[index]
+        if tried == MAX_ALONE or not any(r.startswith("n") for r in node.inputs):
             continue
-        variant = alone(case, int(ref[1:]))
+        variant = alone(case, index)
         if variant is not None:
+            tried += 1
             yield Experiment(
-                f"{node.op}#{ref}{ALONE}",
-                f"`{node.op}` ({ref}) alone, its operands arguments holding the values they have in the program "
+                f"{node.op}#n{index}{ALONE}",
+                f"`{node.op}` (n{index}) alone, its operands arguments holding the values they have in the program "
                 "(float64, rounded to their dtype)",
                 variant,
                 drops_op=True,
             )
-            return
 
 
 def alone(case: Any, index: int) -> Any:

@@ -119,7 +119,8 @@ def run_experiments(
         )
     graph = isinstance(subject, Case)
     kinds = graph_experiments(subject, cannot_run) if graph else program_experiments(subject, cannot_run)
-    kinds.append(list(cut_experiments(subject, goal)))  # a raw program too: the wrong op alone at its operands' values
+    # a raw program too: each op alone at its operands' values, a kind each (each gets a first-round slot)
+    kinds.extend([e] for e in cut_experiments(subject, goal))
     kinds.append(list(twin_experiments(subject)))  # a raw program even for a graph case: run with MLIR below
     kinds.append(list(policy_experiments(subject, goal.oracle or "")))
     limits = baseline.missing_features()
