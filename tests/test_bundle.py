@@ -206,6 +206,22 @@ def test_a_runner_that_cannot_compare_is_not_a_reproduction(tmp_path):
     assert _run(bundle, same).returncode == 0
 
 
+def test_a_comparison_looser_than_the_findings_own_error_cannot_say_absent(tmp_path):
+    """Round 41's outsider: run.sh said "not reproduced" of a confirmed wrong value: iree-run-module takes one
+    threshold per dtype (the largest any element needs, 2e-3), and the finding's element was off by 7e-4."""
+    expected = np.full((4, 4), 5.1952419, np.float32)
+    wrong = _finding("numeric", "wrong-value", output=0, index=[1, 2], iree=5.1959519, float64=5.1952419)
+    script = run_script(wrong, GRAPH, FLAGS, rtol=2.4e-6, atol={"f32": 2e-3}, outputs=[expected])
+    same = _tools(tmp_path, _printing(""), run_body="echo '[SUCCESS] all function outputs matched'")
+    proc = _run(_write(tmp_path, script), same)
+    assert proc.returncode == 2 and "could not tell: output 0 at [1, 2] is off by 0.00071" in proc.stdout, proc.stdout
+    mismatch = _tools(tmp_path / "m", _printing(""), run_body="echo '[FAILED] result[0]: element at index 6'; exit 1")
+    assert _run(_write(tmp_path / "m", script), mismatch).returncode == 1
+    far = _finding("numeric", "wrong-value", output=0, index=[1, 2], iree=-3.0, float64=5.1952419)
+    script = run_script(far, GRAPH, FLAGS, rtol=2.4e-6, atol={"f32": 2e-3}, outputs=[expected])
+    assert _run(_write(tmp_path / "f", script), same).returncode == 0  # a threshold that sees the error may say absent
+
+
 def test_compile_error_reproduces_only_with_its_own_diagnostic(tmp_path):
     script = run_script(
         _finding("crash", "compile-error"), GRAPH, FLAGS, error_message="failed to legalize operation 'x'"
