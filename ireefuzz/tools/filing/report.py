@@ -379,9 +379,8 @@ def title(
     output = int((finding.evidence or {}).get("output") or 0)
     unneeded = [k for k, said in producer_verdicts(experiments).items() if said != "needed"]
     # the op alone at its operands' values fails the same way (experiments.cut): what fed it is no part of the bug
-    rows = (experiments or {}).get("rows") or ()
-    alone = any(str(r.get("label", "")).endswith(experimenting.ALONE) and r.get("outcome") == "same" for r in rows)
-    depth = 1 if alone else 3
+    rows = [experimenting.Row.from_json(r) for r in (experiments or {}).get("rows") or ()]
+    depth = 1 if experimenting.alone_cause(rows) else 3
     subject = subject_phrase(program, function, output, depth, unneeded=unneeded) if program else ""
     if not subject:
         kinds = list(dict.fromkeys(o for o in ops if o not in _PLUMBING))

@@ -73,9 +73,9 @@ def alone(case: Any, index: int) -> Any:
     types = [graph.type_of(r) for r in node.inputs]
     if any(t.dtype not in FLOAT_DTYPES for t in types) or ":" in str(node.attrs.get("init", "")):
         return None
-    produced = tuple(r for r in node.inputs if r.startswith("n"))
-    values = dict(zip(produced, evaluate(dataclasses.replace(graph, outputs=produced), case.inputs(0), sizes, "f64")))
-    given = [case.inputs(0)[int(r[1:])] if r.startswith("a") else values[r] for r in node.inputs]
+    produced, inputs = tuple(r for r in node.inputs if r.startswith("n")), case.inputs(0)
+    values = dict(zip(produced, evaluate(dataclasses.replace(graph, outputs=produced), inputs, sizes, "f64")))
+    given = [inputs[int(r[1:])] if r.startswith("a") else values[r] for r in node.inputs]
     given = [np.asarray(v).astype(NUMPY_DTYPES[t.dtype]) for v, t in zip(given, types)]
     cut = Graph(
         tuple(TensorType(t.concrete(sizes), t.dtype) for t in types),

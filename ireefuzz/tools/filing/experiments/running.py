@@ -18,7 +18,7 @@ from .cut import cut_experiments, repro_of
 from .graph_variants import graph_experiments
 from .program_variants import program_experiments
 from .records import record, section_lines
-from .table import ALONE, AS_GIVEN, FEATURE_LABEL, Experiment, ExperimentTable, Outcome, Row
+from .table import ALONE, AS_GIVEN, FEATURE_LABEL, Experiment, ExperimentTable, Outcome, Row, failed_alone
 from .twins import twin_experiments
 from .verdict import (
     culprit_families,
@@ -147,8 +147,9 @@ def run_experiments(
         results.update(zip(indices, evaluated))
     known: dict[str, str] = {}
     rows = [_row(e, results[i], goal, baseline, known) for i, e in enumerate(experiments)]
-    failed_alone = [e for e, r in zip(experiments, rows) if e.label.endswith(ALONE) and r.outcome.kind == "same"]
-    op_alone = repro_of(failed_alone[0].case, mine.target_cpu, mine.flags) if failed_alone else {}
+    failed = failed_alone(rows)
+    failed_case = next((e.case for e in experiments if failed is not None and e.label == failed.label), None)
+    op_alone = repro_of(failed_case, mine.target_cpu, mine.flags) if failed_case is not None else {}
     given = results[0]
     beside = _beside(given, goal, known) if not isinstance(given, str) else ()
     hit = goal.hit(given.findings) if not isinstance(given, str) else None

@@ -199,9 +199,12 @@ def degenerate_cures(rows: Sequence[Row]) -> set[str]:
 ALONE = ".alone"  # a label's end (``cut``): the wrong op alone at its operands' values
 
 
+def failed_alone(rows: Sequence[Row]) -> Row | None:
+    """The first ``alone`` variant (``cut``) that failed as the target does, or in a known cause, else None."""
+    return next((r for r in rows if r.label.endswith(ALONE) and r.outcome.kind in ("same", "known") and r.causes), None)
+
+
 def alone_cause(rows: Sequence[Row]) -> str:
-    """The cause the op alone showed, where a table's ``alone`` variant was the same failure (``cut``), else ""."""
-    for row in rows:
-        if row.label.endswith(ALONE) and row.outcome.kind == "same" and row.causes:
-            return str(row.causes[0])
-    return ""
+    """The cause the op alone showed, where a table's ``alone`` variant failed (``failed_alone``), else ""."""
+    row = failed_alone(rows)
+    return str(row.causes[0]) if row is not None else ""
