@@ -2,30 +2,33 @@
 
 IREE's CSE merges identical dispatches whose results are fresh buffers (``stream.async.dispatch`` is pure), so two
 consumers that each write their own copy in place (two sorts of two identical iotas, two scatters into two zero
-fills) then write one buffer (iree-org/iree#23665). The engineer's experiment: the later twin told apart from the
-earlier by a discardable attribute and nothing else, so its value and the program's meaning stay as they were while
-CSE no longer sees twins. Where that variant is right, the failure needs the merge (label ending ``twin=distinct``,
-the cure the baseline records for that mechanism). Graph cases get it on their emitted program, at the same inputs.
+fills) then write one buffer (iree-org/iree#23665). The engineer's experiment: every later op of a group of twins
+told apart from the first, and from each other, by a discardable attribute of its own value and nothing else, so
+values and the program's meaning stay as they were while CSE no longer sees twins. Where that variant is right, the
+failure needs the merge (label ending ``twin=distinct``, the cure the baseline records for that mechanism). Telling
+one twin apart at a time is not the experiment: of three sorts of three identical iotas, the two left merged still
+share a buffer (stop 41's host campaign, seed 27391, called that case new). Graph cases get it on their emitted
+program, at the same inputs.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 from .table import Experiment
 
 TWIN_ATTRIBUTE = "ireefuzz.twin"  # discardable: no pass reads it; CSE compares it, so the twins differ
 _TRIVIAL = frozenset({"tensor.empty", "arith.constant", "tensor.dim"})  # merged by design, no buffer of their own
 _SSA_NAME = re.compile(r"%[\w.$-]+(?:#\d+)?")
-MAX_TWINS = 2  # experiments per candidate: the first twins in program order
+MAX_TWINS = 2  # experiments per case: the first groups of twins in program order
 
 
-def twin_sites(text: str, function: str) -> list[tuple[int, str]]:
-    """(op index, op name) of each top-level op of ``function`` in ``text`` that repeats an earlier op: the same
-    op, attributes and regions (printed in its own scope), over the same operands or operands that are twins
-    themselves (two ``tensor.empty`` of one type). Empty where ``text`` does not parse."""
+def twin_groups(text: str, function: str) -> list[tuple[str, list[int]]]:
+    """(op name, the op indices that repeat it) for each top-level op of ``function`` in ``text`` that later ops
+    repeat: the same op, attributes and regions (printed in its own scope), over the same operands or operands that
+    are twins themselves (two ``tensor.empty`` of one type). Empty where ``text`` does not parse."""
     from ireefuzz.tools.shrink.canonical import parse
 
     module = parse(text)
@@ -33,21 +36,28 @@ def twin_sites(text: str, function: str) -> list[tuple[int, str]]:
         return []
     ops = _body(module, function)
     keys: dict[Any, tuple] = {}  # an op's result value -> its key
-    first: dict[tuple, int] = {}
-    found = []
+    groups: dict[tuple, tuple[str, list[int]]] = {}  # a key -> (op name, the indices of its later repeats)
     for index, op in enumerate(ops):
         operands = tuple(_operand_key(v, keys) for v in op.operands)
         key = (op.name, _own_text(op), operands)
         for n, result in enumerate(op.results):
             keys[result] = (key, n)  # values hash by what they are in the bindings
-        if key in first and op.name not in _TRIVIAL and op.results:
-            found.append((index, op.name))
-        first.setdefault(key, index)
-    return found
+        if key in groups:
+            groups[key][1].append(index)
+        elif op.name not in _TRIVIAL and op.results:
+            groups[key] = (op.name, [])
+    return [group for group in groups.values() if group[1]]
 
 
-def told_apart(text: str, function: str, index: int) -> str | None:
-    """``text`` with op ``index`` of ``function`` given ``TWIN_ATTRIBUTE`` (nothing else changed), or None."""
+def twin_sites(text: str, function: str) -> list[tuple[int, str]]:
+    """(op index, op name) of every op that repeats an earlier one (``twin_groups``), in program order."""
+    return sorted((index, name) for name, later in twin_groups(text, function) for index in later)
+
+
+def told_apart(text: str, function: str, indices: Sequence[int]) -> str | None:
+    """``text`` with each op ``indices[k]`` of ``function`` given ``TWIN_ATTRIBUTE = k + 1`` (nothing else
+    changed): distinct from the first twin, which has none, and from each other. None where an index is out of
+    range or the result does not parse."""
     from iree.compiler import ir
 
     from ireefuzz.tools.shrink.canonical import parse
@@ -56,29 +66,37 @@ def told_apart(text: str, function: str, index: int) -> str | None:
     if module is None:
         return None
     ops = _body(module, function)
-    if index >= len(ops):
+    if not indices or max(indices) >= len(ops):
         return None
     with module.context:
-        ops[index].attributes[TWIN_ATTRIBUTE] = ir.UnitAttr.get()
+        i64 = ir.IntegerType.get_signless(64)
+        for k, index in enumerate(indices):
+            ops[index].attributes[TWIN_ATTRIBUTE] = ir.IntegerAttr.get(i64, k + 1)
     printed = str(module)
     return printed if parse(printed) is not None else None
 
 
 def twin_experiments(case: Any) -> Iterator[Experiment]:
-    """For the first ``MAX_TWINS`` twins of ``case``'s function (a raw ``ProgramCase``, or a graph ``Case`` through
-    its emitted program at the same inputs): the later twin told apart (``told_apart``)."""
+    """For the first ``MAX_TWINS`` groups of twins of ``case``'s function (a raw ``ProgramCase``, or a graph ``Case``
+    through its emitted program at the same inputs): every later twin of the group told apart (``told_apart``)."""
     program = case if hasattr(case, "program") else emitted_program(case)
     if program is None or program.args is None:
         return
-    for index, name in twin_sites(program.program, program.function)[:MAX_TWINS]:
-        text = told_apart(program.program, program.function, index)
+    for name, later in twin_groups(program.program, program.function)[:MAX_TWINS]:
+        text = told_apart(program.program, program.function, later)
         if text is None:
             continue
         variant = dataclasses.replace(program, program=text, given=tuple(program.inputs()))
+        which = (
+            f"the `{name}` #{later[0]}"
+            if len(later) == 1
+            else f"the {len(later)} `{name}` #{', #'.join(map(str, later))}"
+        )
         yield Experiment(
-            f"{name.split('.')[-1]}#{index}.twin=distinct",
-            f"the `{name}` #{index}, which repeats an earlier op (CSE merges the two), told apart from it by a "
-            f"discardable attribute (`{TWIN_ATTRIBUTE}`) and nothing else",
+            f"{name.split('.')[-1]}#{later[0]}.twin=distinct",
+            f"{which}, which repeat{'s' if len(later) == 1 else ''} an earlier op (CSE merges them), told apart from "
+            f"it{'' if len(later) == 1 else ' and from each other'} by a discardable attribute (`{TWIN_ATTRIBUTE}`) "
+            "and nothing else",
             variant,
         )
 
