@@ -106,7 +106,23 @@ def test_report_counts_found_and_takes_the_median_of_the_found():
         recall.Row(record, "3.13.0", True, 30.0, ("memory/alloca/contraction@x",)),
         recall.Row(record, "3.13.0", False, None, ()),
     ]
-    assert recall.report(rows)[-1] == "found 2/3, median time-to-bug 20.0 s"
+    unscored = recall.Row(record, "-", False, None, (), recall.NOT_SCORED)
+    assert recall.report(rows)[-1].startswith("found 2/3 of the bugs a release shows, median time-to-bug 20.0 s")
+    assert "the whole set: 2/4 (1 not scored" in recall.report([*rows, unscored])[-1]
+
+
+def test_the_campaign_plan_scores_each_reproduced_bug_once_on_a_release_that_shows_it():
+    """The fewest releases cover the set (#12974 and #12836 share 20230404.479, which shows both); a bug that no
+    checked release shows is in no campaign, where it could only be missed or matched by another bug."""
+    records = recall.load()
+    plan = recall.campaign_plan(records)
+    planned = [r for chosen in plan.values() for r in chosen]
+    assert sorted(r.number for r in planned) == sorted(r.number for r in records if r.reproduced)
+    assert all(release in r.showing for release, chosen in plan.items() for r in chosen)
+    by_bug = {r.number: release for release, chosen in plan.items() for r in chosen}
+    assert by_bug["12974"] == by_bug["12836"] == "20230404.479"
+    assert len(plan) < len({r.release for r in planned})
+    assert not {"23952", "24927", "13745"} & set(by_bug)
 
 
 def _parses(path: Path) -> subprocess.CompletedProcess:
