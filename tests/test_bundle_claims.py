@@ -80,9 +80,7 @@ def test_evidence_is_never_empty(oracle, kind):
     ev = EVIDENCE[(oracle, kind)]
     f = Finding(oracle, kind, f"{oracle}/{kind}/abs/f32/S", "a message", ev, Case(GRAPH, ({},)).to_json())
     dispatch = SimpleNamespace(name="main_dispatch_0_sort_4_f32", final_ir=COPY_GENERIC, bufferized_ir=COPY_GENERIC)
-    lines = report.evidence_lines(
-        f, ev, SimpleNamespace(dispatches=(dispatch,)), [np.zeros(4, np.float32)], {"jax_0": np.zeros(4)}
-    )
+    lines = report.evidence_lines(f, ev, SimpleNamespace(dispatches=(dispatch,)))
     body = [line for line in lines[2:] if line.strip() and line.strip() not in ("```", "```mlir", "```json")]
     assert body, lines
 
@@ -91,9 +89,32 @@ def test_copy_evidence_shows_the_copy_shaped_generic_the_oracle_counted():
     ev = EVIDENCE[("memory", "copy")]
     f = Finding("memory", "copy", "memory/copy/sort/-/-", "1 copy", ev, Case(GRAPH, ({},)).to_json())
     dispatch = SimpleNamespace(name="main_dispatch_0_sort_4_f32", final_ir=COPY_GENERIC, bufferized_ir=COPY_GENERIC)
-    text = "\n".join(report.evidence_lines(f, ev, SimpleNamespace(dispatches=(dispatch,)), [], {}))
+    text = "\n".join(report.evidence_lines(f, ev, SimpleNamespace(dispatches=(dispatch,))))
     assert "ins(%0 : memref<4xf32>) outs(%1 : memref<4xf32>)" in text  # the IR excerpt, not an empty block
     assert "`linalg.generic` `memref<4xf32>`" in text
+
+
+def test_a_wrong_value_is_shown_as_its_element_not_as_json():
+    """The maintainer's review: the evidence pasted the finding as JSON (the cone, the platform) beside a list of
+    reference values the section above already gives; what a reader checks is the element and the threshold."""
+    ev = {
+        "function": "main",
+        "output": 0,
+        "index": [3],
+        "iree": "-inf",
+        "reference": -9.903487205505371,
+        "float64": -9.903487555036127,
+        "tolerance": 2.27e-05,
+        "rtol": 1.9e-06,
+        "mismatches": 1,
+        "elements": 4,
+        "cone": {"nodes": []},
+    }
+    f = Finding("numeric", "wrong-value", "numeric/wrong-value/asinh/f32/S", "m", ev, Case(GRAPH, ({},)).to_json())
+    text = "\n".join(report.evidence_lines(f, ev, SimpleNamespace(dispatches=())))
+    assert "`@main` output 0 at [3]: IREE `-inf`, reference `-9.903487205505371`" in text
+    assert "float64 `-9.903487555036127`" in text and "`2.27e-05`" in text and "1 of 4 elements" in text
+    assert "```json" not in text and "cone" not in text.replace("op cone", "")
 
 
 def test_issue_text_claims_only_what_was_measured():

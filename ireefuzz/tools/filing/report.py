@@ -302,7 +302,7 @@ def issue_text(finding: Finding, subject: Subject, measured: Measured = Measured
         "```",
         "",
     ]
-    lines += evidence_lines(finding, ev, subject.artifact, subject.inputs, subject.expected)
+    lines += evidence_lines(finding, ev, subject.artifact)
     if measured.culprit is not None:
         lines += culprit_lines(measured.culprit)
     if measured.searched or measured.upstream:
@@ -928,15 +928,9 @@ MEMORY_MARKERS = {
 }
 
 
-def evidence_lines(
-    finding: Finding,
-    ev: Mapping[str, Any],
-    artifact: Any,
-    inputs: Sequence[np.ndarray],
-    expected: Mapping[str, np.ndarray],
-) -> list[str]:
+def evidence_lines(finding: Finding, ev: Mapping[str, Any], artifact: Any) -> list[str]:
     """ISSUE.md's evidence: the memory ops the oracle counted (with the dispatch's IR when compiled here), the
-    changed argument, the diagnostic, or the finding's evidence as JSON."""
+    changed argument, the diagnostic, the wrong element, or the finding's evidence as JSON."""
     out = ["## Evidence", ""]
     reproduce = spec_of(finding.oracle).reproduce(finding.kind)
     if reproduce == "memory-ops":
@@ -981,12 +975,32 @@ def evidence_lines(
         out += ["```", diagnostic[:3000], "```", ""]
         if site := crash_site(diagnostic):
             out += [site, ""]
+    elif {"iree", "reference", "index"} <= ev.keys():
+        out += [*wrong_element_lines(ev), ""]
     else:
         out += ["```json", _as_json(ev), "```", ""]
-        if expected:
-            ref = {k: np.asarray(v).ravel()[:8].tolist() for k, v in expected.items()}
-            out += [f"Reference outputs (first elements): `{ref}`", ""]
     return out
+
+
+def wrong_element_lines(ev: Mapping[str, Any]) -> list[str]:
+    """A wrong value's evidence as a maintainer reads it: the element, both values, what the comparison allows, how
+    many elements differ; the rest (the cone, the platform) is in ``finding.json``, not pasted here as JSON."""
+    where = f"`@{ev.get('function', 'main')}` output {ev.get('output', 0)} at {list(ev['index'])}"
+    exact = ev.get("float64")
+    reference = f"`{ev['reference']}`" + (
+        f" (float64 `{exact}`, rounded to the output's dtype)" if exact not in (None, ev["reference"]) else ""
+    )
+    allowed = (
+        f"|IREE - reference| <= `{ev['tolerance']:.3g}` (rtol `{ev.get('rtol', 0):.3g}`)"
+        if isinstance(ev.get("tolerance"), (int, float))
+        else "equality"
+    )
+    return [
+        f"- {where}: IREE `{ev['iree']}`, reference {reference}.",
+        f"- The comparison allows {allowed} there; {ev.get('mismatches', '?')} of {ev.get('elements', '?')} "
+        "elements are outside it.",
+        "- The whole finding (the op cone, the platform) is in `finding.json`.",
+    ]
 
 
 _STACK_FRAME = re.compile(

@@ -29,27 +29,31 @@ def cpu_experiments(case: Any, cannot_run: CannotRun) -> Iterator[Experiment]:
 
 
 def host_named(cpu: str) -> str:
-    """What ``host`` resolves to on this machine (`` (here `rocketlake` with +avx512fp16 ...)``), for a claim about
-    it that a reader's machine may not share (the review: #13577's link error is gone on a host with AVX-512 FP16);
-    "" for any other."""
+    """The CPU ``host`` resolves to on this machine (`` (here `znver4`)``), for a claim about it that a reader's
+    machine may not share; "" for any other. The features it adds are said once, where the report says which CPUs
+    reproduce (``host_description``): the review found the list repeated in every row padding."""
     if cpu != "host":
         return ""
-    return f" (here {host_description()})"
+    name = _resolved("host").name
+    return f" (here `{name}`)" if name else ""
 
 
 def host_description() -> str:
     """``host`` on this machine in words a reader can act on: the CPU LLVM names it after and the features this
     machine adds to that CPU (the review: `rocketlake` here has +avx512fp16, which `-cpu=rocketlake` lacks, so "host
     compiles it" misled)."""
-    from ireefuzz import sut
-
-    host = sut.resolve_platform(sut.CompilerConfig(target_cpu="host"))[0]
+    host = _resolved("host")
     if not host.name:
         return "`host`"
-    named = sut.resolve_platform(sut.CompilerConfig(target_cpu=host.name))[0]
-    extra = sorted(_enabled(host.features) - _enabled(named.features))
+    extra = sorted(_enabled(host.features) - _enabled(_resolved(host.name).features))
     shown = ", ".join(f"`{f}`" for f in extra[:8]) + (", ..." if len(extra) > 8 else "")
     return f"`{host.name}`" + (f" with {shown} beyond `-cpu={host.name}`" if extra else "")
+
+
+def _resolved(cpu: str) -> Any:
+    from ireefuzz import sut
+
+    return sut.resolve_platform(sut.CompilerConfig(target_cpu=cpu))[0]
 
 
 def _enabled(features: str) -> set[str]:
