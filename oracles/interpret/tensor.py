@@ -131,19 +131,22 @@ def _extract_slice(interp: Interpreter, op: ir.Operation, args: list) -> list:
         _mixed(op, n, v) for n, v in (("static_offsets", offs), ("static_sizes", sizes), ("static_strides", strides))
     )
     region = np.asarray(source[0])[_slice_of(op, np.shape(source[0]), offsets, sizes, strides)]
-    return [_drop_unit_dims(region, _shape(op.results[0]))]
+    return [_drop_unit_dims(region, _ints(op.attributes["static_sizes"]), _shape(op.results[0]))]
 
 
-def _drop_unit_dims(region: Array, want: list[int]) -> Array:
-    """extract_slice may drop unit dims (rank-reducing): keep the dims that match the result type, in order."""
+def _drop_unit_dims(region: Array, static_sizes: list[int], want: list[int]) -> Array:
+    """extract_slice may drop unit dims (rank-reducing). Which ones, as MLIR decides (``computeRankReductionMask``,
+    on the static sizes and the result type): a dim is kept while its size equals the next result dim (two dynamic
+    sizes are equal), left to right, else dropped (a static 1). Dropping the first unit dims instead read
+    `[1, 2, 1] -> 1x2` as `2x1`: the dim dropped there is the last."""
     if len(want) == region.ndim:
         return region
-    kept, surplus = [], region.ndim - len(want)
-    for n in region.shape:
-        if n == 1 and surplus:
-            surplus -= 1
-        else:
+    kept: list[int] = []
+    for n, size in zip(region.shape, static_sizes):
+        if len(kept) < len(want) and size == want[len(kept)]:
             kept.append(n)
+        elif size != 1:
+            raise NotInterpretable(f"extract_slice of sizes {static_sizes} does not reduce to {want}")
     return region.reshape(kept)
 
 
