@@ -201,10 +201,11 @@ def draw_block(
 
         drawn_config = space_for(config).draw(options.seed, block)
         cpu, flags = drawn_config.target_cpu, options.flags + drawn_config.flags
-    strategy = cases(target_cpus=(cpu,), flags=(flags,), **restrict)
     drawn: dict[str, Case] = {}
     for attempt in range(100):
         calls = []
+        salt = f"{options.seed}/{block}/{attempt}"  # ops by ``graphs``' own choices: Hypothesis's are skewed
+        strategy = cases(target_cpus=(cpu,), flags=(flags,), op_salt=salt, **restrict)
 
         @seed(int.from_bytes(hashlib.sha256(f"{options.seed}/{block}/{attempt}".encode()).digest()[:8], "little"))
         @settings(
