@@ -445,6 +445,7 @@ _SPLAT_PRESERVING = frozenset(
         "where_gt",
         *TRANSCENDENTAL_OPS,
         "inv_freq",
+        "pow_int",
     }
 )
 _DATA_MOVEMENT = frozenset({"broadcast", "transpose", "extract_slice"})

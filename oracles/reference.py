@@ -17,7 +17,16 @@ import ml_dtypes
 import numpy as np
 
 from ireefuzz.generators.graph import FLOAT_DTYPES, INT_DTYPES, Graph, Node
-from ireefuzz.generators.ops import CONV_LAYOUTS, POOL_LAYOUTS, POOLINGS, SPATIAL, pack_array, unpack_array, window_out
+from ireefuzz.generators.ops import (
+    CONV_LAYOUTS,
+    POOL_LAYOUTS,
+    POOLINGS,
+    POW_EXPONENTS,
+    SPATIAL,
+    pack_array,
+    unpack_array,
+    window_out,
+)
 from ireefuzz.generators.tensor import NARROW_FLOATS
 
 NUMPY_DTYPES = {
@@ -385,6 +394,7 @@ REFERENCE: dict[str, Row] = {
     "exp2": lambda E, xs, a, s, t: E.xp.exp2(xs[0]),
     "round_even": lambda E, xs, a, s, t: E.xp.round(xs[0]),  # numpy and JAX round half to even
     "inv_freq": lambda E, xs, a, s, t: 1 / a["base"] ** (xs[0] * (1.0 / a["dim"])),
+    "pow_int": lambda E, xs, a, s, t: _pow_int(E, xs[0], xs[1]),
     "transpose": lambda E, xs, a, s, t: E.xp.transpose(xs[0], tuple(a["permutation"])),
     "where_gt": lambda E, xs, a, s, t: E.xp.where(xs[0] > xs[1], xs[2], xs[3]),
     **{kind: _conv(kind) for kind in CONV_LAYOUTS},
@@ -641,6 +651,21 @@ def _rounded(rule: Callable[..., Any]) -> ErrorRow:
     return lambda E, xs, es, out, a, s, t, u: rule(xs, es, out) + u * np.abs(out)
 
 
+def _pow_int(E: Any, x: Any, n: Any) -> Any:
+    """x ** n, n clamped as the op clamps it; 0 ** -n is inf, not a warning."""
+    with np.errstate(divide="ignore"):
+        return E.xp.power(x, E.xp.clip(n, *POW_EXPONENTS).astype(x.dtype))
+
+
+def _pow_int_error(E: Any, xs: Any, es: Any, out: Any, a: Any, s: Any, t: Any, u: float) -> Any:
+    """x^n by |n| multiplications (and a division for n < 0): |n| times x's relative error, |n| + 2 roundings; an
+    exponent that may be off frees the result, as does a base that may be off where it is 0."""
+    n = np.abs(np.clip(xs[1], *POW_EXPONENTS))
+    x, magnitude = np.abs(xs[0]), np.abs(out)
+    relative = np.divide(es[0], x, out=np.where(es[0] > 0, np.inf, 0.0), where=x > 0)
+    return np.where(es[1] > 0, np.inf, magnitude * (n * relative + (n + 2) * u))
+
+
 ERROR_BOUND: dict[str, ErrorRow] = {
     "abs": lambda E, xs, es, out, a, s, t, u: es[0],
     "add": _rounded(lambda xs, es, out: es[0] + es[1]),
@@ -691,6 +716,7 @@ ERROR_BOUND: dict[str, ErrorRow] = {
     "exp2": _rounded(lambda xs, es, out: 0.6932 * np.abs(out) * es[0]),
     "round_even": lambda E, xs, es, out, a, s, t, u: _quantize_error(E, xs, es, out, {"scale": 1.0}, s, t, u),
     "inv_freq": lambda E, xs, es, out, a, s, t, u: np.abs(out) * (np.log(a["base"]) / a["dim"] * es[0] + 3 * u),
+    "pow_int": _pow_int_error,
     "transpose": lambda E, xs, es, out, a, s, t, u: REFERENCE["transpose"](E, es, a, s, t),
     "where_gt": _where_gt_error,
     **{kind: _conv_error(kind) for kind in CONV_LAYOUTS},

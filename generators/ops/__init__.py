@@ -13,7 +13,7 @@ reference row.
 from __future__ import annotations
 
 from .contractions import CONTRACTIONS
-from .elementwise import CASTS, ELEMENTWISE, ELEMENTWISE_DTYPES, TRANSCENDENTAL_OPS, Elementwise
+from .elementwise import CASTS, ELEMENTWISE, ELEMENTWISE_DTYPES, POW_EXPONENTS, TRANSCENDENTAL_OPS, Elementwise
 from .kit import (
     MATMUL_TYPES,
     MAX_SYMBOL_SIZE,
@@ -65,6 +65,7 @@ __all__ = [
     "SELECTION_EMITTERS",
     "SORTED_DTYPES",
     "SPATIAL",
+    "POW_EXPONENTS",
     "TRANSCENDENTAL_OPS",
     "Body",
     "EmitContext",

@@ -395,3 +395,57 @@ def _shift_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | 
 
 for _name, _op in SHIFTS.items():
     register(OpSpec(_name, _shift_infer, _by_constant(_op), _shift_bound(_name), _shift_propose, modular=True))
+
+
+# ---------------------------------------------------------------------------------------------
+# pow_int: x ** n for an integer exponent computed at run time, as math.fpowi (torch's pow of a float tensor by an
+# int, torch-mlir's lowering since iree-org/iree#19996: math.powf of a negative base is undefined, math.fpowi is
+# the op for it). The exponent is clamped to POW_EXPONENTS so the result's magnitude stays bounded.
+
+POW_EXPONENTS = (-2, 3)  # the clamp's bounds: x^-2 .. x^3
+
+
+def _pow_int_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    base, exponent = types
+    if base.dtype not in FLOAT_DTYPES or exponent.dtype != "i32" or base.shape != exponent.shape:
+        raise ValueError(f"pow_int takes a float tensor and an i32 one of its shape, not {base!r}, {exponent!r}")
+    return base
+
+
+def _pow_int_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    base, exponent = (ctx.graph.type_of(r) for r in node.inputs)
+    rank, lo, hi = len(base.shape), *POW_EXPONENTS
+
+    def body(b: Body, args: list[str]) -> str:
+        at_least = b.op(f"arith.maxsi {args[1]}, {b.const(lo, 'i32')} : i32")
+        clamped = b.op(f"arith.minsi {at_least}, {b.const(hi, 'i32')} : i32")
+        return b.op(f"math.fpowi {args[0]}, {clamped} : {base.dtype}, i32")
+
+    return ctx.generic(
+        result_name(ctx, node),
+        [(operands[0], base), (operands[1], exponent)],
+        (ctx.init_for(node.index, node, operands), node.type),
+        [identity_map(rank)] * 3,
+        ["parallel"] * rank,
+        body,
+    )
+
+
+def _pow_int_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    base = pool.pick(draw, lambda t, bound: t.dtype in FLOAT_DTYPES and bound <= 8)
+    if base is None:
+        return None
+    shape = pool.type(base).shape
+    exponent = pool.pick_or_arg(draw, TensorType(shape, "i32"), max_bound=8)
+    return (base, exponent), {}
+
+
+register(
+    OpSpec(
+        "pow_int",
+        _pow_int_infer,
+        _pow_int_emit,
+        lambda bs, a, ts: max(bs[0], 1.0) ** POW_EXPONENTS[1] + 64.0,  # x^-2 of a drawn |x| >= 1/8 is at most 64
+        _pow_int_propose,
+    )
+)

@@ -109,6 +109,7 @@ OPS_SINCE.update(dict.fromkeys(sorted(set(TRANSCENDENTAL_OPS) - {"exp2", "round_
 # quantize's math.roundeven links against a roundevenf the older releases' runtime lacks (as fmaxf: a link
 # error at every compile); 20240621.931 is the oldest release it was compiled and run on.
 OPS_SINCE["quantize"] = "20240621.931"
+OPS_SINCE["pow_int"] = "3.7.0"  # math.fpowi of a run-time exponent: not checked on older releases
 
 
 def order_key(version: str) -> tuple:
