@@ -59,6 +59,28 @@ def test_the_ops_feeding_the_last_one_are_tried_alone_too_latest_first():
     assert labels == ["abs#n2.alone", "asinh#n1.alone"]  # the scale reads an argument: nothing to cut before it
 
 
+def _asinh_into_a_dead_atan() -> Case:
+    """Round 41's `causal_mask>atan>asinh`: the asinh writes into the tensor of an atan nothing else reads."""
+    b = GraphBuilder()
+    mask = b.op("causal_mask", b.arg(("M", 4)), offset=0, fill=-10000.0)
+    b.output(b.op("asinh", mask, init=b.op("atan", mask)))
+    return Case(b.build(), ({"M": 3},), seed=41)
+
+
+def test_an_op_that_does_not_read_its_destination_goes_alone_onto_a_fresh_one():
+    """An elementwise op's body ignores its outs: alone, it writes a fresh tensor, and the experiment runs (it was
+    refused for any destination that is another node's value). A reduction accumulates onto its destination: no."""
+    case = _asinh_into_a_dead_atan()
+    (experiment,) = cut_experiments(case, "numeric/wrong-value/causal_mask>atan>asinh")
+    assert experiment.label == "asinh#n2.alone"
+    program = alone(case, 2)
+    assert program is not None and "math.atan" not in program.program and "tensor.empty" in program.program
+    b = GraphBuilder()
+    x = b.arg(("M", 4))
+    b.output(b.op("reduce_sum", b.op("abs", x), dim=1, init=b.op("reduce_max", x, dim=1)))
+    assert alone(Case(b.build(), ({"M": 3},), seed=1), 2) is None
+
+
 def test_no_alone_variant_where_the_cone_ends_elsewhere_or_nothing_feeds_the_op():
     assert list(cut_experiments(_masked_asinh(), "numeric/wrong-value/causal_mask")) == []
     assert list(cut_experiments(_masked_asinh(), "memory/alloca/elementwise@DoubleTilingExpert")) == []
@@ -104,11 +126,15 @@ def test_asinh_alone_after_a_causal_mask_is_the_same_failure_and_a_right_op_on_w
     assert "math.asinh" in table.alone["program"] and "iree-run-module" in table.alone["command"]
     assert judge(table).verdict == "new"  # before the bug is known
     # the shipped baseline knows asinh's expansion (round 41): the op alone lands in it, so the cause is its duplicate
-    table = run_experiments(_masked_asinh(), "numeric/wrong-value/causal_mask>asinh")
-    (row,) = [r for r in table.rows if r.label.endswith(".alone")]
-    assert str(row.outcome) == "known:numeric/wrong-value/asinh"
-    verdict = judge(table)
-    assert (verdict.verdict, verdict.of, verdict.by) == ("duplicate-of", "numeric/wrong-value/asinh", row.label)
+    for case, target in (
+        (_masked_asinh(), "numeric/wrong-value/causal_mask>asinh"),
+        (_asinh_into_a_dead_atan(), "numeric/wrong-value/causal_mask>atan>asinh"),
+    ):
+        table = run_experiments(case, target)
+        (row,) = [r for r in table.rows if r.label.endswith(".alone")]
+        assert str(row.outcome) == "known:numeric/wrong-value/asinh", target
+        verdict = judge(table)
+        assert (verdict.verdict, verdict.of, verdict.by) == ("duplicate-of", "numeric/wrong-value/asinh", row.label)
 
     b = GraphBuilder()
     total = b.op("reduce_sum", b.fill(("M", 8), 2.0), dim=1)

@@ -7,7 +7,9 @@ dropping ops of the cone: the same failure), the defect is that op's own on thos
 Round 41 found ``asinh`` wrong after a causal mask's fill and after a dequantized matmul: two causes by their cones,
 one mechanism, and each fails as ``asinh`` alone. ``records.duplicates`` makes the later of two such causes of one
 run a duplicate of the first. Graph cases only (their operands' values come from the graph's float64 reference);
-float operands only, and no op whose destination is another node's value.
+float operands only. An op whose destination is another node's value goes alone only where it does not read it (an
+elementwise op: its body ignores its outs), onto a fresh destination: round 41's `causal_mask>atan>asinh` wrote its
+asinh into a dead atan's tensor, and was kept from the experiment.
 """
 
 from __future__ import annotations
@@ -65,14 +67,17 @@ def alone(case: Any, index: int) -> Any:
     """Node ``index`` of ``case``'s graph as the one op of a raw program at its first shape instance, over arguments
     holding its operands' float64 values rounded to their dtype (a ``ProgramCase``), or None where it cannot be."""
     from ireefuzz.generators.graph import Graph, Node
+    from ireefuzz.generators.ops import OPS
     from ireefuzz.generators.tensor import FLOAT_DTYPES, TensorType
     from ireefuzz.oracles.reference import NUMPY_DTYPES, evaluate
 
     graph, sizes = case.graph, case.instances[0]
     node = graph.nodes[index]
     types = [graph.type_of(r) for r in node.inputs]
-    if any(t.dtype not in FLOAT_DTYPES for t in types) or ":" in str(node.attrs.get("init", "")):
+    reads_its_destination = ":" in str(node.attrs.get("init", "")) and OPS[node.op].family != "elementwise"
+    if any(t.dtype not in FLOAT_DTYPES for t in types) or reads_its_destination:
         return None
+    attrs = {k: v for k, v in node.attrs.items() if k != "init"}  # alone, it writes a fresh tensor
     produced, inputs = tuple(r for r in node.inputs if r.startswith("n")), case.inputs(0)
     values = dict(zip(produced, evaluate(dataclasses.replace(graph, outputs=produced), inputs, sizes, "f64")))
     given = [inputs[int(r[1:])] if r.startswith("a") else values[r] for r in node.inputs]
@@ -83,7 +88,7 @@ def alone(case: Any, index: int) -> Any:
             Node(
                 node.op,
                 tuple(f"a{i}" for i in range(len(types))),
-                dict(node.attrs),
+                attrs,
                 TensorType(node.type.concrete(sizes), node.type.dtype),
             ),
         ),
