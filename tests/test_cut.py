@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -182,3 +183,59 @@ def test_a_variant_on_a_part_of_the_values_is_no_trigger_of_a_wrong_value():
         and "a part of the program's values" in rows["rank-1"].outcome.detail
     )
     assert not any("rank" in t for t in judge(table).trigger)
+
+
+RAW = Path(__file__).parent / "data" / "ir" / "inputs" / "asinh_into_a_dead_atan.mlir"
+
+
+def _raw_program(text: str, shapes=None):
+    from ireefuzz.core.frontends import program_cases
+
+    (program,) = program_cases(text, functions=["main"], shapes=shapes, seed=0)
+    return program
+
+
+def test_a_raw_programs_ops_go_alone_at_the_values_the_interpreter_gives_them():
+    """`ireefuzz check` of a raw program (the pytest plugin's path) had no op-alone experiment: a known bug under a
+    new cone was called new. The asinh alone holds the mask's values; its tensor.empty destination is no argument
+    to interpret (it holds nothing): zeros of its result's shape."""
+    program = _raw_program(RAW.read_text())
+    experiments = list(cut_experiments(program, "numeric/wrong-value/generic>atan>asinh"))
+    assert [e.label for e in experiments] == ["generic#4.alone", "generic#3.alone"]
+    asinh = experiments[0].case
+    assert "math.asinh" in asinh.program and "math.atan" not in asinh.program and "arith.select" not in asinh.program
+    x = program.inputs()[0]
+    rows, cols = np.indices(x.shape)
+    np.testing.assert_array_equal(asinh.given[0], np.where(cols <= rows, x, np.float32(-10000.0)))
+    assert list(cut_experiments(program, "memory/alloca/elementwise@DoubleTilingExpert")) == []
+
+
+def test_a_dynamic_raw_program_goes_alone_at_its_instance_and_several_results_do_not():
+    from ireefuzz.generators.emit import emit
+
+    b = GraphBuilder()
+    mask = b.op("causal_mask", b.arg(("M", "N")), offset=0, fill=-10000.0)
+    b.output(b.op("abs", b.op("asinh", b.op("scale", mask, by=100.0))))
+    program = _raw_program(emit(b.build(), "main").text, [[5, 6]])
+    experiments = list(cut_experiments(program, "numeric/wrong-value/generic>generic>asinh>abs"))
+    assert len(experiments) == 3 and "math.absf" in experiments[0].case.program
+    assert "tensor<?x?xf32>" in experiments[1].case.program and experiments[1].case.given[0].shape == (5, 6)
+    b.output(mask)
+    two = _raw_program(emit(b.build(), "main").text, [[5, 6]])
+    assert list(cut_experiments(two, "numeric/wrong-value/generic>generic>asinh>abs")) == []
+
+
+@pytest.mark.iree
+def test_check_of_a_raw_program_calls_a_known_op_alone_its_duplicate():
+    """Against the real compiler, as `ireefuzz check` runs it: the raw program's asinh alone lands in the shipped
+    baseline's asinh expansion bug, so the cause is its duplicate (it was called new)."""
+    from ireefuzz.tools.filing.experiments.running import run_experiments
+    from ireefuzz.tools.filing.experiments.verdict import judge
+
+    table = run_experiments(_raw_program(RAW.read_text()), "numeric/wrong-value/generic>atan>asinh")
+    verdict = judge(table)
+    assert (verdict.verdict, verdict.of, verdict.by) == (
+        "duplicate-of",
+        "numeric/wrong-value/asinh",
+        "generic#4.alone",
+    )

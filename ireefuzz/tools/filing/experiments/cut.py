@@ -15,7 +15,7 @@ asinh into a dead atan's tensor, and was kept from the experiment.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -29,11 +29,14 @@ def cut_experiments(case: Any, target: Any) -> Iterator[Experiment]:
     """For a graph ``Case`` whose ``target`` is a numeric wrong value: the output whose op ends the target's cone, then
     the ops feeding it (latest first, up to ``MAX_ALONE``), each alone at its operands' values (``alone``). Where the
     last op alone is right on right values, an earlier one may be the op that went wrong (round 41: `abs` of a wrong
-    `asinh`)."""
+    `asinh`). A raw program (``ireefuzz check``, the pytest plugin) gets the same from its IR (``program_alone``)."""
     from ireefuzz.generators.case import Case
 
     cause = str(getattr(target, "value", target))
-    if not isinstance(case, Case) or not cause.startswith("numeric/wrong-value/") or not case.instances:
+    if not cause.startswith("numeric/wrong-value/") or not case.instances:
+        return
+    if not isinstance(case, Case):
+        yield from _program_cut_experiments(case)
         return
     last = cause.rsplit("/", 1)[-1].split(">")[-1]
     graph = case.graph
@@ -96,6 +99,182 @@ def alone(case: Any, index: int) -> Any:
     )
     program = emitted_program(dataclasses.replace(case, graph=cut, instances=({},)))
     return dataclasses.replace(program, given=tuple(given)) if program is not None else None
+
+
+_NO_OP_OF_ITS_OWN = frozenset({"tensor.empty", "arith.constant", "tensor.dim", "linalg.fill"})  # nothing to cut
+
+
+def _program_cut_experiments(program: Any) -> Iterator[Experiment]:
+    """A raw program of one result: the ops of its cone that read another op's result, latest first (up to
+    ``MAX_ALONE``), each alone at its operands' values (``program_alone``). A program of several results is left
+    out: the cause does not say which result is wrong, and another result's op alone could land in another bug."""
+    from ireefuzz.tools.shrink.canonical import parse
+
+    module = parse(program.program)
+    ops = _body_of(module, program.function) if module is not None else []
+    if not ops or len(ops[-1].operands) != 1:
+        return
+    producer = {value: index for index, op in enumerate(ops) for value in op.results}
+    cone, stack = set(), [ops[-1].operands[0]]
+    while stack:
+        index = producer.get(stack.pop())
+        if index is not None and index not in cone:
+            cone.add(index)
+            stack.extend(ops[index].operands)
+    tried = 0
+    for index in sorted(cone, reverse=True):
+        op = ops[index]
+        if tried == MAX_ALONE or op.name in _NO_OP_OF_ITS_OWN:
+            continue
+        if not any(producer.get(v) is not None and ops[producer[v]].name not in _NO_OP_OF_ITS_OWN for v in op.operands):
+            continue
+        variant = program_alone(program, index)
+        if variant is not None:
+            tried += 1
+            yield Experiment(
+                f"{op.name.split('.')[-1]}#{index}{ALONE}",
+                f"`{op.name}` #{index} alone, its operands arguments holding the values they have in the program "
+                "(float64, rounded to their dtype)",
+                variant,
+                drops_op=True,
+            )
+
+
+def program_alone(program: Any, index: int) -> Any:
+    """Top-level op ``index`` of a raw program's function as the one op of a program, over arguments holding its
+    operands' values in the program (the float64 interpreter's, rounded to their dtype), at the same CPU and flags
+    (a ``ProgramCase``); None where its operands are not tensors, its regions read a value defined outside them that
+    is no constant, or the interpreter cannot follow the program."""
+    from iree.compiler import ir
+    from iree.compiler.dialects import func
+
+    from ireefuzz.core.frontends import program_cases
+    from ireefuzz.errors import NotInterpretable, ProgramError
+    from ireefuzz.oracles.interpret import interpret
+    from ireefuzz.oracles.reference import NUMPY_DTYPES
+    from ireefuzz.tools.shrink.canonical import parse
+
+    module = parse(program.program)
+    ops = _body_of(module, program.function) if module is not None else []
+    if module is None or index >= len(ops) - 1:
+        return None
+    target = ops[index]
+    operands, results = list(target.operands), list(target.results)
+    if not operands or not all(isinstance(v.type, ir.RankedTensorType) for v in operands):
+        return None
+    # a destination nothing wrote (a tensor.empty) holds no values to give: zeros of its result's shape (the op does
+    # not read it, or the program would read undefined values); a DPS op's outs are its last operands
+    empty = [i for i, v in enumerate(operands) if getattr(v.owner, "name", "") == "tensor.empty"]
+    first_out = len(operands) - len(results)
+    if any(i < first_out for i in empty):
+        return None
+    read = [i for i in range(len(operands)) if i not in empty]
+    try:
+        got = interpret(
+            _returning(program.program, program.function, index, read),
+            program.function,
+            program.inputs(),
+        )
+    except (NotInterpretable, ProgramError):
+        return None
+    known = dict(zip(read, got))
+    produced = got[len(read) :]
+    values = [known[i] if i in known else np.zeros(np.shape(produced[i - first_out])) for i in range(len(operands))]
+    with module.context, ir.Location.unknown():
+        alone_module = ir.Module.create()
+        with ir.InsertionPoint(alone_module.body):
+            types = [v.type for v in target.operands]
+            fn = func.FuncOp("main", ir.FunctionType.get(types, [r.type for r in target.results]))
+            block = fn.add_entry_block()
+            with ir.InsertionPoint(block):
+                constants = _free_constants(target)
+                if constants is None:
+                    return None
+                remap = {old: op.clone().results[0] for old, op in constants.items()}
+                cloned = target.clone()
+                for i, argument in enumerate(block.arguments):
+                    cloned.operands[i] = argument
+                _rewire(cloned, remap)
+                func.ReturnOp(list(cloned.results))
+        text = str(alone_module)
+    if parse(text) is None:
+        return None
+    try:
+        (cut,) = program_cases(
+            text,
+            functions=["main"],
+            shapes=[list(np.shape(v)) for v in values],
+            seed=program.seed,
+            target_cpu=program.target_cpu,
+            flags=program.flags,
+        )
+    except (ProgramError, ValueError):
+        return None
+    given = tuple(np.asarray(v).astype(NUMPY_DTYPES[t.dtype]) for v, t in zip(values, cut.args or ()))
+    return dataclasses.replace(cut, given=given)
+
+
+def _body_of(module: Any, function: str) -> list[Any]:
+    """The top-level ops of ``function`` in ``module``, its return last."""
+    from ireefuzz.tools.shrink.mlir import func_named
+
+    f = func_named(module, function)
+    return [o.operation for o in f.regions[0].blocks[0].operations] if f is not None else []
+
+
+def _returning(text: str, function: str, index: int, read: Sequence[int]) -> str:
+    """``text`` with ``function`` returning, instead of its results, the operands ``read`` of its top-level op
+    ``index``, then that op's results."""
+    from iree.compiler import ir
+    from iree.compiler.dialects import func
+
+    from ireefuzz.tools.shrink.canonical import parse
+
+    module = parse(text)
+    assert module is not None  # the caller parsed the same text
+    ops = _body_of(module, function)
+    f = ops[-1].parent  # the func.func
+    operands = [ops[index].operands[i] for i in read] + list(ops[index].results)
+    with module.context, ir.Location.unknown(), ir.InsertionPoint(ops[-1]):
+        func.ReturnOp(operands)
+    ops[-1].erase()
+    inputs = ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value).inputs
+    with module.context:
+        f.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, [v.type for v in operands]))
+    return str(module)
+
+
+def _free_constants(op: Any) -> dict[Any, Any] | None:
+    """The values ``op``'s regions read from outside ``op``, each with the ``arith.constant`` defining it; None
+    where one is not a constant's."""
+    inside: set[Any] = set()
+    read: list[Any] = []
+
+    def walk(o: Any) -> None:
+        for region in o.regions:
+            for block in region.blocks:
+                inside.update(block.arguments)
+                for nested in block.operations:
+                    inside.update(nested.results)
+                    read.extend(nested.operands)
+                    walk(nested.operation)
+
+    walk(op)
+    free = {v: v.owner for v in read if v not in inside}
+    if any(not hasattr(owner, "name") or owner.name != "arith.constant" for owner in free.values()):
+        return None
+    return free
+
+
+def _rewire(op: Any, remap: dict[Any, Any]) -> None:
+    """Every use inside ``op``'s regions of a key of ``remap`` made a use of its value."""
+    for region in op.regions:
+        for block in region.blocks:
+            for nested in block.operations:
+                for i, value in enumerate(nested.operands):
+                    if value in remap:
+                        nested.operands[i] = remap[value]
+                _rewire(nested.operation, remap)
 
 
 MAX_LITERAL_ELEMENTS = 64  # inputs printed in the command up to this many elements in all
