@@ -134,7 +134,7 @@ def test_check_help_states_the_exit_statuses(capsys):
     with pytest.raises(SystemExit):
         cli.main(["check", "--help"])
     out = " ".join(capsys.readouterr().out.split())
-    assert "2 nothing was judged" in out and "0 no finding, and something was judged" in out
+    assert "2 nothing was judged" in out and "0 no finding but ones the baseline judges by design" in out
     assert "1 a finding (this IREE gets the program wrong" in out and "or known, and which" in out
 
 
@@ -219,3 +219,51 @@ def test_the_shipped_baseline_makes_a_cause_known_by_the_cause_it_names_and_zero
         "crash/x/y",
         "no experiments run (--experiments 0)",
     )
+
+
+TRUNC_TO_F16 = """func.func @main(%a: tensor<4xf32>) -> tensor<4xf16> {
+  %e = tensor.empty() : tensor<4xf16>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], \
+iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%e : tensor<4xf16>) {
+  ^bb0(%in: f32, %out: f16):
+    %y = arith.truncf %in : f32 to f16
+    linalg.yield %y : f16
+  } -> tensor<4xf16>
+  return %x : tensor<4xf16>
+}
+"""
+
+
+def test_a_cause_the_baseline_judges_by_design_is_no_bug():
+    from ireefuzz.oracles.finding import Finding
+    from ireefuzz.tools.filing import experiments
+
+    (case,) = frontends.program_cases(ADD)
+    flushed = "numeric/wrong-value/f16-subnormal-flushed-without-f16c"
+    signature = "numeric/wrong-value/generic/f16/S"
+    found = experiments.for_check(Finding("numeric", "wrong-value", signature, "m", {}, cause=flushed), case, None, 0)
+    assert found.verdict == "known" and "F16C" in found.by_design and "by-design" in found.why
+    other = experiments.for_check(Finding("crash", "x", "crash/x/-/-/-", "m", {}, cause="crash/x/y"), case, None, 0)
+    assert other.by_design == ""
+
+
+@pytest.mark.iree
+def test_check_exits_0_when_its_only_findings_are_by_design(tmp_path, capsys):
+    """Against the real compiler: f16 subnormals flushed by the generic CPU's software truncation (no F16C), which
+    the shipped baseline judges by design, is found, reported with its why, and is no bug (check said 1: a false
+    verdict for a user whose program is right). A finding of any other cause still exits 1 (the tests above)."""
+    import numpy as np
+
+    path, inputs = tmp_path / "trunc.mlir", tmp_path / "in.npz"
+    path.write_text(TRUNC_TO_F16)
+    np.savez(inputs, a0=np.array([3e-6, -2e-5, 1.0, 4e-7], np.float32))
+    import argparse
+
+    from ireefuzz.tools.filing import experiments
+
+    parser = argparse.ArgumentParser()
+    check.configure(parser)
+    args = parser.parse_args([str(path), "--target-cpu", "generic", "--inputs", str(inputs)])
+    assert check.main(args, experiments.for_check) == 0  # as `ireefuzz check` runs it, with its experiments
+    captured = capsys.readouterr()
+    assert "f16-subnormal-flushed-without-f16c" in captured.out and "by design, no bug" in captured.err

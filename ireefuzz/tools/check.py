@@ -202,6 +202,7 @@ class Triaged:
     why: str = ""
     section: tuple[str, ...] = ()
     record: Mapping[str, Any] | None = None
+    by_design: str = ""  # the baseline judges the cause it reports no bug: what the semantics require
 
     @property
     def new(self) -> bool:
@@ -246,7 +247,8 @@ def triage(
 
 EXIT_STATUS = (
     "exit status: 1 a finding (this IREE gets the program wrong; the report says whether each cause is new, one that "
-    "survived its experiments, or known, and which); 0 no finding, and something was judged; 2 nothing was judged "
+    "survived its experiments, or known, and which); 0 no finding but ones the baseline judges by design (not bugs: "
+    "the why is printed), and something was judged; 2 nothing was judged "
     "(every function's run did not finish, or its values are undefined, ...: the reasons are printed), or a usage or "
     "infrastructure error"
 )
@@ -416,8 +418,12 @@ def main(args: argparse.Namespace, experimenter: Experimenter | None = None) -> 
         tail = f" ({discarded} ill-conditioned disagreement(s) discarded)" if discarded else ""
         new = sum(t.new for t in triaged.values())
         print(f"{len(findings)} finding(s), {new} new cause(s), in {path}{tail}", file=sys.stderr)
-    if findings:  # known or new, the program is wrong on this IREE: the causes say which bug, not whether
+    bugs = [f for f in findings if not triaged[f.cause or cause_of(f).id].by_design]
+    if bugs:  # known or new, the program is wrong on this IREE: the causes say which bug, not whether
         return 1
+    if findings:  # every one is by design (the baseline's why is printed with it): judged, and no bug
+        print(f"ireefuzz check: {len(findings)} finding(s) by design, no bug, in {path}", file=sys.stderr)
+        return 0
     reasons = [f"@{r.case.function}: {why}" for r in results if (why := unjudged(r)) is not None]
     if len(reasons) == len(results):  # nothing judged: not clean
         why = "; ".join(reasons) or "no public function"
