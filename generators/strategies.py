@@ -184,7 +184,7 @@ def graphs(
 
     ``dynamic``: True = symbolic dims are drawn, False = all static, None = either.
     ``op_salt``: where given (a campaign's block), each node's op comes from a ``random.Random`` seeded by the salt
-    and one key Hypothesis draws, not from an index it draws. Hypothesis's generate phase draws the first entries of
+    and keys Hypothesis draws (the graph's and the node's), not from an index it draws. Hypothesis's generate phase draws the first entries of
     a list far more often than the last (index 0 in 30 % of draws of one of 35): so, 512 campaign cases of seed 1
     drew `abs` in 111 and `mul`, `sub`, `max`, `min`, `sqrt`, `round_even` and three more ops in none. The keys it
     favours (0 in 11 % of draws) repeat, and the salt makes them other ops in other blocks. Tests that shrink keep
@@ -202,12 +202,15 @@ def graphs(
         pool.new_arg(TensorType(pool.draw_shape(draw, 1, 3), dtype))
     target = draw(st.integers(min_nodes, max_nodes))
     families = _families(ops)
-    op_choices = random.Random(f"{op_salt}/{draw(st.integers(0, 2**64 - 1))}") if op_salt is not None else None
+    graph_key = draw(st.integers(0, 2**64 - 1)) if op_salt is not None else 0
     attempts = 0
     while len(pool.nodes) < target and attempts < 8 * target:
         attempts += 1
-        family = op_choices.choice(families) if op_choices is not None else draw(st.sampled_from(families))
-        name = op_choices.choice(family) if op_choices is not None else draw(st.sampled_from(family))
+        if op_salt is not None:  # this node's own generator: a key drawn for it, the graph's, the salt
+            op_choices = random.Random(f"{op_salt}/{graph_key}/{draw(st.integers(0, 2**64 - 1))}/{attempts}")
+            name = op_choices.choice(op_choices.choice(families))
+        else:
+            name = draw(st.sampled_from(families).flatmap(st.sampled_from))
         proposal = OPS[name].propose(draw, pool)
         if proposal is None:
             continue
