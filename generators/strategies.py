@@ -184,11 +184,11 @@ def graphs(
 
     ``dynamic``: True = symbolic dims are drawn, False = all static, None = either.
     ``op_salt``: where given (a campaign's block), each node's op comes from a ``random.Random`` seeded by the salt
-    and keys Hypothesis draws (the graph's and the node's), not from an index it draws. Hypothesis's generate phase draws the first entries of
-    a list far more often than the last (index 0 in 30 % of draws of one of 35): so, 512 campaign cases of seed 1
-    drew `abs` in 111 and `mul`, `sub`, `max`, `min`, `sqrt`, `round_even` and three more ops in none. The keys it
-    favours (0 in 11 % of draws) repeat, and the salt makes them other ops in other blocks. Tests that shrink keep
-    Hypothesis's choice.
+    and keys Hypothesis draws (the graph's and the node's), not from an index it draws. Hypothesis's generate phase
+    draws the first entries of a list far more often than the last (index 0 in 30 % of draws of one of 35): so, 512
+    campaign cases of seed 1 drew `abs` in 111 and `mul`, `sub`, `max`, `min`, `sqrt`, `round_even` and three more
+    ops in none. The keys it favours (0 in 11 % of draws) repeat, and the salt and the node's key make them other
+    ops. Tests that shrink keep Hypothesis's choice.
     """
     ops = tuple(ops or OP_NAMES)
     unknown = set(ops) - set(OPS)
