@@ -112,6 +112,41 @@ def test_a_later_cause_whose_op_fails_alone_as_an_earlier_ones_is_its_duplicate(
     assert found[second[0]].of == first[0] and "fails as `asinh` alone" in found[second[0]].note
 
 
+def test_a_cause_that_fails_as_another_cause_of_the_run_without_its_consumer_is_its_duplicate(tmp_path):
+    """Stop 42's host campaign (seed 73911) called `pow_int` and `pow_int>max` new: the max alone is right, and
+    pow_int's operands are arguments (nothing to cut), but with the max removed the program fails as `pow_int`, a
+    cause of the same run. An op alone that fails as a cause of the run makes it that cause's duplicate too."""
+
+    def bundle(name: str, cause: str, row: Row | None) -> tuple[str, Path]:
+        table = ExperimentTable(
+            cause,
+            (Row("as-given", "as given", Outcome("same"), (cause,)), *([row] if row else [])),
+            {},
+            (),
+            None,
+            (),
+            1.0,
+        )
+        folder = tmp_path / name
+        folder.mkdir()
+        record = table.to_json() | {"verdict": Verdict("new", cause).to_json()}
+        (folder / "finding.json").write_text(json.dumps({"signature": f"{cause}/f32/?", "experiments": record}))
+        return cause, folder
+
+    pow_int = "numeric/wrong-value/pow_int"
+    first = bundle("a", pow_int, None)
+    dropped = Row("drop:n1", "n1 (max) removed", Outcome("other", pow_int), (pow_int,))
+    second = bundle("b", "numeric/wrong-value/pow_int>max", dropped)
+    alone = Row("pow_int#n1.alone", "alone", Outcome("same"), (pow_int,))
+    third = bundle("c", "numeric/wrong-value/exp>pow_int", alone)
+    elsewhere = Row("drop:n1", "n1 removed", Outcome("other", "numeric/wrong-value/sub"), ("numeric/wrong-value/sub",))
+    fourth = bundle("d", "numeric/wrong-value/sub>mul", elsewhere)  # a cause the run does not hold: no grouping
+    found = records.duplicates(dict([first, second, third, fourth]))
+    assert sorted(found) == sorted([second[0], third[0]])
+    assert all(found[c].of == pow_int for c in found)
+    assert "with a consumer removed" in found[second[0]].note and "alone" in found[third[0]].note
+
+
 @pytest.mark.iree
 def test_asinh_alone_after_a_causal_mask_is_the_same_failure_and_a_right_op_on_wrong_values_is_clean():
     """Against the real compiler: the masked asinh fails as asinh alone at the mask's values (asinh's own defect);

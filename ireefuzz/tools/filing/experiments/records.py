@@ -10,7 +10,7 @@ from typing import Any, Mapping
 
 from ireefuzz.tools.baseline import Known
 
-from .table import ExperimentTable, Verdict, alone_cause
+from .table import ExperimentTable, Verdict, alone_cause, without_consumer
 from .verdict import judge
 
 
@@ -51,7 +51,10 @@ def lost_alone(folder: str | Path) -> bool:
 
 def duplicates(bundles: Mapping[str, Path]) -> dict[str, Known]:
     """A ``duplicate-of`` baseline entry (note ``by experiment: ...``) for each cause whose bundle (``bundles``: cause
-    -> folder) the experiments judged a known cause's duplicate; the campaign counts those causes as known."""
+    -> folder) the experiments judged a known cause's duplicate; the campaign counts those causes as known. Of this
+    run's new causes, one whose smaller program fails as another does is that one's duplicate: its op alone fails as
+    an earlier cause's op alone, or as a cause of this run (`pow_int>max` fails as `pow_int` with the `max` removed,
+    stop 42's host campaign, and `pow_int` is one of its causes)."""
     found = {}
     first_alone: dict[str, str] = {}  # what an op alone showed -> the first cause that failed so
     for cause, folder in bundles.items():
@@ -60,8 +63,17 @@ def duplicates(bundles: Mapping[str, Path]) -> dict[str, Known]:
         if verdict is not None and verdict.verdict == "duplicate-of" and verdict.target == cause and verdict.of:
             found[cause] = Known(cause, "duplicate-of", of=verdict.of, note=f"by experiment: {verdict.by}")
             continue
-        shown = alone_cause(ExperimentTable.from_json(tried).rows) if tried else ""
-        lead = first_alone.setdefault(shown, cause) if shown else cause
+        rows = ExperimentTable.from_json(tried).rows if tried else ()
+        others = [c for c in bundles if c != cause and c not in found]
+        if (through := without_consumer(rows, others)) and through != cause:
+            note = f"by experiment: with a consumer removed it fails as {through}, a cause of this run"
+            found[cause] = Known(cause, "duplicate-of", of=through, note=note)
+            continue
+        shown = alone_cause(rows)
+        if shown in others:  # the op alone fails as another cause of this run: that one is its defect
+            lead = shown
+        else:
+            lead = first_alone.setdefault(shown, cause) if shown else cause
         if lead != cause:  # one op wrong on its operands' values, whatever computed them: the earlier cause's defect
             op = shown.rsplit("/", 1)[-1]
             note = f"by experiment: it fails as `{op}` alone at its operands' values, as {lead} does"

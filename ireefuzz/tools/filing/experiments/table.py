@@ -5,7 +5,7 @@ reads."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Literal, Mapping, Sequence
+from typing import Any, Collection, Literal, Mapping, Sequence
 
 OutcomeKind = Literal["same", "known", "other", "clean", "not-judged"]
 OUTCOME_KINDS: tuple[OutcomeKind, ...] = ("same", "known", "other", "clean", "not-judged")
@@ -197,6 +197,7 @@ def degenerate_cures(rows: Sequence[Row]) -> set[str]:
 
 
 ALONE = ".alone"  # a label's end (``cut``): the wrong op alone at its operands' values
+CONSUMER_DROPPED = "drop:n"  # a label's start (``graph_variants``): a node removed, its producers returned instead
 
 
 def failed_alone(rows: Sequence[Row]) -> Row | None:
@@ -208,3 +209,16 @@ def alone_cause(rows: Sequence[Row]) -> str:
     """The cause the op alone showed, where a table's ``alone`` variant failed (``failed_alone``), else ""."""
     row = failed_alone(rows)
     return str(row.causes[0]) if row is not None else ""
+
+
+def without_consumer(rows: Sequence[Row], causes: Collection[str]) -> str:
+    """The first of ``causes`` a variant with a consumer removed (``CONSUMER_DROPPED``) showed instead of the target,
+    else "": the target's failure is that cause's, read through the op removed."""
+    return next(
+        (
+            r.outcome.detail
+            for r in rows
+            if r.label.startswith(CONSUMER_DROPPED) and r.outcome.kind == "other" and r.outcome.detail in causes
+        ),
+        "",
+    )
