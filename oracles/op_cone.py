@@ -46,6 +46,7 @@ ELEMENTWISE = {
     "math.rsqrt": "rsqrt",
     "math.exp2": "exp2",
     "math.roundeven": "round_even",
+    "math.fpowi": "pow_int",
     "arith.select": "where_gt",
     **dict.fromkeys(
         (

@@ -68,6 +68,12 @@ CAUSES = {
         "cancels: off in the third digit at -200 in f32, -inf from -4096 (f16: from -60)",
         None,
     ),
+    "fpowi_runtime_exponent_negative_base_nan": (
+        "`math.fpowi` of a negative base by an exponent known only at run time gives NaN: "
+        "`iree-codegen-math-transform` expands it through `powf(x, sitofp(n))`, that is `exp(n * log(x))` (MLIR's "
+        "`convertFPowIOp`); a constant exponent is right",
+        None,
+    ),
 }
 
 
