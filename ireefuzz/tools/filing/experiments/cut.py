@@ -15,7 +15,7 @@ asinh into a dead atan's tensor, and was kept from the experiment.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -49,21 +49,14 @@ def cut_experiments(case: Any, target: Any) -> Iterator[Experiment]:
         if ref.startswith("n") and ref not in cone:
             cone.add(ref)
             stack.extend(graph.nodes[int(ref[1:])].inputs)
-    tried = 0
-    for index in sorted((int(r[1:]) for r in cone), reverse=True):
-        node = graph.nodes[index]
-        if tried == MAX_ALONE or not any(r.startswith("n") for r in node.inputs):
-            continue
-        variant = alone(case, index)
-        if variant is not None:
-            tried += 1
-            yield Experiment(
-                f"{node.op}#n{index}{ALONE}",
-                f"`{node.op}` (n{index}) alone, its operands arguments holding the values they have in the program "
-                "(float64, rounded to their dtype)",
-                variant,
-                drops_op=True,
-            )
+    fed = [
+        i
+        for i in sorted((int(r[1:]) for r in cone), reverse=True)
+        if any(r.startswith("n") for r in graph.nodes[i].inputs)
+    ]
+    yield from _alone_experiments(
+        (f"{graph.nodes[i].op}#n{i}", f"`{graph.nodes[i].op}` (n{i})", lambda i=i: alone(case, i)) for i in fed
+    )
 
 
 def alone(case: Any, index: int) -> Any:
@@ -121,20 +114,32 @@ def _program_cut_experiments(program: Any) -> Iterator[Experiment]:
         if index is not None and index not in cone:
             cone.add(index)
             stack.extend(ops[index].operands)
+    computed = lambda v: producer.get(v) is not None and ops[producer[v]].name not in _NO_OP_OF_ITS_OWN
+    fed = [
+        i
+        for i in sorted(cone, reverse=True)
+        if ops[i].name not in _NO_OP_OF_ITS_OWN and any(map(computed, ops[i].operands))
+    ]
+    yield from _alone_experiments(
+        (f"{ops[i].name.split('.')[-1]}#{i}", f"`{ops[i].name}` #{i}", lambda i=i: program_alone(program, i))
+        for i in fed
+    )
+
+
+def _alone_experiments(candidates: Iterable[tuple[str, str, Callable[[], Any]]]) -> Iterator[Experiment]:
+    """The first ``MAX_ALONE`` of ``candidates`` (label stem, the op in words, the maker of its program alone, latest
+    op first) whose program could be made, each an experiment."""
     tried = 0
-    for index in sorted(cone, reverse=True):
-        op = ops[index]
-        if tried == MAX_ALONE or op.name in _NO_OP_OF_ITS_OWN:
-            continue
-        if not any(producer.get(v) is not None and ops[producer[v]].name not in _NO_OP_OF_ITS_OWN for v in op.operands):
-            continue
-        variant = program_alone(program, index)
+    for stem, named, make in candidates:
+        if tried == MAX_ALONE:
+            return
+        variant = make()
         if variant is not None:
             tried += 1
             yield Experiment(
-                f"{op.name.split('.')[-1]}#{index}{ALONE}",
-                f"`{op.name}` #{index} alone, its operands arguments holding the values they have in the program "
-                "(float64, rounded to their dtype)",
+                f"{stem}{ALONE}",
+                f"{named} alone, its operands arguments holding the values they have in the program (float64, "
+                "rounded to their dtype)",
                 variant,
                 drops_op=True,
             )
