@@ -15,6 +15,7 @@ asinh into a dead atan's tensor, and was kept from the experiment.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
@@ -55,7 +56,7 @@ def cut_experiments(case: Any, target: Any) -> Iterator[Experiment]:
         if any(r.startswith("n") for r in graph.nodes[i].inputs)
     ]
     yield from _alone_experiments(
-        (f"{graph.nodes[i].op}#n{i}", f"`{graph.nodes[i].op}` (n{i})", lambda i=i: alone(case, i)) for i in fed
+        (f"{graph.nodes[i].op}#n{i}", f"`{graph.nodes[i].op}` (n{i})", functools.partial(alone, case, i)) for i in fed
     )
 
 
@@ -121,7 +122,7 @@ def _program_cut_experiments(program: Any) -> Iterator[Experiment]:
         if ops[i].name not in _NO_OP_OF_ITS_OWN and any(map(computed, ops[i].operands))
     ]
     yield from _alone_experiments(
-        (f"{ops[i].name.split('.')[-1]}#{i}", f"`{ops[i].name}` #{i}", lambda i=i: program_alone(program, i))
+        (f"{ops[i].name.split('.')[-1]}#{i}", f"`{ops[i].name}` #{i}", functools.partial(program_alone, program, i))
         for i in fed
     )
 
