@@ -117,16 +117,20 @@ def _read_by(reader: Any, tensor_type: str) -> str:
 
 
 def same_data(a: str, b: str) -> bool:
-    """Two tensor types hold the same data as far as the host program's reshapes go (one element type, the same
-    static element count, or the same dynamic type): a producer stored as ``tensor<81xi32>`` is loaded as
-    ``tensor<9x9xi32>``."""
+    """Two tensor types hold the same data as far as the host program's reshapes and broadcasts go (one element
+    type, the same static element count, the same dynamic type, or ``b`` is ``a`` under leading dims): a producer
+    stored as ``tensor<81xi32>`` is loaded as ``tensor<9x9xi32>``; an iota stored as ``tensor<?xf32>`` is loaded
+    broadcast as ``tensor<2x?xf32>`` (stop 42's x86-64-v3 campaign called that iota>elementwise, a new cause)."""
     if a == b:
         return True
-    shape_a, shape_b = (re.fullmatch(r"tensor<((?:\d+x)*)(\w+)>", t) for t in (a, b))
+    shape_a, shape_b = (re.fullmatch(r"tensor<((?:(?:\d+|\?)x)*)(\w+)>", t) for t in (a, b))
     if shape_a is None or shape_b is None or shape_a.group(2) != shape_b.group(2):
         return False
-    count = lambda dims: math.prod(int(d) for d in dims.split("x") if d)
-    return count(shape_a.group(1)) == count(shape_b.group(1))
+    dims_a, dims_b = (m.group(1).split("x")[:-1] for m in (shape_a, shape_b))
+    if "?" in dims_a or "?" in dims_b:  # a broadcast on the host adds leading dims to what was stored
+        return len(dims_b) > len(dims_a) and dims_b[len(dims_b) - len(dims_a) :] == dims_a
+    count = lambda dims: math.prod(int(d) for d in dims)
+    return count(dims_a) == count(dims_b)
 
 
 def statistic(statistics: Mapping[str, Any] | None, key: str) -> int | None:

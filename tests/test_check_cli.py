@@ -242,7 +242,7 @@ def test_a_cause_the_baseline_judges_by_design_is_no_bug():
     flushed = "numeric/wrong-value/f16-subnormal-flushed-without-f16c"
     signature = "numeric/wrong-value/generic/f16/S"
     found = experiments.for_check(Finding("numeric", "wrong-value", signature, "m", {}, cause=flushed), case, None, 0)
-    assert found.verdict == "known" and "F16C" in found.by_design and "by-design" in found.why
+    assert found.verdict == "known" and "F16C" in found.by_design and found.why == "the baseline: by-design"
     other = experiments.for_check(Finding("crash", "x", "crash/x/-/-/-", "m", {}, cause="crash/x/y"), case, None, 0)
     assert other.by_design == ""
 
@@ -267,3 +267,4 @@ def test_check_exits_0_when_its_only_findings_are_by_design(tmp_path, capsys):
     assert check.main(args, experiments.for_check) == 0  # as `ireefuzz check` runs it, with its experiments
     captured = capsys.readouterr()
     assert "f16-subnormal-flushed-without-f16c" in captured.out and "by design, no bug" in captured.err
+    assert "not a bug: Without F16C" in captured.out

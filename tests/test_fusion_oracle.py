@@ -338,6 +338,28 @@ def test_a_producer_read_as_the_source_of_a_gather_op_is_the_gather_source_cause
     assert not same_data("tensor<?xf16>", "tensor<3xf16>")
 
 
+def test_an_iota_read_broadcast_through_tensor_extract_is_the_gather_source_cause():
+    """Stop 42 (x86-64-v3, seed 28463; 3.13): an iota stored as tensor<?xf32> is read by the next dispatch, after a
+    broadcast on the host, as tensor<2x?xf32> through tensor.extract; the outsider: GatherFusionPattern's policy
+    (PR #24310), the known gather-source cause. The types did not match (dynamic ones only when equal), so it was
+    called new (iota>elementwise)."""
+    from ireefuzz.oracles.cause import cause_of
+    from ireefuzz.oracles.fusion import same_data
+
+    names = ["main_dispatch_1", "main_dispatch_2"]
+    dispatches = [
+        DispatchIR(
+            name, "CPUDoubleTilingExpert", "", "", read(f"iota_broadcast_into_extract.dispatch_{i + 1}.source.mlir")
+        )
+        for i, name in enumerate(names)
+    ]
+    dispatches[0] = dataclasses.replace(dispatches[0], read_by=(names[1],))
+    (found,) = check_fusion(dispatches, None)
+    assert cause_of(found).id == "fusion/materialized-producer/gather-source"
+    assert same_data("tensor<?xf32>", "tensor<2x?xf32>") and not same_data("tensor<?xf32>", "tensor<?x2xf32>")
+    assert not same_data("tensor<?xf32>", "tensor<2x?xf16>") and not same_data("tensor<2x?xf32>", "tensor<?xf32>")
+
+
 def test_a_producer_read_only_as_a_contractions_operand_is_one_cause_whatever_it_is():
     """Round 40 (x86-64-v3, seed 60493): an iota read as a batch_matmul's operand was called new (iota>contraction);
     dispatch creation fuses no producer into a contraction's operands, by design: one mechanism, keyed without the

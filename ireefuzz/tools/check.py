@@ -406,7 +406,11 @@ def main(args: argparse.Namespace, experimenter: Experimenter | None = None) -> 
         )
     else:
         for f in findings:
-            print(f"{f.signature}\n    {f.message}\n    {triaged[f.cause or cause_of(f).id].line()}")
+            t = triaged[f.cause or cause_of(f).id]
+            print(
+                f"{f.signature}\n    {f.message}\n    {t.line()}"
+                + (f"\n    not a bug: {t.by_design}" if t.by_design else "")
+            )
         for t in triaged.values():
             if t.section:
                 print(f"\n## {t.cause}\n")

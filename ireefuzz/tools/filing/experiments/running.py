@@ -281,8 +281,7 @@ def for_check(
     if entry is not None:
         name = entry.of if entry.verdict == "duplicate-of" and entry.of else entry.cause or cause
         by_design = _by_design(baseline, name)
-        why = f"the baseline: by-design: {by_design}" if by_design else f"the baseline: {entry.verdict}"
-        return check.Triaged(cause, name, "known", why, by_design=by_design)
+        return check.Triaged(cause, name, "known", f"the baseline: {entry.verdict}", by_design=by_design)
     if limit == 0:
         return check.Triaged(cause, cause, "new", "no experiments run (--experiments 0)")
     goal = Target.by_cause(cause, finding.oracle)
