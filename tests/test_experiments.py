@@ -145,6 +145,8 @@ def test_a_fill_sum_gets_dynamic_dims_the_splat_generic_each_consumer_removed_an
     assert built["drop:n1"].case.graph.op_pattern == "fill"  # the sum removed: its producer is returned
     assert built["drop:n2"].case.graph.op_pattern == "fill>reduce_sum"
     assert built["rank-1"].case.graph.nodes[1].type.shape == ()
+    # inputs of another shape are drawn anew: right values there are no trigger of a wrong value (stop 42's pow_int)
+    assert built["rank-1"].other_values and built["rank+1"].other_values and not built["dynamic"].other_values
 
 
 def test_an_argument_accumulator_becomes_a_filled_empty_and_a_splat_generic_a_fill():
