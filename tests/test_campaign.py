@@ -591,7 +591,7 @@ def test_new_signatures_are_shrunk_and_bundled_after_the_campaign(tmp_path):
     rc, err = fuzz(
         out,
         "--seed",
-        "3",
+        "1",
         "--cases",
         "128",
         "--oracles",
@@ -601,7 +601,7 @@ def test_new_signatures_are_shrunk_and_bundled_after_the_campaign(tmp_path):
         "--bundles",
         "1",
         timeout=400,
-    )  # seed 3 draws argument-mutating cases among the model ops (seed 2 did before the recall ops)
+    )  # seed 1 draws argument-mutating cases (seeds 1, 2, 4, 5 do with stop 42's op draw; 3 did before it)
     assert rc == 1, err
     (bundle,) = [p for p in (out / "bundles").iterdir() if p.is_dir()]
     finding = json.loads((bundle / "finding.json").read_text())
