@@ -82,6 +82,25 @@ def test_an_op_that_does_not_read_its_destination_goes_alone_onto_a_fresh_one():
     assert alone(Case(b.build(), ({"M": 3},), seed=1), 2) is None
 
 
+def _negated_pow_int() -> Case:
+    """Stop 42's quick start: `negate>pow_int`, the fpowi bug (NaN for a negative base) after a negate."""
+    b = GraphBuilder()
+    b.output(b.op("pow_int", b.op("negate", b.op("exp", b.arg(("M",)))), b.arg(("M",), "i32")))
+    return Case(b.build(), ({"M": 8},), seed=3)
+
+
+def test_an_op_with_an_integer_operand_goes_alone_holding_its_values():
+    """pow_int's exponent is i32: the op alone was refused for any operand that is no float, so `negate>pow_int`
+    stayed new though the fpowi bug is known."""
+    case = _negated_pow_int()
+    experiment, *earlier = cut_experiments(case, "numeric/wrong-value/exp>negate>pow_int")
+    base, exponent = experiment.case.given
+    assert experiment.label == "pow_int#n2.alone" and exponent.dtype == np.int32
+    assert [e.label for e in earlier] == ["negate#n1.alone"]
+    np.testing.assert_array_equal(exponent, case.inputs(0)[1])
+    assert (base < 0).all()
+
+
 def test_no_alone_variant_where_the_cone_ends_elsewhere_or_nothing_feeds_the_op():
     assert list(cut_experiments(_masked_asinh(), "numeric/wrong-value/causal_mask")) == []
     assert list(cut_experiments(_masked_asinh(), "memory/alloca/elementwise@DoubleTilingExpert")) == []
@@ -273,4 +292,19 @@ def test_check_of_a_raw_program_calls_a_known_op_alone_its_duplicate():
         "duplicate-of",
         "numeric/wrong-value/asinh",
         "generic#4.alone",
+    )
+
+
+@pytest.mark.iree
+def test_a_negated_pow_int_is_the_known_fpowi_bugs_duplicate_by_the_op_alone():
+    """Against the real compiler: pow_int alone at the negate's values (all negative bases) gives NaN, the shipped
+    baseline's fpowi bug, so `exp>negate>pow_int` is its duplicate (the quick start called it new)."""
+    from ireefuzz.tools.filing.experiments.running import run_experiments
+    from ireefuzz.tools.filing.experiments.verdict import judge
+
+    verdict = judge(run_experiments(_negated_pow_int(), "numeric/wrong-value/exp>negate>pow_int"))
+    assert (verdict.verdict, verdict.of, verdict.by) == (
+        "duplicate-of",
+        "numeric/wrong-value/pow_int",
+        "pow_int#n2.alone",
     )

@@ -6,10 +6,11 @@ were those values wrong already? The variant answers it. Where the op alone is s
 dropping ops of the cone: the same failure), the defect is that op's own on those values, whatever computed them.
 Round 41 found ``asinh`` wrong after a causal mask's fill and after a dequantized matmul: two causes by their cones,
 one mechanism, and each fails as ``asinh`` alone. ``records.duplicates`` makes the later of two such causes of one
-run a duplicate of the first. Graph cases only (their operands' values come from the graph's float64 reference);
-float operands only. An op whose destination is another node's value goes alone only where it does not read it (an
-elementwise op: its body ignores its outs), onto a fresh destination: round 41's `causal_mask>atan>asinh` wrote its
-asinh into a dead atan's tensor, and was kept from the experiment.
+run a duplicate of the first. A graph case's operands' values come from the graph's float64 reference (integer
+ones too: stop 42's quick start called `negate>pow_int` new, its i32 exponent kept pow_int from going alone); a raw
+program's from the interpreter. An op whose destination is another node's value goes alone only where it does not
+read it (an elementwise op: its body ignores its outs), onto a fresh destination: round 41's `causal_mask>atan>asinh`
+wrote its asinh into a dead atan's tensor, and was kept from the experiment.
 """
 
 from __future__ import annotations
@@ -65,14 +66,14 @@ def alone(case: Any, index: int) -> Any:
     holding its operands' float64 values rounded to their dtype (a ``ProgramCase``), or None where it cannot be."""
     from ireefuzz.generators.graph import Graph, Node
     from ireefuzz.generators.ops import OPS
-    from ireefuzz.generators.tensor import FLOAT_DTYPES, TensorType
+    from ireefuzz.generators.tensor import TensorType
     from ireefuzz.oracles.reference import NUMPY_DTYPES, evaluate
 
     graph, sizes = case.graph, case.instances[0]
     node = graph.nodes[index]
     types = [graph.type_of(r) for r in node.inputs]
     reads_its_destination = ":" in str(node.attrs.get("init", "")) and OPS[node.op].family != "elementwise"
-    if any(t.dtype not in FLOAT_DTYPES for t in types) or reads_its_destination:
+    if any(t.dtype not in NUMPY_DTYPES for t in types) or reads_its_destination:
         return None
     attrs = {k: v for k, v in node.attrs.items() if k != "init"}  # alone, it writes a fresh tensor
     produced, inputs = tuple(r for r in node.inputs if r.startswith("n")), case.inputs(0)
