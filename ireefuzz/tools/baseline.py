@@ -57,7 +57,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from ireefuzz.base.durable import atomic_write_text
 from ireefuzz.errors import CorpusError, UsageError
@@ -184,16 +184,28 @@ class Baseline:
         twins = [k for c, k in self.causes.items() if c.startswith(COMPILE_CRASH) and c.split("/", 3)[3:] == [frames]]
         return twins[0] if len(twins) == 1 else None
 
+    def _chain(self, cause: str) -> Iterator[Known]:
+        """``cause``'s entry, then the entry of the cause each ``duplicate-of`` names, in turn (a loop ends it)."""
+        seen: set[str] = set()
+        while (k := self.causes.get(cause)) is not None and cause not in seen:
+            yield k
+            seen.add(cause)
+            if k.verdict != "duplicate-of":
+                return
+            cause = k.of
+
     def known_mechanism(self, cause: str) -> Mechanism | None:
         """The mechanism of known cause ``cause`` (a ``duplicate-of`` entry's is the cause it duplicates'), if
         recorded."""
-        seen: set[str] = set()
-        while (k := self.causes.get(cause)) is not None and cause not in seen:
-            if k.mechanism is not None or k.verdict != "duplicate-of":
-                return k.mechanism
-            seen.add(cause)
-            cause = k.of
-        return None
+        return next((k.mechanism for k in self._chain(cause) if k.mechanism is not None), None)
+
+    def by_design(self, cause: str) -> str:
+        """Why the baseline judges ``cause`` no bug (a ``by-design`` entry, its own or the one its duplicate-of
+        entries lead to), else ""."""
+        last = None
+        for last in self._chain(cause):
+            pass
+        return (last.why or "by design") if last is not None and last.verdict == "by-design" else ""
 
     def cures(self) -> dict[str, tuple[str, ...]]:
         """An experiment label's ending -> the known causes that experiment removes (``Mechanism.cured_by``)."""

@@ -210,7 +210,7 @@ def drop_casts(text: str) -> Iterator[str]:
             op.results[0].replace_all_uses_with(op.operands[0])
             op.erase()
             if returned:
-                _retype_results(m, f)
+                retype_results(m, f)
         yield from _emit(m)
 
 
@@ -237,11 +237,11 @@ def return_operands(text: str) -> Iterator[str]:
                 with m.context, ir.Location.unknown():
                     end.operands[k] = end.operands[k].owner.operation.operands[j]
                     _erase_dead(block)
-                    _retype_results(m, g)
+                    retype_results(m, g)
                 yield from _emit(m)
 
 
-def _retype_results(m: ir.Module, f: Any) -> None:
+def retype_results(m: ir.Module, f: Any) -> None:
     """Function ``f``'s result types made those its return passes, and so on up its callers: each call of a
     retyped function takes its new types, and a caller that returns what the call gives is retyped in turn."""
     todo = [f]
@@ -348,6 +348,12 @@ def func_named(module: ir.Module | None, function: str) -> Any:
     """The ``func.func`` named ``function`` in ``module`` (an operation), or None."""
     funcs = _funcs(module) if module is not None else []
     return next((f for f in funcs if _name(f) == function), None)
+
+
+def function_ops(module: ir.Module | None, function: str) -> list[Any]:
+    """The top-level ops of function ``function`` in ``module``, its terminator last (empty without it)."""
+    f = func_named(module, function)
+    return [o.operation for o in f.regions[0].blocks[0].operations] if f is not None else []
 
 
 def result_count(text: str, function: str) -> int:

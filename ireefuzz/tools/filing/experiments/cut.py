@@ -104,9 +104,10 @@ def _program_cut_experiments(program: Any) -> Iterator[Experiment]:
     ``MAX_ALONE``), each alone at its operands' values (``program_alone``). A program of several results is left
     out: the cause does not say which result is wrong, and another result's op alone could land in another bug."""
     from ireefuzz.tools.shrink.canonical import parse
+    from ireefuzz.tools.shrink.mlir import function_ops
 
-    module = parse(program.program)
-    ops = _body_of(module, program.function) if module is not None else []
+    module = parse(program.program)  # kept alive: its ops are invalid once it is freed
+    ops = function_ops(module, program.function)
     if not ops or len(ops[-1].operands) != 1:
         return
     producer = {value: index for index, op in enumerate(ops) for value in op.results}
@@ -160,9 +161,10 @@ def program_alone(program: Any, index: int) -> Any:
     from ireefuzz.oracles.interpret import interpret
     from ireefuzz.oracles.reference import NUMPY_DTYPES
     from ireefuzz.tools.shrink.canonical import parse
+    from ireefuzz.tools.shrink.mlir import function_ops
 
     module = parse(program.program)
-    ops = _body_of(module, program.function) if module is not None else []
+    ops = function_ops(module, program.function)
     if module is None or index >= len(ops) - 1:
         return None
     target = ops[index]
@@ -221,14 +223,6 @@ def program_alone(program: Any, index: int) -> Any:
     return dataclasses.replace(cut, given=given)
 
 
-def _body_of(module: Any, function: str) -> list[Any]:
-    """The top-level ops of ``function`` in ``module``, its return last."""
-    from ireefuzz.tools.shrink.mlir import func_named
-
-    f = func_named(module, function)
-    return [o.operation for o in f.regions[0].blocks[0].operations] if f is not None else []
-
-
 def _returning(text: str, function: str, index: int, read: Sequence[int]) -> str:
     """``text`` with ``function`` returning, instead of its results, the operands ``read`` of its top-level op
     ``index``, then that op's results."""
@@ -236,52 +230,44 @@ def _returning(text: str, function: str, index: int, read: Sequence[int]) -> str
     from iree.compiler.dialects import func
 
     from ireefuzz.tools.shrink.canonical import parse
+    from ireefuzz.tools.shrink.mlir import function_ops, retype_results
 
     module = parse(text)
     assert module is not None  # the caller parsed the same text
-    ops = _body_of(module, function)
-    f = ops[-1].parent  # the func.func
-    operands = [ops[index].operands[i] for i in read] + list(ops[index].results)
-    with module.context, ir.Location.unknown(), ir.InsertionPoint(ops[-1]):
-        func.ReturnOp(operands)
-    ops[-1].erase()
-    inputs = ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value).inputs
-    with module.context:
-        f.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, [v.type for v in operands]))
+    ops = function_ops(module, function)
+    end, f = ops[-1], ops[-1].parent
+    values = [ops[index].operands[i] for i in read] + list(ops[index].results)
+    with module.context, ir.Location.unknown():
+        with ir.InsertionPoint(end):
+            func.ReturnOp(values)
+        end.erase()
+        retype_results(module, f)
     return str(module)
 
 
 def _free_constants(op: Any) -> dict[Any, Any] | None:
     """The values ``op``'s regions read from outside ``op``, each with the ``arith.constant`` defining it; None
     where one is not a constant's."""
-    inside: set[Any] = set()
-    read: list[Any] = []
+    from ireefuzz.oracles.ir import walk
 
-    def walk(o: Any) -> None:
-        for region in o.regions:
-            for block in region.blocks:
-                inside.update(block.arguments)
-                for nested in block.operations:
-                    inside.update(nested.results)
-                    read.extend(nested.operands)
-                    walk(nested.operation)
-
-    walk(op)
-    free = {v: v.owner for v in read if v not in inside}
-    if any(not hasattr(owner, "name") or owner.name != "arith.constant" for owner in free.values()):
+    nested = list(walk(op))
+    inside = {r for o in nested for r in o.results} | {
+        a for o in [op, *nested] for region in o.regions for block in region.blocks for a in block.arguments
+    }
+    free = {v: v.owner for o in nested for v in o.operands if v not in inside}
+    if any(getattr(owner, "name", "") != "arith.constant" for owner in free.values()):
         return None
     return free
 
 
 def _rewire(op: Any, remap: dict[Any, Any]) -> None:
     """Every use inside ``op``'s regions of a key of ``remap`` made a use of its value."""
-    for region in op.regions:
-        for block in region.blocks:
-            for nested in block.operations:
-                for i, value in enumerate(nested.operands):
-                    if value in remap:
-                        nested.operands[i] = remap[value]
-                _rewire(nested.operation, remap)
+    from ireefuzz.oracles.ir import walk
+
+    for nested in walk(op):
+        for i, value in enumerate(nested.operands):
+            if value in remap:
+                nested.operands[i] = remap[value]
 
 
 MAX_LITERAL_ELEMENTS = 64  # inputs printed in the command up to this many elements in all

@@ -280,7 +280,7 @@ def for_check(
     entry = baseline.finding_known(finding.signature, cause)
     if entry is not None:
         name = entry.of if entry.verdict == "duplicate-of" and entry.of else entry.cause or cause
-        by_design = _by_design(baseline, name)
+        by_design = baseline.by_design(name)
         return check.Triaged(cause, name, "known", f"the baseline: {entry.verdict}", by_design=by_design)
     if limit == 0:
         return check.Triaged(cause, cause, "new", "no experiments run (--experiments 0)")
@@ -289,16 +289,7 @@ def for_check(
     found, verdict = record(table), judge(table)
     kind: check.TriageVerdict = "new" if verdict.verdict == "new" else "duplicate-of"
     why = "it survived its experiments" if kind == "new" else f"duplicate-of, by experiment: {verdict.by}"
-    by_design = _by_design(baseline, verdict.of) if kind != "new" else ""
+    by_design = baseline.by_design(verdict.of) if kind != "new" else ""
     return check.Triaged(
         cause, verdict.of or cause, kind, why, tuple(section_lines(found, "###")), found, by_design=by_design
     )
-
-
-def _by_design(baseline: Baseline, cause: str) -> str:
-    """The baseline's why where it judges ``cause`` no bug (``by-design``, directly or as the cause a duplicate-of
-    entry names), else ""."""
-    entry = baseline.causes.get(cause)
-    if entry is not None and entry.verdict == "duplicate-of" and entry.of:
-        entry = baseline.causes.get(entry.of)
-    return (entry.why or "by design") if entry is not None and entry.verdict == "by-design" else ""

@@ -123,10 +123,9 @@ def emitted_program(case: Any) -> Any:
 
 def _body(module: Any, function: str) -> list[Any]:
     """The top-level ops of ``function`` in ``module`` (its terminator left out)."""
-    from ireefuzz.tools.shrink.mlir import func_named
+    from ireefuzz.tools.shrink.mlir import function_ops
 
-    f = func_named(module, function)
-    return [o.operation for o in f.regions[0].blocks[0].operations][:-1] if f is not None else []
+    return function_ops(module, function)[:-1]
 
 
 def _own_text(op: Any) -> str:
