@@ -93,6 +93,18 @@ class Graph:
         return ">".join(n.op for n in self.nodes)
 
     @property
+    def edges(self) -> tuple[str, ...]:
+        """Producer -> consumer op pairs, distinct, in SSA order (``matmul>causal_mask``): one per node value a node
+        reads, as an operand or as its destination (``outs=value:n<i>``)."""
+        seen: dict[str, None] = {}
+        for node in self.nodes:
+            kind, _, init = str(node.attrs.get("init", "")).partition(":")
+            for ref in node.inputs + ((init,) if kind == "value" else ()):
+                if ref.startswith("n"):
+                    seen[f"{self.nodes[int(ref[1:])].op}>{node.op}"] = None
+        return tuple(seen)
+
+    @property
     def dtype(self) -> str:
         return self.type_of(self.outputs[0]).dtype if self.outputs else "-"
 

@@ -78,6 +78,13 @@ def test_blocks_are_deterministic_and_shards_disjoint():
     )
 
 
+def test_a_block_holds_one_case_per_graph():
+    """A case repeating a graph compiles the same program again: drawn by Hypothesis's generate phase, 151 of 512
+    cases of a 3.10.0 stream repeated a static graph of an earlier case, all within their block."""
+    block = guidance.draw_block(options.Options(seed=2, block=64, cases=64), 0, guidance.Coverage())
+    assert len(block) == 64 and len({repr(c.graph) for c in block}) == 64
+
+
 def _entry(ops: str, configurations: list[str], dims: str = "S", failed: str | None = None) -> dict:
     sigs, causes = ([f"crash/compile-error/{ops}[x]/f32/{dims}"], [failed]) if failed else ([], [])
     return {
@@ -103,6 +110,39 @@ def test_value_prefers_ops_whose_cases_keep_reaching_new_configurations():
         coverage.add(_entry("exp", [f"DoubleTilingExpert[generic{{distribution = [{i}]}}]"]))  # a new one each time
     assert coverage.value(_one_op_graph("exp")) > 2 * coverage.value(_one_op_graph("abs"))
     assert coverage.value(_one_op_graph("log")) >= coverage.value(_one_op_graph("exp"))  # never compiled: optimistic
+
+
+def _pair_graph(producer: str, consumer: str) -> Graph:
+    t = TensorType((4,), "f32")
+    return Graph((t,), (Node(producer, ("a0",), {}, t), Node(consumer, ("n0",), {}, t)), ("n1",))
+
+
+def test_value_prefers_an_op_pair_the_campaign_has_not_compiled():
+    coverage = guidance.Coverage()
+    for _ in range(30):
+        coverage.add(_entry("exp>abs", ["A[x]"]) | {"edges": ["exp>abs"]})
+        coverage.add(_entry("abs>exp", ["A[x]"]) | {"edges": ["abs>exp"]})
+    seen, unseen = _pair_graph("exp", "abs"), _pair_graph("abs", "abs")
+    assert unseen.edges == ("abs>abs",) and seen.edges == ("exp>abs",)
+    assert coverage.value(unseen) == pytest.approx(
+        coverage.value(seen) * (1 + guidance.EDGE_WEIGHT) / (1 + guidance.EDGE_WEIGHT / 31)
+    )
+    assert coverage.value(_one_op_graph("abs")) < coverage.value(unseen)  # no pair: no bonus
+
+
+def test_graph_edges_are_the_op_pairs_a_node_reads_operands_and_destinations_included():
+    t = TensorType((4,), "f32")
+    graph = Graph(
+        (t,),
+        (
+            Node("fill", (), {"shape": [4], "dtype": "f32", "value": 1.0}, t),
+            Node("exp", ("a0",), {}, t),
+            Node("abs", ("n1",), {"init": "value:n0"}, t),
+            Node("add", ("n1", "n2"), {"init": "init-of:n0"}, t),
+        ),
+        ("n3",),
+    ).check()
+    assert graph.edges == ("exp>abs", "fill>abs", "exp>add", "abs>add")  # init-of reads nothing
 
 
 def test_value_penalizes_ops_that_keep_failing_with_a_cause_already_seen():
@@ -591,7 +631,7 @@ def test_new_signatures_are_shrunk_and_bundled_after_the_campaign(tmp_path):
     rc, err = fuzz(
         out,
         "--seed",
-        "1",
+        "2",
         "--cases",
         "128",
         "--oracles",
@@ -601,7 +641,7 @@ def test_new_signatures_are_shrunk_and_bundled_after_the_campaign(tmp_path):
         "--bundles",
         "1",
         timeout=400,
-    )  # seed 1 draws argument-mutating cases (seeds 1, 2, 4, 5 do with stop 42's op draw; 3 did before it)
+    )  # seed 2 draws argument-mutating cases (seeds 2-5 do with one case per graph; 1 did before it)
     assert rc == 1, err
     (bundle,) = [p for p in (out / "bundles").iterdir() if p.is_dir()]
     finding = json.loads((bundle / "finding.json").read_text())

@@ -42,6 +42,10 @@ FAILURE_COST = 7.0
 # A case that reaches a judged cause costs its compile and finds nothing: an op whose cases always do is drawn
 # as if worth 1 / (1 + KNOWN_COST) of a fresh one.
 KNOWN_COST = 3.0
+# A producer -> consumer op pair the campaign has not compiled yet (``Graph.edges``) is worth up to
+# 1 + EDGE_WEIGHT times a case without one: bugs live in pairs (a gather of a strided slice, a contraction feeding
+# a linalg.index consumer), and the draw alone repeats the likely pairs and reaches the rare ones late.
+EDGE_WEIGHT = 2.0
 BEYOND_FRONTEND_SHARE = 1 / 16  # of a block's cases, for forms no frontend emits (at least one)
 
 
@@ -107,6 +111,7 @@ class Coverage:
         self.op_failures: collections.Counter[str] = collections.Counter()  # cases that did not compile
         self.op_failure_causes: dict[str, set[str]] = collections.defaultdict(set)
         self.op_known: collections.Counter[str] = collections.Counter()  # cases that reached a judged cause
+        self.edge_cases: collections.Counter[str] = collections.Counter()  # cases per op pair (``Graph.edges``)
 
     def add(self, entry: Mapping[str, Any], reached_known: bool = False) -> None:
         """Learn from one recorded case (a progress.jsonl entry); ``reached_known``: one of its causes is judged
@@ -121,6 +126,7 @@ class Coverage:
             self.op_failures[op] += bool(failed)
             self.op_failure_causes[op].update(failed)
             self.op_known[op] += reached_known
+        self.edge_cases.update(entry.get("edges", ()))  # absent from runs recorded before they were
 
     def merge(self, other: "Coverage") -> None:
         for mine, theirs in (
@@ -128,6 +134,7 @@ class Coverage:
             (self.op_executables, other.op_executables),
             (self.op_failures, other.op_failures),
             (self.op_known, other.op_known),
+            (self.edge_cases, other.edge_cases),
         ):
             mine.update(theirs)
         for mine_sets, theirs_sets in (
@@ -145,7 +152,8 @@ class Coverage:
         Dynamic cases fail 5 times as often (22% against 4% on 3.13): learned per op on any dims, or for all
         dynamic cases at once, the penalty cut their share from 31% to 7%, where the campaign is meant to test
         them; per op and dims, only the ops that fail on dynamic dims are drawn less there. Then divided by
-        1 + KNOWN_COST x the highest rate at which the cases of one of its ops reached a judged cause."""
+        1 + KNOWN_COST x the highest rate at which the cases of one of its ops reached a judged cause. Then times
+        1 + EDGE_WEIGHT / (1 + the cases that held its rarest op pair)."""
         ops = op_names(graph.op_pattern)
         novelty = sum(
             (len(self.op_configurations.get(op, ())) + 1) / (self.op_executables[op] + 1) for op in ops
@@ -155,7 +163,10 @@ class Coverage:
             (self.op_failures[op] - len(self.op_failure_causes.get(op, ()))) / (self.op_cases[op] + 1) for op in risks
         )
         known = max(self.op_known[op] / (self.op_cases[op] + 1) for op in risks)
-        return novelty / (1 + FAILURE_COST * max(repeated, 0)) / (1 + KNOWN_COST * known)
+        rarest_pair = max((1 / (1 + self.edge_cases[e]) for e in graph.edges), default=0.0)
+        return (
+            novelty / (1 + FAILURE_COST * max(repeated, 0)) / (1 + KNOWN_COST * known) * (1 + EDGE_WEIGHT * rarest_pair)
+        )
 
     def failure_rate(self, graph: Graph) -> float:
         """The highest rate at which the cases of one of ``graph``'s ops, on dims like its own, failed to compile
@@ -222,7 +233,7 @@ def draw_block(
 
         run()
         for case in calls[WARMUP_CALLS:]:
-            drawn.setdefault(case.dumps(), case)
+            drawn.setdefault(repr(case.graph), case)  # one case per graph: a repeat compiles the same program
         if len(drawn) >= options.block:
             return best(list(drawn.values()), options.block, coverage)
     raise RuntimeError(f"could not draw {options.block} distinct cases for block {block}")

@@ -362,6 +362,7 @@ class Record:
                     "pipelines": list(r.pipelines),
                     "configurations": list(r.configurations),
                     "ops": g.op_pattern,
+                    "edges": list(g.edges),
                     "dtype": g.dtype,
                     "dims": g.dims,
                     "instances": len(r.case.instances),
