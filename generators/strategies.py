@@ -119,13 +119,15 @@ class _Pool:
 
     # -- shapes ----------------------------------------------------------------------------
     def draw_dim(self, draw: Callable) -> int | str:
-        if self.dynamic and draw(st.booleans()):
-            options = self.symbols + [SYMBOLS[len(self.symbols)]] if len(self.symbols) < len(SYMBOLS) else self.symbols
-            sym = draw(st.sampled_from(options))
-            if sym not in self.symbols:
-                self.symbols.append(sym)
-            return sym
-        return draw(st.sampled_from(AWKWARD_SIZES))
+        return self.draw_symbol(draw) if self.dynamic and draw(st.booleans()) else draw(st.sampled_from(AWKWARD_SIZES))
+
+    def draw_symbol(self, draw: Callable) -> str:
+        """A symbolic dim: one of the graph's, or a new one while any is left."""
+        options = self.symbols + [SYMBOLS[len(self.symbols)]] if len(self.symbols) < len(SYMBOLS) else self.symbols
+        sym = draw(st.sampled_from(options))
+        if sym not in self.symbols:
+            self.symbols.append(sym)
+        return sym
 
     def draw_shape(self, draw: Callable, min_rank: int = 1, max_rank: int = 3) -> tuple[int | str, ...]:
         rank = draw(st.integers(min_rank, max_rank))

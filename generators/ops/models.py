@@ -368,7 +368,10 @@ def _expert_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
 
 
 def _expert_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
-    rows, o, k, e, t = (small_dim(draw, pool, 17) for _ in range(5))
+    if pool.dynamic and draw(pool.st.booleans()):  # a model's MoE layer: every dim dynamic (#23464's form)
+        rows, o, k, e, t = (pool.draw_symbol(draw) for _ in range(5))
+    else:
+        rows, o, k, e, t = (small_dim(draw, pool, 17) for _ in range(5))
     if not pool.nonzero(rows):
         return None
     w = pool.pick_or_arg(draw, TensorType((rows, o, k), EXPERT_DTYPE), max_bound=4)
