@@ -280,16 +280,30 @@ def campaign_plan(records: Sequence[Record]) -> dict[str, list[Record]]:
 
 
 def campaign_rows(plan: dict[str, list[Record]], seconds: float, seed: int, workers: str, out: Path) -> list[Row]:
-    """One campaign per release of ``plan``, each of its records scored on that campaign."""
+    """One campaign per release of ``plan``; each of the plan's records scored on every one of those campaigns whose
+    release shows it (a nightly over the plan finds a bug on any release that has it), at its earliest sighting."""
+    progress: dict[str, list[dict[str, Any]]] = {}
+    for release in plan:
+        run = run_campaign(seed, seconds, workers, out / release, extra=("--release", release, "--configs"))
+        progress[release] = list(read_jsonl(run / "progress.jsonl")) if (run / "progress.jsonl").exists() else []
     rows = []
     for release, records in plan.items():
-        run = run_campaign(seed, seconds, workers, out / release, extra=("--release", release, "--configs"))
-        progress = list(read_jsonl(run / "progress.jsonl")) if (run / "progress.jsonl").exists() else []
         for record in records:
-            hits = first_hits(record, progress)
-            note = "" if progress else f"no progress in {run}"
-            rows.append(Row(record, release, bool(hits), hits[0][0] if hits else None, tuple(c for _, c in hits), note))
+            rows.append(scored(record, {v: p for v, p in progress.items() if v == release or v in record.showing}))
     return rows
+
+
+def scored(record: Record, progress: dict[str, list[dict[str, Any]]]) -> Row:
+    """``record`` on the campaigns ``progress`` holds (release -> its progress rows): found at the earliest first
+    sighting among them (ties: the older release), else not found on the first."""
+    sightings = sorted(
+        (hits[0][0], _release_order(v), v, hits) for v, p in progress.items() if (hits := first_hits(record, p))
+    )
+    if sightings:
+        seconds, _, release, hits = sightings[0]
+        return Row(record, release, True, seconds, tuple(c for _, c in hits))
+    release = next(iter(progress))
+    return Row(record, release, False, None, (), "" if progress[release] else f"no progress on {release}")
 
 
 def first_hits(record: Record, progress: Sequence[dict[str, Any]]) -> list[tuple[float, str]]:

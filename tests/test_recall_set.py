@@ -125,6 +125,31 @@ def test_the_campaign_plan_scores_each_reproduced_bug_once_on_a_release_that_sho
     assert not {"23952", "24927", "13745"} & set(by_bug)
 
 
+def test_a_bug_is_scored_on_every_planned_campaign_whose_release_shows_it(tmp_path, monkeypatch):
+    """#19749 shows on 3.2.0 and 3.10.0 and is planned on 3.10.0: a sighting in the plan's 3.2.0 campaign finds it (a
+    nightly over the plan would), one in a campaign of a release that does not show it does not."""
+    (record,) = [r for r in recall.load() if r.number == "19749"]
+    assert {"3.2.0", "3.10.0"} <= set(record.showing) and "3.13.0" not in record.showing
+    case = {"ops": "extract_slice>gather", "config": ["cpu=generic"], "dtype": "f16", "dims": "Sx?", "unused_args": 0}
+    sighting = lambda t: [{"t": t, "cases": [case | {"causes": ["numeric/wrong-value/extract_slice>gather"]}]}]
+    nothing: list = [{"t": 5.0, "cases": [case | {"causes": []}]}]
+    row = recall.scored(record, {"3.10.0": nothing, "3.2.0": sighting(80.0)})
+    assert (row.found, row.release, row.seconds) == (True, "3.2.0", 80.0)
+    assert recall.scored(record, {"3.10.0": sighting(90.0), "3.2.0": sighting(80.0)}).release == "3.2.0"  # earliest
+    runs = {"3.10.0": nothing, "3.13.0": sighting(1.0), "3.2.0": sighting(80.0)}
+
+    def run_campaign(seed, seconds, workers, out, extra):  # the recorded campaigns, one per release
+        (out / "seed0").mkdir(parents=True)
+        (out / "seed0" / "progress.jsonl").write_text("".join(json.dumps(r) + "\n" for r in runs[out.name]))
+        return out / "seed0"
+
+    monkeypatch.setattr(recall, "run_campaign", run_campaign)
+    (row,) = recall.campaign_rows({"3.10.0": [record], "3.13.0": []}, 600, 0, "1", tmp_path / "a")
+    assert not row.found and row.release == "3.10.0"  # 3.13.0 does not show #19749: its sighting is another bug
+    (row,) = recall.campaign_rows({"3.2.0": [], "3.10.0": [record]}, 600, 0, "1", tmp_path / "b")
+    assert row.found and row.release == "3.2.0"
+
+
 def _parses(path: Path) -> subprocess.CompletedProcess:
     from iree.compiler.tools.binaries import find_tool
 
