@@ -117,6 +117,27 @@ class Record:
     def match_case(self) -> dict[str, str]:
         return dict(self.raw.get("match_case", {}))
 
+    @property
+    def match_values(self) -> str | None:
+        """A ``VALUE_MATCHERS`` name: a sighting needs a finding whose values are this bug's (its own diagnostic
+        values, where the op that produced them is any)."""
+        return self.raw.get("match_values")
+
+
+def _f16_rounding_carry_lost(evidence: dict[str, Any]) -> bool:
+    """#20163's values: the right value rounds in f16 to a power of two, and IREE gave half of it (0.4999 -> 0.25:
+    the software f32 -> f16 truncation loses the carry into the next exponent)."""
+    import numpy as np
+
+    right, got = evidence.get("float64"), evidence.get("iree")
+    if not isinstance(right, (int, float)) or not isinstance(got, (int, float)) or right == 0:
+        return False
+    rounded = float(np.float16(right))
+    return rounded != 0 and np.log2(abs(rounded)).is_integer() and got == rounded / 2
+
+
+VALUE_MATCHERS = {"f16-rounding-carry-lost": _f16_rounding_carry_lost}
+
 
 def _case_text(case: dict[str, Any], key: str) -> str:
     value = case.get(key, 0 if key == "unused_args" else "")
@@ -152,6 +173,8 @@ def problems(raw: dict[str, Any], root: Path = RECALL_DIR) -> list[str]:
     for key, pattern in raw.get("match_case", {}).items():
         checks.append((key in CASE_FIELDS, f"match_case.{key} is not one of {CASE_FIELDS}"))
         checks.append((_compiles(pattern), f"match_case.{key} {pattern!r} is not a regex"))
+    if "match_values" in raw:
+        checks.append((raw["match_values"] in VALUE_MATCHERS, f"match_values not one of {sorted(VALUE_MATCHERS)}"))
     older = raw.get("older_spelling")
     if older is not None:
         checks.append(({"before", "program", "why"} <= older.keys(), "older_spelling needs before, program, why"))
@@ -279,41 +302,65 @@ def campaign_plan(records: Sequence[Record]) -> dict[str, list[Record]]:
     return dict(sorted(plan.items(), key=lambda item: _release_order(item[0])))
 
 
+@dataclasses.dataclass(frozen=True)
+class Campaign:
+    """A finished campaign as the scorer reads it: its progress rows and its recorded findings (with their values)."""
+
+    progress: list[dict[str, Any]]
+    findings: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+
+    @classmethod
+    def read(cls, run: Path) -> "Campaign":
+        read = lambda name: list(read_jsonl(run / name)) if (run / name).exists() else []
+        return cls(read("progress.jsonl"), read("findings.jsonl"))
+
+
 def campaign_rows(plan: dict[str, list[Record]], seconds: float, seed: int, workers: str, out: Path) -> list[Row]:
     """One campaign per release of ``plan``; each of the plan's records scored on every one of those campaigns whose
     release shows it (a nightly over the plan finds a bug on any release that has it), at its earliest sighting."""
-    progress: dict[str, list[dict[str, Any]]] = {}
-    for release in plan:
-        run = run_campaign(seed, seconds, workers, out / release, extra=("--release", release, "--configs"))
-        progress[release] = list(read_jsonl(run / "progress.jsonl")) if (run / "progress.jsonl").exists() else []
+    campaigns = {
+        release: Campaign.read(
+            run_campaign(seed, seconds, workers, out / release, extra=("--release", release, "--configs"))
+        )
+        for release in plan
+    }
     rows = []
     for release, records in plan.items():
         for record in records:
-            rows.append(scored(record, {v: p for v, p in progress.items() if v == release or v in record.showing}))
+            rows.append(scored(record, {v: c for v, c in campaigns.items() if v == release or v in record.showing}))
     return rows
 
 
-def scored(record: Record, progress: dict[str, list[dict[str, Any]]]) -> Row:
-    """``record`` on the campaigns ``progress`` holds (release -> its progress rows): found at the earliest first
-    sighting among them (ties: the older release), else not found on the first."""
+def scored(record: Record, campaigns: dict[str, Campaign]) -> Row:
+    """``record`` on ``campaigns`` (release -> campaign): found at the earliest first sighting among them (ties: the
+    older release), else not found on the first."""
     sightings = sorted(
-        (hits[0][0], _release_order(v), v, hits) for v, p in progress.items() if (hits := first_hits(record, p))
+        (hits[0][0], _release_order(v), v, hits) for v, c in campaigns.items() if (hits := first_hits(record, c))
     )
     if sightings:
         seconds, _, release, hits = sightings[0]
         return Row(record, release, True, seconds, tuple(c for _, c in hits))
-    release = next(iter(progress))
-    return Row(record, release, False, None, (), "" if progress[release] else f"no progress on {release}")
+    release = next(iter(campaigns))
+    return Row(record, release, False, None, (), "" if campaigns[release].progress else f"no progress on {release}")
 
 
-def first_hits(record: Record, progress: Sequence[dict[str, Any]]) -> list[tuple[float, str]]:
+def first_hits(record: Record, campaign: Campaign) -> list[tuple[float, str]]:
     """(seconds into the campaign, cause) of the first sighting of each cause that is ``record``'s bug, earliest
-    first: a cause counts on a case that matches the record's ``match_case`` too."""
+    first: a cause counts on a case that matches the record's ``match_case`` too, and, for a record with
+    ``match_values``, only on a case one of whose recorded findings of that cause holds the bug's values."""
+    valued = None
+    if record.match_values:
+        holds = VALUE_MATCHERS[record.match_values]
+        valued = {
+            (int(f["case_index"]), f["cause"])
+            for f in campaign.findings
+            if "case_index" in f and isinstance(f.get("evidence"), dict) and holds(f["evidence"])
+        }
     first: dict[str, float] = {}
-    for row in progress:
+    for row in campaign.progress:
         for case in row["cases"]:
             for cause in case.get("causes", ()):
-                if record.matches_case(cause, case):
+                if record.matches_case(cause, case) and (valued is None or (case.get("i"), cause) in valued):
                     first[cause] = min(first.get(cause, row["t"]), row["t"])
     return sorted((t, cause) for cause, t in first.items())
 

@@ -131,12 +131,14 @@ def test_a_bug_is_scored_on_every_planned_campaign_whose_release_shows_it(tmp_pa
     (record,) = [r for r in recall.load() if r.number == "19749"]
     assert {"3.2.0", "3.10.0"} <= set(record.showing) and "3.13.0" not in record.showing
     case = {"ops": "extract_slice>gather", "config": ["cpu=generic"], "dtype": "f16", "dims": "Sx?", "unused_args": 0}
-    sighting = lambda t: [{"t": t, "cases": [case | {"causes": ["numeric/wrong-value/extract_slice>gather"]}]}]
-    nothing: list = [{"t": 5.0, "cases": [case | {"causes": []}]}]
+    sighting = lambda t: recall.Campaign(
+        [{"t": t, "cases": [case | {"causes": ["numeric/wrong-value/extract_slice>gather"]}]}]
+    )
+    nothing = recall.Campaign([{"t": 5.0, "cases": [case | {"causes": []}]}])
     row = recall.scored(record, {"3.10.0": nothing, "3.2.0": sighting(80.0)})
     assert (row.found, row.release, row.seconds) == (True, "3.2.0", 80.0)
     assert recall.scored(record, {"3.10.0": sighting(90.0), "3.2.0": sighting(80.0)}).release == "3.2.0"  # earliest
-    runs = {"3.10.0": nothing, "3.13.0": sighting(1.0), "3.2.0": sighting(80.0)}
+    runs = {v: c.progress for v, c in {"3.10.0": nothing, "3.13.0": sighting(1.0), "3.2.0": sighting(80.0)}.items()}
 
     def run_campaign(seed, seconds, workers, out, extra):  # the recorded campaigns, one per release
         (out / "seed0").mkdir(parents=True)
@@ -171,15 +173,36 @@ def test_parse_check_fails_on_a_broken_program(tmp_path):
 
 
 def test_a_bug_is_scored_on_its_mechanism_not_on_any_finding_of_its_oracle():
-    """A campaign's other numeric bug is not #20163: its cause must name the cast and its case the generic CPU
-    (``match_case``); a bad ``match_case`` key or regex is a problem of the record."""
+    """A campaign's other numeric bug is not #20163: its case must be an f16 result on the generic CPU
+    (``match_case``) and the finding's values the lost carry (``match_values``: 0.5 given as 0.25); a bad
+    ``match_case`` key or regex, or an unknown ``match_values``, is a problem of the record."""
     (record,) = [r for r in recall.load() if r.number == "20163"]
-    other = {"causes": ["numeric/wrong-value/softmax>layer_norm"], "config": ["cpu=generic"], "ops": "softmax"}
-    host = {"causes": ["numeric/wrong-value/scale>cast"], "config": ["cpu=host"], "ops": "scale>cast"}
-    generic = {**host, "config": ["cpu=generic", "opt-level=O2"]}
-    progress = [{"t": 5.0, "cases": [other, host]}, {"t": 9.0, "cases": [generic]}, {"t": 12.0, "cases": [generic]}]
-    assert recall.first_hits(record, progress) == [(9.0, "numeric/wrong-value/scale>cast")]
-    assert recall.first_hits(record, progress[:1]) == []
+    f16 = {
+        "causes": ["numeric/wrong-value/exp2"],
+        "config": ["cpu=generic", "opt-level=O2"],
+        "ops": "exp2",
+        "dtype": "f16",
+    }
+    cases = [
+        {**f16, "i": 0, "causes": ["numeric/wrong-value/softmax"], "ops": "softmax"},  # another bug's values
+        {**f16, "i": 1, "config": ["cpu=host"]},  # not the generic CPU
+        {**f16, "i": 2, "dtype": "f32"},  # not an f16 result
+        {**f16, "i": 3},
+        {**f16, "i": 4},
+    ]
+    carry = {"float64": 0.49999, "iree": 0.25}  # rounds to 0.5 in f16; given half of it
+    findings = [
+        {"case_index": 0, "cause": "numeric/wrong-value/softmax", "evidence": {"float64": -3.97, "iree": -3.29}},
+        {"case_index": 1, "cause": "numeric/wrong-value/exp2", "evidence": carry},
+        {"case_index": 2, "cause": "numeric/wrong-value/exp2", "evidence": carry},
+        {"case_index": 3, "cause": "numeric/wrong-value/exp2", "evidence": {"float64": 0.5, "iree": 0.5625}},
+        {"case_index": 4, "cause": "numeric/wrong-value/exp2", "evidence": carry},
+    ]
+    progress = [{"t": float(5 + i), "cases": [c]} for i, c in enumerate(cases)]
+    assert recall.first_hits(record, recall.Campaign(progress, findings)) == [(9.0, "numeric/wrong-value/exp2")]
+    assert recall.first_hits(record, recall.Campaign(progress[:4], findings)) == []
+    assert recall.first_hits(record, recall.Campaign(progress, [])) == []  # values unseen: not this bug
+    assert recall.problems({**_raw("20163.json"), "match_values": "half"}) != []
     raw = _raw("20163.json")
     assert recall.problems({**raw, "match_case": {"pipeline": "x"}}) != []
     assert recall.problems({**raw, "match_case": {"ops": "("}}) != []
