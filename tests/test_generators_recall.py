@@ -239,6 +239,11 @@ def _drawn_forms(case: Case) -> set[str]:
         source = node.inputs[0] if node.op == "expand_shape" else ""
         if source and len(graph.type_of(source).shape) == 3:
             found.add("expand of a rank-3 value")
+        if node.op == "extract_slice" and node.attrs.get("drop") and node.inputs[0].startswith("n"):
+            expanded = graph.nodes[int(node.inputs[0][1:])]
+            if expanded.op == "expand_shape" and expanded.inputs[0].startswith("n"):
+                if graph.nodes[int(expanded.inputs[0][1:])].op == "transpose":
+                    found.add("permuted, unsqueezed and squeezed")
         table = node.inputs[0] if node.op == "gather" else ""
         if table.startswith("n") and graph.nodes[int(table[1:])].attrs.get("drop"):
             found.add("gather of a selected view")
@@ -251,6 +256,7 @@ FORM_FAMILIES = {  # each added form, and the family its graphs are drawn from
     "uint32 shifts and wrapping add": "elementwise",
     "gather of a selected view": "data-movement",
     "expand of a rank-3 value": "data-movement",
+    "permuted, unsqueezed and squeezed": "data-movement",
     "cumsum": "reduction",
     "log_softmax": "normalization",
     "expert_matmul": "model",
@@ -336,6 +342,16 @@ def transposed_expand_case() -> Case:
     sizes = [1, 12, 5, 8, 1]
     b.output(b.op("extract_slice", e, offsets=[0] * 5, sizes=sizes, strides=[1] * 5, drop=[0, 4]))
     return Case(b.build(), ({},), seed=25)
+
+
+def squeezed_case() -> Case:
+    """#22687's chain as ``extract_slice`` draws it: a rank-3 value permuted (a cycle), one unit dim added, and a
+    rank-reducing slice dropping it and cutting a dim (3.7.0: the ill-typed slice; a swap of two dims shows nothing)."""
+    b = GraphBuilder()
+    t = b.op("transpose", b.arg((4, 6, 3), "f32"), permutation=[2, 0, 1], generic=False)
+    e = b.op("expand_shape", t, shape=[1, 3, 4, 6], groups=[[0, 1], [2], [3]])
+    b.output(b.op("extract_slice", e, offsets=[0] * 4, sizes=[1, 3, 2, 6], strides=[1] * 4, drop=[0]))
+    return Case(b.build(), ({},), seed=26)
 
 
 def expert_case() -> Case:
@@ -454,6 +470,12 @@ OLD_BUGS = {  # form -> (its case, the release showing the bug, target CPU, the 
     # #23464, compile-only here; on every dim dynamic (static K and T stay under the stack limit)
     "expert_matmul": (expert_dynamic_case, "3.10.0", "znver4", r"stack-allocation-over-limit\[gather\]"),
     # #22687: SinkTransposeThroughExtractSlice's rank-reduced permutation (fixed in 3.10.0)
+    "permuted, unsqueezed and squeezed": (
+        squeezed_case,
+        "3.7.0",
+        "host",
+        r"@iree-global-opt-propagate-linalg-transpose$",
+    ),
     "expand of a rank-3 value": (
         transposed_expand_case,
         "3.7.0",

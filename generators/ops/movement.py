@@ -224,6 +224,10 @@ def _slice_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
 
 
 def _slice_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    if {"transpose", "expand_shape"} <= set(pool.ops) and draw(pool.st.integers(0, 3)) == 0:
+        squeezed = _permuted_unsqueeze_squeeze(draw, pool)
+        if squeezed is not None:
+            return squeezed
     src = pool.pick(draw, lambda t, bound: any(isinstance(d, int) and d >= 2 for d in t.shape))
     if src is None:
         return None
@@ -243,6 +247,34 @@ def _slice_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | 
     units = [i for i, s in enumerate(sizes) if s == 1][: len(sizes) - 1]
     drop = draw(pool.st.lists(pool.st.sampled_from(units), unique=True)) if units else []
     return (src,), {"offsets": offs, "sizes": sizes, "strides": strides, "drop": sorted(drop)}
+
+
+def _permuted_unsqueeze_squeeze(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    """A rank-3 value permuted, given a unit dim (``unsqueeze``) and sliced dropping it again (``squeeze``), a
+    static dim cut short where there is one: a model's head reshape as torch-mlir lowers it (linalg.transpose,
+    tensor.expand_shape, a rank-reducing tensor.extract_slice). #22687: SinkTransposeThroughExtractSlice built an
+    ill-typed slice from this chain (3.7.0); drawn one op at a time, the chain was in no case of a 600 s campaign."""
+    src = pool.pick(draw, lambda t, bound: len(t.shape) == 3 and all(pool.nonzero(d) for d in t.shape))
+    if src is None:
+        dtype = draw(pool.st.sampled_from(pool.dtypes_among(("f32", "f16", "i32"))))
+        src = pool.new_arg(TensorType(pool.draw_shape(draw, 3, 3), dtype))
+    perm = draw(pool.st.permutations([0, 1, 2]).filter(lambda p: list(p) != [0, 1, 2]))
+    permuted = pool.derive("transpose", (src,), {"permutation": list(perm), "generic": draw(pool.st.booleans())})
+    shape = list(pool.type(permuted).shape)
+    at = draw(pool.st.integers(0, 2))  # the dim the unit joins, before or after it
+    before = draw(pool.st.booleans())
+    unit = at if before else at + 1
+    groups = [[i] for i in range(at)] + [[at, at + 1]] + [[i + 1] for i in range(at + 1, 3)]
+    expanded_shape = shape[:at] + ([1, shape[at]] if before else [shape[at], 1]) + shape[at + 1 :]
+    expanded = pool.derive("expand_shape", (permuted,), {"shape": expanded_shape, "groups": groups})
+    sizes: list[Dim] = list(expanded_shape)
+    offsets = [0] * 4
+    cuttable = [i for i, d in enumerate(sizes) if isinstance(d, int) and d >= 2]
+    if cuttable and draw(pool.st.booleans()):
+        i = draw(pool.st.sampled_from(cuttable))
+        offsets[i] = draw(pool.st.integers(0, int(sizes[i]) - 1))
+        sizes[i] = draw(pool.st.integers(1, int(sizes[i]) - offsets[i]))
+    return (expanded,), {"offsets": offsets, "sizes": sizes, "strides": [1] * 4, "drop": [unit]}
 
 
 def _wide_source(draw: Callable, pool: Any) -> str:
