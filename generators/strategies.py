@@ -117,6 +117,28 @@ class _Pool:
         """Add a node that a proposal needs before its own (a pad before a convolution), typed by its op."""
         return self.add(Node(op, tuple(inputs), attrs, OPS[op].infer([self.type(r) for r in inputs], attrs)))
 
+    def over_limit(self, node: Node) -> bool:
+        """``node``'s values may leave what its dtype holds exactly (``BOUND_LIMIT``; a modular op's range; an i32
+        result of other dtypes' values past 1e6): it is not added."""
+        bound = OPS[node.op].bound(
+            [self.bounds[r] for r in node.inputs], node.attrs, [self.type(r) for r in node.inputs]
+        )
+        t = node.type
+        limit = MODULAR_RANGE.get(t.dtype) if OPS[node.op].modular else None
+        return bound > (limit or BOUND_LIMIT.get(t.dtype, 1e4)) or (
+            t.dtype == "i32" and any(self.type(r).dtype != "i32" for r in node.inputs) and bound > 1e6
+        )
+
+    def propose_derived(self, draw: Callable, op: str) -> str | None:
+        """A node of ``op`` as its own proposal draws it, added before the node being proposed (a contraction whose
+        result a causal mask reads); None where it proposes nothing or its values would leave their dtype."""
+        proposal = OPS[op].propose(draw, self) if op in self.ops else None
+        if proposal is None:
+            return None
+        inputs, attrs = proposal
+        node = Node(op, tuple(inputs), attrs, OPS[op].infer([self.type(r) for r in inputs], attrs))
+        return None if self.over_limit(node) else self.add(node)
+
     # -- shapes ----------------------------------------------------------------------------
     def draw_dim(self, draw: Callable) -> int | str:
         return self.draw_symbol(draw) if self.dynamic and draw(st.booleans()) else draw(st.sampled_from(AWKWARD_SIZES))
@@ -222,11 +244,7 @@ def graphs(
         except (ValueError, KeyError) as e:
             raise AssertionError(f"op {name!r} proposed an ill-typed node {inputs} {attrs}: {e}") from e
         node = _draw_init(draw, pool, Node(name, inputs, attrs, t))
-        bound = OPS[name].bound([pool.bounds[r] for r in inputs], node.attrs, [pool.type(r) for r in inputs])
-        limit = MODULAR_RANGE.get(t.dtype) if OPS[name].modular else None
-        if bound > (limit or BOUND_LIMIT.get(t.dtype, 1e4)) or (
-            t.dtype == "i32" and any(pool.type(r).dtype != "i32" for r in inputs) and bound > 1e6
-        ):
+        if pool.over_limit(node):
             continue
         pool.add(node)
     if len(pool.nodes) < min_nodes:

@@ -239,6 +239,9 @@ def _drawn_forms(case: Case) -> set[str]:
         source = node.inputs[0] if node.op == "expand_shape" else ""
         if source and len(graph.type_of(source).shape) == 3:
             found.add("expand of a rank-3 value")
+        scores = node.inputs[0] if node.op == "causal_mask" else ""
+        if scores.startswith("n") and graph.nodes[int(scores[1:])].op in ("matmul", "batch_matmul"):
+            found.add("masked attention scores")
         if node.op == "extract_slice" and node.attrs.get("drop") and node.inputs[0].startswith("n"):
             expanded = graph.nodes[int(node.inputs[0][1:])]
             if expanded.op == "expand_shape" and expanded.inputs[0].startswith("n"):
@@ -250,13 +253,14 @@ def _drawn_forms(case: Case) -> set[str]:
     return found
 
 
-FORM_FAMILIES = {  # each added form, and the family its graphs are drawn from
+FORM_FAMILIES: dict[str, str | tuple[str, ...]] = {  # each added form, and the families its graphs are drawn from
     "scale": "elementwise",
     "bitwise": "elementwise",
     "uint32 shifts and wrapping add": "elementwise",
     "gather of a selected view": "data-movement",
     "expand of a rank-3 value": "data-movement",
     "permuted, unsqueezed and squeezed": "data-movement",
+    "masked attention scores": ("model", "contraction"),  # the mask's contraction is drawn where contractions are
     "cumsum": "reduction",
     "log_softmax": "normalization",
     "expert_matmul": "model",
@@ -283,9 +287,12 @@ def test_each_added_form_is_drawn_from_its_family(form):
 
     found: list[str] = []
 
+    families = FORM_FAMILIES[form]
+    ops = [op for family in ((families,) if isinstance(families, str) else families) for op in ops_of(family)]
+
     @settings(max_examples=200, deadline=None, database=None, suppress_health_check=list(HealthCheck))
     @seed(zlib.crc32(form.encode()))
-    @given(graphs(ops=ops_of(FORM_FAMILIES[form])))
+    @given(graphs(ops=ops))
     def drawn(graph):
         found.extend(f for f in _drawn_forms(Case(graph, ({s: 3 for s in graph.symbols},), 0)) if f == form)
 
@@ -352,6 +359,15 @@ def squeezed_case() -> Case:
     e = b.op("expand_shape", t, shape=[1, 3, 4, 6], groups=[[0, 1], [2], [3]])
     b.output(b.op("extract_slice", e, offsets=[0] * 4, sizes=[1, 3, 2, 6], strides=[1] * 4, drop=[0]))
     return Case(b.build(), ({},), seed=26)
+
+
+def masked_scores_case() -> Case:
+    """#23142's form as ``causal_mask`` draws it: the mask over a matmul's result (with data tiling on 3.10.0, the
+    packed mask reads packed indices as logical ones; with data tiling off, or on 3.11.0+, the values are right)."""
+    b = GraphBuilder()
+    scores = b.op("matmul", b.arg((8, 12)), b.arg((12, 10)), b.fill((8, 10), 0.0), generic=False)
+    b.output(b.op("causal_mask", scores, offset=0, fill=-64.0))
+    return Case(b.build(), ({},), seed=27)
 
 
 def expert_case() -> Case:
@@ -476,6 +492,13 @@ OLD_BUGS = {  # form -> (its case, the release showing the bug, target CPU, the 
         "host",
         r"@iree-global-opt-propagate-linalg-transpose$",
     ),
+    "masked attention scores": (
+        masked_scores_case,
+        "3.10.0",
+        "host",
+        r"^numeric/wrong-value/matmul>generic$",
+        "--iree-opt-data-tiling=true",
+    ),
     "expand of a rank-3 value": (
         transposed_expand_case,
         "3.7.0",
@@ -499,14 +522,17 @@ def test_the_emitted_form_shows_its_recall_bug_on_the_release_that_has_it(tmp_pa
     from ireefuzz.generators.emit import emit
     from ireefuzz.sut import releases
 
-    make, release, cpu, cause = OLD_BUGS[form]
+    make, release, cpu, cause, *flags = OLD_BUGS[form]
     if not (releases.DEFAULT_CACHE / release / ".installed").exists():
         pytest.skip(f"IREE {release} is not installed in {releases.DEFAULT_CACHE}")
     program = tmp_path / "program.mlir"
     program.write_text(emit(make().graph).text)
     command = [sys.executable, "-m", "ireefuzz.cli", "check", str(program), "--json", "--release", release]
     proc = subprocess.run(
-        [*command, "--target-cpu", cpu], capture_output=True, text=True, env={**os.environ, "JAX_PLATFORMS": "cpu"}
+        [*command, "--target-cpu", cpu, *(["--flags", " ".join(flags)] if flags else [])],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "JAX_PLATFORMS": "cpu"},
     )
     causes = {f["cause"] for f in json.loads(proc.stdout)["findings"]}
     assert any(re.search(cause, c) for c in causes), (causes, proc.stderr[-2000:])

@@ -207,7 +207,11 @@ def _mask_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
 
 
 def _mask_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
-    x = pool.pick(draw, lambda t, bound: len(t.shape) >= 2 and t.dtype in MASKED_DTYPES)
+    x = None
+    if draw(pool.st.integers(0, 3)) == 0:  # a model's attention scores: the mask over a contraction's result
+        x = pool.propose_derived(draw, draw(pool.st.sampled_from(("matmul", "batch_matmul"))))
+        x = x if x is not None and pool.type(x).dtype in MASKED_DTYPES else None
+    x = x or pool.pick(draw, lambda t, bound: len(t.shape) >= 2 and t.dtype in MASKED_DTYPES)
     if x is None:
         return None
     fill = draw(pool.st.sampled_from((0, -64)))  # a large negative stands for -inf before a softmax
