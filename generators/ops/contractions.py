@@ -84,12 +84,15 @@ def _matmul_bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence
     return bs[0] * bs[1] * (k if isinstance(k, int) else MAX_SYMBOL_SIZE) + bs[2]
 
 
+def matmul_lhs(rank: int) -> Callable[[TensorType, float], bool]:
+    """What a matmul (rank 2) or batch_matmul (rank 3) takes as its left operand."""
+    return lambda t, bound: len(t.shape) == rank and bound <= 4 and any(frm == t.dtype for frm, _ in MATMUL_TYPES)
+
+
 def _matmul_propose(batch: bool) -> Callable:
     def propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
         r = 3 if batch else 2
-        lhs = pool.pick(
-            draw, lambda t, bound: len(t.shape) == r and bound <= 4 and any(frm == t.dtype for frm, _ in MATMUL_TYPES)
-        )
+        lhs = pool.pick(draw, matmul_lhs(r))
         if lhs is None:
             return None
         lt = pool.type(lhs)

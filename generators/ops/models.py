@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, Sequence
 
 from ..tensor import FLOAT_DTYPES, TensorType
+from .contractions import matmul_lhs
 from .kit import (
     Body,
     EmitContext,
@@ -209,7 +210,10 @@ def _mask_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
 def _mask_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
     x = None
     if draw(pool.st.integers(0, 3)) == 0:  # a model's attention scores: the mask over a contraction's result
-        x = pool.propose_derived(draw, draw(pool.st.sampled_from(("matmul", "batch_matmul"))))
+        op, rank = draw(pool.st.sampled_from((("matmul", 2), ("batch_matmul", 3))))
+        if pool.pick(draw, matmul_lhs(rank)) is None:  # the queries, where no value can be them
+            pool.new_arg(TensorType(pool.draw_shape(draw, rank, rank), "f32"))
+        x = pool.propose_derived(draw, op)
         x = x if x is not None and pool.type(x).dtype in MASKED_DTYPES else None
     x = x or pool.pick(draw, lambda t, bound: len(t.shape) >= 2 and t.dtype in MASKED_DTYPES)
     if x is None:
