@@ -152,6 +152,21 @@ def test_a_bug_is_scored_on_every_planned_campaign_whose_release_shows_it(tmp_pa
     assert row.found and row.release == "3.2.0"
 
 
+def test_an_expert_matmul_over_the_stack_limit_is_23464():
+    """#23464's form is expert_matmul (gathered expert weights feeding a contraction): its case over the limit counts,
+    though no op is spelled 'gather'; another op's stack allocation over the limit does not."""
+    (record,) = [r for r in recall.load() if r.number == "23464"]
+    cause = "crash/compile-error/stack-allocation-over-limit[gather]@codegen"
+    expert = {"i": 810, "ops": "take_along>fill>expert_matmul", "config": ["cpu=host"], "causes": [cause]}
+    other = {
+        **expert,
+        "ops": "fill>matmul",
+        "causes": ["crash/compile-error/stack-allocation-over-limit[empty]@codegen"],
+    }
+    assert recall.first_hits(record, recall.Campaign([{"t": 289.9, "cases": [expert]}])) == [(289.9, cause)]
+    assert recall.first_hits(record, recall.Campaign([{"t": 1.0, "cases": [other]}])) == []
+
+
 def _parses(path: Path) -> subprocess.CompletedProcess:
     from iree.compiler.tools.binaries import find_tool
 
