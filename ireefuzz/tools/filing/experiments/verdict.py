@@ -140,10 +140,10 @@ def judge(table: ExperimentTable) -> Verdict:
 
 def mechanism_key(oracle: str, culprit: str) -> str:
     """``oracle@family`` of a culprit pass (``pass_culprit_family``), or "" for none or a pass that only reports
-    what earlier passes made (``vocabulary.REPORTING_PASSES``: no evidence of a mechanism by itself)."""
+    what earlier passes made (``vocabulary.reports_only``: no evidence of a mechanism by itself)."""
     from ireefuzz.oracles import vocabulary
 
-    family = pass_culprit_family(culprit) if culprit not in vocabulary.REPORTING_PASSES else ""
+    family = pass_culprit_family(culprit) if not vocabulary.reports_only(oracle, culprit) else ""
     return f"{oracle}@{family}" if family else ""
 
 
