@@ -15,6 +15,7 @@ from .kit import (
     float_literal,
     identity_map,
     is_float,
+    matmul_lhs,
     multiply_accumulate,
     projected_map,
     register,
@@ -82,11 +83,6 @@ def _matmul_emit(batch: bool) -> Callable:
 def _matmul_bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[TensorType]) -> float:
     k = types[0].shape[-1]
     return bs[0] * bs[1] * (k if isinstance(k, int) else MAX_SYMBOL_SIZE) + bs[2]
-
-
-def matmul_lhs(rank: int) -> Callable[[TensorType, float], bool]:
-    """What a matmul (rank 2) or batch_matmul (rank 3) takes as its left operand."""
-    return lambda t, bound: len(t.shape) == rank and bound <= 4 and any(frm == t.dtype for frm, _ in MATMUL_TYPES)
 
 
 def _matmul_propose(batch: bool) -> Callable:

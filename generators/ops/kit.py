@@ -264,3 +264,8 @@ def region(
     ctx.lines.extend(f"  {line}" for line in b.lines)
     ctx.line(f"  {terminator} {yielded}")
     ctx.line(f"}} {tail}")
+
+
+def matmul_lhs(rank: int) -> Callable[[TensorType, float], bool]:
+    """What a matmul (rank 2) or batch_matmul (rank 3) takes as its left operand."""
+    return lambda t, bound: len(t.shape) == rank and bound <= 4 and any(frm == t.dtype for frm, _ in MATMUL_TYPES)

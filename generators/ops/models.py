@@ -27,13 +27,13 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, Sequence
 
 from ..tensor import FLOAT_DTYPES, TensorType
-from .contractions import matmul_lhs
 from .kit import (
     Body,
     EmitContext,
     OpSpec,
     identity_map,
     is_float,
+    matmul_lhs,
     maxmin,
     multiply_accumulate,
     one_operand_generic,

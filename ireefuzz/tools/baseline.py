@@ -226,8 +226,9 @@ class Baseline:
         ``culprit`` (compared by pass family): what a variant of a known bug shares with it whatever its surface.
         A null culprit (not localized) is no evidence of a mechanism: it matches nothing. A pass that only reports
         what earlier passes made (``vocabulary.reports_only``: an undefined symbol and a failed LLVM translation
-        both show at serialization; a stack buffer at bufferization) is not either: there the candidate's ``cause`` must also say what the known
-        one says (``same_diagnostic``: the write-affecting error under another op's name)."""
+        both show at serialization; a stack buffer at bufferization) is not either: there the candidate's ``cause``
+        must also say what the known one says (``same_diagnostic``: the write-affecting error under another op's
+        name)."""
         if culprit is None:
             return []
         family, reported = pass_family(culprit), vocabulary.reports_only(oracle, culprit)
