@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ireefuzz.errors import GraphError
 
-from .ops import OPS
+from .ops import OPS, destinations
 from .tensor import DTYPES, FLOAT_DTYPES, INT_DTYPES, Dim, TensorType
 
 __all__ = [
@@ -98,8 +98,8 @@ class Graph:
         reads, as an operand or as its destination (``outs=value:n<i>``)."""
         seen: dict[str, None] = {}
         for node in self.nodes:
-            kind, _, init = str(node.attrs.get("init", "")).partition(":")
-            for ref in node.inputs + ((init,) if kind == "value" else ()):
+            outs = tuple(ref for ref, role in destinations(node.op, node.inputs, node.attrs) if role == "outs")
+            for ref in node.inputs + outs:
                 if ref.startswith("n"):
                     seen[f"{self.nodes[int(ref[1:])].op}>{node.op}"] = None
         return tuple(seen)

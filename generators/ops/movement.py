@@ -224,7 +224,7 @@ def _slice_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
 
 
 def _slice_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
-    if {"transpose", "expand_shape"} <= set(pool.ops) and draw(pool.st.integers(0, 3)) == 0:
+    if {"transpose", "expand_shape"} <= pool.ops and draw(pool.st.integers(0, 3)) == 0:
         squeezed = _permuted_unsqueeze_squeeze(draw, pool)
         if squeezed is not None:
             return squeezed
@@ -269,11 +269,11 @@ def _permuted_unsqueeze_squeeze(draw: Callable, pool: Any) -> tuple[tuple[str, .
     expanded = pool.derive("expand_shape", (permuted,), {"shape": expanded_shape, "groups": groups})
     sizes: list[Dim] = list(expanded_shape)
     offsets = [0] * 4
-    cuttable = [i for i, d in enumerate(sizes) if isinstance(d, int) and d >= 2]
+    cuttable = {i: d for i, d in enumerate(expanded_shape) if isinstance(d, int) and d >= 2}
     if cuttable and draw(pool.st.booleans()):
-        i = draw(pool.st.sampled_from(cuttable))
-        offsets[i] = draw(pool.st.integers(0, int(sizes[i]) - 1))
-        sizes[i] = draw(pool.st.integers(1, int(sizes[i]) - offsets[i]))
+        i = draw(pool.st.sampled_from(sorted(cuttable)))
+        offsets[i] = draw(pool.st.integers(0, cuttable[i] - 1))
+        sizes[i] = draw(pool.st.integers(1, cuttable[i] - offsets[i]))
     return (expanded,), {"offsets": offsets, "sizes": sizes, "strides": [1] * 4, "drop": [unit]}
 
 
