@@ -10,10 +10,12 @@ saturates), and how often they failed to compile, or crashed the runtime, with a
 repeated failure costs its batch a recompile or a runtime restart and finds nothing new).
 
 Compile time goes where nothing is known: a case that reached a cause the baseline already judges found
-nothing new, so the ops (on static or dynamic dims) whose cases keep reaching judged causes are drawn less
-(``KNOWN_COST``), never zero (a known bug's fix must still show as "gone" in ``--compare``). Forms no frontend
-emits (``generators.frontend_forms``: an argument as a destination) get a fixed share of a block
-(``BEYOND_FRONTEND_SHARE``), at least one case.
+nothing new, so the ops (on static or dynamic dims, or on one element type) whose cases keep reaching judged
+causes are drawn less (``KNOWN_EXPONENT``), never zero (a known bug's fix must still show as "gone" in
+``--compare``). Forms no frontend emits (``generators.frontend_forms``: an argument as a destination) get a fixed
+share of a block (``BEYOND_FRONTEND_SHARE``), at least one case; they are half of what the generators draw, so a
+block is drawn until ``CANDIDATES`` per case kept are forms a frontend emits, which ``Coverage.value`` then
+chooses among.
 
 Hypothesis's own targeting (``target()`` and its hill climbing) is not used: it mutates the best case of the
 run into near copies (265 distinct graphs in 576 draws, against 457 with generation alone), which reach the
@@ -35,18 +37,24 @@ if TYPE_CHECKING:
     from ireefuzz.sut import Toolchain
 
 WARMUP_CALLS = 10  # Hypothesis opens every run with its simplest examples: they would repeat in every block
-CANDIDATES = 3  # cases drawn per case kept (``Coverage.value`` picks which)
+CANDIDATES = 3  # cases of forms a frontend emits drawn per case kept (``Coverage.value`` picks which)
 # A case that fails to compile costs its batch a failed compile and a recompile: 1.8 s of compile per failing
 # case against 0.25 s per case that compiles (a 10-minute 3.13 campaign: 222 s wasted over 126 failures).
 FAILURE_COST = 7.0
-# A case that reaches a judged cause costs its compile and finds nothing: an op whose cases always do is drawn
-# as if worth 1 / (1 + KNOWN_COST) of a fresh one.
-KNOWN_COST = 3.0
+# A case that reaches a judged cause costs its compile and finds nothing: a case is worth (1 - p) ** KNOWN_EXPONENT
+# of a fresh one, p the highest rate at which the cases of one of its ops (on its dims or its element type) did.
+# The exponent is what makes known-ness outweigh an unseen op pair (up to 1 + EDGE_WEIGHT): a sort whose cases reach
+# #13745 half the time stays a sort that does in any new pair. Replayed on a 3.13 campaign's own draws (predicted
+# by a model fitted to two campaigns' cases), 1 / (1 + 3 p) kept the known-only share at 13.7 %; this, with the
+# element types and the fuller draw, at 7.5 %.
+KNOWN_EXPONENT = 3
 # A producer -> consumer op pair the campaign has not compiled yet (``Graph.edges``) is worth up to
 # 1 + EDGE_WEIGHT times a case without one: bugs live in pairs (a gather of a strided slice, a contraction feeding
 # a linalg.index consumer), and the draw alone repeats the likely pairs and reaches the rare ones late.
 EDGE_WEIGHT = 2.0
-BEYOND_FRONTEND_SHARE = 1 / 16  # of a block's cases, for forms no frontend emits (at least one)
+# Of a block's cases, for forms no frontend emits (at least one). At 1 / 16, #16168 alone took 2.2 % of a 3.13
+# campaign's cases (46 of 2,080), the forms' other known cause 1.3 %.
+BEYOND_FRONTEND_SHARE = 1 / 32
 
 
 def op_names(ops: str) -> list[str]:
@@ -59,6 +67,12 @@ def shaped_ops(ops: str, dims: str, unused_args: int = 0) -> list[str]:
     argument no op reads (``UNUSED_ARGUMENT``: 20240621.931's runtime dies on those, whatever the ops)."""
     suffix = "@dynamic" if "?" in dims else "@static"
     return [op + suffix for op in op_names(ops)] + ([UNUSED_ARGUMENT] if unused_args else [])
+
+
+def typed_ops(ops: str, dtype: str) -> list[str]:
+    """What judged causes are learned per, besides ``shaped_ops``: each op on the graph's element type
+    (``reduce_max@f16``: #14187 is f16's)."""
+    return [f"{op}@{dtype}" for op in op_names(ops)]
 
 
 UNUSED_ARGUMENT = "unused-argument"
@@ -102,7 +116,8 @@ def compile_failure_causes(entry: Mapping[str, Any]) -> list[str]:
 
 class Coverage:
     """What the finished cases reached: per op, the distinct lowering configurations and the executables
-    compiled; per op on static or dynamic dims (``shaped_ops``), the cases and their compile failures and causes."""
+    compiled; per op on static or dynamic dims (``shaped_ops``), the cases and their compile failures and causes;
+    per op on those dims or on an element type (``typed_ops``), the cases that reached a judged cause."""
 
     def __init__(self) -> None:
         self.op_configurations: dict[str, set[str]] = collections.defaultdict(set)
@@ -125,6 +140,9 @@ class Coverage:
             self.op_cases[op] += 1
             self.op_failures[op] += bool(failed)
             self.op_failure_causes[op].update(failed)
+            self.op_known[op] += reached_known
+        for op in typed_ops(entry["ops"], entry["dtype"]):
+            self.op_cases[op] += 1
             self.op_known[op] += reached_known
         self.edge_cases.update(entry.get("edges", ()))  # absent from runs recorded before they were
 
@@ -151,9 +169,9 @@ class Coverage:
         of its ops failed to compile with a cause already seen, on dims like ``graph``'s (static or dynamic).
         Dynamic cases fail 5 times as often (22% against 4% on 3.13): learned per op on any dims, or for all
         dynamic cases at once, the penalty cut their share from 31% to 7%, where the campaign is meant to test
-        them; per op and dims, only the ops that fail on dynamic dims are drawn less there. Then divided by
-        1 + KNOWN_COST x the highest rate at which the cases of one of its ops reached a judged cause. Then times
-        1 + EDGE_WEIGHT / (1 + the cases that held its rarest op pair)."""
+        them; per op and dims, only the ops that fail on dynamic dims are drawn less there. Then times
+        (1 - the highest rate at which the cases of one of its ops reached a judged cause) ** KNOWN_EXPONENT.
+        Then times 1 + EDGE_WEIGHT / (1 + the cases that held its rarest op pair)."""
         ops = op_names(graph.op_pattern)
         novelty = sum(
             (len(self.op_configurations.get(op, ())) + 1) / (self.op_executables[op] + 1) for op in ops
@@ -162,10 +180,15 @@ class Coverage:
         repeated = max(
             (self.op_failures[op] - len(self.op_failure_causes.get(op, ()))) / (self.op_cases[op] + 1) for op in risks
         )
-        known = max(self.op_known[op] / (self.op_cases[op] + 1) for op in risks)
+        known = max(
+            self.op_known[op] / (self.op_cases[op] + 1) for op in risks + typed_ops(graph.op_pattern, graph.dtype)
+        )
         rarest_pair = max((1 / (1 + self.edge_cases[e]) for e in graph.edges), default=0.0)
         return (
-            novelty / (1 + FAILURE_COST * max(repeated, 0)) / (1 + KNOWN_COST * known) * (1 + EDGE_WEIGHT * rarest_pair)
+            novelty
+            / (1 + FAILURE_COST * max(repeated, 0))
+            * (1 - known) ** KNOWN_EXPONENT
+            * (1 + EDGE_WEIGHT * rarest_pair)
         )
 
     def failure_rate(self, graph: Graph) -> float:
@@ -212,7 +235,10 @@ def draw_block(
 
         drawn_config = space_for(config).draw(options.seed, block)
         cpu, flags = drawn_config.target_cpu, options.flags + drawn_config.flags
+    from ireefuzz.generators.frontend_forms import beyond_frontends
+
     drawn: dict[str, Case] = {}
+    frontend_forms = 0  # drawn graphs a frontend could emit: the ones ``best`` chooses among
     for attempt in range(100):
         calls = []
         salt = f"{options.seed}/{block}/{attempt}"  # ops by ``graphs``' own choices: Hypothesis's are skewed
@@ -233,8 +259,10 @@ def draw_block(
 
         run()
         for case in calls[WARMUP_CALLS:]:
-            drawn.setdefault(repr(case.graph), case)  # one case per graph: a repeat compiles the same program
-        if len(drawn) >= options.block:
+            if repr(case.graph) not in drawn:  # one case per graph: a repeat compiles the same program
+                drawn[repr(case.graph)] = case
+                frontend_forms += not beyond_frontends(case.graph)
+        if len(drawn) >= options.block and (frontend_forms >= CANDIDATES * options.block or CANDIDATES == 1):
             return best(list(drawn.values()), options.block, coverage)
     raise RuntimeError(f"could not draw {options.block} distinct cases for block {block}")
 
