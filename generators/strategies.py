@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from .case import MAX_MAGNITUDE, Case, index_bounds
 from .emit import MODERN, Syntax
+from .frontend_forms import breaks_a_rule
 from .graph import INT_DTYPES, Graph, Node, TensorType
 from .ops import FAMILIES, MAX_SYMBOL_SIZE, MODULAR_RANGE, OP_NAMES, OPS
 
@@ -45,8 +46,16 @@ class _Pool:
 
     st = st
 
-    def __init__(self, dtypes: Sequence[str], dynamic: bool, syntax: Syntax, ops: Sequence[str] = OP_NAMES) -> None:
+    def __init__(
+        self,
+        dtypes: Sequence[str],
+        dynamic: bool,
+        syntax: Syntax,
+        ops: Sequence[str] = OP_NAMES,
+        frontend_forms_only: bool = False,
+    ) -> None:
         self.ops = frozenset(ops)  # what may be drawn, a proposal's derived nodes (``derive``) included
+        self.frontend_forms_only = frontend_forms_only  # never an argument as a destination (``frontend_forms``)
         self.args: list[TensorType] = []
         self.nodes: list[Node] = []
         self.bounds: dict[str, float] = {}
@@ -80,8 +89,19 @@ class _Pool:
         return self.new_arg(t)
 
     def destination(self, draw: Callable, t: TensorType) -> str:
-        """An accumulator / destination of type ``t``: mostly a fill, sometimes a value or an argument."""
-        choice = draw(st.sampled_from(("fill", "fill", "fill-into-arg", "value", "arg")))
+        """An accumulator / destination of type ``t``: mostly a fill, sometimes a value or an argument (a value
+        that is not an argument, or a fill, for forms a frontend emits only)."""
+        only_frontend_forms = ("fill", "fill", "value")
+        choice = draw(
+            st.sampled_from(
+                only_frontend_forms if self.frontend_forms_only else ("fill", "fill", "fill-into-arg", "value", "arg")
+            )
+        )
+        if choice == "value":
+            found = self.pick(draw, lambda u, b: (u.shape, u.dtype) == (t.shape, t.dtype) and b <= 10)
+            if found is not None and not (self.frontend_forms_only and found.startswith("a")):
+                return found
+            choice = "fill" if self.frontend_forms_only else "arg"
         if choice in ("fill", "fill-into-arg"):
             init = "empty" if choice == "fill" else f"value:{self.new_arg(t)}"
             return self.add(
@@ -98,10 +118,6 @@ class _Pool:
                     t,
                 )
             )
-        if choice == "value":
-            found = self.pick(draw, lambda u, b: (u.shape, u.dtype) == (t.shape, t.dtype) and b <= 10)
-            if found is not None:
-                return found
         return self.new_arg(t)
 
     def add(self, node: Node) -> str:
@@ -173,15 +189,19 @@ def _input_bound(t: TensorType) -> float:
 
 
 def _draw_init(draw: Callable, pool: _Pool, node: Node) -> Node:
-    """Choose the destination-passing-style form of ``node``'s ``outs``."""
+    """Choose the destination-passing-style form of ``node``'s ``outs`` (never an argument where the pool draws
+    forms a frontend emits only)."""
     spec = OPS[node.op]
     attrs = dict(node.attrs)
     if spec.has_generic_form and "generic" not in attrs:
         attrs["generic"] = draw(st.booleans())
     if spec.has_init:
-        same = [r for r in pool.refs() if pool.type(r) == node.type and r not in node.inputs[:0]]
+        same = [
+            r for r in pool.refs() if pool.type(r) == node.type and not (pool.frontend_forms_only and r.startswith("a"))
+        ]
         shared = [r for r, t in pool.fresh_inits.items() if t == node.type]
-        forms = ["empty", "empty"] + (["value"] if same else []) + (["init-of"] if shared else []) + ["arg"]
+        forms = ["empty", "empty"] + (["value"] if same else []) + (["init-of"] if shared else [])
+        forms += [] if pool.frontend_forms_only else ["arg"]
         form = draw(st.sampled_from(forms))
         if form == "value":
             attrs["init"] = f"value:{draw(st.sampled_from(same[::-1]))}"
@@ -203,6 +223,7 @@ def graphs(
     dynamic: bool | None = None,
     syntax: Syntax = MODERN,
     op_salt: str | None = None,
+    frontend_forms_only: bool = False,
 ) -> Graph:
     """Well-formed graphs of ``min_nodes``..``max_nodes`` nodes drawn from ``ops`` (default: all).
 
@@ -213,6 +234,7 @@ def graphs(
     campaign cases of seed 1 drew `abs` in 111 and `mul`, `sub`, `max`, `min`, `sqrt`, `round_even` and three more
     ops in none. The keys it favours (0 in 11 % of draws) repeat, and the salt and the node's key make them other
     ops. Tests that shrink keep Hypothesis's choice.
+    ``frontend_forms_only``: no node breaks a rule of ``frontend_forms`` (no argument as a destination).
     """
     ops = tuple(ops or OP_NAMES)
     unknown = set(ops) - set(OPS)
@@ -220,7 +242,7 @@ def graphs(
         raise ValueError(f"unknown ops {sorted(unknown)}; known: {', '.join(OP_NAMES)}")
     if dynamic is None:
         dynamic = draw(st.booleans())
-    pool = _Pool(dtypes, dynamic, syntax, ops)
+    pool = _Pool(dtypes, dynamic, syntax, ops, frontend_forms_only)
     for _ in range(draw(st.integers(1, 2))):
         dtype = draw(st.sampled_from(pool.dtypes_among(("f32", "f16", "i32", "i8"))))
         pool.new_arg(TensorType(pool.draw_shape(draw, 1, 3), dtype))
@@ -244,7 +266,7 @@ def graphs(
         except (ValueError, KeyError) as e:
             raise AssertionError(f"op {name!r} proposed an ill-typed node {inputs} {attrs}: {e}") from e
         node = _draw_init(draw, pool, Node(name, inputs, attrs, t))
-        if pool.over_limit(node):
+        if pool.over_limit(node) or (frontend_forms_only and breaks_a_rule(node)):
             continue
         pool.add(node)
     if len(pool.nodes) < min_nodes:

@@ -286,6 +286,7 @@ def test_a_block_is_drawn_until_it_has_candidates_a_frontend_emits():
         guidance.draw_block(opts, 0, guidance.Coverage())
     (candidates,) = seen
     assert sum(not beyond_frontends(c.graph) for c in candidates) >= guidance.CANDIDATES * 16
+    assert any(beyond_frontends(c.graph) for c in candidates)  # drawn apart, for their share of the block
 
 
 def test_a_block_puts_the_cases_likeliest_to_fail_to_compile_last():

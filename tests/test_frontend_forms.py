@@ -53,3 +53,30 @@ def test_f16_attention_compiles_with_the_frontends_region_type():
 
     artifact = sut.compile_mlir(emit(attention("f16"), "main").text, sut.CompilerConfig())
     assert not isinstance(artifact, sut.CompileFailure), artifact.diagnostic[:400]
+
+
+def test_graphs_asked_for_frontend_forms_only_never_break_a_rule():
+    from hypothesis import HealthCheck, Phase, given, seed, settings
+
+    from ireefuzz.generators.strategies import graphs
+
+    def drawn(frontend_forms_only: bool) -> list:
+        out: list = []
+
+        @seed(7)
+        @settings(
+            max_examples=150,
+            database=None,
+            deadline=None,
+            phases=(Phase.generate,),
+            suppress_health_check=list(HealthCheck),
+        )
+        @given(graphs(op_salt="forms", frontend_forms_only=frontend_forms_only))
+        def run(graph) -> None:
+            out.append(graph)
+
+        run()
+        return out
+
+    assert sum(bool(beyond_frontends(g)) for g in drawn(False)) > 30  # an argument as init, as acc, as a fill's outs
+    assert not any(beyond_frontends(g) for g in drawn(True))

@@ -237,34 +237,49 @@ def draw_block(
         cpu, flags = drawn_config.target_cpu, options.flags + drawn_config.flags
     from ireefuzz.generators.frontend_forms import beyond_frontends
 
-    drawn: dict[str, Case] = {}
-    frontend_forms = 0  # drawn graphs a frontend could emit: the ones ``best`` chooses among
-    for attempt in range(100):
-        calls = []
-        salt = f"{options.seed}/{block}/{attempt}"  # ops by ``graphs``' own choices: Hypothesis's are skewed
-        strategy = cases(target_cpus=(cpu,), flags=(flags,), op_salt=salt, **restrict)
+    def distinct(part: str, wanted: int, enough: int, frontend_forms_only: bool) -> list[Case]:
+        """At least ``wanted`` distinct graphs if a few Hypothesis runs find them (else ``enough``), one case each:
+        a repeat compiles the same program. Forms a frontend emits only, or forms that break a rule only."""
+        drawn: dict[str, Case] = {}
+        for attempt in range(100):
+            calls: list[Case] = []
+            salt = f"{options.seed}/{block}{part}/{attempt}"  # ops by ``graphs``' own choices: Hypothesis's are skewed
+            strategy = cases(
+                target_cpus=(cpu,), flags=(flags,), op_salt=salt, frontend_forms_only=frontend_forms_only, **restrict
+            )
 
-        @seed(int.from_bytes(hashlib.sha256(f"{options.seed}/{block}/{attempt}".encode()).digest()[:8], "little"))
-        @settings(
-            max_examples=CANDIDATES * options.block + WARMUP_CALLS,
-            database=None,
-            deadline=None,
-            derandomize=False,
-            suppress_health_check=list(HealthCheck),
-            phases=(Phase.generate,),
-        )
-        @given(strategy)
-        def run(case: Case) -> None:
-            calls.append(case)
+            @seed(int.from_bytes(hashlib.sha256(salt.encode()).digest()[:8], "little"))
+            @settings(
+                max_examples=(wanted - len(drawn)) * 3 // 2 + WARMUP_CALLS,  # about a third repeat
+                database=None,
+                deadline=None,
+                derandomize=False,
+                suppress_health_check=list(HealthCheck),
+                phases=(Phase.generate,),
+            )
+            @given(strategy)
+            def run(case: Case) -> None:
+                calls.append(case)
 
-        run()
-        for case in calls[WARMUP_CALLS:]:
-            if repr(case.graph) not in drawn:  # one case per graph: a repeat compiles the same program
-                drawn[repr(case.graph)] = case
-                frontend_forms += not beyond_frontends(case.graph)
-        if len(drawn) >= options.block and (frontend_forms >= CANDIDATES * options.block or CANDIDATES == 1):
-            return best(list(drawn.values()), options.block, coverage)
-    raise RuntimeError(f"could not draw {options.block} distinct cases for block {block}")
+            run()
+            for case in calls[WARMUP_CALLS:]:
+                if frontend_forms_only or beyond_frontends(case.graph):
+                    drawn.setdefault(repr(case.graph), case)
+            if len(drawn) >= wanted or (len(drawn) >= enough and attempt >= 2):
+                return list(drawn.values())
+        raise RuntimeError(f"could not draw {enough} distinct cases for block {block}")
+
+    # forms no frontend emits, drawn apart (half of an unrestricted draw is such forms, and a block keeps few)
+    frontend = distinct("", CANDIDATES * options.block, options.block, frontend_forms_only=True)
+    beyond = distinct("/beyond", CANDIDATES * beyond_share(options.block), 0, frontend_forms_only=False)
+    if len(frontend) + len(beyond) < options.block:
+        raise RuntimeError(f"could not draw {options.block} distinct cases for block {block}")
+    return best(frontend + beyond, options.block, coverage)
+
+
+def beyond_share(n: int) -> int:
+    """How many of a block of ``n`` cases are forms no frontend emits, if drawn."""
+    return max(1, round(BEYOND_FRONTEND_SHARE * n))
 
 
 def best(candidates: list[Case], n: int, coverage: Coverage) -> list[Case]:
@@ -277,7 +292,7 @@ def best(candidates: list[Case], n: int, coverage: Coverage) -> list[Case]:
     ranked = sorted(range(len(candidates)), key=lambda i: (-coverage.value(candidates[i].graph), i))
     beyond = [i for i in ranked if beyond_frontends(candidates[i].graph)]
     others = [i for i in ranked if i not in beyond]
-    take = min(len(beyond), max(max(1, round(BEYOND_FRONTEND_SHARE * n)), n - len(others)))
+    take = min(len(beyond), max(beyond_share(n), n - len(others)))
     kept = others[: n - take] + beyond[:take]
     return [candidates[i] for i in sorted(kept, key=lambda i: (coverage.failure_rate(candidates[i].graph), i))]
 
