@@ -681,3 +681,33 @@ def test_a_dump_ends_where_the_linker_speaks():
     header = "// -----// IR Dump Before ExpandF16OpToF32Pass: iree-llvmcpu-expand-f16-op-to-f32 //----- //"
     (d,) = culprit.dumps(f"{header}\nmodule {{\n}}\n\niree-lld: error: undefined symbol: fmaxf\n>>> referenced by x\n")
     assert d.body == "module {\n}"
+
+
+def test_a_memory_finding_follows_its_own_dispatch_and_buffer_not_the_first_one_made():
+    import importlib
+
+    memory_culprit = importlib.import_module(
+        "ireefuzz.tools.filing.culprit.memory"
+    )  # the package re-exports a function of that name
+
+    header = "// -----// IR Dump After {} ('func.func' operation: @main_dispatch_{}) //----- //\n"
+    body = "func.func @main_dispatch_{}() {{\n  {}\n  return\n}}\n"
+    alloca = "%alloca = memref.alloca() : memref<{}>"
+    log = "".join(
+        [
+            header.format("BufferizePass: bufferize", "0_reduce_f16")
+            + body.format("0_reduce_f16", alloca.format("1x1xf16")),
+            header.format("Cleanup: cleanup", "1_gather_3x3xf16")
+            + body.format("1_gather_3x3xf16", "%x = arith.constant 0 : index"),
+            header.format("BufferizePass: bufferize", "1_gather_3x3xf16")
+            + body.format("1_gather_3x3xf16", alloca.format("3x1xf16")),
+        ]
+    )
+    counted = memory_culprit._counted_shapes({"memory_ops": [{"type": "memref<3x1xf16>"}]})
+    before, after = memory_culprit._first_in_dispatch(
+        log, culprit.memory_holds("alloca"), "g0_dispatch_1_gather_3x3xf16", counted
+    )
+    assert after is not None and after.function == "@main_dispatch_1_gather_3x3xf16" and "3x1xf16" in after.body
+    assert before is not None and "alloca" not in before.body
+    any_dispatch = culprit.first_after(log, culprit.memory_holds("alloca"))[1]
+    assert any_dispatch is not None and "1x1xf16" in any_dispatch.body  # what was followed before

@@ -209,3 +209,28 @@ def test_the_installed_compiler_gives_a_dated_build_and_is_the_default():
     assert upstream.build_date(version) is not None, version
     (default,) = upstream.match("numeric/wrong-value/attention")
     assert default.build == version and default.build_date == upstream.build_date(version).isoformat()
+
+
+def test_a_judged_cause_gets_its_duplicates_upstream_and_no_guess_beside_its_verdict(monkeypatch):
+    from ireefuzz.tools.baseline import Baseline, Known
+    from ireefuzz.tools.campaign.report import with_upstream_matches
+
+    baseline = Baseline.of(
+        [
+            Known("memory/alloca/contraction@X", "upstream", link="https://github.com/iree-org/iree/issues/8303"),
+            Known("memory/alloca/reduction@X", "duplicate-of", of="memory/alloca/contraction@X"),
+            Known("fusion/p@X", "duplicate-of", of="fusion/policy"),
+            Known("fusion/policy", "by-design", why="the default fusion policy"),
+        ]
+    )
+    assert baseline.upstream_of("memory/alloca/reduction@X") == "https://github.com/iree-org/iree/issues/8303"
+    assert baseline.upstream_of("fusion/p@X") == ""
+    guess = upstream.Match(**{f.name: None for f in dataclasses.fields(upstream.Match)})
+    monkeypatch.setattr(upstream, "match", lambda cause, **_: [guess])
+    monkeypatch.setattr(upstream.Match, "line", lambda self: "likely duplicate of iree-org/iree#1 (open)")
+    causes = [
+        {"id": "fusion/p@X", "verdict": "duplicate-of", "upstream": "", "signatures": []},
+        {"id": "memory/alloca/new@X", "verdict": "", "upstream": "", "signatures": []},
+    ]
+    cells = {c["id"]: c.get("upstream") for c in with_upstream_matches({"causes": causes}, {})["causes"]}
+    assert cells == {"fusion/p@X": "", "memory/alloca/new@X": "likely duplicate of iree-org/iree#1 (open)"}

@@ -194,6 +194,11 @@ class Baseline:
                 return
             cause = k.of
 
+    def upstream_of(self, cause: str) -> str:
+        """Where ``cause`` is reported: its entry's link, else (a ``duplicate-of``) that of the cause it duplicates,
+        in turn ("": none on the chain)."""
+        return next((k.link for k in self._chain(cause) if k.verdict == "upstream" and k.link), "")
+
     def known_mechanism(self, cause: str) -> Mechanism | None:
         """The mechanism of known cause ``cause`` (a ``duplicate-of`` entry's is the cause it duplicates'), if
         recorded."""

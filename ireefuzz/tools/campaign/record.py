@@ -588,7 +588,7 @@ class Record:
                     "verdict_detail": (f"{known.detail} ({known.note})" if c.id in self.by_experiment else known.detail)
                     if known
                     else "",
-                    "upstream": known.upstream if known else "",
+                    "upstream": (known.upstream or self.baseline.upstream_of(c.id)) if known else "",
                 }
                 | ({"experiments": tried} if tried else {})
             )

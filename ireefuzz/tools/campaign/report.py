@@ -41,12 +41,14 @@ def write_reports(out: Path, summary: Mapping[str, Any], findings: Sequence[Mapp
 def with_upstream_matches(summary: Mapping[str, Any], examples: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     """``summary`` with each cause the baseline does not name matched against the table of upstream issues
     (``ireefuzz.tools.filing.upstream``): its ``upstream`` cell says "likely duplicate of ... (open / closed
-    as fixed ...)" from the cause's first recorded finding and program."""
+    as fixed ...)" from the cause's first recorded finding and program. A judged cause (a verdict: upstream,
+    by design, a duplicate of another) gets no such guess: its verdict says what it is, and a guess beside it would
+    contradict it (a duplicate of #8303's cause "likely duplicate of" another issue)."""
     from ireefuzz.tools.filing import upstream
 
     causes = []
     for c in summary.get("causes", ()):
-        if not c.get("upstream"):
+        if not c.get("upstream") and c.get("verdict") in ("", "listed", None):
             row = next((examples[s] for s in c.get("signatures", ()) if s in examples), None)
             found = upstream.for_finding(row, upstream.program_of(row), c["id"]) if row else upstream.match(c["id"])
             c = dict(c) | ({"upstream": "; ".join(m.line() for m in found[:2])} if found else {})

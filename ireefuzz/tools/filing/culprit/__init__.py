@@ -44,7 +44,7 @@ def of_finding(finding: Any, program: str, case: Any, config: CompilerConfig) ->
             return not_localized("a compile timeout names no failing pass", method="crash")
         return compile_failure(program, config, crashed_=finding.kind == "compile-crash")
     if method == "memory-op":
-        return memory(program, finding.kind, config)
+        return memory(program, finding.kind, config, finding.evidence)
     if method == "wrong-value" and case is not None and case.args is not None:
         return wrong_values(program, case.function, case.inputs(0), config)
     return not_localized(

@@ -3,14 +3,17 @@
 The first pass whose output holds the oracle's op (``oracles.memory.scan``, so a copy-shaped ``linalg.generic``
 counts as the oracle counts it) is where it appears; ``lineage`` follows a buffer back past the passes that only
 materialize it. A copy into or out of a buffer that appears with it is that buffer's: followed the same way.
+Where the finding says which dispatch and which buffers it counted (its evidence), those are followed: another
+dispatch's buffer, made earlier by another pass, is another finding (a gather dispatch's buffer once took the
+culprit of an f16 max reduction's in the dispatch before it).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from . import lineage
-from .log import first_after
+from .log import Dump, dumps, first_after
 from .record import Culprit, not_localized
 from .run import AFTER_EACH_CHANGE, compile_
 
@@ -39,12 +42,16 @@ def memory_holds(kind: str) -> Callable[[str], bool]:
     return holds
 
 
-def memory(text: str, kind: str, config: CompilerConfig) -> Culprit:
-    """The confirmed pass that made the oracle's ``kind`` memory op, or not localized."""
+def memory(text: str, kind: str, config: CompilerConfig, evidence: Mapping[str, Any] | None = None) -> Culprit:
+    """The confirmed pass that made the oracle's ``kind`` memory op, or not localized; ``evidence``: the finding's
+    (its ``dispatch`` and the ``memory_ops`` it counted), whose buffers are the ones followed."""
     code, _, log = compile_(text, config, list(AFTER_EACH_CHANGE))
     if code != 0 and "IR Dump" not in log:
         return not_localized("the program does not compile with --mlir-print-ir-after-change", method="memory")
-    before, after = first_after(log, memory_holds(kind))
+    counted = _counted_shapes(evidence or {})
+    before, after = _first_in_dispatch(log, memory_holds(kind), str((evidence or {}).get("dispatch", "")), counted)
+    if after is None:
+        before, after = first_after(log, memory_holds(kind))
     if after is None:
         return not_localized(f"no pass's output holds a {kind} as the memory oracle counts it", method="memory")
     what = f"the first pass whose output holds the {kind} (memory.scan) is {after.name}"
@@ -53,7 +60,33 @@ def memory(text: str, kind: str, config: CompilerConfig) -> Culprit:
         for line in lineage.buffer_lines(after.body)
         if line not in lineage.buffer_lines(before.body if before else "")
     ]
+    new = [line for line in new if lineage.shape_of(line[1]) in counted] or new
     if not new:
         return not_localized(f"{what}; no buffer appears with it to follow", "executable-targets", "memory")
     form = lineage.buffers(*new[0])
     return lineage.localize(text, config, after.function, form, what, "memory", log)
+
+
+def _counted_shapes(evidence: Mapping[str, Any]) -> set[tuple[tuple[str, ...], str]]:
+    """(dims, element type) of each buffer the finding's oracle counted."""
+    types = [m.get("type", "") for m in evidence.get("memory_ops") or () if isinstance(m, Mapping)]
+    return {shape for t in types if (shape := lineage.shape_of(str(t))) is not None}
+
+
+def _first_in_dispatch(
+    log: str, holds: Callable[[str], bool], dispatch: str, counted: set[tuple[tuple[str, ...], str]]
+) -> tuple[Dump | None, Dump | None]:
+    """``first_after`` within the finding's dispatch (its function named as the finding names it, but for the
+    module's prefix: ``g0_dispatch_1_...`` is this program's ``main_dispatch_1_...``), holding a counted buffer;
+    (None, None) if no dump does (then any dispatch's first is taken)."""
+    suffix = dispatch.partition("_dispatch_")[2]
+    if not suffix:
+        return None, None
+    seen: dict[str, Dump] = {}
+    for d in dumps(log):
+        mine = d.function.endswith(f"_dispatch_{suffix}")
+        has_counted = not counted or any(lineage.shape_of(t) in counted for _, t in lineage.buffer_lines(d.body))
+        if d.when == "After" and mine and holds(d.body) and has_counted:
+            return seen.get(d.function), d
+        seen[d.function] = d
+    return None, None
