@@ -711,3 +711,23 @@ def test_a_memory_finding_follows_its_own_dispatch_and_buffer_not_the_first_one_
     assert before is not None and "alloca" not in before.body
     any_dispatch = culprit.first_after(log, culprit.memory_holds("alloca"))[1]
     assert any_dispatch is not None and "1x1xf16" in any_dispatch.body  # what was followed before
+
+
+def test_a_buffer_bufferization_made_names_where_its_tensor_was_left():
+    import importlib
+
+    memory_culprit = importlib.import_module("ireefuzz.tools.filing.culprit.memory")
+    header = "// -----// IR Dump After {} ('func.func' operation: @main_dispatch_0_x) //----- //\n"
+    body = "func.func @main_dispatch_0_x() {{\n  {}\n  return\n}}\n"
+    steps = [
+        ("TileAndDistribute: tile-and-distribute", "%0 = tensor.empty() : tensor<8x16xf16>"),
+        ("TileAndFuse: tile-and-fuse", "%1 = tensor.empty() : tensor<3x1xf16>"),
+        ("GenericVectorization: generic-vectorization", "%1 = tensor.empty() : tensor<3x1xf16>\n  %2 = vector.x"),
+        ("Bufferize: iree-codegen-iree-comprehensive-bufferize", "%alloca = memref.alloca() : memref<3x1xf16>"),
+    ]
+    log = "".join(header.format(name) + body.format(ir) for name, ir in steps)
+    materialized = culprit.dumps(log)[-1]
+    said = memory_culprit.temporary_origin(log, materialized, "memref<3x1xf16>")
+    assert "`tensor<3x1xf16>`" in said and said.endswith("first shows in the dispatch after `tile-and-fuse`")
+    assert "not traced" in memory_culprit.temporary_origin(log, materialized, "i32")
+    assert "no tensor.empty of exactly" in memory_culprit.temporary_origin(log, materialized, "memref<2x2xf16>")

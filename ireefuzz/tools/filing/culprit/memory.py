@@ -5,12 +5,17 @@ counts as the oracle counts it) is where it appears; ``lineage`` follows a buffe
 materialize it. A copy into or out of a buffer that appears with it is that buffer's: followed the same way.
 Where the finding says which dispatch and which buffers it counted (its evidence), those are followed: another
 dispatch's buffer, made earlier by another pass, is another finding (a gather dispatch's buffer once took the
-culprit of an f16 max reduction's in the dispatch before it).
+culprit of an f16 max reduction's in the dispatch before it). A buffer bufferization made is the memory it gives a
+tensor earlier passes left live: ``temporary_origin`` says where that tensor first shows (a fact for the maintainer,
+not a culprit: two outsiders' reviews read bufferization as only materializing it).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+from ireefuzz.oracles import vocabulary
 
 from . import lineage
 from .log import Dump, dumps, first_after
@@ -64,7 +69,38 @@ def memory(text: str, kind: str, config: CompilerConfig, evidence: Mapping[str, 
     if not new:
         return not_localized(f"{what}; no buffer appears with it to follow", "executable-targets", "memory")
     form = lineage.buffers(*new[0])
-    return lineage.localize(text, config, after.function, form, what, "memory", log)
+    found = lineage.localize(text, config, after.function, form, what, "memory", log)
+    if found.pass_ in vocabulary.MATERIALIZING_PASSES["memory"]:
+        return dataclasses.replace(found, how=f"{found.how}; {temporary_origin(log, after, new[0][1])}")
+    return found
+
+
+def temporary_origin(log: str, materialized: Dump, buffer_type: str) -> str:
+    """Where the tensor a materializing pass (bufferization) gave a buffer to was made, as the dumps show it: the
+    first pass whose output holds, in the dispatch's function, a ``tensor.empty`` / ``alloc_tensor`` of exactly
+    the buffer's type that its input did not. A fact for the maintainer, not a culprit: that pass may do its job."""
+    shape = lineage.shape_of(buffer_type)
+    if shape is None:
+        return "the tensor it gives memory to is not traced"
+    dims, element = shape
+    exact = lambda body: [
+        line
+        for line in lineage.tensor_allocations(dims, element).holds(body)
+        if lineage.shape_of(line.rpartition(":")[2]) == shape
+    ]
+    mine = [d for d in dumps(log) if d.function == materialized.function]
+    tensor = f"`tensor<{'x'.join(dims)}x{element}>`"
+    for previous, d in zip([None, *mine], mine):
+        if d == materialized or d.when != "After":
+            break
+        if exact(d.body) and not (previous is not None and exact(previous.body)):
+            if previous is None:
+                return f"bufferization gives memory to a {tensor} the dispatch holds from its first dump on"
+            return (
+                f"bufferization gives memory to a {tensor} that earlier passes left live: a tensor.empty of that "
+                f"type first shows in the dispatch after `{d.name}`"
+            )
+    return f"no tensor.empty of exactly {tensor} precedes it in the dispatch (a larger one, tiled, may)"
 
 
 def _counted_shapes(evidence: Mapping[str, Any]) -> set[tuple[tuple[str, ...], str]]:
