@@ -392,6 +392,18 @@ def test_a_wrong_value_seen_only_in_the_cases_of_one_its_cone_holds_is_that_ones
     assert companions([crash, _stats("crash/compile-error/sort>concat", {780})]) == {}
 
 
+def test_two_outputs_failing_in_the_same_cases_over_shared_producers_are_one_cause():
+    """Stop 44 (host, seed 24817): one consumer fusion writing a diagonal tile only, read by two outputs, was two
+    new causes with two bundles."""
+    from ireefuzz.tools.campaign.causes import companions
+
+    a = _stats("numeric/wrong-value/layer_norm>cos>min>reduce_sum", {1915, 1916})
+    b = _stats("numeric/wrong-value/layer_norm>cos>min>transpose>where_gt", {1915, 1916})
+    assert companions([b, a]) == {b.id: a.id}
+    assert companions([a, _stats(b.id, {1915, 1916, 2000})]) == {}  # one fails alone in a case: two bugs, maybe
+    assert companions([a, _stats("numeric/wrong-value/gather>transpose>where_gt", {1915, 1916})]) == {}  # no shared op
+
+
 def test_a_companion_is_listed_not_red_and_its_lead_stays_new(tmp_path):
     """On a recorded run: the sort and the sort>concat of one case, the sort alone in another. The sort stays new;
     the sort>concat is settled as its companion, listed in the summary (shown failing with companions ignored)."""

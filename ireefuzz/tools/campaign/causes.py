@@ -52,6 +52,9 @@ def ops_chain(cause: str) -> tuple[str, ...]:
 def companions(causes: Iterable[CauseStats]) -> dict[str, str]:
     """Each wrong value seen only in the cases of another wrong value whose ops its cone holds -> that cause: one
     wrong op read by two outputs gives two causes (``sort`` and ``sort>concat``), one bug (round 40, seed 44719).
+    So is one seen in exactly the cases of another whose cone starts with the same op: two outputs of one graph
+    that fail together and share their producers (stop 44, host, seed 24817: ``layer_norm>cos>min>reduce_sum`` and
+    ``layer_norm>cos>min>transpose>where_gt``, one consumer fusion that writes a diagonal tile only, filed twice).
     The one with fewer ops leads (ties: by id); a lead is never itself a companion."""
     wrong = sorted(
         (c for c in causes if c.id.startswith("numeric/wrong-value/") and c.case_indices),
@@ -68,6 +71,22 @@ def companions(causes: Iterable[CauseStats]) -> dict[str, str]:
                 continue
             holds = any(ops[i : i + len(chain)] == chain for i in range(len(ops) - len(chain) + 1))
             if holds and other.case_indices <= lead.case_indices:
+                found[other.id] = lead.id
+    for lead in wrong:  # outputs of one graph failing together, over the producers they share
+        if lead.id in found:
+            continue
+        for other in wrong:
+            if (
+                other.id == lead.id
+                or other.id in found
+                or (len(ops_chain(other.id)), other.id)
+                < (
+                    len(ops_chain(lead.id)),
+                    lead.id,
+                )
+            ):
+                continue
+            if ops_chain(other.id)[0] == ops_chain(lead.id)[0] and other.case_indices == lead.case_indices:
                 found[other.id] = lead.id
     return found
 
