@@ -37,6 +37,10 @@ one comment_23665_two_functions_cse_aliasing two_functions_iota_argmax_O3_zeroes
 # round 41's two new bugs, found by its campaigns and triaged by an outsider with stock tools first
 one offset_map_infer_convolution_dims_sigsegv offset_map_infer_convolution_dims_sigsegv.mlir
 one asinh_of_negative_values_cancels asinh_of_negative_values_cancels.mlir --shapes 64
+# stop 44: found by its campaigns, each reproduced and minimized by an outsider with stock tools before it read the
+# tool's report
+one reduction_read_twice_diagonal_only reduction_read_twice_by_a_fused_consumer_diagonal_only.mlir
+one gather_read_by_reduction_and_elementwise_stack_buffer gather_read_by_reduction_and_elementwise_stack_buffer.mlir
 # stop 42: found by a stock-tools spike, then by the host campaign once pow_int was drawn; triaged by an outsider first
 VERSIONS=3.2.0,$VERSIONS  # 3.2.0 is right: the bug came in after it (the last line, so no other bundle takes it)
 one fpowi_runtime_exponent_negative_base_nan fpowi_runtime_exponent_negative_base_nan.mlir --shapes 64,64
