@@ -114,6 +114,21 @@ def test_an_empty_or_unit_dim_is_tried_one_size_up():
     assert "size:D=34" not in labels(softmax_case())  # a size off the edge is not varied
 
 
+def test_a_padded_pack_of_a_computed_value_is_tried_packing_whole_tiles():
+    """Stop 44: a padded pack of an elementwise result kept the producer's tile on the stack, called new three times;
+    packing whole tiles removes it (the outsiders' variant), and is the recorded cure of its known cause."""
+    src, packed = T((1, 1, 2), "f32"), T((1, 1, 1, 8), "f32")
+    pack = {"inner_dims_pos": [2], "inner_tiles": [8], "padding": 0.0}
+    of_value = Graph((src,), (Node("negate", ("a0",), {}, src), Node("pack", ("n0",), pack, packed)), ("n1",))
+    (whole,) = [e for kind in X.graph_experiments(Case(of_value, ({},))) for e in kind if e.label == "n1.whole-tiles"]
+    node = whole.case.graph.nodes[1]
+    assert node.attrs["inner_tiles"] == [2] and node.attrs["padding"] is None and node.type.shape == (1, 1, 1, 2)
+    of_argument = Graph((src,), (Node("pack", ("a0",), pack, packed),), ("n0",))  # the transfer split's, by design
+    assert not any(label.endswith("whole-tiles") for label in labels(Case(of_argument, ({},))))
+    cured = {k.cause for k in baseline.load(baseline.DEFAULT_BASELINE).entries if k.mechanism and k.mechanism.cured_by}
+    assert "memory/alloca/padded-pack-of-a-fused-producer" in cured
+
+
 def test_a_softmax_gets_static_dims_an_empty_outs_a_rank_more_the_cpus_and_data_tiling():
     case = softmax_case()
     built = {e.label: e for kind in X.graph_experiments(case) for e in kind}

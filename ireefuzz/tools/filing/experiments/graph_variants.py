@@ -1,6 +1,7 @@
 """Variants of a graph ``Case``, from the metamorphic relations' transforms and the shrinker's graph edits: dims
-static or dynamic, an argument init replaced, fill vs splat generic, a fill read from an argument, a consumer
-removed, f32 for f16 / bf16, a rank more or less, data tiling on / off (``graph_experiments``, with the CPUs)."""
+static or dynamic, an argument init replaced, fill vs splat generic, a fill read from an argument, a padded pack
+packing whole tiles, a consumer removed, f32 for f16 / bf16, a rank more or less, data tiling on / off
+(``graph_experiments``, with the CPUs)."""
 
 from __future__ import annotations
 
@@ -269,6 +270,37 @@ def config_experiments(case: Case) -> Iterator[Experiment]:
             yield Experiment(v.label, f"`{flag}`", v.case)
 
 
+def pack_experiments(case: Case) -> Iterator[Experiment]:
+    """Each padded ``linalg.pack`` of a value an op computes, packing whole tiles instead: each inner tile that does
+    not divide its static dim becomes the dim (one tile, no padding). The variant every outsider's check of a padded
+    pack's stack buffer turned to (stop 44: the producer's tile read back past its end). A pack of an argument has
+    none: its padded read keeps the transfer split's buffer, by design (#8076)."""
+    from ireefuzz.generators.ops import OPS
+
+    g = case.graph
+    for i, node in enumerate(g.nodes):
+        if node.op != "pack" or node.attrs.get("padding") is None or not node.inputs[0].startswith("n"):
+            continue
+        src = g.type_of(node.inputs[0])
+        tiles = [
+            d if isinstance(d := src.shape[p], int) and d > 0 and d % t else t
+            for p, t in zip(node.attrs["inner_dims_pos"], node.attrs["inner_tiles"])
+        ]
+        if tiles == list(node.attrs["inner_tiles"]):  # ragged only on dynamic dims: no static whole tile
+            continue
+        attrs = {**node.attrs, "inner_tiles": tiles, "padding": None}
+        whole = dataclasses.replace(node, attrs=attrs, type=OPS["pack"].infer([src], attrs))
+        graph = type(g)(g.args, g.nodes[:i] + (whole,) + g.nodes[i + 1 :], g.outputs)
+        variant = _attempt(lambda: _with(case, graph.check()))  # a consumer of the old tiling: no variant
+        if variant is not None:
+            yield Experiment(
+                f"n{i}.whole-tiles",
+                f"n{i} (a padded `linalg.pack`) packing whole tiles: inner tiles {tiles} for "
+                f"{list(node.attrs['inner_tiles'])}, no padding",
+                variant,
+            )
+
+
 GraphBuilder = Callable[[Any], Iterator[Experiment]]
 
 
@@ -295,6 +327,7 @@ GRAPH_EXPERIMENTS: tuple[tuple[str, GraphBuilder], ...] = (
     ("init", init_experiments),
     ("splat", splat_experiments),
     ("producer", producer_experiments),
+    ("pack", pack_experiments),
     ("consumer", consumer_experiments),
     ("dtype", dtype_experiments),
     ("rank", rank_experiments),
