@@ -74,6 +74,16 @@ CAUSES = {
         "`convertFPowIOp`); a constant exponent is right",
         None,
     ),
+    "reduction_read_twice_diagonal_only": (
+        "a reduction's result read twice by its fused consumer, through `(d0)` and `(d1)` (`o[i,j] = r[i] + r[j]`): "
+        "workgroup tiling gives the consumer a diagonal tile, and only the diagonal of `o` is written",
+        None,
+    ),
+    "gather_read_by_reduction_and_elementwise_stack_buffer": (
+        "a gather read by a reduction and by an elementwise op in one dispatch: the gathered column is stored in a "
+        "stack buffer for the elementwise op (over the 32 KiB stack limit at 4096x64 f32)",
+        None,
+    ),
 }
 
 
