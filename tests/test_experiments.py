@@ -114,6 +114,27 @@ def test_an_empty_or_unit_dim_is_tried_one_size_up():
     assert "size:D=34" not in labels(softmax_case())  # a size off the edge is not varied
 
 
+def test_another_ops_value_as_an_elementwise_outs_is_tried_as_a_tensor_empty():
+    """Stop 44 (host, seed 61837): the fpowi NaN with a cosine's value as its outs (read by nothing) was "a defect of
+    its own"; with the outs a tensor.empty it is the known bug. A reduction reads its outs: no such variant."""
+    x, n = T((1, 2), "f32"), T((1, 2), "i32")
+    cos_outs = Graph(
+        (x, n),
+        (Node("cos", ("a0",), {}, x), Node("pow_int", ("a0", "a1"), {"init": "value:n0"}, x)),
+        ("n1",),
+    )
+    built = {e.label: e for kind in X.graph_experiments(Case(cos_outs, ({},))) for e in kind}
+    assert built["n1.outs=empty"].change == "`tensor.empty` instead of n0's value as the outs of n1 (pow_int)"
+    assert built["n1.outs=empty"].case.graph.nodes[-1].attrs.get("init", "empty") == "empty"
+    r = T((1,), "f32")
+    sum_outs = Graph(
+        (x, r),
+        (Node("abs", ("a1",), {}, r), Node("reduce_sum", ("a0",), {"dim": 1, "init": "value:n0"}, r)),
+        ("n1",),
+    )
+    assert "n1.outs=empty" not in labels(Case(sum_outs, ({},)))
+
+
 def test_a_padded_pack_of_a_computed_value_is_tried_packing_whole_tiles():
     """Stop 44: a padded pack of an elementwise result kept the producer's tile on the stack, called new three times;
     packing whole tiles removes it (the outsiders' variant), and is the recorded cure of its known cause."""
