@@ -114,6 +114,25 @@ def test_an_empty_or_unit_dim_is_tried_one_size_up():
     assert "size:D=34" not in labels(softmax_case())  # a size off the edge is not varied
 
 
+def test_a_consumer_removed_keeps_every_argument_and_its_inputs():
+    """Stop 44 (host, seed 61837): with the cos after an fpowi removed, an argument nothing read was dropped, the
+    others' inputs were drawn again, the negative bases were gone, and the tool said "with n1 (cos) removed, its
+    values are right". Stock tools: the fpowi alone gives the same NaN."""
+    import numpy as np
+
+    unused, base, power = T((1, 1, 4), "f16"), T((3,), "f16"), T((3,), "i32")
+    graph = Graph(
+        (unused, base, power),
+        (Node("pow_int", ("a1", "a2"), {}, base), Node("cos", ("n0",), {}, base)),
+        ("n1",),
+    )
+    case = Case(graph, ({},), seed=5, magnitude=16)
+    (dropped,) = [e for kind in X.graph_experiments(case) for e in kind if e.label == "drop:n1"]
+    assert dropped.case.graph.args == graph.args
+    for mine, theirs in zip(case.inputs(0), dropped.case.inputs(0)):
+        np.testing.assert_array_equal(mine, theirs)
+
+
 def test_another_ops_value_as_an_elementwise_outs_is_tried_as_a_tensor_empty():
     """Stop 44 (host, seed 61837): the fpowi NaN with a cosine's value as its outs (read by nothing) was "a defect of
     its own"; with the outs a tensor.empty it is the known bug. A reduction reads its outs: no such variant."""

@@ -175,10 +175,12 @@ def rebuild(
     *,
     replace: Mapping[str, str] | None = None,
     new_args: Sequence[TensorType] = (),
+    keep_arguments: bool = False,
 ) -> Graph:
     """The graph with only nodes ``keep`` (old indices, in order), references in ``replace``
-    redirected (old ref -> old ref or ``"x<i>"`` for ``new_args[i]``), unused arguments dropped,
-    and everything renumbered. Raises GraphError if the result is not well-formed."""
+    redirected (old ref -> old ref or ``"x<i>"`` for ``new_args[i]``), unused arguments dropped
+    (``keep_arguments``: kept, so each argument keeps its input values: an experiment's variant must not draw
+    other inputs), and everything renumbered. Raises GraphError if the result is not well-formed."""
     replace = dict(replace or {})
     all_args = list(graph.args) + list(new_args)
 
@@ -217,7 +219,8 @@ def rebuild(
         if init.startswith("value:") and init[6] in "ax":
             used.append(init[6:])
     order = lambda r: int(r[1:]) + (len(graph.args) if r[0] == "x" else 0)
-    arg_refs = sorted(set(used), key=order)
+    kept_args = [f"a{k}" for k in range(len(graph.args))] if keep_arguments else []
+    arg_refs = sorted(set(used) | set(kept_args), key=order)
     arg_map = {r: f"a{k}" for k, r in enumerate(arg_refs)}
     node_map = {f"n{old}": f"n{k}" for k, (old, _) in enumerate(nodes_old)}
     rename = lambda r: arg_map.get(r) or node_map.get(r) or r

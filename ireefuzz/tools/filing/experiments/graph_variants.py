@@ -165,7 +165,9 @@ def consumer_experiments(case: Case) -> Iterator[Experiment]:
         if not producers:
             continue
         outputs = list(dict.fromkeys([o for o in g.outputs if c not in cone(g, [o])] + producers))
-        variant = _attempt(lambda: _with(case, rebuild(g, sorted(cone(g, outputs)), outputs)))
+        kept = sorted(cone(g, outputs))  # every argument kept: its inputs stay the program's (stop 44: an unused one
+        # dropped shifted the others' values, and a NaN's negative base was gone: "removing the cos cures it")
+        variant = _attempt(lambda: _with(case, rebuild(g, kept, outputs, keep_arguments=True)))
         if variant is not None:
             shown = ", ".join(producers)
             yield Experiment(f"drop:n{c}", f"n{c} ({node.op}) removed ({shown} returned instead)", variant)
