@@ -270,11 +270,11 @@ def draw_block(
         raise RuntimeError(f"could not draw {enough} distinct cases for block {block}")
 
     # forms no frontend emits, drawn apart (half of an unrestricted draw is such forms, and a block keeps few)
-    frontend = distinct("", CANDIDATES * options.block, options.block, frontend_forms_only=True)
+    emitted = distinct("", CANDIDATES * options.block, options.block, frontend_forms_only=True)
     beyond = distinct("/beyond", CANDIDATES * beyond_share(options.block), 0, frontend_forms_only=False)
-    if len(frontend) + len(beyond) < options.block:
+    if len(emitted) + len(beyond) < options.block:
         raise RuntimeError(f"could not draw {options.block} distinct cases for block {block}")
-    return best(frontend + beyond, options.block, coverage)
+    return best(emitted + beyond, options.block, coverage)
 
 
 def beyond_share(n: int) -> int:
