@@ -392,16 +392,23 @@ def test_a_recorded_untagged_contract_finding_is_rebucketed_into_the_dps_cause()
 def test_every_op_family_is_drawn_regularly_in_a_campaign_stream():
     """Families first, then an op of the family: nine convolution and pooling variants no longer crowd out the
     three normalizations (before: normalizations in 10% of cases, convolutions in 58%)."""
-    from ireefuzz.generators.ops import FAMILIES, OPS
+    from ireefuzz.generators.ops import FAMILIES, OPS, destinations
     from ireefuzz.tools.campaign.guidance import Coverage, draw_block
     from ireefuzz.tools.campaign.options import Options
 
     options = Options(seed=0, cases=256)
     cases = [c for b in range(256 // options.block) for c in draw_block(options, b, Coverage())]
-    share = {f: sum(any(OPS[n.op].family == f for n in c.graph.nodes) for c in cases) / len(cases) for f in FAMILIES}
+
+    def drawn(graph):  # a fill that is only another node's destination is that node's form, not a drawn producer
+        into = {ref for n in graph.nodes for ref, _ in destinations(n.op, n.inputs, n.attrs)}
+        read = {r for n in graph.nodes for r in n.inputs} - into
+        return [n for i, n in enumerate(graph.nodes) if n.op != "fill" or f"n{i}" in read or f"n{i}" in graph.outputs]
+
+    share = {f: sum(any(OPS[n.op].family == f for n in drawn(c.graph)) for c in cases) / len(cases) for f in FAMILIES}
     # nine families (the model patterns are the ninth): each in at least 4% of 256 cases (a family's share varies
-    # from about 5% to 26% by seed), none in more than 65% (the producers: a block's forms a frontend emits take a
-    # fill, never an argument, for every accumulator: 61% at seed 0)
+    # from about 5% to 26% by seed), none in more than 65% (the most drawn: 50-56% at seeds 0-2). Hypothesis seeds
+    # its draws with constants from the modules loaded: a CI worker that ran other tests first draws another stream
+    # from the same seed (the producers with every fill counted: 61% here, 68% there).
     assert min(share.values()) >= 0.04 and max(share.values()) <= 0.65, share
 
 
