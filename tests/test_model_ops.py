@@ -406,9 +406,9 @@ def test_every_op_family_is_drawn_regularly_in_a_campaign_stream():
 
     share = {f: sum(any(OPS[n.op].family == f for n in drawn(c.graph)) for c in cases) / len(cases) for f in FAMILIES}
     # nine families (the model patterns are the ninth): each in at least 4% of 256 cases (a family's share varies
-    # from about 5% to 26% by seed), none in more than 65% (the most drawn: 50-56% at seeds 0-2). Hypothesis seeds
-    # its draws with constants from the modules loaded: a CI worker that ran other tests first draws another stream
-    # from the same seed (the producers with every fill counted: 61% here, 68% there).
+    # from about 5% to 26% by seed), none in more than 65% (the most drawn: 50-56% at seeds 0-2). A CI worker that
+    # ran other tests first drew another stream from the same seed (likely Hypothesis's constants from the modules
+    # loaded; not verified): the producers with every fill counted were 61% alone, 68% there.
     assert min(share.values()) >= 0.04 and max(share.values()) <= 0.65, share
 
 
