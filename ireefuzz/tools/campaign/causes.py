@@ -72,21 +72,12 @@ def companions(causes: Iterable[CauseStats]) -> dict[str, str]:
             holds = any(ops[i : i + len(chain)] == chain for i in range(len(ops) - len(chain) + 1))
             if holds and other.case_indices <= lead.case_indices:
                 found[other.id] = lead.id
-    for lead in wrong:  # outputs of one graph failing together, over the producers they share
+    for k, lead in enumerate(wrong):  # outputs of one graph failing together, over the producers they share
         if lead.id in found:
             continue
-        for other in wrong:
-            if (
-                other.id == lead.id
-                or other.id in found
-                or (len(ops_chain(other.id)), other.id)
-                < (
-                    len(ops_chain(lead.id)),
-                    lead.id,
-                )
-            ):
-                continue
-            if ops_chain(other.id)[0] == ops_chain(lead.id)[0] and other.case_indices == lead.case_indices:
+        for other in wrong[k + 1 :]:  # ``wrong`` is in lead order: fewer ops, then by id
+            shared = ops_chain(other.id)[0] == ops_chain(lead.id)[0]
+            if other.id not in found and shared and other.case_indices == lead.case_indices:
                 found[other.id] = lead.id
     return found
 

@@ -96,11 +96,14 @@ def last_started(log: str) -> Dump | None:
     return next((d for d in reversed(dumps(log)) if d.when == "Before" and not is_adaptor(d)), None)
 
 
-def first_after(log: str, holds: Callable[[str], bool]) -> tuple[Dump | None, Dump | None]:
-    """(the dump before, the first ``After`` dump whose body ``holds``): the previous dump of the same function."""
+def first_after(
+    log: str, holds: Callable[[str], bool], in_function: Callable[[str], bool] = lambda name: True
+) -> tuple[Dump | None, Dump | None]:
+    """(the dump before, the first ``After`` dump whose body ``holds``, of a function ``in_function`` takes): the
+    previous dump of the same function."""
     seen: dict[str, Dump] = {}
     for d in dumps(log):
-        if d.when == "After" and holds(d.body):
+        if d.when == "After" and in_function(d.function) and holds(d.body):
             return seen.get(d.function), d
         seen[d.function] = d
     return None, None

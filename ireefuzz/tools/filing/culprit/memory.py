@@ -118,11 +118,7 @@ def _first_in_dispatch(
     suffix = dispatch.partition("_dispatch_")[2]
     if not suffix:
         return None, None
-    seen: dict[str, Dump] = {}
-    for d in dumps(log):
-        mine = d.function.endswith(f"_dispatch_{suffix}")
-        has_counted = not counted or any(lineage.shape_of(t) in counted for _, t in lineage.buffer_lines(d.body))
-        if d.when == "After" and mine and holds(d.body) and has_counted:
-            return seen.get(d.function), d
-        seen[d.function] = d
-    return None, None
+    has_counted = lambda body: not counted or any(lineage.shape_of(t) in counted for _, t in lineage.buffer_lines(body))
+    return first_after(
+        log, lambda body: holds(body) and has_counted(body), lambda name: name.endswith(f"_dispatch_{suffix}")
+    )
