@@ -69,8 +69,8 @@ _NOISE_FRAMES = re.compile(
     r"report_fatal_error|llvm_unreachable_internal|__assert_fail|__assert_fail_base|\babort\b|\braise\b|"
     r"pthread_kill|gsignal|__restore_rt|^\(?/lib|libc\.so|^\?\?|^0x"
 )
-# Context errors that say where, not what: skipped when naming the stage.
-_GENERIC_STAGES = (
+# Context errors that say where, not what: skipped when naming the stage; a bug's reproduction needs more than them.
+GENERIC_STAGES = (
     "failed to run translation of source executable",
     "failed to serialize executable",
     "failed to translate executables",
@@ -98,6 +98,12 @@ def normalize_diagnostic(message: str, words: int = 12) -> str:
 
 _FAILING_PASS = re.compile(r"^failing pass: (\S+) \(([^)]*)\)$", re.M)
 _DISPATCH_FILE = re.compile(r"_(\w+?_dispatch_\d+)\.mlir$")
+
+
+def is_generic(message: str) -> bool:
+    """``message`` only says where a compile failed (``GENERIC_STAGES``): a pass that failed without a diagnostic of
+    its own leaves only such lines."""
+    return message.strip().startswith(GENERIC_STAGES)
 
 
 def failing_pass(diagnostic: str) -> str | None:
@@ -140,7 +146,7 @@ def compile_error_stage(diagnostic: str) -> str:
     errors = _own_errors(diagnostic)
     for context in errors[1:]:
         gist = re.sub(r"^'[^']*' op ", "", context.strip())
-        if gist.startswith("failed") and not gist.startswith(_GENERIC_STAGES):
+        if gist.startswith("failed") and not gist.startswith(GENERIC_STAGES):
             return normalize_diagnostic(re.sub(r"^failed (?:on|to|in|during|while)? ?", "", gist), 6)
     located = _LOCATED.search(diagnostic)
     if located is None:

@@ -493,3 +493,62 @@ def test_integer_outputs_compare_exactly_without_a_tolerance_flag_older_runtimes
     floating = run_script(wrong, GRAPH, FLAGS, outputs=[np.zeros((2,), np.float32)] * len(GRAPH.outputs))
     assert "--equality_mode=exact" in integer and "expected_rtol" not in integer
     assert "--expected_rtol=" in floating
+
+
+# --------------------------------------------------------------------------- a pass that fails without a diagnostic
+
+GENERIC = "a.mlir:17:9: error: failed to run translation of source executable to target executable for backend #x"
+COMBINE = "iree-codegen-combine-result-layout-transformation"
+
+
+def _failed_dump(pass_class: str, pass_arg: str) -> str:
+    return f"// -----// IR Dump After {pass_class} Failed: {pass_arg} //----- //"
+
+
+def test_a_generic_compile_error_reproduces_only_where_its_pass_failed(tmp_path):
+    """A pass that fails without a diagnostic of its own leaves only "failed to run translation", which any codegen
+    failure prints: run.sh said "reproduced" of 3.7.0, where the same program fails with another bug's diagnostic in
+    tiling. It asks the compiler for its failure dumps and needs the finding's pass to have failed first."""
+    finding = _finding("crash", "compile-error", diagnostic=f"{GENERIC}\nfailing pass: {COMBINE} (main_dispatch_0)\n")
+    script = run_script(finding, GRAPH, FLAGS)
+    assert "--mlir-print-ir-after-failure" in script
+    bundle = _write(tmp_path, script)
+    own = _failed_dump("CombineResultLayoutTransformationPass", COMBINE + "{scope=dispatch}")
+    outer = _failed_dump("LLVMCPULowerExecutableTargetPass", "iree-llvmcpu-lower-executable-target{cpu-options=x}")
+    tiling = _failed_dump("LLVMCPUTilePass", "iree-llvmcpu-tile")
+    assert _run(bundle, _tools(tmp_path, _printing(f"{own}\n{outer}\n{GENERIC}", 1))).returncode == 1
+    assert _run(bundle, _tools(tmp_path / "t", _printing(f"{tiling}\n{outer}\n{GENERIC}", 1))).returncode == 2
+    assert _run(bundle, _tools(tmp_path / "n", _printing(GENERIC, 1))).returncode == 2
+
+
+def test_a_specific_compile_error_needs_no_failing_pass():
+    specific = "a.mlir:3:5: error: 'linalg.generic' op inferred input/output operand #0 has shape's dimension #0"
+    finding = _finding("crash", "compile-error", diagnostic=f"{specific}\nfailing pass: iree-llvmcpu-tile (m)\n")
+    assert "--mlir-print-ir-after-failure" not in run_script(finding, GRAPH, FLAGS)
+
+
+@pytest.mark.iree
+def test_a_silent_pass_failure_bundle_reproduces_with_the_stock_compiler(tmp_path):
+    """A gather read through a reversed indexing map: on 3.13 combine-result-layout-transformation fails with no
+    diagnostic of its own (docs/repros/gather_then_reversed_index_combine_result_layout_failure.mlir). Its bundle
+    says 1 with the stock tools, and 0 with a transpose in the reversal's place."""
+    from ireefuzz.core.evaluate import evaluate
+    from ireefuzz.generators.builder import GraphBuilder
+    from ireefuzz.tools.filing.repro import write_bundle
+
+    b = GraphBuilder()
+    table = b.arg((1, 2), "i32")
+    idx = b.arg((2,), "i32", index_bound=1)
+    b.output(b.reverse(b.gather(table, idx, form="linalg_ext"), dims=[0, 1], form="map"))
+    case = Case(b.build(), ({},), seed=1)
+    finding = next(f for f in evaluate([case])[0].findings if f.kind == "compile-error")
+    assert COMBINE in str(finding.evidence.get("diagnostic"))
+    bundle = write_bundle(finding, case, tmp_path / "bundle", issue=False)
+    tools = _stock_tools(tmp_path)
+    proc = _run(bundle, tools)
+    assert proc.returncode == 1 and "BUG REPRODUCED" in proc.stdout, proc.stdout + proc.stderr
+    program = (bundle / "program.mlir").read_text()
+    assert program.count("(1 - d0, 1 - d1)") == 1
+    (bundle / "program.mlir").write_text(program.replace("(1 - d0, 1 - d1)", "(d1, d0)"))  # a transpose compiles
+    proc = _run(bundle, tools)
+    assert proc.returncode == 0 and "not reproduced" in proc.stdout, proc.stdout + proc.stderr

@@ -42,7 +42,7 @@ from ireefuzz import sut
 from ireefuzz.base.durable import atomic_write_bytes, atomic_write_json, atomic_write_text, json_default
 from ireefuzz.errors import CorpusError
 from ireefuzz.generators.ops import tensor_type
-from ireefuzz.oracles import memory
+from ireefuzz.oracles import diagnostics, memory
 from ireefuzz.oracles.registry import spec_of
 
 PROGRAM, CASE, FINDING, FINDINGS, ISSUE, RUN, COMMAND = (
@@ -539,6 +539,18 @@ _SHOW_FAILURE = """show_failure() {
 """
 
 
+_FAILED_IN = """failed_in() {  # the first pass iree-compile printed a failure dump for in file $1 is pass $2
+  while IFS= read -r line; do
+    case $line in '// -----// IR Dump After '*' Failed'*)
+      case $line in *" Failed: $2 "*|*" Failed: $2{"*|*" Failed: $2") return 0 ;; esac
+      return 1 ;;
+    esac
+  done < "$1"
+  return 1
+}
+"""
+
+
 _DIED_IN = """died_in() {  # the last IR dump iree-compile printed in file $1 is the one before pass $2 (it died in it)
   last=''
   while IFS= read -r line; do case $line in '// -----// IR Dump '*) last=$line ;; esac; done < "$1"
@@ -548,11 +560,16 @@ _DIED_IN = """died_in() {  # the last IR dump iree-compile printed in file $1 is
 """
 
 
-def _crash_compile_body(kind: str, keys: Sequence[str], signal_number: int | None, crash_pass: str) -> str:
+def _crash_compile_body(
+    kind: str, keys: Sequence[str], signal_number: int | None, crash_pass: str, failed_pass: str = ""
+) -> str:
     """A failed compile is this bug only with its own diagnostic: for a crash, death by its signal (the shell's
     128+N, a launcher's 256-N), a crash marker and, when the crashing pass is known, the pass it died in (the last IR
     dump ``--mlir-print-ir-before=<pass>`` printed), none of which needs llvm-symbolizer; for an error, the literal
-    parts of the bug's diagnostic (``error_keys``) on one line, in order; with none recorded it cannot tell."""
+    parts of the bug's diagnostic (``error_keys``) on one line, in order; with none recorded it cannot tell. An error
+    whose diagnostic only says where it failed (``diagnostics.is_generic``: any codegen failure prints "failed to run
+    translation") is this bug only where ``failed_pass`` failed first (``--mlir-print-ir-after-failure``'s first
+    dump)."""
     markers = sut.CRASH_MARKERS if kind == "compile-crash" else sut.OOM_MARKERS if kind == "compile-oom" else ()
     tests = (
         ["{ " + " || ".join(f'has "$WORK.compile.log" {shlex.quote(m)}' for m in markers) + "; }"] if markers else []
@@ -563,12 +580,16 @@ def _crash_compile_body(kind: str, keys: Sequence[str], signal_number: int | Non
     if kind == "compile-crash" and crash_pass:
         extra = [f"--mlir-print-ir-before={crash_pass}", "--mlir-disable-threading"]
         tests.append(f'died_in "$WORK.compile.log" {shlex.quote(crash_pass)}')
+    if kind == "compile-error" and failed_pass:
+        extra = ["--mlir-print-ir-after-failure", "--mlir-disable-threading"]
+        tests.append(f'failed_in "$WORK.compile.log" {shlex.quote(failed_pass)}')
     if keys and kind != "compile-oom":  # running out of memory says nothing of its own
         tests.append('matches "$WORK.compile.log" ' + " ".join(shlex.quote(k) for k in keys))
     return (
         _MATCHES
         + _SHOW_FAILURE
-        + (_DIED_IN if extra else "")
+        + (_DIED_IN if kind == "compile-crash" and extra else "")
+        + (_FAILED_IN if kind == "compile-error" and extra else "")
         + _compile(extra)
         + f"""if [ $status -eq 0 ]; then echo "not reproduced: iree-compile succeeded"; exit 0; fi
 if {" && ".join(tests) or "false"}; then
@@ -693,9 +714,15 @@ def run_script(
     if reproduce == "memory-ops":
         body = _memory_body(kind, [d for d in data_movement if re.fullmatch(r"[\w$.-]+", d)])
     elif reproduce == "compile-error":
-        keys = crash_keys(finding) if kind == "compile-crash" else error_keys(own_diagnostic(finding, error_message))
+        own = own_diagnostic(finding, error_message)
+        keys = crash_keys(finding) if kind == "compile-crash" else error_keys(own)
+        failed = diagnostics.failing_pass(str((finding.evidence or {}).get("diagnostic", ""))) or ""
         body = _crash_compile_body(
-            kind, keys, crash_signal(finding), crash_pass if re.fullmatch(r"[\w.-]+", crash_pass) else ""
+            kind,
+            keys,
+            crash_signal(finding),
+            crash_pass if re.fullmatch(r"[\w.-]+", crash_pass) else "",
+            failed if diagnostics.is_generic(own) and re.fullmatch(r"[\w.-]+", failed) else "",
         )
     elif reproduce == "run-fault":
         body = (
