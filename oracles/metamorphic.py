@@ -72,6 +72,7 @@ class Observation:
     profile: Mapping[str, int] | None = None
     failure: str = ""
     sites: Mapping[str, Sequence[Mapping[str, str]]] | None = None  # memory.sites: which dispatches carry each family
+    compile_failure: Any = None  # the ``sut.CompileFailure`` behind a failure to compile (its crash finding's source)
 
     def __repr__(self) -> str:
         return f"Observation({self.label}: profile={dict(self.profile or {})}, failure={self.failure[:60]!r})"

@@ -237,3 +237,96 @@ def test_unknown_relation_is_rejected():
 
     with pytest.raises(ValueError, match="choose from"):
         Policy(relations=("sideways",))
+
+
+# --------------------------------------------------------------------------- a variant's own compile failure
+
+
+def test_a_variant_that_fails_to_compile_is_the_crash_of_its_own_program():
+    """A static-aligned variant that crashes the compiler where the dynamic form compiles is a compiler crash on a
+    valid program: the crash oracle's finding on the variant's own case, not a metamorphic asymmetry (weighted 0.35,
+    it ranked 14th of 15 in host 61837 and was never bundled)."""
+    from ireefuzz import sut
+
+    case = Case(dot_exp(), ({"M": 33, "K": 16, "N": 49},))
+    variants = rel.shape_variants(case)
+    failure = sut.CompileFailure(
+        "crash", "Stack dump:\n #0 0x1 mlir::summarizeDispatchRegion\n", ("iree-compile",), 139, 1.0
+    )
+    observations = [mm.Observation("static-aligned", failure="compile crash: boom", compile_failure=failure)]
+    observations += [obs("static"), obs("dynamic")]
+    config = sut.CompilerConfig()
+    findings = rel.compare_variants("shape", variants, observations, case.graph)
+    (failed,) = [f for f in findings if f.kind == "variant-failed"]
+    crashed = rel.variant_crash(failed, variants, observations, config)
+    assert crashed is not None and crashed.oracle == "crash" and crashed.kind == "compile-crash"
+    assert Case.from_json(crashed.case).graph == variants[0].case.graph  # the variant's program, static at 32x16x48
+    assert crashed.evidence["variant"] == "static-aligned" and crashed.evidence["compiled_as"] == "static"
+    ran_wrong = [mm.Observation("static-aligned", failure="run fault: boom"), obs("static"), obs("dynamic")]
+    (run_failed,) = rel.compare_variants("shape", variants, ran_wrong, case.graph)
+    assert rel.variant_crash(run_failed, variants, ran_wrong, config) is None  # no compile failure to judge
+
+
+ZERO_EXTENT = {  # host 61837's case: K = 0, a contraction's zero-extent dim
+    "graph": {
+        "args": [
+            {"dtype": "i32", "shape": ["M"]},
+            {"dtype": "f32", "shape": [17]},
+            {"dtype": "i32", "shape": ["N", "K", 17]},
+            {"dtype": "i32", "shape": [17, "M"]},
+        ],
+        "nodes": [
+            {
+                "attrs": {"dim": 0, "form": "linalg_ext", "reverse": False},
+                "inputs": ["a1"],
+                "op": "cumsum",
+                "type": {"dtype": "f32", "shape": [17]},
+            },
+            {
+                "attrs": {"dtype": "i32", "generic": False, "init": "empty", "shape": ["N", "K", "M"], "value": 0},
+                "inputs": [],
+                "op": "fill",
+                "type": {"dtype": "i32", "shape": ["N", "K", "M"]},
+            },
+            {
+                "attrs": {"form": "generic", "spec": "abk,kc->abc"},
+                "inputs": ["a2", "a3", "n1"],
+                "op": "contract",
+                "type": {"dtype": "i32", "shape": ["N", "K", "M"]},
+            },
+            {
+                "attrs": {"dims": [0, 1, 2], "form": "extract"},
+                "inputs": ["n2"],
+                "op": "reverse",
+                "type": {"dtype": "i32", "shape": ["N", "K", "M"]},
+            },
+            {
+                "attrs": {"dim": 1, "result": "values"},
+                "inputs": ["a2"],
+                "op": "argmax",
+                "type": {"dtype": "i32", "shape": ["N", 17]},
+            },
+        ],
+        "outputs": ["n0", "n3", "n4"],
+    },
+    "instances": [{"K": 0, "M": 31, "N": 7}],
+    "seed": 64219,
+    "target_cpu": "host",
+}
+
+
+@pytest.mark.iree
+def test_a_variant_crash_is_recorded_on_the_variant_with_the_real_compiler():
+    """3.13 crashes in AnnotateDispatchesPass on the static form of this zero-extent case; the dynamic form compiles.
+    The campaign records the crash on the static variant's case, whatever else the relation found."""
+    from ireefuzz.core import evaluate as ev
+
+    case = Case.from_json(ZERO_EXTENT)
+    result = ev.with_relations(
+        ev.CaseResult(case, ()), ev.sut.CompilerConfig(), ev.Policy(relations=("shape",), relations_every=1)
+    )
+    (crashed,) = [f for f in result.findings if f.oracle == "crash"]
+    assert crashed.kind == "compile-crash" and crashed.evidence["compiled_as"] == "dynamic"
+    variant = Case.from_json(crashed.case).graph
+    assert not variant.symbols and variant.args[2].shape == (7, 0, 17)
+    assert crashed.cause.startswith("crash/compile-crash/")

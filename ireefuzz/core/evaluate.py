@@ -469,8 +469,8 @@ def with_relations(result: CaseResult, config: sut.CompilerConfig, policy: Polic
     from ireefuzz.core import relations
 
     platform = platform_of(config=config)
-    found = [
-        f.with_case(result.case.to_json()).with_evidence(platform=platform)
+    found = [  # a variant's own crash keeps its variant's case (``relations.variant_crash``)
+        f.with_case(f.case or result.case.to_json()).with_evidence(platform=platform)
         for rel in policy.relations
         for f in relations.check_relation(rel, result.case, config)
     ]

@@ -32,11 +32,12 @@ import numpy as np
 
 from ireefuzz import sut
 from ireefuzz.errors import GraphError, IRParseError
+from ireefuzz.generators import frontend_forms
 from ireefuzz.generators.case import Case
 from ireefuzz.generators.emit import emit
 from ireefuzz.generators.graph import Graph, Node
 from ireefuzz.generators.ops import OPS
-from ireefuzz.oracles import memory, numeric, reference
+from ireefuzz.oracles import crash, memory, numeric, reference
 from ireefuzz.oracles.finding import Finding
 from ireefuzz.oracles.metamorphic import ARBITRATED, RELATIONS, Float64, Observation, compare_observations
 from ireefuzz.sut.commands import VECTOR_WIDTH_FLAG, VMVX_FLAGS
@@ -280,7 +281,8 @@ def observe_program(
 
     def failed(failure: sut.CompileFailure) -> dict[str, Observation]:
         # the whole diagnostic: its cause reads the context lines after the first error
-        return {fn: Observation(label, failure=f"compile {failure.kind}: {failure.diagnostic}") for fn in inputs}
+        failed_as = f"compile {failure.kind}: {failure.diagnostic}"
+        return {fn: Observation(label, failure=failed_as, compile_failure=failure) for fn in inputs}
 
     artifact = sut.compile_mlir(text, config)
     if isinstance(artifact, sut.CompileFailure):
@@ -361,7 +363,29 @@ def judge_relation(
     if relation in ARBITRATED:  # an opinion that failed is no finding (metamorphic.compare_observations)
         not_judged += [f"{relation} {o.label}: no opinion ({_gist(o.failure)})" for o in observations[1:] if o.failure]
     findings = compare_variants(relation, variants, observations, case.graph, float64=arbiter)
+    if relation not in ARBITRATED:  # an opinion's own failure is no finding
+        findings = [variant_crash(f, variants, observations, config) or f for f in findings]
     return Verdict(tuple(findings), tuple(not_judged))
+
+
+def variant_crash(
+    finding: Finding, variants: Sequence[Variant], observations: Sequence[Observation], config: sut.CompilerConfig
+) -> Finding | None:
+    """A variant that failed to compile where another compiled is a program the compiler fails on: the crash oracle's
+    finding on that variant's own case (ranked, bundled and triaged as any crash: host 61837's AnnotateDispatchesPass
+    crash of a static-aligned variant ranked 14th of 15 as a mere asymmetry), with the variant that compiled as
+    evidence (what makes the failure go away). None for any other finding."""
+    if finding.kind != "variant-failed":
+        return None
+    failed = next((k for k, o in enumerate(observations) if o.compile_failure is not None), None)
+    if failed is None:
+        return None
+    variant, compiled = variants[failed], next((o.label for o in observations if not o.failure), "")
+    text = emit(variant.case.graph, "main", sut.toolchain_of(config).syntax).text
+    crashed = crash.check_compile_failure(observations[failed].compile_failure, text, {"main": variant.case.graph})
+    return crashed.with_case(frontend_forms.labelled(variant.case.to_json(), variant.case.graph)).with_evidence(
+        relation=finding.evidence.get("relation"), variant=variant.label, compiled_as=compiled
+    )
 
 
 def float64_outputs(case: Case) -> Float64:
