@@ -24,6 +24,7 @@ from ireefuzz.generators.ops import (
     POW_EXPONENTS,
     SPATIAL,
     pack_array,
+    shift_array,
     unpack_array,
     window_out,
 )
@@ -418,6 +419,7 @@ REFERENCE: dict[str, Row] = {
     "collapse_shape": lambda E, xs, a, s, t: E.xp.reshape(xs[0], s),
     "concat": lambda E, xs, a, s, t: E.xp.concatenate(xs, axis=a["dim"]),
     "reverse": lambda E, xs, a, s, t: E.xp.flip(xs[0], axis=tuple(a["dims"])),
+    "shift": lambda E, xs, a, s, t: shift_array(xs[0], a["by"], a["backward"]),
     "scatter": _scatter,
     "sort": _sort,
     "topk": _topk,
@@ -738,6 +740,7 @@ ERROR_BOUND: dict[str, ErrorRow] = {
     "collapse_shape": lambda E, xs, es, out, a, s, t, u: np.reshape(es[0], s),
     "concat": lambda E, xs, es, out, a, s, t, u: np.concatenate(es, axis=a["dim"]),
     "reverse": lambda E, xs, es, out, a, s, t, u: np.flip(es[0], axis=tuple(a["dims"])),
+    "shift": lambda E, xs, es, out, a, s, t, u: shift_array(np.asarray(es[0]), a["by"], a["backward"]),
     "scatter": _scatter_error,
     **{op: _selection_error(op) for op in ("sort", "topk", "argmax")},
     "pack": lambda E, xs, es, out, a, s, t, u: pack_array(np, es[0], a["inner_dims_pos"], a["inner_tiles"], 0.0),

@@ -34,7 +34,7 @@ from .kit import (
     tensor_type,
 )
 from .models import CLAMPS, DEQUANT_SCALES, QUANT_SCALES
-from .movement import pack_array, unpack_array
+from .movement import pack_array, shift_array, unpack_array
 from .normalization import NORMS
 from .producers import PRODUCER_OPS
 from .reductions import REDUCTIONS
@@ -78,6 +78,7 @@ __all__ = [
     "one_operand_generic",
     "ops_of",
     "pack_array",
+    "shift_array",
     "projected_map",
     "register",
     "result_name",

@@ -1,4 +1,4 @@
-"""Data movement: broadcast, transpose, gather, extract_slice, pad, reshapes, concat, reverse, scatter,
+"""Data movement: broadcast, transpose, gather, extract_slice, pad, reshapes, concat, reverse, shift, scatter,
 pack / unpack."""
 
 from __future__ import annotations
@@ -598,6 +598,97 @@ def _reverse_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] 
 
 register(
     OpSpec("reverse", _reverse_infer, _reverse_emit, lambda bs, a, ts: bs[0], _reverse_propose, family="data-movement")
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# shift: a tensor updated with a slice of itself, moved by ``by[i]`` along each dim (a sliding-window cache:
+# ``cache.at[1:].set(cache[:-1])``; ``backward`` moves toward higher indices, the source before the destination).
+# One SSA value is both the extract_slice's source and the insert_slice's destination, so the two ranges overlap
+# in one buffer unless IREE copies. A shift past a symbolic dim's size moves nothing (``min(by, size)``).
+
+
+def _shift_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    (t,) = types
+    by = list(attrs["by"])
+    if len(by) != len(t.shape) or not any(by) or any(k < 0 for k in by):
+        raise ValueError(f"shift by {by} of {t!r}: one non-negative amount per dim, one of them positive")
+    if any(isinstance(d, int) and k > d for d, k in zip(t.shape, by)):
+        raise ValueError(f"shift by {by} exceeds a static dim of {t!r}")
+    return TensorType(t.shape, t.dtype)
+
+
+def _shift_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    t, a = node.type, node.attrs
+    source, destination, sizes, slice_shape = [], [], [], []
+    for d, k in zip(t.shape, a["by"]):
+        if k == 0:
+            moved: Any = 0
+            size: Any = d if isinstance(d, int) else ctx.dim_values[d]
+        elif isinstance(d, int):
+            moved, size = k, d - k
+        else:  # min(by, size): the slice never starts past the end
+            given, moved, size = ctx.fresh("c"), ctx.fresh("k"), ctx.fresh("len")
+            ctx.line(f"{given} = arith.constant {k} : index")
+            ctx.line(f"{moved} = arith.minui {given}, {ctx.dim_values[d]} : index")
+            ctx.line(f"{size} = arith.subi {ctx.dim_values[d]}, {moved} : index")
+        here, there = (0, moved) if a["backward"] else (moved, 0)
+        source.append(str(here))
+        destination.append(str(there))
+        sizes.append(str(size))
+        slice_shape.append(d if k == 0 or isinstance(d, str) else d - k)
+    piece = tensor_type(TensorType(tuple(d if isinstance(d, int) else "?" for d in slice_shape), t.dtype))
+    ones = ", ".join("1" for _ in t.shape)
+    moved_name, name = ctx.fresh("moved"), result_name(ctx, node)
+    ctx.line(
+        f"{moved_name} = tensor.extract_slice {operands[0]}[{', '.join(source)}] [{', '.join(sizes)}] [{ones}] : "
+        f"{tensor_type(t)} to {piece}"
+    )
+    ctx.line(
+        f"{name} = tensor.insert_slice {moved_name} into {operands[0]}[{', '.join(destination)}] "
+        f"[{', '.join(sizes)}] [{ones}] : {piece} into {tensor_type(t)}"
+    )
+    return name
+
+
+def shift_array(x: Any, by: Sequence[int], backward: bool) -> Any:
+    """The shift's semantics on a numpy or JAX array: ``x`` with ``x[src]`` written at ``dst``."""
+    src, dst = [], []
+    for n, k in zip(x.shape, by):
+        k = min(k, n)
+        here, there = (0, k) if backward else (k, 0)
+        src.append(slice(here, here + n - k))
+        dst.append(slice(there, there + n - k))
+    if hasattr(x, "at"):  # a JAX array
+        return x.at[tuple(dst)].set(x[tuple(src)])
+    out = x.copy()
+    out[tuple(dst)] = x[tuple(src)]
+    return out
+
+
+def _shift_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    src = pool.pick(draw, lambda t, bound: any(isinstance(d, str) or d >= 2 for d in t.shape))
+    if src is None:
+        return None
+    shape = pool.type(src).shape
+    by = [draw(pool.st.sampled_from((0, 1, 1, 2, 3))) for _ in shape]
+    by = [k if isinstance(d, str) else min(k, max(d - 1, 0)) for d, k in zip(shape, by)]
+    if not any(by):
+        movable = [i for i, d in enumerate(shape) if isinstance(d, str) or d >= 2]
+        by[draw(pool.st.sampled_from(movable))] = 1
+    return (src,), {"by": by, "backward": draw(pool.st.booleans())}
+
+
+register(
+    OpSpec(
+        "shift",
+        _shift_infer,
+        _shift_emit,
+        lambda bs, a, ts: bs[0],
+        _shift_propose,
+        has_init=False,
+        family="data-movement",
+    )
 )
 
 
