@@ -20,6 +20,7 @@ class Syntax:
     maximumf: bool = True  # arith.maximumf/minimumf (IREE >= 2024-02); else arith.maxf/minf
     linalg_ext_gather: bool = True  # iree_linalg_ext.gather exists (IREE >= 3.9)
     attention_maps_property: bool = True  # attention's indexing_maps a property, <{...}> (IREE >= 3.13); else {...}
+    int4_bitcast: bool = True  # flow.tensor.bitcast of bytes to int4 weights (IREE >= 2023-11)
 
 
 MODERN = Syntax()

@@ -26,6 +26,7 @@ from ireefuzz.generators.ops import (
     pack_array,
     shift_array,
     unpack_array,
+    unpack_int4,
     window_out,
 )
 from ireefuzz.generators.tensor import NARROW_FLOATS
@@ -219,7 +220,9 @@ def _norm(centered: bool) -> Row:
 
 
 def _dequantized(E: Evaluator, w: Any, scales: Any, a: Mapping[str, Any], t: str) -> Any:
-    """i8 weights times their per-channel (or per-group of rows) scales, in the activations' dtype."""
+    """i8 (or int4, two a byte) weights times their per-channel (or per-group of rows) scales, in the activations'
+    dtype."""
+    w = _weights(E.xp, w, a)
     if a["group"]:
         scales = E.xp.repeat(scales, a["group"], axis=0)
     return E.cast(w, t) * scales
@@ -531,9 +534,14 @@ def _expert_error(E, xs, es, out, a, s, t, u):
     return _contract_error(E, gathered, bounds, out, {"spec": "etok,kt->eto"}, s, t, u)
 
 
+def _weights(xp: Any, w: Any, a: Mapping[str, Any]) -> Any:
+    """A dequantizing matmul's integer weights: int4 ones unpacked (``unpack_int4``), i8 ones as they are."""
+    return unpack_int4(xp, w) if a.get("bits", 8) == 4 else w
+
+
 def _dequant_error(E, xs, es, out, a, s, t, u):
     w = _dequantized(E, xs[1], xs[2], a, t)
-    w_err = _dequantized(E, np.abs(xs[1]), es[2], a, t) + u * np.abs(w)
+    w_err = _dequantized(E, np.abs(_weights(np, xs[1], a)), es[2], {**a, "bits": 8}, t) + u * np.abs(w)
     return _matmul_error(E, [xs[0], w, None], [es[0], w_err, es[3]], out, a, s, t, u)
 
 

@@ -12,7 +12,7 @@ reference row.
 
 from __future__ import annotations
 
-from .contractions import CONTRACTIONS
+from .contractions import CONTRACTIONS, unpack_int4
 from .elementwise import CASTS, ELEMENTWISE, ELEMENTWISE_DTYPES, POW_EXPONENTS, TRANSCENDENTAL_OPS, Elementwise
 from .kit import (
     MATMUL_TYPES,
@@ -85,6 +85,7 @@ __all__ = [
     "same_type",
     "tensor_type",
     "unpack_array",
+    "unpack_int4",
     "window_out",
 ]
 

@@ -144,6 +144,11 @@ CONTRACTIONS = {
     "bmk,kn->bmn": None,
     "bmk,bnk->bmn": None,
     "abk,kc->abc": None,
+    # a reduced dim only one operand indexes (jnp.sum(a * b) of a broadcast b): the contracts' spike found 3.13's
+    # vectorizer folds the broadcast into an invalid vector.contract
+    "jk,k->": None,
+    "mjk,k->m": None,
+    "ijk,jk->k": None,
     "MKmk,NKnk->MNmn": "linalg.mmt4d",
     "bMKmk,bNKnk->bMNmn": "linalg.batch_mmt4d",
 }  # spec -> its named op
@@ -157,9 +162,17 @@ def _spec(spec: str) -> tuple[str, str, str, str]:
     return lhs, rhs, out, out + reduced
 
 
+def contracting(spec: str) -> bool:
+    """Every reduced dim of ``spec`` is indexed by both operands (what linalg.contract's verifier asks)."""
+    lhs_l, rhs_l, out_l, loops = _spec(spec)
+    return all(ch in lhs_l and ch in rhs_l for ch in loops[len(out_l) :])
+
+
 def _contract_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
     lhs, rhs, acc = types
     lhs_l, rhs_l, out_l, _ = _spec(attrs["spec"])
+    if attrs.get("form") == "contract" and not contracting(attrs["spec"]):
+        raise ValueError(f"linalg.contract reduces only dims both operands index, not {attrs['spec']}'s")
     if lhs.dtype != rhs.dtype or (lhs.dtype, acc.dtype) not in MATMUL_TYPES:
         raise ValueError(f"no contraction {lhs.dtype} x {rhs.dtype} -> {acc.dtype}")
     if (len(lhs.shape), len(rhs.shape), len(acc.shape)) != (len(lhs_l), len(rhs_l), len(out_l)):
@@ -225,7 +238,7 @@ def _contract_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict]
     rhs = pool.pick_or_arg(draw, TensorType(tuple(dims[ch] for ch in rhs_l), dtype), max_bound=4)
     acc_dtype = draw(pool.st.sampled_from(sorted({to for frm, to in MATMUL_TYPES if frm == dtype})))
     acc = pool.destination(draw, TensorType(tuple(dims[ch] for ch in out_l), acc_dtype))
-    forms = ["generic", "contract"] + (["named"] if CONTRACTIONS[spec] else [])
+    forms = ["generic"] + (["contract"] if contracting(spec) else []) + (["named"] if CONTRACTIONS[spec] else [])
     return (lhs, rhs, acc), {"spec": spec, "form": draw(pool.st.sampled_from(forms))}
 
 
@@ -245,10 +258,15 @@ register(
 
 def _dequant_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
     """x (M x K, float) times i8 weights (K x N) scaled per output channel (scales N) or per group of
-    ``group`` rows (scales K/group x N), accumulated into acc (M x N)."""
+    ``group`` rows (scales K/group x N), accumulated into acc (M x N). With ``bits`` 4 the weights are int4, two to
+    a byte (K x N/2 i8, the low nibble first, N static), bitcast as LLM weight-only quantization passes them."""
     x, w, scales, acc = types
     m, k = x.shape
     k2, n = w.shape
+    if attrs.get("bits", 8) == 4:
+        if not isinstance(n, int) or not isinstance(acc.shape[1], int) or acc.shape[1] != 2 * n:
+            raise ValueError(f"int4 weights {w!r} hold two static columns a byte, not {acc.shape[1]}")
+        n = acc.shape[1]
     group = attrs["group"]
     want_scales = (n,) if not group else (k // group if isinstance(k, int) else -1, n)
     if w.dtype != "i8" or not is_float(x) or scales.dtype != x.dtype or acc.dtype != x.dtype:
@@ -262,9 +280,17 @@ def _dequant_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
     x, w, scales, acc = (ctx.graph.type_of(r) for r in node.inputs)
     dt, group, name = x.dtype, node.attrs["group"], result_name(ctx, node)
     scale_map = lambda k_dim: f"(d{k_dim} floordiv {group}, d1)" if group else "(d1)"
+    bits = node.attrs.get("bits", 8)
+    operands = list(operands)
+    if bits == 4:  # the bytes as int4, two a byte
+        packed, w4, k = operands[1], TensorType((w.shape[0], acc.shape[1]), "i4"), w.shape[0]
+        dims = f"{{{ctx.dim_values[k]}}}" if isinstance(k, str) else ""
+        operands[1] = ctx.fresh("w4_")
+        ctx.line(f"{operands[1]} = flow.tensor.bitcast {packed} : {tensor_type(w)}{dims} -> {tensor_type(w4)}{dims}")
+        w = w4
 
     def dequantize(b: Body, weight: str, scale: str) -> str:
-        return b.op(f"arith.mulf {b.op(f'arith.sitofp {weight} : i8 to {dt}')}, {scale} : {dt}")
+        return b.op(f"arith.mulf {b.op(f'arith.sitofp {weight} : i{bits} to {dt}')}, {scale} : {dt}")
 
     if node.attrs.get("fused"):
         maps = [
@@ -298,8 +324,8 @@ def _dequant_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
 
 
 def _dequant_bound(bs: Sequence[float], attrs: Mapping[str, Any], types: Sequence[TensorType]) -> float:
-    k = types[0].shape[1]
-    return bs[0] * bs[1] * bs[2] * (k if isinstance(k, int) else MAX_SYMBOL_SIZE) + bs[3]
+    k, weight = types[0].shape[1], 8 if attrs.get("bits", 8) == 4 else bs[1]  # an int4 nibble: [-8, 8)
+    return bs[0] * weight * bs[2] * (k if isinstance(k, int) else MAX_SYMBOL_SIZE) + bs[3]
 
 
 def _dequant_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
@@ -310,10 +336,23 @@ def _dequant_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] 
     k, n = xt.shape[1], pool.draw_dim(draw)
     groups = [0] + ([g for g in (2, 4, 8) if k % g == 0] if isinstance(k, int) and k else [])
     group = draw(pool.st.sampled_from(groups))
-    w = pool.new_arg(TensorType((k, n), "i8"))
+    bits = 4 if pool.syntax.int4_bitcast and draw(pool.st.booleans()) else 8
+    if bits == 4:  # static, even: IREE's vectors of 8 or 16 int4 leave remainders at 2, 6, 18, 34, 66, 130
+        n = draw(pool.st.sampled_from(INT4_COLUMNS))
+    w = pool.new_arg(TensorType((k, n // 2 if bits == 4 else n), "i8"))
     scales = pool.new_arg(TensorType((k // group, n) if group else (n,), xt.dtype))
     acc = pool.destination(draw, TensorType((xt.shape[0], n), xt.dtype))
-    return (x, w, scales, acc), {"group": group, "fused": draw(pool.st.booleans())}
+    return (x, w, scales, acc), {"group": group, "fused": draw(pool.st.booleans())} | ({"bits": 4} if bits == 4 else {})
+
+
+INT4_COLUMNS = (2, 6, 16, 18, 32, 34, 66, 130)
+
+
+def unpack_int4(xp: Any, packed: Any) -> Any:
+    """int4 weights two a byte (the low nibble first) as integers in [-8, 8): K x N/2 bytes -> K x N."""
+    b = packed.astype(xp.int32) & 0xFF
+    low, high = ((b & 0xF) ^ 8) - 8, (((b >> 4) & 0xF) ^ 8) - 8
+    return xp.stack([low, high], axis=-1).reshape(packed.shape[0], 2 * packed.shape[1])
 
 
 register(

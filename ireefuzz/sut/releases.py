@@ -138,13 +138,14 @@ def packages(version: str) -> tuple[str, str, str]:
 
 def syntax_for(version: str):
     """The emitter's ``Syntax`` switches for ``version`` (maxf -> maximumf in 2024-02; gather from 3.9; attention's
-    indexing_maps a property from 3.13)."""
+    indexing_maps a property from 3.13; int4 weights by flow.tensor.bitcast from 20231113)."""
     from ireefuzz.generators.emit import Syntax
 
     return Syntax(
         maximumf=order_key(version) >= order_key("20240226.813"),
         linalg_ext_gather=order_key(version) >= order_key("3.9.0"),
         attention_maps_property=order_key(version) >= order_key("3.13.0"),
+        int4_bitcast=order_key(version) >= order_key("20231113.707"),
     )
 
 

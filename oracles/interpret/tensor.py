@@ -32,6 +32,8 @@ from .core import (
     no_poison,
     poison_rule,
     spread_elementwise,
+    unsigned,
+    wrap,
 )
 
 # --------------------------------------------------------------------------- tensor
@@ -244,3 +246,22 @@ def _from_elements(interp: Interpreter, op: ir.Operation, args: list) -> list:
 @handles("tensor.bitcast")
 def _tensor_bitcast(interp: Interpreter, op: ir.Operation, args: list) -> list:
     return [_bitcast(np.asarray(args[0]), elem_of(op.operands[0]), _result_elem(op))]
+
+
+@handles("flow.tensor.bitcast")
+def _flow_bitcast(interp: Interpreter, op: ir.Operation, args: list) -> list:
+    """Integers split into narrower ones along the last dim, the low bits first (bytes to int4 weights)."""
+    src, dst = elem_of(op.operands[0]), _result_elem(op)
+    if src.is_float or dst.is_float or src.width % dst.width:
+        raise NotInterpretable(f"op flow.tensor.bitcast {src.name} to {dst.name}")
+    x, parts = unsigned(np.asarray(args[0]), src), src.width // dst.width
+    split = np.stack([(x >> (dst.width * p)) & dst.mask for p in range(parts)], axis=-1)
+    return [wrap(split.reshape(*np.shape(x)[:-1], np.shape(x)[-1] * parts), dst)]
+
+
+@poison_rule("flow.tensor.bitcast")
+def _split_poison(interp: Interpreter, op: ir.Operation, args: list, masks: list, outs: list) -> list:
+    """Each part of a poisoned integer is poison."""
+    defined_indices(interp, op, masks[1:], " size")
+    parts = elem_of(op.operands[0]).width // _result_elem(op).width
+    return [None if masks[0] is None else np.repeat(np.asarray(masks[0]), parts, axis=-1)]
