@@ -15,6 +15,7 @@ from ireefuzz.generators.graph import Graph, dims_pattern
 from .diagnostics import (
     _FAILED_FOR_OP,
     _IN_PLACE_ROLES,
+    RUNTIME_REJECTS,
     _own_error_blocks,
     _signature_ops,
     _words,
@@ -158,13 +159,23 @@ def _crash_cause(finding: Finding) -> Cause:
         state = ">".join(f.replace("::", ".") for f in frames) or "no-stack"
         shown = " < ".join(frames) if frames else "no stack frames"
         return _cause("crash", [kind, crash_type, state], f"iree-compile crashes ({crash_type}) in {shown}")
-    if kind.startswith("runtime-") and "message" in ev:  # the runtime's own error, without the function name
-        gist = normalize_diagnostic(re.sub(r"^[\w$.-]+: ", "", str(ev["message"])), 10)
+    rejected = kind == "bad-output" and diagnostic.startswith(RUNTIME_REJECTS)
+    if rejected or (kind.startswith("runtime-") and "message" in ev):  # the runtime's own error
+        text = diagnostic[len(RUNTIME_REJECTS) :] if rejected else str(ev["message"])
+        kind = "runtime-fault" if rejected else kind  # a check an initializer fails at load is the same check
+        gist = normalize_diagnostic(_RUNTIME_CONTEXT.sub("", text), 10)
         return _cause("crash", [kind, gist], f"The compiled module fails at run time ({kind}): {_words(gist)}")
     if "detail" in ev:  # a campaign worker that died: by kind and signal (SIGSEGV, SIGKILL, exit status)
         detail = normalize_diagnostic(str(ev["detail"]), 3)
         return _cause("crash", [kind, detail], f"{_words(kind).capitalize()} ({detail}) on a valid program")
     return _cause("crash", [kind], f"{_words(kind).capitalize()} on a valid program")  # compile timeout, oom
+
+
+# What the runtime says around its own error: the function it ran, or loading the module (an initializer runs then:
+# x86-64-v3 58867's overlapping copy, const-evaluated into one, failed at load as the same check fails in a call).
+_RUNTIME_CONTEXT = re.compile(
+    r"^(?:[\w$.-]+: )?(?:Error invoking function|Error creating vm context with modules): ", re.I
+)
 
 
 # ``'func.func' op exceeded stack allocation limit of N bytes``, ``'memref.alloca' op stack allocation size

@@ -69,6 +69,8 @@ _NOISE_FRAMES = re.compile(
     r"report_fatal_error|llvm_unreachable_internal|__assert_fail|__assert_fail_base|\babort\b|\braise\b|"
     r"pthread_kill|gsignal|__restore_rt|^\(?/lib|libc\.so|^\?\?|^0x"
 )
+# How a module the runtime will not load is reported (``sut``'s bad-output failure), before the runtime's own error.
+RUNTIME_REJECTS = "the runtime rejects the module iree-compile wrote: "
 # Context errors that say where, not what: skipped when naming the stage; a bug's reproduction needs more than them.
 GENERIC_STAGES = (
     "failed to run translation of source executable",

@@ -70,3 +70,55 @@ def test_a_forward_static_shift_is_right_and_the_overlapping_ones_are_caught():
     assert [f.signature for f in wrong.findings] == ["numeric/wrong-value/exp>shift/f32/SxS"]
     assert [f.kind for f in dynamic.findings] == ["runtime-fault"]
     assert "overlap" in dynamic.findings[0].message
+
+
+CUMSUM = {"dim": 0, "form": "window", "reverse": False}
+OVERLAP = (
+    "c/runtime/src/iree/hal/command_buffer_validation.c:511: INVALID_ARGUMENT; source and target ranges overlap within "
+    "the same buffer; while invoking native function hal.command_buffer.copy_buffer; while calling import; "
+)
+
+
+def test_a_check_failed_at_load_is_the_cause_it_is_in_a_call():
+    """x86-64-v3 58867: a static shift of an iota, const-evaluated into an initializer, fails the runtime's overlap
+    check when the module loads; a dynamic one fails it in the call. One cause, not a bare ``crash/bad-output``."""
+    from ireefuzz.oracles.cause import cause_of
+    from ireefuzz.oracles.diagnostics import RUNTIME_REJECTS
+    from ireefuzz.oracles.finding import Finding
+
+    at_load = Finding(
+        "crash",
+        "bad-output",
+        "crash/bad-output/-/f32/S",
+        "m",
+        {"diagnostic": f"{RUNTIME_REJECTS}Error creating vm context with modules: {OVERLAP}\n[ 0] bytecode module@1"},
+    )
+    in_call = Finding(
+        "crash",
+        "runtime-fault",
+        "crash/runtime-fault/shift>cumsum[g-error-invoking-function-c-runtime]/i32/?",
+        "m",
+        {"message": f"g9: Error invoking function: {OVERLAP}\n[ 0] bytecode module@17:792 -"},
+    )
+    assert cause_of(at_load).id == cause_of(in_call).id
+    assert cause_of(in_call).id.startswith("crash/runtime-fault/invalid_argument-source-and-target-ranges-overlap")
+    other = Finding(
+        "crash",
+        "runtime-fault",
+        "crash/runtime-fault/x/f32/S",
+        "m",
+        {"message": "f: Error invoking function: c/x.c:1: OUT_OF_RANGE; index 9 out of range"},
+    )
+    assert cause_of(other).id != cause_of(in_call).id
+
+
+@pytest.mark.iree
+def test_a_shift_const_evaluated_into_an_initializer_fails_at_load_as_the_call_does():
+    from ireefuzz.core.evaluate import evaluate
+
+    b = GraphBuilder()  # no argument: all of it is evaluated at load
+    b.output(b.cumsum(b.shift(b.iota((3,), 0, "f32"), by=[1], backward=False), **CUMSUM))
+    (result,) = evaluate([Case(b.build(), ({},), seed=1, target_cpu="x86-64-v3")])
+    assert [(f.kind, f.cause) for f in result.findings] == [
+        ("bad-output", "crash/runtime-fault/invalid_argument-source-and-target-ranges-overlap-within-the-same-buffer")
+    ]

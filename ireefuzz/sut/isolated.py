@@ -18,6 +18,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ireefuzz.oracles.diagnostics import RUNTIME_REJECTS
 from ireefuzz.sut import remote
 
 DEFAULT_RUN_TIMEOUT_S = 60.0  # per call: a CI job's runs end well within it; a hang costs one minute
@@ -87,7 +88,7 @@ def load(artifact, config, timeout_s: float | None):
     except (RuntimeError, ValueError, remote.RunnerTimedOut) as e:
         return sut.CompileFailure(
             "bad-output",
-            f"the runtime rejects the module iree-compile wrote: {e}",
+            f"{RUNTIME_REJECTS}{e}",
             artifact.command,
             0,
             artifact.seconds,

@@ -12,6 +12,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ireefuzz.errors import IreeNotFound
+from ireefuzz.oracles.diagnostics import RUNTIME_REJECTS
 from ireefuzz.sut import remote
 from ireefuzz.sut.commands import DRIVER
 from ireefuzz.sut.config import CompilerConfig
@@ -158,7 +159,7 @@ def load_module(
     except (RuntimeError, ValueError) as e:  # e.g. "bytecode version mismatch; runtime supports 17.0, module has 15.0"
         return CompileFailure(
             "bad-output",
-            f"the runtime rejects the module iree-compile wrote: {e}",
+            f"{RUNTIME_REJECTS}{e}",
             artifact.command,
             0,
             artifact.seconds,
