@@ -1,7 +1,7 @@
 """Variants of a graph ``Case``, from the metamorphic relations' transforms and the shrinker's graph edits: dims
-static or dynamic, an argument init replaced, fill vs splat generic, a fill read from an argument, a padded pack
-packing whole tiles, a consumer removed, f32 for f16 / bf16, a rank more or less, data tiling on / off
-(``graph_experiments``, with the CPUs)."""
+static or dynamic, an argument init replaced, an argument updated in place read through a computed value, fill vs
+splat generic, a fill read from an argument, a padded pack packing whole tiles, a consumer removed, f32 for f16 /
+bf16, a rank more or less, data tiling on / off (``graph_experiments``, with the CPUs)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from .compiler_variants import CannotRun, cpu_experiments
-from .table import EDGE_UP, EXTRA_DIM, Experiment
+from .table import COMPUTED_OPERAND, EDGE_UP, EXTRA_DIM, Experiment
 
 if TYPE_CHECKING:
     from ireefuzz.generators.case import Case
@@ -308,6 +308,40 @@ def pack_experiments(case: Case) -> Iterator[Experiment]:
 GraphBuilder = Callable[[Any], Iterator[Experiment]]
 
 
+# Ops whose result IREE may compute in their operand's buffer: a shift (the operand is the insert's destination), a
+# sort or top-k (in place on a copy of their operand).
+UPDATED_IN_PLACE = frozenset({"shift", "sort", "topk"})
+
+
+def argument_experiments(case: Case) -> Iterator[Experiment]:
+    """Each argument an op may update in place (``UPDATED_IN_PLACE``) read through a value the program computes
+    (``a + a``) instead: whether the failure needs the caller's buffer at all. Stop 45: a shift of an argument wrote
+    the caller's buffer, and the same shift of a computed tensor failed at run time (an overlapping copy): the
+    argument was only where that copy landed."""
+    from ireefuzz.generators.graph import Node
+    from ireefuzz.tools.shrink.graph import rebuild
+
+    g = case.graph
+    for k, t in enumerate(g.args):
+        ref = f"a{k}"
+        updated = [i for i, n in enumerate(g.nodes) if n.op in UPDATED_IN_PLACE and n.inputs[:1] == (ref,)]
+        if not updated:
+            continue
+        shifted = _prepend(g, Node("add", (ref, ref), {}, type(t)(t.shape, t.dtype)))
+        nodes = [
+            dataclasses.replace(n, inputs=("n0", *n.inputs[1:])) if i - 1 in updated else n
+            for i, n in enumerate(shifted.nodes)
+        ]
+        whole = type(g)(g.args, tuple(nodes), shifted.outputs)
+        variant = _attempt(lambda: _with(case, rebuild(whole, range(len(nodes)), whole.outputs)))
+        if variant is not None:
+            yield Experiment(
+                f"a{k}{COMPUTED_OPERAND}",
+                f"`%arg{k} + %arg{k}` instead of `%arg{k}` as the operand it updates",
+                variant,
+            )
+
+
 def producer_experiments(case: Case) -> Iterator[Experiment]:
     """Each ``fill`` read from a new argument of its type instead (random values): whether the failure needs the
     splat at all (the raw programs' ``with_producer_as_argument``, same label ending ``producer=argument``; round J's
@@ -329,6 +363,7 @@ def producer_experiments(case: Case) -> Iterator[Experiment]:
 GRAPH_EXPERIMENTS: tuple[tuple[str, GraphBuilder], ...] = (
     ("shape", shape_experiments),
     ("init", init_experiments),
+    ("argument", argument_experiments),
     ("splat", splat_experiments),
     ("producer", producer_experiments),
     ("pack", pack_experiments),

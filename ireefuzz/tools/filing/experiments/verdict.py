@@ -11,7 +11,7 @@ from ireefuzz.oracles.finding import Signature
 from ireefuzz.oracles.registry import SPECS, spec_of
 from ireefuzz.tools.baseline import Baseline
 
-from .table import AS_GIVEN, EDGE_UP, FEATURE_LABEL, ExperimentTable, Row, Verdict, degenerate_cures
+from .table import AS_GIVEN, COMPUTED_OPERAND, EDGE_UP, FEATURE_LABEL, ExperimentTable, Row, Verdict, degenerate_cures
 
 
 def family(cause: str) -> str:
@@ -114,6 +114,15 @@ def judge(table: ExperimentTable) -> Verdict:
         if cured:
             how = f"{r.label} removes it, as it removes `{cured[0]}` (that cause's recorded cure)"
             return Verdict("duplicate-of", table.target, cured[0], how, trigger, cured[0])
+    moved = [  # an argument written where an update of the argument fails: the failure moves with the operand
+        r
+        for r in variants
+        if family(table.target) == "immutability" and r.label.endswith(COMPUTED_OPERAND) and r.outcome.kind == "known"
+    ]
+    if moved and not landed:
+        of, by = moved[0].outcome.cause, moved[0].label
+        how = f"{by}: with the operand computed, not the argument, it fails as that cause (the argument was its target)"
+        return Verdict("duplicate-of", table.target, of, how, trigger, of)
     if hits := landed or by_pass:
         counts = collections.Counter(r.outcome.cause for r in hits)
         of = max(counts, key=lambda k: (counts[k], -[r.outcome.cause for r in hits].index(k)))
