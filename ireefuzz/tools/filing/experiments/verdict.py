@@ -120,8 +120,8 @@ def judge(table: ExperimentTable) -> Verdict:
         if family(table.target) == "immutability" and r.label.endswith(COMPUTED_OPERAND) and r.outcome.kind == "known"
     ]
     if moved and not landed:
-        of, by = moved[0].outcome.cause, moved[0].label
-        how = f"{by}: with the operand computed, not the argument, it fails as that cause (the argument was its target)"
+        of, label = moved[0].outcome.cause, moved[0].label
+        how = f"{label}: with the operand computed, not the argument, it fails as that cause (where it wrote)"
         return Verdict("duplicate-of", table.target, of, how, trigger, of)
     if hits := landed or by_pass:
         counts = collections.Counter(r.outcome.cause for r in hits)
