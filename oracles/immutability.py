@@ -88,15 +88,19 @@ def _bitwise_differs(b: np.ndarray, a: np.ndarray) -> np.ndarray:
 _IMPORT = re.compile(r"%([\w#:]+) = hal\.tensor\.import (?:on\([^)]*\) )?(?:wait\(%[\w#]+\) => )?%arg(\d+)\b")
 _VIEW = re.compile(r"%([\w#:]+) = flow\.tensor\.(?:reshape|bitcast) %([\w#]+)")
 _DISPATCH = re.compile(r"%([\w]+)(?::\d+)? = flow\.dispatch @[\w$.-]+::@([\w$.-]+)\b.*?->(.*)$")
+# an update of a slice into a tensor, tied to its target: into an imported argument, the caller's buffer
+_UPDATE = re.compile(r"%([\w]+) = flow\.tensor\.update %[\w#]+, %([\w#]+)\[")
+UPDATE_TIE = "flow.tensor.update"  # how a tied update is named among the dispatches tied to an argument
 _FUNC = re.compile(r"^\s*util\.func (?:public |private )?@([\w$.-]+)\(", re.M)
 
 
 def tied_arguments(flow_ir: str, function: str) -> dict[int, list[str]] | None:
     """Per argument of ``function``: the dispatches (IREE's names) whose results are tied to its imported buffer,
     directly or through a reshape of it or a result already tied to it -- a dispatch that writes the caller's
-    buffer in place, with no ``flow.tensor.clone`` between (iree-org/iree#16168's mechanism). Read from the
-    program compiled ``--compile-to=flow``; an argument no dispatch is tied to is absent. None when the IR has
-    no such function."""
+    buffer in place, with no ``flow.tensor.clone`` between (iree-org/iree#16168's mechanism); so is a
+    ``flow.tensor.update`` into it (``UPDATE_TIE``: an insert_slice into an argument, stop 45's outsiders). Read
+    from the program compiled ``--compile-to=flow``; an argument no dispatch is tied to is absent. None when the
+    IR has no such function."""
     body = _function_body(flow_ir, function)
     if not body:
         return None
@@ -107,6 +111,10 @@ def tied_arguments(flow_ir: str, function: str) -> dict[int, list[str]] | None:
             owner[m.group(1).split(":")[0]] = int(m.group(2))
         elif (m := _VIEW.search(line)) and m.group(2).split("#")[0] in owner:
             owner[m.group(1).split(":")[0]] = owner[m.group(2).split("#")[0]]
+        elif (m := _UPDATE.search(line)) and m.group(2).split("#")[0] in owner:
+            argument = owner[m.group(2).split("#")[0]]
+            tied.setdefault(argument, []).append(UPDATE_TIE)
+            owner[m.group(1)] = argument
         elif m := _DISPATCH.search(line):
             results = re.sub(r"\{[^}]*\}", "", m.group(3))
             for operand in re.findall(r"%([\w]+)", results):

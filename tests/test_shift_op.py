@@ -122,3 +122,34 @@ def test_a_shift_const_evaluated_into_an_initializer_fails_at_load_as_the_call_d
     assert [(f.kind, f.cause) for f in result.findings] == [
         ("bad-output", "crash/runtime-fault/invalid_argument-source-and-target-ranges-overlap-within-the-same-buffer")
     ]
+
+
+UPDATE_FLOW = """  util.func public @main(%arg0: !hal.buffer_view) -> !hal.buffer_view {
+    %0 = hal.tensor.import %arg0 "input0" : !hal.buffer_view -> tensor<2xi32>
+    %1 = flow.tensor.slice %0[%c0 for %c1] : tensor<2xi32> -> tensor<1xi32>
+    %2 = flow.tensor.update %1, %0[%c1] : tensor<1xi32> -> %0 as tensor<2xi32>
+    %3 = hal.tensor.export %2 "output0" : tensor<2xi32> -> !hal.buffer_view
+"""
+
+
+def test_an_update_into_an_imported_argument_is_a_tie_to_it():
+    """Both stop 45 outsiders: an insert_slice into an argument is a flow.tensor.update tied to the imported buffer
+    with no clone, #16168's missing copy-on-write; the tool had called it a read-only argument written (new), as no
+    dispatch was tied."""
+    from ireefuzz.oracles.immutability import UPDATE_TIE, tied_arguments
+
+    assert tied_arguments(UPDATE_FLOW, "main") == {0: [UPDATE_TIE]}
+    assert tied_arguments(UPDATE_FLOW.replace("%0[%c1]", "%9[%c1]"), "main") == {}  # into another tensor: no tie
+
+
+@pytest.mark.iree
+def test_a_shift_of_an_argument_is_the_known_missing_clone():
+    from ireefuzz.core.evaluate import evaluate
+
+    b = GraphBuilder()
+    b.output(b.shift(b.arg((2,), "i32"), by=[1], backward=True))
+    case = Case(b.build(), ({},), seed=38508, magnitude=9)
+    first, second = case.inputs(0)[0].tolist()
+    assert first != second  # the shift changes the argument
+    (result,) = evaluate([case])
+    assert [f.cause for f in result.findings] == ["immutability/dps-init-written-in-place"]
