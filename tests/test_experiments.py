@@ -1017,15 +1017,27 @@ def test_an_argument_an_op_updates_in_place_is_tried_through_a_computed_value():
 
 
 @pytest.mark.iree
-def test_an_argument_written_by_a_self_overlapping_copy_is_the_overlapping_copys_bug():
-    """The argument was only where the copy landed: read through a computed value, the same shift fails the runtime's
-    overlap check (the known cause since stop 45), so the argument's write is its duplicate."""
+def test_a_shift_of_an_argument_is_the_missing_clone_and_computed_it_is_the_overlapping_copy():
+    """Two bugs, as both stop 45 outsiders had it: the argument written is #16168's missing clone (the static shift
+    lands in it), and with the operand computed the same shift fails the runtime's overlap check."""
     t = T(("N",), "f32")
     g = Graph((t,), (Node("shift", ("a0",), {"by": [1], "backward": False}, t),), ("n0",))
     table = X.run_experiments(Case(g.check(), ({"N": 8},)), "immutability/read-only-argument-written", limit=3)
     overlap = "crash/runtime-fault/invalid_argument-source-and-target-ranges-overlap-within-the-same-buffer"
     assert rows(table)["a0.computed"] == f"known:{overlap}"
-    assert X.judge(table).line().startswith(f"duplicate-of {overlap} (by experiment: a0.computed: ")
+    assert X.judge(table).line() == "duplicate-of immutability/dps-init-written-in-place (by experiment: static)"
+
+
+def test_an_argument_written_that_moves_with_its_operand_is_the_cause_it_moves_to():
+    """With nothing of its own mechanism met, an argument written whose operand, computed, fails as a known cause is
+    that cause's duplicate (the argument was where that failure wrote)."""
+    t = T(("N",), "f32")
+    case = Case(Graph((t,), (Node("shift", ("a0",), {"by": [1], "backward": False}, t),), ("n0",)).check(), ({"N": 8},))
+    wrote, crashed = "immutability/read-only-argument-written", "crash/runtime-fault/overlap"
+    rule = lambda c: [finding(crashed)] if c.graph.nodes[0].op == "add" else [finding(wrote)]
+    verdict = X.judge(experiment(case, wrote, rule, known=[crashed], limit=3))
+    assert (verdict.verdict, verdict.of) == ("duplicate-of", crashed) and verdict.by.startswith("a0.computed")
+    assert X.judge(experiment(case, wrote, lambda c: [finding(wrote)], known=[crashed], limit=3)).verdict == "new"
 
 
 def test_the_shipped_masked_contract_error_does_not_claim_another_check_of_its_pass():
@@ -1037,3 +1049,18 @@ def test_the_shipped_masked_contract_error_does_not_claim_another_check_of_its_p
     own = f"crash/compile-error/vector.mask-op-expects-a-mask-for-the-maskable-operation@{drop}"
     assert shipped.matches("crash", drop, other) == []
     assert [k.cause for k in shipped.matches("crash", drop, own)] == [own]
+
+
+def test_a_localized_compile_error_is_no_known_error_of_its_pass_in_other_words():
+    """Stop 45's re-triage still called the one-sided contraction the masked contract's bug, by the bundle's
+    localized culprit (drop-vector-unit-dims) alone; in that error's own words it still is."""
+    known = baseline.load(baseline.DEFAULT_BASELINE)
+    drop = "iree-codegen-drop-vector-unit-dims"
+    table = dataclasses.replace(
+        _pack_alloca(drop, X.localized_mechanisms(known)), target=f"crash/compile-error/x@{drop}"
+    )
+    other = dataclasses.replace(table, target=f"crash/compile-error/vector.contract-op-invalid-vector-shape@{drop}")
+    assert X.judge(other).verdict == "new"
+    own = f"crash/compile-error/vector.mask-op-expects-a-mask-for-the-maskable-operation@{drop}"
+    same = dataclasses.replace(table, target=own.replace("maskable-operation", "maskable-op"))
+    assert X.judge(same).of == own

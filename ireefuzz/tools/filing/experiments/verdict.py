@@ -9,7 +9,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ireefuzz.oracles.finding import Signature
 from ireefuzz.oracles.registry import SPECS, spec_of
-from ireefuzz.tools.baseline import Baseline
+from ireefuzz.tools.baseline import Baseline, another_check
 
 from .table import AS_GIVEN, COMPUTED_OPERAND, EDGE_UP, FEATURE_LABEL, ExperimentTable, Row, Verdict, degenerate_cures
 
@@ -178,7 +178,9 @@ def localized_known(table: ExperimentTable) -> str:
     (``with_culprit``), else "": a memory, fusion or numeric id names no pass, so only the localization says that a
     stack buffer made by the transfer split is that known class whatever op and pipeline showed it."""
     mine = mechanism_key(table.target.split("/")[0], table.culprit) if table.culprit else ""
-    same = sorted(k for k, key in table.localized.items() if mine and key == mine)
+    same = sorted(
+        k for k, key in table.localized.items() if mine and key == mine and not another_check(table.target, k)
+    )
     return same[0] if len(same) == 1 else ""
 
 
