@@ -981,7 +981,7 @@ def test_a_bundle_that_settles_its_cause_frees_its_slot_for_the_next(tmp_path, m
         return _types.SimpleNamespace(stdout="", stderr="")
 
     monkeypatch.setattr(bundling.subprocess, "run", repro)
-    assert bundling.bundle_new_causes(record, 1, 10.0) == [second]
+    assert bundling.bundle_new_causes(record, 1, 10.0) == [second]  # the settled one is not judged again
     assert bundled == [record.bundle_dir(second).name]
     assert bundling.bundle_new_causes(runs.open_run(run, baseline.Baseline()), 1, 10.0) == []  # its one slot is used
 

@@ -123,7 +123,38 @@ def test_bundles_n_takes_the_top_n_of_the_ranking_not_the_largest(tmp_path, monk
         lambda command, **kw: commands.append(command) or subprocess.CompletedProcess(command, 0, "", ""),
     )
     done = bundling.bundle_new_causes(record, 1, 10.0)
-    assert len(done) == 1 and done[0].startswith("crash/") and done == [ranking.rank(record)[0].id]
+    assert done[0].startswith("crash/") and done[0] == ranking.rank(record)[0].id
+    shrunk, *first = commands  # the cause past the slot judged first: as found, confirmed once
+    assert "--no-shrink" not in shrunk and [c[c.index("--out") + 1] for c in first] == [
+        str(record.first_judgement_dir(done[1]))
+    ]
+    assert "--no-shrink" in first[0] and first[0][first[0].index("--confirm-runs") + 1] == "1"
+
+
+def test_a_cause_past_the_slots_its_first_judgement_finds_a_duplicate_is_not_new(tmp_path, monkeypatch):
+    """Stop 45's outsiders: 3 of a run's 7 new causes were the fpowi NaN, listed new because no experiment ever ran
+    on them. A first judgement (the case as found through the experiments) that lands in a known cause settles it."""
+    rows = [(i, "memory/alloca/matmul>exp/f32/SxS", MATMUL, 10) for i in range(3)] + [
+        (3, CRASH_SIG, CRASH_EVIDENCE, 10)
+    ]
+    run = run_with(tmp_path, rows, {i: [sig] for i, sig, *_ in rows})
+    record = runs.open_run(run, baseline.Baseline())
+    memory = next(c.id for c in record.present_causes() if c.id.startswith("memory/"))
+    verdict = {"verdict": "duplicate-of", "target": memory, "of": "memory/alloca/known", "by": "static"}
+
+    def repro(command, **_):
+        out = Path(command[command.index("--out") + 1])
+        out.mkdir(parents=True, exist_ok=True)
+        judged = {"experiments": {"verdict": verdict, "rows": []}} if "--no-shrink" in command else {}
+        (out / "finding.json").write_text(json.dumps({"status": "confirmed", "confirm": "3/3", **judged}))
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(bundling.subprocess, "run", repro)
+    assert memory in runs.open_run(run, baseline.Baseline()).new_causes()
+    assert memory in bundling.bundle_new_causes(record, 1, 10.0)
+    after = runs.open_run(run, baseline.Baseline())
+    assert memory not in after.new_causes() and not (after.bundle_dir(memory) / "finding.json").exists()
+    assert bundling.bundle_new_causes(runs.open_run(run, baseline.Baseline()), 0, 10.0) == []  # --bundles 0: none
 
 
 def test_summary_md_shows_the_ranking(tmp_path):

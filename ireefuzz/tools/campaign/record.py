@@ -177,6 +177,9 @@ def _missing(row: Any, keys: Mapping[str, Any]) -> str:
     return f"no valid {', '.join(wrong)}" if wrong else ""
 
 
+FIRST_JUDGEMENTS = "first-judgements"  # under bundles/: the new causes past the slots, judged unshrunk
+
+
 class Record:
     """progress.jsonl + findings.jsonl, and the counts recomputed from them (the coordinator's only state)."""
 
@@ -222,7 +225,7 @@ class Record:
         for row in read_record(out / "progress.jsonl", PROGRESS_KEYS, ENTRY_KEYS):
             self._apply(row, rederive)
         # a cause whose bundle's experiments found it a known cause's duplicate is known (``filing.experiments``)
-        found = experimenting.duplicates({c: self.bundle_dir(c) for c in self.causes if c not in baseline.causes})
+        found = experimenting.duplicates({c: self.judged_dir(c) for c in self.causes if c not in baseline.causes})
         self.by_experiment = set(found)
         # a cause whose bundle lost it (its smallest case compiled alone shows it 0 times in N) is not confirmed:
         # listed, never red (a batched module's artefact or a flaky one, nothing an engineer can file as is)
@@ -483,6 +486,16 @@ class Record:
     def bundle_dir(self, cause: str) -> Path:
         return self.out / "bundles" / _io.slug(cause)
 
+    def first_judgement_dir(self, cause: str) -> Path:
+        """Where a new cause past the bundle slots is judged first (``bundling.judge_first``): its case as found,
+        confirmed once and run through the experiments, not shrunk: no bundle to file."""
+        return self.out / "bundles" / FIRST_JUDGEMENTS / _io.slug(cause)
+
+    def judged_dir(self, cause: str) -> Path:
+        """The folder whose experiments judge ``cause``: its bundle, else its first judgement."""
+        bundle = self.bundle_dir(cause)
+        return bundle if (bundle / "finding.json").exists() else self.first_judgement_dir(cause)
+
     # -- summary --------------------------------------------------------------------------
     def summary(self) -> dict[str, Any]:
         t = self.totals
@@ -572,7 +585,7 @@ class Record:
         for c in self.present_causes():
             known = self.baseline.cause_known(c.id, c.signatures)
             bundle = self.bundle_dir(c.id)
-            tried = experimenting.read(bundle)  # its experiments' table and verdict, if its bundle has them
+            tried = experimenting.read(self.judged_dir(c.id))  # its experiments' table and verdict, if it has them
             rows.append(
                 {
                     "id": c.id,
