@@ -68,9 +68,10 @@ def bundle_new_causes(record: Record, limit: int | None, timeout: float) -> list
 
 
 # The new causes past the bundle slots judged first, in rank order: their cases as found run through the
-# experiments (about 20 s each), so a known cause's duplicate is not listed as new. Stop 45: 3 of a run's 7 new causes
-# were the fpowi NaN and 1 the strided pooling, none tried (outsiders, two runs).
-FIRST_JUDGEMENTS = 6
+# experiments (10-20 s each), so a known cause's duplicate is not listed as new. Stop 45: 3 of a run's 7 new causes
+# were the fpowi NaN and 1 the strided pooling, none tried (outsiders, two runs); re-triaged with 6 first judgements
+# (--bundles 1), every one judged was a duplicate and 5 new causes were left, 3 of them past the 6.
+FIRST_JUDGEMENTS = 10
 
 
 def judge_first(record: Record, causes: list[str], rows: Sequence[Mapping[str, Any]], timeout: float) -> list[str]:
