@@ -106,22 +106,22 @@ def tied_arguments(flow_ir: str, function: str) -> dict[int, list[str]] | None:
         return None
     owner: dict[str, int] = {}  # SSA value -> the argument whose buffer it is
     tied: dict[int, list[str]] = {}
+
+    def tie(result: str, target: str, name: str) -> None:  # ``result`` is ``target``'s buffer, written by ``name``
+        if target in owner:
+            tied.setdefault(owner[target], []).append(name)
+            owner[result] = owner[target]
+
     for line in body.splitlines():
         if m := _IMPORT.search(line):
             owner[m.group(1).split(":")[0]] = int(m.group(2))
         elif (m := _VIEW.search(line)) and m.group(2).split("#")[0] in owner:
             owner[m.group(1).split(":")[0]] = owner[m.group(2).split("#")[0]]
-        elif (m := _UPDATE.search(line)) and m.group(2).split("#")[0] in owner:
-            argument = owner[m.group(2).split("#")[0]]
-            tied.setdefault(argument, []).append(UPDATE_TIE)
-            owner[m.group(1)] = argument
+        elif m := _UPDATE.search(line):
+            tie(m.group(1), m.group(2).split("#")[0], UPDATE_TIE)
         elif m := _DISPATCH.search(line):
-            results = re.sub(r"\{[^}]*\}", "", m.group(3))
-            for operand in re.findall(r"%([\w]+)", results):
-                if operand in owner:
-                    argument = owner[operand]
-                    tied.setdefault(argument, []).append(m.group(2))
-                    owner[m.group(1)] = argument  # the tied result is the same buffer
+            for operand in re.findall(r"%([\w]+)", re.sub(r"\{[^}]*\}", "", m.group(3))):
+                tie(m.group(1), operand, m.group(2))
     return tied
 
 

@@ -177,7 +177,7 @@ def _missing(row: Any, keys: Mapping[str, Any]) -> str:
     return f"no valid {', '.join(wrong)}" if wrong else ""
 
 
-FIRST_JUDGEMENTS = "first-judgements"  # under bundles/: the new causes past the slots, judged unshrunk
+FIRST_JUDGEMENTS_FOLDER = "first-judgements"  # under bundles/: the new causes past the slots, judged unshrunk
 
 
 class Record:
@@ -489,7 +489,7 @@ class Record:
     def first_judgement_dir(self, cause: str) -> Path:
         """Where a new cause past the bundle slots is judged first (``bundling.judge_first``): its case as found,
         confirmed once and run through the experiments, not shrunk: no bundle to file."""
-        return self.out / "bundles" / FIRST_JUDGEMENTS / _io.slug(cause)
+        return self.out / "bundles" / FIRST_JUDGEMENTS_FOLDER / _io.slug(cause)
 
     def judged_dir(self, cause: str) -> Path:
         """The folder whose experiments judge ``cause``: its bundle, else its first judgement."""
