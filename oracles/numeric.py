@@ -21,6 +21,7 @@ import numpy as np
 
 from ireefuzz.generators.graph import FLOAT_DTYPES, Graph, dims_pattern
 
+from . import vocabulary
 from .diagnostics import (
     ARGUMENT_MUTATION,
     _Program,
@@ -417,6 +418,7 @@ NUMERIC = register(
         title="[CPU] wrong results for `{ops}` ({type})",
         judges={"ran": _judge_numbers},  # the reference's findings too
         reads_expected=True,
+        policies=(("ukernels=none", vocabulary.UKERNELS_OFF_FLAG),),
     )
 )
 register(  # the same judgement with the seats swapped: JAX is the one float64 says is wrong

@@ -101,6 +101,9 @@ PRODUCER_ROOTS = ("linalg.", "arith.constant", "tensor.splat", "tensor.generate"
 # IREE's dispatch-creation fusion policy: by default it fuses no producer into some consumers (3.13: none into
 # ``iree_linalg_ext.attention``, whose index-only mask gets a dispatch of its own); this flag fuses them.
 AGGRESSIVE_FUSION_FLAG = "--iree-dispatch-creation-enable-aggressive-fusion"
+# The llvm-cpu microkernels (an mmt4d's inner tiles computed by a hand-written kernel): off, the tile is vectorized
+# by codegen like any other contraction. A wrong value that goes away with it is the kernel's.
+UKERNELS_OFF_FLAG = "--iree-llvmcpu-enable-ukernels=none"
 
 # --------------------------------------------------------------------------- passes
 

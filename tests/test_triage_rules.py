@@ -229,14 +229,15 @@ def test_a_fusion_candidate_aggressive_fusion_removes_is_the_default_policy_not_
     assert (landed.verdict, landed.of) == ("duplicate-of", REDUCTION)
 
 
-def test_the_policy_experiment_is_one_compile_with_the_flag_for_a_fusion_target_only():
+def test_the_policy_experiment_is_one_compile_with_the_flag_of_the_targets_oracle_only():
     from ireefuzz.core.frontends import program_cases
     from ireefuzz.oracles import vocabulary
 
     (case,) = program_cases((Path(__file__).parent / "data" / "ir" / "inputs" / "attention_mask_dyn.mlir").read_text())
     (e,) = X.policy_experiments(case, "fusion")
     assert e.label.endswith("aggressive-fusion") and e.case.flags == (*case.flags, vocabulary.AGGRESSIVE_FUSION_FLAG)
-    assert list(X.policy_experiments(e.case, "fusion")) == [] and list(X.policy_experiments(case, "numeric")) == []
+    assert list(X.policy_experiments(e.case, "fusion")) == [] and list(X.policy_experiments(case, "memory")) == []
+    assert [e.label for e in X.policy_experiments(case, "numeric")] == ["ukernels=none"]
 
 
 def test_ill_conditioned_numbers_do_not_unjudge_a_target_judged_on_the_compile():
@@ -335,3 +336,106 @@ def test_a_scan_into_the_buffer_it_reads_may_keep_its_input_on_the_stack(capsys)
     status = check.main(parser.parse_args([program, "--json", "--oracles", "memory"]), X.for_check)
     report = json.loads(capsys.readouterr().out)
     assert (status, report["findings"]) == (0, [])
+
+
+# --------------------------------------------------------------------------- stop 46: causes known by their cure
+
+SHIFT = "numeric/wrong-value/shift"
+UKERNEL = "numeric/wrong-value/mmt4d-ukernel-with-cut-inner-tiles"
+
+
+def shift_case(backward: bool, by: int = 3, computed: bool = True):
+    """The quick start's stop 45 finding: a 7-wide dim shifted by ``by`` (``backward``: toward higher indices),
+    read by a batch_matmul; the shifted tensor computed (``a + a``) or the argument itself."""
+    from ireefuzz.generators.builder import GraphBuilder
+    from ireefuzz.generators.case import Case
+
+    b = GraphBuilder()
+    x = b.arg((1, 7, 7))
+    source = b.op("add", x, x) if computed else x
+    moved = b.op("shift", source, by=[0, 0, by], backward=backward)
+    b.output(b.op("batch_matmul", moved, b.arg((1, 7, 1)), b.fill((1, 7, 1), 0.0)))
+    return Case(b.build(), ({},), seed=3)
+
+
+def test_a_shift_is_tried_apart_first_then_the_other_way_round():
+    built = [
+        e
+        for kind in X.graph_experiments(shift_case(backward=True))
+        for e in kind
+        if ".apart" in e.label or "ward" in e.label
+    ]
+    assert [e.label for e in built] == ["n1.apart", "n1.forward"]
+    apart, forward = (e.case.graph.nodes[1].attrs for e in built)
+    assert apart == {"by": [0, 0, 4], "backward": True} and forward == {"by": [0, 0, 3], "backward": False}
+    already = [e.label for kind in X.graph_experiments(shift_case(False, by=4)) for e in kind if "n1." in e.label]
+    assert "n1.apart" not in already and "n1.backward" in already
+
+
+def test_a_wrong_value_a_shift_apart_removes_is_the_in_place_shifts_and_one_ukernels_off_removes_the_ukernels():
+    """Stop 45's quick start called a shift read by a batch_matmul new, and an x86-64-v3 run the mmt4d ukernel's
+    wrong values ``numeric/wrong-value/contract``: each cause is now known by the variant that removes it."""
+    cures = baseline.load(baseline.shipped()).cures()
+    assert cures[".apart"] == (SHIFT,) and cures["ukernels=none"] == (UKERNEL,)
+
+    def judged(label: str, outcome: str, target: str) -> X.Verdict:
+        rows = (X.Row("as-given", "p", X.Outcome("same")), X.Row(label, "c", X.Outcome.parse(outcome)))
+        return X.judge(X.ExperimentTable(target, rows, cures=cures))
+
+    shifted = judged("n0.apart", "clean", "numeric/wrong-value/shift>batch_matmul")
+    assert (shifted.verdict, shifted.of) == ("duplicate-of", SHIFT) and shifted.by.startswith("n0.apart removes it")
+    assert judged("n0.apart", "same", "numeric/wrong-value/shift>batch_matmul").verdict == "new"
+    kernel = judged("ukernels=none", "clean", "numeric/wrong-value/contract")
+    assert (kernel.verdict, kernel.of) == ("duplicate-of", UKERNEL)
+    assert judged("ukernels=none", "same", "numeric/wrong-value/contract").verdict == "new"
+    assert judged("ukernels=none", "clean", "memory/alloca/contraction@Mmt4dTilingExpert").verdict == "new"
+
+
+def test_the_ukernels_policy_replaces_the_cases_own_value_and_needs_the_flag():
+    from ireefuzz.oracles import vocabulary
+
+    case = shift_case(backward=True)
+    (e,) = X.policy_experiments(case, "numeric")
+    assert e.label == "ukernels=none" and e.case.flags == (*case.flags, vocabulary.UKERNELS_OFF_FLAG)
+    mmt4d = dataclasses.replace(case, flags=("--iree-llvmcpu-enable-ukernels=mmt4d", "--iree-opt-data-tiling=true"))
+    (e,) = X.policy_experiments(mmt4d, "numeric")
+    assert e.case.flags == ("--iree-opt-data-tiling=true", vocabulary.UKERNELS_OFF_FLAG)
+    assert list(X.policy_experiments(e.case, "numeric")) == []  # off already
+    assert list(X.policy_experiments(case, "numeric", frozenset({"--iree-opt-data-tiling"}))) == []  # no such flag
+
+
+@pytest.mark.iree
+def test_real_shift_toward_higher_indices_is_wrong_and_right_apart_or_the_other_way():
+    """The in-place shift (docs/repros/shift_of_a_tensor_into_itself_in_place_wrong_values.mlir) on IREE itself:
+    wrong as found; its apart variant (the entry's cure) and its other way round are right, and the verdict is the
+    known cause's duplicate."""
+    (found,) = evaluate_findings(shift_case(backward=True))
+    assert found.cause.startswith(SHIFT.replace("shift", "add>shift"))
+    table = X.run_experiments(shift_case(backward=True), found.cause, limit=4)
+    outcomes = {r.label: str(r.outcome) for r in table.rows}
+    assert (outcomes["as-given"], outcomes["dynamic"], outcomes["n1.apart"]) == ("same", "same", "clean")
+    assert (X.judge(table).verdict, X.judge(table).of) == ("duplicate-of", SHIFT)
+    forward = next(e for kind in X.graph_experiments(shift_case(True)) for e in kind if e.label == "n1.forward")
+    assert running.chosen([[forward]], 1, str)[0] and evaluate_findings(forward.case) == []
+
+
+@pytest.mark.iree
+def test_real_mmt4d_with_7x7_inner_tiles_is_wrong_on_avx2_and_right_with_ukernels_off():
+    """Stop 45's x86-64-v3 bug (docs/repros/mmt4d_odd_inner_tiles_avx2_ukernel_wrong_values.mlir) as the campaign
+    draws it: wrong on x86-64-v3 (this AVX-512 host runs AVX2 code), right with the numeric policy experiment."""
+    from ireefuzz.generators.builder import GraphBuilder
+    from ireefuzz.generators.case import Case
+
+    b = GraphBuilder()
+    acc = b.fill((1, 1, 7, 7), 0.0)
+    b.output(b.op("contract", b.arg((1, 1, 7, 7)), b.arg((1, 1, 7, 7)), acc, spec="MKmk,NKnk->MNmn", form="named"))
+    case = dataclasses.replace(Case(b.build(), ({},), seed=1), target_cpu="x86-64-v3")
+    assert [f.cause.split("/")[:2] for f in evaluate_findings(case)] == [["numeric", "wrong-value"]]
+    (off,) = X.policy_experiments(case, "numeric")
+    assert evaluate_findings(off.case) == []
+
+
+def evaluate_findings(case) -> list:
+    from ireefuzz.core.evaluate import evaluate
+
+    return list(evaluate([case])[0].findings)

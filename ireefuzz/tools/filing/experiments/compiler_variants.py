@@ -80,10 +80,15 @@ def feature_experiments(
         )
 
 
-def policy_experiments(case: Any, oracle: str) -> Iterator[Experiment]:
+def policy_experiments(case: Any, oracle: str, known_flags: frozenset[str] | None = None) -> Iterator[Experiment]:
     """The case compiled with each compiler policy flag of the target's oracle (``OracleSpec.policies``: fusion's
-    aggressive fusion) it does not pass already; a graph case and a raw program alike."""
+    aggressive fusion, numeric's microkernels off) in place of the case's own value of that flag, where the case
+    does not pass it already and the compiler has it (``known_flags``, the option names its help lists; None:
+    not known, every one); a graph case and a raw program alike."""
     spec = SPECS.get(oracle)
     for label, flag in spec.policies if spec is not None else ():
-        if flag not in case.flags:
-            yield Experiment(label, f"`{flag}`", dataclasses.replace(case, flags=(*case.flags, flag)))
+        name = flag.split("=", 1)[0]
+        if flag in case.flags or (known_flags is not None and name not in known_flags):
+            continue
+        flags = (*(f for f in case.flags if f.split("=", 1)[0] != name), flag)
+        yield Experiment(label, f"`{flag}`", dataclasses.replace(case, flags=flags))

@@ -1,7 +1,8 @@
 """Variants of a graph ``Case``, from the metamorphic relations' transforms and the shrinker's graph edits: dims
 static or dynamic, an argument init replaced, an argument updated in place read through a computed value, fill vs
-splat generic, a fill read from an argument, a padded pack packing whole tiles, a consumer removed, f32 for f16 /
-bf16, a rank more or less, data tiling on / off (``graph_experiments``, with the CPUs)."""
+splat generic, a fill read from an argument, a padded pack packing whole tiles, a shift the other way or apart, a
+consumer removed, f32 for f16 / bf16, a rank more or less, data tiling on / off (``graph_experiments``, with the
+CPUs)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from .compiler_variants import CannotRun, cpu_experiments
-from .table import COMPUTED_OPERAND, EDGE_UP, EXTRA_DIM, Experiment
+from .table import APART, COMPUTED_OPERAND, EDGE_UP, EXTRA_DIM, Experiment
 
 if TYPE_CHECKING:
     from ireefuzz.generators.case import Case
@@ -305,6 +306,35 @@ def pack_experiments(case: Case) -> Iterator[Experiment]:
             )
 
 
+def shift_experiments(case: Case) -> Iterator[Experiment]:
+    """Each shift (a tensor updated with a slice of itself) moved by at least half of each moved dim at the case's
+    largest size, so its source and destination do not overlap (``APART``), then the other way round. Stop 45: a
+    shift toward higher indices gave wrong values and the same shift the other way was right (the in-place copy
+    reads what it already wrote); no overlap at all is the cure of that known cause."""
+    g = case.graph
+    for i, node in enumerate(g.nodes):
+        if node.op != "shift":
+            continue
+        backward, by = bool(node.attrs["backward"]), list(node.attrs["by"])
+        way = "higher" if not backward else "lower"
+        flipped = {**node.attrs, "backward": not backward}
+        largest = [
+            d if isinstance(d, int) else max(int(sizes.get(d, 0)) for sizes in case.instances) for d in node.type.shape
+        ]
+        apart = {**node.attrs, "by": [max(k, -(-n // 2)) if k else 0 for k, n in zip(by, largest)]}
+        for label, attrs, change in (
+            (f"n{i}{APART}", apart, f"moved by {apart['by']} instead of {by}: its source and destination apart"),
+            (f"n{i}.{'forward' if backward else 'backward'}", flipped, f"moving toward {way} indices instead"),
+        ):
+            if attrs["by"] == by and label.endswith(APART):
+                continue  # already apart
+            moved = dataclasses.replace(node, attrs=attrs)
+            graph = type(g)(g.args, g.nodes[:i] + (moved,) + g.nodes[i + 1 :], g.outputs)
+            variant = _attempt(lambda: _with(case, graph.check()))
+            if variant is not None:
+                yield Experiment(label, f"n{i} (shift) {change}", variant)
+
+
 GraphBuilder = Callable[[Any], Iterator[Experiment]]
 
 
@@ -367,6 +397,7 @@ GRAPH_EXPERIMENTS: tuple[tuple[str, GraphBuilder], ...] = (
     ("splat", splat_experiments),
     ("producer", producer_experiments),
     ("pack", pack_experiments),
+    ("shift", shift_experiments),
     ("consumer", consumer_experiments),
     ("dtype", dtype_experiments),
     ("rank", rank_experiments),

@@ -122,7 +122,7 @@ def run_experiments(
     # a raw program too: each op alone at its operands' values, a kind each (each gets a first-round slot)
     kinds.extend([e] for e in cut_experiments(subject, goal))
     kinds.append(list(twin_experiments(subject)))  # a raw program even for a graph case: run with MLIR below
-    kinds.append(list(policy_experiments(subject, goal.oracle or "")))
+    kinds.append(list(policy_experiments(subject, goal.oracle or "", sut.toolchain_of(mine).known_flags)))
     limits = baseline.missing_features()
     with_flags = lambda flags: config_space.cannot_run(dataclasses.replace(mine, flags=flags))
     have = config_space.features_of(mine) if limits else None
