@@ -424,11 +424,18 @@ def clobbered_arguments(finding: Finding) -> set[str]:
 
 
 def reads_argument(finding: Finding, argument: Any) -> bool:
-    """Whether the finding's output reads argument ``argument`` (True when neither a graph nor a cone is known)."""
+    """Whether the finding's output reads argument ``argument`` other than as the destination of the one op that
+    updates it in place: an accumulator read and written element by element (a matmul's, a reduction's init) reads
+    each element before its own write, so that write cannot be what made the output wrong (stop 45: the AVX2 mmt4d
+    ukernel's wrong values were called its argument accumulator's in-place write). True when neither a graph nor a
+    cone is known."""
     program = _Program.of(finding)
     if program is None:
         return True
-    return f"a{argument}" in program.argument_uses(program.cone(program.wrong_output(finding)))
+    ref = f"a{argument}"
+    cone = program.cone(program.wrong_output(finding))
+    roles = [r in program.nodes[i].destinations for i in cone for r in program.nodes[i].reads if r == ref]
+    return bool(roles) and roles != [True]
 
 
 # Ops whose result is a splat when every input is one: the compiler folds them into the fill.

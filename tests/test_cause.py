@@ -237,6 +237,20 @@ def test_a_wrong_value_beside_an_input_mutation_in_the_same_case_is_its_conseque
     assert alone[0].cause == "numeric/wrong-value/fill>reduce_sum" and "consequence_of" not in alone[0].evidence
 
 
+def test_a_wrong_value_whose_only_read_of_the_written_argument_is_its_accumulator_is_no_consequence():
+    """Stop 45: the AVX2 mmt4d ukernel's wrong values were taken for the in-place write of its argument accumulator
+    (#16168), so its bundle was judged as that write. An op updating its own accumulator reads each element before
+    its write: only another read of the written argument (the add above) makes a wrong value the write's."""
+    vec, mat = TensorType((4,), "f32"), TensorType((4, 3), "f32")
+    graph = Graph((mat, vec), (Node("reduce_sum", ("a0",), {"dim": 1, "init": "value:a1"}, vec),), ("n0",)).check()
+    xs = inputs_for(graph)
+    after = [x.copy() for x in xs]
+    after[1][0] += 1
+    (mutation,) = check_inputs_unchanged(graph, xs, after)
+    wrong, _ = assign_causes([wrong_value(graph, {}, xs), mutation])
+    assert wrong.cause == "numeric/wrong-value/reduce_sum" and "consequence_of" not in wrong.evidence
+
+
 # --------------------------------------------------------------------------- fault injection: two bugs, many shapes
 
 ALLOCA = """func.func @{name}(%v: f32) {{
