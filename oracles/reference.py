@@ -401,6 +401,7 @@ REFERENCE: dict[str, Row] = {
     "pow_int": lambda E, xs, a, s, t: _pow_int(E, xs[0], xs[1]),
     "transpose": lambda E, xs, a, s, t: E.xp.transpose(xs[0], tuple(a["permutation"])),
     "where_gt": lambda E, xs, a, s, t: E.xp.where(xs[0] > xs[1], xs[2], xs[3]),
+    "cond": lambda E, xs, a, s, t: E.xp.where(xs[0], xs[1] + xs[2], (xs[1] + xs[2]) + xs[1] * xs[2]),
     **{kind: _conv(kind) for kind in CONV_LAYOUTS},
     **{name: _pool(name) for name in POOLINGS},
     "softmax": _softmax,
@@ -449,6 +450,15 @@ def _where_gt_error(E, xs, es, out, a, s, t, u):
     ambiguous = (np.abs(xs[0] - xs[1]) <= slack) & (slack > 0)  # either branch is a legitimate answer
     chosen = np.where(xs[0] > xs[1], es[2], es[3])
     return np.where(ambiguous, np.abs(xs[2] - xs[3]) + np.maximum(es[2], es[3]), chosen)
+
+
+def _cond_error(E, xs, es, out, a, s, t, u):
+    """Either branch's roundings (an x + y, and in the else branch an x * y and their sum); a predicate that may be
+    off leaves both branches possible."""
+    x, y, total = np.abs(xs[1]), np.abs(xs[2]), es[1] + es[2]
+    then = total + u * np.abs(out)
+    other = total + y * es[1] + x * es[2] + u * (np.abs(xs[1] + xs[2]) + x * y + np.abs(out))
+    return np.where(es[0] > 0, np.maximum(then, other) + np.abs(x * y), np.where(xs[0], then, other))
 
 
 def _cast_error(E, xs, es, out, a, s, t, u):
@@ -729,6 +739,7 @@ ERROR_BOUND: dict[str, ErrorRow] = {
     "pow_int": _pow_int_error,
     "transpose": lambda E, xs, es, out, a, s, t, u: REFERENCE["transpose"](E, es, a, s, t),
     "where_gt": _where_gt_error,
+    "cond": _cond_error,
     **{kind: _conv_error(kind) for kind in CONV_LAYOUTS},
     **{name: _pool_error(name) for name in POOLINGS},
     "softmax": _softmax_error,

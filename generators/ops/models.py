@@ -20,6 +20,10 @@
   gathered by rank-2 ids (``iree_linalg_ext.gather`` from 3.9, else a ``tensor.extract`` generic) into a rank-4
   tensor that feeds a contraction (#23464: the fused gather's tile exceeded the stack limit on znver4; gathered by
   rank-1 ids the same program only allocates).
+- ``cond``: ``lax.cond`` with two results, ``(r0, r1) = (x, y) if p else (x + y, x * y)``, read together (``r0 + r1``):
+  an ``scf.if`` on a rank-0 i1 argument around the dispatches of one branch. Its results are two tensors of one
+  type, which IREE's stream allocation packs into one buffer at offsets the branches compute (stop 46's loops
+  spike: the second result's offset folded to 0, dynamic 2-D shapes).
 """
 
 from __future__ import annotations
@@ -407,3 +411,68 @@ register(
 
 
 __all__ = ["CLAMPS", "DEQUANT_SCALES", "MASKED_DTYPES", "QUANT_SCALES"]
+
+
+# ---------------------------------------------------------------------------------------------
+# cond: (r0, r1) = (x, y) if p else (x + y, x * y); r0 + r1 (a two-result lax.cond, both results read after it)
+
+COND_DTYPES = ("f32", "f16", "bf16", "i32", "i64", "i16")
+
+
+def _cond_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    p, x, y = types
+    if p.shape != () or p.dtype != "i1" or (x.shape, x.dtype) != (y.shape, y.dtype) or x.dtype not in COND_DTYPES:
+        raise ValueError(f"cond takes a rank-0 i1 and two tensors of one type of {COND_DTYPES}, not {types!r}")
+    return TensorType(x.shape, x.dtype)
+
+
+def _cond_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    t = node.type
+    ty, rank, kind = tensor_type(t), len(t.shape), "f" if is_float(t) else "i"
+    maps, parallel = [identity_map(rank)] * 3, ["parallel"] * rank
+    x, y = operands[1], operands[2]
+
+    def combined(name: str, a: str, b: str, op: str) -> str:
+        return ctx.generic(
+            name,
+            [(a, t), (b, t)],
+            (ctx.empty(t), t),
+            maps,
+            parallel,
+            lambda bd, v: bd.op(f"arith.{op}{kind} {v[0]}, {v[1]} : {t.dtype}"),
+        )
+
+    predicate, pair = ctx.fresh("p"), ctx.fresh("branch")
+    ctx.line(f"{predicate} = tensor.extract {operands[0]}[] : tensor<i1>")
+    outside, ctx.lines = ctx.lines, []
+    total, product = combined(ctx.fresh("sum"), x, y, "add"), combined(ctx.fresh("product"), x, y, "mul")
+    branch, ctx.lines = ctx.lines, outside
+    ctx.line(f"{pair}:2 = scf.if {predicate} -> ({ty}, {ty}) {{")
+    ctx.line(f"  scf.yield {x}, {y} : {ty}, {ty}")
+    ctx.line("} else {")
+    ctx.lines.extend(f"  {line}" for line in branch)
+    ctx.line(f"  scf.yield {total}, {product} : {ty}, {ty}")
+    ctx.line("}")
+    return combined(result_name(ctx, node), f"{pair}#0", f"{pair}#1", "add")
+
+
+def _cond_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    x = pool.pick(draw, lambda t, bound: len(t.shape) >= 1 and t.dtype in COND_DTYPES and bound <= 16)
+    if x is None:
+        return None
+    y = pool.pick_or_arg(draw, pool.type(x), max_bound=16)
+    p = pool.pick(draw, lambda t, bound: t.shape == () and t.dtype == "i1") or pool.new_arg(TensorType((), "i1"))
+    return (p, x, y), {}
+
+
+register(
+    OpSpec(
+        "cond",
+        _cond_infer,
+        _cond_emit,
+        lambda bs, a, ts: bs[1] + bs[2] + bs[1] * bs[2],
+        _cond_propose,
+        has_init=False,
+        family="model",
+    )
+)
