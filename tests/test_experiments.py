@@ -986,6 +986,27 @@ def test_a_bundle_that_settles_its_cause_frees_its_slot_for_the_next(tmp_path, m
     assert bundling.bundle_new_causes(runs.open_run(run, baseline.Baseline()), 1, 10.0) == []  # its one slot is used
 
 
+def test_a_bundle_another_bundled_cause_makes_a_duplicate_does_not_fill_a_slot(tmp_path):
+    """Stop 45: --bundles N counted a bundle the run's cross-bundle rule then made another cause's duplicate (with
+    a consumer removed it failed as that cause) as a slot filled, so fewer than N causes stayed new and bundled."""
+    from ireefuzz.tools.campaign import bundling
+
+    lead, through = "numeric/wrong-value/pow_int", "numeric/wrong-value/pow_int>max"
+
+    def bundle(cause: str, *rows: X.Row) -> Path:
+        folder = tmp_path / cause.replace("/", "_")
+        folder.mkdir()
+        table = X.ExperimentTable(cause, (X.Row("as-given", "p", X.Outcome("same")), *rows))
+        (folder / "finding.json").write_text(json.dumps({"status": "confirmed", "experiments": X.record(table)}))
+        return folder
+
+    dropped = X.Row("drop:n1", "n1 (max) removed", X.Outcome("other", lead))
+    bundles = {through: bundle(through, dropped), lead: bundle(lead)}
+    assert X.judge(X.ExperimentTable(through, (dropped,))).verdict == "new"  # new by its own experiments
+    assert bundling.surviving(bundles) == [lead]
+    assert bundling.surviving({through: bundles[through]}) == [through]  # alone it is still new
+
+
 def test_host_is_described_by_the_features_it_adds_to_the_cpu_it_is_named_after(monkeypatch):
     """The review: "host (`rocketlake` here) compiles it" misled, as `-cpu=rocketlake` fails; this host compiles it
     only for its +avx512fp16, which the named CPU lacks."""

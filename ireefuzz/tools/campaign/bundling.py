@@ -48,20 +48,19 @@ def bundle_new_causes(record: Record, limit: int | None, timeout: float) -> list
     todo = [c for c in todo if c.smallest_row is not None and rows[c.smallest_row].get("case")]
     done: list[str] = []
     tried: list[str] = []
-    surviving = 0  # bundled causes still new after their experiments: what ``limit`` counts
+    bundled: dict[str, Path] = {}  # what ``limit`` counts: the bundled causes still new (``surviving``)
     attempts = None if limit is None else BUNDLE_ATTEMPTS_PER_SLOT * limit
     for cause in todo[:attempts]:
-        if limit is not None and surviving >= limit:
+        if limit is not None and len(surviving(bundled)) >= limit:
             break
         tried.append(cause.id)
         bundle = record.bundle_dir(cause.id)
-        if (bundle / "finding.json").exists():
-            surviving += not settled(cause.id, bundle)
-            continue
-        print(f"ireefuzz: shrinking {cause.id} (case {cause.smallest_case})", file=sys.stderr)
-        if _repro(record, cause, rows, bundle, [], timeout):
+        if not (bundle / "finding.json").exists():
+            print(f"ireefuzz: shrinking {cause.id} (case {cause.smallest_case})", file=sys.stderr)
+            if not _repro(record, cause, rows, bundle, [], timeout):
+                continue
             done.append(cause.id)
-            surviving += not settled(cause.id, bundle)
+        bundled[cause.id] = bundle
     judged = judge_first(record, [c.id for c in todo if c.id not in tried], rows, timeout) if limit else []
     write_index(record, tried)
     return list(dict.fromkeys(rejudged + done + judged))
@@ -120,10 +119,12 @@ def _repro(
 BUNDLE_ATTEMPTS_PER_SLOT = 3
 
 
-def settled(cause: str, bundle: Path) -> bool:
-    """The bundle in ``bundle`` settles ``cause``: its experiments found it a known cause's duplicate, or it did not
-    reproduce alone (``experiments.lost_alone``)."""
-    return bool(experimenting.duplicates({cause: bundle})) or experimenting.lost_alone(bundle)
+def surviving(bundles: Mapping[str, Path]) -> list[str]:
+    """The causes of ``bundles`` (cause -> folder) still new: neither a known cause's duplicate by their experiments
+    nor another bundled cause's by the run's own rules (``experiments.duplicates``: stop 45 counted a bundle the
+    cross-bundle rule made a duplicate as a slot filled), and each reproduced alone (``experiments.lost_alone``)."""
+    duplicate = experimenting.duplicates(bundles)
+    return [c for c, folder in bundles.items() if c not in duplicate and not experimenting.lost_alone(folder)]
 
 
 # --------------------------------------------------------------------------- a compile timeout: a hang if confirmed
