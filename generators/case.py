@@ -88,7 +88,10 @@ def index_bounds(graph: Graph) -> list[Any]:
 
 
 def make_inputs(graph: Graph, sizes: Mapping[str, int], seed: int, magnitude: int = MAX_MAGNITUDE) -> list[np.ndarray]:
-    """Deterministic inputs for one shape instance: small exact floats, small ints, in-bounds indices."""
+    """Deterministic inputs for one shape instance: small exact floats, small ints, in-bounds indices. A rank-0 i1 is
+    a branch's predicate (``cond``): the parity of ``seed``, drawn from no stream, so consecutive instances take
+    both branches and a shrink that drops other arguments keeps each instance's branch (stop 46: a cond bundle
+    could not drop its unrelated ops, every smaller program flipping the predicate to the branch that is right)."""
     rng = np.random.default_rng(seed)
     magnitude = max(0, min(magnitude, MAX_MAGNITUDE))
     int_bound = min(8, magnitude)
@@ -100,6 +103,8 @@ def make_inputs(graph: Graph, sizes: Mapping[str, int], seed: int, magnitude: in
             out.append(rng.integers(0, max(bound, 1), shape).astype(np.int32))
         elif t.dtype in FLOAT_DTYPES:
             out.append((rng.integers(-magnitude, magnitude + 1, shape) / FLOAT_STEP).astype(_numpy_float(t.dtype)))
+        elif t.dtype == "i1" and not shape:
+            out.append(np.asarray(bool(seed % 2)))
         elif t.dtype == "i1":
             out.append(rng.integers(0, 2, shape).astype(np.bool_))
         else:

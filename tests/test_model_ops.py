@@ -102,8 +102,8 @@ def tiling_case() -> Case:
     return Case(b.build(), ({"M": 6}, {"M": 1}), seed=12)
 
 
-def cond_case(shape=(3, 5), instances=({},), seed: int = 1) -> Case:
-    """A two-result ``lax.cond`` read together; seed 1 draws the predicate false (the else branch computes)."""
+def cond_case(shape=(3, 5), instances=({},), seed: int = 0) -> Case:
+    """A two-result ``lax.cond`` read together; an even seed makes the predicate false (the else branch computes)."""
     b = GraphBuilder()
     b.output(b.op("cond", b.arg((), "i1"), b.arg(shape), b.arg(shape)))
     return Case(b.build(), instances, seed=seed)
@@ -186,6 +186,20 @@ def test_a_two_result_cond_of_dynamic_2d_tensors_is_wrong_on_iree_where_static_i
     (found,) = evaluate([dynamic])[0].findings
     assert found.cause == "numeric/wrong-value/cond"
     assert evaluate([cond_case((7, 17))])[0].findings == ()
+
+
+def test_a_branch_predicate_is_the_instances_parity_whatever_other_arguments_a_shrink_drops():
+    """Stop 46: the cond bundle kept a conv and a top-k it did not need, as every smaller program drew its predicate
+    anew (from the stream of the arguments before it) and took the branch that is right."""
+    from ireefuzz.tools.shrink.graph import single_output
+
+    b = GraphBuilder()
+    b.output(b.op("exp", b.arg((4, 4))))
+    b.output(b.op("cond", b.arg((), "i1"), b.arg(("M", 5)), b.arg(("M", 5))))
+    case = Case(b.build(), ({"M": 3}, {"M": 2}), seed=6)
+    assert [bool(case.inputs(i)[1]) for i in range(2)] == [False, True]  # both branches, one per instance
+    (alone,) = [c for c in single_output(case) if [n.op for n in c.graph.nodes] == ["cond"]]
+    assert [bool(alone.inputs(i)[0]) for i in range(2)] == [False, True]
 
 
 def test_softmax_and_norms_normalize():
