@@ -439,3 +439,30 @@ def evaluate_findings(case) -> list:
     from ireefuzz.core.evaluate import evaluate
 
     return list(evaluate([case])[0].findings)
+
+
+SIGFPE = (
+    "crash/compile-crash/SIGFPE/llvm.function_ref.callback_fn>mlir.iree_compiler.IREE.Flow.summarizeDispatchRegion"
+    "[abi:cxx11]>mlir.iree_compiler.IREE.Flow.AnnotateDispatchesPass.runOnOperation"
+)
+SIGSEGV = "crash/compile-crash/SIGSEGV/mlir.AffineExpr.getKind>getConstantsFromExprList>inferConvolutionDimsImpl"
+
+
+def test_two_compiler_crashes_of_one_pass_by_another_signal_and_frames_are_two_bugs():
+    """Stop 46 (host seed 50923, an outsider): a SIGFPE in summarizeDispatchRegion on a zero-size loop was called
+    the SIGSEGV in inferConvolutionDims on an offset map, both in iree-flow-annotate-dispatches, by the culprit pass
+    alone. Another signal, or no frame in common, is another crash; the same frames are one."""
+    assert baseline.another_check(SIGFPE, SIGSEGV)
+    assert baseline.another_check(SIGSEGV.replace("SIGSEGV", "SIGFPE"), SIGSEGV)  # the same frames, another signal
+    assert not baseline.another_check(SIGSEGV.replace("getKind", "getKind2"), SIGSEGV)  # a frame in common
+    assert not baseline.another_check(SIGSEGV.replace("SIGSEGV", "crash"), SIGSEGV)  # killed while it printed
+    shipped = baseline.load(baseline.shipped())
+    matched = [k.cause for k in shipped.matches("crash", "iree-flow-annotate-dispatches", SIGFPE)]
+    assert SIGSEGV in shipped.causes and matched == [SIGFPE]  # its own entry (now in the baseline), not SIGSEGV's
+    table = X.ExperimentTable(
+        SIGFPE,
+        (X.Row("as-given", "p", X.Outcome("same")), X.Row("static", "s", X.Outcome("same"))),
+        culprit="iree-flow-annotate-dispatches",
+        localized={k: v for k, v in X.localized_mechanisms(shipped).items() if k != SIGFPE},  # as the run saw it
+    )
+    assert X.judge(table).verdict == "new"

@@ -66,7 +66,7 @@ from ireefuzz.oracles.cause import pass_family
 from ireefuzz.oracles.finding import ORACLES, Signature
 
 FORMAT = 2
-COMPILE_CRASH = "crash/compile-crash/"
+COMPILE_CRASH = "crash/compile-crash/"  # a compiler crash's cause id: then the signal and the frames, innermost first
 UNKNOWN_CRASH = COMPILE_CRASH + "crash/"  # a crash whose type neither an assertion nor the exit status said
 # verdict -> the field that must say more about it
 VERDICTS = {"upstream": "link", "by-design": "why", "harness": "fixed_in", "duplicate-of": "of"}
@@ -367,10 +367,29 @@ COMPILE_ERROR = "/compile-error/"  # in a cause id: the compiler's diagnostic is
 
 
 def another_check(cause: str, known: str) -> bool:
-    """Two compile errors that say different things (``same_diagnostic``): two checks failing, which one pass failing
-    both does not make one bug until an experiment lands one in the other (stop 45: an invalid vector.contract with
-    no mask is not the masked contract's error of drop-vector-unit-dims)."""
-    return COMPILE_ERROR in cause and COMPILE_ERROR in known and not same_diagnostic(cause, known)
+    """Two compile errors that say different things (``same_diagnostic``), or two compiler crashes by another signal
+    or in no common frame (``same_crash``): two checks failing, which one pass failing both does not make one bug
+    until an experiment lands one in the other (stop 45: an invalid vector.contract with no mask is not the masked
+    contract's error of drop-vector-unit-dims; stop 46: a SIGFPE in summarizeDispatchRegion on a zero-size loop is
+    not the SIGSEGV in inferConvolutionDims on an offset map, though annotate-dispatches runs both)."""
+    if COMPILE_ERROR in cause and COMPILE_ERROR in known:
+        return not same_diagnostic(cause, known)
+    return cause.startswith(COMPILE_CRASH) and known.startswith(COMPILE_CRASH) and not same_crash(cause, known)
+
+
+def same_crash(cause: str, known: str) -> bool:
+    """Whether two compiler crashes' cause ids name the same crash: the same signal (or one not known: ``crash``, a
+    compiler killed while it printed its stack) and a frame in common."""
+    (mine, my_frames), (theirs, their_frames) = (_crash_site(c) for c in (cause, known))
+    signals = mine == theirs or "crash" in (mine, theirs)
+    return signals and (not my_frames or not their_frames or bool(my_frames & their_frames))
+
+
+def _crash_site(cause: str) -> tuple[str, frozenset[str]]:
+    """(signal, frames) of a compiler crash's cause id ``crash/compile-crash/SIGNAL/frame>frame...``."""
+    parts = cause.split("/", 3)
+    frames = parts[3].partition("@")[0].split(">") if len(parts) > 3 else []
+    return (parts[2] if len(parts) > 2 else ""), frozenset(f for f in frames if f and f != "-")
 
 
 def same_diagnostic(cause: str, known: str) -> bool:
