@@ -15,6 +15,7 @@ import pytest
 from ireefuzz.tools import baseline
 from ireefuzz.tools.filing import experiments as X
 from ireefuzz.tools.filing.experiments import running
+from ireefuzz.tools.filing.experiments.table import without_consumer
 
 DATA = Path(__file__).parent / "data" / "triage"
 FLUSH = "numeric/wrong-value/f16-subnormal-flushed-without-f16c"
@@ -466,3 +467,24 @@ def test_two_compiler_crashes_of_one_pass_by_another_signal_and_frames_are_two_b
         localized={k: v for k, v in X.localized_mechanisms(shipped).items() if k != SIGFPE},  # as the run saw it
     )
     assert X.judge(table).verdict == "new"
+
+
+def test_a_producer_read_from_an_argument_lands_a_chain_in_the_cause_of_its_last_op():
+    """Stop 46 (x86-64-v3 seed 71147, an outsider): collapse_shape>cond and cond were one bug in two bundles; the
+    shrinker may not cut the collapse_shape (the cause id would change), the experiment does, and the cond alone is
+    the known cause (or, in the same run, the other bundle's cause)."""
+    from ireefuzz.generators.builder import GraphBuilder
+    from ireefuzz.generators.case import Case
+
+    b = GraphBuilder()
+    folded = b.op("collapse_shape", b.arg(("M", "N", 7, 5)), groups=[[0], [1], [2, 3]])
+    b.output(b.op("cond", b.arg((), "i1"), folded, b.arg(("M", "N", 35))))
+    case = Case(b.build(), ({"M": 2, "N": 3},))
+    (cut,) = [e for kind in X.graph_experiments(case) for e in kind if e.label == "n0.argument"]
+    assert [n.op for n in cut.case.graph.nodes] == ["cond"] and cut.case.graph.nodes[0].type.shape == ("M", "N", 35)
+    cond = "numeric/wrong-value/cond"
+    rows = (X.Row("as-given", "p", X.Outcome("same")), X.Row("n0.argument", "c", X.Outcome("known", cond)))
+    verdict = X.judge(X.ExperimentTable("numeric/wrong-value/collapse_shape>cond", rows, known={cond: cond}))
+    assert (verdict.verdict, verdict.of) == ("duplicate-of", cond)
+    other = (rows[0], X.Row("n0.argument", "c", X.Outcome("other", cond)))
+    assert without_consumer(other, [cond]) == cond and without_consumer(other[:1], [cond]) == ""

@@ -10,7 +10,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from .compiler_variants import CannotRun, cpu_experiments
-from .table import APART, COMPUTED_OPERAND, EDGE_UP, EXTRA_DIM, Experiment
+from .table import APART, COMPUTED_OPERAND, EDGE_UP, EXTRA_DIM, PRODUCER_CUT, Experiment
 
 if TYPE_CHECKING:
     from ireefuzz.generators.case import Case
@@ -375,19 +375,27 @@ def argument_experiments(case: Case) -> Iterator[Experiment]:
 def producer_experiments(case: Case) -> Iterator[Experiment]:
     """Each ``fill`` read from a new argument of its type instead (random values): whether the failure needs the
     splat at all (the raw programs' ``with_producer_as_argument``, same label ending ``producer=argument``; round J's
-    vectorization crash over a filled, masked sum is right with its input an argument, as the fill-sum is)."""
+    vectorization crash over a filled, masked sum is right with its input an argument, as the fill-sum is). Then each
+    other op whose result another op reads, read from a new argument of its type (``PRODUCER_CUT``, its dims kept
+    dynamic, where the shrinker's cut would change the cause id and is refused): whether the failure is the reading
+    op's own (stop 46: a collapse_shape>cond was cond's wrong values, known, and a bundle of its own)."""
     from ireefuzz.tools.shrink.graph import rebuild
 
     g = case.graph
+    read = {r for n in g.nodes for r in n.inputs}
     for i, node in enumerate(g.nodes):
-        if node.op != "fill":
+        if node.op != "fill" and f"n{i}" not in read:
             continue
         keep = [k for k in range(len(g.nodes)) if k != i]
         variant = _attempt(
             lambda: _with(case, rebuild(g, keep, g.outputs, replace={f"n{i}": "x0"}, new_args=[node.type]))
         )
-        if variant is not None:
+        if variant is None:
+            continue
+        if node.op == "fill":
             yield Experiment(f"n{i}.producer=argument", f"n{i} (a `linalg.fill`) read from a new argument", variant)
+        else:
+            yield Experiment(f"n{i}{PRODUCER_CUT}", f"n{i} ({node.op}) read from a new argument", variant)
 
 
 GRAPH_EXPERIMENTS: tuple[tuple[str, GraphBuilder], ...] = (

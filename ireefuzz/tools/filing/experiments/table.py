@@ -200,6 +200,7 @@ ALONE = ".alone"  # a label's end (``cut``): the wrong op alone at its operands'
 APART = ".apart"  # a label's end (``graph_variants``): a shift moved far enough that its ranges do not overlap
 COMPUTED_OPERAND = ".computed"  # a label's end (``graph_variants``): an argument an op updates read through a value
 CONSUMER_DROPPED = "drop:n"  # a label's start (``graph_variants``): a node removed, its producers returned instead
+PRODUCER_CUT = ".argument"  # a label's end (``graph_variants``): a producer read from a new argument instead
 
 
 def failed_alone(rows: Sequence[Row]) -> Row | None:
@@ -214,13 +215,17 @@ def alone_cause(rows: Sequence[Row]) -> str:
 
 
 def without_consumer(rows: Sequence[Row], causes: Collection[str]) -> str:
-    """The first of ``causes`` a variant with a consumer removed (``CONSUMER_DROPPED``) showed instead of the target,
-    else "": the target's failure is that cause's, read through the op removed."""
+    """The first of ``causes`` a variant with an op removed showed instead of the target, else "": a consumer
+    dropped (``CONSUMER_DROPPED``: the target's failure is that cause's, read through the op removed) or a producer
+    read from an argument (``PRODUCER_CUT``: that cause's failure, fed by the op removed; stop 46's
+    collapse_shape>cond was cond's bug)."""
     return next(
         (
             r.outcome.detail
             for r in rows
-            if r.label.startswith(CONSUMER_DROPPED) and r.outcome.kind == "other" and r.outcome.detail in causes
+            if (r.label.startswith(CONSUMER_DROPPED) or r.label.endswith(PRODUCER_CUT))
+            and r.outcome.kind == "other"
+            and r.outcome.detail in causes
         ),
         "",
     )
