@@ -488,3 +488,34 @@ def test_a_producer_read_from_an_argument_lands_a_chain_in_the_cause_of_its_last
     assert (verdict.verdict, verdict.of) == ("duplicate-of", cond)
     other = (rows[0], X.Row("n0.argument", "c", X.Outcome("other", cond)))
     assert without_consumer(other, [cond]) == cond and without_consumer(other[:1], [cond]) == ""
+
+
+def test_a_wrong_value_is_tried_on_vmvx_and_wrong_there_too_is_tagged_with_both_backends():
+    """Stop 46 (x86-64-v3 seed 71147, an outsider): the cond's wrong values, a host-side offset, were titled
+    [llvm-cpu]; the vmvx variant says the defect is not llvm-cpu's codegen alone."""
+    from ireefuzz.tools.filing import report
+
+    case = shift_case(backward=True)
+    (e,) = X.backend_experiments(case, "numeric")
+    assert e.label == X.BACKEND_VMVX and e.case.flags[-1] == "--iree-hal-target-backends=vmvx"
+    assert list(X.backend_experiments(case, "memory")) == [] and len(list(X.backend_experiments(case, "reference")))
+    half = dataclasses.replace(
+        case,
+        graph=dataclasses.replace(case.graph, args=tuple(dataclasses.replace(t, dtype="f16") for t in case.graph.args)),
+    )
+    assert list(X.backend_experiments(half, "numeric")) == []  # vmvx has no f16
+    row = lambda kind: X.Row(X.BACKEND_VMVX, "v", X.Outcome(kind))
+    assert report.component(None, [row("same")]) == "llvm-cpu and vmvx"
+    assert report.component(None, [row("clean")]) == report.component(None) == "llvm-cpu"
+
+
+@pytest.mark.iree
+def test_real_cond_is_wrong_on_vmvx_too():
+    from ireefuzz.generators.builder import GraphBuilder
+    from ireefuzz.generators.case import Case
+
+    b = GraphBuilder()
+    b.output(b.op("cond", b.arg((), "i1"), b.arg(("M", "N")), b.arg(("M", "N"))))
+    case = Case(b.build(), ({"M": 7, "N": 17},), seed=0)
+    (e,) = X.backend_experiments(case, "numeric")
+    assert [f.cause for f in evaluate_findings(e.case)] == ["numeric/wrong-value/cond"]

@@ -399,15 +399,20 @@ def title(
     )
     where = f" in `{named}`" if named else ""
     said = ", ".join(needs[:-1]) + (" and " if len(needs) > 1 else "") + needs[-1] if needs else ""
-    return f"[{component(found)}] {subject}{' with ' + said if said else ''}: {happened(finding)}{where}"
+    return f"[{component(found, rows)}] {subject}{' with ' + said if said else ''}: {happened(finding)}{where}"
 
 
-def component(found: culprits.Culprit | None) -> str:
+def component(found: culprits.Culprit | None, rows: Sequence[experimenting.Row] = ()) -> str:
     """The title's tag: the phase of a localized culprit that runs before dispatches are code-generated (the bug
-    does not depend on the backend: round H's transpose-propagation error fails with vmvx too), else the backend."""
+    does not depend on the backend: round H's transpose-propagation error fails with vmvx too); else both backends
+    where the experiments found it wrong on vmvx too (``BACKEND_VMVX``: stop 46's cond, a host-side offset, had been
+    tagged llvm-cpu), else the backend."""
     early = culprits.PHASES[: culprits.PHASES.index("executable-sources")]
     phase = found.phase if found is not None and found.pass_ else None
-    return phase if phase in early else "llvm-cpu"
+    if phase in early:
+        return str(phase)
+    both = any(r.label == experimenting.BACKEND_VMVX and r.outcome.kind == "same" for r in rows)
+    return "llvm-cpu and vmvx" if both else "llvm-cpu"
 
 
 # ops a value passes through unchanged in kind (its subject is what it reads)

@@ -36,7 +36,15 @@ wrong op alone at its operands' values), ``twins``, ``running``
 
 from __future__ import annotations
 
-from .compiler_variants import CPUS, feature_experiments, host_description, host_named, policy_experiments
+from .compiler_variants import (
+    BACKEND_VMVX,
+    CPUS,
+    backend_experiments,
+    feature_experiments,
+    host_description,
+    host_named,
+    policy_experiments,
+)
 from .graph_variants import graph_experiments
 from .program_rewrites import (
     argument_inits,
@@ -84,6 +92,7 @@ __all__ = [
     "ALONE",
     "alone_cause",
     "AS_GIVEN",
+    "BACKEND_VMVX",
     "CPUS",
     "EDGE_UP",
     "EXTRA_DIM",
@@ -95,6 +104,7 @@ __all__ = [
     "Row",
     "Verdict",
     "argument_inits",
+    "backend_experiments",
     "chosen",
     "culprit_family",
     "degenerate_cures",

@@ -1,9 +1,11 @@
 """Variants of how a case is compiled, a graph ``Case`` and a raw ``ProgramCase`` alike: another CPU (``CPUS``;
-``host`` described by what this machine adds), one CPU feature added, the target oracle's compiler policies."""
+``host`` described by what this machine adds), one CPU feature added, the target oracle's compiler policies, and
+for a wrong value the other CPU backend (``backend_experiments``)."""
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any, Callable, Iterable, Iterator
 
 from ireefuzz.oracles.registry import SPECS
@@ -92,3 +94,26 @@ def policy_experiments(case: Any, oracle: str, known_flags: frozenset[str] | Non
             continue
         flags = (*(f for f in case.flags if f.split("=", 1)[0] != name), flag)
         yield Experiment(label, f"`{flag}`", dataclasses.replace(case, flags=flags))
+
+
+BACKEND_VMVX = "backend=vmvx"  # the label: wrong there too, the defect is not llvm-cpu's codegen alone
+_VMVX_LACKS = re.compile(r"\bb?f16\b")  # the VM has no 16-bit floats: vmvx fails to compile them (IREE 3.13)
+
+
+def backend_experiments(case: Any, oracle: str) -> Iterator[Experiment]:
+    """For a wrong value (``numeric`` / ``reference``), the case on vmvx, IREE's reference CPU backend, instead of
+    llvm-cpu (the ``backend`` relation's variant, #24927): the same dispatches with another codegen, so wrong on both
+    the defect is before or beside codegen (stop 46: the cond's packed results, a host-side offset, had been titled
+    [llvm-cpu]). Not for a program with f16 / bf16, which vmvx does not compile."""
+    from ireefuzz.oracles.registry import SPECS as specs
+    from ireefuzz.sut.commands import VMVX_FLAGS
+
+    spec = specs.get(oracle)
+    program = case.graph.dumps() if hasattr(case, "graph") else str(getattr(case, "program", ""))
+    if spec is None or spec.switched_by != "numeric" or _VMVX_LACKS.search(program):
+        return
+    yield Experiment(
+        BACKEND_VMVX,
+        f"`{VMVX_FLAGS[0]}` (IREE's reference CPU backend) instead of llvm-cpu",
+        dataclasses.replace(case, flags=(*case.flags, *VMVX_FLAGS)),
+    )

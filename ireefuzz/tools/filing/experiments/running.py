@@ -13,7 +13,7 @@ from ireefuzz.oracles.registry import spec_of
 from ireefuzz.tools import check
 from ireefuzz.tools.baseline import Baseline
 
-from .compiler_variants import feature_experiments, policy_experiments
+from .compiler_variants import backend_experiments, feature_experiments, policy_experiments
 from .cut import cut_experiments, repro_of
 from .graph_variants import graph_experiments
 from .program_variants import program_experiments
@@ -124,6 +124,7 @@ def run_experiments(
     kinds.extend([e] for e in cut_experiments(subject, goal))
     kinds.append(list(twin_experiments(subject)))  # a raw program even for a graph case: run with MLIR below
     kinds.append(list(policy_experiments(subject, goal.oracle or "", sut.toolchain_of(mine).known_flags)))
+    kinds.append(list(backend_experiments(subject, goal.oracle or "")))
     limits = baseline.missing_features()
     with_flags = lambda flags: config_space.cannot_run(dataclasses.replace(mine, flags=flags))
     have = config_space.features_of(mine) if limits else None
