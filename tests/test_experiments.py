@@ -934,6 +934,11 @@ def test_a_cause_its_bundle_lost_alone_is_listed_not_red(tmp_path):
     assert f"not reproduced alone (not red): `{MUTATED}`" in report.markdown(after.summary())
     (folder / "finding.json").write_text(json.dumps({"status": "confirmed", "confirm": "3/3"}))
     assert MUTATED in runs.open_run(run, baseline.Baseline()).new_causes()
+    (folder / "finding.json").unlink()  # stop 46: a first judgement (its case as found, once) that lost it too
+    judged = record.first_judgement_dir(MUTATED)
+    judged.mkdir(parents=True)
+    (judged / "finding.json").write_text(json.dumps({"status": "lost", "confirm": "0/1"}))
+    assert runs.open_run(run, baseline.Baseline()).summary()["unreproduced"] == [MUTATED]
 
 
 def test_a_cure_recorded_for_another_oracles_known_bug_counts_from_the_same_pass_only():

@@ -228,9 +228,10 @@ class Record:
         found = experimenting.duplicates({c: self.judged_dir(c) for c in self.causes if c not in baseline.causes})
         self.by_experiment = set(found)
         # a cause whose bundle lost it (its smallest case compiled alone shows it 0 times in N) is not confirmed:
-        # listed, never red (a batched module's artefact or a flaky one, nothing an engineer can file as is)
+        # listed, never red (a batched module's artefact or a flaky one, nothing an engineer can file as is); so is one
+        # whose first judgement, its case as found, did not show it (stop 46: a metamorphic mismatch listed new)
         self.unreproduced = sorted(
-            c for c in self.causes if c not in baseline.causes and experimenting.lost_alone(self.bundle_dir(c))
+            c for c in self.causes if c not in baseline.causes and experimenting.lost_alone(self.judged_dir(c))
         )
         self.baseline = dataclasses.replace(baseline, causes={**baseline.causes, **found}) if found else baseline
 
