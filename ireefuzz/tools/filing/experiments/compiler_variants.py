@@ -97,7 +97,6 @@ def policy_experiments(case: Any, oracle: str, known_flags: frozenset[str] | Non
 
 
 BACKEND_VMVX = "backend=vmvx"  # the label: wrong there too, the defect is not llvm-cpu's codegen alone
-_VMVX_LACKS = re.compile(r"\bb?f16\b")  # the VM has no 16-bit floats: vmvx fails to compile them (IREE 3.13)
 
 
 def backend_experiments(case: Any, oracle: str) -> Iterator[Experiment]:
@@ -105,12 +104,12 @@ def backend_experiments(case: Any, oracle: str) -> Iterator[Experiment]:
     llvm-cpu (the ``backend`` relation's variant, #24927): the same dispatches with another codegen, so wrong on both
     the defect is before or beside codegen (stop 46: the cond's packed results, a host-side offset, had been titled
     [llvm-cpu]). Not for a program with f16 / bf16, which vmvx does not compile."""
-    from ireefuzz.oracles.registry import SPECS as specs
+    from ireefuzz.core.relations import VMVX_LACKS
     from ireefuzz.sut.commands import VMVX_FLAGS
 
-    spec = specs.get(oracle)
+    spec = SPECS.get(oracle)
     program = case.graph.dumps() if hasattr(case, "graph") else str(getattr(case, "program", ""))
-    if spec is None or spec.switched_by != "numeric" or _VMVX_LACKS.search(program):
+    if spec is None or spec.switched_by != "numeric" or re.search(rf"\b({'|'.join(VMVX_LACKS)})\b", program):
         return
     yield Experiment(
         BACKEND_VMVX,
