@@ -47,6 +47,18 @@ from .spec import OracleSpec, defect_of, register, spec_of_registered
 RELATIONS = ("shape", "dps", "config", "vector-width", "backend")  # built and observed by ireefuzz.core.relations
 LOWERING = frozenset({"config", "vector-width", "backend"})  # variants lower differently: profiles not compared
 ARBITRATED = frozenset({"backend"})  # another backend's opinion, judged against float64
+
+
+def relations_for(target: str) -> tuple[str, ...]:
+    """The relations a re-run must run (on every case) to see ``target``, a metamorphic cause id or signature: the
+    one it names (``...[shape:dynamic]``), else all; none for another oracle's. Stop 46: a repro ran none, so a
+    relation's finding never reproduced and was listed "not reproduced" (the attention head-dim bug, twice)."""
+    if not target.startswith("metamorphic/"):
+        return ()
+    named = re.findall(r"\[([\w-]+):", target)
+    return tuple(r for r in named if r in RELATIONS)[:1] or RELATIONS
+
+
 # (the as-given side wrong, the other wrong, the two alike when both are) -> kind, and where that puts the bug
 VERDICTS = {
     (True, False, False): ("wrong-in-codegen", "{ref} wrong, {other} right: a codegen bug (after dispatch formation)"),

@@ -519,3 +519,28 @@ def test_real_cond_is_wrong_on_vmvx_too():
     case = Case(b.build(), ({"M": 7, "N": 17},), seed=0)
     (e,) = X.backend_experiments(case, "numeric")
     assert [f.cause for f in evaluate_findings(e.case)] == ["numeric/wrong-value/cond"]
+
+
+def test_a_relations_finding_is_re_run_with_its_relation_on_every_case():
+    """Stop 46: the repro's check ran no relation, so a shape relation's mismatch (the known attention head-dim bug)
+    was "lost 0/3" in the quick start and in the x86-64-v3 run, and listed not reproduced."""
+    from ireefuzz.oracles.metamorphic import RELATIONS, relations_for
+    from ireefuzz.tools.shrink.graph import EvaluateCheck
+
+    assert relations_for("metamorphic/output-mismatch/elementwise[shape:dynamic]") == ("shape",)
+    assert relations_for("metamorphic/alloca-asymmetry/matmul") == RELATIONS  # none named: every one
+    assert relations_for("numeric/wrong-value/cond") == ()
+    policy = EvaluateCheck("metamorphic/output-mismatch/elementwise[shape:dynamic]").policy
+    assert (policy.relations, policy.relations_every) == (("shape",), 1)
+    assert EvaluateCheck("numeric/wrong-value/cond").policy.relations == ()
+
+
+@pytest.mark.iree
+def test_real_shape_relation_mismatch_is_confirmed_by_the_repro_check():
+    from ireefuzz.generators.case import Case
+    from ireefuzz.tools.shrink.graph import EvaluateCheck, confirm
+    from ireefuzz.tools.shrink.target import Target
+
+    case = Case.from_json(json.loads((DATA / "attention_shape_relation_case.json").read_text()))
+    target = Target.by_cause("metamorphic/output-mismatch/elementwise[shape:dynamic]")  # as the repro targets it
+    assert confirm(case, target, EvaluateCheck(target), runs=1).hits == 1

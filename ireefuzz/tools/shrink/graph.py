@@ -27,7 +27,7 @@ are the same can be merged.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Literal, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal, Mapping, Sequence
 
 from ireefuzz.errors import NotInteresting
 from ireefuzz.generators.case import Case
@@ -87,6 +87,7 @@ class EvaluateCheck:
             policy = ev.Policy(
                 oracles=frozenset(oracles or ev.ORACLE_NAMES),  # each candidate's runs bounded
                 run_timeout_s=isolated.DEFAULT_RUN_TIMEOUT_S,
+                **relations_of(as_target(target).value if target is not None else ""),
             )
         self.policy = policy
         self.compiles = 0
@@ -99,6 +100,15 @@ class EvaluateCheck:
     def __call__(self, cases: Sequence[Case]) -> list[tuple[Finding, ...]]:
         self.compiles += 1
         return [r.findings for r in self._evaluate(list(cases), self.config, self.policy)]
+
+
+def relations_of(target: str) -> dict[str, Any]:
+    """The policy fields that run the metamorphic relation ``target`` names on every case (``relations_for``), or
+    none: a relation sampled one case in 64 would not see it again."""
+    from ireefuzz.oracles.metamorphic import relations_for
+
+    relations = relations_for(target)
+    return {"relations": relations, "relations_every": 1} if relations else {}
 
 
 # --------------------------------------------------------------------------- defined values

@@ -101,6 +101,7 @@ def run_experiments(
     from ireefuzz.core.frontends import MLIR
     from ireefuzz.generators.case import Case
     from ireefuzz.sut import config_space, isolated
+    from ireefuzz.tools.shrink.graph import relations_of
     from ireefuzz.tools.shrink.target import Target
 
     started = time.perf_counter()
@@ -116,7 +117,10 @@ def run_experiments(
         run_oracles = {name for name in ev.ORACLE_NAMES if not spec_of(name).reads_dispatches}
         oracles = ({goal.oracle or "", *run_oracles} & set(ev.ORACLE_NAMES)) or set(ev.ORACLE_NAMES)
         policy = ev.Policy(
-            oracles=frozenset(oracles), jax="on-disagreement", run_timeout_s=isolated.DEFAULT_RUN_TIMEOUT_S
+            oracles=frozenset(oracles),
+            jax="on-disagreement",
+            run_timeout_s=isolated.DEFAULT_RUN_TIMEOUT_S,
+            **relations_of(goal.value),
         )
     graph = isinstance(subject, Case)
     kinds = graph_experiments(subject, cannot_run) if graph else program_experiments(subject, cannot_run)
