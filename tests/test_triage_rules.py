@@ -544,3 +544,13 @@ def test_real_shape_relation_mismatch_is_confirmed_by_the_repro_check():
     case = Case.from_json(json.loads((DATA / "attention_shape_relation_case.json").read_text()))
     target = Target.by_cause("metamorphic/output-mismatch/elementwise[shape:dynamic]")  # as the repro targets it
     assert confirm(case, target, EvaluateCheck(target), runs=1).hits == 1
+
+
+def test_a_raw_programs_wrong_value_is_tried_on_vmvx_unless_it_has_f16():
+    """The first CI run of stop 46: a raw program's case (no graph) made the vmvx experiment fail."""
+    from ireefuzz.core.frontends import program_cases
+
+    (case,) = program_cases((Path(__file__).parent / "data" / "ir" / "inputs" / "attention_mask_dyn.mlir").read_text())
+    assert case.graph is None if hasattr(case, "graph") else True
+    built = [e.label for e in X.backend_experiments(case, "numeric")]
+    assert built == ([] if "f16" in case.program else [X.BACKEND_VMVX])

@@ -108,7 +108,8 @@ def backend_experiments(case: Any, oracle: str) -> Iterator[Experiment]:
     from ireefuzz.sut.commands import VMVX_FLAGS
 
     spec = SPECS.get(oracle)
-    program = case.graph.dumps() if hasattr(case, "graph") else str(getattr(case, "program", ""))
+    graph = getattr(case, "graph", None)  # a raw program's case has none: its text
+    program = graph.dumps() if graph is not None else str(getattr(case, "program", ""))
     if spec is None or spec.switched_by != "numeric" or re.search(rf"\b({'|'.join(VMVX_LACKS)})\b", program):
         return
     yield Experiment(
