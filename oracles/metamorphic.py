@@ -42,7 +42,7 @@ from . import numeric
 from .diagnostics import _signature_ops, _words, ops_role
 from .finding import Cause, Finding, first_per_signature, make_signature
 from .finding import make_cause as _cause
-from .spec import OracleSpec, defect_of, register, spec_of_registered
+from .spec import WRONG_VALUE, OracleSpec, defect_of, register, spec_of_registered
 
 RELATIONS = ("shape", "dps", "config", "vector-width", "backend")  # built and observed by ireefuzz.core.relations
 LOWERING = frozenset({"config", "vector-width", "backend"})  # variants lower differently: profiles not compared
@@ -421,6 +421,7 @@ register(
         cause=_metamorphic_cause,
         consequence=_follows_from,
         reads_run=lambda kind: not kind.endswith("-asymmetry"),  # an asymmetry compares memory profiles
+        defect=lambda kind: kind if kind.endswith("-asymmetry") else WRONG_VALUE,  # outputs disagree: one is wrong
         reproduce=lambda kind: "outputs",
         weight=0.35,
         happened="Two variants of one program that must agree do not: {message}",

@@ -47,6 +47,9 @@ STAGES: tuple[Stage, ...] = get_args(Stage)
 # The defect (``OracleSpec.defect``) of an argument the call wrote in place: what a wrong value read from it follows
 # from. The memory oracle's are its families (``diagnostics.MEMORY_FAMILIES``): "alloca", "alloc", "copy".
 WRITTEN_ARGUMENT = "written-argument"
+# A defect that is a wrong value whichever oracle saw it (a relation's variants disagreeing: one side is wrong), so a
+# variant's known wrong value is the same mechanism (the experiments' ``verdict.mechanism``).
+WRONG_VALUE = "wrong-value"
 
 
 @dataclasses.dataclass(frozen=True)

@@ -554,3 +554,16 @@ def test_a_raw_programs_wrong_value_is_tried_on_vmvx_unless_it_has_f16():
     assert case.graph is None if hasattr(case, "graph") else True
     built = [e.label for e in X.backend_experiments(case, "numeric")]
     assert built == ([] if "f16" in case.program else [X.BACKEND_VMVX])
+
+
+def test_a_relations_output_mismatch_is_a_wrong_value_so_a_variants_known_wrong_value_is_its_cause():
+    """Once the repro re-ran the shape relation (stop 46), its attention mismatch was confirmed and had to be judged:
+    the dynamic variant's wrong value is the known attention head-dim bug, the same mechanism (one side wrong)."""
+    from ireefuzz.tools.filing.experiments.verdict import mechanism
+
+    target, known = "metamorphic/output-mismatch/elementwise[shape:dynamic]", "numeric/wrong-value/attention"
+    assert mechanism(target) == mechanism(known) and mechanism("metamorphic/wrong-in-codegen/x") == mechanism(known)
+    assert mechanism("metamorphic/alloca-asymmetry/matmul") != mechanism(known)
+    rows = (X.Row("as-given", "p", X.Outcome("same")), X.Row("dynamic", "d", X.Outcome("known", known)))
+    verdict = X.judge(X.ExperimentTable(target, rows, known={known: known}))
+    assert (verdict.verdict, verdict.of) == ("duplicate-of", known)

@@ -9,6 +9,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ireefuzz.oracles.finding import Signature
 from ireefuzz.oracles.registry import SPECS, spec_of
+from ireefuzz.oracles.spec import WRONG_VALUE
 from ireefuzz.tools.baseline import Baseline, another_check
 
 from .table import AS_GIVEN, COMPUTED_OPERAND, EDGE_UP, FEATURE_LABEL, ExperimentTable, Row, Verdict, degenerate_cures
@@ -22,13 +23,19 @@ def family(cause: str) -> str:
     return spec.switched_by if spec is not None else oracle
 
 
+NUMERIC = "numeric"
+
+
 def mechanism(cause: str) -> tuple[str, str]:
     """What a variant's cause must share with the target to be the same mechanism by experiment: the oracle family
     and the kind of defect (memory: a stack buffer, a heap buffer or a copy; crash: a compile error, a compiler
     crash or a run-time failure; a wrong value of any kind; an input written, however)."""
     oracle, kind = (cause.split("/") + [""])[:2]
     spec = SPECS.get(oracle)
-    return family(cause), spec.defect(kind) if spec is not None else kind
+    defect = spec.defect(kind) if spec is not None else kind
+    if defect == WRONG_VALUE and oracle != NUMERIC:  # a relation's outputs disagreeing: one side's wrong value
+        return mechanism(f"{NUMERIC}/{WRONG_VALUE}")
+    return family(cause), defect
 
 
 def failure_stage(cause: str) -> int:
