@@ -248,6 +248,7 @@ _CONTRACTION_LIKE = frozenset(
     {"matmul", "batch_matmul", "matvec", "vecmat", "batch_matvec", "batch_vecmat", "contract"}
 )
 _GRAPH_ROLES = (
+    ("attention", ("attention",)),  # its own role: not an elementwise graph (stop 46's shape mismatch was named so)
     ("contraction", ("matmul",)),
     ("reduction", ("reduce_", "argmax")),
     ("gather", ("gather",)),

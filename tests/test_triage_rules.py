@@ -567,3 +567,17 @@ def test_a_relations_output_mismatch_is_a_wrong_value_so_a_variants_known_wrong_
     rows = (X.Row("as-given", "p", X.Outcome("same")), X.Row("dynamic", "d", X.Outcome("known", known)))
     verdict = X.judge(X.ExperimentTable(target, rows, known={known: known}))
     assert (verdict.verdict, verdict.of) == ("duplicate-of", known)
+
+
+def test_a_shape_mismatch_of_an_attention_graph_is_named_so_and_is_the_known_head_dim_bug():
+    """Stop 46: the quick start's confirmed shape-relation mismatch of pad>pooling>attention was named an
+    "elementwise" graph's, a new cause; it is the dynamic-head-dim attention bug, which the relation sees."""
+    from ireefuzz.oracles.cause import cause_of
+    from ireefuzz.oracles.finding import Finding
+
+    signature = "metamorphic/output-mismatch/pad>pooling_nhwc_max>attention[shape:dynamic]/f16/SxSxS"
+    found = Finding("metamorphic", "output-mismatch", signature, "m", {"relation": "shape", "variant": "dynamic"})
+    cause = cause_of(found).id
+    assert cause == "metamorphic/output-mismatch/attention[shape:dynamic]"
+    known = baseline.load(baseline.shipped()).cause_known(cause, [signature])
+    assert known is not None and known.of == "numeric/wrong-value/attention"
