@@ -542,7 +542,7 @@ def test_real_shape_relation_mismatch_is_confirmed_by_the_repro_check():
     from ireefuzz.tools.shrink.target import Target
 
     case = Case.from_json(json.loads((DATA / "attention_shape_relation_case.json").read_text()))
-    target = Target.by_cause("metamorphic/output-mismatch/elementwise[shape:dynamic]")  # as the repro targets it
+    target = Target.by_cause("metamorphic/output-mismatch/attention[shape:dynamic]")  # as the repro targets it
     assert confirm(case, target, EvaluateCheck(target), runs=1).hits == 1
 
 
