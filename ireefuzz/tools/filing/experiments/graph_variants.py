@@ -321,7 +321,8 @@ def shift_experiments(case: Case) -> Iterator[Experiment]:
         largest = [
             d if isinstance(d, int) else max(int(sizes.get(d, 0)) for sizes in case.instances) for d in node.type.shape
         ]
-        apart = {**node.attrs, "by": [max(k, -(-n // 2)) if k else 0 for k, n in zip(by, largest)]}
+        half = [(n + 1) // 2 for n in largest]  # moved by at least half a dim, source and destination are apart
+        apart = {**node.attrs, "by": [max(k, h) if k else 0 for k, h in zip(by, half)]}
         for label, attrs, change in (
             (f"n{i}{APART}", apart, f"moved by {apart['by']} instead of {by}: its source and destination apart"),
             (f"n{i}.{'forward' if backward else 'backward'}", flipped, f"moving toward {way} indices instead"),
