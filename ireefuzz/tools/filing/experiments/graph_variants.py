@@ -25,6 +25,14 @@ def _attempt(build: Callable[[], Any]) -> Any:
         return None
 
 
+def _with_node(case: Case, index: int, node: Any) -> Any:
+    """``case`` with node ``index`` replaced by ``node``, checked; None where the graph no longer types (a consumer
+    of the old node's type)."""
+    g = case.graph
+    graph = type(g)(g.args, g.nodes[:index] + (node,) + g.nodes[index + 1 :], g.outputs)
+    return _attempt(lambda: _with(case, graph.check()))
+
+
 def _with(case: Case, graph: Any, instances: Any = None) -> Any:
     """``case`` with ``graph`` (and ``instances``; default: the case's, kept to the graph's symbols), checked."""
     from ireefuzz.tools.shrink.graph import with_graph
@@ -295,8 +303,7 @@ def pack_experiments(case: Case) -> Iterator[Experiment]:
             continue
         attrs = {**node.attrs, "inner_tiles": tiles, "padding": None}
         whole = dataclasses.replace(node, attrs=attrs, type=OPS["pack"].infer([src], attrs))
-        graph = type(g)(g.args, g.nodes[:i] + (whole,) + g.nodes[i + 1 :], g.outputs)
-        variant = _attempt(lambda: _with(case, graph.check()))  # a consumer of the old tiling: no variant
+        variant = _with_node(case, i, whole)  # a consumer of the old tiling: no variant
         if variant is not None:
             yield Experiment(
                 f"n{i}.whole-tiles",
@@ -316,24 +323,21 @@ def shift_experiments(case: Case) -> Iterator[Experiment]:
         if node.op != "shift":
             continue
         backward, by = bool(node.attrs["backward"]), list(node.attrs["by"])
-        way = "higher" if not backward else "lower"
-        flipped = {**node.attrs, "backward": not backward}
         largest = [
             d if isinstance(d, int) else max(int(sizes.get(d, 0)) for sizes in case.instances) for d in node.type.shape
         ]
-        half = [(n + 1) // 2 for n in largest]  # moved by at least half a dim, source and destination are apart
-        apart = {**node.attrs, "by": [max(k, h) if k else 0 for k, h in zip(by, half)]}
-        for label, attrs, change in (
-            (f"n{i}{APART}", apart, f"moved by {apart['by']} instead of {by}: its source and destination apart"),
-            (f"n{i}.{'forward' if backward else 'backward'}", flipped, f"moving toward {way} indices instead"),
-        ):
-            if attrs["by"] == by and label.endswith(APART):
-                continue  # already apart
-            moved = dataclasses.replace(node, attrs=attrs)
-            graph = type(g)(g.args, g.nodes[:i] + (moved,) + g.nodes[i + 1 :], g.outputs)
-            variant = _attempt(lambda: _with(case, graph.check()))
+        apart = [max(k, (n + 1) // 2) if k else 0 for k, n in zip(by, largest)]  # by half a dim: no overlap
+        way = f"moving toward {'lower' if backward else 'higher'} indices instead"
+        tried: list[tuple[str, dict[str, Any], str]] = [
+            (f"n{i}.{'forward' if backward else 'backward'}", {"backward": not backward}, way)
+        ]
+        if apart != by:  # not apart already
+            said = f"moved by {apart} instead of {by}: its source and destination apart"
+            tried.insert(0, (f"n{i}{APART}", {"by": apart}, said))
+        for label, change, said in tried:
+            variant = _with_node(case, i, dataclasses.replace(node, attrs={**node.attrs, **change}))
             if variant is not None:
-                yield Experiment(label, f"n{i} (shift) {change}", variant)
+                yield Experiment(label, f"n{i} (shift) {said}", variant)
 
 
 GraphBuilder = Callable[[Any], Iterator[Experiment]]

@@ -23,9 +23,6 @@ def family(cause: str) -> str:
     return spec.switched_by if spec is not None else oracle
 
 
-NUMERIC = "numeric"
-
-
 def mechanism(cause: str) -> tuple[str, str]:
     """What a variant's cause must share with the target to be the same mechanism by experiment: the oracle family
     and the kind of defect (memory: a stack buffer, a heap buffer or a copy; crash: a compile error, a compiler
@@ -33,8 +30,8 @@ def mechanism(cause: str) -> tuple[str, str]:
     oracle, kind = (cause.split("/") + [""])[:2]
     spec = SPECS.get(oracle)
     defect = spec.defect(kind) if spec is not None else kind
-    if defect == WRONG_VALUE and oracle != NUMERIC:  # a relation's outputs disagreeing: one side's wrong value
-        return mechanism(f"{NUMERIC}/{WRONG_VALUE}")
+    if defect == WRONG_VALUE:  # a relation's outputs disagreeing: one side's wrong value, numeric's mechanism
+        return family("numeric"), ""
     return family(cause), defect
 
 
