@@ -402,6 +402,7 @@ REFERENCE: dict[str, Row] = {
     "transpose": lambda E, xs, a, s, t: E.xp.transpose(xs[0], tuple(a["permutation"])),
     "where_gt": lambda E, xs, a, s, t: E.xp.where(xs[0] > xs[1], xs[2], xs[3]),
     "cond": lambda E, xs, a, s, t: E.xp.where(xs[0], xs[1] + xs[2], (xs[1] + xs[2]) + xs[1] * xs[2]),
+    "fori_loop": lambda E, xs, a, s, t: _fori_loop(xs[0], xs[1], a),
     **{kind: _conv(kind) for kind in CONV_LAYOUTS},
     **{name: _pool(name) for name in POOLINGS},
     "softmax": _softmax,
@@ -459,6 +460,26 @@ def _cond_error(E, xs, es, out, a, s, t, u):
     then = total + u * np.abs(out)
     other = total + y * es[1] + x * es[2] + u * (np.abs(xs[1] + xs[2]) + x * y + np.abs(out))
     return np.where(es[0] > 0, np.maximum(then, other) + np.abs(x * y), np.where(xs[0], then, other))
+
+
+def _fori_loop(x, y, a):
+    """``trips`` times ``x <- x * 0.5 + y`` (one carried tensor) or ``(x, y) <- (x * 0.5, y + x)`` (two); then x + y."""
+    for _ in range(a["trips"]):
+        x, y = (x * 0.5 + y, y) if a["yields"] == 1 else (x * 0.5, y + x)
+    return x + y
+
+
+def _fori_loop_error(E, xs, es, out, a, s, t, u):
+    """Each trip's additions round (halving is exact); an input's error halves with x and is added with y."""
+    x, y, ex, ey = xs[0], xs[1], es[0], es[1]
+    for _ in range(a["trips"]):
+        if a["yields"] == 1:
+            x = x * 0.5 + y
+            ex = 0.5 * ex + ey + u * np.abs(x)
+        else:
+            x, y = x * 0.5, y + x
+            ex, ey = 0.5 * ex, ey + ex + u * np.abs(y)
+    return ex + ey + u * np.abs(out)
 
 
 def _cast_error(E, xs, es, out, a, s, t, u):
@@ -740,6 +761,7 @@ ERROR_BOUND: dict[str, ErrorRow] = {
     "transpose": lambda E, xs, es, out, a, s, t, u: REFERENCE["transpose"](E, es, a, s, t),
     "where_gt": _where_gt_error,
     "cond": _cond_error,
+    "fori_loop": _fori_loop_error,
     **{kind: _conv_error(kind) for kind in CONV_LAYOUTS},
     **{name: _pool_error(name) for name in POOLINGS},
     "softmax": _softmax_error,

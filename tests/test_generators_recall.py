@@ -230,6 +230,7 @@ def _drawn_forms(case: Case) -> set[str]:
             "exp2",
             "round_even",
             "inv_freq",
+            "fori_loop",
         ):
             found.add(node.op)
         if node.op.startswith("bitwise_"):
@@ -268,6 +269,7 @@ FORM_FAMILIES: dict[str, str | tuple[str, ...]] = {  # each added form, and the 
     "exp2": "elementwise",
     "round_even": "elementwise",
     "inv_freq": "elementwise",
+    "fori_loop": "model",
 }
 
 

@@ -109,6 +109,14 @@ def cond_case(shape=(3, 5), instances=({},), seed: int = 0) -> Case:
     return Case(b.build(), instances, seed=seed)
 
 
+def loop_case(shape=(3, 5), instances=({},), yields: int = 1, x_first: bool = False, trips: int = 2) -> Case:
+    """A ``lax.fori_loop`` (an scf.while on an i32 counter) carrying one tensor, or two read together after it."""
+    b = GraphBuilder()
+    x, y = b.arg(shape), b.arg(shape)
+    b.output(b.op("fori_loop", x, y, trips=trips, yields=yields, sizes="carried", x_first=x_first))
+    return Case(b.build(), instances, seed=0)
+
+
 FAMILIES = {
     "conv": (conv_case, "numeric/wrong-value/pad>fill>conv_2d_nhwc_hwcf/f32/?xSxSxS"),
     "norm": (norm_case, "numeric/wrong-value/layer_norm>softmax>rms_norm/f32/?xS"),
@@ -119,6 +127,7 @@ FAMILIES = {
     ),
     "attention": (attention_case, "numeric/wrong-value/attention/f32/Sx?xS"),
     "cond": (cond_case, "numeric/wrong-value/cond/f32/SxS"),
+    "loop": (loop_case, "numeric/wrong-value/fori_loop/f32/SxS"),
     "pooling": (pooling_case, "numeric/wrong-value/pooling_nchw_max/f32/?x?xSxS"),
     "movement": (
         movement_case,
@@ -175,6 +184,48 @@ def test_cond_reference_is_either_branch_summed():
         (got,) = reference(case.graph, [p, x, y], {}, "f64")
         x, y = x.astype(np.float64), y.astype(np.float64)
         np.testing.assert_array_equal(got, x + y if p else (x + y) + x * y)
+
+
+@pytest.mark.parametrize("yields", [1, 2])
+def test_fori_loop_reference_is_the_loop_run_trips_times(yields):
+    for trips in (1, 3):
+        case = loop_case(yields=yields, trips=trips)
+        x, y = (v.astype(np.float64) for v in case.inputs(0))
+        (got,) = reference(case.graph, list(case.inputs(0)), {}, "f64")
+        for _ in range(trips):
+            x, y = (x * 0.5 + y, y) if yields == 1 else (x * 0.5, y + x)
+        np.testing.assert_array_equal(got, x + y)
+
+
+def test_a_region_ops_two_results_are_tried_as_one():
+    """The experiment that tells stop 46's packed-results bug (``.one-result``: cond's recorded cure) from another
+    wrong value of a branch or loop: the region yields one tensor; one yielded already has nothing to try."""
+    from ireefuzz.tools.filing.experiments.graph_variants import region_experiments
+
+    for make in (lambda y: loop_case(yields=y), lambda y: cond_case()):
+        (tried,) = region_experiments(make(2))
+        assert tried.label == "n0.one-result" and tried.case.graph.nodes[0].attrs["yields"] == 1
+    assert list(region_experiments(loop_case(yields=1))) == []
+
+
+@pytest.mark.iree
+def test_a_loop_carrying_two_dynamic_2d_tensors_is_the_conds_bug_and_the_other_operand_order_a_stream_error():
+    """Stop 47: the fori_loop reaches the cond's bug (two dynamic results packed, the second read at the first's
+    offset), which its one-result variant cures as it cures the cond; with ``x + y`` for ``y + x`` it does not
+    compile (stream conversion, found by stop 46's loops spike with stock tools), and the failing pass is named."""
+    from ireefuzz.tools.filing.experiments import run_experiments
+    from ireefuzz.tools.filing.experiments.verdict import judge
+
+    dynamic = loop_case(("M", "N"), ({"M": 7, "N": 17},), yields=2)
+    (found,) = evaluate([dynamic])[0].findings
+    assert found.cause == "numeric/wrong-value/fori_loop"
+    verdict = judge(run_experiments(dynamic, found.cause))
+    assert (verdict.verdict, verdict.of) == ("duplicate-of", "numeric/wrong-value/cond"), verdict
+    assert "n0.one-result" in verdict.by
+    assert evaluate([loop_case(("M", "N"), ({"M": 7, "N": 17},), yields=1)])[0].findings == ()
+    (crashed,) = evaluate([loop_case(("M",), ({"M": 7},), yields=2, x_first=True)])[0].findings
+    assert crashed.cause.startswith("crash/compile-error/failed-to-legalize-unresolved-source-materialization")
+    assert crashed.cause.endswith("@iree-stream-conversion"), crashed.cause
 
 
 @pytest.mark.iree

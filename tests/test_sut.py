@@ -296,3 +296,21 @@ def test_expected_output_flags_print_plain_numbers_for_numpy_tolerances():
 
     flags = sut.expected_output_flags(["@e.npy"], exact=False, rtol=np.float64(1e-6), atol={"f32": np.float32(0.5)})
     assert "--expected_rtol=1e-06" in flags and "--expected_f32_threshold=0.5" in flags
+
+
+def test_an_observed_pass_that_fails_is_the_failing_pass(tmp_path):
+    """Stop 47: ``iree-stream-conversion`` is printed before it runs (the host program the fusion oracle reads), so its
+    after-failure dump has the same name; it was taken for that observation and the loop's failure placed at the
+    input. A dump is a failure by its header, whatever pass it names."""
+    from ireefuzz.sut.dumps import failing_passes
+
+    module = tmp_path / "builtin_module_no-symbol-name"
+    module.mkdir()
+    (module / "0_iree-stream-conversion.mlir").write_text(
+        "// -----// IR Dump Before ConvertToStreamPass: iree-stream-conversion //----- //\nmodule {}\n"
+    )
+    assert failing_passes(tmp_path) == []
+    (module / "1_iree-stream-conversion.mlir").write_text(
+        "// -----// IR Dump After ConvertToStreamPass Failed: iree-stream-conversion //----- //\nmodule {}\n"
+    )
+    assert failing_passes(tmp_path) == ["failing pass: iree-stream-conversion (module)"]

@@ -38,6 +38,7 @@ class OpSpec:
     family: str = "elementwise"  # the generator draws a family first, then an op of it (see FAMILIES)
     modular: bool = False  # an integer result taken modulo 2^bits (bit ops, shifts, wrapping adds): it may span
     # its dtype's whole range (``MODULAR_RANGE``), which the magnitude limits for arithmetic would refuse
+    region: bool = False  # an scf region op (a branch, a loop) whose region yields ``attrs["yields"]`` tensors (1 or 2)
 
 
 def destinations(op: str, inputs: Sequence[str], attrs: Mapping[str, Any]) -> list[tuple[str, str]]:

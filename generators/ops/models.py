@@ -24,6 +24,12 @@
   an ``scf.if`` on a rank-0 i1 argument around the dispatches of one branch. Its results are two tensors of one
   type, which IREE's stream allocation packs into one buffer at offsets the branches compute (stop 46's loops
   spike: the second result's offset folded to 0, dynamic 2-D shapes).
+- ``fori_loop``: ``lax.fori_loop`` over a fixed trip count (1-3) as JAX hands it to IREE, an ``scf.while`` on an i32
+  counter: one carried tensor ``x <- x * 0.5 + y`` (``y`` read from outside the loop), or two ``(x, y) <- (x * 0.5,
+  y + x)``; either way ``x + y`` read after it. The body sizes its tensors as JAX does (dims from outside the loop) or
+  as torch-mlir does (``tensor.dim`` of the carried tensor), and adds ``y + x`` in either operand order. Two carried
+  dynamic tensors are where stream allocation and conversion fail (stop 46's loops spike; stop 47: the cond's packed
+  results with ``y + x``, an ``iree-stream-conversion`` error with ``x + y``).
 """
 
 from __future__ import annotations
@@ -419,6 +425,11 @@ __all__ = ["CLAMPS", "DEQUANT_SCALES", "MASKED_DTYPES", "QUANT_SCALES"]
 COND_DTYPES = ("f32", "f16", "bf16", "i32", "i64", "i16")
 
 
+# How many tensors a region op's region yields (``OpSpec.region``): two, read together after it, is the form the
+# frontends emit for a two-result cond or a loop carrying two tensors; one is the same values computed inside.
+REGION_YIELDS = (2, 2, 1)
+
+
 def _cond_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
     p, x, y = types
     if p.shape != () or p.dtype != "i1" or (x.shape, x.dtype) != (y.shape, y.dtype) or x.dtype not in COND_DTYPES:
@@ -444,6 +455,21 @@ def _cond_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
 
     predicate, pair = ctx.fresh("p"), ctx.fresh("branch")
     ctx.line(f"{predicate} = tensor.extract {operands[0]}[] : tensor<i1>")
+    if node.attrs.get("yields", 2) == 1:  # each branch adds its pair itself: the scf.if yields the sum
+        outside, ctx.lines = ctx.lines, []
+        both = combined(ctx.fresh("sum"), x, y, "add")
+        then, ctx.lines = ctx.lines, []
+        total, product = combined(ctx.fresh("sum"), x, y, "add"), combined(ctx.fresh("product"), x, y, "mul")
+        other = combined(ctx.fresh("sum"), total, product, "add")
+        branch, ctx.lines = ctx.lines, outside
+        ctx.line(f"{result_name(ctx, node)} = scf.if {predicate} -> ({ty}) {{")
+        ctx.lines.extend(f"  {line}" for line in then)
+        ctx.line(f"  scf.yield {both} : {ty}")
+        ctx.line("} else {")
+        ctx.lines.extend(f"  {line}" for line in branch)
+        ctx.line(f"  scf.yield {other} : {ty}")
+        ctx.line("}")
+        return result_name(ctx, node)
     outside, ctx.lines = ctx.lines, []
     total, product = combined(ctx.fresh("sum"), x, y, "add"), combined(ctx.fresh("product"), x, y, "mul")
     branch, ctx.lines = ctx.lines, outside
@@ -462,7 +488,7 @@ def _cond_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | N
         return None
     y = pool.pick_or_arg(draw, pool.type(x), max_bound=16)
     p = pool.pick(draw, lambda t, bound: t.shape == () and t.dtype == "i1") or pool.new_arg(TensorType((), "i1"))
-    return (p, x, y), {}
+    return (p, x, y), {"yields": draw(pool.st.sampled_from(REGION_YIELDS))}
 
 
 register(
@@ -474,5 +500,115 @@ register(
         _cond_propose,
         has_init=False,
         family="model",
+        region=True,
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# fori_loop: lax.fori_loop(0, trips, body, init) as an scf.while on an i32 counter; one carried tensor
+# (x <- x * 0.5 + y) or two ((x, y) <- (x * 0.5, y + x), then x + y). Halving is exact, so the float64 arbiter
+# and the program round alike but for the additions.
+
+LOOP_DTYPES = FLOAT_DTYPES
+LOOP_TRIPS = (1, 2, 3)
+LOOP_SIZES = ("outside", "carried")  # where the body's tensor.empty takes its dynamic sizes: JAX's, or torch-mlir's
+
+
+def _loop_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    x, y = types
+    if (x.shape, x.dtype) != (y.shape, y.dtype) or x.dtype not in LOOP_DTYPES or not x.shape:
+        raise ValueError(f"fori_loop takes two tensors of one ranked type of {LOOP_DTYPES}, not {types!r}")
+    if (
+        attrs.get("trips") not in LOOP_TRIPS
+        or attrs.get("yields") not in REGION_YIELDS
+        or attrs.get("sizes", "outside") not in LOOP_SIZES
+    ):
+        raise ValueError(
+            f"fori_loop needs trips in {LOOP_TRIPS}, yields in {set(REGION_YIELDS)} and sizes in {LOOP_SIZES}, "
+            f"not {dict(attrs)!r}"
+        )
+    return TensorType(x.shape, x.dtype)
+
+
+def _loop_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+    t = node.type
+    ty, rank, carried = tensor_type(t), len(t.shape), node.attrs["yields"]
+    maps, parallel = [identity_map(rank)] * 3, ["parallel"] * rank
+
+    def generic(name: str, ins: Sequence[str], body: Callable[[Body, list[str]], str]) -> str:
+        return ctx.generic(name, [(v, t) for v in ins], (ctx.empty(t), t), maps[: len(ins) + 1], parallel, body)
+
+    def halved(bd: Body, v: list[str]) -> str:
+        return bd.op(f"arith.mulf {v[0]}, {bd.const(0.5, t.dtype)} : {t.dtype}")
+
+    def halved_plus(bd: Body, v: list[str]) -> str:
+        return plus(bd, [halved(bd, v), v[1]])
+
+    def plus(bd: Body, v: list[str]) -> str:
+        return bd.op(f"arith.addf {v[0]}, {v[1]} : {t.dtype}")
+
+    x, y = operands
+    loop, count, limit = ctx.fresh("loop"), ctx.fresh("i"), ctx.fresh("trips")
+    xs, ys, zero = ctx.fresh("x"), ctx.fresh("y"), ctx.fresh("zero")
+    ctx.line(f"{zero} = arith.constant 0 : i32")
+    ctx.line(f"{limit} = arith.constant {node.attrs['trips']} : i32")
+    inits = [(xs, x)] + ([(ys, y)] if carried == 2 else [])
+    types = [ty] * carried + ["i32"]
+    sizes, dynamic = dict(ctx.dim_values), [(axis, d) for axis, d in enumerate(t.shape) if isinstance(d, str)]
+    axes = {axis: ctx.fresh("c") for axis, _ in dynamic} if node.attrs.get("sizes") == "carried" else {}
+    for axis, at in axes.items():  # the axes' constants before the loop, as the frontends' canonical form has them
+        ctx.line(f"{at} = arith.constant {axis} : index")
+    outside, ctx.lines = ctx.lines, []
+    for axis, d in dynamic if axes else ():  # the body's sizes read from the carried tensor (torch-mlir's form)
+        ctx.dim_values[d] = ctx.fresh("dim")
+        ctx.line(f"{ctx.dim_values[d]} = tensor.dim {xs}, {axes[axis]} : {ty}")
+    if carried == 1:
+        results = [generic(ctx.fresh("next"), [xs, y], halved_plus)]
+    else:
+        results = [
+            generic(ctx.fresh("next"), [xs], halved),
+            generic(ctx.fresh("next"), [xs, ys] if node.attrs.get("x_first") else [ys, xs], plus),
+        ]
+    ctx.dim_values = sizes
+    step, one = ctx.fresh("step"), ctx.fresh("one")
+    ctx.line(f"{one} = arith.constant 1 : i32")
+    ctx.line(f"{step} = arith.addi {count}, {one} : i32")
+    body, ctx.lines = ctx.lines, outside
+    carried_args = ", ".join(f"{a} = {v}" for a, v in inits)
+    names = [a for a, _ in inits] + [count]
+    signature = ", ".join(types)
+    ctx.line(f"{loop}:{carried + 1} = scf.while ({carried_args}, {count} = {zero}) : ({signature}) -> ({signature}) {{")
+    going = ctx.fresh("going")
+    ctx.line(f"  {going} = arith.cmpi slt, {count}, {limit} : i32")
+    ctx.line(f"  scf.condition({going}) {', '.join(names)} : {signature}")
+    ctx.line("} do {")
+    ctx.line(f"^bb0({', '.join(f'{n}: {ty_}' for n, ty_ in zip(names, types))}):")
+    ctx.lines.extend(f"  {line}" for line in body)
+    ctx.line(f"  scf.yield {', '.join([*results, step])} : {signature}")
+    ctx.line("}")
+    return generic(result_name(ctx, node), [f"{loop}#0", f"{loop}#1" if carried == 2 else y], plus)
+
+
+def _loop_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    x = pool.pick(draw, lambda t, bound: len(t.shape) >= 1 and t.dtype in LOOP_DTYPES and bound <= 16)
+    if x is None:
+        return None
+    y = pool.pick_or_arg(draw, pool.type(x), max_bound=16)
+    trips, yields = draw(pool.st.sampled_from(LOOP_TRIPS)), draw(pool.st.sampled_from(REGION_YIELDS))
+    sizes, x_first = draw(pool.st.sampled_from(LOOP_SIZES)), draw(pool.st.booleans())
+    return (x, y), {"trips": trips, "yields": yields, "sizes": sizes, "x_first": x_first}
+
+
+register(
+    OpSpec(
+        "fori_loop",
+        _loop_infer,
+        _loop_emit,
+        lambda bs, a, ts: 3 * bs[0] + 3 * bs[1],  # |x| halves each trip, y is added at most twice over
+        _loop_propose,
+        has_init=False,
+        family="model",
+        region=True,
     )
 )

@@ -218,11 +218,12 @@ def printed_ir(stderr: str) -> tuple[str, dict[str, dict[str, str]]]:
 def failing_passes(tree_dir: Path) -> list[str]:
     """What ``--mlir-print-ir-after-failure`` left in the tree dump: per executable (or the module, for a pass
     that fails before dispatches exist), the innermost pass that failed, as ``failing pass: <pass-arg> (<where>)``
-    lines, in dump order. The observation dumps (``OBSERVATION_PASSES``, ``HOST_PASS``) are not failures."""
+    lines, in dump order. The observation dumps (``OBSERVATION_PASSES``, ``HOST_PASS``) are not failures, unless
+    the pass failed (stop 47: a loop's ``iree-stream-conversion`` failure had been placed at the input)."""
     innermost: dict[str, tuple[int, tuple, str, str]] = {}
     for path in sorted(tree_dir.rglob("*.mlir"), key=_tree_order) if tree_dir.is_dir() else ():
         match = _TREE_FILE.match(path.name)
-        if match is None or match.group(2) in _DUMPS:
+        if match is None or (match.group(2) in _DUMPS and not _dumped_after_failure(path)):
             continue
         parts = path.relative_to(tree_dir).parts[:-1]
         executable = next(
@@ -238,6 +239,13 @@ def failing_passes(tree_dir: Path) -> list[str]:
         if executable not in innermost or depth > innermost[executable][0]:
             innermost[executable] = (depth, _tree_order(path), match.group(2), function)
     return [f"failing pass: {name} ({where})" for _, _, name, where in sorted(innermost.values(), key=lambda v: v[1])]
+
+
+def _dumped_after_failure(path: Path) -> bool:
+    """Whether a dump's header says its pass failed (``IR Dump After ... Failed``): an observation pass (a pass
+    printed before it runs, as ``iree-stream-conversion``) that fails leaves its failure under the same name."""
+    with path.open(errors="replace") as dump:
+        return " Failed: " in dump.readline()
 
 
 def _tree_order(path: Path) -> tuple:

@@ -10,7 +10,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from .compiler_variants import CannotRun, cpu_experiments
-from .table import APART, COMPUTED_OPERAND, EDGE_UP, EXTRA_DIM, PRODUCER_CUT, Experiment
+from .table import APART, COMPUTED_OPERAND, EDGE_UP, EXTRA_DIM, ONE_RESULT, PRODUCER_CUT, Experiment
 
 if TYPE_CHECKING:
     from ireefuzz.generators.case import Case
@@ -340,6 +340,20 @@ def shift_experiments(case: Case) -> Iterator[Experiment]:
                 yield Experiment(label, f"n{i} (shift) {said}", variant)
 
 
+def region_experiments(case: Case) -> Iterator[Experiment]:
+    """Each region op (a branch, a loop: ``OpSpec.region``) whose region yields two tensors, yielding one instead
+    (``ONE_RESULT``): the pair combined inside the branches, or a loop carrying one tensor. Stop 46: IREE packs an
+    scf.if's or scf.while's two dynamic results into one buffer and reads the second at the first's offset; with
+    one result there is nothing to pack, and the values are right."""
+    from ireefuzz.generators.ops import OPS
+
+    for i, node in enumerate(case.graph.nodes):
+        if OPS[node.op].region and node.attrs.get("yields", 2) == 2:
+            variant = _with_node(case, i, dataclasses.replace(node, attrs={**node.attrs, "yields": 1}))
+            if variant is not None:
+                yield Experiment(f"n{i}{ONE_RESULT}", f"n{i} ({node.op}) with its region yielding one tensor", variant)
+
+
 GraphBuilder = Callable[[Any], Iterator[Experiment]]
 
 
@@ -411,6 +425,7 @@ GRAPH_EXPERIMENTS: tuple[tuple[str, GraphBuilder], ...] = (
     ("producer", producer_experiments),
     ("pack", pack_experiments),
     ("shift", shift_experiments),
+    ("region", region_experiments),
     ("consumer", consumer_experiments),
     ("dtype", dtype_experiments),
     ("rank", rank_experiments),

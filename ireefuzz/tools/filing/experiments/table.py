@@ -198,6 +198,7 @@ def degenerate_cures(rows: Sequence[Row]) -> set[str]:
 
 ALONE = ".alone"  # a label's end (``cut``): the wrong op alone at its operands' values
 APART = ".apart"  # a label's end (``graph_variants``): a shift moved far enough that its ranges do not overlap
+ONE_RESULT = ".one-result"  # a label's end (``graph_variants``): a region op's region yields its one result, not two
 COMPUTED_OPERAND = ".computed"  # a label's end (``graph_variants``): an argument an op updates read through a value
 CONSUMER_DROPPED = "drop:n"  # a label's start (``graph_variants``): a node removed, its producers returned instead
 PRODUCER_CUT = ".argument"  # a label's end (``graph_variants``): a producer read from a new argument instead
