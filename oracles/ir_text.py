@@ -143,6 +143,12 @@ def reduces(line: str) -> bool:
     return '"reduction"' in line or "iterator_type<reduction>" in line
 
 
+def fuses_reduction(source: str) -> bool:
+    """A dispatch's source holds an op that iterates a reduction dim (``reduces``), whatever its root: IREE names a
+    dispatch by its root, and a reduction fused before an elementwise root (a broadcast of a row max) is there too."""
+    return any(reduces(line) for line in source.splitlines())
+
+
 _TENSOR_LOAD = re.compile(
     r"^\s*(%[\w$.-]+) = (?:"
     + "|".join(re.escape(s) for s in vocabulary.TENSOR_LOADS)
@@ -642,6 +648,7 @@ READERS: dict[str, Callable[[Any], Any]] = {
         else []
     ),
     "required_scratch": _required_scratch,
+    "fuses_reduction": lambda d: fuses_reduction(d.source or ""),
 }
 
 

@@ -36,7 +36,7 @@ from typing import Any, Hashable, Iterator, Mapping, Sequence
 
 from iree.compiler import ir
 
-from ireefuzz.oracles import scratch, vocabulary
+from ireefuzz.oracles import ir_text, scratch, vocabulary
 from ireefuzz.oracles.diagnostics import MEMORY_FAMILIES, _pipeline, _Program, _signature_ops, dispatch_role
 from ireefuzz.oracles.finding import Cause, Finding, dispatch_dtype_dims, make_signature
 from ireefuzz.oracles.finding import make_cause as _cause
@@ -354,6 +354,21 @@ def _is_allowed(memory_op: MemoryOp, max_static_alloca_bytes: int) -> bool:
 # --------------------------------------------------------------------------- oracle
 
 
+@dispatch_fact("fuses_reduction")
+def fuses_reduction(dispatch: Any) -> bool:
+    """The dispatch computes a reduction, root or fused before its root (``ir_text.fuses_reduction``)."""
+    return ir_text.fuses_reduction(dispatch.source or "")
+
+
+def stack_role(dispatch: Any) -> dict[str, str]:
+    """The role a stack buffer serves when IREE's name for the dispatch hides it: an elementwise root (a broadcast)
+    with a reduction fused before it keeps the reduction's tile on the stack for its consumer, #8303's mechanism on a
+    reduction (stop 46, x86-64-v3 seed 71147: a row max broadcast into a matrix, a ``memref<8xi32>`` round trip;
+    an outsider: known, as the reduction-rooted form). Else nothing: the dispatch's name says the role."""
+    named = dispatch_role(dispatch.name)
+    return {"role": "reduction"} if named == "elementwise" and fuses_reduction(dispatch) else {}
+
+
 @dispatch_fact("moves_data")
 def moves_data(dispatch: Any) -> bool:
     """The dispatch's own op moves data (a gather, slice, pad, concat, transpose, broadcast or copy; or
@@ -516,6 +531,7 @@ def check_memory(
                     ),
                     evidence={
                         "dispatch": dispatch.name,
+                        **(stack_role(dispatch) if MEMORY_FAMILIES.get(kind) == "alloca" else {}),
                         "pipeline": dispatch.pipeline,
                         "seen_at": seen_at,
                         "max_static_alloca_bytes": max_static_alloca_bytes,

@@ -440,3 +440,36 @@ def test_copies_in_and_out_of_the_scratch_a_sort_requires_are_part_of_it():
     # Without the sort's requirement (no source to read it from) the buffers are findings, and each copy is theirs.
     unexplained = check_memory([DispatchIR(name, "Default", final, bufferized, "")])
     assert {f.kind for f in unexplained} == {"alloca", "copy"}
+
+
+# --------------------------------------------------------------------------- the role a stack buffer serves
+
+
+def test_a_reduction_fused_before_an_elementwise_root_names_the_stack_buffer_a_reductions():
+    """Stop 46 (x86-64-v3 seed 71147): a row max broadcast into a matrix, one dispatch IREE names by its broadcast
+    root, keeps the max's tile (``memref<8xi32>``) on the stack for the broadcast: #8303's mechanism on a reduction,
+    which an outsider graded known, but the cause named an elementwise dispatch and was listed new. The same
+    dispatch without the reduction in its source keeps the name's role."""
+    from ireefuzz.oracles.cause import cause_of
+
+    name = "main_dispatch_0_elementwise_broadcast_DxD_i32"
+    source = read("row_max_broadcast_dyn.x86-64-v3.source.mlir")
+    final = read("row_max_broadcast_dyn.x86-64-v3.final.mlir")
+    (found,) = check_memory([dispatch(final_ir=final, source=source, name=name)])
+    assert found.evidence["role"] == "reduction"
+    assert cause_of(found).id == "memory/alloca/reduction@DoubleTilingExpert"
+    parallel = source.replace('iterator_types = ["parallel", "reduction"]', 'iterator_types = ["parallel", "parallel"]')
+    (named,) = check_memory([dispatch(final_ir=final, source=parallel, name=name)])
+    assert "role" not in named.evidence and cause_of(named).id == "memory/alloca/elementwise@DoubleTilingExpert"
+
+
+@pytest.mark.iree
+def test_real_row_max_broadcast_keeps_the_reductions_tile_on_the_stack_on_x86_64_v3():
+    from ireefuzz import sut
+    from ireefuzz.oracles.cause import cause_of
+
+    config = sut.CompilerConfig(target_cpu="x86-64-v3")
+    artifact = sut.compile_mlir(read("inputs/row_max_broadcast_dyn.mlir"), config)
+    assert isinstance(artifact, sut.Artifact), artifact
+    causes = {cause_of(f).id for f in check_memory(artifact.dispatches)}
+    assert causes == {"memory/alloca/reduction@DoubleTilingExpert"}, causes
