@@ -543,3 +543,29 @@ def test_a_norm_over_an_empty_dim_warns_nothing():
             assert reference._norm(centered)(
                 Float64, [np.zeros((3, 0))], {"dim": 1, "eps": 1e-5}, (3, 0), "f32"
             ).shape == (3, 0)
+
+
+@pytest.mark.iree
+@pytest.mark.parametrize("source", ["i32", "i16", "i64"])
+def test_an_integer_cast_to_bf16_does_not_link_for_a_cpu_without_avx512_bf16(source):
+    """Stop 47's dtype spike (stock tools): ``arith.sitofp`` to bf16 lowers to a call of ``__truncsfbf2``, which the
+    embedded ELF lacks, on every x86 CPU without AVX512-BF16 (x86-64-v3 here, whatever this machine is). Through f32
+    in the same dispatch it is folded back into one ``sitofp`` and fails alike; a float's ``truncf`` to bf16 links.
+    Code for a CPU with AVX512-BF16 is not asked for: whether it could run depends on this machine."""
+    import dataclasses
+
+    def cast_case(dtype: str, *steps: str) -> Case:
+        b = GraphBuilder()
+        value = b.arg(("M",), dtype)
+        for to in steps:
+            value = b.op("cast", value, to=to)
+        b.output(value)
+        return dataclasses.replace(Case(b.build(), ({"M": 17},), seed=0), target_cpu="x86-64-v3")
+
+    link = "crash/compile-error/undefined-symbol-__truncsfbf@iree-hal-serialize-target-executables"
+    ((direct,),) = [r.findings for r in evaluate([cast_case(source, "bf16")])]
+    assert direct.cause == link
+    if source != "i16":  # no i16 -> f32 cast is drawn
+        ((through_f32,),) = [r.findings for r in evaluate([cast_case(source, "f32", "bf16")])]
+        assert through_f32.cause == link
+    assert evaluate([cast_case("f32", "bf16")])[0].findings == ()

@@ -131,6 +131,8 @@ def test_at_a_reporting_pass_a_known_cause_matches_only_when_its_diagnostic_says
     cast = "crash/compile-error/llvm-translation-failed-for-operation-builtin-unrealized_conversion_cast@x"
     assert baseline.same_diagnostic("crash/compile-error/linalg.generic-op-write-affecting@stage", write)
     assert baseline.same_diagnostic("crash/compile-error/undefined-symbol-fminf@x", FMAXF)
+    bf16 = "crash/compile-error/undefined-symbol-__truncsfbf@iree-hal-serialize-target-executables"
+    assert not baseline.same_diagnostic(bf16, FMAXF)  # stop 47: an integer's sitofp to bf16, not the f16 max
     assert not baseline.same_diagnostic(cast, FMAXF)
     stack = "crash/compile-error/stack-allocation-over-limit[{}]@codegen"
     assert not baseline.same_diagnostic(stack.format("reduction"), stack.format("in-place"))

@@ -257,6 +257,9 @@ CASTS = {
     ("i64", "f32"): "arith.sitofp",
     ("i32", "i16"): "arith.trunci",
     ("i16", "i32"): "arith.extsi",
+    ("i32", "bf16"): "arith.sitofp",  # JAX's x.astype(bfloat16) of an integer (stop 47's dtype spike)
+    ("i16", "bf16"): "arith.sitofp",
+    ("i64", "bf16"): "arith.sitofp",
     ("i16", "f16"): "arith.sitofp",
     ("i8", "i32"): "arith.extsi",
     ("i8", "i16"): "arith.extsi",

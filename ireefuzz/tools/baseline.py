@@ -357,6 +357,11 @@ _FILLER = frozenset(  # words that say nothing of the defect: grammar, and the o
 _ROLE = re.compile(r"\[([^\]]*)\]")  # the role a cause id names in brackets: stack-allocation-over-limit[in-place]
 
 
+# an undefined symbol's name in a cause id (the link error of a libcall no pass expanded). Stop 47: an integer's
+# sitofp to bf16 (__truncsfbf2) had been called the f16 max's fmaxf (#14187): two of three words in common.
+_UNDEFINED_SYMBOL = re.compile(r"undefined-symbol-([\w.]+)")
+
+
 def _diagnostic_words(cause: str) -> frozenset[str]:
     """The words of what a compile error's cause id says (between its kind and ``@``), less filler."""
     what = cause.split("/", 2)[2] if cause.count("/") >= 2 else ""
@@ -395,10 +400,14 @@ def _crash_site(cause: str) -> tuple[str, frozenset[str]]:
 def same_diagnostic(cause: str, known: str) -> bool:
     """Whether two compile errors' cause ids say the same thing: most words of the shorter are in the longer
     (``linalg.generic-op-write-affecting`` and ``write-affecting-operations-on-global-resources...``; not
-    ``undefined-symbol-fmaxf`` and ``llvm-translation-failed-for-operation-builtin-unrealized_conversion_cast``)."""
+    ``undefined-symbol-fmaxf`` and ``llvm-translation-failed-for-operation-builtin-unrealized_conversion_cast``, nor
+    ``undefined-symbol-fmaxf`` and ``undefined-symbol-__truncsfbf``: two missing libcalls are two lowerings)."""
     roles = [set(_ROLE.findall(c.partition("@")[0])) for c in (cause, known)]
     if all(roles) and roles[0] != roles[1]:  # a stack limit in a reduction is not the in-place op's
         return False
+    symbols = [_UNDEFINED_SYMBOL.search(c.partition("@")[0]) for c in (cause, known)]
+    if symbols[0] and symbols[1]:  # a missing libcall names the lowering that left it: fmaxf and fminf are one
+        return len({m.group(1).replace("min", "max") for m in symbols if m}) == 1
     mine, theirs = (_diagnostic_words(_ROLE.sub("", c)) for c in (cause, known))
     return bool(mine and theirs) and len(mine & theirs) * 2 >= min(len(mine), len(theirs)) + 1
 
