@@ -583,3 +583,27 @@ def test_a_shape_mismatch_of_an_attention_graph_is_named_so_and_is_the_known_hea
     assert cause == "metamorphic/output-mismatch/attention[shape:dynamic]"
     known = baseline.load(baseline.shipped()).cause_known(cause, [signature])
     assert known is not None and known.of == "numeric/wrong-value/attention"
+
+
+def test_a_compiled_programs_defect_is_cured_by_a_variant_that_then_runs_into_a_known_wrong_value():
+    """Stop 47 (a smoke campaign, host): an iota read by an attention stayed its own dispatch; aggressive fusion
+    (the by-design policy's recorded cure) fused it, and the fused program then gave the known dynamic-head-dim
+    attention wrong value. The fusion defect was gone, yet the verdict read the row as not clean: "a defect of its
+    own". A known failure seen only by running the variant says nothing of its dispatches; a compile error would."""
+    target, policy = (
+        "fusion/materialized-producer/iota>attention@DoubleTilingExpert",
+        "fusion/materialized-producer/unfused-by-the-default-fusion-policy",
+    )
+    attention = "numeric/wrong-value/attention"
+
+    def verdict_with(cause: str) -> X.Verdict:
+        rows = (
+            X.Row("as-given", "p", X.Outcome("same"), (target,)),
+            X.Row("aggressive-fusion", "f", X.Outcome("known", cause), (cause,)),
+        )
+        table = X.ExperimentTable(target, rows, known={cause: cause}, cures={"aggressive-fusion": (policy,)})
+        return X.judge(table)
+
+    assert (verdict_with(attention).verdict, verdict_with(attention).of) == ("duplicate-of", policy)
+    crashed = "crash/compile-error/undefined-symbol-fmaxf@iree-hal-serialize-target-executables"
+    assert verdict_with(crashed).verdict == "new"  # compiled no program: nothing was seen of its dispatches
