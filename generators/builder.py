@@ -52,10 +52,13 @@ class GraphBuilder:
         return f"GraphBuilder({len(self._args)} args, {len(self._nodes)} nodes)"
 
     # -- arguments -------------------------------------------------------------------------
-    def arg(self, shape: Sequence[Dim], dtype: str = "f32", *, index_bound: Dim | None = None) -> Value:
+    def arg(
+        self, shape: Sequence[Dim], dtype: str = "f32", *, index_bound: Dim | None = None, divisor: bool = False
+    ) -> Value:
         """A function argument; a str dim is a symbol (dynamic, ``?`` in MLIR). ``index_bound``
-        makes an i32 index argument whose values are drawn in ``[0, index_bound)`` (for gather)."""
-        t = TensorType(tuple(shape), dtype, index_bound)
+        makes an i32 index argument whose values are drawn in ``[0, index_bound)`` (for gather); ``divisor`` an
+        integer argument of small nonzero values (for ``int_div`` / ``int_rem``)."""
+        t = TensorType(tuple(shape), dtype, index_bound, divisor)
         self._args.append(t)
         return Value(f"a{len(self._args) - 1}", t, id(self))
 

@@ -88,10 +88,11 @@ def index_bounds(graph: Graph) -> list[Any]:
 
 
 def make_inputs(graph: Graph, sizes: Mapping[str, int], seed: int, magnitude: int = MAX_MAGNITUDE) -> list[np.ndarray]:
-    """Deterministic inputs for one shape instance: small exact floats, small ints, in-bounds indices. A rank-0 i1 is
-    a branch's predicate (``cond``): the parity of ``seed``, drawn from no stream, so consecutive instances take
-    both branches and a shrink that drops other arguments keeps each instance's branch (stop 46: a cond bundle
-    could not drop its unrelated ops, every smaller program flipping the predicate to the branch that is right)."""
+    """Deterministic inputs for one shape instance: small exact floats, small ints (nonzero for a divisor), in-bounds
+    indices. A rank-0 i1 is a branch's predicate (``cond``): the parity of ``seed``, drawn from no stream, so
+    consecutive instances take both branches and a shrink that drops other arguments keeps each instance's branch
+    (stop 46: a cond bundle could not drop its unrelated ops, every smaller program flipping the predicate to the
+    branch that is right)."""
     rng = np.random.default_rng(seed)
     magnitude = max(0, min(magnitude, MAX_MAGNITUDE))
     int_bound = min(8, magnitude)
@@ -107,6 +108,9 @@ def make_inputs(graph: Graph, sizes: Mapping[str, int], seed: int, magnitude: in
             out.append(np.asarray(bool(seed % 2)))
         elif t.dtype == "i1":
             out.append(rng.integers(0, 2, shape).astype(np.bool_))
+        elif t.divisor:  # nonzero, either sign
+            magnitudes = rng.integers(1, max(int_bound, 1) + 1, shape)
+            out.append((magnitudes * rng.choice(np.array([-1, 1]), shape)).astype(f"int{t.dtype[1:]}"))
         else:
             out.append(rng.integers(-int_bound, int_bound + 1, shape).astype(f"int{t.dtype[1:]}"))
     return [np.asarray(x) for x in out]

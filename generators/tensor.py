@@ -22,6 +22,7 @@ class TensorType:
     shape: tuple[Dim, ...]
     dtype: str
     index_bound: Dim | None = None  # for index arguments: values drawn in [0, index_bound)
+    divisor: bool = False  # for divisor arguments: small nonzero integers (an integer division reads it as it is)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "shape", tuple(self.shape))
@@ -40,8 +41,10 @@ class TensorType:
         out: dict[str, Any] = {"shape": list(self.shape), "dtype": self.dtype}
         if self.index_bound is not None:
             out["index_bound"] = self.index_bound
+        if self.divisor:
+            out["divisor"] = True
         return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "TensorType":
-        return cls(tuple(data["shape"]), data["dtype"], data.get("index_bound"))
+        return cls(tuple(data["shape"]), data["dtype"], data.get("index_bound"), bool(data.get("divisor", False)))

@@ -9,6 +9,7 @@ signature whatever graph it was found in.
 from __future__ import annotations
 
 import re
+import signal
 
 from ireefuzz.generators.graph import Graph, dims_pattern
 
@@ -121,6 +122,26 @@ def not_a_finding(failure, *, known_to_end: bool) -> str | None:
     return None
 
 
+# An isolated run's runner that died (``sut.runtime``: "g0: the runtime died of signal 8: ..."): the same cause as a
+# campaign worker's death by that signal (its ``detail``, "SIGFPE"). Stop 47: an integer division's SIGFPE was
+# crash/runtime-crash/sigfpe in the campaign and g-the-runtime-died-of-signal-no-output when shrunk and
+# confirmed (the digits dropped, every signal one cause).
+_RUNTIME_DIED = re.compile(r"the runtime died of signal (\d+)")
+
+
+def _run_failure_gist(message: str) -> str:
+    died = _RUNTIME_DIED.search(message)
+    return _signal_name(died).lower() if died else gist(message)
+
+
+def _signal_name(died: re.Match) -> str:
+    number = int(died.group(1))
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
 def check_run_failure(failure, graph: Graph | None, function: str, sizes: dict | None = None) -> Finding:
     kind = f"runtime-{failure.kind}"
     ops = graph.op_pattern if graph is not None else function
@@ -128,7 +149,7 @@ def check_run_failure(failure, graph: Graph | None, function: str, sizes: dict |
     return Finding(
         "crash",
         kind,
-        make_signature("crash", kind, f"{ops}[{gist(failure.message)}]", dtype, dims),
+        make_signature("crash", kind, f"{ops}[{_run_failure_gist(failure.message)}]", dtype, dims),
         f"running {function} failed ({failure.kind}): {failure.message[:300]}",
         {"function": function, "message": failure.message, "sizes": dict(sizes or {})},
     )
@@ -160,14 +181,15 @@ def _crash_cause(finding: Finding) -> Cause:
         shown = " < ".join(frames) if frames else "no stack frames"
         return _cause("crash", [kind, crash_type, state], f"iree-compile crashes ({crash_type}) in {shown}")
     rejected = kind == "bad-output" and diagnostic.startswith(RUNTIME_REJECTS)
+    died = _RUNTIME_DIED.search(str(ev.get("message") or "")) if kind.startswith("runtime-") else None
+    if "detail" in ev or died:  # a process that died: by kind and signal (SIGSEGV, SIGKILL, exit status)
+        detail = normalize_diagnostic(str(ev["detail"]) if died is None else _signal_name(died), 3)
+        return _cause("crash", [kind, detail], f"{_words(kind).capitalize()} ({detail}) on a valid program")
     if rejected or (kind.startswith("runtime-") and "message" in ev):  # the runtime's own error
         text = diagnostic[len(RUNTIME_REJECTS) :] if rejected else str(ev["message"])
         kind = "runtime-fault" if rejected else kind  # a check an initializer fails at load is the same check
         gist = normalize_diagnostic(_RUNTIME_CONTEXT.sub("", text), 10)
         return _cause("crash", [kind, gist], f"The compiled module fails at run time ({kind}): {_words(gist)}")
-    if "detail" in ev:  # a campaign worker that died: by kind and signal (SIGSEGV, SIGKILL, exit status)
-        detail = normalize_diagnostic(str(ev["detail"]), 3)
-        return _cause("crash", [kind, detail], f"{_words(kind).capitalize()} ({detail}) on a valid program")
     return _cause("crash", [kind], f"{_words(kind).capitalize()} on a valid program")  # compile timeout, oom
 
 

@@ -366,6 +366,9 @@ REFERENCE: dict[str, Row] = {
     "shift_right_logical": _shift("right"),
     "cast": lambda E, xs, a, s, t: E.cast(xs[0], t),
     "div": lambda E, xs, a, s, t: xs[0] / (E.xp.abs(xs[1]) + 1),
+    # toward zero, as arith.divsi / arith.remsi (the remainder takes the dividend's sign); divisors are nonzero
+    "int_div": lambda E, xs, a, s, t: E.xp.sign(xs[0]) * E.xp.sign(xs[1]) * (E.xp.abs(xs[0]) // E.xp.abs(xs[1])),
+    "int_rem": lambda E, xs, a, s, t: E.xp.sign(xs[0]) * (E.xp.abs(xs[0]) % E.xp.abs(xs[1])),
     "exp": lambda E, xs, a, s, t: E.xp.exp(xs[0]),
     "extract_slice": _slice,
     "fill": lambda E, xs, a, s, t: E.xp.full(s, a["value"], dtype=E.dtype(t)),
@@ -722,6 +725,8 @@ ERROR_BOUND: dict[str, ErrorRow] = {
         for op in ("shift_left", "shift_right_logical")
     },
     "cast": _cast_error,
+    "int_div": lambda E, xs, es, out, a, s, t, u: np.zeros(np.shape(out)),  # integers: exact
+    "int_rem": lambda E, xs, es, out, a, s, t, u: np.zeros(np.shape(out)),
     "div": _rounded(lambda xs, es, out: es[0] / (np.abs(xs[1]) + 1) + np.abs(xs[0]) * es[1] / (np.abs(xs[1]) + 1) ** 2),
     "exp": _rounded(lambda xs, es, out: np.abs(out) * es[0]),
     "extract_slice": lambda E, xs, es, out, a, s, t, u: REFERENCE["extract_slice"](E, es, a, s, t),

@@ -591,3 +591,24 @@ def test_an_output_mismatch_in_a_case_iree_got_wrong_takes_the_wrong_values_caus
     jax_wrong = Finding("reference", "jax-wrong-value", "reference/jax-wrong-value/attention/f16/?x?xS", "m", {})
     assert assign_causes([jax_wrong, mismatch])[1].cause.startswith("metamorphic/output-mismatch/")
     assert assign_causes([mismatch])[0].cause.startswith("metamorphic/output-mismatch/")
+
+
+def test_a_runner_that_died_of_a_signal_is_the_cause_a_campaign_worker_dying_of_it_is():
+    """Stop 47: an integer division's SIGFPE was crash/runtime-crash/sigfpe in the campaign (a worker's death, by its
+    signal) and crash/runtime-crash/g-the-runtime-died-of-signal-no-output in an isolated run (the shrinker's and the
+    bundle's): the digits dropped, every signal one cause, and the shrink lost its target."""
+    from ireefuzz.oracles.cause import cause_of
+
+    isolated = Finding(
+        "crash",
+        "runtime-crash",
+        "crash/runtime-crash/int_div>cast[sigfpe]/f32/?",
+        "running g0 failed (crash): g0: the runtime died of signal 8: (no output)",
+        {"function": "g0", "message": "g0: the runtime died of signal 8: (no output)"},
+    )
+    worker = Finding(
+        "crash", "runtime-crash", "crash/runtime-crash/int_div>cast/f32/?", "worker died", {"detail": "SIGFPE"}
+    )
+    assert cause_of(isolated).id == cause_of(worker).id == "crash/runtime-crash/sigfpe"
+    segv = dataclasses.replace(isolated, evidence={"message": "g0: the runtime died of signal 11: (no output)"})
+    assert cause_of(segv).id == "crash/runtime-crash/sigsegv"

@@ -569,3 +569,48 @@ def test_an_integer_cast_to_bf16_does_not_link_for_a_cpu_without_avx512_bf16(sou
         ((through_f32,),) = [r.findings for r in evaluate([cast_case(source, "f32", "bf16")])]
         assert through_f32.cause == link
     assert evaluate([cast_case("f32", "bf16")])[0].findings == ()
+
+
+def division_case(dtype: str = "i64", op: str = "int_div", to: str | None = "f32", size: int = 17) -> Case:
+    """An integer divided by a divisor argument (small nonzero values), then cast to a narrower type."""
+    import dataclasses
+
+    b = GraphBuilder()
+    quotient = b.op(op, b.arg(("M",), dtype), b.arg(("M",), dtype, divisor=True))
+    b.output(b.op("cast", quotient, to=to) if to else quotient)
+    return dataclasses.replace(Case(b.build(), ({"M": size},), seed=3), target_cpu="x86-64-v3")
+
+
+def test_integer_division_is_toward_zero_by_nonzero_divisors_drawn_for_it():
+    from ireefuzz.generators.tensor import TensorType
+
+    for op, expected in (("int_div", lambda x, y: np.trunc(x / y)), ("int_rem", np.fmod)):
+        case = division_case(op=op, to=None, size=130)
+        x, y = case.inputs(0)
+        assert (y != 0).all() and (x < 0).any() and (y < 0).any()
+        (got,) = reference(case.graph, [x, y], case.instances[0], "f64")
+        np.testing.assert_array_equal(got, expected(x.astype(np.float64), y.astype(np.float64)))
+    divisor = TensorType(("M",), "i64", divisor=True)
+    assert TensorType.from_json(divisor.to_json()) == divisor and TensorType.from_json(
+        {"shape": [3], "dtype": "i32"}
+    ) == TensorType((3,), "i32")
+    b = GraphBuilder()
+    with pytest.raises(ValueError, match="divisor"):  # a tensor that may hold 0 is no divisor
+        b.op("int_div", b.arg((3,), "i32"), b.arg((3,), "i32"))
+
+
+@pytest.mark.iree
+def test_an_i64_division_cast_to_a_narrower_type_traps_on_masked_lanes():
+    """Stop 47's dtype spike (stock tools): an i64 division sharing its dispatch with a narrower type is vectorized
+    with a mask whose padded lanes divide by 0 (SIGFPE): iree-org/iree#18085's fix (#18146) left this form. Run in a
+    child process; its death is the same cause a campaign worker's SIGFPE is. i32 throughout is right."""
+    from ireefuzz.core.evaluate import Policy
+
+    isolated = Policy(run_timeout_s=60)
+    for op in ("int_div", "int_rem"):
+        (trapped,) = evaluate([division_case(op=op)], policy=isolated)[0].findings
+        assert (trapped.cause, trapped.signature) == (
+            "crash/runtime-crash/sigfpe",
+            f"crash/runtime-crash/{op}>cast[sigfpe]/f32/?",
+        )
+    assert evaluate([division_case(dtype="i32")], policy=isolated)[0].findings == ()

@@ -231,6 +231,55 @@ for _ew in ELEMENTWISE:
 
 
 # ---------------------------------------------------------------------------------------------
+# int_div / int_rem: arith.divsi / arith.remsi of an integer tensor by a divisor argument (small nonzero integers,
+# ``TensorType.divisor``), read as it is: torch's ``a // b`` in index math, JAX's lax.div / lax.rem on integers. The
+# float ``div`` guards its divisor inside the body (x / (|y| + 1)), which hides what a masked vector's padding does to
+# a division (stop 47's dtype spike: an i64 division sharing its dispatch with a narrower type SIGFPEs on lanes
+# padded with 0).
+
+INT_DIVISION_DTYPES = ("i32", "i64", "i16")
+
+
+def _int_division_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+    x, y = types
+    if x.dtype not in INT_DIVISION_DTYPES or (x.shape, x.dtype) != (y.shape, y.dtype) or not y.divisor:
+        raise ValueError(f"an integer division takes a tensor of {INT_DIVISION_DTYPES} and a divisor of its type")
+    return TensorType(x.shape, x.dtype)
+
+
+def _int_division_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
+    x = pool.pick(draw, lambda t, bound: t.dtype in INT_DIVISION_DTYPES and bool(t.shape))
+    if x is None:
+        return None
+    t = pool.type(x)
+    divisor = TensorType(t.shape, t.dtype, divisor=True)
+    y = pool.pick(draw, lambda u, _b: u == divisor) if draw(pool.st.booleans()) else None
+    return (x, y if y is not None else pool.new_arg(divisor)), {}
+
+
+for _name, _op, _bound in (
+    ("int_div", "arith.divsi", lambda bs, a, ts: bs[0]),
+    ("int_rem", "arith.remsi", lambda bs, a, ts: min(bs[0], bs[1])),
+):
+    register(
+        OpSpec(
+            _name,
+            _int_division_infer,
+            (lambda op: lambda ctx, node, operands: ctx.generic(
+                result_name(ctx, node),
+                [(v, ctx.graph.type_of(r)) for v, r in zip(operands, node.inputs)],
+                (ctx.init_for(node.index, node, operands), node.type),
+                [identity_map(len(node.type.shape))] * 3,
+                ["parallel"] * len(node.type.shape),
+                lambda b, v: b.op(f"{op} {v[0]}, {v[1]} : {node.type.dtype}"),
+            ))(_op),
+            _bound,
+            _int_division_propose,
+        )
+    )
+
+
+# ---------------------------------------------------------------------------------------------
 # cast
 
 
