@@ -122,7 +122,8 @@ class Graph:
 
         def ttype(t: TensorType) -> TensorType:
             bound = t.index_bound
-            return TensorType(tuple(fn(d) for d in t.shape), t.dtype, fn(bound) if bound is not None else None)
+            shape = tuple(fn(d) for d in t.shape)
+            return dataclasses.replace(t, shape=shape, index_bound=fn(bound) if bound is not None else None)
 
         nodes = []
         for n in self.nodes:
@@ -212,7 +213,7 @@ def _check_init(graph: Graph, index: int, node: Node) -> None:
     if kind not in ("value", "init-of") or not _is_ref(ref) or not _defined_before(ref, index, len(graph.args)):
         raise GraphError(f"{where}: bad init {init!r}; expected 'empty', 'value:<ref>' or 'init-of:n<i>'")
     if kind == "value" and graph.type_of(ref) != dataclasses.replace(
-        node.type, index_bound=graph.type_of(ref).index_bound
+        node.type, index_bound=graph.type_of(ref).index_bound, divisor=graph.type_of(ref).divisor
     ):
         raise GraphError(f"{where}: init {ref} has type {graph.type_of(ref)!r}, not {node.type!r}")
     if kind == "init-of":

@@ -614,3 +614,16 @@ def test_an_i64_division_cast_to_a_narrower_type_traps_on_masked_lanes():
             f"crash/runtime-crash/{op}>cast[sigfpe]/f32/?",
         )
     assert evaluate([division_case(dtype="i32")], policy=isolated)[0].findings == ()
+
+
+def test_a_divisor_stays_a_divisor_through_the_shape_relation_and_the_op_alone():
+    """Stop 47 (a smoke campaign): the static variant of the shape relation rebuilt every argument's type from its
+    shape, dtype and index bound, dropping ``divisor``, and the int_div graph it made was ill-typed (a harness
+    error); the op-alone experiment built its arguments the same way."""
+    from ireefuzz.core.relations import to_static
+
+    case = division_case(to=None)
+    static = to_static(case.graph, case.instances[0])
+    assert static.args[1].divisor and static.args[1].shape == (17,)
+    dynamic = static.map_dims(lambda d: "M" if d == 17 else d).check()
+    assert dynamic.args[1] == case.graph.args[1]

@@ -81,7 +81,7 @@ def alone(case: Any, index: int) -> Any:
     given = [inputs[int(r[1:])] if r.startswith("a") else values[r] for r in node.inputs]
     given = [np.asarray(v).astype(NUMPY_DTYPES[t.dtype]) for v, t in zip(given, types)]
     cut = Graph(
-        tuple(TensorType(t.concrete(sizes), t.dtype) for t in types),
+        tuple(TensorType(t.concrete(sizes), t.dtype, divisor=t.divisor) for t in types),  # a divisor stays one
         (
             Node(
                 node.op,
