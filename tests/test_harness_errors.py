@@ -138,6 +138,10 @@ def test_an_exception_in_one_batch_is_a_harness_error_and_the_rest_are_judged(tm
     [error] = _io.read_jsonl(out / "harness_errors.jsonl")
     assert error["case_index"] == 2 and "injected failure on case 2" in error["traceback"]
     assert error["release"] and error["configuration"] and error["ops"]
+    from ireefuzz.generators.case import Case
+    from ireefuzz.tools.campaign.guidance import case_hash
+
+    assert case_hash(Case.from_json(error["case"])) == error["case_hash"]  # the case itself, to run again
     summary = json.loads((out / "summary.json").read_text())
     assert summary["cases"] == 8 and summary["harness_errors"] == 1 and summary["worker_deaths"] == 0
     assert summary["not_judged_share"]["crash"] == pytest.approx(1 / 8)

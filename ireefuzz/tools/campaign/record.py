@@ -9,7 +9,7 @@
 
 - ``harness_errors.jsonl`` one line per case that made a worker raise (ireefuzz's own bug, never a
   finding): ``t``, ``case_index``, ``case_hash``, ``release``, ``compiler``, ``configuration``
-  (``config_space.labels``), ``frontend``, ``ops`` and the ``traceback``; its progress entry has
+  (``config_space.labels``), ``frontend``, ``ops``, the ``traceback`` and the ``case`` (its JSON: a repro); its progress entry has
   ``harness_error: 1`` and ``not_judged: ["harness error"]`` (counted, not judged).
 
 Findings are written before the progress line: a kill in between redoes the batch, and the
@@ -422,6 +422,7 @@ class Record:
                 "frontend": task.frontend,
                 "ops": case.graph.op_pattern,
                 "traceback": traceback[-6000:],
+                "case": case.to_json(),  # the repro: `ireefuzz check` takes it back (stop 47 had only its hash)
             }
             _io.append_line(self.out / "harness_errors.jsonl", json.dumps(row, sort_keys=True, default=str))
         results = [CaseResult(case, (), not_judged=(HARNESS_ERROR,)) for case in task.cases]
