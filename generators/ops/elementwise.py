@@ -257,26 +257,39 @@ def _int_division_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], d
     return (x, y if y is not None else pool.new_arg(divisor)), {}
 
 
-for _name, _op, _bound in (
-    ("int_div", "arith.divsi", lambda bs, a, ts: bs[0]),
-    ("int_rem", "arith.remsi", lambda bs, a, ts: min(bs[0], bs[1])),
-):
-    register(
-        OpSpec(
-            _name,
-            _int_division_infer,
-            (lambda op: lambda ctx, node, operands: ctx.generic(
-                result_name(ctx, node),
-                [(v, ctx.graph.type_of(r)) for v, r in zip(operands, node.inputs)],
-                (ctx.init_for(node.index, node, operands), node.type),
-                [identity_map(len(node.type.shape))] * 3,
-                ["parallel"] * len(node.type.shape),
-                lambda b, v: b.op(f"{op} {v[0]}, {v[1]} : {node.type.dtype}"),
-            ))(_op),
-            _bound,
-            _int_division_propose,
+def _int_division_emit(op: str) -> Callable[[EmitContext, Any, Sequence[str]], str]:
+    def emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
+        rank = len(node.type.shape)
+        return ctx.generic(
+            result_name(ctx, node),
+            [(v, ctx.graph.type_of(r)) for v, r in zip(operands, node.inputs)],
+            (ctx.init_for(node.index, node, operands), node.type),
+            [identity_map(rank)] * 3,
+            ["parallel"] * rank,
+            lambda b, v: b.op(f"{op} {v[0]}, {v[1]} : {node.type.dtype}"),
         )
+
+    return emit
+
+
+register(
+    OpSpec(
+        "int_div",
+        _int_division_infer,
+        _int_division_emit("arith.divsi"),
+        lambda bs, a, ts: bs[0],
+        _int_division_propose,
     )
+)
+register(
+    OpSpec(
+        "int_rem",
+        _int_division_infer,
+        _int_division_emit("arith.remsi"),
+        lambda bs, a, ts: min(bs[0], bs[1]),
+        _int_division_propose,
+    )
+)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,8 +9,8 @@
 
 - ``harness_errors.jsonl`` one line per case that made a worker raise (ireefuzz's own bug, never a
   finding): ``t``, ``case_index``, ``case_hash``, ``release``, ``compiler``, ``configuration``
-  (``config_space.labels``), ``frontend``, ``ops``, the ``traceback`` and the ``case`` (its JSON: a repro); its progress entry has
-  ``harness_error: 1`` and ``not_judged: ["harness error"]`` (counted, not judged).
+  (``config_space.labels``), ``frontend``, ``ops``, the ``traceback`` and the ``case`` (its JSON: a repro); its
+  progress entry has ``harness_error: 1`` and ``not_judged: ["harness error"]`` (counted, not judged).
 
 Findings are written before the progress line: a kill in between redoes the batch, and the
 (signature, index) check keeps its findings from being written twice.
