@@ -113,7 +113,7 @@ def loop_case(shape=(3, 5), instances=({},), yields: int = 1, x_first: bool = Fa
     """A ``lax.fori_loop`` (an scf.while on an i32 counter) carrying one tensor, or two read together after it."""
     b = GraphBuilder()
     x, y = b.arg(shape), b.arg(shape)
-    b.output(b.op("fori_loop", x, y, trips=trips, yields=yields, sizes="carried", x_first=x_first))
+    b.output(b.op("fori_loop", x, y, trips=trips, yields=yields, dims_from="carried", x_first=x_first))
     return Case(b.build(), instances, seed=0)
 
 
@@ -627,3 +627,14 @@ def test_a_divisor_stays_a_divisor_through_the_shape_relation_and_the_op_alone()
     assert static.args[1].divisor and static.args[1].shape == (17,)
     dynamic = static.map_dims(lambda d: "M" if d == 17 else d).check()
     assert dynamic.args[1] == case.graph.args[1]
+
+
+def test_a_loops_attributes_are_no_dims_to_the_shape_relation():
+    """Stop 47 (x86-64-v3 seed 29983, a harness error): the fori_loop's attribute ``sizes`` ("carried") was read by
+    ``map_dims`` as a list of dims, as a reshape's ``sizes`` is, and the shape relation's static variant raised
+    KeyError('c'). Its name is ``dims_from`` now."""
+    from ireefuzz.core.relations import to_static
+
+    case = loop_case(("M", "N"), ({"M": 7, "N": 17},), yields=2)
+    static = to_static(case.graph, case.instances[0])
+    assert static.nodes[0].attrs == case.graph.nodes[0].attrs and static.nodes[0].type.shape == (7, 17)

@@ -512,7 +512,7 @@ register(
 
 LOOP_DTYPES = FLOAT_DTYPES
 LOOP_TRIPS = (1, 2, 3)
-LOOP_SIZES = ("outside", "carried")  # where the body's tensor.empty takes its dynamic sizes: JAX's, or torch-mlir's
+LOOP_DIMS_FROM = ("outside", "carried")  # where the body's tensor.empty takes its dynamic sizes: JAX's, or torch-mlir's
 
 
 def _loop_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
@@ -522,10 +522,10 @@ def _loop_infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> Tensor
     if (
         attrs.get("trips") not in LOOP_TRIPS
         or attrs.get("yields") not in REGION_YIELDS
-        or attrs.get("sizes", "outside") not in LOOP_SIZES
+        or attrs.get("dims_from", "outside") not in LOOP_DIMS_FROM
     ):
         raise ValueError(
-            f"fori_loop needs trips in {LOOP_TRIPS}, yields in {set(REGION_YIELDS)} and sizes in {LOOP_SIZES}, "
+            f"fori_loop needs trips in {LOOP_TRIPS}, yields in {set(REGION_YIELDS)} and dims_from in {LOOP_DIMS_FROM}, "
             f"not {dict(attrs)!r}"
         )
     return TensorType(x.shape, x.dtype)
@@ -556,7 +556,7 @@ def _loop_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str:
     inits = [(xs, x)] + ([(ys, y)] if carried == 2 else [])
     types = [ty] * carried + ["i32"]
     sizes, dynamic = dict(ctx.dim_values), [(axis, d) for axis, d in enumerate(t.shape) if isinstance(d, str)]
-    axes = {axis: ctx.fresh("c") for axis, _ in dynamic} if node.attrs.get("sizes") == "carried" else {}
+    axes = {axis: ctx.fresh("c") for axis, _ in dynamic} if node.attrs.get("dims_from") == "carried" else {}
     for axis, at in axes.items():  # the axes' constants before the loop, as the frontends' canonical form has them
         ctx.line(f"{at} = arith.constant {axis} : index")
     outside, ctx.lines = ctx.lines, []
@@ -596,8 +596,8 @@ def _loop_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | N
         return None
     y = pool.pick_or_arg(draw, pool.type(x), max_bound=16)
     trips, yields = draw(pool.st.sampled_from(LOOP_TRIPS)), draw(pool.st.sampled_from(REGION_YIELDS))
-    sizes, x_first = draw(pool.st.sampled_from(LOOP_SIZES)), draw(pool.st.booleans())
-    return (x, y), {"trips": trips, "yields": yields, "sizes": sizes, "x_first": x_first}
+    dims_from, x_first = draw(pool.st.sampled_from(LOOP_DIMS_FROM)), draw(pool.st.booleans())
+    return (x, y), {"trips": trips, "yields": yields, "dims_from": dims_from, "x_first": x_first}
 
 
 register(
