@@ -308,3 +308,22 @@ def test_a_negated_pow_int_is_the_known_fpowi_bugs_duplicate_by_the_op_alone():
         "numeric/wrong-value/pow_int",
         "pow_int#n2.alone",
     )
+
+
+def test_a_cause_whose_bundle_made_its_finding_a_known_causes_consequence_is_known(tmp_path):
+    """Stop 47 (x86-64-v3 seed 29983): a shift of an argument, then a cumsum and a top-k, gave wrong values; its bundle's
+    cause rules made the finding #16168's consequence (the shift writes the argument the cumsum reads) and judged it
+    "known" as that cause, but the campaign still listed the wrong value new."""
+    cause, written = "numeric/wrong-value/shift>cumsum>topk", "immutability/dps-init-written-in-place"
+    rows = (Row("as-given", "as given", Outcome("same"), (written,)),)
+    record = ExperimentTable(written, rows, {}, (), None, (), 1.0).to_json() | {
+        "verdict": Verdict("known", written, written).to_json()
+    }
+    folder = tmp_path / "shift"
+    folder.mkdir()
+    (folder / "finding.json").write_text(json.dumps({"signature": f"{cause}/i32/Sx?xS", "experiments": record}))
+    found = records.duplicates({cause: folder})
+    assert found[cause].of == written and "consequence" in found[cause].note
+    new = Verdict("new", cause).to_json()  # its own target judged new: stays new
+    (folder / "finding.json").write_text(json.dumps({"signature": "x", "experiments": record | {"verdict": new}}))
+    assert records.duplicates({cause: folder}) == {}

@@ -63,6 +63,13 @@ def duplicates(bundles: Mapping[str, Path]) -> dict[str, Known]:
         if verdict is not None and verdict.verdict == "duplicate-of" and verdict.target == cause and verdict.of:
             found[cause] = Known(cause, "duplicate-of", of=verdict.of, note=f"by experiment: {verdict.by}")
             continue
+        if verdict is not None and verdict.verdict == "known" and verdict.target != cause and verdict.of:
+            # the bundle's own cause rules made its finding a known cause's consequence (a wrong value that reads an
+            # argument the call wrote), and its experiments ran on that cause: stop 47's x86-64-v3 shift>cumsum>topk
+            # bundle said #16168, and the campaign still listed the wrong value new
+            note = f"its bundle's finding is a consequence of {verdict.of}, a known cause"
+            found[cause] = Known(cause, "duplicate-of", of=verdict.of, note=note)
+            continue
         rows = ExperimentTable.from_json(tried).rows if tried else ()
         others = [c for c in bundles if c != cause and c not in found]
         if (through := without_consumer(rows, others)) and through != cause:
