@@ -311,9 +311,9 @@ def test_a_negated_pow_int_is_the_known_fpowi_bugs_duplicate_by_the_op_alone():
 
 
 def test_a_cause_whose_bundle_made_its_finding_a_known_causes_consequence_is_known(tmp_path):
-    """Stop 47 (x86-64-v3 seed 29983): a shift of an argument, then a cumsum and a top-k, gave wrong values; its bundle's
-    cause rules made the finding #16168's consequence (the shift writes the argument the cumsum reads) and judged it
-    "known" as that cause, but the campaign still listed the wrong value new."""
+    """Stop 47 (x86-64-v3 seed 29983): a shift of an argument, then a cumsum and a top-k, gave wrong values; its
+    bundle's cause rules made the finding #16168's consequence (the shift writes the argument the cumsum reads) and
+    judged it "known" as that cause, but the campaign still listed the wrong value new."""
     cause, written = "numeric/wrong-value/shift>cumsum>topk", "immutability/dps-init-written-in-place"
     rows = (Row("as-given", "as given", Outcome("same"), (written,)),)
     record = ExperimentTable(written, rows, {}, (), None, (), 1.0).to_json() | {
