@@ -638,3 +638,18 @@ def test_a_loops_attributes_are_no_dims_to_the_shape_relation():
     case = loop_case(("M", "N"), ({"M": 7, "N": 17},), yields=2)
     static = to_static(case.graph, case.instances[0])
     assert static.nodes[0].attrs == case.graph.nodes[0].attrs and static.nodes[0].type.shape == (7, 17)
+
+
+def test_a_value_an_op_computes_is_no_divisor():
+    """A shift or cumsum passes its operand's type through; of a divisor it may hold 0 (8 << 29 wraps to 0 in i32),
+    and an integer division by it would divide by zero: only an argument is a divisor."""
+    from ireefuzz.generators.ops import OPS
+
+    b = GraphBuilder()
+    divisor = b.arg((4,), "i32", divisor=True)
+    shifted = b.op("shift_left", divisor, by=29)
+    assert OPS["shift_left"].infer([divisor.type], {"by": 29}).divisor is False
+    with pytest.raises(ValueError, match="divisor"):
+        b.op("int_div", b.arg((4,), "i32"), shifted)
+    b.output(b.op("int_div", shifted, divisor))  # a divisor's shift as the dividend is fine
+    b.build()

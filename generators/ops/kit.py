@@ -57,10 +57,18 @@ OPS: dict[str, OpSpec] = {}
 
 
 def register(spec: OpSpec) -> OpSpec:
+    """Add ``spec`` to the registry. A value an op computes is never a divisor (``TensorType.divisor``: only an
+    argument is drawn nonzero), whatever type its rule passes through: a cumsum of a divisor may hold 0."""
     if spec.name in OPS:
         raise ValueError(f"op {spec.name!r} registered twice")
-    OPS[spec.name] = spec
-    return spec
+    infer = spec.infer
+
+    def computed(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+        t = infer(types, attrs)
+        return dataclasses.replace(t, divisor=False) if t.divisor else t
+
+    OPS[spec.name] = registered = dataclasses.replace(spec, infer=computed)
+    return registered
 
 
 # ---------------------------------------------------------------------------------------------
