@@ -97,7 +97,14 @@ def gathered_loads(dispatch: Any) -> list[str]:
 # into a contraction's operands, by design (only a dequantization-like one is cloned in: PR #15662; the review of
 # PR #16502: "this is going to fuse all leading elementwise operations into GEMMs and convolutions ... we dont want
 # to do that always"), with the aggressive policy too.
-READ_THROUGH = {"tensor.extract": "gather-source", "a copy": "copy-source", "a contraction": "contraction-operand"}
+# As a top-k's input: dispatch creation fuses no producer into iree_linalg_ext.topk (an exp of an argument stays its
+# own dispatch too, with the aggressive policy: stop 47's host outsider), so which producer it is says nothing.
+READ_THROUGH = {
+    "tensor.extract": "gather-source",
+    "a copy": "copy-source",
+    "a contraction": "contraction-operand",
+    "a top-k": "topk-operand",
+}
 
 
 def read_through(excerpt: str, readers: Sequence[Any]) -> str:
@@ -113,7 +120,8 @@ def _read_by(reader: Any, tensor_type: str) -> str:
         return "tensor.extract"
     if dispatch_op_pattern(reader) == "-":
         return "a copy"
-    return "a contraction" if dispatch_role(str(getattr(reader, "name", ""))) == "contraction" else ""
+    role = dispatch_role(str(getattr(reader, "name", "")))
+    return {"contraction": "a contraction", "topk": "a top-k"}.get(role, "")
 
 
 def same_data(a: str, b: str) -> bool:

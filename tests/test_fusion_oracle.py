@@ -388,3 +388,28 @@ def test_an_iota_into_a_batch_matmul_is_the_by_design_contraction_operand_cause_
     done = subprocess.run([sys.executable, "-m", "ireefuzz.cli", *argv], capture_output=True, text=True, cwd=tmp_path)
     assert "fusion/materialized-producer/contraction-operand (known: the baseline: by-design)" in done.stdout
     assert "0 new cause(s)" in done.stderr, done.stdout + done.stderr
+
+
+def test_a_producer_read_only_as_a_top_ks_input_is_one_by_design_cause_whatever_it_is():
+    """Stop 47 (host, seed 83117): an iota read by a top-k was called new (iota>topk); dispatch creation fuses no
+    producer into iree_linalg_ext.topk (an exp of an argument stays apart too, with aggressive fusion: the outsider)."""
+    from ireefuzz.oracles import fusion
+
+    compute = read("argsort_dyn.dispatch_1.source.mlir")
+    topk = DispatchIR("main_dispatch_1_topk_Dx2x1xf32", "CPUDoubleTilingExpert", "", "", compute)
+    sort = DispatchIR("main_dispatch_1_sort_D_i32", "CPUDoubleTilingExpert", "", "", compute)
+    excerpt = "%3 = linalg.generic ... -> tensor<?x2x1xf32>"
+    assert fusion.read_through(excerpt, [topk]) == "a top-k" and fusion.READ_THROUGH["a top-k"] == "topk-operand"
+    assert fusion.read_through(excerpt, [sort]) == ""  # an argsort's iota stays #13745's iota>sort
+
+
+@pytest.mark.iree
+def test_an_iota_into_a_top_k_is_the_by_design_topk_operand_cause_on_the_real_compiler(tmp_path):
+    import subprocess
+    import sys
+
+    program = Path(__file__).parent / "data" / "ir" / "inputs" / "iota_into_topk.mlir"
+    argv = ["check", str(program), "--shapes", "3x2x1", "--oracles", "fusion"]
+    done = subprocess.run([sys.executable, "-m", "ireefuzz.cli", *argv], capture_output=True, text=True, cwd=tmp_path)
+    assert "fusion/materialized-producer/topk-operand (known: the baseline: by-design)" in done.stdout
+    assert "0 new cause(s)" in done.stderr, done.stdout + done.stderr
