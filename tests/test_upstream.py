@@ -234,3 +234,18 @@ def test_a_judged_cause_gets_its_duplicates_upstream_and_no_guess_beside_its_ver
     ]
     cells = {c["id"]: c.get("upstream") for c in with_upstream_matches({"causes": causes}, {})["causes"]}
     assert cells == {"fusion/p@X": "", "memory/alloca/new@X": "likely duplicate of iree-org/iree#1 (open)"}
+
+
+def test_stop_47s_real_bugs_link_their_similar_upstream_threads_and_only_with_their_own_symptom():
+    """The outsiders linked the bf16 link error to #13499 and the fori_loop's stream-conversion error to #24722's
+    fix (#24723); each is "similar" (same symptom and component), and neither matches the other's diagnostic."""
+    bf16 = "%r = arith.sitofp %x : i32 to bf16"
+    link = "iree-lld: error: undefined symbol: __truncsfbf2"
+    loop = "%res:3 = scf.while (%x = %x0, %y = %y0, %i = %zero) : ..."
+    stream = "failed to legalize unresolved source materialization from ('index') to ('i32') that remained live"
+    (truncation,) = upstream.match("", bf16, link, build=BUILD)
+    assert (truncation.issue, truncation.relation) == ("iree-org/iree#13499", "similar")
+    (scf_while,) = upstream.match("", loop, stream, build=BUILD)
+    assert (scf_while.issue, scf_while.relation, scf_while.kind) == ("iree-org/iree#24723", "similar", "pull")
+    assert scf_while.timing is Timing.BEFORE_BUILD and not scf_while.possible_regression
+    assert not upstream.match("", loop, link, build=BUILD) and not upstream.match("", bf16, stream, build=BUILD)
