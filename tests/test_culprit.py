@@ -731,3 +731,14 @@ def test_a_buffer_bufferization_made_names_where_its_tensor_was_left():
     assert "`tensor<3x1xf16>`" in said and said.endswith("first shows in the dispatch after `tile-and-fuse`")
     assert "not traced" in memory_culprit.temporary_origin(log, materialized, "i32")
     assert "no tensor.empty of exactly" in memory_culprit.temporary_origin(log, materialized, "memref<2x2xf16>")
+
+
+@pytest.mark.iree
+def test_real_pass_own_error_is_that_pass_not_an_invalid_input():
+    """A pass that fails while changing the IR leaves an invalid dump under --mlir-print-ir-after-all; that dump is
+    no pass's output, so the pass is named and confirmed alone (stop 47's bundle said "not localized: the IR it
+    received is invalid ... the first invalid one is iree-stream-conversion's output")."""
+    repro = Path(__file__).parents[1] / "docs/repros/fori_loop_two_carried_tensors_stream_materialization_error.mlir"
+    found = culprit.compile_failure(repro.read_text(), sut.CompilerConfig(target_cpu="generic"))
+    assert found.pass_ == "iree-stream-conversion" and found.method == "", found.how
+    assert found.confirm is not None and "unresolved source materialization" in found.confirm.shows[0]

@@ -204,9 +204,11 @@ def crash(text: str, config: CompilerConfig, phase: str | None) -> Culprit:
 def first_invalid(text: str, config: CompilerConfig) -> tuple[Dump, str, str] | None:
     """(the first pass whose output ``iree-opt`` cannot parse and verify, the module it received, the message), from
     module-scope dumps after every pass, when the last one is invalid (the in-process verifier can miss what a
-    round trip through the printer shows); None when the last pass's output verifies."""
+    round trip through the printer shows); None when the last pass's output verifies. A failed pass's dump is no
+    output: it is what the pass left mid-change, which no pass received (stop 47's stream-conversion error had been
+    called invalid IR it received, its own dump being the first invalid one)."""
     _, _, err = compile_(text, config, ["--mlir-print-ir-after-all", "--mlir-print-ir-module-scope", ONE_THREAD, ELIDE])
-    outputs = [d for d in dumps(err) if d.when == "After" and not is_adaptor(d)]
+    outputs = [d for d in dumps(err) if d.when == "After" and not d.failed and not is_adaptor(d)]
     low = first_invalid_index([d.body for d in outputs], lambda ir: not _verifier_errors(ir, config))
     if low is None:
         return None
