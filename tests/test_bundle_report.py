@@ -286,6 +286,17 @@ def test_a_title_says_what_computes_the_wrong_output_from_what_not_an_op_list():
     assert title.endswith("in `iree-codegen-generic-vectorization`") and " and `" not in title, title
 
 
+def test_a_libcalls_title_names_the_op_llvm_turned_into_the_call_not_the_op_holding_it():
+    """Stop 47's bf16 bundle was titled "an elementwise `linalg.generic` with bf16 elements: undefined symbol:
+    __truncsfbf2": the generic is no part of the bug, the sitofp it holds is."""
+    repro = Path(__file__).parents[1] / "docs/repros/integer_to_bf16_undefined_truncsfbf2_without_avx512bf16.mlir"
+    link = "iree-lld: error: undefined symbol: __truncsfbf2\nerror: failed to link executable and generate target dylib"
+    finding = Finding("crash", "compile-error", "crash/compile-error/undefined-symbol", link)
+    title = report.title(finding, ["linalg.generic"], program=repro.read_text(), function="f")
+    assert title.startswith("[llvm-cpu] `arith.sitofp` in an elementwise `linalg.generic`"), title
+    assert "__truncsfbf2" in title, title
+
+
 def test_a_title_tags_a_bug_localized_before_codegen_by_its_phase_not_the_backend():
     """The maintainer review of round H's transpose bundle: a defect made in global optimization fails with vmvx
     too, so `[llvm-cpu]` misplaces it; the tag is the culprit's phase when it runs before code generation."""

@@ -44,6 +44,7 @@ from ireefuzz.tools.filing.bundle import (
     run_script,
     wrapper_module,
 )
+from ireefuzz.tools.filing.culprit import libcall
 
 if TYPE_CHECKING:
     from ireefuzz.core.frontends import ProgramCase
@@ -390,6 +391,10 @@ def title(
             subject = " and ".join(f"`{k}`" for k in kinds)
         else:
             subject = f"`{kinds[-1]}` and {len(kinds) - 1} other kinds of op"
+    call = libcall.unresolved(own_diagnostic(finding) or finding.message)
+    family = libcall.LIBCALLS[call] if call else None
+    if family is not None and family.op in program:  # the op LLVM turned into the call, not the op holding it
+        subject = f"`{family.op}` in {subject}"
     named = found.pass_ if found is not None and found.pass_ else ""
     root = re.search(r"`([\w.]+)`", subject)
     needs = (

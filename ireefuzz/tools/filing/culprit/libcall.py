@@ -42,7 +42,7 @@ class Family:
     op: str  # the arith op
     kind: str  # its name as a vector reduction kind
     llvm: tuple[str, ...]  # the LLVM dialect ops that become the call
-    sibling: str  # the same operation with the other NaN rule (an arith op)
+    sibling: str | None  # the same operation with the other NaN rule (an arith op); None: no renamable sibling
     types: tuple[str, ...]  # the float types whose op LLVM turns into this call
 
 
@@ -74,6 +74,9 @@ LIBCALLS = {
     "fmin": Family(
         "arith.minnumf", "minnumf", ("llvm.intr.minnum", "llvm.intr.vector.reduce.fmin"), "arith.minimumf", ("f64",)
     ),
+    # an integer converted to bf16: LLVM converts to f32, then calls the f32 -> bf16 truncation on a CPU without
+    # AVX512-BF16 (the bf16 emulation passes expand a truncf to bf16, which a sitofp is not)
+    "__truncsfbf2": Family("arith.sitofp", "sitofp", ("llvm.sitofp",), None, ("bf16",)),
 }
 
 
@@ -99,7 +102,8 @@ def llvm_lines(text: str, family: Family, element: str) -> list[str]:
     return [
         line.strip()
         for line in text.splitlines()
-        if any(f"{op}(" in line for op in family.llvm) and _typed(line.rsplit("->", 1)[-1], element)
+        if any(re.search(rf"{re.escape(op)}[( ]", line) for op in family.llvm)
+        and _typed(line.rsplit("->", 1)[-1].rsplit(" to ", 1)[-1], element)
     ]
 
 
@@ -143,7 +147,9 @@ def _in_function(
         body = function_text(d.body, function)
         if body is None:
             continue
-        if previous and not is_adaptor(d) and d.when == "After":
+        if is_adaptor(d):  # a pipeline adaptor prints when its nested pipeline is done: no pass's input
+            continue
+        if previous and d.when == "After":
             runs.append((i, d, previous, body))
         previous = body
     candidates = [r for r in runs if arith_lines(r[2], family, element)]
@@ -156,7 +162,7 @@ def _in_function(
             continue
         tried.add(d.spec)
         module = received(text, config, d, occurrence(logged, i), module_scope=True) if _no_target(before) else None
-        for ir_in in (module, before):
+        for ir_in in (module, before) if family.sibling else ():
             # the pass runs on the op there: the pipeline that expands the sibling on this very IR leaves the op
             expands = _expands_sibling(d, ir_in, family, element, config) if ir_in else None
             if expands is None or ir_in is None:
@@ -175,8 +181,9 @@ def _in_function(
             return confirmed("executable-targets", d.name, how, ir_in, out, "libcall", left, "")
     i, d, before, _ = candidates[-1]
     how = (
-        f"{what} ({op} reaches LLVM as {family.llvm[0]}); no pass expands it or its sibling {family.sibling}; "
-        f"{d.name} is the last pass whose input holds it: it lowers it to {family.llvm[0]}"
+        f"{what} ({op} reaches LLVM as {family.llvm[0]}); no pass expands it"
+        + (f" or its sibling {family.sibling}" if family.sibling else "")
+        + f"; {d.name} is the last pass whose input holds it: it lowers it to {family.llvm[0]}"
     )
 
     def lowered(code: int | None, out: str, err: str) -> list[str]:
@@ -206,30 +213,31 @@ def _expands_sibling(
     """(the pipeline, what shows it) when ``d``'s pass, on ``before`` with the op renamed to its sibling, removes the
     sibling on ``element``: the command that runs it (``sed`` renaming, then the pass) and the lines its output gains
     there (the expansion); None when it does not, or the run fails."""
-    kind, sibling_kind = family.op.split(".", 1)[1], family.sibling.split(".", 1)[1]
-    renamed = before.replace(family.op, family.sibling).replace(f"<{kind}>", f"<{sibling_kind}>")
-    if not arith_lines(renamed, family, element, family.sibling):
+    sibling = family.sibling
+    if sibling is None:
+        return None
+    kind, sibling_kind = family.op.split(".", 1)[1], sibling.split(".", 1)[1]
+    renamed = before.replace(family.op, sibling).replace(f"<{kind}>", f"<{sibling_kind}>")
+    if not arith_lines(renamed, family, element, sibling):
         return None
     confirmation: Confirmation | None
     confirmation, out = confirm(
         d.spec or d.name,
         renamed,
         config,
-        lambda code, out, err: (
-            ["expanded"] if code == 0 and not arith_lines(out, family, element, family.sibling) else []
-        ),
+        lambda code, out, err: ["expanded"] if code == 0 and not arith_lines(out, family, element, sibling) else [],
     )
     if confirmation is None:
         return None
-    rename = f"s/{family.op}/{family.sibling}/g; s/<{kind}>/<{sibling_kind}>/g"
+    rename = f"s/{family.op}/{sibling}/g; s/<{kind}>/<{sibling_kind}>/g"
     run = shlex.join(["iree-opt", f"--pass-pipeline={confirmation.pipeline}"])
     had = set(_OP.findall(renamed))  # the lines of its expansion: ops its input has none of, and the sibling again
     gained = [line.strip() for line in out.splitlines() if (m := _OP.search(line)) and m.group(1) not in had]
-    gained += [line.strip() for line in out.splitlines() if family.sibling in line]
+    gained += [line.strip() for line in out.splitlines() if sibling in line]
     gained.sort(key=[line.strip() for line in out.splitlines()].index)
     return confirmation.pipeline, (
-        f"// with {family.sibling} for {family.op} in its input, the same pass expands it (its output holds no "
-        f"{family.sibling} on {element}; the lines it writes instead):",
+        f"// with {sibling} for {family.op} in its input, the same pass expands it (its output holds no "
+        f"{sibling} on {element}; the lines it writes instead):",
         f"// sed {shlex.quote(rename)} {BEFORE_FILE} | {run}",
         *gained[:6],
     )
