@@ -660,17 +660,20 @@ def test_new_signatures_are_shrunk_and_bundled_after_the_campaign(tmp_path):
     rc, err = fuzz(
         out,
         "--seed",
-        "2",
+        "4",
         "--cases",
         "128",
         "--oracles",
         "immutability",
+        "--target-cpu",
+        "x86-64-v3",
         "--baseline",
         str(empty),
         "--bundles",
         "1",
         timeout=400,
-    )  # seed 2 draws argument-mutating cases (seeds 2-5 do with one case per graph; 1 did before it)
+    )  # seed 4 draws argument-mutating cases (generic, x86-64-v3 and a Sapphire Rapids host alike; seed 2 did
+    # before stop 47's ops, and a metamorphic stack buffer of its relations' sample is no immutability finding)
     assert rc == 1, err
     # one bundle; the new causes past it are judged unshrunk under first-judgements/
     (bundle,) = [p for p in (out / "bundles").iterdir() if p.is_dir() and p.name != record.FIRST_JUDGEMENTS_FOLDER]
