@@ -57,6 +57,7 @@ EXPORTABLE_OPS = frozenset(
         "reduce_sum",
         "shift_left",
         "shift_right_logical",
+        "sort",  # jnp.sort / a stable jnp.argsort: stablehlo.sort with is_stable = true
         "sqrt",
         "sub",
         "tanh",

@@ -183,3 +183,19 @@ def test_cross_frontend_catches_a_perturbed_path(exp_add_runs, side):
     findings = relate_frontends(case, faulty)
     assert [f.signature for f in findings] == [f"metamorphic/frontend-mismatch/exp>add[frontend:{side}]/f32/?x?"]
     assert findings[0].evidence["index"] == [5, 3] and findings[0].evidence["wrong"] == side
+
+
+@pytest.mark.iree
+def test_a_stable_argsort_exports_and_its_ties_are_judged_on_the_stablehlo_path():
+    """jnp.argsort exports a stablehlo.sort with is_stable = true; IREE 3.13 drops stability and returns equal keys
+    out of order (docs/repros/stablehlo_stable_sort_reorders_equal_keys.mlir, stop 47's JAX spike), which the linalg
+    sort (ties broken by position in its comparator) does not: the numeric oracle sees it only on this path."""
+    graph = Graph(
+        (T((20, 3)),), (Node("sort", ("a0",), {"dim": 0, "result": "indices"}, T((20, 3), "i32")),), ("n0",)
+    ).check()
+    assert "is_stable = true" in export_graph(graph, "f").text
+    case = Case(graph, ({},), seed=3)  # 20 keys of 33 values per column: ties
+    (stablehlo,) = evaluate([case], frontend=STABLEHLO)
+    assert [f.cause for f in stablehlo.findings if f.oracle == "numeric"] == ["numeric/wrong-value/sort"]
+    (linalg,) = evaluate([case])
+    assert not [f for f in linalg.findings if f.oracle == "numeric"]

@@ -5,8 +5,9 @@
 // it swaps equal neighbours, and is_stable is dropped in the conversion (per stop 47's JAX spike's reading). With
 // the index as a tie-break in the comparator the order is right; distinct keys are right. A tie-heavy 130x3 argsort
 // along axis 0 differs in 373 of 390 indices. IREE 3.2.0, 3.10.0 and 3.13.0rc20261016, host and x86-64-v3. Found
-// by stop 47's JAX spike with stock tools; StableHLO input conversion, not llvm-cpu codegen; not generated (the
-// StableHLO frontend exports no sort). No upstream report found (searched: stablehlo sort is_stable, argsort ties).
+// by stop 47's JAX spike with stock tools; StableHLO input conversion, not llvm-cpu codegen; generated since stop 48
+// (the StableHLO frontend exports sort: --frontend stablehlo or mixed). No upstream report found (searched:
+// stablehlo sort is_stable, argsort ties).
 // iree-compile --iree-input-type=stablehlo --iree-hal-target-backends=llvm-cpu --iree-llvmcpu-target-cpu=host THIS -o x.vmfb
 // iree-run-module --device=local-task --module=x.vmfb --function=f --input=7xf32=1,0,1,0,1,0,1
 //   (expected 7xi32=1 3 5 0 2 4 6)
