@@ -84,9 +84,20 @@ _TYPE = re.compile(
 _OP_NAME = re.compile(r"'([a-z_]+\.[a-z_.0-9]+)'")
 
 
+_ECHOED_OP = re.compile(r"\s%[\w#.]+(?::\d+)?(?:,\s*%[\w#.]+(?::\d+)?)*\s*=\s.*$", re.S)
+
+
+def own_words(message: str) -> str:
+    """A diagnostic line without the op it prints after its own words ("... uses partition output %12 =
+    \"stream.async.dispatch\"(...) <{affinity = ...}>"): the op's attributes are no part of what went wrong, and vary
+    with the program (stop 48's stream-partitioning error had two causes by the attributes it echoed)."""
+    return _ECHOED_OP.sub("", message)
+
+
 def normalize_diagnostic(message: str, words: int = 12) -> str:
-    """A diagnostic line without SSA names, symbols, numbers, types, shapes or quoted values:
-    ``linalg.generic-op-write-affecting-operations-on-global-resources-...``. Quoted op names stay."""
+    """A diagnostic line without SSA names, symbols, numbers, types, shapes, quoted values or an op it echoes
+    (``own_words``): ``linalg.generic-op-write-affecting-operations-on-global-resources-...``. Quoted op names stay."""
+    message = own_words(message)
     ops = _OP_NAME.findall(message)
     text = _OP_NAME.sub(" OPNAME ", message)
     text = _TYPE.sub(" ", text)

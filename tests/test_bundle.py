@@ -138,6 +138,25 @@ def test_memory_run_sh_decides_from_the_oracles_observation_point(tmp_path, kind
     assert not list(tmp_path.glob("repro.*")) or all(p.stat().st_size == 0 for p in tmp_path.glob("repro.*"))
 
 
+SORT_SCRATCH = {"op": "memref.alloca", "for": "iree_linalg_ext.sort", "operand": 1, "why": "result unused"}
+
+
+@pytest.mark.parametrize(
+    "allocas,admitted,status",
+    [(1, 1, 0), (2, 1, 1), (1, 0, 1), (2, 2, 0)],
+)
+def test_memory_run_sh_counts_only_the_buffers_beyond_the_scratch_the_oracle_admitted(
+    tmp_path, allocas, admitted, status
+):
+    """Stop 48's sort bundle: the oracle admitted one buffer (a sort's scratch) and counted one beyond it; run.sh
+    said "BUG REPRODUCED" on any alloca, so a compiler keeping only the admitted scratch would still reproduce."""
+    ir = ALLOCA_IR.replace(ALLOCA_IR.splitlines()[2], "\n".join([ALLOCA_IR.splitlines()[2]] * allocas))
+    finding = _finding("memory", "alloca", required_scratch=[SORT_SCRATCH] * admitted)
+    bundle = _write(tmp_path, run_script(finding, GRAPH, FLAGS))
+    proc = _run(bundle, _tools(tmp_path, _printing(ir), run_body=None))
+    assert proc.returncode == status, proc.stdout + proc.stderr
+
+
 OLD_HEADER = "// -----// IR Dump Before {pass_} //----- //\n"  # 3.10.0 and older name no function in the header
 
 

@@ -612,3 +612,15 @@ def test_a_runner_that_died_of_a_signal_is_the_cause_a_campaign_worker_dying_of_
     assert cause_of(isolated).id == cause_of(worker).id == "crash/runtime-crash/sigfpe"
     segv = dataclasses.replace(isolated, evidence={"message": "g0: the runtime died of signal 11: (no output)"})
     assert cause_of(segv).id == "crash/runtime-crash/sigsegv"
+
+
+def test_a_diagnostic_that_echoes_an_op_is_keyed_by_its_own_words():
+    """Stop 48's stream-partitioning error printed the op it blamed; its attributes made two causes of one bug
+    (`...-tied_operands-this` and `...-tied_operands-inde`)."""
+    echoed = (
+        'circular dependency: input operation uses partition output %12 = "stream.async.dispatch"(%11, %1) '
+        "<{affinity = #hal.device.affinity<@__device_0>, entry_points = [@g13_dispatch_0::@x], tied_operands = [0 : "
+    )
+    other = echoed.replace("%12", "%7").replace("tied_operands = [0 : ", "operandSegmentSizes = array<i32: 0, 1>")
+    key = normalize_diagnostic(echoed)
+    assert key == normalize_diagnostic(other) == "circular-dependency-input-operation-uses-partition-output"

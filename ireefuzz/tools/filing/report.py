@@ -29,6 +29,7 @@ from ireefuzz.base.durable import json_default
 from ireefuzz.errors import UsageError
 from ireefuzz.generators.ops import tensor_type
 from ireefuzz.generators.tensor import TensorType
+from ireefuzz.oracles import diagnostics
 from ireefuzz.oracles.finding import Finding
 from ireefuzz.oracles.registry import spec_of
 from ireefuzz.tools.filing import culprit as culprits
@@ -724,8 +725,8 @@ def happened(finding: Finding) -> str:
         where = f" in `{named[0]}`" + (f" (from `{named[1]}`)" if own and len(named) > 1 else "") if named else ""
         return f"iree-compile dies of {crash.group(1)}{where}"
     if reproduce == "compile-error":
-        error = own_diagnostic(finding) or finding.message
-        return words(_LOCATION.sub("", _DISPATCH.sub("its dispatch", error.splitlines()[0] if error else "")), 90)
+        error = diagnostics.own_words(next(iter((own_diagnostic(finding) or finding.message).splitlines()), ""))
+        return words(_LOCATION.sub("", _DISPATCH.sub("its dispatch", error)), 90)
     if reproduce == "memory-ops":
         counted = [m for m in ev.get("memory_ops") or () if isinstance(m, Mapping)]
         first = counted[0] if counted else {}
