@@ -696,7 +696,8 @@ def test_a_crash_report_says_whose_code_died_and_which_iree_code_called_it():
 
 
 def test_a_compile_errors_title_keeps_its_own_words_not_the_op_it_echoes():
-    """Stop 48's stream bundle was titled "...: circular dependency: input operation uses partition output %11 = ..."."""
+    """Stop 48's stream bundle was titled "...: circular dependency: input operation uses partition output %11 =
+    ..."."""
     message = 'circular dependency: input operation uses partition output %12 = "stream.async.dispatch"(%11) <{a = 1}>'
     said = report.happened(Finding("crash", "compile-error", "crash/compile-error/x", message))
     assert said == "circular dependency: input operation uses partition output", said

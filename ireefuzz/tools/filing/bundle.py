@@ -496,7 +496,7 @@ _ADMITTED_OPS = {
 }
 
 
-def admitted_scratch(finding: Finding) -> int:
+def admitted_scratch(finding: Any) -> int:
     """How many of the finding's ops of its kind the oracle admitted as scratch its ops require
     (``evidence.required_scratch``, ``oracles.scratch``): run.sh counts only those beyond them (stop 48's sort bundle
     exited 1 on the admitted buffer a fixed compiler would keep)."""
@@ -730,9 +730,7 @@ def run_script(
     compile_only = reproduce in COMPILE_ONLY_BODIES
     n_in, n_out = len(graph.args), len(graph.outputs)
     if reproduce == "memory-ops":
-        body = _memory_body(
-            kind, [d for d in data_movement if re.fullmatch(r"[\w$.-]+", d)], admitted_scratch(finding)
-        )
+        body = _memory_body(kind, [d for d in data_movement if re.fullmatch(r"[\w$.-]+", d)], admitted_scratch(finding))
     elif reproduce == "compile-error":
         own = own_diagnostic(finding, error_message)
         keys = crash_keys(finding) if kind == "compile-crash" else error_keys(own)
