@@ -413,3 +413,25 @@ def test_an_iota_into_a_top_k_is_the_by_design_topk_operand_cause_on_the_real_co
     done = subprocess.run([sys.executable, "-m", "ireefuzz.cli", *argv], capture_output=True, text=True, cwd=tmp_path)
     assert "fusion/materialized-producer/topk-operand (known: the baseline: by-design)" in done.stdout
     assert "0 new cause(s)" in done.stderr, done.stdout + done.stderr
+
+
+def test_a_producer_a_loop_carries_is_read_by_no_dispatch():
+    """Stop 48 (host, seed 93811): an iota that is the init of an scf.while-carried tensor was taken for the input
+    of the dispatch after the loop (iota>elementwise, "a regression of #13745"); no dispatch region crosses a loop,
+    so the loop's result is not the producer's data as a dispatch's direct input (the outsider: by design)."""
+    from ireefuzz.sut.dumps import host_flow
+
+    flow = host_flow(read("iota_loop_init.host.mlir"))  # iota -> scf.while (body: add) -> mul, IREE 3.13, generic
+    assert flow.read_by["main_dispatch_0_elementwise_broadcast_3_f32"] == ()
+    assert set(flow.read_by) == {f"main_dispatch_{i}_elementwise_{s}_f32" for i, s in enumerate(("broadcast_3", 3, 3))}
+
+
+@pytest.mark.iree
+def test_an_iota_a_loop_carries_is_no_fusion_finding_on_the_real_compiler(tmp_path):
+    import subprocess
+    import sys
+
+    program = Path(__file__).parent / "data" / "ir" / "inputs" / "iota_loop_init.mlir"
+    argv = ["check", str(program), "--oracles", "fusion"]
+    done = subprocess.run([sys.executable, "-m", "ireefuzz.cli", *argv], capture_output=True, text=True, cwd=tmp_path)
+    assert "0 finding(s), 0 new cause(s)" in done.stderr + done.stdout, done.stdout + done.stderr

@@ -118,6 +118,9 @@ def read_dispatches(
 _HOST_BODY = re.compile(rf"^[ \t]*(?:util\.func|{re.escape(vocabulary.HOST_INITIALIZER)})\b", re.M)
 _SSA_RESULTS = re.compile(r"^\s*((?:%[\w$.-]+(?::\d+)?(?:,\s*)?)+)\s*=\s*(.*)$")
 _SSA_VALUE = re.compile(r"%([\w$.-]+)")
+# a region op the host program keeps (a loop, a branch): what its results hold went through its regions, which no
+# dispatch region crosses, so its operands' producers are not what a later dispatch reads
+_REGION_OP = re.compile(r"^scf\.(?:while|for|forall|if|index_switch|execute_region)\b")
 _DISPATCHED = re.compile(rf"{re.escape(vocabulary.FLOW_DISPATCH)} @[\w$.-]+::@([\w$.-]+)")
 _HOISTED = rf"@({re.escape(vocabulary.HOISTED_GLOBAL_PREFIX)}[\w$.-]*)"
 _GLOBAL_LOAD = re.compile(rf"\butil\.global\.load (?:immutable )?{_HOISTED}")
@@ -138,8 +141,8 @@ class HostFlow:
 
 def host_flow(host_ir: str) -> HostFlow:
     """The ``HostFlow`` of a host program. A result reaches a dispatch through any chain of host ops (reshapes,
-    updates, casts, a hoisted global's store and load); one that only reaches ``hal.tensor.export`` /
-    ``util.return`` goes back to the caller (no reader)."""
+    updates, casts, a hoisted global's store and load), not through a loop or branch (``_REGION_OP``); one that only
+    reaches ``hal.tensor.export`` / ``util.return`` goes back to the caller (no reader)."""
     readers: dict[str, list[str]] = {}  # a dispatch, or a hoisted global as "@name" -> the dispatches reading it
     stores: dict[str, list[str]] = {}
     for body in _HOST_BODY.split(host_ir)[1:]:  # SSA names are per function (or initializer)
@@ -148,6 +151,8 @@ def host_flow(host_ir: str) -> HostFlow:
             assigned = _SSA_RESULTS.match(line)
             uses = _SSA_VALUE.findall(assigned.group(2) if assigned else line)
             sources = set().union(*(origin.get(v, set()) for v in uses))
+            if assigned and _REGION_OP.match(assigned.group(2).lstrip()):
+                sources = set()  # stop 48: an iota a loop carries was taken for the read of the dispatch after it
             entry, load, store = _DISPATCHED.search(line), _GLOBAL_LOAD.search(line), _GLOBAL_STORE.search(line)
             if store:
                 for source in sorted(s for s in sources if not s.startswith("@")):
