@@ -258,6 +258,25 @@ def test_ill_conditioned_numbers_do_not_unjudge_a_target_judged_on_the_compile()
     assert row(compiled, "numeric/wrong-value/attention") == "not-judged"
 
 
+def test_another_oracles_finding_beside_a_judged_variant_is_no_outcome_for_the_target():
+    """Stop 48 (host, seed 93811): the shift's known cure (`.apart`) gave right values, but the batch_matmul beside
+    it still wrote its argument (#16168); the variant was taken for one landing in #16168, no variant cured the wrong
+    value, and the known shift bug was listed new. A crash, which leaves the numbers unjudged, still is one."""
+    from ireefuzz.core.evaluate import CaseResult
+    from ireefuzz.oracles.finding import Finding
+    from ireefuzz.tools.shrink.target import Target
+
+    e = X.Experiment("n1.apart", "the shift apart", None)
+    written = Finding("immutability", "input-mutated", "immutability/input-mutated/batch_matmul/f32/SxSxS", "w", {})
+    crashed = Finding("crash", "compile-error", "crash/compile-error/x[y]/-/-", "error: z", {})
+    shift = Target.by_cause("numeric/wrong-value/batch_matmul>shift")
+    row = lambda *found: (
+        running._row(e, CaseResult(None, found, compiler_version="3.13"), shift, baseline.Baseline(), {}).outcome.kind
+    )
+    assert row(written) == "clean"
+    assert row(crashed) == "other"
+
+
 @pytest.mark.iree
 def test_real_iota_mask_into_attention_is_the_default_policys_duplicate_not_new():
     """The outsider's case on IREE 3.13: its static variants are not judged (the mask hoisted), aggressive fusion

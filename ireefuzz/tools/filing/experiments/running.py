@@ -201,7 +201,10 @@ def _row(e: Experiment, result: Any, target: Any, baseline: Baseline, known: dic
         return row(Outcome("known", known[next(c for c in fewer if c in known)]))
     if target(findings) or fewer:
         return row(Outcome("same"))
-    ours = [c for c in causes if family(c) == family(aim)] or list(causes)
+    # the target's own mechanism; else a failure that kept its oracle from judging (a compile error, a crash): another
+    # oracle's finding beside a judged variant is no outcome for the target (stop 48: a shift's known cure showed
+    # the #16168 argument write of a matmul beside right values, and was taken for a variant landing in #16168)
+    ours = [c for c in causes if family(c) == family(aim)] or [c for c in causes if _precludes(c, aim)]
     if ours:  # the target's own mechanism first, a known cause before another
         c = min(ours, key=lambda c: (mechanism(c) != mechanism(aim), c not in known, ours.index(c)))
         return row(Outcome("known", known[c]) if c in known else Outcome("other", c))
@@ -214,6 +217,12 @@ def _row(e: Experiment, result: Any, target: Any, baseline: Baseline, known: dic
     if not gap and e.other_values and aim.startswith("numeric/"):  # round 41's asinh: rank 0 kept a positive input
         gap = "it computes on a part of the program's values, and a wrong value depends on which"
     return row(Outcome("not-judged", gap) if gap else Outcome("clean"))
+
+
+def _precludes(cause: str, target: str) -> bool:
+    """Whether a variant failing as ``cause`` leaves the oracle of ``target`` nothing to judge: a crash (no module, or
+    no run) for a target of another oracle."""
+    return cause.startswith("crash/") and not target.startswith("crash/")
 
 
 def _fewer_ops(cause: str, target: str) -> bool:
