@@ -753,3 +753,15 @@ def test_real_integer_to_bf16_libcall_is_the_lowering_that_makes_the_call():
     found = culprit.compile_failure(repro.read_text(), sut.CompilerConfig(target_cpu="x86-64-v3"))
     assert found.pass_ == "iree-convert-to-llvm" and found.method == "libcall", found.how
     assert found.confirm is not None and "llvm.sitofp" in found.confirm.shows[0] and "bf16" in found.confirm.shows[0]
+
+
+@pytest.mark.iree
+def test_real_transformation_that_fails_before_changing_the_ir_is_that_pass_not_a_checker():
+    """Stop 48 (x86-64-v3, seed 17389; the outsider's minimal program): a tied in-place update feeding a reduction's
+    init and a loop; iree-stream-schedule-execution's partitioning finds a cycle and fails before changing the IR.
+    It was left "a checker: its output is its input ... not localized"; it is the partitioner, confirmed alone."""
+    program = (Path(__file__).parent / "data/ir/inputs/stream_partition_cycle_tied_update_loop.mlir").read_text()
+    found = culprit.compile_failure(program, sut.CompilerConfig(target_cpu="generic"))
+    assert found.pass_ == "iree-stream-schedule-execution", found.how
+    assert found.confirm is not None and "circular dependency" in found.confirm.shows[0]
+    assert "%11 =" not in found.how and "checks nothing by its role" in found.how

@@ -24,6 +24,9 @@ import dataclasses
 import re
 from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence
 
+from ireefuzz.oracles.diagnostics import own_words
+from ireefuzz.oracles.vocabulary import REPORTING_PASSES
+
 from . import libcall, lineage
 from .confirm import Shows, confirm, confirm_received, occurrence, received
 from .log import Dump, dumps, is_adaptor, last_started
@@ -67,7 +70,17 @@ def compile_failure(text: str, config: CompilerConfig, *, crashed_: bool | None 
     before = received(text, config, failed, k, module_scope=False) or ""
     kind, message = failure_kind(before, failed.body, messages, lambda: _verifier_errors(failed.body, config))
     if kind == "checker":
-        return lineage.checker(text, config, failed, messages, phase)
+        checked = lineage.checker(text, config, failed, messages, phase)
+        if checked.localized or failed.name in REPORTING_PASSES:
+            return checked
+        # not a check by its role: a transformation whose own analysis rejected the IR before it changed anything
+        # (stop 48: iree-stream-schedule-execution's partitioning found a cycle, and was left "a checker")
+        how = (
+            f"--mlir-print-ir-after-failure: {failed.name} failed on the IR it received before changing it "
+            f"({own_words(next(iter(messages), ''))}); it checks nothing by its role, and no lineage rule reads "
+            "what it rejects"
+        )
+        return _own_error(text, config, failed, k, before, messages, phase, how)
     if kind == "invalid-ir":
         how = (
             f"--mlir-print-ir-after-failure: {failed.name} is the first pass whose output fails the verifier "
@@ -86,7 +99,23 @@ def compile_failure(text: str, config: CompilerConfig, *, crashed_: bool | None 
             found,
             f"iree-opt running {failed.name} alone on the IR it received does not report it",
         )
-    how = f"--mlir-print-ir-after-failure: {failed.name} failed while changing the IR ({'; '.join(messages[:1])})"
+    said = own_words(next(iter(messages), ""))
+    how = f"--mlir-print-ir-after-failure: {failed.name} failed while changing the IR ({said})"
+    return _own_error(text, config, failed, k, before, messages, phase, how)
+
+
+def _own_error(
+    text: str,
+    config: CompilerConfig,
+    failed: Dump,
+    k: int,
+    before: str,
+    messages: Sequence[str],
+    phase: str | None,
+    how: str,
+) -> Culprit:
+    """A pass's own error: that pass, unless an earlier pass handed it invalid IR; confirmed when it alone, on the IR
+    it received, reports the error."""
     invalid = invalid_output(text, config, phase, how)
     if invalid is not None:
         return invalid
