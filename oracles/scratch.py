@@ -7,6 +7,8 @@ Some ops cannot be computed without a buffer of their own, whatever the compiler
   input), or when its result is never stored (the program returns only the other one), the op still
   needs somewhere to write that operand: one buffer the size of that operand's tile, and one copy
   into it;
+* an in-place op whose ``outs`` are **one value twice** (CSE merged two identical operands: an argsort of an iota
+  by an iota) writes each in place: each needs a buffer of its own (stop 48's host sort, by an outsider);
 * a **reduction with an unused companion result** (an argmax whose value result is dropped) still
   carries the running value from step to step: one buffer for that accumulator.
 
@@ -56,7 +58,8 @@ class Allowance:
     operand: int  # which of its outs operands
     element_type: str  # e.g. "i32"
     max_bytes: int  # a buffer: the operand's whole size if static, else the dispatch's stack limit
-    why: str  # "result unused" | "read-only binding" | "companion result unused" | "input computed in the dispatch"
+    why: str  # "result unused" | "read-only binding" | "outs shared with another operand" | "companion result
+    # unused" | "input computed in the dispatch"
     operand_bytes: int | None = None  # the operand's size (None: dynamic), the most one copy of it moves
 
     def admits(self, element_type: str, size_bytes: int | None) -> bool:
@@ -134,8 +137,10 @@ def _in_place(op: ir.Operation, limit: int) -> Iterable[Allowance]:
     for index, operand in enumerate(outs):
         unused = index < len(results) and _unused(results[index])
         read_only = _from_read_only_binding(operand)
-        if unused or read_only:
-            yield _allowance(op.name, index, operand, limit, "result unused" if unused else "read-only binding")
+        shared = any(operand == other for k, other in enumerate(outs) if k != index)
+        if unused or read_only or shared:
+            why = "result unused" if unused else "read-only binding" if read_only else "outs shared with another operand"
+            yield _allowance(op.name, index, operand, limit, why)
 
 
 def _reduction(op: ir.Operation, limit: int) -> Iterable[Allowance]:

@@ -149,6 +149,9 @@ def _memory_findings(program: str):
         "scratch_topk_values_only.program.mlir",
         "scratch_argmax_value_unused.program.mlir",
         "scratch_sort_readonly_operand.program.mlir",
+        # stop 48 (host, seed 93811): an argsort of an iota by an iota, CSE'd into one value as both outs: each
+        # needs a buffer of its own (the outsider: not a bug; it had been listed new as memory/alloca/sort@Default)
+        "scratch_sort_outs_one_value.program.mlir",
     ],
 )
 def test_real_compiles_that_need_scratch_give_no_finding_and_record_what_they_needed(program):
