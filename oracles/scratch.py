@@ -58,7 +58,7 @@ class Allowance:
     operand: int  # which of its outs operands
     element_type: str  # e.g. "i32"
     max_bytes: int  # a buffer: the operand's whole size if static, else the dispatch's stack limit
-    why: str  # "result unused" | "read-only binding" | "outs shared with another operand" | "companion result
+    why: str  # "result unused" | "read-only binding" | "outs shared with another" | "companion result
     # unused" | "input computed in the dispatch"
     operand_bytes: int | None = None  # the operand's size (None: dynamic), the most one copy of it moves
 
@@ -139,7 +139,7 @@ def _in_place(op: ir.Operation, limit: int) -> Iterable[Allowance]:
         read_only = _from_read_only_binding(operand)
         shared = any(operand == other for k, other in enumerate(outs) if k != index)
         if unused or read_only or shared:
-            why = "result unused" if unused else "read-only binding" if read_only else "outs shared with another operand"
+            why = "result unused" if unused else "read-only binding" if read_only else "outs shared with another"
             yield _allowance(op.name, index, operand, limit, why)
 
 
