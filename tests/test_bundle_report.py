@@ -701,3 +701,16 @@ def test_a_compile_errors_title_keeps_its_own_words_not_the_op_it_echoes():
     message = 'circular dependency: input operation uses partition output %12 = "stream.async.dispatch"(%11) <{a = 1}>'
     said = report.happened(Finding("crash", "compile-error", "crash/compile-error/x", message))
     assert said == "circular dependency: input operation uses partition output", said
+
+
+def test_a_title_leaves_out_the_consumer_the_experiments_removed_with_the_wrong_value_kept():
+    """Stop 48's i4 dequantizing matmul (x86-64-v3, seed 17389) was titled "an elementwise `linalg.generic` computing
+    `math.log1p` of ...": its `drop:n1` variant (the log1p removed) was the same wrong value on the matmul alone."""
+    finding = _finding("i4_dequant_log1p")
+    program = (_bundle("i4_dequant_log1p") / "program.mlir").read_text()
+    ops = report.ops_of(program)
+    found = json.loads((_bundle("i4_dequant_log1p") / "finding.json").read_text())["experiments"]
+    title = report.title(finding, ops, program=program, function="main", experiments=found)
+    assert title.startswith("[llvm-cpu] a `linalg.generic` sum of `flow.tensor.bitcast`") and "log1p" not in title
+    kept = report.title(finding, ops, program=program, function="main", experiments=None)
+    assert "log1p" in kept, kept  # without the experiment the returned op is the subject

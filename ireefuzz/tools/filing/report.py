@@ -383,7 +383,9 @@ def title(
     # the op alone at its operands' values fails the same way (experiments.cut): what fed it is no part of the bug
     rows = [experimenting.Row.from_json(r) for r in (experiments or {}).get("rows") or ()]
     depth = 1 if experimenting.alone_cause(rows) else 3
-    subject = subject_phrase(program, function, output, depth, unneeded=unneeded) if program else ""
+    subject = ""
+    for text in dict.fromkeys((without_unneeded_consumer(program, finding, experiments), program) if program else ()):
+        subject = subject or subject_phrase(text, function, output, depth, unneeded=unneeded)
     if not subject:
         kinds = list(dict.fromkeys(o for o in ops if o not in _PLUMBING))
         if not kinds:
@@ -406,6 +408,36 @@ def title(
     where = f" in `{named}`" if named else ""
     said = ", ".join(needs[:-1]) + (" and " if len(needs) > 1 else "") + needs[-1] if needs else ""
     return f"[{component(found, rows)}] {subject}{' with ' + said if said else ''}: {happened(finding)}{where}"
+
+
+_DROPPED = re.compile(r"^drop:(n\d+)$")
+
+
+def without_unneeded_consumer(program: str, finding: Finding, experiments: Mapping[str, Any] | None) -> str:
+    """``program`` returning what feeds its last op instead, when the experiments removed that op (``drop:nK``) and
+    the same wrong value stayed (the same cause, or its oracle and kind on the ops left): the op is no part of the
+    bug, and a title naming it blames it (stop 48's i4 matmul was titled by the log1p after it). The program as
+    given when no such row, or when what feeds the op is not of the returned type."""
+    rows = [experimenting.Row.from_json(r) for r in (experiments or {}).get("rows") or ()]
+    kind = f"{finding.oracle}/{finding.kind}/"
+    dropped = [
+        m.group(1)
+        for r in rows
+        if (m := _DROPPED.match(r.label))
+        and (r.outcome.kind == "same" or (r.outcome.kind == "other" and r.outcome.cause.startswith(kind)))
+    ]
+    for node in dropped:
+        returned = re.search(rf"^(\s*return\b[^\n]*?)%{node}\b([^\n]*)$", program, re.M)
+        made = re.search(rf"^\s*%{node} = [^\n]*?\bins\((%[\w.]+)", program, re.M)
+        if returned and made:
+            return (
+                program[: returned.start()]
+                + returned.group(1)
+                + made.group(1)
+                + returned.group(2)
+                + program[returned.end() :]
+            )
+    return program
 
 
 def component(found: culprits.Culprit | None, rows: Sequence[experimenting.Row] = ()) -> str:
