@@ -233,6 +233,8 @@ def _drawn_forms(case: Case) -> set[str]:
             "fori_loop",
         ):
             found.add(node.op)
+        if node.op == "attention" and all(isinstance(d, str) for i in node.inputs for d in graph.type_of(i).shape):
+            found.add("attention with every dim dynamic")
         if node.op.startswith("bitwise_"):
             found.add("bitwise")
         if node.op.startswith("shift_") or node.op == "wrapping_add":
@@ -270,6 +272,7 @@ FORM_FAMILIES: dict[str, str | tuple[str, ...]] = {  # each added form, and the 
     "round_even": "elementwise",
     "inv_freq": "elementwise",
     "fori_loop": "model",
+    "attention with every dim dynamic": "contraction",  # #23277 (3.10.0): drawn 0 times in stop 48's recall run
 }
 
 

@@ -475,9 +475,12 @@ def _attention_emit(ctx: EmitContext, node: Any, operands: Sequence[str]) -> str
 
 def _attention_propose(draw: Callable, pool: Any) -> tuple[tuple[str, ...], dict] | None:
     dtype = draw(pool.st.sampled_from(pool.dtypes_among(("f32", "f16"))))
-    b, d, e = small_dim(draw, pool, 3), small_dim(draw, pool, 17), small_dim(draw, pool, 17)
-    s = small_dim(draw, pool, 33)
-    t = s if draw(pool.st.booleans()) else small_dim(draw, pool, 33)  # self-attention: one sequence length
+    if pool.dynamic and draw(pool.st.integers(0, 3)) == 0:  # a model's attention with every dim dynamic (#23277)
+        b, d, e, s, t = (pool.draw_symbol(draw) for _ in range(5))
+    else:
+        b, d, e = small_dim(draw, pool, 3), small_dim(draw, pool, 17), small_dim(draw, pool, 17)
+        s = small_dim(draw, pool, 33)
+        t = s if draw(pool.st.booleans()) else small_dim(draw, pool, 33)  # self-attention: one sequence length
     q = pool.pick_or_arg(draw, TensorType((b, s, d), dtype), max_bound=2)
     k = pool.pick_or_arg(draw, TensorType((b, t, d), dtype), max_bound=2)
     v = pool.pick_or_arg(draw, TensorType((b, t, e), dtype), max_bound=4)
