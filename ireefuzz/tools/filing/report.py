@@ -417,7 +417,8 @@ def without_unneeded_consumer(program: str, finding: Finding, experiments: Mappi
     """``program`` returning what feeds its last op instead, when the experiments removed that op (``drop:nK``) and
     the same wrong value stayed (the same cause, or its oracle and kind on the ops left): the op is no part of the
     bug, and a title naming it blames it (stop 48's i4 matmul was titled by the log1p after it). The program as
-    given when no such row, or when what feeds the op is not of the returned type."""
+    given when no such row; where what feeds the op is of another type the rewrite does not verify, and ``title``
+    phrases the program as given."""
     rows = [experimenting.Row.from_json(r) for r in (experiments or {}).get("rows") or ()]
     kind = f"{finding.oracle}/{finding.kind}/"
     dropped = [
