@@ -626,3 +626,32 @@ def test_a_compiled_programs_defect_is_cured_by_a_variant_that_then_runs_into_a_
     assert (verdict_with(attention).verdict, verdict_with(attention).of) == ("duplicate-of", policy)
     crashed = "crash/compile-error/undefined-symbol-fmaxf@iree-hal-serialize-target-executables"
     assert verdict_with(crashed).verdict == "new"  # compiled no program: nothing was seen of its dispatches
+
+
+def _pow_int_into_exp2s_tensor():
+    from ireefuzz.generators.case import Case
+
+    return Case.from_json(json.loads((DATA / "exp2_pow_int_into_its_tensor.case.json").read_text()))
+
+
+def test_an_op_of_arguments_writing_into_another_ops_tensor_is_tried_alone():
+    """Stop 48's quick start: a pow_int of two arguments whose destination is an exp2's tensor (`init`
+    `value:n0`) was cause `exp2>pow_int`; only ops reading a node as an operand went alone, so the known fpowi bug was
+    never tried as `pow_int` alone and was listed new (exit 1 on a fresh clone)."""
+    from ireefuzz.tools.filing.experiments.cut import cut_experiments
+
+    case = _pow_int_into_exp2s_tensor()
+    labels = [e.label for e in cut_experiments(case, "numeric/wrong-value/exp2>pow_int>mul")]
+    assert labels[:2] == ["mul#n3.alone", "pow_int#n1.alone"], labels
+
+
+@pytest.mark.iree
+def test_real_pow_int_alone_of_the_quick_starts_case_is_the_known_fpowi_bug():
+    from ireefuzz.tools.filing.experiments.cut import cut_experiments
+
+    case = _pow_int_into_exp2s_tensor()
+    alone = next(e for e in cut_experiments(case, "numeric/wrong-value/exp2>pow_int>mul") if e.label.startswith("pow"))
+    table = X.run_experiments(case, "numeric/wrong-value/exp2>pow_int>mul", limit=16)
+    outcomes = {r.label: str(r.outcome) for r in table.rows}
+    assert outcomes.get(alone.label) == "known:numeric/wrong-value/pow_int", outcomes
+    assert (X.judge(table).verdict, X.judge(table).of) == ("duplicate-of", "numeric/wrong-value/pow_int")
