@@ -9,7 +9,6 @@ signature whatever graph it was found in.
 from __future__ import annotations
 
 import re
-import signal
 
 from ireefuzz.generators.graph import Graph, dims_pattern
 
@@ -27,6 +26,7 @@ from .diagnostics import (
     normalize_diagnostic,
     ops_role,
     pass_family,
+    signal_name,
 )
 from .finding import Cause, Finding, dispatch_dtype_dims, make_signature
 from .finding import make_cause as _cause
@@ -131,15 +131,7 @@ _RUNTIME_DIED = re.compile(r"the runtime died of signal (\d+)")
 
 def _run_failure_gist(message: str) -> str:
     died = _RUNTIME_DIED.search(message)
-    return _signal_name(died).lower() if died else gist(message)
-
-
-def _signal_name(died: re.Match) -> str:
-    number = int(died.group(1))
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"signal {number}"
+    return signal_name(int(died.group(1))).lower() if died else gist(message)
 
 
 def check_run_failure(failure, graph: Graph | None, function: str, sizes: dict | None = None) -> Finding:
@@ -183,7 +175,7 @@ def _crash_cause(finding: Finding) -> Cause:
     rejected = kind == "bad-output" and diagnostic.startswith(RUNTIME_REJECTS)
     died = _RUNTIME_DIED.search(str(ev.get("message") or "")) if kind.startswith("runtime-") else None
     if "detail" in ev or died:  # a process that died: by kind and signal (SIGSEGV, SIGKILL, exit status)
-        detail = normalize_diagnostic(str(ev["detail"]) if died is None else _signal_name(died), 3)
+        detail = normalize_diagnostic(str(ev["detail"]) if died is None else signal_name(int(died.group(1))), 3)
         return _cause("crash", [kind, detail], f"{_words(kind).capitalize()} ({detail}) on a valid program")
     if rejected or (kind.startswith("runtime-") and "message" in ev):  # the runtime's own error
         text = diagnostic[len(RUNTIME_REJECTS) :] if rejected else str(ev["message"])

@@ -12,6 +12,7 @@ import collections
 import dataclasses
 import functools
 import re
+import signal
 from typing import Any, Mapping, Sequence
 
 from ireefuzz.generators.ops import NORMS, OPS, TRANSCENDENTAL_OPS, destinations
@@ -82,6 +83,14 @@ _TYPE = re.compile(
     r"\b(?:tensor|memref|vector|complex|!?[\w.]+)<[^<>]*(?:<[^<>]*>[^<>]*)*>|\b[iuf]\d+\b|\bindex\b|\bbf16\b"
 )
 _OP_NAME = re.compile(r"'([a-z_]+\.[a-z_.0-9]+)'")
+
+
+def signal_name(number: int) -> str:
+    """``SIGFPE`` for 8; ``signal 99`` for a number no signal has."""
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 _ECHOED_OP = re.compile(r"\s%[\w#.]+(?::\d+)?(?:,\s*%[\w#.]+(?::\d+)?)*\s*=\s.*$", re.S)

@@ -34,7 +34,6 @@ import dataclasses
 import re
 import shlex
 import shutil
-import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -46,6 +45,7 @@ from ireefuzz import sut
 from ireefuzz.base.durable import atomic_write_text
 from ireefuzz.oracles import numeric, vocabulary
 from ireefuzz.oracles.crash import gist
+from ireefuzz.oracles.diagnostics import signal_name
 from ireefuzz.oracles.registry import spec_of
 from ireefuzz.oracles.vocabulary import ALLOC_OPS, BINDING_OP
 from ireefuzz.tools.filing import upstream_mlir
@@ -230,13 +230,6 @@ class Verdict:
         if self.outcome == "not-made" or not self.purpose:
             return f"No {kind}: {self.why}."
         return f"No {kind}: the one written ({self.purpose.rstrip('.')}) is not shipped, {self.outcome}: {self.why}."
-
-
-def signal_name(number: int) -> str:
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"signal {number}"
 
 
 # --------------------------------------------------------------------------- writing the tests

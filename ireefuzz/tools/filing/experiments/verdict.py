@@ -74,12 +74,6 @@ def needs_run(cause: str) -> bool:
     return spec is not None and spec.reads_run(kind)
 
 
-def _read_at_run(cause: str) -> bool:
-    oracle, kind = (cause.split("/") + [""])[:2]
-    spec = SPECS.get(oracle)
-    return spec is not None and spec.reads_run(kind)
-
-
 def gone(row: Row, target: str) -> bool:
     """Whether variant ``row`` is free of the target's defect: it is clean, or the target is read from the compiled
     program (a fusion or memory defect) and all it shows are known failures seen by running it. Stop 47: aggressive
@@ -90,9 +84,9 @@ def gone(row: Row, target: str) -> bool:
     return (
         row.outcome.kind == "known"
         and target not in row.causes
-        and not _read_at_run(target)
+        and not needs_run(target)
         and bool(row.causes)
-        and all(_read_at_run(c) for c in row.causes)
+        and all(needs_run(c) for c in row.causes)
     )
 
 
